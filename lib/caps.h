@@ -1,0 +1,56 @@
+/* caps: what a port and the running kernel can do. Input to compile().
+ *
+ * The daemon fills this by probing (issue: kernel backend); tests and
+ * `roced --dry-run --caps full|host|hw` use the presets below.
+ */
+#ifndef ROCED_CAPS_H
+#define ROCED_CAPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Kernel qdisc kinds. */
+#define CAPS_QD_ETS    (1u << 0)
+#define CAPS_QD_PRIO   (1u << 1)
+#define CAPS_QD_HTB    (1u << 2)
+#define CAPS_QD_RED    (1u << 3)
+#define CAPS_QD_BFIFO  (1u << 4)
+#define CAPS_QD_PFIFO  (1u << 5)
+#define CAPS_QD_CLSACT (1u << 6)
+#define CAPS_QD_MQPRIO (1u << 7)
+#define CAPS_QD_TBF    (1u << 8)
+
+/* Classifier kinds. CAPS_CLS_U32_ACT: u32 accepts actions (not only
+ * classid), which this machine's kernel lacks. */
+#define CAPS_CLS_FLOWER	 (1u << 0)
+#define CAPS_CLS_U32	 (1u << 1)
+#define CAPS_CLS_BPF	 (1u << 2)
+#define CAPS_CLS_MATCHALL (1u << 3)
+#define CAPS_CLS_U32_ACT (1u << 4)
+
+/* Action kinds. */
+#define CAPS_ACT_SKBEDIT (1u << 0)
+#define CAPS_ACT_GACT	 (1u << 1)
+#define CAPS_ACT_MIRRED	 (1u << 2)
+
+struct caps {
+	bool hw_dcb;	    /* the driver implements dcbnl */
+	uint64_t speed_mbps; /* link speed; 0 = unknown */
+	uint32_t qdiscs;
+	uint32_t classifiers;
+	uint32_t actions;
+};
+
+enum caps_preset {
+	CAPS_PRESET_HOST, /* this machine's minimal kernel, software DCB */
+	CAPS_PRESET_FULL, /* a full distro kernel, software DCB (veth/bridge) */
+	CAPS_PRESET_HW,	  /* a full kernel and a dcbnl port (mlx5, mlxsw) */
+};
+
+/* Fill C with a preset; speed is left unknown. */
+void caps_preset(struct caps *c, enum caps_preset preset);
+/* "host", "full", "hw" -> preset; -1 if unknown. */
+int caps_preset_parse(const char *s);
+const char *caps_preset_name(enum caps_preset preset);
+
+#endif
