@@ -1,4 +1,8 @@
-int main(void)
+/* roced: see cmdline.c; everything lives in the daemon library so that
+ * tests link the real code. */
+#include "cmdline.h"
+
+int main(int argc, char **argv)
 {
-	return 0;
+	return roced_main(argc, argv);
 }

@@ -4,9 +4,9 @@
 #include <string.h>
 
 static const char *const caps_preset_names[] = {
-	[CAPS_PRESET_HOST] = "host",
-	[CAPS_PRESET_FULL] = "full",
-	[CAPS_PRESET_HW] = "hw",
+    [CAPS_PRESET_HOST] = "host",
+    [CAPS_PRESET_FULL] = "full",
+    [CAPS_PRESET_HW] = "hw",
 };
 
 void caps_preset(struct caps *c, enum caps_preset preset)
@@ -18,7 +18,7 @@ void caps_preset(struct caps *c, enum caps_preset preset)
 		 * fifos, clsact, u32 that can only set a classid, cls_bpf and
 		 * mirred; no red, ets, prio, flower, skbedit or gact. */
 		c->qdiscs = CAPS_QD_HTB | CAPS_QD_TBF | CAPS_QD_BFIFO |
-			    CAPS_QD_PFIFO | CAPS_QD_CLSACT;
+		            CAPS_QD_PFIFO | CAPS_QD_CLSACT;
 		c->classifiers = CAPS_CLS_U32 | CAPS_CLS_BPF;
 		c->actions = CAPS_ACT_MIRRED;
 		break;
@@ -28,11 +28,11 @@ void caps_preset(struct caps *c, enum caps_preset preset)
 		__attribute__((fallthrough));
 	case CAPS_PRESET_FULL:
 		c->qdiscs = CAPS_QD_ETS | CAPS_QD_PRIO | CAPS_QD_HTB |
-			    CAPS_QD_RED | CAPS_QD_BFIFO | CAPS_QD_PFIFO |
-			    CAPS_QD_CLSACT | CAPS_QD_MQPRIO | CAPS_QD_TBF;
+		            CAPS_QD_RED | CAPS_QD_BFIFO | CAPS_QD_PFIFO |
+		            CAPS_QD_CLSACT | CAPS_QD_MQPRIO | CAPS_QD_TBF;
 		c->classifiers = CAPS_CLS_FLOWER | CAPS_CLS_U32 |
-				 CAPS_CLS_U32_ACT | CAPS_CLS_BPF |
-				 CAPS_CLS_MATCHALL;
+		                 CAPS_CLS_U32_ACT | CAPS_CLS_BPF |
+		                 CAPS_CLS_MATCHALL;
 		c->actions = CAPS_ACT_SKBEDIT | CAPS_ACT_GACT | CAPS_ACT_MIRRED;
 		break;
 	}

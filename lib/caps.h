@@ -22,19 +22,19 @@
 
 /* Classifier kinds. CAPS_CLS_U32_ACT: u32 accepts actions (not only
  * classid), which this machine's kernel lacks. */
-#define CAPS_CLS_FLOWER	 (1u << 0)
-#define CAPS_CLS_U32	 (1u << 1)
-#define CAPS_CLS_BPF	 (1u << 2)
+#define CAPS_CLS_FLOWER   (1u << 0)
+#define CAPS_CLS_U32      (1u << 1)
+#define CAPS_CLS_BPF      (1u << 2)
 #define CAPS_CLS_MATCHALL (1u << 3)
-#define CAPS_CLS_U32_ACT (1u << 4)
+#define CAPS_CLS_U32_ACT  (1u << 4)
 
 /* Action kinds. */
 #define CAPS_ACT_SKBEDIT (1u << 0)
-#define CAPS_ACT_GACT	 (1u << 1)
-#define CAPS_ACT_MIRRED	 (1u << 2)
+#define CAPS_ACT_GACT    (1u << 1)
+#define CAPS_ACT_MIRRED  (1u << 2)
 
 struct caps {
-	bool hw_dcb;	    /* the driver implements dcbnl */
+	bool hw_dcb;         /* the driver implements dcbnl */
 	uint64_t speed_mbps; /* link speed; 0 = unknown */
 	uint32_t qdiscs;
 	uint32_t classifiers;
@@ -44,7 +44,7 @@ struct caps {
 enum caps_preset {
 	CAPS_PRESET_HOST, /* this machine's minimal kernel, software DCB */
 	CAPS_PRESET_FULL, /* a full distro kernel, software DCB (veth/bridge) */
-	CAPS_PRESET_HW,	  /* a full kernel and a dcbnl port (mlx5, mlxsw) */
+	CAPS_PRESET_HW,   /* a full kernel and a dcbnl port (mlx5, mlxsw) */
 };
 
 /* Fill C with a preset; speed is left unknown. */

@@ -27,13 +27,13 @@ struct compile_port {
  * capabilities cannot realise becomes a warning on that port's plan.
  * Returns 0, or -ENOMEM. P must have passed policy_validate(). */
 int compile_policy(const struct policy *p, const struct compile_port *ports,
-		   size_t nports, struct plan *out);
+                   size_t nports, struct plan *out);
 
 /* The ports named in the policy's interface blocks, in file order, each
  * with CAPS. Returns the count written to PORTS (at most MAX). */
 size_t compile_ports_from_policy(const struct policy *p,
-				 const struct caps *caps,
-				 struct compile_port *ports, size_t max);
+                                 const struct caps *caps,
+                                 struct compile_port *ports, size_t max);
 
 /* tc's RED helpers, reproduced so that the plan holds exactly what
  * `tc qdisc add ... red` would make the kernel hold. Return -1 when tc

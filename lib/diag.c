@@ -29,10 +29,11 @@ void diag_free(struct diag *d)
 }
 
 /* Out-of-memory fallback text: static so recording it needs no allocation. */
-static const char diag_oom_text[] = "out of memory while recording a diagnostic";
+static const char diag_oom_text[] =
+    "out of memory while recording a diagnostic";
 
 void diag_addv(struct diag *d, enum diag_severity sev, unsigned line,
-	       const char *fmt, va_list ap)
+               const char *fmt, va_list ap)
 {
 	char *text = NULL;
 
@@ -65,7 +66,7 @@ void diag_addv(struct diag *d, enum diag_severity sev, unsigned line,
 }
 
 void diag_add(struct diag *d, enum diag_severity sev, unsigned line,
-	      const char *fmt, ...)
+              const char *fmt, ...)
 {
 	va_list ap;
 
@@ -94,10 +95,10 @@ int diag_format(const struct diag *d, size_t i, char *buf, size_t len)
 
 	if (d->file && m->line)
 		return snprintf(buf, len, "%s:%u: %s: %s", d->file, m->line,
-				diag_sev_name(m->sev), text);
+		                diag_sev_name(m->sev), text);
 	if (d->file)
 		return snprintf(buf, len, "%s: %s: %s", d->file,
-				diag_sev_name(m->sev), text);
+		                diag_sev_name(m->sev), text);
 	return snprintf(buf, len, "%s: %s", diag_sev_name(m->sev), text);
 }
 

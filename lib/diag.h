@@ -37,13 +37,12 @@ void diag_clear(struct diag *d);
 /* Append a message. Allocation failure is recorded as a generic error so
  * that a failing check can never be lost silently. */
 void diag_add(struct diag *d, enum diag_severity sev, unsigned line,
-	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+              const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void diag_addv(struct diag *d, enum diag_severity sev, unsigned line,
-	       const char *fmt, va_list ap);
+               const char *fmt, va_list ap);
 
-#define diag_err(d, line, ...) diag_add((d), DIAG_ERROR, (line), __VA_ARGS__)
-#define diag_warn(d, line, ...)                                                \
-	diag_add((d), DIAG_WARNING, (line), __VA_ARGS__)
+#define diag_err(d, line, ...)  diag_add((d), DIAG_ERROR, (line), __VA_ARGS__)
+#define diag_warn(d, line, ...) diag_add((d), DIAG_WARNING, (line), __VA_ARGS__)
 
 /* Render message I as "FILE:LINE: error: text" (parts omitted when unknown)
  * into BUF. Returns the length snprintf would have written. */

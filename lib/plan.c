@@ -42,7 +42,7 @@ static void *plan_grow(void **v, size_t *n, size_t size)
 struct plan_port *plan_add_port(struct plan *pl, const char *ifname)
 {
 	struct plan_port *pp =
-		plan_grow((void **)&pl->ports, &pl->nports, sizeof(*pp));
+	    plan_grow((void **)&pl->ports, &pl->nports, sizeof(*pp));
 
 	if (!pp)
 		return NULL;
@@ -54,23 +54,23 @@ struct plan_port *plan_add_port(struct plan *pl, const char *ifname)
 struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp)
 {
 	return plan_grow((void **)&pp->qdiscs, &pp->nqdiscs,
-			 sizeof(struct plan_qdisc));
+	                 sizeof(struct plan_qdisc));
 }
 
 struct plan_class *plan_port_add_class(struct plan_port *pp)
 {
 	return plan_grow((void **)&pp->classes, &pp->nclasses,
-			 sizeof(struct plan_class));
+	                 sizeof(struct plan_class));
 }
 
 struct plan_filter *plan_port_add_filter(struct plan_port *pp)
 {
 	return plan_grow((void **)&pp->filters, &pp->nfilters,
-			 sizeof(struct plan_filter));
+	                 sizeof(struct plan_filter));
 }
 
 const struct plan_port *plan_find_port(const struct plan *pl,
-				       const char *ifname)
+                                       const char *ifname)
 {
 	for (size_t i = 0; i < pl->nports; i++)
 		if (!strcmp(pl->ports[i].ifname, ifname))

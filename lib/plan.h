@@ -25,26 +25,26 @@
 #include "policy.h"
 
 /* 0x4791: RoCEv2's UDP port, easy to spot in `tc qdisc show`. */
-#define PLAN_ROOT_MAJOR	      0x4791u
-#define PLAN_LEAF_MAJOR(q)    (0x4710u + (q))
+#define PLAN_ROOT_MAJOR    0x4791u
+#define PLAN_LEAF_MAJOR(q) (0x4710u + (q))
 /* HTB: 4791:1 is the port-rate parent; queue q is 4791:1q (hex 0x10+q). */
-#define PLAN_HTB_ROOT_MINOR   0x1u
+#define PLAN_HTB_ROOT_MINOR     0x1u
 #define PLAN_HTB_QUEUE_MINOR(q) (0x10u + (q))
-#define PLAN_FILTER_PRIO_BASE 4791u
-#define PLAN_FILTER_PRIO_MAX  (PLAN_FILTER_PRIO_BASE + 999u)
+#define PLAN_FILTER_PRIO_BASE   4791u
+#define PLAN_FILTER_PRIO_MAX    (PLAN_FILTER_PRIO_BASE + 999u)
 
 /* tc handles, as in <linux/pkt_sched.h>, kept here so lib/ stays free of
  * kernel headers' quirks. */
-#define PLAN_H_MAKE(maj, min) (((uint32_t)(maj) << 16) | ((min) & 0xffffu))
-#define PLAN_H_MAJ(h)	      ((h) >> 16)
-#define PLAN_H_MIN(h)	      ((h) & 0xffffu)
-#define PLAN_H_ROOT	      0xffffffffu
-#define PLAN_H_CLSACT	      0xfffffff1u /* TC_H_INGRESS == TC_H_CLSACT */
+#define PLAN_H_MAKE(maj, min) (((uint32_t)(maj) << 16) | ((min)&0xffffu))
+#define PLAN_H_MAJ(h)         ((h) >> 16)
+#define PLAN_H_MIN(h)         ((h)&0xffffu)
+#define PLAN_H_ROOT           0xffffffffu
+#define PLAN_H_CLSACT         0xfffffff1u /* TC_H_INGRESS == TC_H_CLSACT */
 #define PLAN_H_CLSACT_INGRESS 0xfffffff2u /* TC_H_MAKE(CLSACT, MIN_INGRESS) */
 #define PLAN_H_CLSACT_EGRESS  0xfffffff3u
 
 enum plan_layout {
-	PLAN_LAYOUT_NONE,     /* no queuing policy: roced leaves the root alone */
+	PLAN_LAYOUT_NONE, /* no queuing policy: roced leaves the root alone */
 	PLAN_LAYOUT_ETS_RED,  /* ets root, red (ecn) leaves for WRED queues */
 	PLAN_LAYOUT_PRIO_RED, /* prio root (strict only), red leaves */
 	PLAN_LAYOUT_HTB_RED,  /* htb root with per-queue rates, red leaves */
@@ -62,10 +62,10 @@ enum plan_qdisc_kind {
 };
 
 struct plan_ets {
-	uint8_t nbands;	 /* always 8: one band per NX-OS queue */
-	uint8_t nstrict; /* bands 0..nstrict-1 are strict, highest first */
-	uint32_t quanta[8]; /* bytes, for bands nstrict..nbands-1 */
-	uint8_t priomap[16]; /* skb->priority -> band */
+	uint8_t nbands;       /* always 8: one band per NX-OS queue */
+	uint8_t nstrict;      /* bands 0..nstrict-1 are strict, highest first */
+	uint32_t quanta[8];   /* bytes, for bands nstrict..nbands-1 */
+	uint8_t priomap[16];  /* skb->priority -> band */
 	int8_t band_queue[8]; /* band -> NX-OS queue */
 };
 
@@ -84,12 +84,12 @@ struct plan_htb {
  * command-line values that reproduce it: compile() computes wlog, plog and
  * scell_log the way tc does from avpkt, burst and bandwidth. */
 struct plan_red {
-	uint32_t limit; /* bytes */
+	uint32_t limit;            /* bytes */
 	uint32_t qth_min, qth_max; /* bytes */
-	uint32_t avpkt, burst;	   /* tc's inputs for wlog */
-	uint64_t bandwidth;	   /* bytes/s, tc's input for scell_log */
+	uint32_t avpkt, burst;     /* tc's inputs for wlog */
+	uint64_t bandwidth;        /* bytes/s, tc's input for scell_log */
 	uint32_t probability_ppm;  /* drop-probability in parts per million */
-	uint32_t max_p;		   /* probability * 2^32 */
+	uint32_t max_p;            /* probability * 2^32 */
 	uint8_t wlog, plog, scell_log;
 	bool ecn, harddrop;
 	/* weight 0 (instantaneous queue) is Wlog 0, which the kernel takes
@@ -106,7 +106,7 @@ struct plan_qdisc {
 	enum plan_qdisc_kind kind;
 	uint32_t handle; /* PLAN_H_MAKE(major, 0); PLAN_H_CLSACT for clsact */
 	uint32_t parent; /* PLAN_H_ROOT, PLAN_H_CLSACT or a classid */
-	int queue;	 /* NX-OS queue a leaf serves; -1 for root/clsact */
+	int queue;       /* NX-OS queue a leaf serves; -1 for root/clsact */
 	union {
 		struct plan_ets ets;
 		struct plan_prio prio;
@@ -120,9 +120,9 @@ struct plan_qdisc {
 struct plan_class {
 	uint32_t classid, parent;
 	uint64_t rate, ceil;
-	uint32_t prio;	  /* 0 = served first when borrowing */
+	uint32_t prio;    /* 0 = served first when borrowing */
 	uint32_t quantum; /* 0 = kernel default from r2q */
-	int queue;	  /* -1 for the port-rate parent */
+	int queue;        /* -1 for the port-rate parent */
 };
 
 enum plan_filter_kind {
@@ -131,7 +131,7 @@ enum plan_filter_kind {
 };
 
 enum plan_filter_action {
-	PLAN_ACT_CLASSID,	   /* egress: choose the queue's class/band */
+	PLAN_ACT_CLASSID,          /* egress: choose the queue's class/band */
 	PLAN_ACT_SKBEDIT_PRIORITY, /* ingress: skb->priority = qos-group */
 };
 
@@ -141,7 +141,7 @@ enum plan_filter_action {
 struct plan_filter {
 	enum plan_filter_kind kind;
 	uint32_t parent;   /* root qdisc handle or PLAN_H_CLSACT_INGRESS */
-	uint16_t prio;	   /* tc pref */
+	uint16_t prio;     /* tc pref */
 	uint16_t protocol; /* ETH_P_IP, ETH_P_IPV6, ETH_P_8021Q (host order) */
 	uint16_t vlan_ethtype; /* with ETH_P_8021Q and a DSCP match: IP/IPv6 */
 	bool match_dscp;
@@ -159,7 +159,7 @@ struct plan_filter {
 #define PLAN_APP_SEL_ETHERTYPE 1
 #define PLAN_APP_SEL_DSCP      5
 #define PLAN_APP_SEL_PCP       255 /* DCB_APP_SEL_PCP: PCP -> priority */
-#define PLAN_APP_MAX	       72  /* 64 DSCP + 8 PCP */
+#define PLAN_APP_MAX           72  /* 64 DSCP + 8 PCP */
 
 struct plan_app {
 	uint8_t selector;
@@ -168,13 +168,13 @@ struct plan_app {
 };
 
 #define PLAN_TSA_STRICT 0 /* IEEE_8021QAZ_TSA_STRICT */
-#define PLAN_TSA_ETS	2 /* IEEE_8021QAZ_TSA_ETS */
+#define PLAN_TSA_ETS    2 /* IEEE_8021QAZ_TSA_ETS */
 
 struct plan_dcb {
-	bool software;	  /* realised by roced, not by the driver */
-	uint8_t pfc_cap;  /* traffic classes that may be lossless */
+	bool software;     /* realised by roced, not by the driver */
+	uint8_t pfc_cap;   /* traffic classes that may be lossless */
 	uint8_t pfc_admin; /* what the policy asks for (pause pfc-cos) */
-	uint8_t pfc_en;	  /* what is enabled now, after PFC mode / DCBX */
+	uint8_t pfc_en;    /* what is enabled now, after PFC mode / DCBX */
 	uint8_t ets_tsa[8];
 	uint8_t ets_bw[8];  /* percent per TC; ETS TCs sum to 100 */
 	uint8_t prio_tc[8]; /* priority -> traffic class */
@@ -222,9 +222,9 @@ struct plan_class *plan_port_add_class(struct plan_port *pp);
 struct plan_filter *plan_port_add_filter(struct plan_port *pp);
 
 const struct plan_port *plan_find_port(const struct plan *pl,
-				       const char *ifname);
+                                       const char *ifname);
 
-const char *plan_layout_name(enum plan_layout l);   /* "htb+bfifo" ... */
+const char *plan_layout_name(enum plan_layout l);         /* "htb+bfifo" ... */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k); /* "ets" ... */
 
 #endif

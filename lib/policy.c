@@ -53,18 +53,18 @@ static void policy_set_name(char *dst, size_t len, const char *name)
 
 #define POLICY_ADD(p, arr, n, type, name)                                      \
 	({                                                                     \
-		type *o_ = policy_grow((void **)&(p)->arr, &(p)->n,            \
-				       sizeof(type));                          \
+		type *o_ =                                                     \
+		    policy_grow((void **)&(p)->arr, &(p)->n, sizeof(type));    \
 		if (o_)                                                        \
 			policy_set_name(o_->name, sizeof(o_->name), (name));   \
 		o_;                                                            \
 	})
 
 struct policy_class_qos *policy_add_class_qos(struct policy *p,
-					      const char *name)
+                                              const char *name)
 {
 	return POLICY_ADD(p, class_qos, nclass_qos, struct policy_class_qos,
-			  name);
+	                  name);
 }
 
 struct policy_map_qos *policy_add_map_qos(struct policy *p, const char *name)
@@ -73,28 +73,27 @@ struct policy_map_qos *policy_add_map_qos(struct policy *p, const char *name)
 }
 
 struct policy_qos_rule *policy_map_qos_add_rule(struct policy_map_qos *m,
-						const char *class_name)
+                                                const char *class_name)
 {
 	struct policy_qos_rule *r =
-		policy_grow((void **)&m->rules, &m->nrules, sizeof(*r));
+	    policy_grow((void **)&m->rules, &m->nrules, sizeof(*r));
 
 	if (r)
 		policy_set_name(r->class_name, sizeof(r->class_name),
-				class_name);
+		                class_name);
 	return r;
 }
 
 struct policy_map_queuing *policy_add_map_queuing(struct policy *p,
-						  const char *name)
+                                                  const char *name)
 {
 	return POLICY_ADD(p, map_queuing, nmap_queuing,
-			  struct policy_map_queuing, name);
+	                  struct policy_map_queuing, name);
 }
 
 struct policy_class_nq *policy_add_class_nq(struct policy *p, const char *name)
 {
-	return POLICY_ADD(p, class_nq, nclass_nq, struct policy_class_nq,
-			  name);
+	return POLICY_ADD(p, class_nq, nclass_nq, struct policy_class_nq, name);
 }
 
 struct policy_map_nq *policy_add_map_nq(struct policy *p, const char *name)
@@ -103,21 +102,21 @@ struct policy_map_nq *policy_add_map_nq(struct policy *p, const char *name)
 }
 
 struct policy_nq_rule *policy_map_nq_add_rule(struct policy_map_nq *m,
-					      const char *class_name)
+                                              const char *class_name)
 {
 	struct policy_nq_rule *r =
-		policy_grow((void **)&m->rules, &m->nrules, sizeof(*r));
+	    policy_grow((void **)&m->rules, &m->nrules, sizeof(*r));
 
 	if (r)
 		policy_set_name(r->class_name, sizeof(r->class_name),
-				class_name);
+		                class_name);
 	return r;
 }
 
 struct policy_iface *policy_add_iface(struct policy *p, const char *name)
 {
 	struct policy_iface *i =
-		POLICY_ADD(p, ifaces, nifaces, struct policy_iface, name);
+	    POLICY_ADD(p, ifaces, nifaces, struct policy_iface, name);
 
 	if (i) {
 		i->pfc_mode = POLICY_PFC_AUTO;
@@ -147,8 +146,8 @@ static int policy_dup(void **dst, const void *src, size_t n, size_t size)
 			(dst)[i_].rules = NULL;                                \
 		for (size_t i_ = 0; !r_ && i_ < (n); i_++)                     \
 			r_ = policy_dup((void **)&(dst)[i_].rules,             \
-					(src)[i_].rules, (src)[i_].nrules,     \
-					sizeof(*(src)[i_].rules));             \
+			                (src)[i_].rules, (src)[i_].nrules,     \
+			                sizeof(*(src)[i_].rules));             \
 		r_;                                                            \
 	})
 
@@ -164,24 +163,24 @@ int policy_copy(struct policy *dst, const struct policy *src)
 	dst->map_nq = NULL;
 	dst->ifaces = NULL;
 	if (policy_dup((void **)&dst->class_qos, src->class_qos,
-		       src->nclass_qos, sizeof(*src->class_qos)) ||
+	               src->nclass_qos, sizeof(*src->class_qos)) ||
 	    policy_dup((void **)&dst->map_queuing, src->map_queuing,
-		       src->nmap_queuing, sizeof(*src->map_queuing)) ||
+	               src->nmap_queuing, sizeof(*src->map_queuing)) ||
 	    policy_dup((void **)&dst->class_nq, src->class_nq, src->nclass_nq,
-		       sizeof(*src->class_nq)) ||
+	               sizeof(*src->class_nq)) ||
 	    policy_dup((void **)&dst->ifaces, src->ifaces, src->nifaces,
-		       sizeof(*src->ifaces)))
+	               sizeof(*src->ifaces)))
 		rc = -ENOMEM;
 	if (rc || policy_dup((void **)&dst->map_qos, src->map_qos,
-			     src->nmap_qos, sizeof(*src->map_qos))) {
+	                     src->nmap_qos, sizeof(*src->map_qos))) {
 		rc = -ENOMEM;
 		dst->nmap_qos = 0; /* nothing per map to free */
 	} else {
 		rc = POLICY_COPY_RULES(dst->map_qos, src->map_qos,
-				       src->nmap_qos);
+		                       src->nmap_qos);
 	}
 	if (rc || policy_dup((void **)&dst->map_nq, src->map_nq, src->nmap_nq,
-			     sizeof(*src->map_nq))) {
+	                     sizeof(*src->map_nq))) {
 		rc = -ENOMEM;
 		dst->nmap_nq = 0;
 	} else {
@@ -203,37 +202,37 @@ int policy_copy(struct policy *dst, const struct policy *src)
 	} while (0)
 
 const struct policy_class_qos *policy_find_class_qos(const struct policy *p,
-						     const char *name)
+                                                     const char *name)
 {
 	POLICY_FIND(p->class_qos, p->nclass_qos, name);
 }
 
 const struct policy_map_qos *policy_find_map_qos(const struct policy *p,
-						 const char *name)
+                                                 const char *name)
 {
 	POLICY_FIND(p->map_qos, p->nmap_qos, name);
 }
 
-const struct policy_map_queuing *
-policy_find_map_queuing(const struct policy *p, const char *name)
+const struct policy_map_queuing *policy_find_map_queuing(const struct policy *p,
+                                                         const char *name)
 {
 	POLICY_FIND(p->map_queuing, p->nmap_queuing, name);
 }
 
 const struct policy_class_nq *policy_find_class_nq(const struct policy *p,
-						   const char *name)
+                                                   const char *name)
 {
 	POLICY_FIND(p->class_nq, p->nclass_nq, name);
 }
 
 const struct policy_map_nq *policy_find_map_nq(const struct policy *p,
-					       const char *name)
+                                               const char *name)
 {
 	POLICY_FIND(p->map_nq, p->nmap_nq, name);
 }
 
 const struct policy_iface *policy_find_iface(const struct policy *p,
-					     const char *name_or_alias)
+                                             const char *name_or_alias)
 {
 	if (!name_or_alias)
 		return NULL;
@@ -249,7 +248,7 @@ const struct policy_iface *policy_find_iface(const struct policy *p,
 }
 
 const struct policy_map_qos *policy_iface_qos(const struct policy *p,
-					      const struct policy_iface *i)
+                                              const struct policy_iface *i)
 {
 	if (i && i->qos_input[0])
 		return policy_find_map_qos(p, i->qos_input);
@@ -268,8 +267,7 @@ policy_iface_queuing(const struct policy *p, const struct policy_iface *i)
 	return NULL;
 }
 
-bool policy_iface_watchdog(const struct policy *p,
-			   const struct policy_iface *i)
+bool policy_iface_watchdog(const struct policy *p, const struct policy_iface *i)
 {
 	if (i && i->watchdog == POLICY_ON)
 		return true;
@@ -279,15 +277,15 @@ bool policy_iface_watchdog(const struct policy *p,
 }
 
 static const char *const policy_pfc_mode_names[] = {
-	[POLICY_PFC_AUTO] = "auto",
-	[POLICY_PFC_ON] = "on",
-	[POLICY_PFC_OFF] = "off",
+    [POLICY_PFC_AUTO] = "auto",
+    [POLICY_PFC_ON] = "on",
+    [POLICY_PFC_OFF] = "off",
 };
 
 const char *policy_pfc_mode_name(enum policy_pfc_mode m)
 {
-	if ((unsigned)m < sizeof(policy_pfc_mode_names) /
-				  sizeof(policy_pfc_mode_names[0]))
+	if ((unsigned)m <
+	    sizeof(policy_pfc_mode_names) / sizeof(policy_pfc_mode_names[0]))
 		return policy_pfc_mode_names[m];
 	return "?";
 }
@@ -295,7 +293,7 @@ const char *policy_pfc_mode_name(enum policy_pfc_mode m)
 int policy_pfc_mode_parse(const char *s)
 {
 	for (unsigned i = 0; i < sizeof(policy_pfc_mode_names) /
-					 sizeof(policy_pfc_mode_names[0]);
+	                             sizeof(policy_pfc_mode_names[0]);
 	     i++)
 		if (!strcmp(s, policy_pfc_mode_names[i]))
 			return (int)i;

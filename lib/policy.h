@@ -20,20 +20,20 @@
 
 #include "diag.h"
 
-#define POLICY_NQUEUES	 8
-#define POLICY_NPRIO	 8
-#define POLICY_NAME_MAX	 64 /* NX-OS allows 40 characters */
+#define POLICY_NQUEUES    8
+#define POLICY_NPRIO      8
+#define POLICY_NAME_MAX   64 /* NX-OS allows 40 characters */
 #define POLICY_IFNAME_MAX 16 /* IFNAMSIZ */
-#define POLICY_ALIAS_MAX 64
+#define POLICY_ALIAS_MAX  64
 
 #define POLICY_MTU_MIN 576
 #define POLICY_MTU_MAX 9216
 
 /* The NX-OS built-in names. */
-#define POLICY_QUEUE_PREFIX    "c-out-8q-q"
-#define POLICY_QUEUE_DEFAULT   "c-out-8q-q-default"
-#define POLICY_NQ_DEFAULT      "c-8q-nq-default"
-#define POLICY_CLASS_DEFAULT   "class-default"
+#define POLICY_QUEUE_PREFIX  "c-out-8q-q"
+#define POLICY_QUEUE_DEFAULT "c-out-8q-q-default"
+#define POLICY_NQ_DEFAULT    "c-8q-nq-default"
+#define POLICY_CLASS_DEFAULT "class-default"
 
 enum policy_match {
 	POLICY_MATCH_ALL, /* every match statement must hold */
@@ -46,8 +46,8 @@ enum policy_match {
 struct policy_class_qos {
 	char name[POLICY_NAME_MAX];
 	enum policy_match match;
-	uint8_t cos;	/* bit n = CoS n */
-	uint64_t dscp;	/* bit n = DSCP n */
+	uint8_t cos;   /* bit n = CoS n */
+	uint64_t dscp; /* bit n = DSCP n */
 	unsigned line;
 	unsigned cos_line, dscp_line;
 };
@@ -73,8 +73,8 @@ struct policy_wred {
 	bool enabled;
 	uint64_t min_bytes, max_bytes;
 	uint8_t drop_probability; /* percent, 0-100 */
-	uint8_t weight;		  /* EWMA exponent 0-15, 0 = instantaneous */
-	bool ecn;		  /* mark CE instead of dropping */
+	uint8_t weight;           /* EWMA exponent 0-15, 0 = instantaneous */
+	bool ecn;                 /* mark CE instead of dropping */
 	unsigned line;
 };
 
@@ -83,7 +83,7 @@ struct policy_queue {
 	bool configured;
 	bool has_bandwidth;
 	uint8_t bandwidth_percent; /* bandwidth remaining percent, 0-100 */
-	uint8_t priority_level;	   /* 0 = not strict; NX-OS has level 1 (and 2) */
+	uint8_t priority_level; /* 0 = not strict; NX-OS has level 1 (and 2) */
 	struct policy_wred wred;
 	unsigned line;
 };
@@ -107,7 +107,7 @@ struct policy_class_nq {
 struct policy_nq_rule {
 	char class_name[POLICY_NAME_MAX];
 	uint8_t pfc_cos; /* bit n = pause on CoS n; 0 = no pause statement */
-	uint32_t mtu;	 /* 0 = not set */
+	uint32_t mtu;    /* 0 = not set */
 	unsigned line;
 	unsigned pause_line, mtu_line;
 };
@@ -168,14 +168,14 @@ struct policy_pfcwd {
 };
 
 /* NX-OS defaults from `show queuing pfc-queue detail`. */
-#define POLICY_PFCWD_POLL_MS		100
-#define POLICY_PFCWD_SHUTDOWN_MULT	1
-#define POLICY_PFCWD_AUTO_RESTORE_MULT	10
+#define POLICY_PFCWD_POLL_MS            100
+#define POLICY_PFCWD_SHUTDOWN_MULT      1
+#define POLICY_PFCWD_AUTO_RESTORE_MULT  10
 #define POLICY_PFCWD_FIXED_RESTORE_MULT 0
-#define POLICY_PFCWD_INTERNAL_IF_MULT	2
-#define POLICY_PFCWD_POLL_MIN		100
-#define POLICY_PFCWD_POLL_MAX		1000
-#define POLICY_PFCWD_MULT_MAX		100
+#define POLICY_PFCWD_INTERNAL_IF_MULT   2
+#define POLICY_PFCWD_POLL_MIN           100
+#define POLICY_PFCWD_POLL_MAX           1000
+#define POLICY_PFCWD_MULT_MAX           100
 
 struct policy {
 	struct policy_class_qos *class_qos;
@@ -202,42 +202,42 @@ int policy_copy(struct policy *dst, const struct policy *src);
 
 /* Append a zeroed object (name copied) and return it, or NULL on ENOMEM. */
 struct policy_class_qos *policy_add_class_qos(struct policy *p,
-					      const char *name);
+                                              const char *name);
 struct policy_map_qos *policy_add_map_qos(struct policy *p, const char *name);
 struct policy_qos_rule *policy_map_qos_add_rule(struct policy_map_qos *m,
-						const char *class_name);
+                                                const char *class_name);
 struct policy_map_queuing *policy_add_map_queuing(struct policy *p,
-						  const char *name);
+                                                  const char *name);
 struct policy_class_nq *policy_add_class_nq(struct policy *p, const char *name);
 struct policy_map_nq *policy_add_map_nq(struct policy *p, const char *name);
 struct policy_nq_rule *policy_map_nq_add_rule(struct policy_map_nq *m,
-					      const char *class_name);
+                                              const char *class_name);
 /* New interface with PFC mode auto and watchdog inherited. */
 struct policy_iface *policy_add_iface(struct policy *p, const char *name);
 
 /* Lookups by exact name; NULL when absent. */
 const struct policy_class_qos *policy_find_class_qos(const struct policy *p,
-						     const char *name);
+                                                     const char *name);
 const struct policy_map_qos *policy_find_map_qos(const struct policy *p,
-						 const char *name);
-const struct policy_map_queuing *
-policy_find_map_queuing(const struct policy *p, const char *name);
+                                                 const char *name);
+const struct policy_map_queuing *policy_find_map_queuing(const struct policy *p,
+                                                         const char *name);
 const struct policy_class_nq *policy_find_class_nq(const struct policy *p,
-						   const char *name);
+                                                   const char *name);
 const struct policy_map_nq *policy_find_map_nq(const struct policy *p,
-					       const char *name);
+                                               const char *name);
 /* Finds an interface by Linux name or by NX-OS alias (case-insensitive). */
 const struct policy_iface *policy_find_iface(const struct policy *p,
-					     const char *name_or_alias);
+                                             const char *name_or_alias);
 
 /* The policies in force on IFACE after system qos defaults are applied;
  * NULL when none. */
 const struct policy_map_qos *policy_iface_qos(const struct policy *p,
-					      const struct policy_iface *i);
+                                              const struct policy_iface *i);
 const struct policy_map_queuing *
 policy_iface_queuing(const struct policy *p, const struct policy_iface *i);
 bool policy_iface_watchdog(const struct policy *p,
-			   const struct policy_iface *i);
+                           const struct policy_iface *i);
 
 /* Queue names: "c-out-8q-q3" <-> 3, "c-out-8q-q-default" <-> 0. Returns
  * the queue number or -1. */
@@ -254,7 +254,7 @@ const char *policy_dscp_name(unsigned n);
  * in *MASK. DSCP names are accepted when DSCP_NAMES. Returns 0, or -1 and
  * a message in ERR naming the bad token. */
 int policy_list_parse(const char *s, unsigned max, bool dscp_names,
-		      uint64_t *mask, char *err, size_t errlen);
+                      uint64_t *mask, char *err, size_t errlen);
 /* Render MASK as the shortest list ("0-2,5") into BUF. */
 int policy_list_format(uint64_t mask, char *buf, size_t len);
 

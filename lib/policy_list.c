@@ -10,9 +10,9 @@
 #include <strings.h>
 
 static const char *const policy_queue_names[POLICY_NQUEUES] = {
-	POLICY_QUEUE_DEFAULT, POLICY_QUEUE_PREFIX "1", POLICY_QUEUE_PREFIX "2",
-	POLICY_QUEUE_PREFIX "3",  POLICY_QUEUE_PREFIX "4", POLICY_QUEUE_PREFIX "5",
-	POLICY_QUEUE_PREFIX "6",  POLICY_QUEUE_PREFIX "7",
+    POLICY_QUEUE_DEFAULT,    POLICY_QUEUE_PREFIX "1", POLICY_QUEUE_PREFIX "2",
+    POLICY_QUEUE_PREFIX "3", POLICY_QUEUE_PREFIX "4", POLICY_QUEUE_PREFIX "5",
+    POLICY_QUEUE_PREFIX "6", POLICY_QUEUE_PREFIX "7",
 };
 
 int policy_queue_parse(const char *name)
@@ -38,14 +38,15 @@ static const struct {
 	const char *name;
 	unsigned char value;
 } policy_dscp_names[] = {
-	{"default", 0}, {"cs1", 8},   {"af11", 10}, {"af12", 12}, {"af13", 14},
-	{"cs2", 16},	{"af21", 18}, {"af22", 20}, {"af23", 22}, {"cs3", 24},
-	{"af31", 26},	{"af32", 28}, {"af33", 30}, {"cs4", 32},  {"af41", 34},
-	{"af42", 36},	{"af43", 38}, {"cs5", 40},  {"ef", 46},	  {"cs6", 48},
-	{"cs7", 56},
+    {"default", 0}, {"cs1", 8},   {"af11", 10}, {"af12", 12}, {"af13", 14},
+    {"cs2", 16},    {"af21", 18}, {"af22", 20}, {"af23", 22}, {"cs3", 24},
+    {"af31", 26},   {"af32", 28}, {"af33", 30}, {"cs4", 32},  {"af41", 34},
+    {"af42", 36},   {"af43", 38}, {"cs5", 40},  {"ef", 46},   {"cs6", 48},
+    {"cs7", 56},
 };
 
-#define POLICY_NDSCP_NAMES (sizeof(policy_dscp_names) / sizeof(policy_dscp_names[0]))
+#define POLICY_NDSCP_NAMES                                                     \
+	(sizeof(policy_dscp_names) / sizeof(policy_dscp_names[0]))
 
 /* Parse a decimal number that uses the whole string; -1 otherwise. */
 static long policy_num(const char *s)
@@ -97,14 +98,15 @@ static long policy_list_value(const char *tok, unsigned max, bool dscp_names)
 }
 
 int policy_list_parse(const char *s, unsigned max, bool dscp_names,
-		      uint64_t *mask, char *err, size_t errlen)
+                      uint64_t *mask, char *err, size_t errlen)
 {
 	char buf[256], *save = NULL, *tok;
 	uint64_t m = 0;
 
 	if (!s || !*s) {
-		snprintf(err, errlen, "empty value list, expected e.g. '3' or "
-				      "'0-2,5'");
+		snprintf(err, errlen,
+		         "empty value list, expected e.g. '3' or "
+		         "'0-2,5'");
 		return -1;
 	}
 	if (strlen(s) >= sizeof(buf)) {
@@ -124,19 +126,18 @@ int policy_list_parse(const char *s, unsigned max, bool dscp_names,
 			if (lo < 0 || hi < 0 || lo > hi) {
 				*dash = '-';
 				snprintf(err, errlen,
-					 "invalid range '%s', expected "
-					 "LOW-HIGH within 0-%u",
-					 tok, max);
+				         "invalid range '%s', expected "
+				         "LOW-HIGH within 0-%u",
+				         tok, max);
 				return -1;
 			}
 		} else {
 			lo = hi = policy_list_value(tok, max, dscp_names);
 			if (lo < 0) {
-				snprintf(err, errlen,
-					 "invalid value '%s', expected %s0-%u",
-					 tok,
-					 dscp_names ? "a DSCP name or " : "",
-					 max);
+				snprintf(
+				    err, errlen,
+				    "invalid value '%s', expected %s0-%u", tok,
+				    dscp_names ? "a DSCP name or " : "", max);
 				return -1;
 			}
 		}
@@ -168,10 +169,10 @@ int policy_list_format(uint64_t mask, char *buf, size_t len)
 			hi++;
 		if (hi == v)
 			n = snprintf(buf + off, off < len ? len - off : 0,
-				     "%s%u", first ? "" : ",", v);
+			             "%s%u", first ? "" : ",", v);
 		else
 			n = snprintf(buf + off, off < len ? len - off : 0,
-				     "%s%u-%u", first ? "" : ",", v, hi);
+			             "%s%u-%u", first ? "" : ",", v, hi);
 		if (n < 0)
 			return -1;
 		off += (size_t)n;

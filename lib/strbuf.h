@@ -9,7 +9,7 @@ struct strbuf {
 	char *s;    /* always NUL-terminated once anything was added */
 	size_t len; /* bytes before the NUL */
 	size_t cap;
-	bool oom;   /* an append failed; the content is truncated */
+	bool oom; /* an append failed; the content is truncated */
 };
 
 void strbuf_init(struct strbuf *sb);
@@ -18,7 +18,7 @@ void strbuf_reset(struct strbuf *sb);
 void strbuf_add(struct strbuf *sb, const char *s, size_t n);
 void strbuf_puts(struct strbuf *sb, const char *s);
 void strbuf_printf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* The text so far ("" when empty); valid until the next append. */
 const char *strbuf_str(const struct strbuf *sb);
 /* Hand the buffer to the caller (free() it); SB is left empty. */

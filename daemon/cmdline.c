@@ -1,0 +1,321 @@
+/* cmdline: roced's command line and its one-shot jobs (-n, --dry-run).
+ *
+ * The long-running daemon joins here when its issue lands; main() stays a
+ * call into roced_main() so that tests can link everything.
+ */
+#include "cmdline.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "conf.h"
+#include "plan_text.h"
+#include "probe.h"
+#include "strbuf.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+enum cmdline_job {
+	CMDLINE_JOB_NONE,
+	CMDLINE_JOB_CHECK,
+	CMDLINE_JOB_DRYRUN,
+};
+
+struct cmdline {
+	enum cmdline_job job;
+	const char *file;
+	const char *ports; /* comma-separated, NULL = the config's */
+	const char *caps;  /* host|full|hw|probe */
+};
+
+#define CMDLINE_MAX_PORTS 4096
+
+static void cmdline_usage(FILE *f)
+{
+	fprintf(
+	    f,
+	    "usage: roced [-f FILE] -n [--caps host|full|hw|probe]\n"
+	    "       roced [-f FILE] --dry-run [--ports LIST] "
+	    "[--caps host|full|hw|probe]\n"
+	    "       roced -h | -V\n"
+	    "\n"
+	    "  -f, --file FILE     configuration (default "
+	    "%s/roced/roced.conf)\n"
+	    "  -n, --check         check the configuration and exit\n"
+	    "      --dry-run       print the plan as tc batch lines with the\n"
+	    "                      DCB part as '#dcb' lines, then exit\n"
+	    "      --ports LIST    plan these ports (names or NX-OS aliases,\n"
+	    "                      comma-separated) instead of the config's\n"
+	    "      --caps KIND     capabilities to plan for: host (minimal\n"
+	    "                      kernel), full (distro kernel, software "
+	    "DCB),\n"
+	    "                      hw (distro kernel, DCB NIC), probe (ask "
+	    "the\n"
+	    "                      running kernel; the default)\n"
+	    "  -h, --help          this help\n"
+	    "  -V, --version       print the version\n",
+	    SYSCONFDIR);
+}
+
+/* Print every diagnostic of D, errors and warnings alike, to stderr. */
+static void cmdline_print_diag(const struct diag *d, const char *prefix)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(d, i, line, sizeof(line));
+		fprintf(stderr, "%s%s\n", prefix ? prefix : "", line);
+	}
+}
+
+/* Resolve the capability set for one port. The kernel probe runs once. */
+struct cmdline_caps {
+	const char *kind;
+	bool probed;
+	struct caps kernel;
+};
+
+static int cmdline_port_caps(struct cmdline_caps *cc, const char *ifname,
+                             struct caps *out)
+{
+	char err[256];
+	int preset = caps_preset_parse(cc->kind);
+	int rc;
+
+	if (preset >= 0) {
+		caps_preset(out, (enum caps_preset)preset);
+		return 0;
+	}
+	if (strcmp(cc->kind, "probe") != 0) {
+		fprintf(
+		    stderr,
+		    "roced: invalid --caps '%s', expected host, full, hw or "
+		    "probe\n",
+		    cc->kind);
+		return -EINVAL;
+	}
+	if (!cc->probed) {
+		memset(&cc->kernel, 0, sizeof(cc->kernel));
+		rc = probe_kernel(&cc->kernel, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "roced: %s\n", err);
+			return rc;
+		}
+		cc->probed = true;
+	}
+	*out = cc->kernel;
+	return probe_port(ifname, out);
+}
+
+/* Build the port list: --ports (resolving NX-OS aliases) or the config's
+ * interface blocks. Returns the count or -errno. */
+static int cmdline_ports(const struct cmdline *cl, const struct policy *p,
+                         struct cmdline_caps *cc, struct compile_port *ports,
+                         size_t max)
+{
+	size_t n = 0;
+
+	if (!cl->ports) {
+		for (size_t i = 0; i < p->nifaces && n < max; i++, n++) {
+			snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s",
+			         p->ifaces[i].name);
+			if (cmdline_port_caps(cc, ports[n].ifname,
+			                      &ports[n].caps) < 0)
+				return -EINVAL;
+		}
+		return (int)n;
+	}
+
+	char *list = strdup(cl->ports), *save = NULL;
+
+	if (!list)
+		return -ENOMEM;
+	for (char *tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct policy_iface *iface = policy_find_iface(p, tok);
+		const char *name = iface ? iface->name : tok;
+
+		if (n == max || strlen(name) >= POLICY_IFNAME_MAX) {
+			fprintf(stderr, "roced: --ports: invalid port '%s'\n",
+			        tok);
+			free(list);
+			return -EINVAL;
+		}
+		snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s", name);
+		if (cmdline_port_caps(cc, name, &ports[n].caps) < 0) {
+			free(list);
+			return -EINVAL;
+		}
+		n++;
+	}
+	free(list);
+	return (int)n;
+}
+
+/* Compile for the chosen ports; prints errors. Returns 0 or -1. */
+static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
+                           struct plan *pl)
+{
+	struct cmdline_caps cc = {.kind = cl->caps};
+	struct compile_port *ports;
+	int n;
+
+	ports = calloc(CMDLINE_MAX_PORTS, sizeof(*ports));
+	if (!ports)
+		return -1;
+	n = cmdline_ports(cl, p, &cc, ports, CMDLINE_MAX_PORTS);
+	if (n < 0) {
+		free(ports);
+		return -1;
+	}
+	plan_init(pl);
+	if (compile_policy(p, ports, (size_t)n, pl) < 0) {
+		fprintf(stderr, "roced: out of memory while compiling\n");
+		free(ports);
+		return -1;
+	}
+	free(ports);
+	if (pl->diag.nerrors) {
+		cmdline_print_diag(&pl->diag, "roced: ");
+		return -1;
+	}
+	return 0;
+}
+
+static int cmdline_run(const struct cmdline *cl)
+{
+	struct policy p;
+	struct diag d;
+	struct plan pl;
+	int rc = 1;
+
+	diag_init(&d, cl->file);
+	if (conf_load_file(cl->file, &p, &d) < 0) {
+		diag_sort(&d);
+		cmdline_print_diag(&d, NULL);
+		fprintf(stderr, "roced: %zu error%s in %s\n", d.nerrors,
+		        d.nerrors == 1 ? "" : "s", cl->file);
+		diag_free(&d);
+		return 1;
+	}
+	diag_sort(&d);
+	cmdline_print_diag(&d, NULL); /* warnings */
+
+	if (cl->job == CMDLINE_JOB_CHECK && !strcmp(cl->caps, "probe") &&
+	    geteuid() != 0) {
+		/* Probing needs privileges a config check should not. */
+		fprintf(stderr,
+		        "roced: note: not root, kernel capabilities not "
+		        "probed: plan warnings not checked (use --caps)\n");
+		printf("configuration OK\n");
+		rc = 0;
+		goto out;
+	}
+	if (cmdline_compile(cl, &p, &pl) < 0)
+		goto out;
+	if (cl->job == CMDLINE_JOB_CHECK) {
+		/* What the kernel cannot realise is a warning, not an error:
+		 * show it so `roced -n` tells the whole story. */
+		for (size_t i = 0; i < pl.nports; i++) {
+			char prefix[64];
+
+			snprintf(prefix, sizeof(prefix),
+			         "%s: ", pl.ports[i].ifname);
+			cmdline_print_diag(&pl.ports[i].warnings, prefix);
+		}
+		cmdline_print_diag(&pl.diag, NULL);
+		printf("configuration OK\n");
+	} else {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		plan_text_write(&pl, &sb);
+		if (sb.oom) {
+			fprintf(stderr, "roced: out of memory\n");
+			strbuf_free(&sb);
+			plan_free(&pl);
+			goto out;
+		}
+		fputs(strbuf_str(&sb), stdout);
+		strbuf_free(&sb);
+	}
+	plan_free(&pl);
+	rc = 0;
+out:
+	policy_free(&p);
+	diag_free(&d);
+	return fflush(stdout) == 0 ? rc : 1;
+}
+
+int roced_main(int argc, char **argv)
+{
+	enum {
+		OPT_DRYRUN = 256,
+		OPT_PORTS,
+		OPT_CAPS
+	};
+	static const struct option opts[] = {
+	    {"file", required_argument, NULL, 'f'},
+	    {"check", no_argument, NULL, 'n'},
+	    {"dry-run", no_argument, NULL, OPT_DRYRUN},
+	    {"ports", required_argument, NULL, OPT_PORTS},
+	    {"caps", required_argument, NULL, OPT_CAPS},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct cmdline cl = {
+	    .file = SYSCONFDIR "/roced/roced.conf",
+	    .caps = "probe",
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "f:nhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			cl.file = optarg;
+			break;
+		case 'n':
+			cl.job = CMDLINE_JOB_CHECK;
+			break;
+		case OPT_DRYRUN:
+			cl.job = CMDLINE_JOB_DRYRUN;
+			break;
+		case OPT_PORTS:
+			cl.ports = optarg;
+			break;
+		case OPT_CAPS:
+			cl.caps = optarg;
+			break;
+		case 'h':
+			cmdline_usage(stdout);
+			return 0;
+		case 'V':
+			printf("roced %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			cmdline_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "roced: unexpected argument '%s'\n",
+		        argv[optind]);
+		cmdline_usage(stderr);
+		return 2;
+	}
+	if (cl.job == CMDLINE_JOB_NONE) {
+		fprintf(stderr, "roced: the daemon is not built yet; use -n or "
+		                "--dry-run\n");
+		cmdline_usage(stderr);
+		return 2;
+	}
+	return cmdline_run(&cl);
+}
