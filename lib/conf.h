@@ -12,6 +12,7 @@
 #define ROCED_CONF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "policy.h"
@@ -23,6 +24,14 @@
  * with the file name) and OUT empty. Warnings are added to D either way. */
 int conf_load_file(const char *path, struct policy *out, struct diag *d);
 int conf_load_string(const char *text, struct policy *out, struct diag *d);
+
+/* Threshold values: "150 kbytes", "3000000 bytes", "2 mbytes" (the unit
+ * may follow the number with or without a space) -> bytes. Returns 0, or
+ * -1 with a message naming the bad text in ERR. */
+int conf_bytes_parse(const char *s, uint64_t *bytes, char *err, size_t errlen);
+/* The exact form with the largest unit: 153600 -> "150 kbytes". Returns
+ * the length snprintf would have written. */
+int conf_bytes_format(uint64_t bytes, char *buf, size_t len);
 
 /* Write P in the libconfig schema that conf_load reads back to an equal
  * policy. Returns a malloc'd string, or NULL on ENOMEM. */

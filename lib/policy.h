@@ -58,6 +58,7 @@ struct policy_qos_rule {
 	bool set_qos_group;
 	uint8_t qos_group; /* 0-7 */
 	unsigned line;
+	unsigned qos_group_line; /* the `set qos-group` statement */
 };
 
 struct policy_map_qos {
@@ -76,6 +77,8 @@ struct policy_wred {
 	uint8_t weight;           /* EWMA exponent 0-15, 0 = instantaneous */
 	bool ecn;                 /* mark CE instead of dropping */
 	unsigned line;
+	/* Each parameter's own line, so errors point at it. */
+	unsigned min_line, max_line, probability_line, weight_line;
 };
 
 /* One `class type queuing c-out-8q-qN` block. */
@@ -86,6 +89,7 @@ struct policy_queue {
 	uint8_t priority_level; /* 0 = not strict; NX-OS has level 1 (and 2) */
 	struct policy_wred wred;
 	unsigned line;
+	unsigned bandwidth_line, priority_line;
 };
 
 /* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0). */
@@ -142,6 +146,7 @@ struct policy_iface {
 	enum policy_tristate watchdog;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
+	unsigned alias_line;
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
@@ -165,6 +170,8 @@ struct policy_pfcwd {
 	uint32_t fixed_restore_mult;
 	uint32_t internal_if_mult;
 	unsigned line;
+	unsigned poll_line, shutdown_line, auto_restore_line;
+	unsigned fixed_restore_line, internal_if_line;
 };
 
 /* NX-OS defaults from `show queuing pfc-queue detail`. */
