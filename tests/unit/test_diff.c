@@ -1,0 +1,315 @@
+/* Unit tests for lib/diff.c: minimal, ordered operations. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diff.h"
+#include "plan.h"
+
+#define ROOT PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0)
+
+/* A small htb port: root, port class, two queue classes with bfifo leaves,
+ * one u32 filter, like compile() makes for the host layout. */
+static void build_htb(struct plan_port *pp, uint64_t q3_rate)
+{
+	struct plan_qdisc *q;
+	struct plan_class *c;
+	struct plan_filter *f;
+
+	memset(pp, 0, sizeof(*pp));
+	snprintf(pp->ifname, sizeof(pp->ifname), "swp1");
+	diag_init(&pp->warnings, NULL);
+	pp->dcb.software = true;
+	q = plan_port_add_qdisc(pp);
+	q->kind = PLAN_QD_HTB;
+	q->handle = ROOT;
+	q->parent = PLAN_H_ROOT;
+	q->queue = -1;
+	q->u.htb.defcls = PLAN_HTB_QUEUE_MINOR(0);
+	q->u.htb.r2q = 10;
+	c = plan_port_add_class(pp);
+	c->classid = PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR);
+	c->parent = ROOT;
+	c->rate = c->ceil = 1250000000ULL;
+	c->queue = -1;
+	for (unsigned qn = 0; qn < 4; qn += 3) {
+		c = plan_port_add_class(pp);
+		c->classid =
+		    PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_QUEUE_MINOR(qn));
+		c->parent = PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR);
+		c->rate = qn == 3 ? q3_rate : 625000000ULL;
+		c->ceil = 1250000000ULL;
+		c->prio = 1;
+		c->queue = (int)qn;
+		q = plan_port_add_qdisc(pp);
+		q->kind = PLAN_QD_BFIFO;
+		q->handle = PLAN_H_MAKE(PLAN_LEAF_MAJOR(qn), 0);
+		q->parent = c->classid;
+		q->queue = (int)qn;
+		q->u.fifo.limit = 1000000;
+	}
+	f = plan_port_add_filter(pp);
+	f->kind = PLAN_FILTER_U32;
+	f->parent = ROOT;
+	f->prio = PLAN_FILTER_PRIO_BASE;
+	f->protocol = 0x0800;
+	f->match_dscp = true;
+	f->dscp = 26;
+	f->dscp_mask = 0x3f;
+	f->action = PLAN_ACT_CLASSID;
+	f->classid = PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_QUEUE_MINOR(3));
+}
+
+static void port_free(struct plan_port *pp)
+{
+	free(pp->qdiscs);
+	free(pp->classes);
+	free(pp->filters);
+	diag_free(&pp->warnings);
+}
+
+static void empty_port(struct plan_port *pp)
+{
+	memset(pp, 0, sizeof(*pp));
+	diag_init(&pp->warnings, NULL);
+	pp->dcb.software = true;
+}
+
+static void test_unchanged_is_empty(void **state)
+{
+	struct plan_port a, b;
+	struct diff d;
+
+	(void)state;
+	build_htb(&a, 625000000ULL);
+	build_htb(&b, 625000000ULL);
+	diff_init(&d);
+	assert_int_equal(diff_port(&a, &b, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+	port_free(&a);
+	port_free(&b);
+}
+
+static void test_one_class_change(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 250000000ULL);
+	build_htb(&have, 625000000ULL);
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ops[0].kind, DIFF_CHANGE);
+	assert_int_equal(d.ops[0].obj, DIFF_CLASS);
+	assert_int_equal(d.ops[0].u.cls.rate, 250000000ULL);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+static void test_cold_apply_order(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+	size_t root = 99, cls = 99, leaf = 99, filt = 99;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	empty_port(&have);
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	/* root + 3 classes + 2 leaves + 1 filter */
+	assert_int_equal(d.n, 7);
+	for (size_t i = 0; i < d.n; i++) {
+		assert_int_equal(d.ops[i].kind, DIFF_ADD);
+		if (d.ops[i].obj == DIFF_QDISC &&
+		    d.ops[i].u.qdisc.parent == PLAN_H_ROOT)
+			root = i;
+		else if (d.ops[i].obj == DIFF_CLASS && cls == 99)
+			cls = i;
+		else if (d.ops[i].obj == DIFF_QDISC && leaf == 99)
+			leaf = i;
+		else if (d.ops[i].obj == DIFF_FILTER)
+			filt = i;
+	}
+	assert_true(root < cls);
+	assert_true(cls < leaf);
+	assert_true(leaf < filt);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+static void test_removal_deletes_root_only(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	empty_port(&want);
+	build_htb(&have, 625000000ULL);
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	/* The root takes its classes, leaves and filters with it. */
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].obj, DIFF_QDISC);
+	assert_int_equal(d.ops[0].u.qdisc.parent, PLAN_H_ROOT);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+static void test_root_kind_change_rebuilds(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	build_htb(&have, 625000000ULL);
+	have.qdiscs[0].kind = PLAN_QD_PRIO;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 8); /* delete root, then 7 adds */
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.qdisc.kind, PLAN_QD_PRIO);
+	for (size_t i = 1; i < d.n; i++)
+		assert_int_equal(d.ops[i].kind, DIFF_ADD);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+static void test_leaf_kind_change(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	build_htb(&have, 625000000ULL);
+	want.qdiscs[2].kind = PLAN_QD_RED;
+	memset(&want.qdiscs[2].u, 0, sizeof(want.qdiscs[2].u));
+	want.qdiscs[2].u.red.limit = 4000000;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.qdisc.kind, PLAN_QD_BFIFO);
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].u.qdisc.kind, PLAN_QD_RED);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+static void test_filter_change_is_delete_then_add(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	build_htb(&have, 625000000ULL);
+	want.filters[0].dscp = 46;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.filter.dscp, 26);
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].u.filter.dscp, 46);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+static void test_dcb_hardware(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+	unsigned adds = 0, dels = 0, pfc = 0, trust = 0, mtu = 0;
+
+	(void)state;
+	empty_port(&want);
+	empty_port(&have);
+	want.dcb.software = have.dcb.software = false;
+	want.dcb.pfc_en = 1u << 3;
+	want.dcb.app[want.dcb.napp++] =
+	    (struct plan_app){PLAN_APP_SEL_DSCP, 26, 3};
+	have.dcb.app[have.dcb.napp++] =
+	    (struct plan_app){PLAN_APP_SEL_DSCP, 26, 4};
+	want.dcb.trust[0] = PLAN_APP_SEL_DSCP;
+	want.dcb.ntrust = 1;
+	want.dcb.mtu = 9216;
+	have.dcb.mtu = 1500;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	for (size_t i = 0; i < d.n; i++) {
+		switch (d.ops[i].obj) {
+		case DIFF_DCB_APP:
+			if (d.ops[i].kind == DIFF_ADD) {
+				assert_int_equal(dels, 1); /* delete first */
+				assert_int_equal(d.ops[i].u.app.priority, 3);
+				adds++;
+			} else {
+				assert_int_equal(d.ops[i].u.app.priority, 4);
+				dels++;
+			}
+			break;
+		case DIFF_DCB_PFC:
+			pfc++;
+			break;
+		case DIFF_DCB_TRUST:
+			trust++;
+			break;
+		case DIFF_MTU:
+			assert_int_equal(d.ops[i].u.mtu, 9216);
+			mtu++;
+			break;
+		default:
+			fail_msg("unexpected op %s",
+			         diff_obj_name(d.ops[i].obj));
+		}
+	}
+	assert_int_equal(adds, 1);
+	assert_int_equal(dels, 1);
+	assert_int_equal(pfc, 1);
+	assert_int_equal(trust, 1);
+	assert_int_equal(mtu, 1);
+	diff_free(&d);
+
+	/* The same on a software port: only the MTU is a kernel write. */
+	want.dcb.software = true;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ops[0].obj, DIFF_MTU);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_unchanged_is_empty),
+	    cmocka_unit_test(test_one_class_change),
+	    cmocka_unit_test(test_cold_apply_order),
+	    cmocka_unit_test(test_removal_deletes_root_only),
+	    cmocka_unit_test(test_root_kind_change_rebuilds),
+	    cmocka_unit_test(test_leaf_kind_change),
+	    cmocka_unit_test(test_filter_change_is_delete_then_add),
+	    cmocka_unit_test(test_dcb_hardware),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
