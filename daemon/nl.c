@@ -1,0 +1,256 @@
+/* nl: see nl.h. */
+#include "nl.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include <linux/netlink.h>
+
+#ifndef NETLINK_EXT_ACK
+#define NETLINK_EXT_ACK 11
+#endif
+
+/* Big enough for the ACKs of thousands of requests in flight. */
+#define NL_RCVBUF (8 << 20)
+#define NL_SNDBUF (8 << 20)
+/* One sendmsg() carries at most this much: a few hundred requests. */
+#define NL_CHUNK (64 << 10)
+
+int nl_open(struct nl *nl)
+{
+	int one = 1, rcv = NL_RCVBUF, snd = NL_SNDBUF;
+	int fd;
+
+	memset(nl, 0, sizeof(*nl));
+	nl->sock = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl->sock)
+		return -errno;
+	fd = mnl_socket_get_fd(nl->sock);
+	/* Best effort: without them we only lose detail or speed. */
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof(rcv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &snd, sizeof(snd));
+	if (mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int rc = -errno;
+
+		mnl_socket_close(nl->sock);
+		nl->sock = NULL;
+		return rc;
+	}
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = (uint32_t)time(NULL);
+	return 0;
+}
+
+void nl_close(struct nl *nl)
+{
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	nl->sock = NULL;
+}
+
+void nl_batch_init(struct nl_batch *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void nl_batch_free(struct nl_batch *b)
+{
+	free(b->buf);
+	free(b->offsets);
+	nl_batch_init(b);
+}
+
+void nl_batch_reset(struct nl_batch *b)
+{
+	b->len = 0;
+	b->n = 0;
+}
+
+char *nl_batch_next(struct nl_batch *b, size_t max)
+{
+	max = MNL_ALIGN(max);
+	if (b->len + max > b->cap) {
+		size_t ncap = b->cap ? b->cap : 16384;
+		char *nb;
+
+		while (ncap < b->len + max)
+			ncap *= 2;
+		nb = realloc(b->buf, ncap);
+		if (!nb)
+			return NULL;
+		b->buf = nb;
+		b->cap = ncap;
+	}
+	if (b->n == b->noffsets) {
+		size_t nn = b->noffsets ? b->noffsets * 2 : 64;
+		size_t *no = realloc(b->offsets, nn * sizeof(*no));
+
+		if (!no)
+			return NULL;
+		b->offsets = no;
+		b->noffsets = nn;
+	}
+	memset(b->buf + b->len, 0, max);
+	return b->buf + b->len;
+}
+
+void nl_batch_commit(struct nl *nl, struct nl_batch *b)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(b->buf + b->len);
+
+	if (b->n == 0)
+		b->first_seq = nl->seq + 1;
+	nlh->nlmsg_seq = ++nl->seq;
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	b->offsets[b->n++] = b->len;
+	b->len += MNL_ALIGN(nlh->nlmsg_len);
+}
+
+/* Pull the extack message out of an NLMSG_ERROR, if the kernel sent one. */
+static void nl_extack(const struct nlmsghdr *nlh, char *out, size_t len)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	size_t off = sizeof(*e);
+	const struct nlattr *attr;
+
+	out[0] = '\0';
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	/* Unless capped, the error echoes the whole request. */
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	if (mnl_nlmsg_get_payload_len(nlh) < off)
+		return;
+	/* Walk the TLVs by hand: libmnl's iterator wants a mutable pointer. */
+	const char *p = (const char *)e + off;
+	size_t left = mnl_nlmsg_get_payload_len(nlh) - off;
+
+	while (left >= sizeof(struct nlattr)) {
+		attr = (const struct nlattr *)p;
+		if (attr->nla_len < sizeof(struct nlattr) ||
+		    attr->nla_len > left)
+			return;
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+		    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0) {
+			snprintf(out, len, "%s", mnl_attr_get_str(attr));
+			return;
+		}
+		if ((size_t)MNL_ALIGN(attr->nla_len) >= left)
+			return;
+		p += (size_t)MNL_ALIGN(attr->nla_len);
+		left -= (size_t)MNL_ALIGN(attr->nla_len);
+	}
+}
+
+/* Read answers until every sequence number in [first, first+n) has been
+ * acknowledged. Data replies go to CB when given. */
+static int nl_collect(struct nl *nl, uint32_t first, size_t n, mnl_cb_t cb,
+                      void *data, struct nl_error *err, size_t *nfailed)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
+	size_t acked = 0, failed = 0;
+	int first_err = 0;
+
+	while (acked < n) {
+		ssize_t len = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
+		const struct nlmsghdr *nlh;
+		int left;
+
+		if (len < 0)
+			return -errno;
+		nlh = (const struct nlmsghdr *)buf;
+		left = (int)len;
+		for (; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			uint32_t idx = nlh->nlmsg_seq - first;
+
+			if (nlh->nlmsg_pid != nl->portid || idx >= n)
+				continue; /* not ours, or a stale answer */
+			if (nlh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e =
+				    mnl_nlmsg_get_payload(nlh);
+
+				if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+					return -EBADMSG;
+				acked++;
+				if (e->error == 0)
+					continue;
+				failed++;
+				if (!first_err) {
+					first_err = e->error;
+					if (err) {
+						err->err = e->error;
+						err->index = idx;
+						nl_extack(nlh, err->msg,
+						          sizeof(err->msg));
+					}
+				}
+			} else if (nlh->nlmsg_type == NLMSG_DONE) {
+				acked++;
+			} else if (cb && cb(nlh, data) < 0) {
+				return -EIO;
+			}
+		}
+	}
+	if (nfailed)
+		*nfailed = failed;
+	return first_err;
+}
+
+int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
+                  size_t *nfailed)
+{
+	size_t i = 0;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (nfailed)
+		*nfailed = 0;
+	/* Send in chunks of whole messages. The receive buffer is large, so
+	 * the kernel's ACKs queue up while we keep sending. */
+	while (i < b->n) {
+		size_t start = b->offsets[i], end = start;
+
+		while (i < b->n && b->offsets[i] - start < NL_CHUNK) {
+			const struct nlmsghdr *nlh =
+			    (const struct nlmsghdr *)(b->buf + b->offsets[i]);
+
+			end = b->offsets[i] + MNL_ALIGN(nlh->nlmsg_len);
+			i++;
+		}
+		if (mnl_socket_sendto(nl->sock, b->buf + start, end - start) <
+		    0)
+			return -errno;
+	}
+	return nl_collect(nl, b->first_seq, b->n, NULL, NULL, err, nfailed);
+}
+
+int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+            struct nl_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+	req->nlmsg_seq = ++nl->seq;
+	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_DUMP;
+	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
+		return -errno;
+	/* A dump ends with NLMSG_DONE, or with NLMSG_ERROR on failure. */
+	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL);
+}
+
+int nl_request(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+               struct nl_error *err)
+{
+	if (err)
+		memset(err, 0, sizeof(*err));
+	req->nlmsg_seq = ++nl->seq;
+	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
+		return -errno;
+	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL);
+}
