@@ -3,10 +3,14 @@
  * The output is a file that `tc -batch` accepts verbatim: tc lines
  * ("qdisc add dev ..."), and everything else as comments. The DCB part is
  * given as comment lines starting "#dcb " and the link MTU as "#ip ", so
- *   sed -n 's/^#dcb //p' | dcb -batch -
+ *   sed -n 's/^#dcb //p' | dcb -f -b -
  *   sed -n 's/^#ip //p'  | ip -batch -
- * replay them. On software ports the DCB lines are informational: roced
+ * replay them (dcb's batch option is -b / --batch: "-batch" would read a
+ * file named "atch"). "apptrust" and "app ... pcp-prio" need iproute2 6.2
+ * or later. On software ports the DCB lines are informational: roced
  * realises that part through the tc lines. Warnings are "# warning: ...".
+ * Objects are created with "add": the text targets ports that hold none
+ * of roced's objects yet.
  */
 #ifndef ROCED_PLAN_TEXT_H
 #define ROCED_PLAN_TEXT_H
