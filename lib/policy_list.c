@@ -161,6 +161,10 @@ int policy_list_format(uint64_t mask, char *buf, size_t len)
 		buf[0] = '\0';
 	for (unsigned v = 0; v < 64; v++) {
 		unsigned hi = v;
+		/* Past the end of BUF only the length is counted: no pointer
+		 * beyond the buffer (or into NULL) is formed. */
+		char *dst = off < len ? buf + off : NULL;
+		size_t room = off < len ? len - off : 0;
 		int n;
 
 		if (!(mask & (1ULL << v)))
@@ -168,11 +172,10 @@ int policy_list_format(uint64_t mask, char *buf, size_t len)
 		while (hi + 1 < 64 && (mask & (1ULL << (hi + 1))))
 			hi++;
 		if (hi == v)
-			n = snprintf(buf + off, off < len ? len - off : 0,
-			             "%s%u", first ? "" : ",", v);
+			n = snprintf(dst, room, "%s%u", first ? "" : ",", v);
 		else
-			n = snprintf(buf + off, off < len ? len - off : 0,
-			             "%s%u-%u", first ? "" : ",", v, hi);
+			n = snprintf(dst, room, "%s%u-%u", first ? "" : ",", v,
+			             hi);
 		if (n < 0)
 			return -1;
 		off += (size_t)n;
