@@ -1,2 +1,58 @@
 #!/bin/sh
-exit 0
+# dryrun_golden: `roced --dry-run` on the shipped configuration, for each
+# capability preset, must print exactly tests/golden/dryrun-PRESET.txt.
+#
+# The golden files are the specification of the dry run: review every
+# change to them by hand. After an intended change of the output,
+#   UPDATE_GOLDEN=1 make check TESTS=tests/integration/dryrun_golden.sh
+# (or run this script with UPDATE_GOLDEN=1) rewrites them.
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+roced=$top_builddir/roced
+conf=$top_srcdir/conf/roced.conf
+golden_dir=$top_srcdir/tests/golden
+
+if [ ! -x "$roced" ]; then
+	echo "ERROR: $roced is not built"
+	exit 99
+fi
+
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+rc=0
+for caps in host full hw; do
+	golden=$golden_dir/dryrun-$caps.txt
+	out=$tmp/dryrun-$caps.txt
+	if ! "$roced" --dry-run --caps "$caps" -f "$conf" >"$out" 2>"$tmp/err"; then
+		echo "FAIL: roced --dry-run --caps $caps exited with an error:"
+		cat "$tmp/err"
+		rc=1
+		continue
+	fi
+	# The shipped configuration must load without a word on stderr.
+	if [ -s "$tmp/err" ]; then
+		echo "FAIL: roced --dry-run --caps $caps wrote to stderr:"
+		cat "$tmp/err"
+		rc=1
+	fi
+	if [ -n "${UPDATE_GOLDEN:-}" ]; then
+		cp "$out" "$golden" || exit 99
+		echo "updated $golden"
+		continue
+	fi
+	if [ ! -f "$golden" ]; then
+		echo "FAIL: $golden is missing (UPDATE_GOLDEN=1 writes it)"
+		rc=1
+	elif diff -u "$golden" "$out"; then
+		echo "ok: --caps $caps matches $golden"
+	else
+		echo "FAIL: --caps $caps differs from $golden (diff above:" \
+			"- golden, + roced)"
+		rc=1
+	fi
+done
+exit $rc
