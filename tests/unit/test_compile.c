@@ -634,6 +634,18 @@ static void test_strict_htb(void **state)
 	assert_int_equal(qdisc(pp, LEAF(0))->kind, PLAN_QD_BFIFO);
 	plan_free(&pl);
 
+	/* flower + skbedit over htb: htb has no priomap and takes
+	 * skb->priority as a class id, so the filter writes q3's class. */
+	caps.classifiers |= CAPS_CLS_FLOWER;
+	caps.actions |= CAPS_ACT_SKBEDIT;
+	pp = run(&p, "eth1", &caps, &pl);
+	assert_int_equal(pp->nfilters, 2);
+	assert_int_equal(pp->filters[0].kind, PLAN_FILTER_FLOWER);
+	assert_int_equal(pp->filters[0].action, PLAN_ACT_SKBEDIT_PRIORITY);
+	assert_int_equal(pp->filters[0].priority, HTBQ(3));
+	assert_int_equal(qdisc(pp, PLAN_H_CLSACT)->kind, PLAN_QD_CLSACT);
+	plan_free(&pl);
+
 	/* No root qdisc at all: nothing planned, and said so. */
 	caps.qdiscs = CAPS_QD_BFIFO | CAPS_QD_CLSACT;
 	pp = run(&p, "eth1", &caps, &pl);
@@ -662,6 +674,9 @@ static void test_dscp_blocks(void **state)
 	assert_int_equal(compile_dscp_blocks(~0ull, v, m), 1);
 	assert_int_equal(v[0], 0);
 	assert_int_equal(m[0], 0);
+	assert_int_equal(compile_dscp_blocks(0xffffffffull, v, m), 1);
+	assert_int_equal(v[0], 0);
+	assert_int_equal(m[0], 0x20);
 	assert_int_equal(compile_dscp_blocks(0xffffffffull << 32, v, m), 1);
 	assert_int_equal(v[0], 32);
 	assert_int_equal(m[0], 0x20);
@@ -912,6 +927,8 @@ static void test_red_wlog(void **state)
 	/* The smallest burst per Wlog; checked against tc: 184 -> 5,
 	 * 185 -> 6, 341 -> 8, 342 -> 9. */
 	assert_int_equal(compile_red_burst(153600, 1000, 1), 154);
+	/* qmin a multiple of avpkt: burst 30 gives a = 1 exactly. */
+	assert_int_equal(compile_red_burst(30000, 1000, 1), 30);
 	assert_int_equal(compile_red_burst(153600, 1000, 2), 155);
 	assert_int_equal(compile_red_burst(153600, 1000, 6), 185);
 	assert_int_equal(compile_red_wlog(153600, 184, 1000), 5);
@@ -959,6 +976,10 @@ static void test_red_scell_log(void **state)
 	assert_int_equal(compile_red_scell_log(6, 1000, 12500000), 13);
 	/* 10 Mb/s: 800 us = 12500 ticks; Wlog 2: 1346972 / 512 -> 2^12. */
 	assert_int_equal(compile_red_scell_log(2, 1000, 1250000), 12);
+	/* 58 Mb/s: 137.9 us truncate to 137 = 2140 ticks; Wlog 5:
+	 * 31 / (-ln(31/32) / 2140) = 2089494, / 512 = 4081 -> 2^12. Without
+	 * tc's truncation to whole us it would be 4110 -> 2^13. */
+	assert_int_equal(compile_red_scell_log(5, 1000, 7250000), 12);
 	/* From 1 GB/s an avpkt takes 0 whole us: the first cell. */
 	assert_int_equal(compile_red_scell_log(6, 1000, 1250000000), 0);
 	assert_int_equal(compile_red_scell_log(0, 1000, 125000000), 0);
