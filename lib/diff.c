@@ -178,14 +178,14 @@ static void diff_dcb(const struct plan_port *want, const struct plan_port *have,
 	    memcmp(w->ets_bw, h->ets_bw, sizeof(w->ets_bw)) ||
 	    memcmp(w->prio_tc, h->prio_tc, sizeof(w->prio_tc)))
 		diff_push(out, DIFF_CHANGE, DIFF_DCB_ETS);
-	/* Delete stale APP entries before adding: a DSCP may move to
-	 * another priority, and drivers keep one entry per DSCP. */
-	for (size_t i = 0; i < h->napp; i++)
-		if (!diff_app_has(w, &h->app[i]))
-			DIFF_PUSH(out, DIFF_DEL, DIFF_DCB_APP, app, h->app[i]);
+	/* Add before deleting, as `dcb app replace` does: a DSCP that moves
+	 * to another priority is never left unmapped in between. */
 	for (size_t i = 0; i < w->napp; i++)
 		if (!diff_app_has(h, &w->app[i]))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_DCB_APP, app, w->app[i]);
+	for (size_t i = 0; i < h->napp; i++)
+		if (!diff_app_has(w, &h->app[i]))
+			DIFF_PUSH(out, DIFF_DEL, DIFF_DCB_APP, app, h->app[i]);
 	if (w->ntrust != h->ntrust ||
 	    memcmp(w->trust, h->trust, w->ntrust * sizeof(w->trust[0])))
 		diff_push(out, DIFF_CHANGE, DIFF_DCB_TRUST);

@@ -258,10 +258,11 @@ static void test_dcb_hardware(void **state)
 		switch (d.ops[i].obj) {
 		case DIFF_DCB_APP:
 			if (d.ops[i].kind == DIFF_ADD) {
-				assert_int_equal(dels, 1); /* delete first */
+				assert_int_equal(dels, 0); /* add first */
 				assert_int_equal(d.ops[i].u.app.priority, 3);
 				adds++;
 			} else {
+				assert_int_equal(adds, 1);
 				assert_int_equal(d.ops[i].u.app.priority, 4);
 				dels++;
 			}
