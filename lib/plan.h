@@ -123,6 +123,10 @@ struct plan_class {
 	uint32_t prio;    /* 0 = served first when borrowing */
 	uint32_t quantum; /* 0 = kernel default from r2q */
 	int queue;        /* -1 for the port-rate parent */
+	/* Token buckets in bytes (tc's burst/cburst); 0 = tc's default,
+	 * rate/HZ + MTU, which at 10 Gb/s is about 1 us of traffic and
+	 * keeps htb well below its rates. */
+	uint32_t burst, cburst;
 };
 
 enum plan_filter_kind {
