@@ -38,6 +38,10 @@
 /* HTB's default rate-to-quantum divisor; roced sets every quantum
  * explicitly, so this only has to match what the kernel reports. */
 #define COMPILE_HTB_R2Q 10u
+/* htb token buckets hold this many ms at the class rate (and at least two
+ * full frames): enough to ride out timer and softirq latency, which tc's
+ * default (rate/HZ + MTU with a 1 GHz psched clock) does not. */
+#define COMPILE_HTB_BURST_MS 1u
 
 /* Everything about one port that the DCB and tc parts need. */
 struct compile_ctx {

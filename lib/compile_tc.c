@@ -172,6 +172,23 @@ static int compile_tc_root_prio(struct compile_ctx *c, struct compile_tree *t)
 	return 0;
 }
 
+static uint32_t compile_tc_htb_burst(const struct compile_ctx *c, uint64_t rate)
+{
+	uint64_t burst = rate * COMPILE_HTB_BURST_MS / 1000u;
+
+	if (burst < 2ull * c->frame)
+		burst = 2ull * c->frame;
+	return burst > UINT32_MAX ? UINT32_MAX : (uint32_t)burst;
+}
+
+/* Fill the token buckets once rate and ceil are known. */
+static void compile_tc_class_buckets(const struct compile_ctx *c,
+                                     struct plan_class *cl)
+{
+	cl->burst = compile_tc_htb_burst(c, cl->rate);
+	cl->cburst = compile_tc_htb_burst(c, cl->ceil);
+}
+
 static struct plan_class *compile_tc_class(struct compile_ctx *c,
                                            uint32_t classid, uint32_t parent,
                                            int queue)
@@ -217,6 +234,7 @@ static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t)
 	cl->rate = cl->ceil = speed;
 	cl->prio = 0;
 	cl->quantum = c->frame;
+	compile_tc_class_buckets(c, cl);
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 		unsigned pct = compile_queue_percent(c->queuing, q);
 
@@ -229,6 +247,7 @@ static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t)
 			cl->rate = speed;
 			cl->prio = 0;
 			cl->quantum = c->frame;
+			compile_tc_class_buckets(c, cl);
 			continue;
 		}
 		cl->rate = pct ? speed * pct / 100
@@ -237,6 +256,7 @@ static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t)
 			cl->rate = 1;
 		cl->prio = 1;
 		cl->quantum = compile_tc_quantum(c, q);
+		compile_tc_class_buckets(c, cl);
 	}
 	diag_warn(&c->pp->warnings, c->queuing->line,
 	          "the kernel lacks sch_ets and sch_prio: htb approximates "

@@ -304,6 +304,9 @@ static void test_ref_host(void **state)
 	assert_int_equal(cl->ceil, SPEED_B);
 	assert_int_equal(cl->queue, -1);
 	assert_int_equal(cl->quantum, FRAME);
+	/* 1 ms at 1.25 GB/s. */
+	assert_int_equal(cl->burst, 1250000);
+	assert_int_equal(cl->cburst, 1250000);
 	for (unsigned q = 0; q < 8; q++) {
 		bool half = q == 0 || q == 3;
 
@@ -315,6 +318,9 @@ static void test_ref_host(void **state)
 		/* 50 % of 1.25 GB/s; 0 % counts as 0.1 %. */
 		assert_int_equal(cl->rate, half ? SPEED_B / 2 : SPEED_B / 1000);
 		assert_int_equal(cl->quantum, half ? 50 * FRAME : FRAME / 10);
+		/* 1 ms at 625 MB/s; at 1.25 MB/s 1 ms is below two frames. */
+		assert_int_equal(cl->burst, half ? 625000 : 2 * FRAME);
+		assert_int_equal(cl->cburst, 1250000);
 	}
 
 	/* u32 on the root: DSCP 26 alone, IPv4 then IPv6, to 4791:13. */
