@@ -579,14 +579,20 @@ static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
 	 * probability at the maximum threshold, instantaneous queue. */
 	w->drop_probability = 100;
 	w->weight = 0;
-	if (!conf_threshold(c, g, "minimum-threshold", where, &w->min_bytes,
-	                    &w->min_line))
+	if (conf_threshold(c, g, "minimum-threshold", where, &w->min_bytes,
+	                   &w->min_line) <= 0)
+		w->min_bytes = 1;
+	if (conf_threshold(c, g, "maximum-threshold", where, &w->max_bytes,
+	                   &w->max_line) <= 0)
+		w->max_bytes = UINT64_MAX;
+	/* A missing or unreadable threshold is reported once: the stand-ins
+	 * above pass policy_validate's threshold checks. */
+	if (!config_setting_get_member(g, "minimum-threshold"))
 		diag_err(c->d, w->line,
 		         "%s has no minimum-threshold, expected e.g. "
 		         "minimum-threshold = \"150 kbytes\"",
 		         where);
-	if (!conf_threshold(c, g, "maximum-threshold", where, &w->max_bytes,
-	                    &w->max_line))
+	if (!config_setting_get_member(g, "maximum-threshold"))
 		diag_err(c->d, w->line,
 		         "%s has no maximum-threshold, expected e.g. "
 		         "maximum-threshold = \"3000 kbytes\"",

@@ -190,7 +190,8 @@ static void policy_validate_wred(struct diag *d, const struct policy_wred *w,
 		         "maximum-threshold of %s is 0, expected at least 1 "
 		         "byte",
 		         where);
-	if (w->min_bytes > w->max_bytes) {
+	/* With a zero threshold, already reported, the order says nothing. */
+	if (w->min_bytes && w->max_bytes && w->min_bytes > w->max_bytes) {
 		conf_bytes_format(w->min_bytes, min, sizeof(min));
 		conf_bytes_format(w->max_bytes, max, sizeof(max));
 		diag_err(d, w->min_line ?: line,

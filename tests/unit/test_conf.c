@@ -1,18 +1,1094 @@
+/* Unit tests of the config loader (lib/conf.c), the writer
+ * (lib/conf_write.c) and the checks of lib/policy_validate.c as the file
+ * reaches them: the shipped file, value forms, a table of bad configs with
+ * their line and message, warnings, one-pass reporting and round trips. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
 
-static void placeholder(void **state)
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+#include "diag.h"
+#include "policy.h"
+
+#define SHIPPED TEST_SRCDIR "/conf/roced.conf"
+
+static void dump_diag(const struct diag *d)
+{
+	char line[512];
+
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(d, i, line, sizeof(line));
+		print_message("  %s\n", line);
+	}
+}
+
+/* Load TEXT that must be valid; warnings allowed. */
+static void load_ok(const char *text, struct policy *p)
+{
+	struct diag d;
+
+	diag_init(&d, "good.conf");
+	if (conf_load_string(text, p, &d) != 0) {
+		dump_diag(&d);
+		fail_msg("config did not load:\n%s", text);
+	}
+	diag_free(&d);
+}
+
+/* Index of the message at LINE of severity SEV whose rendered text holds
+ * NEEDLE, or -1. */
+static int find_msg(const struct diag *d, enum diag_severity sev, unsigned line,
+                    const char *needle)
+{
+	char want[64], buf[1024];
+
+	snprintf(want, sizeof(want), "%s:%u: %s: ", d->file, line,
+	         sev == DIAG_ERROR ? "error" : "warning");
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(d, i, buf, sizeof(buf));
+		if (d->v[i].sev == sev && !strncmp(buf, want, strlen(want)) &&
+		    strstr(buf, needle))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* ---- the shipped file ---- */
+
+/* Line of the first line of the file at PATH that contains NEEDLE. */
+static unsigned file_line_of(const char *path, const char *needle)
+{
+	char buf[512];
+	unsigned n = 0;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	while (fgets(buf, sizeof(buf), f)) {
+		n++;
+		if (buf[0] != '#' && strstr(buf, needle)) {
+			fclose(f);
+			return n;
+		}
+	}
+	fclose(f);
+	fail_msg("'%s' not in %s", needle, path);
+	return 0;
+}
+
+static void test_shipped(void **state)
+{
+	const struct policy_map_queuing *mq;
+	const struct policy_queue *q3;
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, SHIPPED);
+	if (conf_load_file(SHIPPED, &p, &d) != 0) {
+		dump_diag(&d);
+		fail_msg("shipped config does not load");
+	}
+	/* Not even a warning in the reference policy. */
+	assert_int_equal(d.n, 0);
+	diag_free(&d);
+
+	assert_int_equal(p.nclass_qos, 1);
+	assert_string_equal(p.class_qos[0].name, "ROCE_CLASS");
+	assert_int_equal(p.class_qos[0].match, POLICY_MATCH_ALL);
+	assert_int_equal(p.class_qos[0].cos, 1u << 3);
+	assert_true(p.class_qos[0].dscp == 1ULL << 26);
+	assert_int_equal(p.class_qos[0].line,
+	                 file_line_of(SHIPPED, "name = \"ROCE_CLASS\"; match"));
+
+	assert_int_equal(p.nmap_qos, 1);
+	assert_string_equal(p.map_qos[0].name, "ROCE_POLICY");
+	assert_int_equal(p.map_qos[0].nrules, 1);
+	assert_string_equal(p.map_qos[0].rules[0].class_name, "ROCE_CLASS");
+	assert_true(p.map_qos[0].rules[0].set_qos_group);
+	assert_int_equal(p.map_qos[0].rules[0].qos_group, 3);
+
+	assert_int_equal(p.nmap_queuing, 1);
+	mq = &p.map_queuing[0];
+	assert_string_equal(mq->name, "ROCE_QUEUING_OUT");
+	q3 = &mq->queue[3];
+	assert_true(q3->configured && q3->has_bandwidth);
+	assert_int_equal(q3->bandwidth_percent, 50);
+	assert_int_equal(q3->priority_level, 0);
+	assert_true(q3->wred.enabled && q3->wred.ecn);
+	assert_int_equal(q3->wred.min_bytes, 150 * 1024);
+	assert_int_equal(q3->wred.max_bytes, 3000 * 1024);
+	assert_int_equal(q3->wred.drop_probability, 7);
+	assert_int_equal(q3->wred.weight, 0);
+	assert_int_equal(q3->wred.probability_line,
+	                 file_line_of(SHIPPED, "drop-probability = 7"));
+	for (unsigned q = 1; q <= 2; q++) {
+		assert_true(mq->queue[q].configured);
+		assert_true(mq->queue[q].has_bandwidth);
+		assert_int_equal(mq->queue[q].bandwidth_percent, 0);
+		assert_false(mq->queue[q].wred.enabled);
+	}
+	assert_true(mq->queue[0].configured);
+	assert_int_equal(mq->queue[0].bandwidth_percent, 50);
+	for (unsigned q = 4; q < POLICY_NQUEUES; q++)
+		assert_false(mq->queue[q].configured);
+
+	assert_int_equal(p.nclass_nq, 1);
+	assert_string_equal(p.class_nq[0].name, "ROCE_NETWORK_CLASS");
+	assert_int_equal(p.class_nq[0].qos_groups, 1u << 3);
+	assert_int_equal(p.nmap_nq, 1);
+	assert_int_equal(p.map_nq[0].nrules, 2);
+	assert_string_equal(p.map_nq[0].rules[0].class_name,
+	                    "ROCE_NETWORK_CLASS");
+	assert_int_equal(p.map_nq[0].rules[0].pfc_cos, 1u << 3);
+	assert_int_equal(p.map_nq[0].rules[0].mtu, 9216);
+	assert_string_equal(p.map_nq[0].rules[1].class_name, POLICY_NQ_DEFAULT);
+	assert_int_equal(p.map_nq[0].rules[1].pfc_cos, 0);
+	assert_int_equal(p.map_nq[0].rules[1].mtu, 9216);
+	assert_string_equal(p.system.network_qos, "ROCE_NETWORK_POLICY");
+	assert_string_equal(p.system.qos_input, "");
+
+	assert_int_equal(p.nifaces, 1);
+	assert_string_equal(p.ifaces[0].name, "swp1");
+	assert_string_equal(p.ifaces[0].alias, "Ethernet1/1");
+	assert_int_equal(p.ifaces[0].pfc_mode, POLICY_PFC_ON);
+	assert_int_equal(p.ifaces[0].watchdog, POLICY_INHERIT);
+	assert_string_equal(p.ifaces[0].qos_input, "ROCE_POLICY");
+	assert_string_equal(p.ifaces[0].queuing_output, "ROCE_QUEUING_OUT");
+	assert_int_equal(p.ifaces[0].line,
+	                 file_line_of(SHIPPED, "name = \"swp1\""));
+
+	assert_true(p.pfcwd.enabled);
+	assert_int_equal(p.pfcwd.poll_ms, 100);
+	assert_int_equal(p.pfcwd.shutdown_mult, 1);
+	assert_int_equal(p.pfcwd.auto_restore_mult, 10);
+	assert_int_equal(p.pfcwd.fixed_restore_mult, 0);
+	assert_int_equal(p.pfcwd.internal_if_mult, 2);
+	policy_free(&p);
+}
+
+static void test_missing_file(void **state)
+{
+	struct policy p;
+	struct diag d;
+	char buf[512];
+
+	(void)state;
+	diag_init(&d, NULL);
+	assert_int_equal(conf_load_file("/nonexistent/roced.conf", &p, &d), -1);
+	assert_int_equal(d.nerrors, 1);
+	diag_format(&d, 0, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "/nonexistent/roced.conf: error: cannot "
+	                            "open"));
+	assert_non_null(strstr(buf, "No such file or directory"));
+	assert_int_equal(p.nclass_qos, 0);
+	assert_int_equal(p.nifaces, 0);
+	diag_free(&d);
+}
+
+/* ---- value forms ---- */
+
+static void test_value_forms(void **state)
+{
+	struct policy p;
+	const char *text =
+	    "class-map = {\n"
+	    "  qos = (\n"
+	    "    { name = \"A\"; match = \"any\"; cos = [3, 4];\n"
+	    "      dscp = [\"af31\", \"ef\"]; },\n"
+	    "    { name = \"B\"; cos = \"0-2,5\"; dscp = \"cs3-af31,63\"; },\n"
+	    "    { name = \"C\"; dscp = \"AF41\"; cos = 0; }\n"
+	    "  );\n"
+	    "  network-qos = ( { name = \"N\"; qos-group = [\"3\", \"4-5\"]; "
+	    "} );\n"
+	    "};\n"
+	    "policy-map = {\n"
+	    "  qos = ( { name = \"P\"; class = (\n"
+	    "    { name = \"A\"; set-qos-group = 3; },\n"
+	    "    { name = \"class-default\"; } ); } );\n"
+	    "  queuing = ( { name = \"Q\"; class = (\n"
+	    "    { name = \"c-out-8q-q0\"; random-detect = {\n"
+	    "        minimum-threshold = 1500; maximum-threshold = "
+	    "\"2mbytes\";\n"
+	    "        ecn = \"on\"; }; },\n"
+	    "    { name = \"c-out-8q-q6\"; random-detect = {\n"
+	    "        minimum-threshold = \" 10 bytes \"; maximum-threshold = "
+	    "20L; }; } ); } );\n"
+	    "  network-qos = ( { name = \"NP\"; class = (\n"
+	    "    { name = \"N\"; pause-pfc-cos = \"3,5\"; } ); } );\n"
+	    "};\n"
+	    "system-qos = { service-policy = { network-qos = \"NP\"; }; };\n"
+	    "interface = ( { name = \"swp1\"; priority-flow-control = {\n"
+	    "    mode = \"off\"; watch-dog-interval = \"off\"; }; },\n"
+	    "  { name = \"swp2\"; priority-flow-control = {\n"
+	    "    watch-dog-interval = true; }; } );\n"
+	    "priority-flow-control = { watch-dog-interval = \"on\"; };\n";
+
+	(void)state;
+	load_ok(text, &p);
+	assert_int_equal(p.class_qos[0].match, POLICY_MATCH_ANY);
+	assert_int_equal(p.class_qos[0].cos, 0x18);
+	assert_true(p.class_qos[0].dscp == ((1ULL << 26) | (1ULL << 46)));
+	assert_int_equal(p.class_qos[0].dscp_line, 4);
+	assert_int_equal(p.class_qos[1].match, POLICY_MATCH_ALL);
+	assert_int_equal(p.class_qos[1].cos, 0x27);
+	assert_true(p.class_qos[1].dscp == ((7ULL << 24) | (1ULL << 63)));
+	assert_true(p.class_qos[2].dscp == 1ULL << 34);
+	assert_int_equal(p.class_qos[2].cos, 1);
+	assert_int_equal(p.class_nq[0].qos_groups, 0x38);
+	assert_false(p.map_qos[0].rules[1].set_qos_group);
+	assert_true(p.map_queuing[0].queue[0].wred.ecn);
+	assert_int_equal(p.map_queuing[0].queue[0].wred.min_bytes, 1500);
+	assert_int_equal(p.map_queuing[0].queue[0].wred.max_bytes,
+	                 2 * 1024 * 1024);
+	/* Defaults of the optional random-detect parts. */
+	assert_int_equal(p.map_queuing[0].queue[0].wred.drop_probability, 100);
+	assert_int_equal(p.map_queuing[0].queue[0].wred.weight, 0);
+	assert_false(p.map_queuing[0].queue[6].wred.ecn);
+	assert_int_equal(p.map_queuing[0].queue[6].wred.min_bytes, 10);
+	assert_int_equal(p.map_queuing[0].queue[6].wred.max_bytes, 20);
+	assert_false(p.map_queuing[0].queue[6].has_bandwidth);
+	assert_int_equal(p.map_nq[0].rules[0].pfc_cos, 0x28);
+	assert_int_equal(p.map_nq[0].rules[0].mtu, 0);
+	assert_int_equal(p.ifaces[0].pfc_mode, POLICY_PFC_OFF);
+	assert_int_equal(p.ifaces[0].watchdog, POLICY_OFF);
+	assert_int_equal(p.ifaces[1].pfc_mode, POLICY_PFC_AUTO);
+	assert_int_equal(p.ifaces[1].watchdog, POLICY_ON);
+	assert_true(p.pfcwd.enabled);
+	policy_free(&p);
+}
+
+static void test_empty_config(void **state)
+{
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, "empty.conf");
+	assert_int_equal(conf_load_string("# nothing\n", &p, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(p.nclass_qos + p.nmap_qos + p.nifaces, 0);
+	assert_int_equal(p.pfcwd.poll_ms, POLICY_PFCWD_POLL_MS);
+	assert_false(p.pfcwd.enabled);
+	policy_free(&p);
+	diag_free(&d);
+}
+
+static void test_bytes(void **state)
+{
+	char buf[64], err[160];
+	uint64_t b = 0;
+
+	(void)state;
+	assert_int_equal(conf_bytes_parse("150 kbytes", &b, err, sizeof(err)),
+	                 0);
+	assert_int_equal(b, 153600);
+	assert_int_equal(conf_bytes_parse("3mbytes", &b, err, sizeof(err)), 0);
+	assert_int_equal(b, 3 * 1048576);
+	assert_int_equal(conf_bytes_parse("7 bytes", &b, err, sizeof(err)), 0);
+	assert_int_equal(b, 7);
+	assert_int_equal(conf_bytes_parse("7", &b, err, sizeof(err)), -1);
+	assert_int_equal(conf_bytes_parse("kbytes", &b, err, sizeof(err)), -1);
+	assert_int_equal(conf_bytes_parse("1 kbytes x", &b, err, sizeof(err)),
+	                 -1);
+	assert_int_equal(conf_bytes_parse("99999999999999999999 bytes", &b, err,
+	                                  sizeof(err)),
+	                 -1);
+	assert_int_equal(
+	    conf_bytes_parse("18014398509481984 mbytes", &b, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "too large"));
+	assert_int_equal(conf_bytes_parse("5 packets", &b, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "packets"));
+
+	conf_bytes_format(153600, buf, sizeof(buf));
+	assert_string_equal(buf, "150 kbytes");
+	conf_bytes_format(3072000, buf, sizeof(buf));
+	assert_string_equal(buf, "3000 kbytes");
+	conf_bytes_format(1048576, buf, sizeof(buf));
+	assert_string_equal(buf, "1 mbytes");
+	conf_bytes_format(1500, buf, sizeof(buf));
+	assert_string_equal(buf, "1500 bytes");
+	conf_bytes_format(0, buf, sizeof(buf));
+	assert_string_equal(buf, "0 bytes");
+	/* format -> parse is exact. */
+	for (uint64_t v = 1; v < (1ULL << 40); v = v * 3 + 1024) {
+		conf_bytes_format(v, buf, sizeof(buf));
+		assert_int_equal(conf_bytes_parse(buf, &b, err, sizeof(err)),
+		                 0);
+		assert_true(b == v);
+	}
+}
+
+/* ---- bad configs: each with the line and the message it must give ---- */
+
+/* Four lines of class-maps that later cases build on (lines 1-4). */
+#define CLASSES                                                                \
+	"class-map = {\n"                                                      \
+	"  qos = ( { name = \"C\"; cos = 3; } );\n"                            \
+	"  network-qos = ( { name = \"N\"; qos-group = 3; } );\n"              \
+	"};\n"
+
+/* A queuing policy Q whose q-default has a random-detect block: BODY
+ * starts at line 5. */
+#define WRED(body)                                                             \
+	"policy-map = {\n"                                                     \
+	"  queuing = ( { name = \"Q\"; class = (\n"                            \
+	"    { name = \"c-out-8q-q-default\";\n"                               \
+	"      random-detect = {\n" body " }; } ); } );\n"                     \
+	"};\n"
+
+#define WRED_WHERE                                                             \
+	"random-detect of policy-map type queuing Q class c-out-8q-q-default"
+
+/* A network-qos policy P over CLASSES: its class entry starts at line 7. */
+#define NQ(entry)                                                              \
+	CLASSES "policy-map = {\n"                                             \
+	        "  network-qos = ( { name = \"P\"; class = (\n" entry          \
+	        " ); } );\n"                                                   \
+	        "};\n"
+
+struct bad_case {
+	const char *name;
+	const char *text;
+	unsigned line;
+	const char *msg;
+	unsigned nerrors; /* 0 means 1 */
+};
+
+static const struct bad_case bad_cases[] = {
+    {"syntax error",
+     "interface = (\n  { name = \"swp1\"; }\n  { name = \"swp2\"; }\n);\n", 3,
+     "syntax error", 0},
+    {"mixed array",
+     "class-map = {\n  qos = ( { name = \"C\"; dscp = [26, \"ef\"]; } );\n};\n",
+     2, "mismatched element type in array", 0},
+    {"unknown top-level setting", "\n\ninterfaces = ();\n", 3,
+     "unknown setting 'interfaces' in the top level (did you mean "
+     "'interface'?)",
+     0},
+    {"unknown setting, no close name",
+     "system-qos = {\n  service-policy = { };\n  foo = 1;\n};\n", 3,
+     "unknown setting 'foo' in system-qos, expected one of: "
+     "service-policy",
+     0},
+    {"misspelt queue setting",
+     "policy-map = {\n"
+     "  queuing = ( { name = \"Q\"; class = (\n"
+     "    { name = \"c-out-8q-q-default\";\n"
+     "      bandwith-remaining-percent = 100; } ); } );\n"
+     "};\n",
+     4,
+     "unknown setting 'bandwith-remaining-percent' in policy-map type "
+     "queuing Q class c-out-8q-q-default (did you mean "
+     "'bandwidth-remaining-percent'?)",
+     0},
+    {"string for an integer", NQ("    { name = \"N\";\n mtu = \"9216\"; }"), 8,
+     "mtu in policy-map type network-qos P class N must be an integer, not "
+     "a string",
+     0},
+    {"float for an integer", NQ("    { name = \"N\"; mtu = 9216.0; }"), 7,
+     "must be an integer, not a float", 0},
+    {"group for a list", "interface = { name = \"swp1\"; };\n", 1,
+     "interface in the top level must be a list ( { ... }, ... ), not a "
+     "group",
+     0},
+    {"group expected", "priority-flow-control = {\n  watch-dog = 100;\n};\n", 2,
+     "watch-dog in priority-flow-control must be a group { ... }, not an "
+     "integer",
+     0},
+    {"list entry not a group",
+     "class-map = {\n  qos = ( \"ROCE_CLASS\" );\n};\n", 2,
+     "each entry of qos in class-map must be a group", 0},
+    {"entry without a name",
+     "class-map = {\n  network-qos = (\n    { qos-group = 3; }\n  );\n};\n", 3,
+     "class-map type network-qos entry has no name", 0},
+    {"empty name",
+     "class-map = {\n  network-qos = (\n    { name = \"\"; }\n  );\n};\n", 3,
+     "class-map type network-qos entry has an empty name", 0},
+    {"name too long",
+     "interface = (\n  { name = \"abcdefghijklmnopq\"; }\n);\n", 2,
+     "name 'abcdefghijklmnopq' in interface is too long, at most 15 "
+     "characters",
+     0},
+    {"invalid policy name",
+     "policy-map = {\n  qos = (\n    { name = \"ROCE POLICY\"; }\n  );\n};\n",
+     3,
+     "invalid policy-map type qos name 'ROCE POLICY', expected letters, "
+     "digits",
+     0},
+    {"invalid match",
+     "class-map = {\n  qos = ( { name = \"C\";\n    match = \"some\"; } "
+     ");\n};\n",
+     3,
+     "invalid match 'some' in class-map type qos C, expected \"all\" or "
+     "\"any\"",
+     0},
+    {"cos out of range",
+     "class-map = {\n  qos = ( { name = \"C\"; cos = 8; } );\n};\n", 2,
+     "cos 8 in class-map type qos C is out of range, expected 0-7", 0},
+    {"negative cos",
+     "class-map = {\n  qos = ( { name = \"C\"; cos = -1; } );\n};\n", 2,
+     "cos -1 in class-map type qos C is out of range, expected 0-7", 0},
+    {"cos array element out of range",
+     "class-map = {\n  qos = ( { name = \"C\"; cos = [ 3,\n    9 ]; } );\n};\n",
+     3, "cos 9 in class-map type qos C is out of range, expected 0-7", 0},
+    {"dscp out of range",
+     "class-map = {\n  qos = ( { name = \"C\"; dscp = \"64\"; } );\n};\n", 2,
+     "dscp '64' in class-map type qos C: invalid value '64', expected a "
+     "DSCP name or 0-63",
+     0},
+    {"unknown dscp name",
+     "class-map = {\n  qos = ( { name = \"C\"; dscp = \"af99\"; } );\n};\n", 2,
+     "invalid value 'af99'", 0},
+    {"qos-group out of range",
+     "class-map = {\n  network-qos = ( { name = \"N\"; qos-group = \"2,9\"; "
+     "} );\n};\n",
+     2,
+     "qos-group '2,9' in class-map type network-qos N: invalid value '9', "
+     "expected 0-7",
+     0},
+    {"set-qos-group out of range",
+     CLASSES "policy-map = {\n  qos = ( { name = \"P\"; class = (\n"
+             "    { name = \"C\";\n      set-qos-group = 8; } ); } );\n};\n",
+     8,
+     "set-qos-group 8 in policy-map type qos P class C is out of range, "
+     "expected 0-7",
+     0},
+    {"undefined qos class",
+     CLASSES "policy-map = {\n  qos = ( { name = \"P\"; class = (\n"
+             "    { name = \"ROCE_CLAS\"; set-qos-group = 3; } ); } );\n};\n",
+     7,
+     "class ROCE_CLAS in policy-map type qos P is not defined (no "
+     "class-map type qos ROCE_CLAS)",
+     0},
+    {"undefined network-qos class", NQ("    { name = \"NN\"; mtu = 9216; }"), 7,
+     "class NN in policy-map type network-qos P is not defined (no "
+     "class-map type network-qos NN)",
+     0},
+    {"undefined interface policy",
+     "interface = (\n  { name = \"swp1\";\n    service-policy = { qos-input = "
+     "\"NOPE\"; }; }\n);\n",
+     3,
+     "service-policy type qos input of interface swp1: policy-map type qos "
+     "NOPE is not defined",
+     0},
+    {"interface policy of the wrong kind",
+     CLASSES "policy-map = {\n  qos = ( { name = \"P\"; class = ( { name = "
+             "\"C\"; set-qos-group = 3; } ); } );\n};\n"
+             "interface = (\n  { name = \"swp1\"; service-policy = { "
+             "queuing-output = \"P\"; }; }\n);\n",
+     9,
+     "policy-map type queuing P is not defined (P is a policy-map type "
+     "qos)",
+     0},
+    {"undefined system network-qos",
+     "system-qos = {\n  service-policy = {\n    network-qos = \"MISSING\";\n"
+     "  };\n};\n",
+     3,
+     "service-policy type network-qos of system qos: policy-map type "
+     "network-qos MISSING is not defined",
+     0},
+    {"bandwidth adds up to 90",
+     "policy-map = {\n  queuing = (\n    { name = \"Q\";\n      class = (\n"
+     "        { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = 40; },\n"
+     "        { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = "
+     "50; }\n      ); }\n  );\n};\n",
+     3,
+     "bandwidth remaining percent of policy-map Q adds up to 90, expected "
+     "100",
+     0},
+    {"bandwidth above 100",
+     "policy-map = {\n  queuing = ( { name = \"Q\"; class = (\n"
+     "    { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = 101; "
+     "} ); } );\n};\n",
+     3,
+     "bandwidth-remaining-percent 101 in policy-map type queuing Q class "
+     "c-out-8q-q-default is out of range, expected 0-100",
+     2},
+    {"strict queue with bandwidth",
+     "policy-map = {\n  queuing = ( { name = \"Q\"; class = (\n"
+     "    { name = \"c-out-8q-q7\"; priority-level = 1;\n"
+     "      bandwidth-remaining-percent = 10; },\n"
+     "    { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = 100; "
+     "} ); } );\n};\n",
+     4,
+     "queue c-out-8q-q7 of policy-map type queuing Q is strict (priority "
+     "level 1) and also has bandwidth remaining percent",
+     0},
+    {"priority level 0",
+     "policy-map = {\n  queuing = ( { name = \"Q\"; class = (\n"
+     "    { name = \"c-out-8q-q7\"; priority-level = 0; } ); } );\n};\n",
+     3,
+     "priority-level 0 in policy-map type queuing Q class c-out-8q-q7 is "
+     "out of range, expected 1-7",
+     0},
+    {"unknown queue",
+     "policy-map = {\n  queuing = ( { name = \"Q\"; class = (\n"
+     "    { name = \"c-out-8q-q8\"; } ); } );\n};\n",
+     3,
+     "unknown queue 'c-out-8q-q8' in policy-map type queuing Q, expected "
+     "c-out-8q-q1 .. c-out-8q-q7 or c-out-8q-q-default",
+     0},
+    {"queue listed twice",
+     "policy-map = {\n  queuing = ( { name = \"Q\"; class = (\n"
+     "    { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = 100; "
+     "},\n    { name = \"c-out-8q-q0\"; } ); } );\n};\n",
+     4,
+     "queue c-out-8q-q0 is listed twice in policy-map type queuing Q "
+     "(first at line 3)",
+     0},
+    {"min above max",
+     WRED("        minimum-threshold = \"3000 kbytes\";\n"
+          "        maximum-threshold = \"150 kbytes\";"),
+     5,
+     "minimum-threshold 3000 kbytes of " WRED_WHERE
+     " is above maximum-threshold 150 kbytes",
+     0},
+    {"min 0",
+     WRED("        minimum-threshold = 0;\n"
+          "        maximum-threshold = \"150 kbytes\";"),
+     5, "minimum-threshold of " WRED_WHERE " is 0, expected at least 1 byte",
+     0},
+    {"max 0",
+     WRED("        minimum-threshold = \"0 kbytes\";\n"
+          "        maximum-threshold = \"0 mbytes\";"),
+     6, "maximum-threshold of " WRED_WHERE " is 0", 2},
+    {"threshold in packets",
+     WRED("        minimum-threshold = \"100 packets\";\n"
+          "        maximum-threshold = \"150 kbytes\";"),
+     5, "is in packets; roced works in bytes", 0},
+    {"threshold unit",
+     WRED("        minimum-threshold = \"150 kbytes\";\n"
+          "        maximum-threshold = \"3000 kb\";"),
+     6,
+     "maximum-threshold in " WRED_WHERE
+     ": invalid threshold '3000 kb', expected 'N bytes', 'N kbytes' or 'N "
+     "mbytes'",
+     0},
+    {"missing threshold", WRED("        minimum-threshold = 1000;"), 4,
+     WRED_WHERE " has no maximum-threshold", 0},
+    {"drop-probability above 100",
+     WRED("        minimum-threshold = 1000; maximum-threshold = 2000;\n\n"
+          "        drop-probability = 101;"),
+     7,
+     "drop-probability 101 in " WRED_WHERE " is out of range, expected 0-100",
+     0},
+    {"weight above 15",
+     WRED("        minimum-threshold = 1000; maximum-threshold = 2000;\n"
+          "        weight = 16;"),
+     6, "weight 16 in " WRED_WHERE " is out of range, expected 0-15", 0},
+    {"bad boolean",
+     WRED("        minimum-threshold = 1000; maximum-threshold = 2000;\n"
+          "        ecn = \"yes\";"),
+     6,
+     "invalid ecn 'yes' in " WRED_WHERE
+     ", expected true, false, \"on\" or \"off\"",
+     0},
+    {"pause pfc-cos matches no class",
+     NQ("    { name = \"N\";\n      pause-pfc-cos = 4; }"), 8,
+     "pause pfc-cos 4 in policy-map type network-qos P class N matches no "
+     "class: class-map type network-qos N matches qos-group 3",
+     0},
+    {"pause on the default class",
+     NQ("    { name = \"c-8q-nq-default\"; pause-pfc-cos = 3; }"), 7,
+     "pause pfc-cos on c-8q-nq-default in policy-map type network-qos P: "
+     "the default class cannot be no-drop",
+     0},
+    {"mtu too large", NQ("    { name = \"c-8q-nq-default\"; mtu = 9217; }"), 7,
+     "mtu 9217 in policy-map type network-qos P class c-8q-nq-default is "
+     "out of range, expected 576-9216",
+     0},
+    {"mtu too small", NQ("    { name = \"N\"; mtu = 500; }"), 7,
+     "mtu 500 in policy-map type network-qos P class N is out of range, "
+     "expected 576-9216",
+     0},
+    {"mtu 0", NQ("    { name = \"N\"; mtu = 0; }"), 7,
+     "mtu 0 in policy-map type network-qos P class N is out of range", 0},
+    {"watchdog interval too short",
+     "priority-flow-control = {\n  watch-dog = {\n    interval = 50;\n  };\n"
+     "};\n",
+     3,
+     "interval 50 in watch-dog of priority-flow-control is out of range, "
+     "expected 100-1000",
+     0},
+    {"watchdog interval too long",
+     "priority-flow-control = {\n  watch-dog = {\n    interval = 2000;\n  };\n"
+     "};\n",
+     3, "interval 2000 in watch-dog of priority-flow-control is out of range",
+     0},
+    {"detection shorter than a poll",
+     "priority-flow-control = {\n  watch-dog = {\n    interval = 200;\n"
+     "    shutdown-multiplier = 0;\n  };\n};\n",
+     4,
+     "watch-dog detection time (interval 200 ms x shutdown-multiplier 0 = 0 "
+     "ms) is shorter than the poll interval 200 ms",
+     0},
+    {"restore multiplier too large",
+     "priority-flow-control = {\n  auto-restore-multiplier = 101;\n};\n", 2,
+     "auto-restore-multiplier 101 in priority-flow-control is out of range, "
+     "expected 0-100",
+     0},
+    {"watchdog boolean",
+     "priority-flow-control = {\n  watch-dog-interval = \"yes\";\n};\n", 2,
+     "invalid watch-dog-interval 'yes' in priority-flow-control, expected "
+     "true, false",
+     0},
+    {"interface twice",
+     "interface = (\n  { name = \"swp1\"; },\n  { name = \"swp1\"; }\n);\n", 3,
+     "interface swp1 is configured twice (first at line 2)", 0},
+    {"alias twice, other case",
+     "interface = (\n  { name = \"swp1\"; alias = \"Ethernet1/1\"; },\n"
+     "  { name = \"swp2\";\n    alias = \"ethernet1/1\"; }\n);\n",
+     4,
+     "alias ethernet1/1 of interface swp2 is already the alias of interface "
+     "swp1 (line 2)",
+     0},
+    {"alias naming another interface",
+     "interface = (\n  { name = \"swp1\"; },\n  { name = \"swp2\"; alias = "
+     "\"SWP1\"; }\n);\n",
+     3, "alias SWP1 of interface swp2 names interface swp1", 0},
+    {"invalid interface name", "interface = (\n  { name = \"eth/0\"; }\n);\n",
+     2, "invalid interface name 'eth/0'", 0},
+    {"pfc mode",
+     "interface = (\n  { name = \"swp1\";\n    priority-flow-control = { mode "
+     "= \"enabled\"; }; }\n);\n",
+     3,
+     "invalid priority-flow-control mode 'enabled' in interface swp1, "
+     "expected auto, on or off",
+     0},
+    {"class-map defined twice",
+     "class-map = {\n  qos = ( { name = \"C\"; cos = 3; },\n    { name = "
+     "\"C\"; dscp = 26; } );\n};\n",
+     3, "class-map type qos C is defined twice (first at line 2)", 0},
+    {"queuing policy defined twice",
+     "policy-map = {\n  queuing = ( { name = \"Q\"; },\n    { name = \"Q\"; } "
+     ");\n};\n",
+     3, "policy-map type queuing Q is defined twice (first at line 2)", 0},
+    {"class listed twice in a policy",
+     CLASSES "policy-map = {\n  qos = ( { name = \"P\"; class = (\n"
+             "    { name = \"C\"; set-qos-group = 3; },\n"
+             "    { name = \"C\"; set-qos-group = 4; } ); } );\n};\n",
+     8, "class C is listed twice in policy-map type qos P (first at line 7)",
+     0},
+    {"built-in class redefined",
+     "class-map = {\n  network-qos = ( { name = \"c-8q-nq-default\"; } );\n"
+     "};\n",
+     2, "c-8q-nq-default is built in and cannot be defined", 0},
+};
+
+static void test_bad_table(void **state)
 {
 	(void)state;
+	assert_true(sizeof(bad_cases) / sizeof(bad_cases[0]) >= 25);
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		unsigned want = c->nerrors ? c->nerrors : 1;
+		struct policy p;
+		struct diag d;
+		int rc;
+
+		diag_init(&d, "bad.conf");
+		rc = conf_load_string(c->text, &p, &d);
+		if (rc != -1 || find_msg(&d, DIAG_ERROR, c->line, c->msg) < 0 ||
+		    d.nerrors != want) {
+			print_message("case '%s': rc %d, %zu errors (want %u), "
+			              "want line %u: %s\n",
+			              c->name, rc, d.nerrors, want, c->line,
+			              c->msg);
+			dump_diag(&d);
+			fail_msg("bad config case '%s' failed", c->name);
+		}
+		diag_free(&d);
+	}
+}
+
+static const struct bad_case warn_cases[] = {
+    {"no qos policy sets the paused group",
+     NQ("    { name = \"N\";\n      pause-pfc-cos = 3; }") "system-qos = { "
+                                                           "service-policy = { "
+                                                           "network-qos = "
+                                                           "\"P\"; }; };\n",
+     8,
+     "pause pfc-cos 3 in policy-map type network-qos P: no policy-map type "
+     "qos sets qos-group 3",
+     0},
+    {"queues never restored",
+     "priority-flow-control = {\n  auto-restore-multiplier = 0;\n"
+     "  fixed-restore-multiplier = 0;\n};\n",
+     2, "stays shut until it is cleared", 0},
+    {"network-qos policy not attached", NQ("    { name = \"N\"; mtu = 9216; }"),
+     6,
+     "policy-map type network-qos P is defined but system-qos attaches no "
+     "network-qos policy",
+     0},
+};
+
+static void test_warnings(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(warn_cases) / sizeof(warn_cases[0]);
+	     i++) {
+		const struct bad_case *c = &warn_cases[i];
+		struct policy p;
+		struct diag d;
+		int rc;
+
+		diag_init(&d, "warn.conf");
+		rc = conf_load_string(c->text, &p, &d);
+		if (rc != 0 || d.nwarnings != 1 ||
+		    find_msg(&d, DIAG_WARNING, c->line, c->msg) < 0) {
+			dump_diag(&d);
+			fail_msg("warning case '%s' failed (rc %d)", c->name,
+			         rc);
+		}
+		policy_free(&p);
+		diag_free(&d);
+	}
+}
+
+/* Every error of a file in one run, in line order, with a warning too. */
+static void test_one_pass(void **state)
+{
+	static const struct {
+		unsigned line;
+		const char *msg;
+	} want[] = {
+	    {2, "cos 8 in class-map type qos C"},
+	    {3, "unknown setting 'dscpp'"},
+	    {6, "class NOPE in policy-map type qos P is not defined"},
+	    {9, "bandwidth remaining percent of policy-map Q adds up to 60"},
+	    {10, "drop-probability 200"},
+	    {14, "mtu 10000"},
+	    {17, "policy-map type network-qos NQ is not defined"},
+	    {19, "interface swp1 is configured twice"},
+	    {20, "invalid priority-flow-control mode 'maybe'"},
+	    {22, "interval 5 in watch-dog"},
+	};
+	const char *text =
+	    "class-map = {\n"                             /* 1 */
+	    "  qos = ( { name = \"C\"; cos = 8; },\n"     /* 2 */
+	    "          { name = \"D\"; dscpp = 3; } );\n" /* 3 */
+	    "};\n"                                        /* 4 */
+	    "policy-map = {\n"                            /* 5 */
+	    "  qos = ( { name = \"P\"; class = ( { name = \"NOPE\"; } ); "
+	    "} );\n"                          /* 6 */
+	    "  queuing = (\n"                 /* 7 */
+	    "    { name = \"WQ\"; },\n"       /* 8 */
+	    "    { name = \"Q\"; class = (\n" /* 9 */
+	    "      { name = \"c-out-8q-q3\"; random-detect = { "
+	    "drop-probability = 200;\n" /* 10 */
+	    "          minimum-threshold = 1; maximum-threshold = 2; }; },\n"
+	    "      { name = \"c-out-8q-q-default\"; "
+	    "bandwidth-remaining-percent = 60; } ); } );\n"  /* 12 */
+	    "  network-qos = ( { name = \"NP\"; class = (\n" /* 13 */
+	    "    { name = \"c-8q-nq-default\"; mtu = 10000; } ); } );\n"
+	    "};\n"                                  /* 15 */
+	    "system-qos = { service-policy = {\n"   /* 16 */
+	    "  network-qos = \"NQ\"; }; };\n"       /* 17 */
+	    "interface = ( { name = \"swp1\"; },\n" /* 18 */
+	    "  { name = \"swp1\"; },\n"             /* 19 */
+	    "  { name = \"swp2\"; priority-flow-control = { mode = "
+	    "\"maybe\"; }; } );\n"        /* 20 */
+	    "priority-flow-control = {\n" /* 21 */
+	    "  watch-dog = { interval = 5; }; auto-restore-multiplier = 0; "
+	    "};\n";
+	size_t n = sizeof(want) / sizeof(want[0]);
+	struct policy p;
+	struct diag d;
+	int last = -1;
+
+	(void)state;
+	diag_init(&d, "multi.conf");
+	assert_int_equal(conf_load_string(text, &p, &d), -1);
+	if (d.nerrors != n)
+		dump_diag(&d);
+	assert_int_equal(d.nerrors, n);
+	for (size_t i = 0; i < n; i++) {
+		int at = find_msg(&d, DIAG_ERROR, want[i].line, want[i].msg);
+
+		if (at < 0) {
+			dump_diag(&d);
+			fail_msg("missing %u: %s", want[i].line, want[i].msg);
+		}
+		assert_true(at > last); /* sorted by line */
+		last = at;
+	}
+	/* Warnings come in the same run. */
+	assert_int_equal(d.nwarnings, 1);
+	assert_true(find_msg(&d, DIAG_WARNING, 22, "stays shut") >= 0);
+	diag_free(&d);
+}
+
+static void test_failure_leaves_policy_empty(void **state)
+{
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, "bad.conf");
+	assert_int_equal(conf_load_string(CLASSES "interface = ( { name = "
+	                                          "\"swp1\"; alias = 3; } );\n",
+	                                  &p, &d),
+	                 -1);
+	assert_true(find_msg(&d, DIAG_ERROR, 5,
+	                     "alias in interface swp1 must be a string, not an "
+	                     "integer") >= 0);
+	assert_int_equal(p.nclass_qos, 0);
+	assert_int_equal(p.nclass_nq, 0);
+	assert_int_equal(p.nifaces, 0);
+	assert_null(p.ifaces);
+	diag_free(&d);
+}
+
+/* ---- round trips: load(write(p)) == p ---- */
+
+/* Source lines differ between a file and its rewrite: clear them. */
+static void strip_lines(struct policy *p)
+{
+	for (size_t i = 0; i < p->nclass_qos; i++) {
+		p->class_qos[i].line = 0;
+		p->class_qos[i].cos_line = p->class_qos[i].dscp_line = 0;
+	}
+	for (size_t i = 0; i < p->nmap_qos; i++) {
+		p->map_qos[i].line = 0;
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
+			p->map_qos[i].rules[r].line =
+			    p->map_qos[i].rules[r].qos_group_line = 0;
+	}
+	for (size_t i = 0; i < p->nmap_queuing; i++) {
+		p->map_queuing[i].line = 0;
+		for (unsigned n = 0; n < POLICY_NQUEUES; n++) {
+			struct policy_queue *q = &p->map_queuing[i].queue[n];
+
+			q->line = q->bandwidth_line = q->priority_line = 0;
+			q->wred.line = q->wred.min_line = q->wred.max_line = 0;
+			q->wred.probability_line = q->wred.weight_line = 0;
+		}
+	}
+	for (size_t i = 0; i < p->nclass_nq; i++)
+		p->class_nq[i].line = 0;
+	for (size_t i = 0; i < p->nmap_nq; i++) {
+		p->map_nq[i].line = 0;
+		for (size_t r = 0; r < p->map_nq[i].nrules; r++) {
+			struct policy_nq_rule *nr = &p->map_nq[i].rules[r];
+
+			nr->line = nr->pause_line = nr->mtu_line = 0;
+		}
+	}
+	for (size_t i = 0; i < p->nifaces; i++) {
+		struct policy_iface *f = &p->ifaces[i];
+
+		f->line = f->qos_input_line = f->queuing_output_line = 0;
+		f->alias_line = 0;
+	}
+}
+
+#define ASSERT_ARRAY_EQUAL(a, b, arr, n)                                       \
+	do {                                                                   \
+		assert_int_equal((a)->n, (b)->n);                              \
+		if ((a)->n)                                                    \
+			assert_memory_equal((a)->arr, (b)->arr,                \
+			                    (a)->n * sizeof(*(a)->arr));       \
+	} while (0)
+
+static void assert_policy_equal(const struct policy *a0,
+                                const struct policy *b0)
+{
+	struct policy a, b;
+
+	assert_int_equal(policy_copy(&a, a0), 0);
+	assert_int_equal(policy_copy(&b, b0), 0);
+	strip_lines(&a);
+	strip_lines(&b);
+	ASSERT_ARRAY_EQUAL(&a, &b, class_qos, nclass_qos);
+	ASSERT_ARRAY_EQUAL(&a, &b, map_queuing, nmap_queuing);
+	ASSERT_ARRAY_EQUAL(&a, &b, class_nq, nclass_nq);
+	ASSERT_ARRAY_EQUAL(&a, &b, ifaces, nifaces);
+	assert_int_equal(a.nmap_qos, b.nmap_qos);
+	for (size_t i = 0; i < a.nmap_qos; i++) {
+		assert_string_equal(a.map_qos[i].name, b.map_qos[i].name);
+		ASSERT_ARRAY_EQUAL(&a.map_qos[i], &b.map_qos[i], rules, nrules);
+	}
+	assert_int_equal(a.nmap_nq, b.nmap_nq);
+	for (size_t i = 0; i < a.nmap_nq; i++) {
+		assert_string_equal(a.map_nq[i].name, b.map_nq[i].name);
+		ASSERT_ARRAY_EQUAL(&a.map_nq[i], &b.map_nq[i], rules, nrules);
+	}
+	assert_string_equal(a.system.network_qos, b.system.network_qos);
+	assert_string_equal(a.system.qos_input, b.system.qos_input);
+	assert_string_equal(a.system.queuing_output, b.system.queuing_output);
+	assert_int_equal(a.pfcwd.enabled, b.pfcwd.enabled);
+	assert_int_equal(a.pfcwd.poll_ms, b.pfcwd.poll_ms);
+	assert_int_equal(a.pfcwd.shutdown_mult, b.pfcwd.shutdown_mult);
+	assert_int_equal(a.pfcwd.auto_restore_mult, b.pfcwd.auto_restore_mult);
+	assert_int_equal(a.pfcwd.fixed_restore_mult,
+	                 b.pfcwd.fixed_restore_mult);
+	assert_int_equal(a.pfcwd.internal_if_mult, b.pfcwd.internal_if_mult);
+	policy_free(&a);
+	policy_free(&b);
+}
+
+/* write(P) loads back equal to P, and writing that again gives the same
+ * text (the written form is canonical). */
+static void check_round_trip(const struct policy *p)
+{
+	struct policy q;
+	char *t1, *t2;
+
+	t1 = conf_write_string(p);
+	assert_non_null(t1);
+	load_ok(t1, &q);
+	assert_policy_equal(p, &q);
+	t2 = conf_write_string(&q);
+	assert_non_null(t2);
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	policy_free(&q);
+}
+
+static void test_round_trip_shipped(void **state)
+{
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, SHIPPED);
+	assert_int_equal(conf_load_file(SHIPPED, &p, &d), 0);
+	diag_free(&d);
+	check_round_trip(&p);
+	policy_free(&p);
+}
+
+static void test_round_trip_rich(void **state)
+{
+	const char *text =
+	    "class-map = {\n"
+	    "  qos = (\n"
+	    "    { name = \"ROCE\"; cos = 3; dscp = \"af31,cs3\"; },\n"
+	    "    { name = \"CNP\"; match = \"any\"; cos = [6]; dscp = 48; },\n"
+	    "    { name = \"BULK\"; match = \"any\"; cos = \"0-2,5\"; },\n"
+	    "    { name = \"EMPTY\"; }\n"
+	    "  );\n"
+	    "  network-qos = ( { name = \"LOSSLESS\"; qos-group = \"3-4\"; },\n"
+	    "                  { name = \"CTRL\"; qos-group = 6; } );\n"
+	    "};\n"
+	    "policy-map = {\n"
+	    "  qos = (\n"
+	    "    { name = \"IN\"; class = (\n"
+	    "        { name = \"CNP\"; set-qos-group = 6; },\n"
+	    "        { name = \"ROCE\"; set-qos-group = 3; },\n"
+	    "        { name = \"BULK\"; set-qos-group = 4; },\n"
+	    "        { name = \"class-default\"; } ); },\n"
+	    "    { name = \"NONE\"; }\n"
+	    "  );\n"
+	    "  queuing = (\n"
+	    "    { name = \"OUT\"; class = (\n"
+	    "        { name = \"c-out-8q-q-default\"; "
+	    "bandwidth-remaining-percent = 30; },\n"
+	    "        { name = \"c-out-8q-q7\"; priority-level = 1; },\n"
+	    "        { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = "
+	    "50;\n"
+	    "          random-detect = { minimum-threshold = \"150 kbytes\";\n"
+	    "            maximum-threshold = \"1 mbytes\"; drop-probability = "
+	    "0;\n"
+	    "            weight = 15; ecn = false; }; },\n"
+	    "        { name = \"c-out-8q-q4\"; bandwidth-remaining-percent = "
+	    "20;\n"
+	    "          random-detect = { minimum-threshold = 1500;\n"
+	    "            maximum-threshold = 1500; }; } ); },\n"
+	    "    { name = \"PLAIN\"; class = ( { name = \"c-out-8q-q2\"; } ); "
+	    "}\n"
+	    "  );\n"
+	    "  network-qos = ( { name = \"NQ\"; class = (\n"
+	    "      { name = \"LOSSLESS\"; pause-pfc-cos = \"3-4\"; mtu = 9000; "
+	    "},\n"
+	    "      { name = \"CTRL\"; },\n"
+	    "      { name = \"c-8q-nq-default\"; mtu = 1500; } ); } );\n"
+	    "};\n"
+	    "system-qos = { service-policy = { network-qos = \"NQ\";\n"
+	    "  qos-input = \"IN\"; queuing-output = \"OUT\"; }; };\n"
+	    "interface = (\n"
+	    "  { name = \"swp1\"; alias = \"Ethernet1/1\";\n"
+	    "    priority-flow-control = { mode = \"on\"; watch-dog-interval = "
+	    "false; };\n"
+	    "    service-policy = { qos-input = \"NONE\"; queuing-output = "
+	    "\"PLAIN\"; }; },\n"
+	    "  { name = \"swp2\"; alias = \"uplink \\\"east\\\" \\\\ 2\";\n"
+	    "    priority-flow-control = { mode = \"off\"; watch-dog-interval "
+	    "= "
+	    "\"on\"; }; },\n"
+	    "  { name = \"veth-a.100\"; service-policy = { queuing-output = "
+	    "\"OUT\"; }; }\n"
+	    ");\n"
+	    "priority-flow-control = { watch-dog-interval = false;\n"
+	    "  watch-dog = { interval = 250; shutdown-multiplier = 3;\n"
+	    "    internal-interface-multiplier = 4; };\n"
+	    "  auto-restore-multiplier = 0; fixed-restore-multiplier = 20; "
+	    "};\n";
+	struct policy p;
+
+	(void)state;
+	load_ok(text, &p);
+	/* Spot checks that the rich file says what it should. */
+	assert_string_equal(p.ifaces[1].alias, "uplink \"east\" \\ 2");
+	assert_int_equal(p.map_queuing[0].queue[7].priority_level, 1);
+	assert_int_equal(p.map_queuing[0].queue[4].wred.min_bytes, 1500);
+	assert_int_equal(p.map_queuing[0].queue[3].wred.weight, 15);
+	assert_int_equal(p.map_nq[0].rules[1].pfc_cos, 0);
+	assert_int_equal(p.pfcwd.fixed_restore_mult, 20);
+	assert_int_equal(p.nmap_qos, 2);
+	assert_int_equal(p.map_qos[1].nrules, 0);
+	check_round_trip(&p);
+	policy_free(&p);
+}
+
+/* A policy made in code (as rocesh makes it) also survives the trip. */
+static void test_round_trip_built(void **state)
+{
+	struct policy p;
+	struct policy_map_queuing *m;
+
+	(void)state;
+	policy_init(&p);
+	m = policy_add_map_queuing(&p, "Q");
+	m->queue[5].configured = true;
+	m->queue[5].has_bandwidth = true;
+	m->queue[5].bandwidth_percent = 100;
+	m->queue[5].wred.enabled = true;
+	m->queue[5].wred.min_bytes = 5 * 1048576;
+	m->queue[5].wred.max_bytes = 5 * 1048576 + 1;
+	m->queue[5].wred.drop_probability = 42;
+	m->queue[5].wred.weight = 9;
+	policy_add_iface(&p, "eth0");
+	p.pfcwd.enabled = true;
+	p.pfcwd.poll_ms = 1000;
+	check_round_trip(&p);
+	policy_free(&p);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(placeholder),
+	    cmocka_unit_test(test_shipped),
+	    cmocka_unit_test(test_missing_file),
+	    cmocka_unit_test(test_value_forms),
+	    cmocka_unit_test(test_empty_config),
+	    cmocka_unit_test(test_bytes),
+	    cmocka_unit_test(test_bad_table),
+	    cmocka_unit_test(test_warnings),
+	    cmocka_unit_test(test_one_pass),
+	    cmocka_unit_test(test_failure_leaves_policy_empty),
+	    cmocka_unit_test(test_round_trip_shipped),
+	    cmocka_unit_test(test_round_trip_rich),
+	    cmocka_unit_test(test_round_trip_built),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
