@@ -39,8 +39,9 @@
  * explicitly, so this only has to match what the kernel reports. */
 #define COMPILE_HTB_R2Q 10u
 /* htb token buckets hold this many ms at the class rate (and at least two
- * full frames): enough to ride out timer and softirq latency, which tc's
- * default (rate/HZ + MTU with a 1 GHz psched clock) does not. */
+ * full frames) to ride out timer and softirq latency; tc's default
+ * (rate/HZ + MTU with a 1 GHz psched clock) is about one frame, and
+ * measurably slows classes of a few Gb/s on a veth (see plan.h). */
 #define COMPILE_HTB_BURST_MS 1u
 
 /* Everything about one port that the DCB and tc parts need. */
