@@ -1,0 +1,55 @@
+/* tcomp: helpers shared by test_compile.c and test_compile_tc.c. */
+#ifndef ROCED_TCOMP_H
+#define ROCED_TCOMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compile_int.h"
+
+#define ROOT    PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0)
+#define LEAF(q) PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0)
+#define BAND(b) PLAN_H_MAKE(PLAN_ROOT_MAJOR, (b) + 1)
+#define HTBQ(q) PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_QUEUE_MINOR(q))
+#define HTBTOP  PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR)
+#define FRAME   (9216u + 18u) /* reference MTU + L2 overhead */
+#define SPEED_B 1250000000ull /* 10000 Mb/s default, bytes/s */
+#define KB(n)   ((uint64_t)(n)*1024u)
+
+struct policy_class_qos *tcomp_add_class(struct policy *p, const char *name,
+                                         enum policy_match m, uint8_t cos,
+                                         uint64_t dscp);
+/* GROUP < 0: the rule has no `set qos-group`. */
+void tcomp_add_rule(struct policy_map_qos *m, const char *cls, int group);
+/* PERCENT < 0: no bandwidth statement; LEVEL > 0: strict. */
+struct policy_queue *tcomp_set_queue(struct policy_map_queuing *m, unsigned q,
+                                     int percent, int level);
+void tcomp_set_wred(struct policy_queue *pq, uint64_t min, uint64_t max,
+                    unsigned prob, unsigned weight);
+/* The reference policy with interface eth1 in PFC mode MODE. */
+struct policy_iface *tcomp_ref_policy(struct policy *p,
+                                      enum policy_pfc_mode mode);
+
+/* Compile P for one port IFNAME into PL (initialised here). */
+const struct plan_port *tcomp_run(const struct policy *p, const char *ifname,
+                                  const struct caps *caps, struct plan *pl);
+const struct plan_port *tcomp_run_preset(const struct policy *p,
+                                         const char *ifname,
+                                         enum caps_preset preset,
+                                         struct plan *pl);
+/* The object with this handle/classid; the test fails without one. */
+const struct plan_qdisc *tcomp_qdisc(const struct plan_port *pp,
+                                     uint32_t handle);
+const struct plan_class *tcomp_class(const struct plan_port *pp,
+                                     uint32_t classid);
+size_t tcomp_count_msgs(const struct plan_port *pp, enum diag_severity sev,
+                        const char *needle);
+/* Exactly one warning contains NEEDLE / exactly N warnings. */
+void tcomp_want_warning(const struct plan_port *pp, const char *needle);
+void tcomp_want_nwarnings(const struct plan_port *pp, size_t n);
+
+/* The tc-part tests (test_compile_tc.c); returns the failure count. */
+int tcomp_run_tc_tests(void);
+
+#endif
