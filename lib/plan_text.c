@@ -363,6 +363,11 @@ static void plan_text_class(struct plan_text_ctx *c, const struct plan_class *k)
 	              (unsigned long long)k->ceil * 8, k->prio);
 	if (k->quantum)
 		strbuf_printf(out, " quantum %u", k->quantum);
+	/* Plain numbers are bytes to tc, as the plan keeps them. */
+	if (k->burst)
+		strbuf_printf(out, " burst %u", k->burst);
+	if (k->cburst)
+		strbuf_printf(out, " cburst %u", k->cburst);
 	strbuf_puts(out, "\n");
 }
 
