@@ -1,0 +1,237 @@
+#!/bin/sh
+# fullkernel_dryrun.sh: what `roced --dry-run --caps full` prints for the
+# shipped conf/roced.conf, replayed with `tc -batch -` on a full kernel (the
+# QEMU guest), is what the policy asks for:
+#   - each configured port gets an ets root 4791: with 8 bands, no strict
+#     band (the reference policy has no priority-level queue), a priomap that
+#     sends priority p to the band of queue p, and equal quanta for queues 3
+#     and q-default (50 % each), more than the 0 % queues get;
+#   - red with ecn on queue 3's band, with the configured thresholds and
+#     drop probability;
+#   - flower filters on clsact ingress that set skb priority 3 (qos-group 3)
+#     for DSCP 26 / CoS 3;
+#   - the #ip lines give MTU 9216;
+# and that packets follow it: tagged CoS 3 / DSCP 26 frames hit those
+# filters on ingress, priority 3 traffic lands in the red leaf on egress.
+# It also checks that these assertions fail on a corrupted batch.
+#
+# The expected values come from conf/roced.conf (the reference NX-OS RoCEv2
+# policy); change them here when that file changes. ROCED_FK_BATCH=FILE
+# replaces roced's output by FILE (to develop the checks without roced).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+self=$here/$(basename "$0")
+rig=$here/../rig/qemu
+
+if [ "${ROCED_GUEST:-}" != 1 ]; then
+	exec "$rig/run-guest.sh" "$self" "$@"
+fi
+
+. "$rig/guest-lib.sh"
+fk_init fullkernel_dryrun
+
+top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+conf=$top_srcdir/conf/roced.conf
+roced=$top_builddir/roced
+
+# From conf/roced.conf.
+exp_queue=3	   # c-out-8q-q3 holds the RoCE class
+exp_prio=3	   # set-qos-group 3 -> skb priority 3
+exp_zero_queues="1 2" # bandwidth-remaining-percent 0
+exp_nstrict=0	   # no priority-level queue
+exp_red_min=153600 # 150 kbytes
+exp_red_max=3072000 # 3000 kbytes
+exp_red_prob=0.07  # drop-probability 7
+exp_tos=104	   # DSCP 26 << 2
+exp_pcp=3	   # CoS 3
+exp_mtu=9216
+
+# The ports as named in the file's interface blocks.
+ports=$(sed -n '/^interface[[:space:]]*=/,/^);/s/^[[:space:]]*name[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' "$conf")
+[ -n "$ports" ] || fk_fail "no interface names found in $conf"
+fk_log "ports in $(basename "$conf"): $(echo $ports)"
+
+batch=$(mktemp /tmp/fk-dryrun.XXXXXX)
+bad=$(mktemp /tmp/fk-dryrun-bad.XXXXXX)
+trap 'rm -f "$batch" "$bad"; fk_cleanup' EXIT
+
+if [ -n "${ROCED_FK_BATCH:-}" ]; then
+	fk_log "using $ROCED_FK_BATCH instead of roced's output"
+	cp "$ROCED_FK_BATCH" "$batch"
+else
+	[ -x "$roced" ] ||
+		fk_fail "$roced not found or not executable in the guest (is the build tree visible?)"
+	# stderr stays separate: warnings there must not reach tc.
+	"$roced" --dry-run --caps full -f "$conf" >"$batch" ||
+		fk_fail "roced --dry-run --caps full -f $conf exited with $?"
+fi
+fk_log "dry run: $(grep -c '^[a-z]' "$batch") tc lines, $(grep -c '^#ip ' "$batch") #ip lines"
+sed -n 's/^# warning/  &/p' "$batch"
+
+for p in $ports; do
+	grep -q "^qdisc add dev $p " "$batch" ||
+		fk_fail "the dry run has no qdisc for port $p"
+done
+
+# fk_dry_setup NS BATCH: a switch namespace NS with a veth port per
+# configured port (its peer in NS-peer), BATCH replayed with tc -batch and
+# its #ip lines with ip -batch.
+fk_dry_setup()
+{
+	fk_netns_add "$1"
+	fk_netns_add "$1-peer"
+	for p in $ports; do
+		fk_veth "$1" "$p" "$1-peer" "$p-peer"
+	done
+	grep -v '^#' "$2" | tc -n "$1" -batch - ||
+		fk_fail "tc -batch rejected the dry run (namespace $1)"
+	if grep -q '^#ip ' "$2"; then
+		sed -n 's/^#ip //p' "$2" | ip -n "$1" -batch - ||
+			fk_fail "ip -batch rejected the dry run's #ip lines"
+	fi
+}
+
+# fk_dry_check NS PORT: print every way the kernel state of PORT in NS
+# differs from the policy, one per line.
+fk_dry_check()
+{
+	_qd=$(tc -n "$1" -j -d qdisc show dev "$2")
+	printf '%s\n' "$_qd" | jq -r \
+		--argjson nstrict "$exp_nstrict" --argjson q "$exp_queue" \
+		--argjson min "$exp_red_min" --argjson max "$exp_red_max" \
+		--argjson prob "$exp_red_prob" \
+		--argjson zero "[$(echo $exp_zero_queues | tr ' ' ',')]" '
+	def leaf($b): map(select(.parent == "4791:\($b + 1)")) | .[0];
+	def band($p; $pm): $pm[$p];
+	def quantum($b; $ns; $qu): if $b >= $ns then $qu[$b - $ns] else null end;
+	(map(select(.root == true)) | .[0]) as $root
+	| ($root.options.priomap // []) as $pm
+	| ($root.options.strict // 0) as $ns
+	| ($root.options.quanta // []) as $qu
+	| band($q; $pm) as $bq
+	| band(0; $pm) as $b0
+	| (if $bq == null then null else leaf($bq) end) as $red
+	| if $root == null or $root.kind != "ets" then
+		"root qdisc is \($root.kind // "missing"), want ets"
+	  else
+		(if $root.handle != "4791:" then "ets handle \($root.handle), want 4791:" else empty end),
+		(if $root.options.bands != 8 then "ets bands \($root.options.bands), want 8" else empty end),
+		(if $ns != $nstrict then "ets strict \($ns), want \($nstrict)" else empty end),
+		(if ($qu | length) != 8 - $ns then "ets quanta \($qu): want \(8 - $ns)" else empty end),
+		(if ($pm | length) != 16 or ($pm | map(select(. < 0 or . > 7)) | length) > 0
+		 then "ets priomap \($pm)" else empty end),
+		(range(0; 8) as $p | band($p; $pm) as $b
+		 | (if $b == null then null else leaf($b) end) as $l
+		 | if $l != null and ($l.handle | test("^471[0-7]:$"))
+		      and $l.handle != "471\($p):"
+		   then "priority \($p) -> band \($b), whose leaf \($l.handle) serves another queue"
+		   else empty end),
+		(if $bq == $b0 then "priorities \($q) and 0 share band \($bq)" else empty end),
+		((quantum($bq; $ns; $qu)) as $qq | (quantum($b0; $ns; $qu)) as $q0
+		 | (if $qq == null or $q0 == null then "queue \($q) or 0 has no quantum (strict?)"
+		    elif $qq != $q0 then "quanta of queue \($q) (\($qq)) and q-default (\($q0)) differ, want equal (50/50)"
+		    else empty end),
+		   ($zero[] as $z | band($z; $pm) as $bz
+		    | if $bz != $bq and $bz != $b0 and quantum($bz; $ns; $qu) != null
+		         and $qq != null and quantum($bz; $ns; $qu) >= $qq
+		      then "queue \($z) (0 %) has quantum \(quantum($bz; $ns; $qu)), not less than that of queue \($q) (\($qq))"
+		      else empty end)),
+		(if $red == null then "no qdisc on band \($bq) (priority \($q))"
+		 else
+			(if $red.kind != "red" then "queue \($q) leaf is \($red.kind), want red" else empty end),
+			(if $red.handle != "471\($q):" then "queue \($q) leaf handle \($red.handle), want 471\($q):" else empty end),
+			(if $red.options.ecn != true then "red on queue \($q) without ecn" else empty end),
+			(if $red.options.min != $min then "red min \($red.options.min), want \($min)" else empty end),
+			(if $red.options.max != $max then "red max \($red.options.max), want \($max)" else empty end),
+			(if ($red.options.probability // -1) < $prob - 0.0005 or ($red.options.probability // -1) > $prob + 0.0005
+			 then "red probability \($red.options.probability), want \($prob)" else empty end)
+		 end)
+	  end'
+
+	_fl=$(tc -n "$1" -j filter show dev "$2" ingress)
+	printf '%s\n' "$_fl" | jq -r --argjson prio "$exp_prio" \
+		--argjson tos "$exp_tos" --argjson pcp "$exp_pcp" '
+	def ours: .pref >= 4791 and .pref <= 5790 and .options != null;
+	def skbprio: tostring | sub("^0?:"; "") | tonumber? // -1;
+	map(select(ours)) as $f
+	| ($f | map(select(.kind == "flower"
+	                   and ((.options.actions // []) | map(select(.kind == "skbedit")) | length) > 0))) as $fl
+	| (if ($fl | length) == 0 then "no flower filter with a skbedit action on ingress" else empty end),
+	  ($fl[] | . as $x | .options.keys as $k
+	   | ((.options.actions[] | select(.kind == "skbedit")
+	       | if (.priority | skbprio) != $prio
+	         then "filter pref \($x.pref): skbedit priority \(.priority), want \($prio)" else empty end),
+	      (if $k.ip_tos == null and $k.vlan_prio == null
+	       then "filter pref \($x.pref) matches neither DSCP nor CoS" else empty end),
+	      (if $k.ip_tos != null and ($k.ip_tos != $tos or $k.ip_tos_mask != "fc")
+	       then "filter pref \($x.pref): ip_tos \($k.ip_tos)/\($k.ip_tos_mask), want \($tos)/fc" else empty end),
+	      (if $k.vlan_prio != null and $k.vlan_prio != $pcp
+	       then "filter pref \($x.pref): vlan_prio \($k.vlan_prio), want \($pcp)" else empty end)))'
+
+	_mtu=$(ip -n "$1" -j link show dev "$2" | jq -r '.[0].mtu')
+	[ "$_mtu" = "$exp_mtu" ] || echo "mtu $_mtu, want $exp_mtu"
+}
+
+# --- the assertions must be able to fail: a corrupted copy of the batch ---
+# (red without ecn, another skbedit priority, other thresholds) must be
+# caught, or the checks below prove nothing.
+sed -e 's/ ecn$//; s/ ecn / /' \
+	-e "s/skbedit priority $exp_prio\$/skbedit priority 2/" \
+	-e "s/ min $exp_red_min / min 76800 /" "$batch" >"$bad"
+fk_dry_setup fkdry-bad "$bad"
+first=$(echo $ports | cut -d' ' -f1)
+found=$(fk_dry_check fkdry-bad "$first")
+missing=
+for want in "without ecn" "skbedit priority" "red min"; do
+	printf '%s\n' "$found" | grep -q "$want" || missing="$missing '$want'"
+done
+fk_check "the checks catch a corrupted batch (missed:${missing:- none})" \
+	test -z "$missing"
+ip netns del fkdry-bad-peer
+ip netns del fkdry-bad
+
+# --- the real thing --------------------------------------------------------
+ns=fkdry
+fk_dry_setup "$ns" "$batch"
+for p in $ports; do
+	fk_assert_empty "$p holds the policy" "$(fk_dry_check "$ns" "$p")" || true
+done
+
+# --- packets ---------------------------------------------------------------
+# Ingress: tagged frames with CoS 3 and DSCP 26 from the peer must be
+# caught by roced's skbedit filters (they satisfy match-all cos 3 dscp 26).
+# Egress: traffic with skb priority 3 leaving the port must land in the red
+# leaf of queue 3, best-effort traffic must not.
+n=0
+for p in $ports; do
+	n=$((n + 1))
+	peer=$ns-peer
+	ip -n "$peer" link add link "$p-peer" name "$p-peer.10" type vlan id 10 \
+		egress-qos-map 0:3 || fk_fail "cannot create a VLAN device"
+	ip -n "$peer" link set "$p-peer.10" up
+	ip -n "$peer" addr add "198.51.$n.1/24" dev "$p-peer.10"
+	ip -n "$peer" neigh add "198.51.$n.2" lladdr "$(fk_mac "$ns" "$p")" \
+		dev "$p-peer.10" nud permanent
+	fk_send "$peer" "198.51.$n.2" 10 0x68 0
+
+	ip -n "$ns" addr add "192.0.$n.2/24" dev "$p"
+	ip -n "$ns" neigh add "192.0.$n.1" lladdr "$(fk_mac "$peer" "$p-peer")" \
+		dev "$p" nud permanent
+	fk_send "$ns" "192.0.$n.1" 10 0x68 "$exp_prio"
+	fk_send "$ns" "192.0.$n.1" 10 0x00 0
+
+	hits=$(tc -n "$ns" -s -j filter show dev "$p" ingress | jq '
+		[.[] | select(.pref >= 4791 and .pref <= 5790)
+		 | .options.actions // [] | .[]
+		 | select(.kind == "skbedit") | .stats.packets] | add // 0')
+	fk_check "$p: 10 tagged CoS 3 / DSCP 26 frames hit roced's filters (hits $hits)" \
+		test "$hits" -ge 10
+	red=$(tc -n "$ns" -s -j qdisc show dev "$p" | jq \
+		"map(select(.handle == \"471$exp_queue:\")) | .[0].packets // -1")
+	fk_check "$p: 10 priority $exp_prio packets in queue $exp_queue's red leaf, none of the best effort (got $red)" \
+		test "$red" -eq 10
+done
+
+fk_finish
