@@ -56,6 +56,11 @@ esac
 }
 
 cache=$(qemu_cache_dir)
+# No writable home (a CI sandbox): a per-user cache in /var/tmp, which
+# outlives the run as a cache should.
+if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
+	cache=/var/tmp/roced-qemu-cache-$(id -u)
+fi
 image=$("$here/build-initramfs.sh" "$cache" "$kver") || {
 	rc=$?
 	[ $rc -eq 77 ] && skip "cannot build the initramfs"
