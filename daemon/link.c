@@ -1,0 +1,165 @@
+/* link: see link.h. */
+#include "link.h"
+
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/cache.h>
+#include <netlink/netlink.h>
+#include <netlink/route/link.h>
+
+struct link_mon {
+	struct nl_sock *evsock;  /* used by the cache manager, freed here */
+	struct nl_sock *reqsock; /* for changes */
+	struct nl_cache_mngr *mngr;
+	struct nl_cache *cache;
+	link_cb cb;
+	void *data;
+};
+
+static void link_fill(struct rtnl_link *l, struct link_info *out)
+{
+	unsigned flags = rtnl_link_get_flags(l);
+	const char *name = rtnl_link_get_name(l);
+
+	memset(out, 0, sizeof(*out));
+	out->ifindex = rtnl_link_get_ifindex(l);
+	snprintf(out->name, sizeof(out->name), "%s", name ? name : "");
+	out->mtu = rtnl_link_get_mtu(l);
+	out->up = flags & IFF_UP;
+	out->running = flags & IFF_RUNNING;
+}
+
+/* libnl calls this for each change it folds into the cache. */
+static void link_changed(struct nl_cache *cache, struct nl_object *old_obj,
+                         struct nl_object *new_obj, uint64_t diff, int action,
+                         void *arg)
+{
+	struct link_mon *lm = arg;
+	struct link_info now, before;
+
+	(void)cache;
+	(void)diff;
+	if (!lm->cb)
+		return;
+	if (action == NL_ACT_NEW && new_obj) {
+		link_fill((struct rtnl_link *)new_obj, &now);
+		lm->cb(LINK_EV_NEW, &now, NULL, lm->data);
+	} else if (action == NL_ACT_DEL && old_obj) {
+		link_fill((struct rtnl_link *)old_obj, &before);
+		lm->cb(LINK_EV_DEL, &before, NULL, lm->data);
+	} else if (action == NL_ACT_CHANGE && old_obj && new_obj) {
+		link_fill((struct rtnl_link *)old_obj, &before);
+		link_fill((struct rtnl_link *)new_obj, &now);
+		if (strcmp(before.name, now.name))
+			lm->cb(LINK_EV_RENAME, &now, before.name, lm->data);
+		if (before.mtu != now.mtu)
+			lm->cb(LINK_EV_MTU, &now, NULL, lm->data);
+		if (before.up != now.up || before.running != now.running)
+			lm->cb(LINK_EV_STATE, &now, NULL, lm->data);
+	}
+}
+
+int link_mon_open(struct link_mon **out, link_cb cb, void *data)
+{
+	struct link_mon *lm = calloc(1, sizeof(*lm));
+	int rc;
+
+	if (!lm)
+		return -ENOMEM;
+	lm->cb = cb;
+	lm->data = data;
+	lm->evsock = nl_socket_alloc();
+	lm->reqsock = nl_socket_alloc();
+	if (!lm->evsock || !lm->reqsock) {
+		rc = -ENOMEM;
+		goto fail;
+	}
+	rc = nl_connect(lm->reqsock, NETLINK_ROUTE);
+	if (rc < 0)
+		goto fail_nl;
+	rc = nl_cache_mngr_alloc(lm->evsock, NETLINK_ROUTE, NL_AUTO_PROVIDE,
+	                         &lm->mngr);
+	if (rc < 0)
+		goto fail_nl;
+	rc = rtnl_link_alloc_cache(lm->reqsock, AF_UNSPEC, &lm->cache);
+	if (rc < 0)
+		goto fail_nl;
+	rc = nl_cache_mngr_add_cache_v2(lm->mngr, lm->cache, link_changed, lm);
+	if (rc < 0) {
+		nl_cache_free(lm->cache);
+		lm->cache = NULL;
+		goto fail_nl;
+	}
+	*out = lm;
+	return 0;
+fail_nl:
+	rc = -EIO; /* libnl's own codes do not map back to errno */
+fail:
+	link_mon_close(lm);
+	return rc;
+}
+
+void link_mon_close(struct link_mon *lm)
+{
+	if (!lm)
+		return;
+	if (lm->mngr)
+		nl_cache_mngr_free(lm->mngr); /* frees the cache, not evsock */
+	nl_socket_free(lm->evsock);
+	nl_socket_free(lm->reqsock);
+	free(lm);
+}
+
+int link_mon_fd(const struct link_mon *lm)
+{
+	return nl_cache_mngr_get_fd(lm->mngr);
+}
+
+int link_mon_process(struct link_mon *lm)
+{
+	int rc = nl_cache_mngr_data_ready(lm->mngr);
+
+	return rc < 0 ? -EIO : 0;
+}
+
+int link_lookup(struct link_mon *lm, const char *name, struct link_info *out)
+{
+	struct rtnl_link *l = rtnl_link_get_by_name(lm->cache, name);
+
+	if (!l)
+		return -ENODEV;
+	link_fill(l, out);
+	rtnl_link_put(l);
+	return 0;
+}
+
+int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
+                 size_t errlen)
+{
+	struct rtnl_link *orig = rtnl_link_get(lm->cache, ifindex);
+	struct rtnl_link *change;
+	int rc;
+
+	if (!orig) {
+		snprintf(err, errlen, "no link with index %d", ifindex);
+		return -ENODEV;
+	}
+	change = rtnl_link_alloc();
+	if (!change) {
+		rtnl_link_put(orig);
+		return -ENOMEM;
+	}
+	rtnl_link_set_mtu(change, mtu);
+	rc = rtnl_link_change(lm->reqsock, orig, change, 0);
+	rtnl_link_put(change);
+	rtnl_link_put(orig);
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", nl_geterror(rc));
+		return rc == -NLE_INVAL ? -EINVAL : -EIO;
+	}
+	return 0;
+}

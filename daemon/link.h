@@ -1,0 +1,52 @@
+/* link: network interfaces through libnl-route-3.
+ *
+ * A cache manager keeps a live copy of every link in this namespace and
+ * reports what changed (a port appears, goes away, is renamed, or someone
+ * changes its MTU), so the daemon can reconcile just that port. The same
+ * cache answers name -> ifindex lookups without a netlink round trip.
+ */
+#ifndef ROCED_LINK_H
+#define ROCED_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LINK_NAME_MAX 16
+
+enum link_event {
+	LINK_EV_NEW,    /* appeared (or first seen) */
+	LINK_EV_DEL,    /* went away */
+	LINK_EV_RENAME, /* same ifindex, new name; old name given */
+	LINK_EV_MTU,    /* MTU changed */
+	LINK_EV_STATE,  /* flags or operational state changed */
+};
+
+struct link_info {
+	int ifindex;
+	char name[LINK_NAME_MAX];
+	uint32_t mtu;
+	bool up;      /* IFF_UP */
+	bool running; /* IFF_RUNNING: carrier */
+};
+
+typedef void (*link_cb)(enum link_event ev, const struct link_info *link,
+                        const char *old_name, void *data);
+
+struct link_mon;
+
+/* Open a monitor; CB (may be NULL) hears about changes as
+ * link_mon_process() reads them. Returns 0 or -errno. */
+int link_mon_open(struct link_mon **lm, link_cb cb, void *data);
+void link_mon_close(struct link_mon *lm);
+/* Poll this fd for input and then call link_mon_process(). */
+int link_mon_fd(const struct link_mon *lm);
+int link_mon_process(struct link_mon *lm);
+
+/* Look a link up by name in the cache. Returns 0 or -ENODEV. */
+int link_lookup(struct link_mon *lm, const char *name, struct link_info *out);
+/* Set a link's MTU. Returns 0 or -errno, with the kernel's words in ERR. */
+int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
+                 size_t errlen);
+
+#endif
