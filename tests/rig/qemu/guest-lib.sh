@@ -64,9 +64,11 @@ fk_init()
 	trap fk_cleanup EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM HUP
+	# The guest runs the host's tools: one missing there is a skip.
 	for _fk_tool in ip tc jq python3; do
-		command -v "$_fk_tool" >/dev/null 2>&1 ||
-			fk_fail "$_fk_tool not found in the guest"
+		command -v "$_fk_tool" >/dev/null 2>&1 && continue
+		echo "SKIP: $_fk_tool is not installed on the host (the guest runs the host's tools)"
+		exit 77
 	done
 }
 
