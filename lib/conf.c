@@ -9,7 +9,8 @@
  * A value that fits its field but is out of range (drop-probability 150)
  * is stored and left to policy_validate(), so that the CLI, which builds
  * policies without a file, gets the same check. Only values the field
- * cannot hold are refused here, with the same wording.
+ * cannot hold are refused here, with the same wording. The typed getters
+ * live in conf_value.c.
  */
 #include "conf.h"
 
@@ -19,404 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "conf_int.h"
 #include "strbuf.h"
-
-struct conf_ctx {
-	struct policy *p;
-	struct diag *d;
-};
-
-/* Where a setting sits, for messages: "policy-map type queuing X". */
-#define CONF_WHERE_MAX (2 * POLICY_NAME_MAX + 64)
-/* ... and of a setting inside such a place. */
-#define CONF_SUBWHERE_MAX (CONF_WHERE_MAX + 32)
-
-static unsigned conf_line(const config_setting_t *s)
-{
-	return s ? config_setting_source_line(s) : 0;
-}
-
-static const char *conf_type_name(const config_setting_t *s)
-{
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_GROUP:
-		return "a group { ... }";
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64:
-		return "an integer";
-	case CONFIG_TYPE_FLOAT:
-		return "a float";
-	case CONFIG_TYPE_STRING:
-		return "a string";
-	case CONFIG_TYPE_BOOL:
-		return "a boolean";
-	case CONFIG_TYPE_ARRAY:
-		return "an array [ ... ]";
-	case CONFIG_TYPE_LIST:
-		return "a list ( ... )";
-	}
-	return "a value";
-}
-
-static void conf_type_err(struct conf_ctx *c, const config_setting_t *s,
-                          const char *where, const char *expected)
-{
-	diag_err(c->d, conf_line(s), "%s in %s must be %s, not %s",
-	         config_setting_name(s) ? config_setting_name(s) : "entry",
-	         where, expected, conf_type_name(s));
-}
-
-static bool conf_is_int(const config_setting_t *s)
-{
-	return config_setting_type(s) == CONFIG_TYPE_INT ||
-	       config_setting_type(s) == CONFIG_TYPE_INT64;
-}
-
-/* Edit distance of two short strings, capped: enough to catch typos. */
-static unsigned conf_distance(const char *a, const char *b)
-{
-	unsigned row[64], la = strlen(a), lb = strlen(b);
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (unsigned j = 0; j <= lb; j++)
-		row[j] = j;
-	for (unsigned i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-
-		row[0] = i;
-		for (unsigned j = 1; j <= lb; j++) {
-			unsigned up = row[j], best;
-
-			best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/* Report every member of GRP whose name is not in KEYS (NULL-terminated):
- * a misspelt setting would otherwise be ignored silently. */
-static void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
-                            const char *where, const char *const *keys)
-{
-	int n = config_setting_length(grp);
-
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *s = config_setting_get_elem(grp, i);
-		const char *name = config_setting_name(s);
-		const char *hint = NULL;
-		unsigned best = 3;
-		struct strbuf sb;
-		bool known = false;
-
-		for (size_t k = 0; keys[k]; k++) {
-			unsigned dist;
-
-			if (!strcmp(name, keys[k])) {
-				known = true;
-				break;
-			}
-			dist = conf_distance(name, keys[k]);
-			if (dist < best) {
-				best = dist;
-				hint = keys[k];
-			}
-		}
-		if (known)
-			continue;
-		if (hint) {
-			diag_err(c->d, conf_line(s),
-			         "unknown setting '%s' in %s (did you mean "
-			         "'%s'?)",
-			         name, where, hint);
-			continue;
-		}
-		strbuf_init(&sb);
-		for (size_t k = 0; keys[k]; k++)
-			strbuf_printf(&sb, "%s%s", k ? ", " : "", keys[k]);
-		diag_err(c->d, conf_line(s),
-		         "unknown setting '%s' in %s, expected one of: %s",
-		         name, where, strbuf_str(&sb));
-		strbuf_free(&sb);
-	}
-}
-
-/* Member KEY of GRP if it has the wanted type: the setting, or NULL when
- * absent or mistyped (mistyped is reported). */
-static const config_setting_t *conf_typed(struct conf_ctx *c,
-                                          const config_setting_t *grp,
-                                          const char *key, const char *where,
-                                          int type)
-{
-	const config_setting_t *s = config_setting_get_member(grp, key);
-	static const char *const expected[] = {
-	    [CONFIG_TYPE_GROUP] = "a group { ... }",
-	    [CONFIG_TYPE_STRING] = "a string",
-	    [CONFIG_TYPE_LIST] = "a list ( { ... }, ... )",
-	};
-
-	if (!s || config_setting_type(s) == type)
-		return s;
-	conf_type_err(c, s, where, expected[type]);
-	return NULL;
-}
-
-/* String member KEY into DST. Returns 1 when set, 0 when absent, -1 on an
- * error (reported). */
-static int conf_string(struct conf_ctx *c, const config_setting_t *grp,
-                       const char *key, const char *where, char *dst,
-                       size_t len, unsigned *line)
-{
-	const config_setting_t *s =
-	    conf_typed(c, grp, key, where, CONFIG_TYPE_STRING);
-	const char *v;
-
-	if (!s)
-		return config_setting_get_member(grp, key) ? -1 : 0;
-	v = config_setting_get_string(s);
-	if (line)
-		*line = conf_line(s);
-	if (strlen(v) >= len) {
-		diag_err(c->d, conf_line(s),
-		         "%s '%s' in %s is too long, at most %zu characters",
-		         key, v, where, len - 1);
-		return -1;
-	}
-	snprintf(dst, len, "%s", v);
-	return 1;
-}
-
-/* Integer member KEY. LO-HI is the valid range, quoted in the message;
- * FLO-FHI what the field can hold: values outside it are refused here,
- * the rest is stored and left to policy_validate(). */
-static int conf_int(struct conf_ctx *c, const config_setting_t *grp,
-                    const char *key, const char *where, long long lo,
-                    long long hi, long long flo, long long fhi, long long *out,
-                    unsigned *line)
-{
-	const config_setting_t *s = config_setting_get_member(grp, key);
-	long long v;
-
-	if (!s)
-		return 0;
-	if (line)
-		*line = conf_line(s);
-	if (!conf_is_int(s)) {
-		conf_type_err(c, s, where, "an integer");
-		return -1;
-	}
-	v = config_setting_get_int64(s);
-	if (v < flo || v > fhi) {
-		diag_err(c->d, conf_line(s),
-		         "%s %lld in %s is out of range, expected %lld-%lld",
-		         key, v, where, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 1;
-}
-
-/* Booleans: true/false, or "on"/"off" as NX-OS writes them. */
-static int conf_bool(struct conf_ctx *c, const config_setting_t *grp,
-                     const char *key, const char *where, bool *out,
-                     unsigned *line)
-{
-	const config_setting_t *s = config_setting_get_member(grp, key);
-
-	if (!s)
-		return 0;
-	if (line)
-		*line = conf_line(s);
-	if (config_setting_type(s) == CONFIG_TYPE_BOOL) {
-		*out = config_setting_get_bool(s);
-		return 1;
-	}
-	if (config_setting_type(s) == CONFIG_TYPE_STRING) {
-		const char *v = config_setting_get_string(s);
-
-		if (!strcmp(v, "on") || !strcmp(v, "off")) {
-			*out = !strcmp(v, "on");
-			return 1;
-		}
-		diag_err(c->d, conf_line(s),
-		         "invalid %s '%s' in %s, expected true, false, \"on\" "
-		         "or \"off\"",
-		         key, v, where);
-		return -1;
-	}
-	conf_type_err(c, s, where, "true, false, \"on\" or \"off\"");
-	return -1;
-}
-
-/* One element of a value list: an integer or a list string. */
-static int conf_value(struct conf_ctx *c, const config_setting_t *s,
-                      const char *key, const char *where, unsigned max,
-                      bool dscp_names, uint64_t *mask)
-{
-	char err[160];
-
-	if (conf_is_int(s)) {
-		long long v = config_setting_get_int64(s);
-
-		if (v < 0 || v > max) {
-			diag_err(c->d, conf_line(s),
-			         "%s %lld in %s is out of range, expected "
-			         "0-%u",
-			         key, v, where, max);
-			return -1;
-		}
-		*mask |= 1ULL << v;
-		return 0;
-	}
-	if (config_setting_type(s) == CONFIG_TYPE_STRING) {
-		const char *v = config_setting_get_string(s);
-
-		if (policy_list_parse(v, max, dscp_names, mask, err,
-		                      sizeof(err)) < 0) {
-			diag_err(c->d, conf_line(s), "%s '%s' in %s: %s", key,
-			         v, where, err);
-			return -1;
-		}
-		return 0;
-	}
-	diag_err(c->d, conf_line(s),
-	         "%s in %s must be an integer, a list string like \"0-2,5\" or "
-	         "an array of them, not %s",
-	         key, where, conf_type_name(s));
-	return -1;
-}
-
-/* Value list member KEY (cos, dscp, qos-group, pause-pfc-cos): 3, "0-2,5",
- * [3, 4] or ["af31", "cs3"]. */
-static int conf_values(struct conf_ctx *c, const config_setting_t *grp,
-                       const char *key, const char *where, unsigned max,
-                       bool dscp_names, uint64_t *mask, unsigned *line)
-{
-	const config_setting_t *s = config_setting_get_member(grp, key);
-	uint64_t m = 0;
-	int rc = 0;
-
-	if (!s)
-		return 0;
-	if (line)
-		*line = conf_line(s);
-	if (config_setting_type(s) == CONFIG_TYPE_ARRAY) {
-		int n = config_setting_length(s);
-
-		if (!n) {
-			diag_err(c->d, conf_line(s),
-			         "%s in %s is an empty array, expected at "
-			         "least one value",
-			         key, where);
-			return -1;
-		}
-		for (int i = 0; i < n; i++)
-			if (conf_value(c, config_setting_get_elem(s, i), key,
-			               where, max, dscp_names, &m) < 0)
-				rc = -1;
-	} else {
-		rc = conf_value(c, s, key, where, max, dscp_names, &m);
-	}
-	if (rc < 0)
-		return -1;
-	*mask = m;
-	return 1;
-}
-
-/* Threshold member KEY: "150 kbytes" or a plain integer of bytes. */
-static int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
-                          const char *key, const char *where, uint64_t *out,
-                          unsigned *line)
-{
-	const config_setting_t *s = config_setting_get_member(grp, key);
-	char err[160];
-
-	if (!s)
-		return 0;
-	if (line)
-		*line = conf_line(s);
-	if (conf_is_int(s)) {
-		long long v = config_setting_get_int64(s);
-
-		if (v < 0) {
-			diag_err(c->d, conf_line(s),
-			         "%s %lld in %s is negative, expected a size "
-			         "in bytes",
-			         key, v, where);
-			return -1;
-		}
-		*out = (uint64_t)v;
-		return 1;
-	}
-	if (config_setting_type(s) != CONFIG_TYPE_STRING) {
-		conf_type_err(c, s, where,
-		              "a size like \"150 kbytes\" or an integer of "
-		              "bytes");
-		return -1;
-	}
-	if (conf_bytes_parse(config_setting_get_string(s), out, err,
-	                     sizeof(err)) < 0) {
-		diag_err(c->d, conf_line(s), "%s in %s: %s", key, where, err);
-		return -1;
-	}
-	return 1;
-}
-
-static void conf_oom(struct conf_ctx *c, const config_setting_t *s)
-{
-	diag_err(c->d, conf_line(s), "out of memory");
-}
-
-/* The list member KEY of GRP; each entry must be a group. Calls FN on
- * every group entry. */
-static void conf_each(struct conf_ctx *c, const config_setting_t *grp,
-                      const char *key, const char *where, void *arg,
-                      void (*fn)(struct conf_ctx *c,
-                                 const config_setting_t *entry, void *arg))
-{
-	const config_setting_t *l =
-	    conf_typed(c, grp, key, where, CONFIG_TYPE_LIST);
-	int n;
-
-	if (!l)
-		return;
-	n = config_setting_length(l);
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *e = config_setting_get_elem(l, i);
-
-		if (config_setting_type(e) != CONFIG_TYPE_GROUP) {
-			diag_err(c->d, conf_line(e),
-			         "each entry of %s in %s must be a group "
-			         "{ name = ...; }, not %s",
-			         key, where, conf_type_name(e));
-			continue;
-		}
-		fn(c, e, arg);
-	}
-}
-
-/* The required name of a list entry; its line is the object's line. */
-static int conf_name(struct conf_ctx *c, const config_setting_t *e,
-                     const char *what, char *dst, size_t len, unsigned *line)
-{
-	int rc = conf_string(c, e, "name", what, dst, len, line);
-
-	if (rc == 0) {
-		diag_err(c->d, conf_line(e), "%s entry has no name", what);
-		return -1;
-	}
-	if (rc > 0 && !dst[0]) {
-		diag_err(c->d, *line, "%s entry has an empty name", what);
-		return -1;
-	}
-	return rc > 0 ? 0 : -1;
-}
 
 /* --- class-map --- */
 
@@ -911,8 +516,8 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 
 /* Shared tail of both loaders: CFG holds the parsed text (or a syntax
  * error when PARSED is false). */
-static int conf_finish(config_t *cfg, bool parsed, struct policy *out,
-                       struct diag *d)
+static int conf_finish(config_t *cfg, bool parsed, const char *text,
+                       struct policy *out, struct diag *d)
 {
 	struct conf_ctx c = {.p = out, .d = d};
 	size_t errors = d->nerrors;
@@ -924,6 +529,8 @@ static int conf_finish(config_t *cfg, bool parsed, struct policy *out,
 		         config_error_text(cfg) ? config_error_text(cfg)
 		                                : "syntax error");
 	} else {
+		if (text)
+			conf_scan_wrapped(&c, text);
 		conf_root(&c, config_root_setting(cfg));
 		policy_validate(out, d);
 	}
@@ -943,25 +550,55 @@ int conf_load_string(const char *text, struct policy *out, struct diag *d)
 
 	config_init(&cfg);
 	ok = config_read_string(&cfg, text) == CONFIG_TRUE;
-	return conf_finish(&cfg, ok, out, d);
+	return conf_finish(&cfg, ok, text, out, d);
+}
+
+/* The whole file in memory (configs are small): the wrap scan needs the
+ * text, and a read error is told apart from a syntax error. */
+static char *conf_read_all(FILE *f)
+{
+	struct strbuf sb;
+	char buf[4096];
+	size_t n;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "");
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	if (ferror(f) || sb.oom || memchr(sb.s, '\0', sb.len)) {
+		int err = ferror(f) ? errno : sb.oom ? ENOMEM : EINVAL;
+
+		strbuf_free(&sb);
+		errno = err;
+		return NULL;
+	}
+	return strbuf_detach(&sb);
 }
 
 int conf_load_file(const char *path, struct policy *out, struct diag *d)
 {
-	config_t cfg;
+	char *text;
 	FILE *f;
-	bool ok;
+	int rc;
 
 	if (!d->file)
 		d->file = strdup(path);
+	policy_init(out);
 	f = fopen(path, "r");
 	if (!f) {
-		policy_init(out);
 		diag_err(d, 0, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	config_init(&cfg);
-	ok = config_read(&cfg, f) == CONFIG_TRUE;
+	text = conf_read_all(f);
+	if (!text) {
+		diag_err(d, 0, "cannot read %s: %s", path,
+		         errno == EINVAL ? "it holds a NUL byte, not text"
+		                         : strerror(errno));
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
-	return conf_finish(&cfg, ok, out, d);
+	rc = conf_load_string(text, out, d);
+	free(text);
+	return rc;
 }
