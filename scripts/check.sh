@@ -12,7 +12,7 @@ make -j"$(nproc)" check >make-check.out 2>&1 || rc=$?
 grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' make-check.out || true
 
 # The cmocka summaries of the unit tests, so the run shows what ran.
-for log in tests/unit/*.log; do
+for log in $(ls tests/unit/*.log tests/daemon/*.log 2>/dev/null); do
 	echo "== ${log%.log}"
 	grep -E '^\[ *(RUN|PASSED|FAILED|SKIPPED|  OK|  FAILED|  ERROR) *\]|tests? ran' "$log" | grep -vE '^\[ *(RUN|  OK) *\]' || true
 done
@@ -20,14 +20,18 @@ done
 for log in $(grep -l '^SKIP' tests/*/*.trs 2>/dev/null | sed 's/\.trs$/.log/'); do
 	echo "== skipped: ${log%.log}"; tail -n 3 "$log"
 done
+trs_files=$(ls tests/*/*.trs 2>/dev/null || true)
 if [ "$rc" != 0 ]; then
 	echo "== failures"
-	for trs in $(grep -lE '^:test-result: (FAIL|ERROR)' tests/*/*.trs); do
+	for trs in $(grep -lE '^:test-result: (FAIL|ERROR)' $trs_files /dev/null); do
 		echo "---- ${trs%.trs}.log"; tail -n 60 "${trs%.trs}.log"
 	done
+	# A build error stops make before any test runs: show it.
+	[ -n "$trs_files" ] || tail -n 40 make-check.out
 fi
-pass=$(grep -c '^:test-result: PASS' tests/*/*.trs | awk -F: '{s+=$2} END {print s+0}')
-fail=$(grep -cE '^:test-result: (FAIL|ERROR|XPASS)' tests/*/*.trs | awk -F: '{s+=$2} END {print s+0}')
-skip=$(grep -c '^:test-result: SKIP' tests/*/*.trs | awk -F: '{s+=$2} END {print s+0}')
+count() { grep -cE "^:test-result: ($1)" $trs_files /dev/null | awk -F: '{s+=$NF} END {print s+0}'; }
+pass=$(count PASS)
+fail=$(count 'FAIL|ERROR|XPASS')
+skip=$(count SKIP)
 echo "test files: $pass passed, $fail failed, $skip skipped"
 exit "$rc"
