@@ -417,7 +417,15 @@ static int compile_tc_rule_flower(struct compile_flt *f,
 	int rc = 0;
 
 	if (cls->match == POLICY_MATCH_ALL && cls->cos && cls->dscp) {
-		/* Both must hold: the PCP of the tag and the DSCP inside. */
+		/* Both must hold: the PCP of the tag and the DSCP inside.
+		 * That is NX-OS's meaning, and it surprises people whose RoCE
+		 * traffic is untagged: say so where they will look. */
+		diag_add(&f->c->pp->warnings, DIAG_NOTE,
+		         cls->cos_line ? cls->cos_line : cls->line,
+		         "class-map %s is match-all on cos and dscp: untagged "
+		         "frames carry no CoS and do not match it (use "
+		         "match-any to classify them on DSCP alone)",
+		         cls->name);
 		for (int p = 0; !rc && p < POLICY_NPRIO; p++)
 			if (cls->cos & (1u << p))
 				rc =
