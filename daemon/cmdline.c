@@ -75,6 +75,27 @@ static void cmdline_print_diag(const struct diag *d, const char *prefix)
 	}
 }
 
+/* A port's plan warnings, pointed at the statement they come from:
+ * "FILE:LINE: warning: swp1: text". */
+static void cmdline_print_port_diag(const char *file,
+                                    const struct plan_port *pp)
+{
+	static const char *const sev[] = {"error", "warning", "note"};
+	const struct diag *d = &pp->warnings;
+
+	for (size_t i = 0; i < d->n; i++) {
+		const char *text = d->v[i].text ? d->v[i].text : "?";
+
+		if (d->v[i].line)
+			fprintf(stderr, "%s:%u: %s: %s: %s\n", file,
+			        d->v[i].line, sev[d->v[i].sev], pp->ifname,
+			        text);
+		else
+			fprintf(stderr, "%s: %s: %s: %s\n", file,
+			        sev[d->v[i].sev], pp->ifname, text);
+	}
+}
+
 /* Resolve the capability set for one port. The kernel probe runs once. */
 struct cmdline_caps {
 	const char *kind;
@@ -223,13 +244,8 @@ static int cmdline_run(const struct cmdline *cl)
 	if (cl->job == CMDLINE_JOB_CHECK) {
 		/* What the kernel cannot realise is a warning, not an error:
 		 * show it so `roced -n` tells the whole story. */
-		for (size_t i = 0; i < pl.nports; i++) {
-			char prefix[64];
-
-			snprintf(prefix, sizeof(prefix),
-			         "%s: ", pl.ports[i].ifname);
-			cmdline_print_diag(&pl.ports[i].warnings, prefix);
-		}
+		for (size_t i = 0; i < pl.nports; i++)
+			cmdline_print_port_diag(cl->file, &pl.ports[i]);
 		cmdline_print_diag(&pl.diag, NULL);
 		printf("configuration OK\n");
 	} else {
