@@ -1,0 +1,69 @@
+#!/bin/sh
+# `roced --caps probe` must find what the running kernel really offers.
+# The oracle is tc itself: in a scratch namespace we try each qdisc,
+# classifier and action kind the plan can use, and predict the layout and
+# the classification roced should choose. Runs on any kernel; the QEMU
+# tier runs it again on a full distro kernel.
+set -eu
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+roced="$top_builddir/roced"
+conf="$top_srcdir/conf/roced.conf"
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: probe_caps needs root (network namespaces)"
+	exit 77
+fi
+TC=/sbin/tc
+IP=/sbin/ip
+ns="roced-probe-$$"
+cleanup() { "$IP" netns del "$ns" 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+"$IP" netns add "$ns"
+"$IP" -n "$ns" link set lo up
+
+try() { "$IP" netns exec "$ns" "$TC" "$@" >/dev/null 2>&1; }
+has_qdisc() {
+	try qdisc add dev lo root handle 1: "$@" && try qdisc del dev lo root
+}
+has=""
+has_qdisc ets bands 2 && has="$has ets"
+has_qdisc prio && has="$has prio"
+has_qdisc htb && has="$has htb"
+has_qdisc red limit 400000 min 30000 max 90000 avpkt 1000 burst 55 \
+	probability 0.1 bandwidth 10mbit && has="$has red"
+try qdisc add dev lo clsact && has="$has clsact"
+try filter add dev lo ingress prio 1 protocol ip flower ip_tos 0x68/0xfc \
+	action skbedit priority 3 && has="$has flower+skbedit"
+echo "oracle (tc):$has"
+
+case " $has " in
+*" ets "*) want="ets+red" ;;
+*" prio "*) want="prio+red" ;;
+*" htb "*" red "*) want="htb+red" ;;
+*" htb "*) want="htb+bfifo" ;;
+*) want="none" ;;
+esac
+out=$("$roced" --dry-run --caps probe -f "$conf")
+got=$(printf '%s\n' "$out" | sed -n 's/^# layout //p' | head -n 1)
+echo "roced --caps probe: layout $got (expected $want)"
+[ "$got" = "$want" ] || { echo "FAIL: layout"; exit 1; }
+# The QEMU tier pins what a full kernel must give, so a guest that lost its
+# modules cannot pass by agreeing with itself.
+if [ -n "${ROCED_EXPECT_LAYOUT:-}" ] && [ "$got" != "$ROCED_EXPECT_LAYOUT" ]; then
+	echo "FAIL: layout $got, this kernel should give $ROCED_EXPECT_LAYOUT"
+	exit 1
+fi
+
+# Classification: flower+skbedit at ingress when the kernel has them,
+# otherwise u32 on the egress root.
+case " $has " in
+*" flower+skbedit "*) pattern='^filter add dev swp1 ingress .* flower .*skbedit priority 3' ;;
+*) pattern='^filter add dev swp1 parent 4791: .* u32 ' ;;
+esac
+printf '%s\n' "$out" | grep -q "$pattern" || {
+	echo "FAIL: expected a filter matching: $pattern"
+	printf '%s\n' "$out" | grep '^filter' || true
+	exit 1
+}
+# And the probe must not have touched this namespace's interfaces.
+echo "PASS: probe matches tc's own answers"
