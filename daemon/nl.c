@@ -148,9 +148,10 @@ static void nl_extack(const struct nlmsghdr *nlh, char *out, size_t len)
 }
 
 /* Read answers until every sequence number in [first, first+n) has been
- * acknowledged. Data replies go to CB when given. */
+ * acknowledged. Data replies go to CB when given; failures to FAIL. */
 static int nl_collect(struct nl *nl, uint32_t first, size_t n, mnl_cb_t cb,
-                      void *data, struct nl_error *err, size_t *nfailed)
+                      void *data, struct nl_error *err, size_t *nfailed,
+                      nl_fail_cb fail, void *fail_data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	size_t acked = 0, failed = 0;
@@ -168,32 +169,37 @@ static int nl_collect(struct nl *nl, uint32_t first, size_t n, mnl_cb_t cb,
 		for (; mnl_nlmsg_ok(nlh, left);
 		     nlh = mnl_nlmsg_next(nlh, &left)) {
 			uint32_t idx = nlh->nlmsg_seq - first;
+			const struct nlmsgerr *e;
+			char msg[256];
 
 			if (nlh->nlmsg_pid != nl->portid || idx >= n)
 				continue; /* not ours, or a stale answer */
-			if (nlh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e =
-				    mnl_nlmsg_get_payload(nlh);
-
-				if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
-					return -EBADMSG;
+			if (nlh->nlmsg_type == NLMSG_DONE) {
 				acked++;
-				if (e->error == 0)
-					continue;
-				failed++;
-				if (!first_err) {
-					first_err = e->error;
-					if (err) {
-						err->err = e->error;
-						err->index = idx;
-						nl_extack(nlh, err->msg,
-						          sizeof(err->msg));
-					}
-				}
-			} else if (nlh->nlmsg_type == NLMSG_DONE) {
-				acked++;
-			} else if (cb && cb(nlh, data) < 0) {
-				return -EIO;
+				continue;
+			}
+			if (nlh->nlmsg_type != NLMSG_ERROR) {
+				if (cb && cb(nlh, data) < 0)
+					return -EIO;
+				continue;
+			}
+			e = mnl_nlmsg_get_payload(nlh);
+			if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
+				return -EBADMSG;
+			acked++;
+			if (e->error == 0)
+				continue;
+			failed++;
+			nl_extack(nlh, msg, sizeof(msg));
+			if (fail)
+				fail(idx, e->error, msg, fail_data);
+			if (first_err)
+				continue;
+			first_err = e->error;
+			if (err) {
+				err->err = e->error;
+				err->index = idx;
+				snprintf(err->msg, sizeof(err->msg), "%s", msg);
 			}
 		}
 	}
@@ -202,17 +208,12 @@ static int nl_collect(struct nl *nl, uint32_t first, size_t n, mnl_cb_t cb,
 	return first_err;
 }
 
-int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
-                  size_t *nfailed)
+/* Send the batch in chunks of whole messages. The receive buffer is
+ * large, so the kernel's ACKs queue up while we keep sending. */
+static int nl_batch_push(struct nl *nl, struct nl_batch *b)
 {
 	size_t i = 0;
 
-	if (err)
-		memset(err, 0, sizeof(*err));
-	if (nfailed)
-		*nfailed = 0;
-	/* Send in chunks of whole messages. The receive buffer is large, so
-	 * the kernel's ACKs queue up while we keep sending. */
 	while (i < b->n) {
 		size_t start = b->offsets[i], end = start;
 
@@ -227,7 +228,39 @@ int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
 		    0)
 			return -errno;
 	}
-	return nl_collect(nl, b->first_seq, b->n, NULL, NULL, err, nfailed);
+	return 0;
+}
+
+int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
+                  size_t *nfailed)
+{
+	int rc;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (nfailed)
+		*nfailed = 0;
+	if (!b->n)
+		return 0;
+	rc = nl_batch_push(nl, b);
+	if (rc < 0)
+		return rc;
+	return nl_collect(nl, b->first_seq, b->n, NULL, NULL, err, nfailed,
+	                  NULL, NULL);
+}
+
+int nl_batch_send_each(struct nl *nl, struct nl_batch *b, nl_fail_cb cb,
+                       void *data)
+{
+	int rc;
+
+	if (!b->n)
+		return 0;
+	rc = nl_batch_push(nl, b);
+	if (rc < 0)
+		return rc;
+	return nl_collect(nl, b->first_seq, b->n, NULL, NULL, NULL, NULL, cb,
+	                  data);
 }
 
 int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -240,7 +273,8 @@ int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
 	/* A dump ends with NLMSG_DONE, or with NLMSG_ERROR on failure. */
-	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL);
+	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL, NULL,
+	                  NULL);
 }
 
 int nl_request(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -252,5 +286,6 @@ int nl_request(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
-	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL);
+	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL, NULL,
+	                  NULL);
 }

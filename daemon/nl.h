@@ -59,6 +59,14 @@ void nl_batch_commit(struct nl *nl, struct nl_batch *b);
 int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
                   size_t *nfailed);
 
+/* Called for every failed request of a batch, in order. */
+typedef void (*nl_fail_cb)(size_t index, int err, const char *msg, void *data);
+
+/* As nl_batch_send(), but report every failure to CB (may be NULL).
+ * Returns 0, the first failure's -errno, or a socket error. */
+int nl_batch_send_each(struct nl *nl, struct nl_batch *b, nl_fail_cb cb,
+                       void *data);
+
 /* Send one dump request (built in REQ) and call CB for every answer
  * message until NLMSG_DONE. Returns 0 or -errno (extack text in ERR). */
 int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
@@ -97,6 +98,22 @@ static void test_batch_reports_failure_index(void **state)
 	nl_close(&nl);
 }
 
+struct fails {
+	size_t n, last;
+	bool ordered;
+};
+
+static void on_fail(size_t index, int err, const char *msg, void *data)
+{
+	struct fails *f = data;
+
+	(void)msg;
+	if (f->n && index <= f->last)
+		f->ordered = false;
+	f->last = index;
+	f->n += err < 0;
+}
+
 /* Many requests pipelined in one batch: every ACK is collected. */
 static void test_large_batch(void **state)
 {
@@ -117,6 +134,18 @@ static void test_large_batch(void **state)
 	assert_int_not_equal(nl_batch_send(&nl, &b, &err, &nfailed), 0);
 	assert_int_equal(nfailed, 2000);
 	assert_int_equal(err.index, 0);
+
+	/* The same batch again, each failure reported in order. */
+	struct fails f = {.ordered = true};
+
+	for (size_t i = 0; i < b.n; i++)
+		((struct nlmsghdr *)(b.buf + b.offsets[i]))->nlmsg_seq =
+		    ++nl.seq;
+	b.first_seq = nl.seq - (uint32_t)b.n + 1;
+	assert_int_not_equal(nl_batch_send_each(&nl, &b, on_fail, &f), 0);
+	assert_int_equal(f.n, 2000);
+	assert_true(f.ordered);
+	assert_int_equal(f.last, 1999);
 	nl_batch_free(&b);
 	nl_close(&nl);
 }
