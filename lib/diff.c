@@ -191,6 +191,28 @@ static void diff_dcb(const struct plan_port *want, const struct plan_port *have,
 		diff_push(out, DIFF_CHANGE, DIFF_DCB_TRUST);
 }
 
+/* How many classes of P stand above C (0 for a class under the qdisc). */
+static unsigned diff_class_depth(const struct plan_port *p,
+                                 const struct plan_class *c)
+{
+	unsigned depth = 0;
+
+	while (depth < 8 && (c = diff_find_class(p, c->parent)) != NULL)
+		depth++;
+	return depth;
+}
+
+/* Is class CLASSID deleted and created again (moved to another parent)?
+ * Its leaf qdisc dies with it and must be added again. */
+static bool diff_class_recreated(const struct plan_port *want,
+                                 const struct plan_port *have, uint32_t classid)
+{
+	const struct plan_class *w = diff_find_class(want, classid);
+	const struct plan_class *h = diff_find_class(have, classid);
+
+	return w && h && w->parent != h->parent;
+}
+
 /* Does deleting HAVE's root take this object with it? */
 static bool diff_under_root(const struct plan_qdisc *root, uint32_t parent)
 {
@@ -240,15 +262,18 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *h);
 	}
 
-	/* 4. Unwanted classes, children before parents. */
+	/* 4. Unwanted or moved classes, children before parents. A class
+	 * cannot change its parent in place (htb keeps the old one). */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; !gone && i < have->nclasses; i++) {
 			const struct plan_class *h = &have->classes[i];
+			const struct plan_class *w =
+			    diff_find_class(want, h->classid);
 			bool child = diff_find_class(have, h->parent) != NULL;
 
 			if ((pass == 0) != child)
 				continue;
-			if (!diff_find_class(want, h->classid))
+			if (!w || w->parent != h->parent)
 				DIFF_PUSH(out, DIFF_DEL, DIFF_CLASS, cls, *h);
 		}
 	}
@@ -265,14 +290,23 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		else if (!diff_qdisc_equal(w, h))
 			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
 	}
-	for (size_t i = 0; i < want->nclasses; i++) {
-		const struct plan_class *w = &want->classes[i];
-		const struct plan_class *h = diff_find_class(have, w->classid);
+	/* Parents before children, whatever order WANT lists them in (a
+	 * rollback's WANT comes from a kernel dump): htb quietly hangs a
+	 * class whose parent does not exist yet under the root. */
+	for (unsigned depth = 0; depth < 8; depth++) {
+		for (size_t i = 0; i < want->nclasses; i++) {
+			const struct plan_class *w = &want->classes[i];
+			const struct plan_class *h =
+			    diff_find_class(have, w->classid);
 
-		if (!h || gone)
-			DIFF_PUSH(out, DIFF_ADD, DIFF_CLASS, cls, *w);
-		else if (!diff_class_equal(w, h))
-			DIFF_PUSH(out, DIFF_CHANGE, DIFF_CLASS, cls, *w);
+			if (diff_class_depth(want, w) != depth)
+				continue;
+			if (!h || gone || h->parent != w->parent)
+				DIFF_PUSH(out, DIFF_ADD, DIFF_CLASS, cls, *w);
+			else if (!diff_class_equal(w, h))
+				DIFF_PUSH(out, DIFF_CHANGE, DIFF_CLASS, cls,
+				          *w);
+		}
 	}
 	for (size_t i = 0; i < want->nqdiscs; i++) {
 		const struct plan_qdisc *w = &want->qdiscs[i];
@@ -280,7 +314,9 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 
 		if (w->parent == PLAN_H_ROOT || w->kind == PLAN_QD_CLSACT)
 			continue;
-		if (!h || gone || h->kind != w->kind || h->parent != w->parent)
+		if (!h || gone || h->kind != w->kind ||
+		    h->parent != w->parent ||
+		    diff_class_recreated(want, have, w->parent))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
 		else if (!diff_qdisc_equal(w, h))
 			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);

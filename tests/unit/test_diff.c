@@ -233,6 +233,66 @@ static void test_filter_change_is_delete_then_add(void **state)
 	port_free(&have);
 }
 
+/* A rollback's target comes from a kernel dump, children before parents:
+ * the adds must still create parents first. */
+static void test_classes_added_parents_first(void **state)
+{
+	struct plan_port want, have;
+	struct plan_class tmp;
+	struct diff d;
+	size_t port_class = 99, queue_class = 99;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	empty_port(&have);
+	tmp = want.classes[0]; /* the port-rate parent goes last */
+	want.classes[0] = want.classes[2];
+	want.classes[2] = tmp;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	for (size_t i = 0; i < d.n; i++) {
+		if (d.ops[i].obj != DIFF_CLASS)
+			continue;
+		if (d.ops[i].u.cls.queue < 0)
+			port_class = i;
+		else if (queue_class == 99)
+			queue_class = i;
+	}
+	assert_true(port_class < queue_class);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+/* htb cannot move a class: one under the wrong parent is deleted and
+ * created again, not changed. */
+static void test_moved_class_recreated(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	build_htb(&have, 625000000ULL);
+	have.classes[2].parent = ROOT;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	/* delete the class, add it back, add back its leaf (which the
+	 * kernel deleted with the class) */
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].obj, DIFF_CLASS);
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].u.cls.parent,
+	                 PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR));
+	assert_int_equal(d.ops[2].kind, DIFF_ADD);
+	assert_int_equal(d.ops[2].obj, DIFF_QDISC);
+	assert_int_equal(d.ops[2].u.qdisc.parent, d.ops[1].u.cls.classid);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 static void test_dcb_hardware(void **state)
 {
 	struct plan_port want, have;
@@ -310,6 +370,8 @@ int main(void)
 	    cmocka_unit_test(test_root_kind_change_rebuilds),
 	    cmocka_unit_test(test_leaf_kind_change),
 	    cmocka_unit_test(test_filter_change_is_delete_then_add),
+	    cmocka_unit_test(test_classes_added_parents_first),
+	    cmocka_unit_test(test_moved_class_recreated),
 	    cmocka_unit_test(test_dcb_hardware),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
