@@ -14,6 +14,7 @@
 
 #include "compile.h"
 #include "conf.h"
+#include "engine.h"
 #include "plan_text.h"
 #include "probe.h"
 #include "strbuf.h"
@@ -26,6 +27,7 @@ enum cmdline_job {
 	CMDLINE_JOB_NONE,
 	CMDLINE_JOB_CHECK,
 	CMDLINE_JOB_DRYRUN,
+	CMDLINE_JOB_ONCE,
 };
 
 struct cmdline {
@@ -39,11 +41,10 @@ struct cmdline {
 
 static void cmdline_usage(FILE *f)
 {
-	fprintf(
-	    f,
-	    "usage: roced [-f FILE] -n [--caps host|full|hw|probe]\n"
-	    "       roced [-f FILE] --dry-run [--ports LIST] "
-	    "[--caps host|full|hw|probe]\n"
+	static const char usage[] =
+	    "usage: roced [-f FILE] -n [--caps KIND]\n"
+	    "       roced [-f FILE] --dry-run [--ports LIST] [--caps KIND]\n"
+	    "       roced [-f FILE] --once [--ports LIST] [--caps KIND]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -51,17 +52,18 @@ static void cmdline_usage(FILE *f)
 	    "  -n, --check         check the configuration and exit\n"
 	    "      --dry-run       print the plan as tc batch lines with the\n"
 	    "                      DCB part as '#dcb' lines, then exit\n"
+	    "      --once          apply the plan to the kernel once, print a\n"
+	    "                      summary per port, then exit\n"
 	    "      --ports LIST    plan these ports (names or NX-OS aliases,\n"
 	    "                      comma-separated) instead of the config's\n"
 	    "      --caps KIND     capabilities to plan for: host (minimal\n"
-	    "                      kernel), full (distro kernel, software "
-	    "DCB),\n"
-	    "                      hw (distro kernel, DCB NIC), probe (ask "
-	    "the\n"
-	    "                      running kernel; the default)\n"
+	    "                      kernel), full (distro kernel, software\n"
+	    "                      DCB), hw (distro kernel, DCB NIC), probe\n"
+	    "                      (ask the running kernel; the default)\n"
 	    "  -h, --help          this help\n"
-	    "  -V, --version       print the version\n",
-	    SYSCONFDIR);
+	    "  -V, --version       print the version\n";
+
+	fprintf(f, usage, SYSCONFDIR);
 }
 
 /* Print every diagnostic of D, errors and warnings alike, to stderr. */
@@ -241,6 +243,23 @@ static int cmdline_run(const struct cmdline *cl)
 	}
 	if (cmdline_compile(cl, &p, &pl) < 0)
 		goto out;
+	if (cl->job == CMDLINE_JOB_ONCE) {
+		struct engine e;
+
+		rc = engine_open(&e, false);
+		if (rc < 0) {
+			fprintf(stderr, "roced: cannot open netlink: %s\n",
+			        strerror(-rc));
+			rc = 1;
+		} else {
+			rc = engine_once(&e, &pl, stdout) ? 1 : 0;
+			engine_close(&e);
+		}
+		for (size_t i = 0; i < pl.nports; i++)
+			cmdline_print_port_diag(cl->file, &pl.ports[i]);
+		plan_free(&pl);
+		goto out;
+	}
 	if (cl->job == CMDLINE_JOB_CHECK) {
 		/* What the kernel cannot realise is a warning, not an error:
 		 * show it so `roced -n` tells the whole story. */
@@ -275,12 +294,14 @@ int roced_main(int argc, char **argv)
 	enum {
 		OPT_DRYRUN = 256,
 		OPT_PORTS,
-		OPT_CAPS
+		OPT_CAPS,
+		OPT_ONCE
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
 	    {"check", no_argument, NULL, 'n'},
 	    {"dry-run", no_argument, NULL, OPT_DRYRUN},
+	    {"once", no_argument, NULL, OPT_ONCE},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
 	    {"help", no_argument, NULL, 'h'},
@@ -303,6 +324,9 @@ int roced_main(int argc, char **argv)
 			break;
 		case OPT_DRYRUN:
 			cl.job = CMDLINE_JOB_DRYRUN;
+			break;
+		case OPT_ONCE:
+			cl.job = CMDLINE_JOB_ONCE;
 			break;
 		case OPT_PORTS:
 			cl.ports = optarg;
@@ -328,8 +352,8 @@ int roced_main(int argc, char **argv)
 		return 2;
 	}
 	if (cl.job == CMDLINE_JOB_NONE) {
-		fprintf(stderr, "roced: the daemon is not built yet; use -n or "
-		                "--dry-run\n");
+		fprintf(stderr, "roced: the daemon is not built yet; use -n, "
+		                "--dry-run or --once\n");
 		cmdline_usage(stderr);
 		return 2;
 	}

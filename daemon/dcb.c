@@ -23,10 +23,10 @@ static int dcb_keep_reply(const struct nlmsghdr *nlh, void *data)
 }
 
 static int dcb_nl_transact(void *ctx, struct nlmsghdr *req, void *reply,
-                           size_t *replylen, struct nl_error *err)
+                           size_t *replylen, struct nlb_error *err)
 {
 	struct dcb_reply r = {.buf = reply, .cap = *replylen};
-	int rc = nl_request(ctx, req, dcb_keep_reply, &r, err);
+	int rc = nlb_request(ctx, req, dcb_keep_reply, &r, err);
 
 	*replylen = r.len;
 	return rc;
@@ -67,7 +67,7 @@ int dcb_observe(const struct dcb_ops *ops, void *ctx, const char *ifname,
 	char req[DCBNL_MSG_REQ_SIZE] __attribute__((aligned(4)));
 	char reply[16384] __attribute__((aligned(4)));
 	size_t len = sizeof(reply);
-	struct nl_error err;
+	struct nlb_error err;
 	int rc;
 
 	rc = dcbnl_msg_ieee_get(req, sizeof(req), 0, ifname);
@@ -124,7 +124,7 @@ static int dcb_build(const struct diff_op *op, const char *ifname,
 
 int dcb_apply_op(const struct dcb_ops *ops, void *ctx, const char *ifname,
                  const struct diff_op *op, const struct plan_dcb *want,
-                 const struct dcbnl_msg_ieee *cur, struct nl_error *err)
+                 const struct dcbnl_msg_ieee *cur, struct nlb_error *err)
 {
 	char req[DCBNL_MSG_REQ_SIZE] __attribute__((aligned(4)));
 	char reply[4096] __attribute__((aligned(4)));

@@ -12,7 +12,7 @@
 
 #include "dcbnl_msg.h"
 #include "diff.h"
-#include "nl.h"
+#include "nlb.h"
 #include "plan.h"
 
 struct dcb_ops {
@@ -20,10 +20,10 @@ struct dcb_ops {
 	 * sends one before its ACK) into REPLY (REPLYLEN in: size, out:
 	 * length, 0 when none). Returns 0 or -errno with ERR filled. */
 	int (*transact)(void *ctx, struct nlmsghdr *req, void *reply,
-	                size_t *replylen, struct nl_error *err);
+	                size_t *replylen, struct nlb_error *err);
 };
 
-/* The real kernel: CTX is a struct nl *. */
+/* The real kernel: CTX is a struct nlb *. */
 extern const struct dcb_ops dcb_ops_netlink;
 
 /* Read IFNAME's IEEE state into CUR and its plan view into HAVE (DCB part
@@ -37,6 +37,6 @@ int dcb_observe(const struct dcb_ops *ops, void *ctx, const char *ifname,
  * own verdict is checked, not only the kernel's ACK. */
 int dcb_apply_op(const struct dcb_ops *ops, void *ctx, const char *ifname,
                  const struct diff_op *op, const struct plan_dcb *want,
-                 const struct dcbnl_msg_ieee *cur, struct nl_error *err);
+                 const struct dcbnl_msg_ieee *cur, struct nlb_error *err);
 
 #endif

@@ -25,7 +25,7 @@ struct fake {
 };
 
 static int fake_transact(void *ctx, struct nlmsghdr *req, void *reply,
-                         size_t *replylen, struct nl_error *err)
+                         size_t *replylen, struct nlb_error *err)
 {
 	struct fake *f = ctx;
 	const struct dcbmsg *d = mnl_nlmsg_get_payload(req);
@@ -98,7 +98,7 @@ static void test_apply_checks_driver_verdict(void **state)
 	struct plan_dcb want;
 	struct dcbnl_msg_ieee cur;
 	struct diff_op op = {.kind = DIFF_CHANGE, .obj = DIFF_DCB_PFC};
-	struct nl_error err;
+	struct nlb_error err;
 
 	(void)state;
 	memset(&want, 0, sizeof(want));
@@ -123,7 +123,7 @@ static void test_apply_app_and_trust(void **state)
 	struct fake f = {.reply = rp_del_ok, .reply_len = sizeof(rp_del_ok)};
 	struct plan_dcb want;
 	struct diff_op op = {.kind = DIFF_DEL, .obj = DIFF_DCB_APP};
-	struct nl_error err;
+	struct nlb_error err;
 
 	(void)state;
 	memset(&want, 0, sizeof(want));

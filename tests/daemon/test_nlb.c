@@ -17,14 +17,14 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "nl.h"
+#include "nlb.h"
 
 static int lo_index;
 
-static void put_qdisc(struct nl *nl, struct nl_batch *b, const char *kind,
+static void put_qdisc(struct nlb *nl, struct nlb_batch *b, const char *kind,
                       uint32_t handle, uint32_t parent)
 {
-	char *buf = nl_batch_next(b, 256);
+	char *buf = nlb_batch_next(b, 256);
 	struct nlmsghdr *nlh;
 	struct tcmsg *t;
 
@@ -37,7 +37,7 @@ static void put_qdisc(struct nl *nl, struct nl_batch *b, const char *kind,
 	t->tcm_handle = handle;
 	t->tcm_parent = parent;
 	mnl_attr_put_strz(nlh, TCA_KIND, kind);
-	nl_batch_commit(nl, b);
+	nlb_batch_commit(nl, b);
 }
 
 static int count_cb(const struct nlmsghdr *nlh, void *data)
@@ -55,9 +55,9 @@ static int count_cb(const struct nlmsghdr *nlh, void *data)
  * with its index and the kernel's extack text, the others are applied. */
 static void test_batch_reports_failure_index(void **state)
 {
-	struct nl nl;
-	struct nl_batch b;
-	struct nl_error err;
+	struct nlb nl;
+	struct nlb_batch b;
+	struct nlb_error err;
 	size_t nfailed = 0;
 	int found = 0;
 	char req[256];
@@ -65,14 +65,14 @@ static void test_batch_reports_failure_index(void **state)
 	struct tcmsg *t;
 
 	(void)state;
-	assert_int_equal(nl_open(&nl), 0);
-	nl_batch_init(&b);
+	assert_int_equal(nlb_open(&nl), 0);
+	nlb_batch_init(&b);
 	put_qdisc(&nl, &b, "pfifo", 0x10000, TC_H_ROOT);
 	put_qdisc(&nl, &b, "no-such-qdisc", TC_H_MAKE(TC_H_CLSACT, 0),
 	          TC_H_CLSACT);
 	put_qdisc(&nl, &b, "clsact", TC_H_MAKE(TC_H_CLSACT, 0), TC_H_CLSACT);
 	assert_int_equal(b.n, 3);
-	assert_int_equal(nl_batch_send(&nl, &b, &err, &nfailed), -ENOENT);
+	assert_int_equal(nlb_batch_send(&nl, &b, &err, &nfailed), -ENOENT);
 	assert_int_equal(err.index, 1);
 	assert_int_equal(nfailed, 1);
 	assert_true(err.msg[0] != '\0'); /* extack explains it */
@@ -83,19 +83,19 @@ static void test_batch_reports_failure_index(void **state)
 	nlh->nlmsg_type = RTM_GETQDISC;
 	t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
 	t->tcm_ifindex = lo_index;
-	assert_int_equal(nl_dump(&nl, nlh, count_cb, &found, NULL), 0);
+	assert_int_equal(nlb_dump(&nl, nlh, count_cb, &found, NULL), 0);
 	assert_int_equal(found, 1);
 
 	/* A good batch right after a failed one succeeds: no stale ACK
 	 * of the earlier batch is taken for this one's. */
-	nl_batch_reset(&b);
+	nlb_batch_reset(&b);
 	put_qdisc(&nl, &b, "bfifo", 0x30000, TC_H_ROOT);
 	((struct nlmsghdr *)b.buf)->nlmsg_flags =
 	    NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_REPLACE;
-	assert_int_equal(nl_batch_send(&nl, &b, &err, &nfailed), 0);
+	assert_int_equal(nlb_batch_send(&nl, &b, &err, &nfailed), 0);
 	assert_int_equal(nfailed, 0);
-	nl_batch_free(&b);
-	nl_close(&nl);
+	nlb_batch_free(&b);
+	nlb_close(&nl);
 }
 
 struct fails {
@@ -117,21 +117,21 @@ static void on_fail(size_t index, int err, const char *msg, void *data)
 /* Many requests pipelined in one batch: every ACK is collected. */
 static void test_large_batch(void **state)
 {
-	struct nl nl;
-	struct nl_batch b;
-	struct nl_error err;
+	struct nlb nl;
+	struct nlb_batch b;
+	struct nlb_error err;
 	size_t nfailed = 99;
 
 	(void)state;
-	assert_int_equal(nl_open(&nl), 0);
-	nl_batch_init(&b);
+	assert_int_equal(nlb_open(&nl), 0);
+	nlb_batch_init(&b);
 	/* 2000 refusals (no such parent) exercise chunking and ACK sweeps
 	 * without needing 2000 devices. */
 	for (int i = 0; i < 2000; i++)
 		put_qdisc(&nl, &b, "pfifo",
 		          TC_H_MAKE((uint32_t)(0x100 + i) << 16, 0),
 		          TC_H_MAKE(0x7777u << 16, 1));
-	assert_int_not_equal(nl_batch_send(&nl, &b, &err, &nfailed), 0);
+	assert_int_not_equal(nlb_batch_send(&nl, &b, &err, &nfailed), 0);
 	assert_int_equal(nfailed, 2000);
 	assert_int_equal(err.index, 0);
 
@@ -142,12 +142,12 @@ static void test_large_batch(void **state)
 		((struct nlmsghdr *)(b.buf + b.offsets[i]))->nlmsg_seq =
 		    ++nl.seq;
 	b.first_seq = nl.seq - (uint32_t)b.n + 1;
-	assert_int_not_equal(nl_batch_send_each(&nl, &b, on_fail, &f), 0);
+	assert_int_not_equal(nlb_batch_send_each(&nl, &b, on_fail, &f), 0);
 	assert_int_equal(f.n, 2000);
 	assert_true(f.ordered);
 	assert_int_equal(f.last, 1999);
-	nl_batch_free(&b);
-	nl_close(&nl);
+	nlb_batch_free(&b);
+	nlb_close(&nl);
 }
 
 static int setup(void **state)

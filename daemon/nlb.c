@@ -1,5 +1,5 @@
-/* nl: see nl.h. */
-#include "nl.h"
+/* nlb: see nlb.h. */
+#include "nlb.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 /* One sendmsg() carries at most this much: a few hundred requests. */
 #define NL_CHUNK (64 << 10)
 
-int nl_open(struct nl *nl)
+int nlb_open(struct nlb *nl)
 {
 	int one = 1, rcv = NL_RCVBUF, snd = NL_SNDBUF;
 	int fd;
@@ -46,32 +46,32 @@ int nl_open(struct nl *nl)
 	return 0;
 }
 
-void nl_close(struct nl *nl)
+void nlb_close(struct nlb *nl)
 {
 	if (nl->sock)
 		mnl_socket_close(nl->sock);
 	nl->sock = NULL;
 }
 
-void nl_batch_init(struct nl_batch *b)
+void nlb_batch_init(struct nlb_batch *b)
 {
 	memset(b, 0, sizeof(*b));
 }
 
-void nl_batch_free(struct nl_batch *b)
+void nlb_batch_free(struct nlb_batch *b)
 {
 	free(b->buf);
 	free(b->offsets);
-	nl_batch_init(b);
+	nlb_batch_init(b);
 }
 
-void nl_batch_reset(struct nl_batch *b)
+void nlb_batch_reset(struct nlb_batch *b)
 {
 	b->len = 0;
 	b->n = 0;
 }
 
-char *nl_batch_next(struct nl_batch *b, size_t max)
+char *nlb_batch_next(struct nlb_batch *b, size_t max)
 {
 	max = MNL_ALIGN(max);
 	if (b->len + max > b->cap) {
@@ -99,7 +99,7 @@ char *nl_batch_next(struct nl_batch *b, size_t max)
 	return b->buf + b->len;
 }
 
-void nl_batch_commit(struct nl *nl, struct nl_batch *b)
+void nlb_batch_commit(struct nlb *nl, struct nlb_batch *b)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)(b->buf + b->len);
 
@@ -149,9 +149,9 @@ static void nl_extack(const struct nlmsghdr *nlh, char *out, size_t len)
 
 /* Read answers until every sequence number in [first, first+n) has been
  * acknowledged. Data replies go to CB when given; failures to FAIL. */
-static int nl_collect(struct nl *nl, uint32_t first, size_t n, mnl_cb_t cb,
-                      void *data, struct nl_error *err, size_t *nfailed,
-                      nl_fail_cb fail, void *fail_data)
+static int nl_collect(struct nlb *nl, uint32_t first, size_t n, mnl_cb_t cb,
+                      void *data, struct nlb_error *err, size_t *nfailed,
+                      nlb_fail_cb fail, void *fail_data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	size_t acked = 0, failed = 0;
@@ -210,7 +210,7 @@ static int nl_collect(struct nl *nl, uint32_t first, size_t n, mnl_cb_t cb,
 
 /* Send the batch in chunks of whole messages. The receive buffer is
  * large, so the kernel's ACKs queue up while we keep sending. */
-static int nl_batch_push(struct nl *nl, struct nl_batch *b)
+static int nl_batch_push(struct nlb *nl, struct nlb_batch *b)
 {
 	size_t i = 0;
 
@@ -231,8 +231,8 @@ static int nl_batch_push(struct nl *nl, struct nl_batch *b)
 	return 0;
 }
 
-int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
-                  size_t *nfailed)
+int nlb_batch_send(struct nlb *nl, struct nlb_batch *b, struct nlb_error *err,
+                   size_t *nfailed)
 {
 	int rc;
 
@@ -249,8 +249,8 @@ int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
 	                  NULL, NULL);
 }
 
-int nl_batch_send_each(struct nl *nl, struct nl_batch *b, nl_fail_cb cb,
-                       void *data)
+int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
+                        void *data)
 {
 	int rc;
 
@@ -263,8 +263,8 @@ int nl_batch_send_each(struct nl *nl, struct nl_batch *b, nl_fail_cb cb,
 	                  data);
 }
 
-int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
-            struct nl_error *err)
+int nlb_dump(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+             struct nlb_error *err)
 {
 	if (err)
 		memset(err, 0, sizeof(*err));
@@ -277,8 +277,8 @@ int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 	                  NULL);
 }
 
-int nl_request(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
-               struct nl_error *err)
+int nlb_request(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+                struct nlb_error *err)
 {
 	if (err)
 		memset(err, 0, sizeof(*err));

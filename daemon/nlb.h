@@ -1,4 +1,4 @@
-/* nl: one rtnetlink socket, pipelined request batches and dumps (libmnl).
+/* nlb: one rtnetlink socket, pipelined request batches and dumps (libmnl).
  *
  * A batch holds many requests, each asking for an ACK, and goes to the
  * kernel in as few sendmsg() calls as fit the socket buffer; the ACKs are
@@ -8,28 +8,28 @@
  * so every failure is reported with the index of its request and the
  * kernel's extack text.
  */
-#ifndef ROCED_NL_H
-#define ROCED_NL_H
+#ifndef ROCED_NLB_H
+#define ROCED_NLB_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <libmnl/libmnl.h>
 
-struct nl {
+struct nlb {
 	struct mnl_socket *sock;
 	uint32_t portid;
 	uint32_t seq;
 };
 
 /* The first failure of a batch. */
-struct nl_error {
+struct nlb_error {
 	int err;       /* -errno, 0 if none */
 	size_t index;  /* which request of the batch */
 	char msg[256]; /* the kernel's extack text, or "" */
 };
 
-struct nl_batch {
+struct nlb_batch {
 	char *buf;
 	size_t len, cap;
 	size_t n;           /* requests in the batch */
@@ -39,42 +39,42 @@ struct nl_batch {
 };
 
 /* Open and bind a NETLINK_ROUTE socket with extended ACKs. */
-int nl_open(struct nl *nl);
-void nl_close(struct nl *nl);
+int nlb_open(struct nlb *nl);
+void nlb_close(struct nlb *nl);
 
-void nl_batch_init(struct nl_batch *b);
-void nl_batch_free(struct nl_batch *b);
-void nl_batch_reset(struct nl_batch *b);
+void nlb_batch_init(struct nlb_batch *b);
+void nlb_batch_free(struct nlb_batch *b);
+void nlb_batch_reset(struct nlb_batch *b);
 /* Room for one more request of at most MAX bytes: returns a zeroed buffer
  * to build it in (with mnl_nlmsg_put_header), or NULL on ENOMEM. Finish
- * it with nl_batch_commit(). */
-char *nl_batch_next(struct nl_batch *b, size_t max);
+ * it with nlb_batch_commit(). */
+char *nlb_batch_next(struct nlb_batch *b, size_t max);
 /* Seal the request just built: stamps its sequence number, forces
  * NLM_F_ACK, and counts it. */
-void nl_batch_commit(struct nl *nl, struct nl_batch *b);
+void nlb_batch_commit(struct nlb *nl, struct nlb_batch *b);
 
 /* Send the batch and collect every ACK. Returns 0 when all succeeded, or
  * the first failure's -errno with details in ERR (may be NULL). Counts
  * the failures in *NFAILED when given. */
-int nl_batch_send(struct nl *nl, struct nl_batch *b, struct nl_error *err,
-                  size_t *nfailed);
+int nlb_batch_send(struct nlb *nl, struct nlb_batch *b, struct nlb_error *err,
+                   size_t *nfailed);
 
 /* Called for every failed request of a batch, in order. */
-typedef void (*nl_fail_cb)(size_t index, int err, const char *msg, void *data);
+typedef void (*nlb_fail_cb)(size_t index, int err, const char *msg, void *data);
 
-/* As nl_batch_send(), but report every failure to CB (may be NULL).
+/* As nlb_batch_send(), but report every failure to CB (may be NULL).
  * Returns 0, the first failure's -errno, or a socket error. */
-int nl_batch_send_each(struct nl *nl, struct nl_batch *b, nl_fail_cb cb,
-                       void *data);
+int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
+                        void *data);
 
 /* Send one dump request (built in REQ) and call CB for every answer
  * message until NLMSG_DONE. Returns 0 or -errno (extack text in ERR). */
-int nl_dump(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
-            struct nl_error *err);
+int nlb_dump(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+             struct nlb_error *err);
 
 /* Send one request and wait for its answer; CB (may be NULL) sees a data
  * reply, as for RTM_GETDCB. Returns 0 or -errno. */
-int nl_request(struct nl *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
-               struct nl_error *err);
+int nlb_request(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
+                struct nlb_error *err);
 
 #endif

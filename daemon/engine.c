@@ -1,0 +1,82 @@
+/* engine: see engine.h. */
+#include "engine.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int engine_open(struct engine *e, bool takeover)
+{
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	rc = nlb_open(&e->nl);
+	if (rc < 0)
+		return rc;
+	rc = link_mon_open(&e->links, NULL, NULL);
+	if (rc < 0) {
+		nlb_close(&e->nl);
+		return rc;
+	}
+	e->rc.tc = &tc_ops_netlink;
+	e->rc.tc_ctx = &e->nl;
+	e->rc.dcb = &dcb_ops_netlink;
+	e->rc.dcb_ctx = &e->nl;
+	e->rc.links = e->links;
+	e->rc.takeover = takeover;
+	return 0;
+}
+
+void engine_close(struct engine *e)
+{
+	link_mon_close(e->links);
+	nlb_close(&e->nl);
+	memset(e, 0, sizeof(*e));
+}
+
+int engine_once(struct engine *e, const struct plan *pl, FILE *out)
+{
+	struct reconcile_result *res =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*res));
+	size_t writes = 0, warnings = 0, bad = 0;
+	int rc;
+
+	if (!res)
+		return 2;
+	rc = reconcile_apply(&e->rc, pl, res);
+	if (rc < 0 && rc != -EAGAIN) {
+		fprintf(out, "roced: cannot read the kernel's state: %s\n",
+		        strerror(-rc));
+		free(res);
+		return 2;
+	}
+	for (size_t i = 0; i < pl->nports; i++) {
+		const struct plan_port *pp = &pl->ports[i];
+
+		writes += res[i].writes;
+		warnings += pp->warnings.nwarnings;
+		fprintf(out, "%s: %s, %zu write%s, layout %s, dcb %s",
+		        res[i].ifname, reconcile_status_name(res[i].status),
+		        res[i].writes, res[i].writes == 1 ? "" : "s",
+		        plan_layout_name(pp->layout),
+		        pp->dcb.software ? "software" : "hardware");
+		if (pp->warnings.nwarnings)
+			fprintf(out, ", %zu warning%s", pp->warnings.nwarnings,
+			        pp->warnings.nwarnings == 1 ? "" : "s");
+		fputc('\n', out);
+		if (res[i].error[0])
+			fprintf(out, "  %s\n", res[i].error);
+		if (res[i].status == RECONCILE_REFUSED ||
+		    res[i].status == RECONCILE_ROLLED_BACK ||
+		    res[i].status == RECONCILE_FAILED)
+			bad++;
+	}
+	fprintf(out,
+	        "roced: %zu port%s, %zu write%s, %zu warning%s, %zu "
+	        "failed\n",
+	        pl->nports, pl->nports == 1 ? "" : "s", writes,
+	        writes == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s",
+	        bad);
+	free(res);
+	return bad ? 1 : 0;
+}

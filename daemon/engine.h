@@ -1,0 +1,31 @@
+/* engine: the daemon's kernel-facing state (netlink socket, link monitor)
+ * and the jobs that use it: one reconcile pass (`roced --once`) now, the
+ * event loop later. */
+#ifndef ROCED_ENGINE_H
+#define ROCED_ENGINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "nlb.h"
+#include "link.h"
+#include "plan.h"
+#include "reconcile.h"
+
+struct engine {
+	struct nlb nl;
+	struct link_mon *links;
+	struct reconcile rc;
+};
+
+/* Open the netlink socket and the link monitor. Returns 0 or -errno. */
+int engine_open(struct engine *e, bool takeover);
+void engine_close(struct engine *e);
+
+/* Apply PL once and write a summary to OUT: per port its status and
+ * writes, then totals. Returns 0 when every present port is as planned,
+ * 1 when some port was refused or rolled back, 2 when nothing could be
+ * observed. */
+int engine_once(struct engine *e, const struct plan *pl, FILE *out);
+
+#endif

@@ -1,0 +1,352 @@
+/* reconcile: see reconcile.h. */
+#include "reconcile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-port working state for one reconcile pass. */
+struct rc_port {
+	const struct plan_port *want;
+	struct reconcile_result *res;
+	int ifindex;
+	struct plan_port have; /* what the kernel held before */
+	struct tc_observe_port obs;
+	struct dcbnl_msg_ieee cur; /* hardware ports: IEEE state before */
+	struct diff ops;
+	size_t first, count; /* this port's requests in the batch */
+	bool failed;
+};
+
+/* Which request of the batch is which operation. */
+struct rc_req {
+	struct rc_port *port;
+	const struct diff_op *op;
+};
+
+struct rc_batch {
+	struct rc_req *reqs;
+	size_t n;
+};
+
+static void rc_port_reset(struct plan_port *pp)
+{
+	free(pp->qdiscs);
+	free(pp->classes);
+	free(pp->filters);
+	pp->qdiscs = NULL;
+	pp->classes = NULL;
+	pp->filters = NULL;
+	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
+}
+
+static void rc_describe(char *buf, size_t len, const struct diff_op *op)
+{
+	switch (op->obj) {
+	case DIFF_QDISC:
+		snprintf(buf, len, "%s qdisc %s %x:", diff_kind_name(op->kind),
+		         plan_qdisc_kind_name(op->u.qdisc.kind),
+		         PLAN_H_MAJ(op->u.qdisc.handle));
+		break;
+	case DIFF_CLASS:
+		snprintf(buf, len, "%s class %x:%x", diff_kind_name(op->kind),
+		         PLAN_H_MAJ(op->u.cls.classid),
+		         PLAN_H_MIN(op->u.cls.classid));
+		break;
+	case DIFF_FILTER:
+		snprintf(buf, len, "%s filter prio %u",
+		         diff_kind_name(op->kind), op->u.filter.prio);
+		break;
+	default:
+		snprintf(buf, len, "%s %s", diff_kind_name(op->kind),
+		         diff_obj_name(op->obj));
+		break;
+	}
+}
+
+static void rc_fail(struct rc_port *p, const struct diff_op *op, int err,
+                    const char *msg)
+{
+	char what[96];
+
+	if (p->failed)
+		return; /* the first refusal is the one that explains */
+	p->failed = true;
+	rc_describe(what, sizeof(what), op);
+	snprintf(p->res->error, sizeof(p->res->error), "%s: %s: %s%s%s",
+	         p->want->ifname, what, strerror(-err), msg && *msg ? ": " : "",
+	         msg ? msg : "");
+}
+
+static void rc_on_fail(size_t index, int err, const char *msg, void *data)
+{
+	struct rc_batch *b = data;
+
+	if (index < b->n)
+		rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
+}
+
+/* Link-level and DCB operations: one request each, in diff's order. */
+static void rc_apply_direct(const struct reconcile *r, struct rc_port *p,
+                            const struct diff *ops)
+{
+	char msg[256];
+
+	for (size_t i = 0; i < ops->n && !p->failed; i++) {
+		const struct diff_op *op = &ops->ops[i];
+		struct nlb_error err;
+		int rc;
+
+		if (tc_op_is_tc(op))
+			continue;
+		if (op->obj == DIFF_MTU) {
+			msg[0] = '\0';
+			rc = link_set_mtu(r->links, p->ifindex, op->u.mtu, msg,
+			                  sizeof(msg));
+			if (rc < 0)
+				rc_fail(p, op, rc, msg);
+		} else {
+			rc = dcb_apply_op(r->dcb, r->dcb_ctx, p->want->ifname,
+			                  op, &p->want->dcb, &p->cur, &err);
+			if (rc < 0)
+				rc_fail(p, op, rc, err.msg);
+		}
+		p->res->writes++;
+	}
+}
+
+/* Observe the tc part of PORTS (n of them) into their HAVE. */
+static int rc_observe_tc(const struct reconcile *r, struct rc_port **ports,
+                         size_t n)
+{
+	struct tc_observe_port *obs = calloc(n ? n : 1, sizeof(*obs));
+	struct nlb_error err;
+	int rc;
+
+	if (!obs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		obs[i].ifindex = ports[i]->ifindex;
+		obs[i].have = &ports[i]->have;
+	}
+	rc = r->tc->observe(r->tc_ctx, obs, n, &err);
+	for (size_t i = 0; i < n; i++)
+		ports[i]->obs.info = obs[i].info;
+	free(obs);
+	return rc;
+}
+
+/* Everything but tc: the link MTU and, on hardware ports, DCB. */
+static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
+{
+	struct link_info li;
+
+	p->have.dcb.software = p->want->dcb.software;
+	if (link_lookup(r->links, p->want->ifname, &li) == 0)
+		p->have.dcb.mtu = li.mtu;
+	if (p->want->dcb.software)
+		return 0;
+	return dcb_observe(r->dcb, r->dcb_ctx, p->want->ifname, &p->cur,
+	                   &p->have.dcb);
+}
+
+/* Queue the tc operations of every port into one batch. */
+static int rc_queue(const struct reconcile *r, struct rc_port *ports, size_t n,
+                    struct nlb_batch *b, struct rc_batch *map)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += ports[i].ops.n;
+	map->reqs = calloc(total ? total : 1, sizeof(*map->reqs));
+	if (!map->reqs)
+		return -ENOMEM;
+	map->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rc_port *p = &ports[i];
+		int q;
+
+		p->first = b->n;
+		q = r->tc->queue(r->tc_ctx, b, p->ifindex, p->ops.ops,
+		                 p->ops.n);
+		if (q < 0)
+			return q;
+		p->count = (size_t)q;
+		/* Map each queued request back to its operation. */
+		for (size_t k = 0; k < p->ops.n; k++)
+			if (tc_op_is_tc(&p->ops.ops[k]))
+				map->reqs[map->n++] = (struct rc_req){
+				    .port = p, .op = &p->ops.ops[k]};
+		p->res->writes += p->count;
+	}
+	return 0;
+}
+
+/* Put a refused port back as it was: observe it again and apply the diff
+ * from "now" to "before". */
+static void rc_rollback(const struct reconcile *r, struct rc_port *p)
+{
+	/* The rollback keeps its own result: the first refusal is what the
+	 * user needs to read. */
+	struct reconcile_result scratch = {0};
+	struct rc_port now = {
+	    .want = p->want, .res = &scratch, .ifindex = p->ifindex};
+	struct rc_port *list[1] = {&now};
+	struct nlb_batch b;
+	struct rc_batch map = {0};
+	struct nlb_error err;
+	int rc;
+
+	diag_init(&now.have.warnings, NULL);
+	diff_init(&now.ops);
+	nlb_batch_init(&b);
+	rc = rc_observe_tc(r, list, 1);
+	if (!rc)
+		rc = rc_observe_rest(r, &now);
+	/* The target is the state before: HAVE of the failed pass. */
+	p->have.dcb.software = p->want->dcb.software;
+	if (!rc)
+		rc = diff_port(&p->have, &now.have, &now.ops);
+	if (!rc) {
+		now.want = &p->have;
+		rc_apply_direct(r, &now, &now.ops);
+		now.want = p->want;
+		rc = rc_queue(r, &now, 1, &b, &map);
+	}
+	if (!rc)
+		rc = nlb_batch_send(r->tc_ctx, &b, &err, NULL);
+	p->res->writes += scratch.writes;
+	p->res->status =
+	    rc || now.failed ? RECONCILE_FAILED : RECONCILE_ROLLED_BACK;
+	if (p->res->status == RECONCILE_FAILED) {
+		size_t len = strlen(p->res->error);
+
+		snprintf(p->res->error + len, sizeof(p->res->error) - len,
+		         "; rollback failed too: %s",
+		         scratch.error[0] ? scratch.error : strerror(-rc));
+	}
+	free(map.reqs);
+	nlb_batch_free(&b);
+	diff_free(&now.ops);
+	rc_port_reset(&now.have);
+	diag_free(&now.have.warnings);
+}
+
+int reconcile_apply(const struct reconcile *r, const struct plan *pl,
+                    struct reconcile_result *res)
+{
+	struct rc_port *ports =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*ports));
+	struct rc_port **present =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*present));
+	struct rc_batch map = {0};
+	struct nlb_batch b;
+	size_t npresent = 0;
+	bool trouble = false;
+	int rc = 0;
+
+	nlb_batch_init(&b);
+	if (!ports || !present) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < pl->nports; i++) {
+		struct rc_port *p = &ports[i];
+		struct link_info li;
+
+		p->want = &pl->ports[i];
+		p->res = &res[i];
+		memset(p->res, 0, sizeof(*p->res));
+		snprintf(p->res->ifname, sizeof(p->res->ifname), "%s",
+		         p->want->ifname);
+		diag_init(&p->have.warnings, NULL);
+		diff_init(&p->ops);
+		if (link_lookup(r->links, p->want->ifname, &li) < 0) {
+			p->res->status = RECONCILE_ABSENT;
+			continue;
+		}
+		p->ifindex = li.ifindex;
+		present[npresent++] = p;
+	}
+
+	rc = rc_observe_tc(r, present, npresent);
+	for (size_t i = 0; !rc && i < npresent; i++)
+		rc = rc_observe_rest(r, present[i]);
+	if (rc < 0)
+		goto out; /* nothing written */
+
+	for (size_t i = 0; i < npresent; i++) {
+		struct rc_port *p = present[i];
+		const struct tc_port_info *info = &p->obs.info;
+
+		if (info->foreign_root && p->want->nqdiscs && !r->takeover) {
+			p->res->status = RECONCILE_REFUSED;
+			snprintf(
+			    p->res->error, sizeof(p->res->error),
+			    "%s: a root qdisc roced did not create (%s "
+			    "%x:) is in the way; roced leaves it alone "
+			    "unless the configuration says to take it over",
+			    p->want->ifname, info->foreign_kind,
+			    PLAN_H_MAJ(info->foreign_handle));
+			trouble = true;
+			continue;
+		}
+		rc = diff_port(p->want, &p->have, &p->ops);
+		if (rc < 0)
+			goto out;
+		rc_apply_direct(r, p, &p->ops);
+	}
+
+	rc = rc_queue(r, ports, pl->nports, &b, &map);
+	if (rc < 0)
+		goto out;
+	rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
+	if (rc < 0 && rc != -EAGAIN) {
+		/* A refusal is per port (below); only socket trouble lands
+		 * here, and then every port with writes must be checked. */
+		for (size_t i = 0; i < npresent; i++)
+			if (present[i]->count && !present[i]->failed)
+				rc_fail(present[i], &present[i]->ops.ops[0], rc,
+				        "netlink error");
+	}
+	rc = 0;
+	for (size_t i = 0; i < npresent; i++) {
+		struct rc_port *p = present[i];
+
+		if (p->failed) {
+			trouble = true;
+			rc_rollback(r, p);
+		}
+	}
+out:
+	for (size_t i = 0; ports && i < pl->nports; i++) {
+		diff_free(&ports[i].ops);
+		rc_port_reset(&ports[i].have);
+		diag_free(&ports[i].have.warnings);
+	}
+	free(map.reqs);
+	nlb_batch_free(&b);
+	free(present);
+	free(ports);
+	if (rc < 0)
+		return rc;
+	return trouble ? -EAGAIN : 0;
+}
+
+const char *reconcile_status_name(enum reconcile_status s)
+{
+	switch (s) {
+	case RECONCILE_OK:
+		return "ok";
+	case RECONCILE_ABSENT:
+		return "absent";
+	case RECONCILE_REFUSED:
+		return "refused";
+	case RECONCILE_ROLLED_BACK:
+		return "rolled back";
+	case RECONCILE_FAILED:
+		return "failed";
+	}
+	return "?";
+}

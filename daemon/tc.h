@@ -1,0 +1,54 @@
+/* tc: the tc backend. Observes roced's qdiscs, classes and filters on
+ * ports and writes diff's tc operations, over rtnetlink (lib/tc_msg.c
+ * encodes and decodes; daemon/nl.c carries).
+ *
+ * Observation reads every port's qdiscs with one dump (the kernel answers
+ * a qdisc dump with all devices anyway), then classes and filters only on
+ * ports that hold a roced root or clsact. Writes of many ports go into one
+ * pipelined batch; each failure is traced back to its port so that port
+ * alone can be rolled back.
+ */
+#ifndef ROCED_TC_H
+#define ROCED_TC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diff.h"
+#include "nlb.h"
+#include "plan.h"
+
+/* What a port holds besides roced's objects. */
+struct tc_port_info {
+	bool foreign_root;       /* a root qdisc someone configured */
+	char foreign_kind[16];   /* its kind, for the message */
+	uint32_t foreign_handle; /* its handle */
+	bool clsact;             /* a clsact qdisc exists (anyone's) */
+};
+
+/* One port to observe: IFINDEX in, HAVE (tc part only) and INFO out. */
+struct tc_observe_port {
+	int ifindex;
+	struct plan_port *have;
+	struct tc_port_info info;
+};
+
+struct tc_ops {
+	/* Fill every port's HAVE with roced's tc objects and INFO. */
+	int (*observe)(void *ctx, struct tc_observe_port *ports, size_t n,
+	               struct nlb_error *err);
+	/* Queue the tc operations OPS of one port into the batch B. Returns
+	 * the number queued or -errno. */
+	int (*queue)(void *ctx, struct nlb_batch *b, int ifindex,
+	             const struct diff_op *ops, size_t n);
+	/* Send B and report each failed request. */
+	int (*send)(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data);
+};
+
+/* The real kernel: CTX is a struct nlb *. */
+extern const struct tc_ops tc_ops_netlink;
+
+/* Does diff's operation belong to the tc backend? */
+bool tc_op_is_tc(const struct diff_op *op);
+
+#endif
