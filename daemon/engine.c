@@ -2,6 +2,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,39 @@ void engine_close(struct engine *e)
 	link_mon_close(e->links);
 	nlb_close(&e->nl);
 	memset(e, 0, sizeof(*e));
+}
+
+struct engine_orphans {
+	struct engine *e;
+	struct plan *pl;
+	int rc;
+};
+
+/* A port with a roced root that the plan does not name: roced created it
+ * for a configuration that no longer lists the port, so it goes. */
+static void engine_orphan(int ifindex, void *data)
+{
+	struct engine_orphans *o = data;
+	char name[IF_NAMESIZE];
+	struct plan_port *pp;
+
+	if (!if_indextoname((unsigned)ifindex, name) ||
+	    plan_find_port(o->pl, name))
+		return;
+	pp = plan_add_port(o->pl, name);
+	if (!pp) {
+		o->rc = -ENOMEM;
+		return;
+	}
+	pp->dcb.software = true; /* leave DCB and MTU as they are */
+}
+
+int engine_add_orphans(struct engine *e, struct plan *pl)
+{
+	struct engine_orphans o = {.e = e, .pl = pl};
+	int rc = e->rc.tc->owned(e->rc.tc_ctx, engine_orphan, &o);
+
+	return rc < 0 ? rc : o.rc;
 }
 
 int engine_once(struct engine *e, const struct plan *pl, FILE *out)

@@ -22,6 +22,11 @@ struct engine {
 int engine_open(struct engine *e, bool takeover);
 void engine_close(struct engine *e);
 
+/* Add to PL an empty plan for every port that holds a roced root qdisc
+ * but is not in PL, so that applying PL removes roced's objects there.
+ * Returns 0 or -errno. */
+int engine_add_orphans(struct engine *e, struct plan *pl);
+
 /* Apply PL once and write a summary to OUT: per port its status and
  * writes, then totals. Returns 0 when every present port is as planned,
  * 1 when some port was refused or rolled back, 2 when nothing could be

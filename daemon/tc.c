@@ -167,6 +167,34 @@ static int tc_observe(void *ctx, struct tc_observe_port *ports, size_t n,
 	return 0;
 }
 
+struct tc_owned {
+	void (*cb)(int ifindex, void *data);
+	void *data;
+};
+
+static int tc_owned_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tc_owned *o = data;
+	struct tc_msg_qdisc m;
+
+	if (tc_msg_qdisc_parse(nlh, nlh->nlmsg_len, &m) == 0 && m.roced &&
+	    m.parent == PLAN_H_ROOT)
+		o->cb(m.ifindex, o->data);
+	return MNL_CB_OK;
+}
+
+static int tc_owned(void *ctx, void (*cb)(int ifindex, void *data), void *data)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct tc_owned o = {.cb = cb, .data = data};
+	struct nlb_error err;
+	int rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
+
+	if (rc < 0)
+		return rc;
+	return nlb_dump(ctx, (struct nlmsghdr *)req, tc_owned_cb, &o, &err);
+}
+
 bool tc_op_is_tc(const struct diff_op *op)
 {
 	return op->obj == DIFF_QDISC || op->obj == DIFF_CLASS ||
@@ -237,5 +265,6 @@ static int tc_send(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data)
 const struct tc_ops tc_ops_netlink = {
     .observe = tc_observe,
     .queue = tc_queue,
+    .owned = tc_owned,
     .send = tc_send,
 };

@@ -41,6 +41,11 @@ struct tc_ops {
 	 * the number queued or -errno. */
 	int (*queue)(void *ctx, struct nlb_batch *b, int ifindex,
 	             const struct diff_op *ops, size_t n);
+	/* Call CB for each link (ifindex) that holds a roced root qdisc,
+	 * whatever the plan says: how roced finds ports it no longer
+	 * manages. */
+	int (*owned)(void *ctx, void (*cb)(int ifindex, void *data),
+	             void *data);
 	/* Send B and report each failed request. */
 	int (*send)(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data);
 };
