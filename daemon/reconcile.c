@@ -280,7 +280,8 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		struct rc_port *p = present[i];
 		const struct tc_port_info *info = &p->obs.info;
 
-		if (info->foreign_root && p->want->nqdiscs && !r->takeover) {
+		if (info->foreign_root && p->want->nqdiscs && !r->takeover &&
+		    !p->want->qdisc_takeover) {
 			p->res->status = RECONCILE_REFUSED;
 			snprintf(
 			    p->res->error, sizeof(p->res->error),

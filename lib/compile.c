@@ -268,6 +268,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	/* A port without an interface block runs NX-OS's default mode. */
 	pp->pfc_mode = c.iface ? c.iface->pfc_mode : POLICY_PFC_AUTO;
 	pp->watchdog = policy_iface_watchdog(p, c.iface);
+	pp->qdisc_takeover = c.iface && c.iface->qdisc_takeover;
 	pp->dcb.software = !pp->caps.hw_dcb;
 	compile_resolve(&c);
 

@@ -412,7 +412,8 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
 	static const char *const keys[] = {
-	    "name", "alias", "priority-flow-control", "service-policy", NULL};
+	    "name",           "alias",          "priority-flow-control",
+	    "service-policy", "qdisc-takeover", NULL};
 	static const char *const sp_keys[] = {"qos-input", "queuing-output",
 	                                      NULL};
 	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
@@ -420,6 +421,7 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	const config_setting_t *sp;
 	struct policy_iface *i;
 	unsigned line = conf_line(e);
+	bool takeover = false;
 
 	if (conf_name(c, e, "interface", name, sizeof(name), &line))
 		return;
@@ -434,6 +436,8 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	conf_string(c, e, "alias", where, i->alias, sizeof(i->alias),
 	            &i->alias_line);
 	conf_iface_pfc(c, e, where, i);
+	if (conf_bool(c, e, "qdisc-takeover", where, &takeover, NULL) > 0)
+		i->qdisc_takeover = takeover;
 	sp = conf_typed(c, e, "service-policy", where, CONFIG_TYPE_GROUP);
 	if (!sp)
 		return;

@@ -390,6 +390,10 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 			                                       : "false");
 		strbuf_puts(sb, "};");
 	}
+	if (f->qdisc_takeover) {
+		conf_write_nl(sb, 2);
+		strbuf_puts(sb, "qdisc-takeover = true;");
+	}
 	if (f->qos_input[0] || f->queuing_output[0]) {
 		conf_write_nl(sb, 2);
 		strbuf_puts(sb, "service-policy = { ");

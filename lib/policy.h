@@ -144,6 +144,8 @@ struct policy_iface {
 	char queuing_output[POLICY_NAME_MAX];
 	enum policy_pfc_mode pfc_mode;
 	enum policy_tristate watchdog;
+	/* Replace a root qdisc roced did not create (default: refuse). */
+	bool qdisc_takeover;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
 	unsigned alias_line;

@@ -658,7 +658,7 @@ static void test_round_trip_rich(void **state)
 	    "  { name = \"swp2\"; alias = \"uplink \\\"east\\\" \\\\ 2\";\n"
 	    "    priority-flow-control = { mode = \"off\"; watch-dog-interval "
 	    "= "
-	    "\"on\"; }; },\n"
+	    "\"on\"; }; qdisc-takeover = true; },\n"
 	    "  { name = \"veth-a.100\"; service-policy = { queuing-output = "
 	    "\"OUT\"; }; }\n"
 	    ");\n"
@@ -673,6 +673,8 @@ static void test_round_trip_rich(void **state)
 	load_ok(text, &p);
 	/* Spot checks that the rich file says what it should. */
 	assert_string_equal(p.ifaces[1].alias, "uplink \"east\" \\ 2");
+	assert_true(p.ifaces[1].qdisc_takeover);
+	assert_false(p.ifaces[0].qdisc_takeover);
 	assert_int_equal(p.map_queuing[0].queue[7].priority_level, 1);
 	assert_int_equal(p.map_queuing[0].queue[4].wred.min_bytes, 1500);
 	assert_int_equal(p.map_queuing[0].queue[3].wred.weight, 15);
