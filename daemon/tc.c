@@ -95,12 +95,18 @@ static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 	struct tc_msg_filter m;
 	struct plan_filter *f;
 
-	if (tc_msg_filter_parse(nlh, nlh->nlmsg_len, &m) < 0 || !m.rule ||
-	    !m.roced)
+	if (tc_msg_filter_parse(nlh, nlh->nlmsg_len, &m) < 0 || !m.rule)
 		return MNL_CB_OK;
 	p = tc_port(o, o->ifindex);
 	if (!p)
 		return MNL_CB_OK;
+	if (!m.roced) {
+		/* Someone else's filter on clsact: the qdisc is shared. */
+		if (o->parent == PLAN_H_CLSACT_INGRESS ||
+		    o->parent == PLAN_H_CLSACT_EGRESS)
+			p->info.clsact_foreign++;
+		return MNL_CB_OK;
+	}
 	f = plan_port_add_filter(p->have);
 	if (!f) {
 		o->rc = -ENOMEM;
@@ -158,6 +164,11 @@ static int tc_observe(void *ctx, struct tc_observe_port *ports, size_t n,
 			rc = tc_dump(nl, TC_MSG_FILTER, p->ifindex,
 			             PLAN_H_CLSACT_INGRESS, tc_filter_cb, &o,
 			             err);
+		if (!rc && p->info.clsact)
+			rc = tc_dump(nl, TC_MSG_FILTER, p->ifindex,
+			             PLAN_H_CLSACT_EGRESS, tc_filter_cb, &o,
+			             err);
+		p->have->clsact_shared = p->info.clsact_foreign > 0;
 		/* A port that vanished while we looked is simply empty. */
 		if (rc == -ENODEV)
 			rc = 0;

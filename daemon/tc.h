@@ -24,6 +24,7 @@ struct tc_port_info {
 	char foreign_kind[16];   /* its kind, for the message */
 	uint32_t foreign_handle; /* its handle */
 	bool clsact;             /* a clsact qdisc exists (anyone's) */
+	size_t clsact_foreign;   /* filters on it that are not roced's */
 };
 
 /* One port to observe: IFINDEX in, HAVE (tc part only) and INFO out. */

@@ -332,6 +332,15 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		    !diff_filter_equal(w, h))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_FILTER, filter, *w);
 	}
+	/* 7. A clsact nobody else uses, that the plan no longer needs (its
+	 * filters of ours were deleted in step 1). */
+	for (size_t i = 0; i < have->nqdiscs; i++) {
+		const struct plan_qdisc *h = &have->qdiscs[i];
+
+		if (h->kind == PLAN_QD_CLSACT && !have->clsact_shared &&
+		    !diff_find_qdisc(want, h->handle))
+			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *h);
+	}
 	return out->oom ? -ENOMEM : 0;
 }
 

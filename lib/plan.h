@@ -197,8 +197,11 @@ struct plan_port {
 	enum policy_pfc_mode pfc_mode;
 	bool pfc_awaiting_dcbx; /* mode auto and no DCBX agreement yet */
 	bool watchdog;
-	bool qdisc_takeover;              /* may replace a foreign root qdisc */
-	char qos_policy[POLICY_NAME_MAX]; /* in force, for show */
+	bool qdisc_takeover; /* may replace a foreign root qdisc */
+	/* Observed ports only: clsact also carries filters that are not
+	 * roced's, so roced must not delete it. */
+	bool clsact_shared;
+	char qos_policy[POLICY_NAME_MAX];     /* in force, for show */
 	char queuing_policy[POLICY_NAME_MAX]; /* in force, for show */
 	struct plan_dcb dcb;
 	struct plan_qdisc *qdiscs;

@@ -293,6 +293,36 @@ static void test_moved_class_recreated(void **state)
 	port_free(&have);
 }
 
+/* clsact goes when roced no longer needs it, unless others use it too. */
+static void test_clsact_removed_unless_shared(void **state)
+{
+	struct plan_port want, have;
+	struct plan_qdisc *q;
+	struct diff d;
+
+	(void)state;
+	empty_port(&want);
+	empty_port(&have);
+	q = plan_port_add_qdisc(&have);
+	q->kind = PLAN_QD_CLSACT;
+	q->handle = q->parent = PLAN_H_CLSACT;
+	q->queue = -1;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.qdisc.kind, PLAN_QD_CLSACT);
+	diff_free(&d);
+
+	have.clsact_shared = true;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 static void test_dcb_hardware(void **state)
 {
 	struct plan_port want, have;
@@ -372,6 +402,7 @@ int main(void)
 	    cmocka_unit_test(test_filter_change_is_delete_then_add),
 	    cmocka_unit_test(test_classes_added_parents_first),
 	    cmocka_unit_test(test_moved_class_recreated),
+	    cmocka_unit_test(test_clsact_removed_unless_shared),
 	    cmocka_unit_test(test_dcb_hardware),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
