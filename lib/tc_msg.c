@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "tc_msg_int.h"
 
@@ -47,12 +48,20 @@ void tc_msg_put(struct tc_msg_enc *e, uint16_t type, size_t len,
 	/* memcpy from NULL is undefined even for 0 bytes. */
 	static const uint8_t none;
 
+	struct nlattr *attr;
+
 	if (e->overflow)
 		return;
+	attr = mnl_nlmsg_get_payload_tail(e->nlh);
 	if (len > UINT16_MAX - MNL_ATTR_HDRLEN ||
 	    !mnl_attr_put_check(e->nlh, e->size, type, len,
-	                        data ? data : &none))
+	                        data ? data : &none)) {
 		e->overflow = true;
+		return;
+	}
+	/* libmnl before 1.0.5 leaves the alignment padding as it was */
+	memset((uint8_t *)mnl_attr_get_payload(attr) + len, 0,
+	       MNL_ALIGN(len) - len);
 }
 
 void tc_msg_put_u8(struct tc_msg_enc *e, uint16_t type, uint8_t v)

@@ -115,7 +115,9 @@ struct tc_msg_qdisc {
 	struct plan_qdisc q;
 };
 
-/* A decoded class; C is complete only for HTB classes (KNOWN). */
+/* A decoded class; C is complete only for HTB classes (KNOWN). HTB reports
+ * a class attached to the qdisc itself with parent root: C.parent names
+ * the qdisc (major:0) instead, as tc and the plan do. */
 struct tc_msg_class {
 	int ifindex;
 	bool deleted;
@@ -132,9 +134,8 @@ struct tc_msg_class {
  * KNOWN means the rule has exactly a shape tc_msg_filter() writes, so F
  * describes it completely; a rule with anything else (other keys, other
  * actions) is !KNOWN and F holds what could be read. F.parent is the
- * kernel's tcm_parent: in dumps of a clsact qdisc the kernel reports the
- * qdisc (ffff:0) for both hooks, so the caller sets F.parent from the
- * parent it dumped. */
+ * kernel's tcm_parent: the block the dump asked for (clsact hooks keep
+ * ffff:fff2 / ffff:fff3, as the plan names them). */
 struct tc_msg_filter {
 	int ifindex;
 	bool deleted;
@@ -157,7 +158,7 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out);
 /* Does the kernel hold what WANT asks for, judging by HAVE (decoded)?
  * Only fields the kernel holds are compared; where the plan leaves a value
  * to the kernel (HTB quantum 0, r2q 0, RED max_p 0) any value matches.
- * Filter parents are compared too: set HAVE->parent first for clsact. */
+ * Filter DSCP values are compared under their mask. */
 bool tc_msg_qdisc_same(const struct plan_qdisc *want,
                        const struct plan_qdisc *have);
 bool tc_msg_class_same(const struct plan_class *want,

@@ -26,19 +26,36 @@
 #define TC_MSG_TICK_IN_USEC (1000.0 / 64.0)
 #define TC_MSG_PSCHED_HZ    1000000000ull
 
-/* x86-64 conversions as tc's compiled code does them (cvttsd2si), where
- * tc relies on out-of-range double -> integer conversions. */
+/*
+ * tc converts doubles to unsigned int where the value may not fit (a rate
+ * of a few bytes per second gives transmission times beyond 2^32 ticks).
+ * The result is what the x86-64 instructions of Debian's tc binary give,
+ * which differ between its two code paths:
+ *  - tc_calc_xmittime() (the HTB buffers) converts with a 64-bit
+ *    cvttsd2si and keeps the low 32 bits;
+ *  - the rate-table loop of tc_calc_rtable() is vectorised: cvttpd2dq
+ *    with the 2^31 offset trick, which yields 0 from 2^32 on.
+ */
 static uint32_t tc_msg_cvt_u32(double v)
 {
-	/* 64-bit cvttsd2si, low half kept; 2^63 and up give 1 << 63. */
+	/* cvttsd2si gives 1 << 63 out of range, whose low half is 0 */
 	if (!(v > -1.0 && v < 9223372036854775808.0))
 		return 0;
 	return (uint32_t)(uint64_t)v;
 }
 
+static uint32_t tc_msg_cvt_u32_vec(double v)
+{
+	if (!(v > -1.0 && v < 4294967296.0))
+		return 0;
+	return (uint32_t)v;
+}
+
+/* The RED table's double -> byte conversion. Its values are below 256
+ * when finite (the damping factor is at most ln 2 per tick) or infinite,
+ * which every x86 conversion turns into INT32_MIN, whose low byte is 0. */
 static uint8_t tc_msg_cvt_u8(double v)
 {
-	/* 32-bit cvttsd2si, low byte kept; out of range gives INT32_MIN. */
 	int32_t i = INT32_MIN;
 
 	if (v > -2147483649.0 && v < 2147483648.0)
@@ -57,7 +74,18 @@ static uint32_t tc_msg_xmittime(uint64_t rate, uint32_t size)
 	return tc_msg_cvt_u32(usec * TC_MSG_TICK_IN_USEC);
 }
 
-/* tc_calc_rtable() for an Ethernet link (no ATM cell rounding), mpu 0. */
+/* The same inside tc_calc_rtable()'s vectorised loop. */
+static uint32_t tc_msg_xmittime_vec(uint64_t rate, uint32_t size)
+{
+	uint32_t usec =
+	    tc_msg_cvt_u32_vec(1000000.0 * ((double)size / (double)rate));
+
+	return tc_msg_cvt_u32_vec(usec * TC_MSG_TICK_IN_USEC);
+}
+
+/* tc_calc_rtable() for an Ethernet link (no ATM cell rounding), mpu 0.
+ * The kernel reads the table only for links of unknown type; it is sent
+ * because tc sends it. */
 static void tc_msg_rtab(struct tc_ratespec *r, uint32_t rtab[256])
 {
 	unsigned cell_log = 0;
@@ -65,7 +93,7 @@ static void tc_msg_rtab(struct tc_ratespec *r, uint32_t rtab[256])
 	while ((TC_MSG_HTB_MTU >> cell_log) > 255)
 		cell_log++;
 	for (unsigned i = 0; i < 256; i++)
-		rtab[i] = tc_msg_xmittime(r->rate, (i + 1) << cell_log);
+		rtab[i] = tc_msg_xmittime_vec(r->rate, (i + 1) << cell_log);
 	r->cell_align = -1;
 	r->cell_log = (uint8_t)cell_log;
 	r->linklayer = TC_LINKLAYER_ETHERNET;
