@@ -12,9 +12,10 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev iproute2"
 
 # Test tools: independent decoders and peers (tshark, lldpd, lldpad), the
 # QEMU full-kernel tier (qemu, a distro kernel, busybox for the initramfs),
-# tmux for interactive CLI tests, strace for netlink fixtures.
+# tmux for interactive CLI tests, strace for netlink fixtures, mandoc and
+# man-db to lint and render the man pages.
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
-cpio kmod tmux strace clang-format systemd mandoc python3 jq"
+cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"
