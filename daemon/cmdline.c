@@ -14,7 +14,9 @@
 
 #include "compile.h"
 #include "conf.h"
+#include "daemon.h"
 #include "engine.h"
+#include "log.h"
 #include "plan_text.h"
 #include "probe.h"
 #include "strbuf.h"
@@ -35,6 +37,7 @@ struct cmdline {
 	const char *file;
 	const char *ports; /* comma-separated, NULL = the config's */
 	const char *caps;  /* host|full|hw|probe */
+	bool syslog;
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -45,6 +48,7 @@ static void cmdline_usage(FILE *f)
 	    "usage: roced [-f FILE] -n [--caps KIND]\n"
 	    "       roced [-f FILE] --dry-run [--ports LIST] [--caps KIND]\n"
 	    "       roced [-f FILE] --once [--ports LIST] [--caps KIND]\n"
+	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -60,6 +64,9 @@ static void cmdline_usage(FILE *f)
 	    "                      kernel), full (distro kernel, software\n"
 	    "                      DCB), hw (distro kernel, DCB NIC), probe\n"
 	    "                      (ask the running kernel; the default)\n"
+	    "  -D, --debug LIST    debug subsystems: all, conf, apply, link,\n"
+	    "                      dcbx, watchdog, ctl (comma-separated)\n"
+	    "      --syslog        log to syslog instead of stderr\n"
 	    "  -h, --help          this help\n"
 	    "  -V, --version       print the version\n";
 
@@ -246,7 +253,7 @@ static int cmdline_run(const struct cmdline *cl)
 	if (cl->job == CMDLINE_JOB_ONCE) {
 		struct engine e;
 
-		rc = engine_open(&e, false);
+		rc = engine_open(&e, false, NULL, NULL);
 		if (rc < 0) {
 			fprintf(stderr, "roced: cannot open netlink: %s\n",
 			        strerror(-rc));
@@ -303,13 +310,16 @@ int roced_main(int argc, char **argv)
 		OPT_DRYRUN = 256,
 		OPT_PORTS,
 		OPT_CAPS,
-		OPT_ONCE
+		OPT_ONCE,
+		OPT_SYSLOG
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
 	    {"check", no_argument, NULL, 'n'},
 	    {"dry-run", no_argument, NULL, OPT_DRYRUN},
 	    {"once", no_argument, NULL, OPT_ONCE},
+	    {"debug", required_argument, NULL, 'D'},
+	    {"syslog", no_argument, NULL, OPT_SYSLOG},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
 	    {"help", no_argument, NULL, 'h'},
@@ -322,7 +332,7 @@ int roced_main(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "f:nhV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:nD:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			cl.file = optarg;
@@ -335,6 +345,18 @@ int roced_main(int argc, char **argv)
 			break;
 		case OPT_ONCE:
 			cl.job = CMDLINE_JOB_ONCE;
+			break;
+		case 'D': {
+			char err[160];
+
+			if (log_debug_enable(optarg, err, sizeof(err)) < 0) {
+				fprintf(stderr, "roced: %s\n", err);
+				return 2;
+			}
+			break;
+		}
+		case OPT_SYSLOG:
+			cl.syslog = true;
 			break;
 		case OPT_PORTS:
 			cl.ports = optarg;
@@ -360,10 +382,10 @@ int roced_main(int argc, char **argv)
 		return 2;
 	}
 	if (cl.job == CMDLINE_JOB_NONE) {
-		fprintf(stderr, "roced: the daemon is not built yet; use -n, "
-		                "--dry-run or --once\n");
-		cmdline_usage(stderr);
-		return 2;
+		struct daemon_opts o = {
+		    .file = cl.file, .caps = cl.caps, .syslog = cl.syslog};
+
+		return daemon_run(&o);
 	}
 	return cmdline_run(&cl);
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int engine_open(struct engine *e, bool takeover)
+int engine_open(struct engine *e, bool takeover, link_cb cb, void *data)
 {
 	int rc;
 
@@ -14,7 +14,7 @@ int engine_open(struct engine *e, bool takeover)
 	rc = nlb_open(&e->nl);
 	if (rc < 0)
 		return rc;
-	rc = link_mon_open(&e->links, NULL, NULL);
+	rc = link_mon_open(&e->links, cb, data);
 	if (rc < 0) {
 		nlb_close(&e->nl);
 		return rc;

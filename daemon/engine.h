@@ -18,8 +18,9 @@ struct engine {
 	struct reconcile rc;
 };
 
-/* Open the netlink socket and the link monitor. Returns 0 or -errno. */
-int engine_open(struct engine *e, bool takeover);
+/* Open the netlink socket and the link monitor (CB, may be NULL, hears
+ * about link changes). Returns 0 or -errno. */
+int engine_open(struct engine *e, bool takeover, link_cb cb, void *data);
 void engine_close(struct engine *e);
 
 /* Add to PL an empty plan for every port that holds a roced root qdisc

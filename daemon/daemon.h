@@ -1,0 +1,16 @@
+/* daemon: roced's long-running mode (see daemon.c). */
+#ifndef ROCED_DAEMON_H
+#define ROCED_DAEMON_H
+
+#include <stdbool.h>
+
+struct daemon_opts {
+	const char *file;
+	const char *caps; /* host|full|hw|probe */
+	bool syslog;      /* log to syslog instead of stderr */
+};
+
+/* Run until SIGTERM/SIGINT. Returns the exit status. */
+int daemon_run(const struct daemon_opts *o);
+
+#endif
