@@ -381,6 +381,14 @@ int roced_main(int argc, char **argv)
 		cmdline_usage(stderr);
 		return 2;
 	}
+	if (caps_preset_parse(cl.caps) < 0 && strcmp(cl.caps, "probe")) {
+		fprintf(
+		    stderr,
+		    "roced: invalid --caps '%s', expected host, full, hw or "
+		    "probe\n",
+		    cl.caps);
+		return 2;
+	}
 	if (cl.job == CMDLINE_JOB_NONE) {
 		struct daemon_opts o = {
 		    .file = cl.file, .caps = cl.caps, .syslog = cl.syslog};

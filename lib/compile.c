@@ -66,10 +66,22 @@ bool compile_queue_strict(const struct policy_map_queuing *m, unsigned q)
 	return m && m->queue[q].configured && m->queue[q].priority_level;
 }
 
+/* Does the policy give any non-strict queue a bandwidth share? */
+static bool compile_queuing_has_shares(const struct policy_map_queuing *m)
+{
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		if (m->queue[q].configured && m->queue[q].has_bandwidth &&
+		    !m->queue[q].priority_level)
+			return true;
+	return false;
+}
+
 unsigned compile_queue_percent(const struct policy_map_queuing *m, unsigned q)
 {
-	if (!m)
-		return q == 0 ? 100 : 0; /* NX-OS default: all to q-default */
+	/* No policy, or one that states no share at all (only strict queues
+	 * or only WRED): NX-OS's default, everything to q-default. */
+	if (!m || !compile_queuing_has_shares(m))
+		return q == 0 && !compile_queue_strict(m, 0) ? 100 : 0;
 	if (!m->queue[q].configured || !m->queue[q].has_bandwidth)
 		return 0;
 	return m->queue[q].bandwidth_percent;

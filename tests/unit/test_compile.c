@@ -632,10 +632,31 @@ static void test_ports_from_policy(void **state)
 	assert_int_equal(compile_ports_from_policy(&p, &caps, ports, 2), 2);
 	policy_free(&p);
 }
+/* A queuing policy that states no share at all (only WRED here) gets
+ * NX-OS's default: all the bandwidth to q-default, not 0 % everywhere. */
+static void test_no_shares_default(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		p.map_queuing[0].queue[q].has_bandwidth = false;
+	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_HW, &pl);
+	assert_int_equal(pp->dcb.ets_bw[0], 100);
+	for (unsigned tc = 1; tc < 8; tc++)
+		assert_int_equal(pp->dcb.ets_bw[tc], 0);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_ref_host),
+	    cmocka_unit_test(test_no_shares_default),
 	    cmocka_unit_test(test_ref_full),
 	    cmocka_unit_test(test_ref_hw),
 	    cmocka_unit_test(test_pfc_modes),
