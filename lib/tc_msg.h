@@ -37,6 +37,8 @@
  * Ethernet link whose packets are at most 1600 bytes. */
 #define TC_MSG_HTB_MTU 1600u
 
+/* HTB qdiscs have no change operation in the kernel (EINVAL): a new defcls
+ * or r2q needs a new root. */
 enum tc_msg_op {
 	TC_MSG_ADD,     /* `tc ... add`: NLM_F_CREATE|NLM_F_EXCL */
 	TC_MSG_REPLACE, /* `tc ... replace`: qdisc NLM_F_CREATE|NLM_F_REPLACE,
@@ -89,7 +91,9 @@ int tc_msg_class(void *buf, size_t size, enum tc_msg_op op, int ifindex,
  *           { classid C | action skbedit priority N }
  * (V and M are the DSCP value and mask shifted into the DS field; u32
  * takes neither PCP nor 802.1Q). Delete sends parent, prio and protocol,
- * which removes every filter of that prio. */
+ * which removes every filter of that prio. Requests carry no filter handle,
+ * so replace/change of an existing rule adds a second rule to the prio:
+ * to change a rule, delete its prio and add it again. */
 int tc_msg_filter(void *buf, size_t size, enum tc_msg_op op, int ifindex,
                   uint32_t seq, const struct plan_filter *f);
 
