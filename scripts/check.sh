@@ -33,5 +33,5 @@ count() { grep -cE "^:test-result: ($1)" $trs_files /dev/null | awk -F: '{s+=$NF
 pass=$(count PASS)
 fail=$(count 'FAIL|ERROR|XPASS')
 skip=$(count SKIP)
-echo "test files: $pass passed, $fail failed, $skip skipped"
+echo "tests: $pass passed, $fail failed, $skip skipped"
 exit "$rc"
