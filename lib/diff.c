@@ -1,5 +1,6 @@
 /* diff: see diff.h. */
 #include "diff.h"
+#include "tc_msg.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -45,75 +46,6 @@ static struct diff_op *diff_push(struct diff *d, enum diff_kind kind,
 		if (op_)                                                       \
 			op_->u.field = (val);                                  \
 	} while (0)
-
-bool diff_qdisc_equal(const struct plan_qdisc *a, const struct plan_qdisc *b)
-{
-	if (a->kind != b->kind || a->handle != b->handle ||
-	    a->parent != b->parent)
-		return false;
-	switch (a->kind) {
-	case PLAN_QD_ETS: {
-		const struct plan_ets *x = &a->u.ets, *y = &b->u.ets;
-
-		if (x->nbands != y->nbands || x->nstrict != y->nstrict ||
-		    memcmp(x->priomap, y->priomap, sizeof(x->priomap)))
-			return false;
-		for (unsigned i = x->nstrict; i < x->nbands && i < 8; i++)
-			if (x->quanta[i] != y->quanta[i])
-				return false;
-		return true;
-	}
-	case PLAN_QD_PRIO:
-		return a->u.prio.bands == b->u.prio.bands &&
-		       !memcmp(a->u.prio.priomap, b->u.prio.priomap,
-		               sizeof(a->u.prio.priomap));
-	case PLAN_QD_HTB:
-		return a->u.htb.defcls == b->u.htb.defcls &&
-		       a->u.htb.r2q == b->u.htb.r2q;
-	case PLAN_QD_RED: {
-		const struct plan_red *x = &a->u.red, *y = &b->u.red;
-
-		return x->limit == y->limit && x->qth_min == y->qth_min &&
-		       x->qth_max == y->qth_max && x->wlog == y->wlog &&
-		       x->plog == y->plog && x->scell_log == y->scell_log &&
-		       x->max_p == y->max_p && x->ecn == y->ecn &&
-		       x->harddrop == y->harddrop;
-	}
-	case PLAN_QD_BFIFO:
-	case PLAN_QD_PFIFO:
-		return a->u.fifo.limit == b->u.fifo.limit;
-	case PLAN_QD_CLSACT:
-		return true;
-	}
-	return false;
-}
-
-bool diff_class_equal(const struct plan_class *a, const struct plan_class *b)
-{
-	/* A zero quantum means "the kernel's default": nothing to compare. */
-	return a->classid == b->classid && a->parent == b->parent &&
-	       a->rate == b->rate && a->ceil == b->ceil && a->prio == b->prio &&
-	       (!a->quantum || a->quantum == b->quantum);
-}
-
-bool diff_filter_equal(const struct plan_filter *a, const struct plan_filter *b)
-{
-	if (a->kind != b->kind || a->parent != b->parent ||
-	    a->prio != b->prio || a->protocol != b->protocol ||
-	    a->match_dscp != b->match_dscp || a->match_pcp != b->match_pcp ||
-	    a->action != b->action)
-		return false;
-	if (a->match_dscp &&
-	    (a->dscp != b->dscp || a->dscp_mask != b->dscp_mask))
-		return false;
-	if (a->match_pcp && a->pcp != b->pcp)
-		return false;
-	if (a->kind == PLAN_FILTER_FLOWER && a->vlan_ethtype != b->vlan_ethtype)
-		return false;
-	if (a->action == PLAN_ACT_CLASSID)
-		return a->classid == b->classid;
-	return a->priority == b->priority;
-}
 
 static const struct plan_qdisc *diff_find_qdisc(const struct plan_port *p,
                                                 uint32_t handle)
@@ -241,7 +173,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 
 		if (diff_under_root(gone, h->parent))
 			continue;
-		if (!w || !diff_filter_equal(w, h))
+		if (!w || !tc_msg_filter_same(w, h))
 			DIFF_PUSH(out, DIFF_DEL, DIFF_FILTER, filter, *h);
 	}
 
@@ -287,7 +219,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 			continue;
 		if (!h || (w->parent == PLAN_H_ROOT && gone))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
-		else if (!diff_qdisc_equal(w, h))
+		else if (!tc_msg_qdisc_same(w, h))
 			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
 	}
 	/* Parents before children, whatever order WANT lists them in (a
@@ -303,7 +235,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 				continue;
 			if (!h || gone || h->parent != w->parent)
 				DIFF_PUSH(out, DIFF_ADD, DIFF_CLASS, cls, *w);
-			else if (!diff_class_equal(w, h))
+			else if (!tc_msg_class_same(w, h))
 				DIFF_PUSH(out, DIFF_CHANGE, DIFF_CLASS, cls,
 				          *w);
 		}
@@ -318,7 +250,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		    h->parent != w->parent ||
 		    diff_class_recreated(want, have, w->parent))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
-		else if (!diff_qdisc_equal(w, h))
+		else if (!tc_msg_qdisc_same(w, h))
 			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
 	}
 
@@ -329,7 +261,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		    diff_find_filter(have, w->parent, w->prio);
 
 		if (!h || diff_under_root(gone, h->parent) ||
-		    !diff_filter_equal(w, h))
+		    !tc_msg_filter_same(w, h))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_FILTER, filter, *w);
 	}
 	/* 7. A clsact nobody else uses, that the plan no longer needs (its

@@ -63,11 +63,8 @@ void diff_free(struct diff *d);
 int diff_port(const struct plan_port *want, const struct plan_port *have,
               struct diff *out);
 
-/* Object equality as diff sees it: the fields the kernel stores. */
-bool diff_qdisc_equal(const struct plan_qdisc *a, const struct plan_qdisc *b);
-bool diff_class_equal(const struct plan_class *a, const struct plan_class *b);
-bool diff_filter_equal(const struct plan_filter *a,
-                       const struct plan_filter *b);
+/* Object equality is tc_msg_*_same(): the fields the kernel stores, with
+ * the values the plan leaves to the kernel matching anything. */
 
 const char *diff_kind_name(enum diff_kind k);
 const char *diff_obj_name(enum diff_obj o);
