@@ -157,9 +157,13 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	const struct plan_qdisc *wroot = diff_root(want);
 	const struct plan_qdisc *hroot = diff_root(have);
 	/* A root of another kind (or none wanted) is deleted with its whole
-	 * subtree and rebuilt: the kernel cannot change a qdisc's kind. */
-	bool rebuild = hroot && (!wroot || wroot->kind != hroot->kind ||
-	                         wroot->handle != hroot->handle);
+	 * subtree and rebuilt: the kernel cannot change a qdisc's kind, nor
+	 * an htb root's default class or r2q. */
+	bool rebuild =
+	    hroot &&
+	    (!wroot || wroot->kind != hroot->kind ||
+	     wroot->handle != hroot->handle ||
+	     (wroot->kind == PLAN_QD_HTB && !tc_msg_qdisc_same(wroot, hroot)));
 	const struct plan_qdisc *gone = rebuild ? hroot : NULL;
 
 	diff_dcb(want, have, out);

@@ -365,6 +365,13 @@ bool tc_msg_qdisc_same(const struct plan_qdisc *want,
 	return false;
 }
 
+static bool tc_msg_bytes_close(uint32_t a, uint32_t b, uint64_t rate)
+{
+	uint64_t slack = rate / 1000000u + 1;
+
+	return (a > b ? a - b : b - a) <= slack;
+}
+
 bool tc_msg_class_same(const struct plan_class *want,
                        const struct plan_class *have)
 {
@@ -373,6 +380,14 @@ bool tc_msg_class_same(const struct plan_class *want,
 	uint32_t prio = want->prio < 7 ? want->prio : 7;
 
 	if (want->quantum && want->quantum != have->quantum)
+		return false;
+	/* Buckets travel as whole microseconds at the class's rate: allow
+	 * one microsecond's worth of bytes either way. */
+	if (want->burst &&
+	    !tc_msg_bytes_close(want->burst, have->burst, want->rate))
+		return false;
+	if (want->cburst &&
+	    !tc_msg_bytes_close(want->cburst, have->cburst, ceil))
 		return false;
 	return want->classid == have->classid && want->parent == have->parent &&
 	       want->rate == have->rate && ceil == have->ceil &&

@@ -93,4 +93,7 @@ int tc_msg_get_str(const struct tc_msg_attr *a, char *dst, size_t size);
 int tc_msg_kind_options(const struct tc_msg_view *v, char kind[TC_MSG_KIND_MAX],
                         struct tc_msg_attr *opts, struct tc_msg_attr *chain);
 
+/* The bytes RATE (bytes/s) sends in TICKS psched ticks. */
+uint32_t tc_msg_ticks_bytes(uint64_t rate, uint32_t ticks);
+
 #endif

@@ -74,6 +74,19 @@ static uint32_t tc_msg_xmittime(uint64_t rate, uint32_t size)
 	return tc_msg_cvt_u32(usec * TC_MSG_TICK_IN_USEC);
 }
 
+/* The bytes RATE sends in TICKS: the smallest size whose
+ * tc_msg_xmittime() is TICKS again (ticks are whole microseconds times
+ * 15.625, truncated), so that a decoded class re-encodes to the same
+ * kernel values. Exact for rates from 1 MB/s; slower ones may be off by a
+ * microsecond's worth of bytes. */
+uint32_t tc_msg_ticks_bytes(uint64_t rate, uint32_t ticks)
+{
+	double usec = ceil((double)ticks / TC_MSG_TICK_IN_USEC);
+	double bytes = ceil(usec * (double)rate / 1000000.0);
+
+	return bytes >= 4294967295.0 ? UINT32_MAX : (uint32_t)bytes;
+}
+
 /* The same inside tc_calc_rtable()'s vectorised loop. */
 static uint32_t tc_msg_xmittime_vec(uint64_t rate, uint32_t size)
 {
@@ -527,12 +540,17 @@ int tc_msg_class(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	memset(&opt, 0, sizeof(opt));
 	tc_msg_htb_rate(&opt.rate, rtab, rate);
 	tc_msg_htb_rate(&opt.ceil, ctab, ceil);
-	/* tc's minimal burst: one clock tick's worth of bytes plus an MTU,
-	 * expressed as the time to send it at the full 64-bit rate. */
+	/* The plan's token buckets (tc's burst/cburst) when it has them,
+	 * else tc's minimal burst: one clock tick's worth of bytes plus an
+	 * MTU. Either is sent as the time to send it at the class's rate. */
 	opt.buffer = tc_msg_xmittime(
-	    rate, (uint32_t)(rate / TC_MSG_PSCHED_HZ + TC_MSG_HTB_MTU));
+	    rate, c->burst
+	              ? c->burst
+	              : (uint32_t)(rate / TC_MSG_PSCHED_HZ + TC_MSG_HTB_MTU));
 	opt.cbuffer = tc_msg_xmittime(
-	    ceil, (uint32_t)(ceil / TC_MSG_PSCHED_HZ + TC_MSG_HTB_MTU));
+	    ceil, c->cburst
+	              ? c->cburst
+	              : (uint32_t)(ceil / TC_MSG_PSCHED_HZ + TC_MSG_HTB_MTU));
 	opt.quantum = c->quantum;
 	opt.prio = c->prio;
 
@@ -575,6 +593,10 @@ static int tc_msg_htb_class_decode(const struct tc_msg_attr *opts,
 	c->quantum = opt.quantum;
 	out->buffer = opt.buffer;
 	out->cbuffer = opt.cbuffer;
+	/* Back to bytes, as the plan keeps them: exact to the microsecond
+	 * tc's conversion keeps (tc_msg_class_same allows for that). */
+	c->burst = tc_msg_ticks_bytes(c->rate, opt.buffer);
+	c->cburst = tc_msg_ticks_bytes(c->ceil, opt.cbuffer);
 	return 0;
 }
 

@@ -44,5 +44,6 @@ void test_decode_u32_shapes(void **state);
 void test_same(void **state);
 void test_ownership(void **state);
 void test_red_wlog0(void **state);
+void test_class_burst_round_trip(void **state);
 
 #endif

@@ -189,6 +189,27 @@ static void test_root_kind_change_rebuilds(void **state)
 	port_free(&have);
 }
 
+/* The kernel refuses to change an htb root in place: a new default class
+ * means delete and rebuild. */
+static void test_htb_root_change_rebuilds(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	build_htb(&have, 625000000ULL);
+	want.qdiscs[0].u.htb.defcls = PLAN_HTB_QUEUE_MINOR(3);
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 8);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.qdisc.parent, PLAN_H_ROOT);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 static void test_leaf_kind_change(void **state)
 {
 	struct plan_port want, have;
@@ -398,6 +419,7 @@ int main(void)
 	    cmocka_unit_test(test_cold_apply_order),
 	    cmocka_unit_test(test_removal_deletes_root_only),
 	    cmocka_unit_test(test_root_kind_change_rebuilds),
+	    cmocka_unit_test(test_htb_root_change_rebuilds),
 	    cmocka_unit_test(test_leaf_kind_change),
 	    cmocka_unit_test(test_filter_change_is_delete_then_add),
 	    cmocka_unit_test(test_classes_added_parents_first),
