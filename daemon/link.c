@@ -85,7 +85,9 @@ int link_mon_open(struct link_mon **out, link_cb cb, void *data)
 	                         &lm->mngr);
 	if (rc < 0)
 		goto fail_nl;
-	rc = rtnl_link_alloc_cache(lm->reqsock, AF_UNSPEC, &lm->cache);
+	/* An empty cache: the manager fills it when it is added (filling it
+	 * here too would dump every link twice). */
+	rc = nl_cache_alloc_name("route/link", &lm->cache);
 	if (rc < 0)
 		goto fail_nl;
 	rc = nl_cache_mngr_add_cache_v2(lm->mngr, lm->cache, link_changed, lm);
