@@ -279,6 +279,7 @@ def main():
           "do not edit. */")
     print("#ifndef ROCED_TC_MSG_FIXTURES_H")
     print("#define ROCED_TC_MSG_FIXTURES_H")
+    print("/* clang-format off */")
     print()
     print("#include <stddef.h>")
     print("#include <stdint.h>")
@@ -317,6 +318,7 @@ def main():
         print('\t{ "%s", %s, sizeof(%s) },' % (n, cname(n), cname(n)))
     print("};")
     print()
+    print("/* clang-format on */")
     print("#endif")
 
 

@@ -3,6 +3,7 @@
  * (recorded by tests/tools/capture-tc-fixtures.sh): do not edit. */
 #ifndef ROCED_TC_MSG_FIXTURES_H
 #define ROCED_TC_MSG_FIXTURES_H
+/* clang-format off */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -3490,4 +3491,5 @@ static const struct tcfx tcfx_all[] = {
 	{ "req-qdisc-red-1g-add", tcfx_req_qdisc_red_1g_add, sizeof(tcfx_req_qdisc_red_1g_add) },
 };
 
+/* clang-format on */
 #endif
