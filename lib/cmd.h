@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "policy.h"
 #include "strbuf.h"
@@ -63,6 +64,16 @@ struct cmd_ctx {
 };
 
 void cmd_ctx_init(struct cmd_ctx *c);
+/* Set C to configuration mode inside the nested mode lines PATH (N of
+ * them, outermost first, as a "context" of the control protocol). The
+ * mode itself is known once the lines are re-entered (cmd_apply_line).
+ * Returns 0, or -1 when N or a line is too long for struct cmd_ctx. */
+int cmd_ctx_from_path(struct cmd_ctx *c, const char *const *path, size_t n);
+/* The NX-OS name of mode M as in its prompt: "exec", "config",
+ * "config-pmap-c-que", ...; cmd_mode_parse is its inverse (-1 if
+ * unknown). */
+const char *cmd_mode_name(enum cmd_mode m);
+int cmd_mode_parse(const char *name);
 /* The NX-OS prompt of C's mode for HOST, e.g. "roced(config-if)# ". */
 void cmd_prompt(const struct cmd_ctx *c, const char *host, char *buf,
                 size_t len);
@@ -75,17 +86,35 @@ enum cmd_kind {
 	CMD_KIND_ACTION, /* copy, reload, debug, clear ...: daemon action */
 };
 
+struct cmd_def; /* a command of the table (lib/cmd_int.h) */
+
+#define CMD_ARGV_MAX 24
+
 /* A parsed line. ARGS hold the matched tokens in canonical form
  * (keywords expanded, numbers normalised); NAME is the command's stable
- * identifier, e.g. "show queuing interface", used in the protocol. */
+ * identifier, e.g. "show queuing interface", used in the protocol. A `no`
+ * form has the NAME of the command it undoes. An empty line or a `!`
+ * comment parses as a MODE line with NAME "" and no ARGV: it does
+ * nothing. ARGV points into the struct itself: do not copy it by value.
+ */
 struct cmd_parsed {
 	enum cmd_kind kind;
 	const char *name;
-	bool negated;    /* the line began with "no" */
-	bool json;       /* a show command ending in "json" */
-	char canon[512]; /* the whole line, keywords expanded */
-	char *argv[24];  /* pointers into an internal copy */
+	bool negated;             /* the line began with "no" */
+	bool json;                /* a show command ending in "json" */
+	char canon[512];          /* the whole line, keywords expanded */
+	char *argv[CMD_ARGV_MAX]; /* pointers into STORE */
 	size_t argc;
+	/* For cmd_exec and the shell, not part of the protocol: */
+	size_t pos[CMD_ARGV_MAX]; /* byte offset of argv[i] in the line */
+	uint32_t argmask;         /* bit i: argv[i] is an argument */
+	/* The mode whose command matched and its depth: CTX's own mode, or
+	 * an enclosing one, since NX-OS leaves submodes for a command only
+	 * an enclosing mode knows (that is how pasted configs work). */
+	enum cmd_mode mode;
+	size_t depth;
+	const struct cmd_def *def;
+	char store[512];
 };
 
 /* A parse failure: MESSAGE ("% Invalid command", "% Incomplete
@@ -108,6 +137,11 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
  * offer where a WORD is expected. */
 void cmd_help(const struct cmd_ctx *ctx, const struct policy *known,
               const char *line, struct strbuf *out);
+/* The same, but when the words before the last one start no command it
+ * writes nothing and returns -1 with ERR filled (for the caret). */
+int cmd_help_checked(const struct cmd_ctx *ctx, const struct policy *known,
+                     const char *line, struct strbuf *out,
+                     struct cmd_error *err);
 
 #define CMD_WORD_MAX 64
 
@@ -122,12 +156,15 @@ size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
  * (entering "class-map type qos match-all X" creates X). Errors (an
  * undefined policy-map in service-policy, a value out of range, "no" of
  * something absent) leave POLICY untouched and fill ERR. Returns 0 or -1.
+ * POLICY may be NULL for MODE lines (rocesh moves between modes locally).
  */
 int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
              const struct cmd_parsed *p, struct cmd_error *err);
 
 /* Convenience for the daemon and tests: re-enter CTX->path on POLICY from
- * exec mode, then parse and carry out LINE. */
+ * exec mode, then parse and carry out LINE. With an empty path CTX->mode
+ * only tells exec from configuration mode. All or nothing: on error
+ * POLICY and CTX are as they were. SHOW and ACTION lines are refused. */
 int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
                    struct cmd_error *err);
 

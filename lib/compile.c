@@ -122,6 +122,35 @@ static void compile_dcb_pfc(struct compile_ctx *c)
 	}
 }
 
+/* Shares typed so far may add up to less than 100 (rocesh applies every
+ * line, and NX-OS takes q3's 50 before q-default's): scale them so that
+ * ETS holds sane values meanwhile, the remainder of the rounding going to
+ * the lowest TCs. With every share 0, the ETS TCs split evenly. */
+static void compile_dcb_ets_scale(struct compile_ctx *c, unsigned sum,
+                                  unsigned nets)
+{
+	struct plan_dcb *d = &c->pp->dcb;
+	unsigned total = 0;
+
+	for (unsigned tc = 0; tc < POLICY_NQUEUES; tc++) {
+		if (d->ets_tsa[tc] != PLAN_TSA_ETS)
+			continue;
+		d->ets_bw[tc] =
+		    (uint8_t)(sum ? d->ets_bw[tc] * 100u / sum : 100u / nets);
+		total += d->ets_bw[tc];
+	}
+	for (unsigned tc = 0; total < 100; tc = (tc + 1) % POLICY_NQUEUES) {
+		if (d->ets_tsa[tc] != PLAN_TSA_ETS || (sum && !d->ets_bw[tc]))
+			continue;
+		d->ets_bw[tc]++;
+		total++;
+	}
+	diag_warn(&c->pp->warnings, c->queuing ? c->queuing->line : 0,
+	          "ETS bandwidth shares add up to %u %%: scaled to 100 %% "
+	          "until the queuing policy is complete",
+	          sum);
+}
+
 /* ETS: qos-group/priority p is traffic class p; strict queues are strict
  * TCs, the others share by their bandwidth percent. */
 static void compile_dcb_ets(struct compile_ctx *c)
@@ -141,8 +170,10 @@ static void compile_dcb_ets(struct compile_ctx *c)
 		sum += d->ets_bw[tc];
 		nets++;
 	}
+	if (nets && sum < 100 && c->queuing)
+		compile_dcb_ets_scale(c, sum, nets);
 	/* DCB drivers refuse ETS tables whose shares do not add up. */
-	if (!d->software && nets && sum != 100)
+	else if (!d->software && nets && sum != 100)
 		diag_warn(&c->pp->warnings, c->queuing ? c->queuing->line : 0,
 		          "ETS bandwidth shares add up to %u %%, not 100 %%: "
 		          "the driver may refuse them",

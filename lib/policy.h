@@ -275,4 +275,15 @@ int policy_pfc_mode_parse(const char *s); /* -1 if unknown */
  * returns the number of errors added. Warnings do not fail validation. */
 int policy_validate(const struct policy *p, struct diag *d);
 
+enum policy_validate_mode {
+	POLICY_VALIDATE_FILE, /* a whole file: what policy_validate checks */
+	/* One CLI line at a time: states that are only incomplete so far
+	 * (bandwidth shares under 100, a paused CoS its class does not match
+	 * yet) are warnings, so that a sequence NX-OS accepts line by line is
+	 * accepted; shares over 100 and real conflicts stay errors. */
+	POLICY_VALIDATE_INTERACTIVE,
+};
+int policy_validate_mode(const struct policy *p, struct diag *d,
+                         enum policy_validate_mode mode);
+
 #endif

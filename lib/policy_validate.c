@@ -14,7 +14,11 @@
  *  - Bandwidth: once any non-strict queue of a queuing policy states
  *    `bandwidth remaining percent`, the non-strict queues must add up to
  *    exactly 100 (unstated ones count 0). A policy stating none leaves the
- *    shares to the compiler's defaults.
+ *    shares to the compiler's defaults. Interactively (rocesh, one line at
+ *    a time, POLICY_VALIDATE_INTERACTIVE) a sum under 100 is a warning:
+ *    NX-OS accepts `bandwidth remaining percent 50` on q3 before q-default
+ *    gets its 50. A paused CoS that the class-map does not match yet is a
+ *    warning there too.
  *  - The watchdog's detection time is interval x shutdown-multiplier and
  *    must not be shorter than one poll (SONiC accepted that silently,
  *    sonic-buildimage#27865), i.e. the multiplier is at least 1.
@@ -206,7 +210,8 @@ static void policy_validate_wred(struct diag *d, const struct policy_wred *w,
 	                      where, 0, 15);
 }
 
-static void policy_validate_map_queuing(const struct policy *p, struct diag *d)
+static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
+                                        enum policy_validate_mode mode)
 {
 	char where[2 * POLICY_NAME_MAX + 48];
 
@@ -253,7 +258,16 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d)
 				stated |= q->has_bandwidth;
 			}
 		}
-		if (stated && sum != 100)
+		/* Typed one queue at a time, the shares pass through sums
+		 * under 100 (compile scales them meanwhile); over 100 can
+		 * only be undone by lowering a share, so it is refused. */
+		if (stated && sum < 100 && mode == POLICY_VALIDATE_INTERACTIVE)
+			diag_warn(
+			    d, m->line,
+			    "bandwidth remaining percent of policy-map %s "
+			    "adds up to %u so far, expected 100",
+			    m->name, sum);
+		else if (stated && sum != 100)
 			diag_err(d, m->line,
 			         "bandwidth remaining percent of policy-map %s "
 			         "adds up to %u, expected 100",
@@ -287,7 +301,8 @@ static bool policy_validate_group_set(const struct policy *p, unsigned g)
 
 static void policy_validate_pause(const struct policy *p, struct diag *d,
                                   const struct policy_map_nq *m,
-                                  const struct policy_nq_rule *r)
+                                  const struct policy_nq_rule *r,
+                                  enum policy_validate_mode mode)
 {
 	const struct policy_class_nq *c =
 	    policy_find_class_nq(p, r->class_name);
@@ -309,8 +324,13 @@ static void policy_validate_pause(const struct policy *p, struct diag *d,
 	for (unsigned cos = 0; cos < POLICY_NPRIO; cos++) {
 		if (!(r->pfc_cos & (1u << cos)))
 			continue;
+		/* Interactively the class-map may get its match later. */
 		if (!(c->qos_groups & (1u << cos))) {
-			diag_err(d, line,
+			diag_add(d,
+			         mode == POLICY_VALIDATE_INTERACTIVE
+			             ? DIAG_WARNING
+			             : DIAG_ERROR,
+			         line,
 			         "pause pfc-cos %u in policy-map type "
 			         "network-qos %s class %s matches no class: "
 			         "class-map type network-qos %s matches "
@@ -329,7 +349,8 @@ static void policy_validate_pause(const struct policy *p, struct diag *d,
 	}
 }
 
-static void policy_validate_map_nq(const struct policy *p, struct diag *d)
+static void policy_validate_map_nq(const struct policy *p, struct diag *d,
+                                   enum policy_validate_mode mode)
 {
 	char where[2 * POLICY_NAME_MAX + 48];
 
@@ -365,7 +386,7 @@ static void policy_validate_map_nq(const struct policy *p, struct diag *d)
 				         "class-map type network-qos %s)",
 				         r->class_name, m->name, r->class_name);
 			if (r->pfc_cos)
-				policy_validate_pause(p, d, m, r);
+				policy_validate_pause(p, d, m, r, mode);
 			if (r->mtu)
 				policy_validate_range(
 				    d, r->mtu_line ?: r->line, "mtu", r->mtu,
@@ -529,17 +550,23 @@ static void policy_validate_pfcwd(const struct policy *p, struct diag *d)
 			  "hand");
 }
 
-int policy_validate(const struct policy *p, struct diag *d)
+int policy_validate_mode(const struct policy *p, struct diag *d,
+                         enum policy_validate_mode mode)
 {
 	size_t errors = d->nerrors;
 
 	policy_validate_class_qos(p, d);
 	policy_validate_map_qos(p, d);
-	policy_validate_map_queuing(p, d);
+	policy_validate_map_queuing(p, d, mode);
 	policy_validate_class_nq(p, d);
-	policy_validate_map_nq(p, d);
+	policy_validate_map_nq(p, d, mode);
 	policy_validate_system(p, d);
 	policy_validate_ifaces(p, d);
 	policy_validate_pfcwd(p, d);
 	return (int)(d->nerrors - errors);
+}
+
+int policy_validate(const struct policy *p, struct diag *d)
+{
+	return policy_validate_mode(p, d, POLICY_VALIDATE_FILE);
 }
