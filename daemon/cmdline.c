@@ -262,12 +262,7 @@ static int cmdline_run(const struct cmdline *cl)
 			/* With the config's own ports, roced also cleans up
 			 * ports it configured before; --ports narrows the
 			 * job to the ports named. */
-			rc = cl->ports ? 0 : engine_add_orphans(&e, &pl);
-			if (rc < 0)
-				fprintf(stderr,
-				        "roced: cannot list ports: %s\n",
-				        strerror(-rc));
-			rc = engine_once(&e, &pl, stdout) ? 1 : 0;
+			rc = engine_once(&e, &pl, !cl->ports, stdout) ? 1 : 0;
 			engine_close(&e);
 		}
 		for (size_t i = 0; i < pl.nports; i++)

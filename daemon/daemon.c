@@ -102,12 +102,10 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	free(ports);
 	if (rc == 0 && pl.diag.nerrors)
 		rc = -EINVAL;
-	if (rc == 0 && !n)
-		rc = engine_add_orphans(&d->e, &pl);
-	if (rc == 0 && pl.nports) {
-		res = calloc(pl.nports, sizeof(*res));
-		rc = res ? reconcile_apply(&d->e.rc, &pl, res) : -ENOMEM;
-	}
+	/* A full apply also removes roced's objects from ports the
+	 * configuration no longer names. */
+	if (rc == 0)
+		rc = engine_apply(&d->e, &pl, !n, &res);
 	/* What the kernel cannot realise, once per full apply (not on every
 	 * link event). */
 	for (size_t i = 0; !n && i < pl.nports; i++)

@@ -2,7 +2,6 @@
 #include "engine.h"
 
 #include <errno.h>
-#include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,18 +40,18 @@ struct engine_orphans {
 	int rc;
 };
 
-/* A port with a roced root that the plan does not name: roced created it
+/* A link with a roced root that the plan does not name: roced created it
  * for a configuration that no longer lists the port, so it goes. */
 static void engine_orphan(int ifindex, void *data)
 {
 	struct engine_orphans *o = data;
-	char name[IF_NAMESIZE];
+	struct link_info li;
 	struct plan_port *pp;
 
-	if (!if_indextoname((unsigned)ifindex, name) ||
-	    plan_find_port(o->pl, name))
+	if (o->rc || link_lookup_index(o->e->links, ifindex, &li) < 0 ||
+	    plan_find_port(o->pl, li.name))
 		return;
-	pp = plan_add_port(o->pl, name);
+	pp = plan_add_port(o->pl, li.name);
 	if (!pp) {
 		o->rc = -ENOMEM;
 		return;
@@ -60,24 +59,40 @@ static void engine_orphan(int ifindex, void *data)
 	pp->dcb.software = true; /* leave DCB and MTU as they are */
 }
 
-int engine_add_orphans(struct engine *e, struct plan *pl)
+int engine_apply(struct engine *e, struct plan *pl, bool orphans,
+                 struct reconcile_result **res)
 {
 	struct engine_orphans o = {.e = e, .pl = pl};
-	int rc = e->rc.tc->owned(e->rc.tc_ctx, engine_orphan, &o);
+	struct reconcile r = e->rc;
+	struct nlb_error err;
+	struct tc_scan scan;
+	int rc = 0;
 
-	return rc < 0 ? rc : o.rc;
+	*res = NULL;
+	tc_scan_init(&scan);
+	if (orphans) {
+		rc = r.tc->scan(r.tc_ctx, &scan, &err);
+		if (!rc) {
+			tc_scan_roots(&scan, engine_orphan, &o);
+			rc = o.rc;
+			r.scan = &scan;
+		}
+	}
+	if (!rc) {
+		*res = calloc(pl->nports ? pl->nports : 1, sizeof(**res));
+		rc = *res ? reconcile_apply(&r, pl, *res) : -ENOMEM;
+	}
+	tc_scan_free(&scan);
+	return rc;
 }
 
-int engine_once(struct engine *e, const struct plan *pl, FILE *out)
+int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 {
-	struct reconcile_result *res =
-	    calloc(pl->nports ? pl->nports : 1, sizeof(*res));
+	struct reconcile_result *res;
 	size_t writes = 0, warnings = 0, bad = 0;
 	int rc;
 
-	if (!res)
-		return 2;
-	rc = reconcile_apply(&e->rc, pl, res);
+	rc = engine_apply(e, pl, orphans, &res);
 	if (rc < 0 && rc != -EAGAIN) {
 		fprintf(out, "roced: cannot read the kernel's state: %s\n",
 		        strerror(-rc));

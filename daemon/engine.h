@@ -23,15 +23,19 @@ struct engine {
 int engine_open(struct engine *e, bool takeover, link_cb cb, void *data);
 void engine_close(struct engine *e);
 
-/* Add to PL an empty plan for every port that holds a roced root qdisc
- * but is not in PL, so that applying PL removes roced's objects there.
- * Returns 0 or -errno. */
-int engine_add_orphans(struct engine *e, struct plan *pl);
+/* Apply PL. With ORPHANS (PL names every configured port), every link
+ * that holds a roced root qdisc but is not in PL is added to it with an
+ * empty plan, so that applying PL removes roced's objects there; the one
+ * qdisc dump that finds them also serves observation. *RES gets
+ * PL->nports results (free() them; NULL on -ENOMEM). Returns what
+ * reconcile_apply() returns. */
+int engine_apply(struct engine *e, struct plan *pl, bool orphans,
+                 struct reconcile_result **res);
 
-/* Apply PL once and write a summary to OUT: per port its status and
- * writes, then totals. Returns 0 when every present port is as planned,
- * 1 when some port was refused or rolled back, 2 when nothing could be
- * observed. */
-int engine_once(struct engine *e, const struct plan *pl, FILE *out);
+/* engine_apply() once, and write a summary to OUT: per port its status
+ * and writes, then totals. Returns 0 when every present port is as
+ * planned, 1 when some port was refused or rolled back, 2 when nothing
+ * could be observed. */
+int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out);
 
 #endif

@@ -18,6 +18,11 @@ struct link_mon {
 	struct nl_cache *cache;
 	link_cb cb;
 	void *data;
+	/* Every link by name, for lookups without walking libnl's list:
+	 * rebuilt after the cache changed. */
+	struct link_info *byname;
+	size_t nbyname;
+	bool stale;
 };
 
 static void link_fill(struct rtnl_link *l, struct link_info *out)
@@ -43,6 +48,7 @@ static void link_changed(struct nl_cache *cache, struct nl_object *old_obj,
 
 	(void)cache;
 	(void)diff;
+	lm->stale = true;
 	if (!lm->cb)
 		return;
 	if (action == NL_ACT_NEW && new_obj) {
@@ -72,6 +78,7 @@ int link_mon_open(struct link_mon **out, link_cb cb, void *data)
 		return -ENOMEM;
 	lm->cb = cb;
 	lm->data = data;
+	lm->stale = true;
 	lm->evsock = nl_socket_alloc();
 	lm->reqsock = nl_socket_alloc();
 	if (!lm->evsock || !lm->reqsock) {
@@ -113,6 +120,7 @@ void link_mon_close(struct link_mon *lm)
 		nl_cache_mngr_free(lm->mngr); /* frees the cache, not evsock */
 	nl_socket_free(lm->evsock);
 	nl_socket_free(lm->reqsock);
+	free(lm->byname);
 	free(lm);
 }
 
@@ -125,12 +133,66 @@ int link_mon_process(struct link_mon *lm)
 {
 	int rc = nl_cache_mngr_data_ready(lm->mngr);
 
+	/* Whatever libnl folded in (a resync after an overrun too). */
+	lm->stale = true;
 	return rc < 0 ? -EIO : 0;
+}
+
+static int link_name_cmp(const void *a, const void *b)
+{
+	const struct link_info *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
+static int link_index_build(struct link_mon *lm)
+{
+	int n = nl_cache_nitems(lm->cache);
+	struct link_info *v = malloc((n > 0 ? (size_t)n : 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (struct nl_object *o = nl_cache_get_first(lm->cache);
+	     o && k < (size_t)n; o = nl_cache_get_next(o))
+		link_fill((struct rtnl_link *)o, &v[k++]);
+	qsort(v, k, sizeof(*v), link_name_cmp);
+	free(lm->byname);
+	lm->byname = v;
+	lm->nbyname = k;
+	lm->stale = false;
+	return 0;
 }
 
 int link_lookup(struct link_mon *lm, const char *name, struct link_info *out)
 {
-	struct rtnl_link *l = rtnl_link_get_by_name(lm->cache, name);
+	struct link_info key;
+	const struct link_info *hit;
+
+	if (lm->stale && link_index_build(lm) < 0) {
+		/* Out of memory: ask libnl, which walks its list. */
+		struct rtnl_link *l = rtnl_link_get_by_name(lm->cache, name);
+
+		if (!l)
+			return -ENODEV;
+		link_fill(l, out);
+		rtnl_link_put(l);
+		return 0;
+	}
+	if (strlen(name) >= sizeof(key.name))
+		return -ENODEV;
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	hit =
+	    bsearch(&key, lm->byname, lm->nbyname, sizeof(key), link_name_cmp);
+	if (!hit)
+		return -ENODEV;
+	*out = *hit;
+	return 0;
+}
+
+int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out)
+{
+	struct rtnl_link *l = rtnl_link_get(lm->cache, ifindex);
 
 	if (!l)
 		return -ENODEV;

@@ -45,6 +45,8 @@ int link_mon_process(struct link_mon *lm);
 
 /* Look a link up by name in the cache. Returns 0 or -ENODEV. */
 int link_lookup(struct link_mon *lm, const char *name, struct link_info *out);
+/* The same by ifindex. */
+int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out);
 /* Set a link's MTU. Returns 0 or -errno, with the kernel's words in ERR. */
 int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
                  size_t errlen);

@@ -116,9 +116,10 @@ static void rc_apply_direct(const struct reconcile *r, struct rc_port *p,
 	}
 }
 
-/* Observe the tc part of PORTS (n of them) into their HAVE. */
-static int rc_observe_tc(const struct reconcile *r, struct rc_port **ports,
-                         size_t n)
+/* Observe the tc part of PORTS (n of them) into their HAVE, with the qdiscs
+ * of SCAN when given. */
+static int rc_observe_tc(const struct reconcile *r, const struct tc_scan *scan,
+                         struct rc_port **ports, size_t n)
 {
 	struct tc_observe_port *obs = calloc(n ? n : 1, sizeof(*obs));
 	struct nlb_error err;
@@ -130,7 +131,7 @@ static int rc_observe_tc(const struct reconcile *r, struct rc_port **ports,
 		obs[i].ifindex = ports[i]->ifindex;
 		obs[i].have = &ports[i]->have;
 	}
-	rc = r->tc->observe(r->tc_ctx, obs, n, &err);
+	rc = r->tc->observe(r->tc_ctx, scan, obs, n, &err);
 	for (size_t i = 0; i < n; i++)
 		ports[i]->obs.info = obs[i].info;
 	free(obs);
@@ -201,7 +202,7 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	diag_init(&now.have.warnings, NULL);
 	diff_init(&now.ops);
 	nlb_batch_init(&b);
-	rc = rc_observe_tc(r, list, 1);
+	rc = rc_observe_tc(r, NULL, list, 1); /* the state now */
 	if (!rc)
 		rc = rc_observe_rest(r, &now);
 	/* The target is the state before: HAVE of the failed pass. */
@@ -270,7 +271,7 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		present[npresent++] = p;
 	}
 
-	rc = rc_observe_tc(r, present, npresent);
+	rc = rc_observe_tc(r, r->scan, present, npresent);
 	for (size_t i = 0; !rc && i < npresent; i++)
 		rc = rc_observe_rest(r, present[i]);
 	if (rc < 0)

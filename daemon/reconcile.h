@@ -1,12 +1,12 @@
 /* reconcile: make the kernel hold a plan. observe -> diff -> apply, per
  * port, as a transaction.
  *
- * Every port of the plan is observed (one qdisc dump for all, then what
- * each port needs), diffed against its plan, and the operations of all
- * ports go to the kernel in one pipelined batch. When the kernel refuses
- * an operation, that port alone is observed again and put back as it was
- * before (diff of "before" against "now"), and its result names the port,
- * the object and the kernel's own words. Ports that do not exist yet are
+ * Every port of the plan is observed (one qdisc dump for all, or the
+ * caller's scan, then what each port needs), diffed against its plan, and the
+ * operations of all ports go to the kernel in one pipelined batch. When the
+ * kernel refuses an operation, that port alone is observed again and put back
+ * as it was before (diff of "before" against "now"), and its result names the
+ * port, the object and the kernel's own words. Ports that do not exist yet are
  * reported absent and left for the link monitor.
  */
 #ifndef ROCED_RECONCILE_H
@@ -43,6 +43,9 @@ struct reconcile {
 	struct link_mon *links;
 	/* Replace a root qdisc roced did not create (config: takeover). */
 	bool takeover;
+	/* A qdisc scan taken just before (nothing written since), so that
+	 * observation does not dump every qdisc again; NULL: scan. */
+	const struct tc_scan *scan;
 };
 
 /* Apply PL; RES has room for PL->nports results, in plan order. Returns

@@ -3,24 +3,143 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tc_msg.h"
 
 struct tc_obs {
-	struct tc_observe_port *ports;
-	size_t n;
-	uint32_t parent; /* the filter block being dumped */
-	int ifindex;     /* the port being dumped (classes, filters) */
+	struct tc_observe_port *port; /* the port being dumped */
+	uint32_t parent;              /* the filter block being dumped */
 	int rc;
 };
 
-static struct tc_observe_port *tc_port(struct tc_obs *o, int ifindex)
+struct tc_scan_entry {
+	size_t order;
+	struct tc_msg_qdisc m;
+};
+
+void tc_scan_init(struct tc_scan *s)
 {
-	for (size_t i = 0; i < o->n; i++)
-		if (o->ports[i].ifindex == ifindex)
-			return &o->ports[i];
-	return NULL;
+	memset(s, 0, sizeof(*s));
+}
+
+void tc_scan_free(struct tc_scan *s)
+{
+	free(s->v);
+	tc_scan_init(s);
+}
+
+/* Kernel defaults (noqueue, pfifo_fast, mq, fq_codel) have handle 0:;
+ * anything else at the root that is not roced's was put there. */
+static bool tc_foreign_root(const struct tc_msg_qdisc *m)
+{
+	return m->parent == PLAN_H_ROOT && !m->roced &&
+	       PLAN_H_MAJ(m->handle) != 0 && strcmp(m->kind, "clsact");
+}
+
+static bool tc_scan_keeps(const struct tc_msg_qdisc *m)
+{
+	if (!strcmp(m->kind, "clsact"))
+		return true;
+	return tc_foreign_root(m) || (m->known && m->roced);
+}
+
+struct tc_scanning {
+	struct tc_scan *s;
+	struct tc_scan_entry *v;
+	size_t n, cap;
+	int rc;
+};
+
+static int tc_scan_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tc_scanning *sc = data;
+	struct tc_scan_entry *e;
+
+	if (sc->n == sc->cap) {
+		size_t ncap = sc->cap ? sc->cap * 2 : 256;
+		struct tc_scan_entry *nv = realloc(sc->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			sc->rc = -ENOMEM;
+			return MNL_CB_ERROR;
+		}
+		sc->v = nv;
+		sc->cap = ncap;
+	}
+	e = &sc->v[sc->n];
+	/* Another kind of message, or a qdisc observation never needs. */
+	if (tc_msg_qdisc_parse(nlh, nlh->nlmsg_len, &e->m) < 0 ||
+	    e->m.deleted || !tc_scan_keeps(&e->m))
+		return MNL_CB_OK;
+	e->order = sc->n++;
+	return MNL_CB_OK;
+}
+
+static int tc_scan_cmp(const void *a, const void *b)
+{
+	const struct tc_scan_entry *x = a, *y = b;
+
+	if (x->m.ifindex != y->m.ifindex)
+		return x->m.ifindex < y->m.ifindex ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int tc_scan(void *ctx, struct tc_scan *s, struct nlb_error *err)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct tc_scanning sc = {.s = s};
+	int rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
+
+	tc_scan_free(s);
+	if (rc < 0)
+		return rc;
+	rc = nlb_dump(ctx, (struct nlmsghdr *)req, tc_scan_cb, &sc, err);
+	if (sc.rc)
+		rc = sc.rc;
+	if (rc < 0) {
+		free(sc.v);
+		return rc;
+	}
+	/* The kernel walks device by device, in list order: sort by
+	 * ifindex so that a port's qdiscs are found by bisection. */
+	if (sc.n)
+		qsort(sc.v, sc.n, sizeof(*sc.v), tc_scan_cmp);
+	s->v = malloc((sc.n ? sc.n : 1) * sizeof(*s->v));
+	if (!s->v) {
+		free(sc.v);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < sc.n; i++)
+		s->v[i] = sc.v[i].m;
+	s->n = s->cap = sc.n;
+	free(sc.v);
+	return 0;
+}
+
+/* The first entry of IFINDEX in S (or where it would be). */
+static size_t tc_scan_first(const struct tc_scan *s, int ifindex)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->v[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void tc_scan_roots(const struct tc_scan *s, void (*cb)(int ifindex, void *data),
+                   void *data)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].roced && s->v[i].parent == PLAN_H_ROOT)
+			cb(s->v[i].ifindex, data);
 }
 
 static const struct plan_qdisc *tc_roced_root(const struct plan_port *pp)
@@ -31,55 +150,43 @@ static const struct plan_qdisc *tc_roced_root(const struct plan_port *pp)
 	return NULL;
 }
 
-static int tc_qdisc_cb(const struct nlmsghdr *nlh, void *data)
+/* A port's qdiscs, from the scan. */
+static int tc_port_qdiscs(const struct tc_scan *s, struct tc_observe_port *p)
 {
-	struct tc_obs *o = data;
-	struct tc_observe_port *p;
-	struct tc_msg_qdisc m;
-	struct plan_qdisc *q;
+	for (size_t i = tc_scan_first(s, p->ifindex);
+	     i < s->n && s->v[i].ifindex == p->ifindex; i++) {
+		const struct tc_msg_qdisc *m = &s->v[i];
+		struct plan_qdisc *q;
 
-	if (tc_msg_qdisc_parse(nlh, nlh->nlmsg_len, &m) < 0)
-		return MNL_CB_OK; /* another kind of message: not ours */
-	p = tc_port(o, m.ifindex);
-	if (!p)
-		return MNL_CB_OK;
-	if (!strcmp(m.kind, "clsact"))
-		p->info.clsact = true;
-	else if (m.parent == PLAN_H_ROOT && !m.roced &&
-	         PLAN_H_MAJ(m.handle) != 0) {
-		/* Kernel defaults (noqueue, pfifo_fast, mq, fq_codel) have
-		 * handle 0:; anything else at the root was put there. */
-		p->info.foreign_root = true;
-		p->info.foreign_handle = m.handle;
-		snprintf(p->info.foreign_kind, sizeof(p->info.foreign_kind),
-		         "%s", m.kind);
-		return MNL_CB_OK;
+		if (!strcmp(m->kind, "clsact")) {
+			p->info.clsact = true;
+		} else if (tc_foreign_root(m)) {
+			p->info.foreign_root = true;
+			p->info.foreign_handle = m->handle;
+			snprintf(p->info.foreign_kind,
+			         sizeof(p->info.foreign_kind), "%s", m->kind);
+			continue;
+		}
+		if (!m->known)
+			continue;
+		q = plan_port_add_qdisc(p->have);
+		if (!q)
+			return -ENOMEM;
+		*q = m->q;
 	}
-	if (!m.known || (!m.roced && strcmp(m.kind, "clsact")))
-		return MNL_CB_OK;
-	q = plan_port_add_qdisc(p->have);
-	if (!q) {
-		o->rc = -ENOMEM;
-		return MNL_CB_ERROR;
-	}
-	*q = m.q;
-	return MNL_CB_OK;
+	return 0;
 }
 
 static int tc_class_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct tc_obs *o = data;
-	struct tc_observe_port *p;
 	struct tc_msg_class m;
 	struct plan_class *c;
 
 	if (tc_msg_class_parse(nlh, nlh->nlmsg_len, &m) < 0 || !m.known ||
-	    !m.roced)
+	    !m.roced || m.ifindex != o->port->ifindex)
 		return MNL_CB_OK;
-	p = tc_port(o, m.ifindex);
-	if (!p)
-		return MNL_CB_OK;
-	c = plan_port_add_class(p->have);
+	c = plan_port_add_class(o->port->have);
 	if (!c) {
 		o->rc = -ENOMEM;
 		return MNL_CB_ERROR;
@@ -91,14 +198,11 @@ static int tc_class_cb(const struct nlmsghdr *nlh, void *data)
 static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct tc_obs *o = data;
-	struct tc_observe_port *p;
+	struct tc_observe_port *p = o->port;
 	struct tc_msg_filter m;
 	struct plan_filter *f;
 
 	if (tc_msg_filter_parse(nlh, nlh->nlmsg_len, &m) < 0 || !m.rule)
-		return MNL_CB_OK;
-	p = tc_port(o, o->ifindex);
-	if (!p)
 		return MNL_CB_OK;
 	if (!m.roced) {
 		/* Someone else's filter on clsact: the qdisc is shared. */
@@ -121,89 +225,66 @@ static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int tc_dump(struct nlb *nl, enum tc_msg_obj obj, int ifindex,
-                   uint32_t parent, mnl_cb_t cb, struct tc_obs *o,
-                   struct nlb_error *err)
+static int tc_dump(struct nlb *nl, enum tc_msg_obj obj,
+                   struct tc_observe_port *p, uint32_t parent, mnl_cb_t cb,
+                   struct tc_obs *o, struct nlb_error *err)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	int rc = tc_msg_dump(req, sizeof(req), obj, ifindex, parent, 0);
+	int rc = tc_msg_dump(req, sizeof(req), obj, p->ifindex, parent, 0);
 
 	if (rc < 0)
 		return rc;
-	o->ifindex = ifindex;
+	o->port = p;
 	o->parent = parent;
 	rc = nlb_dump(nl, (struct nlmsghdr *)req, cb, o, err);
 	return o->rc ? o->rc : rc;
 }
 
-static int tc_observe(void *ctx, struct tc_observe_port *ports, size_t n,
-                      struct nlb_error *err)
+static int tc_observe_port(struct nlb *nl, const struct tc_scan *s,
+                           struct tc_observe_port *p, struct nlb_error *err)
 {
-	struct tc_obs o = {.ports = ports, .n = n};
-	struct nlb *nl = ctx;
+	struct tc_obs o = {.port = p};
+	const struct plan_qdisc *root;
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
-		memset(&ports[i].info, 0, sizeof(ports[i].info));
-	rc = tc_dump(nl, TC_MSG_QDISC, 0, 0, tc_qdisc_cb, &o, err);
+	memset(&p->info, 0, sizeof(p->info));
+	rc = tc_port_qdiscs(s, p);
 	if (rc < 0)
 		return rc;
-	for (size_t i = 0; i < n; i++) {
-		struct tc_observe_port *p = &ports[i];
-		const struct plan_qdisc *root = tc_roced_root(p->have);
-
-		if (root) {
-			rc = tc_dump(nl, TC_MSG_CLASS, p->ifindex, 0,
-			             tc_class_cb, &o, err);
-			if (!rc)
-				rc = tc_dump(nl, TC_MSG_FILTER, p->ifindex,
-				             root->handle, tc_filter_cb, &o,
-				             err);
-		}
-		if (!rc && p->info.clsact)
-			rc = tc_dump(nl, TC_MSG_FILTER, p->ifindex,
-			             PLAN_H_CLSACT_INGRESS, tc_filter_cb, &o,
-			             err);
-		if (!rc && p->info.clsact)
-			rc = tc_dump(nl, TC_MSG_FILTER, p->ifindex,
-			             PLAN_H_CLSACT_EGRESS, tc_filter_cb, &o,
-			             err);
-		p->have->clsact_shared = p->info.clsact_foreign > 0;
-		/* A port that vanished while we looked is simply empty. */
-		if (rc == -ENODEV)
-			rc = 0;
-		if (rc < 0)
-			return rc;
+	root = tc_roced_root(p->have);
+	if (root) {
+		rc = tc_dump(nl, TC_MSG_CLASS, p, 0, tc_class_cb, &o, err);
+		if (!rc)
+			rc = tc_dump(nl, TC_MSG_FILTER, p, root->handle,
+			             tc_filter_cb, &o, err);
 	}
-	return 0;
+	if (!rc && p->info.clsact)
+		rc = tc_dump(nl, TC_MSG_FILTER, p, PLAN_H_CLSACT_INGRESS,
+		             tc_filter_cb, &o, err);
+	if (!rc && p->info.clsact)
+		rc = tc_dump(nl, TC_MSG_FILTER, p, PLAN_H_CLSACT_EGRESS,
+		             tc_filter_cb, &o, err);
+	p->have->clsact_shared = p->info.clsact_foreign > 0;
+	/* A port that vanished while we looked is simply empty. */
+	return rc == -ENODEV ? 0 : rc;
 }
 
-struct tc_owned {
-	void (*cb)(int ifindex, void *data);
-	void *data;
-};
-
-static int tc_owned_cb(const struct nlmsghdr *nlh, void *data)
+static int tc_observe(void *ctx, const struct tc_scan *scan,
+                      struct tc_observe_port *ports, size_t n,
+                      struct nlb_error *err)
 {
-	struct tc_owned *o = data;
-	struct tc_msg_qdisc m;
+	struct tc_scan own;
+	int rc = 0;
 
-	if (tc_msg_qdisc_parse(nlh, nlh->nlmsg_len, &m) == 0 && m.roced &&
-	    m.parent == PLAN_H_ROOT)
-		o->cb(m.ifindex, o->data);
-	return MNL_CB_OK;
-}
-
-static int tc_owned(void *ctx, void (*cb)(int ifindex, void *data), void *data)
-{
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct tc_owned o = {.cb = cb, .data = data};
-	struct nlb_error err;
-	int rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-
-	if (rc < 0)
-		return rc;
-	return nlb_dump(ctx, (struct nlmsghdr *)req, tc_owned_cb, &o, &err);
+	tc_scan_init(&own);
+	if (!scan) {
+		rc = tc_scan(ctx, &own, err);
+		scan = &own;
+	}
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = tc_observe_port(ctx, scan, &ports[i], err);
+	tc_scan_free(&own);
+	return rc;
 }
 
 bool tc_op_is_tc(const struct diff_op *op)
@@ -274,8 +355,8 @@ static int tc_send(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data)
 }
 
 const struct tc_ops tc_ops_netlink = {
+    .scan = tc_scan,
     .observe = tc_observe,
     .queue = tc_queue,
-    .owned = tc_owned,
     .send = tc_send,
 };

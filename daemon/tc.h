@@ -2,11 +2,12 @@
  * ports and writes diff's tc operations, over rtnetlink (lib/tc_msg.c
  * encodes and decodes; daemon/nl.c carries).
  *
- * Observation reads every port's qdiscs with one dump (the kernel answers
- * a qdisc dump with all devices anyway), then classes and filters only on
- * ports that hold a roced root or clsact. Writes of many ports go into one
- * pipelined batch; each failure is traced back to its port so that port
- * alone can be rolled back.
+ * Observation reads every link's qdiscs with one dump (the kernel answers
+ * a qdisc dump with all devices anyway), kept as a scan that also tells
+ * which links hold a roced root (how roced finds the ports it no longer
+ * manages), then classes and filters only on ports that hold a roced root
+ * or clsact. Writes of many ports go into one pipelined batch; each failure
+ * is traced back to its port so that port alone can be rolled back.
  */
 #ifndef ROCED_TC_H
 #define ROCED_TC_H
@@ -17,6 +18,7 @@
 #include "diff.h"
 #include "nlb.h"
 #include "plan.h"
+#include "tc_msg.h"
 
 /* What a port holds besides roced's objects. */
 struct tc_port_info {
@@ -34,19 +36,33 @@ struct tc_observe_port {
 	struct tc_port_info info;
 };
 
+/* The qdiscs of every link that observation needs: roced's own, clsact,
+ * and foreign roots, sorted by ifindex (dump order within a link). */
+struct tc_scan {
+	struct tc_msg_qdisc *v;
+	size_t n, cap;
+};
+
+void tc_scan_init(struct tc_scan *s);
+void tc_scan_free(struct tc_scan *s);
+/* Call CB for every link that holds a roced root qdisc. */
+void tc_scan_roots(const struct tc_scan *s, void (*cb)(int ifindex, void *data),
+                   void *data);
+
 struct tc_ops {
-	/* Fill every port's HAVE with roced's tc objects and INFO. */
-	int (*observe)(void *ctx, struct tc_observe_port *ports, size_t n,
+	/* One qdisc dump of every link into SCAN (initialised, emptied
+	 * first). */
+	int (*scan)(void *ctx, struct tc_scan *scan, struct nlb_error *err);
+	/* Fill every port's HAVE with roced's tc objects and INFO: qdiscs
+	 * from SCAN when given (taken just before: nothing written since),
+	 * else from a scan of its own; classes and filters from the kernel. */
+	int (*observe)(void *ctx, const struct tc_scan *scan,
+	               struct tc_observe_port *ports, size_t n,
 	               struct nlb_error *err);
 	/* Queue the tc operations OPS of one port into the batch B. Returns
 	 * the number queued or -errno. */
 	int (*queue)(void *ctx, struct nlb_batch *b, int ifindex,
 	             const struct diff_op *ops, size_t n);
-	/* Call CB for each link (ifindex) that holds a roced root qdisc,
-	 * whatever the plan says: how roced finds ports it no longer
-	 * manages. */
-	int (*owned)(void *ctx, void (*cb)(int ifindex, void *data),
-	             void *data);
 	/* Send B and report each failed request. */
 	int (*send)(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data);
 };

@@ -84,6 +84,17 @@ static void test_events(void **state)
 	assert_int_equal(s.n[LINK_EV_RENAME], 1);
 	assert_string_equal(s.old_name, "swp9");
 	assert_string_equal(s.last_name, "swp10");
+	/* Lookups follow the rename, by name and by index. */
+	assert_int_equal(link_lookup(lm, "swp9", &li), -ENODEV);
+	assert_int_equal(link_lookup(lm, "swp10", &li), 0);
+	assert_int_equal(li.mtu, 9216);
+	{
+		struct link_info by_index;
+
+		assert_int_equal(link_lookup_index(lm, li.ifindex, &by_index),
+		                 0);
+		assert_string_equal(by_index.name, "swp10");
+	}
 
 	sh("ip link del swp10");
 	pump(lm, &s.n[LINK_EV_DEL], 2, 2000);
