@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@
 
 #include <libmnl/libmnl.h>
 #include <linux/dcbnl.h>
+#include <linux/if_link.h>
+#include <linux/veth.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
@@ -176,93 +179,236 @@ static uint32_t probe_action_kinds(struct mnl_socket *nl, uint32_t *seq)
 	return found;
 }
 
-/* Runs in the child, inside its own network namespace. */
-static int probe_child(struct caps *out)
+/* The scratch device when the probe cannot have a namespace of its own:
+ * a veth pair with names of our own, in the caller's namespace. veth and
+ * not dummy: loading the dummy module creates dummy0 in the host's
+ * namespace, a side effect that would outlive the probe. */
+struct probe_scratch {
+	char name[IFNAMSIZ];
+	char peer[IFNAMSIZ];
+};
+
+/* What the child reports, in memory shared with the parent. */
+struct probe_result {
+	int rc;
+	bool done;    /* the child got to the end */
+	bool scratch; /* it fell back to a scratch veth pair */
+	struct probe_scratch s;
+	struct caps caps;
+};
+
+static void probe_scratch_name(struct probe_scratch *s, unsigned attempt)
 {
+	struct timespec ts;
+	uint32_t r;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	r = ((uint32_t)getpid() * 2654435761u) ^ (uint32_t)ts.tv_nsec ^
+	    (attempt * 40503u);
+	r &= 0xffffff;
+	snprintf(s->name, sizeof(s->name), "roced-p%06x", (unsigned)r);
+	snprintf(s->peer, sizeof(s->peer), "roced-p%06x-b", (unsigned)r);
+}
+
+static int probe_link_add(struct mnl_socket *nl, const struct probe_scratch *s,
+                          uint32_t *seq)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifm;
+	struct nlattr *info, *data, *peer;
+
+	nlh->nlmsg_type = RTM_NEWLINK;
+	nlh->nlmsg_flags =
+	    NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
+	nlh->nlmsg_seq = ++*seq;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, s->name);
+	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
+	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
+	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
+	/* VETH_INFO_PEER holds an ifinfomsg followed by the peer's attributes;
+	 * naming the peer keeps the kernel from picking a vethN of its own. */
+	peer = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, s->peer);
+	mnl_attr_nest_end(nlh, peer);
+	mnl_attr_nest_end(nlh, data);
+	mnl_attr_nest_end(nlh, info);
+	return probe_request(nl, nlh);
+}
+
+/* Deleting one end of a veth pair deletes both. */
+static int probe_link_del(struct mnl_socket *nl, const char *name,
+                          uint32_t *seq)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifm;
+
+	nlh->nlmsg_type = RTM_DELLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++*seq;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = AF_UNSPEC;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	return probe_request(nl, nlh);
+}
+
+static struct mnl_socket *probe_open(int *rc)
+{
+	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
+
+	if (!nl) {
+		*rc = -errno;
+		return NULL;
+	}
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		*rc = -errno;
+		mnl_socket_close(nl);
+		return NULL;
+	}
+	return nl;
+}
+
+/* Create the scratch pair under a fresh name, retrying on a clash.
+ * Returns the first device's ifindex or -errno. */
+static int probe_scratch_add(struct mnl_socket *nl, struct probe_scratch *s,
+                             uint32_t *seq)
+{
+	int rc = -EEXIST;
+
+	for (unsigned attempt = 0; attempt < 8 && rc == -EEXIST; attempt++) {
+		probe_scratch_name(s, attempt);
+		rc = probe_link_add(nl, s, seq);
+		/* The name belongs to someone else: never reap it. */
+		if (rc == -EEXIST)
+			s->name[0] = '\0';
+	}
+	if (rc < 0)
+		return rc;
+	rc = (int)if_nametoindex(s->name);
+	return rc ? rc : -ENODEV;
+}
+
+/* Runs in the child. Best: a private network namespace, where the probe
+ * works on a loopback device nobody else sees. Without CAP_SYS_ADMIN (a
+ * systemd unit that grants only CAP_NET_ADMIN and CAP_NET_RAW, or a
+ * seccomp filter refusing namespaces) it falls back to a scratch veth pair
+ * in the caller's namespace, which needs CAP_NET_ADMIN only: the user's
+ * ports are still never touched, but the pair is visible to link monitors
+ * for the few milliseconds the probe takes. */
+static int probe_child(struct probe_result *res)
+{
+	struct caps *out = &res->caps;
 	struct mnl_socket *nl;
 	uint32_t seq = (uint32_t)time(NULL);
-	int lo;
+	int dev, rc;
 
-	if (unshare(CLONE_NEWNET) < 0)
-		return -errno;
-	lo = (int)if_nametoindex("lo");
-	if (!lo)
-		return -ENODEV;
-	nl = mnl_socket_open(NETLINK_ROUTE);
+	res->scratch = unshare(CLONE_NEWNET) < 0;
+	nl = probe_open(&rc);
 	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int rc = -errno;
-
-		mnl_socket_close(nl);
 		return rc;
+	if (res->scratch) {
+		dev = probe_scratch_add(nl, &res->s, &seq);
+		if (dev < 0) {
+			mnl_socket_close(nl);
+			return dev;
+		}
+	} else {
+		dev = (int)if_nametoindex("lo");
+		if (!dev) {
+			mnl_socket_close(nl);
+			return -ENODEV;
+		}
 	}
-	out->qdiscs = probe_qdisc_kinds(nl, lo, &seq);
+	out->qdiscs = probe_qdisc_kinds(nl, dev, &seq);
 	out->classifiers = (out->qdiscs & CAPS_QD_CLSACT)
-	                       ? probe_classifier_kinds(nl, lo, &seq)
+	                       ? probe_classifier_kinds(nl, dev, &seq)
 	                       : 0;
 	out->actions = probe_action_kinds(nl, &seq);
 	/* Actions attach to u32 only when the kernel has any to attach. */
 	if ((out->classifiers & CAPS_CLS_U32) && (out->actions & CAPS_ACT_GACT))
 		out->classifiers |= CAPS_CLS_U32_ACT;
+	rc = 0;
+	if (res->scratch)
+		rc = probe_link_del(nl, res->s.name, &seq);
 	mnl_socket_close(nl);
-	return 0;
+	return rc;
+}
+
+/* The child died half-way: remove its scratch pair if it made one. */
+static void probe_scratch_reap(const struct probe_scratch *s)
+{
+	struct mnl_socket *nl;
+	uint32_t seq = (uint32_t)time(NULL);
+	int rc;
+
+	if (!s->name[0])
+		return;
+	nl = probe_open(&rc);
+	if (!nl)
+		return;
+	probe_link_del(nl, s->name, &seq);
+	mnl_socket_close(nl);
 }
 
 int probe_kernel(struct caps *c, char *err, size_t errlen)
 {
-	struct {
-		int rc;
-		struct caps caps;
-	} res = {.rc = -EIO};
-	int fds[2], status;
+	struct probe_result *res;
+	int status, rc;
 	pid_t pid;
-	ssize_t n;
 
-	if (pipe(fds) < 0) {
-		snprintf(err, errlen, "probe: pipe: %s", strerror(errno));
-		return -errno;
+	/* Shared with the child, so that the parent learns the scratch pair's
+	 * name even when the child dies before it can report. */
+	res = mmap(NULL, sizeof(*res), PROT_READ | PROT_WRITE,
+	           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (res == MAP_FAILED) {
+		rc = -errno;
+		snprintf(err, errlen, "probe: mmap: %s", strerror(-rc));
+		return rc;
 	}
+	memset(res, 0, sizeof(*res));
+	res->rc = -EIO;
 	pid = fork();
 	if (pid < 0) {
-		int rc = -errno;
-
-		close(fds[0]);
-		close(fds[1]);
+		rc = -errno;
+		munmap(res, sizeof(*res));
 		snprintf(err, errlen, "probe: fork: %s", strerror(-rc));
 		return rc;
 	}
 	if (pid == 0) {
-		close(fds[0]);
-		memset(&res.caps, 0, sizeof(res.caps));
-		res.rc = probe_child(&res.caps);
-		n = write(fds[1], &res, sizeof(res));
-		_exit(n == (ssize_t)sizeof(res) ? 0 : 1);
+		res->rc = probe_child(res);
+		res->done = true;
+		_exit(0);
 	}
-	close(fds[1]);
-	do
-		n = read(fds[0], &res, sizeof(res));
-	while (n < 0 && errno == EINTR);
-	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (n != (ssize_t)sizeof(res)) {
+	if (!res->done) {
+		probe_scratch_reap(&res->s);
 		snprintf(err, errlen, "probe: the probe process died");
-		return -EIO;
-	}
-	if (res.rc < 0) {
+		rc = -EIO;
+	} else if (res->rc < 0 && res->scratch) {
 		snprintf(
 		    err, errlen,
-		    "probe: cannot create a scratch network namespace: %s "
-		    "(roced needs CAP_SYS_ADMIN and CAP_NET_ADMIN to probe; "
-		    "use --caps host|full|hw to plan without probing)",
-		    strerror(-res.rc));
-		return res.rc;
+		    "probe: cannot create a scratch network namespace "
+		    "nor a scratch veth pair: %s (roced needs CAP_NET_ADMIN "
+		    "to probe; use --caps host|full|hw to plan without "
+		    "probing)",
+		    strerror(-res->rc));
+		rc = res->rc;
+	} else if (res->rc < 0) {
+		snprintf(err, errlen, "probe: %s", strerror(-res->rc));
+		rc = res->rc;
+	} else {
+		c->qdiscs = res->caps.qdiscs;
+		c->classifiers = res->caps.classifiers;
+		c->actions = res->caps.actions;
+		rc = 0;
 	}
-	c->qdiscs = res.caps.qdiscs;
-	c->classifiers = res.caps.classifiers;
-	c->actions = res.caps.actions;
-	return 0;
+	munmap(res, sizeof(*res));
+	return rc;
 }
 
 /* dcbnl answers DCB_CMD_IEEE_GET for ports whose driver has dcbnl_ops and
