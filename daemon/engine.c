@@ -18,8 +18,9 @@ int engine_open(struct engine *e, bool takeover, link_cb cb, void *data)
 		nlb_close(&e->nl);
 		return rc;
 	}
+	e->tc.nl = &e->nl;
 	e->rc.tc = &tc_ops_netlink;
-	e->rc.tc_ctx = &e->nl;
+	e->rc.tc_ctx = &e->tc;
 	e->rc.dcb = &dcb_ops_netlink;
 	e->rc.dcb_ctx = &e->nl;
 	e->rc.links = e->links;

@@ -14,6 +14,7 @@
 
 struct engine {
 	struct nlb nl;
+	struct tc_nl tc; /* the tc backend's context, on NL */
 	struct link_mon *links;
 	struct reconcile rc;
 };

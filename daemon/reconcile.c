@@ -196,7 +196,6 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	struct rc_port *list[1] = {&now};
 	struct nlb_batch b;
 	struct rc_batch map = {0};
-	struct nlb_error err;
 	int rc;
 
 	diag_init(&now.have.warnings, NULL);
@@ -216,7 +215,7 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 		rc = rc_queue(r, &now, 1, &b, &map);
 	}
 	if (!rc)
-		rc = nlb_batch_send(r->tc_ctx, &b, &err, NULL);
+		rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
 	p->res->writes += scratch.writes;
 	p->res->status =
 	    rc || now.failed ? RECONCILE_FAILED : RECONCILE_ROLLED_BACK;

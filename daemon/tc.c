@@ -88,6 +88,7 @@ static int tc_scan_cmp(const void *a, const void *b)
 
 static int tc_scan(void *ctx, struct tc_scan *s, struct nlb_error *err)
 {
+	struct tc_nl *t = ctx;
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct tc_scanning sc = {.s = s};
 	int rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
@@ -95,7 +96,7 @@ static int tc_scan(void *ctx, struct tc_scan *s, struct nlb_error *err)
 	tc_scan_free(s);
 	if (rc < 0)
 		return rc;
-	rc = nlb_dump(ctx, (struct nlmsghdr *)req, tc_scan_cb, &sc, err);
+	rc = nlb_dump(t->nl, (struct nlmsghdr *)req, tc_scan_cb, &sc, err);
 	if (sc.rc)
 		rc = sc.rc;
 	if (rc < 0) {
@@ -273,6 +274,7 @@ static int tc_observe(void *ctx, const struct tc_scan *scan,
                       struct tc_observe_port *ports, size_t n,
                       struct nlb_error *err)
 {
+	struct tc_nl *t = ctx;
 	struct tc_scan own;
 	int rc = 0;
 
@@ -282,7 +284,7 @@ static int tc_observe(void *ctx, const struct tc_scan *scan,
 		scan = &own;
 	}
 	for (size_t i = 0; !rc && i < n; i++)
-		rc = tc_observe_port(ctx, scan, &ports[i], err);
+		rc = tc_observe_port(t->nl, scan, &ports[i], err);
 	tc_scan_free(&own);
 	return rc;
 }
@@ -314,7 +316,7 @@ static enum tc_msg_op tc_wire_op(const struct diff_op *op)
 static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
                     const struct diff_op *ops, size_t n)
 {
-	struct nlb *nl = ctx;
+	struct tc_nl *t = ctx;
 	int queued = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -333,8 +335,9 @@ static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
 			                  ifindex, 0, &op->u.qdisc);
 			break;
 		case DIFF_CLASS:
-			rc = tc_msg_class(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
-			                  ifindex, 0, &op->u.cls);
+			rc = tc_msg_class_cached(buf, TC_MSG_BUF_SIZE,
+			                         tc_wire_op(op), ifindex, 0,
+			                         &op->u.cls, &t->rtab);
 			break;
 		default:
 			rc = tc_msg_filter(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
@@ -343,7 +346,7 @@ static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
 		}
 		if (rc < 0)
 			return rc;
-		nlb_batch_commit(nl, b);
+		nlb_batch_commit(t->nl, b);
 		queued++;
 	}
 	return queued;
@@ -351,7 +354,9 @@ static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
 
 static int tc_send(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data)
 {
-	return nlb_batch_send_each(ctx, b, cb, data);
+	struct tc_nl *t = ctx;
+
+	return nlb_batch_send_each(t->nl, b, cb, data);
 }
 
 const struct tc_ops tc_ops_netlink = {

@@ -67,7 +67,13 @@ struct tc_ops {
 	int (*send)(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data);
 };
 
-/* The real kernel: CTX is a struct nlb *. */
+/* The real kernel: CTX is a struct tc_nl. */
+struct tc_nl {
+	struct nlb *nl;
+	/* HTB rate tables by rate, kept from one pass to the next. */
+	struct tc_msg_rtab_cache rtab;
+};
+
 extern const struct tc_ops tc_ops_netlink;
 
 /* Does diff's operation belong to the tc backend? */

@@ -82,6 +82,27 @@ int tc_msg_qdisc(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 int tc_msg_class(void *buf, size_t size, enum tc_msg_op op, int ifindex,
                  uint32_t seq, const struct plan_class *c);
 
+/* An HTB class's two rate tables (1 KB each, 256 divisions to compute)
+ * depend on nothing but the rate, and a policy has few rates: a caller
+ * that encodes many classes keeps the tables it computed here and hands
+ * them to tc_msg_class_cached(). Zero it before first use; it never goes
+ * stale. */
+#define TC_MSG_RTAB_CACHE 8
+struct tc_msg_rtab_cache {
+	struct tc_msg_rtab_entry {
+		uint32_t rate; /* tc_ratespec.rate: bytes/s, saturated */
+		bool used;
+		uint32_t rtab[256];
+	} e[TC_MSG_RTAB_CACHE];
+	unsigned next; /* the entry replaced next when all are used */
+};
+
+/* tc_msg_class() with the rate tables from (and into) CACHE; the bytes are
+ * the same. */
+int tc_msg_class_cached(void *buf, size_t size, enum tc_msg_op op, int ifindex,
+                        uint32_t seq, const struct plan_class *c,
+                        struct tc_msg_rtab_cache *cache);
+
 /* A classification rule, as
  *   tc filter add dev D parent P protocol PROTO prio PRIO u32
  *           match ip dsfield V M | match ip6 priority V M | match u32 0 0

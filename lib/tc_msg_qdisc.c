@@ -99,13 +99,14 @@ static uint32_t tc_msg_xmittime_vec(uint64_t rate, uint32_t size)
 /* tc_calc_rtable() for an Ethernet link (no ATM cell rounding), mpu 0.
  * The kernel reads the table only for links of unknown type; it is sent
  * because tc sends it. */
-static void tc_msg_rtab(struct tc_ratespec *r, uint32_t rtab[256])
+static void tc_msg_rtab(struct tc_ratespec *r, uint32_t *rtab)
 {
 	unsigned cell_log = 0;
 
 	while ((TC_MSG_HTB_MTU >> cell_log) > 255)
 		cell_log++;
-	for (unsigned i = 0; i < 256; i++)
+	/* Without RTAB, only the ratespec's fields (the table is cached). */
+	for (unsigned i = 0; rtab && i < 256; i++)
 		rtab[i] = tc_msg_xmittime_vec(r->rate, (i + 1) << cell_log);
 	r->cell_align = -1;
 	r->cell_log = (uint8_t)cell_log;
@@ -510,19 +511,46 @@ int tc_msg_qdisc_parse(const void *msg, size_t len, struct tc_msg_qdisc *out)
 
 /* --- HTB classes --- */
 
-static void tc_msg_htb_rate(struct tc_ratespec *r, uint32_t rtab[256],
-                            uint64_t rate64)
+/* The ratespec of RATE64 and its table: from CACHE when it has it, else
+ * computed into SCRATCH (and kept in CACHE when there is one). */
+static const uint32_t *tc_msg_htb_rate(struct tc_ratespec *r, uint64_t rate64,
+                                       struct tc_msg_rtab_cache *cache,
+                                       uint32_t scratch[256])
 {
+	struct tc_msg_rtab_entry *slot;
+	uint32_t *rtab = scratch;
+
 	memset(r, 0, sizeof(*r));
 	r->rate = rate64 >= (1ull << 32) ? UINT32_MAX : (uint32_t)rate64;
+	if (cache) {
+		for (unsigned i = 0; i < TC_MSG_RTAB_CACHE; i++) {
+			if (cache->e[i].used && cache->e[i].rate == r->rate) {
+				tc_msg_rtab(r, NULL);
+				return cache->e[i].rtab;
+			}
+		}
+		slot = &cache->e[cache->next++ % TC_MSG_RTAB_CACHE];
+		slot->used = true;
+		slot->rate = r->rate;
+		rtab = slot->rtab;
+	}
 	tc_msg_rtab(r, rtab);
+	return rtab;
 }
 
 int tc_msg_class(void *buf, size_t size, enum tc_msg_op op, int ifindex,
                  uint32_t seq, const struct plan_class *c)
 {
+	return tc_msg_class_cached(buf, size, op, ifindex, seq, c, NULL);
+}
+
+int tc_msg_class_cached(void *buf, size_t size, enum tc_msg_op op, int ifindex,
+                        uint32_t seq, const struct plan_class *c,
+                        struct tc_msg_rtab_cache *cache)
+{
 	uint64_t rate = c->rate, ceil = c->ceil ? c->ceil : c->rate;
-	uint32_t rtab[256], ctab[256];
+	uint32_t rscratch[256], cscratch[256];
+	const uint32_t *rtab, *ctab;
 	struct tc_htb_opt opt;
 	struct nlattr *opts;
 	struct tc_msg_enc e;
@@ -538,8 +566,8 @@ int tc_msg_class(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 		return err ? err : tc_msg_end(&e);
 
 	memset(&opt, 0, sizeof(opt));
-	tc_msg_htb_rate(&opt.rate, rtab, rate);
-	tc_msg_htb_rate(&opt.ceil, ctab, ceil);
+	rtab = tc_msg_htb_rate(&opt.rate, rate, cache, rscratch);
+	ctab = tc_msg_htb_rate(&opt.ceil, ceil, cache, cscratch);
 	/* The plan's token buckets (tc's burst/cburst) when it has them,
 	 * else tc's minimal burst: one clock tick's worth of bytes plus an
 	 * MTU. Either is sent as the time to send it at the class's rate. */
@@ -561,8 +589,8 @@ int tc_msg_class(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	if (ceil >= (1ull << 32))
 		tc_msg_put(&e, TCA_HTB_CEIL64, sizeof(ceil), &ceil);
 	tc_msg_put(&e, TCA_HTB_PARMS, sizeof(opt), &opt);
-	tc_msg_put(&e, TCA_HTB_RTAB, sizeof(rtab), rtab);
-	tc_msg_put(&e, TCA_HTB_CTAB, sizeof(ctab), ctab);
+	tc_msg_put(&e, TCA_HTB_RTAB, sizeof(rscratch), rtab);
+	tc_msg_put(&e, TCA_HTB_CTAB, sizeof(cscratch), ctab);
 	tc_msg_nest_end(&e, opts);
 	return tc_msg_end(&e);
 }

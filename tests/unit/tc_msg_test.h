@@ -45,5 +45,6 @@ void test_same(void **state);
 void test_ownership(void **state);
 void test_red_wlog0(void **state);
 void test_class_burst_round_trip(void **state);
+void test_class_rtab_cache(void **state);
 
 #endif

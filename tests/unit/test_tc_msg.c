@@ -763,6 +763,7 @@ int main(void)
 	    cmocka_unit_test(test_encode_small_buffer),
 	    cmocka_unit_test(test_encode_invalid),
 	    cmocka_unit_test(test_class_burst_round_trip),
+	    cmocka_unit_test(test_class_rtab_cache),
 	    cmocka_unit_test(test_decode_foreign),
 	    cmocka_unit_test(test_decode_not_ours),
 	    cmocka_unit_test(test_decode_u32_shapes),

@@ -817,3 +817,55 @@ void test_class_burst_round_trip(void **state)
 		}
 	}
 }
+
+/* Rate tables from the cache: byte for byte what tc_msg_class() writes,
+ * through hits, misses and evictions (more rates than entries). */
+void test_class_rtab_cache(void **state)
+{
+	static struct tc_msg_rtab_cache cache;
+	const struct plan_class *base[] = {&c_root, &c_q3,     &c_q3_half,
+	                                   &c_q0,   &c_rate64, &c_q3_hold};
+	uint32_t a[TC_MSG_BUF_SIZE / 4], b[TC_MSG_BUF_SIZE / 4];
+
+	(void)state;
+	memset(&cache, 0, sizeof(cache));
+	for (unsigned round = 0; round < 3; round++) {
+		for (unsigned k = 0; k < 2 * TC_MSG_RTAB_CACHE; k++) {
+			struct plan_class c = *base[k % ARRAY_SIZE(base)];
+			uint32_t n1, n2;
+
+			/* round 1 repeats round 0 (hits); round 2 brings
+			 * new rates (evictions) */
+			if (k >= ARRAY_SIZE(base))
+				c.rate =
+				    1000000ull * (k + (round == 2 ? 50 : 0));
+			memset(a, 0xa5, sizeof(a));
+			memset(b, 0x5a, sizeof(b));
+			assert_int_equal(
+			    tc_msg_class(a, sizeof(a), TC_MSG_ADD, 3, 9, &c),
+			    0);
+			assert_int_equal(tc_msg_class_cached(b, sizeof(b),
+			                                     TC_MSG_ADD, 3, 9,
+			                                     &c, &cache),
+			                 0);
+			memcpy(&n1, a, 4);
+			memcpy(&n2, b, 4);
+			assert_int_equal(n1, n2);
+			assert_memory_equal(a, b, n1);
+		}
+	}
+
+	/* The table does come from the cache: a doctored entry shows. */
+	assert_int_equal(
+	    tc_msg_class_cached(b, sizeof(b), TC_MSG_ADD, 3, 9, &c_q0, &cache),
+	    0);
+	for (unsigned i = 0; i < TC_MSG_RTAB_CACHE; i++)
+		if (cache.e[i].used && cache.e[i].rate == c_q0.rate)
+			cache.e[i].rtab[0] ^= 1;
+	assert_int_equal(tc_msg_class(a, sizeof(a), TC_MSG_ADD, 3, 9, &c_q0),
+	                 0);
+	assert_int_equal(
+	    tc_msg_class_cached(b, sizeof(b), TC_MSG_ADD, 3, 9, &c_q0, &cache),
+	    0);
+	assert_memory_not_equal(a, b, TC_MSG_BUF_SIZE / 2);
+}
