@@ -1,0 +1,84 @@
+#!/bin/sh
+# The README's demo rig (scripts/demo.sh), twice in a row: up, check,
+# down, check that nothing is left, and --down once more (idempotent).
+# The rig runs under a tag of its own (ROCED_DEMO_TAG) so that a user's
+# rig on the same machine is left alone; the build is this one.
+#
+# Checked after "up": the namespaces, the bridge and its three ports, the
+# hosts' addresses, roced alive in the switch namespace, every switch port
+# carrying roced's root qdisc and the policy's MTU, the rocesh show output
+# when rocesh is built, and the instructions for rocesh and teardown.
+# Checked after "down": no namespace, no roced, and /run/roced exactly as
+# it was before (no conf, log, pid file or control socket left).
+set -eu
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: demo_rig needs root (network namespaces)"
+	exit 77
+fi
+IP=/sbin/ip
+TC=/sbin/tc
+demo="$top_srcdir/scripts/demo.sh"
+ROCED_DEMO_TAG="-t$$"
+BUILD_DIR="$top_builddir"
+export ROCED_DEMO_TAG BUILD_DIR
+sw="roced$ROCED_DEMO_TAG-sw"
+tmp=$(mktemp -d)
+cleanup() {
+	set +e
+	"$demo" --down >/dev/null 2>&1
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+fail() { echo "FAIL: $*"; [ -f "$tmp/out" ] && { echo "--- demo output"; cat "$tmp/out"; }; exit 1; }
+runentries() { ls -A /run/roced 2>/dev/null | sort; }
+in_sw() { "$IP" netns exec "$sw" "$@"; }
+
+runentries >"$tmp/run.before"
+for round in 1 2; do
+	"$demo" --no-build >"$tmp/out" 2>&1 || fail "round $round: demo.sh --no-build exited $?"
+
+	for ns in "$sw" "roced$ROCED_DEMO_TAG-h1" "roced$ROCED_DEMO_TAG-h2" "roced$ROCED_DEMO_TAG-h3"; do
+		"$IP" netns list | grep -q "^$ns\( \|$\)" || fail "round $round: no namespace $ns"
+	done
+	pid=$(cat "/run/roced/demo$ROCED_DEMO_TAG.pid")
+	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = roced ] || fail "round $round: roced ($pid) is not running"
+	[ "$(readlink "/proc/$pid/ns/net")" = "$(in_sw readlink /proc/self/ns/net)" ] ||
+		fail "round $round: roced does not run in $sw"
+	for i in 1 2 3; do
+		p="swp$i"
+		in_sw "$IP" -o link show "$p" | grep -q "master br0" || fail "round $round: $p is not a port of br0"
+		in_sw "$IP" -o link show "$p" | grep -q "mtu 9216" || fail "round $round: $p MTU is not the policy's 9216"
+		in_sw "$TC" qdisc show dev "$p" root | grep -q ' 4791: root' ||
+			fail "round $round: $p has no roced root qdisc"
+		"$IP" -n "roced$ROCED_DEMO_TAG-h$i" -o addr show dev eth0 | grep -q "inet 192.0.2.$i/24" ||
+			fail "round $round: host $i has no 192.0.2.$i/24"
+	done
+	# The output: real show output when rocesh is built, the commands to
+	# go on with in any case.
+	if [ -x "$top_builddir/rocesh" ]; then
+		grep -q "^== rocesh -c 'show queuing interface'" "$tmp/out" || fail "round $round: no show queuing interface"
+		grep -q "^== rocesh -c 'show interface priority-flow-control'" "$tmp/out" ||
+			fail "round $round: no show interface priority-flow-control"
+		in_sw "$top_builddir/rocesh" -c 'show queuing interface' >"$tmp/show" 2>&1 ||
+			fail "round $round: rocesh show queuing interface failed"
+		grep -q swp1 "$tmp/show" || fail "round $round: show queuing interface does not list swp1"
+	else
+		grep -q "rocesh is not built" "$tmp/out" || fail "round $round: no word that rocesh is missing"
+	fi
+	grep -q "ip netns exec $sw .*rocesh" "$tmp/out" || fail "round $round: no instruction to enter rocesh"
+	grep -q "scripts/demo.sh --down" "$tmp/out" || fail "round $round: no teardown instruction"
+	echo "round $round: up: 4 namespaces, br0 with swp1-3 programmed by roced (pid $pid)"
+
+	"$demo" --down >"$tmp/down" 2>&1 || fail "round $round: demo.sh --down exited $?"
+	"$IP" netns list | grep -q "roced$ROCED_DEMO_TAG-" && fail "round $round: namespaces left: $("$IP" netns list | grep "roced$ROCED_DEMO_TAG-")"
+	kill -0 "$pid" 2>/dev/null && fail "round $round: roced ($pid) still runs"
+	pgrep -f "demo$ROCED_DEMO_TAG.conf" >/dev/null && fail "round $round: a process still uses the demo config"
+	runentries >"$tmp/run.after"
+	diff -u "$tmp/run.before" "$tmp/run.after" || fail "round $round: /run/roced changed"
+	"$demo" --down >"$tmp/down2" 2>&1 || fail "round $round: a second --down exited $?"
+	grep -q "nothing to tear down" "$tmp/down2" || fail "round $round: a second --down found something: $(cat "$tmp/down2")"
+	echo "round $round: down: nothing left; --down again: nothing to tear down"
+done
+echo "PASS: demo_rig"
