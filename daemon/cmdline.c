@@ -112,8 +112,7 @@ struct cmdline_caps {
 	struct caps kernel;
 };
 
-static int cmdline_port_caps(struct cmdline_caps *cc, const char *ifname,
-                             struct caps *out)
+static int cmdline_port_caps(struct cmdline_caps *cc, struct caps *out)
 {
 	char err[256];
 	int preset = caps_preset_parse(cc->kind);
@@ -141,7 +140,7 @@ static int cmdline_port_caps(struct cmdline_caps *cc, const char *ifname,
 		cc->probed = true;
 	}
 	*out = cc->kernel;
-	return probe_port(ifname, out);
+	return 0; /* the port part comes from probe_ports() */
 }
 
 /* Build the port list: --ports (resolving NX-OS aliases) or the config's
@@ -156,8 +155,7 @@ static int cmdline_ports(const struct cmdline *cl, const struct policy *p,
 		for (size_t i = 0; i < p->nifaces && n < max; i++, n++) {
 			snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s",
 			         p->ifaces[i].name);
-			if (cmdline_port_caps(cc, ports[n].ifname,
-			                      &ports[n].caps) < 0)
+			if (cmdline_port_caps(cc, &ports[n].caps) < 0)
 				return -EINVAL;
 		}
 		return (int)n;
@@ -179,7 +177,7 @@ static int cmdline_ports(const struct cmdline *cl, const struct policy *p,
 			return -EINVAL;
 		}
 		snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s", name);
-		if (cmdline_port_caps(cc, name, &ports[n].caps) < 0) {
+		if (cmdline_port_caps(cc, &ports[n].caps) < 0) {
 			free(list);
 			return -EINVAL;
 		}
@@ -205,6 +203,11 @@ static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
 		free(ports);
 		return -1;
 	}
+	/* All ports in one go: a dump of the links and one of their speeds. */
+	if (cc.probed && probe_ports(ports, (size_t)n, NULL) < 0)
+		fprintf(stderr, "roced: warning: cannot probe the ports: "
+		                "planning them as software ports of unknown "
+		                "speed\n");
 	plan_init(pl);
 	if (compile_policy(p, ports, (size_t)n, pl) < 0) {
 		fprintf(stderr, "roced: out of memory while compiling\n");

@@ -53,14 +53,6 @@ static void daemon_log_diag(const struct diag *d, const char *port)
 	}
 }
 
-static int daemon_caps(struct daemon *d, const char *ifname, struct caps *c)
-{
-	*c = d->kernel;
-	if (d->preset)
-		return 0;
-	return probe_port(ifname, c);
-}
-
 /* Compile POLICY for NAMES (all configured ports when N is 0) and apply. */
 static int daemon_apply(struct daemon *d, const struct policy *policy,
                         char (*names)[POLICY_IFNAME_MAX], size_t n)
@@ -87,16 +79,20 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 				continue;
 			snprintf(ports[np].ifname, sizeof(ports[np].ifname),
 			         "%s", f->name);
-			daemon_caps(d, f->name, &ports[np].caps);
+			ports[np].caps = d->kernel;
 			np++;
 		}
 	} else {
 		for (size_t i = 0; i < policy->nifaces; i++, np++) {
 			snprintf(ports[np].ifname, sizeof(ports[np].ifname),
 			         "%s", policy->ifaces[i].name);
-			daemon_caps(d, ports[np].ifname, &ports[np].caps);
+			ports[np].caps = d->kernel;
 		}
 	}
+	/* The port part of all ports in one go (dumps when they are many). */
+	if (!d->preset && np && probe_ports(ports, np, NULL) < 0)
+		log_warnx("cannot probe the ports: planning them as software "
+		          "ports of unknown speed");
 	plan_init(&pl);
 	rc = compile_policy(policy, ports, np, &pl);
 	free(ports);

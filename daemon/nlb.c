@@ -22,11 +22,16 @@
 
 int nlb_open(struct nlb *nl)
 {
+	return nlb_open_bus(nl, NETLINK_ROUTE);
+}
+
+int nlb_open_bus(struct nlb *nl, int bus)
+{
 	int one = 1, rcv = NL_RCVBUF, snd = NL_SNDBUF;
 	int fd;
 
 	memset(nl, 0, sizeof(*nl));
-	nl->sock = mnl_socket_open(NETLINK_ROUTE);
+	nl->sock = mnl_socket_open(bus);
 	if (!nl->sock)
 		return -errno;
 	fd = mnl_socket_get_fd(nl->sock);

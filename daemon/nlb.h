@@ -40,6 +40,8 @@ struct nlb_batch {
 
 /* Open and bind a NETLINK_ROUTE socket with extended ACKs. */
 int nlb_open(struct nlb *nl);
+/* The same on another netlink bus (NETLINK_GENERIC for ethtool). */
+int nlb_open_bus(struct nlb *nl, int bus);
 void nlb_close(struct nlb *nl);
 
 void nlb_batch_init(struct nlb_batch *b);

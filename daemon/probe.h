@@ -12,9 +12,11 @@
 #ifndef ROCED_PROBE_H
 #define ROCED_PROBE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "caps.h"
+#include "compile.h"
 
 /* Fill the kernel part of C (qdiscs, classifiers, actions). Needs
  * CAP_NET_ADMIN (and uses CAP_SYS_ADMIN for a private namespace when it
@@ -25,5 +27,26 @@ int probe_kernel(struct caps *c, char *err, size_t errlen);
  * is not an error: it is reported as software with unknown speed, since
  * roced plans ports that may appear later. Returns 0 or -errno. */
 int probe_port(const char *ifname, struct caps *c);
+
+/* What a probe_ports() call asked the kernel, for tests and benchmarks. */
+struct probe_stats {
+	size_t link_requests;    /* RTM_GETLINK (a dump counts once) */
+	size_t ethtool_requests; /* ethtool genetlink, family lookup included */
+	size_t dcb_requests;     /* DCB_CMD_IEEE_GET */
+};
+
+/* Fill the port part (hw_dcb, speed_mbps) of the caps of N ports at once,
+ * as probe_port() does for one. From a handful of ports on, the links and
+ * their speeds come in one dump each (RTM_GETLINK, ethtool LINKMODES),
+ * and dcbnl is asked only for links that may have it. A speed is reported
+ * for links that are up (as /sys/class/net/X/speed). ST may be NULL.
+ * Returns 0 or -errno (ports not probed are software, speed unknown). */
+int probe_ports(struct compile_port *ports, size_t n, struct probe_stats *st);
+
+/* Can a link of KIND (IFLA_INFO_KIND, NULL or "" for none) with
+ * IFI_FLAGS have dcbnl? False for loopback and for software kinds (veth,
+ * bridge, vlan, bond, macvlan, tun, ...), which includes links stacked on
+ * a DCB NIC: dcbnl answers for the NIC itself only. */
+bool probe_link_may_have_dcb(const char *kind, unsigned ifi_flags);
 
 #endif
