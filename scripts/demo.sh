@@ -46,15 +46,20 @@ demo_pid() {
 	printf '%s\n' "$pid"
 }
 
-# The control socket roced creates in the switch namespace (daemon/ctl.h:
-# roced.<netns-inode>.sock outside the host's namespace).
-demo_sock() {
-	ino=$(stat -L -c %i "/run/netns/$sw" 2>/dev/null) || return 1
-	printf '%s/roced.%s.sock\n' "$state" "$ino"
+# The state roced keeps for the switch namespace (daemon/ctl.h: outside
+# the host's namespace, roced.<netns-inode>.sock and .pid). roced removes
+# them when it exits cleanly; a killed one leaves them.
+demo_netns_files() {
+	ino=$(stat -L -c %i "/run/netns/$sw" 2>/dev/null) || return 0
+	for f in "$state/roced.$ino.sock" "$state/roced.$ino.pid"; do
+		[ -e "$f" ] && printf '%s\n' "$f"
+	done
+	return 0
 }
 
 down() {
 	did=""
+	stale=$(demo_netns_files)
 	if pid=$(demo_pid); then
 		kill -TERM "$pid" 2>/dev/null || true
 		i=0
@@ -64,9 +69,9 @@ down() {
 		kill -KILL "$pid" 2>/dev/null || true
 		did="$did roced($pid)"
 	fi
-	if sock=$(demo_sock) && [ -e "$sock" ]; then
-		rm -f "$sock"
-	fi
+	for f in $stale; do
+		[ -e "$f" ] && { rm -f "$f"; did="$did ${f#$state/}"; }
+	done
 	for ns in $sw $hosts; do
 		if "$IP" netns list | grep -q "^$ns\( \|$\)"; then
 			"$IP" netns del "$ns"
