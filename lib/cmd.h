@@ -94,8 +94,10 @@ struct cmd_def; /* a command of the table (lib/cmd_int.h) */
  * (keywords expanded, numbers normalised); NAME is the command's stable
  * identifier, e.g. "show queuing interface", used in the protocol. A `no`
  * form has the NAME of the command it undoes. An empty line or a `!`
- * comment parses as a MODE line with NAME "" and no ARGV: it does
- * nothing. ARGV points into the struct itself: do not copy it by value.
+ * comment parses as a MODE line with no ARGV that does nothing, except
+ * that a `!` in the first column (NAME "!") leaves the configuration
+ * submodes, as a separator of top-level blocks in a pasted configuration.
+ * ARGV points into the struct itself: do not copy it by value.
  */
 struct cmd_parsed {
 	enum cmd_kind kind;

@@ -41,9 +41,10 @@ size_t cmd_render_complete(const char *line, char (*words)[CMD_WORD_MAX],
                            size_t n, struct strbuf *newline,
                            struct strbuf *listing);
 
-/* The messages of a configuration line: every error of NOW as "% text",
- * then every warning of NOW not already in BEFORE (may be NULL) as
- * "% Warning: text", so that a warning is told once, when it appears. */
+/* The messages of a configuration line: every error of NOW as "% text";
+ * when there is none, every warning of NOW not already in BEFORE (may be
+ * NULL) as "% Warning: text", so that a warning is told once, when it
+ * appears. */
 void cmd_render_diag(const struct diag *now, const struct diag *before,
                      struct strbuf *out);
 

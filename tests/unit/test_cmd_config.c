@@ -1,0 +1,835 @@
+/* Unit tests of the configuration commands: each command's effect on a
+ * policy and its `no` form, refusals that leave the policy alone,
+ * `show running-config` and its round trips (the shipped roced.conf, a
+ * policy using every setting, the pasted NX-OS reference), the
+ * interactive validation and the ETS scaling of partial shares. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+#include "conf.h"
+#include "test_cmd.h"
+
+#define SHIPPED   TEST_SRCDIR "/conf/roced.conf"
+#define REFERENCE TEST_SRCDIR "/conf/nxos-roce.txt"
+
+#define LINES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void load(const char *path, struct policy *p)
+{
+	struct diag d;
+
+	diag_init(&d, path);
+	if (conf_load_file(path, p, &d))
+		fail_msg("%s does not load", path);
+	diag_free(&d);
+}
+
+/* Source lines differ between a file and the CLI: clear them. */
+static void strip_lines(struct policy *p)
+{
+	for (size_t i = 0; i < p->nclass_qos; i++) {
+		p->class_qos[i].line = 0;
+		p->class_qos[i].cos_line = p->class_qos[i].dscp_line = 0;
+	}
+	for (size_t i = 0; i < p->nmap_qos; i++) {
+		p->map_qos[i].line = 0;
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
+			p->map_qos[i].rules[r].line =
+			    p->map_qos[i].rules[r].qos_group_line = 0;
+	}
+	for (size_t i = 0; i < p->nmap_queuing; i++) {
+		p->map_queuing[i].line = 0;
+		for (unsigned n = 0; n < POLICY_NQUEUES; n++) {
+			struct policy_queue *q = &p->map_queuing[i].queue[n];
+
+			q->line = q->bandwidth_line = q->priority_line = 0;
+			q->wred.line = q->wred.min_line = q->wred.max_line = 0;
+			q->wred.probability_line = q->wred.weight_line = 0;
+		}
+	}
+	for (size_t i = 0; i < p->nclass_nq; i++)
+		p->class_nq[i].line = 0;
+	for (size_t i = 0; i < p->nmap_nq; i++) {
+		p->map_nq[i].line = 0;
+		for (size_t r = 0; r < p->map_nq[i].nrules; r++) {
+			struct policy_nq_rule *nr = &p->map_nq[i].rules[r];
+
+			nr->line = nr->pause_line = nr->mtu_line = 0;
+		}
+	}
+	for (size_t i = 0; i < p->nifaces; i++) {
+		struct policy_iface *f = &p->ifaces[i];
+
+		f->line = f->qos_input_line = f->queuing_output_line = 0;
+		f->alias_line = 0;
+	}
+}
+
+#define ASSERT_ARRAY_EQUAL(a, b, arr, n)                                       \
+	do {                                                                   \
+		assert_int_equal((a)->n, (b)->n);                              \
+		if ((a)->n)                                                    \
+			assert_memory_equal((a)->arr, (b)->arr,                \
+			                    (a)->n * sizeof(*(a)->arr));       \
+	} while (0)
+
+/* Equal as test_conf.c compares them: everything but source lines. */
+static void assert_policy_equal(const struct policy *a0,
+                                const struct policy *b0)
+{
+	struct policy a, b;
+
+	assert_int_equal(policy_copy(&a, a0), 0);
+	assert_int_equal(policy_copy(&b, b0), 0);
+	strip_lines(&a);
+	strip_lines(&b);
+	ASSERT_ARRAY_EQUAL(&a, &b, class_qos, nclass_qos);
+	ASSERT_ARRAY_EQUAL(&a, &b, map_queuing, nmap_queuing);
+	ASSERT_ARRAY_EQUAL(&a, &b, class_nq, nclass_nq);
+	ASSERT_ARRAY_EQUAL(&a, &b, ifaces, nifaces);
+	assert_int_equal(a.nmap_qos, b.nmap_qos);
+	for (size_t i = 0; i < a.nmap_qos; i++) {
+		assert_string_equal(a.map_qos[i].name, b.map_qos[i].name);
+		ASSERT_ARRAY_EQUAL(&a.map_qos[i], &b.map_qos[i], rules, nrules);
+	}
+	assert_int_equal(a.nmap_nq, b.nmap_nq);
+	for (size_t i = 0; i < a.nmap_nq; i++) {
+		assert_string_equal(a.map_nq[i].name, b.map_nq[i].name);
+		ASSERT_ARRAY_EQUAL(&a.map_nq[i], &b.map_nq[i], rules, nrules);
+	}
+	assert_string_equal(a.system.network_qos, b.system.network_qos);
+	assert_string_equal(a.system.qos_input, b.system.qos_input);
+	assert_string_equal(a.system.queuing_output, b.system.queuing_output);
+	assert_int_equal(a.pfcwd.enabled, b.pfcwd.enabled);
+	assert_int_equal(a.pfcwd.poll_ms, b.pfcwd.poll_ms);
+	assert_int_equal(a.pfcwd.shutdown_mult, b.pfcwd.shutdown_mult);
+	assert_int_equal(a.pfcwd.auto_restore_mult, b.pfcwd.auto_restore_mult);
+	assert_int_equal(a.pfcwd.fixed_restore_mult,
+	                 b.pfcwd.fixed_restore_mult);
+	assert_int_equal(a.pfcwd.internal_if_mult, b.pfcwd.internal_if_mult);
+	policy_free(&a);
+	policy_free(&b);
+}
+
+/* Feed TEXT line by line into an empty policy (from exec mode, as a paste
+ * into rocesh), checking each state as the daemon would. */
+static void paste(struct policy *p, struct cmd_ctx *c, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	assert_non_null(copy);
+	for (char *l = strtok_r(copy, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save)) {
+		struct diag d;
+
+		tc_apply(p, c, l);
+		diag_init(&d, NULL);
+		if (policy_validate_mode(p, &d, POLICY_VALIDATE_INTERACTIVE))
+			fail_msg("'%s' leaves an invalid policy: %s", l,
+			         d.v[0].text);
+		diag_free(&d);
+	}
+	free(copy);
+}
+
+static char *running(const struct policy *p, const char *section)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	cmd_running_config(p, section, &sb);
+	assert_false(sb.oom);
+	return strbuf_detach(&sb);
+}
+
+/* ---- the commands ---- */
+
+static void test_class_maps(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_class_qos *cq;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("class-map type qos C", "match cos 3", "match cos 5",
+	                 "match dscp af31,46"));
+	cq = policy_find_class_qos(&p, "C");
+	assert_non_null(cq);
+	assert_int_equal(cq->match, POLICY_MATCH_ALL); /* NX-OS default */
+	assert_int_equal(cq->cos, 0x28);
+	assert_true(cq->dscp == ((1ull << 26) | (1ull << 46)));
+	tc_apply(&p, &c, "no match cos 5");
+	assert_int_equal(policy_find_class_qos(&p, "C")->cos, 0x08);
+	tc_apply_bad(&p, &c, "no match cos 4", "match cos 4 is not configured",
+	             13);
+	tc_apply(&p, &c, "no match dscp");
+	assert_true(policy_find_class_qos(&p, "C")->dscp == 0);
+	tc_apply_bad(&p, &c, "no match dscp", "match dscp is not configured",
+	             0);
+	/* re-entering keeps the match mode unless one is given */
+	tc_apply(&p, &c, "class-map type qos match-any C");
+	assert_int_equal(policy_find_class_qos(&p, "C")->match,
+	                 POLICY_MATCH_ANY);
+	tc_apply(&p, &c, "class-map type qos C");
+	assert_int_equal(policy_find_class_qos(&p, "C")->match,
+	                 POLICY_MATCH_ANY);
+	tc_apply_bad(&p, &c, "class-map type qos class-default", "built in",
+	             19);
+	tc_apply(&p, &c, "class-map type network-qos N");
+	assert_int_equal(c.mode, CMD_MODE_CMAP_NQOS);
+	tc_apply(&p, &c, "match qos-group 3,4");
+	assert_int_equal(policy_find_class_nq(&p, "N")->qos_groups, 0x18);
+	tc_apply(&p, &c, "no match qos-group 4");
+	assert_int_equal(policy_find_class_nq(&p, "N")->qos_groups, 0x08);
+	tc_apply_bad(&p, &c, "class-map type network-qos c-8q-nq-default",
+	             "built in", 27);
+	/* deleting: refused while a policy-map uses the class */
+	tc_apply(&p, &c, "policy-map type qos P");
+	tc_apply(&p, &c, "class C");
+	tc_apply(&p, &c, "policy-map type network-qos NP");
+	tc_apply(&p, &c, "class type network-qos N");
+	tc_apply_bad(&p, &c, "no class-map type qos C",
+	             "class-map C is in use by policy-map type qos P", 22);
+	tc_apply_bad(&p, &c, "no class-map type network-qos N",
+	             "in use by policy-map type network-qos NP", 30);
+	tc_apply(&p, &c, "no policy-map type qos P");
+	tc_apply(&p, &c, "no policy-map type network-qos NP");
+	tc_apply(&p, &c, "no class-map type qos match-any C");
+	tc_apply(&p, &c, "no class-map type network-qos N");
+	assert_int_equal(p.nclass_qos, 0);
+	assert_int_equal(p.nclass_nq, 0);
+	tc_apply_bad(&p, &c, "no class-map type qos C", "does not exist", 22);
+	policy_free(&p);
+}
+
+static void test_policy_qos(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_qos *m;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("class-map type qos C", "policy-map type qos P"));
+	tc_apply_bad(&p, &c, "class NOPE",
+	             "class-map type qos NOPE does not exist", 6);
+	tc_apply(&p, &c, "class C");
+	tc_apply(&p, &c, "set qos-group 3");
+	tc_apply(&p, &c, "class class-default");
+	tc_apply_bad(&p, &c, "no set qos-group",
+	             "set qos-group is not "
+	             "configured",
+	             0);
+	m = policy_find_map_qos(&p, "P");
+	assert_int_equal(m->nrules, 2);
+	assert_string_equal(m->rules[0].class_name, "C");
+	assert_true(m->rules[0].set_qos_group);
+	assert_int_equal(m->rules[0].qos_group, 3);
+	assert_string_equal(m->rules[1].class_name, "class-default");
+	assert_false(m->rules[1].set_qos_group);
+	/* back into class C by the parent's command */
+	tc_apply(&p, &c, "class C");
+	assert_int_equal(policy_find_map_qos(&p, "P")->nrules, 2);
+	tc_apply_bad(&p, &c, "no set qos-group 4", "set qos-group is 3, not 4",
+	             17);
+	tc_apply(&p, &c, "no set qos-group 3");
+	assert_false(policy_find_map_qos(&p, "P")->rules[0].set_qos_group);
+	tc_apply(&p, &c, "no class class-default");
+	assert_int_equal(policy_find_map_qos(&p, "P")->nrules, 1);
+	tc_apply_bad(&p, &c, "no class class-default", "is not in policy-map",
+	             9);
+	policy_free(&p);
+}
+
+static void test_policy_queuing(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_queue *q;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("policy-map type queuing Q",
+	                 "class type queuing c-out-8q-q3",
+	                 "bandwidth remaining percent 40",
+	                 "random-detect minimum-threshold 100 bytes "
+	                 "maximum-threshold 2 mbytes"));
+	q = &policy_find_map_queuing(&p, "Q")->queue[3];
+	assert_true(q->configured);
+	assert_true(q->has_bandwidth);
+	assert_int_equal(q->bandwidth_percent, 40);
+	assert_true(q->wred.enabled);
+	assert_int_equal(q->wred.min_bytes, 100);
+	assert_int_equal(q->wred.max_bytes, 2u << 20);
+	assert_int_equal(q->wred.drop_probability, 100); /* the defaults */
+	assert_int_equal(q->wred.weight, 0);
+	assert_false(q->wred.ecn);
+	tc_apply(&p, &c,
+	         "random-detect minimum-threshold 150 kbytes maximum-threshold "
+	         "3000 kbytes drop-probability 7 weight 2 ecn");
+	q = &policy_find_map_queuing(&p, "Q")->queue[3];
+	assert_int_equal(q->wred.min_bytes, 150u * 1024);
+	assert_int_equal(q->wred.drop_probability, 7);
+	assert_int_equal(q->wred.weight, 2);
+	assert_true(q->wred.ecn);
+	tc_apply(&p, &c, "no random-detect");
+	tc_apply_bad(&p, &c, "no random-detect", "not configured", 0);
+	/* a refusal of the whole line points at its first word */
+	tc_apply_bad(&p, &c, "   no random-detect", "not configured", 3);
+	tc_apply(&p, &c, "no bandwidth remaining percent 40");
+	tc_apply_bad(&p, &c, "no bandwidth", "not configured", 0);
+	tc_apply(&p, &c, "class type queuing c-out-8q-q7");
+	tc_apply(&p, &c, "priority");
+	assert_int_equal(
+	    policy_find_map_queuing(&p, "Q")->queue[7].priority_level, 1);
+	tc_apply(&p, &c, "priority level 2");
+	assert_int_equal(
+	    policy_find_map_queuing(&p, "Q")->queue[7].priority_level, 2);
+	tc_apply_bad(&p, &c, "no priority level 1",
+	             "priority level is 2, not 1", 18);
+	tc_apply(&p, &c, "no priority");
+	assert_int_equal(
+	    policy_find_map_queuing(&p, "Q")->queue[7].priority_level, 0);
+	tc_apply(&p, &c, "no class type queuing c-out-8q-q3");
+	q = &policy_find_map_queuing(&p, "Q")->queue[3];
+	assert_false(q->configured);
+	assert_int_equal(c.mode, CMD_MODE_PMAP_QUE);
+	tc_apply_bad(&p, &c, "no class type queuing c-out-8q-q3",
+	             "class c-out-8q-q3 is not in policy-map Q", 22);
+	/* a queuing policy attached to an interface cannot go */
+	tc_apply(&p, &c, "interface swp1");
+	tc_apply(&p, &c, "service-policy type queuing output Q");
+	tc_apply_bad(&p, &c, "no policy-map type queuing Q",
+	             "policy-map Q is attached to interface swp1", 27);
+	tc_apply(&p, &c, "no service-policy type queuing output");
+	tc_apply(&p, &c, "no policy-map type queuing Q");
+	assert_int_equal(p.nmap_queuing, 0);
+	policy_free(&p);
+}
+
+static void test_policy_nq_and_system(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_nq *m;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("class-map type network-qos N", "match qos-group 3",
+	                 "policy-map type network-qos NP",
+	                 "class type network-qos N", "pause pfc-cos 3,4",
+	                 "pause pfc-cos 3", "mtu 9216",
+	                 "class type network-qos c-8q-nq-default", "mtu 1500"));
+	m = policy_find_map_nq(&p, "NP");
+	assert_int_equal(m->nrules, 2);
+	assert_int_equal(m->rules[0].pfc_cos, 0x08); /* replaced, not added */
+	assert_int_equal(m->rules[0].mtu, 9216);
+	assert_string_equal(m->rules[1].class_name, "c-8q-nq-default");
+	assert_int_equal(m->rules[1].mtu, 1500);
+	tc_apply_bad(&p, &c, "no mtu 9000", "mtu is 1500, not 9000", 7);
+	tc_apply(&p, &c, "no mtu");
+	assert_int_equal(policy_find_map_nq(&p, "NP")->rules[1].mtu, 0);
+	tc_apply(&p, &c, "class type network-qos N");
+	tc_apply_bad(&p, &c, "no pause pfc-cos 5",
+	             "pause pfc-cos 5 is not configured (only 3)", 17);
+	tc_apply(&p, &c, "no pause");
+	assert_int_equal(policy_find_map_nq(&p, "NP")->rules[0].pfc_cos, 0);
+	tc_apply_bad(&p, &c, "class type network-qos NOPE",
+	             "class-map type network-qos NOPE does not exist", 23);
+
+	tc_apply(&p, &c, "policy-map type qos P");
+	tc_apply(&p, &c, "policy-map type queuing Q");
+	tc_apply(&p, &c, "system qos");
+	tc_apply_bad(&p, &c, "service-policy type network-qos P",
+	             "policy-map type network-qos P does not exist", 32);
+	tc_apply(&p, &c, "service-policy type network-qos NP");
+	tc_apply(&p, &c, "service-policy type qos input P");
+	tc_apply(&p, &c, "service-policy type queuing output Q");
+	assert_string_equal(p.system.network_qos, "NP");
+	assert_string_equal(p.system.qos_input, "P");
+	assert_string_equal(p.system.queuing_output, "Q");
+	tc_apply_bad(&p, &c, "no policy-map type network-qos NP",
+	             "attached to system qos", 31);
+	tc_apply_bad(&p, &c, "no service-policy type qos input X",
+	             "service-policy type qos X is not attached", 33);
+	tc_apply(&p, &c, "no service-policy type qos input P");
+	tc_apply(&p, &c, "no service-policy type network-qos");
+	tc_apply(&p, &c, "no service-policy type queuing output");
+	assert_string_equal(p.system.network_qos, "");
+	assert_string_equal(p.system.qos_input, "");
+	assert_string_equal(p.system.queuing_output, "");
+	tc_apply_bad(&p, &c, "no service-policy type queuing output",
+	             "not attached", 0);
+	policy_free(&p);
+}
+
+static void test_interfaces(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_iface *i;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("policy-map type qos P", "policy-map type queuing Q",
+	                 "interface swp1"));
+	assert_string_equal(c.path[0], "interface swp1");
+	/* an alias cannot create a block: which port would it be? */
+	tc_apply_bad(&p, &c, "interface Ethernet1/2",
+	             "No interface has the alias Ethernet1/2", 10);
+	tc_apply_bad(&p, &c, "interface averyveryverylongname",
+	             "not a Linux interface name", 10);
+	tc_apply(&p, &c, "alias Ethernet1/1");
+	tc_apply(&p, &c, "priority-flow-control mode on");
+	tc_apply(&p, &c, "priority-flow-control watch-dog-interval off");
+	tc_apply(&p, &c, "service-policy type qos input P");
+	tc_apply(&p, &c, "service-policy type queuing output Q");
+	tc_apply(&p, &c, "qdisc-takeover");
+	i = policy_find_iface(&p, "ethernet1/1");
+	assert_non_null(i);
+	assert_string_equal(i->name, "swp1");
+	assert_string_equal(i->alias, "Ethernet1/1");
+	assert_int_equal(i->pfc_mode, POLICY_PFC_ON);
+	assert_int_equal(i->watchdog, POLICY_OFF);
+	assert_string_equal(i->qos_input, "P");
+	assert_string_equal(i->queuing_output, "Q");
+	assert_true(i->qdisc_takeover);
+	tc_apply_bad(&p, &c, "service-policy type qos input Q",
+	             "policy-map type qos Q does not exist", 30);
+	/* the alias finds the block, and the context keeps the Linux name */
+	tc_apply(&p, &c, "interface Ethernet1/1");
+	assert_string_equal(c.path[0], "interface swp1");
+	tc_apply(&p, &c, "alias Eth1/1");
+	tc_apply(&p, &c, "no priority-flow-control mode");
+	tc_apply(&p, &c, "no priority-flow-control watch-dog-interval");
+	tc_apply_bad(&p, &c, "no priority-flow-control watch-dog-interval",
+	             "not configured on this interface", 0);
+	tc_apply(&p, &c, "no qdisc-takeover");
+	tc_apply(&p, &c, "no service-policy type qos input P");
+	tc_apply_bad(&p, &c, "no alias Ethernet1/1", "not configured", 9);
+	tc_apply(&p, &c, "no alias");
+	i = policy_find_iface(&p, "swp1");
+	assert_string_equal(i->alias, "");
+	assert_int_equal(i->pfc_mode, POLICY_PFC_AUTO);
+	assert_int_equal(i->watchdog, POLICY_INHERIT);
+	assert_false(i->qdisc_takeover);
+	assert_string_equal(i->qos_input, "");
+	tc_apply(&p, &c, "interface swp2");
+	tc_apply(&p, &c, "no interface swp1");
+	assert_int_equal(p.nifaces, 1);
+	assert_string_equal(p.ifaces[0].name, "swp2");
+	/* `no interface` ran in config mode, leaving the interface's */
+	assert_int_equal(c.mode, CMD_MODE_CONFIG);
+	tc_apply(&p, &c, "no interface swp2");
+	/* a context naming a block that is gone re-creates it */
+	assert_int_equal(
+	    cmd_ctx_from_path(&c, (const char *[]){"interface swp2"}, 1), 0);
+	tc_apply(&p, &c, "priority-flow-control mode off");
+	assert_int_equal(policy_find_iface(&p, "swp2")->pfc_mode,
+	                 POLICY_PFC_OFF);
+	policy_free(&p);
+}
+
+static void test_watchdog(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(
+	    &p, &c,
+	    LINES("priority-flow-control watch-dog-interval on",
+	          "priority-flow-control watch-dog interval 200",
+	          "priority-flow-control watch-dog shutdown-multiplier 3",
+	          "priority-flow-control watch-dog "
+	          "internal-interface-multiplier 4",
+	          "priority-flow-control auto-restore multiplier 20",
+	          "priority-flow-control fixed-restore multiplier 50"));
+	assert_true(p.pfcwd.enabled);
+	assert_int_equal(p.pfcwd.poll_ms, 200);
+	assert_int_equal(p.pfcwd.shutdown_mult, 3);
+	assert_int_equal(p.pfcwd.internal_if_mult, 4);
+	assert_int_equal(p.pfcwd.auto_restore_mult, 20);
+	assert_int_equal(p.pfcwd.fixed_restore_mult, 50);
+	tc_apply_bad(&p, &c, "no priority-flow-control watch-dog interval 300",
+	             "is 200, not 300", 44);
+	paste(&p, &c,
+	      "no priority-flow-control watch-dog-interval\n"
+	      "no priority-flow-control watch-dog interval 200\n"
+	      "no priority-flow-control watch-dog shutdown-multiplier\n"
+	      "no priority-flow-control watch-dog "
+	      "internal-interface-multiplier\n"
+	      "no priority-flow-control auto-restore multiplier\n"
+	      "no priority-flow-control fixed-restore multiplier 50\n");
+	assert_false(p.pfcwd.enabled);
+	assert_int_equal(p.pfcwd.poll_ms, POLICY_PFCWD_POLL_MS);
+	assert_int_equal(p.pfcwd.shutdown_mult, POLICY_PFCWD_SHUTDOWN_MULT);
+	assert_int_equal(p.pfcwd.internal_if_mult,
+	                 POLICY_PFCWD_INTERNAL_IF_MULT);
+	assert_int_equal(p.pfcwd.auto_restore_mult,
+	                 POLICY_PFCWD_AUTO_RESTORE_MULT);
+	assert_int_equal(p.pfcwd.fixed_restore_mult,
+	                 POLICY_PFCWD_FIXED_RESTORE_MULT);
+	tc_apply(&p, &c, "priority-flow-control watch-dog-interval off");
+	assert_false(p.pfcwd.enabled);
+	policy_free(&p);
+}
+
+/* cmd_apply_line is all or nothing, and takes only configuration. */
+static void test_apply_refusals(void **state)
+{
+	struct policy p, before;
+	struct cmd_ctx c;
+	struct cmd_parsed pa;
+	struct cmd_error err;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c, LINES("class-map type qos C", "match cos 3"));
+	assert_int_equal(policy_copy(&before, &p), 0);
+	tc_apply_bad(&p, &c, "show running-config", "not a configuration", 0);
+	tc_apply_bad(&p, &c, "copy running-config startup-config",
+	             "not a configuration", 0);
+	tc_apply_bad(&p, &c, "no match cos 4", "not configured", 13);
+	assert_policy_equal(&p, &before);
+	/* cmd_exec needs a policy for configuration, not for modes */
+	tc_parse(&c, "match cos 4", &pa);
+	assert_int_equal(cmd_exec(NULL, &c, &pa, &err), -1);
+	tc_parse(&c, "end", &pa);
+	assert_int_equal(cmd_exec(NULL, &c, &pa, &err), 0);
+	assert_int_equal(c.mode, CMD_MODE_EXEC);
+	tc_parse(&c, "show class-map", &pa);
+	assert_int_equal(cmd_exec(&p, &c, &pa, &err), -1);
+	policy_free(&before);
+	policy_free(&p);
+}
+
+/* ---- show running-config and round trips ---- */
+
+static const char shipped_text[] =
+    "class-map type qos match-all ROCE_CLASS\n"
+    " match cos 3\n"
+    " match dscp 26\n"
+    "policy-map type qos ROCE_POLICY\n"
+    " class ROCE_CLASS\n"
+    "  set qos-group 3\n"
+    "policy-map type queuing ROCE_QUEUING_OUT\n"
+    " class type queuing c-out-8q-q3\n"
+    "  bandwidth remaining percent 50\n"
+    "  random-detect minimum-threshold 150 kbytes maximum-threshold 3000 "
+    "kbytes drop-probability 7 weight 0 ecn\n"
+    " class type queuing c-out-8q-q2\n"
+    "  bandwidth remaining percent 0\n"
+    " class type queuing c-out-8q-q1\n"
+    "  bandwidth remaining percent 0\n"
+    " class type queuing c-out-8q-q-default\n"
+    "  bandwidth remaining percent 50\n"
+    "class-map type network-qos ROCE_NETWORK_CLASS\n"
+    " match qos-group 3\n"
+    "policy-map type network-qos ROCE_NETWORK_POLICY\n"
+    " class type network-qos ROCE_NETWORK_CLASS\n"
+    "  pause pfc-cos 3\n"
+    "  mtu 9216\n"
+    " class type network-qos c-8q-nq-default\n"
+    "  mtu 9216\n"
+    "system qos\n"
+    " service-policy type network-qos ROCE_NETWORK_POLICY\n"
+    "interface swp1\n"
+    " alias Ethernet1/1\n"
+    " priority-flow-control mode on\n"
+    " service-policy type qos input ROCE_POLICY\n"
+    " service-policy type queuing output ROCE_QUEUING_OUT\n"
+    "!\n"
+    "priority-flow-control watch-dog-interval on\n";
+
+/* running-config(P) pasted into an empty policy gives P back, and the
+ * same text again. */
+static void check_round_trip(const struct policy *p)
+{
+	struct policy q;
+	struct cmd_ctx c;
+	char *t1 = running(p, NULL), *t2;
+
+	policy_init(&q);
+	cmd_ctx_init(&c);
+	tc_apply(&q, &c, "configure terminal");
+	paste(&q, &c, t1);
+	assert_policy_equal(p, &q);
+	t2 = running(&q, NULL);
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	policy_free(&q);
+}
+
+static void test_running_shipped(void **state)
+{
+	struct policy p;
+	char *t;
+
+	(void)state;
+	load(SHIPPED, &p);
+	t = running(&p, NULL);
+	assert_string_equal(t, shipped_text);
+	free(t);
+	check_round_trip(&p);
+	/* sections */
+	t = running(&p, "interface Ethernet1/1");
+	assert_string_equal(t, "interface swp1\n"
+	                       " alias Ethernet1/1\n"
+	                       " priority-flow-control mode on\n"
+	                       " service-policy type qos input ROCE_POLICY\n"
+	                       " service-policy type queuing output "
+	                       "ROCE_QUEUING_OUT\n");
+	free(t);
+	t = running(&p, "qos");
+	assert_true(strstr(shipped_text, t) == shipped_text);
+	assert_null(strstr(t, "interface"));
+	assert_true(strstr(t, "system qos\n") != NULL);
+	free(t);
+	t = running(&p, "interface swp9");
+	assert_string_equal(t, "");
+	free(t);
+	policy_free(&p);
+	policy_init(&p);
+	t = running(&p, NULL);
+	assert_string_equal(t, "");
+	free(t);
+	policy_free(&p);
+}
+
+/* Every setting the policy can hold survives the round trip. */
+static void test_running_rich(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(
+	    &p, &c,
+	    LINES("class-map type qos match-any ANY", "match dscp 0-7,46",
+	          "match cos 1,2", "class-map type qos EMPTY",
+	          "class-map type network-qos NC", "match qos-group 3-4",
+	          "policy-map type qos PQ", "class ANY", "set qos-group 4",
+	          "class class-default", "set qos-group 0", "class EMPTY",
+	          "policy-map type queuing PU",
+	          "class type queuing c-out-8q-q7", "priority level 1",
+	          "class type queuing c-out-8q-q4",
+	          "bandwidth remaining percent 30",
+	          "random-detect minimum-threshold 1000 bytes "
+	          "maximum-threshold 1 mbytes drop-probability 100 weight 9",
+	          "class type queuing c-out-8q-q5",
+	          "class type queuing c-out-8q-q-default",
+	          "bandwidth remaining percent 70",
+	          "policy-map type network-qos PN", "class type network-qos NC",
+	          "pause pfc-cos 3-4", "class type network-qos c-8q-nq-default",
+	          "system qos", "service-policy type network-qos PN",
+	          "service-policy type qos input PQ",
+	          "service-policy type queuing output PU", "interface eth0",
+	          "priority-flow-control mode off",
+	          "priority-flow-control watch-dog-interval on",
+	          "qdisc-takeover", "interface eth1",
+	          "priority-flow-control watch-dog-interval off", "exit",
+	          "priority-flow-control watch-dog interval 300",
+	          "priority-flow-control watch-dog shutdown-multiplier 2",
+	          "priority-flow-control watch-dog "
+	          "internal-interface-multiplier 5",
+	          "priority-flow-control auto-restore multiplier 0",
+	          "priority-flow-control fixed-restore multiplier 30"));
+	check_round_trip(&p);
+	policy_free(&p);
+}
+
+/* Pasting the NX-OS reference gives what the shipped roced.conf loads.
+ * The reference names the port Ethernet1/1, an NX-OS name that cannot be
+ * a Linux one; the shipped file maps it to swp1 by an alias. So the
+ * session first declares the port as the file does (interface swp1,
+ * alias Ethernet1/1), then pastes the reference whole, `!` lines
+ * included: the one before the last line ends the interface block, so
+ * `priority-flow-control watch-dog-interval on` is global, as its comment
+ * says. */
+static void test_reference_paste(void **state)
+{
+	struct policy shipped, p;
+	struct cmd_ctx c;
+	struct diag d;
+	FILE *f = fopen(REFERENCE, "r");
+	char buf[8192];
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	load(SHIPPED, &shipped);
+	policy_init(&p);
+	tc_session(&p, &c, LINES("interface swp1", "alias Ethernet1/1", "end"));
+	tc_apply(&p, &c, "configure terminal");
+	paste(&p, &c, buf);
+	assert_policy_equal(&shipped, &p);
+	/* and the result passes the file's checks */
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 0);
+	diag_free(&d);
+	policy_free(&p);
+	policy_free(&shipped);
+}
+
+/* ---- validation while typing, and what compile makes of it ---- */
+
+static void test_validate_interactive(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct diag d;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("policy-map type queuing Q",
+	                 "class type queuing c-out-8q-q3",
+	                 "bandwidth remaining percent 50"));
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 1);
+	assert_non_null(strstr(d.v[0].text, "adds up to 50, expected 100"));
+	diag_clear(&d);
+	assert_int_equal(
+	    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE), 0);
+	assert_int_equal(d.nwarnings, 1);
+	assert_non_null(strstr(d.v[0].text, "adds up to 50 so far"));
+	diag_clear(&d);
+	tc_apply(&p, &c, "class type queuing c-out-8q-q-default");
+	tc_apply(&p, &c, "bandwidth remaining percent 60");
+	assert_int_equal(
+	    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE), 1);
+	assert_non_null(strstr(d.v[0].text, "adds up to 110, expected 100"));
+	diag_clear(&d);
+	tc_apply(&p, &c, "bandwidth remaining percent 50");
+	assert_int_equal(policy_validate(&p, &d), 0);
+	/* a paused CoS its class does not match yet */
+	paste(&p, &c,
+	      "class-map type network-qos N\n"
+	      "policy-map type network-qos NP\n"
+	      "class type network-qos N\n"
+	      "pause pfc-cos 3\n");
+	diag_clear(&d);
+	assert_int_equal(policy_validate(&p, &d), 1);
+	diag_clear(&d);
+	assert_int_equal(
+	    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE), 0);
+	assert_true(d.nwarnings >= 1);
+	diag_free(&d);
+	policy_free(&p);
+}
+
+static const struct plan_port *compile_one(const struct policy *p,
+                                           struct plan *pl)
+{
+	struct compile_port port = {.ifname = "swp1"};
+
+	caps_preset(&port.caps, CAPS_PRESET_HW);
+	plan_init(pl);
+	assert_int_equal(compile_policy(p, &port, 1, pl), 0);
+	assert_int_equal(pl->nports, 1);
+	return &pl->ports[0];
+}
+
+static bool has_warning(const struct diag *d, const char *needle)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (strstr(d->v[i].text, needle))
+			return true;
+	return false;
+}
+
+/* Shares typed so far that add up to less than 100 are scaled for ETS. */
+static void test_ets_scaling(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct plan pl;
+	const struct plan_port *pp;
+	unsigned sum = 0;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("policy-map type queuing Q",
+	                 "class type queuing c-out-8q-q3",
+	                 "bandwidth remaining percent 30", "interface swp1",
+	                 "service-policy type queuing output Q"));
+	pp = compile_one(&p, &pl);
+	assert_int_equal(pp->dcb.ets_bw[3], 100);
+	assert_int_equal(pp->dcb.ets_bw[0], 0);
+	assert_true(has_warning(&pp->warnings, "scaled to 100"));
+	plan_free(&pl);
+	/* 30 + 15 -> 67 + 33 (rounding to the lowest TC) */
+	tc_apply(&p, &c, "policy-map type queuing Q");
+	tc_apply(&p, &c, "class type queuing c-out-8q-q1");
+	tc_apply(&p, &c, "bandwidth remaining percent 15");
+	tc_apply(&p, &c, "class type queuing c-out-8q-q7");
+	tc_apply(&p, &c, "priority level 1");
+	pp = compile_one(&p, &pl);
+	assert_int_equal(pp->dcb.ets_bw[3], 66);
+	assert_int_equal(pp->dcb.ets_bw[1], 34);
+	assert_int_equal(pp->dcb.ets_bw[7], 0);
+	plan_free(&pl);
+	/* every stated share 0: the ETS classes split evenly */
+	tc_apply(&p, &c, "class type queuing c-out-8q-q1");
+	tc_apply(&p, &c, "bandwidth remaining percent 0");
+	tc_apply(&p, &c, "class type queuing c-out-8q-q3");
+	tc_apply(&p, &c, "bandwidth remaining percent 0");
+	pp = compile_one(&p, &pl);
+	for (unsigned tc = 0; tc < 8; tc++) {
+		sum += pp->dcb.ets_bw[tc];
+		if (tc != 7)
+			assert_true(pp->dcb.ets_bw[tc] >= 14);
+	}
+	assert_int_equal(sum, 100);
+	assert_int_equal(pp->dcb.ets_bw[7], 0);
+	plan_free(&pl);
+	/* complete shares are left alone */
+	tc_apply(&p, &c, "bandwidth remaining percent 100");
+	pp = compile_one(&p, &pl);
+	assert_int_equal(pp->dcb.ets_bw[3], 100);
+	assert_false(has_warning(&pp->warnings, "scaled"));
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+int test_cmd_config_main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_class_maps),
+	    cmocka_unit_test(test_policy_qos),
+	    cmocka_unit_test(test_policy_queuing),
+	    cmocka_unit_test(test_policy_nq_and_system),
+	    cmocka_unit_test(test_interfaces),
+	    cmocka_unit_test(test_watchdog),
+	    cmocka_unit_test(test_apply_refusals),
+	    cmocka_unit_test(test_running_shipped),
+	    cmocka_unit_test(test_running_rich),
+	    cmocka_unit_test(test_reference_paste),
+	    cmocka_unit_test(test_validate_interactive),
+	    cmocka_unit_test(test_ets_scaling),
+	};
+
+	return cmocka_run_group_tests_name("cmd_config", tests, NULL, NULL);
+}
