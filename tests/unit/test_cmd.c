@@ -504,14 +504,15 @@ static void complete_is(enum cmd_mode m, const struct policy *known,
 {
 	char words[32][CMD_WORD_MAX], got[512] = "";
 	struct cmd_ctx c;
-	size_t n;
+	size_t n, off = 0;
 
 	cmd_ctx_init(&c);
 	c.mode = m;
 	n = cmd_complete(&c, known, line, words, 32);
 	for (size_t i = 0; i < n; i++) {
-		strcat(got, i ? " " : "");
-		strcat(got, words[i]);
+		off += (size_t)snprintf(got + off, sizeof(got) - off, "%s%s",
+		                        i ? " " : "", words[i]);
+		assert_true(off < sizeof(got));
 	}
 	if (strcmp(got, want))
 		fail_msg("complete '%s': '%s', expected '%s'", line, got, want);
