@@ -1,5 +1,6 @@
-/* cmd_int: what the command engine (cmd.c), the NX-OS command table
- * (cmd_nxos.c) and the running-config printer (cmd_running.c) share.
+/* cmd_int: what the command engine (cmd.c, cmd_graph.c), the NX-OS
+ * command table (cmd_nxos.c, cmd_nxos_maps.c) and the running-config
+ * printer (cmd_running.c) share.
  *
  * A command is one struct cmd_def: the modes it lives in, a syntax string
  * (see cmd.h), one help line per token of the syntax in the order they

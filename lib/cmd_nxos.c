@@ -1,5 +1,7 @@
 /* cmd_nxos: the NX-OS commands of rocesh, one table row each, and what the
- * configuration commands do to a policy. See cmd_int.h for the row form.
+ * mode, system qos, interface and watchdog commands do to a policy (the
+ * class-map and policy-map ones are in cmd_nxos_maps.c). See cmd_int.h
+ * for the row form.
  *
  * The commands are those of the reference Nexus configuration (DOMAIN.md,
  * reference/nxos-roce.txt) plus what roced.conf(5) can hold and NX-OS has
