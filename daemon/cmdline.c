@@ -38,6 +38,8 @@ struct cmdline {
 	const char *ports; /* comma-separated, NULL = the config's */
 	const char *caps;  /* host|full|hw|probe */
 	bool syslog;
+	const char *ctl_group;
+	bool background, cleanup;
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -49,6 +51,7 @@ static void cmdline_usage(FILE *f)
 	    "       roced [-f FILE] --dry-run [--ports LIST] [--caps KIND]\n"
 	    "       roced [-f FILE] --once [--ports LIST] [--caps KIND]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
+	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -67,6 +70,12 @@ static void cmdline_usage(FILE *f)
 	    "  -D, --debug LIST    debug subsystems: all, conf, apply, link,\n"
 	    "                      dcbx, watchdog, ctl (comma-separated)\n"
 	    "      --syslog        log to syslog instead of stderr\n"
+	    "  -G, --ctl-group GROUP  the control socket's group: its members\n"
+	    "                      may configure through rocesh (default:\n"
+	    "                      root only)\n"
+	    "  -b, --background    run in the background (pid file in\n"
+	    "                      /run/roced), returning once ready\n"
+	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
 	    "  -h, --help          this help\n"
 	    "  -V, --version       print the version\n";
 
@@ -309,7 +318,8 @@ int roced_main(int argc, char **argv)
 		OPT_PORTS,
 		OPT_CAPS,
 		OPT_ONCE,
-		OPT_SYSLOG
+		OPT_SYSLOG,
+		OPT_CLEANUP
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
@@ -318,6 +328,9 @@ int roced_main(int argc, char **argv)
 	    {"once", no_argument, NULL, OPT_ONCE},
 	    {"debug", required_argument, NULL, 'D'},
 	    {"syslog", no_argument, NULL, OPT_SYSLOG},
+	    {"ctl-group", required_argument, NULL, 'G'},
+	    {"background", no_argument, NULL, 'b'},
+	    {"cleanup-on-exit", no_argument, NULL, OPT_CLEANUP},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
 	    {"help", no_argument, NULL, 'h'},
@@ -330,7 +343,7 @@ int roced_main(int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "f:nD:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:nD:G:bhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			cl.file = optarg;
@@ -355,6 +368,15 @@ int roced_main(int argc, char **argv)
 		}
 		case OPT_SYSLOG:
 			cl.syslog = true;
+			break;
+		case 'G':
+			cl.ctl_group = optarg;
+			break;
+		case 'b':
+			cl.background = true;
+			break;
+		case OPT_CLEANUP:
+			cl.cleanup = true;
 			break;
 		case OPT_PORTS:
 			cl.ports = optarg;
@@ -388,8 +410,12 @@ int roced_main(int argc, char **argv)
 		return 2;
 	}
 	if (cl.job == CMDLINE_JOB_NONE) {
-		struct daemon_opts o = {
-		    .file = cl.file, .caps = cl.caps, .syslog = cl.syslog};
+		struct daemon_opts o = {.file = cl.file,
+		                        .caps = cl.caps,
+		                        .syslog = cl.syslog,
+		                        .ctl_group = cl.ctl_group,
+		                        .background = cl.background,
+		                        .cleanup = cl.cleanup};
 
 		return daemon_run(&o);
 	}

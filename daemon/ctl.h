@@ -48,7 +48,84 @@
 #define CTL_MAX_REPLY   (4 * 1024 * 1024)
 #define CTL_DIR         "/run/roced"
 
-/* The control socket path for this process's network namespace. */
+/* The control socket path for this process's network namespace: the
+ * host's when it is init's (/proc/1/ns/net). A process that may not look
+ * at /proc/1/ns/net (not root, or a container) takes the namespace's own
+ * path in a namespace named by `ip netns` (/run/netns) or when that
+ * socket exists, else the host's. Returns 0 or -errno (-ENAMETOOLONG when
+ * LEN is too small). */
 int ctl_socket_path(char *buf, size_t len);
+/* The same with SUFFIX instead of ".sock" (".pid" for the pid file). */
+int ctl_state_path(char *buf, size_t len, const char *suffix);
+/* The inode of this process's network namespace, 0 when unknown. */
+unsigned long ctl_netns_inode(void);
+
+/* Most context lines, arguments and bytes a request may carry. */
+#define CTL_CONTEXT_MAX 3
+#define CTL_LINE_MAX    512
+#define CTL_CONTEXT_LEN 160
+#define CTL_ARGS_MAX    24
+#define CTL_ARG_LEN     64
+#define CTL_NAME_LEN    64
+#define CTL_JSON_DEPTH  8
+
+enum ctl_cmd {
+	CTL_CMD_CONFIG,
+	CTL_CMD_SHOW,
+	CTL_CMD_COPY,
+	CTL_CMD_RELOAD,
+	CTL_CMD_DEBUG,
+	CTL_CMD_PING,
+};
+
+/* A request that passed ctl_request_parse(): every key known, of the
+ * right type and within its limits. */
+struct ctl_request {
+	enum ctl_cmd cmd;
+	/* config */
+	char context[CTL_CONTEXT_MAX][CTL_CONTEXT_LEN];
+	size_t ncontext;
+	char line[CTL_LINE_MAX];
+	/* show */
+	char what[CTL_NAME_LEN];
+	char args[CTL_ARGS_MAX][CTL_ARG_LEN];
+	size_t nargs;
+	bool json;
+	/* copy: only running-config -> startup-config */
+	char from[CTL_NAME_LEN], to[CTL_NAME_LEN];
+	/* debug */
+	char subsys[CTL_NAME_LEN];
+	bool on;
+};
+
+/* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the
+ * whole buffer must be one JSON object (nothing after it, nesting at most
+ * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
+ * its type, no other key, strings without NUL bytes and within their
+ * limits. Returns 0, or -EINVAL with the "% ..." reason in ERR. */
+int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,
+                      char *err, size_t errlen);
+const char *ctl_cmd_name(enum ctl_cmd c);
+/* Does the request change something (needs the configure right)? */
+bool ctl_cmd_configures(enum ctl_cmd c);
+
+/* Who is on the other end of a connection (SO_PEERCRED, SO_PEERGROUPS). */
+#define CTL_PEER_GROUPS_MAX 64
+struct ctl_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[CTL_PEER_GROUPS_MAX];
+	size_t ngroups;
+};
+
+/* Configure right: uid 0, or GROUP (when HAVE_GROUP) as the primary or a
+ * supplementary group of the peer. */
+bool ctl_peer_may_configure(const struct ctl_peer *p, bool have_group,
+                            gid_t group);
+/* The supplementary groups of a /proc/PID/status text ("Groups:" line),
+ * for kernels without SO_PEERGROUPS. Returns how many were stored (at most
+ * MAX), or -EINVAL when the line is missing or malformed. */
+int ctl_status_groups(const char *status, gid_t *groups, size_t max);
 
 #endif

@@ -1,15 +1,23 @@
 /* daemon: roced as a long-running process. One epoll loop waits on a
- * signalfd and on the link monitor:
- *  - at start every configured port is reconciled;
+ * signalfd, the link monitor, the control socket and (under systemd with
+ * a watchdog) a timerfd:
+ *  - one roced per network namespace (ctl_instance_lock);
+ *  - at start every configured port is reconciled, then systemd hears
+ *    READY=1 (and a parent waiting for `roced -b`, "ready");
  *  - a configured port that appears (or is renamed into a configured name,
  *    or has its MTU changed by someone) is reconciled at once;
- *  - SIGHUP reloads: the new file is parsed and compiled completely before
- *    anything is applied; on any error the running policy stays;
- *  - SIGTERM/SIGINT stop, leaving the kernel state in place.
+ *  - SIGHUP and the control socket's "reload" reload: the new file is
+ *    parsed and compiled completely before anything is applied; on any
+ *    error the running policy stays;
+ *  - a configuration line from rocesh takes the same path
+ *    (daemon_commit: candidate policy -> compile -> apply -> swap);
+ *  - SIGTERM/SIGINT stop, leaving the kernel state in place unless
+ *    --cleanup-on-exit asks to remove roced's objects.
  */
 #include "daemon.h"
 
 #include <errno.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +28,12 @@
 
 #include "compile.h"
 #include "conf.h"
+#include "ctl_srv.h"
+#include "daemon_int.h"
 #include "engine.h"
 #include "log.h"
 #include "probe.h"
+#include "svc.h"
 
 #define DAEMON_PENDING_MAX 256
 
@@ -33,6 +44,12 @@ struct daemon {
 	bool preset;
 	struct engine e;
 	int epfd, sigfd;
+	struct ctl_srv *ctl;
+	struct svc svc;
+	int lockfd; /* the instance lock, held while roced runs */
+	/* For STATUS=: the last full apply's ports and warnings, the writes
+	 * since the start. */
+	size_t stat_ports, stat_writes, stat_warnings;
 	/* Ports named by link events, reconciled after the event batch. */
 	char pending[DAEMON_PENDING_MAX][POLICY_IFNAME_MAX];
 	size_t npending;
@@ -53,10 +70,14 @@ static void daemon_log_diag(const struct diag *d, const char *port)
 	}
 }
 
-/* Compile POLICY for NAMES (all configured ports when N is 0) and apply. */
+/* Compile POLICY for NAMES (all configured ports when N is 0) and apply.
+ * MSGS (may be NULL) gets the compiler's errors and each port's refusal,
+ * for a control client. */
 static int daemon_apply(struct daemon *d, const struct policy *policy,
-                        char (*names)[POLICY_IFNAME_MAX], size_t n)
+                        char (*names)[POLICY_IFNAME_MAX], size_t n,
+                        struct diag *msgs)
 {
+	size_t writes = 0, warnings = 0;
 	struct compile_port *ports;
 	struct reconcile_result *res = NULL;
 	struct plan pl;
@@ -96,8 +117,12 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	plan_init(&pl);
 	rc = compile_policy(policy, ports, np, &pl);
 	free(ports);
-	if (rc == 0 && pl.diag.nerrors)
+	if (rc == 0 && pl.diag.nerrors) {
+		for (size_t i = 0; msgs && i < pl.diag.n; i++)
+			diag_add(msgs, pl.diag.v[i].sev, 0, "%s",
+			         pl.diag.v[i].text ? pl.diag.v[i].text : "?");
 		rc = -EINVAL;
+	}
 	/* A full apply also removes roced's objects from ports the
 	 * configuration no longer names. */
 	if (rc == 0)
@@ -112,8 +137,12 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 			          res[i].ifname);
 			continue;
 		}
-		if (res[i].error[0])
+		writes += res[i].writes;
+		if (res[i].error[0]) {
 			log_warnx("%s", res[i].error);
+			if (msgs)
+				diag_warn(msgs, 0, "%s", res[i].error);
+		}
 		log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res[i].ifname,
 		          reconcile_status_name(res[i].status), res[i].writes);
 		if (res[i].writes)
@@ -121,9 +150,69 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 			         reconcile_status_name(res[i].status),
 			         res[i].writes, res[i].writes == 1 ? "" : "s");
 	}
+	for (size_t i = 0; i < pl.nports; i++)
+		warnings += pl.ports[i].warnings.nwarnings;
+	d->stat_writes += writes;
+	if (!n && rc >= 0 && res) {
+		d->stat_ports = policy->nifaces;
+		d->stat_warnings = warnings;
+	}
 	free(res);
 	plan_free(&pl);
 	return rc == -EAGAIN ? 0 : rc;
+}
+
+static void daemon_status(struct daemon *d)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text), "%zu port%s, %zu write%s, %zu warning%s",
+	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,
+	         d->stat_writes == 1 ? "" : "s", d->stat_warnings,
+	         d->stat_warnings == 1 ? "" : "s");
+	svc_status(text);
+}
+
+/* --- what the control socket's handlers may use (daemon_int.h) --- */
+
+const struct policy *daemon_policy(const struct daemon *d)
+{
+	return &d->policy;
+}
+
+const char *daemon_file(const struct daemon *d)
+{
+	return d->opts->file;
+}
+
+struct engine *daemon_engine(struct daemon *d)
+{
+	return &d->e;
+}
+
+void daemon_ports_caps(struct daemon *d, struct compile_port *ports, size_t n)
+{
+	/* Port by port: show asks about a handful of ports at most. */
+	for (size_t i = 0; i < n; i++) {
+		ports[i].caps = d->kernel;
+		if (!d->preset &&
+		    probe_port(ports[i].ifname, &ports[i].caps) < 0)
+			log_debug(LOG_SUB_CTL, "%s: not probed",
+			          ports[i].ifname);
+	}
+}
+
+int daemon_commit(struct daemon *d, struct policy *cand, struct diag *msgs)
+{
+	int rc = daemon_apply(d, cand, NULL, 0, msgs);
+
+	if (rc < 0)
+		return rc;
+	policy_free(&d->policy);
+	d->policy = *cand;
+	policy_init(cand);
+	daemon_status(d);
+	return 0;
 }
 
 static void daemon_link_event(enum link_event ev, const struct link_info *l,
@@ -154,32 +243,77 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 }
 
 /* Parse and compile the file completely; swap only when both succeed. */
-static void daemon_reload(struct daemon *d)
+int daemon_reload(struct daemon *d, struct diag *msgs)
 {
 	struct policy fresh;
 	struct diag diag;
+	int rc;
 
 	log_info("reloading %s", d->opts->file);
+	svc_reloading();
 	diag_init(&diag, d->opts->file);
-	if (conf_load_file(d->opts->file, &fresh, &diag) < 0) {
-		daemon_log_diag(&diag, NULL);
+	rc = conf_load_file(d->opts->file, &fresh, &diag);
+	daemon_log_diag(&diag, NULL);
+	for (size_t i = 0; msgs && i < diag.n; i++)
+		diag_add(msgs, diag.v[i].sev, diag.v[i].line, "%s",
+		         diag.v[i].text ? diag.v[i].text : "?");
+	if (rc < 0) {
 		log_warnx("reload failed: %zu error%s, keeping the running "
 		          "configuration",
 		          diag.nerrors, diag.nerrors == 1 ? "" : "s");
 		diag_free(&diag);
-		return;
+		svc_ready(&d->svc, "reload failed, running configuration kept");
+		return -EINVAL;
 	}
-	daemon_log_diag(&diag, NULL);
 	diag_free(&diag);
-	if (daemon_apply(d, &fresh, NULL, 0) < 0) {
+	rc = daemon_commit(d, &fresh, msgs);
+	policy_free(&fresh);
+	if (rc < 0) {
 		log_warnx("reload: cannot apply the new configuration, keeping "
 		          "the running one");
-		policy_free(&fresh);
-		return;
+		svc_ready(&d->svc, "reload failed, running configuration kept");
+		return rc;
 	}
-	policy_free(&d->policy);
-	d->policy = fresh;
 	log_info("reloaded %s", d->opts->file);
+	svc_ready(&d->svc, "reloaded");
+	daemon_status(d);
+	return 0;
+}
+
+/* --cleanup-on-exit: an empty plan for every configured port, and the
+ * ports roced configured before, removes roced's tc objects; DCB settings
+ * and the MTU stay. */
+static void daemon_cleanup(struct daemon *d)
+{
+	struct reconcile_result *res = NULL;
+	size_t writes = 0;
+	struct plan pl;
+	int rc = 0;
+
+	plan_init(&pl);
+	for (size_t i = 0; i < d->policy.nifaces; i++) {
+		struct plan_port *pp =
+		    plan_add_port(&pl, d->policy.ifaces[i].name);
+
+		if (!pp) {
+			rc = -ENOMEM;
+			break;
+		}
+		pp->dcb.software = true; /* leave DCB alone */
+	}
+	if (rc == 0)
+		rc = engine_apply(&d->e, &pl, true, &res);
+	for (size_t i = 0; res && i < pl.nports; i++) {
+		writes += res[i].writes;
+		if (res[i].error[0])
+			log_warnx("%s", res[i].error);
+	}
+	if (rc < 0 && rc != -EAGAIN)
+		log_warnx("cleanup: %s", strerror(-rc));
+	log_info("stopping, removed roced's objects (%zu write%s)", writes,
+	         writes == 1 ? "" : "s");
+	free(res);
+	plan_free(&pl);
 }
 
 static int daemon_signal(struct daemon *d)
@@ -190,11 +324,15 @@ static int daemon_signal(struct daemon *d)
 		return 0;
 	switch (si.ssi_signo) {
 	case SIGHUP:
-		daemon_reload(d);
+		daemon_reload(d, NULL);
 		break;
 	case SIGINT:
 	case SIGTERM:
-		log_info("stopping, kernel state left in place");
+		svc_stopping();
+		if (d->opts->cleanup)
+			daemon_cleanup(d);
+		else
+			log_info("stopping, kernel state left in place");
 		d->stop = true;
 		break;
 	}
@@ -222,6 +360,13 @@ static int daemon_setup(struct daemon *d)
 	ev.data.fd = link_mon_fd(d->e.links);
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 		return -errno;
+	ev.data.fd = ctl_srv_fd(d->ctl);
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return -errno;
+	ev.data.fd = svc_watchdog_open(&d->svc);
+	if (ev.data.fd >= 0 &&
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return -errno;
 	return 0;
 }
 
@@ -240,22 +385,56 @@ static void daemon_loop(struct daemon *d)
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.fd == d->sigfd)
 				daemon_signal(d);
+			else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
+				ctl_srv_process(d->ctl);
+			else if (evs[i].data.fd == d->svc.watchdog_fd)
+				svc_watchdog_kick(&d->svc);
 			else if (link_mon_process(d->e.links) < 0)
 				log_warnx("link monitor: cannot read events");
 		}
 		if (d->pending_all) {
-			daemon_apply(d, &d->policy, NULL, 0);
+			daemon_apply(d, &d->policy, NULL, 0, NULL);
 		} else if (d->npending) {
-			daemon_apply(d, &d->policy, d->pending, d->npending);
+			daemon_apply(d, &d->policy, d->pending, d->npending,
+			             NULL);
 		}
 		d->npending = 0;
 		d->pending_all = false;
 	}
 }
 
+/* The control socket's settings: -G GROUP (a name or a number) owns it
+ * and may configure. */
+static int daemon_ctl_group(const struct daemon_opts *o,
+                            struct ctl_srv_config *c)
+{
+	const struct group *g;
+	char *end;
+	unsigned long v;
+
+	memset(c, 0, sizeof(*c));
+	if (!o->ctl_group)
+		return 0;
+	g = getgrnam(o->ctl_group);
+	if (g) {
+		c->group = g->gr_gid;
+	} else {
+		errno = 0;
+		v = strtoul(o->ctl_group, &end, 10);
+		if (errno || !*o->ctl_group || *end || v >= (gid_t)-1) {
+			log_warnx("--ctl-group: no group '%s'", o->ctl_group);
+			return -EINVAL;
+		}
+		c->group = (gid_t)v;
+	}
+	c->have_group = true;
+	return 0;
+}
+
 int daemon_run(const struct daemon_opts *o)
 {
 	struct daemon *d = calloc(1, sizeof(*d));
+	struct ctl_srv_config ctl;
 	struct diag diag;
 	char err[256];
 	int rc = 1, preset;
@@ -263,7 +442,8 @@ int daemon_run(const struct daemon_opts *o)
 	if (!d)
 		return 1;
 	d->opts = o;
-	d->sigfd = d->epfd = -1;
+	d->sigfd = d->epfd = d->lockfd = -1;
+	svc_init(&d->svc);
 	log_init("roced", o->syslog);
 	diag_init(&diag, o->file);
 	if (conf_load_file(o->file, &d->policy, &diag) < 0) {
@@ -273,6 +453,18 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_diag;
 	}
 	daemon_log_diag(&diag, NULL);
+	if (daemon_ctl_group(o, &ctl) < 0)
+		goto out_policy;
+	/* Before anything touches the kernel: one roced per namespace. */
+	d->lockfd = ctl_instance_lock(err, sizeof(err));
+	if (d->lockfd < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
+	if (o->background && svc_daemonize(&d->svc, err, sizeof(err)) < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
 	preset = caps_preset_parse(o->caps);
 	if (preset >= 0) {
 		caps_preset(&d->kernel, (enum caps_preset)preset);
@@ -285,22 +477,37 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot open netlink");
 		goto out_policy;
 	}
+	if (ctl_srv_open(&d->ctl, &ctl, daemon_ctl_handle, d, err,
+	                 sizeof(err)) < 0) {
+		log_warnx("control socket: %s", err);
+		goto out_engine;
+	}
 	if (daemon_setup(d) < 0) {
 		log_warn("cannot set up the event loop");
 		goto out_engine;
 	}
-	log_info("started with %s, %zu port%s", o->file, d->policy.nifaces,
-	         d->policy.nifaces == 1 ? "" : "s");
-	if (daemon_apply(d, &d->policy, NULL, 0) < 0)
+	log_info("started with %s, %zu port%s, control socket %s", o->file,
+	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
+	         ctl_srv_path(d->ctl));
+	if (daemon_apply(d, &d->policy, NULL, 0, NULL) < 0)
 		log_warnx("the first apply failed; waiting for events");
+	snprintf(err, sizeof(err), "%zu port%s, %zu write%s, %zu warning%s",
+	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,
+	         d->stat_writes == 1 ? "" : "s", d->stat_warnings,
+	         d->stat_warnings == 1 ? "" : "s");
+	svc_ready(&d->svc, err);
 	daemon_loop(d);
 	rc = 0;
 out_engine:
+	ctl_srv_close(d->ctl);
 	engine_close(&d->e);
 out_policy:
 	policy_free(&d->policy);
 out_diag:
 	diag_free(&diag);
+	svc_close(&d->svc);
+	if (d->lockfd >= 0)
+		close(d->lockfd);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	if (d->epfd >= 0)

@@ -8,6 +8,11 @@ struct daemon_opts {
 	const char *file;
 	const char *caps; /* host|full|hw|probe */
 	bool syslog;      /* log to syslog instead of stderr */
+	/* Control socket group (name or gid): owns the socket and may
+	 * configure; NULL: root only. */
+	const char *ctl_group;
+	bool background; /* fork, setsid, pid file; wait until ready */
+	bool cleanup;    /* remove roced's tc objects on SIGTERM */
 };
 
 /* Run until SIGTERM/SIGINT. Returns the exit status. */

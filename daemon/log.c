@@ -29,7 +29,7 @@ const char *log_subsys_name(enum log_subsys s)
 	return (unsigned)s < LOG_SUB_MAX ? log_names[s] : "?";
 }
 
-int log_debug_enable(const char *list, char *err, size_t errlen)
+static int log_debug_set(const char *list, bool on, char *err, size_t errlen)
 {
 	char buf[256], *save = NULL;
 
@@ -39,7 +39,7 @@ int log_debug_enable(const char *list, char *err, size_t errlen)
 		unsigned i;
 
 		if (!strcmp(tok, "all")) {
-			log_debug_mask = (1u << LOG_SUB_MAX) - 1;
+			log_debug_mask = on ? (1u << LOG_SUB_MAX) - 1 : 0;
 			continue;
 		}
 		for (i = 0; i < LOG_SUB_MAX; i++)
@@ -52,9 +52,22 @@ int log_debug_enable(const char *list, char *err, size_t errlen)
 			         tok);
 			return -1;
 		}
-		log_debug_mask |= 1u << i;
+		if (on)
+			log_debug_mask |= 1u << i;
+		else
+			log_debug_mask &= ~(1u << i);
 	}
 	return 0;
+}
+
+int log_debug_enable(const char *list, char *err, size_t errlen)
+{
+	return log_debug_set(list, true, err, errlen);
+}
+
+int log_debug_disable(const char *list, char *err, size_t errlen)
+{
+	return log_debug_set(list, false, err, errlen);
 }
 
 bool log_debug_on(enum log_subsys s)

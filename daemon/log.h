@@ -21,6 +21,8 @@ void log_init(const char *ident, bool to_syslog);
 /* Turn debug on for a comma-separated list of subsystems ("all" for
  * every one). Returns 0, or -1 naming the bad word in ERR. */
 int log_debug_enable(const char *list, char *err, size_t errlen);
+/* The same, turning debug off ("all": every subsystem). */
+int log_debug_disable(const char *list, char *err, size_t errlen);
 bool log_debug_on(enum log_subsys s);
 const char *log_subsys_name(enum log_subsys s);
 

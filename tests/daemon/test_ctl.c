@@ -1,0 +1,690 @@
+/* test_ctl: the control socket's pure parts: strict request parsing, the
+ * configure right, the socket path; show's queries and answers built from
+ * the shipped policy with fixed kernel state; the atomic startup-config
+ * write. No root and no daemon needed. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "compile.h"
+#include "conf.h"
+#include "ctl.h"
+#include "daemon_int.h"
+#include "show.h"
+
+static int parse(const char *s, struct ctl_request *r, char *err)
+{
+	return ctl_request_parse(s, strlen(s), r, err, 256);
+}
+
+#define ASSERT_REFUSED(json, words)                                            \
+	do {                                                                   \
+		struct ctl_request r_;                                         \
+		char e_[256] = "";                                             \
+		assert_int_equal(parse((json), &r_, e_), -EINVAL);             \
+		if (!strstr(e_, (words)))                                      \
+			fail_msg("%s: error '%s' lacks '%s'", (json), e_,      \
+			         (words));                                     \
+		assert_true(e_[0] == '%');                                     \
+	} while (0)
+
+static void test_parse_valid(void **state)
+{
+	struct ctl_request r;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse("{\"cmd\":\"ping\"}", &r, err), 0);
+	assert_int_equal(r.cmd, CTL_CMD_PING);
+	assert_int_equal(
+	    parse(" {\"cmd\": \"config\", \"context\": [\"policy-map type "
+	          "queuing Q\", \"class type queuing c-out-8q-q3\"], "
+	          "\"line\": \"bandwidth remaining percent 50\"}\n",
+	          &r, err),
+	    0);
+	assert_int_equal(r.cmd, CTL_CMD_CONFIG);
+	assert_int_equal(r.ncontext, 2);
+	assert_string_equal(r.context[1], "class type queuing c-out-8q-q3");
+	assert_string_equal(r.line, "bandwidth remaining percent 50");
+	assert_int_equal(
+	    parse("{\"cmd\":\"config\",\"line\":\"end\"}", &r, err), 0);
+	assert_int_equal(r.ncontext, 0);
+	assert_int_equal(parse("{\"cmd\":\"show\",\"what\":\"show queuing "
+	                       "interface\",\"args\":[\"swp1\"],\"json\":true}",
+	                       &r, err),
+	                 0);
+	assert_int_equal(r.cmd, CTL_CMD_SHOW);
+	assert_string_equal(r.what, "show queuing interface");
+	assert_int_equal(r.nargs, 1);
+	assert_string_equal(r.args[0], "swp1");
+	assert_true(r.json);
+	assert_int_equal(parse("{\"cmd\":\"copy\",\"from\":\"running-config\","
+	                       "\"to\":\"startup-config\"}",
+	                       &r, err),
+	                 0);
+	assert_int_equal(r.cmd, CTL_CMD_COPY);
+	assert_int_equal(
+	    parse("{\"cmd\":\"debug\",\"subsys\":\"dcbx\"}", &r, err), 0);
+	assert_true(r.on);
+	assert_int_equal(parse("{\"cmd\":\"debug\",\"subsys\":\"dcbx\","
+	                       "\"on\":false}",
+	                       &r, err),
+	                 0);
+	assert_false(r.on);
+	assert_int_equal(parse("{\"cmd\":\"reload\"}", &r, err), 0);
+	assert_true(ctl_cmd_configures(CTL_CMD_RELOAD));
+	assert_true(ctl_cmd_configures(CTL_CMD_CONFIG));
+	assert_true(ctl_cmd_configures(CTL_CMD_COPY));
+	assert_true(ctl_cmd_configures(CTL_CMD_DEBUG));
+	assert_false(ctl_cmd_configures(CTL_CMD_SHOW));
+	assert_false(ctl_cmd_configures(CTL_CMD_PING));
+}
+
+static void test_parse_malformed(void **state)
+{
+	char deep[256] = "{\"cmd\":\"ping\",\"x\":";
+
+	(void)state;
+	ASSERT_REFUSED("", "malformed JSON");
+	ASSERT_REFUSED("{\"cmd\":\"ping\"", "malformed JSON");
+	ASSERT_REFUSED("{cmd:ping}", "malformed JSON");
+	ASSERT_REFUSED("{\"cmd\":\"ping\"} {}", "malformed JSON");
+	ASSERT_REFUSED("{\"cmd\":\"ping\"}x", "malformed JSON");
+	ASSERT_REFUSED("[\"ping\"]", "must be a JSON object");
+	ASSERT_REFUSED("\"ping\"", "must be a JSON object");
+	ASSERT_REFUSED("{}", "needs 'cmd'");
+	ASSERT_REFUSED("{\"cmd\":1}", "'cmd' must be a string");
+	ASSERT_REFUSED("{\"cmd\":\"reboot\"}", "unknown cmd 'reboot'");
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"x\":1}", "unknown key 'x'");
+	ASSERT_REFUSED("{\"cmd\":\"config\"}", "needs 'line'");
+	ASSERT_REFUSED("{\"cmd\":\"config\",\"line\":5}",
+	               "'line' must be a string");
+	ASSERT_REFUSED("{\"cmd\":\"config\",\"line\":\"x\",\"context\":\"a\"}",
+	               "'context' must be an array");
+	ASSERT_REFUSED("{\"cmd\":\"config\",\"line\":\"x\",\"context\":[1]}",
+	               "'context[0]' must be a string");
+	ASSERT_REFUSED("{\"cmd\":\"config\",\"line\":\"x\","
+	               "\"context\":[\"a\",\"b\",\"c\",\"d\"]}",
+	               "at most 3");
+	ASSERT_REFUSED("{\"cmd\":\"config\",\"line\":\"a\\u0000b\"}",
+	               "control character");
+	ASSERT_REFUSED("{\"cmd\":\"config\",\"line\":\"a\\nb\"}",
+	               "control character");
+	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show x\",\"json\":1}",
+	               "'json' must be a boolean");
+	ASSERT_REFUSED("{\"cmd\":\"show\"}", "needs 'what'");
+	ASSERT_REFUSED("{\"cmd\":\"copy\",\"from\":\"startup-config\","
+	               "\"to\":\"running-config\"}",
+	               "running-config to startup-config only");
+	ASSERT_REFUSED("{\"cmd\":\"debug\",\"subsys\":\"x\",\"on\":\"yes\"}",
+	               "'on' must be a boolean");
+	/* nesting deeper than CTL_JSON_DEPTH */
+	for (int i = 0; i < 20; i++)
+		strcat(deep, "[");
+	ASSERT_REFUSED(deep, "malformed JSON");
+}
+
+static void test_parse_limits(void **state)
+{
+	size_t n = CTL_MAX_REQUEST + 10;
+	char *big = malloc(n + 1);
+	struct ctl_request r;
+	char err[256];
+	int len;
+
+	(void)state;
+	assert_non_null(big);
+	/* a line one byte too long, then a request over the size limit */
+	len = snprintf(big, n, "{\"cmd\":\"config\",\"line\":\"");
+	memset(big + len, 'a', CTL_LINE_MAX);
+	snprintf(big + len + CTL_LINE_MAX, n - (size_t)len - CTL_LINE_MAX,
+	         "\"}");
+	assert_int_equal(parse(big, &r, err), -EINVAL);
+	assert_non_null(strstr(err, "'line' is too long"));
+	memset(big, ' ', n);
+	memcpy(big + n - 14, "{\"cmd\":\"ping\"}", 14);
+	assert_int_equal(ctl_request_parse(big, n, &r, err, sizeof(err)),
+	                 -EINVAL);
+	assert_non_null(strstr(err, "too large"));
+	/* a NUL byte in the datagram */
+	assert_int_equal(ctl_request_parse("{\"cmd\":\"ping\"}\0x", 16, &r, err,
+	                                   sizeof(err)),
+	                 -EINVAL);
+	/* every prefix of a valid request is refused, never read past */
+	{
+		const char *ok =
+		    "{\"cmd\":\"show\",\"what\":\"show class-map\","
+		    "\"args\":[\"A\"],\"json\":false}";
+
+		for (size_t cut = 0; cut < strlen(ok); cut++) {
+			char *m = malloc(cut + 1);
+
+			memcpy(m, ok, cut);
+			assert_int_equal(
+			    ctl_request_parse(m, cut, &r, err, sizeof(err)),
+			    -EINVAL);
+			free(m);
+		}
+	}
+	free(big);
+}
+
+static void test_rights(void **state)
+{
+	struct ctl_peer root = {.pid = 1, .uid = 0, .gid = 0};
+	struct ctl_peer user = {.pid = 2, .uid = 1000, .gid = 1000};
+	struct ctl_peer member = {.pid = 3,
+	                          .uid = 1001,
+	                          .gid = 1001,
+	                          .groups = {27, 4242},
+	                          .ngroups = 2};
+	struct ctl_peer primary = {.pid = 4, .uid = 1002, .gid = 4242};
+
+	(void)state;
+	assert_true(ctl_peer_may_configure(&root, false, 0));
+	assert_true(ctl_peer_may_configure(&root, true, 4242));
+	assert_false(ctl_peer_may_configure(&user, false, 0));
+	assert_false(ctl_peer_may_configure(&user, true, 4242));
+	assert_true(ctl_peer_may_configure(&member, true, 4242));
+	assert_false(ctl_peer_may_configure(&member, false, 4242));
+	assert_false(ctl_peer_may_configure(&member, true, 4243));
+	assert_true(ctl_peer_may_configure(&primary, true, 4242));
+}
+
+static void test_status_groups(void **state)
+{
+	const char *st = "Name:\tbash\nUmask:\t0022\nGid:\t1000\t1000\t1000\t"
+	                 "1000\nFDSize:\t256\nGroups:\t4 24 27 4242 \n"
+	                 "NStgid:\t1\n";
+	gid_t g[8];
+
+	(void)state;
+	assert_int_equal(ctl_status_groups(st, g, 8), 4);
+	assert_int_equal(g[0], 4);
+	assert_int_equal(g[3], 4242);
+	assert_int_equal(ctl_status_groups(st, g, 2), 2);
+	assert_int_equal(ctl_status_groups("Groups:\t\nX:\t1\n", g, 8), 0);
+	assert_int_equal(ctl_status_groups("Name:\tx\n", g, 8), -EINVAL);
+	assert_int_equal(ctl_status_groups("Groups:\t1 x2\n", g, 8), -EINVAL);
+	assert_int_equal(ctl_status_groups("Groups:\t99999999999\n", g, 8),
+	                 -EINVAL);
+}
+
+static void test_socket_path(void **state)
+{
+	char buf[128], tiny[8];
+	struct stat a, b;
+
+	(void)state;
+	assert_int_equal(ctl_socket_path(buf, sizeof(buf)), 0);
+	assert_int_equal(strncmp(buf, CTL_DIR "/roced", strlen(CTL_DIR) + 6),
+	                 0);
+	assert_non_null(strstr(buf, ".sock"));
+	if (stat("/proc/self/ns/net", &a) == 0 &&
+	    stat("/proc/1/ns/net", &b) == 0) {
+		char want[128];
+
+		if (a.st_ino == b.st_ino)
+			snprintf(want, sizeof(want), "%s",
+			         CTL_DIR "/roced.sock");
+		else
+			snprintf(want, sizeof(want), "%s/roced.%lu.sock",
+			         CTL_DIR, (unsigned long)a.st_ino);
+		assert_string_equal(buf, want);
+		assert_int_equal(ctl_netns_inode(), (unsigned long)a.st_ino);
+	} else if (stat("/proc/self/ns/net", &a) == 0) {
+		char mine[128];
+
+		/* /proc/1 hidden: the namespace's own socket when it
+		 * exists (or the namespace is named), else the host's */
+		snprintf(mine, sizeof(mine), "%s/roced.%lu.sock", CTL_DIR,
+		         (unsigned long)a.st_ino);
+		if (strcmp(buf, mine))
+			assert_string_equal(buf, CTL_DIR "/roced.sock");
+	}
+	assert_int_equal(ctl_state_path(buf, sizeof(buf), ".pid"), 0);
+	assert_non_null(strstr(buf, ".pid"));
+	assert_int_equal(ctl_socket_path(tiny, sizeof(tiny)), -ENAMETOOLONG);
+}
+
+/* --- show --- */
+
+static void test_show_query(void **state)
+{
+	const char *line[] = {"show",      "queuing",     "pfc-queue",
+	                      "interface", "Ethernet1/1", "detail",
+	                      "json"};
+	const char *args2[] = {"interface", "swp1"};
+	const char *qos[] = {"qos"};
+	const char *x[] = {"X"};
+	struct show_query q;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(show_query_parse("show queuing pfc-queue", line, 7, &q,
+	                                  err, sizeof(err)),
+	                 0);
+	assert_int_equal(q.kind, SHOW_PFC_QUEUE);
+	assert_string_equal(q.iface, "Ethernet1/1");
+	assert_true(q.detail);
+	assert_int_equal(show_query_parse("show queuing pfc-queue", line + 3, 3,
+	                                  &q, err, sizeof(err)),
+	                 0);
+	assert_true(q.detail);
+	assert_int_equal(show_query_parse("show running-config", args2, 2, &q,
+	                                  err, sizeof(err)),
+	                 0);
+	assert_string_equal(q.iface, "swp1");
+	assert_int_equal(show_query_parse("show running-config", qos, 1, &q,
+	                                  err, sizeof(err)),
+	                 0);
+	assert_true(q.qos_only);
+	assert_int_equal(
+	    show_query_parse("show policy-map", args2, 2, &q, err, sizeof(err)),
+	    0);
+	assert_int_equal(q.kind, SHOW_POLICY_MAP_IF);
+	assert_string_equal(q.iface, "swp1");
+	assert_int_equal(
+	    show_query_parse("show class-map", x, 1, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.name, "X");
+	assert_true(
+	    show_query_ports(&(struct show_query){.kind = SHOW_QUEUING_IF}));
+	assert_false(
+	    show_query_ports(&(struct show_query){.kind = SHOW_CLASS_MAP}));
+	assert_int_equal(
+	    show_query_parse("show startup-config", x, 1, &q, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "Invalid argument 'X'"));
+	assert_int_equal(show_query_parse("show lldp dcbx interface", NULL, 0,
+	                                  &q, err, sizeof(err)),
+	                 -1);
+	assert_int_equal(
+	    show_query_parse("show version", NULL, 0, &q, err, sizeof(err)),
+	    -1);
+	assert_non_null(strstr(err, "unknown show command"));
+}
+
+struct fixture {
+	struct policy p;
+	struct plan pl;
+	struct show_port_state st[4];
+	struct show_input in;
+};
+
+static int fx_setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct compile_port ports[4];
+	struct caps caps;
+	struct diag d;
+	size_t n;
+
+	assert_non_null(f);
+	diag_init(&d, "roced.conf");
+	assert_int_equal(
+	    conf_load_file(TEST_SRCDIR "/conf/roced.conf", &f->p, &d), 0);
+	diag_free(&d);
+	caps_preset(&caps, CAPS_PRESET_HOST);
+	n = compile_ports_from_policy(&f->p, &caps, ports, 4);
+	assert_int_equal(n, 1);
+	plan_init(&f->pl);
+	assert_int_equal(compile_policy(&f->p, ports, n, &f->pl), 0);
+	f->st[0].exists = true;
+	f->st[0].stats = true;
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		f->st[0].queue_seen[q] = true;
+		f->st[0].queue[q].basic = true;
+		f->st[0].queue[q].queue = true;
+	}
+	f->st[0].queue[3].packets = 4242;
+	f->st[0].queue[3].bytes = 5000000;
+	f->st[0].queue[3].drops = 7;
+	f->st[0].queue[3].backlog = 1500;
+	f->in.policy = &f->p;
+	f->in.config_file = "roced.conf";
+	f->in.plan = &f->pl;
+	f->in.state = f->st;
+	*state = f;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	plan_free(&f->pl);
+	policy_free(&f->p);
+	free(f);
+	return 0;
+}
+
+static struct json_object *answer(struct fixture *f, struct show_query *q,
+                                  struct strbuf *text)
+{
+	struct json_object *data = NULL;
+	char err[256] = "";
+
+	strbuf_init(text);
+	if (show_answer(q, &f->in, &data, text, err, sizeof(err)) < 0)
+		fail_msg("show_answer: %s", err);
+	return data;
+}
+
+static struct json_object *jget(struct json_object *o, const char *path)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *k = strtok_r(buf, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save)) {
+		if (k[0] >= '0' && k[0] <= '9')
+			o = json_object_array_get_idx(o, (size_t)atoi(k));
+		else if (!json_object_object_get_ex(o, k, &o))
+			return NULL;
+	}
+	return o;
+}
+
+static void test_show_queuing(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = SHOW_QUEUING_IF};
+	struct json_object *d, *q3;
+	struct strbuf text;
+
+	d = answer(f, &q, &text);
+	assert_string_equal(json_object_get_string(jget(d, "interface.0.name")),
+	                    "swp1");
+	assert_string_equal(
+	    json_object_get_string(jget(d, "interface.0.alias")),
+	    "Ethernet1/1");
+	assert_string_equal(
+	    json_object_get_string(jget(d, "interface.0.layout")), "htb+bfifo");
+	/* queues from 7 down to 0: queue 3 is the fifth */
+	q3 = jget(d, "interface.0.queue.4");
+	assert_int_equal(json_object_get_int(jget(q3, "queue")), 3);
+	assert_int_equal(
+	    json_object_get_int(jget(q3, "bandwidth-remaining-percent")), 50);
+	assert_int_equal(
+	    json_object_get_int(jget(q3, "random-detect.minimum-threshold")),
+	    150 * 1024);
+	assert_int_equal(
+	    json_object_get_int(jget(q3, "random-detect.drop-probability")), 7);
+	assert_true(json_object_get_boolean(jget(q3, "random-detect.ecn")));
+	/* this kernel has no red: configured, not realised */
+	assert_false(
+	    json_object_get_boolean(jget(q3, "random-detect.realised")));
+	assert_string_equal(json_object_get_string(jget(q3, "leaf")), "bfifo");
+	assert_int_equal(json_object_get_int(jget(q3, "counters.tx-packets")),
+	                 4242);
+	assert_int_equal(
+	    json_object_get_int(jget(q3, "counters.dropped-packets")), 7);
+	assert_int_equal(
+	    json_object_get_int(jget(q3, "counters.queue-depth-bytes")), 1500);
+	/* no red leaf, no ECN counter: null, not 0 */
+	assert_non_null(jget(q3, "counters"));
+	assert_true(json_object_object_get_ex(jget(q3, "counters"),
+	                                      "ecn-marked", NULL));
+	assert_null(jget(q3, "counters.ecn-marked"));
+	assert_true(json_object_array_length(jget(d, "interface.0.warnings")) >
+	            0);
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "Egress Queuing for Ethernet1/1 (swp1) "
+	                       "[ROCE_QUEUING_OUT]"));
+	assert_non_null(strstr(strbuf_str(&text), "QOS GROUP 3"));
+	assert_non_null(strstr(strbuf_str(&text), "4242"));
+	assert_non_null(strstr(strbuf_str(&text), "not realised"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	/* a port whose queue was not read has null counters */
+	f->st[0].stats = false;
+	d = answer(f, &q, &text);
+	assert_null(jget(d, "interface.0.queue.4.counters"));
+	assert_non_null(strstr(strbuf_str(&text), "n/a"));
+	f->st[0].stats = true;
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
+static void test_show_pfc(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = SHOW_PFC_IF};
+	struct json_object *d;
+	struct strbuf text;
+
+	d = answer(f, &q, &text);
+	assert_string_equal(json_object_get_string(jget(d, "interface.0.mode")),
+	                    "on");
+	assert_string_equal(json_object_get_string(jget(d, "interface.0.oper")),
+	                    "on");
+	assert_int_equal(
+	    json_object_get_int(jget(d, "interface.0.priorities.0")), 3);
+	assert_null(jget(d, "interface.0.rx-pause"));
+	assert_non_null(strstr(json_object_get_string(jget(d, "note")),
+	                       "not implemented yet"));
+	assert_non_null(strstr(strbuf_str(&text), "Ethernet1/1"));
+	assert_non_null(strstr(strbuf_str(&text), "On  (8)"));
+	assert_non_null(strstr(strbuf_str(&text), "n/a"));
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
+/* show queuing pfc-queue detail, with the watchdog at its defaults, is
+ * what the reference switch prints. */
+static void test_show_pfc_queue_reference(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = SHOW_PFC_QUEUE, .detail = true};
+	struct json_object *d;
+	struct strbuf text, want;
+	char line[256];
+	FILE *ref;
+
+	/* A copy of ../shared/reference/nxos-pfcwd-detail.txt. */
+	ref = fopen(TEST_SRCDIR "/tests/fixtures/nxos-pfcwd-detail.txt", "r");
+	if (!ref)
+		fail_msg("the reference output is missing: %s",
+		         TEST_SRCDIR "/tests/fixtures/nxos-pfcwd-detail.txt");
+	strbuf_init(&want);
+	while (fgets(line, sizeof(line), ref))
+		if (line[0] != '!')
+			strbuf_puts(&want, line);
+	fclose(ref);
+	f->p.pfcwd.enabled = false;
+	d = answer(f, &q, &text);
+	f->p.pfcwd.enabled = true;
+	if (strncmp(strbuf_str(&text), strbuf_str(&want), want.len))
+		fail_msg("have:\n%s\nwant:\n%s", strbuf_str(&text),
+		         strbuf_str(&want));
+	assert_false(json_object_get_boolean(jget(d, "running")));
+	assert_non_null(strstr(strbuf_str(&text), "not running yet"));
+	json_object_put(d);
+	strbuf_free(&text);
+	strbuf_free(&want);
+}
+
+static void test_show_maps(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = SHOW_POLICY_MAP};
+	struct json_object *d;
+	struct strbuf text;
+	char err[256];
+
+	d = answer(f, &q, &text);
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "  policy-map type queuing ROCE_QUEUING_OUT\n"
+	                       "    class type queuing c-out-8q-q3\n"
+	                       "      bandwidth remaining percent 50\n"
+	                       "      random-detect minimum-threshold 150 "
+	                       "kbytes maximum-threshold 3000 kbytes "
+	                       "drop-probability 7 weight 0 ecn\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "    class type network-qos ROCE_NETWORK_CLASS\n"
+	                       "      pause pfc-cos 3\n      mtu 9216\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	q.kind = SHOW_CLASS_MAP;
+	snprintf(q.name, sizeof(q.name), "ROCE_CLASS");
+	d = answer(f, &q, &text);
+	assert_int_equal(json_object_array_length(jget(d, "class-map")), 1);
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "    class-map type qos match-all ROCE_CLASS\n"
+	                       "      match cos 3\n      match dscp 26\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	snprintf(q.name, sizeof(q.name), "NOPE");
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &f->in, &d, &text, err, sizeof(err)),
+	                 -1);
+	assert_non_null(strstr(err, "NOPE does not exist"));
+	strbuf_free(&text);
+}
+
+/* The running-config JSON is the config file's structure. */
+static void test_show_policy_json(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *d = show_policy_json(&f->p, NULL);
+	struct json_object *qos;
+
+	(void)state;
+	assert_string_equal(
+	    json_object_get_string(jget(d, "class-map.qos.0.name")),
+	    "ROCE_CLASS");
+	assert_int_equal(json_object_get_int(jget(d, "class-map.qos.0.dscp.0")),
+	                 26);
+	assert_int_equal(
+	    json_object_get_int(jget(d, "policy-map.queuing.0.class.0."
+	                                "random-detect.maximum-threshold")),
+	    3000 * 1024);
+	assert_int_equal(json_object_get_int(
+	                     jget(d, "policy-map.network-qos.0.class.0.mtu")),
+	                 9216);
+	assert_string_equal(json_object_get_string(jget(
+	                        d, "system-qos.service-policy.network-qos")),
+	                    "ROCE_NETWORK_POLICY");
+	assert_string_equal(json_object_get_string(jget(
+	                        d, "interface.0.priority-flow-control.mode")),
+	                    "on");
+	assert_true(json_object_get_boolean(
+	    jget(d, "priority-flow-control.watch-dog-interval")));
+	json_object_put(d);
+	/* "qos": everything but the interfaces; an interface alone */
+	qos = show_policy_json(&f->p, "qos");
+	assert_null(jget(qos, "interface"));
+	assert_non_null(jget(qos, "class-map"));
+	json_object_put(qos);
+	d = show_policy_json(&f->p, "Ethernet1/1");
+	assert_int_equal(json_object_array_length(jget(d, "interface")), 1);
+	assert_null(jget(d, "class-map"));
+	json_object_put(d);
+}
+
+/* --- copy running-config startup-config --- */
+
+static char *slurp(const char *path)
+{
+	static char buf[4096];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n < 0 ? 0 : n] = '\0';
+	return buf;
+}
+
+static void test_write_atomic(void **state)
+{
+	char dir[] = "/tmp/test_ctl.XXXXXX", path[128], bak[128], err[256];
+	struct stat st;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/roced.conf", dir);
+	snprintf(bak, sizeof(bak), "%s/roced.conf.bak", dir);
+	/* a new file: no backup */
+	assert_int_equal(daemon_write_atomic(path, "one\n", err, sizeof(err)),
+	                 0);
+	assert_string_equal(slurp(path), "one\n");
+	assert_int_equal(stat(bak, &st), -1);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* replaced: the old one is the backup, the mode is kept */
+	chmod(path, 0640);
+	assert_int_equal(daemon_write_atomic(path, "two\n", err, sizeof(err)),
+	                 0);
+	assert_string_equal(slurp(path), "two\n");
+	assert_string_equal(slurp(bak), "one\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(daemon_write_atomic(path, "three\n", err, sizeof(err)),
+	                 0);
+	assert_string_equal(slurp(bak), "two\n");
+	/* no temporary file left behind */
+	{
+		DIR *dp = opendir(dir);
+		struct dirent *de;
+		size_t n = 0;
+
+		assert_non_null(dp);
+		while ((de = readdir(dp)))
+			if (de->d_name[0] != '.')
+				n++;
+		closedir(dp);
+		assert_int_equal(n, 2);
+	}
+	/* a directory that does not exist: an error, nothing written */
+	snprintf(path, sizeof(path), "%s/nodir/roced.conf", dir);
+	assert_true(daemon_write_atomic(path, "x", err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "roced.conf"));
+	snprintf(path, sizeof(path), "%s/roced.conf", dir);
+	unlink(path);
+	unlink(bak);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse_valid),
+	    cmocka_unit_test(test_parse_malformed),
+	    cmocka_unit_test(test_parse_limits),
+	    cmocka_unit_test(test_rights),
+	    cmocka_unit_test(test_status_groups),
+	    cmocka_unit_test(test_socket_path),
+	    cmocka_unit_test(test_show_query),
+	    cmocka_unit_test_setup_teardown(test_show_queuing, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_reference,
+	                                    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_maps, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_policy_json, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test(test_write_atomic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,300 @@
+#!/bin/sh
+# ctl_socket: roced's control socket (daemon/ctl.h) against a daemon in a
+# private network namespace, with a small Python client:
+#   - malformed JSON, unknown commands and keys, an oversized request and
+#     more clients than allowed are each refused with an error reply, and
+#     the daemon keeps answering ping;
+#   - the socket is 0660 root:GROUP with -G; a member may configure, a
+#     non-root client without the group (socket opened up by chmod) may
+#     show and ping but not configure, copy, reload or debug;
+#   - show running-config json is the loaded policy and equals show
+#     startup-config json; show queuing interface counts packets sent with
+#     DSCP 26 in queue 3;
+#   - a config line changes the kernel (tc), a refused one changes nothing;
+#   - copy running-config startup-config writes the file atomically with a
+#     backup, and it loads back (roced -n) with the same running-config;
+#   - a reload of a broken file over the socket keeps the state;
+#   - a second roced in the same namespace is refused;
+#   - roced -b returns once ready; systemd notifications (READY=1, STATUS=,
+#     WATCHDOG=1, RELOADING=1) arrive on NOTIFY_SOCKET; --cleanup-on-exit
+#     removes roced's objects on SIGTERM and the pid file and socket go.
+set -eu
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+roced="$top_builddir/roced"
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: ctl_socket needs root (network namespaces)"
+	exit 77
+fi
+IP=/sbin/ip
+TC=/sbin/tc
+ns="roced-ctl-$$"
+ns2="roced-ctl2-$$"
+group=4791 # a gid no user has: membership comes from setpriv --groups
+tmp=$(mktemp -d)
+pid=""
+pid2=""
+lpid=""
+cleanup() {
+	set +e
+	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	[ -n "$pid2" ] && kill "$pid2" 2>/dev/null
+	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
+	"$IP" netns del "$ns" 2>/dev/null
+	"$IP" netns del "$ns2" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+fail() {
+	echo "FAIL: $*"
+	echo "--- roced log"
+	cat "$tmp/log"
+	[ -f "$tmp/log2" ] && { echo "--- second roced log"; cat "$tmp/log2"; }
+	exit 1
+}
+in_ns() { "$IP" netns exec "$ns" "$@"; }
+# The client runs as nobody too: keep it where nobody can read it.
+chmod 755 "$tmp"
+cp "$top_srcdir/tests/integration/ctl_client.py" "$tmp/ctl_client.py"
+chmod 755 "$tmp/ctl_client.py"
+ctl() { in_ns python3 "$tmp/ctl_client.py" send "$@"; }
+# nobody cannot use root's python (pyenv shims under /root): the system one.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=$(command -v python3)
+# jget JSONLINE EXPR: print a Python expression over the reply R.
+jget() { python3 -c 'import json,sys; R=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
+state() {
+	in_ns "$TC" -j qdisc show dev swp1
+	in_ns "$TC" -j class show dev swp1
+	in_ns "$TC" -j filter show dev swp1 parent 4791:
+}
+
+"$IP" netns add "$ns"
+in_ns "$IP" link add swp1 type veth peer name host1
+in_ns "$IP" link set lo up
+in_ns "$IP" link set swp1 up
+in_ns "$IP" link set host1 up
+cp "$top_srcdir/conf/roced.conf" "$tmp/live.conf"
+
+"$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe -D ctl \
+	-G "$group" >"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	r=$(ctl '{"cmd":"ping"}' 2>/dev/null) && break
+	sleep 0.1
+done
+[ "$(jget "$r" 'R["ok"]')" = True ] || fail "no answer to ping: $r"
+sock=$(sed -n 's/.*control socket \(.*\)$/\1/p' "$tmp/log")
+ino=$(stat -L -c %i "/run/netns/$ns")
+[ "$sock" = "/run/roced/roced.$ino.sock" ] || fail "socket path $sock, want /run/roced/roced.$ino.sock"
+echo "ok: roced answers on $sock (pid $(jget "$r" 'R["pid"]'), version $(jget "$r" 'R["version"]'))"
+
+# --- abuse: each refused with an error reply, the daemon stays up ---
+out=$(ctl '{"cmd":"ping"' '{"cmd":"ping"}')
+echo "$out" | head -1 | grep -q '"error":"% malformed JSON' || fail "malformed JSON not refused: $out"
+[ "$(echo "$out" | sed -n 2p)" != "" ] && echo "$out" | sed -n 2p | grep -q '"ok":true' ||
+	fail "the connection did not survive a malformed request: $out"
+for bad in '[1,2]' '{"cmd":"shutdown"}' '{"cmd":"ping","x":1}' \
+	'{"cmd":"config","line":7}' '{"cmd":"show"}' \
+	'{"cmd":"config","line":"a\u0000b"}' '{"cmd":"ping"} trailing'; do
+	out=$(ctl "$bad")
+	[ "$(jget "$out" 'R["ok"]')" = False ] || fail "accepted: $bad -> $out"
+	jget "$out" 'R["error"]' | grep -q '^% ' || fail "no '% ' error for $bad: $out"
+done
+echo "ok: malformed, unknown and mistyped requests refused"
+out=$(in_ns python3 "$tmp/ctl_client.py" raw 100000)
+echo "$out" | head -1 | grep -q 'request too large (100000 bytes, at most 65536)' ||
+	fail "oversized request not refused: $out"
+echo "$out" | tail -1 | grep -qx CLOSED || fail "oversized request: connection left open"
+out=$(in_ns python3 "$tmp/ctl_client.py" flood 20)
+[ "$out" = "ok=16 refused=4" ] || fail "20 clients at once: $out (want ok=16 refused=4)"
+kill -0 "$pid" || fail "roced died"
+# The flood's connections close as its client exits: give roced a moment.
+for _ in $(seq 20); do
+	r=$(ctl '{"cmd":"ping"}')
+	[ "$(jget "$r" 'R["ok"]')" = True ] && break
+	sleep 0.1
+done
+[ "$(jget "$r" 'R["ok"]')" = True ] || fail "no ping after the abuse: $r"
+echo "ok: oversized request refused and closed, 16 clients at most, roced still answers"
+
+# --- rights ---
+[ "$(stat -c '%a %g %u' "$sock")" = "660 $group 0" ] ||
+	fail "socket mode/owner: $(stat -c '%a %g %u' "$sock")"
+if in_ns setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$PY" "$tmp/ctl_client.py" send '{"cmd":"ping"}' >/dev/null 2>"$tmp/err"; then
+	fail "a client outside the group could connect to a 0660 socket"
+fi
+grep -q PermissionError "$tmp/err" || fail "nobody's client failed otherwise: $(cat "$tmp/err")"
+out=$(in_ns setpriv --reuid=65534 --regid=65534 --groups="$group" \
+	"$PY" "$tmp/ctl_client.py" send '{"cmd":"debug","subsys":"conf","on":false}')
+[ "$(jget "$out" 'R["ok"]')" = True ] || fail "a group member may not configure: $out"
+chmod 0666 "$sock"
+for req in '{"cmd":"config","line":"priority-flow-control watch-dog-interval off"}' \
+	'{"cmd":"copy","from":"running-config","to":"startup-config"}' \
+	'{"cmd":"reload"}' '{"cmd":"debug","subsys":"all"}'; do
+	out=$(in_ns setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PY" "$tmp/ctl_client.py" send "$req")
+	jget "$out" 'R["error"]' | grep -q 'Permission denied' ||
+		fail "nobody was not refused: $req -> $out"
+done
+out=$(in_ns setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$PY" "$tmp/ctl_client.py" send \
+	'{"cmd":"show","what":"show policy-map","args":[]}' '{"cmd":"ping"}')
+echo "$out" | head -1 | grep -q '"ok":true' || fail "nobody may not show: $out"
+chmod 0660 "$sock"
+grep -q 'uid 65534 (pid [0-9]*) may not config' "$tmp/log" || fail "refusal not logged"
+echo "ok: group member configures; non-root without the group shows but may not configure"
+
+# --- show ---
+run=$(ctl '{"cmd":"show","what":"show running-config","args":[],"json":true}')
+[ "$(jget "$run" 'R["data"]["class-map"]["qos"][0]["dscp"]')" = "[26]" ] ||
+	fail "running-config json: $run"
+[ "$(jget "$run" 'R["data"]["interface"][0]["alias"]')" = "Ethernet1/1" ] ||
+	fail "running-config json interface: $run"
+start=$(ctl '{"cmd":"show","what":"show startup-config","args":[],"json":true}')
+[ "$(jget "$run" 'R["data"]')" = "$(jget "$start" 'R["data"]')" ] ||
+	fail "running-config and startup-config json differ at start"
+jget "$run" 'R["text"]' | grep -q '^  random-detect minimum-threshold 150 kbytes' ||
+	fail "running-config text: $(jget "$run" 'R["text"]')"
+for what in 'show class-map' 'show policy-map' 'show policy-map interface' \
+	'show queuing interface' 'show interface priority-flow-control' \
+	'show queuing pfc-queue' 'show lldp dcbx interface'; do
+	args='[]'
+	[ "$what" = 'show lldp dcbx interface' ] && args='["Ethernet1/1"]'
+	out=$(ctl "{\"cmd\":\"show\",\"what\":\"$what\",\"args\":$args,\"json\":true}")
+	[ "$(jget "$out" 'R["ok"] and isinstance(R["data"], dict) and len(R["text"]) > 0')" = True ] ||
+		fail "$what: $out"
+done
+out=$(ctl '{"cmd":"show","what":"show interface priority-flow-control","args":[]}')
+jget "$out" 'R["text"]' | grep -q 'software PFC is not implemented yet' ||
+	fail "show interface priority-flow-control does not say PFC counts are n/a"
+out=$(ctl '{"cmd":"show","what":"show queuing pfc-queue","args":["detail"]}')
+jget "$out" 'R["text"]' | grep -q 'PFC watch-dog poll interval : 100 ms' || fail "pfc-queue detail: $out"
+jget "$out" 'R["text"]' | grep -q 'not running yet' || fail "pfc-queue: the watchdog's state is not said"
+out=$(ctl '{"cmd":"show","what":"show queuing interface","args":["nosuch0"]}')
+jget "$out" 'R["error"]' | grep -q "Invalid interface 'nosuch0'" || fail "unknown interface: $out"
+# 20 frames with DSCP 26 out of swp1: roced's u32 filter puts them in q3.
+in_ns python3 - <<'PY'
+import socket, struct
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(('swp1', 0x0800))
+udp = struct.pack('!HHHH', 4791, 4791, 8 + 16, 0) + b'r' * 16
+ip = struct.pack('!BBHHHBBH4s4s', 0x45, 26 << 2, 20 + len(udp), 0, 0, 64,
+                 17, 0, bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2]))
+eth = b'\xff' * 6 + b'\x02\x00\x00\x00\x00\x01' + b'\x08\x00'
+for _ in range(20):
+    s.send(eth + ip + udp)
+PY
+out=$(ctl '{"cmd":"show","what":"show queuing interface","args":["swp1"],"json":true}')
+n=$(jget "$out" '[q for q in R["data"]["interface"][0]["queue"] if q["queue"] == 3][0]["counters"]["tx-packets"]')
+[ "$n" -ge 20 ] || fail "queue 3 counted $n packets, want >= 20: $out"
+echo "ok: show running-config json is the file's policy; every show answers; q3 counted $n DSCP 26 packets"
+
+# --- config lines go to the kernel; a refused one changes nothing ---
+q3='"context":["policy-map type queuing ROCE_QUEUING_OUT","class type queuing c-out-8q-q3"]'
+qd='"context":["policy-map type queuing ROCE_QUEUING_OUT","class type queuing c-out-8q-q-default"]'
+out=$(ctl "{\"cmd\":\"config\",$qd,\"line\":\"bandwidth remaining percent 40\"}")
+[ "$(jget "$out" 'R["ok"] and R["mode"] == "config-pmap-c-que"')" = True ] || fail "config q-default 40: $out"
+jget "$out" 'R["warnings"]' | grep -q 'adds up to 90' || fail "no 'so far' warning: $out"
+out=$(ctl "{\"cmd\":\"config\",$q3,\"line\":\"bandwidth remaining percent 60\"}")
+[ "$(jget "$out" 'R["ok"]')" = True ] || fail "config q3 60: $out"
+in_ns "$TC" class show dev swp1 classid 4791:13 | grep -q 'rate 6Gbit' ||
+	fail "q3 not at 6Gbit: $(in_ns "$TC" class show dev swp1)"
+state >"$tmp/before"
+out=$(ctl "{\"cmd\":\"config\",$q3,\"line\":\"bandwidth remaining percent 70\"}")
+jget "$out" 'R["error"]' | grep -q 'adds up to 110' || fail "110 % accepted: $out"
+out=$(ctl "{\"cmd\":\"config\",$q3,\"line\":\"bandwidth remaining percent 500\"}")
+[ "$(jget "$out" 'R["ok"] == False and R["pos"] > 0')" = True ] || fail "500 % accepted or no pos: $out"
+state >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || fail "a refused line changed the kernel"
+run=$(ctl '{"cmd":"show","what":"show running-config","args":[],"json":true}')
+[ "$(jget "$run" 'R["data"]["policy-map"]["queuing"][0]["class"][0]["bandwidth-remaining-percent"]')" = 60 ] ||
+	fail "running-config does not have q3 at 60"
+echo "ok: config lines change the kernel (q3 6Gbit); refused lines change nothing"
+
+# --- copy running-config startup-config ---
+out=$(ctl '{"cmd":"copy","from":"running-config","to":"startup-config"}')
+[ "$(jget "$out" 'R["ok"]')" = True ] || fail "copy: $out"
+cmp -s "$tmp/live.conf.bak" "$top_srcdir/conf/roced.conf" || fail "no backup of the previous file"
+ls "$tmp" | grep -q 'live.conf.tmp' && fail "a temporary file was left"
+"$roced" -n --caps host -f "$tmp/live.conf" >"$tmp/check" 2>&1 || fail "saved file does not load: $(cat "$tmp/check")"
+start=$(ctl '{"cmd":"show","what":"show startup-config","args":[],"json":true}')
+[ "$(jget "$run" 'R["data"]')" = "$(jget "$start" 'R["data"]')" ] ||
+	fail "startup-config after copy differs from running-config"
+[ "$(jget "$run" 'R["text"].split("\n",1)[1]')" = "$(jget "$start" 'R["text"].split("\n",1)[1]')" ] ||
+	fail "startup-config text differs from running-config text"
+echo "ok: copy running-config startup-config: atomic, backup kept, loads back with the same running-config"
+
+# --- reload over the socket with a broken file keeps the state ---
+cp "$tmp/live.conf" "$tmp/good.conf"
+sed 's/mtu = 9216;/mtu = 99999;/' "$tmp/good.conf" >"$tmp/live.conf"
+state >"$tmp/before"
+out=$(ctl '{"cmd":"reload"}')
+jget "$out" 'R["error"]' | grep -q "live.conf:[0-9]*: error: .*" || fail "broken reload: $out"
+state >"$tmp/after"
+cmp -s "$tmp/before" "$tmp/after" || fail "a broken reload changed the kernel"
+cp "$tmp/good.conf" "$tmp/live.conf"
+out=$(ctl '{"cmd":"reload"}')
+[ "$(jget "$out" 'R["ok"]')" = True ] || fail "good reload: $out"
+echo "ok: reload of a broken file refused with FILE:LINE, state kept"
+
+# --- one roced per namespace ---
+if timeout 20 "$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps host \
+	>"$tmp/second" 2>&1; then
+	fail "a second roced started in the same namespace"
+fi
+grep -q "another roced (pid $pid) is already running in this network namespace" "$tmp/second" ||
+	fail "second instance: $(cat "$tmp/second")"
+kill -0 "$pid" || fail "the first roced died"
+echo "ok: a second roced is refused: $(cat "$tmp/second")"
+
+# --- roced -b, systemd notifications, --cleanup-on-exit ---
+"$IP" netns add "$ns2"
+"$IP" -n "$ns2" link add swp1 type veth peer name host1
+"$IP" -n "$ns2" link set swp1 up
+python3 - "$tmp/notify.sock" "$tmp/notify.log" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], 'a', buffering=1) as log:
+    while True:
+        log.write(s.recv(4096).decode().replace('\n', ' ') + '\n')
+PY
+lpid=$!
+for _ in $(seq 50); do [ -S "$tmp/notify.sock" ] && break; sleep 0.1; done
+env NOTIFY_SOCKET="$tmp/notify.sock" WATCHDOG_USEC=400000 \
+	"$IP" netns exec "$ns2" "$roced" -b -f "$tmp/live.conf" --caps host \
+	--cleanup-on-exit 2>"$tmp/log2" || fail "roced -b failed"
+ino2=$(stat -L -c %i "/run/netns/$ns2")
+pid2=$(cat "/run/roced/roced.$ino2.pid") || fail "no pid file"
+kill -0 "$pid2" || fail "roced -b is not running"
+"$IP" netns exec "$ns2" "$TC" qdisc show dev swp1 | grep -q 'htb 4791: root' ||
+	fail "roced -b returned before the first apply"
+grep -q 'READY=1 STATUS=1 port, 21 writes, [0-9]* warnings' "$tmp/notify.log" ||
+	fail "no READY=1 with STATUS: $(cat "$tmp/notify.log")"
+for _ in $(seq 30); do grep -q '^WATCHDOG=1' "$tmp/notify.log" && break; sleep 0.1; done
+grep -q '^WATCHDOG=1' "$tmp/notify.log" || fail "no WATCHDOG=1: $(cat "$tmp/notify.log")"
+kill -HUP "$pid2"
+for _ in $(seq 50); do grep -q 'STATUS=reloaded' "$tmp/notify.log" && break; sleep 0.1; done
+grep -q '^RELOADING=1 MONOTONIC_USEC=[0-9]*' "$tmp/notify.log" || fail "no RELOADING=1"
+sed -n '/^RELOADING=1/,$p' "$tmp/notify.log" | grep -q '^READY=1 STATUS=reloaded' ||
+	fail "no READY=1 after RELOADING=1: $(cat "$tmp/notify.log")"
+kill -TERM "$pid2"
+for _ in $(seq 100); do kill -0 "$pid2" 2>/dev/null || break; sleep 0.05; done
+kill -0 "$pid2" 2>/dev/null && fail "roced -b did not stop"
+pid2=""
+grep -q '^STOPPING=1' "$tmp/notify.log" || fail "no STOPPING=1"
+"$IP" netns exec "$ns2" "$TC" qdisc show dev swp1 | grep -q 4791: &&
+	fail "--cleanup-on-exit left roced's qdiscs"
+[ -e "/run/roced/roced.$ino2.pid" ] && fail "pid file left behind"
+[ -e "/run/roced/roced.$ino2.sock" ] && fail "socket left behind"
+grep -q 'removed roced' "$tmp/log2" || fail "no cleanup message: $(cat "$tmp/log2")"
+echo "ok: roced -b ready on return; READY/STATUS/WATCHDOG/RELOADING/STOPPING sent; --cleanup-on-exit removed its objects"
+
+kill -TERM "$pid"
+wait "$pid" || fail "roced exited with an error"
+pid=""
+in_ns "$TC" qdisc show dev swp1 | grep -q 'htb 4791: root' || fail "SIGTERM removed the state"
+[ -e "$sock" ] && fail "the control socket was left behind"
+echo "PASS: ctl_socket"
