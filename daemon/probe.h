@@ -12,7 +12,6 @@
 #ifndef ROCED_PROBE_H
 #define ROCED_PROBE_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "caps.h"
@@ -30,23 +29,19 @@ int probe_port(const char *ifname, struct caps *c);
 
 /* What a probe_ports() call asked the kernel, for tests and benchmarks. */
 struct probe_stats {
-	size_t link_requests;    /* RTM_GETLINK (a dump counts once) */
+	size_t ioctls;           /* SIOCGIFFLAGS, one per port */
+	size_t dcb_requests;     /* DCB_CMD_IEEE_GET, all in one batch */
 	size_t ethtool_requests; /* ethtool genetlink, family lookup included */
-	size_t dcb_requests;     /* DCB_CMD_IEEE_GET */
 };
 
 /* Fill the port part (hw_dcb, speed_mbps) of the caps of N ports at once,
- * as probe_port() does for one. From a handful of ports on, the links and
- * their speeds come in one dump each (RTM_GETLINK, ethtool LINKMODES),
- * and dcbnl is asked only for links that may have it. A speed is reported
- * for links that are up (as /sys/class/net/X/speed). ST may be NULL.
- * Returns 0 or -errno (ports not probed are software, speed unknown). */
+ * as probe_port() does for one: flags by ioctl, one pipelined batch of
+ * dcbnl requests (hw_dcb is dcbnl's own answer, so a vlan or bond over a
+ * DCB NIC is a software port: only the NIC's netdev has dcbnl) and, from
+ * a handful of ports on, one ethtool LINKMODES dump for the speeds. A
+ * speed is reported for links that are up, as /sys/class/net/X/speed
+ * does. ST may be NULL. Returns 0 or -errno (ports not probed are
+ * software, speed unknown). */
 int probe_ports(struct compile_port *ports, size_t n, struct probe_stats *st);
-
-/* Can a link of KIND (IFLA_INFO_KIND, NULL or "" for none) with
- * IFI_FLAGS have dcbnl? False for loopback and for software kinds (veth,
- * bridge, vlan, bond, macvlan, tun, ...), which includes links stacked on
- * a DCB NIC: dcbnl answers for the NIC itself only. */
-bool probe_link_may_have_dcb(const char *kind, unsigned ifi_flags);
 
 #endif
