@@ -483,6 +483,52 @@ static void test_show_pfc(void **state)
 	strbuf_free(&text);
 }
 
+/* A hardware port: the driver's PFC state and pause counts (dcbnl's
+ * requests = sent, indications = received) are shown, not the plan's. */
+static void test_show_pfc_hw(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = SHOW_PFC_IF};
+	struct compile_port port = {.ifname = "swp1"};
+	struct show_port_state st = {.exists = true, .dcb = true};
+	struct show_input in = f->in;
+	struct json_object *d;
+	struct strbuf text;
+	struct plan pl;
+
+	caps_preset(&port.caps, CAPS_PRESET_HW);
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&f->p, &port, 1, &pl), 0);
+	assert_false(pl.ports[0].dcb.software);
+	st.pfc_en = 0x08;
+	st.indications[3] = 1000;
+	st.indications[4] = 7;
+	st.requests[3] = 55;
+	in.plan = &pl;
+	in.state = &st;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, NULL, 0), 0);
+	assert_string_equal(json_object_get_string(jget(d, "interface.0.dcb")),
+	                    "hardware");
+	assert_int_equal(json_object_get_int(jget(d, "interface.0.rx-pause")),
+	                 1007);
+	assert_int_equal(json_object_get_int(jget(d, "interface.0.tx-pause")),
+	                 55);
+	assert_null(jget(d, "note"));
+	assert_non_null(strstr(strbuf_str(&text), "1007"));
+	json_object_put(d);
+	strbuf_free(&text);
+	/* the driver has PFC off although the plan wants it: say so */
+	st.pfc_en = 0;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, NULL, 0), 0);
+	assert_string_equal(json_object_get_string(jget(d, "interface.0.oper")),
+	                    "off");
+	json_object_put(d);
+	strbuf_free(&text);
+	plan_free(&pl);
+}
+
 /* show queuing pfc-queue detail, with the watchdog at its defaults, is
  * what the reference switch prints. */
 static void test_show_pfc_queue_reference(void **state)
@@ -676,6 +722,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_show_queuing, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc_hw, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_reference,
 	                                    fx_setup, fx_teardown),

@@ -62,7 +62,8 @@ ctl() { in_ns python3 "$tmp/ctl_client.py" send "$@"; }
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=$(command -v python3)
 # jget JSONLINE EXPR: print a Python expression over the reply R.
-jget() { python3 -c 'import json,sys; R=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
+# (SIGPIPE as default: `jget ... | grep -q` may stop reading early.)
+jget() { python3 -c 'import json,signal,sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); R=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
 state() {
 	in_ns "$TC" -j qdisc show dev swp1
 	in_ns "$TC" -j class show dev swp1
@@ -197,6 +198,12 @@ qd='"context":["policy-map type queuing ROCE_QUEUING_OUT","class type queuing c-
 out=$(ctl "{\"cmd\":\"config\",$qd,\"line\":\"bandwidth remaining percent 40\"}")
 [ "$(jget "$out" 'R["ok"] and R["mode"] == "config-pmap-c-que"')" = True ] || fail "config q-default 40: $out"
 jget "$out" 'R["warnings"]' | grep -q 'adds up to 90' || fail "no 'so far' warning: $out"
+# 90 % is fine while typing, not in the file: copy refuses to save it.
+cp "$tmp/live.conf" "$tmp/saved"
+out=$(ctl '{"cmd":"copy","from":"running-config","to":"startup-config"}')
+[ "$(jget "$out" '"not saved" in R["error"] and "adds up to 90" in R["error"]')" = True ] ||
+	fail "copy saved 90 %: $out"
+cmp -s "$tmp/live.conf" "$tmp/saved" || fail "a refused copy changed the file"
 out=$(ctl "{\"cmd\":\"config\",$q3,\"line\":\"bandwidth remaining percent 60\"}")
 [ "$(jget "$out" 'R["ok"]')" = True ] || fail "config q3 60: $out"
 in_ns "$TC" class show dev swp1 classid 4791:13 | grep -q 'rate 6Gbit' ||
