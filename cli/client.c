@@ -1,0 +1,210 @@
+/* client: rocesh's end of the control socket (see client.h, ctl.h). */
+#include "client.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ctl.h"
+
+/* A config line compiles and applies to every port before the daemon
+ * answers; a minute covers hundreds of ports on a loaded machine and
+ * still lets a script notice a daemon that hangs. */
+#define CLIENT_TIMEOUT_S 60
+
+int client_init(struct client *c, const char *path)
+{
+	struct sockaddr_un sun;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	if (path) {
+		if (strlen(path) >= sizeof(sun.sun_path))
+			return -ENAMETOOLONG;
+		snprintf(c->path, sizeof(c->path), "%s", path);
+		return 0;
+	}
+	rc = ctl_socket_path(c->path, sizeof(c->path));
+	if (rc < 0)
+		snprintf(c->error, sizeof(c->error),
+		         "cannot find the control socket's path: %s",
+		         strerror(-rc));
+	return rc;
+}
+
+void client_close(struct client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+static int client_connect(struct client *c)
+{
+	struct timeval tv = {.tv_sec = CLIENT_TIMEOUT_S};
+	struct sockaddr_un sun = {.sun_family = AF_UNIX};
+	int fd, err;
+
+	if (c->fd >= 0)
+		return 0;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto fail;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", c->path);
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0)
+		goto fail;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0)
+		goto fail;
+	c->fd = fd;
+	return 0;
+fail:
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	snprintf(c->error, sizeof(c->error),
+	         "cannot connect to roced at %s: %s%s", c->path, strerror(err),
+	         err == ENOENT || err == ECONNREFUSED
+	             ? " (is roced running in this network namespace?)"
+	             : "");
+	return -err;
+}
+
+/* One datagram, whatever its size up to CTL_MAX_REPLY: peek at its real
+ * length first so the buffer fits it exactly. */
+static int client_recv(struct client *c, char **out)
+{
+	ssize_t len, n;
+	char probe, *buf;
+
+	do
+		len = recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC);
+	while (len < 0 && errno == EINTR);
+	if (len < 0) {
+		int err = errno;
+
+		snprintf(c->error, sizeof(c->error), "no reply from roced: %s",
+		         err == EAGAIN ? "timed out" : strerror(err));
+		return -err;
+	}
+	if (len == 0) {
+		snprintf(c->error, sizeof(c->error),
+		         "roced closed the connection without a reply");
+		return -ECONNRESET;
+	}
+	if (len > CTL_MAX_REPLY) {
+		/* Drop it, so the stream stays in step, and refuse it. */
+		(void)recv(c->fd, &probe, 1, 0);
+		snprintf(c->error, sizeof(c->error),
+		         "reply from roced too large (%zd bytes)", len);
+		return -EMSGSIZE;
+	}
+	buf = malloc((size_t)len + 1);
+	if (!buf)
+		return -ENOMEM;
+	do
+		n = recv(c->fd, buf, (size_t)len, 0);
+	while (n < 0 && errno == EINTR);
+	if (n != len) {
+		free(buf);
+		snprintf(c->error, sizeof(c->error),
+		         "short reply from roced (%zd of %zd bytes)", n, len);
+		return -EIO;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+static int client_send(struct client *c, const char *s, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = send(c->fd, s, len, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int client_call(struct client *c, struct json_object *req,
+                struct json_object **reply)
+{
+	const char *s = json_object_to_json_string_ext(
+	    req, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = strlen(s);
+	struct json_object *obj;
+	char *buf = NULL;
+	int rc;
+
+	*reply = NULL;
+	if (len > CTL_MAX_REQUEST) {
+		snprintf(c->error, sizeof(c->error),
+		         "request too large (%zu bytes, at most %d)", len,
+		         CTL_MAX_REQUEST);
+		return -EMSGSIZE;
+	}
+	rc = client_connect(c);
+	if (rc < 0)
+		return rc;
+	rc = client_send(c, s, len);
+	if (rc == -EPIPE || rc == -ECONNRESET || rc == -ENOTCONN) {
+		/* The daemon went away since the last request (a restart):
+		 * nothing of this request reached it, so sending it again
+		 * on a fresh connection cannot apply it twice. */
+		client_close(c);
+		rc = client_connect(c);
+		if (rc < 0)
+			return rc;
+		rc = client_send(c, s, len);
+	}
+	if (rc < 0) {
+		snprintf(c->error, sizeof(c->error), "cannot send to roced: %s",
+		         strerror(-rc));
+		client_close(c);
+		return rc;
+	}
+	rc = client_recv(c, &buf);
+	if (rc < 0) {
+		client_close(c);
+		return rc;
+	}
+	obj = json_tokener_parse(buf);
+	free(buf);
+	if (!obj || !json_object_is_type(obj, json_type_object)) {
+		json_object_put(obj);
+		snprintf(c->error, sizeof(c->error),
+		         "roced sent a reply that is not a JSON object");
+		client_close(c);
+		return -EBADMSG;
+	}
+	*reply = obj;
+	return 0;
+}
+
+int client_reply_ok(struct json_object *reply)
+{
+	struct json_object *ok;
+
+	return json_object_object_get_ex(reply, "ok", &ok) &&
+	       json_object_is_type(ok, json_type_boolean) &&
+	       json_object_get_boolean(ok);
+}
+
+const char *client_reply_str(struct json_object *reply, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(reply, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}

@@ -1,0 +1,73 @@
+/* rocesh: roced's NX-OS-like shell.
+ *
+ * session.c carries out one line at a time whatever its source (the
+ * terminal, -c, or a script on stdin): lines are parsed locally with the
+ * command language (lib/cmd.h); mode lines move the local context;
+ * configuration lines, show commands and actions go to roced over the
+ * control socket (client.h), which owns the running configuration and
+ * answers with the context to continue in. shell.c is the interactive
+ * front end on libedit (prompts, `?`, TAB, history).
+ */
+#ifndef ROCESH_H
+#define ROCESH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "client.h"
+#include "cmd.h"
+#include "policy.h"
+#include "strbuf.h"
+
+#define ROCESH_HOST "roced"
+
+struct rocesh {
+	struct client cl;
+	struct cmd_ctx ctx;
+	/* The running configuration as last fetched from roced, for the
+	 * names TAB and `?` offer (class-maps, policy-maps, interfaces);
+	 * fetched again after each change, when next needed. */
+	struct policy known;
+	bool known_stale;
+	/* The warnings of the last configuration reply, one per line. */
+	struct strbuf warnings;
+	/* A terminal: errors go under the echoed line at the prompt's
+	 * width. Otherwise each error names its source and line number,
+	 * and configuration commands typed at roced# enter configuration
+	 * mode by themselves, so that a saved configuration can be piped
+	 * in as it is. */
+	bool interactive;
+	const char *src; /* "stdin", "-c", for error locations */
+	unsigned lineno;
+	unsigned nerrors;
+	bool quit; /* `exit` at roced# */
+	FILE *out;
+	FILE *err;
+};
+
+/* Set R up with the control socket at SOCKPATH (NULL: the default path of
+ * this network namespace). Returns 0 or -errno with R->cl.error set. */
+int rocesh_init(struct rocesh *r, const char *sockpath);
+void rocesh_free(struct rocesh *r);
+
+/* Carry out LINE (without its newline). COL is the screen column where
+ * the line began (the prompt's width) so that an error's caret lines up
+ * under the echoed line. Returns 0, or -1 after printing the error and
+ * counting it in R->nerrors. Blank lines and `#` comments are ignored;
+ * a `!` in the first column ends a block, as in NX-OS configurations. */
+int rocesh_line(struct rocesh *r, const char *line, size_t col);
+
+/* The running configuration for completion, fetched when stale. Never
+ * fails: without a daemon the names are simply not offered. */
+const struct policy *rocesh_known(struct rocesh *r);
+
+/* Print the error ERR about LINE: the caret line under the bad token
+ * (LINE starts at screen column COL) and the message. */
+void rocesh_print_error(struct rocesh *r, const char *line, size_t col,
+                        const struct cmd_error *err);
+
+/* The interactive shell on the terminal; returns at EOF or `exit` from
+ * roced#. */
+int rocesh_shell(struct rocesh *r);
+
+#endif

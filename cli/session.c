@@ -1,0 +1,514 @@
+/* session: one rocesh line at a time, whatever its source (see rocesh.h).
+ *
+ * The line is parsed here first, so that a typing error is answered with
+ * its caret at once and never reaches the daemon. What the line does is
+ * then decided by its kind: a mode line only moves the local context; a
+ * configuration line goes to roced with the context it was typed in, and
+ * roced's reply says which context to continue in (roced owns the
+ * configuration, so its word is final); show commands and actions are
+ * answered by roced.
+ */
+#include "rocesh.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_render.h"
+#include "strbuf.h"
+
+int rocesh_init(struct rocesh *r, const char *sockpath)
+{
+	memset(r, 0, sizeof(*r));
+	cmd_ctx_init(&r->ctx);
+	policy_init(&r->known);
+	strbuf_init(&r->warnings);
+	r->known_stale = true;
+	r->src = "stdin";
+	r->out = stdout;
+	r->err = stderr;
+	return client_init(&r->cl, sockpath);
+}
+
+void rocesh_free(struct rocesh *r)
+{
+	client_close(&r->cl);
+	policy_free(&r->known);
+	strbuf_free(&r->warnings);
+}
+
+void rocesh_print_error(struct rocesh *r, const char *line, size_t col,
+                        const struct cmd_error *err)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	if (!r->interactive) {
+		/* Not echoed: show the line with where it came from. */
+		int n;
+
+		strbuf_printf(&sb, "%s:%u: ", r->src, r->lineno);
+		n = (int)sb.len;
+		strbuf_printf(&sb, "%s\n", line);
+		col = n > 0 ? (size_t)n : 0;
+	}
+	cmd_render_error(col, err, &sb);
+	fputs(strbuf_str(&sb), r->err);
+	strbuf_free(&sb);
+}
+
+/* Take the context from a successful config reply. A reply without a
+ * usable one leaves the local context as it was. */
+static void rocesh_take_context(struct rocesh *r, struct json_object *reply)
+{
+	struct json_object *ctx, *mode;
+	struct cmd_ctx c;
+	size_t n;
+	int m;
+
+	if (!json_object_object_get_ex(reply, "context", &ctx) ||
+	    !json_object_is_type(ctx, json_type_array) ||
+	    !json_object_object_get_ex(reply, "mode", &mode) ||
+	    !json_object_is_type(mode, json_type_string))
+		return;
+	n = json_object_array_length(ctx);
+	if (n > sizeof(c.path) / sizeof(c.path[0]))
+		return;
+	cmd_ctx_init(&c);
+	m = cmd_mode_parse(json_object_get_string(mode));
+	if (m < 0)
+		return;
+	c.mode = (enum cmd_mode)m;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(ctx, i);
+
+		if (!json_object_is_type(e, json_type_string))
+			return;
+		snprintf(c.path[i], sizeof(c.path[i]), "%s",
+		         json_object_get_string(e));
+	}
+	c.depth = n;
+	r->ctx = c;
+}
+
+/* The byte offset in LINE of the token that is token number K in CANON
+ * (the same line with keywords expanded: the tokens correspond one to
+ * one), for carets on errors the daemon reports against what it got. */
+static size_t rocesh_map_pos(const char *line, const char *canon, size_t pos)
+{
+	size_t k = 0, i = 0;
+
+	if (pos > strlen(canon))
+		return strlen(line);
+	for (size_t j = 0; j < pos; j++)
+		if (canon[j] != ' ' && (j == 0 || canon[j - 1] == ' '))
+			k++;
+	/* Token K (1-based) of CANON starts before POS unless POS is a
+	 * token's first byte, which is counted as its own start. */
+	if (canon[pos] != ' ' && canon[pos] != '\0' &&
+	    (pos == 0 || canon[pos - 1] == ' '))
+		k++;
+	if (k == 0)
+		return 0;
+	for (size_t seen = 0; line[i]; i++) {
+		if (line[i] != ' ' && line[i] != '\t' &&
+		    (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t') &&
+		    ++seen == k)
+			return i;
+	}
+	return i;
+}
+
+/* Print an {"ok": false} reply as an error at the right column. */
+static int rocesh_reply_error(struct rocesh *r, struct json_object *reply,
+                              const char *line, const char *canon, size_t col)
+{
+	const char *msg = client_reply_str(reply, "error");
+	struct json_object *pos;
+	struct cmd_error err;
+
+	snprintf(err.message, sizeof(err.message), "%s",
+	         msg ? msg : "% roced refused the command");
+	if (json_object_object_get_ex(reply, "pos", &pos) &&
+	    json_object_is_type(pos, json_type_int) &&
+	    json_object_get_int64(pos) >= 0) {
+		err.pos = rocesh_map_pos(line, canon,
+		                         (size_t)json_object_get_int64(pos));
+		rocesh_print_error(r, line, col, &err);
+	} else if (r->interactive) {
+		fprintf(r->err, "%s\n", err.message);
+	} else {
+		fprintf(r->err, "%s:%u: %s\n", r->src, r->lineno, err.message);
+	}
+	r->nerrors++;
+	return -1;
+}
+
+/* Whether LIST ("\n"-separated lines) holds the line S. */
+static bool rocesh_has_line(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = list; (p = strstr(p, s)); p++)
+		if ((p == list || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* A reply's warnings describe the whole configuration as it now stands,
+ * so the same one comes back after every line until it is dealt with
+ * (shares that do not add up to 100 yet): each is told once, when it
+ * first appears, as NX-OS-style "% Warning: ..." lines. */
+static void rocesh_print_warnings(struct rocesh *r, struct json_object *reply)
+{
+	struct json_object *w;
+	struct strbuf now;
+
+	if (!json_object_object_get_ex(reply, "warnings", &w) ||
+	    !json_object_is_type(w, json_type_array))
+		return;
+	strbuf_init(&now);
+	for (size_t i = 0; i < json_object_array_length(w); i++) {
+		const char *s =
+		    json_object_get_string(json_object_array_get_idx(w, i));
+
+		if (!s || strchr(s, '\n'))
+			continue;
+		if (!rocesh_has_line(strbuf_str(&r->warnings), s)) {
+			if (!strncmp(s, "warning: ", 9))
+				s += 9;
+			fprintf(r->err, "%s%s\n",
+			        s[0] == '%' ? "" : "% Warning: ", s);
+			s = json_object_get_string(
+			    json_object_array_get_idx(w, i));
+		}
+		strbuf_printf(&now, "%s%s", now.len ? "\n" : "", s);
+	}
+	strbuf_free(&r->warnings);
+	r->warnings = now;
+}
+
+/* Send REQ (consumed). Returns the reply, or NULL after printing why the
+ * daemon could not be asked. */
+static struct json_object *rocesh_call(struct rocesh *r,
+                                       struct json_object *req)
+{
+	struct json_object *reply;
+	int rc = client_call(&r->cl, req, &reply);
+
+	json_object_put(req);
+	if (rc < 0) {
+		if (r->interactive)
+			fprintf(r->err, "%% %s\n", r->cl.error);
+		else
+			fprintf(r->err, "%s:%u: %% %s\n", r->src, r->lineno,
+			        r->cl.error);
+		r->nerrors++;
+		return NULL;
+	}
+	return reply;
+}
+
+static struct json_object *rocesh_context_json(const struct cmd_ctx *c)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < c->depth; i++)
+		json_object_array_add(a, json_object_new_string(c->path[i]));
+	return a;
+}
+
+static int rocesh_config(struct rocesh *r, const char *line,
+                         const struct cmd_parsed *p, size_t col)
+{
+	struct json_object *req = json_object_new_object(), *reply;
+	int rc = 0;
+
+	json_object_object_add(req, "cmd", json_object_new_string("config"));
+	json_object_object_add(req, "context", rocesh_context_json(&r->ctx));
+	json_object_object_add(req, "line", json_object_new_string(p->canon));
+	reply = rocesh_call(r, req);
+	if (!reply)
+		return -1;
+	if (client_reply_ok(reply)) {
+		rocesh_take_context(r, reply);
+		rocesh_print_warnings(r, reply);
+		r->known_stale = true;
+	} else {
+		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+	}
+	json_object_put(reply);
+	return rc;
+}
+
+/* Print a show reply: the JSON data when the line asked for json, the
+ * NX-OS style text otherwise. */
+static void rocesh_print_show(struct rocesh *r, struct json_object *reply,
+                              bool json)
+{
+	struct json_object *data = NULL;
+	const char *text = client_reply_str(reply, "text");
+
+	json_object_object_get_ex(reply, "data", &data);
+	if (json || !text) {
+		if (!data) {
+			fprintf(r->out, "{}\n");
+			return;
+		}
+		fprintf(r->out, "%s\n",
+		        json_object_to_json_string_ext(
+		            data, JSON_C_TO_STRING_PRETTY |
+		                      JSON_C_TO_STRING_SPACED |
+		                      JSON_C_TO_STRING_NOSLASHESCAPE));
+		return;
+	}
+	fputs(text, r->out);
+	if (text[0] && text[strlen(text) - 1] != '\n')
+		fputc('\n', r->out);
+}
+
+/* The arguments of a show command for the protocol: the tokens after the
+ * command's own words (NAME, e.g. "show queuing interface"), without the
+ * trailing json, which travels as its own member. */
+static struct json_object *rocesh_show_args(const struct cmd_parsed *p)
+{
+	struct json_object *a = json_object_new_array();
+	size_t skip = 0, end = p->argc;
+	const char *s = p->name;
+
+	while (s && *s) {
+		skip++;
+		s = strchr(s, ' ');
+		s = s ? s + 1 : NULL;
+	}
+	if (p->json && end > skip && !strcmp(p->argv[end - 1], "json"))
+		end--;
+	for (size_t i = skip; i < end; i++)
+		json_object_array_add(a, json_object_new_string(p->argv[i]));
+	return a;
+}
+
+static int rocesh_show(struct rocesh *r, const char *line,
+                       const struct cmd_parsed *p, size_t col)
+{
+	struct json_object *req = json_object_new_object(), *reply;
+	int rc = 0;
+
+	json_object_object_add(req, "cmd", json_object_new_string("show"));
+	json_object_object_add(req, "what", json_object_new_string(p->name));
+	json_object_object_add(req, "args", rocesh_show_args(p));
+	json_object_object_add(req, "json", json_object_new_boolean(p->json));
+	reply = rocesh_call(r, req);
+	if (!reply)
+		return -1;
+	if (client_reply_ok(reply))
+		rocesh_print_show(r, reply, p->json);
+	else
+		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+	json_object_put(reply);
+	return rc;
+}
+
+static int rocesh_action(struct rocesh *r, const char *line,
+                         const struct cmd_parsed *p, size_t col)
+{
+	struct json_object *req = json_object_new_object(), *reply;
+	bool copy = false;
+	const char *text;
+	int rc = 0;
+
+	if (!strncmp(p->name, "copy", 4)) {
+		/* The only copy there is: running-config startup-config. */
+		json_object_object_add(req, "cmd",
+		                       json_object_new_string("copy"));
+		json_object_object_add(
+		    req, "from", json_object_new_string("running-config"));
+		json_object_object_add(
+		    req, "to", json_object_new_string("startup-config"));
+		copy = true;
+	} else if (!strncmp(p->name, "debug", 5) && p->argc >= 1) {
+		/* "[no] debug SUBSYS": the subsystem is the last token. */
+		json_object_object_add(req, "cmd",
+		                       json_object_new_string("debug"));
+		json_object_object_add(
+		    req, "subsys",
+		    json_object_new_string(p->argv[p->argc - 1]));
+		json_object_object_add(req, "on",
+		                       json_object_new_boolean(!p->negated));
+	} else {
+		struct cmd_error err = {.pos = 0};
+
+		json_object_put(req);
+		snprintf(err.message, sizeof(err.message),
+		         "%% '%s' is not supported by this rocesh", p->name);
+		rocesh_print_error(r, line, col, &err);
+		r->nerrors++;
+		return -1;
+	}
+	reply = rocesh_call(r, req);
+	if (!reply)
+		return -1;
+	if (client_reply_ok(reply)) {
+		text = client_reply_str(reply, "text");
+		if (text && *text)
+			fprintf(r->out, "%s%s", text,
+			        text[strlen(text) - 1] == '\n' ? "" : "\n");
+		else if (copy)
+			fprintf(r->out, "Copy complete.\n");
+		rocesh_print_warnings(r, reply);
+	} else {
+		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+	}
+	json_object_put(reply);
+	return rc;
+}
+
+/* A mode line (configure terminal, end, exit, or a `!` that ends a
+ * block) only moves the context. */
+static int rocesh_mode(struct rocesh *r, const char *line,
+                       const struct cmd_parsed *p, size_t col)
+{
+	struct cmd_error err;
+
+	if (r->ctx.mode == CMD_MODE_EXEC && !strcmp(p->name, "exit")) {
+		r->quit = true;
+		return 0;
+	}
+	if (cmd_exec(NULL, &r->ctx, p, &err) < 0) {
+		rocesh_print_error(r, line, col, &err);
+		r->nerrors++;
+		return -1;
+	}
+	return 0;
+}
+
+/* `?` at the end of a line that is not typed on a terminal: the help
+ * listing for what comes before it, as the terminal would show it. */
+static int rocesh_help_line(struct rocesh *r, const char *line, size_t len)
+{
+	struct cmd_error err;
+	struct strbuf sb;
+	char *prefix = strndup(line, len);
+	int rc;
+
+	if (!prefix)
+		return -1;
+	strbuf_init(&sb);
+	rc = cmd_help_checked(&r->ctx, rocesh_known(r), prefix, &sb, &err);
+	if (rc < 0) {
+		rocesh_print_error(r, line, 0, &err);
+		r->nerrors++;
+	} else {
+		fputs(strbuf_str(&sb), r->out);
+	}
+	strbuf_free(&sb);
+	free(prefix);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Blank lines and script comments. A `!` is not one of them: in the
+ * first column it ends a block (cmd_parse), as in NX-OS configurations. */
+static bool rocesh_blank(const char *line)
+{
+	line += strspn(line, " \t");
+	return *line == '\0' || *line == '#';
+}
+
+int rocesh_line(struct rocesh *r, const char *line, size_t col)
+{
+	struct cmd_parsed p;
+	struct cmd_error err, ignored;
+	size_t len = strlen(line);
+
+	if (rocesh_blank(line))
+		return 0;
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+		len--;
+	if (len && line[len - 1] == '?')
+		return rocesh_help_line(r, line, len - 1);
+	if (cmd_parse(&r->ctx, line, &p, &err) < 0) {
+		struct cmd_ctx conf = r->ctx;
+
+		/* A script's configuration lines need no `configure
+		 * terminal` first (see rocesh.h). */
+		conf.mode = CMD_MODE_CONFIG;
+		conf.depth = 0;
+		if (r->interactive || r->ctx.mode != CMD_MODE_EXEC ||
+		    cmd_parse(&conf, line, &p, &ignored) < 0) {
+			rocesh_print_error(r, line, col, &err);
+			r->nerrors++;
+			return -1;
+		}
+		r->ctx = conf;
+	}
+	switch (p.kind) {
+	case CMD_KIND_MODE:
+		return rocesh_mode(r, line, &p, col);
+	case CMD_KIND_CONFIG:
+		return rocesh_config(r, line, &p, col);
+	case CMD_KIND_SHOW:
+		return rocesh_show(r, line, &p, col);
+	case CMD_KIND_ACTION:
+		return rocesh_action(r, line, &p, col);
+	}
+	return 0;
+}
+
+/* Build the known policy from roced's running-config text, the form that
+ * pastes back: it depends only on the command language, not on the
+ * layout of the JSON answer. */
+static void rocesh_known_load(struct policy *pol, const char *text)
+{
+	struct cmd_ctx c;
+	const char *s = text;
+
+	cmd_ctx_init(&c);
+	c.mode = CMD_MODE_CONFIG;
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		char *line = strndup(s, n);
+		struct cmd_parsed p;
+		struct cmd_error err;
+
+		if (line && !rocesh_blank(line) &&
+		    cmd_parse(&c, line, &p, &err) == 0 &&
+		    (p.kind == CMD_KIND_CONFIG || p.kind == CMD_KIND_MODE))
+			(void)cmd_exec(pol, &c, &p, &err);
+		/* `end` or `exit` in the text must not leave configuration
+		 * mode: the lines after them are configuration too. */
+		if (c.mode == CMD_MODE_EXEC)
+			c.mode = CMD_MODE_CONFIG;
+		free(line);
+		s += n;
+		if (*s == '\n')
+			s++;
+	}
+}
+
+const struct policy *rocesh_known(struct rocesh *r)
+{
+	struct json_object *req, *reply = NULL;
+	const char *text;
+
+	if (!r->known_stale)
+		return &r->known;
+	r->known_stale = false;
+	req = json_object_new_object();
+	json_object_object_add(req, "cmd", json_object_new_string("show"));
+	json_object_object_add(req, "what",
+	                       json_object_new_string("show running-config"));
+	json_object_object_add(req, "args", json_object_new_array());
+	json_object_object_add(req, "json", json_object_new_boolean(false));
+	/* Quietly: completion without a daemon just offers no names. */
+	if (client_call(&r->cl, req, &reply) == 0 && client_reply_ok(reply) &&
+	    (text = client_reply_str(reply, "text"))) {
+		policy_free(&r->known);
+		policy_init(&r->known);
+		rocesh_known_load(&r->known, text);
+	}
+	json_object_put(reply);
+	json_object_put(req);
+	return &r->known;
+}

@@ -1,0 +1,251 @@
+/* shell: rocesh on a terminal, with libedit.
+ *
+ * As on NX-OS: the prompt names the mode; `?` lists the next words with
+ * their help at once (no Enter) and gives the line back to go on typing;
+ * TAB completes the word being typed as far as it is unambiguous and lists
+ * the candidates when it cannot go further; Ctrl-Z is `end`; `exit` at
+ * roced# (or Ctrl-D) leaves. The listings come from the same command
+ * table that parses the lines (lib/cmd.h), so they cannot disagree.
+ */
+#include "rocesh.h"
+
+#include <errno.h>
+#include <histedit.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd_render.h"
+#include "strbuf.h"
+
+#define SHELL_HISTORY  500
+#define SHELL_NWORDS   128
+#define SHELL_LINE_MAX 1024
+
+struct shell {
+	struct rocesh *r;
+	EditLine *el;
+	History *hist;
+	char prompt[96];
+	bool ctrl_z;
+	char words[SHELL_NWORDS][CMD_WORD_MAX];
+};
+
+static volatile sig_atomic_t shell_interrupted;
+
+static void shell_sigint(int sig)
+{
+	(void)sig;
+	shell_interrupted = 1;
+}
+
+static struct shell *shell_of(EditLine *el)
+{
+	void *p = NULL;
+
+	el_get(el, EL_CLIENTDATA, &p);
+	return p;
+}
+
+static char *shell_prompt(EditLine *el)
+{
+	return shell_of(el)->prompt;
+}
+
+/* The line from its start to the cursor, as a C string in BUF. */
+static const char *shell_before_cursor(EditLine *el, char *buf, size_t len)
+{
+	const LineInfo *li = el_line(el);
+	size_t n = (size_t)(li->cursor - li->buffer);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, li->buffer, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static FILE *shell_out(EditLine *el)
+{
+	FILE *f = NULL;
+
+	if (el_get(el, EL_GETFP, 1, &f) < 0 || !f)
+		f = stdout;
+	return f;
+}
+
+/* `?`: the help listing for what is typed so far. The `?` is echoed
+ * after the line, as NX-OS does, and the line is given back unchanged;
+ * words before the last one that start no command get the caret. */
+static unsigned char shell_help(EditLine *el, int ch)
+{
+	struct shell *sh = shell_of(el);
+	const LineInfo *li = el_line(el);
+	char line[SHELL_LINE_MAX];
+	FILE *out = shell_out(el);
+	struct cmd_error err;
+	struct strbuf sb;
+
+	(void)ch;
+	shell_before_cursor(el, line, sizeof(line));
+	strbuf_init(&sb);
+	fputs(li->cursor == li->lastchar ? "?\n" : "\n", out);
+	if (cmd_help_checked(&sh->r->ctx, rocesh_known(sh->r), line, &sb,
+	                     &err) < 0)
+		cmd_render_error(strlen(sh->prompt), &err, &sb);
+	fputs(strbuf_str(&sb), out);
+	fflush(out);
+	strbuf_free(&sb);
+	return CC_REDISPLAY;
+}
+
+/* TAB: the word before the cursor completed as far as the candidates
+ * agree (with a space when only one is left), or their list when that
+ * adds nothing. */
+static unsigned char shell_complete(EditLine *el, int ch)
+{
+	struct shell *sh = shell_of(el);
+	char line[SHELL_LINE_MAX];
+	struct strbuf nl, listing;
+	unsigned char rc = CC_REFRESH;
+	size_t n;
+
+	(void)ch;
+	shell_before_cursor(el, line, sizeof(line));
+	n = cmd_complete(&sh->r->ctx, rocesh_known(sh->r), line, sh->words,
+	                 SHELL_NWORDS);
+	if (n == 0)
+		return CC_REFRESH_BEEP;
+	strbuf_init(&nl);
+	strbuf_init(&listing);
+	cmd_render_complete(line, sh->words, n, &nl, &listing);
+	if (listing.len) {
+		FILE *out = shell_out(el);
+
+		fputc('\n', out);
+		fputs(strbuf_str(&listing), out);
+		fflush(out);
+		rc = CC_REDISPLAY;
+	} else if (strcmp(strbuf_str(&nl), line)) {
+		/* Replace what is before the cursor by its completion. */
+		el_deletestr(el, (int)strlen(line));
+		if (el_insertstr(el, strbuf_str(&nl)) < 0)
+			rc = CC_ERROR;
+	}
+	strbuf_free(&nl);
+	strbuf_free(&listing);
+	return rc;
+}
+
+/* Ctrl-Z: `end`, whatever is on the line. */
+static unsigned char shell_ctrl_z(EditLine *el, int ch)
+{
+	struct shell *sh = shell_of(el);
+
+	(void)ch;
+	if (sh->r->ctx.mode == CMD_MODE_EXEC)
+		return CC_REFRESH_BEEP;
+	sh->ctrl_z = true;
+	fputs("^Z", shell_out(el));
+	return CC_NEWLINE;
+}
+
+static int shell_open(struct shell *sh, struct rocesh *r)
+{
+	HistEvent ev;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->r = r;
+	sh->el = el_init("rocesh", stdin, stdout, stderr);
+	sh->hist = history_init();
+	if (!sh->el || !sh->hist)
+		return -ENOMEM;
+	history(sh->hist, &ev, H_SETSIZE, SHELL_HISTORY);
+	history(sh->hist, &ev, H_SETUNIQUE, 1);
+	el_set(sh->el, EL_CLIENTDATA, sh);
+	el_set(sh->el, EL_EDITOR, "emacs");
+	el_set(sh->el, EL_PROMPT, shell_prompt);
+	el_set(sh->el, EL_HIST, history, sh->hist);
+	/* The wide variant: the narrow one copies the names and never
+	 * frees them. */
+	el_wset(sh->el, EL_ADDFN, L"rocesh-help", L"list the next words",
+	        shell_help);
+	el_wset(sh->el, EL_ADDFN, L"rocesh-complete", L"complete the word",
+	        shell_complete);
+	el_wset(sh->el, EL_ADDFN, L"rocesh-end", L"back to exec mode",
+	        shell_ctrl_z);
+	el_set(sh->el, EL_BIND, "?", "rocesh-help", NULL);
+	el_set(sh->el, EL_BIND, "^I", "rocesh-complete", NULL);
+	/* Ctrl-Z must reach us as a character, not stop rocesh: take it
+	 * off the terminal's suspend key while editing. */
+	el_set(sh->el, EL_SETTY, "-d", "-susp", "susp=", NULL);
+	el_set(sh->el, EL_BIND, "^Z", "rocesh-end", NULL);
+	return 0;
+}
+
+static void shell_close(struct shell *sh)
+{
+	if (sh->el)
+		el_end(sh->el);
+	if (sh->hist)
+		history_end(sh->hist);
+}
+
+int rocesh_shell(struct rocesh *r)
+{
+	struct sigaction sa = {.sa_handler = shell_sigint};
+	struct shell sh;
+	HistEvent ev;
+	int rc;
+
+	/* Ctrl-C abandons the line being typed, not the shell. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	rc = shell_open(&sh, r);
+	if (rc < 0) {
+		shell_close(&sh);
+		fprintf(r->err, "rocesh: cannot set up the terminal\n");
+		return rc;
+	}
+	while (!r->quit) {
+		const char *got;
+		char *line;
+		int count;
+		size_t len;
+
+		cmd_prompt(&r->ctx, ROCESH_HOST, sh.prompt, sizeof(sh.prompt));
+		sh.ctrl_z = false;
+		shell_interrupted = 0;
+		got = el_gets(sh.el, &count);
+		/* Before the EOF check: on an empty line libedit returns
+		 * NULL for Ctrl-Z's newline too. */
+		if (sh.ctrl_z) {
+			fputc('\n', stdout);
+			rocesh_line(r, "end", strlen(sh.prompt));
+			continue;
+		}
+		if (!got) {
+			fputc('\n', stdout);
+			if (shell_interrupted) {
+				el_reset(sh.el);
+				continue;
+			}
+			break;
+		}
+		line = strdup(got);
+		if (!line)
+			break;
+		len = strlen(line);
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (line[strspn(line, " \t")])
+			history(sh.hist, &ev, H_ENTER, line);
+		r->lineno++;
+		rocesh_line(r, line, strlen(sh.prompt));
+		fflush(stdout);
+		free(line);
+	}
+	shell_close(&sh);
+	return 0;
+}
