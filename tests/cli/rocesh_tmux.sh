@@ -1,0 +1,145 @@
+#!/bin/sh
+# rocesh_tmux: rocesh on a real terminal (tmux send-keys / capture-pane)
+# against roced in a private network namespace with the shipped policy:
+#   - `?` lists the next words with their help at once, without Enter and
+#     without running the line, then gives the line back to go on typing;
+#   - a unique prefix works (`show ?` then `run` Enter runs `show run`);
+#   - TAB completes `conf` to `configure `, a port name from the running
+#     configuration (`interface s` -> `interface swp1 `), and lists the
+#     candidates when they share nothing more;
+#   - an error shows the caret under the bad word, at the prompt's offset;
+#   - Ctrl-Z goes back to exec mode; `exit` there leaves with status 0.
+set -eu
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+roced="$top_builddir/roced"
+rocesh="$top_builddir/rocesh"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: rocesh_tmux needs root (network namespaces)"
+	exit 77
+fi
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "SKIP: tmux is not installed (scripts/install-deps.sh --test" \
+		"installs it)"
+	exit 77
+fi
+IP=/sbin/ip
+ns="rocesh-tmux-$$"
+sock="rocesh-tmux-$$"
+tmp=$(mktemp -d)
+pid=""
+T() { tmux -L "$sock" "$@"; }
+cleanup() {
+	set +e
+	T kill-server 2>/dev/null
+	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+	"$IP" netns del "$ns" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen"
+	screen
+	echo "--- roced log"
+	cat "$tmp/log"
+	exit 1
+}
+
+"$IP" netns add "$ns"
+"$IP" -n "$ns" link add swp1 type veth peer name host1
+"$IP" netns exec "$ns" "$roced" -f "$top_srcdir/conf/roced.conf" >"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	"$IP" netns exec "$ns" "$rocesh" -c 'show running-config' >/dev/null 2>&1 && break
+	sleep 0.05
+done
+
+# The whole pane with its scrollback, trailing blank lines dropped.
+screen() {
+	T capture-pane -p -J -S - 2>/dev/null | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+last() { screen | tail -n 1; }
+# Wait until the screen has a line matching the extended regex $1.
+wait_for() {
+	for _ in $(seq 100); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.05
+	done
+	fail "waited for /$1/"
+}
+# Wait until the last line is exactly $1 (trailing blanks ignored).
+wait_last() {
+	for _ in $(seq 100); do
+		[ "$(last | sed 's/ *$//')" = "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "last line is '$(last)', expected '$1'"
+}
+# A clean screen for the next step: ^L redraws the prompt alone.
+clean() {
+	T send-keys C-u C-l
+	T clear-history
+	sleep 0.1
+	T clear-history
+}
+
+T new-session -d -x 120 -y 40 \
+	"$IP netns exec $ns $rocesh; echo rocesh-exited-\$?; sleep 60"
+wait_last "roced#"
+
+# --- ? at once, line given back, then a prefix abbreviation ---
+T send-keys 'show ' '?'
+wait_for '^  running-config +Current operating configuration$'
+wait_last "roced# show"
+screen | grep -qx 'roced# show ?' || fail "the ? is not echoed after the line"
+screen | grep -q '^!Command' && fail "? ran the line"
+screen | grep -qE '^  queuing +Show queuing information$' ||
+	fail "the listing lacks 'queuing' with its help"
+T send-keys 'run' Enter
+wait_for '^class-map type qos match-all ROCE_CLASS$'
+screen | grep -qx 'roced# show run' || fail "the line was not given back as 'show run'"
+echo "ok: ? lists at once and gives the line back; 'show run' runs"
+
+# --- TAB ---
+clean
+T send-keys 'conf' Tab
+wait_last "roced# configure"
+T send-keys 't' Enter
+wait_last "roced(config)#"
+clean
+T send-keys 'interface s' Tab
+wait_last "roced(config)# interface swp1"
+T send-keys Enter
+wait_last "roced(config-if)#"
+clean
+T send-keys 'priority-flow-control ' Tab
+wait_for '^mode +watch-dog-interval$'
+wait_last "roced(config-if)# priority-flow-control"
+echo "ok: TAB completes keywords and port names, lists ambiguous ones"
+
+# --- an error's caret ---
+clean
+T send-keys 'priority-flow-control mode bogus' Enter
+wait_for '^% '
+line=$(screen | grep -n 'priority-flow-control mode bogus$' | tail -n 1)
+n=${line%%:*}
+line=${line#*:}
+caret=$(screen | sed -n "$((n + 1))p")
+want=$(printf '%s\n' "$line" | awk '{ print index($0, "bogus") }')
+got=$(printf '%s\n' "$caret" | awk '{ print index($0, "^") }')
+[ "$want" -gt 0 ] && [ "$want" = "$got" ] ||
+	fail "caret at column $got, 'bogus' at column $want"
+screen | sed -n "$((n + 2))p" | grep -q '^% Invalid' || fail "no '% Invalid' message"
+echo "ok: the caret is under the bad word"
+
+# --- Ctrl-Z, exit ---
+clean
+T send-keys C-z
+wait_last "roced#"
+T send-keys 'exit' Enter
+wait_for '^rocesh-exited-0$'
+echo "ok: Ctrl-Z to exec mode, exit leaves with status 0"
+echo "PASS: rocesh_tmux"
