@@ -16,7 +16,11 @@
 #   - the DSCP names (lib/policy_list.c), the PFC modes (lib/policy.c) and
 #     the size units (lib/conf_write.c) are all documented;
 #   - the examples of roced.conf.5 load, and the first one is the shipped
-#     conf/roced.conf (same dry run).
+#     conf/roced.conf (same dry run);
+#   - rocesh(8) lints and renders too; every option `rocesh -h` prints has
+#     a tagged entry there and vice versa; every command of rocesh's command
+#     table (the names of lib/cmd_nxos.c's rows) starts an entry of its
+#     COMMANDS section, and every mode's prompt is in it.
 # Run by `make check` (top_srcdir and top_builddir from the environment)
 # or by hand from a build directory.
 set -u
@@ -26,6 +30,8 @@ top_builddir=${top_builddir:-.}
 roced=$top_builddir/roced
 man8=$top_srcdir/man/roced.8
 man5=$top_srcdir/man/roced.conf.5
+rocesh=$top_builddir/rocesh
+mansh=$top_srcdir/man/rocesh.8
 
 if ! command -v mandoc >/dev/null 2>&1; then
 	echo "SKIP: mandoc is not installed (scripts/install-deps.sh --test" \
@@ -53,7 +59,7 @@ render() {
 }
 
 # --- 1. lint and rendering ---
-for page in "$man8" "$man5"; do
+for page in "$man8" "$man5" "$mansh"; do
 	if [ ! -f "$page" ]; then
 		fail "$page is missing"
 		continue
@@ -269,6 +275,58 @@ else
 		echo "ok: $nex examples load; the first plans as conf/roced.conf"
 	fi
 fi
+
+# --- 6. rocesh -h and the command table against rocesh.8 ---
+before=$failed
+if ! "$rocesh" -h >"$tmp/shhelp" 2>&1; then
+	fail "rocesh -h exited with $?"
+fi
+grep -oE '(^|[][ |,])--?[A-Za-z][A-Za-z-]*' "$tmp/shhelp" |
+	sed 's/^[][ |,]*//' | sort -u >"$tmp/shopts"
+if [ "$(wc -l <"$tmp/shopts")" -lt 8 ]; then
+	fail "only $(wc -l <"$tmp/shopts") options in rocesh -h: extraction broken"
+	cat "$tmp/shhelp"
+fi
+grep '^\.It .*Fl ' "$mansh" | grep -oE 'Fl -?[A-Za-z][A-Za-z-]*' |
+	sed 's/^Fl /-/' | sort -u >"$tmp/shdoc"
+while read -r opt; do
+	grep -qxF -- "$opt" "$tmp/shdoc" ||
+		fail "rocesh -h has $opt, rocesh.8 has no '.It ... Fl ${opt#-}' entry"
+done <"$tmp/shopts"
+while read -r opt; do
+	grep -qxF -- "$opt" "$tmp/shopts" ||
+		fail "rocesh.8 documents $opt, which rocesh -h does not list"
+done <"$tmp/shdoc"
+# The command names of the table: the string after the kind of each row
+# ({MODES, KCONF, "name", "syntax", ...}), rows joined onto one line.
+cat "$top_srcdir"/lib/cmd_nxos*.c | tr '\n' ' ' |
+	grep -oE 'K(CONF|MODE|SHOW|ACT), *"[^"]+"' |
+	sed 's/^[^"]*"//; s/"$//' | sort -u >"$tmp/cmds"
+ncmds=$(wc -l <"$tmp/cmds")
+if [ "$ncmds" -lt 40 ]; then
+	fail "only $ncmds commands found in lib/cmd_nxos*.c: extraction broken"
+fi
+# In the rendered COMMANDS section, each starts an entry, perhaps after
+# "[no] ".
+mandoc -Tutf8 -Owidth=200 "$mansh" | sed 's/.\x08//g' |
+	sed -n '/^COMMANDS/,/^[A-Z]/p' >"$tmp/shcmds.txt"
+while read -r cmd; do
+	grep -qE "^ +(\[no\] )?$cmd( |\$)" "$tmp/shcmds.txt" ||
+		fail "command '$cmd' (lib/cmd_nxos*.c) has no entry in rocesh.8"
+done <"$tmp/cmds"
+# Every mode's prompt, from the mode names of lib/cmd.c.
+sed -n '/cmd_mode_names\[[A-Z_]*\] = {/,/};/p' "$top_srcdir/lib/cmd.c" |
+	grep -oE '"[a-z-]+"' | tr -d '"' >"$tmp/modes"
+if [ "$(wc -l <"$tmp/modes")" -lt 12 ]; then
+	fail "mode names not found in lib/cmd.c"
+fi
+while read -r mode; do
+	if [ "$mode" = exec ]; then p='roced#'; else p="roced($mode)#"; fi
+	grep -qF ".It Li $p " "$mansh" || fail "prompt $p is not in rocesh.8"
+done <"$tmp/modes"
+[ "$failed" -eq "$before" ] &&
+	echo "ok: rocesh.8: $(wc -l <"$tmp/shopts") options, $ncmds commands," \
+		"$(wc -l <"$tmp/modes") prompts"
 
 if [ "$failed" -ne 0 ]; then
 	echo "$failed checks failed"
