@@ -122,8 +122,14 @@ up() {
 	make_conf >"$conf"
 	n=$(grep -c 'name = "swp' "$conf" || true)
 	[ "$n" = 3 ] || die "could not derive $conf from conf/roced.conf"
-	say "== roced -n -f $conf"
-	"$roced" -n -f "$conf"
+	# The warnings (what this kernel cannot realise) come again, per
+	# port, in show queuing interface below.
+	if ! out=$("$roced" -n -f "$conf" 2>&1); then
+		printf '%s\n' "$out" >&2
+		die "$conf does not check"
+	fi
+	nw=$(printf '%s\n' "$out" | grep -c ': warning: ' || true)
+	say "== roced -n -f $conf: configuration OK, $nw plan warnings (shown per port below)"
 
 	"$IP" netns add "$sw"
 	"$IP" -n "$sw" link set lo up

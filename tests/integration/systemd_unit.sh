@@ -123,7 +123,12 @@ if [ -x "$top_builddir/rocesh" ]; then
 		{ cat "$tmp/run"; fail "rocesh cannot reach roced started with the unit's capabilities"; }
 	echo "rocesh: reaches roced on its control socket"
 fi
+ino=$(stat -L -c %i "/run/netns/$ns")
 kill -TERM "$pid"
 wait "$pid" || fail "roced exited with an error on SIGTERM"
 pid=""
+# With the unit's privileges roced can still remove what it made in
+# /run/roced (the unit's RuntimeDirectory).
+left=$(ls -d /run/roced/roced."$ino".* 2>/dev/null || true)
+[ -z "$left" ] || fail "roced left $left behind"
 echo "PASS: systemd_unit"
