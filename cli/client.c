@@ -73,6 +73,8 @@ fail:
 	         "cannot connect to roced at %s: %s%s", c->path, strerror(err),
 	         err == ENOENT || err == ECONNREFUSED
 	             ? " (is roced running in this network namespace?)"
+	         : err == EACCES
+	             ? " (root, or the group of roced's -G, may connect)"
 	             : "");
 	return -err;
 }
@@ -84,14 +86,17 @@ static int client_recv(struct client *c, char **out)
 	ssize_t len, n;
 	char probe, *buf;
 
-	do
-		len = recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC);
-	while (len < 0 && errno == EINTR);
+	/* EINTR is Ctrl-C in the shell: give up waiting (the caller then
+	 * closes the connection, so that a late reply cannot be taken for
+	 * the next one). */
+	len = recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC);
 	if (len < 0) {
 		int err = errno;
 
 		snprintf(c->error, sizeof(c->error), "no reply from roced: %s",
-		         err == EAGAIN ? "timed out" : strerror(err));
+		         err == EAGAIN  ? "timed out"
+		         : err == EINTR ? "interrupted"
+		                        : strerror(err));
 		return -err;
 	}
 	if (len == 0) {

@@ -66,6 +66,9 @@ const struct policy *rocesh_known(struct rocesh *r);
 void rocesh_print_error(struct rocesh *r, const char *line, size_t col,
                         const struct cmd_error *err);
 
+/* Ask roced whether it is there; prints why not. Returns 0 or -errno. */
+int rocesh_ping(struct rocesh *r);
+
 /* The interactive shell on the terminal; returns at EOF or `exit` from
  * roced#. */
 int rocesh_shell(struct rocesh *r);

@@ -415,7 +415,7 @@ static bool rocesh_blank(const char *line)
 	return *line == '\0' || *line == '#';
 }
 
-int rocesh_line(struct rocesh *r, const char *line, size_t col)
+static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 {
 	struct cmd_parsed p;
 	struct cmd_error err, ignored;
@@ -453,6 +453,15 @@ int rocesh_line(struct rocesh *r, const char *line, size_t col)
 		return rocesh_action(r, line, &p, col);
 	}
 	return 0;
+}
+
+/* Output and errors of one line stay in order when both go to one file. */
+int rocesh_line(struct rocesh *r, const char *line, size_t col)
+{
+	int rc = rocesh_line_run(r, line, col);
+
+	fflush(r->out);
+	return rc;
 }
 
 /* Build the known policy from roced's running-config text, the form that
@@ -511,4 +520,18 @@ const struct policy *rocesh_known(struct rocesh *r)
 	json_object_put(reply);
 	json_object_put(req);
 	return &r->known;
+}
+
+int rocesh_ping(struct rocesh *r)
+{
+	struct json_object *req = json_object_new_object(), *reply = NULL;
+	int rc;
+
+	json_object_object_add(req, "cmd", json_object_new_string("ping"));
+	rc = client_call(&r->cl, req, &reply);
+	json_object_put(req);
+	json_object_put(reply);
+	if (rc < 0)
+		fprintf(r->err, "%% %s\n", r->cl.error);
+	return rc;
 }

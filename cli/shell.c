@@ -29,6 +29,7 @@ struct shell {
 	History *hist;
 	char prompt[96];
 	bool ctrl_z;
+	bool cancel;
 	char words[SHELL_NWORDS][CMD_WORD_MAX];
 };
 
@@ -138,6 +139,15 @@ static unsigned char shell_complete(EditLine *el, int ch)
 	return rc;
 }
 
+/* Ctrl-C while editing: abandon the line, as a terminal does. */
+static unsigned char shell_ctrl_c(EditLine *el, int ch)
+{
+	(void)ch;
+	shell_of(el)->cancel = true;
+	fputs("^C", shell_out(el));
+	return CC_NEWLINE;
+}
+
 /* Ctrl-Z: `end`, whatever is on the line. */
 static unsigned char shell_ctrl_z(EditLine *el, int ch)
 {
@@ -175,12 +185,18 @@ static int shell_open(struct shell *sh, struct rocesh *r)
 	        shell_complete);
 	el_wset(sh->el, EL_ADDFN, L"rocesh-end", L"back to exec mode",
 	        shell_ctrl_z);
+	el_wset(sh->el, EL_ADDFN, L"rocesh-cancel", L"abandon the line",
+	        shell_ctrl_c);
 	el_set(sh->el, EL_BIND, "?", "rocesh-help", NULL);
 	el_set(sh->el, EL_BIND, "^I", "rocesh-complete", NULL);
 	/* Ctrl-Z must reach us as a character, not stop rocesh: take it
 	 * off the terminal's suspend key while editing. */
 	el_set(sh->el, EL_SETTY, "-d", "-susp", "susp=", NULL);
 	el_set(sh->el, EL_BIND, "^Z", "rocesh-end", NULL);
+	/* The same for Ctrl-C, so that the abandoned line stays on the
+	 * screen; outside editing it still interrupts a request. */
+	el_set(sh->el, EL_SETTY, "-d", "-intr", "intr=", NULL);
+	el_set(sh->el, EL_BIND, "^C", "rocesh-cancel", NULL);
 	return 0;
 }
 
@@ -199,9 +215,12 @@ int rocesh_shell(struct rocesh *r)
 	HistEvent ev;
 	int rc;
 
-	/* Ctrl-C abandons the line being typed, not the shell. */
+	/* Ctrl-C interrupts a request that takes long, not the shell. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	/* Say at once when there is no daemon to talk to; the shell still
+	 * starts (help and completion work without it). */
+	rocesh_ping(r);
 	rc = shell_open(&sh, r);
 	if (rc < 0) {
 		shell_close(&sh);
@@ -216,8 +235,13 @@ int rocesh_shell(struct rocesh *r)
 
 		cmd_prompt(&r->ctx, ROCESH_HOST, sh.prompt, sizeof(sh.prompt));
 		sh.ctrl_z = false;
+		sh.cancel = false;
 		shell_interrupted = 0;
 		got = el_gets(sh.el, &count);
+		if (sh.cancel) {
+			fputc('\n', stdout);
+			continue;
+		}
 		/* Before the EOF check: on an empty line libedit returns
 		 * NULL for Ctrl-Z's newline too. */
 		if (sh.ctrl_z) {
