@@ -436,6 +436,10 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 		conf.depth = 0;
 		if (r->interactive || r->ctx.mode != CMD_MODE_EXEC ||
 		    cmd_parse(&conf, line, &p, &ignored) < 0) {
+			/* The mode whose parse got further says more. */
+			if (!r->interactive && r->ctx.mode == CMD_MODE_EXEC &&
+			    ignored.pos > err.pos)
+				err = ignored;
 			rocesh_print_error(r, line, col, &err);
 			r->nerrors++;
 			return -1;

@@ -193,6 +193,18 @@ got=$(printf '%s\n' "$caret" | awk '{ print index($0, "^") }')
 [ "$want" -gt 0 ] && [ "$want" = "$got" ] ||
 	{ cat "$tmp/err"; fail "caret at column $got, 'bogus' at $want"; }
 
+# A configuration line at roced# in a script: configuration mode's error
+# (the caret under the extra word), not exec mode's.
+rc=0
+sh_a -c 'class-map type qos match-all X EXTRA' >/dev/null 2>"$tmp/err" || rc=$?
+[ "$rc" = 1 ] || fail "a bad configuration line exited with $rc"
+line=$(sed -n 1p "$tmp/err")
+caret=$(sed -n 2p "$tmp/err")
+want=$(printf '%s\n' "$line" | awk '{ print index($0, "EXTRA") }')
+got=$(printf '%s\n' "$caret" | awk '{ print index($0, "^") }')
+[ "$want" -gt 0 ] && [ "$want" = "$got" ] ||
+	{ cat "$tmp/err"; fail "caret at column $got, 'EXTRA' at $want"; }
+
 # Refused by roced (an undefined policy-map), typed abbreviated: the caret
 # goes under NOPE as typed, not as roced saw the expanded line.
 state "$nsa" >"$tmp/before"
