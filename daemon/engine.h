@@ -19,8 +19,9 @@ struct engine {
 	struct reconcile rc;
 };
 
-/* Open the netlink socket and the link monitor (CB, may be NULL, hears
- * about link changes). Returns 0 or -errno. */
+/* Open the netlink socket and the link monitor (CB hears about link
+ * changes; NULL for a one-shot job, which then subscribes to nothing).
+ * Returns 0 or -errno. */
 int engine_open(struct engine *e, bool takeover, link_cb cb, void *data);
 void engine_close(struct engine *e);
 

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
 #include <netlink/cache.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
@@ -88,6 +90,15 @@ int link_mon_open(struct link_mon **out, link_cb cb, void *data)
 	rc = nl_connect(lm->reqsock, NETLINK_ROUTE);
 	if (rc < 0)
 		goto fail_nl;
+	if (!cb) {
+		/* Nobody listens: one dump, no subscription (the kernel would
+		 * build and send us a message for every link change). */
+		rc = rtnl_link_alloc_cache(lm->reqsock, AF_UNSPEC, &lm->cache);
+		if (rc < 0)
+			goto fail_nl;
+		*out = lm;
+		return 0;
+	}
 	rc = nl_cache_mngr_alloc(lm->evsock, NETLINK_ROUTE, NL_AUTO_PROVIDE,
 	                         &lm->mngr);
 	if (rc < 0)
@@ -118,6 +129,8 @@ void link_mon_close(struct link_mon *lm)
 		return;
 	if (lm->mngr)
 		nl_cache_mngr_free(lm->mngr); /* frees the cache, not evsock */
+	else if (lm->cache)
+		nl_cache_free(lm->cache);
 	nl_socket_free(lm->evsock);
 	nl_socket_free(lm->reqsock);
 	free(lm->byname);
@@ -126,12 +139,12 @@ void link_mon_close(struct link_mon *lm)
 
 int link_mon_fd(const struct link_mon *lm)
 {
-	return nl_cache_mngr_get_fd(lm->mngr);
+	return lm->mngr ? nl_cache_mngr_get_fd(lm->mngr) : -1;
 }
 
 int link_mon_process(struct link_mon *lm)
 {
-	int rc = nl_cache_mngr_data_ready(lm->mngr);
+	int rc = lm->mngr ? nl_cache_mngr_data_ready(lm->mngr) : 0;
 
 	/* Whatever libnl folded in (a resync after an overrun too). */
 	lm->stale = true;
@@ -225,5 +238,23 @@ int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
 		snprintf(err, errlen, "%s", nl_geterror(rc));
 		return rc == -NLE_INVAL ? -EINVAL : -EIO;
 	}
+	return 0;
+}
+
+int link_msg_mtu(void *buf, size_t size, int ifindex, uint32_t mtu)
+{
+	struct nlmsghdr *nlh;
+	struct ifinfomsg *ifi;
+
+	if (size < LINK_MSG_MTU_SIZE)
+		return -EMSGSIZE;
+	memset(buf, 0, LINK_MSG_MTU_SIZE);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_NEWLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	ifi->ifi_index = ifindex;
+	mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
 	return 0;
 }

@@ -35,8 +35,10 @@ typedef void (*link_cb)(enum link_event ev, const struct link_info *link,
 
 struct link_mon;
 
-/* Open a monitor; CB (may be NULL) hears about changes as
- * link_mon_process() reads them. Returns 0 or -errno. */
+/* Open a monitor; CB hears about changes as link_mon_process() reads
+ * them. Without CB the cache is filled once and never updated (no event
+ * subscription: a one-shot job), and link_mon_fd() is -1. Returns 0 or
+ * -errno. */
 int link_mon_open(struct link_mon **lm, link_cb cb, void *data);
 void link_mon_close(struct link_mon *lm);
 /* Poll this fd for input and then call link_mon_process(). */
@@ -50,5 +52,12 @@ int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out);
 /* Set a link's MTU. Returns 0 or -errno, with the kernel's words in ERR. */
 int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
                  size_t errlen);
+
+/* Room for link_msg_mtu()'s request. */
+#define LINK_MSG_MTU_SIZE 64
+/* Build in BUF (SIZE bytes, 4-byte aligned) the RTM_NEWLINK request that
+ * sets IFINDEX's MTU, as `ip link set DEV mtu N` sends it, so that it can
+ * travel in a batch with the tc requests. Returns 0 or -EMSGSIZE. */
+int link_msg_mtu(void *buf, size_t size, int ifindex, uint32_t mtu);
 
 #endif

@@ -112,6 +112,9 @@ void nlb_batch_commit(struct nlb *nl, struct nlb_batch *b)
 		b->first_seq = nl->seq + 1;
 	nlh->nlmsg_seq = ++nl->seq;
 	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	/* The kernel answers a refusal whatever the flags say. */
+	if (b->quiet)
+		nlh->nlmsg_flags &= (uint16_t)~NLM_F_ACK;
 	b->offsets[b->n++] = b->len;
 	b->len += MNL_ALIGN(nlh->nlmsg_len);
 }
@@ -153,16 +156,19 @@ static void nl_extack(const struct nlmsghdr *nlh, char *out, size_t len)
 }
 
 /* Read answers until every sequence number in [first, first+n) has been
- * acknowledged. Data replies go to CB when given; failures to FAIL. */
-static int nl_collect(struct nlb *nl, uint32_t first, size_t n, mnl_cb_t cb,
-                      void *data, struct nlb_error *err, size_t *nfailed,
-                      nlb_fail_cb fail, void *fail_data)
+ * acknowledged, or with QUIET (only refusals and the last request are
+ * answered) until the last one has. Data replies go to CB when given;
+ * failures to FAIL. */
+static int nl_collect(struct nlb *nl, uint32_t first, size_t n, bool quiet,
+                      mnl_cb_t cb, void *data, struct nlb_error *err,
+                      size_t *nfailed, nlb_fail_cb fail, void *fail_data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	size_t acked = 0, failed = 0;
+	bool last = false;
 	int first_err = 0;
 
-	while (acked < n) {
+	while (quiet ? !last : acked < n) {
 		ssize_t len = mnl_socket_recvfrom(nl->sock, buf, sizeof(buf));
 		const struct nlmsghdr *nlh;
 		int left;
@@ -192,6 +198,7 @@ static int nl_collect(struct nlb *nl, uint32_t first, size_t n, mnl_cb_t cb,
 			if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e))
 				return -EBADMSG;
 			acked++;
+			last = last || idx == n - 1;
 			if (e->error == 0)
 				continue;
 			failed++;
@@ -218,6 +225,11 @@ static int nl_collect(struct nlb *nl, uint32_t first, size_t n, mnl_cb_t cb,
 static int nl_batch_push(struct nlb *nl, struct nlb_batch *b)
 {
 	size_t i = 0;
+
+	/* A quiet batch's last request is always answered: the fence. */
+	if (b->quiet && b->n)
+		((struct nlmsghdr *)(b->buf + b->offsets[b->n - 1]))
+		    ->nlmsg_flags |= NLM_F_ACK;
 
 	while (i < b->n) {
 		size_t start = b->offsets[i], end = start;
@@ -250,8 +262,8 @@ int nlb_batch_send(struct nlb *nl, struct nlb_batch *b, struct nlb_error *err,
 	rc = nl_batch_push(nl, b);
 	if (rc < 0)
 		return rc;
-	return nl_collect(nl, b->first_seq, b->n, NULL, NULL, err, nfailed,
-	                  NULL, NULL);
+	return nl_collect(nl, b->first_seq, b->n, b->quiet, NULL, NULL, err,
+	                  nfailed, NULL, NULL);
 }
 
 int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
@@ -264,8 +276,8 @@ int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
 	rc = nl_batch_push(nl, b);
 	if (rc < 0)
 		return rc;
-	return nl_collect(nl, b->first_seq, b->n, NULL, NULL, NULL, NULL, cb,
-	                  data);
+	return nl_collect(nl, b->first_seq, b->n, b->quiet, NULL, NULL, NULL,
+	                  NULL, cb, data);
 }
 
 int nlb_dump(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -278,8 +290,8 @@ int nlb_dump(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
 	/* A dump ends with NLMSG_DONE, or with NLMSG_ERROR on failure. */
-	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL, NULL,
-	                  NULL);
+	return nl_collect(nl, req->nlmsg_seq, 1, false, cb, data, err, NULL,
+	                  NULL, NULL);
 }
 
 int nlb_request(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -291,6 +303,6 @@ int nlb_request(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
-	return nl_collect(nl, req->nlmsg_seq, 1, cb, data, err, NULL, NULL,
-	                  NULL);
+	return nl_collect(nl, req->nlmsg_seq, 1, false, cb, data, err, NULL,
+	                  NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #ifndef ROCED_NLB_H
 #define ROCED_NLB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,11 @@ struct nlb_batch {
 	uint32_t first_seq; /* sequence number of request 0 */
 	size_t *offsets;    /* where each request starts in buf */
 	size_t noffsets;
+	/* Ask for an answer to refusals only, and to the last request, which
+	 * marks the end of the batch: the kernel then builds, queues and we
+	 * read no ACK for each request that succeeds. Set it before the
+	 * first commit. */
+	bool quiet;
 };
 
 /* Open and bind a NETLINK_ROUTE socket with extended ACKs. */
@@ -52,7 +58,7 @@ void nlb_batch_reset(struct nlb_batch *b);
  * it with nlb_batch_commit(). */
 char *nlb_batch_next(struct nlb_batch *b, size_t max);
 /* Seal the request just built: stamps its sequence number, forces
- * NLM_F_ACK, and counts it. */
+ * NLM_F_ACK (clears it in a quiet batch), and counts it. */
 void nlb_batch_commit(struct nlb *nl, struct nlb_batch *b);
 
 /* Send the batch and collect every ACK. Returns 0 when all succeeded, or

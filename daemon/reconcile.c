@@ -5,6 +5,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "log.h"
+
+static double rc_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 /* Per-port working state for one reconcile pass. */
 struct rc_port {
@@ -17,6 +28,7 @@ struct rc_port {
 	struct diff ops;
 	size_t first, count; /* this port's requests in the batch */
 	bool failed;
+	bool mtu_refused; /* the kernel refused this port's MTU request */
 };
 
 /* Which request of the batch is which operation. */
@@ -58,6 +70,10 @@ static void rc_describe(char *buf, size_t len, const struct diff_op *op)
 		snprintf(buf, len, "%s filter prio %u",
 		         diff_kind_name(op->kind), op->u.filter.prio);
 		break;
+	case DIFF_MTU:
+		snprintf(buf, len, "%s link mtu %u", diff_kind_name(op->kind),
+		         op->u.mtu);
+		break;
 	default:
 		snprintf(buf, len, "%s %s", diff_kind_name(op->kind),
 		         diff_obj_name(op->obj));
@@ -83,35 +99,29 @@ static void rc_on_fail(size_t index, int err, const char *msg, void *data)
 {
 	struct rc_batch *b = data;
 
-	if (index < b->n)
-		rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
+	if (index >= b->n)
+		return;
+	if (b->reqs[index].op->obj == DIFF_MTU)
+		b->reqs[index].port->mtu_refused = true;
+	rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
 }
 
-/* Link-level and DCB operations: one request each, in diff's order. */
+/* DCB operations (hardware ports): one request each, in diff's order.
+ * Everything else goes in the batch. */
 static void rc_apply_direct(const struct reconcile *r, struct rc_port *p,
                             const struct diff *ops)
 {
-	char msg[256];
-
 	for (size_t i = 0; i < ops->n && !p->failed; i++) {
 		const struct diff_op *op = &ops->ops[i];
 		struct nlb_error err;
 		int rc;
 
-		if (tc_op_is_tc(op))
+		if (tc_op_batched(op))
 			continue;
-		if (op->obj == DIFF_MTU) {
-			msg[0] = '\0';
-			rc = link_set_mtu(r->links, p->ifindex, op->u.mtu, msg,
-			                  sizeof(msg));
-			if (rc < 0)
-				rc_fail(p, op, rc, msg);
-		} else {
-			rc = dcb_apply_op(r->dcb, r->dcb_ctx, p->want->ifname,
-			                  op, &p->want->dcb, &p->cur, &err);
-			if (rc < 0)
-				rc_fail(p, op, rc, err.msg);
-		}
+		rc = dcb_apply_op(r->dcb, r->dcb_ctx, p->want->ifname, op,
+		                  &p->want->dcb, &p->cur, &err);
+		if (rc < 0)
+			rc_fail(p, op, rc, err.msg);
 		p->res->writes++;
 	}
 }
@@ -176,7 +186,7 @@ static int rc_queue(const struct reconcile *r, struct rc_port *ports, size_t n,
 		p->count = (size_t)q;
 		/* Map each queued request back to its operation. */
 		for (size_t k = 0; k < p->ops.n; k++)
-			if (tc_op_is_tc(&p->ops.ops[k]))
+			if (tc_op_batched(&p->ops.ops[k]))
 				map->reqs[map->n++] = (struct rc_req){
 				    .port = p, .op = &p->ops.ops[k]};
 		p->res->writes += p->count;
@@ -201,9 +211,15 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	diag_init(&now.have.warnings, NULL);
 	diff_init(&now.ops);
 	nlb_batch_init(&b);
+	b.quiet = true;                       /* only refusals are answered */
 	rc = rc_observe_tc(r, NULL, list, 1); /* the state now */
 	if (!rc)
 		rc = rc_observe_rest(r, &now);
+	/* The link cache has not heard of our MTU write yet (its events are
+	 * read later, if ever): the batch's answer says whether it took. */
+	for (size_t i = 0; !rc && i < p->ops.n; i++)
+		if (p->ops.ops[i].obj == DIFF_MTU && !p->mtu_refused)
+			now.have.dcb.mtu = p->ops.ops[i].u.mtu;
 	/* The target is the state before: HAVE of the failed pass. */
 	p->have.dcb.software = p->want->dcb.software;
 	if (!rc)
@@ -243,10 +259,12 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 	struct rc_batch map = {0};
 	struct nlb_batch b;
 	size_t npresent = 0;
+	double t[5] = {0, 0, 0, 0, 0};
 	bool trouble = false;
 	int rc = 0;
 
 	nlb_batch_init(&b);
+	b.quiet = true; /* only refusals are answered */
 	if (!ports || !present) {
 		rc = -ENOMEM;
 		goto out;
@@ -270,11 +288,13 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		present[npresent++] = p;
 	}
 
+	t[0] = rc_ms();
 	rc = rc_observe_tc(r, r->scan, present, npresent);
 	for (size_t i = 0; !rc && i < npresent; i++)
 		rc = rc_observe_rest(r, present[i]);
 	if (rc < 0)
 		goto out; /* nothing written */
+	t[1] = rc_ms();
 
 	for (size_t i = 0; i < npresent; i++) {
 		struct rc_port *p = present[i];
@@ -299,10 +319,13 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		rc_apply_direct(r, p, &p->ops);
 	}
 
+	t[2] = rc_ms();
 	rc = rc_queue(r, ports, pl->nports, &b, &map);
 	if (rc < 0)
 		goto out;
+	t[3] = rc_ms();
 	rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
+	t[4] = rc_ms();
 	if (rc < 0 && rc != -EAGAIN) {
 		/* A refusal is per port (below); only socket trouble lands
 		 * here, and then every port with writes must be checked. */
@@ -320,6 +343,12 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 			rc_rollback(r, p);
 		}
 	}
+	/* Where a pass spends its time (bench/apply, -D apply). */
+	log_debug(LOG_SUB_APPLY,
+	          "reconcile: %zu ports, %zu requests: observe %.2f ms, diff "
+	          "%.2f ms, encode %.2f ms, send %.2f ms, rollback %.2f ms",
+	          npresent, b.n, t[1] - t[0], t[2] - t[1], t[3] - t[2],
+	          t[4] - t[3], rc_ms() - t[4]);
 out:
 	for (size_t i = 0; ports && i < pl->nports; i++) {
 		diff_free(&ports[i].ops);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link.h"
 #include "tc_msg.h"
 
 struct tc_obs {
@@ -295,6 +296,11 @@ bool tc_op_is_tc(const struct diff_op *op)
 	       op->obj == DIFF_FILTER;
 }
 
+bool tc_op_batched(const struct diff_op *op)
+{
+	return tc_op_is_tc(op) || op->obj == DIFF_MTU;
+}
+
 /* How an operation of diff goes on the wire. A new root or leaf grafts
  * over whatever default qdisc the kernel put there (replace); roced never
  * gets here with a foreign root unless the config says to take it over. */
@@ -313,39 +319,49 @@ static enum tc_msg_op tc_wire_op(const struct diff_op *op)
 	return TC_MSG_ADD;
 }
 
+/* Encode OP for IFINDEX into BUF (TC_MSG_BUF_SIZE bytes). */
+static int tc_encode(struct tc_nl *t, char *buf, int ifindex,
+                     const struct diff_op *op)
+{
+	switch (op->obj) {
+	case DIFF_MTU:
+		return link_msg_mtu(buf, TC_MSG_BUF_SIZE, ifindex, op->u.mtu);
+	case DIFF_QDISC:
+		return tc_msg_qdisc(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
+		                    ifindex, 0, &op->u.qdisc);
+	case DIFF_CLASS:
+		return tc_msg_class_cached(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
+		                           ifindex, 0, &op->u.cls, &t->rtab);
+	default:
+		return tc_msg_filter(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
+		                     ifindex, 0, &op->u.filter);
+	}
+}
+
 static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
                     const struct diff_op *ops, size_t n)
 {
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)req;
 	struct tc_nl *t = ctx;
 	int queued = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct diff_op *op = &ops[i];
 		char *buf;
 		int rc;
 
-		if (!tc_op_is_tc(op))
+		if (!tc_op_batched(&ops[i]))
 			continue;
-		buf = nlb_batch_next(b, TC_MSG_BUF_SIZE);
-		if (!buf)
-			return -ENOMEM;
-		switch (op->obj) {
-		case DIFF_QDISC:
-			rc = tc_msg_qdisc(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
-			                  ifindex, 0, &op->u.qdisc);
-			break;
-		case DIFF_CLASS:
-			rc = tc_msg_class_cached(buf, TC_MSG_BUF_SIZE,
-			                         tc_wire_op(op), ifindex, 0,
-			                         &op->u.cls, &t->rtab);
-			break;
-		default:
-			rc = tc_msg_filter(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
-			                   ifindex, 0, &op->u.filter);
-			break;
-		}
+		/* Encoded aside and copied at its size: the batch would
+		 * otherwise zero a whole TC_MSG_BUF_SIZE for every request
+		 * (the encoders write every byte they use). */
+		rc = tc_encode(t, req, ifindex, &ops[i]);
 		if (rc < 0)
 			return rc;
+		buf = nlb_batch_next(b, nlh->nlmsg_len);
+		if (!buf)
+			return -ENOMEM;
+		memcpy(buf, req, nlh->nlmsg_len);
 		nlb_batch_commit(t->nl, b);
 		queued++;
 	}

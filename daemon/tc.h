@@ -59,8 +59,9 @@ struct tc_ops {
 	int (*observe)(void *ctx, const struct tc_scan *scan,
 	               struct tc_observe_port *ports, size_t n,
 	               struct nlb_error *err);
-	/* Queue the tc operations OPS of one port into the batch B. Returns
-	 * the number queued or -errno. */
+	/* Queue the operations of OPS that travel in the batch (tc objects
+	 * and the link MTU: tc_op_batched()) of one port into B, in their
+	 * order. Returns the number queued or -errno. */
 	int (*queue)(void *ctx, struct nlb_batch *b, int ifindex,
 	             const struct diff_op *ops, size_t n);
 	/* Send B and report each failed request. */
@@ -78,5 +79,9 @@ extern const struct tc_ops tc_ops_netlink;
 
 /* Does diff's operation belong to the tc backend? */
 bool tc_op_is_tc(const struct diff_op *op);
+/* Does it go in the batch: tc objects, and the link MTU (an RTM_NEWLINK
+ * request on the same socket, so that a port's MTU costs no round trip of
+ * its own and a refusal is traced back to its port like any other)? */
+bool tc_op_batched(const struct diff_op *op);
 
 #endif

@@ -103,10 +103,30 @@ static void test_events(void **state)
 	link_mon_close(lm);
 }
 
+/* Without a callback: filled once, no events to poll. */
+static void test_one_shot(void **state)
+{
+	struct link_mon *lm;
+	struct link_info li;
+
+	(void)state;
+	sh("ip link add swp7 type veth peer name host7");
+	assert_int_equal(link_mon_open(&lm, NULL, NULL), 0);
+	assert_int_equal(link_mon_fd(lm), -1);
+	assert_int_equal(link_mon_process(lm), 0);
+	assert_int_equal(link_lookup(lm, "host7", &li), 0);
+	assert_int_equal(link_lookup(lm, "swp7", &li), 0);
+	assert_int_equal(li.mtu, 1500);
+	assert_int_equal(link_lookup(lm, "swp8", &li), -ENODEV);
+	link_mon_close(lm);
+	sh("ip link del swp7");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_events),
+	    cmocka_unit_test(test_one_shot),
 	};
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
 		printf("SKIP: test_link needs root to create a private network "

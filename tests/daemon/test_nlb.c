@@ -51,6 +51,27 @@ static int count_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* The handle of lo's root qdisc. */
+static int count_root_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct tcmsg *t = mnl_nlmsg_get_payload(nlh);
+	int *handle = data;
+
+	if (nlh->nlmsg_type == RTM_NEWQDISC && t->tcm_ifindex == lo_index &&
+	    t->tcm_parent == TC_H_ROOT)
+		*handle = (int)t->tcm_handle;
+	return MNL_CB_OK;
+}
+
+/* A root qdisc that replaces whatever is there. */
+static void put_replace(struct nlb *nl, struct nlb_batch *b, const char *kind,
+                        uint32_t handle)
+{
+	put_qdisc(nl, b, kind, handle, TC_H_ROOT);
+	((struct nlmsghdr *)(b->buf + b->offsets[b->n - 1]))->nlmsg_flags =
+	    NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE;
+}
+
 /* A batch with one bad request in the middle: the failure is reported
  * with its index and the kernel's extack text, the others are applied. */
 static void test_batch_reports_failure_index(void **state)
@@ -150,6 +171,59 @@ static void test_large_batch(void **state)
 	nlb_close(&nl);
 }
 
+/* A quiet batch: only the refusals and the last request are answered, and
+ * every refusal is still reported with its index; the others went in. */
+static void test_quiet_batch(void **state)
+{
+	struct nlb nl;
+	struct nlb_batch b;
+	struct fails f = {.ordered = true};
+	int found = 0;
+	char req[256];
+	struct nlmsghdr *nlh;
+	struct tcmsg *t;
+
+	(void)state;
+	assert_int_equal(nlb_open(&nl), 0);
+	nlb_batch_init(&b);
+	b.quiet = true;
+	put_replace(&nl, &b, "no-such-qdisc", 0x40000); /* unknown kind */
+	for (int i = 0; i < 500; i++)                   /* no such parent */
+		put_qdisc(&nl, &b, "pfifo",
+		          TC_H_MAKE((uint32_t)(0x100 + i) << 16, 0),
+		          TC_H_MAKE(0x7777u << 16, 1));
+	put_replace(&nl, &b, "pfifo", 0x50000); /* the good one */
+	put_replace(&nl, &b, "no-such-qdisc", 0x40000);
+	put_qdisc(&nl, &b, "pfifo", 0x60000, TC_H_MAKE(0x7777u << 16, 1));
+	for (size_t i = 0; i < b.n; i++)
+		assert_false(
+		    ((struct nlmsghdr *)(b.buf + b.offsets[i]))->nlmsg_flags &
+		    NLM_F_ACK);
+	assert_true(nlb_batch_send_each(&nl, &b, on_fail, &f) < 0);
+	assert_int_equal(f.n, 503);
+	assert_true(f.ordered);
+	assert_int_equal(f.last, 503); /* a refused last request ends it */
+
+	/* The good one went in. */
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = RTM_GETQDISC;
+	t = mnl_nlmsg_put_extra_header(nlh, sizeof(*t));
+	t->tcm_ifindex = lo_index;
+	assert_int_equal(nlb_dump(&nl, nlh, count_root_cb, &found, NULL), 0);
+	assert_int_equal(found, 0x50000);
+
+	/* All good: the last request's ACK ends the wait. */
+	nlb_batch_reset(&b);
+	put_replace(&nl, &b, "bfifo", 0x60000);
+	put_replace(&nl, &b, "pfifo", 0x70000);
+	assert_int_equal(nlb_batch_send(&nl, &b, NULL, NULL), 0);
+	found = 0;
+	assert_int_equal(nlb_dump(&nl, nlh, count_root_cb, &found, NULL), 0);
+	assert_int_equal(found, 0x70000);
+	nlb_batch_free(&b);
+	nlb_close(&nl);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -167,6 +241,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_batch_reports_failure_index),
 	    cmocka_unit_test(test_large_batch),
+	    cmocka_unit_test(test_quiet_batch),
 	};
 	if (geteuid() != 0) {
 		printf("SKIP: test_nl needs root (network namespaces)\n");

@@ -2,7 +2,8 @@
 # Host tier of `roced --once` on this machine's kernel, in a private
 # network namespace with veth ports: cold apply, no-op re-apply, a change
 # on one port, a port removed from the config, a foreign root qdisc
-# (refused, then taken over), and a kernel refusal rolled back.
+# (refused, then taken over), and kernel refusals (of an MTU, of a qdisc
+# kind) rolled back.
 # The kernel's state is read with `tc -j` and `ip -j`, and what roced
 # writes is counted independently with `tc monitor`.
 set -eu
@@ -144,8 +145,24 @@ once -f "$tmp/takeover.conf" >"$tmp/out" || fail "takeover"
 in_ns "$TC" qdisc show dev swp3 | grep -q 'htb 4791: root' || fail "takeover did not apply"
 echo "foreign root: refused, then taken over with qdisc-takeover"
 
-# 6. the kernel refuses (an ets plan on a kernel without sch_ets): the port
-#    goes back exactly as it was
+# 6. the kernel refuses the MTU (a macvlan cannot exceed its lower link's):
+#    the refusal names the port and the MTU, and the port, whose tc objects
+#    went in the same batch, goes back to holding nothing of roced's
+"$IP" -n "$ns" link del swp2
+"$IP" -n "$ns" link add low2 type veth peer name lowp2
+"$IP" -n "$ns" link add swp2 link low2 type macvlan mode bridge
+if once -f "$tmp/three.conf" --ports swp2 >"$tmp/out"; then fail "an MTU above the lower link's was accepted"; fi
+cat "$tmp/out"
+grep -q '^swp2: rolled back' "$tmp/out" || fail "swp2 not rolled back"
+grep -q 'swp2: change link mtu 9216: Invalid argument' "$tmp/out" || fail "the MTU refusal is not reported"
+in_ns "$TC" qdisc show dev swp2 | grep -q 4791: && fail "swp2 keeps roced's qdiscs after the rollback"
+[ "$("$IP" -n "$ns" -j link show swp2 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')" = 1500 ] ||
+	fail "swp2's MTU changed"
+echo "MTU refusal: reported on swp2, rolled back"
+
+# 7. the kernel refuses (an ets plan on a kernel without sch_ets): the port
+#    goes back exactly as it was, its MTU too (written in the same batch)
+in_ns "$IP" link set swp1 mtu 1500
 in_ns "$TC" -j qdisc show dev swp1 >"$tmp/before.q"
 in_ns "$TC" -j filter show dev swp1 parent 4791: >"$tmp/before.f"
 in_ns "$TC" class show dev swp1 >"$tmp/before.c"
@@ -173,7 +190,9 @@ assert f('before.f') == f('after.f')
 PY
 sort "$tmp/before.c" >"$tmp/b"; sort "$tmp/after.c" >"$tmp/a"
 cmp -s "$tmp/b" "$tmp/a" || { diff "$tmp/b" "$tmp/a"; fail "classes differ after rollback"; }
+[ "$("$IP" -n "$ns" -j link show swp1 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')" = 1500 ] ||
+	fail "the rollback did not put swp1's MTU back"
 once -f "$tmp/takeover.conf" --ports swp1 >"$tmp/out"
-[ "$(writes swp1)" = 0 ] || fail "after rollback the port is not as planned"
+[ "$(writes swp1)" = 1 ] || fail "after rollback the port is not as planned but for its MTU"
 echo "refusal: rolled back to the exact previous state"
 echo "PASS: apply_host"
