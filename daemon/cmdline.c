@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "log.h"
 #include "plan_text.h"
+#include "plan_warn.h"
 #include "probe.h"
 #include "strbuf.h"
 
@@ -93,25 +94,18 @@ static void cmdline_print_diag(const struct diag *d, const char *prefix)
 	}
 }
 
-/* A port's plan warnings, pointed at the statement they come from:
- * "FILE:LINE: warning: swp1: text". */
-static void cmdline_print_port_diag(const char *file,
-                                    const struct plan_port *pp)
+static void cmdline_warn_line(const char *line, void *data)
 {
-	static const char *const sev[] = {"error", "warning", "note"};
-	const struct diag *d = &pp->warnings;
+	(void)data;
+	fprintf(stderr, "%s\n", line);
+}
 
-	for (size_t i = 0; i < d->n; i++) {
-		const char *text = d->v[i].text ? d->v[i].text : "?";
-
-		if (d->v[i].line)
-			fprintf(stderr, "%s:%u: %s: %s: %s\n", file,
-			        d->v[i].line, sev[d->v[i].sev], pp->ifname,
-			        text);
-		else
-			fprintf(stderr, "%s: %s: %s: %s\n", file,
-			        sev[d->v[i].sev], pp->ifname, text);
-	}
+/* The ports' plan warnings, pointed at the statement they come from, each
+ * once with its ports: "FILE:LINE: warning: swp1-swp256: text". */
+static void cmdline_print_plan_warnings(const char *file, const struct plan *pl)
+{
+	if (plan_warn_each(pl, file, cmdline_warn_line, NULL) < 0)
+		fprintf(stderr, "roced: out of memory\n");
 }
 
 /* Resolve the capability set for one port. The kernel probe runs once. */
@@ -277,16 +271,14 @@ static int cmdline_run(const struct cmdline *cl)
 			rc = engine_once(&e, &pl, !cl->ports, stdout) ? 1 : 0;
 			engine_close(&e);
 		}
-		for (size_t i = 0; i < pl.nports; i++)
-			cmdline_print_port_diag(cl->file, &pl.ports[i]);
+		cmdline_print_plan_warnings(cl->file, &pl);
 		plan_free(&pl);
 		goto out;
 	}
 	if (cl->job == CMDLINE_JOB_CHECK) {
 		/* What the kernel cannot realise is a warning, not an error:
 		 * show it so `roced -n` tells the whole story. */
-		for (size_t i = 0; i < pl.nports; i++)
-			cmdline_print_port_diag(cl->file, &pl.ports[i]);
+		cmdline_print_plan_warnings(cl->file, &pl);
 		cmdline_print_diag(&pl.diag, NULL);
 		printf("configuration OK\n");
 	} else {
@@ -308,6 +300,8 @@ static int cmdline_run(const struct cmdline *cl)
 out:
 	policy_free(&p);
 	diag_free(&d);
+	/* Diagnostics first, as an unbuffered stderr would have them. */
+	fflush(stderr);
 	return fflush(stdout) == 0 ? rc : 1;
 }
 
@@ -419,5 +413,9 @@ int roced_main(int argc, char **argv)
 
 		return daemon_run(&o);
 	}
+	/* A one-shot job writes its output in one go, not a write() per
+	 * line; a terminal still sees each line as it comes. */
+	if (!isatty(STDERR_FILENO))
+		setvbuf(stderr, NULL, _IOFBF, BUFSIZ);
 	return cmdline_run(&cl);
 }

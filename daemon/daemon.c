@@ -32,6 +32,7 @@
 #include "daemon_int.h"
 #include "engine.h"
 #include "log.h"
+#include "plan_warn.h"
 #include "probe.h"
 #include "svc.h"
 
@@ -56,6 +57,12 @@ struct daemon {
 	bool pending_all;
 	bool stop;
 };
+
+static void daemon_log_line(const char *line, void *data)
+{
+	(void)data;
+	log_info("%s", line);
+}
 
 static void daemon_log_diag(const struct diag *d, const char *port)
 {
@@ -128,9 +135,9 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	if (rc == 0)
 		rc = engine_apply(&d->e, &pl, !n, &res);
 	/* What the kernel cannot realise, once per full apply (not on every
-	 * link event). */
-	for (size_t i = 0; !n && i < pl.nports; i++)
-		daemon_log_diag(&pl.ports[i].warnings, pl.ports[i].ifname);
+	 * link event), each warning once with its ports. */
+	if (!n && plan_warn_each(&pl, d->opts->file, daemon_log_line, NULL) < 0)
+		log_warnx("out of memory while logging the plan's warnings");
 	for (size_t i = 0; res && i < pl.nports; i++) {
 		if (res[i].status == RECONCILE_ABSENT) {
 			log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",
