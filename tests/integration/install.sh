@@ -11,7 +11,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 dest="$tmp/dest"
 fail() { echo "FAIL: $*"; [ -f "$tmp/make.log" ] && tail -n 20 "$tmp/make.log"; exit 1; }
-mk() { make -C "$top_builddir" "$@" DESTDIR="$dest" >"$tmp/make.log" 2>&1; }
+# A make of its own, not a child of `make check`'s (no jobserver, no -w).
+mk() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$top_builddir" "$@" DESTDIR="$dest" >"$tmp/make.log" 2>&1
+}
 files() { (cd "$dest" && find . ! -type d | sed 's|^\./|/|' | sort); }
 
 mk install || fail "make install"
@@ -22,7 +26,8 @@ files | sed 's/^/  /'
 # that ${prefix} and appended values come out as make sees them).
 mkvar() {
 	printf 'pkg-print-var:\n\t@echo $(%s)\n' "$1" |
-		make -s --no-print-directory -C "$top_builddir" -f Makefile -f - pkg-print-var
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			make -s --no-print-directory -C "$top_builddir" -f Makefile -f - pkg-print-var
 }
 sbindir=$(mkvar sbindir)
 bindir=$(mkvar bindir)

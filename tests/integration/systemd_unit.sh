@@ -32,7 +32,8 @@ fail() { echo "FAIL: $*"; [ -f "$tmp/log" ] && { echo "--- roced log"; cat "$tmp
 grep -n '@[a-z]*@' "$unit" && fail "unsubstituted placeholders in the unit"
 mkvar() {
 	printf 'pkg-print-var:\n\t@echo $(%s)\n' "$1" |
-		make -s --no-print-directory -C "$top_builddir" -f Makefile -f - pkg-print-var
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+			make -s --no-print-directory -C "$top_builddir" -f Makefile -f - pkg-print-var
 }
 sbindir=$(mkvar sbindir)
 sysconfdir=$(mkvar sysconfdir)
@@ -64,7 +65,8 @@ echo "unit: $(grep -c '=' "$unit") settings, the required ones present"
 # Documentation= page: point ExecStart at this build and MANPATH at a
 # DESTDIR install of the man pages.
 sed "s|^ExecStart=$sbindir/roced|ExecStart=$top_builddir/roced|" "$unit" >"$tmp/roced.service"
-make -s -C "$top_builddir" install-man DESTDIR="$tmp/dest" >/dev/null
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	make -s -C "$top_builddir" install-man DESTDIR="$tmp/dest" >/dev/null
 mandir=$(find "$tmp/dest" -type d -name man8 | head -n 1)
 [ -n "$mandir" ] || fail "make install-man installed no section 8 pages"
 MANPATH=$(dirname "$mandir") systemd-analyze verify "$tmp/roced.service" >"$tmp/verify" 2>&1 ||
