@@ -15,6 +15,7 @@
 
 #include "compile.h"
 #include "conf.h"
+#include "policy_eq.h"
 #include "test_cmd.h"
 
 #define SHIPPED   TEST_SRCDIR "/conf/roced.conf"
@@ -30,93 +31,6 @@ static void load(const char *path, struct policy *p)
 	if (conf_load_file(path, p, &d))
 		fail_msg("%s does not load", path);
 	diag_free(&d);
-}
-
-/* Source lines differ between a file and the CLI: clear them. */
-static void strip_lines(struct policy *p)
-{
-	for (size_t i = 0; i < p->nclass_qos; i++) {
-		p->class_qos[i].line = 0;
-		p->class_qos[i].cos_line = p->class_qos[i].dscp_line = 0;
-	}
-	for (size_t i = 0; i < p->nmap_qos; i++) {
-		p->map_qos[i].line = 0;
-		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
-			p->map_qos[i].rules[r].line =
-			    p->map_qos[i].rules[r].qos_group_line = 0;
-	}
-	for (size_t i = 0; i < p->nmap_queuing; i++) {
-		p->map_queuing[i].line = 0;
-		for (unsigned n = 0; n < POLICY_NQUEUES; n++) {
-			struct policy_queue *q = &p->map_queuing[i].queue[n];
-
-			q->line = q->bandwidth_line = q->priority_line = 0;
-			q->wred.line = q->wred.min_line = q->wred.max_line = 0;
-			q->wred.probability_line = q->wred.weight_line = 0;
-		}
-	}
-	for (size_t i = 0; i < p->nclass_nq; i++)
-		p->class_nq[i].line = 0;
-	for (size_t i = 0; i < p->nmap_nq; i++) {
-		p->map_nq[i].line = 0;
-		for (size_t r = 0; r < p->map_nq[i].nrules; r++) {
-			struct policy_nq_rule *nr = &p->map_nq[i].rules[r];
-
-			nr->line = nr->pause_line = nr->mtu_line = 0;
-		}
-	}
-	for (size_t i = 0; i < p->nifaces; i++) {
-		struct policy_iface *f = &p->ifaces[i];
-
-		f->line = f->qos_input_line = f->queuing_output_line = 0;
-		f->alias_line = 0;
-	}
-}
-
-#define ASSERT_ARRAY_EQUAL(a, b, arr, n)                                       \
-	do {                                                                   \
-		assert_int_equal((a)->n, (b)->n);                              \
-		if ((a)->n)                                                    \
-			assert_memory_equal((a)->arr, (b)->arr,                \
-			                    (a)->n * sizeof(*(a)->arr));       \
-	} while (0)
-
-/* Equal as test_conf.c compares them: everything but source lines. */
-static void assert_policy_equal(const struct policy *a0,
-                                const struct policy *b0)
-{
-	struct policy a, b;
-
-	assert_int_equal(policy_copy(&a, a0), 0);
-	assert_int_equal(policy_copy(&b, b0), 0);
-	strip_lines(&a);
-	strip_lines(&b);
-	ASSERT_ARRAY_EQUAL(&a, &b, class_qos, nclass_qos);
-	ASSERT_ARRAY_EQUAL(&a, &b, map_queuing, nmap_queuing);
-	ASSERT_ARRAY_EQUAL(&a, &b, class_nq, nclass_nq);
-	ASSERT_ARRAY_EQUAL(&a, &b, ifaces, nifaces);
-	assert_int_equal(a.nmap_qos, b.nmap_qos);
-	for (size_t i = 0; i < a.nmap_qos; i++) {
-		assert_string_equal(a.map_qos[i].name, b.map_qos[i].name);
-		ASSERT_ARRAY_EQUAL(&a.map_qos[i], &b.map_qos[i], rules, nrules);
-	}
-	assert_int_equal(a.nmap_nq, b.nmap_nq);
-	for (size_t i = 0; i < a.nmap_nq; i++) {
-		assert_string_equal(a.map_nq[i].name, b.map_nq[i].name);
-		ASSERT_ARRAY_EQUAL(&a.map_nq[i], &b.map_nq[i], rules, nrules);
-	}
-	assert_string_equal(a.system.network_qos, b.system.network_qos);
-	assert_string_equal(a.system.qos_input, b.system.qos_input);
-	assert_string_equal(a.system.queuing_output, b.system.queuing_output);
-	assert_int_equal(a.pfcwd.enabled, b.pfcwd.enabled);
-	assert_int_equal(a.pfcwd.poll_ms, b.pfcwd.poll_ms);
-	assert_int_equal(a.pfcwd.shutdown_mult, b.pfcwd.shutdown_mult);
-	assert_int_equal(a.pfcwd.auto_restore_mult, b.pfcwd.auto_restore_mult);
-	assert_int_equal(a.pfcwd.fixed_restore_mult,
-	                 b.pfcwd.fixed_restore_mult);
-	assert_int_equal(a.pfcwd.internal_if_mult, b.pfcwd.internal_if_mult);
-	policy_free(&a);
-	policy_free(&b);
 }
 
 /* Feed TEXT line by line into an empty policy (from exec mode, as a paste
@@ -506,7 +420,7 @@ static void test_apply_refusals(void **state)
 	tc_apply_bad(&p, &c, "copy running-config startup-config",
 	             "not a configuration", 0);
 	tc_apply_bad(&p, &c, "no match cos 4", "not configured", 13);
-	assert_policy_equal(&p, &before);
+	policy_assert_equal(&p, &before);
 	/* cmd_exec needs a policy for configuration, not for modes */
 	tc_parse(&c, "match cos 4", &pa);
 	assert_int_equal(cmd_exec(NULL, &c, &pa, &err), -1);
@@ -569,7 +483,7 @@ static void check_round_trip(const struct policy *p)
 	cmd_ctx_init(&c);
 	tc_apply(&q, &c, "configure terminal");
 	paste(&q, &c, t1);
-	assert_policy_equal(p, &q);
+	policy_assert_equal(p, &q);
 	t2 = running(&q, NULL);
 	assert_string_equal(t1, t2);
 	free(t1);
@@ -683,7 +597,7 @@ static void test_reference_paste(void **state)
 	tc_session(&p, &c, LINES("interface swp1", "alias Ethernet1/1", "end"));
 	tc_apply(&p, &c, "configure terminal");
 	paste(&p, &c, buf);
-	assert_policy_equal(&shipped, &p);
+	policy_assert_equal(&shipped, &p);
 	/* and the result passes the file's checks */
 	diag_init(&d, NULL);
 	assert_int_equal(policy_validate(&p, &d), 0);
