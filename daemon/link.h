@@ -36,13 +36,15 @@ typedef void (*link_cb)(enum link_event ev, const struct link_info *link,
 struct link_mon;
 
 /* Open a monitor; CB hears about changes as link_mon_process() reads
- * them. Without CB the cache is filled once and never updated (no event
- * subscription: a one-shot job), and link_mon_fd() is -1. Returns 0 or
- * -errno. */
+ * them. Without CB (a one-shot job) it is a table read once from one link
+ * dump, never updated, with no event subscription, and link_mon_fd() is
+ * -1. Returns 0 or -errno. */
 int link_mon_open(struct link_mon **lm, link_cb cb, void *data);
 void link_mon_close(struct link_mon *lm);
 /* Poll this fd for input and then call link_mon_process(). */
 int link_mon_fd(const struct link_mon *lm);
+/* Returns 0; -ENOBUFS when events were lost (the cache was read again,
+ * but changes went unreported: look at every port); -EIO. */
 int link_mon_process(struct link_mon *lm);
 
 /* Look a link up by name in the cache. Returns 0 or -ENODEV. */

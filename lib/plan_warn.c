@@ -28,12 +28,15 @@ struct pw {
 	size_t nocc;
 };
 
+/* FNV-1a of the line, the severity and the text's first 32 bytes: enough
+ * to tell a port's few messages apart (pw_same() decides). */
 static uint64_t pw_hash(const struct diag_msg *m)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint64_t h = 1469598103934665603ull;
+	const char *s = m->text ? m->text : "";
 
-	for (const char *s = m->text ? m->text : ""; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	for (unsigned i = 0; s[i] && i < 32; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
 	h = (h ^ m->line) * 1099511628211ull;
 	return (h ^ (unsigned)m->sev) * 1099511628211ull;
 }

@@ -99,6 +99,20 @@ static void test_ranges_and_order(void **state)
 	       "swp8-swp10: A\n"
 	       "f:12: warning: swp1: A\n"
 	       "f: warning: swp6,eth0: B\n");
+	done(pl);
+	/* messages that differ only past the bytes the hash looks at */
+	pl = make(names, 2);
+	diag_warn(&pl->ports[0].warnings, 5,
+	          "0123456789012345678901234567890123456789 one");
+	diag_warn(&pl->ports[1].warnings, 5,
+	          "0123456789012345678901234567890123456789 two");
+	diag_warn(&pl->ports[1].warnings, 5,
+	          "0123456789012345678901234567890123456789 one");
+	expect(pl, "f",
+	       "f:5: warning: swp1,swp2: "
+	       "0123456789012345678901234567890123456789 one\n"
+	       "f:5: warning: swp2: "
+	       "0123456789012345678901234567890123456789 two\n");
 	/* without a file name */
 	done(pl);
 	pl = make(names, 2);
