@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "compile.h"
@@ -228,6 +229,7 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 	struct daemon *d = data;
 
 	(void)old_name;
+	engine_link_event(&d->e, ev, l->ifindex);
 	log_debug(LOG_SUB_LINK, "link %s: %s", l->name,
 	          ev == LINK_EV_NEW      ? "new"
 	          : ev == LINK_EV_DEL    ? "gone"
@@ -250,16 +252,27 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 }
 
 /* Parse and compile the file completely; swap only when both succeed. */
+static double daemon_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 int daemon_reload(struct daemon *d, struct diag *msgs)
 {
 	struct policy fresh;
 	struct diag diag;
+	double t0, t1;
 	int rc;
 
 	log_info("reloading %s", d->opts->file);
+	t0 = daemon_ms();
 	svc_reloading();
 	diag_init(&diag, d->opts->file);
 	rc = conf_load_file(d->opts->file, &fresh, &diag);
+	t1 = daemon_ms();
 	daemon_log_diag(&diag, NULL);
 	for (size_t i = 0; msgs && i < diag.n; i++)
 		diag_add(msgs, diag.v[i].sev, diag.v[i].line, "%s",
@@ -281,7 +294,9 @@ int daemon_reload(struct daemon *d, struct diag *msgs)
 		svc_ready(&d->svc, "reload failed, running configuration kept");
 		return rc;
 	}
-	log_info("reloaded %s", d->opts->file);
+	/* How long a reload takes, file to kernel (bench/apply -d). */
+	log_info("reloaded %s in %.2f ms (configuration %.2f ms)",
+	         d->opts->file, daemon_ms() - t0, t1 - t0);
 	svc_ready(&d->svc, "reloaded");
 	daemon_status(d);
 	return 0;
@@ -377,6 +392,49 @@ static int daemon_setup(struct daemon *d)
 	return 0;
 }
 
+static void daemon_links(struct daemon *d)
+{
+	int rc = link_mon_process(d->e.links);
+
+	if (rc == -ENOBUFS) {
+		log_info("link events were lost; checking every port");
+		d->pending_all = true;
+	} else if (rc < 0) {
+		log_warnx("link monitor: cannot read events");
+	}
+}
+
+/* After the first apply: mirror roced's tc objects, and hear about what
+ * others change. */
+static void daemon_mirror(struct daemon *d)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	char(*names)[POLICY_IFNAME_MAX];
+
+	if (engine_mirror_start(&d->e) < 0) {
+		log_warn("cannot subscribe to tc notifications (every "
+		         "reconcile dumps every port)");
+		return;
+	}
+	ev.data.fd = engine_events_fd(&d->e);
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		log_warn("epoll_ctl");
+	/* Fill the mirror now (one observation of every configured port,
+	 * after the subscription), not on the first reload; with the link
+	 * cache up to date first (the MTU roced just set). */
+	daemon_links(d);
+	names =
+	    calloc(d->policy.nifaces ? d->policy.nifaces : 1, sizeof(*names));
+	for (size_t i = 0; names && i < d->policy.nifaces; i++)
+		snprintf(names[i], sizeof(names[i]), "%s",
+		         d->policy.ifaces[i].name);
+	if (names && d->policy.nifaces)
+		daemon_apply(d, &d->policy, names, d->policy.nifaces, NULL);
+	free(names);
+	log_info("mirroring roced's tc objects of %zu port%s", d->e.mirror.n,
+	         d->e.mirror.n == 1 ? "" : "s");
+}
+
 static void daemon_loop(struct daemon *d)
 {
 	while (!d->stop) {
@@ -396,8 +454,10 @@ static void daemon_loop(struct daemon *d)
 				ctl_srv_process(d->ctl);
 			else if (evs[i].data.fd == d->svc.watchdog_fd)
 				svc_watchdog_kick(&d->svc);
-			else if (link_mon_process(d->e.links) < 0)
-				log_warnx("link monitor: cannot read events");
+			else if (evs[i].data.fd == engine_events_fd(&d->e))
+				engine_events(&d->e);
+			else
+				daemon_links(d);
 		}
 		if (d->pending_all) {
 			daemon_apply(d, &d->policy, NULL, 0, NULL);
@@ -498,6 +558,7 @@ int daemon_run(const struct daemon_opts *o)
 	         ctl_srv_path(d->ctl));
 	if (daemon_apply(d, &d->policy, NULL, 0, NULL) < 0)
 		log_warnx("the first apply failed; waiting for events");
+	daemon_mirror(d);
 	snprintf(err, sizeof(err), "%zu port%s, %zu write%s, %zu warning%s",
 	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,
 	         d->stat_writes == 1 ? "" : "s", d->stat_warnings,

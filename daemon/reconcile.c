@@ -29,6 +29,7 @@ struct rc_port {
 	size_t first, count; /* this port's requests in the batch */
 	bool failed;
 	bool mtu_refused; /* the kernel refused this port's MTU request */
+	bool mirrored;    /* HAVE's tc part is a clean mirror entry */
 };
 
 /* Which request of the batch is which operation. */
@@ -249,6 +250,48 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	diag_free(&now.have.warnings);
 }
 
+/* Ports with a clean mirror entry take their HAVE from it; the others are
+ * moved to the end of PORTS, *NOBSERVE of them, to be observed. */
+static int rc_mirrored(const struct reconcile *r, struct rc_port **ports,
+                       size_t n, size_t *nobserve)
+{
+	size_t k = 0;
+
+	*nobserve = n;
+	if (!r->mirror)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rc_port *p = ports[i];
+		const struct mirror_port *e =
+		    mirror_clean(r->mirror, p->ifindex, p->want->ifname);
+
+		if (e) {
+			if (mirror_fill(e, &p->have) < 0)
+				return -ENOMEM;
+			p->mirrored = true;
+			ports[i] = ports[k];
+			ports[k++] = p;
+		}
+	}
+	*nobserve = n - k;
+	return 0;
+}
+
+/* What the port holds now, for the next pass: known when the pass ended
+ * well, else to be observed again. */
+static void rc_mirror_keep(struct mirror *m, const struct rc_port *p)
+{
+	bool wrote = false;
+
+	for (size_t i = 0; i < p->ops.n; i++)
+		wrote = wrote || tc_op_is_tc(&p->ops.ops[i]);
+	if (p->res->status != RECONCILE_OK || p->failed)
+		mirror_note(m, p->ifindex);
+	else if (wrote || !p->mirrored)
+		mirror_keep(m, p->ifindex, p->want->ifname, p->want, &p->have,
+		            &p->ops);
+}
+
 int reconcile_apply(const struct reconcile *r, const struct plan *pl,
                     struct reconcile_result *res)
 {
@@ -258,7 +301,7 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 	    calloc(pl->nports ? pl->nports : 1, sizeof(*present));
 	struct rc_batch map = {0};
 	struct nlb_batch b;
-	size_t npresent = 0;
+	size_t npresent = 0, nobserve = 0;
 	double t[5] = {0, 0, 0, 0, 0};
 	bool trouble = false;
 	int rc = 0;
@@ -289,7 +332,10 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 	}
 
 	t[0] = rc_ms();
-	rc = rc_observe_tc(r, r->scan, present, npresent);
+	rc = rc_mirrored(r, present, npresent, &nobserve);
+	if (!rc)
+		rc = rc_observe_tc(r, r->scan, present + npresent - nobserve,
+		                   nobserve);
 	for (size_t i = 0; !rc && i < npresent; i++)
 		rc = rc_observe_rest(r, present[i]);
 	if (rc < 0)
@@ -343,12 +389,15 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 			rc_rollback(r, p);
 		}
 	}
+	for (size_t i = 0; r->mirror && i < npresent; i++)
+		rc_mirror_keep(r->mirror, present[i]);
 	/* Where a pass spends its time (bench/apply, -D apply). */
 	log_debug(LOG_SUB_APPLY,
-	          "reconcile: %zu ports, %zu requests: observe %.2f ms, diff "
-	          "%.2f ms, encode %.2f ms, send %.2f ms, rollback %.2f ms",
-	          npresent, b.n, t[1] - t[0], t[2] - t[1], t[3] - t[2],
-	          t[4] - t[3], rc_ms() - t[4]);
+	          "reconcile: %zu ports (%zu observed), %zu requests: observe "
+	          "%.2f ms, diff %.2f ms, encode %.2f ms, send %.2f ms, "
+	          "rollback and mirror %.2f ms",
+	          npresent, nobserve, b.n, t[1] - t[0], t[2] - t[1],
+	          t[3] - t[2], t[4] - t[3], rc_ms() - t[4]);
 out:
 	for (size_t i = 0; ports && i < pl->nports; i++) {
 		diff_free(&ports[i].ops);

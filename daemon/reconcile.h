@@ -2,12 +2,13 @@
  * port, as a transaction.
  *
  * Every port of the plan is observed (one qdisc dump for all, or the
- * caller's scan, then what each port needs), diffed against its plan, and the
- * operations of all ports go to the kernel in one pipelined batch. When the
- * kernel refuses an operation, that port alone is observed again and put back
- * as it was before (diff of "before" against "now"), and its result names the
- * port, the object and the kernel's own words. Ports that do not exist yet are
- * reported absent and left for the link monitor.
+ * caller's scan, then what each port needs; or its clean mirror entry), diffed
+ * against its plan, and the operations of all ports go to the kernel in one
+ * pipelined batch. When the kernel refuses an operation, that port alone is
+ * observed again and put back as it was before (diff of "before" against
+ * "now"), and its result names the port, the object and the kernel's own words.
+ * Ports that do not exist yet are reported absent and left for the link
+ * monitor.
  */
 #ifndef ROCED_RECONCILE_H
 #define ROCED_RECONCILE_H
@@ -17,6 +18,7 @@
 
 #include "dcb.h"
 #include "link.h"
+#include "mirror.h"
 #include "plan.h"
 #include "tc.h"
 
@@ -46,6 +48,11 @@ struct reconcile {
 	/* A qdisc scan taken just before (nothing written since), so that
 	 * observation does not dump every qdisc again; NULL: scan. */
 	const struct tc_scan *scan;
+	/* The daemon's mirror of roced's tc objects (NULL: none): ports
+	 * with a clean entry are not observed, and every port's entry is
+	 * brought up to date (kept after a pass that ended well, dirty
+	 * otherwise). */
+	struct mirror *mirror;
 };
 
 /* Apply PL; RES has room for PL->nports results, in plan order. Returns

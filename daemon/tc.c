@@ -1,10 +1,16 @@
 /* tc: see tc.h. */
 #include "tc.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+
+#include <linux/filter.h>
+#include <linux/rtnetlink.h>
 
 #include "link.h"
 #include "tc_msg.h"
@@ -279,6 +285,8 @@ static int tc_observe(void *ctx, const struct tc_scan *scan,
 	struct tc_scan own;
 	int rc = 0;
 
+	if (!n)
+		return 0;
 	tc_scan_init(&own);
 	if (!scan) {
 		rc = tc_scan(ctx, &own, err);
@@ -381,3 +389,109 @@ const struct tc_ops tc_ops_netlink = {
     .queue = tc_queue,
     .send = tc_send,
 };
+
+/* --- notifications --- */
+
+#define TC_EVENTS_RCVBUF (4 << 20)
+
+int tc_events_open(struct tc_events *ev, uint32_t ignore_portid)
+{
+	/* Drop what NLMSG_PID says roced's own socket asked for (the first
+	 * message decides: tc notifications travel one per packet). Classic
+	 * BPF loads words big-endian, hence htonl. */
+	struct sock_filter code[] = {
+	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+	             offsetof(struct nlmsghdr, nlmsg_pid)),
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, htonl(ignore_portid), 0, 1),
+	    BPF_STMT(BPF_RET | BPF_K, 0),
+	    BPF_STMT(BPF_RET | BPF_K, 0xffffffff),
+	};
+	struct sock_fprog prog = {.len = sizeof(code) / sizeof(code[0]),
+	                          .filter = code};
+	int fd, rcv = TC_EVENTS_RCVBUF, rc;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ignore = ignore_portid;
+	ev->sock =
+	    mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (!ev->sock)
+		return -errno;
+	fd = mnl_socket_get_fd(ev->sock);
+	/* Best effort: without them roced reads (and drops) its own echoes
+	 * and overruns sooner, which only costs a full observation. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcv, sizeof(rcv));
+	setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
+	if (mnl_socket_bind(ev->sock, 1u << (RTNLGRP_TC - 1),
+	                    MNL_SOCKET_AUTOPID) < 0) {
+		rc = -errno;
+		tc_events_close(ev);
+		return rc;
+	}
+	return 0;
+}
+
+void tc_events_close(struct tc_events *ev)
+{
+	if (ev->sock)
+		mnl_socket_close(ev->sock);
+	ev->sock = NULL;
+}
+
+int tc_events_fd(const struct tc_events *ev)
+{
+	return ev->sock ? mnl_socket_get_fd(ev->sock) : -1;
+}
+
+/* Changes to objects roced observes. Chains are not: the kernel itself
+ * (nlmsg_pid 0) announces chain 0 when a block gets its first filter and
+ * when it loses its last, and a filter anyone adds or deletes in a chain
+ * comes with a notification of its own. */
+static bool tc_events_type(uint16_t type)
+{
+	switch (type) {
+	case RTM_NEWQDISC:
+	case RTM_DELQDISC:
+	case RTM_NEWTCLASS:
+	case RTM_DELTCLASS:
+	case RTM_NEWTFILTER:
+	case RTM_DELTFILTER:
+		return true;
+	}
+	return false;
+}
+
+int tc_events_read(struct tc_events *ev,
+                   void (*changed)(int ifindex, void *data),
+                   void (*lost)(void *data), void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE * 4] __attribute__((aligned(4)));
+
+	if (!ev->sock)
+		return 0;
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(ev->sock, buf, sizeof(buf));
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+		int left = (int)len;
+
+		if (len < 0 && errno == ENOBUFS) {
+			lost(data);
+			continue;
+		}
+		if (len < 0)
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0
+			                                               : -errno;
+		for (; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left)) {
+			struct tcmsg tcm;
+
+			/* ours, if the filter could not be attached */
+			if (nlh->nlmsg_pid == ev->ignore && ev->ignore)
+				continue;
+			if (!tc_events_type(nlh->nlmsg_type) ||
+			    mnl_nlmsg_get_payload_len(nlh) < sizeof(tcm))
+				continue;
+			memcpy(&tcm, mnl_nlmsg_get_payload(nlh), sizeof(tcm));
+			changed(tcm.tcm_ifindex, data);
+		}
+	}
+}

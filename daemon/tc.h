@@ -77,6 +77,27 @@ struct tc_nl {
 
 extern const struct tc_ops tc_ops_netlink;
 
+/* tc notifications (RTNLGRP_TC) of changes someone else made: the
+ * requests of the socket whose port id is given are dropped in the kernel
+ * (a socket filter on nlmsg_pid), so a cold apply's thousands of echoes
+ * neither fill the buffer nor wake anybody. */
+struct tc_events {
+	struct mnl_socket *sock;
+	uint32_t ignore; /* roced's own request socket */
+};
+
+/* Open and subscribe. Returns 0 or -errno. */
+int tc_events_open(struct tc_events *ev, uint32_t ignore_portid);
+void tc_events_close(struct tc_events *ev);
+/* Poll this for input (-1 when not open). */
+int tc_events_fd(const struct tc_events *ev);
+/* Read every queued notification without blocking and call CHANGED with
+ * the ifindex of each; LOST (may be called several times) when the kernel
+ * dropped some for want of room. Returns 0 or -errno. */
+int tc_events_read(struct tc_events *ev,
+                   void (*changed)(int ifindex, void *data),
+                   void (*lost)(void *data), void *data);
+
 /* Does diff's operation belong to the tc backend? */
 bool tc_op_is_tc(const struct diff_op *op);
 /* Does it go in the batch: tc objects, and the link MTU (an RTM_NEWLINK

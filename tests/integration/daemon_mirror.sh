@@ -1,0 +1,118 @@
+#!/bin/sh
+# roced's mirror of its own tc objects (daemon/mirror.c), in a private
+# namespace: a SIGHUP with an unchanged file observes no port and writes
+# nothing (tc monitor agrees); what someone else changes is noticed from
+# the kernel's tc notifications and put right on the next reload, a class
+# changed by hand on one port, a root deleted on another, a roced-looking
+# root added by hand on a port the file does not name; roced's own writes
+# do not count as changes. Reload times are printed, not asserted.
+set -eu
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+roced="$top_builddir/roced"
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: daemon_mirror needs root (network namespaces)"
+	exit 77
+fi
+IP=/sbin/ip
+TC=/sbin/tc
+ns="roced-mirror-$$"
+tmp=$(mktemp -d)
+pid=""
+mon=""
+cleanup() {
+	set +e
+	if [ -n "$mon" ]; then kill "$mon" 2>/dev/null; fi
+	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
+	"$IP" netns del "$ns" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
+in_ns() { "$IP" netns exec "$ns" "$@"; }
+
+# Three ports of the shipped policy.
+python3 - "$top_srcdir/conf/roced.conf" "$tmp" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i0 = s.index('interface = (')
+b0 = s.index('{', i0)
+b1 = s.index('\n\t}\n', b0) + 3
+blk = s[b0:b1]
+ports = [blk.replace('"swp1"', '"swp%d"' % n).replace('"Ethernet1/1"', '"Ethernet1/%d"' % n).strip()
+         for n in (1, 2, 3)]
+open(sys.argv[2] + '/roced.conf', 'w').write(s[:b0] + ',\n\t'.join(ports) + '\n' + s[b1:])
+PY
+
+"$IP" netns add "$ns"
+for p in swp1 swp2 swp3 swp9; do
+	"$IP" -n "$ns" link add "$p" type veth peer name "${p}p"
+done
+"$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --caps probe -D apply \
+	>"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 200); do grep -q 'mirroring' "$tmp/log" && break; sleep 0.05; done
+grep -q "mirroring roced's tc objects of 3 ports" "$tmp/log" || fail "no mirror of 3 ports"
+
+# Reload and wait for it; $tmp/pass gets the log of that reload.
+reload() {
+	n0=$(grep -c 'reloaded' "$tmp/log" || true)
+	l0=$(wc -l <"$tmp/log")
+	kill -HUP "$pid"
+	for _ in $(seq 200); do
+		[ "$(grep -c 'reloaded' "$tmp/log")" -gt "$n0" ] && break
+		sleep 0.02
+	done
+	tail -n +$((l0 + 1)) "$tmp/log" >"$tmp/pass"
+	grep -q 'reloaded' "$tmp/pass" || fail "reload did not finish"
+	sed -n 's/^roced: reloaded .* in \([0-9.]*\) ms.*/\1/p' "$tmp/pass"
+}
+# "reconcile: N ports (K observed)" of the last reload
+observed() { sed -n 's/.*reconcile: [0-9]* ports (\([0-9]*\) observed).*/\1/p' "$tmp/pass" | tail -1; }
+writes() { sed -n "s/^roced: apply: $1: [a-z ]*, \([0-9]*\) writes\{0,1\}/\1/p" "$tmp/pass" | tail -1; }
+
+# 1. unchanged file: no port observed, nothing written or announced
+: >"$tmp/mon"
+in_ns "$TC" monitor >"$tmp/mon" 2>/dev/null &
+mon=$!
+sleep 0.3
+ms=$(reload)
+sleep 0.3
+kill "$mon"; wait "$mon" 2>/dev/null || true; mon=""
+[ "$(observed)" = 0 ] || fail "an unchanged reload observed $(observed) ports"
+for p in swp1 swp2 swp3; do [ "$(writes $p)" = 0 ] || fail "$p: wrote $(writes $p)"; done
+[ ! -s "$tmp/mon" ] || { cat "$tmp/mon"; fail "tc monitor saw changes"; }
+echo "unchanged reload: 0 ports observed, 0 writes, 0 tc events (${ms} ms)"
+
+# 2. someone changes a class of swp2: only swp2 is observed, and put right
+in_ns "$TC" class change dev swp2 parent 4791:1 classid 4791:13 htb rate 1gbit ceil 10gbit prio 1 2>/dev/null
+ms=$(reload)
+[ "$(observed)" = 1 ] || fail "expected 1 port observed, got $(observed)"
+[ "$(writes swp2)" = 1 ] || fail "swp2: expected 1 write, got $(writes swp2)"
+[ "$(writes swp1)" = 0 ] && [ "$(writes swp3)" = 0 ] || fail "other ports written"
+in_ns "$TC" class show dev swp2 classid 4791:13 | grep -q 'rate 5Gbit' || fail "swp2's q3 not restored"
+echo "class changed by hand on swp2: 1 port observed, 1 write (${ms} ms)"
+
+# 3. someone deletes swp3's root: rebuilt
+in_ns "$TC" qdisc del dev swp3 root
+ms=$(reload)
+[ "$(observed)" = 1 ] || fail "expected 1 port observed, got $(observed)"
+[ "$(writes swp3)" -gt 10 ] || fail "swp3 not rebuilt: $(writes swp3) writes"
+in_ns "$TC" qdisc show dev swp3 | grep -q 'htb 4791: root' || fail "swp3's root not back"
+echo "root deleted by hand on swp3: rebuilt with $(writes swp3) writes (${ms} ms)"
+
+# 4. a root with roced's handle on a port the file does not name: the
+#    mirror cannot vouch for swp9 any more, the reload looks and removes it
+in_ns "$TC" qdisc add dev swp9 root handle 4791: htb default 10
+ms=$(reload)
+in_ns "$TC" qdisc show dev swp9 | grep -q '4791:' && fail "swp9's roced-looking root left"
+grep -q 'swp9: ok, 1 write' "$tmp/pass" || fail "swp9 not cleaned by roced"
+echo "roced root added by hand on swp9: removed (${ms} ms)"
+
+# 5. and roced's own writes above left the mirror clean
+ms=$(reload)
+[ "$(observed)" = 0 ] || fail "after roced's own writes, $(observed) ports observed"
+echo "unchanged reload again: 0 ports observed (${ms} ms)"
+
+kill -TERM "$pid"; wait "$pid" || fail "roced exited with an error"; pid=""
+echo "PASS: daemon_mirror"
