@@ -36,9 +36,9 @@ typedef void (*link_cb)(enum link_event ev, const struct link_info *link,
 struct link_mon;
 
 /* Open a monitor; CB hears about changes as link_mon_process() reads
- * them. Without CB (a one-shot job) it is a table read once from one link
- * dump, never updated, with no event subscription, and link_mon_fd() is
- * -1. Returns 0 or -errno. */
+ * them. Without CB (a one-shot job) there is no cache and no event
+ * subscription: each lookup asks the kernel about that one link (ioctl),
+ * and link_mon_fd() is -1. Returns 0 or -errno. */
 int link_mon_open(struct link_mon **lm, link_cb cb, void *data);
 void link_mon_close(struct link_mon *lm);
 /* Poll this fd for input and then call link_mon_process(). */
