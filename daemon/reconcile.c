@@ -30,6 +30,7 @@ struct rc_port {
 	bool failed;
 	bool mtu_refused; /* the kernel refused this port's MTU request */
 	bool mirrored;    /* HAVE's tc part is a clean mirror entry */
+	uint32_t mtu;     /* the link's, when the pass looked it up */
 };
 
 /* Which request of the batch is which operation. */
@@ -155,7 +156,10 @@ static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 	struct link_info li;
 
 	p->have.dcb.software = p->want->dcb.software;
-	if (link_lookup(r->links, p->want->ifname, &li) == 0)
+	/* The pass looked the link up a moment ago; a rollback asks again. */
+	if (p->mtu)
+		p->have.dcb.mtu = p->mtu;
+	else if (link_lookup(r->links, p->want->ifname, &li) == 0)
 		p->have.dcb.mtu = li.mtu;
 	if (p->want->dcb.software)
 		return 0;
@@ -328,6 +332,7 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 			continue;
 		}
 		p->ifindex = li.ifindex;
+		p->mtu = li.mtu;
 		present[npresent++] = p;
 	}
 
