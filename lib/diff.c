@@ -3,6 +3,7 @@
 #include "tc_msg.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,9 @@ static void diff_dcb(const struct plan_port *want, const struct plan_port *have,
 		diff_push(out, DIFF_CHANGE, DIFF_DCB_TRUST);
 }
 
+/* Classes whose depth diff_port() keeps on the stack (a policy has 9). */
+#define DIFF_DEPTHS_ON_STACK 64
+
 /* How many classes of P stand above C (0 for a class under the qdisc). */
 static unsigned diff_class_depth(const struct plan_port *p,
                                  const struct plan_class *c)
@@ -165,6 +169,8 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	     wroot->handle != hroot->handle ||
 	     (wroot->kind == PLAN_QD_HTB && !tc_msg_qdisc_same(wroot, hroot)));
 	const struct plan_qdisc *gone = rebuild ? hroot : NULL;
+	uint8_t stack_depths[DIFF_DEPTHS_ON_STACK], *depths = stack_depths;
+	unsigned maxdepth = 0;
 
 	diff_dcb(want, have, out);
 
@@ -228,15 +234,26 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	}
 	/* Parents before children, whatever order WANT lists them in (a
 	 * rollback's WANT comes from a kernel dump): htb quietly hangs a
-	 * class whose parent does not exist yet under the root. */
-	for (unsigned depth = 0; depth < 8; depth++) {
+	 * class whose parent does not exist yet under the root. Each class's
+	 * depth is worked out once (a reconcile diffs every port). */
+	if (want->nclasses > DIFF_DEPTHS_ON_STACK) {
+		depths = malloc(want->nclasses);
+		if (!depths)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < want->nclasses; i++) {
+		depths[i] = (uint8_t)diff_class_depth(want, &want->classes[i]);
+		if (depths[i] > maxdepth)
+			maxdepth = depths[i];
+	}
+	for (unsigned depth = 0; depth <= maxdepth && depth < 8; depth++) {
 		for (size_t i = 0; i < want->nclasses; i++) {
 			const struct plan_class *w = &want->classes[i];
-			const struct plan_class *h =
-			    diff_find_class(have, w->classid);
+			const struct plan_class *h;
 
-			if (diff_class_depth(want, w) != depth)
+			if (depths[i] != depth)
 				continue;
+			h = diff_find_class(have, w->classid);
 			if (!h || gone || h->parent != w->parent)
 				DIFF_PUSH(out, DIFF_ADD, DIFF_CLASS, cls, *w);
 			else if (!tc_msg_class_same(w, h))
@@ -277,6 +294,8 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		    !diff_find_qdisc(want, h->handle))
 			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *h);
 	}
+	if (depths != stack_depths)
+		free(depths);
 	return out->oom ? -ENOMEM : 0;
 }
 

@@ -287,6 +287,53 @@ static void test_classes_added_parents_first(void **state)
 
 /* htb cannot move a class: one under the wrong parent is deleted and
  * created again, not changed. */
+/* Many classes (more than diff keeps on its stack), listed children
+ * first: every class still comes after its parent. */
+static void test_many_classes_parents_first(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+	size_t seen = 0;
+
+	(void)state;
+	empty_port(&want);
+	empty_port(&have);
+	/* 4791:100+i under 4791:1+i/10, and 4791:1..9 under the qdisc,
+	 * all listed leaves first */
+	for (unsigned i = 0; i < 90; i++) {
+		struct plan_class *c = plan_port_add_class(&want);
+
+		c->classid = PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0x100 + i);
+		c->parent = PLAN_H_MAKE(PLAN_ROOT_MAJOR, 1 + i / 10);
+		c->rate = 1000000;
+		c->queue = -1;
+	}
+	for (unsigned i = 1; i <= 9; i++) {
+		struct plan_class *c = plan_port_add_class(&want);
+
+		c->classid = PLAN_H_MAKE(PLAN_ROOT_MAJOR, i);
+		c->parent = ROOT;
+		c->rate = 10000000;
+		c->queue = -1;
+	}
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	for (size_t i = 0; i < d.n; i++) {
+		uint32_t minor;
+
+		if (d.ops[i].obj != DIFF_CLASS)
+			continue;
+		minor = PLAN_H_MIN(d.ops[i].u.cls.classid);
+		/* the 9 parents first, then the 90 children */
+		assert_true(seen < 9 ? minor <= 9 : minor >= 0x100);
+		seen++;
+	}
+	assert_int_equal(seen, 99);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 static void test_moved_class_recreated(void **state)
 {
 	struct plan_port want, have;
@@ -423,6 +470,7 @@ int main(void)
 	    cmocka_unit_test(test_leaf_kind_change),
 	    cmocka_unit_test(test_filter_change_is_delete_then_add),
 	    cmocka_unit_test(test_classes_added_parents_first),
+	    cmocka_unit_test(test_many_classes_parents_first),
 	    cmocka_unit_test(test_moved_class_recreated),
 	    cmocka_unit_test(test_clsact_removed_unless_shared),
 	    cmocka_unit_test(test_dcb_hardware),
