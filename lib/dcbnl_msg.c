@@ -398,15 +398,23 @@ static int dcbnl_msg_get_u8(const struct nlattr *a, uint8_t *out)
 }
 
 /* Check a message's header and return its dcbmsg, or NULL with *ERR. */
+/* Is the first message of BUF whole? libmnl's mnl_nlmsg_ok() compares
+ * nlmsg_len as an int, so a length of 2^31 or more would pass it and the
+ * walk would read past LEN (found by tests/fuzz/fuzz_dcbnl_msg). */
+static bool dcbnl_msg_ok(const struct nlmsghdr *nlh, size_t len)
+{
+	return nlh && len >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= len && nlh->nlmsg_len <= INT32_MAX;
+}
+
 static const struct dcbmsg *dcbnl_msg_head(const void *buf, size_t len,
                                            const struct nlmsghdr **nlhp,
                                            int *err)
 {
 	const struct nlmsghdr *nlh = buf;
-	int ilen = len > INT32_MAX ? INT32_MAX : (int)len;
 
 	*err = -EINVAL;
-	if (!buf || !mnl_nlmsg_ok(nlh, ilen))
+	if (!dcbnl_msg_ok(nlh, len))
 		return NULL;
 	if (nlh->nlmsg_len <
 	    MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct dcbmsg)))
@@ -678,12 +686,11 @@ int dcbnl_msg_parse_status(const void *buf, size_t len, int *status)
 {
 	const struct nlmsghdr *nlh = buf;
 	const struct nlmsgerr *e;
-	int ilen = len > INT32_MAX ? INT32_MAX : (int)len;
 	const struct dcbmsg *d;
 	uint8_t v;
 	int err;
 
-	if (!buf || !status || !mnl_nlmsg_ok(nlh, ilen))
+	if (!status || !dcbnl_msg_ok(nlh, len))
 		return -EINVAL;
 	if (nlh->nlmsg_type == NLMSG_ERROR) {
 		if (mnl_nlmsg_get_payload_len(nlh) < sizeof(e->error))

@@ -1,0 +1,111 @@
+/* fuzz_cmd: the command language (lib/cmd.h) on arbitrary lines.
+ *
+ * The input is a paste: one command per line. Each line is
+ *  - parsed, helped (`?`) and completed (TAB) in the paste's context and
+ *    in one of a fixed context per mode (objects the policy may or may
+ *    not hold), chosen by the line's position;
+ *  - carried out with cmd_apply_line on the policy built by the lines
+ *    before it, in the context they left, as the daemon does for rocesh;
+ * and finally the policy is rendered as a running-config. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "policy.h"
+#include "strbuf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct fuzz_mode {
+	enum cmd_mode mode;
+	const char *path[2];
+	size_t depth;
+};
+
+static const struct fuzz_mode fuzz_modes[] = {
+    {CMD_MODE_EXEC, {NULL, NULL}, 0},
+    {CMD_MODE_CONFIG, {NULL, NULL}, 0},
+    {CMD_MODE_CMAP_QOS, {"class-map type qos match-all ROCE", NULL}, 1},
+    {CMD_MODE_CMAP_NQOS, {"class-map type network-qos c-8q-nq3", NULL}, 1},
+    {CMD_MODE_PMAP_QOS, {"policy-map type qos QOS", NULL}, 1},
+    {CMD_MODE_PMAP_C_QOS, {"policy-map type qos QOS", "class ROCE"}, 2},
+    {CMD_MODE_PMAP_QUE, {"policy-map type queuing QUE", NULL}, 1},
+    {CMD_MODE_PMAP_C_QUE,
+     {"policy-map type queuing QUE", "class type queuing c-out-8q-q3"},
+     2},
+    {CMD_MODE_PMAP_NQOS, {"policy-map type network-qos NQ", NULL}, 1},
+    {CMD_MODE_PMAP_C_NQOS,
+     {"policy-map type network-qos NQ", "class type network-qos c-8q-nq3"},
+     2},
+    {CMD_MODE_SYS_QOS, {"system qos", NULL}, 1},
+    {CMD_MODE_IF, {"interface swp1", NULL}, 1},
+};
+
+#define FUZZ_NMODES (sizeof(fuzz_modes) / sizeof(fuzz_modes[0]))
+
+static void fuzz_ctx(struct cmd_ctx *c, const struct fuzz_mode *m)
+{
+	if (cmd_ctx_from_path(c, m->path, m->depth) != 0)
+		abort();
+	c->mode = m->mode;
+}
+
+static void fuzz_ask(const struct cmd_ctx *c, const struct policy *pol,
+                     const char *line)
+{
+	static char words[32][CMD_WORD_MAX];
+	static struct cmd_parsed parsed;
+	struct cmd_error err;
+	struct strbuf sb;
+
+	(void)cmd_parse(c, line, &parsed, &err);
+	strbuf_init(&sb);
+	cmd_help(c, pol, line, &sb);
+	strbuf_reset(&sb);
+	(void)cmd_help_checked(c, pol, line, &sb, &err);
+	strbuf_free(&sb);
+	if (cmd_complete(c, pol, line, words, 32) > 32)
+		abort();
+}
+
+/* Line N is asked about in the paste's own context and in mode N of the
+ * table (all modes would make each run ten times slower; the fuzzer
+ * moves a line to another position just as well). */
+static void fuzz_line(struct policy *pol, struct cmd_ctx *cur, const char *line,
+                      size_t n)
+{
+	struct cmd_error err;
+	struct cmd_ctx c;
+
+	fuzz_ctx(&c, &fuzz_modes[n % FUZZ_NMODES]);
+	fuzz_ask(&c, pol, line);
+	fuzz_ask(cur, pol, line);
+	(void)cmd_apply_line(pol, cur, line, &err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct policy pol;
+	struct cmd_ctx cur;
+	struct strbuf sb;
+	char *text = malloc(size + 1);
+	char *line, *save = NULL;
+	size_t n = 0;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	policy_init(&pol);
+	cmd_ctx_init(&cur);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		fuzz_line(&pol, &cur, line, n++);
+	strbuf_init(&sb);
+	cmd_running_config(&pol, NULL, &sb);
+	strbuf_free(&sb);
+	policy_free(&pol);
+	free(text);
+	return 0;
+}
