@@ -13,9 +13,11 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev iproute2"
 # Test tools: independent decoders and peers (tshark, lldpd, lldpad), the
 # QEMU full-kernel tier (qemu, a distro kernel, busybox for the initramfs),
 # tmux for interactive CLI tests, strace for netlink fixtures, mandoc and
-# man-db to lint and render the man pages.
+# man-db to lint and render the man pages, clang and its libFuzzer runtime
+# (only Recommended by clang, and apt is told to skip those) for tests/fuzz.
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
-cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq"
+cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
+clang libclang-rt-14-dev"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"

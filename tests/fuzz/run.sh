@@ -36,6 +36,7 @@ PKG_CFLAGS=$(pkg-config --cflags $pkgs)
 PKG_LIBS=$(pkg-config --libs $pkgs)
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 CFLAGS="-std=gnu11 -g -O1 -fno-omit-frame-pointer -D_GNU_SOURCE $SAN
+-Wno-gnu-variable-sized-type-not-at-end
 -I$src/lib -I$src/daemon $PKG_CFLAGS"
 
 mkdir -p "$build/obj" "$build/seeds" "$build/corpus" "$build/crashes"
