@@ -326,6 +326,21 @@ static struct policy_qos_rule *cmd_nx_qos_rule(struct policy_map_qos *m,
 	return NULL;
 }
 
+/* `no class NAME` in a policy-map: remove the rule at INDEX (of N rules
+ * of SIZE bytes in RULES), or say it is not there (INDEX < 0). */
+static int cmd_nx_remove_class(struct cmd_exec_arg *x, void *rules, size_t *n,
+                               size_t size, long index, const char *cls,
+                               const char *map, size_t pos)
+{
+	if (index < 0) {
+		cmd_fail(x->err, pos, "%% class %s is not in policy-map %s",
+		         cls, map);
+		return -1;
+	}
+	cmd_nx_remove(rules, n, size, (size_t)index);
+	return 0;
+}
+
 int cmd_nx_pmap_qos_class(struct cmd_exec_arg *x)
 {
 	struct policy_map_qos *m = cmd_nx_ctx_pmap_qos(x);
@@ -336,17 +351,10 @@ int cmd_nx_pmap_qos_class(struct cmd_exec_arg *x)
 	if (!m)
 		return -1;
 	r = cmd_nx_qos_rule(m, cls);
-	if (x->pa->negated) {
-		if (!r) {
-			cmd_fail(x->err, pos,
-			         "%% class %s is not in policy-map %s", cls,
-			         m->name);
-			return -1;
-		}
-		cmd_nx_remove(m->rules, &m->nrules, sizeof(*r),
-		              (size_t)(r - m->rules));
-		return 0;
-	}
+	if (x->pa->negated)
+		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
+		                           r ? (long)(r - m->rules) : -1, cls,
+		                           m->name, pos);
 	if (!r && strcmp(cls, POLICY_CLASS_DEFAULT) &&
 	    !policy_find_class_qos(x->p, cls)) {
 		cmd_fail(x->err, pos,
@@ -579,17 +587,10 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 	if (!m)
 		return -1;
 	r = cmd_nx_nq_rule(m, cls);
-	if (x->pa->negated) {
-		if (!r) {
-			cmd_fail(x->err, pos,
-			         "%% class %s is not in policy-map %s", cls,
-			         m->name);
-			return -1;
-		}
-		cmd_nx_remove(m->rules, &m->nrules, sizeof(*r),
-		              (size_t)(r - m->rules));
-		return 0;
-	}
+	if (x->pa->negated)
+		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
+		                           r ? (long)(r - m->rules) : -1, cls,
+		                           m->name, pos);
 	if (!r && strcmp(cls, POLICY_NQ_DEFAULT) &&
 	    !policy_find_class_nq(x->p, cls)) {
 		cmd_fail(x->err, pos,
