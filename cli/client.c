@@ -11,7 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "ctl.h"
+#include "ctl/ctl.h"
 
 /* A config line compiles and applies to every port before the daemon
  * answers; a minute covers hundreds of ports on a loaded machine and

@@ -1,4 +1,4 @@
-/* client: rocesh's end of the control socket (daemon/ctl.h).
+/* client: rocesh's end of the control socket (lib/ctl/ctl.h).
  *
  * One SOCK_SEQPACKET connection carries one JSON request per datagram and
  * one JSON reply per datagram. The connection is opened lazily and opened

@@ -2,7 +2,7 @@
  *
  * session.c carries out one line at a time whatever its source (the
  * terminal, -c, or a script on stdin): lines are parsed locally with the
- * command language (lib/cmd.h); mode lines move the local context;
+ * command language (lib/cmd/cmd.h); mode lines move the local context;
  * configuration lines, show commands and actions go to roced over the
  * control socket (client.h), which owns the running configuration and
  * answers with the context to continue in. shell.c is the interactive
@@ -15,9 +15,9 @@
 #include <stdio.h>
 
 #include "client.h"
-#include "cmd.h"
-#include "policy.h"
-#include "strbuf.h"
+#include "cmd/cmd.h"
+#include "model/policy.h"
+#include "base/strbuf.h"
 
 #define ROCESH_HOST "roced"
 

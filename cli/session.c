@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_render.h"
-#include "strbuf.h"
+#include "cmd/cmd_render.h"
+#include "base/strbuf.h"
 
 int rocesh_init(struct rocesh *r, const char *sockpath)
 {

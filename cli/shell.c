@@ -5,7 +5,7 @@
  * TAB completes the word being typed as far as it is unambiguous and lists
  * the candidates when it cannot go further; Ctrl-Z is `end`; `exit` at
  * roced# (or Ctrl-D) leaves. The listings come from the same command
- * table that parses the lines (lib/cmd.h), so they cannot disagree.
+ * table that parses the lines (lib/cmd/cmd.h), so they cannot disagree.
  */
 #include "rocesh.h"
 
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd_render.h"
-#include "strbuf.h"
+#include "cmd/cmd_render.h"
+#include "base/strbuf.h"
 
 #define SHELL_HISTORY  500
 #define SHELL_NWORDS   128

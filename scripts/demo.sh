@@ -46,7 +46,7 @@ demo_pid() {
 	printf '%s\n' "$pid"
 }
 
-# The state roced keeps for the switch namespace (daemon/ctl.h: outside
+# The state roced keeps for the switch namespace (lib/ctl/ctl.h: outside
 # the host's namespace, roced.<netns-inode>.sock and .pid). roced removes
 # them when it exits cleanly; a killed one leaves them.
 demo_netns_files() {

@@ -2,7 +2,7 @@
 # rocesh_e2e: rocesh against real roced daemons, each in a private network
 # namespace with a port swp1 (a veth):
 #   - namespace A starts with an empty configuration; the NX-OS reference
-#     (../shared/reference/nxos-roce.txt beside the source tree) is piped
+#     (conf/nxos-roce.txt, the reference Nexus RoCE configuration) is piped
 #     into rocesh after one pre-step that names the port (interface swp1,
 #     alias Ethernet1/1: the reference says Ethernet1/1, and an NX-OS name
 #     cannot create a Linux port). Namespace B starts with the shipped
@@ -21,15 +21,14 @@ set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 roced="$top_builddir/roced"
 rocesh="$top_builddir/rocesh"
-ref="$top_srcdir/../shared/reference/nxos-roce.txt"
+ref="$top_srcdir/conf/nxos-roce.txt"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: rocesh_e2e needs root (network namespaces)"
 	exit 77
 fi
 if [ ! -f "$ref" ]; then
-	echo "FAIL: the NX-OS reference $ref is missing: the CI checkout" \
-		"must have ../shared beside the source tree"
+	echo "FAIL: the NX-OS reference $ref is missing from the tree"
 	exit 1
 fi
 IP=/sbin/ip
@@ -157,12 +156,12 @@ show queuing pfc-queue
 show queuing pfc-queue interface swp1 detail
 show lldp dcbx interface swp1
 EOF
-# The list covers every show command of the table (lib/cmd_nxos.c): a new
+# The list covers every show command of the table (lib/cmd/cmd_nxos.c): a new
 # one must be added here.
-grep -oE '"show [a-z -]+"' "$top_srcdir/lib/cmd_nxos.c" | tr -d '"' | sort -u |
+grep -oE '"show [a-z -]+"' "$top_srcdir/lib/cmd/cmd_nxos.c" | tr -d '"' | sort -u |
 	while read -r name; do
 		grep -q "^$name" "$tmp/shows" ||
-			{ echo "FAIL: '$name' (lib/cmd_nxos.c) is not tested here"; exit 1; }
+			{ echo "FAIL: '$name' (lib/cmd/cmd_nxos.c) is not tested here"; exit 1; }
 	done || exit 1
 nshow=0
 while read -r cmd; do

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "client.h"
-#include "ctl.h"
+#include "ctl/ctl.h"
 
 /* A step's reply: text to send, or STEP_CLOSE to drop the connection and
  * accept the next one. */

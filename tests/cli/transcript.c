@@ -15,18 +15,18 @@
  * as the daemon validates them (POLICY_VALIDATE_INTERACTIVE), a refused
  * line changing nothing. `show running-config` prints that policy; other
  * shows and actions are the daemon's, so the driver prints what it would
- * ask for. Rendering comes from lib/cmd_render.c, as in rocesh.
+ * ask for. Rendering comes from lib/cmd/cmd_render.c, as in rocesh.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd.h"
-#include "cmd_render.h"
-#include "conf.h"
-#include "policy.h"
-#include "strbuf.h"
+#include "cmd/cmd.h"
+#include "cmd/cmd_render.h"
+#include "conf/conf.h"
+#include "model/policy.h"
+#include "base/strbuf.h"
 
 #define HOST "roced"
 #define TAB  "<TAB>"

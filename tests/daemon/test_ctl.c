@@ -18,11 +18,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "compile.h"
-#include "conf.h"
-#include "ctl.h"
-#include "daemon_int.h"
-#include "show.h"
+#include "plan/compile.h"
+#include "conf/conf.h"
+#include "ctl/ctl.h"
+#include "core/daemon_int.h"
+#include "show/show.h"
 
 static int parse(const char *s, struct ctl_request *r, char *err)
 {
@@ -540,7 +540,7 @@ static void test_show_pfc_queue_reference(void **state)
 	char line[256];
 	FILE *ref;
 
-	/* A copy of ../shared/reference/nxos-pfcwd-detail.txt. */
+	/* `show queuing pfc-queue detail` of the reference Nexus switch. */
 	ref = fopen(TEST_SRCDIR "/tests/fixtures/nxos-pfcwd-detail.txt", "r");
 	if (!ref)
 		fail_msg("the reference output is missing: %s",

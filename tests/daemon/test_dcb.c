@@ -1,4 +1,4 @@
-/* Tests for daemon/dcb.c with a fake kernel behind struct dcb_ops. The
+/* Tests for daemon/kernel/dcb.c with a fake kernel behind struct dcb_ops. The
  * replies are the hand-built kernel messages of tests/fixtures/dcb/. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 
 #include <linux/rtnetlink.h>
 
-#include "dcb.h"
+#include "kernel/dcb.h"
 
 #include "../fixtures/dcb/replies.h"
 

@@ -1,5 +1,5 @@
-/* Tests for daemon/ethtool.c and the port probe built on it
- * (daemon/probe_port.c).
+/* Tests for daemon/kernel/ethtool.c and the port probe built on it
+ * (daemon/kernel/probe_port.c).
  *
  * First a fake kernel behind struct ethtool_ops answers with the
  * dissected replies of tests/fixtures/ethtool/ and a table of driver
@@ -30,8 +30,8 @@
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
 
-#include "ethtool.h"
-#include "probe.h"
+#include "kernel/ethtool.h"
+#include "kernel/probe.h"
 
 #include "../fixtures/ethtool/replies.h"
 

@@ -1,4 +1,4 @@
-/* Tests for daemon/link.c: libnl link cache and change events, inside a
+/* Tests for daemon/kernel/link.c: libnl link cache and change events, inside a
  * private network namespace that dies with the test process. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "link.h"
+#include "kernel/link.h"
 
 struct seen {
 	int n[LINK_EV_STATE + 1];

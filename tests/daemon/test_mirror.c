@@ -1,4 +1,4 @@
-/* Tests for daemon/mirror.c: what the mirror says a port holds after a
+/* Tests for daemon/kernel/mirror.c: what the mirror says a port holds after a
  * pass must diff to nothing against the same plan (every layout the
  * shipped policy compiles to), to exactly the change against a changed
  * plan, and an entry is only trusted while nothing else touched it. No
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "conf.h"
-#include "diff.h"
-#include "mirror.h"
+#include "plan/compile.h"
+#include "conf/conf.h"
+#include "plan/diff.h"
+#include "kernel/mirror.h"
 
 /* The shipped policy for swp1 with the capabilities of PRESET. */
 static void plan_for(enum caps_preset preset, struct plan *pl)

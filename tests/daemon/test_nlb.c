@@ -1,4 +1,4 @@
-/* Tests for daemon/nl.c against this machine's kernel, inside a private
+/* Tests for daemon/kernel/nlb.c against this machine's kernel, inside a private
  * network namespace that dies with the test process (nothing to clean). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "nlb.h"
+#include "kernel/nlb.h"
 
 static int lo_index;
 

@@ -1,4 +1,4 @@
-/* Tests for daemon/probe.c: the kernel probe with and without the right to
+/* Tests for daemon/kernel/probe.c: the kernel probe with and without the right to
  * create a network namespace. Runs inside a private network namespace of
  * its own, so the scratch devices of the fallback are never seen by the
  * host, and a leftover would be caught here.
@@ -25,7 +25,7 @@
 
 #include <linux/capability.h>
 
-#include "probe.h"
+#include "kernel/probe.h"
 
 /* The answer of one probe run in a child process with fewer capabilities,
  * sent back through a pipe. */

@@ -1,4 +1,4 @@
-/* fuzz_cmd: the command language (lib/cmd.h) on arbitrary lines.
+/* fuzz_cmd: the command language (lib/cmd/cmd.h) on arbitrary lines.
  *
  * The input is a paste: one command per line. Each line is
  *  - parsed, helped (`?`) and completed (TAB) in the paste's context and
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "policy.h"
-#include "strbuf.h"
+#include "cmd/cmd.h"
+#include "model/policy.h"
+#include "base/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

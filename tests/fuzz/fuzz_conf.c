@@ -1,4 +1,4 @@
-/* fuzz_conf: the config loader (lib/conf.h) on arbitrary text. A text
+/* fuzz_conf: the config loader (lib/conf/conf.h) on arbitrary text. A text
  * that loads must also survive the round trip the daemon relies on for
  * `copy running-config startup-config`: conf_write_string's output loads
  * again. */
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
-#include "diag.h"
-#include "policy.h"
+#include "conf/conf.h"
+#include "base/diag.h"
+#include "model/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

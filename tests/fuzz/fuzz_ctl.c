@@ -1,10 +1,10 @@
-/* fuzz_ctl: the control socket's request parser (daemon/ctl.h) on
+/* fuzz_ctl: the control socket's request parser (lib/ctl/ctl.h) on
  * arbitrary datagrams, as untrusted peers may send them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctl.h"
+#include "ctl/ctl.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

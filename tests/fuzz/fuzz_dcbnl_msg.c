@@ -1,10 +1,10 @@
-/* fuzz_dcbnl_msg: the DCB netlink reply decoders (lib/dcbnl_msg.h) on
+/* fuzz_dcbnl_msg: the DCB netlink reply decoders (lib/nlmsg/dcbnl_msg.h) on
  * arbitrary bytes, in an exact-size malloc'd (aligned) copy. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcbnl_msg.h"
+#include "nlmsg/dcbnl_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* fuzz_ethtool_msg: the ethtool generic netlink reply decoders and the
- * ETH_SS_STATS name matcher (lib/ethtool_msg.h) on arbitrary bytes. The
+ * ETH_SS_STATS name matcher (lib/nlmsg/ethtool_msg.h) on arbitrary bytes. The
  * family id the decoders expect is taken from the message itself, so that
  * the fuzzer reaches past the family check. */
 #include <linux/netlink.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ethtool_msg.h"
+#include "nlmsg/ethtool_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

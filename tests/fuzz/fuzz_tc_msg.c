@@ -1,11 +1,11 @@
-/* fuzz_tc_msg: the tc dump decoders (lib/tc_msg.h) on arbitrary bytes.
+/* fuzz_tc_msg: the tc dump decoders (lib/nlmsg/tc_msg.h) on arbitrary bytes.
  * Each decoder gets its own exact-size copy so that ASan sees a read one
  * byte past the message; the copy is malloc'd, hence netlink-aligned. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tc_msg.h"
+#include "nlmsg/tc_msg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

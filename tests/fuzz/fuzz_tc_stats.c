@@ -1,10 +1,10 @@
-/* fuzz_tc_stats: the tc statistics decoder (lib/tc_stats.h) on arbitrary
+/* fuzz_tc_stats: the tc statistics decoder (lib/nlmsg/tc_stats.h) on arbitrary
  * bytes, in an exact-size malloc'd (aligned) copy. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tc_stats.h"
+#include "nlmsg/tc_stats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

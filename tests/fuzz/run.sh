@@ -47,7 +47,7 @@ printf 'leak:libconfig.so\n' >"$build/lsan.supp"
 # The code under test, instrumented for coverage. Rebuilt every run: the
 # sources are few and a stale object would fuzz old code.
 objs=""
-for f in "$src"/lib/*.c "$src"/daemon/ctl.c; do
+for f in "$src"/lib/*/*.c; do
 	o="$build/obj/$(basename "$(dirname "$f")")_$(basename "$f" .c).o"
 	# shellcheck disable=SC2086
 	$CC $CFLAGS -fsanitize=fuzzer-no-link -c "$f" -o "$o"

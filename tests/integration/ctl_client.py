@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A minimal client of roced's control socket (daemon/ctl.h), for tests.
+"""A minimal client of roced's control socket (lib/ctl/ctl.h), for tests.
 
     ctl_client.py [--path P] send JSON [JSON ...]
         one connection; each request's reply printed on a line (compact

@@ -1,5 +1,5 @@
 #!/bin/sh
-# ctl_socket: roced's control socket (daemon/ctl.h) against a daemon in a
+# ctl_socket: roced's control socket (lib/ctl/ctl.h) against a daemon in a
 # private network namespace, with a small Python client:
 #   - malformed JSON, unknown commands and keys, an oversized request and
 #     more clients than allowed are each refused with an error reply, and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# roced's mirror of its own tc objects (daemon/mirror.c), in a private
+# roced's mirror of its own tc objects (daemon/kernel/mirror.c), in a private
 # namespace: a SIGHUP with an unchanged file observes no port and writes
 # nothing (tc monitor agrees); what someone else changes is noticed from
 # the kernel's tc notifications and put right on the next reload, a class

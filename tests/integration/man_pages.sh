@@ -11,15 +11,15 @@
 #     (.It Ic NAME) in roced.conf.5, and every such entry is a setting the
 #     loader accepts. The names come from two independent places, so that a
 #     new key cannot slip past either: the `*keys[] = { ... }` tables of
-#     lib/conf*.c, and roced itself, which lists the settings it expects
+#     lib/conf/conf*.c, and roced itself, which lists the settings it expects
 #     when it meets an unknown one in each group of a probe file;
-#   - the DSCP names (lib/policy_list.c), the PFC modes (lib/policy.c) and
-#     the size units (lib/conf_write.c) are all documented;
+#   - the DSCP names (lib/model/policy_list.c), the PFC modes (lib/model/policy.c) and
+#     the size units (lib/conf/conf_write.c) are all documented;
 #   - the examples of roced.conf.5 load, and the first one is the shipped
 #     conf/roced.conf (same dry run);
 #   - rocesh(8) lints and renders too; every option `rocesh -h` prints has
 #     a tagged entry there and vice versa; every command of rocesh's command
-#     table (the names of lib/cmd_nxos.c's rows) starts an entry of its
+#     table (the names of lib/cmd/cmd_nxos.c's rows) starts an entry of its
 #     COMMANDS section, and every mode's prompt is in it.
 # Run by `make check` (top_srcdir and top_builddir from the environment)
 # or by hand from a build directory.
@@ -151,7 +151,7 @@ done
 before=$failed
 # (a) The key tables of the loader: `static const char *const xkeys[] = {`
 # up to the NULL that ends it; every string literal in between.
-for f in "$top_srcdir"/lib/conf*.c; do
+for f in "$top_srcdir"/lib/conf/conf*.c; do
 	awk '/keys\[\][[:space:]]*=[[:space:]]*\{/ { on = 1 }
 	     on { print }
 	     on && /NULL/ { on = 0 }' "$f"
@@ -213,11 +213,11 @@ done <"$tmp/keys.man"
 # --- 4. value words ---
 before=$failed
 # DSCP names with their values: ".Ql af31" then "(26)" on the next line.
-grep -oE '\{"[a-z0-9]+", *[0-9]+\}' "$top_srcdir/lib/policy_list.c" |
+grep -oE '\{"[a-z0-9]+", *[0-9]+\}' "$top_srcdir/lib/model/policy_list.c" |
 	tr -d '{}",' >"$tmp/dscp"
 ndscp=$(wc -l <"$tmp/dscp")
 if [ "$ndscp" -lt 20 ]; then
-	fail "only $ndscp DSCP names found in lib/policy_list.c"
+	fail "only $ndscp DSCP names found in lib/model/policy_list.c"
 fi
 while read -r name value; do
 	if ! grep -A1 -xF ".Ql $name" "$man5" | grep -q "^($value)"; then
@@ -226,9 +226,9 @@ while read -r name value; do
 done <"$tmp/dscp"
 # PFC modes and size units, quoted as the file writes them.
 words=$(sed -n '/policy_pfc_mode_names\[\] = {/,/};/p' \
-	"$top_srcdir/lib/policy.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
+	"$top_srcdir/lib/model/policy.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
 units=$(sed -n '/} conf_units\[\] = {/,/};/p' \
-	"$top_srcdir/lib/conf_write.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
+	"$top_srcdir/lib/conf/conf_write.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
 if [ "$(echo "$words" | wc -w)" -lt 3 ] || [ "$(echo "$units" | wc -w)" -lt 3 ]; then
 	fail "PFC mode or unit tables not found: '$words' / '$units'"
 fi
@@ -299,12 +299,12 @@ while read -r opt; do
 done <"$tmp/shdoc"
 # The command names of the table: the string after the kind of each row
 # ({MODES, KCONF, "name", "syntax", ...}), rows joined onto one line.
-cat "$top_srcdir"/lib/cmd_nxos*.c | tr '\n' ' ' |
+cat "$top_srcdir"/lib/cmd/cmd_nxos*.c | tr '\n' ' ' |
 	grep -oE 'K(CONF|MODE|SHOW|ACT), *"[^"]+"' |
 	sed 's/^[^"]*"//; s/"$//' | sort -u >"$tmp/cmds"
 ncmds=$(wc -l <"$tmp/cmds")
 if [ "$ncmds" -lt 40 ]; then
-	fail "only $ncmds commands found in lib/cmd_nxos*.c: extraction broken"
+	fail "only $ncmds commands found in lib/cmd/cmd_nxos*.c: extraction broken"
 fi
 # In the rendered COMMANDS section, each starts an entry, perhaps after
 # "[no] ".
@@ -312,13 +312,13 @@ mandoc -Tutf8 -Owidth=200 "$mansh" | sed 's/.\x08//g' |
 	sed -n '/^COMMANDS/,/^[A-Z]/p' >"$tmp/shcmds.txt"
 while read -r cmd; do
 	grep -qE "^ +(\[no\] )?$cmd( |\$)" "$tmp/shcmds.txt" ||
-		fail "command '$cmd' (lib/cmd_nxos*.c) has no entry in rocesh.8"
+		fail "command '$cmd' (lib/cmd/cmd_nxos*.c) has no entry in rocesh.8"
 done <"$tmp/cmds"
-# Every mode's prompt, from the mode names of lib/cmd.c.
-sed -n '/cmd_mode_names\[[A-Z_]*\] = {/,/};/p' "$top_srcdir/lib/cmd.c" |
+# Every mode's prompt, from the mode names of lib/cmd/cmd.c.
+sed -n '/cmd_mode_names\[[A-Z_]*\] = {/,/};/p' "$top_srcdir/lib/cmd/cmd.c" |
 	grep -oE '"[a-z-]+"' | tr -d '"' >"$tmp/modes"
 if [ "$(wc -l <"$tmp/modes")" -lt 12 ]; then
-	fail "mode names not found in lib/cmd.c"
+	fail "mode names not found in lib/cmd/cmd.c"
 fi
 while read -r mode; do
 	if [ "$mode" = exec ]; then p='roced#'; else p="roced($mode)#"; fi

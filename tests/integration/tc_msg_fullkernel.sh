@@ -1,10 +1,10 @@
 #!/bin/sh
-# tc_msg_fullkernel.sh: lib/tc_msg against a full distribution kernel (the
+# tc_msg_fullkernel.sh: lib/nlmsg/tc_msg against a full distribution kernel (the
 # QEMU guest of tests/rig/qemu) for the kinds this machine's kernel lacks:
 # an ets root, red ecn leaves (one with Wlog 0, which only netlink can
 # set), a prio root, flower + skbedit and u32 + skbedit on clsact ingress
 # and a flower classid rule on the ets root. tests/integration/tc_msg_kernel
-# sends them as lib/tc_msg encodes them and compares the decoded dump with
+# sends them as lib/nlmsg/tc_msg encodes them and compares the decoded dump with
 # the plan; this script then checks `tc -j`'s view of the same state.
 #
 # On the host it boots the guest and runs itself inside; skipped (77) when

@@ -1,4 +1,4 @@
-/* tc_msg_kernel: lib/tc_msg against a real kernel.
+/* tc_msg_kernel: lib/nlmsg/tc_msg against a real kernel.
  *
  *   tc_msg_kernel apply DEV     build roced's HTB layout on DEV with
  *                               tc_msg requests, dump it back, compare
@@ -29,7 +29,7 @@
 #include <linux/if_ether.h>
 #include <linux/rtnetlink.h>
 
-#include "tc_msg.h"
+#include "nlmsg/tc_msg.h"
 
 #define H(maj, min)   PLAN_H_MAKE(0x##maj, 0x##min)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -1,10 +1,10 @@
 #!/bin/sh
-# tc_msg_kernel.sh: lib/tc_msg against this machine's kernel, in a private
+# tc_msg_kernel.sh: lib/nlmsg/tc_msg against this machine's kernel, in a private
 # network namespace on a veth pair.
 #
 # tests/integration/tc_msg_kernel sends roced's HTB layout (htb root, HTB
 # classes incl. 64-bit rates, bfifo/pfifo leaves, clsact, u32 DSCP filters
-# with a classid) as lib/tc_msg encodes it, dumps it back through the
+# with a classid) as lib/nlmsg/tc_msg encodes it, dumps it back through the
 # decoders and compares with the plan; then changes, holds (rate 8bit),
 # replaces and deletes pieces of it. Between the phases this script reads
 # the same state with iproute2's `tc` and checks that tc sees the values

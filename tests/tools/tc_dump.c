@@ -6,7 +6,7 @@
  * PARENT (hex major:minor, "ingress", "egress" or "root") selects the
  * filter block. Only messages about DEV are printed (the kernel answers a
  * qdisc dump for every device). Used by capture-tc-fixtures.sh to record
- * decoder fixtures; the request comes from lib/tc_msg.c's tc_msg_dump().
+ * decoder fixtures; the request comes from lib/nlmsg/tc_msg.c's tc_msg_dump().
  */
 #include <errno.h>
 #include <net/if.h>
@@ -19,7 +19,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
-#include "tc_msg.h"
+#include "nlmsg/tc_msg.h"
 
 static int tc_dump_parent(const char *s, uint32_t *parent)
 {

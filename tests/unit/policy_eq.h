@@ -3,7 +3,7 @@
 #ifndef ROCED_TEST_POLICY_EQ_H
 #define ROCED_TEST_POLICY_EQ_H
 
-#include "policy.h"
+#include "model/policy.h"
 
 /* Fail the running cmocka test unless A and B are equal but for lines. */
 void policy_assert_equal(const struct policy *a, const struct policy *b);

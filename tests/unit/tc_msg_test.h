@@ -4,7 +4,7 @@
 #ifndef ROCED_TC_MSG_TEST_H
 #define ROCED_TC_MSG_TEST_H
 
-#include "tc_msg.h"
+#include "nlmsg/tc_msg.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define H(maj, min)   PLAN_H_MAKE(0x##maj, 0x##min)

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compile_int.h"
+#include "plan/compile_int.h"
 
 #define ROOT    PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0)
 #define LEAF(q) PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0)

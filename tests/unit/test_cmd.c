@@ -1,4 +1,4 @@
-/* Unit tests of the command language (lib/cmd.c, cmd_nxos.c,
+/* Unit tests of the command language (lib/cmd/cmd.c, cmd_nxos.c,
  * cmd_running.c, cmd_render.c): the table, parsing with abbreviations,
  * ambiguity, carets, ranges, modes and prompts, `?` and TAB listings. The
  * configuration commands' effects, the round trips through

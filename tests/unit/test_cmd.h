@@ -4,10 +4,10 @@
 
 #include <stddef.h>
 
-#include "cmd.h"
-#include "cmd_int.h"
-#include "cmd_render.h"
-#include "policy.h"
+#include "cmd/cmd.h"
+#include "cmd/cmd_int.h"
+#include "cmd/cmd_render.h"
+#include "model/policy.h"
 
 /* CTX in mode M inside the N path lines PATH. */
 void tc_enter(struct cmd_ctx *c, enum cmd_mode m, const char *const *path,

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "conf.h"
+#include "plan/compile.h"
+#include "conf/conf.h"
 #include "policy_eq.h"
 #include "test_cmd.h"
 

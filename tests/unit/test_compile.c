@@ -2,7 +2,7 @@
  *
  * The reference policy (reference/nxos-roce.txt) is built with the
  * policy_add_* API and compiled for each capability preset; the expected
- * plans were worked out by hand from the rules in lib/compile_tc.c. The
+ * plans were worked out by hand from the rules in lib/plan/compile_tc.c. The
  * RED numbers were derived by hand from tc's formulas and cross-checked
  * against the tc_red_qopt that iproute2 6.1 sends for the same inputs.
  */

@@ -1,5 +1,5 @@
-/* Unit tests of the config loader (lib/conf.c), the writer
- * (lib/conf_write.c) and the checks of lib/policy_validate.c as the file
+/* Unit tests of the config loader (lib/conf/conf.c), the writer
+ * (lib/conf/conf_write.c) and the checks of lib/model/policy_validate.c as the file
  * reaches them: the shipped file, value forms, a table of bad configs with
  * their line and message, warnings, one-pass reporting and round trips. */
 #include <stdarg.h>
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conf.h"
+#include "conf/conf.h"
 #include "policy_eq.h"
-#include "diag.h"
-#include "policy.h"
+#include "base/diag.h"
+#include "model/policy.h"
 #include "test_conf.h"
 
 #define SHIPPED TEST_SRCDIR "/conf/roced.conf"

@@ -14,7 +14,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "dcbnl_msg.h"
+#include "nlmsg/dcbnl_msg.h"
 
 #include "../fixtures/dcb/replies.h"
 #include "../fixtures/dcb/requests.h"

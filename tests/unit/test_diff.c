@@ -1,4 +1,4 @@
-/* Unit tests for lib/diff.c: minimal, ordered operations. */
+/* Unit tests for lib/plan/diff.c: minimal, ordered operations. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "diff.h"
-#include "plan.h"
+#include "plan/diff.h"
+#include "model/plan.h"
 
 #define ROOT PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0)
 

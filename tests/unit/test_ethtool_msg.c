@@ -1,4 +1,4 @@
-/* Tests for lib/ethtool_msg.c: requests against the bytes the kernel
+/* Tests for lib/nlmsg/ethtool_msg.c: requests against the bytes the kernel
  * accepts (checked live in tests/daemon/test_ethtool.c), replies from the
  * dissected fixtures of tests/fixtures/ethtool/, the per-priority counter
  * names of each driver, and a truncation/mutation loop over every reply. */
@@ -15,7 +15,7 @@
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
 
-#include "ethtool_msg.h"
+#include "nlmsg/ethtool_msg.h"
 
 #include "../fixtures/ethtool/replies.h"
 

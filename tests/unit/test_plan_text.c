@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile.h"
-#include "plan.h"
-#include "plan_text.h"
+#include "plan/compile.h"
+#include "model/plan.h"
+#include "plan/plan_text.h"
 
 #define ETH_IP    0x0800
 #define ETH_IPV6  0x86dd

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
-#include "plan_warn.h"
-#include "strbuf.h"
+#include "model/plan.h"
+#include "plan/plan_warn.h"
+#include "base/strbuf.h"
 
 static void collect(const char *line, void *data)
 {

@@ -1,4 +1,4 @@
-/* Unit tests of lib/policy.c and lib/policy_list.c: value lists, name
+/* Unit tests of lib/model/policy.c and lib/model/policy_list.c: value lists, name
  * tables, lookups, deep copy, and policy_validate() on policies built in
  * code (the CLI's path, without a config file). */
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "policy.h"
+#include "base/diag.h"
+#include "model/policy.h"
 
 static uint64_t parse_ok(const char *s, unsigned max, bool names)
 {

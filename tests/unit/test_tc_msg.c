@@ -1,4 +1,4 @@
-/* Unit tests for lib/tc_msg*.c: the tc rtnetlink codec.
+/* Unit tests for lib/nlmsg/tc_msg*.c: the tc rtnetlink codec.
  *
  * The fixtures (tests/fixtures/tc/, as C arrays in tc_msg_fixtures.h) are
  * what iproute2 6.1's tc sends for a command line and what the kernel
@@ -32,7 +32,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/tc_act/tc_skbedit.h>
 
-#include "tc_msg.h"
+#include "nlmsg/tc_msg.h"
 #include "tc_msg_fixtures.h"
 #include "tc_msg_test.h"
 

@@ -1,4 +1,4 @@
-/* Unit tests for lib/tc_msg*.c, part 2: the plan objects behind the
+/* Unit tests for lib/nlmsg/tc_msg*.c, part 2: the plan objects behind the
  * captured command lines; decoder semantics on hand-built kernel-style
  * messages (foreign kinds, shapes roced does not write, malformed
  * structure), the plan-vs-kernel comparison, ownership, and the plan
@@ -22,7 +22,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/tc_act/tc_skbedit.h>
 
-#include "tc_msg.h"
+#include "nlmsg/tc_msg.h"
 #include "tc_msg_test.h"
 
 /* --- the plan objects behind the command lines -------------------------- */

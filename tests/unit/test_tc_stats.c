@@ -16,7 +16,7 @@
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
-#include "tc_stats.h"
+#include "nlmsg/tc_stats.h"
 
 #include "tc_msg_fixtures.h"
 

@@ -1,0 +1,421 @@
+/* cmdline: roced's command line and its one-shot jobs (-n, --dry-run).
+ *
+ * The long-running daemon joins here when its issue lands; main() stays a
+ * call into roced_main() so that tests can link everything.
+ */
+#include "core/cmdline.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plan/compile.h"
+#include "conf/conf.h"
+#include "core/daemon.h"
+#include "kernel/engine.h"
+#include "core/log.h"
+#include "plan/plan_text.h"
+#include "plan/plan_warn.h"
+#include "kernel/probe.h"
+#include "base/strbuf.h"
+
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/etc"
+#endif
+
+enum cmdline_job {
+	CMDLINE_JOB_NONE,
+	CMDLINE_JOB_CHECK,
+	CMDLINE_JOB_DRYRUN,
+	CMDLINE_JOB_ONCE,
+};
+
+struct cmdline {
+	enum cmdline_job job;
+	const char *file;
+	const char *ports; /* comma-separated, NULL = the config's */
+	const char *caps;  /* host|full|hw|probe */
+	bool syslog;
+	const char *ctl_group;
+	bool background, cleanup;
+};
+
+#define CMDLINE_MAX_PORTS 4096
+
+static void cmdline_usage(FILE *f)
+{
+	static const char usage[] =
+	    "usage: roced [-f FILE] -n [--caps KIND]\n"
+	    "       roced [-f FILE] --dry-run [--ports LIST] [--caps KIND]\n"
+	    "       roced [-f FILE] --once [--ports LIST] [--caps KIND]\n"
+	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
+	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
+	    "       roced -h | -V\n"
+	    "\n"
+	    "  -f, --file FILE     configuration (default "
+	    "%s/roced/roced.conf)\n"
+	    "  -n, --check         check the configuration and exit\n"
+	    "      --dry-run       print the plan as tc batch lines with the\n"
+	    "                      DCB part as '#dcb' lines, then exit\n"
+	    "      --once          apply the plan to the kernel once, print a\n"
+	    "                      summary per port, then exit\n"
+	    "      --ports LIST    plan these ports (names or NX-OS aliases,\n"
+	    "                      comma-separated) instead of the config's\n"
+	    "      --caps KIND     capabilities to plan for: host (minimal\n"
+	    "                      kernel), full (distro kernel, software\n"
+	    "                      DCB), hw (distro kernel, DCB NIC), probe\n"
+	    "                      (ask the running kernel; the default)\n"
+	    "  -D, --debug LIST    debug subsystems: all, conf, apply, link,\n"
+	    "                      dcbx, watchdog, ctl (comma-separated)\n"
+	    "      --syslog        log to syslog instead of stderr\n"
+	    "  -G, --ctl-group GROUP  the control socket's group: its members\n"
+	    "                      may configure through rocesh (default:\n"
+	    "                      root only)\n"
+	    "  -b, --background    run in the background (pid file in\n"
+	    "                      /run/roced), returning once ready\n"
+	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
+	    "  -h, --help          this help\n"
+	    "  -V, --version       print the version\n";
+
+	fprintf(f, usage, SYSCONFDIR);
+}
+
+/* Print every diagnostic of D, errors and warnings alike, to stderr. */
+static void cmdline_print_diag(const struct diag *d, const char *prefix)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(d, i, line, sizeof(line));
+		fprintf(stderr, "%s%s\n", prefix ? prefix : "", line);
+	}
+}
+
+static void cmdline_warn_line(const char *line, void *data)
+{
+	(void)data;
+	fprintf(stderr, "%s\n", line);
+}
+
+/* The ports' plan warnings, pointed at the statement they come from, each
+ * once with its ports: "FILE:LINE: warning: swp1-swp256: text". */
+static void cmdline_print_plan_warnings(const char *file, const struct plan *pl)
+{
+	if (plan_warn_each(pl, file, cmdline_warn_line, NULL) < 0)
+		fprintf(stderr, "roced: out of memory\n");
+}
+
+/* Resolve the capability set for one port. The kernel probe runs once. */
+struct cmdline_caps {
+	const char *kind;
+	bool probed;
+	struct caps kernel;
+};
+
+static int cmdline_port_caps(struct cmdline_caps *cc, struct caps *out)
+{
+	char err[256];
+	int preset = caps_preset_parse(cc->kind);
+	int rc;
+
+	if (preset >= 0) {
+		caps_preset(out, (enum caps_preset)preset);
+		return 0;
+	}
+	if (strcmp(cc->kind, "probe") != 0) {
+		fprintf(
+		    stderr,
+		    "roced: invalid --caps '%s', expected host, full, hw or "
+		    "probe\n",
+		    cc->kind);
+		return -EINVAL;
+	}
+	if (!cc->probed) {
+		memset(&cc->kernel, 0, sizeof(cc->kernel));
+		rc = probe_kernel(&cc->kernel, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "roced: %s\n", err);
+			return rc;
+		}
+		cc->probed = true;
+	}
+	*out = cc->kernel;
+	return 0; /* the port part comes from probe_ports() */
+}
+
+/* Build the port list: --ports (resolving NX-OS aliases) or the config's
+ * interface blocks. Returns the count or -errno. */
+static int cmdline_ports(const struct cmdline *cl, const struct policy *p,
+                         struct cmdline_caps *cc, struct compile_port *ports,
+                         size_t max)
+{
+	size_t n = 0;
+
+	if (!cl->ports) {
+		for (size_t i = 0; i < p->nifaces && n < max; i++, n++) {
+			snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s",
+			         p->ifaces[i].name);
+			if (cmdline_port_caps(cc, &ports[n].caps) < 0)
+				return -EINVAL;
+		}
+		return (int)n;
+	}
+
+	char *list = strdup(cl->ports), *save = NULL;
+
+	if (!list)
+		return -ENOMEM;
+	for (char *tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const struct policy_iface *iface = policy_find_iface(p, tok);
+		const char *name = iface ? iface->name : tok;
+
+		if (n == max || strlen(name) >= POLICY_IFNAME_MAX) {
+			fprintf(stderr, "roced: --ports: invalid port '%s'\n",
+			        tok);
+			free(list);
+			return -EINVAL;
+		}
+		snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s", name);
+		if (cmdline_port_caps(cc, &ports[n].caps) < 0) {
+			free(list);
+			return -EINVAL;
+		}
+		n++;
+	}
+	free(list);
+	return (int)n;
+}
+
+/* Compile for the chosen ports; prints errors. Returns 0 or -1. */
+static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
+                           struct plan *pl)
+{
+	struct cmdline_caps cc = {.kind = cl->caps};
+	struct compile_port *ports;
+	int n;
+
+	ports = calloc(CMDLINE_MAX_PORTS, sizeof(*ports));
+	if (!ports)
+		return -1;
+	n = cmdline_ports(cl, p, &cc, ports, CMDLINE_MAX_PORTS);
+	if (n < 0) {
+		free(ports);
+		return -1;
+	}
+	/* All ports in one go: a dump of the links and one of their speeds. */
+	if (cc.probed && probe_ports(ports, (size_t)n, NULL) < 0)
+		fprintf(stderr, "roced: warning: cannot probe the ports: "
+		                "planning them as software ports of unknown "
+		                "speed\n");
+	plan_init(pl);
+	if (compile_policy(p, ports, (size_t)n, pl) < 0) {
+		fprintf(stderr, "roced: out of memory while compiling\n");
+		free(ports);
+		return -1;
+	}
+	free(ports);
+	if (pl->diag.nerrors) {
+		cmdline_print_diag(&pl->diag, "roced: ");
+		return -1;
+	}
+	return 0;
+}
+
+static int cmdline_run(const struct cmdline *cl)
+{
+	struct policy p;
+	struct diag d;
+	struct plan pl;
+	int rc = 1;
+
+	diag_init(&d, cl->file);
+	if (conf_load_file(cl->file, &p, &d) < 0) {
+		diag_sort(&d);
+		cmdline_print_diag(&d, NULL);
+		fprintf(stderr, "roced: %zu error%s in %s\n", d.nerrors,
+		        d.nerrors == 1 ? "" : "s", cl->file);
+		diag_free(&d);
+		return 1;
+	}
+	diag_sort(&d);
+	cmdline_print_diag(&d, NULL); /* warnings */
+
+	if (cl->job == CMDLINE_JOB_CHECK && !strcmp(cl->caps, "probe") &&
+	    geteuid() != 0) {
+		/* Probing needs privileges a config check should not. */
+		fprintf(stderr,
+		        "roced: note: not root, kernel capabilities not "
+		        "probed: plan warnings not checked (use --caps)\n");
+		printf("configuration OK\n");
+		rc = 0;
+		goto out;
+	}
+	if (cmdline_compile(cl, &p, &pl) < 0)
+		goto out;
+	if (cl->job == CMDLINE_JOB_ONCE) {
+		struct engine e;
+
+		rc = engine_open(&e, false, NULL, NULL);
+		if (rc < 0) {
+			fprintf(stderr, "roced: cannot open netlink: %s\n",
+			        strerror(-rc));
+			rc = 1;
+		} else {
+			/* With the config's own ports, roced also cleans up
+			 * ports it configured before; --ports narrows the
+			 * job to the ports named. */
+			rc = engine_once(&e, &pl, !cl->ports, stdout) ? 1 : 0;
+			engine_close(&e);
+		}
+		cmdline_print_plan_warnings(cl->file, &pl);
+		plan_free(&pl);
+		goto out;
+	}
+	if (cl->job == CMDLINE_JOB_CHECK) {
+		/* What the kernel cannot realise is a warning, not an error:
+		 * show it so `roced -n` tells the whole story. */
+		cmdline_print_plan_warnings(cl->file, &pl);
+		cmdline_print_diag(&pl.diag, NULL);
+		printf("configuration OK\n");
+	} else {
+		struct strbuf sb;
+
+		strbuf_init(&sb);
+		plan_text_write(&pl, &sb);
+		if (sb.oom) {
+			fprintf(stderr, "roced: out of memory\n");
+			strbuf_free(&sb);
+			plan_free(&pl);
+			goto out;
+		}
+		fputs(strbuf_str(&sb), stdout);
+		strbuf_free(&sb);
+	}
+	plan_free(&pl);
+	rc = 0;
+out:
+	policy_free(&p);
+	diag_free(&d);
+	/* Diagnostics first, as an unbuffered stderr would have them. */
+	fflush(stderr);
+	return fflush(stdout) == 0 ? rc : 1;
+}
+
+int roced_main(int argc, char **argv)
+{
+	enum {
+		OPT_DRYRUN = 256,
+		OPT_PORTS,
+		OPT_CAPS,
+		OPT_ONCE,
+		OPT_SYSLOG,
+		OPT_CLEANUP
+	};
+	static const struct option opts[] = {
+	    {"file", required_argument, NULL, 'f'},
+	    {"check", no_argument, NULL, 'n'},
+	    {"dry-run", no_argument, NULL, OPT_DRYRUN},
+	    {"once", no_argument, NULL, OPT_ONCE},
+	    {"debug", required_argument, NULL, 'D'},
+	    {"syslog", no_argument, NULL, OPT_SYSLOG},
+	    {"ctl-group", required_argument, NULL, 'G'},
+	    {"background", no_argument, NULL, 'b'},
+	    {"cleanup-on-exit", no_argument, NULL, OPT_CLEANUP},
+	    {"ports", required_argument, NULL, OPT_PORTS},
+	    {"caps", required_argument, NULL, OPT_CAPS},
+	    {"help", no_argument, NULL, 'h'},
+	    {"version", no_argument, NULL, 'V'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct cmdline cl = {
+	    .file = SYSCONFDIR "/roced/roced.conf",
+	    .caps = "probe",
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "f:nD:G:bhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			cl.file = optarg;
+			break;
+		case 'n':
+			cl.job = CMDLINE_JOB_CHECK;
+			break;
+		case OPT_DRYRUN:
+			cl.job = CMDLINE_JOB_DRYRUN;
+			break;
+		case OPT_ONCE:
+			cl.job = CMDLINE_JOB_ONCE;
+			break;
+		case 'D': {
+			char err[160];
+
+			if (log_debug_enable(optarg, err, sizeof(err)) < 0) {
+				fprintf(stderr, "roced: %s\n", err);
+				return 2;
+			}
+			break;
+		}
+		case OPT_SYSLOG:
+			cl.syslog = true;
+			break;
+		case 'G':
+			cl.ctl_group = optarg;
+			break;
+		case 'b':
+			cl.background = true;
+			break;
+		case OPT_CLEANUP:
+			cl.cleanup = true;
+			break;
+		case OPT_PORTS:
+			cl.ports = optarg;
+			break;
+		case OPT_CAPS:
+			cl.caps = optarg;
+			break;
+		case 'h':
+			cmdline_usage(stdout);
+			return 0;
+		case 'V':
+			printf("roced %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			cmdline_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "roced: unexpected argument '%s'\n",
+		        argv[optind]);
+		cmdline_usage(stderr);
+		return 2;
+	}
+	if (caps_preset_parse(cl.caps) < 0 && strcmp(cl.caps, "probe")) {
+		fprintf(
+		    stderr,
+		    "roced: invalid --caps '%s', expected host, full, hw or "
+		    "probe\n",
+		    cl.caps);
+		return 2;
+	}
+	if (cl.job == CMDLINE_JOB_NONE) {
+		struct daemon_opts o = {.file = cl.file,
+		                        .caps = cl.caps,
+		                        .syslog = cl.syslog,
+		                        .ctl_group = cl.ctl_group,
+		                        .background = cl.background,
+		                        .cleanup = cl.cleanup};
+
+		return daemon_run(&o);
+	}
+	/* A one-shot job writes its output in one go, not a write() per
+	 * line; a terminal still sees each line as it comes. */
+	if (!isatty(STDERR_FILENO))
+		setvbuf(stderr, NULL, _IOFBF, BUFSIZ);
+	return cmdline_run(&cl);
+}

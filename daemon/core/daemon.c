@@ -1,0 +1,585 @@
+/* daemon: roced as a long-running process. One epoll loop waits on a
+ * signalfd, the link monitor, the control socket and (under systemd with
+ * a watchdog) a timerfd:
+ *  - one roced per network namespace (ctl_instance_lock);
+ *  - at start every configured port is reconciled, then systemd hears
+ *    READY=1 (and a parent waiting for `roced -b`, "ready");
+ *  - a configured port that appears (or is renamed into a configured name,
+ *    or has its MTU changed by someone) is reconciled at once;
+ *  - SIGHUP and the control socket's "reload" reload: the new file is
+ *    parsed and compiled completely before anything is applied; on any
+ *    error the running policy stays;
+ *  - a configuration line from rocesh takes the same path
+ *    (daemon_commit: candidate policy -> compile -> apply -> swap);
+ *  - SIGTERM/SIGINT stop, leaving the kernel state in place unless
+ *    --cleanup-on-exit asks to remove roced's objects.
+ */
+#include "core/daemon.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "plan/compile.h"
+#include "conf/conf.h"
+#include "ctl/ctl_srv.h"
+#include "core/daemon_int.h"
+#include "kernel/engine.h"
+#include "core/log.h"
+#include "plan/plan_warn.h"
+#include "kernel/probe.h"
+#include "core/svc.h"
+
+#define DAEMON_PENDING_MAX 256
+
+struct daemon {
+	const struct daemon_opts *opts;
+	struct policy policy;
+	struct caps kernel;
+	bool preset;
+	struct engine e;
+	int epfd, sigfd;
+	struct ctl_srv *ctl;
+	struct svc svc;
+	int lockfd; /* the instance lock, held while roced runs */
+	/* For STATUS=: the last full apply's ports and warnings, the writes
+	 * since the start. */
+	size_t stat_ports, stat_writes, stat_warnings;
+	/* Ports named by link events, reconciled after the event batch. */
+	char pending[DAEMON_PENDING_MAX][POLICY_IFNAME_MAX];
+	size_t npending;
+	bool pending_all;
+	bool stop;
+};
+
+static void daemon_log_line(const char *line, void *data)
+{
+	(void)data;
+	log_info("%s", line);
+}
+
+static void daemon_log_diag(const struct diag *d, const char *port)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(d, i, line, sizeof(line));
+		if (port)
+			log_info("%s: %s", port, line);
+		else
+			log_info("%s", line);
+	}
+}
+
+/* Compile POLICY for NAMES (all configured ports when N is 0) and apply.
+ * MSGS (may be NULL) gets the compiler's errors and each port's refusal,
+ * for a control client. */
+static int daemon_apply(struct daemon *d, const struct policy *policy,
+                        char (*names)[POLICY_IFNAME_MAX], size_t n,
+                        struct diag *msgs)
+{
+	size_t writes = 0, warnings = 0;
+	struct compile_port *ports;
+	struct reconcile_result *res = NULL;
+	struct plan pl;
+	size_t np = 0;
+	int rc;
+
+	ports = calloc(n                 ? n
+	               : policy->nifaces ? policy->nifaces
+	                                 : 1,
+	               sizeof(*ports));
+	if (!ports)
+		return -ENOMEM;
+	if (n) {
+		for (size_t i = 0; i < n; i++) {
+			const struct policy_iface *f =
+			    policy_find_iface(policy, names[i]);
+
+			/* Only configured ports (by name or alias). */
+			if (!f)
+				continue;
+			snprintf(ports[np].ifname, sizeof(ports[np].ifname),
+			         "%s", f->name);
+			ports[np].caps = d->kernel;
+			np++;
+		}
+	} else {
+		for (size_t i = 0; i < policy->nifaces; i++, np++) {
+			snprintf(ports[np].ifname, sizeof(ports[np].ifname),
+			         "%s", policy->ifaces[i].name);
+			ports[np].caps = d->kernel;
+		}
+	}
+	/* The port part of all ports in one go (dumps when they are many). */
+	if (!d->preset && np && probe_ports(ports, np, NULL) < 0)
+		log_warnx("cannot probe the ports: planning them as software "
+		          "ports of unknown speed");
+	plan_init(&pl);
+	rc = compile_policy(policy, ports, np, &pl);
+	free(ports);
+	if (rc == 0 && pl.diag.nerrors) {
+		for (size_t i = 0; msgs && i < pl.diag.n; i++)
+			diag_add(msgs, pl.diag.v[i].sev, 0, "%s",
+			         pl.diag.v[i].text ? pl.diag.v[i].text : "?");
+		rc = -EINVAL;
+	}
+	/* A full apply also removes roced's objects from ports the
+	 * configuration no longer names. */
+	if (rc == 0)
+		rc = engine_apply(&d->e, &pl, !n, &res);
+	/* What the kernel cannot realise, once per full apply (not on every
+	 * link event), each warning once with its ports. */
+	if (!n && plan_warn_each(&pl, d->opts->file, daemon_log_line, NULL) < 0)
+		log_warnx("out of memory while logging the plan's warnings");
+	for (size_t i = 0; res && i < pl.nports; i++) {
+		if (res[i].status == RECONCILE_ABSENT) {
+			log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",
+			          res[i].ifname);
+			continue;
+		}
+		writes += res[i].writes;
+		if (res[i].error[0]) {
+			log_warnx("%s", res[i].error);
+			if (msgs)
+				diag_warn(msgs, 0, "%s", res[i].error);
+		}
+		log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res[i].ifname,
+		          reconcile_status_name(res[i].status), res[i].writes);
+		if (res[i].writes)
+			log_info("%s: %s, %zu write%s", res[i].ifname,
+			         reconcile_status_name(res[i].status),
+			         res[i].writes, res[i].writes == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < pl.nports; i++)
+		warnings += pl.ports[i].warnings.nwarnings;
+	d->stat_writes += writes;
+	if (!n && rc >= 0 && res) {
+		d->stat_ports = policy->nifaces;
+		d->stat_warnings = warnings;
+	}
+	free(res);
+	plan_free(&pl);
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+static void daemon_status(struct daemon *d)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text), "%zu port%s, %zu write%s, %zu warning%s",
+	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,
+	         d->stat_writes == 1 ? "" : "s", d->stat_warnings,
+	         d->stat_warnings == 1 ? "" : "s");
+	svc_status(text);
+}
+
+/* --- what the control socket's handlers may use (daemon_int.h) --- */
+
+const struct policy *daemon_policy(const struct daemon *d)
+{
+	return &d->policy;
+}
+
+const char *daemon_file(const struct daemon *d)
+{
+	return d->opts->file;
+}
+
+struct engine *daemon_engine(struct daemon *d)
+{
+	return &d->e;
+}
+
+void daemon_ports_caps(struct daemon *d, struct compile_port *ports, size_t n)
+{
+	/* Port by port: show asks about a handful of ports at most. */
+	for (size_t i = 0; i < n; i++) {
+		ports[i].caps = d->kernel;
+		if (!d->preset &&
+		    probe_port(ports[i].ifname, &ports[i].caps) < 0)
+			log_debug(LOG_SUB_CTL, "%s: not probed",
+			          ports[i].ifname);
+	}
+}
+
+int daemon_commit(struct daemon *d, struct policy *cand, struct diag *msgs)
+{
+	int rc = daemon_apply(d, cand, NULL, 0, msgs);
+
+	if (rc < 0)
+		return rc;
+	policy_free(&d->policy);
+	d->policy = *cand;
+	policy_init(cand);
+	daemon_status(d);
+	return 0;
+}
+
+static void daemon_link_event(enum link_event ev, const struct link_info *l,
+                              const char *old_name, void *data)
+{
+	struct daemon *d = data;
+
+	(void)old_name;
+	engine_link_event(&d->e, ev, l->ifindex);
+	log_debug(LOG_SUB_LINK, "link %s: %s", l->name,
+	          ev == LINK_EV_NEW      ? "new"
+	          : ev == LINK_EV_DEL    ? "gone"
+	          : ev == LINK_EV_RENAME ? "renamed"
+	          : ev == LINK_EV_MTU    ? "mtu changed"
+	                                 : "state changed");
+	/* A port that went away takes its qdiscs with it: nothing to do. */
+	if (ev == LINK_EV_DEL || ev == LINK_EV_STATE)
+		return;
+	if (!policy_find_iface(&d->policy, l->name))
+		return;
+	for (size_t i = 0; i < d->npending; i++)
+		if (!strcmp(d->pending[i], l->name))
+			return;
+	if (d->npending == DAEMON_PENDING_MAX) {
+		d->pending_all = true;
+		return;
+	}
+	snprintf(d->pending[d->npending++], POLICY_IFNAME_MAX, "%s", l->name);
+}
+
+/* Parse and compile the file completely; swap only when both succeed. */
+static double daemon_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+int daemon_reload(struct daemon *d, struct diag *msgs)
+{
+	struct policy fresh;
+	struct diag diag;
+	double t0, t1;
+	int rc;
+
+	log_info("reloading %s", d->opts->file);
+	t0 = daemon_ms();
+	svc_reloading();
+	diag_init(&diag, d->opts->file);
+	rc = conf_load_file(d->opts->file, &fresh, &diag);
+	t1 = daemon_ms();
+	daemon_log_diag(&diag, NULL);
+	for (size_t i = 0; msgs && i < diag.n; i++)
+		diag_add(msgs, diag.v[i].sev, diag.v[i].line, "%s",
+		         diag.v[i].text ? diag.v[i].text : "?");
+	if (rc < 0) {
+		log_warnx("reload failed: %zu error%s, keeping the running "
+		          "configuration",
+		          diag.nerrors, diag.nerrors == 1 ? "" : "s");
+		diag_free(&diag);
+		svc_ready(&d->svc, "reload failed, running configuration kept");
+		return -EINVAL;
+	}
+	diag_free(&diag);
+	rc = daemon_commit(d, &fresh, msgs);
+	policy_free(&fresh);
+	if (rc < 0) {
+		log_warnx("reload: cannot apply the new configuration, keeping "
+		          "the running one");
+		svc_ready(&d->svc, "reload failed, running configuration kept");
+		return rc;
+	}
+	/* How long a reload takes, file to kernel (bench/apply -d). */
+	log_info("reloaded %s in %.2f ms (configuration %.2f ms)",
+	         d->opts->file, daemon_ms() - t0, t1 - t0);
+	svc_ready(&d->svc, "reloaded");
+	daemon_status(d);
+	return 0;
+}
+
+/* --cleanup-on-exit: an empty plan for every configured port, and the
+ * ports roced configured before, removes roced's tc objects; DCB settings
+ * and the MTU stay. */
+static void daemon_cleanup(struct daemon *d)
+{
+	struct reconcile_result *res = NULL;
+	size_t writes = 0;
+	struct plan pl;
+	int rc = 0;
+
+	plan_init(&pl);
+	for (size_t i = 0; i < d->policy.nifaces; i++) {
+		struct plan_port *pp =
+		    plan_add_port(&pl, d->policy.ifaces[i].name);
+
+		if (!pp) {
+			rc = -ENOMEM;
+			break;
+		}
+		pp->dcb.software = true; /* leave DCB alone */
+	}
+	if (rc == 0)
+		rc = engine_apply(&d->e, &pl, true, &res);
+	for (size_t i = 0; res && i < pl.nports; i++) {
+		writes += res[i].writes;
+		if (res[i].error[0])
+			log_warnx("%s", res[i].error);
+	}
+	if (rc < 0 && rc != -EAGAIN)
+		log_warnx("cleanup: %s", strerror(-rc));
+	log_info("stopping, removed roced's objects (%zu write%s)", writes,
+	         writes == 1 ? "" : "s");
+	free(res);
+	plan_free(&pl);
+}
+
+static int daemon_signal(struct daemon *d)
+{
+	struct signalfd_siginfo si;
+
+	if (read(d->sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return 0;
+	switch (si.ssi_signo) {
+	case SIGHUP:
+		daemon_reload(d, NULL);
+		break;
+	case SIGINT:
+	case SIGTERM:
+		svc_stopping();
+		if (d->opts->cleanup)
+			daemon_cleanup(d);
+		else
+			log_info("stopping, kernel state left in place");
+		d->stop = true;
+		break;
+	}
+	return 0;
+}
+
+static int daemon_setup(struct daemon *d)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	sigset_t mask;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return -errno;
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	d->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (d->sigfd < 0 || d->epfd < 0)
+		return -errno;
+	ev.data.fd = d->sigfd;
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->sigfd, &ev) < 0)
+		return -errno;
+	ev.data.fd = link_mon_fd(d->e.links);
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return -errno;
+	ev.data.fd = ctl_srv_fd(d->ctl);
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return -errno;
+	ev.data.fd = svc_watchdog_open(&d->svc);
+	if (ev.data.fd >= 0 &&
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
+static void daemon_links(struct daemon *d)
+{
+	int rc = link_mon_process(d->e.links);
+
+	if (rc == -ENOBUFS) {
+		log_info("link events were lost; checking every port");
+		d->pending_all = true;
+	} else if (rc < 0) {
+		log_warnx("link monitor: cannot read events");
+	}
+}
+
+/* After the first apply: mirror roced's tc objects, and hear about what
+ * others change. */
+static void daemon_mirror(struct daemon *d)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	char(*names)[POLICY_IFNAME_MAX];
+
+	if (engine_mirror_start(&d->e) < 0) {
+		log_warn("cannot subscribe to tc notifications (every "
+		         "reconcile dumps every port)");
+		return;
+	}
+	ev.data.fd = engine_events_fd(&d->e);
+	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		log_warn("epoll_ctl");
+	/* Fill the mirror now (one observation of every configured port,
+	 * after the subscription), not on the first reload; with the link
+	 * cache up to date first (the MTU roced just set). */
+	daemon_links(d);
+	names =
+	    calloc(d->policy.nifaces ? d->policy.nifaces : 1, sizeof(*names));
+	for (size_t i = 0; names && i < d->policy.nifaces; i++)
+		snprintf(names[i], sizeof(names[i]), "%s",
+		         d->policy.ifaces[i].name);
+	if (names && d->policy.nifaces)
+		daemon_apply(d, &d->policy, names, d->policy.nifaces, NULL);
+	free(names);
+	log_info("mirroring roced's tc objects of %zu port%s", d->e.mirror.n,
+	         d->e.mirror.n == 1 ? "" : "s");
+}
+
+static void daemon_loop(struct daemon *d)
+{
+	while (!d->stop) {
+		struct epoll_event evs[8];
+		int n = epoll_wait(d->epfd, evs, 8, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			log_warn("epoll_wait");
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.fd == d->sigfd)
+				daemon_signal(d);
+			else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
+				ctl_srv_process(d->ctl);
+			else if (evs[i].data.fd == d->svc.watchdog_fd)
+				svc_watchdog_kick(&d->svc);
+			else if (evs[i].data.fd == engine_events_fd(&d->e))
+				engine_events(&d->e);
+			else
+				daemon_links(d);
+		}
+		if (d->pending_all) {
+			daemon_apply(d, &d->policy, NULL, 0, NULL);
+		} else if (d->npending) {
+			daemon_apply(d, &d->policy, d->pending, d->npending,
+			             NULL);
+		}
+		d->npending = 0;
+		d->pending_all = false;
+	}
+}
+
+/* The control socket's settings: -G GROUP (a name or a number) owns it
+ * and may configure. */
+static int daemon_ctl_group(const struct daemon_opts *o,
+                            struct ctl_srv_config *c)
+{
+	const struct group *g;
+	char *end;
+	unsigned long v;
+
+	memset(c, 0, sizeof(*c));
+	if (!o->ctl_group)
+		return 0;
+	g = getgrnam(o->ctl_group);
+	if (g) {
+		c->group = g->gr_gid;
+	} else {
+		errno = 0;
+		v = strtoul(o->ctl_group, &end, 10);
+		if (errno || !*o->ctl_group || *end || v >= (gid_t)-1) {
+			log_warnx("--ctl-group: no group '%s'", o->ctl_group);
+			return -EINVAL;
+		}
+		c->group = (gid_t)v;
+	}
+	c->have_group = true;
+	return 0;
+}
+
+int daemon_run(const struct daemon_opts *o)
+{
+	struct daemon *d = calloc(1, sizeof(*d));
+	struct ctl_srv_config ctl;
+	struct diag diag;
+	char err[256];
+	int rc = 1, preset;
+
+	if (!d)
+		return 1;
+	d->opts = o;
+	d->sigfd = d->epfd = d->lockfd = -1;
+	svc_init(&d->svc);
+	log_init("roced", o->syslog);
+	diag_init(&diag, o->file);
+	if (conf_load_file(o->file, &d->policy, &diag) < 0) {
+		daemon_log_diag(&diag, NULL);
+		log_warnx("%zu error%s in %s", diag.nerrors,
+		          diag.nerrors == 1 ? "" : "s", o->file);
+		goto out_diag;
+	}
+	daemon_log_diag(&diag, NULL);
+	if (daemon_ctl_group(o, &ctl) < 0)
+		goto out_policy;
+	/* Before anything touches the kernel: one roced per namespace. */
+	d->lockfd = ctl_instance_lock(err, sizeof(err));
+	if (d->lockfd < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
+	if (o->background && svc_daemonize(&d->svc, err, sizeof(err)) < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
+	preset = caps_preset_parse(o->caps);
+	if (preset >= 0) {
+		caps_preset(&d->kernel, (enum caps_preset)preset);
+		d->preset = true;
+	} else if (probe_kernel(&d->kernel, err, sizeof(err)) < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
+	if (engine_open(&d->e, false, daemon_link_event, d) < 0) {
+		log_warn("cannot open netlink");
+		goto out_policy;
+	}
+	if (ctl_srv_open(&d->ctl, &ctl, daemon_ctl_handle, d, err,
+	                 sizeof(err)) < 0) {
+		log_warnx("control socket: %s", err);
+		goto out_engine;
+	}
+	if (daemon_setup(d) < 0) {
+		log_warn("cannot set up the event loop");
+		goto out_engine;
+	}
+	log_info("started with %s, %zu port%s, control socket %s", o->file,
+	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
+	         ctl_srv_path(d->ctl));
+	if (daemon_apply(d, &d->policy, NULL, 0, NULL) < 0)
+		log_warnx("the first apply failed; waiting for events");
+	daemon_mirror(d);
+	snprintf(err, sizeof(err), "%zu port%s, %zu write%s, %zu warning%s",
+	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,
+	         d->stat_writes == 1 ? "" : "s", d->stat_warnings,
+	         d->stat_warnings == 1 ? "" : "s");
+	svc_ready(&d->svc, err);
+	daemon_loop(d);
+	rc = 0;
+out_engine:
+	ctl_srv_close(d->ctl);
+	engine_close(&d->e);
+out_policy:
+	policy_free(&d->policy);
+out_diag:
+	diag_free(&diag);
+	svc_close(&d->svc);
+	if (d->lockfd >= 0)
+		close(d->lockfd);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->epfd >= 0)
+		close(d->epfd);
+	free(d);
+	return rc;
+}

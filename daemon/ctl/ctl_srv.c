@@ -1,0 +1,491 @@
+/* ctl_srv: see ctl_srv.h. */
+#include "ctl/ctl_srv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "core/log.h"
+
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
+
+struct ctl_client {
+	int fd;
+	struct ctl_peer peer;
+	bool may_configure;
+};
+
+struct ctl_srv {
+	int epfd, lfd;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	bool have_group;
+	gid_t group;
+	ctl_srv_handler handler;
+	void *data;
+	struct ctl_client *clients;
+	size_t max_clients;
+	/* One request at a time: CTL_MAX_REQUEST bytes and one more, so
+	 * that a longer datagram shows as truncated. */
+	char *buf;
+};
+
+struct json_object *ctl_reply_ok(void)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (o)
+		json_object_object_add(o, "ok", json_object_new_boolean(1));
+	return o;
+}
+
+struct json_object *ctl_reply_error(const char *fmt, ...)
+{
+	struct json_object *o = json_object_new_object();
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	if (!o)
+		return NULL;
+	/* Error lists (a reload's FILE:LINE errors) can be long. */
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	json_object_object_add(o, "ok", json_object_new_boolean(0));
+	json_object_object_add(
+	    o, "error",
+	    json_object_new_string(n < 0 ? "% out of memory" : msg));
+	if (n >= 0)
+		free(msg);
+	return o;
+}
+
+/* --- single instance --- */
+
+int ctl_instance_lock(char *err, size_t errlen)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	socklen_t salen;
+	int fd, n, rc;
+
+	/* sun_path[0] = '\0': the abstract namespace, per network
+	 * namespace, released by the kernel when roced goes away. */
+	n = snprintf(sa.sun_path + 1, sizeof(sa.sun_path) - 1, "roced.%lu",
+	             ctl_netns_inode());
+	salen =
+	    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "socket: %s", strerror(-rc));
+		return rc;
+	}
+	if (bind(fd, (struct sockaddr *)&sa, salen) == 0) {
+		/* Listening lets a second instance ask who we are. */
+		listen(fd, 1);
+		return fd;
+	}
+	rc = -errno;
+	close(fd);
+	if (rc != -EADDRINUSE) {
+		snprintf(err, errlen, "cannot take the instance lock: %s",
+		         strerror(-rc));
+		return rc;
+	}
+	snprintf(err, errlen,
+	         "another roced is already running in this network namespace");
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, salen) == 0) {
+		struct ucred uc;
+		socklen_t len = sizeof(uc);
+
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) == 0 &&
+		    uc.pid > 0)
+			snprintf(err, errlen,
+			         "another roced (pid %d) is already running in "
+			         "this network namespace",
+			         (int)uc.pid);
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* --- the socket --- */
+
+static int ctl_srv_listen(struct ctl_srv *s, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	mode_t old;
+	int rc;
+
+	if (mkdir(CTL_DIR, 0755) < 0 && errno != EEXIST) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create %s: %s", CTL_DIR,
+		         strerror(-rc));
+		return rc;
+	}
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->path);
+	s->lfd =
+	    socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->lfd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "socket: %s", strerror(-rc));
+		return rc;
+	}
+	/* The caller holds the instance lock: a socket file left here is
+	 * from a roced that died. */
+	if (unlink(s->path) < 0 && errno != ENOENT) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot remove the stale %s: %s", s->path,
+		         strerror(-rc));
+		return rc;
+	}
+	/* No window in which the socket is more open than it will be. */
+	old = umask(0177);
+	rc = bind(s->lfd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot bind %s: %s", s->path,
+		         strerror(-rc));
+		return rc;
+	}
+	if (s->have_group && (chown(s->path, (uid_t)-1, s->group) < 0 ||
+	                      chmod(s->path, 0660) < 0)) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot give %s to group %u: %s", s->path,
+		         (unsigned)s->group, strerror(-rc));
+		return rc;
+	}
+	if (listen(s->lfd, 16) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "listen %s: %s", s->path, strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
+                 ctl_srv_handler h, void *data, char *err, size_t errlen)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	struct ctl_srv *s;
+	int rc;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->epfd = s->lfd = -1;
+	s->handler = h;
+	s->data = data;
+	s->have_group = c->have_group;
+	s->group = c->group;
+	s->max_clients = c->max_clients ? c->max_clients : CTL_SRV_MAX_CLIENTS;
+	s->clients = calloc(s->max_clients, sizeof(*s->clients));
+	s->buf = malloc(CTL_MAX_REQUEST + 1);
+	if (!s->clients || !s->buf) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < s->max_clients; i++)
+		s->clients[i].fd = -1;
+	if (c->path) {
+		if (strlen(c->path) >= sizeof(s->path)) {
+			rc = -ENAMETOOLONG;
+			snprintf(err, errlen, "socket path too long: %s",
+			         c->path);
+			goto fail;
+		}
+		snprintf(s->path, sizeof(s->path), "%s", c->path);
+	} else if ((rc = ctl_socket_path(s->path, sizeof(s->path))) < 0) {
+		snprintf(err, errlen, "no control socket path: %s",
+		         strerror(-rc));
+		goto fail;
+	}
+	rc = ctl_srv_listen(s, err, errlen);
+	if (rc < 0)
+		goto fail;
+	s->epfd = epoll_create1(EPOLL_CLOEXEC);
+	ev.data.ptr = NULL; /* NULL: the listener; else a client */
+	if (s->epfd < 0 || epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->lfd, &ev) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "epoll: %s", strerror(-rc));
+		unlink(s->path);
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	if (s->lfd >= 0)
+		close(s->lfd);
+	if (s->epfd >= 0)
+		close(s->epfd);
+	free(s->clients);
+	free(s->buf);
+	free(s);
+	return rc;
+}
+
+int ctl_srv_fd(const struct ctl_srv *s)
+{
+	return s->epfd;
+}
+
+const char *ctl_srv_path(const struct ctl_srv *s)
+{
+	return s->path;
+}
+
+/* Send one reply datagram. A reply that does not fit becomes an error
+ * reply; a client that does not read its replies is dropped. */
+static int ctl_srv_send(int fd, struct json_object *reply)
+{
+	const char *txt;
+	size_t len;
+
+	if (!reply)
+		reply = ctl_reply_error("%% out of memory");
+	if (!reply)
+		return -ENOMEM;
+	txt = json_object_to_json_string_ext(reply, JSON_C_TO_STRING_PLAIN);
+	len = txt ? strlen(txt) : 0;
+	if (!txt || len > CTL_MAX_REPLY) {
+		json_object_put(reply);
+		reply = ctl_reply_error("%% the reply is too large (over %d "
+		                        "bytes)",
+		                        CTL_MAX_REPLY);
+		if (!reply)
+			return -ENOMEM;
+		txt = json_object_to_json_string_ext(reply,
+		                                     JSON_C_TO_STRING_PLAIN);
+		len = strlen(txt);
+	}
+	if (send(fd, txt, len, MSG_NOSIGNAL | MSG_DONTWAIT) < 0) {
+		int rc = -errno;
+
+		json_object_put(reply);
+		return rc;
+	}
+	json_object_put(reply);
+	return 0;
+}
+
+static void ctl_srv_drop(struct ctl_srv *s, struct ctl_client *c)
+{
+	log_debug(LOG_SUB_CTL, "client pid %d: closed", (int)c->peer.pid);
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+}
+
+/* The peer's uid, gid and groups, and whether it may configure. */
+static void ctl_srv_peer(struct ctl_srv *s, struct ctl_client *c)
+{
+	struct ucred uc = {.pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1};
+	socklen_t len = sizeof(uc);
+	gid_t *groups;
+	int n = 0;
+
+	memset(&c->peer, 0, sizeof(c->peer));
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &uc, &len) < 0)
+		log_warn("SO_PEERCRED");
+	c->peer.pid = uc.pid;
+	c->peer.uid = uc.uid;
+	c->peer.gid = uc.gid;
+	/* SO_PEERGROUPS: the groups as they were at connect(), with no
+	 * race against the pid being reused. */
+	len = 0;
+	getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, NULL, &len);
+	groups = len ? malloc(len) : NULL;
+	if (groups &&
+	    getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == 0)
+		n = (int)(len / sizeof(gid_t));
+	else if (!len) {
+		/* An older kernel: the process's status instead. */
+		char path[64], st[4096];
+		ssize_t r;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)uc.pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		r = fd >= 0 ? read(fd, st, sizeof(st) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (r > 0) {
+			st[r] = '\0';
+			free(groups);
+			groups = calloc(CTL_PEER_GROUPS_MAX, sizeof(*groups));
+			n = groups ? ctl_status_groups(st, groups,
+			                               CTL_PEER_GROUPS_MAX)
+			           : 0;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		/* Keep the control group when the list is too long. */
+		if (c->peer.ngroups < CTL_PEER_GROUPS_MAX)
+			c->peer.groups[c->peer.ngroups++] = groups[i];
+		else if (s->have_group && groups[i] == s->group)
+			c->peer.groups[CTL_PEER_GROUPS_MAX - 1] = groups[i];
+	}
+	free(groups);
+	c->may_configure =
+	    ctl_peer_may_configure(&c->peer, s->have_group, s->group);
+}
+
+static void ctl_srv_accept(struct ctl_srv *s)
+{
+	for (;;) {
+		struct epoll_event ev = {.events = EPOLLIN};
+		struct ctl_client *c = NULL;
+		int fd, sz = CTL_MAX_REPLY + 4096;
+
+		fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno != EAGAIN && errno != EINTR)
+				log_warn("control socket: accept");
+			return;
+		}
+		for (size_t i = 0; i < s->max_clients; i++)
+			if (s->clients[i].fd < 0) {
+				c = &s->clients[i];
+				break;
+			}
+		if (!c) {
+			log_warnx("control socket: too many clients (%zu)",
+			          s->max_clients);
+			ctl_srv_send(fd, ctl_reply_error("%% too many clients "
+			                                 "(at most %zu)",
+			                                 s->max_clients));
+			close(fd);
+			continue;
+		}
+		/* A reply is one datagram: the send buffer must hold the
+		 * largest one (root may exceed wmem_max). */
+		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sz,
+		               sizeof(sz)) < 0)
+			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
+		c->fd = fd;
+		ctl_srv_peer(s, c);
+		ev.data.ptr = c;
+		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+			log_warn("control socket: epoll");
+			close(fd);
+			c->fd = -1;
+			continue;
+		}
+		log_debug(LOG_SUB_CTL, "client pid %d uid %u: connected%s",
+		          (int)c->peer.pid, (unsigned)c->peer.uid,
+		          c->may_configure ? ", may configure" : "");
+	}
+}
+
+/* Read and answer one request of C. */
+static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
+{
+	struct iovec iov = {.iov_base = s->buf, .iov_len = CTL_MAX_REQUEST + 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct ctl_request *req;
+	struct json_object *reply;
+	char err[512];
+	ssize_t n;
+
+	/* MSG_TRUNC: the datagram's real length even when it is longer
+	 * than the buffer (the rest is discarded). */
+	n = recvmsg(c->fd, &mh, MSG_TRUNC | MSG_DONTWAIT);
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			ctl_srv_drop(s, c);
+		return;
+	}
+	if (n == 0) {
+		ctl_srv_drop(s, c);
+		return;
+	}
+	if (n > CTL_MAX_REQUEST || (mh.msg_flags & MSG_TRUNC)) {
+		log_warnx("control socket: pid %d sent %zd bytes, more than "
+		          "%d: closing",
+		          (int)c->peer.pid, n, CTL_MAX_REQUEST);
+		ctl_srv_send(c->fd, ctl_reply_error("%% request too large (%zd "
+		                                    "bytes, at most %d)",
+		                                    n, CTL_MAX_REQUEST));
+		ctl_srv_drop(s, c);
+		return;
+	}
+	req = malloc(sizeof(*req));
+	if (!req) {
+		ctl_srv_send(c->fd, NULL);
+		return;
+	}
+	if (ctl_request_parse(s->buf, (size_t)n, req, err, sizeof(err)) < 0) {
+		log_debug(LOG_SUB_CTL, "client pid %d: refused: %s",
+		          (int)c->peer.pid, err);
+		reply = ctl_reply_error("%s", err);
+	} else if (ctl_cmd_configures(req->cmd) && !c->may_configure) {
+		log_warnx("control socket: uid %u (pid %d) may not %s",
+		          (unsigned)c->peer.uid, (int)c->peer.pid,
+		          ctl_cmd_name(req->cmd));
+		reply = ctl_reply_error(
+		    "%% Permission denied: '%s' needs root%s",
+		    ctl_cmd_name(req->cmd),
+		    s->have_group ? " or the control group" : "");
+	} else {
+		log_debug(LOG_SUB_CTL, "client pid %d: %s", (int)c->peer.pid,
+		          ctl_cmd_name(req->cmd));
+		reply = s->handler(s->data, req, &c->peer);
+	}
+	free(req);
+	if (ctl_srv_send(c->fd, reply) < 0)
+		ctl_srv_drop(s, c);
+}
+
+void ctl_srv_process(struct ctl_srv *s)
+{
+	struct epoll_event evs[CTL_SRV_MAX_CLIENTS + 1];
+	int n = epoll_wait(s->epfd, evs, CTL_SRV_MAX_CLIENTS + 1, 0);
+
+	for (int i = 0; i < n; i++) {
+		struct ctl_client *c = evs[i].data.ptr;
+
+		if (!c) {
+			ctl_srv_accept(s);
+			continue;
+		}
+		if (c->fd < 0)
+			continue; /* dropped earlier in this round */
+		if (evs[i].events & EPOLLIN)
+			ctl_srv_serve(s, c);
+		else if (evs[i].events & (EPOLLHUP | EPOLLERR))
+			ctl_srv_drop(s, c);
+	}
+}
+
+void ctl_srv_close(struct ctl_srv *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->max_clients; i++)
+		if (s->clients[i].fd >= 0)
+			close(s->clients[i].fd);
+	if (s->lfd >= 0) {
+		close(s->lfd);
+		unlink(s->path);
+	}
+	if (s->epfd >= 0)
+		close(s->epfd);
+	free(s->clients);
+	free(s->buf);
+	free(s);
+}

@@ -1,0 +1,63 @@
+/* engine: the daemon's kernel-facing state (netlink socket, link monitor)
+ * and the jobs that use it: one reconcile pass (`roced --once`) now, the
+ * event loop later. */
+#ifndef ROCED_ENGINE_H
+#define ROCED_ENGINE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "kernel/nlb.h"
+#include "kernel/link.h"
+#include "model/plan.h"
+#include "kernel/reconcile.h"
+
+struct engine {
+	struct nlb nl;
+	struct tc_nl tc; /* the tc backend's context, on NL */
+	struct link_mon *links;
+	struct reconcile rc;
+	/* The daemon's mirror of roced's tc objects, kept current by tc
+	 * notifications from others (mirror.h); not for a one-shot job. */
+	bool mirroring;
+	struct mirror mirror;
+	struct tc_events events;
+};
+
+/* Open the netlink socket and the link monitor (CB hears about link
+ * changes; NULL for a one-shot job, which then subscribes to nothing).
+ * Returns 0 or -errno. */
+int engine_open(struct engine *e, bool takeover, link_cb cb, void *data);
+void engine_close(struct engine *e);
+
+/* From now on mirror roced's tc objects (a daemon): reconciles of ports
+ * nobody else touched need no dump. The kernel builds a notification of
+ * every tc change for a subscriber, roced's own too (dropped unread), so
+ * a daemon starts this after its first apply. Returns 0 or -errno (then
+ * every pass observes every port, as before). */
+int engine_mirror_start(struct engine *e);
+
+/* The tc notification socket to poll (-1 without a mirror), and what to
+ * call when it is readable. */
+int engine_events_fd(const struct engine *e);
+void engine_events(struct engine *e);
+/* A link event, which the mirror must hear about (the daemon's link_cb
+ * passes them on). */
+void engine_link_event(struct engine *e, enum link_event ev, int ifindex);
+
+/* Apply PL. With ORPHANS (PL names every configured port), every link
+ * that holds a roced root qdisc but is not in PL is added to it with an
+ * empty plan, so that applying PL removes roced's objects there; the one
+ * qdisc dump that finds them also serves observation. *RES gets
+ * PL->nports results (free() them; NULL on -ENOMEM). Returns what
+ * reconcile_apply() returns. */
+int engine_apply(struct engine *e, struct plan *pl, bool orphans,
+                 struct reconcile_result **res);
+
+/* engine_apply() once, and write a summary to OUT: per port its status
+ * and writes, then totals. Returns 0 when every present port is as
+ * planned, 1 when some port was refused or rolled back, 2 when nothing
+ * could be observed. */
+int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out);
+
+#endif

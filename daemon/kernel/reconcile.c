@@ -1,0 +1,436 @@
+/* reconcile: see reconcile.h. */
+#include "kernel/reconcile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/log.h"
+
+static double rc_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* Per-port working state for one reconcile pass. */
+struct rc_port {
+	const struct plan_port *want;
+	struct reconcile_result *res;
+	int ifindex;
+	struct plan_port have; /* what the kernel held before */
+	struct tc_observe_port obs;
+	struct dcbnl_msg_ieee cur; /* hardware ports: IEEE state before */
+	struct diff ops;
+	size_t first, count; /* this port's requests in the batch */
+	bool failed;
+	bool mtu_refused; /* the kernel refused this port's MTU request */
+	bool mirrored;    /* HAVE's tc part is a clean mirror entry */
+	uint32_t mtu;     /* the link's, when the pass looked it up */
+};
+
+/* Which request of the batch is which operation. */
+struct rc_req {
+	struct rc_port *port;
+	const struct diff_op *op;
+};
+
+struct rc_batch {
+	struct rc_req *reqs;
+	size_t n;
+};
+
+static void rc_port_reset(struct plan_port *pp)
+{
+	free(pp->qdiscs);
+	free(pp->classes);
+	free(pp->filters);
+	pp->qdiscs = NULL;
+	pp->classes = NULL;
+	pp->filters = NULL;
+	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
+}
+
+static void rc_describe(char *buf, size_t len, const struct diff_op *op)
+{
+	switch (op->obj) {
+	case DIFF_QDISC:
+		snprintf(buf, len, "%s qdisc %s %x:", diff_kind_name(op->kind),
+		         plan_qdisc_kind_name(op->u.qdisc.kind),
+		         PLAN_H_MAJ(op->u.qdisc.handle));
+		break;
+	case DIFF_CLASS:
+		snprintf(buf, len, "%s class %x:%x", diff_kind_name(op->kind),
+		         PLAN_H_MAJ(op->u.cls.classid),
+		         PLAN_H_MIN(op->u.cls.classid));
+		break;
+	case DIFF_FILTER:
+		snprintf(buf, len, "%s filter prio %u",
+		         diff_kind_name(op->kind), op->u.filter.prio);
+		break;
+	case DIFF_MTU:
+		snprintf(buf, len, "%s link mtu %u", diff_kind_name(op->kind),
+		         op->u.mtu);
+		break;
+	default:
+		snprintf(buf, len, "%s %s", diff_kind_name(op->kind),
+		         diff_obj_name(op->obj));
+		break;
+	}
+}
+
+static void rc_fail(struct rc_port *p, const struct diff_op *op, int err,
+                    const char *msg)
+{
+	char what[96];
+
+	if (p->failed)
+		return; /* the first refusal is the one that explains */
+	p->failed = true;
+	rc_describe(what, sizeof(what), op);
+	snprintf(p->res->error, sizeof(p->res->error), "%s: %s: %s%s%s",
+	         p->want->ifname, what, strerror(-err), msg && *msg ? ": " : "",
+	         msg ? msg : "");
+}
+
+static void rc_on_fail(size_t index, int err, const char *msg, void *data)
+{
+	struct rc_batch *b = data;
+
+	if (index >= b->n)
+		return;
+	if (b->reqs[index].op->obj == DIFF_MTU)
+		b->reqs[index].port->mtu_refused = true;
+	rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
+}
+
+/* DCB operations (hardware ports): one request each, in diff's order.
+ * Everything else goes in the batch. */
+static void rc_apply_direct(const struct reconcile *r, struct rc_port *p,
+                            const struct diff *ops)
+{
+	for (size_t i = 0; i < ops->n && !p->failed; i++) {
+		const struct diff_op *op = &ops->ops[i];
+		struct nlb_error err;
+		int rc;
+
+		if (tc_op_batched(op))
+			continue;
+		rc = dcb_apply_op(r->dcb, r->dcb_ctx, p->want->ifname, op,
+		                  &p->want->dcb, &p->cur, &err);
+		if (rc < 0)
+			rc_fail(p, op, rc, err.msg);
+		p->res->writes++;
+	}
+}
+
+/* Observe the tc part of PORTS (n of them) into their HAVE, with the qdiscs
+ * of SCAN when given. */
+static int rc_observe_tc(const struct reconcile *r, const struct tc_scan *scan,
+                         struct rc_port **ports, size_t n)
+{
+	struct tc_observe_port *obs = calloc(n ? n : 1, sizeof(*obs));
+	struct nlb_error err;
+	int rc;
+
+	if (!obs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		obs[i].ifindex = ports[i]->ifindex;
+		obs[i].have = &ports[i]->have;
+	}
+	rc = r->tc->observe(r->tc_ctx, scan, obs, n, &err);
+	for (size_t i = 0; i < n; i++)
+		ports[i]->obs.info = obs[i].info;
+	free(obs);
+	return rc;
+}
+
+/* Everything but tc: the link MTU and, on hardware ports, DCB. */
+static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
+{
+	struct link_info li;
+
+	p->have.dcb.software = p->want->dcb.software;
+	/* The pass looked the link up a moment ago; a rollback asks again. */
+	if (p->mtu)
+		p->have.dcb.mtu = p->mtu;
+	else if (link_lookup(r->links, p->want->ifname, &li) == 0)
+		p->have.dcb.mtu = li.mtu;
+	if (p->want->dcb.software)
+		return 0;
+	return dcb_observe(r->dcb, r->dcb_ctx, p->want->ifname, &p->cur,
+	                   &p->have.dcb);
+}
+
+/* Queue the tc operations of every port into one batch. */
+static int rc_queue(const struct reconcile *r, struct rc_port *ports, size_t n,
+                    struct nlb_batch *b, struct rc_batch *map)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += ports[i].ops.n;
+	map->reqs = calloc(total ? total : 1, sizeof(*map->reqs));
+	if (!map->reqs)
+		return -ENOMEM;
+	map->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rc_port *p = &ports[i];
+		int q;
+
+		p->first = b->n;
+		q = r->tc->queue(r->tc_ctx, b, p->ifindex, p->ops.ops,
+		                 p->ops.n);
+		if (q < 0)
+			return q;
+		p->count = (size_t)q;
+		/* Map each queued request back to its operation. */
+		for (size_t k = 0; k < p->ops.n; k++)
+			if (tc_op_batched(&p->ops.ops[k]))
+				map->reqs[map->n++] = (struct rc_req){
+				    .port = p, .op = &p->ops.ops[k]};
+		p->res->writes += p->count;
+	}
+	return 0;
+}
+
+/* Put a refused port back as it was: observe it again and apply the diff
+ * from "now" to "before". */
+static void rc_rollback(const struct reconcile *r, struct rc_port *p)
+{
+	/* The rollback keeps its own result: the first refusal is what the
+	 * user needs to read. */
+	struct reconcile_result scratch = {0};
+	struct rc_port now = {
+	    .want = p->want, .res = &scratch, .ifindex = p->ifindex};
+	struct rc_port *list[1] = {&now};
+	struct nlb_batch b;
+	struct rc_batch map = {0};
+	int rc;
+
+	diag_init(&now.have.warnings, NULL);
+	diff_init(&now.ops);
+	nlb_batch_init(&b);
+	b.quiet = true;                       /* only refusals are answered */
+	rc = rc_observe_tc(r, NULL, list, 1); /* the state now */
+	if (!rc)
+		rc = rc_observe_rest(r, &now);
+	/* The link cache has not heard of our MTU write yet (its events are
+	 * read later, if ever): the batch's answer says whether it took. */
+	for (size_t i = 0; !rc && i < p->ops.n; i++)
+		if (p->ops.ops[i].obj == DIFF_MTU && !p->mtu_refused)
+			now.have.dcb.mtu = p->ops.ops[i].u.mtu;
+	/* The target is the state before: HAVE of the failed pass. */
+	p->have.dcb.software = p->want->dcb.software;
+	if (!rc)
+		rc = diff_port(&p->have, &now.have, &now.ops);
+	if (!rc) {
+		now.want = &p->have;
+		rc_apply_direct(r, &now, &now.ops);
+		now.want = p->want;
+		rc = rc_queue(r, &now, 1, &b, &map);
+	}
+	if (!rc)
+		rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
+	p->res->writes += scratch.writes;
+	p->res->status =
+	    rc || now.failed ? RECONCILE_FAILED : RECONCILE_ROLLED_BACK;
+	if (p->res->status == RECONCILE_FAILED) {
+		size_t len = strlen(p->res->error);
+
+		snprintf(p->res->error + len, sizeof(p->res->error) - len,
+		         "; rollback failed too: %s",
+		         scratch.error[0] ? scratch.error : strerror(-rc));
+	}
+	free(map.reqs);
+	nlb_batch_free(&b);
+	diff_free(&now.ops);
+	rc_port_reset(&now.have);
+	diag_free(&now.have.warnings);
+}
+
+/* Ports with a clean mirror entry take their HAVE from it; the others are
+ * moved to the end of PORTS, *NOBSERVE of them, to be observed. */
+static int rc_mirrored(const struct reconcile *r, struct rc_port **ports,
+                       size_t n, size_t *nobserve)
+{
+	size_t k = 0;
+
+	*nobserve = n;
+	if (!r->mirror)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		struct rc_port *p = ports[i];
+		const struct mirror_port *e =
+		    mirror_clean(r->mirror, p->ifindex, p->want->ifname);
+
+		if (e) {
+			if (mirror_fill(e, &p->have) < 0)
+				return -ENOMEM;
+			p->mirrored = true;
+			ports[i] = ports[k];
+			ports[k++] = p;
+		}
+	}
+	*nobserve = n - k;
+	return 0;
+}
+
+/* What the port holds now, for the next pass: known when the pass ended
+ * well, else to be observed again. */
+static void rc_mirror_keep(struct mirror *m, const struct rc_port *p)
+{
+	bool wrote = false;
+
+	for (size_t i = 0; i < p->ops.n; i++)
+		wrote = wrote || tc_op_is_tc(&p->ops.ops[i]);
+	if (p->res->status != RECONCILE_OK || p->failed)
+		mirror_note(m, p->ifindex);
+	else if (wrote || !p->mirrored)
+		mirror_keep(m, p->ifindex, p->want->ifname, p->want, &p->have,
+		            &p->ops);
+}
+
+int reconcile_apply(const struct reconcile *r, const struct plan *pl,
+                    struct reconcile_result *res)
+{
+	struct rc_port *ports =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*ports));
+	struct rc_port **present =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*present));
+	struct rc_batch map = {0};
+	struct nlb_batch b;
+	size_t npresent = 0, nobserve = 0;
+	double t[5] = {0, 0, 0, 0, 0};
+	bool trouble = false;
+	int rc = 0;
+
+	nlb_batch_init(&b);
+	b.quiet = true; /* only refusals are answered */
+	if (!ports || !present) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < pl->nports; i++) {
+		struct rc_port *p = &ports[i];
+		struct link_info li;
+
+		p->want = &pl->ports[i];
+		p->res = &res[i];
+		memset(p->res, 0, sizeof(*p->res));
+		snprintf(p->res->ifname, sizeof(p->res->ifname), "%s",
+		         p->want->ifname);
+		diag_init(&p->have.warnings, NULL);
+		diff_init(&p->ops);
+		if (link_lookup(r->links, p->want->ifname, &li) < 0) {
+			p->res->status = RECONCILE_ABSENT;
+			continue;
+		}
+		p->ifindex = li.ifindex;
+		p->mtu = li.mtu;
+		present[npresent++] = p;
+	}
+
+	t[0] = rc_ms();
+	rc = rc_mirrored(r, present, npresent, &nobserve);
+	if (!rc)
+		rc = rc_observe_tc(r, r->scan, present + npresent - nobserve,
+		                   nobserve);
+	for (size_t i = 0; !rc && i < npresent; i++)
+		rc = rc_observe_rest(r, present[i]);
+	if (rc < 0)
+		goto out; /* nothing written */
+	t[1] = rc_ms();
+
+	for (size_t i = 0; i < npresent; i++) {
+		struct rc_port *p = present[i];
+		const struct tc_port_info *info = &p->obs.info;
+
+		if (info->foreign_root && p->want->nqdiscs && !r->takeover &&
+		    !p->want->qdisc_takeover) {
+			p->res->status = RECONCILE_REFUSED;
+			snprintf(
+			    p->res->error, sizeof(p->res->error),
+			    "%s: a root qdisc roced did not create (%s "
+			    "%x:) is in the way; roced leaves it alone "
+			    "unless the configuration says to take it over",
+			    p->want->ifname, info->foreign_kind,
+			    PLAN_H_MAJ(info->foreign_handle));
+			trouble = true;
+			continue;
+		}
+		rc = diff_port(p->want, &p->have, &p->ops);
+		if (rc < 0)
+			goto out;
+		rc_apply_direct(r, p, &p->ops);
+	}
+
+	t[2] = rc_ms();
+	rc = rc_queue(r, ports, pl->nports, &b, &map);
+	if (rc < 0)
+		goto out;
+	t[3] = rc_ms();
+	rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
+	t[4] = rc_ms();
+	if (rc < 0 && rc != -EAGAIN) {
+		/* A refusal is per port (below); only socket trouble lands
+		 * here, and then every port with writes must be checked. */
+		for (size_t i = 0; i < npresent; i++)
+			if (present[i]->count && !present[i]->failed)
+				rc_fail(present[i], &present[i]->ops.ops[0], rc,
+				        "netlink error");
+	}
+	rc = 0;
+	for (size_t i = 0; i < npresent; i++) {
+		struct rc_port *p = present[i];
+
+		if (p->failed) {
+			trouble = true;
+			rc_rollback(r, p);
+		}
+	}
+	for (size_t i = 0; r->mirror && i < npresent; i++)
+		rc_mirror_keep(r->mirror, present[i]);
+	/* Where a pass spends its time (bench/apply, -D apply). */
+	log_debug(LOG_SUB_APPLY,
+	          "reconcile: %zu ports (%zu observed), %zu requests: observe "
+	          "%.2f ms, diff %.2f ms, encode %.2f ms, send %.2f ms, "
+	          "rollback and mirror %.2f ms",
+	          npresent, nobserve, b.n, t[1] - t[0], t[2] - t[1],
+	          t[3] - t[2], t[4] - t[3], rc_ms() - t[4]);
+out:
+	for (size_t i = 0; ports && i < pl->nports; i++) {
+		diff_free(&ports[i].ops);
+		rc_port_reset(&ports[i].have);
+		diag_free(&ports[i].have.warnings);
+	}
+	free(map.reqs);
+	nlb_batch_free(&b);
+	free(present);
+	free(ports);
+	if (rc < 0)
+		return rc;
+	return trouble ? -EAGAIN : 0;
+}
+
+const char *reconcile_status_name(enum reconcile_status s)
+{
+	switch (s) {
+	case RECONCILE_OK:
+		return "ok";
+	case RECONCILE_ABSENT:
+		return "absent";
+	case RECONCILE_REFUSED:
+		return "refused";
+	case RECONCILE_ROLLED_BACK:
+		return "rolled back";
+	case RECONCILE_FAILED:
+		return "failed";
+	}
+	return "?";
+}

@@ -1,0 +1,66 @@
+/* reconcile: make the kernel hold a plan. observe -> diff -> apply, per
+ * port, as a transaction.
+ *
+ * Every port of the plan is observed (one qdisc dump for all, or the
+ * caller's scan, then what each port needs; or its clean mirror entry), diffed
+ * against its plan, and the operations of all ports go to the kernel in one
+ * pipelined batch. When the kernel refuses an operation, that port alone is
+ * observed again and put back as it was before (diff of "before" against
+ * "now"), and its result names the port, the object and the kernel's own words.
+ * Ports that do not exist yet are reported absent and left for the link
+ * monitor.
+ */
+#ifndef ROCED_RECONCILE_H
+#define ROCED_RECONCILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel/dcb.h"
+#include "kernel/link.h"
+#include "kernel/mirror.h"
+#include "model/plan.h"
+#include "kernel/tc.h"
+
+enum reconcile_status {
+	RECONCILE_OK,
+	RECONCILE_ABSENT,      /* no such link (yet) */
+	RECONCILE_REFUSED,     /* a foreign root qdisc is in the way */
+	RECONCILE_ROLLED_BACK, /* the kernel refused; the port is as before */
+	RECONCILE_FAILED,      /* refused, and the rollback failed too */
+};
+
+struct reconcile_result {
+	char ifname[POLICY_IFNAME_MAX];
+	enum reconcile_status status;
+	size_t writes; /* operations sent for this port (rollback included) */
+	char error[512];
+};
+
+struct reconcile {
+	const struct tc_ops *tc;
+	void *tc_ctx;
+	const struct dcb_ops *dcb;
+	void *dcb_ctx;
+	struct link_mon *links;
+	/* Replace a root qdisc roced did not create (config: takeover). */
+	bool takeover;
+	/* A qdisc scan taken just before (nothing written since), so that
+	 * observation does not dump every qdisc again; NULL: scan. */
+	const struct tc_scan *scan;
+	/* The daemon's mirror of roced's tc objects (NULL: none): ports
+	 * with a clean entry are not observed, and every port's entry is
+	 * brought up to date (kept after a pass that ended well, dirty
+	 * otherwise). */
+	struct mirror *mirror;
+};
+
+/* Apply PL; RES has room for PL->nports results, in plan order. Returns
+ * 0 when every present port is OK, -EAGAIN when some port was refused or
+ * rolled back, or -errno when observation itself failed (nothing written). */
+int reconcile_apply(const struct reconcile *r, const struct plan *pl,
+                    struct reconcile_result *res);
+
+const char *reconcile_status_name(enum reconcile_status s);
+
+#endif

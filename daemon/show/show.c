@@ -1,0 +1,576 @@
+/* show: see show.h. This file parses the queries and builds the answers
+ * about ports; show_policy.c builds the policy views and show_text.c
+ * renders every answer as NX-OS text. */
+#include "show/show.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "show/show_int.h"
+
+static const struct {
+	const char *what;
+	enum show_kind kind;
+} show_names[] = {
+    {"show running-config", SHOW_RUNNING_CONFIG},
+    {"show startup-config", SHOW_STARTUP_CONFIG},
+    {"show class-map", SHOW_CLASS_MAP},
+    {"show policy-map interface", SHOW_POLICY_MAP_IF},
+    {"show policy-map", SHOW_POLICY_MAP},
+    {"show queuing interface", SHOW_QUEUING_IF},
+    {"show interface priority-flow-control", SHOW_PFC_IF},
+    {"show queuing pfc-queue", SHOW_PFC_QUEUE},
+    {"show lldp dcbx interface", SHOW_LLDP_DCBX},
+};
+
+#define SHOW_NNAMES (sizeof(show_names) / sizeof(show_names[0]))
+
+/* Skip the words of WHAT at the start of ARGS (a client that sends the
+ * whole line) and a trailing "json". */
+static size_t show_skip_words(const char *what, const char *const *args,
+                              size_t *nargs)
+{
+	char words[128], *save = NULL;
+	size_t i = 0;
+
+	snprintf(words, sizeof(words), "%s", what);
+	for (char *w = strtok_r(words, " ", &save); w && i < *nargs;
+	     w = strtok_r(NULL, " ", &save)) {
+		if (strcmp(args[i], w))
+			return 0; /* not the line: arguments alone */
+		i++;
+	}
+	if (*nargs > i && !strcmp(args[*nargs - 1], "json"))
+		(*nargs)--;
+	return i;
+}
+
+static int show_copy_name(char *dst, size_t size, const char *s,
+                          const char *what, char *err, size_t errlen)
+{
+	if (strlen(s) >= size) {
+		snprintf(err, errlen, "%% %s name too long: %.64s", what, s);
+		return -1;
+	}
+	snprintf(dst, size, "%s", s);
+	return 0;
+}
+
+int show_query_parse(const char *what, const char *const *args, size_t nargs,
+                     struct show_query *q, char *err, size_t errlen)
+{
+	size_t i, n = nargs;
+
+	memset(q, 0, sizeof(*q));
+	for (i = 0; i < SHOW_NNAMES; i++)
+		if (!strcmp(what, show_names[i].what))
+			break;
+	if (i == SHOW_NNAMES) {
+		snprintf(err, errlen, "%% unknown show command '%.64s'", what);
+		return -1;
+	}
+	q->kind = show_names[i].kind;
+	i = show_skip_words(what, args, &n);
+	if (i == 0 && n && !strcmp(args[n - 1], "json"))
+		n--;
+	args += i;
+	n -= i;
+	/* "show policy-map interface X" from a client that names the
+	 * command by its first words only. */
+	if (q->kind == SHOW_POLICY_MAP && n && !strcmp(args[0], "interface")) {
+		q->kind = SHOW_POLICY_MAP_IF;
+		args++;
+		n--;
+	}
+	switch (q->kind) {
+	case SHOW_RUNNING_CONFIG:
+		if (n == 1 && !strcmp(args[0], "qos")) {
+			q->qos_only = true;
+			return 0;
+		}
+		if (n == 2 && !strcmp(args[0], "interface"))
+			return show_copy_name(q->iface, sizeof(q->iface),
+			                      args[1], "interface", err,
+			                      errlen);
+		break;
+	case SHOW_STARTUP_CONFIG:
+		break;
+	case SHOW_CLASS_MAP:
+	case SHOW_POLICY_MAP:
+		if (n == 1)
+			return show_copy_name(q->name, sizeof(q->name), args[0],
+			                      "map", err, errlen);
+		break;
+	case SHOW_POLICY_MAP_IF:
+	case SHOW_QUEUING_IF:
+	case SHOW_LLDP_DCBX:
+		if (n == 1)
+			return show_copy_name(q->iface, sizeof(q->iface),
+			                      args[0], "interface", err,
+			                      errlen);
+		if (n == 0 && q->kind == SHOW_LLDP_DCBX) {
+			snprintf(err, errlen,
+			         "%% Incomplete command: "
+			         "interface name expected");
+			return -1;
+		}
+		break;
+	case SHOW_PFC_IF:
+		break;
+	case SHOW_PFC_QUEUE:
+		for (i = 0; i < n; i++) {
+			if (!strcmp(args[i], "detail")) {
+				q->detail = true;
+			} else if (!strcmp(args[i], "interface") && i + 1 < n) {
+				if (show_copy_name(q->iface, sizeof(q->iface),
+				                   args[++i], "interface", err,
+				                   errlen) < 0)
+					return -1;
+			} else {
+				break;
+			}
+		}
+		if (i == n)
+			return 0;
+		args += i;
+		n = 1;
+		break;
+	}
+	if (n == 0)
+		return 0;
+	snprintf(err, errlen, "%% Invalid argument '%.64s' for %s", args[0],
+	         what);
+	return -1;
+}
+
+bool show_query_ports(const struct show_query *q)
+{
+	return q->kind == SHOW_POLICY_MAP_IF || q->kind == SHOW_QUEUING_IF ||
+	       q->kind == SHOW_PFC_IF || q->kind == SHOW_PFC_QUEUE ||
+	       q->kind == SHOW_LLDP_DCBX;
+}
+
+/* --- ports --- */
+
+static void show_port_names(struct json_object *o, const struct plan_port *pp,
+                            const struct show_port_state *st)
+{
+	show_add_str(o, "name", pp->ifname);
+	if (pp->alias[0])
+		show_add_str(o, "alias", pp->alias);
+	show_add_bool(o, "exists", st->exists);
+}
+
+/* The counters of queue Q's leaf, null when the kernel has no leaf for it
+ * (or was not read); RED's counters are null on other leaves. */
+static struct json_object *show_counters(const struct show_port_state *st,
+                                         unsigned q)
+{
+	const struct tc_stats_counters *c = &st->queue[q];
+	struct json_object *o;
+
+	if (!st->stats || !st->queue_seen[q])
+		return NULL;
+	o = json_object_new_object();
+	if (c->basic) {
+		show_add_int(o, "tx-packets", (int64_t)c->packets);
+		show_add_int(o, "tx-bytes", (int64_t)c->bytes);
+	} else {
+		json_object_object_add(o, "tx-packets", NULL);
+		json_object_object_add(o, "tx-bytes", NULL);
+	}
+	if (c->queue) {
+		show_add_int(o, "dropped-packets", c->drops);
+		show_add_int(o, "queue-depth-packets", c->qlen);
+		show_add_int(o, "queue-depth-bytes", c->backlog);
+		show_add_int(o, "overlimits", c->overlimits);
+	} else {
+		json_object_object_add(o, "dropped-packets", NULL);
+		json_object_object_add(o, "queue-depth-packets", NULL);
+		json_object_object_add(o, "queue-depth-bytes", NULL);
+		json_object_object_add(o, "overlimits", NULL);
+	}
+	if (c->red) {
+		show_add_int(o, "ecn-marked", c->red_marked);
+		show_add_int(o, "early-drops", c->red_early);
+		show_add_int(o, "forced-drops", c->red_pdrop);
+	} else {
+		json_object_object_add(o, "ecn-marked", NULL);
+		json_object_object_add(o, "early-drops", NULL);
+		json_object_object_add(o, "forced-drops", NULL);
+	}
+	return o;
+}
+
+/* The leaf roced planned for queue Q, or NULL. */
+static const struct plan_qdisc *show_leaf(const struct plan_port *pp,
+                                          unsigned q)
+{
+	for (size_t i = 0; i < pp->nqdiscs; i++)
+		if (pp->qdiscs[i].queue == (int)q &&
+		    pp->qdiscs[i].parent != PLAN_H_ROOT)
+			return &pp->qdiscs[i];
+	return NULL;
+}
+
+static struct json_object *show_warnings(const struct plan_port *pp)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < pp->warnings.n; i++)
+		if (pp->warnings.v[i].text)
+			json_object_array_add(
+			    a, json_object_new_string(pp->warnings.v[i].text));
+	return a;
+}
+
+/* One queue as show queuing interface has it: the configuration, what
+ * realises it, and its counters. */
+static struct json_object *show_queue(const struct policy_map_queuing *m,
+                                      const struct plan_port *pp,
+                                      const struct show_port_state *st,
+                                      unsigned q)
+{
+	const struct policy_queue *pq = m ? &m->queue[q] : NULL;
+	const struct plan_qdisc *leaf = show_leaf(pp, q);
+	struct json_object *o;
+
+	if (pq && pq->configured)
+		o = show_queue_conf_json(pq, q);
+	else {
+		o = json_object_new_object();
+		show_add_str(o, "name", policy_queue_name(q));
+	}
+	show_add_int(o, "queue", q);
+	show_add_int(o, "qos-group", q);
+	show_add_bool(o, "configured", pq && pq->configured);
+	if (pq && pq->wred.enabled) {
+		struct json_object *rd =
+		    json_object_object_get(o, "random-detect");
+
+		show_add_bool(rd, "realised",
+		              leaf && leaf->kind == PLAN_QD_RED);
+	}
+	if (leaf)
+		show_add_str(o, "leaf", plan_qdisc_kind_name(leaf->kind));
+	else
+		json_object_object_add(o, "leaf", NULL);
+	json_object_object_add(o, "counters", show_counters(st, q));
+	return o;
+}
+
+static struct json_object *show_queuing_port(const struct show_input *in,
+                                             size_t i)
+{
+	const struct plan_port *pp = &in->plan->ports[i];
+	const struct show_port_state *st = &in->state[i];
+	const struct policy_map_queuing *m =
+	    pp->queuing_policy[0]
+	        ? policy_find_map_queuing(in->policy, pp->queuing_policy)
+	        : NULL;
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+
+	show_port_names(o, pp, st);
+	if (m)
+		show_add_str(o, "queuing-policy", m->name);
+	else
+		json_object_object_add(o, "queuing-policy", NULL);
+	show_add_str(o, "layout", plan_layout_name(pp->layout));
+	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
+	if (pp->caps.speed_mbps)
+		show_add_int(o, "speed-mbps", (int64_t)pp->caps.speed_mbps);
+	else
+		json_object_object_add(o, "speed-mbps", NULL);
+	/* NX-OS lists the groups from 7 down to 0. */
+	for (unsigned q = POLICY_NQUEUES;
+	     m && pp->layout != PLAN_LAYOUT_NONE && q-- > 0;)
+		json_object_array_add(a, show_queue(m, pp, st, q));
+	json_object_object_add(o, "queue", a);
+	json_object_object_add(o, "warnings", show_warnings(pp));
+	return o;
+}
+
+static struct json_object *show_policy_map_port(const struct show_input *in,
+                                                size_t i)
+{
+	const struct plan_port *pp = &in->plan->ports[i];
+	const struct show_port_state *st = &in->state[i];
+	const struct policy_map_qos *mq =
+	    pp->qos_policy[0] ? policy_find_map_qos(in->policy, pp->qos_policy)
+	                      : NULL;
+	const struct policy_map_queuing *mu =
+	    pp->queuing_policy[0]
+	        ? policy_find_map_queuing(in->policy, pp->queuing_policy)
+	        : NULL;
+	struct json_object *o = json_object_new_object();
+	struct json_object *sp = json_object_new_object();
+
+	show_port_names(o, pp, st);
+	if (mq) {
+		struct json_object *p = json_object_new_object();
+		struct json_object *a = json_object_new_array();
+
+		show_add_str(p, "name", mq->name);
+		for (size_t j = 0; j < mq->nrules; j++) {
+			const struct policy_qos_rule *r = &mq->rules[j];
+			const struct policy_class_qos *c =
+			    policy_find_class_qos(in->policy, r->class_name);
+			struct json_object *cj = json_object_new_object();
+
+			show_add_str(cj, "name", r->class_name);
+			if (c) {
+				show_add_str(cj, "match",
+				             c->match == POLICY_MATCH_ANY
+				                 ? "any"
+				                 : "all");
+				if (c->cos)
+					json_object_object_add(
+					    cj, "cos", show_mask_json(c->cos));
+				if (c->dscp)
+					json_object_object_add(
+					    cj, "dscp",
+					    show_mask_json(c->dscp));
+			}
+			if (r->set_qos_group)
+				show_add_int(cj, "set-qos-group", r->qos_group);
+			json_object_array_add(a, cj);
+		}
+		json_object_object_add(p, "class", a);
+		json_object_object_add(sp, "qos-input", p);
+	} else {
+		json_object_object_add(sp, "qos-input", NULL);
+	}
+	if (mu) {
+		struct json_object *p = json_object_new_object();
+		struct json_object *a = json_object_new_array();
+
+		show_add_str(p, "name", mu->name);
+		for (unsigned q = POLICY_NQUEUES; q-- > 0;)
+			if (mu->queue[q].configured)
+				json_object_array_add(
+				    a, show_queue(mu, pp, st, q));
+		json_object_object_add(p, "class", a);
+		json_object_object_add(sp, "queuing-output", p);
+	} else {
+		json_object_object_add(sp, "queuing-output", NULL);
+	}
+	json_object_object_add(o, "service-policy", sp);
+	return o;
+}
+
+static uint64_t show_sum(const uint64_t *v)
+{
+	uint64_t s = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		s += v[i];
+	return s;
+}
+
+#define SHOW_SOFT_PFC_NOTE                                                     \
+	"software ports: roced's software PFC is not implemented yet, so "     \
+	"no pause frames are sent or honoured there and RxPPP/TxPPP are n/a"
+
+static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
+                                         bool *software)
+{
+	const struct plan_port *pp = &in->plan->ports[i];
+	const struct show_port_state *st = &in->state[i];
+	struct json_object *o = json_object_new_object();
+	uint8_t en = pp->dcb.pfc_en;
+	const char *oper;
+
+	show_port_names(o, pp, st);
+	show_add_str(o, "mode", policy_pfc_mode_name(pp->pfc_mode));
+	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
+	json_object_object_add(o, "admin-priorities",
+	                       show_mask_json(pp->dcb.pfc_admin));
+	if (!pp->dcb.software && st->dcb)
+		en = st->pfc_en; /* what the driver really has */
+	if (pp->pfc_awaiting_dcbx)
+		oper = "auto: waiting for DCBX";
+	else
+		oper = en ? "on" : "off";
+	show_add_str(o, "oper", oper);
+	json_object_object_add(o, "priorities", show_mask_json(en));
+	if (!pp->dcb.software && st->dcb) {
+		show_add_int(o, "rx-pause", (int64_t)show_sum(st->indications));
+		show_add_int(o, "tx-pause", (int64_t)show_sum(st->requests));
+	} else {
+		json_object_object_add(o, "rx-pause", NULL);
+		json_object_object_add(o, "tx-pause", NULL);
+		*software = true;
+	}
+	return o;
+}
+
+#define SHOW_WD_NOTE                                                           \
+	"the PFC watchdog is configured but not running yet: this version "    \
+	"of roced does not poll pause counters or shut queues"
+
+static struct json_object *show_pfc_queue(const struct show_input *in)
+{
+	const struct policy_pfcwd *w = &in->policy->pfcwd;
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+
+	show_add_bool(o, "watch-dog-interval", w->enabled);
+	show_add_bool(o, "forced-watch-dog", false);
+	show_add_int(o, "poll-interval-ms", w->poll_ms);
+	show_add_int(o, "shutdown-multiplier", w->shutdown_mult);
+	show_add_int(o, "auto-restore-multiplier", w->auto_restore_mult);
+	show_add_int(o, "fixed-restore-multiplier", w->fixed_restore_mult);
+	show_add_int(o, "internal-interface-multiplier", w->internal_if_mult);
+	show_add_bool(o, "running", false);
+	show_add_str(o, "note", SHOW_WD_NOTE);
+	for (size_t i = 0; i < in->plan->nports; i++) {
+		const struct plan_port *pp = &in->plan->ports[i];
+		struct json_object *p = json_object_new_object();
+
+		show_port_names(p, pp, &in->state[i]);
+		show_add_bool(p, "watch-dog", pp->watchdog);
+		json_object_object_add(p, "priorities",
+		                       show_mask_json(pp->dcb.pfc_admin));
+		show_add_str(p, "state", "not running");
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "interface", a);
+	return o;
+}
+
+static struct json_object *show_lldp_dcbx(const struct show_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *p = json_object_new_object();
+
+	if (in->plan->nports)
+		show_port_names(p, &in->plan->ports[0], &in->state[0]);
+	json_object_object_add(o, "interface", p);
+	show_add_str(o, "dcbx", "not implemented");
+	show_add_str(o, "note",
+	             "DCBX is not implemented yet: roced sends and receives no "
+	             "LLDP/DCBX frames, so there is no peer information");
+	return o;
+}
+
+static struct json_object *show_ports(const struct show_input *in,
+                                      enum show_kind kind)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	bool software = false;
+
+	for (size_t i = 0; i < in->plan->nports; i++) {
+		struct json_object *p;
+
+		if (kind == SHOW_QUEUING_IF)
+			p = show_queuing_port(in, i);
+		else if (kind == SHOW_POLICY_MAP_IF)
+			p = show_policy_map_port(in, i);
+		else
+			p = show_pfc_port(in, i, &software);
+		json_object_array_add(a, p);
+	}
+	json_object_object_add(o, "interface", a);
+	if (kind == SHOW_PFC_IF && software)
+		show_add_str(o, "note", SHOW_SOFT_PFC_NOTE);
+	return o;
+}
+
+/* --- the answer --- */
+
+static void show_config_text(const struct show_query *q,
+                             const struct show_input *in, struct strbuf *text)
+{
+	char section[POLICY_ALIAS_MAX + 16];
+	const struct policy_iface *f = NULL;
+
+	if (q->iface[0])
+		f = policy_find_iface(in->policy, q->iface);
+	if (q->kind == SHOW_STARTUP_CONFIG)
+		strbuf_puts(text, "!Command: show startup-config\n");
+	else if (f)
+		strbuf_printf(text,
+		              "!Command: show running-config interface %s\n",
+		              f->name);
+	else
+		strbuf_printf(text, "!Command: show running-config%s\n",
+		              q->qos_only ? " qos" : "");
+	strbuf_puts(text, "\n");
+	if (f)
+		snprintf(section, sizeof(section), "interface %s", f->name);
+	cmd_running_config(in->policy,
+	                   f             ? section
+	                   : q->qos_only ? "qos"
+	                                 : NULL,
+	                   text);
+}
+
+int show_answer(const struct show_query *q, const struct show_input *in,
+                struct json_object **data, struct strbuf *text, char *err,
+                size_t errlen)
+{
+	*data = NULL;
+	switch (q->kind) {
+	case SHOW_RUNNING_CONFIG:
+	case SHOW_STARTUP_CONFIG: {
+		const struct policy_iface *f = NULL;
+
+		if (q->iface[0]) {
+			f = policy_find_iface(in->policy, q->iface);
+			if (!f) {
+				snprintf(err, errlen,
+				         "%% interface %s is not configured",
+				         q->iface);
+				return -1;
+			}
+		}
+		*data = show_policy_json(in->policy, f             ? f->name
+		                                     : q->qos_only ? "qos"
+		                                                   : NULL);
+		show_config_text(q, in, text);
+		break;
+	}
+	case SHOW_CLASS_MAP:
+		if (show_class_map_json(in->policy, q->name, data, err,
+		                        errlen) < 0)
+			return -1;
+		show_text_class_map(*data, text);
+		break;
+	case SHOW_POLICY_MAP:
+		if (show_policy_map_json(in->policy, q->name, data, err,
+		                         errlen) < 0)
+			return -1;
+		show_text_policy_map(*data, text);
+		break;
+	case SHOW_POLICY_MAP_IF:
+		*data = show_ports(in, q->kind);
+		show_text_policy_map_if(*data, text);
+		break;
+	case SHOW_QUEUING_IF:
+		*data = show_ports(in, q->kind);
+		show_text_queuing_if(*data, text);
+		break;
+	case SHOW_PFC_IF:
+		*data = show_ports(in, q->kind);
+		show_text_pfc_if(*data, text);
+		break;
+	case SHOW_PFC_QUEUE:
+		*data = show_pfc_queue(in);
+		show_text_pfc_queue(*data, q->detail, text);
+		break;
+	case SHOW_LLDP_DCBX:
+		*data = show_lldp_dcbx(in);
+		show_text_lldp_dcbx(*data, text);
+		break;
+	}
+	if (!*data || text->oom) {
+		json_object_put(*data);
+		*data = NULL;
+		snprintf(err, errlen, "%% out of memory");
+		return -1;
+	}
+	return 0;
+}

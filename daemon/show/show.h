@@ -1,0 +1,129 @@
+/* show: the answers to rocesh's show commands, as JSON (json-c) and as
+ * NX-OS style text.
+ *
+ * Each show command has one builder that turns the daemon's data (the
+ * running policy, the plans compiled for the ports shown, and what the
+ * kernel reported for them) into a JSON object, and one text renderer that
+ * reads only that object: the `json` form and the text form cannot tell
+ * different stories. The running-config text is the exception: it is
+ * cmd_running_config(), the text that pasted into rocesh recreates the
+ * policy, while its JSON is the policy in the config file's structure.
+ *
+ * JSON keys are lowercase words joined by '-', as in roced.conf(5).
+ * Counters are integers; a counter the kernel or hardware does not offer
+ * is null, never 0. The data gathering (netlink dumps, dcbnl) is the
+ * caller's (daemon_ctl.c): everything here is pure, so tests build
+ * answers from fixed inputs.
+ *
+ * The policy JSON (show running-config / startup-config json):
+ *   {"class-map": {"qos": [{"name", "match": "all"|"any", "cos": [..],
+ *                           "dscp": [..]}],
+ *                  "network-qos": [{"name", "qos-group": [..]}]},
+ *    "policy-map": {"qos": [{"name", "class": [{"name",
+ *                                              "set-qos-group"}]}],
+ *                   "queuing": [{"name", "class": [{"name",
+ *                       "priority-level", "bandwidth-remaining-percent",
+ *                       "random-detect": {"minimum-threshold",
+ *                       "maximum-threshold" (bytes), "drop-probability",
+ *                       "weight", "ecn"}}]}],
+ *                   "network-qos": [{"name", "class": [{"name",
+ *                       "pause-pfc-cos": [..], "mtu"}]}]},
+ *    "system-qos": {"service-policy": {"network-qos", "qos-input",
+ *                                      "queuing-output"}},
+ *    "interface": [{"name", "alias", "priority-flow-control": {"mode",
+ *                   "watch-dog-interval"}, "qdisc-takeover",
+ *                   "service-policy": {"qos-input", "queuing-output"}}],
+ *    "priority-flow-control": {"watch-dog-interval", "watch-dog":
+ *        {"interval", "shutdown-multiplier",
+ *         "internal-interface-multiplier"}, "auto-restore-multiplier",
+ *        "fixed-restore-multiplier"}}
+ * Absent settings are absent keys; value lists are arrays of integers.
+ */
+#ifndef ROCED_SHOW_H
+#define ROCED_SHOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "model/plan.h"
+#include "model/policy.h"
+#include "base/strbuf.h"
+#include "nlmsg/tc_stats.h"
+
+enum show_kind {
+	SHOW_RUNNING_CONFIG, /* show running-config [qos | interface X] */
+	SHOW_STARTUP_CONFIG, /* show startup-config */
+	SHOW_CLASS_MAP,      /* show class-map [NAME] */
+	SHOW_POLICY_MAP,     /* show policy-map [NAME] */
+	SHOW_POLICY_MAP_IF,  /* show policy-map interface [X] */
+	SHOW_QUEUING_IF,     /* show queuing interface [X] */
+	SHOW_PFC_IF,         /* show interface priority-flow-control */
+	SHOW_PFC_QUEUE,      /* show queuing pfc-queue [interface X] [detail] */
+	SHOW_LLDP_DCBX,      /* show lldp dcbx interface X */
+};
+
+struct show_query {
+	enum show_kind kind;
+	bool qos_only;                /* running-config qos */
+	char name[POLICY_NAME_MAX];   /* class-map / policy-map NAME, or "" */
+	char iface[POLICY_ALIAS_MAX]; /* interface X, or "" for all */
+	bool detail;
+};
+
+/* The request's "what" (the command's protocol name, e.g. "show queuing
+ * interface") and ARGS: either the argument words alone or the whole
+ * canonical line split in words (the leading command words and a
+ * trailing "json" are skipped). Returns 0, or -1 with "% ..." in ERR. */
+int show_query_parse(const char *what, const char *const *args, size_t nargs,
+                     struct show_query *q, char *err, size_t errlen);
+/* Does Q look at ports (plans and kernel state)? */
+bool show_query_ports(const struct show_query *q);
+
+/* What the kernel holds for one port, gathered by the caller. */
+struct show_port_state {
+	bool exists;                     /* the link is there */
+	bool stats;                      /* queue counters were read */
+	bool queue_seen[POLICY_NQUEUES]; /* the queue's leaf exists */
+	struct tc_stats_counters queue[POLICY_NQUEUES];  /* its leaf's */
+	char leaf_kind[POLICY_NQUEUES][TC_MSG_KIND_MAX]; /* as the kernel has */
+	bool dcb;       /* hardware port: the IEEE state was read */
+	uint8_t pfc_en; /* PFC priorities the driver has on */
+	uint64_t requests[8], indications[8]; /* pause frames sent, received */
+};
+
+struct show_input {
+	const struct policy *policy;
+	const char *config_file;
+	/* For show_query_ports(): the plan of each port shown, and its
+	 * kernel state (same order, PLAN->nports entries). */
+	const struct plan *plan;
+	const struct show_port_state *state;
+};
+
+/* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)
+ * and TEXT. Returns 0, or -1 with "% ..." in ERR (an unknown name, an
+ * interface that is neither configured nor planned). */
+int show_answer(const struct show_query *q, const struct show_input *in,
+                struct json_object **data, struct strbuf *text, char *err,
+                size_t errlen);
+
+/* The policy in the config file's structure (see above). SECTION: NULL
+ * for everything, "qos" without interfaces, or an interface's name or
+ * alias for that interface alone. */
+struct json_object *show_policy_json(const struct policy *p,
+                                     const char *section);
+
+/* show_text.c: the NX-OS renderers, one per JSON answer. */
+void show_text_class_map(struct json_object *data, struct strbuf *out);
+void show_text_policy_map(struct json_object *data, struct strbuf *out);
+void show_text_policy_map_if(struct json_object *data, struct strbuf *out);
+void show_text_queuing_if(struct json_object *data, struct strbuf *out);
+void show_text_pfc_if(struct json_object *data, struct strbuf *out);
+void show_text_pfc_queue(struct json_object *data, bool detail,
+                         struct strbuf *out);
+void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out);
+
+#endif

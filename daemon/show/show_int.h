@@ -1,0 +1,41 @@
+/* show_int: shared by show.c, show_policy.c and show_text.c. */
+#ifndef ROCED_SHOW_INT_H
+#define ROCED_SHOW_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "model/policy.h"
+#include "base/strbuf.h"
+
+/* --- building --- */
+
+/* MASK's set bits as an array of integers. */
+struct json_object *show_mask_json(uint64_t mask);
+void show_add_str(struct json_object *o, const char *key, const char *s);
+void show_add_int(struct json_object *o, const char *key, int64_t v);
+void show_add_bool(struct json_object *o, const char *key, bool v);
+/* One `class type queuing` block of a queuing policy, as in the policy
+ * JSON: name, priority-level, bandwidth-remaining-percent,
+ * random-detect. */
+struct json_object *show_queue_conf_json(const struct policy_queue *q,
+                                         unsigned n);
+
+int show_class_map_json(const struct policy *p, const char *name,
+                        struct json_object **out, char *err, size_t errlen);
+int show_policy_map_json(const struct policy *p, const char *name,
+                         struct json_object **out, char *err, size_t errlen);
+
+/* --- reading (show_text.c); absent or mistyped members read as empty --- */
+
+const char *show_get_str(struct json_object *o, const char *key);
+/* Returns false when KEY is absent or not an integer (null counters). */
+bool show_get_int(struct json_object *o, const char *key, int64_t *v);
+bool show_get_bool(struct json_object *o, const char *key);
+struct json_object *show_get(struct json_object *o, const char *key);
+/* An array of integers back into a list text ("0-2,5"); "" when empty. */
+void show_list_text(struct json_object *a, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,608 @@
+/* show_text: the NX-OS style text of every show answer, read from the
+ * answer's JSON alone (show.h), laid out after the Nexus 9000 commands of
+ * the same name. Counters the kernel does not offer print as "n/a". */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "conf/conf.h"
+#include "show/show.h"
+#include "show/show_int.h"
+
+/* --- reading --- */
+
+struct json_object *show_get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!o || !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+const char *show_get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v = show_get(o, key);
+
+	return json_object_is_type(v, json_type_string)
+	           ? json_object_get_string(v)
+	           : "";
+}
+
+bool show_get_int(struct json_object *o, const char *key, int64_t *out)
+{
+	struct json_object *v = show_get(o, key);
+
+	if (!json_object_is_type(v, json_type_int))
+		return false;
+	*out = json_object_get_int64(v);
+	return true;
+}
+
+bool show_get_bool(struct json_object *o, const char *key)
+{
+	struct json_object *v = show_get(o, key);
+
+	return json_object_is_type(v, json_type_boolean) &&
+	       json_object_get_boolean(v);
+}
+
+void show_list_text(struct json_object *a, char *buf, size_t len)
+{
+	uint64_t mask = 0;
+
+	buf[0] = '\0';
+	if (!json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		int64_t v =
+		    json_object_get_int64(json_object_array_get_idx(a, i));
+
+		if (v >= 0 && v < 64)
+			mask |= 1ull << v;
+	}
+	if (mask)
+		policy_list_format(mask, buf, len);
+}
+
+static size_t show_len(struct json_object *a)
+{
+	return json_object_is_type(a, json_type_array)
+	           ? json_object_array_length(a)
+	           : 0;
+}
+
+static struct json_object *show_at(struct json_object *a, size_t i)
+{
+	return json_object_array_get_idx(a, i);
+}
+
+/* "Ethernet1/1 (swp1)", or the Linux name alone. */
+static void show_label(struct json_object *port, char *buf, size_t len)
+{
+	const char *alias = show_get_str(port, "alias");
+
+	if (alias[0])
+		snprintf(buf, len, "%s (%s)", alias,
+		         show_get_str(port, "name"));
+	else
+		snprintf(buf, len, "%s", show_get_str(port, "name"));
+}
+
+static void show_counter(char *buf, size_t len, struct json_object *o,
+                         const char *key)
+{
+	int64_t v;
+
+	if (show_get_int(o, key, &v))
+		snprintf(buf, len, "%" PRId64, v);
+	else
+		snprintf(buf, len, "n/a");
+}
+
+static void show_wred_line(struct json_object *rd, const char *indent,
+                           struct strbuf *out)
+{
+	char min[32] = "?", max[32] = "?";
+	int64_t v, p = 0, w = 0;
+
+	if (show_get_int(rd, "minimum-threshold", &v) && v >= 0)
+		conf_bytes_format((uint64_t)v, min, sizeof(min));
+	if (show_get_int(rd, "maximum-threshold", &v) && v >= 0)
+		conf_bytes_format((uint64_t)v, max, sizeof(max));
+	show_get_int(rd, "drop-probability", &p);
+	show_get_int(rd, "weight", &w);
+	strbuf_printf(out,
+	              "%srandom-detect minimum-threshold %s "
+	              "maximum-threshold %s drop-probability %" PRId64
+	              " weight %" PRId64 "%s\n",
+	              indent, min, max, p, w,
+	              show_get_bool(rd, "ecn") ? " ecn" : "");
+}
+
+/* The statements of one `class type queuing` block. */
+static void show_queue_lines(struct json_object *c, const char *indent,
+                             struct strbuf *out)
+{
+	struct json_object *rd = show_get(c, "random-detect");
+	int64_t v;
+
+	if (show_get_int(c, "priority-level", &v))
+		strbuf_printf(out, "%spriority level %" PRId64 "\n", indent, v);
+	if (show_get_int(c, "bandwidth-remaining-percent", &v))
+		strbuf_printf(out,
+		              "%sbandwidth remaining percent %" PRId64 "\n",
+		              indent, v);
+	if (rd)
+		show_wred_line(rd, indent, out);
+}
+
+static void show_heading(const char *title, struct strbuf *out)
+{
+	size_t n = strlen(title);
+
+	strbuf_printf(out, "\n  %s\n  ", title);
+	for (size_t i = 0; i < n; i++)
+		strbuf_puts(out, "=");
+	strbuf_puts(out, "\n\n");
+}
+
+/* --- show class-map --- */
+
+void show_text_class_map(struct json_object *data, struct strbuf *out)
+{
+	static const char *const types[] = {"qos", "queuing", "network-qos"};
+	struct json_object *a = show_get(data, "class-map");
+
+	for (size_t t = 0; t < 3; t++) {
+		bool first = true;
+
+		for (size_t i = 0; i < show_len(a); i++) {
+			struct json_object *c = show_at(a, i);
+			const char *type = show_get_str(c, "type");
+			const char *match = show_get_str(c, "match");
+			char list[256], title[64];
+
+			if (strcmp(type, types[t]))
+				continue;
+			if (first) {
+				snprintf(title, sizeof(title),
+				         "Type %s class-maps", types[t]);
+				show_heading(title, out);
+				first = false;
+			}
+			if (match[0])
+				strbuf_printf(out,
+				              "    class-map type %s match-%s "
+				              "%s\n",
+				              type, match,
+				              show_get_str(c, "name"));
+			else
+				strbuf_printf(out, "    class-map type %s %s\n",
+				              type, show_get_str(c, "name"));
+			show_list_text(show_get(c, "cos"), list, sizeof(list));
+			if (list[0])
+				strbuf_printf(out, "      match cos %s\n",
+				              list);
+			show_list_text(show_get(c, "dscp"), list, sizeof(list));
+			if (list[0])
+				strbuf_printf(out, "      match dscp %s\n",
+				              list);
+			show_list_text(show_get(c, "qos-group"), list,
+			               sizeof(list));
+			if (list[0])
+				strbuf_printf(out, "      match qos-group %s\n",
+				              list);
+			strbuf_puts(out, "\n");
+		}
+	}
+}
+
+/* --- show policy-map --- */
+
+void show_text_policy_map(struct json_object *data, struct strbuf *out)
+{
+	static const char *const types[] = {"qos", "queuing", "network-qos"};
+	struct json_object *a = show_get(data, "policy-map");
+
+	for (size_t t = 0; t < 3; t++) {
+		bool first = true;
+
+		for (size_t i = 0; i < show_len(a); i++) {
+			struct json_object *m = show_at(a, i);
+			struct json_object *cl = show_get(m, "class");
+			const char *type = show_get_str(m, "type");
+			char title[64], list[256];
+
+			if (strcmp(type, types[t]))
+				continue;
+			if (first) {
+				snprintf(title, sizeof(title),
+				         "Type %s policy-maps", types[t]);
+				show_heading(title, out);
+				first = false;
+			}
+			strbuf_printf(out, "  policy-map type %s %s\n", type,
+			              show_get_str(m, "name"));
+			for (size_t j = 0; j < show_len(cl); j++) {
+				struct json_object *c = show_at(cl, j);
+				int64_t v;
+
+				if (t == 0)
+					strbuf_printf(out, "    class  %s\n",
+					              show_get_str(c, "name"));
+				else
+					strbuf_printf(
+					    out, "    class type %s %s\n", type,
+					    show_get_str(c, "name"));
+				if (show_get_int(c, "set-qos-group", &v))
+					strbuf_printf(out,
+					              "      set qos-group "
+					              "%" PRId64 "\n",
+					              v);
+				if (t == 1)
+					show_queue_lines(c, "      ", out);
+				show_list_text(show_get(c, "pause-pfc-cos"),
+				               list, sizeof(list));
+				if (list[0])
+					strbuf_printf(
+					    out, "      pause pfc-cos %s\n",
+					    list);
+				if (show_get_int(c, "mtu", &v))
+					strbuf_printf(
+					    out, "      mtu %" PRId64 "\n", v);
+			}
+			strbuf_puts(out, "\n");
+		}
+	}
+}
+
+/* --- show policy-map interface --- */
+
+static void show_queue_counters_short(struct json_object *c, struct strbuf *out)
+{
+	struct json_object *k = show_get(c, "counters");
+	char drops[24], depth[24], marked[24], tx[24];
+
+	if (!k) {
+		strbuf_puts(out, "      queue counters : n/a (no queue in "
+		                 "the kernel)\n");
+		return;
+	}
+	show_counter(tx, sizeof(tx), k, "tx-packets");
+	show_counter(drops, sizeof(drops), k, "dropped-packets");
+	show_counter(depth, sizeof(depth), k, "queue-depth-bytes");
+	show_counter(marked, sizeof(marked), k, "ecn-marked");
+	strbuf_printf(out,
+	              "      queue transmitted pkts : %s\n"
+	              "      queue dropped pkts : %s\n"
+	              "      queue depth in bytes : %s\n"
+	              "      queue ecn marked pkts : %s\n",
+	              tx, drops, depth, marked);
+}
+
+void show_text_policy_map_if(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interface");
+
+	strbuf_puts(out, "\nGlobal statistics status :   enabled\n");
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		struct json_object *sp = show_get(p, "service-policy");
+		struct json_object *qi = show_get(sp, "qos-input");
+		struct json_object *qo = show_get(sp, "queuing-output");
+		char label[96], list[256];
+
+		show_label(p, label, sizeof(label));
+		strbuf_printf(out, "\n%s%s\n", label,
+		              show_get_bool(p, "exists") ? "" : " (absent)");
+		if (!qi && !qo)
+			strbuf_puts(out, "\n  no service-policy\n");
+		if (qi) {
+			struct json_object *cl = show_get(qi, "class");
+
+			strbuf_printf(out,
+			              "\n  Service-policy (qos) input:   %s\n",
+			              show_get_str(qi, "name"));
+			for (size_t j = 0; j < show_len(cl); j++) {
+				struct json_object *c = show_at(cl, j);
+				const char *m = show_get_str(c, "match");
+				int64_t v;
+
+				strbuf_printf(out,
+				              "\n    Class-map (qos):   %s "
+				              "(match-%s)\n\n",
+				              show_get_str(c, "name"),
+				              m[0] ? m : "all");
+				show_list_text(show_get(c, "cos"), list,
+				               sizeof(list));
+				if (list[0])
+					strbuf_printf(
+					    out, "      Match: cos %s\n", list);
+				show_list_text(show_get(c, "dscp"), list,
+				               sizeof(list));
+				if (list[0])
+					strbuf_printf(out,
+					              "      Match: dscp %s\n",
+					              list);
+				if (show_get_int(c, "set-qos-group", &v))
+					strbuf_printf(out,
+					              "      set qos-group "
+					              "%" PRId64 "\n",
+					              v);
+			}
+		}
+		if (qo) {
+			struct json_object *cl = show_get(qo, "class");
+
+			strbuf_printf(out,
+			              "\n  Service-policy (queuing) output:   "
+			              "%s\n",
+			              show_get_str(qo, "name"));
+			for (size_t j = 0; j < show_len(cl); j++) {
+				struct json_object *c = show_at(cl, j);
+
+				strbuf_printf(out,
+				              "\n    Class-map (queuing):   %s "
+				              "(match-any)\n",
+				              show_get_str(c, "name"));
+				show_queue_lines(c, "      ", out);
+				show_queue_counters_short(c, out);
+			}
+		}
+	}
+	strbuf_puts(out, "\n");
+}
+
+/* --- show queuing interface --- */
+
+static void show_queue_row(struct json_object *c, struct strbuf *out)
+{
+	struct json_object *rd = show_get(c, "random-detect");
+	char bw[8] = "-", prio[8] = "-", wred[48] = "-", ecn[16] = "-";
+	int64_t q = 0, v, v2;
+
+	show_get_int(c, "qos-group", &q);
+	if (show_get_int(c, "bandwidth-remaining-percent", &v))
+		snprintf(bw, sizeof(bw), "%" PRId64, v);
+	if (show_get_int(c, "priority-level", &v))
+		snprintf(prio, sizeof(prio), "%" PRId64, v);
+	if (rd && show_get_int(rd, "minimum-threshold", &v) &&
+	    show_get_int(rd, "maximum-threshold", &v2)) {
+		int64_t p = 0;
+
+		show_get_int(rd, "drop-probability", &p);
+		snprintf(wred, sizeof(wred),
+		         "%" PRId64 "/%" PRId64 " KB %" PRId64 "%%%s", v / 1024,
+		         v2 / 1024, p,
+		         show_get_bool(rd, "realised") ? "" : " *");
+		snprintf(ecn, sizeof(ecn), "%s",
+		         show_get_bool(rd, "ecn") ? "yes" : "no");
+	}
+	strbuf_printf(out, "%10" PRId64 " %10s %9s  %-24s %-4s %s\n", q, bw,
+	              prio, wred, ecn,
+	              show_get(c, "leaf") ? show_get_str(c, "leaf") : "-");
+}
+
+static void show_queue_box(struct json_object *c, struct strbuf *out)
+{
+	static const struct {
+		const char *key, *label;
+	} rows[] = {
+	    {"tx-packets", "Tx Pkts"},
+	    {"tx-bytes", "Tx Byts"},
+	    {"dropped-packets", "Dropped Pkts"},
+	    {"ecn-marked", "ECN Marked Pkts"},
+	    {"early-drops", "WRED Early Drop Pkts"},
+	    {"forced-drops", "WRED Forced Drop Pkts"},
+	    {"queue-depth-packets", "Queue Depth Pkts"},
+	    {"queue-depth-bytes", "Queue Depth Byts"},
+	    {"overlimits", "Overlimits"},
+	};
+	struct json_object *k = show_get(c, "counters");
+	int64_t q = 0;
+
+	show_get_int(c, "qos-group", &q);
+	strbuf_printf(out,
+	              "+-------------------------------------------------+\n"
+	              "|                 QOS GROUP %-2" PRId64
+	              "                    |\n"
+	              "+-------------------------------------------------+\n",
+	              q);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char v[24];
+
+		if (k)
+			show_counter(v, sizeof(v), k, rows[i].key);
+		else
+			snprintf(v, sizeof(v), "n/a");
+		strbuf_printf(out, "| %24s | %20s |\n", rows[i].label, v);
+	}
+	strbuf_puts(out,
+	            "+-------------------------------------------------+\n");
+}
+
+void show_text_queuing_if(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interface");
+
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		struct json_object *qs = show_get(p, "queue");
+		struct json_object *w = show_get(p, "warnings");
+		const char *pol = show_get_str(p, "queuing-policy");
+		bool unrealised = false;
+		char label[96];
+		int64_t speed;
+
+		show_label(p, label, sizeof(label));
+		strbuf_printf(out, "\nEgress Queuing for %s [%s]%s\n", label,
+		              pol[0] ? pol : "no queuing policy",
+		              show_get_bool(p, "exists") ? "" : " (absent)");
+		strbuf_printf(out, "Layout %s, DCB %s",
+		              show_get_str(p, "layout"),
+		              show_get_str(p, "dcb"));
+		if (show_get_int(p, "speed-mbps", &speed))
+			strbuf_printf(out, ", speed %" PRId64 " Mb/s\n", speed);
+		else
+			strbuf_puts(out, ", speed unknown\n");
+		if (!show_len(qs)) {
+			strbuf_puts(out, "No queuing policy in force: roced "
+			                 "leaves this port's root qdisc "
+			                 "alone.\n");
+			continue;
+		}
+		strbuf_puts(
+		    out, "--------------------------------------------------"
+		         "----------------------------\n"
+		         "QoS-Group# Bandwidth% PrioLevel  WRED min/max Prob  "
+		         "        ECN  Leaf\n"
+		         "--------------------------------------------------"
+		         "----------------------------\n");
+		for (size_t j = 0; j < show_len(qs); j++) {
+			struct json_object *rd =
+			    show_get(show_at(qs, j), "random-detect");
+
+			show_queue_row(show_at(qs, j), out);
+			if (rd && !show_get_bool(rd, "realised"))
+				unrealised = true;
+		}
+		if (unrealised)
+			strbuf_puts(out,
+			            "* WRED/ECN configured but not realised "
+			            "on this port (see the warnings)\n");
+		for (size_t j = 0; j < show_len(qs); j++)
+			show_queue_box(show_at(qs, j), out);
+		for (size_t j = 0; j < show_len(w); j++)
+			strbuf_printf(out, "warning: %s\n",
+			              json_object_get_string(show_at(w, j)));
+	}
+	strbuf_puts(out, "\n");
+}
+
+/* --- show interface priority-flow-control --- */
+
+void show_text_pfc_if(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interface");
+	const char *note = show_get_str(data, "note");
+
+	strbuf_puts(
+	    out, "\n=========================================================="
+	         "==================\n"
+	         "Port                 Mode Oper(VL bmap)               "
+	         "RxPPP      TxPPP\n"
+	         "=========================================================="
+	         "==================\n\n");
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		const char *alias = show_get_str(p, "alias");
+		const char *mode = show_get_str(p, "mode");
+		const char *oper = show_get_str(p, "oper");
+		struct json_object *pr = show_get(p, "priorities");
+		char operbuf[64], rx[24], tx[24], m[8];
+		unsigned bmap = 0;
+
+		for (size_t j = 0; j < show_len(pr); j++)
+			bmap |= 1u << (json_object_get_int(show_at(pr, j)) & 7);
+		snprintf(m, sizeof(m), "%c%s", mode[0] ? mode[0] - 32 : '?',
+		         mode[0] ? mode + 1 : "");
+		if (!strcmp(oper, "on"))
+			snprintf(operbuf, sizeof(operbuf), "On  (%x)", bmap);
+		else if (!strcmp(oper, "off"))
+			snprintf(operbuf, sizeof(operbuf), "Off");
+		else
+			snprintf(operbuf, sizeof(operbuf), "%s", oper);
+		show_counter(rx, sizeof(rx), p, "rx-pause");
+		show_counter(tx, sizeof(tx), p, "tx-pause");
+		strbuf_printf(out, "%-20s %-4s %-27s %-10s %s\n",
+		              alias[0] ? alias : show_get_str(p, "name"), m,
+		              operbuf, rx, tx);
+	}
+	if (note[0])
+		strbuf_printf(out, "\nNote: %s.\n", note);
+	strbuf_puts(out, "\n");
+}
+
+/* --- show queuing pfc-queue --- */
+
+static const char *show_ed(bool on)
+{
+	return on ? "Enabled" : "Disabled";
+}
+
+void show_text_pfc_queue(struct json_object *data, bool detail,
+                         struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interface");
+	int64_t v;
+
+	strbuf_printf(out,
+	              "Global watch-dog interval [%s]\n"
+	              "Forced Global watch-dog [%s]\n",
+	              show_ed(show_get_bool(data, "watch-dog-interval")),
+	              show_ed(show_get_bool(data, "forced-watch-dog")));
+	if (detail) {
+		strbuf_puts(out,
+		            "\nGlobal PFC watchdog configuration details\n");
+		show_get_int(data, "poll-interval-ms", &v);
+		strbuf_printf(
+		    out, "PFC watch-dog poll interval : %" PRId64 " ms\n", v);
+		show_get_int(data, "shutdown-multiplier", &v);
+		strbuf_printf(
+		    out, "PFC watch-dog shutdown multiplier : %" PRId64 "\n",
+		    v);
+		show_get_int(data, "auto-restore-multiplier", &v);
+		strbuf_printf(
+		    out,
+		    "PFC watch-dog auto-restore multiplier : %" PRId64 "\n", v);
+		show_get_int(data, "fixed-restore-multiplier", &v);
+		strbuf_printf(
+		    out,
+		    "PFC watch-dog fixed-restore multiplier : %" PRId64 "\n",
+		    v);
+		show_get_int(data, "internal-interface-multiplier", &v);
+		strbuf_printf(out,
+		              "PFC watchdog internal-interface multiplier : "
+		              "%" PRId64 "\n",
+		              v);
+	}
+	if (show_len(a)) {
+		strbuf_puts(out, "\n+----------------------------------------"
+		                 "------------------------+\n"
+		                 "Port                 PFC Watchdog (VL bmap)  "
+		                 "State\n"
+		                 "+----------------------------------------"
+		                 "------------------------+\n");
+		for (size_t i = 0; i < show_len(a); i++) {
+			struct json_object *p = show_at(a, i);
+			struct json_object *pr = show_get(p, "priorities");
+			const char *alias = show_get_str(p, "alias");
+			unsigned bmap = 0;
+			char wd[32];
+
+			for (size_t j = 0; j < show_len(pr); j++)
+				bmap |=
+				    1u << (json_object_get_int(show_at(pr, j)) &
+				           7);
+			snprintf(wd, sizeof(wd), "%s ( 0x%x )",
+			         show_ed(show_get_bool(p, "watch-dog")), bmap);
+			strbuf_printf(out, "%-20s %-23s %s\n",
+			              alias[0] ? alias
+			                       : show_get_str(p, "name"),
+			              wd, show_get_str(p, "state"));
+		}
+	}
+	strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
+}
+
+/* --- show lldp dcbx interface --- */
+
+void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out)
+{
+	char label[96];
+
+	show_label(show_get(data, "interface"), label, sizeof(label));
+	strbuf_printf(out, "Interface %s: %s.\n", label,
+	              show_get_str(data, "note"));
+}

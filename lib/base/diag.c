@@ -1,0 +1,118 @@
+/* diag: see diag.h. */
+#include "base/diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_init(struct diag *d, const char *file)
+{
+	memset(d, 0, sizeof(*d));
+	if (file)
+		d->file = strdup(file);
+}
+
+void diag_clear(struct diag *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->v[i].text);
+	d->n = 0;
+	d->nerrors = d->nwarnings = 0;
+}
+
+void diag_free(struct diag *d)
+{
+	diag_clear(d);
+	free(d->v);
+	free(d->file);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Out-of-memory fallback text: static so recording it needs no allocation. */
+static const char diag_oom_text[] =
+    "out of memory while recording a diagnostic";
+
+void diag_addv(struct diag *d, enum diag_severity sev, unsigned line,
+               const char *fmt, va_list ap)
+{
+	char *text = NULL;
+
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	if (d->n == d->cap) {
+		size_t ncap = d->cap ? d->cap * 2 : 8;
+		struct diag_msg *nv = realloc(d->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			free(text);
+			/* Keep counting so callers still see the failure. */
+			if (sev == DIAG_ERROR)
+				d->nerrors++;
+			return;
+		}
+		d->v = nv;
+		d->cap = ncap;
+	}
+	if (!text)
+		sev = DIAG_ERROR; /* rendered with diag_oom_text */
+	d->v[d->n].sev = sev;
+	d->v[d->n].line = line;
+	d->v[d->n].text = text;
+	d->n++;
+	if (sev == DIAG_ERROR)
+		d->nerrors++;
+	else if (sev == DIAG_WARNING)
+		d->nwarnings++;
+}
+
+void diag_add(struct diag *d, enum diag_severity sev, unsigned line,
+              const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_addv(d, sev, line, fmt, ap);
+	va_end(ap);
+}
+
+static const char *diag_sev_name(enum diag_severity sev)
+{
+	switch (sev) {
+	case DIAG_ERROR:
+		return "error";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_NOTE:
+		return "note";
+	}
+	return "?";
+}
+
+int diag_format(const struct diag *d, size_t i, char *buf, size_t len)
+{
+	const struct diag_msg *m = &d->v[i];
+	const char *text = m->text ? m->text : diag_oom_text;
+
+	if (d->file && m->line)
+		return snprintf(buf, len, "%s:%u: %s: %s", d->file, m->line,
+		                diag_sev_name(m->sev), text);
+	if (d->file)
+		return snprintf(buf, len, "%s: %s: %s", d->file,
+		                diag_sev_name(m->sev), text);
+	return snprintf(buf, len, "%s: %s", diag_sev_name(m->sev), text);
+}
+
+void diag_sort(struct diag *d)
+{
+	/* Insertion sort: stable, and lists are short. */
+	for (size_t i = 1; i < d->n; i++) {
+		struct diag_msg m = d->v[i];
+		size_t j = i;
+
+		while (j > 0 && d->v[j - 1].line > m.line) {
+			d->v[j] = d->v[j - 1];
+			j--;
+		}
+		d->v[j] = m;
+	}
+}

@@ -1,0 +1,617 @@
+/* cmd: parsing a line, `?` and TAB, modes and carrying commands out. See
+ * cmd.h for the language, cmd_int.h for the table's form, cmd_graph.c for
+ * the matching and cmd_nxos.c for the commands.
+ */
+#include "cmd/cmd_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd_render.h"
+
+/* Fill OUT from the words W matched by graph G alone. */
+static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
+                    struct cmd_parsed *out, struct cmd_error *err)
+{
+	size_t off = 0, coff = 0;
+
+	cmd_run_reset(g, 1);
+	for (size_t i = 0; i < w->n; i++) {
+		uint64_t c = cmd_candidates(g);
+		const struct cmd_node *n = NULL;
+		char canon[128];
+		size_t len;
+
+		if (cmd_step(g, 1, w->w[i], w->pos[i], err))
+			return -1;
+		for (size_t k = 0; k < g->n && !n; k++)
+			if ((c & g->cur) & (1ull << k))
+				n = &g->node[k];
+		if (n->type == CMD_TOK_KW) {
+			snprintf(canon, sizeof(canon), "%.*s", (int)n->len,
+			         n->text);
+		} else {
+			cmd_arg_ok(n, w->w[i], canon, sizeof(canon), NULL, 0);
+			out->argmask |= 1u << i;
+		}
+		len = strlen(canon);
+		if (off + len + 1 > sizeof(out->store)) {
+			cmd_fail(err, w->pos[i], "%% Line too long");
+			return -1;
+		}
+		memcpy(out->store + off, canon, len + 1);
+		out->argv[i] = out->store + off;
+		out->pos[i] = w->pos[i];
+		off += len + 1;
+		coff += (size_t)snprintf(
+		    out->canon + coff,
+		    coff < sizeof(out->canon) ? sizeof(out->canon) - coff : 0,
+		    "%s%s", i ? " " : "", canon);
+	}
+	out->argc = w->n;
+	out->def = g->def;
+	out->kind = g->def->kind;
+	out->name = g->def->name;
+	out->negated = !strcmp(out->argv[0], "no");
+	out->json = g->def->kind == CMD_KIND_SHOW &&
+	            !(out->argmask & (1u << (w->n - 1))) &&
+	            !strcmp(out->argv[w->n - 1], "json");
+	return 0;
+}
+
+/* Parse W in mode M alone. */
+static int cmd_parse_mode(enum cmd_mode m, const struct cmd_words *w,
+                          struct cmd_parsed *out, struct cmd_error *err)
+{
+	struct cmd_graph *v;
+	size_t ng;
+	int rc = -1;
+
+	v = cmd_graphs(m, &ng);
+	if (!v) {
+		cmd_fail(err, 0, "%% Out of memory");
+		return -1;
+	}
+	if (!cmd_run(v, ng, w, w->n, err)) {
+		size_t k;
+
+		for (k = 0; k < ng; k++)
+			if (v[k].alive && (v[k].cur & v[k].last))
+				break;
+		if (k < ng)
+			rc = cmd_fill(&v[k], w, out, err);
+		else
+			cmd_fail(err, w->end + 1, "%% Incomplete command");
+	}
+	free(v);
+	return rc;
+}
+
+int cmd_parse(const struct cmd_ctx *ctx, const char *line,
+              struct cmd_parsed *out, struct cmd_error *err)
+{
+	struct cmd_words *w = malloc(sizeof(*w));
+	enum cmd_mode m = ctx->mode;
+	size_t depth = ctx->depth;
+	struct cmd_error best = {"", 0}, e;
+	bool have = false;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	out->name = "";
+	out->kind = CMD_KIND_MODE;
+	out->mode = m;
+	out->depth = depth;
+	if (!w) {
+		cmd_fail(err, 0, "%% Out of memory");
+		return -1;
+	}
+	if (cmd_split(line, w, err))
+		goto out;
+	if (!w->n || w->w[0][0] == '!') {
+		/* Nothing, or a comment. A `!` in the first column separates
+		 * top-level blocks, as in NX-OS configurations: it leaves the
+		 * submodes, so that a pasted global command after an
+		 * interface block is global (reference/nxos-roce.txt ends so).
+		 */
+		if (w->n && !w->pos[0]) {
+			out->name = "!";
+			if (m != CMD_MODE_EXEC) {
+				out->mode = CMD_MODE_CONFIG;
+				out->depth = 0;
+			}
+		}
+		rc = 0;
+		goto out;
+	}
+	/* Innermost mode first, then the enclosing ones; the error shown
+	 * is the one that got furthest into the line. */
+	for (;;) {
+		if (!cmd_parse_mode(m, w, out, &e)) {
+			out->mode = m;
+			out->depth = depth;
+			rc = 0;
+			goto out;
+		}
+		if (!have || e.pos > best.pos)
+			best = e;
+		have = true;
+		if (m == CMD_MODE_EXEC || m == CMD_MODE_CONFIG || !depth)
+			break;
+		m = cmd_mode_parent(m);
+		depth--;
+	}
+	memset(out, 0, sizeof(*out));
+	out->name = "";
+	*err = best;
+out:
+	free(w);
+	return rc;
+}
+
+/* --- ? and TAB --- */
+
+/* Calls FN for each existing name of kind K in KNOWN. */
+static void cmd_known(const struct policy *known, enum cmd_names k,
+                      void (*fn)(void *arg, const char *name, const char *what),
+                      void *arg)
+{
+	bool cq = k == CMD_NAMES_CMAP_QOS || k == CMD_NAMES_QCLASS ||
+	          k == CMD_NAMES_CMAP;
+	bool cn = k == CMD_NAMES_CMAP_NQOS || k == CMD_NAMES_CMAP;
+	bool pq = k == CMD_NAMES_PMAP_QOS || k == CMD_NAMES_PMAP;
+	bool pu = k == CMD_NAMES_PMAP_QUE || k == CMD_NAMES_PMAP;
+	bool pn = k == CMD_NAMES_PMAP_NQOS || k == CMD_NAMES_PMAP;
+
+	if (k == CMD_NAMES_QCLASS)
+		fn(arg, POLICY_CLASS_DEFAULT, "Built-in class matching all");
+	if (!known)
+		return;
+	for (size_t i = 0; cq && i < known->nclass_qos; i++)
+		fn(arg, known->class_qos[i].name, "class-map type qos");
+	for (size_t i = 0; cn && i < known->nclass_nq; i++)
+		fn(arg, known->class_nq[i].name, "class-map type network-qos");
+	for (size_t i = 0; pq && i < known->nmap_qos; i++)
+		fn(arg, known->map_qos[i].name, "policy-map type qos");
+	for (size_t i = 0; pu && i < known->nmap_queuing; i++)
+		fn(arg, known->map_queuing[i].name, "policy-map type queuing");
+	for (size_t i = 0; pn && i < known->nmap_nq; i++)
+		fn(arg, known->map_nq[i].name, "policy-map type network-qos");
+	for (size_t i = 0; k == CMD_NAMES_IF && i < known->nifaces; i++) {
+		fn(arg, known->ifaces[i].name, "Configured interface");
+		if (known->ifaces[i].alias[0])
+			fn(arg, known->ifaces[i].alias, "NX-OS alias");
+	}
+}
+
+#define CMD_ITEMS_MAX 96
+
+struct cmd_items {
+	struct cmd_render_item v[CMD_ITEMS_MAX];
+	char tok[CMD_ITEMS_MAX][CMD_WORD_MAX];
+	char help[CMD_ITEMS_MAX][128];
+	bool arg[CMD_ITEMS_MAX];
+	size_t n;
+	const char *prefix; /* the partial word; "" for all */
+};
+
+static void cmd_items_add(struct cmd_items *it, const char *tok, size_t tlen,
+                          const char *help, size_t hlen, bool arg)
+{
+	for (size_t i = 0; i < it->n; i++)
+		if (strlen(it->tok[i]) == tlen &&
+		    !memcmp(it->tok[i], tok, tlen))
+			return;
+	if (it->n == CMD_ITEMS_MAX || tlen >= CMD_WORD_MAX)
+		return;
+	snprintf(it->tok[it->n], CMD_WORD_MAX, "%.*s", (int)tlen, tok);
+	snprintf(it->help[it->n], sizeof(it->help[0]), "%.*s", (int)hlen, help);
+	it->arg[it->n] = arg;
+	it->n++;
+}
+
+static void cmd_items_known(void *arg, const char *name, const char *what)
+{
+	struct cmd_items *it = arg;
+
+	if (!strncmp(name, it->prefix, strlen(it->prefix)))
+		cmd_items_add(it, name, strlen(name), what, strlen(what),
+		              false);
+}
+
+/* The candidates for the next word, filtered by IT->prefix. With
+ * ARGS, arguments appear as their `?` display ("<0-7>"); without, only
+ * words that TAB could insert are listed. */
+static void cmd_items_collect(struct cmd_graph *v, size_t ng,
+                              const struct policy *known, bool args,
+                              struct cmd_items *it)
+{
+	size_t plen = strlen(it->prefix);
+
+	for (size_t k = 0; k < ng; k++) {
+		uint64_t c = v[k].alive ? cmd_candidates(&v[k]) : 0;
+
+		for (size_t i = 0; i < v[k].n; i++) {
+			const struct cmd_node *n = &v[k].node[i];
+
+			if (!(c & (1ull << i)))
+				continue;
+			if (n->type == CMD_TOK_KW) {
+				if (plen <= n->len &&
+				    !strncmp(n->text, it->prefix, plen))
+					cmd_items_add(it, n->text, n->len,
+					              n->help, n->helplen,
+					              false);
+				continue;
+			}
+			if (args && (!plen || cmd_score(n, it->prefix)))
+				cmd_items_add(it, n->text, n->len, n->help,
+				              n->helplen, true);
+			if (n->type == CMD_TOK_DSCP)
+				for (unsigned d = 0; d < 64; d++) {
+					const char *nm = policy_dscp_name(d);
+					char h[32];
+
+					if (!nm ||
+					    strncmp(nm, it->prefix, plen))
+						continue;
+					snprintf(h, sizeof(h), "DSCP %u", d);
+					cmd_items_add(it, nm, strlen(nm), h,
+					              strlen(h), false);
+				}
+			if (n->names != CMD_NAMES_NONE)
+				cmd_known(known, n->names, cmd_items_known, it);
+		}
+	}
+}
+
+static int cmd_items_cmp(const void *a, const void *b)
+{
+	const struct cmd_render_item *x = a, *y = b;
+
+	return strcmp(x->token, y->token);
+}
+
+/* Match all but the partial last word of LINE in CTX's mode. Returns the
+ * graphs (free() them) with their state after those words. */
+static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx, const char *line,
+                                    struct cmd_words *w, size_t *ng,
+                                    const char **partial, struct cmd_error *err)
+{
+	struct cmd_graph *v;
+	size_t full;
+
+	if (cmd_split(line, w, err))
+		return NULL;
+	full = w->open ? w->n - 1 : w->n;
+	*partial = w->open ? w->w[w->n - 1] : "";
+	v = cmd_graphs(ctx->mode, ng);
+	if (!v) {
+		cmd_fail(err, 0, "%% Out of memory");
+		return NULL;
+	}
+	if (cmd_run(v, *ng, w, full, err)) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+int cmd_help_checked(const struct cmd_ctx *ctx, const struct policy *known,
+                     const char *line, struct strbuf *out,
+                     struct cmd_error *err)
+{
+	struct cmd_words *w = malloc(sizeof(*w));
+	struct cmd_items *it = malloc(sizeof(*it));
+	struct cmd_render_item sorted[CMD_ITEMS_MAX];
+	struct cmd_graph *v = NULL;
+	size_t ng = 0, na = 0, nk = 0;
+	const char *partial;
+	bool cr = false;
+
+	memset(err, 0, sizeof(*err));
+	if (!w || !it) {
+		cmd_fail(err, 0, "%% Out of memory");
+		goto fail;
+	}
+	v = cmd_prefix(ctx, line, w, &ng, &partial, err);
+	if (!v)
+		goto fail;
+	it->n = 0;
+	it->prefix = partial;
+	cmd_items_collect(v, ng, known, true, it);
+	for (size_t k = 0; !*partial && k < ng; k++)
+		cr |= v[k].alive && v[k].started && (v[k].cur & v[k].last);
+	/* Arguments first, in table order, then words alphabetically. */
+	for (size_t i = 0; i < it->n; i++)
+		if (it->arg[i])
+			na++;
+	for (size_t i = 0, ai = 0; i < it->n; i++) {
+		struct cmd_render_item *d =
+		    it->arg[i] ? &sorted[ai++] : &sorted[na + nk++];
+
+		d->token = it->tok[i];
+		d->help = it->help[i];
+	}
+	qsort(sorted + na, it->n - na, sizeof(*sorted), cmd_items_cmp);
+	cmd_render_listing(sorted, it->n, cr, out);
+	free(v);
+	free(w);
+	free(it);
+	return 0;
+fail:
+	free(w);
+	free(it);
+	return -1;
+}
+
+void cmd_help(const struct cmd_ctx *ctx, const struct policy *known,
+              const char *line, struct strbuf *out)
+{
+	struct cmd_error err;
+
+	if (cmd_help_checked(ctx, known, line, out, &err))
+		strbuf_printf(out, "%s\n", err.message);
+}
+
+size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
+                    const char *line, char (*words)[CMD_WORD_MAX], size_t max)
+{
+	struct cmd_words *w = malloc(sizeof(*w));
+	struct cmd_items *it = malloc(sizeof(*it));
+	struct cmd_render_item sorted[CMD_ITEMS_MAX];
+	struct cmd_graph *v = NULL;
+	struct cmd_error err;
+	const char *partial;
+	size_t ng, n = 0;
+
+	if (!w || !it)
+		goto out;
+	v = cmd_prefix(ctx, line, w, &ng, &partial, &err);
+	if (!v)
+		goto out;
+	it->n = 0;
+	it->prefix = partial;
+	cmd_items_collect(v, ng, known, false, it);
+	for (size_t i = 0; i < it->n; i++) {
+		sorted[i].token = it->tok[i];
+		sorted[i].help = "";
+	}
+	qsort(sorted, it->n, sizeof(*sorted), cmd_items_cmp);
+	for (n = 0; n < it->n && n < max; n++)
+		snprintf(words[n], CMD_WORD_MAX, "%s", sorted[n].token);
+out:
+	free(v);
+	free(w);
+	free(it);
+	return n;
+}
+
+/* --- modes and execution --- */
+
+static const char *const cmd_mode_names[CMD_MODE_MAX] = {
+    [CMD_MODE_EXEC] = "exec",
+    [CMD_MODE_CONFIG] = "config",
+    [CMD_MODE_CMAP_QOS] = "config-cmap-qos",
+    [CMD_MODE_CMAP_NQOS] = "config-cmap-nqos",
+    [CMD_MODE_PMAP_QOS] = "config-pmap-qos",
+    [CMD_MODE_PMAP_C_QOS] = "config-pmap-c-qos",
+    [CMD_MODE_PMAP_QUE] = "config-pmap-que",
+    [CMD_MODE_PMAP_C_QUE] = "config-pmap-c-que",
+    [CMD_MODE_PMAP_NQOS] = "config-pmap-nqos",
+    [CMD_MODE_PMAP_C_NQOS] = "config-pmap-nqos-c",
+    [CMD_MODE_SYS_QOS] = "config-sys-qos",
+    [CMD_MODE_IF] = "config-if",
+};
+
+const char *cmd_mode_name(enum cmd_mode m)
+{
+	return (unsigned)m < CMD_MODE_MAX ? cmd_mode_names[m] : "?";
+}
+
+int cmd_mode_parse(const char *name)
+{
+	for (int m = 0; name && m < CMD_MODE_MAX; m++)
+		if (!strcmp(name, cmd_mode_names[m]))
+			return m;
+	return -1;
+}
+
+enum cmd_mode cmd_mode_parent(enum cmd_mode m)
+{
+	switch (m) {
+	case CMD_MODE_PMAP_C_QOS:
+		return CMD_MODE_PMAP_QOS;
+	case CMD_MODE_PMAP_C_QUE:
+		return CMD_MODE_PMAP_QUE;
+	case CMD_MODE_PMAP_C_NQOS:
+		return CMD_MODE_PMAP_NQOS;
+	case CMD_MODE_EXEC:
+	case CMD_MODE_CONFIG:
+		return CMD_MODE_EXEC;
+	default:
+		return CMD_MODE_CONFIG;
+	}
+}
+
+void cmd_ctx_init(struct cmd_ctx *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->mode = CMD_MODE_EXEC;
+}
+
+int cmd_ctx_from_path(struct cmd_ctx *c, const char *const *path, size_t n)
+{
+	cmd_ctx_init(c);
+	c->mode = CMD_MODE_CONFIG;
+	if (n > CMD_DEPTH_MAX)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(path[i]) >= sizeof(c->path[i])) {
+			cmd_ctx_init(c);
+			return -1;
+		}
+		snprintf(c->path[i], sizeof(c->path[i]), "%s", path[i]);
+	}
+	c->depth = n;
+	return 0;
+}
+
+int cmd_ctx_push(struct cmd_ctx *ctx, enum cmd_mode m, const char *canon)
+{
+	if (ctx->depth >= CMD_DEPTH_MAX ||
+	    strlen(canon) >= sizeof(ctx->path[0]))
+		return -1;
+	snprintf(ctx->path[ctx->depth], sizeof(ctx->path[0]), "%s", canon);
+	ctx->depth++;
+	ctx->mode = m;
+	return 0;
+}
+
+const char *cmd_ctx_object(const struct cmd_ctx *ctx, size_t level, char *buf,
+                           size_t len)
+{
+	const char *sp;
+
+	if (level >= ctx->depth)
+		return NULL;
+	sp = strrchr(ctx->path[level], ' ');
+	snprintf(buf, len, "%s", sp ? sp + 1 : ctx->path[level]);
+	return buf;
+}
+
+void cmd_prompt(const struct cmd_ctx *c, const char *host, char *buf,
+                size_t len)
+{
+	if (c->mode == CMD_MODE_EXEC)
+		snprintf(buf, len, "%s# ", host);
+	else
+		snprintf(buf, len, "%s(%s)# ", host, cmd_mode_name(c->mode));
+}
+
+void cmd_fail(struct cmd_error *err, size_t pos, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	err->pos = pos;
+}
+
+const char *cmd_arg(const struct cmd_parsed *pa, size_t n, size_t *pos)
+{
+	for (size_t i = 0; i < pa->argc; i++) {
+		if (!(pa->argmask & (1u << i)) || n--)
+			continue;
+		if (pos)
+			*pos = pa->pos[i];
+		return pa->argv[i];
+	}
+	return NULL;
+}
+
+bool cmd_has(const struct cmd_parsed *pa, const char *kw, size_t *idx)
+{
+	for (size_t i = 0; i < pa->argc; i++)
+		if (!(pa->argmask & (1u << i)) && !strcmp(pa->argv[i], kw)) {
+			if (idx)
+				*idx = i;
+			return true;
+		}
+	return false;
+}
+
+int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
+             const struct cmd_parsed *p, struct cmd_error *err)
+{
+	struct cmd_exec_arg x;
+	struct cmd_ctx c;
+
+	memset(err, 0, sizeof(*err));
+	if (!p->argc) {
+		if (!strcmp(p->name, "!") && p->mode == CMD_MODE_CONFIG) {
+			cmd_ctx_init(ctx);
+			ctx->mode = CMD_MODE_CONFIG;
+		}
+		return 0;
+	}
+	if (!p->def || !p->def->exec) {
+		cmd_fail(err, 0, "%% '%s' is not a configuration command",
+		         p->canon);
+		return -1;
+	}
+	if (!policy && p->kind != CMD_KIND_MODE) {
+		cmd_fail(err, 0, "%% No configuration to change");
+		return -1;
+	}
+	/* Leave the submodes the command does not belong to, on a copy:
+	 * a refused line leaves the session where it was. */
+	c = *ctx;
+	c.mode = p->mode;
+	c.depth = p->depth;
+	x.p = policy;
+	x.ctx = &c;
+	x.pa = p;
+	x.err = err;
+	if (p->def->exec(&x)) {
+		/* A refusal about the line as a whole points at its start. */
+		if (!err->pos)
+			err->pos = p->pos[0];
+		return -1;
+	}
+	*ctx = c;
+	return 0;
+}
+
+int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
+                   struct cmd_error *err)
+{
+	struct cmd_parsed *pa = malloc(sizeof(*pa));
+	struct policy tmp;
+	struct cmd_ctx c;
+	int rc = -1;
+
+	memset(err, 0, sizeof(*err));
+	if (!pa || policy_copy(&tmp, policy)) {
+		free(pa);
+		cmd_fail(err, 0, "%% Out of memory");
+		return -1;
+	}
+	cmd_ctx_init(&c);
+	if (ctx->mode != CMD_MODE_EXEC || ctx->depth)
+		c.mode = CMD_MODE_CONFIG;
+	for (size_t i = 0; i < ctx->depth && i < CMD_DEPTH_MAX; i++) {
+		struct cmd_error e;
+
+		if (cmd_parse(&c, ctx->path[i], pa, &e) ||
+		    cmd_exec(&tmp, &c, pa, &e)) {
+			cmd_fail(err, 0, "%% Cannot re-enter '%s': %s",
+			         ctx->path[i], e.message + 2);
+			goto out;
+		}
+	}
+	if (cmd_parse(&c, line, pa, err))
+		goto out;
+	if (pa->kind == CMD_KIND_SHOW || pa->kind == CMD_KIND_ACTION) {
+		cmd_fail(err, 0, "%% '%s' is not a configuration command",
+		         pa->canon);
+		goto out;
+	}
+	if (cmd_exec(&tmp, &c, pa, err))
+		goto out;
+	policy_free(policy);
+	*policy = tmp;
+	*ctx = c;
+	rc = 0;
+out:
+	if (rc)
+		policy_free(&tmp);
+	free(pa);
+	return rc;
+}

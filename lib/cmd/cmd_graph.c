@@ -1,0 +1,489 @@
+/* cmd_graph: syntax strings -> token graphs, and matching words on them.
+ * See cmd_int.h.
+ *
+ * Each command's syntax string is compiled into a token graph (Glushkov's
+ * construction: every token of the string is a node, and each node knows
+ * which nodes may follow it and whether the command may end after it).
+ * A line is matched against every command of a mode at once, one word at
+ * a time, so that a word is resolved among all the keywords that could
+ * come next, as NX-OS does: an exact keyword beats a unique keyword
+ * prefix, which beats an argument ("show policy-map int" is the interface
+ * form); two keywords sharing the prefix are ambiguous.
+ *
+ * The graphs are built on the heap for each call: a mode has a few dozen
+ * short commands, and the library keeps no state between calls.
+ */
+#include "cmd/cmd_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+	const char *word;
+	enum cmd_tok tok;
+	enum cmd_names names;
+	const char *display;
+} cmd_arg_words[] = {
+    {"WORD", CMD_TOK_NAME, CMD_NAMES_NONE, "WORD"},
+    {"CMAP_QOS", CMD_TOK_NAME, CMD_NAMES_CMAP_QOS, "WORD"},
+    {"QCLASS", CMD_TOK_NAME, CMD_NAMES_QCLASS, "WORD"},
+    {"CMAP_NQOS", CMD_TOK_NAME, CMD_NAMES_CMAP_NQOS, "WORD"},
+    {"CMAP", CMD_TOK_NAME, CMD_NAMES_CMAP, "WORD"},
+    {"PMAP_QOS", CMD_TOK_NAME, CMD_NAMES_PMAP_QOS, "WORD"},
+    {"PMAP_QUE", CMD_TOK_NAME, CMD_NAMES_PMAP_QUE, "WORD"},
+    {"PMAP_NQOS", CMD_TOK_NAME, CMD_NAMES_PMAP_NQOS, "WORD"},
+    {"PMAP", CMD_TOK_NAME, CMD_NAMES_PMAP, "WORD"},
+    {"IFNAME", CMD_TOK_IF, CMD_NAMES_IF, "IFNAME"},
+    {"ALIAS", CMD_TOK_ALIAS, CMD_NAMES_NONE, "WORD"},
+    {"DSCPLIST", CMD_TOK_DSCP, CMD_NAMES_NONE, "<0-63>"},
+};
+
+struct cmd_frag {
+	uint64_t first, last;
+	bool nullable;
+};
+
+struct cmd_sx {
+	struct cmd_graph *g;
+	const char *s;
+	size_t pos;
+	const char *help; /* the next help line */
+};
+
+/* --- syntax strings -> graphs --- */
+
+static struct cmd_frag cmd_sx_alt(struct cmd_sx *sx);
+
+static struct cmd_frag cmd_sx_concat(struct cmd_graph *g, struct cmd_frag a,
+                                     struct cmd_frag b)
+{
+	struct cmd_frag r;
+
+	for (size_t i = 0; i < g->n; i++)
+		if (a.last & (1ull << i))
+			g->node[i].next |= b.first;
+	r.first = a.first | (a.nullable ? b.first : 0);
+	r.last = b.last | (b.nullable ? a.last : 0);
+	r.nullable = a.nullable && b.nullable;
+	return r;
+}
+
+static bool cmd_sx_range(const char *s, size_t len, unsigned long long *lo,
+                         unsigned long long *hi)
+{
+	char buf[48], *end;
+
+	if (len < 5 || len >= sizeof(buf) || s[0] != '<' || s[len - 1] != '>')
+		return false;
+	memcpy(buf, s + 1, len - 2);
+	buf[len - 2] = '\0';
+	*lo = strtoull(buf, &end, 10);
+	if (*end != '-')
+		return false;
+	*hi = strtoull(end + 1, &end, 10);
+	return !*end && *lo <= *hi;
+}
+
+/* One node for the word at S (LEN bytes), with the next help line. */
+static struct cmd_frag cmd_sx_atom(struct cmd_sx *sx, const char *s, size_t len)
+{
+	struct cmd_graph *g = sx->g;
+	struct cmd_frag f = {0, 0, false};
+	struct cmd_node *n;
+	const char *nl;
+
+	if (g->n >= CMD_NODES_MAX || !sx->help || !*sx->help) {
+		g->bad = true;
+		return f;
+	}
+	n = &g->node[g->n];
+	memset(n, 0, sizeof(*n));
+	n->type = CMD_TOK_KW;
+	n->text = s;
+	n->len = len;
+	for (size_t i = 0; i < sizeof(cmd_arg_words) / sizeof(*cmd_arg_words);
+	     i++) {
+		if (strlen(cmd_arg_words[i].word) != len ||
+		    memcmp(cmd_arg_words[i].word, s, len))
+			continue;
+		n->type = cmd_arg_words[i].tok;
+		n->names = cmd_arg_words[i].names;
+		n->text = cmd_arg_words[i].display;
+		n->len = strlen(n->text);
+		n->hi = 63;
+	}
+	if (s[0] == '<') {
+		n->type = CMD_TOK_RANGE;
+		g->bad |= !cmd_sx_range(s, len, &n->lo, &n->hi);
+	} else if (len > 4 && !memcmp(s, "LIST<", 5)) {
+		n->type = CMD_TOK_LIST;
+		n->text = s + 4;
+		n->len = len - 4;
+		g->bad |= !cmd_sx_range(n->text, n->len, &n->lo, &n->hi);
+	} else if (n->type == CMD_TOK_KW && isupper((unsigned char)s[0])) {
+		g->bad = true; /* an argument word the engine does not know */
+	}
+	nl = strchr(sx->help, '\n');
+	n->help = sx->help;
+	n->helplen = nl ? (size_t)(nl - sx->help) : strlen(sx->help);
+	sx->help = nl ? nl + 1 : sx->help + n->helplen;
+	f.first = f.last = 1ull << g->n;
+	g->n++;
+	return f;
+}
+
+static void cmd_sx_space(struct cmd_sx *sx)
+{
+	while (sx->s[sx->pos] == ' ')
+		sx->pos++;
+}
+
+static struct cmd_frag cmd_sx_item(struct cmd_sx *sx)
+{
+	char open = sx->s[sx->pos];
+	struct cmd_frag f;
+	size_t start;
+
+	if (open == '(' || open == '[') {
+		sx->pos++;
+		f = cmd_sx_alt(sx);
+		cmd_sx_space(sx);
+		if (sx->s[sx->pos] != (open == '(' ? ')' : ']'))
+			sx->g->bad = true;
+		else
+			sx->pos++;
+		if (open == '[')
+			f.nullable = true;
+		return f;
+	}
+	start = sx->pos;
+	while (sx->s[sx->pos] && !strchr(" ()[]|", sx->s[sx->pos]))
+		sx->pos++;
+	return cmd_sx_atom(sx, sx->s + start, sx->pos - start);
+}
+
+static struct cmd_frag cmd_sx_seq(struct cmd_sx *sx)
+{
+	struct cmd_frag acc = {0, 0, true};
+
+	for (;;) {
+		cmd_sx_space(sx);
+		if (!sx->s[sx->pos] || strchr(")]|", sx->s[sx->pos]) ||
+		    sx->g->bad)
+			return acc;
+		acc = cmd_sx_concat(sx->g, acc, cmd_sx_item(sx));
+	}
+}
+
+static struct cmd_frag cmd_sx_alt(struct cmd_sx *sx)
+{
+	struct cmd_frag f = cmd_sx_seq(sx);
+
+	while (sx->s[sx->pos] == '|' && !sx->g->bad) {
+		struct cmd_frag o;
+
+		sx->pos++;
+		o = cmd_sx_seq(sx);
+		f.first |= o.first;
+		f.last |= o.last;
+		f.nullable |= o.nullable;
+	}
+	return f;
+}
+
+void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def)
+{
+	struct cmd_sx sx = {.g = g, .s = def->syntax, .help = def->help};
+	struct cmd_frag f;
+
+	memset(g, 0, sizeof(*g));
+	g->def = def;
+	f = cmd_sx_alt(&sx);
+	if (sx.s[sx.pos] || f.nullable)
+		g->bad = true;
+	/* Every show command takes a trailing json. */
+	if (def->kind == CMD_KIND_SHOW && !g->bad) {
+		struct cmd_sx js = {.g = g,
+		                    .s = "json",
+		                    .help = "Display output in JSON format"};
+		struct cmd_frag j = cmd_sx_atom(&js, "json", 4);
+
+		j.nullable = true;
+		f = cmd_sx_concat(g, f, j);
+	}
+	if (*sx.help)
+		g->bad = true; /* more help lines than tokens */
+	g->first = f.first;
+	g->last = f.last;
+}
+
+/* The graphs of the commands that live in mode M. */
+struct cmd_graph *cmd_graphs(enum cmd_mode m, size_t *n)
+{
+	struct cmd_graph *v = calloc(cmd_nxos_ntable, sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < cmd_nxos_ntable; i++) {
+		if (!(cmd_nxos_table[i].modes & CMD_M(m)))
+			continue;
+		cmd_graph_build(&v[*n], &cmd_nxos_table[i]);
+		if (!v[*n].bad)
+			(*n)++;
+	}
+	return v;
+}
+
+int cmd_table_check(char *why, size_t len)
+{
+	struct cmd_graph *g = malloc(sizeof(*g));
+	int rc = 0;
+
+	if (!g)
+		return -1;
+	for (size_t i = 0; !rc && i < cmd_nxos_ntable; i++) {
+		cmd_graph_build(g, &cmd_nxos_table[i]);
+		if (g->bad || !cmd_nxos_table[i].modes ||
+		    ((cmd_nxos_table[i].kind == CMD_KIND_CONFIG ||
+		      cmd_nxos_table[i].kind == CMD_KIND_MODE) &&
+		     !cmd_nxos_table[i].exec)) {
+			snprintf(why, len, "%s", cmd_nxos_table[i].syntax);
+			rc = -1;
+		}
+	}
+	free(g);
+	return rc;
+}
+
+/* --- words --- */
+
+int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err)
+{
+	size_t len = strlen(line), i = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (len >= sizeof(w->buf)) {
+		cmd_fail(err, sizeof(w->buf) - 1,
+		         "%% Line too long, expected at most %zu characters",
+		         sizeof(w->buf) - 1);
+		return -1;
+	}
+	memcpy(w->buf, line, len + 1);
+	while (i < len) {
+		while (i < len && isspace((unsigned char)w->buf[i]))
+			w->buf[i++] = '\0';
+		if (i >= len)
+			break;
+		if (w->n == CMD_ARGV_MAX) {
+			cmd_fail(err, i, "%% Too many words");
+			return -1;
+		}
+		w->pos[w->n] = i;
+		w->w[w->n++] = &w->buf[i];
+		while (i < len && !isspace((unsigned char)w->buf[i]))
+			i++;
+		w->end = i;
+	}
+	w->open = w->n && w->end == len;
+	return 0;
+}
+
+bool cmd_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= POLICY_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("-_.", *s))
+			return false;
+	return true;
+}
+
+static bool cmd_ifname_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n >= POLICY_ALIAS_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static bool cmd_number(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s) || strlen(s) > 20)
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* Does W fit argument node N? Fills CANON (may be NULL) with its
+ * canonical form, or ERR (may be NULL) with why not. */
+bool cmd_arg_ok(const struct cmd_node *n, const char *w, char *canon,
+                size_t clen, char *why, size_t wlen)
+{
+	unsigned long long v;
+	uint64_t mask = 0;
+	char msg[128];
+
+	switch (n->type) {
+	case CMD_TOK_KW:
+		return false;
+	case CMD_TOK_NAME:
+		if (cmd_name_ok(w))
+			break;
+		if (why)
+			snprintf(why, wlen,
+			         "%% Invalid name '%s', expected 1-%d letters, "
+			         "digits, '-', '_' or '.'",
+			         w, POLICY_NAME_MAX - 1);
+		return false;
+	case CMD_TOK_IF:
+	case CMD_TOK_ALIAS:
+		if (cmd_ifname_ok(w))
+			break;
+		if (why)
+			snprintf(why, wlen, "%% Invalid interface name '%s'",
+			         w);
+		return false;
+	case CMD_TOK_RANGE:
+		if (cmd_number(w, &v) && v >= n->lo && v <= n->hi) {
+			if (canon)
+				snprintf(canon, clen, "%llu", v);
+			return true;
+		}
+		if (why)
+			snprintf(why, wlen,
+			         "%% Invalid value '%s', expected %llu-%llu", w,
+			         n->lo, n->hi);
+		return false;
+	case CMD_TOK_LIST:
+	case CMD_TOK_DSCP:
+		if (!policy_list_parse(w, (unsigned)n->hi,
+		                       n->type == CMD_TOK_DSCP, &mask, msg,
+		                       sizeof(msg))) {
+			if (canon)
+				policy_list_format(mask, canon, clen);
+			return true;
+		}
+		if (why) {
+			msg[0] = (char)toupper((unsigned char)msg[0]);
+			snprintf(why, wlen, "%% %s", msg);
+		}
+		return false;
+	}
+	if (canon)
+		snprintf(canon, clen, "%s", w);
+	return true;
+}
+
+/* 3: exact keyword, 2: keyword prefix, 1: argument, 0: no match. */
+int cmd_score(const struct cmd_node *n, const char *w)
+{
+	size_t len = strlen(w);
+
+	if (n->type != CMD_TOK_KW)
+		return cmd_arg_ok(n, w, NULL, 0, NULL, 0) ? 1 : 0;
+	if (len > n->len || strncmp(n->text, w, len))
+		return 0;
+	return len == n->len ? 3 : 2;
+}
+
+uint64_t cmd_candidates(const struct cmd_graph *g)
+{
+	uint64_t c = 0;
+
+	if (!g->started)
+		return g->first;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->cur & (1ull << i))
+			c |= g->node[i].next;
+	return c;
+}
+
+/* Match word W (at byte POS) against every live graph. */
+int cmd_step(struct cmd_graph *v, size_t ng, const char *w, size_t pos,
+             struct cmd_error *err)
+{
+	const struct cmd_node *kw = NULL, *arg = NULL;
+	int best = 0;
+
+	for (size_t k = 0; k < ng; k++) {
+		uint64_t c = v[k].alive ? cmd_candidates(&v[k]) : 0;
+
+		for (size_t i = 0; i < v[k].n; i++) {
+			int s;
+
+			if (!(c & (1ull << i)))
+				continue;
+			s = cmd_score(&v[k].node[i], w);
+			if (!arg && v[k].node[i].type != CMD_TOK_KW)
+				arg = &v[k].node[i];
+			if (s > best)
+				best = s;
+		}
+	}
+	if (!best) {
+		char why[sizeof(err->message)];
+
+		if (arg) {
+			cmd_arg_ok(arg, w, NULL, 0, why, sizeof(why));
+			cmd_fail(err, pos, "%s", why);
+		} else {
+			cmd_fail(err, pos, "%% Invalid command");
+		}
+		return -1;
+	}
+	for (size_t k = 0; k < ng; k++) {
+		uint64_t c = v[k].alive ? cmd_candidates(&v[k]) : 0, nc = 0;
+
+		for (size_t i = 0; i < v[k].n; i++) {
+			if (!(c & (1ull << i)) ||
+			    cmd_score(&v[k].node[i], w) != best)
+				continue;
+			nc |= 1ull << i;
+			if (best != 2)
+				continue;
+			if (kw &&
+			    (kw->len != v[k].node[i].len ||
+			     memcmp(kw->text, v[k].node[i].text, kw->len))) {
+				cmd_fail(err, pos, "%% Ambiguous command");
+				return -1;
+			}
+			kw = &v[k].node[i];
+		}
+		v[k].cur = nc;
+		v[k].started = true;
+		v[k].alive = nc != 0;
+	}
+	return 0;
+}
+
+void cmd_run_reset(struct cmd_graph *v, size_t ng)
+{
+	for (size_t k = 0; k < ng; k++) {
+		v[k].cur = 0;
+		v[k].started = false;
+		v[k].alive = true;
+	}
+}
+
+int cmd_run(struct cmd_graph *v, size_t ng, const struct cmd_words *w,
+            size_t nwords, struct cmd_error *err)
+{
+	cmd_run_reset(v, ng);
+	for (size_t i = 0; i < nwords; i++)
+		if (cmd_step(v, ng, w->w[i], w->pos[i], err))
+			return -1;
+	return 0;
+}

@@ -1,0 +1,208 @@
+/* cmd_int: what the command engine (cmd.c, cmd_graph.c), the NX-OS
+ * command table (cmd_nxos.c, cmd_nxos_maps.c) and the running-config
+ * printer (cmd_running.c) share.
+ *
+ * A command is one struct cmd_def: the modes it lives in, a syntax string
+ * (see cmd.h), one help line per token of the syntax in the order they
+ * appear, and what carries it out. The engine compiles each syntax into a
+ * small token graph when it needs it (there is no global state), matches
+ * the typed words against every command of a mode at once, and resolves
+ * unique prefixes across all of them.
+ *
+ * Argument words beyond cmd.h's WORD/<LO-HI>:
+ *   WORD       a new or existing name (letters, digits, '-', '_', '.')
+ *   CMAP_QOS   a class-map type qos name
+ *   QCLASS     a class of a qos policy-map: CMAP_QOS or class-default
+ *   CMAP_NQOS  a class-map type network-qos name
+ *   CMAP       any class-map name        PMAP       any policy-map name
+ *   PMAP_QOS, PMAP_QUE, PMAP_NQOS        policy-maps of one type
+ *   IFNAME     an interface: Linux name or NX-OS alias
+ *   ALIAS      an NX-OS interface name (may hold '/')
+ *   LIST<0-7>  a value list within 0-HI ("3", "0-2,5")
+ *   DSCPLIST   a DSCP list, 0-63 or PHB names ("af31,cs3")
+ *   BYTES      a threshold number, 1-4294967295
+ */
+#ifndef ROCED_CMD_INT_H
+#define ROCED_CMD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/cmd.h"
+
+#define CMD_M(m)      (1u << (m))
+#define CMD_M_CONFIGS (((1u << CMD_MODE_MAX) - 1) & ~CMD_M(CMD_MODE_EXEC))
+#define CMD_M_ALL     ((1u << CMD_MODE_MAX) - 1)
+#define CMD_HELP_NO   "Negate a command or set its defaults\n"
+#define CMD_DEPTH_MAX 3
+#define CMD_LINE_MAX  512
+
+/* --- token graphs (cmd_graph.c) --- */
+
+#define CMD_NODES_MAX 32
+
+enum cmd_tok {
+	CMD_TOK_KW,
+	CMD_TOK_NAME,  /* object names, completed from the policy */
+	CMD_TOK_IF,    /* interface name or alias */
+	CMD_TOK_ALIAS, /* NX-OS interface name */
+	CMD_TOK_RANGE,
+	CMD_TOK_LIST,
+	CMD_TOK_DSCP,
+};
+
+/* Which existing names complete an argument. */
+enum cmd_names {
+	CMD_NAMES_NONE,
+	CMD_NAMES_CMAP_QOS,
+	CMD_NAMES_QCLASS, /* class-maps type qos and class-default */
+	CMD_NAMES_CMAP_NQOS,
+	CMD_NAMES_CMAP,
+	CMD_NAMES_PMAP_QOS,
+	CMD_NAMES_PMAP_QUE,
+	CMD_NAMES_PMAP_NQOS,
+	CMD_NAMES_PMAP,
+	CMD_NAMES_IF,
+};
+
+struct cmd_node {
+	enum cmd_tok type;
+	enum cmd_names names;
+	const char *text; /* keyword, or what `?` shows for an argument */
+	size_t len;
+	unsigned long long lo, hi;
+	const char *help;
+	size_t helplen;
+	uint64_t next;
+};
+
+struct cmd_graph {
+	const struct cmd_def *def;
+	struct cmd_node node[CMD_NODES_MAX];
+	size_t n;
+	uint64_t first, last;
+	bool bad; /* the syntax string or its help does not parse */
+	/* Matching state: the nodes the last word matched. */
+	uint64_t cur;
+	bool started, alive;
+};
+
+/* A line cut into words. */
+struct cmd_words {
+	size_t n;
+	size_t pos[CMD_ARGV_MAX];
+	char *w[CMD_ARGV_MAX];
+	char buf[CMD_LINE_MAX];
+	size_t end; /* offset just after the last word */
+	bool open;  /* the line ends inside a word (no trailing space) */
+};
+
+/* Compile DEF's syntax into G (G->bad when it does not compile). */
+void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def);
+/* The graphs of the commands that live in mode M (free() them); NULL on
+ * ENOMEM. */
+struct cmd_graph *cmd_graphs(enum cmd_mode m, size_t *n);
+/* Cut LINE into W; -1 with ERR for a line too long or too many words. */
+int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err);
+/* Does word W fit argument node N? CANON (may be NULL) gets its canonical
+ * form; WHY (may be NULL) the "% ..." reason when it does not. */
+bool cmd_arg_ok(const struct cmd_node *n, const char *w, char *canon,
+                size_t clen, char *why, size_t wlen);
+/* 3: exact keyword, 2: keyword prefix, 1: argument, 0: no match. */
+int cmd_score(const struct cmd_node *n, const char *w);
+/* The nodes that may match the next word of G. */
+uint64_t cmd_candidates(const struct cmd_graph *g);
+/* Match word W (at byte POS) against the NG graphs V at once. */
+int cmd_step(struct cmd_graph *v, size_t ng, const char *w, size_t pos,
+             struct cmd_error *err);
+void cmd_run_reset(struct cmd_graph *v, size_t ng);
+/* Match the first NWORDS words of W from the start. */
+int cmd_run(struct cmd_graph *v, size_t ng, const struct cmd_words *w,
+            size_t nwords, struct cmd_error *err);
+
+/* What cmd_exec hands a command's function. */
+struct cmd_exec_arg {
+	struct policy *p; /* NULL for MODE lines run by rocesh */
+	struct cmd_ctx *ctx;
+	const struct cmd_parsed *pa;
+	struct cmd_error *err;
+};
+
+struct cmd_def {
+	uint32_t modes; /* CMD_M() bits */
+	enum cmd_kind kind;
+	const char *name;
+	const char *syntax;
+	const char *help; /* one '\n'-terminated line per syntax token */
+	/* Carry the line out (CONFIG and MODE kinds); returns 0 or -1 with
+	 * the error filled through cmd_fail(). */
+	int (*exec)(struct cmd_exec_arg *x);
+};
+
+extern const struct cmd_def cmd_nxos_table[];
+extern const size_t cmd_nxos_ntable;
+
+/* Fill ERR with a "% "-prefixed message about the token at POS. */
+void cmd_fail(struct cmd_error *err, size_t pos, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The Nth argument (not keyword) of PA, or NULL; *POS gets its offset. */
+const char *cmd_arg(const struct cmd_parsed *pa, size_t n, size_t *pos);
+/* Whether keyword KW is among PA's words, and the index of the first. */
+bool cmd_has(const struct cmd_parsed *pa, const char *kw, size_t *idx);
+
+/* The mode enclosing M (CONFIG's parent is EXEC). */
+enum cmd_mode cmd_mode_parent(enum cmd_mode m);
+/* The object a nested mode is about: the last word of CTX->path[LEVEL]
+ * (every mode-entering line ends with its object's name). */
+const char *cmd_ctx_object(const struct cmd_ctx *ctx, size_t level, char *buf,
+                           size_t len);
+/* Enter mode M by the line CANON (depth grows by one). */
+int cmd_ctx_push(struct cmd_ctx *ctx, enum cmd_mode m, const char *canon);
+
+/* Check that every row of the table compiles (syntax and one help line
+ * per token). Returns 0, or -1 with the first bad row's syntax in WHY. */
+int cmd_table_check(char *why, size_t len);
+
+/* Whether S is a valid policy object name (NX-OS characters). */
+bool cmd_name_ok(const char *s);
+
+/* --- the NX-OS table's actions (cmd_nxos.c, cmd_nxos_maps.c) --- */
+
+/* Enter mode M by LINE; 0, or -1 with X's error set. */
+int cmd_nx_enter(struct cmd_exec_arg *x, enum cmd_mode m, const char *line);
+int cmd_nx_oom(struct cmd_exec_arg *x);
+/* The object of the mode at LEVEL in BUF ("" when none). */
+const char *cmd_nx_obj(struct cmd_exec_arg *x, size_t level, char *buf,
+                       size_t len);
+/* "% WHAT NAME no longer exists"; returns -1. */
+int cmd_nx_gone(struct cmd_exec_arg *x, const char *what, const char *name);
+/* Remove element I of an array of *N elements of SIZE bytes. */
+void cmd_nx_remove(void *arr, size_t *n, size_t size, size_t i);
+/* "% policy-map type TYPE NAME does not exist" at POS; returns -1. */
+int cmd_nx_pmap_missing(struct cmd_exec_arg *x, const char *type,
+                        const char *name, size_t pos);
+/* For `no X [VALUE]`: X must be SET, and equal CUR when VALUE is given. */
+int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
+                    const char *what);
+
+int cmd_nx_cmap_qos(struct cmd_exec_arg *x);
+int cmd_nx_cmap_nqos(struct cmd_exec_arg *x);
+int cmd_nx_match_cos(struct cmd_exec_arg *x);
+int cmd_nx_match_dscp(struct cmd_exec_arg *x);
+int cmd_nx_match_qos_group(struct cmd_exec_arg *x);
+int cmd_nx_pmap_qos(struct cmd_exec_arg *x);
+int cmd_nx_pmap_que(struct cmd_exec_arg *x);
+int cmd_nx_pmap_nqos(struct cmd_exec_arg *x);
+int cmd_nx_pmap_qos_class(struct cmd_exec_arg *x);
+int cmd_nx_set_qos_group(struct cmd_exec_arg *x);
+int cmd_nx_pmap_que_class(struct cmd_exec_arg *x);
+int cmd_nx_bandwidth(struct cmd_exec_arg *x);
+int cmd_nx_priority(struct cmd_exec_arg *x);
+int cmd_nx_random_detect(struct cmd_exec_arg *x);
+int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x);
+int cmd_nx_pause(struct cmd_exec_arg *x);
+int cmd_nx_mtu(struct cmd_exec_arg *x);
+
+#endif

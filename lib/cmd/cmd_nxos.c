@@ -1,0 +1,653 @@
+/* cmd_nxos: the NX-OS commands of rocesh, one table row each, and what the
+ * mode, system qos, interface and watchdog commands do to a policy (the
+ * class-map and policy-map ones are in cmd_nxos_maps.c). See cmd_int.h
+ * for the row form.
+ *
+ * The commands are those of the reference Nexus configuration (DOMAIN.md,
+ * reference/nxos-roce.txt) plus what roced.conf(5) can hold and NX-OS has
+ * no word for: an interface's NX-OS `alias` and `qdisc-takeover`. The help
+ * texts follow NX-OS's wording.
+ *
+ * Rules kept by every action here: check everything before changing
+ * anything (a refused line leaves the policy as it was); entering a mode
+ * creates its object as NX-OS does; `no` of something that is not there
+ * is an error naming it; and a value only this engine can check (an
+ * undefined name) is refused with a caret under it. What holds across
+ * objects (bandwidth sums, strict with bandwidth, pause vs match) is
+ * policy_validate_mode()'s job, which the daemon runs on the result.
+ */
+#include "cmd/cmd_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The policy_find_* lookups are const; the CLI owns the policy it
+ * changes, so their results may be written through. */
+#define NX_MUT(type, expr) ((type *)(expr))
+
+/* ---- modes ---- */
+
+static int cmd_nx_configure(struct cmd_exec_arg *x)
+{
+	cmd_ctx_init(x->ctx);
+	x->ctx->mode = CMD_MODE_CONFIG;
+	return 0;
+}
+
+static int cmd_nx_end(struct cmd_exec_arg *x)
+{
+	cmd_ctx_init(x->ctx);
+	return 0;
+}
+
+static int cmd_nx_exit(struct cmd_exec_arg *x)
+{
+	struct cmd_ctx *c = x->ctx;
+
+	/* In exec mode rocesh ends the session; nothing changes here. */
+	if (c->mode == CMD_MODE_EXEC)
+		return 0;
+	if (c->mode == CMD_MODE_CONFIG || !c->depth) {
+		cmd_ctx_init(c);
+		return 0;
+	}
+	c->depth--;
+	c->path[c->depth][0] = '\0';
+	c->mode = cmd_mode_parent(c->mode);
+	return 0;
+}
+
+int cmd_nx_enter(struct cmd_exec_arg *x, enum cmd_mode m, const char *line)
+{
+	if (!cmd_ctx_push(x->ctx, m, line))
+		return 0;
+	cmd_fail(x->err, 0, "%% Cannot enter %s: nested too deep",
+	         cmd_mode_name(m));
+	return -1;
+}
+
+static int cmd_nx_system_qos(struct cmd_exec_arg *x)
+{
+	return cmd_nx_enter(x, CMD_MODE_SYS_QOS, x->pa->canon);
+}
+
+int cmd_nx_oom(struct cmd_exec_arg *x)
+{
+	cmd_fail(x->err, 0, "%% Out of memory");
+	return -1;
+}
+
+/* The object a mode is about, looked up again in the policy: another
+ * session may have removed it meanwhile. */
+const char *cmd_nx_obj(struct cmd_exec_arg *x, size_t level, char *buf,
+                       size_t len)
+{
+	if (cmd_ctx_object(x->ctx, level, buf, len))
+		return buf;
+	buf[0] = '\0';
+	return buf;
+}
+
+int cmd_nx_gone(struct cmd_exec_arg *x, const char *what, const char *name)
+{
+	cmd_fail(x->err, 0, "%% %s %s no longer exists", what, name);
+	return -1;
+}
+
+/* Remove element I of an array of N elements of SIZE bytes. */
+void cmd_nx_remove(void *arr, size_t *n, size_t size, size_t i)
+{
+	char *a = arr;
+
+	memmove(a + i * size, a + (i + 1) * size, (*n - i - 1) * size);
+	(*n)--;
+}
+
+/* ---- system qos and interfaces ---- */
+
+static struct policy_iface *cmd_nx_ctx_iface(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_iface *i = NX_MUT(
+	    struct policy_iface,
+	    policy_find_iface(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!i)
+		cmd_nx_gone(x, "interface", name);
+	return i;
+}
+
+/* service-policy type qos input / queuing output / network-qos, in
+ * system qos or an interface. */
+static int cmd_nx_service_policy(struct cmd_exec_arg *x)
+{
+	bool sys = x->ctx->mode == CMD_MODE_SYS_QOS;
+	struct policy_iface *i = sys ? NULL : cmd_nx_ctx_iface(x);
+	size_t pos = 0;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	const char *type;
+	char *slot;
+	bool found;
+
+	if (!sys && !i)
+		return -1;
+	if (cmd_has(x->pa, "network-qos", NULL)) {
+		type = "network-qos";
+		slot = x->p->system.network_qos;
+		found = name && policy_find_map_nq(x->p, name);
+	} else if (cmd_has(x->pa, "input", NULL)) {
+		type = "qos";
+		slot = sys ? x->p->system.qos_input : i->qos_input;
+		found = name && policy_find_map_qos(x->p, name);
+	} else {
+		type = "queuing";
+		slot = sys ? x->p->system.queuing_output : i->queuing_output;
+		found = name && policy_find_map_queuing(x->p, name);
+	}
+	if (x->pa->negated) {
+		if (!slot[0] || (name && strcmp(slot, name))) {
+			cmd_fail(x->err, name ? pos : 0,
+			         "%% service-policy type %s %s is not attached",
+			         type, name ? name : "");
+			return -1;
+		}
+		slot[0] = '\0';
+		return 0;
+	}
+	if (!found)
+		return cmd_nx_pmap_missing(x, type, name, pos);
+	snprintf(slot, POLICY_NAME_MAX, "%s", name);
+	return 0;
+}
+
+/* Linux accepts names shorter than IFNAMSIZ without '/', ':' or blanks. */
+static bool cmd_nx_linux_ifname(const char *s)
+{
+	return s[0] && strlen(s) < POLICY_IFNAME_MAX && strcmp(s, ".") &&
+	       strcmp(s, "..") && !strpbrk(s, "/: \t");
+}
+
+static int cmd_nx_interface(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	struct policy_iface *i =
+	    NX_MUT(struct policy_iface, policy_find_iface(x->p, name));
+	char line[CMD_WORD_MAX + 16];
+
+	if (x->pa->negated) {
+		if (!i) {
+			cmd_fail(x->err, pos,
+			         "%% interface %s is not configured", name);
+			return -1;
+		}
+		cmd_nx_remove(x->p->ifaces, &x->p->nifaces, sizeof(*i),
+		              (size_t)(i - x->p->ifaces));
+		return 0;
+	}
+	if (!i && !cmd_nx_linux_ifname(name)) {
+		/* An alias only names a port once a block has it: roced
+		 * cannot guess which Linux port Ethernet1/1 is. */
+		cmd_fail(x->err, pos,
+		         "%% No interface has the alias %s, and it is not a "
+		         "Linux interface name: configure the port by its "
+		         "Linux name (interface swp1) and give it the alias "
+		         "there (alias %s)",
+		         name, name);
+		return -1;
+	}
+	if (!i) {
+		i = policy_add_iface(x->p, name);
+		if (!i)
+			return cmd_nx_oom(x);
+	}
+	/* The context names the Linux port, which an alias change inside
+	 * the block cannot invalidate. */
+	snprintf(line, sizeof(line), "interface %s", i->name);
+	return cmd_nx_enter(x, CMD_MODE_IF, line);
+}
+
+static int cmd_nx_alias(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	size_t pos = 0;
+	const char *alias = cmd_arg(x->pa, 0, &pos);
+
+	if (!i)
+		return -1;
+	if (x->pa->negated) {
+		if (!i->alias[0] || (alias && strcasecmp(alias, i->alias))) {
+			cmd_fail(x->err, alias ? pos : 0,
+			         "%% alias %s is not configured",
+			         alias ? alias : "");
+			return -1;
+		}
+		i->alias[0] = '\0';
+		return 0;
+	}
+	snprintf(i->alias, sizeof(i->alias), "%s", alias);
+	return 0;
+}
+
+static int cmd_nx_pfc_mode(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	const char *mode = x->pa->argv[x->pa->argc - 1];
+	int m = policy_pfc_mode_parse(mode);
+
+	if (!i)
+		return -1;
+	if (!x->pa->negated) {
+		i->pfc_mode = (enum policy_pfc_mode)m;
+		return 0;
+	}
+	if (m >= 0 && (enum policy_pfc_mode)m != i->pfc_mode) {
+		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+		         "%% priority-flow-control mode is %s, not %s",
+		         policy_pfc_mode_name(i->pfc_mode), mode);
+		return -1;
+	}
+	i->pfc_mode = POLICY_PFC_AUTO;
+	return 0;
+}
+
+static int cmd_nx_if_watchdog(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	const char *v = x->pa->argv[x->pa->argc - 1];
+
+	if (!i)
+		return -1;
+	if (!x->pa->negated) {
+		i->watchdog = !strcmp(v, "on") ? POLICY_ON : POLICY_OFF;
+		return 0;
+	}
+	if (i->watchdog == POLICY_INHERIT) {
+		cmd_fail(x->err, 0,
+		         "%% priority-flow-control watch-dog-interval is not "
+		         "configured on this interface");
+		return -1;
+	}
+	i->watchdog = POLICY_INHERIT;
+	return 0;
+}
+
+static int cmd_nx_qdisc_takeover(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	i->qdisc_takeover = !x->pa->negated;
+	return 0;
+}
+
+/* ---- global PFC watchdog ---- */
+
+static int cmd_nx_wd_global(struct cmd_exec_arg *x)
+{
+	if (x->pa->negated)
+		x->p->pfcwd.enabled = false;
+	else
+		x->p->pfcwd.enabled =
+		    !strcmp(x->pa->argv[x->pa->argc - 1], "on");
+	return 0;
+}
+
+/* The watchdog's numbers; `no` restores the NX-OS default. */
+static int cmd_nx_wd_number(struct cmd_exec_arg *x)
+{
+	static const struct {
+		const char *kw;
+		size_t off;
+		uint32_t def;
+	} tab[] = {
+	    {"interval", offsetof(struct policy_pfcwd, poll_ms),
+	     POLICY_PFCWD_POLL_MS},
+	    {"shutdown-multiplier",
+	     offsetof(struct policy_pfcwd, shutdown_mult),
+	     POLICY_PFCWD_SHUTDOWN_MULT},
+	    {"internal-interface-multiplier",
+	     offsetof(struct policy_pfcwd, internal_if_mult),
+	     POLICY_PFCWD_INTERNAL_IF_MULT},
+	    {"auto-restore", offsetof(struct policy_pfcwd, auto_restore_mult),
+	     POLICY_PFCWD_AUTO_RESTORE_MULT},
+	    {"fixed-restore", offsetof(struct policy_pfcwd, fixed_restore_mult),
+	     POLICY_PFCWD_FIXED_RESTORE_MULT},
+	};
+	const char *v = cmd_arg(x->pa, 0, NULL);
+
+	for (size_t k = 0; k < sizeof(tab) / sizeof(*tab); k++) {
+		uint32_t *field;
+
+		if (!cmd_has(x->pa, tab[k].kw, NULL))
+			continue;
+		field = (uint32_t *)((char *)&x->p->pfcwd + tab[k].off);
+		if (x->pa->negated &&
+		    cmd_nx_no_value(x, true, *field, x->pa->name))
+			return -1;
+		*field = x->pa->negated || !v ? tab[k].def
+		                              : (uint32_t)strtoul(v, NULL, 10);
+		return 0;
+	}
+	cmd_fail(x->err, 0, "%% Unknown watch-dog setting");
+	return -1;
+}
+
+/* ---- the table ---- */
+
+#define H_SHOW   "Show running system information\n"
+#define H_IFNAME "Interface name (Linux name or NX-OS alias)\n"
+#define H_CMAP   "Configure class-map\n"
+#define H_PMAP   "Configure policy-map\n"
+#define H_CTYPE  "Type of the class-map\n"
+#define H_PTYPE  "Type of the policy-map\n"
+#define H_CNAME  "Class map name (max 63 characters)\n"
+#define H_PNAME  "Policy map name (max 63 characters)\n"
+#define H_MATCH_MODE                                                           \
+	"Logical-AND all matching statements in this class-map\n"              \
+	"Logical-OR all matching statements in this class-map\n"
+#define H_PFC    "Configure priority flow control\n"
+#define H_WDI    "Enable/Disable PFC watch-dog on all queues\n"
+#define H_ONOFF  "Enable\nDisable\n"
+#define H_WD     "Configure PFC watch-dog\n"
+#define H_MATCH  "Configure class-map match criteria\n"
+#define H_COS    "IEEE 802.1Q class of service\n"
+#define H_COSL   "List of CoS values, e.g. 3 or 0-2,5\n"
+#define H_DSCP   "DSCP in IP(v4) and IPv6 packets\n"
+#define H_DSCPL  "List of DSCP values or names, e.g. 26 or af31,cs3\n"
+#define H_QG     "Qos-group\n"
+#define H_QGL    "List of qos-group values, e.g. 3\n"
+#define H_CLASS  "Policy criteria\n"
+#define H_QCLASS H_CLASS "Type of the class\nQueuing class\n"
+#define H_UNITS                                                                \
+	"Threshold value\nIn bytes\nIn kilobytes (1024 bytes)\n"               \
+	"In megabytes (1048576 bytes)\n"
+#define H_MINT "Minimum threshold: marking starts above it\n" H_UNITS
+#define H_MAXT "Maximum threshold: everything is marked above it\n" H_UNITS
+#define H_QUEUES                                                               \
+	"Queue 1\nQueue 2\nQueue 3\nQueue 4\nQueue 5\nQueue 6\nQueue 7\n"      \
+	"Default queue (queue 0)\n"
+#define QUEUES                                                                 \
+	"(c-out-8q-q1|c-out-8q-q2|c-out-8q-q3|c-out-8q-q4|c-out-8q-q5|"        \
+	"c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default)"
+#define H_NQCLASS                                                              \
+	H_CLASS "Type of the class\nNetwork-qos class\n"                       \
+	        "Default network-qos class\n" H_CNAME
+#define H_SP   "Configure service policy\n" H_PTYPE
+#define H_SPQ  "Qos policy\nApply to the input direction\n" H_PNAME
+#define H_SPU  "Queuing policy\nApply to the output direction\n" H_PNAME
+#define H_SPN  "Network-qos policy\n" H_PNAME
+#define H_MODE "Set PFC mode\n"
+#define H_MODES                                                                \
+	"Advertise by DCBX and enable PFC once the peer agrees\n"              \
+	"Enable PFC regardless of the peer\nDisable PFC\n"
+#define H_DEBUG "Debugging functions\n"
+#define SUBSYS  "(all|apply|conf|ctl|dcbx|link|watchdog)"
+#define H_SUBSYS                                                               \
+	"All subsystems\nApplying plans to the kernel\n"                       \
+	"Configuration loading and reload\nControl socket\n"                   \
+	"DCBX negotiation\nLink events\nPFC watchdog\n"
+
+#define CFG   CMD_M(CMD_MODE_CONFIG)
+#define M(x)  CMD_M(CMD_MODE_##x)
+#define KCONF CMD_KIND_CONFIG
+#define KMODE CMD_KIND_MODE
+#define KSHOW CMD_KIND_SHOW
+#define KACT  CMD_KIND_ACTION
+#define NO    CMD_HELP_NO
+
+const struct cmd_def cmd_nxos_table[] = {
+    /* exec mode, and shows/actions reachable from every mode */
+    {M(EXEC), KMODE, "configure terminal", "configure terminal",
+     "Enter configuration mode\nConfigure from the terminal\n",
+     cmd_nx_configure},
+    {CMD_M_CONFIGS, KMODE, "end", "end", "Go to exec mode\n", cmd_nx_end},
+    {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
+     cmd_nx_exit},
+    {CMD_M_ALL, KSHOW, "show running-config",
+     "show running-config [qos|interface IFNAME]",
+     H_SHOW "Current operating configuration\nQoS configuration only\n"
+            "One interface's configuration\n" H_IFNAME,
+     NULL},
+    {CMD_M_ALL, KSHOW, "show startup-config", "show startup-config",
+     H_SHOW "Contents of startup configuration\n", NULL},
+    {CMD_M_ALL, KSHOW, "show class-map", "show class-map [CMAP]",
+     H_SHOW "Show class-maps\n" H_CNAME, NULL},
+    {CMD_M_ALL, KSHOW, "show policy-map", "show policy-map [PMAP]",
+     H_SHOW "Show policy-maps\n" H_PNAME, NULL},
+    {CMD_M_ALL, KSHOW, "show policy-map interface",
+     "show policy-map interface [IFNAME]",
+     H_SHOW "Show policy-maps\nPolicy-maps and counters of "
+            "interfaces\n" H_IFNAME,
+     NULL},
+    {CMD_M_ALL, KSHOW, "show queuing interface",
+     "show queuing interface [IFNAME]",
+     H_SHOW "Show queuing information\nQueues of interfaces\n" H_IFNAME, NULL},
+    {CMD_M_ALL, KSHOW, "show queuing pfc-queue",
+     "show queuing pfc-queue [interface IFNAME] [detail]",
+     H_SHOW "Show queuing information\nPFC watch-dog queue status\n"
+            "One interface\n" H_IFNAME "Detailed information\n",
+     NULL},
+    {CMD_M_ALL, KSHOW, "show interface priority-flow-control",
+     "show interface priority-flow-control",
+     H_SHOW "Interface status\nPriority flow control status and counters\n",
+     NULL},
+    {CMD_M_ALL, KSHOW, "show lldp dcbx interface",
+     "show lldp dcbx interface IFNAME",
+     H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
+    {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
+     "Copy from one file to another\nCurrent operating configuration\n"
+     "Save to the startup configuration\n",
+     NULL},
+    {CMD_M_ALL, KACT, "debug", "debug " SUBSYS, H_DEBUG H_SUBSYS, NULL},
+    {CMD_M_ALL, KACT, "debug", "no debug " SUBSYS, NO H_DEBUG H_SUBSYS, NULL},
+
+    /* configuration mode */
+    {CFG, KCONF, "class-map type qos",
+     "class-map type qos [match-all|match-any] CMAP_QOS",
+     H_CMAP H_CTYPE "Configure qos class-map\n" H_MATCH_MODE H_CNAME,
+     cmd_nx_cmap_qos},
+    {CFG, KCONF, "class-map type qos",
+     "no class-map type qos [match-all|match-any] CMAP_QOS",
+     NO H_CMAP H_CTYPE "Configure qos class-map\n" H_MATCH_MODE H_CNAME,
+     cmd_nx_cmap_qos},
+    {CFG, KCONF, "class-map type network-qos",
+     "class-map type network-qos CMAP_NQOS",
+     H_CMAP H_CTYPE "Configure network-qos class-map\n" H_CNAME,
+     cmd_nx_cmap_nqos},
+    {CFG, KCONF, "class-map type network-qos",
+     "no class-map type network-qos CMAP_NQOS",
+     NO H_CMAP H_CTYPE "Configure network-qos class-map\n" H_CNAME,
+     cmd_nx_cmap_nqos},
+    {CFG, KCONF, "policy-map type qos", "policy-map type qos PMAP_QOS",
+     H_PMAP H_PTYPE "Configure qos policy-map\n" H_PNAME, cmd_nx_pmap_qos},
+    {CFG, KCONF, "policy-map type qos", "no policy-map type qos PMAP_QOS",
+     NO H_PMAP H_PTYPE "Configure qos policy-map\n" H_PNAME, cmd_nx_pmap_qos},
+    {CFG, KCONF, "policy-map type queuing", "policy-map type queuing PMAP_QUE",
+     H_PMAP H_PTYPE "Configure queuing policy-map\n" H_PNAME, cmd_nx_pmap_que},
+    {CFG, KCONF, "policy-map type queuing",
+     "no policy-map type queuing PMAP_QUE",
+     NO H_PMAP H_PTYPE "Configure queuing policy-map\n" H_PNAME,
+     cmd_nx_pmap_que},
+    {CFG, KCONF, "policy-map type network-qos",
+     "policy-map type network-qos PMAP_NQOS",
+     H_PMAP H_PTYPE "Configure network-qos policy-map\n" H_PNAME,
+     cmd_nx_pmap_nqos},
+    {CFG, KCONF, "policy-map type network-qos",
+     "no policy-map type network-qos PMAP_NQOS",
+     NO H_PMAP H_PTYPE "Configure network-qos policy-map\n" H_PNAME,
+     cmd_nx_pmap_nqos},
+    {CFG, KMODE, "system qos", "system qos",
+     "System management commands\nConfigure system qos\n", cmd_nx_system_qos},
+    {CFG, KCONF, "interface", "interface IFNAME",
+     "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
+    {CFG, KCONF, "interface", "no interface IFNAME",
+     NO "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
+    {CFG, KCONF, "priority-flow-control watch-dog-interval",
+     "priority-flow-control watch-dog-interval (on|off)", H_PFC H_WDI H_ONOFF,
+     cmd_nx_wd_global},
+    {CFG, KCONF, "priority-flow-control watch-dog-interval",
+     "no priority-flow-control watch-dog-interval [on|off]",
+     NO H_PFC H_WDI H_ONOFF, cmd_nx_wd_global},
+    {CFG, KCONF, "priority-flow-control watch-dog interval",
+     "[no] priority-flow-control watch-dog interval <100-1000>",
+     NO H_PFC H_WD "Watch-dog poll interval\nMilliseconds\n", cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control watch-dog interval",
+     "no priority-flow-control watch-dog interval",
+     NO H_PFC H_WD "Watch-dog poll interval\n", cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
+     "[no] priority-flow-control watch-dog shutdown-multiplier <1-100>",
+     NO H_PFC H_WD "Polls a queue stays paused before it is shut\n"
+                   "Multiplier of the poll interval\n",
+     cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
+     "no priority-flow-control watch-dog shutdown-multiplier",
+     NO H_PFC H_WD "Polls a queue stays paused before it is shut\n",
+     cmd_nx_wd_number},
+    {CFG, KCONF,
+     "priority-flow-control watch-dog internal-interface-multiplier",
+     "[no] priority-flow-control watch-dog "
+     "internal-interface-multiplier "
+     "<1-100>",
+     NO H_PFC H_WD "Multiplier for internal interfaces\n"
+                   "Multiplier of the poll interval\n",
+     cmd_nx_wd_number},
+    {CFG, KCONF,
+     "priority-flow-control watch-dog internal-interface-multiplier",
+     "no priority-flow-control watch-dog internal-interface-multiplier",
+     NO H_PFC H_WD "Multiplier for internal interfaces\n", cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control auto-restore multiplier",
+     "[no] priority-flow-control auto-restore multiplier <0-100>",
+     NO H_PFC "Restore a shut queue once pause frames stop\n"
+              "Multiplier of the poll interval\nMultiplier (0 disables)\n",
+     cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control auto-restore multiplier",
+     "no priority-flow-control auto-restore multiplier",
+     NO H_PFC "Restore a shut queue once pause frames stop\n"
+              "Multiplier of the poll interval\n",
+     cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control fixed-restore multiplier",
+     "[no] priority-flow-control fixed-restore multiplier <0-100>",
+     NO H_PFC "Restore a shut queue after a fixed time\n"
+              "Multiplier of the poll interval\nMultiplier (0 disables)\n",
+     cmd_nx_wd_number},
+    {CFG, KCONF, "priority-flow-control fixed-restore multiplier",
+     "no priority-flow-control fixed-restore multiplier",
+     NO H_PFC "Restore a shut queue after a fixed time\n"
+              "Multiplier of the poll interval\n",
+     cmd_nx_wd_number},
+
+    /* class-map type qos */
+    {M(CMAP_QOS), KCONF, "match cos", "[no] match cos LIST<0-7>",
+     NO H_MATCH H_COS H_COSL, cmd_nx_match_cos},
+    {M(CMAP_QOS), KCONF, "match cos", "no match cos", NO H_MATCH H_COS,
+     cmd_nx_match_cos},
+    {M(CMAP_QOS), KCONF, "match dscp", "[no] match dscp DSCPLIST",
+     NO H_MATCH H_DSCP H_DSCPL, cmd_nx_match_dscp},
+    {M(CMAP_QOS), KCONF, "match dscp", "no match dscp", NO H_MATCH H_DSCP,
+     cmd_nx_match_dscp},
+    /* class-map type network-qos */
+    {M(CMAP_NQOS), KCONF, "match qos-group", "[no] match qos-group LIST<0-7>",
+     NO H_MATCH H_QG H_QGL, cmd_nx_match_qos_group},
+    {M(CMAP_NQOS), KCONF, "match qos-group", "no match qos-group",
+     NO H_MATCH H_QG, cmd_nx_match_qos_group},
+    /* policy-map type qos */
+    {M(PMAP_QOS), KCONF, "class", "[no] class QCLASS", NO H_CLASS H_CNAME,
+     cmd_nx_pmap_qos_class},
+    {M(PMAP_C_QOS), KCONF, "set qos-group", "[no] set qos-group <0-7>",
+     NO "Set qos values\nQos-group\nQos-group value\n", cmd_nx_set_qos_group},
+    {M(PMAP_C_QOS), KCONF, "set qos-group", "no set qos-group",
+     NO "Set qos values\nQos-group\n", cmd_nx_set_qos_group},
+    /* policy-map type queuing */
+    {M(PMAP_QUE), KCONF, "class type queuing",
+     "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES,
+     cmd_nx_pmap_que_class},
+    {M(PMAP_C_QUE), KCONF, "bandwidth remaining percent",
+     "[no] bandwidth remaining percent <0-100>",
+     NO "Bandwidth allocation\nShare of the bandwidth left by strict "
+        "queues\nPercentage\nPercent\n",
+     cmd_nx_bandwidth},
+    {M(PMAP_C_QUE), KCONF, "bandwidth remaining percent",
+     "no bandwidth [remaining [percent]]",
+     NO "Bandwidth allocation\nShare of the bandwidth left by strict "
+        "queues\nPercentage\n",
+     cmd_nx_bandwidth},
+    {M(PMAP_C_QUE), KCONF, "priority", "[no] priority [level <1-7>]",
+     NO "Strict priority queue\nPriority level\nLevel\n", cmd_nx_priority},
+    {M(PMAP_C_QUE), KCONF, "random-detect",
+     "random-detect minimum-threshold <1-4294967295> "
+     "(bytes|kbytes|mbytes) "
+     "maximum-threshold <1-4294967295> (bytes|kbytes|mbytes) "
+     "[drop-probability <0-100>] [weight <0-15>] [ecn]",
+     "Weighted random early detection (WRED)\n" H_MINT H_MAXT
+     "Marking probability at the maximum threshold\nPercent\n"
+     "Exponential weight of the average queue\n"
+     "Weight (0 = the instantaneous queue)\n"
+     "Mark ECN-capable packets instead of dropping them\n",
+     cmd_nx_random_detect},
+    {M(PMAP_C_QUE), KCONF, "random-detect", "no random-detect",
+     NO "Weighted random early detection (WRED)\n", cmd_nx_random_detect},
+    /* policy-map type network-qos */
+    {M(PMAP_NQOS), KCONF, "class type network-qos",
+     "[no] class type network-qos (c-8q-nq-default|CMAP_NQOS)", NO H_NQCLASS,
+     cmd_nx_pmap_nq_class},
+    {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "[no] pause pfc-cos LIST<0-7>",
+     NO "Pause (no-drop) configuration\nPFC CoS values\n"
+        "List of CoS values to pause, e.g. 3\n",
+     cmd_nx_pause},
+    {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "no pause [pfc-cos]",
+     NO "Pause (no-drop) configuration\nPFC CoS values\n", cmd_nx_pause},
+    {M(PMAP_C_NQOS), KCONF, "mtu", "[no] mtu <576-9216>",
+     NO "Set MTU\nMTU in bytes\n", cmd_nx_mtu},
+    {M(PMAP_C_NQOS), KCONF, "mtu", "no mtu", NO "Set MTU\n", cmd_nx_mtu},
+    /* system qos */
+    {M(SYS_QOS), KCONF, "service-policy type network-qos",
+     "service-policy type network-qos PMAP_NQOS", H_SP H_SPN,
+     cmd_nx_service_policy},
+    {M(SYS_QOS), KCONF, "service-policy type network-qos",
+     "no service-policy type network-qos [PMAP_NQOS]", NO H_SP H_SPN,
+     cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
+     "service-policy type qos input PMAP_QOS", H_SP H_SPQ,
+     cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
+     "no service-policy type qos input [PMAP_QOS]", NO H_SP H_SPQ,
+     cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
+     "service-policy type queuing output PMAP_QUE", H_SP H_SPU,
+     cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
+     "no service-policy type queuing output [PMAP_QUE]", NO H_SP H_SPU,
+     cmd_nx_service_policy},
+    /* interface */
+    {M(IF), KCONF, "priority-flow-control mode",
+     "priority-flow-control mode (auto|on|off)", H_PFC H_MODE H_MODES,
+     cmd_nx_pfc_mode},
+    {M(IF), KCONF, "priority-flow-control mode",
+     "no priority-flow-control mode [auto|on|off]", NO H_PFC H_MODE H_MODES,
+     cmd_nx_pfc_mode},
+    {M(IF), KCONF, "priority-flow-control watch-dog-interval",
+     "priority-flow-control watch-dog-interval (on|off)",
+     H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,
+     cmd_nx_if_watchdog},
+    {M(IF), KCONF, "priority-flow-control watch-dog-interval",
+     "no priority-flow-control watch-dog-interval [on|off]",
+     NO H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,
+     cmd_nx_if_watchdog},
+    {M(IF), KCONF, "qdisc-takeover", "[no] qdisc-takeover",
+     NO "Replace a root qdisc roced did not create (roced extension)\n",
+     cmd_nx_qdisc_takeover},
+    {M(IF), KCONF, "alias", "alias ALIAS",
+     "NX-OS name of this port (roced extension)\n"
+     "NX-OS interface name, e.g. Ethernet1/1\n",
+     cmd_nx_alias},
+    {M(IF), KCONF, "alias", "no alias [ALIAS]",
+     NO "NX-OS name of this port (roced extension)\n"
+        "NX-OS interface name, e.g. Ethernet1/1\n",
+     cmd_nx_alias},
+};
+
+const size_t cmd_nxos_ntable = sizeof(cmd_nxos_table) / sizeof(*cmd_nxos_table);

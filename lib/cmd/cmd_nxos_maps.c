@@ -1,0 +1,654 @@
+/* cmd_nxos_maps: what the class-map and policy-map commands of the NX-OS
+ * table (cmd_nxos.c) do to a policy. The rules of cmd_nxos.c hold here:
+ * check before changing, enter creates, `no` of what is absent is an
+ * error, undefined names are refused with a caret under them.
+ */
+#include "cmd/cmd_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The policy_find_* lookups are const; the CLI owns the policy it
+ * changes, so their results may be written through. */
+#define NX_MUT(type, expr) ((type *)(expr))
+
+/* ---- class-maps ---- */
+
+/* Where NAME is used as a class, for the "in use" refusal. */
+static const char *cmd_nx_cmap_user(const struct policy *p, const char *name,
+                                    bool nq)
+{
+	for (size_t i = 0; !nq && i < p->nmap_qos; i++)
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
+			if (!strcmp(p->map_qos[i].rules[r].class_name, name))
+				return p->map_qos[i].name;
+	for (size_t i = 0; nq && i < p->nmap_nq; i++)
+		for (size_t r = 0; r < p->map_nq[i].nrules; r++)
+			if (!strcmp(p->map_nq[i].rules[r].class_name, name))
+				return p->map_nq[i].name;
+	return NULL;
+}
+
+static int cmd_nx_builtin(struct cmd_exec_arg *x, const char *name, size_t pos,
+                          const char *builtin)
+{
+	if (strcmp(name, builtin))
+		return 0;
+	cmd_fail(x->err, pos, "%% %s is built in and cannot be configured",
+	         name);
+	return -1;
+}
+
+int cmd_nx_cmap_qos(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	struct policy_class_qos *c =
+	    NX_MUT(struct policy_class_qos, policy_find_class_qos(x->p, name));
+	const char *user;
+
+	if (cmd_nx_builtin(x, name, pos, POLICY_CLASS_DEFAULT))
+		return -1;
+	if (x->pa->negated) {
+		if (!c) {
+			cmd_fail(x->err, pos,
+			         "%% class-map type qos %s does not exist",
+			         name);
+			return -1;
+		}
+		user = cmd_nx_cmap_user(x->p, name, false);
+		if (user) {
+			cmd_fail(x->err, pos,
+			         "%% class-map %s is in use by policy-map type "
+			         "qos %s",
+			         name, user);
+			return -1;
+		}
+		cmd_nx_remove(x->p->class_qos, &x->p->nclass_qos, sizeof(*c),
+		              (size_t)(c - x->p->class_qos));
+		return 0;
+	}
+	if (!c) {
+		c = policy_add_class_qos(x->p, name);
+		if (!c)
+			return cmd_nx_oom(x);
+		c->match = POLICY_MATCH_ALL; /* the NX-OS default */
+	}
+	/* The match mode is changed only when stated. */
+	if (cmd_has(x->pa, "match-any", NULL))
+		c->match = POLICY_MATCH_ANY;
+	else if (cmd_has(x->pa, "match-all", NULL))
+		c->match = POLICY_MATCH_ALL;
+	return cmd_nx_enter(x, CMD_MODE_CMAP_QOS, x->pa->canon);
+}
+
+int cmd_nx_cmap_nqos(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	struct policy_class_nq *c =
+	    NX_MUT(struct policy_class_nq, policy_find_class_nq(x->p, name));
+	const char *user;
+
+	if (cmd_nx_builtin(x, name, pos, POLICY_NQ_DEFAULT))
+		return -1;
+	if (x->pa->negated) {
+		if (!c) {
+			cmd_fail(x->err, pos,
+			         "%% class-map type network-qos %s does not "
+			         "exist",
+			         name);
+			return -1;
+		}
+		user = cmd_nx_cmap_user(x->p, name, true);
+		if (user) {
+			cmd_fail(x->err, pos,
+			         "%% class-map %s is in use by policy-map type "
+			         "network-qos %s",
+			         name, user);
+			return -1;
+		}
+		cmd_nx_remove(x->p->class_nq, &x->p->nclass_nq, sizeof(*c),
+		              (size_t)(c - x->p->class_nq));
+		return 0;
+	}
+	if (!c && !policy_add_class_nq(x->p, name))
+		return cmd_nx_oom(x);
+	return cmd_nx_enter(x, CMD_MODE_CMAP_NQOS, x->pa->canon);
+}
+
+/* `match cos|dscp|qos-group LIST` adds values (and `pause pfc-cos`, whose
+ * caller starts from an empty set); the `no` form removes the values
+ * given, or the whole statement. WHAT names the statement. */
+static int cmd_nx_match_values(struct cmd_exec_arg *x, uint64_t *set,
+                               unsigned max, bool dscp, const char *what)
+{
+	size_t pos = 0;
+	const char *list = cmd_arg(x->pa, 0, &pos);
+	uint64_t mask = 0;
+	char msg[128], have[200];
+
+	if (list &&
+	    policy_list_parse(list, max, dscp, &mask, msg, sizeof(msg))) {
+		cmd_fail(x->err, pos, "%% %s", msg);
+		return -1;
+	}
+	if (!x->pa->negated) {
+		*set |= mask;
+		return 0;
+	}
+	if (!list)
+		mask = *set;
+	if (!*set) {
+		cmd_fail(x->err, 0, "%% %s is not configured", what);
+		return -1;
+	}
+	if ((*set & mask) != mask) {
+		policy_list_format(*set, have, sizeof(have));
+		cmd_fail(x->err, pos, "%% %s %s is not configured (only %s)",
+		         what, list, have);
+		return -1;
+	}
+	*set &= ~mask;
+	return 0;
+}
+
+int cmd_nx_match_cos(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_class_qos *c = NX_MUT(
+	    struct policy_class_qos,
+	    policy_find_class_qos(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+	uint64_t v;
+	int rc;
+
+	if (!c)
+		return cmd_nx_gone(x, "class-map type qos", name);
+	v = c->cos;
+	rc = cmd_nx_match_values(x, &v, 7, false, "match cos");
+	c->cos = (uint8_t)v;
+	return rc;
+}
+
+int cmd_nx_match_dscp(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_class_qos *c = NX_MUT(
+	    struct policy_class_qos,
+	    policy_find_class_qos(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!c)
+		return cmd_nx_gone(x, "class-map type qos", name);
+	return cmd_nx_match_values(x, &c->dscp, 63, true, "match dscp");
+}
+
+int cmd_nx_match_qos_group(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_class_nq *c = NX_MUT(
+	    struct policy_class_nq,
+	    policy_find_class_nq(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+	uint64_t v;
+	int rc;
+
+	if (!c)
+		return cmd_nx_gone(x, "class-map type network-qos", name);
+	v = c->qos_groups;
+	rc = cmd_nx_match_values(x, &v, 7, false, "match qos-group");
+	c->qos_groups = (uint8_t)v;
+	return rc;
+}
+
+/* ---- policy-maps ---- */
+
+/* Where a policy-map is attached, for the "in use" refusal. */
+static const char *cmd_nx_pmap_user(const struct policy *p, const char *name,
+                                    char type)
+{
+	const struct policy_system *s = &p->system;
+
+	if ((type == 'q' && !strcmp(s->qos_input, name)) ||
+	    (type == 'u' && !strcmp(s->queuing_output, name)) ||
+	    (type == 'n' && !strcmp(s->network_qos, name)))
+		return "system qos";
+	for (size_t i = 0; i < p->nifaces; i++)
+		if ((type == 'q' && !strcmp(p->ifaces[i].qos_input, name)) ||
+		    (type == 'u' && !strcmp(p->ifaces[i].queuing_output, name)))
+			return p->ifaces[i].name;
+	return NULL;
+}
+
+static int cmd_nx_pmap_in_use(struct cmd_exec_arg *x, const char *name,
+                              size_t pos, char type)
+{
+	const char *user = cmd_nx_pmap_user(x->p, name, type);
+
+	if (!user)
+		return 0;
+	cmd_fail(x->err, pos, "%% policy-map %s is attached to %s%s", name,
+	         strcmp(user, "system qos") ? "interface " : "", user);
+	return -1;
+}
+
+int cmd_nx_pmap_missing(struct cmd_exec_arg *x, const char *type,
+                        const char *name, size_t pos)
+{
+	cmd_fail(x->err, pos, "%% policy-map type %s %s does not exist", type,
+	         name);
+	return -1;
+}
+
+int cmd_nx_pmap_qos(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	struct policy_map_qos *m =
+	    NX_MUT(struct policy_map_qos, policy_find_map_qos(x->p, name));
+
+	if (x->pa->negated) {
+		if (!m)
+			return cmd_nx_pmap_missing(x, "qos", name, pos);
+		if (cmd_nx_pmap_in_use(x, name, pos, 'q'))
+			return -1;
+		free(m->rules);
+		cmd_nx_remove(x->p->map_qos, &x->p->nmap_qos, sizeof(*m),
+		              (size_t)(m - x->p->map_qos));
+		return 0;
+	}
+	if (!m && !policy_add_map_qos(x->p, name))
+		return cmd_nx_oom(x);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_QOS, x->pa->canon);
+}
+
+int cmd_nx_pmap_que(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	struct policy_map_queuing *m = NX_MUT(
+	    struct policy_map_queuing, policy_find_map_queuing(x->p, name));
+
+	if (x->pa->negated) {
+		if (!m)
+			return cmd_nx_pmap_missing(x, "queuing", name, pos);
+		if (cmd_nx_pmap_in_use(x, name, pos, 'u'))
+			return -1;
+		cmd_nx_remove(x->p->map_queuing, &x->p->nmap_queuing,
+		              sizeof(*m), (size_t)(m - x->p->map_queuing));
+		return 0;
+	}
+	if (!m && !policy_add_map_queuing(x->p, name))
+		return cmd_nx_oom(x);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_QUE, x->pa->canon);
+}
+
+int cmd_nx_pmap_nqos(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	struct policy_map_nq *m =
+	    NX_MUT(struct policy_map_nq, policy_find_map_nq(x->p, name));
+
+	if (x->pa->negated) {
+		if (!m)
+			return cmd_nx_pmap_missing(x, "network-qos", name, pos);
+		if (cmd_nx_pmap_in_use(x, name, pos, 'n'))
+			return -1;
+		free(m->rules);
+		cmd_nx_remove(x->p->map_nq, &x->p->nmap_nq, sizeof(*m),
+		              (size_t)(m - x->p->map_nq));
+		return 0;
+	}
+	if (!m && !policy_add_map_nq(x->p, name))
+		return cmd_nx_oom(x);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_NQOS, x->pa->canon);
+}
+
+/* policy-map type qos: `class NAME` */
+static struct policy_map_qos *cmd_nx_ctx_pmap_qos(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_map_qos *m = NX_MUT(
+	    struct policy_map_qos,
+	    policy_find_map_qos(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!m)
+		cmd_nx_gone(x, "policy-map type qos", name);
+	return m;
+}
+
+static struct policy_qos_rule *cmd_nx_qos_rule(struct policy_map_qos *m,
+                                               const char *cls)
+{
+	for (size_t r = 0; r < m->nrules; r++)
+		if (!strcmp(m->rules[r].class_name, cls))
+			return &m->rules[r];
+	return NULL;
+}
+
+/* `no class NAME` in a policy-map: remove the rule at INDEX (of N rules
+ * of SIZE bytes in RULES), or say it is not there (INDEX < 0). */
+static int cmd_nx_remove_class(struct cmd_exec_arg *x, void *rules, size_t *n,
+                               size_t size, long index, const char *cls,
+                               const char *map, size_t pos)
+{
+	if (index < 0) {
+		cmd_fail(x->err, pos, "%% class %s is not in policy-map %s",
+		         cls, map);
+		return -1;
+	}
+	cmd_nx_remove(rules, n, size, (size_t)index);
+	return 0;
+}
+
+int cmd_nx_pmap_qos_class(struct cmd_exec_arg *x)
+{
+	struct policy_map_qos *m = cmd_nx_ctx_pmap_qos(x);
+	size_t pos;
+	const char *cls = cmd_arg(x->pa, 0, &pos);
+	struct policy_qos_rule *r;
+
+	if (!m)
+		return -1;
+	r = cmd_nx_qos_rule(m, cls);
+	if (x->pa->negated)
+		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
+		                           r ? (long)(r - m->rules) : -1, cls,
+		                           m->name, pos);
+	if (!r && strcmp(cls, POLICY_CLASS_DEFAULT) &&
+	    !policy_find_class_qos(x->p, cls)) {
+		cmd_fail(x->err, pos,
+		         "%% class-map type qos %s does not exist: create it "
+		         "first",
+		         cls);
+		return -1;
+	}
+	if (!r && !policy_map_qos_add_rule(m, cls))
+		return cmd_nx_oom(x);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QOS, x->pa->canon);
+}
+
+/* For `no X [VALUE]`: X must be set, and equal VALUE when given. */
+int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
+                    const char *what)
+{
+	size_t pos = 0;
+	const char *v = cmd_arg(x->pa, 0, &pos);
+
+	if (!set) {
+		cmd_fail(x->err, 0, "%% %s is not configured", what);
+		return -1;
+	}
+	if (v && strtoull(v, NULL, 10) != cur) {
+		cmd_fail(x->err, pos, "%% %s is %llu, not %s", what, cur, v);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_nx_set_qos_group(struct cmd_exec_arg *x)
+{
+	struct policy_map_qos *m = cmd_nx_ctx_pmap_qos(x);
+	char cls[CMD_WORD_MAX];
+	struct policy_qos_rule *r;
+
+	if (!m)
+		return -1;
+	r = cmd_nx_qos_rule(m, cmd_nx_obj(x, 1, cls, sizeof(cls)));
+	if (!r)
+		return cmd_nx_gone(x, "class", cls);
+	if (x->pa->negated) {
+		if (cmd_nx_no_value(x, r->set_qos_group, r->qos_group,
+		                    "set qos-group"))
+			return -1;
+		r->set_qos_group = false;
+		r->qos_group = 0;
+		return 0;
+	}
+	r->set_qos_group = true;
+	r->qos_group = (uint8_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	return 0;
+}
+
+/* policy-map type queuing: `class type queuing QUEUE` */
+static struct policy_map_queuing *cmd_nx_ctx_pmap_que(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_map_queuing *m =
+	    NX_MUT(struct policy_map_queuing,
+	           policy_find_map_queuing(
+	               x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!m)
+		cmd_nx_gone(x, "policy-map type queuing", name);
+	return m;
+}
+
+int cmd_nx_pmap_que_class(struct cmd_exec_arg *x)
+{
+	struct policy_map_queuing *m = cmd_nx_ctx_pmap_que(x);
+	const char *qname = x->pa->argv[x->pa->argc - 1];
+	int q = policy_queue_parse(qname);
+	struct policy_queue *pq;
+
+	if (!m)
+		return -1;
+	if (q < 0) {
+		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+		         "%% Unknown queue %s", qname);
+		return -1;
+	}
+	pq = &m->queue[q];
+	if (x->pa->negated) {
+		if (!pq->configured) {
+			cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+			         "%% class %s is not in policy-map %s", qname,
+			         m->name);
+			return -1;
+		}
+		memset(pq, 0, sizeof(*pq));
+		return 0;
+	}
+	pq->configured = true;
+	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QUE, x->pa->canon);
+}
+
+static struct policy_queue *cmd_nx_ctx_queue(struct cmd_exec_arg *x)
+{
+	struct policy_map_queuing *m = cmd_nx_ctx_pmap_que(x);
+	char qname[CMD_WORD_MAX];
+	int q;
+
+	if (!m)
+		return NULL;
+	q = policy_queue_parse(cmd_nx_obj(x, 1, qname, sizeof(qname)));
+	if (q < 0 || !m->queue[q].configured) {
+		cmd_nx_gone(x, "class", qname);
+		return NULL;
+	}
+	return &m->queue[q];
+}
+
+int cmd_nx_bandwidth(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_ctx_queue(x);
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (cmd_nx_no_value(x, q->has_bandwidth, q->bandwidth_percent,
+		                    "bandwidth remaining percent"))
+			return -1;
+		q->has_bandwidth = false;
+		q->bandwidth_percent = 0;
+		return 0;
+	}
+	q->has_bandwidth = true;
+	q->bandwidth_percent =
+	    (uint8_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	return 0;
+}
+
+int cmd_nx_priority(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_ctx_queue(x);
+	const char *level;
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (cmd_nx_no_value(x, q->priority_level, q->priority_level,
+		                    "priority level"))
+			return -1;
+		q->priority_level = 0;
+		return 0;
+	}
+	/* Plain `priority` is level 1, as on NX-OS. */
+	level = cmd_arg(x->pa, 0, NULL);
+	q->priority_level = (uint8_t)(level ? strtoul(level, NULL, 10) : 1);
+	return 0;
+}
+
+/* The bytes of `N bytes|kbytes|mbytes` starting at word I. */
+static uint64_t cmd_nx_threshold(const struct cmd_parsed *pa, size_t i)
+{
+	uint64_t n = strtoull(pa->argv[i], NULL, 10);
+	const char *unit = pa->argv[i + 1];
+
+	if (!strcmp(unit, "kbytes"))
+		return n * 1024u;
+	if (!strcmp(unit, "mbytes"))
+		return n * 1048576u;
+	return n;
+}
+
+int cmd_nx_random_detect(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_ctx_queue(x);
+	struct policy_wred w = {.enabled = true, .drop_probability = 100};
+	size_t i;
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (!q->wred.enabled) {
+			cmd_fail(x->err, 0,
+			         "%% random-detect is not configured");
+			return -1;
+		}
+		memset(&q->wred, 0, sizeof(q->wred));
+		return 0;
+	}
+	if (cmd_has(x->pa, "minimum-threshold", &i))
+		w.min_bytes = cmd_nx_threshold(x->pa, i + 1);
+	if (cmd_has(x->pa, "maximum-threshold", &i))
+		w.max_bytes = cmd_nx_threshold(x->pa, i + 1);
+	/* Defaults of the optional parts as in roced.conf: full probability
+	 * at the maximum threshold, the instantaneous queue. */
+	if (cmd_has(x->pa, "drop-probability", &i))
+		w.drop_probability =
+		    (uint8_t)strtoul(x->pa->argv[i + 1], NULL, 10);
+	if (cmd_has(x->pa, "weight", &i))
+		w.weight = (uint8_t)strtoul(x->pa->argv[i + 1], NULL, 10);
+	w.ecn = cmd_has(x->pa, "ecn", NULL);
+	q->wred = w;
+	return 0;
+}
+
+/* policy-map type network-qos: `class type network-qos NAME` */
+static struct policy_map_nq *cmd_nx_ctx_pmap_nq(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_map_nq *m = NX_MUT(
+	    struct policy_map_nq,
+	    policy_find_map_nq(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!m)
+		cmd_nx_gone(x, "policy-map type network-qos", name);
+	return m;
+}
+
+static struct policy_nq_rule *cmd_nx_nq_rule(struct policy_map_nq *m,
+                                             const char *cls)
+{
+	for (size_t r = 0; r < m->nrules; r++)
+		if (!strcmp(m->rules[r].class_name, cls))
+			return &m->rules[r];
+	return NULL;
+}
+
+int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
+{
+	struct policy_map_nq *m = cmd_nx_ctx_pmap_nq(x);
+	size_t pos = x->pa->pos[x->pa->argc - 1];
+	const char *cls = x->pa->argv[x->pa->argc - 1];
+	struct policy_nq_rule *r;
+
+	if (!m)
+		return -1;
+	r = cmd_nx_nq_rule(m, cls);
+	if (x->pa->negated)
+		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
+		                           r ? (long)(r - m->rules) : -1, cls,
+		                           m->name, pos);
+	if (!r && strcmp(cls, POLICY_NQ_DEFAULT) &&
+	    !policy_find_class_nq(x->p, cls)) {
+		cmd_fail(x->err, pos,
+		         "%% class-map type network-qos %s does not exist: "
+		         "create it first",
+		         cls);
+		return -1;
+	}
+	if (!r && !policy_map_nq_add_rule(m, cls))
+		return cmd_nx_oom(x);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_C_NQOS, x->pa->canon);
+}
+
+static struct policy_nq_rule *cmd_nx_ctx_nq_rule(struct cmd_exec_arg *x)
+{
+	struct policy_map_nq *m = cmd_nx_ctx_pmap_nq(x);
+	char cls[CMD_WORD_MAX];
+	struct policy_nq_rule *r;
+
+	if (!m)
+		return NULL;
+	r = cmd_nx_nq_rule(m, cmd_nx_obj(x, 1, cls, sizeof(cls)));
+	if (!r)
+		cmd_nx_gone(x, "class", cls);
+	return r;
+}
+
+int cmd_nx_pause(struct cmd_exec_arg *x)
+{
+	struct policy_nq_rule *r = cmd_nx_ctx_nq_rule(x);
+	uint64_t v;
+	int rc;
+
+	if (!r)
+		return -1;
+	v = r->pfc_cos;
+	if (!x->pa->negated) {
+		/* A new `pause pfc-cos` replaces the list, as on NX-OS. */
+		v = 0;
+	}
+	rc = cmd_nx_match_values(x, &v, 7, false, "pause pfc-cos");
+	if (!rc)
+		r->pfc_cos = (uint8_t)v;
+	return rc;
+}
+
+int cmd_nx_mtu(struct cmd_exec_arg *x)
+{
+	struct policy_nq_rule *r = cmd_nx_ctx_nq_rule(x);
+
+	if (!r)
+		return -1;
+	if (x->pa->negated) {
+		if (cmd_nx_no_value(x, r->mtu, r->mtu, "mtu"))
+			return -1;
+		r->mtu = 0;
+		return 0;
+	}
+	r->mtu = (uint32_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	return 0;
+}

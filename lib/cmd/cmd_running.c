@@ -1,0 +1,249 @@
+/* cmd_running: `show running-config`, the policy as NX-OS lines.
+ *
+ * The order and indentation are the reference configuration's
+ * (reference/nxos-roce.txt): qos class-maps, qos policy-maps, queuing
+ * policy-maps, network-qos class-maps and policy-maps, system qos, the
+ * interfaces, then the global PFC watchdog; one space per nesting level.
+ * (The reference indents `set qos-group` by one space, under `class`;
+ * here it is two, the level it belongs to.) Queues print from q7 down to
+ * q-default, as NX-OS lists them. Defaults are left out, so an empty
+ * policy prints nothing.
+ *
+ * Everything printed is a command of cmd_nxos.c in its canonical form, so
+ * that pasting the text into rocesh (or cmd_apply_line) rebuilds an equal
+ * policy. Interfaces print by their Linux name with the NX-OS alias as a
+ * line of its own: an alias cannot create a block, a name can. The global
+ * watchdog lines that follow the interfaces (as in the reference) come
+ * after a `!`, which ends the last interface block when pasted.
+ */
+#include "cmd/cmd_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "conf/conf.h"
+
+static void cmd_running_class_qos(const struct policy *p, struct strbuf *out)
+{
+	char list[256];
+
+	for (size_t i = 0; i < p->nclass_qos; i++) {
+		const struct policy_class_qos *c = &p->class_qos[i];
+
+		strbuf_printf(out, "class-map type qos %s %s\n",
+		              c->match == POLICY_MATCH_ANY ? "match-any"
+		                                           : "match-all",
+		              c->name);
+		if (c->cos) {
+			policy_list_format(c->cos, list, sizeof(list));
+			strbuf_printf(out, " match cos %s\n", list);
+		}
+		if (c->dscp) {
+			policy_list_format(c->dscp, list, sizeof(list));
+			strbuf_printf(out, " match dscp %s\n", list);
+		}
+	}
+}
+
+static void cmd_running_map_qos(const struct policy *p, struct strbuf *out)
+{
+	for (size_t i = 0; i < p->nmap_qos; i++) {
+		const struct policy_map_qos *m = &p->map_qos[i];
+
+		strbuf_printf(out, "policy-map type qos %s\n", m->name);
+		for (size_t r = 0; r < m->nrules; r++) {
+			strbuf_printf(out, " class %s\n",
+			              m->rules[r].class_name);
+			if (m->rules[r].set_qos_group)
+				strbuf_printf(out, "  set qos-group %u\n",
+				              m->rules[r].qos_group);
+		}
+	}
+}
+
+static void cmd_running_wred(const struct policy_wred *w, struct strbuf *out)
+{
+	char min[48], max[48];
+
+	conf_bytes_format(w->min_bytes, min, sizeof(min));
+	conf_bytes_format(w->max_bytes, max, sizeof(max));
+	strbuf_printf(out,
+	              "  random-detect minimum-threshold %s maximum-threshold "
+	              "%s drop-probability %u weight %u%s\n",
+	              min, max, w->drop_probability, w->weight,
+	              w->ecn ? " ecn" : "");
+}
+
+static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
+{
+	for (size_t i = 0; i < p->nmap_queuing; i++) {
+		const struct policy_map_queuing *m = &p->map_queuing[i];
+
+		strbuf_printf(out, "policy-map type queuing %s\n", m->name);
+		for (unsigned k = POLICY_NQUEUES; k-- > 0;) {
+			/* q7 .. q1, then q-default (queue 0) last */
+			unsigned n = k;
+			const struct policy_queue *q = &m->queue[n];
+
+			if (!q->configured)
+				continue;
+			strbuf_printf(out, " class type queuing %s\n",
+			              policy_queue_name(n));
+			if (q->priority_level)
+				strbuf_printf(out, "  priority level %u\n",
+				              q->priority_level);
+			if (q->has_bandwidth)
+				strbuf_printf(out,
+				              "  bandwidth remaining percent "
+				              "%u\n",
+				              q->bandwidth_percent);
+			if (q->wred.enabled)
+				cmd_running_wred(&q->wred, out);
+		}
+	}
+}
+
+static void cmd_running_nq(const struct policy *p, struct strbuf *out)
+{
+	char list[64];
+
+	for (size_t i = 0; i < p->nclass_nq; i++) {
+		const struct policy_class_nq *c = &p->class_nq[i];
+
+		strbuf_printf(out, "class-map type network-qos %s\n", c->name);
+		if (c->qos_groups) {
+			policy_list_format(c->qos_groups, list, sizeof(list));
+			strbuf_printf(out, " match qos-group %s\n", list);
+		}
+	}
+	for (size_t i = 0; i < p->nmap_nq; i++) {
+		const struct policy_map_nq *m = &p->map_nq[i];
+
+		strbuf_printf(out, "policy-map type network-qos %s\n", m->name);
+		for (size_t r = 0; r < m->nrules; r++) {
+			const struct policy_nq_rule *nr = &m->rules[r];
+
+			strbuf_printf(out, " class type network-qos %s\n",
+			              nr->class_name);
+			if (nr->pfc_cos) {
+				policy_list_format(nr->pfc_cos, list,
+				                   sizeof(list));
+				strbuf_printf(out, "  pause pfc-cos %s\n",
+				              list);
+			}
+			if (nr->mtu)
+				strbuf_printf(out, "  mtu %u\n", nr->mtu);
+		}
+	}
+}
+
+static void cmd_running_system(const struct policy *p, struct strbuf *out)
+{
+	const struct policy_system *s = &p->system;
+
+	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0])
+		return;
+	strbuf_puts(out, "system qos\n");
+	if (s->network_qos[0])
+		strbuf_printf(out, " service-policy type network-qos %s\n",
+		              s->network_qos);
+	if (s->qos_input[0])
+		strbuf_printf(out, " service-policy type qos input %s\n",
+		              s->qos_input);
+	if (s->queuing_output[0])
+		strbuf_printf(out, " service-policy type queuing output %s\n",
+		              s->queuing_output);
+}
+
+static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
+{
+	strbuf_printf(out, "interface %s\n", i->name);
+	if (i->alias[0])
+		strbuf_printf(out, " alias %s\n", i->alias);
+	if (i->pfc_mode != POLICY_PFC_AUTO)
+		strbuf_printf(out, " priority-flow-control mode %s\n",
+		              policy_pfc_mode_name(i->pfc_mode));
+	if (i->watchdog != POLICY_INHERIT)
+		strbuf_printf(out,
+		              " priority-flow-control watch-dog-interval %s\n",
+		              i->watchdog == POLICY_ON ? "on" : "off");
+	if (i->qos_input[0])
+		strbuf_printf(out, " service-policy type qos input %s\n",
+		              i->qos_input);
+	if (i->queuing_output[0])
+		strbuf_printf(out, " service-policy type queuing output %s\n",
+		              i->queuing_output);
+	if (i->qdisc_takeover)
+		strbuf_puts(out, " qdisc-takeover\n");
+}
+
+static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
+{
+	const struct policy_pfcwd *w = &p->pfcwd;
+	const char *pfc = "priority-flow-control";
+
+	/* After an interface block these lines would read as the
+	 * interface's: a `!` ends the block (see cmd_parse). */
+	if (p->nifaces &&
+	    (w->enabled || w->poll_ms != POLICY_PFCWD_POLL_MS ||
+	     w->shutdown_mult != POLICY_PFCWD_SHUTDOWN_MULT ||
+	     w->internal_if_mult != POLICY_PFCWD_INTERNAL_IF_MULT ||
+	     w->auto_restore_mult != POLICY_PFCWD_AUTO_RESTORE_MULT ||
+	     w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT))
+		strbuf_puts(out, "!\n");
+
+	if (w->enabled)
+		strbuf_printf(out, "%s watch-dog-interval on\n", pfc);
+	if (w->poll_ms != POLICY_PFCWD_POLL_MS)
+		strbuf_printf(out, "%s watch-dog interval %u\n", pfc,
+		              w->poll_ms);
+	if (w->shutdown_mult != POLICY_PFCWD_SHUTDOWN_MULT)
+		strbuf_printf(out, "%s watch-dog shutdown-multiplier %u\n", pfc,
+		              w->shutdown_mult);
+	if (w->internal_if_mult != POLICY_PFCWD_INTERNAL_IF_MULT)
+		strbuf_printf(out,
+		              "%s watch-dog internal-interface-multiplier %u\n",
+		              pfc, w->internal_if_mult);
+	if (w->auto_restore_mult != POLICY_PFCWD_AUTO_RESTORE_MULT)
+		strbuf_printf(out, "%s auto-restore multiplier %u\n", pfc,
+		              w->auto_restore_mult);
+	if (w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT)
+		strbuf_printf(out, "%s fixed-restore multiplier %u\n", pfc,
+		              w->fixed_restore_mult);
+}
+
+/* The QoS definitions: class-maps, policy-maps and system qos. */
+static void cmd_running_qos(const struct policy *p, struct strbuf *out)
+{
+	cmd_running_class_qos(p, out);
+	cmd_running_map_qos(p, out);
+	cmd_running_map_queuing(p, out);
+	cmd_running_nq(p, out);
+	cmd_running_system(p, out);
+}
+
+void cmd_running_config(const struct policy *policy, const char *section,
+                        struct strbuf *out)
+{
+	const char *ifname;
+	const struct policy_iface *i;
+
+	strbuf_puts(out, ""); /* an empty policy still gives "" */
+	if (!section) {
+		cmd_running_qos(policy, out);
+		for (size_t k = 0; k < policy->nifaces; k++)
+			cmd_running_iface(&policy->ifaces[k], out);
+		cmd_running_pfcwd(policy, out);
+		return;
+	}
+	if (!strcmp(section, "qos")) {
+		cmd_running_qos(policy, out);
+		return;
+	}
+	if (strncmp(section, "interface ", 10))
+		return;
+	ifname = section + 10;
+	i = policy_find_iface(policy, ifname);
+	if (i)
+		cmd_running_iface(i, out);
+}

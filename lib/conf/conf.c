@@ -1,0 +1,608 @@
+/* conf: libconfig text -> policy. See conf.h; conf/roced.conf documents
+ * the schema by example.
+ *
+ * The loader checks the shape of the file (known setting names, types,
+ * value syntax) and fills the policy; policy_validate() then checks what
+ * holds between objects. Both add to the same diag and never stop at the
+ * first problem, so one run reports every error in the file.
+ *
+ * A value that fits its field but is out of range (drop-probability 150)
+ * is stored and left to policy_validate(), so that the CLI, which builds
+ * policies without a file, gets the same check. Only values the field
+ * cannot hold are refused here, with the same wording. The typed getters
+ * live in conf_value.c.
+ */
+#include "conf/conf.h"
+
+#include <errno.h>
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf/conf_int.h"
+#include "base/strbuf.h"
+
+/* --- class-map --- */
+
+static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
+                           void *arg)
+{
+	static const char *const keys[] = {"name", "match", "cos", "dscp",
+	                                   NULL};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX], match[8];
+	struct policy_class_qos *cl;
+	unsigned line = conf_line(e), mline = 0;
+	uint64_t mask;
+
+	if (conf_name(c, e, "class-map type qos", name, sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "class-map type qos %s", name);
+	conf_check_keys(c, e, where, keys);
+	cl = policy_add_class_qos(c->p, name);
+	if (!cl) {
+		conf_oom(c, e);
+		return;
+	}
+	cl->line = line;
+	cl->match = POLICY_MATCH_ALL; /* the NX-OS default */
+	if (conf_string(c, e, "match", where, match, sizeof(match), &mline) >
+	    0) {
+		if (!strcmp(match, "any"))
+			cl->match = POLICY_MATCH_ANY;
+		else if (strcmp(match, "all"))
+			diag_err(c->d, mline,
+			         "invalid match '%s' in %s, expected \"all\" "
+			         "or \"any\"",
+			         match, where);
+	}
+	mask = 0;
+	if (conf_values(c, e, "cos", where, 7, false, &mask, &cl->cos_line) > 0)
+		cl->cos = (uint8_t)mask;
+	mask = 0;
+	if (conf_values(c, e, "dscp", where, 63, true, &mask, &cl->dscp_line) >
+	    0)
+		cl->dscp = mask;
+}
+
+static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
+                          void *arg)
+{
+	static const char *const keys[] = {"name", "qos-group", NULL};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_class_nq *cl;
+	unsigned line = conf_line(e);
+	uint64_t mask = 0;
+
+	if (conf_name(c, e, "class-map type network-qos", name, sizeof(name),
+	              &line))
+		return;
+	snprintf(where, sizeof(where), "class-map type network-qos %s", name);
+	conf_check_keys(c, e, where, keys);
+	cl = policy_add_class_nq(c->p, name);
+	if (!cl) {
+		conf_oom(c, e);
+		return;
+	}
+	cl->line = line;
+	if (conf_values(c, e, "qos-group", where, 7, false, &mask, NULL) > 0)
+		cl->qos_groups = (uint8_t)mask;
+}
+
+static void conf_class_maps(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const char *const keys[] = {"qos", "network-qos", NULL};
+	const config_setting_t *g = conf_typed(
+	    c, root, "class-map", "the top level", CONFIG_TYPE_GROUP);
+
+	if (!g)
+		return;
+	conf_check_keys(c, g, "class-map", keys);
+	conf_each(c, g, "qos", "class-map", NULL, conf_class_qos);
+	conf_each(c, g, "network-qos", "class-map", NULL, conf_class_nq);
+}
+
+/* --- policy-map --- */
+
+/* Entries of a policy-map's class list carry the map they belong to. */
+struct conf_map_arg {
+	size_t index; /* of the map in its policy array (arrays move) */
+	const char *where;
+};
+
+static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
+                          void *arg)
+{
+	static const char *const keys[] = {"name", "set-qos-group", NULL};
+	const struct conf_map_arg *ma = arg;
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_qos_rule *r;
+	unsigned line = conf_line(e);
+	long long v;
+
+	if (conf_name(c, e, ma->where, name, sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
+	conf_check_keys(c, e, where, keys);
+	r = policy_map_qos_add_rule(&c->p->map_qos[ma->index], name);
+	if (!r) {
+		conf_oom(c, e);
+		return;
+	}
+	r->line = line;
+	if (conf_int(c, e, "set-qos-group", where, 0, 7, 0, UINT8_MAX, &v,
+	             &r->qos_group_line) > 0) {
+		r->set_qos_group = true;
+		r->qos_group = (uint8_t)v;
+	}
+}
+
+static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
+                         void *arg)
+{
+	static const char *const keys[] = {"name", "class", NULL};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_map_qos *m;
+	struct conf_map_arg ma = {.where = where};
+	unsigned line = conf_line(e);
+
+	if (conf_name(c, e, "policy-map type qos", name, sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "policy-map type qos %s", name);
+	conf_check_keys(c, e, where, keys);
+	m = policy_add_map_qos(c->p, name);
+	if (!m) {
+		conf_oom(c, e);
+		return;
+	}
+	m->line = line;
+	ma.index = c->p->nmap_qos - 1;
+	conf_each(c, e, "class", where, &ma, conf_qos_rule);
+}
+
+static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
+                      const char *qwhere, struct policy_wred *w)
+{
+	static const char *const keys[] = {"minimum-threshold",
+	                                   "maximum-threshold",
+	                                   "drop-probability",
+	                                   "weight",
+	                                   "ecn",
+	                                   NULL};
+	const config_setting_t *g =
+	    conf_typed(c, q, "random-detect", qwhere, CONFIG_TYPE_GROUP);
+	char where[CONF_SUBWHERE_MAX];
+	long long v;
+
+	if (!g)
+		return;
+	snprintf(where, sizeof(where), "random-detect of %s", qwhere);
+	conf_check_keys(c, g, where, keys);
+	w->enabled = true;
+	w->line = conf_line(g);
+	/* Defaults for the optional parts of the NX-OS statement: full
+	 * probability at the maximum threshold, instantaneous queue. */
+	w->drop_probability = 100;
+	w->weight = 0;
+	if (conf_threshold(c, g, "minimum-threshold", where, &w->min_bytes,
+	                   &w->min_line) <= 0)
+		w->min_bytes = 1;
+	if (conf_threshold(c, g, "maximum-threshold", where, &w->max_bytes,
+	                   &w->max_line) <= 0)
+		w->max_bytes = UINT64_MAX;
+	/* A missing or unreadable threshold is reported once: the stand-ins
+	 * above pass policy_validate's threshold checks. */
+	if (!config_setting_get_member(g, "minimum-threshold"))
+		diag_err(c->d, w->line,
+		         "%s has no minimum-threshold, expected e.g. "
+		         "minimum-threshold = \"150 kbytes\"",
+		         where);
+	if (!config_setting_get_member(g, "maximum-threshold"))
+		diag_err(c->d, w->line,
+		         "%s has no maximum-threshold, expected e.g. "
+		         "maximum-threshold = \"3000 kbytes\"",
+		         where);
+	if (conf_int(c, g, "drop-probability", where, 0, 100, 0, UINT8_MAX, &v,
+	             &w->probability_line) > 0)
+		w->drop_probability = (uint8_t)v;
+	if (conf_int(c, g, "weight", where, 0, 15, 0, UINT8_MAX, &v,
+	             &w->weight_line) > 0)
+		w->weight = (uint8_t)v;
+	conf_bool(c, g, "ecn", where, &w->ecn, NULL);
+}
+
+static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
+{
+	static const char *const keys[] = {
+	    "name", "bandwidth-remaining-percent", "priority-level",
+	    "random-detect", NULL};
+	const struct conf_map_arg *ma = arg;
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_queue *q;
+	unsigned line = conf_line(e);
+	long long v;
+	int n;
+
+	if (conf_name(c, e, ma->where, name, sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
+	n = policy_queue_parse(name);
+	if (n < 0) {
+		diag_err(c->d, line,
+		         "unknown queue '%s' in %s, expected %s1 .. %s7 or %s",
+		         name, ma->where, POLICY_QUEUE_PREFIX,
+		         POLICY_QUEUE_PREFIX, POLICY_QUEUE_DEFAULT);
+		return;
+	}
+	q = &c->p->map_queuing[ma->index].queue[n];
+	if (q->configured) {
+		diag_err(c->d, line,
+		         "queue %s is listed twice in %s (first at line %u)",
+		         name, ma->where, q->line);
+		return;
+	}
+	conf_check_keys(c, e, where, keys);
+	q->configured = true;
+	q->line = line;
+	if (conf_int(c, e, "bandwidth-remaining-percent", where, 0, 100, 0,
+	             UINT8_MAX, &v, &q->bandwidth_line) > 0) {
+		q->has_bandwidth = true;
+		q->bandwidth_percent = (uint8_t)v;
+	}
+	/* 0 means "not strict" in the policy, so it cannot be stored. */
+	if (conf_int(c, e, "priority-level", where, 1, 7, 1, UINT8_MAX, &v,
+	             &q->priority_line) > 0)
+		q->priority_level = (uint8_t)v;
+	conf_wred(c, e, where, &q->wred);
+}
+
+static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
+                             void *arg)
+{
+	static const char *const keys[] = {"name", "class", NULL};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_map_queuing *m;
+	struct conf_map_arg ma = {.where = where};
+	unsigned line = conf_line(e);
+
+	if (conf_name(c, e, "policy-map type queuing", name, sizeof(name),
+	              &line))
+		return;
+	snprintf(where, sizeof(where), "policy-map type queuing %s", name);
+	conf_check_keys(c, e, where, keys);
+	m = policy_add_map_queuing(c->p, name);
+	if (!m) {
+		conf_oom(c, e);
+		return;
+	}
+	m->line = line;
+	ma.index = c->p->nmap_queuing - 1;
+	conf_each(c, e, "class", where, &ma, conf_queue);
+}
+
+static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
+                         void *arg)
+{
+	static const char *const keys[] = {"name", "pause-pfc-cos", "mtu",
+	                                   NULL};
+	const struct conf_map_arg *ma = arg;
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_nq_rule *r;
+	unsigned line = conf_line(e);
+	uint64_t mask = 0;
+	long long v;
+
+	if (conf_name(c, e, ma->where, name, sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
+	conf_check_keys(c, e, where, keys);
+	r = policy_map_nq_add_rule(&c->p->map_nq[ma->index], name);
+	if (!r) {
+		conf_oom(c, e);
+		return;
+	}
+	r->line = line;
+	if (conf_values(c, e, "pause-pfc-cos", where, 7, false, &mask,
+	                &r->pause_line) > 0)
+		r->pfc_cos = (uint8_t)mask;
+	/* 0 means "not set", so it is refused here. */
+	if (conf_int(c, e, "mtu", where, POLICY_MTU_MIN, POLICY_MTU_MAX, 1,
+	             UINT32_MAX, &v, &r->mtu_line) > 0)
+		r->mtu = (uint32_t)v;
+}
+
+static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
+                        void *arg)
+{
+	static const char *const keys[] = {"name", "class", NULL};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_map_nq *m;
+	struct conf_map_arg ma = {.where = where};
+	unsigned line = conf_line(e);
+
+	if (conf_name(c, e, "policy-map type network-qos", name, sizeof(name),
+	              &line))
+		return;
+	snprintf(where, sizeof(where), "policy-map type network-qos %s", name);
+	conf_check_keys(c, e, where, keys);
+	m = policy_add_map_nq(c->p, name);
+	if (!m) {
+		conf_oom(c, e);
+		return;
+	}
+	m->line = line;
+	ma.index = c->p->nmap_nq - 1;
+	conf_each(c, e, "class", where, &ma, conf_nq_rule);
+}
+
+static void conf_policy_maps(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const char *const keys[] = {"qos", "queuing", "network-qos",
+	                                   NULL};
+	const config_setting_t *g = conf_typed(
+	    c, root, "policy-map", "the top level", CONFIG_TYPE_GROUP);
+
+	if (!g)
+		return;
+	conf_check_keys(c, g, "policy-map", keys);
+	conf_each(c, g, "qos", "policy-map", NULL, conf_map_qos);
+	conf_each(c, g, "queuing", "policy-map", NULL, conf_map_queuing);
+	conf_each(c, g, "network-qos", "policy-map", NULL, conf_map_nq);
+}
+
+/* --- system qos, interfaces, PFC watchdog --- */
+
+static void conf_system(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const char *const keys[] = {"service-policy", NULL};
+	static const char *const sp_keys[] = {"network-qos", "qos-input",
+	                                      "queuing-output", NULL};
+	const char *where = "service-policy of system-qos";
+	struct policy_system *sys = &c->p->system;
+	const config_setting_t *g, *sp;
+
+	g = conf_typed(c, root, "system-qos", "the top level",
+	               CONFIG_TYPE_GROUP);
+	if (!g)
+		return;
+	sys->line = conf_line(g);
+	conf_check_keys(c, g, "system-qos", keys);
+	sp =
+	    conf_typed(c, g, "service-policy", "system-qos", CONFIG_TYPE_GROUP);
+	if (!sp)
+		return;
+	conf_check_keys(c, sp, where, sp_keys);
+	conf_string(c, sp, "network-qos", where, sys->network_qos,
+	            sizeof(sys->network_qos), &sys->network_qos_line);
+	conf_string(c, sp, "qos-input", where, sys->qos_input,
+	            sizeof(sys->qos_input), &sys->qos_input_line);
+	conf_string(c, sp, "queuing-output", where, sys->queuing_output,
+	            sizeof(sys->queuing_output), &sys->queuing_output_line);
+}
+
+static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
+                           const char *iwhere, struct policy_iface *i)
+{
+	static const char *const keys[] = {"mode", "watch-dog-interval", NULL};
+	const config_setting_t *g = conf_typed(c, e, "priority-flow-control",
+	                                       iwhere, CONFIG_TYPE_GROUP);
+	char where[CONF_SUBWHERE_MAX], mode[16];
+	unsigned line = 0;
+	bool wd;
+	int m;
+
+	if (!g)
+		return;
+	snprintf(where, sizeof(where), "priority-flow-control of %s", iwhere);
+	conf_check_keys(c, g, where, keys);
+	if (conf_string(c, g, "mode", where, mode, sizeof(mode), &line) > 0) {
+		m = policy_pfc_mode_parse(mode);
+		if (m < 0)
+			diag_err(c->d, line,
+			         "invalid priority-flow-control mode '%s' in "
+			         "%s, expected auto, on or off",
+			         mode, iwhere);
+		else
+			i->pfc_mode = (enum policy_pfc_mode)m;
+	}
+	if (conf_bool(c, g, "watch-dog-interval", where, &wd, NULL) > 0)
+		i->watchdog = wd ? POLICY_ON : POLICY_OFF;
+}
+
+static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
+{
+	static const char *const keys[] = {
+	    "name",           "alias",          "priority-flow-control",
+	    "service-policy", "qdisc-takeover", NULL};
+	static const char *const sp_keys[] = {"qos-input", "queuing-output",
+	                                      NULL};
+	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
+	char spwhere[CONF_SUBWHERE_MAX];
+	const config_setting_t *sp;
+	struct policy_iface *i;
+	unsigned line = conf_line(e);
+	bool takeover = false;
+
+	if (conf_name(c, e, "interface", name, sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "interface %s", name);
+	conf_check_keys(c, e, where, keys);
+	i = policy_add_iface(c->p, name);
+	if (!i) {
+		conf_oom(c, e);
+		return;
+	}
+	i->line = line;
+	conf_string(c, e, "alias", where, i->alias, sizeof(i->alias),
+	            &i->alias_line);
+	conf_iface_pfc(c, e, where, i);
+	if (conf_bool(c, e, "qdisc-takeover", where, &takeover, NULL) > 0)
+		i->qdisc_takeover = takeover;
+	sp = conf_typed(c, e, "service-policy", where, CONFIG_TYPE_GROUP);
+	if (!sp)
+		return;
+	snprintf(spwhere, sizeof(spwhere), "service-policy of %s", where);
+	conf_check_keys(c, sp, spwhere, sp_keys);
+	conf_string(c, sp, "qos-input", spwhere, i->qos_input,
+	            sizeof(i->qos_input), &i->qos_input_line);
+	conf_string(c, sp, "queuing-output", spwhere, i->queuing_output,
+	            sizeof(i->queuing_output), &i->queuing_output_line);
+}
+
+/* Store a watchdog number that fits 32 bits; the range is checked by
+ * policy_validate(). */
+static void conf_wd_int(struct conf_ctx *c, const config_setting_t *g,
+                        const char *key, const char *where, long long lo,
+                        long long hi, uint32_t *out, unsigned *line)
+{
+	long long v;
+
+	if (conf_int(c, g, key, where, lo, hi, 0, UINT32_MAX, &v, line) > 0)
+		*out = (uint32_t)v;
+}
+
+static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const char *const keys[] = {"watch-dog-interval", "watch-dog",
+	                                   "auto-restore-multiplier",
+	                                   "fixed-restore-multiplier", NULL};
+	static const char *const wd_keys[] = {"interval", "shutdown-multiplier",
+	                                      "internal-interface-multiplier",
+	                                      NULL};
+	const char *where = "priority-flow-control";
+	const char *wdwhere = "watch-dog of priority-flow-control";
+	struct policy_pfcwd *w = &c->p->pfcwd;
+	const config_setting_t *g, *wd;
+
+	g = conf_typed(c, root, "priority-flow-control", "the top level",
+	               CONFIG_TYPE_GROUP);
+	if (!g)
+		return;
+	w->line = conf_line(g);
+	conf_check_keys(c, g, where, keys);
+	conf_bool(c, g, "watch-dog-interval", where, &w->enabled, NULL);
+	conf_wd_int(c, g, "auto-restore-multiplier", where, 0,
+	            POLICY_PFCWD_MULT_MAX, &w->auto_restore_mult,
+	            &w->auto_restore_line);
+	conf_wd_int(c, g, "fixed-restore-multiplier", where, 0,
+	            POLICY_PFCWD_MULT_MAX, &w->fixed_restore_mult,
+	            &w->fixed_restore_line);
+	wd = conf_typed(c, g, "watch-dog", where, CONFIG_TYPE_GROUP);
+	if (!wd)
+		return;
+	conf_check_keys(c, wd, wdwhere, wd_keys);
+	conf_wd_int(c, wd, "interval", wdwhere, POLICY_PFCWD_POLL_MIN,
+	            POLICY_PFCWD_POLL_MAX, &w->poll_ms, &w->poll_line);
+	conf_wd_int(c, wd, "shutdown-multiplier", wdwhere, 1,
+	            POLICY_PFCWD_MULT_MAX, &w->shutdown_mult,
+	            &w->shutdown_line);
+	conf_wd_int(c, wd, "internal-interface-multiplier", wdwhere, 1,
+	            POLICY_PFCWD_MULT_MAX, &w->internal_if_mult,
+	            &w->internal_if_line);
+}
+
+static void conf_root(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const char *const keys[] = {"class-map",
+	                                   "policy-map",
+	                                   "system-qos",
+	                                   "interface",
+	                                   "priority-flow-control",
+	                                   NULL};
+
+	conf_check_keys(c, root, "the top level", keys);
+	conf_class_maps(c, root);
+	conf_policy_maps(c, root);
+	conf_system(c, root);
+	conf_each(c, root, "interface", "the top level", NULL, conf_iface);
+	conf_pfcwd(c, root);
+}
+
+/* Shared tail of both loaders: CFG holds the parsed text (or a syntax
+ * error when PARSED is false). */
+static int conf_finish(config_t *cfg, bool parsed, const char *text,
+                       struct policy *out, struct diag *d)
+{
+	struct conf_ctx c = {.p = out, .d = d};
+	size_t errors = d->nerrors;
+
+	policy_init(out);
+	if (!parsed) {
+		/* libconfig stops at its first syntax error: one message. */
+		diag_err(d, (unsigned)config_error_line(cfg), "%s",
+		         config_error_text(cfg) ? config_error_text(cfg)
+		                                : "syntax error");
+	} else {
+		if (text)
+			conf_scan_wrapped(&c, text);
+		conf_root(&c, config_root_setting(cfg));
+		policy_validate(out, d);
+	}
+	config_destroy(cfg);
+	diag_sort(d);
+	if (d->nerrors > errors) {
+		policy_free(out);
+		return -1;
+	}
+	return 0;
+}
+
+int conf_load_string(const char *text, struct policy *out, struct diag *d)
+{
+	config_t cfg;
+	bool ok;
+
+	config_init(&cfg);
+	ok = config_read_string(&cfg, text) == CONFIG_TRUE;
+	return conf_finish(&cfg, ok, text, out, d);
+}
+
+/* The whole file in memory (configs are small): the wrap scan needs the
+ * text, and a read error is told apart from a syntax error. */
+static char *conf_read_all(FILE *f)
+{
+	struct strbuf sb;
+	char buf[4096];
+	size_t n;
+
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "");
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(&sb, buf, n);
+	if (ferror(f) || sb.oom || memchr(sb.s, '\0', sb.len)) {
+		int err = ferror(f) ? errno : sb.oom ? ENOMEM : EINVAL;
+
+		strbuf_free(&sb);
+		errno = err;
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
+int conf_load_file(const char *path, struct policy *out, struct diag *d)
+{
+	char *text;
+	FILE *f;
+	int rc;
+
+	if (!d->file)
+		d->file = strdup(path);
+	policy_init(out);
+	f = fopen(path, "r");
+	if (!f) {
+		diag_err(d, 0, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	text = conf_read_all(f);
+	if (!text) {
+		diag_err(d, 0, "cannot read %s: %s", path,
+		         errno == EINVAL ? "it holds a NUL byte, not text"
+		                         : strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	rc = conf_load_string(text, out, d);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,79 @@
+/* conf_int: what conf.c (the schema walk) and conf_value.c (the typed
+ * getters) share. Not for use outside the config loader.
+ *
+ * Getters take the group GRP holding setting KEY and WHERE, the place
+ * named in messages ("policy-map type queuing X class c-out-8q-q3"); they
+ * return 1 when they set the value, 0 when KEY is absent, -1 after
+ * reporting an error. LINE, when not NULL, receives the setting's line.
+ */
+#ifndef ROCED_CONF_INT_H
+#define ROCED_CONF_INT_H
+
+#include <libconfig.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "model/policy.h"
+
+struct conf_ctx {
+	struct policy *p;
+	struct diag *d;
+	/* Lines holding a literal libconfig wrapped (already reported):
+	 * integers read there are dropped instead of judged again. */
+	unsigned wrapped[16];
+	size_t nwrapped;
+};
+
+/* Where a setting sits, for messages: "policy-map type queuing X". */
+#define CONF_WHERE_MAX (2 * POLICY_NAME_MAX + 64)
+/* ... and of a setting inside such a place. */
+#define CONF_SUBWHERE_MAX (CONF_WHERE_MAX + 32)
+
+/* Source line of S (0 for NULL). */
+unsigned conf_line(const config_setting_t *s);
+/* Report each member of GRP whose name is not in KEYS (NULL-terminated),
+ * with a did-you-mean for near misses: a typo must not pass silently. */
+void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
+                     const char *where, const char *const *keys);
+/* Member KEY if it has TYPE (GROUP, STRING or LIST); NULL when absent or
+ * mistyped (mistyped is reported). */
+const config_setting_t *conf_typed(struct conf_ctx *c,
+                                   const config_setting_t *grp, const char *key,
+                                   const char *where, int type);
+/* A string into DST of LEN bytes (too long is an error). */
+int conf_string(struct conf_ctx *c, const config_setting_t *grp,
+                const char *key, const char *where, char *dst, size_t len,
+                unsigned *line);
+/* An integer. LO-HI is the valid range, quoted in the message; FLO-FHI
+ * what the field holds: values outside it are refused here, the rest is
+ * stored for policy_validate() to judge with the same wording. */
+int conf_int(struct conf_ctx *c, const config_setting_t *grp, const char *key,
+             const char *where, long long lo, long long hi, long long flo,
+             long long fhi, long long *out, unsigned *line);
+/* true/false, or "on"/"off" as NX-OS writes them. */
+int conf_bool(struct conf_ctx *c, const config_setting_t *grp, const char *key,
+              const char *where, bool *out, unsigned *line);
+/* A value set 0..MAX: 3, "0-2,5", [3, 4] or ["af31", "cs3"] (DSCP names
+ * when DSCP_NAMES). */
+int conf_values(struct conf_ctx *c, const config_setting_t *grp,
+                const char *key, const char *where, unsigned max,
+                bool dscp_names, uint64_t *mask, unsigned *line);
+/* A size: "150 kbytes" or an integer of bytes. */
+int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
+                   const char *key, const char *where, uint64_t *out,
+                   unsigned *line);
+void conf_oom(struct conf_ctx *c, const config_setting_t *s);
+/* Call FN on each entry of the list KEY; entries must be groups. */
+void conf_each(struct conf_ctx *c, const config_setting_t *grp, const char *key,
+               const char *where, void *arg,
+               void (*fn)(struct conf_ctx *c, const config_setting_t *entry,
+                          void *arg));
+/* The required, non-empty name of a list entry; 0 or -1 (reported). */
+int conf_name(struct conf_ctx *c, const config_setting_t *e, const char *what,
+              char *dst, size_t len, unsigned *line);
+/* Report decimal literals of TEXT that libconfig 1.5 wraps, and note
+ * their lines in C. */
+void conf_scan_wrapped(struct conf_ctx *c, const char *text);
+
+#endif

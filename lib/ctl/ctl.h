@@ -1,0 +1,131 @@
+/* ctl: the control socket between roced and rocesh (and scripts).
+ *
+ * Transport: a Unix SOCK_SEQPACKET socket, so each datagram is one whole
+ * request or reply. The path is ctl_socket_path(): /run/roced/roced.sock
+ * in the host's network namespace, /run/roced/roced.<netns-inode>.sock in
+ * any other (one roced per namespace, like the kernel state it owns).
+ * Requests larger than CTL_MAX_REQUEST are answered with an error and the
+ * connection is closed; the daemon never trusts a request's contents.
+ *
+ * Every request and reply is one JSON object (json-c). Keys are lowercase
+ * with '-' between words, as in the config file.
+ *
+ * Requests:
+ *   {"cmd": "config", "context": ["policy-map type queuing X", ...],
+ *    "line": "bandwidth remaining percent 50"}
+ *        Re-enter CONTEXT (cmd_ctx path lines) on a copy of the running
+ *        policy, carry out LINE (lib/cmd/cmd.h), validate, compile and apply.
+ *        Reply {"ok": true, "context": [...], "mode": "config-pmap-c-que",
+ *        "warnings": ["..."]}; on error {"ok": false, "error": "% ...",
+ *        "pos": N} and nothing changes. Needs the configure right.
+ *   {"cmd": "show", "what": "NAME", "args": ["..."], "json": bool}
+ *        NAME is cmd_parsed.name of a show command ("show running-config",
+ *        "show queuing interface", ...), ARGS its canonical arguments.
+ *        Reply {"ok": true, "data": {...}} where DATA is the structured
+ *        answer (what `json` prints), and "text": "..." with the NX-OS
+ *        style rendering, produced by the same code path.
+ *   {"cmd": "copy", "from": "running-config", "to": "startup-config"}
+ *        Write the running policy to the config file atomically (temporary
+ *        file, fsync, rename; the previous file kept as FILE.bak). Needs the
+ *        configure right.
+ *   {"cmd": "reload"}          Same as SIGHUP. Needs the configure right.
+ *   {"cmd": "debug", "subsys": "dcbx", "on": true}   Needs configure.
+ *   {"cmd": "ping"}            {"ok": true, "version": "..."}
+ * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
+ * cmd, a missing or mistyped key, a request too large, or permission
+ * denied (the peer's credentials from SO_PEERCRED: configure needs uid 0
+ * or membership of the configured group; anyone who can connect may show
+ * and ping).
+ */
+#ifndef ROCED_CTL_H
+#define ROCED_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define CTL_MAX_REQUEST (64 * 1024)
+#define CTL_MAX_REPLY   (4 * 1024 * 1024)
+#define CTL_DIR         "/run/roced"
+
+/* The control socket path for this process's network namespace: the
+ * host's when it is init's (/proc/1/ns/net). A process that may not look
+ * at /proc/1/ns/net (not root, or a container) takes the namespace's own
+ * path in a namespace named by `ip netns` (/run/netns) or when that
+ * socket exists, else the host's. Returns 0 or -errno (-ENAMETOOLONG when
+ * LEN is too small). */
+int ctl_socket_path(char *buf, size_t len);
+/* The same with SUFFIX instead of ".sock" (".pid" for the pid file). */
+int ctl_state_path(char *buf, size_t len, const char *suffix);
+/* The inode of this process's network namespace, 0 when unknown. */
+unsigned long ctl_netns_inode(void);
+
+/* Most context lines, arguments and bytes a request may carry. */
+#define CTL_CONTEXT_MAX 3
+#define CTL_LINE_MAX    512
+#define CTL_CONTEXT_LEN 160
+#define CTL_ARGS_MAX    24
+#define CTL_ARG_LEN     64
+#define CTL_NAME_LEN    64
+#define CTL_JSON_DEPTH  8
+
+enum ctl_cmd {
+	CTL_CMD_CONFIG,
+	CTL_CMD_SHOW,
+	CTL_CMD_COPY,
+	CTL_CMD_RELOAD,
+	CTL_CMD_DEBUG,
+	CTL_CMD_PING,
+};
+
+/* A request that passed ctl_request_parse(): every key known, of the
+ * right type and within its limits. */
+struct ctl_request {
+	enum ctl_cmd cmd;
+	/* config */
+	char context[CTL_CONTEXT_MAX][CTL_CONTEXT_LEN];
+	size_t ncontext;
+	char line[CTL_LINE_MAX];
+	/* show */
+	char what[CTL_NAME_LEN];
+	char args[CTL_ARGS_MAX][CTL_ARG_LEN];
+	size_t nargs;
+	bool json;
+	/* copy: only running-config -> startup-config */
+	char from[CTL_NAME_LEN], to[CTL_NAME_LEN];
+	/* debug */
+	char subsys[CTL_NAME_LEN];
+	bool on;
+};
+
+/* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the
+ * whole buffer must be one JSON object (nothing after it, nesting at most
+ * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
+ * its type, no other key, strings without NUL bytes and within their
+ * limits. Returns 0, or -EINVAL with the "% ..." reason in ERR. */
+int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,
+                      char *err, size_t errlen);
+const char *ctl_cmd_name(enum ctl_cmd c);
+/* Does the request change something (needs the configure right)? */
+bool ctl_cmd_configures(enum ctl_cmd c);
+
+/* Who is on the other end of a connection (SO_PEERCRED, SO_PEERGROUPS). */
+#define CTL_PEER_GROUPS_MAX 64
+struct ctl_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+	gid_t groups[CTL_PEER_GROUPS_MAX];
+	size_t ngroups;
+};
+
+/* Configure right: uid 0, or GROUP (when HAVE_GROUP) as the primary or a
+ * supplementary group of the peer. */
+bool ctl_peer_may_configure(const struct ctl_peer *p, bool have_group,
+                            gid_t group);
+/* The supplementary groups of a /proc/PID/status text ("Groups:" line),
+ * for kernels without SO_PEERGROUPS. Returns how many were stored (at most
+ * MAX), or -EINVAL when the line is missing or malformed. */
+int ctl_status_groups(const char *status, gid_t *groups, size_t max);
+
+#endif

@@ -1,0 +1,56 @@
+/* caps: capability presets. See caps.h. */
+#include "model/caps.h"
+
+#include <string.h>
+
+static const char *const caps_preset_names[] = {
+    [CAPS_PRESET_HOST] = "host",
+    [CAPS_PRESET_FULL] = "full",
+    [CAPS_PRESET_HW] = "hw",
+};
+
+void caps_preset(struct caps *c, enum caps_preset preset)
+{
+	memset(c, 0, sizeof(*c));
+	switch (preset) {
+	case CAPS_PRESET_HOST:
+		/* What this project's development kernel offers: HTB and
+		 * fifos, clsact, u32 that can only set a classid, cls_bpf and
+		 * mirred; no red, ets, prio, flower, skbedit or gact. */
+		c->qdiscs = CAPS_QD_HTB | CAPS_QD_TBF | CAPS_QD_BFIFO |
+		            CAPS_QD_PFIFO | CAPS_QD_CLSACT;
+		c->classifiers = CAPS_CLS_U32 | CAPS_CLS_BPF;
+		c->actions = CAPS_ACT_MIRRED;
+		break;
+	case CAPS_PRESET_HW:
+		c->hw_dcb = true;
+		/* A DCB NIC runs on a full kernel. */
+		__attribute__((fallthrough));
+	case CAPS_PRESET_FULL:
+		c->qdiscs = CAPS_QD_ETS | CAPS_QD_PRIO | CAPS_QD_HTB |
+		            CAPS_QD_RED | CAPS_QD_BFIFO | CAPS_QD_PFIFO |
+		            CAPS_QD_CLSACT | CAPS_QD_MQPRIO | CAPS_QD_TBF;
+		c->classifiers = CAPS_CLS_FLOWER | CAPS_CLS_U32 |
+		                 CAPS_CLS_U32_ACT | CAPS_CLS_BPF |
+		                 CAPS_CLS_MATCHALL;
+		c->actions = CAPS_ACT_SKBEDIT | CAPS_ACT_GACT | CAPS_ACT_MIRRED;
+		break;
+	}
+}
+
+int caps_preset_parse(const char *s)
+{
+	for (unsigned i = 0;
+	     i < sizeof(caps_preset_names) / sizeof(caps_preset_names[0]); i++)
+		if (s && !strcmp(s, caps_preset_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *caps_preset_name(enum caps_preset preset)
+{
+	if ((unsigned)preset <
+	    sizeof(caps_preset_names) / sizeof(caps_preset_names[0]))
+		return caps_preset_names[preset];
+	return "?";
+}

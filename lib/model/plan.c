@@ -1,0 +1,117 @@
+/* plan: containers for the per-port plan. See plan.h. */
+#include "model/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void plan_init(struct plan *pl)
+{
+	memset(pl, 0, sizeof(*pl));
+	diag_init(&pl->diag, NULL);
+}
+
+static void plan_port_free(struct plan_port *pp)
+{
+	free(pp->qdiscs);
+	free(pp->classes);
+	free(pp->filters);
+	diag_free(&pp->warnings);
+}
+
+void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; i < pl->nports; i++)
+		plan_port_free(&pl->ports[i]);
+	free(pl->ports);
+	diag_free(&pl->diag);
+	memset(pl, 0, sizeof(*pl));
+}
+
+static void *plan_grow(void **v, size_t *n, size_t size)
+{
+	char *nv = realloc(*v, (*n + 1) * size);
+
+	if (!nv)
+		return NULL;
+	memset(nv + *n * size, 0, size);
+	*v = nv;
+	return nv + (*n)++ * size;
+}
+
+struct plan_port *plan_add_port(struct plan *pl, const char *ifname)
+{
+	struct plan_port *pp =
+	    plan_grow((void **)&pl->ports, &pl->nports, sizeof(*pp));
+
+	if (!pp)
+		return NULL;
+	snprintf(pp->ifname, sizeof(pp->ifname), "%s", ifname);
+	diag_init(&pp->warnings, NULL);
+	return pp;
+}
+
+struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp)
+{
+	return plan_grow((void **)&pp->qdiscs, &pp->nqdiscs,
+	                 sizeof(struct plan_qdisc));
+}
+
+struct plan_class *plan_port_add_class(struct plan_port *pp)
+{
+	return plan_grow((void **)&pp->classes, &pp->nclasses,
+	                 sizeof(struct plan_class));
+}
+
+struct plan_filter *plan_port_add_filter(struct plan_port *pp)
+{
+	return plan_grow((void **)&pp->filters, &pp->nfilters,
+	                 sizeof(struct plan_filter));
+}
+
+const struct plan_port *plan_find_port(const struct plan *pl,
+                                       const char *ifname)
+{
+	for (size_t i = 0; i < pl->nports; i++)
+		if (!strcmp(pl->ports[i].ifname, ifname))
+			return &pl->ports[i];
+	return NULL;
+}
+
+const char *plan_layout_name(enum plan_layout l)
+{
+	switch (l) {
+	case PLAN_LAYOUT_NONE:
+		return "none";
+	case PLAN_LAYOUT_ETS_RED:
+		return "ets+red";
+	case PLAN_LAYOUT_PRIO_RED:
+		return "prio+red";
+	case PLAN_LAYOUT_HTB_RED:
+		return "htb+red";
+	case PLAN_LAYOUT_HTB_FIFO:
+		return "htb+bfifo";
+	}
+	return "?";
+}
+
+const char *plan_qdisc_kind_name(enum plan_qdisc_kind k)
+{
+	switch (k) {
+	case PLAN_QD_ETS:
+		return "ets";
+	case PLAN_QD_PRIO:
+		return "prio";
+	case PLAN_QD_HTB:
+		return "htb";
+	case PLAN_QD_RED:
+		return "red";
+	case PLAN_QD_BFIFO:
+		return "bfifo";
+	case PLAN_QD_PFIFO:
+		return "pfifo";
+	case PLAN_QD_CLSACT:
+		return "clsact";
+	}
+	return "?";
+}

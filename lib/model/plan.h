@@ -1,0 +1,238 @@
+/* plan: the desired kernel state of each port, as compile() produces it.
+ *
+ * A port plan has two parts:
+ *  - the DCB part (PFC, ETS, APP, trust, MTU), realised over dcbnl on
+ *    hardware DCB ports and by roced itself (through the tc part) on
+ *    software ports;
+ *  - the tc part: qdiscs, classes and filters, exactly as they should exist
+ *    in the kernel, with every value the kernel will hold, so that diff can
+ *    compare it with what the kernel reports and the dry run can print it.
+ *
+ * roced owns the objects it creates and recognises them by handle (major
+ * PLAN_ROOT_MAJOR for the root, PLAN_LEAF_MAJOR(q) for queue leaves) and by
+ * filter priority (PLAN_FILTER_PRIO_BASE and up). Everything else on a port
+ * belongs to someone else.
+ */
+#ifndef ROCED_PLAN_H
+#define ROCED_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/caps.h"
+#include "base/diag.h"
+#include "model/policy.h"
+
+/* 0x4791: RoCEv2's UDP port, easy to spot in `tc qdisc show`. */
+#define PLAN_ROOT_MAJOR    0x4791u
+#define PLAN_LEAF_MAJOR(q) (0x4710u + (q))
+/* HTB: 4791:1 is the port-rate parent; queue q is 4791:1q (hex 0x10+q). */
+#define PLAN_HTB_ROOT_MINOR     0x1u
+#define PLAN_HTB_QUEUE_MINOR(q) (0x10u + (q))
+#define PLAN_FILTER_PRIO_BASE   4791u
+#define PLAN_FILTER_PRIO_MAX    (PLAN_FILTER_PRIO_BASE + 999u)
+
+/* tc handles, as in <linux/pkt_sched.h>, kept here so lib/ stays free of
+ * kernel headers' quirks. */
+#define PLAN_H_MAKE(maj, min) (((uint32_t)(maj) << 16) | ((min)&0xffffu))
+#define PLAN_H_MAJ(h)         ((h) >> 16)
+#define PLAN_H_MIN(h)         ((h)&0xffffu)
+#define PLAN_H_ROOT           0xffffffffu
+#define PLAN_H_CLSACT         0xfffffff1u /* TC_H_INGRESS == TC_H_CLSACT */
+#define PLAN_H_CLSACT_INGRESS 0xfffffff2u /* TC_H_MAKE(CLSACT, MIN_INGRESS) */
+#define PLAN_H_CLSACT_EGRESS  0xfffffff3u
+
+enum plan_layout {
+	PLAN_LAYOUT_NONE, /* no queuing policy: roced leaves the root alone */
+	PLAN_LAYOUT_ETS_RED,  /* ets root, red (ecn) leaves for WRED queues */
+	PLAN_LAYOUT_PRIO_RED, /* prio root (strict only), red leaves */
+	PLAN_LAYOUT_HTB_RED,  /* htb root with per-queue rates, red leaves */
+	PLAN_LAYOUT_HTB_FIFO, /* htb root, bfifo leaves: no WRED/ECN */
+};
+
+enum plan_qdisc_kind {
+	PLAN_QD_ETS,
+	PLAN_QD_PRIO,
+	PLAN_QD_HTB,
+	PLAN_QD_RED,
+	PLAN_QD_BFIFO,
+	PLAN_QD_PFIFO,
+	PLAN_QD_CLSACT,
+};
+
+struct plan_ets {
+	uint8_t nbands;       /* always 8: one band per NX-OS queue */
+	uint8_t nstrict;      /* bands 0..nstrict-1 are strict, highest first */
+	uint32_t quanta[8];   /* bytes, for bands nstrict..nbands-1 */
+	uint8_t priomap[16];  /* skb->priority -> band */
+	int8_t band_queue[8]; /* band -> NX-OS queue */
+};
+
+struct plan_prio {
+	uint8_t bands;
+	uint8_t priomap[16];
+	int8_t band_queue[8];
+};
+
+struct plan_htb {
+	uint32_t defcls; /* minor of the default class (q-default) */
+	uint32_t r2q;
+};
+
+/* RED as the kernel holds it (tc_red_qopt + TCA_RED_MAX_P), plus the tc
+ * command-line values that reproduce it: compile() computes wlog, plog and
+ * scell_log the way tc does from avpkt, burst and bandwidth. */
+struct plan_red {
+	uint32_t limit;            /* bytes */
+	uint32_t qth_min, qth_max; /* bytes */
+	uint32_t avpkt, burst;     /* tc's inputs for wlog */
+	uint64_t bandwidth;        /* bytes/s, tc's input for scell_log */
+	uint32_t probability_ppm;  /* drop-probability in parts per million */
+	uint32_t max_p;            /* probability * 2^32 */
+	uint8_t wlog, plog, scell_log;
+	bool ecn, harddrop;
+	/* weight 0 (instantaneous queue) is Wlog 0, which the kernel takes
+	 * over netlink but tc's command line cannot express (its burst search
+	 * starts at Wlog 1): the dry run says so in a comment. */
+	bool wlog_cli_exact;
+};
+
+struct plan_fifo {
+	uint32_t limit; /* bytes for bfifo, packets for pfifo */
+};
+
+struct plan_qdisc {
+	enum plan_qdisc_kind kind;
+	uint32_t handle; /* PLAN_H_MAKE(major, 0); PLAN_H_CLSACT for clsact */
+	uint32_t parent; /* PLAN_H_ROOT, PLAN_H_CLSACT or a classid */
+	int queue;       /* NX-OS queue a leaf serves; -1 for root/clsact */
+	union {
+		struct plan_ets ets;
+		struct plan_prio prio;
+		struct plan_htb htb;
+		struct plan_red red;
+		struct plan_fifo fifo;
+	} u;
+};
+
+/* An HTB class. Rates in bytes per second, as the kernel's rate64. */
+struct plan_class {
+	uint32_t classid, parent;
+	uint64_t rate, ceil;
+	uint32_t prio;    /* 0 = served first when borrowing */
+	uint32_t quantum; /* 0 = kernel default from r2q */
+	int queue;        /* -1 for the port-rate parent */
+	/* Token buckets in bytes (tc's burst/cburst); 0 = tc's default,
+	 * rate/HZ + MTU, about one frame, which held a 2 Gb/s class on a
+	 * veth to 1.5 Gb/s where a 1 ms bucket passed 1.8 Gb/s. */
+	uint32_t burst, cburst;
+};
+
+enum plan_filter_kind {
+	PLAN_FILTER_FLOWER,
+	PLAN_FILTER_U32,
+};
+
+enum plan_filter_action {
+	PLAN_ACT_CLASSID,          /* egress: choose the queue's class/band */
+	PLAN_ACT_SKBEDIT_PRIORITY, /* ingress: skb->priority = qos-group */
+};
+
+/* One classification rule. A class-map becomes one or more of these
+ * (one per protocol and per DSCP value/mask block); rules keep the
+ * class-map order through ascending prio. */
+struct plan_filter {
+	enum plan_filter_kind kind;
+	uint32_t parent;   /* root qdisc handle or PLAN_H_CLSACT_INGRESS */
+	uint16_t prio;     /* tc pref */
+	uint16_t protocol; /* ETH_P_IP, ETH_P_IPV6, ETH_P_8021Q (host order) */
+	uint16_t vlan_ethtype; /* with ETH_P_8021Q and a DSCP match: IP/IPv6 */
+	bool match_dscp;
+	uint8_t dscp, dscp_mask; /* 6-bit DSCP value and mask */
+	bool match_pcp;
+	uint8_t pcp;
+	enum plan_filter_action action;
+	uint32_t classid;  /* PLAN_ACT_CLASSID */
+	uint32_t priority; /* PLAN_ACT_SKBEDIT_PRIORITY */
+	uint8_t qos_group;
+	char class_name[POLICY_NAME_MAX]; /* the class-map, for show/comments */
+};
+
+/* DCB APP selectors as in <linux/dcbnl.h>. */
+#define PLAN_APP_SEL_ETHERTYPE 1
+#define PLAN_APP_SEL_DSCP      5
+#define PLAN_APP_SEL_PCP       255 /* DCB_APP_SEL_PCP: PCP -> priority */
+#define PLAN_APP_MAX           72  /* 64 DSCP + 8 PCP */
+
+struct plan_app {
+	uint8_t selector;
+	uint16_t protocol;
+	uint8_t priority;
+};
+
+#define PLAN_TSA_STRICT 0 /* IEEE_8021QAZ_TSA_STRICT */
+#define PLAN_TSA_ETS    2 /* IEEE_8021QAZ_TSA_ETS */
+
+struct plan_dcb {
+	bool software;     /* realised by roced, not by the driver */
+	uint8_t pfc_cap;   /* traffic classes that may be lossless */
+	uint8_t pfc_admin; /* what the policy asks for (pause pfc-cos) */
+	uint8_t pfc_en;    /* what is enabled now, after PFC mode / DCBX */
+	uint8_t ets_tsa[8];
+	uint8_t ets_bw[8];  /* percent per TC; ETS TCs sum to 100 */
+	uint8_t prio_tc[8]; /* priority -> traffic class */
+	struct plan_app app[PLAN_APP_MAX];
+	size_t napp;
+	uint8_t trust[2]; /* apptrust order: PLAN_APP_SEL_DSCP / _PCP */
+	size_t ntrust;
+	uint32_t mtu; /* 0 = leave the link MTU alone */
+};
+
+struct plan_port {
+	char ifname[POLICY_IFNAME_MAX];
+	char alias[POLICY_ALIAS_MAX];
+	struct caps caps;
+	enum plan_layout layout;
+	enum policy_pfc_mode pfc_mode;
+	bool pfc_awaiting_dcbx; /* mode auto and no DCBX agreement yet */
+	bool watchdog;
+	bool qdisc_takeover; /* may replace a foreign root qdisc */
+	/* Observed ports only: clsact also carries filters that are not
+	 * roced's, so roced must not delete it. */
+	bool clsact_shared;
+	char qos_policy[POLICY_NAME_MAX];     /* in force, for show */
+	char queuing_policy[POLICY_NAME_MAX]; /* in force, for show */
+	struct plan_dcb dcb;
+	struct plan_qdisc *qdiscs;
+	size_t nqdiscs;
+	struct plan_class *classes;
+	size_t nclasses;
+	struct plan_filter *filters;
+	size_t nfilters;
+	/* What could not be realised on this port, and why. */
+	struct diag warnings;
+};
+
+struct plan {
+	struct plan_port *ports;
+	size_t nports;
+	struct diag diag; /* errors and warnings not tied to one port */
+};
+
+void plan_init(struct plan *pl);
+void plan_free(struct plan *pl);
+
+/* Append an empty port / object; NULL on ENOMEM. */
+struct plan_port *plan_add_port(struct plan *pl, const char *ifname);
+struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp);
+struct plan_class *plan_port_add_class(struct plan_port *pp);
+struct plan_filter *plan_port_add_filter(struct plan_port *pp);
+
+const struct plan_port *plan_find_port(const struct plan *pl,
+                                       const char *ifname);
+
+const char *plan_layout_name(enum plan_layout l);         /* "htb+bfifo" ... */
+const char *plan_qdisc_kind_name(enum plan_qdisc_kind k); /* "ets" ... */
+
+#endif

@@ -1,0 +1,301 @@
+/* policy: construction, copy, lookup. See policy.h. */
+#include "model/policy.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void policy_init(struct policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pfcwd.poll_ms = POLICY_PFCWD_POLL_MS;
+	p->pfcwd.shutdown_mult = POLICY_PFCWD_SHUTDOWN_MULT;
+	p->pfcwd.auto_restore_mult = POLICY_PFCWD_AUTO_RESTORE_MULT;
+	p->pfcwd.fixed_restore_mult = POLICY_PFCWD_FIXED_RESTORE_MULT;
+	p->pfcwd.internal_if_mult = POLICY_PFCWD_INTERNAL_IF_MULT;
+}
+
+void policy_free(struct policy *p)
+{
+	for (size_t i = 0; i < p->nmap_qos; i++)
+		free(p->map_qos[i].rules);
+	for (size_t i = 0; i < p->nmap_nq; i++)
+		free(p->map_nq[i].rules);
+	free(p->class_qos);
+	free(p->map_qos);
+	free(p->map_queuing);
+	free(p->class_nq);
+	free(p->map_nq);
+	free(p->ifaces);
+	policy_init(p);
+}
+
+/* Grow *V (N elements of SIZE) by one zeroed element; NULL on ENOMEM.
+ * Arrays grow one at a time: configs are small and this keeps no spare
+ * capacity field per array. */
+static void *policy_grow(void **v, size_t *n, size_t size)
+{
+	char *nv = realloc(*v, (*n + 1) * size);
+
+	if (!nv)
+		return NULL;
+	memset(nv + *n * size, 0, size);
+	*v = nv;
+	return nv + (*n)++ * size;
+}
+
+static void policy_set_name(char *dst, size_t len, const char *name)
+{
+	snprintf(dst, len, "%s", name ? name : "");
+}
+
+#define POLICY_ADD(p, arr, n, type, name)                                      \
+	({                                                                     \
+		type *o_ =                                                     \
+		    policy_grow((void **)&(p)->arr, &(p)->n, sizeof(type));    \
+		if (o_)                                                        \
+			policy_set_name(o_->name, sizeof(o_->name), (name));   \
+		o_;                                                            \
+	})
+
+struct policy_class_qos *policy_add_class_qos(struct policy *p,
+                                              const char *name)
+{
+	return POLICY_ADD(p, class_qos, nclass_qos, struct policy_class_qos,
+	                  name);
+}
+
+struct policy_map_qos *policy_add_map_qos(struct policy *p, const char *name)
+{
+	return POLICY_ADD(p, map_qos, nmap_qos, struct policy_map_qos, name);
+}
+
+struct policy_qos_rule *policy_map_qos_add_rule(struct policy_map_qos *m,
+                                                const char *class_name)
+{
+	struct policy_qos_rule *r =
+	    policy_grow((void **)&m->rules, &m->nrules, sizeof(*r));
+
+	if (r)
+		policy_set_name(r->class_name, sizeof(r->class_name),
+		                class_name);
+	return r;
+}
+
+struct policy_map_queuing *policy_add_map_queuing(struct policy *p,
+                                                  const char *name)
+{
+	return POLICY_ADD(p, map_queuing, nmap_queuing,
+	                  struct policy_map_queuing, name);
+}
+
+struct policy_class_nq *policy_add_class_nq(struct policy *p, const char *name)
+{
+	return POLICY_ADD(p, class_nq, nclass_nq, struct policy_class_nq, name);
+}
+
+struct policy_map_nq *policy_add_map_nq(struct policy *p, const char *name)
+{
+	return POLICY_ADD(p, map_nq, nmap_nq, struct policy_map_nq, name);
+}
+
+struct policy_nq_rule *policy_map_nq_add_rule(struct policy_map_nq *m,
+                                              const char *class_name)
+{
+	struct policy_nq_rule *r =
+	    policy_grow((void **)&m->rules, &m->nrules, sizeof(*r));
+
+	if (r)
+		policy_set_name(r->class_name, sizeof(r->class_name),
+		                class_name);
+	return r;
+}
+
+struct policy_iface *policy_add_iface(struct policy *p, const char *name)
+{
+	struct policy_iface *i =
+	    POLICY_ADD(p, ifaces, nifaces, struct policy_iface, name);
+
+	if (i) {
+		i->pfc_mode = POLICY_PFC_AUTO;
+		i->watchdog = POLICY_INHERIT;
+	}
+	return i;
+}
+
+static int policy_dup(void **dst, const void *src, size_t n, size_t size)
+{
+	*dst = NULL;
+	if (!n)
+		return 0;
+	*dst = malloc(n * size);
+	if (!*dst)
+		return -ENOMEM;
+	memcpy(*dst, src, n * size);
+	return 0;
+}
+
+/* Copy N rule arrays from SRC maps into DST maps (already memcpy'd, so
+ * their rule pointers still point into SRC and are replaced here). */
+#define POLICY_COPY_RULES(dst, src, n)                                         \
+	({                                                                     \
+		int r_ = 0;                                                    \
+		for (size_t i_ = 0; i_ < (n); i_++)                            \
+			(dst)[i_].rules = NULL;                                \
+		for (size_t i_ = 0; !r_ && i_ < (n); i_++)                     \
+			r_ = policy_dup((void **)&(dst)[i_].rules,             \
+			                (src)[i_].rules, (src)[i_].nrules,     \
+			                sizeof(*(src)[i_].rules));             \
+		r_;                                                            \
+	})
+
+int policy_copy(struct policy *dst, const struct policy *src)
+{
+	int rc = 0;
+
+	*dst = *src;
+	dst->class_qos = NULL;
+	dst->map_qos = NULL;
+	dst->map_queuing = NULL;
+	dst->class_nq = NULL;
+	dst->map_nq = NULL;
+	dst->ifaces = NULL;
+	if (policy_dup((void **)&dst->class_qos, src->class_qos,
+	               src->nclass_qos, sizeof(*src->class_qos)) ||
+	    policy_dup((void **)&dst->map_queuing, src->map_queuing,
+	               src->nmap_queuing, sizeof(*src->map_queuing)) ||
+	    policy_dup((void **)&dst->class_nq, src->class_nq, src->nclass_nq,
+	               sizeof(*src->class_nq)) ||
+	    policy_dup((void **)&dst->ifaces, src->ifaces, src->nifaces,
+	               sizeof(*src->ifaces)))
+		rc = -ENOMEM;
+	if (rc || policy_dup((void **)&dst->map_qos, src->map_qos,
+	                     src->nmap_qos, sizeof(*src->map_qos))) {
+		rc = -ENOMEM;
+		dst->nmap_qos = 0; /* nothing per map to free */
+	} else {
+		rc = POLICY_COPY_RULES(dst->map_qos, src->map_qos,
+		                       src->nmap_qos);
+	}
+	if (rc || policy_dup((void **)&dst->map_nq, src->map_nq, src->nmap_nq,
+	                     sizeof(*src->map_nq))) {
+		rc = -ENOMEM;
+		dst->nmap_nq = 0;
+	} else {
+		rc = POLICY_COPY_RULES(dst->map_nq, src->map_nq, src->nmap_nq);
+	}
+	if (rc) {
+		policy_free(dst);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+#define POLICY_FIND(arr, n, name)                                              \
+	do {                                                                   \
+		for (size_t i_ = 0; name && i_ < (n); i_++)                    \
+			if (!strcmp((arr)[i_].name, name))                     \
+				return &(arr)[i_];                             \
+		return NULL;                                                   \
+	} while (0)
+
+const struct policy_class_qos *policy_find_class_qos(const struct policy *p,
+                                                     const char *name)
+{
+	POLICY_FIND(p->class_qos, p->nclass_qos, name);
+}
+
+const struct policy_map_qos *policy_find_map_qos(const struct policy *p,
+                                                 const char *name)
+{
+	POLICY_FIND(p->map_qos, p->nmap_qos, name);
+}
+
+const struct policy_map_queuing *policy_find_map_queuing(const struct policy *p,
+                                                         const char *name)
+{
+	POLICY_FIND(p->map_queuing, p->nmap_queuing, name);
+}
+
+const struct policy_class_nq *policy_find_class_nq(const struct policy *p,
+                                                   const char *name)
+{
+	POLICY_FIND(p->class_nq, p->nclass_nq, name);
+}
+
+const struct policy_map_nq *policy_find_map_nq(const struct policy *p,
+                                               const char *name)
+{
+	POLICY_FIND(p->map_nq, p->nmap_nq, name);
+}
+
+const struct policy_iface *policy_find_iface(const struct policy *p,
+                                             const char *name_or_alias)
+{
+	if (!name_or_alias)
+		return NULL;
+	/* Linux names first: they are exact and case-sensitive. */
+	for (size_t i = 0; i < p->nifaces; i++)
+		if (!strcmp(p->ifaces[i].name, name_or_alias))
+			return &p->ifaces[i];
+	for (size_t i = 0; i < p->nifaces; i++)
+		if (p->ifaces[i].alias[0] &&
+		    !strcasecmp(p->ifaces[i].alias, name_or_alias))
+			return &p->ifaces[i];
+	return NULL;
+}
+
+const struct policy_map_qos *policy_iface_qos(const struct policy *p,
+                                              const struct policy_iface *i)
+{
+	if (i && i->qos_input[0])
+		return policy_find_map_qos(p, i->qos_input);
+	if (p->system.qos_input[0])
+		return policy_find_map_qos(p, p->system.qos_input);
+	return NULL;
+}
+
+const struct policy_map_queuing *
+policy_iface_queuing(const struct policy *p, const struct policy_iface *i)
+{
+	if (i && i->queuing_output[0])
+		return policy_find_map_queuing(p, i->queuing_output);
+	if (p->system.queuing_output[0])
+		return policy_find_map_queuing(p, p->system.queuing_output);
+	return NULL;
+}
+
+bool policy_iface_watchdog(const struct policy *p, const struct policy_iface *i)
+{
+	if (i && i->watchdog == POLICY_ON)
+		return true;
+	if (i && i->watchdog == POLICY_OFF)
+		return false;
+	return p->pfcwd.enabled;
+}
+
+static const char *const policy_pfc_mode_names[] = {
+    [POLICY_PFC_AUTO] = "auto",
+    [POLICY_PFC_ON] = "on",
+    [POLICY_PFC_OFF] = "off",
+};
+
+const char *policy_pfc_mode_name(enum policy_pfc_mode m)
+{
+	if ((unsigned)m <
+	    sizeof(policy_pfc_mode_names) / sizeof(policy_pfc_mode_names[0]))
+		return policy_pfc_mode_names[m];
+	return "?";
+}
+
+int policy_pfc_mode_parse(const char *s)
+{
+	for (unsigned i = 0; i < sizeof(policy_pfc_mode_names) /
+	                             sizeof(policy_pfc_mode_names[0]);
+	     i++)
+		if (!strcmp(s, policy_pfc_mode_names[i]))
+			return (int)i;
+	return -1;
+}

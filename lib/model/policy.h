@@ -1,0 +1,289 @@
+/* policy: the validated QoS configuration, one struct per NX-OS construct.
+ *
+ * The policy is what the config file (conf.c) and rocesh build, what
+ * policy_validate() checks, and what compile() turns into a plan. Names
+ * refer between objects (a policy-map class names a class-map, an interface
+ * names policy-maps); they are resolved with the policy_find_* helpers.
+ * Every object keeps the source line it came from (0 when it did not come
+ * from a file) so that later checks can still say FILE:LINE.
+ *
+ * Numbering follows NX-OS: queue N is `c-out-8q-qN`, `c-out-8q-q-default`
+ * is queue 0, qos-group N selects traffic class / queue N, and CoS N is
+ * 802.1p priority N.
+ */
+#ifndef ROCED_POLICY_H
+#define ROCED_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+
+#define POLICY_NQUEUES    8
+#define POLICY_NPRIO      8
+#define POLICY_NAME_MAX   64 /* NX-OS allows 40 characters */
+#define POLICY_IFNAME_MAX 16 /* IFNAMSIZ */
+#define POLICY_ALIAS_MAX  64
+
+#define POLICY_MTU_MIN 576
+#define POLICY_MTU_MAX 9216
+
+/* The NX-OS built-in names. */
+#define POLICY_QUEUE_PREFIX  "c-out-8q-q"
+#define POLICY_QUEUE_DEFAULT "c-out-8q-q-default"
+#define POLICY_NQ_DEFAULT    "c-8q-nq-default"
+#define POLICY_CLASS_DEFAULT "class-default"
+
+enum policy_match {
+	POLICY_MATCH_ALL, /* every match statement must hold */
+	POLICY_MATCH_ANY, /* one match statement is enough */
+};
+
+/* class-map type qos NAME: `match cos` and `match dscp` value sets. An
+ * empty set means the statement is absent; a class with no statement
+ * matches everything (like NX-OS class-default). */
+struct policy_class_qos {
+	char name[POLICY_NAME_MAX];
+	enum policy_match match;
+	uint8_t cos;   /* bit n = CoS n */
+	uint64_t dscp; /* bit n = DSCP n */
+	unsigned line;
+	unsigned cos_line, dscp_line;
+};
+
+/* policy-map type qos: `class NAME` + `set qos-group N`, in match order. */
+struct policy_qos_rule {
+	char class_name[POLICY_NAME_MAX];
+	bool set_qos_group;
+	uint8_t qos_group; /* 0-7 */
+	unsigned line;
+	unsigned qos_group_line; /* the `set qos-group` statement */
+};
+
+struct policy_map_qos {
+	char name[POLICY_NAME_MAX];
+	struct policy_qos_rule *rules;
+	size_t nrules;
+	unsigned line;
+};
+
+/* `random-detect minimum-threshold .. maximum-threshold .. drop-probability
+ * P weight W ecn`. Thresholds are kept in bytes (see conf.c for units). */
+struct policy_wred {
+	bool enabled;
+	uint64_t min_bytes, max_bytes;
+	uint8_t drop_probability; /* percent, 0-100 */
+	uint8_t weight;           /* EWMA exponent 0-15, 0 = instantaneous */
+	bool ecn;                 /* mark CE instead of dropping */
+	unsigned line;
+	/* Each parameter's own line, so errors point at it. */
+	unsigned min_line, max_line, probability_line, weight_line;
+};
+
+/* One `class type queuing c-out-8q-qN` block. */
+struct policy_queue {
+	bool configured;
+	bool has_bandwidth;
+	uint8_t bandwidth_percent; /* bandwidth remaining percent, 0-100 */
+	uint8_t priority_level; /* 0 = not strict; NX-OS has level 1 (and 2) */
+	struct policy_wred wred;
+	unsigned line;
+	unsigned bandwidth_line, priority_line;
+};
+
+/* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0). */
+struct policy_map_queuing {
+	char name[POLICY_NAME_MAX];
+	struct policy_queue queue[POLICY_NQUEUES];
+	unsigned line;
+};
+
+/* class-map type network-qos NAME: `match qos-group N` set. */
+struct policy_class_nq {
+	char name[POLICY_NAME_MAX];
+	uint8_t qos_groups; /* bit n = qos-group n */
+	unsigned line;
+};
+
+/* policy-map type network-qos: `class type network-qos NAME` with `pause
+ * pfc-cos LIST` and `mtu N`. The class may be c-8q-nq-default. */
+struct policy_nq_rule {
+	char class_name[POLICY_NAME_MAX];
+	uint8_t pfc_cos; /* bit n = pause on CoS n; 0 = no pause statement */
+	uint32_t mtu;    /* 0 = not set */
+	unsigned line;
+	unsigned pause_line, mtu_line;
+};
+
+struct policy_map_nq {
+	char name[POLICY_NAME_MAX];
+	struct policy_nq_rule *rules;
+	size_t nrules;
+	unsigned line;
+};
+
+enum policy_pfc_mode {
+	POLICY_PFC_AUTO, /* NX-OS default: operational after DCBX agrees */
+	POLICY_PFC_ON,
+	POLICY_PFC_OFF,
+};
+
+enum policy_tristate {
+	POLICY_INHERIT, /* follow the global setting */
+	POLICY_ON,
+	POLICY_OFF,
+};
+
+/* interface X: a Linux ifname with an optional NX-OS alias. Empty policy
+ * names mean "use the system qos default", if any. */
+struct policy_iface {
+	char name[POLICY_IFNAME_MAX];
+	char alias[POLICY_ALIAS_MAX];
+	char qos_input[POLICY_NAME_MAX];
+	char queuing_output[POLICY_NAME_MAX];
+	enum policy_pfc_mode pfc_mode;
+	enum policy_tristate watchdog;
+	/* Replace a root qdisc roced did not create (default: refuse). */
+	bool qdisc_takeover;
+	unsigned line;
+	unsigned qos_input_line, queuing_output_line;
+	unsigned alias_line;
+};
+
+/* system qos: network-qos always; qos input and queuing output optionally
+ * act as defaults for every interface (as NX-OS allows). */
+struct policy_system {
+	char network_qos[POLICY_NAME_MAX];
+	char qos_input[POLICY_NAME_MAX];
+	char queuing_output[POLICY_NAME_MAX];
+	unsigned line;
+	unsigned network_qos_line, qos_input_line, queuing_output_line;
+};
+
+/* Global PFC watchdog. Detection time = poll_ms * shutdown_mult; restore
+ * after poll_ms * auto_restore_mult without pause frames, or unconditionally
+ * after poll_ms * fixed_restore_mult (0 = off). */
+struct policy_pfcwd {
+	bool enabled; /* `priority-flow-control watch-dog-interval on` */
+	uint32_t poll_ms;
+	uint32_t shutdown_mult;
+	uint32_t auto_restore_mult;
+	uint32_t fixed_restore_mult;
+	uint32_t internal_if_mult;
+	unsigned line;
+	unsigned poll_line, shutdown_line, auto_restore_line;
+	unsigned fixed_restore_line, internal_if_line;
+};
+
+/* NX-OS defaults from `show queuing pfc-queue detail`. */
+#define POLICY_PFCWD_POLL_MS            100
+#define POLICY_PFCWD_SHUTDOWN_MULT      1
+#define POLICY_PFCWD_AUTO_RESTORE_MULT  10
+#define POLICY_PFCWD_FIXED_RESTORE_MULT 0
+#define POLICY_PFCWD_INTERNAL_IF_MULT   2
+#define POLICY_PFCWD_POLL_MIN           100
+#define POLICY_PFCWD_POLL_MAX           1000
+#define POLICY_PFCWD_MULT_MAX           100
+
+struct policy {
+	struct policy_class_qos *class_qos;
+	size_t nclass_qos;
+	struct policy_map_qos *map_qos;
+	size_t nmap_qos;
+	struct policy_map_queuing *map_queuing;
+	size_t nmap_queuing;
+	struct policy_class_nq *class_nq;
+	size_t nclass_nq;
+	struct policy_map_nq *map_nq;
+	size_t nmap_nq;
+	struct policy_system system;
+	struct policy_iface *ifaces;
+	size_t nifaces;
+	struct policy_pfcwd pfcwd;
+};
+
+/* An empty policy with NX-OS defaults (watchdog timers, PFC auto). */
+void policy_init(struct policy *p);
+void policy_free(struct policy *p);
+/* Deep copy; returns 0 or -ENOMEM (DST is left initialised and empty). */
+int policy_copy(struct policy *dst, const struct policy *src);
+
+/* Append a zeroed object (name copied) and return it, or NULL on ENOMEM. */
+struct policy_class_qos *policy_add_class_qos(struct policy *p,
+                                              const char *name);
+struct policy_map_qos *policy_add_map_qos(struct policy *p, const char *name);
+struct policy_qos_rule *policy_map_qos_add_rule(struct policy_map_qos *m,
+                                                const char *class_name);
+struct policy_map_queuing *policy_add_map_queuing(struct policy *p,
+                                                  const char *name);
+struct policy_class_nq *policy_add_class_nq(struct policy *p, const char *name);
+struct policy_map_nq *policy_add_map_nq(struct policy *p, const char *name);
+struct policy_nq_rule *policy_map_nq_add_rule(struct policy_map_nq *m,
+                                              const char *class_name);
+/* New interface with PFC mode auto and watchdog inherited. */
+struct policy_iface *policy_add_iface(struct policy *p, const char *name);
+
+/* Lookups by exact name; NULL when absent. */
+const struct policy_class_qos *policy_find_class_qos(const struct policy *p,
+                                                     const char *name);
+const struct policy_map_qos *policy_find_map_qos(const struct policy *p,
+                                                 const char *name);
+const struct policy_map_queuing *policy_find_map_queuing(const struct policy *p,
+                                                         const char *name);
+const struct policy_class_nq *policy_find_class_nq(const struct policy *p,
+                                                   const char *name);
+const struct policy_map_nq *policy_find_map_nq(const struct policy *p,
+                                               const char *name);
+/* Finds an interface by Linux name or by NX-OS alias (case-insensitive). */
+const struct policy_iface *policy_find_iface(const struct policy *p,
+                                             const char *name_or_alias);
+
+/* The policies in force on IFACE after system qos defaults are applied;
+ * NULL when none. */
+const struct policy_map_qos *policy_iface_qos(const struct policy *p,
+                                              const struct policy_iface *i);
+const struct policy_map_queuing *
+policy_iface_queuing(const struct policy *p, const struct policy_iface *i);
+bool policy_iface_watchdog(const struct policy *p,
+                           const struct policy_iface *i);
+
+/* Queue names: "c-out-8q-q3" <-> 3, "c-out-8q-q-default" <-> 0. Returns
+ * the queue number or -1. */
+int policy_queue_parse(const char *name);
+/* Canonical name of queue N (q-default for 0). */
+const char *policy_queue_name(unsigned n);
+
+/* DSCP: a number 0-63 or a PHB name (ef, afXY, csN, default). Returns the
+ * value or -1. policy_dscp_name gives the name for N or NULL. */
+int policy_dscp_parse(const char *s);
+const char *policy_dscp_name(unsigned n);
+
+/* Value lists "3", "0-2,5", "af31,26": set the bits of each value <= MAX
+ * in *MASK. DSCP names are accepted when DSCP_NAMES. Returns 0, or -1 and
+ * a message in ERR naming the bad token. */
+int policy_list_parse(const char *s, unsigned max, bool dscp_names,
+                      uint64_t *mask, char *err, size_t errlen);
+/* Render MASK as the shortest list ("0-2,5") into BUF. */
+int policy_list_format(uint64_t mask, char *buf, size_t len);
+
+const char *policy_pfc_mode_name(enum policy_pfc_mode m);
+int policy_pfc_mode_parse(const char *s); /* -1 if unknown */
+
+/* Semantic checks across objects (undefined names, sums, ranges,...).
+ * Every problem is added to D at the line of the offending statement;
+ * returns the number of errors added. Warnings do not fail validation. */
+int policy_validate(const struct policy *p, struct diag *d);
+
+enum policy_validate_mode {
+	POLICY_VALIDATE_FILE, /* a whole file: what policy_validate checks */
+	/* One CLI line at a time: states that are only incomplete so far
+	 * (bandwidth shares under 100, a paused CoS its class does not match
+	 * yet) are warnings, so that a sequence NX-OS accepts line by line is
+	 * accepted; shares over 100 and real conflicts stay errors. */
+	POLICY_VALIDATE_INTERACTIVE,
+};
+int policy_validate_mode(const struct policy *p, struct diag *d,
+                         enum policy_validate_mode mode);
+
+#endif

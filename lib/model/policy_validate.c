@@ -1,0 +1,572 @@
+/* policy_validate: the checks that hold across objects, and the ranges of
+ * the values a policy can hold. The config loader and the CLI both end
+ * here, so a policy that passes is safe to compile: nothing downstream
+ * checks again.
+ *
+ * Decisions worth knowing:
+ *  - Value sets (cos, dscp, qos-group, pause pfc-cos) are bitmasks and
+ *    cannot hold out-of-range values; the loader refuses those.
+ *  - WRED thresholds: minimum-threshold 0 is refused (tc reads a zero
+ *    minimum as "unset" and picks max/3, so the kernel would not hold what
+ *    was asked) and so is maximum-threshold 0 (every packet would be
+ *    marked). minimum == maximum is accepted: it is step marking at one
+ *    threshold, as DCTCP-style setups use.
+ *  - Bandwidth: once any non-strict queue of a queuing policy states
+ *    `bandwidth remaining percent`, the non-strict queues must add up to
+ *    exactly 100 (unstated ones count 0). A policy stating none leaves the
+ *    shares to the compiler's defaults. Interactively (rocesh, one line at
+ *    a time, POLICY_VALIDATE_INTERACTIVE) a sum under 100 is a warning:
+ *    NX-OS accepts `bandwidth remaining percent 50` on q3 before q-default
+ *    gets its 50. A paused CoS that the class-map does not match yet is a
+ *    warning there too.
+ *  - The watchdog's detection time is interval x shutdown-multiplier and
+ *    must not be shorter than one poll (SONiC accepted that silently,
+ *    sonic-buildimage#27865), i.e. the multiplier is at least 1.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "conf/conf.h"
+#include "model/policy.h"
+
+/* Report VALUE outside LO-HI with the wording the loader uses. */
+static void policy_validate_range(struct diag *d, unsigned line,
+                                  const char *key, unsigned long long value,
+                                  const char *where, unsigned long long lo,
+                                  unsigned long long hi)
+{
+	if (value >= lo && value <= hi)
+		return;
+	diag_err(d, line, "%s %llu in %s is out of range, expected %llu-%llu",
+	         key, value, where, lo, hi);
+}
+
+/* Names of policy objects: NX-OS accepts letters, digits, '-', '_' and
+ * '.'; keeping to that keeps names safe in the CLI and in the file. */
+static void policy_validate_name(struct diag *d, unsigned line,
+                                 const char *kind, const char *name)
+{
+	if (!name[0]) {
+		diag_err(d, line, "%s with an empty name", kind);
+		return;
+	}
+	for (const char *s = name; *s; s++) {
+		if (isalnum((unsigned char)*s) || strchr("-_.", *s))
+			continue;
+		diag_err(d, line,
+		         "invalid %s name '%s', expected letters, digits, '-', "
+		         "'_' or '.'",
+		         kind, name);
+		return;
+	}
+}
+
+/* Duplicate names within one kind: the second definition is the error. */
+#define POLICY_VALIDATE_DUPS(d, arr, n, kind)                                  \
+	do {                                                                   \
+		for (size_t i_ = 0; i_ < (n); i_++) {                          \
+			policy_validate_name((d), (arr)[i_].line, (kind),      \
+			                     (arr)[i_].name);                  \
+			for (size_t j_ = 0; j_ < i_; j_++) {                   \
+				if (strcmp((arr)[i_].name, (arr)[j_].name))    \
+					continue;                              \
+				diag_err((d), (arr)[i_].line,                  \
+				         "%s %s is defined twice (first at "   \
+				         "line %u)",                           \
+				         (kind), (arr)[i_].name,               \
+				         (arr)[j_].line);                      \
+				break;                                         \
+			}                                                      \
+		}                                                              \
+	} while (0)
+
+/* A hint for a name that exists, but as another kind of policy-map. */
+static const char *policy_validate_kind_of(const struct policy *p,
+                                           const char *name)
+{
+	if (policy_find_map_qos(p, name))
+		return "policy-map type qos";
+	if (policy_find_map_queuing(p, name))
+		return "policy-map type queuing";
+	if (policy_find_map_nq(p, name))
+		return "policy-map type network-qos";
+	return NULL;
+}
+
+static void policy_validate_ref(const struct policy *p, struct diag *d,
+                                unsigned line, const char *name,
+                                const char *kind, const void *found,
+                                const char *what, const char *where)
+{
+	const char *other;
+
+	if (!name[0] || found)
+		return;
+	other = policy_validate_kind_of(p, name);
+	if (other)
+		diag_err(d, line, "%s of %s: %s %s is not defined (%s is a %s)",
+		         what, where, kind, name, name, other);
+	else
+		diag_err(d, line, "%s of %s: %s %s is not defined", what, where,
+		         kind, name);
+}
+
+static void policy_validate_class_qos(const struct policy *p, struct diag *d)
+{
+	POLICY_VALIDATE_DUPS(d, p->class_qos, p->nclass_qos,
+	                     "class-map type qos");
+	for (size_t i = 0; i < p->nclass_qos; i++) {
+		const struct policy_class_qos *c = &p->class_qos[i];
+
+		if (!strcmp(c->name, POLICY_CLASS_DEFAULT))
+			diag_err(d, c->line,
+			         "class-map type qos %s: %s is built in and "
+			         "cannot be defined",
+			         c->name, POLICY_CLASS_DEFAULT);
+		if (c->match != POLICY_MATCH_ALL &&
+		    c->match != POLICY_MATCH_ANY)
+			diag_err(d, c->line,
+			         "class-map type qos %s has an invalid match "
+			         "mode, expected all or any",
+			         c->name);
+	}
+}
+
+static void policy_validate_map_qos(const struct policy *p, struct diag *d)
+{
+	char where[2 * POLICY_NAME_MAX + 32];
+
+	POLICY_VALIDATE_DUPS(d, p->map_qos, p->nmap_qos, "policy-map type qos");
+	for (size_t i = 0; i < p->nmap_qos; i++) {
+		const struct policy_map_qos *m = &p->map_qos[i];
+
+		for (size_t r = 0; r < m->nrules; r++) {
+			const struct policy_qos_rule *rule = &m->rules[r];
+
+			snprintf(where, sizeof(where),
+			         "policy-map type qos %s class %s", m->name,
+			         rule->class_name);
+			for (size_t k = 0; k < r; k++) {
+				if (strcmp(m->rules[k].class_name,
+				           rule->class_name))
+					continue;
+				diag_err(d, rule->line,
+				         "class %s is listed twice in "
+				         "policy-map type qos %s (first at "
+				         "line %u)",
+				         rule->class_name, m->name,
+				         m->rules[k].line);
+				break;
+			}
+			if (strcmp(rule->class_name, POLICY_CLASS_DEFAULT) &&
+			    !policy_find_class_qos(p, rule->class_name))
+				diag_err(d, rule->line,
+				         "class %s in policy-map type qos %s "
+				         "is not defined (no class-map type "
+				         "qos %s)",
+				         rule->class_name, m->name,
+				         rule->class_name);
+			if (rule->set_qos_group)
+				policy_validate_range(
+				    d, rule->qos_group_line ?: rule->line,
+				    "set-qos-group", rule->qos_group, where, 0,
+				    POLICY_NQUEUES - 1);
+		}
+	}
+}
+
+static void policy_validate_wred(struct diag *d, const struct policy_wred *w,
+                                 unsigned qline, const char *qwhere)
+{
+	char where[3 * POLICY_NAME_MAX + 32], min[32], max[32];
+	unsigned line = w->line ?: qline;
+
+	snprintf(where, sizeof(where), "random-detect of %s", qwhere);
+	if (!w->min_bytes)
+		diag_err(d, w->min_line ?: line,
+		         "minimum-threshold of %s is 0, expected at least 1 "
+		         "byte",
+		         where);
+	if (!w->max_bytes)
+		diag_err(d, w->max_line ?: line,
+		         "maximum-threshold of %s is 0, expected at least 1 "
+		         "byte",
+		         where);
+	/* With a zero threshold, already reported, the order says nothing. */
+	if (w->min_bytes && w->max_bytes && w->min_bytes > w->max_bytes) {
+		conf_bytes_format(w->min_bytes, min, sizeof(min));
+		conf_bytes_format(w->max_bytes, max, sizeof(max));
+		diag_err(d, w->min_line ?: line,
+		         "minimum-threshold %s of %s is above "
+		         "maximum-threshold %s, expected minimum <= maximum",
+		         min, where, max);
+	}
+	policy_validate_range(d, w->probability_line ?: line,
+	                      "drop-probability", w->drop_probability, where, 0,
+	                      100);
+	policy_validate_range(d, w->weight_line ?: line, "weight", w->weight,
+	                      where, 0, 15);
+}
+
+static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
+                                        enum policy_validate_mode mode)
+{
+	char where[2 * POLICY_NAME_MAX + 48];
+
+	POLICY_VALIDATE_DUPS(d, p->map_queuing, p->nmap_queuing,
+	                     "policy-map type queuing");
+	for (size_t i = 0; i < p->nmap_queuing; i++) {
+		const struct policy_map_queuing *m = &p->map_queuing[i];
+		unsigned sum = 0;
+		bool stated = false;
+
+		for (unsigned n = 0; n < POLICY_NQUEUES; n++) {
+			const struct policy_queue *q = &m->queue[n];
+
+			if (!q->configured)
+				continue;
+			snprintf(where, sizeof(where),
+			         "policy-map type queuing %s class %s", m->name,
+			         policy_queue_name(n));
+			if (q->has_bandwidth)
+				policy_validate_range(
+				    d, q->bandwidth_line ?: q->line,
+				    "bandwidth-remaining-percent",
+				    q->bandwidth_percent, where, 0, 100);
+			if (q->priority_level)
+				policy_validate_range(
+				    d, q->priority_line ?: q->line,
+				    "priority-level", q->priority_level, where,
+				    1, 7);
+			if (q->priority_level && q->has_bandwidth)
+				diag_err(d, q->bandwidth_line ?: q->line,
+				         "queue %s of policy-map type queuing "
+				         "%s is strict (priority level %u) and "
+				         "also has bandwidth remaining "
+				         "percent; a strict queue takes no "
+				         "share, remove one of them",
+				         policy_queue_name(n), m->name,
+				         q->priority_level);
+			if (q->wred.enabled)
+				policy_validate_wred(d, &q->wred, q->line,
+				                     where);
+			if (!q->priority_level) {
+				sum +=
+				    q->has_bandwidth ? q->bandwidth_percent : 0;
+				stated |= q->has_bandwidth;
+			}
+		}
+		/* Typed one queue at a time, the shares pass through sums
+		 * under 100 (compile scales them meanwhile); over 100 can
+		 * only be undone by lowering a share, so it is refused. */
+		if (stated && sum < 100 && mode == POLICY_VALIDATE_INTERACTIVE)
+			diag_warn(
+			    d, m->line,
+			    "bandwidth remaining percent of policy-map %s "
+			    "adds up to %u so far, expected 100",
+			    m->name, sum);
+		else if (stated && sum != 100)
+			diag_err(d, m->line,
+			         "bandwidth remaining percent of policy-map %s "
+			         "adds up to %u, expected 100",
+			         m->name, sum);
+	}
+}
+
+static void policy_validate_class_nq(const struct policy *p, struct diag *d)
+{
+	POLICY_VALIDATE_DUPS(d, p->class_nq, p->nclass_nq,
+	                     "class-map type network-qos");
+	for (size_t i = 0; i < p->nclass_nq; i++)
+		if (!strcmp(p->class_nq[i].name, POLICY_NQ_DEFAULT))
+			diag_err(d, p->class_nq[i].line,
+			         "class-map type network-qos %s: %s is built "
+			         "in and cannot be defined",
+			         p->class_nq[i].name, POLICY_NQ_DEFAULT);
+}
+
+/* Whether some qos policy sets qos-group G: otherwise no traffic reaches
+ * a no-drop class for G. */
+static bool policy_validate_group_set(const struct policy *p, unsigned g)
+{
+	for (size_t i = 0; i < p->nmap_qos; i++)
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
+			if (p->map_qos[i].rules[r].set_qos_group &&
+			    p->map_qos[i].rules[r].qos_group == g)
+				return true;
+	return false;
+}
+
+static void policy_validate_pause(const struct policy *p, struct diag *d,
+                                  const struct policy_map_nq *m,
+                                  const struct policy_nq_rule *r,
+                                  enum policy_validate_mode mode)
+{
+	const struct policy_class_nq *c =
+	    policy_find_class_nq(p, r->class_name);
+	unsigned line = r->pause_line ?: r->line;
+	char groups[32];
+
+	if (!strcmp(r->class_name, POLICY_NQ_DEFAULT)) {
+		diag_err(d, line,
+		         "pause pfc-cos on %s in policy-map type network-qos "
+		         "%s: the default class cannot be no-drop, pause a "
+		         "class-map type network-qos that matches the "
+		         "qos-group",
+		         r->class_name, m->name);
+		return;
+	}
+	if (!c)
+		return; /* reported as undefined */
+	policy_list_format(c->qos_groups, groups, sizeof(groups));
+	for (unsigned cos = 0; cos < POLICY_NPRIO; cos++) {
+		if (!(r->pfc_cos & (1u << cos)))
+			continue;
+		/* Interactively the class-map may get its match later. */
+		if (!(c->qos_groups & (1u << cos))) {
+			diag_add(d,
+			         mode == POLICY_VALIDATE_INTERACTIVE
+			             ? DIAG_WARNING
+			             : DIAG_ERROR,
+			         line,
+			         "pause pfc-cos %u in policy-map type "
+			         "network-qos %s class %s matches no class: "
+			         "class-map type network-qos %s matches "
+			         "qos-group %s",
+			         cos, m->name, r->class_name, r->class_name,
+			         groups[0] ? groups : "(none)");
+			continue;
+		}
+		if (!policy_validate_group_set(p, cos))
+			diag_warn(d, line,
+			          "pause pfc-cos %u in policy-map type "
+			          "network-qos %s: no policy-map type qos sets "
+			          "qos-group %u, so no traffic reaches this "
+			          "no-drop class",
+			          cos, m->name, cos);
+	}
+}
+
+static void policy_validate_map_nq(const struct policy *p, struct diag *d,
+                                   enum policy_validate_mode mode)
+{
+	char where[2 * POLICY_NAME_MAX + 48];
+
+	POLICY_VALIDATE_DUPS(d, p->map_nq, p->nmap_nq,
+	                     "policy-map type network-qos");
+	for (size_t i = 0; i < p->nmap_nq; i++) {
+		const struct policy_map_nq *m = &p->map_nq[i];
+
+		for (size_t k = 0; k < m->nrules; k++) {
+			const struct policy_nq_rule *r = &m->rules[k];
+			bool builtin =
+			    !strcmp(r->class_name, POLICY_NQ_DEFAULT);
+
+			snprintf(where, sizeof(where),
+			         "policy-map type network-qos %s class %s",
+			         m->name, r->class_name);
+			for (size_t j = 0; j < k; j++) {
+				if (strcmp(m->rules[j].class_name,
+				           r->class_name))
+					continue;
+				diag_err(d, r->line,
+				         "class %s is listed twice in "
+				         "policy-map type network-qos %s "
+				         "(first at line %u)",
+				         r->class_name, m->name,
+				         m->rules[j].line);
+				break;
+			}
+			if (!builtin && !policy_find_class_nq(p, r->class_name))
+				diag_err(d, r->line,
+				         "class %s in policy-map type "
+				         "network-qos %s is not defined (no "
+				         "class-map type network-qos %s)",
+				         r->class_name, m->name, r->class_name);
+			if (r->pfc_cos)
+				policy_validate_pause(p, d, m, r, mode);
+			if (r->mtu)
+				policy_validate_range(
+				    d, r->mtu_line ?: r->line, "mtu", r->mtu,
+				    where, POLICY_MTU_MIN, POLICY_MTU_MAX);
+		}
+	}
+}
+
+static void policy_validate_system(const struct policy *p, struct diag *d)
+{
+	const struct policy_system *s = &p->system;
+	const char *where = "system qos";
+
+	policy_validate_ref(p, d, s->network_qos_line ?: s->line,
+	                    s->network_qos, "policy-map type network-qos",
+	                    policy_find_map_nq(p, s->network_qos),
+	                    "service-policy type network-qos", where);
+	policy_validate_ref(p, d, s->qos_input_line ?: s->line, s->qos_input,
+	                    "policy-map type qos",
+	                    policy_find_map_qos(p, s->qos_input),
+	                    "service-policy type qos input", where);
+	policy_validate_ref(p, d, s->queuing_output_line ?: s->line,
+	                    s->queuing_output, "policy-map type queuing",
+	                    policy_find_map_queuing(p, s->queuing_output),
+	                    "service-policy type queuing output", where);
+	if (!s->network_qos[0] && p->nmap_nq)
+		diag_warn(d, p->map_nq[0].line,
+		          "policy-map type network-qos %s is defined but "
+		          "system-qos attaches no network-qos policy, so no "
+		          "class is no-drop and no mtu is set",
+		          p->map_nq[0].name);
+}
+
+/* Linux accepts any name but "", "." and ".." shorter than IFNAMSIZ
+ * without '/', ':' or whitespace. */
+static bool policy_validate_ifname(const char *name)
+{
+	if (!name[0] || !strcmp(name, ".") || !strcmp(name, "..") ||
+	    strlen(name) >= POLICY_IFNAME_MAX)
+		return false;
+	for (const char *s = name; *s; s++)
+		if (*s == '/' || *s == ':' || isspace((unsigned char)*s) ||
+		    !isprint((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static void policy_validate_iface_dups(const struct policy *p, struct diag *d,
+                                       size_t i)
+{
+	const struct policy_iface *a = &p->ifaces[i];
+	unsigned aline = a->alias_line ?: a->line;
+
+	for (size_t j = 0; j < p->nifaces; j++) {
+		const struct policy_iface *b = &p->ifaces[j];
+
+		if (j < i && !strcmp(a->name, b->name)) {
+			diag_err(d, a->line,
+			         "interface %s is configured twice (first at "
+			         "line %u)",
+			         a->name, b->line);
+			return;
+		}
+		if (j < i && a->alias[0] && b->alias[0] &&
+		    !strcasecmp(a->alias, b->alias)) {
+			diag_err(d, aline,
+			         "alias %s of interface %s is already the "
+			         "alias of interface %s (line %u): the port "
+			         "is configured twice",
+			         a->alias, a->name, b->name, b->line);
+			return;
+		}
+		/* Lookups try names first, so such an alias is unreachable
+		 * and a CLI `interface X` would be ambiguous. */
+		if (j != i && a->alias[0] && !strcasecmp(a->alias, b->name)) {
+			diag_err(d, aline,
+			         "alias %s of interface %s names interface "
+			         "%s (line %u): the port is configured twice",
+			         a->alias, a->name, b->name, b->line);
+			return;
+		}
+	}
+}
+
+static void policy_validate_ifaces(const struct policy *p, struct diag *d)
+{
+	char where[POLICY_IFNAME_MAX + 16];
+
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct policy_iface *f = &p->ifaces[i];
+
+		snprintf(where, sizeof(where), "interface %s", f->name);
+		if (!policy_validate_ifname(f->name))
+			diag_err(d, f->line,
+			         "invalid interface name '%s', expected a "
+			         "Linux name of 1-%d characters without '/', "
+			         "':' or spaces",
+			         f->name, POLICY_IFNAME_MAX - 1);
+		policy_validate_iface_dups(p, d, i);
+		policy_validate_ref(p, d, f->qos_input_line ?: f->line,
+		                    f->qos_input, "policy-map type qos",
+		                    policy_find_map_qos(p, f->qos_input),
+		                    "service-policy type qos input", where);
+		policy_validate_ref(
+		    p, d, f->queuing_output_line ?: f->line, f->queuing_output,
+		    "policy-map type queuing",
+		    policy_find_map_queuing(p, f->queuing_output),
+		    "service-policy type queuing output", where);
+		if (f->pfc_mode != POLICY_PFC_AUTO &&
+		    f->pfc_mode != POLICY_PFC_ON &&
+		    f->pfc_mode != POLICY_PFC_OFF)
+			diag_err(d, f->line,
+			         "invalid priority-flow-control mode of %s, "
+			         "expected auto, on or off",
+			         where);
+		if (f->watchdog != POLICY_INHERIT && f->watchdog != POLICY_ON &&
+		    f->watchdog != POLICY_OFF)
+			diag_err(d, f->line,
+			         "invalid watch-dog-interval setting of %s, "
+			         "expected on or off",
+			         where);
+	}
+}
+
+static void policy_validate_pfcwd(const struct policy *p, struct diag *d)
+{
+	const struct policy_pfcwd *w = &p->pfcwd;
+	const char *where = "watch-dog of priority-flow-control";
+	const char *gwhere = "priority-flow-control";
+
+	policy_validate_range(d, w->poll_line ?: w->line, "interval",
+	                      w->poll_ms, where, POLICY_PFCWD_POLL_MIN,
+	                      POLICY_PFCWD_POLL_MAX);
+	if (!w->shutdown_mult)
+		diag_err(d, w->shutdown_line ?: w->line,
+		         "watch-dog detection time (interval %u ms x "
+		         "shutdown-multiplier 0 = 0 ms) is shorter than the "
+		         "poll interval %u ms, expected shutdown-multiplier "
+		         "1-%u",
+		         w->poll_ms, w->poll_ms, POLICY_PFCWD_MULT_MAX);
+	else
+		policy_validate_range(d, w->shutdown_line ?: w->line,
+		                      "shutdown-multiplier", w->shutdown_mult,
+		                      where, 1, POLICY_PFCWD_MULT_MAX);
+	policy_validate_range(
+	    d, w->internal_if_line ?: w->line, "internal-interface-multiplier",
+	    w->internal_if_mult, where, 1, POLICY_PFCWD_MULT_MAX);
+	policy_validate_range(d, w->auto_restore_line ?: w->line,
+	                      "auto-restore-multiplier", w->auto_restore_mult,
+	                      gwhere, 0, POLICY_PFCWD_MULT_MAX);
+	policy_validate_range(d, w->fixed_restore_line ?: w->line,
+	                      "fixed-restore-multiplier", w->fixed_restore_mult,
+	                      gwhere, 0, POLICY_PFCWD_MULT_MAX);
+	if (!w->auto_restore_mult && !w->fixed_restore_mult)
+		diag_warn(d,
+			  w->auto_restore_line ?: w->fixed_restore_line
+						  ?: w->line,
+			  "auto-restore-multiplier and "
+			  "fixed-restore-multiplier are both 0: a queue the "
+			  "watchdog shuts stays shut until it is cleared by "
+			  "hand");
+}
+
+int policy_validate_mode(const struct policy *p, struct diag *d,
+                         enum policy_validate_mode mode)
+{
+	size_t errors = d->nerrors;
+
+	policy_validate_class_qos(p, d);
+	policy_validate_map_qos(p, d);
+	policy_validate_map_queuing(p, d, mode);
+	policy_validate_class_nq(p, d);
+	policy_validate_map_nq(p, d, mode);
+	policy_validate_system(p, d);
+	policy_validate_ifaces(p, d);
+	policy_validate_pfcwd(p, d);
+	return (int)(d->nerrors - errors);
+}
+
+int policy_validate(const struct policy *p, struct diag *d)
+{
+	return policy_validate_mode(p, d, POLICY_VALIDATE_FILE);
+}

@@ -1,0 +1,352 @@
+/* compile: the per-port driver and the DCB part. See compile.h.
+ *
+ * For each port: find its interface block (by Linux name or NX-OS alias),
+ * the policies in force (interface, else system qos defaults; network-qos
+ * is always system-wide), then build
+ *  - the DCB part here: PFC, ETS, APP, trust and MTU, as a DCB NIC would
+ *    hold them (on software ports the same values are informational and
+ *    roced realises them through the tc part);
+ *  - the tc part in compile_tc.c.
+ * Nothing is silently dropped: whatever this port cannot realise is a
+ * warning in pp->warnings; what roced cannot do at all is an error in
+ * plan->diag.
+ */
+#include "plan/compile_int.h"
+
+#include <errno.h>
+#include <string.h>
+
+/* Bounded copy that always terminates; the policy's names are already
+ * length-checked, so truncation here never happens in practice. */
+static void compile_copy(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strnlen(src, len - 1) : 0;
+
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+uint64_t compile_port_speed_bytes(struct compile_ctx *c)
+{
+	uint64_t mbps = c->pp->caps.speed_mbps;
+
+	if (!mbps) {
+		mbps = COMPILE_DEFAULT_SPEED_MBPS;
+		if (!c->speed_warned)
+			diag_warn(&c->pp->warnings, 0,
+			          "link speed unknown: assuming %u Mb/s for "
+			          "queue rates and RED",
+			          COMPILE_DEFAULT_SPEED_MBPS);
+		c->speed_warned = true;
+	}
+	return mbps * 125000u; /* Mb/s -> bytes/s */
+}
+
+const struct policy_class_qos *
+compile_rule_class(const struct policy *p, const struct policy_qos_rule *rule,
+                   bool *all)
+{
+	const struct policy_class_qos *cls =
+	    policy_find_class_qos(p, rule->class_name);
+
+	/* class-default needs no class-map; one without match statements
+	 * matches everything too (NX-OS semantics). */
+	*all = !cls || (!cls->cos && !cls->dscp);
+	return cls;
+}
+
+unsigned compile_rule_group(const struct policy_qos_rule *rule)
+{
+	return rule->set_qos_group ? rule->qos_group : 0;
+}
+
+bool compile_queue_strict(const struct policy_map_queuing *m, unsigned q)
+{
+	return m && m->queue[q].configured && m->queue[q].priority_level;
+}
+
+/* Does the policy give any non-strict queue a bandwidth share? */
+static bool compile_queuing_has_shares(const struct policy_map_queuing *m)
+{
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		if (m->queue[q].configured && m->queue[q].has_bandwidth &&
+		    !m->queue[q].priority_level)
+			return true;
+	return false;
+}
+
+unsigned compile_queue_percent(const struct policy_map_queuing *m, unsigned q)
+{
+	/* No policy, or one that states no share at all (only strict queues
+	 * or only WRED): NX-OS's default, everything to q-default. */
+	if (!m || !compile_queuing_has_shares(m))
+		return q == 0 && !compile_queue_strict(m, 0) ? 100 : 0;
+	if (!m->queue[q].configured || !m->queue[q].has_bandwidth)
+		return 0;
+	return m->queue[q].bandwidth_percent;
+}
+
+/* PFC: the no-drop priorities of the network-qos policy, enabled now or
+ * later depending on the port's PFC mode. */
+static void compile_dcb_pfc(struct compile_ctx *c)
+{
+	struct plan_port *pp = c->pp;
+	struct plan_dcb *d = &pp->dcb;
+
+	d->pfc_cap = POLICY_NPRIO;
+	for (size_t i = 0; c->nq && i < c->nq->nrules; i++) {
+		d->pfc_admin |= c->nq->rules[i].pfc_cos;
+		if (c->nq->rules[i].mtu > d->mtu)
+			d->mtu = c->nq->rules[i].mtu;
+	}
+	switch (pp->pfc_mode) {
+	case POLICY_PFC_ON:
+		d->pfc_en = d->pfc_admin;
+		break;
+	case POLICY_PFC_OFF:
+		d->pfc_en = 0;
+		break;
+	case POLICY_PFC_AUTO:
+		/* DCBX hook: once struct compile_port carries the negotiated
+		 * PFC outcome, an agreement sets pfc_en to the agreed bitmap
+		 * here and clears pfc_awaiting_dcbx; a mismatch keeps PFC
+		 * off with a warning. Until then auto means "not yet". */
+		d->pfc_en = 0;
+		pp->pfc_awaiting_dcbx = true;
+		diag_add(&pp->warnings, DIAG_NOTE,
+		         c->iface ? c->iface->line : 0,
+		         "priority-flow-control mode auto: PFC stays off until "
+		         "DCBX agrees with the peer");
+		break;
+	}
+}
+
+/* Shares typed so far may add up to less than 100 (rocesh applies every
+ * line, and NX-OS takes q3's 50 before q-default's): scale them so that
+ * ETS holds sane values meanwhile, the remainder of the rounding going to
+ * the lowest TCs. With every share 0, the ETS TCs split evenly. */
+static void compile_dcb_ets_scale(struct compile_ctx *c, unsigned sum,
+                                  unsigned nets)
+{
+	struct plan_dcb *d = &c->pp->dcb;
+	unsigned total = 0;
+
+	for (unsigned tc = 0; tc < POLICY_NQUEUES; tc++) {
+		if (d->ets_tsa[tc] != PLAN_TSA_ETS)
+			continue;
+		d->ets_bw[tc] =
+		    (uint8_t)(sum ? d->ets_bw[tc] * 100u / sum : 100u / nets);
+		total += d->ets_bw[tc];
+	}
+	for (unsigned tc = 0; total < 100; tc = (tc + 1) % POLICY_NQUEUES) {
+		if (d->ets_tsa[tc] != PLAN_TSA_ETS || (sum && !d->ets_bw[tc]))
+			continue;
+		d->ets_bw[tc]++;
+		total++;
+	}
+	diag_warn(&c->pp->warnings, c->queuing ? c->queuing->line : 0,
+	          "ETS bandwidth shares add up to %u %%: scaled to 100 %% "
+	          "until the queuing policy is complete",
+	          sum);
+}
+
+/* ETS: qos-group/priority p is traffic class p; strict queues are strict
+ * TCs, the others share by their bandwidth percent. */
+static void compile_dcb_ets(struct compile_ctx *c)
+{
+	struct plan_dcb *d = &c->pp->dcb;
+	unsigned sum = 0, nets = 0;
+
+	for (unsigned tc = 0; tc < POLICY_NQUEUES; tc++) {
+		d->prio_tc[tc] = (uint8_t)tc;
+		if (compile_queue_strict(c->queuing, tc)) {
+			d->ets_tsa[tc] = PLAN_TSA_STRICT;
+			d->ets_bw[tc] = 0;
+			continue;
+		}
+		d->ets_tsa[tc] = PLAN_TSA_ETS;
+		d->ets_bw[tc] = (uint8_t)compile_queue_percent(c->queuing, tc);
+		sum += d->ets_bw[tc];
+		nets++;
+	}
+	if (nets && sum < 100 && c->queuing)
+		compile_dcb_ets_scale(c, sum, nets);
+	/* DCB drivers refuse ETS tables whose shares do not add up. */
+	else if (!d->software && nets && sum != 100)
+		diag_warn(&c->pp->warnings, c->queuing ? c->queuing->line : 0,
+		          "ETS bandwidth shares add up to %u %%, not 100 %%: "
+		          "the driver may refuse them",
+		          sum);
+}
+
+static void compile_dcb_app_add(struct plan_dcb *d, uint8_t selector,
+                                uint16_t protocol, unsigned prio)
+{
+	/* The first rule that claims a DSCP or PCP wins, as NX-OS matches
+	 * classes in order. */
+	for (size_t i = 0; i < d->napp; i++)
+		if (d->app[i].selector == selector &&
+		    d->app[i].protocol == protocol)
+			return;
+	if (d->napp >= PLAN_APP_MAX)
+		return;
+	d->app[d->napp].selector = selector;
+	d->app[d->napp].protocol = protocol;
+	d->app[d->napp].priority = (uint8_t)prio;
+	d->napp++;
+}
+
+/* APP and trust: the qos input policy as the NIC classifies, DSCP first. */
+static void compile_dcb_app(struct compile_ctx *c)
+{
+	struct plan_dcb *d = &c->pp->dcb;
+	bool hw = !d->software;
+	bool has_dscp = false, has_pcp = false;
+
+	for (size_t i = 0; c->qos && i < c->qos->nrules; i++) {
+		const struct policy_qos_rule *r = &c->qos->rules[i];
+		unsigned g = compile_rule_group(r);
+		bool all;
+		const struct policy_class_qos *cls =
+		    compile_rule_class(c->p, r, &all);
+
+		if (all) {
+			/* A group other than 0 for every packet has no APP
+			 * form; priority 0 is what unmatched traffic gets. */
+			if (hw && g)
+				diag_warn(&c->pp->warnings, r->line,
+				          "class %s matches all traffic: DCB "
+				          "APP/trust cannot express it, "
+				          "unclassified traffic keeps "
+				          "priority 0 instead of qos-group %u",
+				          r->class_name, g);
+			continue;
+		}
+		for (unsigned v = 0; v < 64; v++)
+			if (cls->dscp & (1ull << v)) {
+				compile_dcb_app_add(d, PLAN_APP_SEL_DSCP,
+				                    (uint16_t)v, g);
+				has_dscp = true;
+			}
+		for (unsigned v = 0; v < POLICY_NPRIO; v++)
+			if (cls->cos & (1u << v)) {
+				compile_dcb_app_add(d, PLAN_APP_SEL_PCP,
+				                    (uint16_t)v, g);
+				has_pcp = true;
+			}
+		if (hw && cls->match == POLICY_MATCH_ALL && cls->cos &&
+		    cls->dscp)
+			diag_warn(&c->pp->warnings, cls->line,
+			          "class-map %s is match-all on cos and dscp: "
+			          "DCB APP/trust cannot express it and "
+			          "classifies on either (match-any)",
+			          cls->name);
+	}
+	if (has_dscp)
+		d->trust[d->ntrust++] = PLAN_APP_SEL_DSCP;
+	if (has_pcp)
+		d->trust[d->ntrust++] = PLAN_APP_SEL_PCP;
+}
+
+/* Resolve the policies in force on the port; a name that resolves to
+ * nothing cannot be compiled (validation normally rules it out). */
+static void compile_resolve(struct compile_ctx *c)
+{
+	const struct policy *p = c->p;
+	const struct policy_iface *i = c->iface;
+	struct plan_port *pp = c->pp;
+	const char *name;
+
+	c->qos = policy_iface_qos(p, i);
+	name = i && i->qos_input[0] ? i->qos_input : p->system.qos_input;
+	if (name[0] && !c->qos)
+		diag_err(&c->pl->diag, i ? i->qos_input_line : 0,
+		         "%s: qos policy-map %s is not defined", pp->ifname,
+		         name);
+	c->queuing = policy_iface_queuing(p, i);
+	name = i && i->queuing_output[0] ? i->queuing_output
+	                                 : p->system.queuing_output;
+	if (name[0] && !c->queuing)
+		diag_err(&c->pl->diag, i ? i->queuing_output_line : 0,
+		         "%s: queuing policy-map %s is not defined", pp->ifname,
+		         name);
+	if (p->system.network_qos[0]) {
+		c->nq = policy_find_map_nq(p, p->system.network_qos);
+		if (!c->nq)
+			diag_err(&c->pl->diag, p->system.network_qos_line,
+			         "network-qos policy-map %s is not defined",
+			         p->system.network_qos);
+	}
+	if (c->qos)
+		compile_copy(pp->qos_policy, sizeof(pp->qos_policy),
+		             c->qos->name);
+	if (c->queuing)
+		compile_copy(pp->queuing_policy, sizeof(pp->queuing_policy),
+		             c->queuing->name);
+	for (size_t r = 0; c->qos && r < c->qos->nrules; r++) {
+		const struct policy_qos_rule *rule = &c->qos->rules[r];
+
+		if (!policy_find_class_qos(p, rule->class_name) &&
+		    strcmp(rule->class_name, POLICY_CLASS_DEFAULT) != 0)
+			diag_err(&c->pl->diag, rule->line,
+			         "policy-map %s: class-map %s is not defined",
+			         c->qos->name, rule->class_name);
+	}
+}
+
+static int compile_port(const struct policy *p, const struct compile_port *cp,
+                        struct plan *out)
+{
+	struct compile_ctx c = {.p = p, .pl = out};
+	struct plan_port *pp = plan_add_port(out, cp->ifname);
+
+	if (!pp)
+		return -ENOMEM;
+	c.pp = pp;
+	pp->caps = cp->caps;
+	c.iface = policy_find_iface(p, cp->ifname);
+	if (c.iface)
+		compile_copy(pp->alias, sizeof(pp->alias), c.iface->alias);
+	/* A port without an interface block runs NX-OS's default mode. */
+	pp->pfc_mode = c.iface ? c.iface->pfc_mode : POLICY_PFC_AUTO;
+	pp->watchdog = policy_iface_watchdog(p, c.iface);
+	pp->qdisc_takeover = c.iface && c.iface->qdisc_takeover;
+	pp->dcb.software = !pp->caps.hw_dcb;
+	compile_resolve(&c);
+
+	compile_dcb_pfc(&c);
+	compile_dcb_ets(&c);
+	compile_dcb_app(&c);
+	c.frame = (pp->dcb.mtu ? pp->dcb.mtu : COMPILE_DEFAULT_MTU) +
+	          COMPILE_L2_OVERHEAD;
+	return compile_tc(&c);
+}
+
+int compile_policy(const struct policy *p, const struct compile_port *ports,
+                   size_t nports, struct plan *out)
+{
+	for (size_t i = 0; i < nports; i++) {
+		int rc = compile_port(p, &ports[i], out);
+
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+size_t compile_ports_from_policy(const struct policy *p,
+                                 const struct caps *caps,
+                                 struct compile_port *ports, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nifaces && n < max; i++, n++) {
+		memset(&ports[n], 0, sizeof(ports[n]));
+		compile_copy(ports[n].ifname, sizeof(ports[n].ifname),
+		             p->ifaces[i].name);
+		if (caps)
+			ports[n].caps = *caps;
+	}
+	return n;
+}

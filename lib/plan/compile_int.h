@@ -1,0 +1,98 @@
+/* compile_int: shared between compile.c, compile_tc.c and compile_red.c.
+ *
+ * compile.c drives one port at a time: it resolves the policies in force
+ * into a struct compile_ctx, builds the DCB part, then hands the context
+ * to compile_tc() for the tc part. compile_red.c holds tc's RED maths.
+ */
+#ifndef ROCED_COMPILE_INT_H
+#define ROCED_COMPILE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "plan/compile.h"
+
+/* Ethernet protocol numbers in host order, as <linux/if_ether.h>.
+ * COMPILE_ETH_P_ALL on a filter without match keys means "every packet":
+ * that is how a class-map with no match statement is realised. */
+#define COMPILE_ETH_P_ALL   0x0003u
+#define COMPILE_ETH_P_IP    0x0800u
+#define COMPILE_ETH_P_IPV6  0x86ddu
+#define COMPILE_ETH_P_8021Q 0x8100u
+
+/* Link MTU assumed when the network-qos policy sets none. */
+#define COMPILE_DEFAULT_MTU 1500u
+/* Ethernet header plus one VLAN tag: a frame is MTU + this on the wire as
+ * the qdiscs count it (qdisc_pkt_len includes the L2 header). */
+#define COMPILE_L2_OVERHEAD 18u
+/* bfifo leaves hold as many full frames as a default txqueuelen would. */
+#define COMPILE_FIFO_LIMIT_FRAMES 1000u
+/* pfifo leaves (kernels without bfifo) count packets. */
+#define COMPILE_PFIFO_LIMIT 1000u
+/* `bandwidth remaining percent 0` means "only what the others leave".
+ * DWRR and HTB need a non-zero share, so 0 % counts as a tenth of 1 %:
+ * the queue still drains (a jumbo frame leaves within ten rounds) but
+ * takes almost nothing from busy neighbours. */
+#define COMPILE_ZERO_SHARE_DIV 10u
+/* HTB's default rate-to-quantum divisor; roced sets every quantum
+ * explicitly, so this only has to match what the kernel reports. */
+#define COMPILE_HTB_R2Q 10u
+/* htb token buckets hold this many ms at the class rate (and at least two
+ * full frames) to ride out timer and softirq latency; tc's default
+ * (rate/HZ + MTU with a 1 GHz psched clock) is about one frame, and
+ * measurably slows classes of a few Gb/s on a veth (see plan.h). */
+#define COMPILE_HTB_BURST_MS 1u
+
+/* Everything about one port that the DCB and tc parts need. */
+struct compile_ctx {
+	const struct policy *p;
+	const struct policy_iface *iface;         /* NULL: system defaults */
+	const struct policy_map_qos *qos;         /* NULL: none in force */
+	const struct policy_map_queuing *queuing; /* NULL: none in force */
+	const struct policy_map_nq *nq;           /* NULL: none in force */
+	struct plan *pl;
+	struct plan_port *pp;
+	uint32_t frame;    /* largest frame: MTU + COMPILE_L2_OVERHEAD */
+	bool speed_warned; /* the unknown-speed warning is given once */
+};
+
+/* The tc part of C's port (compile_tc.c). Returns 0 or -ENOMEM. */
+int compile_tc(struct compile_ctx *c);
+
+/* Port speed in bytes per second; when the port reports none, the default
+ * with one warning on the port. */
+uint64_t compile_port_speed_bytes(struct compile_ctx *c);
+
+/* The class-map of RULE, or NULL when the rule names class-default (or a
+ * class-map that the policy lacks, which validation rules out). *ALL is
+ * set when the class matches every packet (no match statement). */
+const struct policy_class_qos *
+compile_rule_class(const struct policy *p, const struct policy_qos_rule *rule,
+                   bool *all);
+/* The qos-group a rule sets; NX-OS leaves matched traffic in group 0
+ * when the class has no `set qos-group`. */
+unsigned compile_rule_group(const struct policy_qos_rule *rule);
+
+/* A queue's place in the queuing policy: strict (priority level) or a
+ * DWRR share in percent (0 for queues the policy leaves unconfigured). */
+bool compile_queue_strict(const struct policy_map_queuing *m, unsigned q);
+unsigned compile_queue_percent(const struct policy_map_queuing *m, unsigned q);
+
+/* Cover the DSCP set SET with the fewest aligned value/mask blocks (as
+ * 24-31 -> 24/0x38), in ascending order. Fills VALUE and MASK (room for
+ * 64 each) and returns the count. */
+size_t compile_dscp_blocks(uint64_t set, uint8_t *value, uint8_t *mask);
+
+/* The smallest `burst` for which tc's search yields WLOG (>= 1) with QMIN
+ * and AVPKT, or 0 when no burst does. */
+uint32_t compile_red_burst(uint32_t qmin, uint32_t avpkt, int wlog);
+/* The largest Wlog the kernel accepts with these thresholds (it keeps
+ * qth << Wlog in 32 bits). */
+int compile_red_wlog_max(uint32_t qmin, uint32_t qmax);
+/* Fill R for queue Q's WRED settings W on a port of BPS bytes/s. Problems
+ * go to WARN. */
+void compile_red_fill(struct plan_red *r, const struct policy_wred *w,
+                      unsigned q, uint64_t bps, struct diag *warn);
+
+#endif

@@ -1,0 +1,22 @@
+/* plan_warn: a plan's per-port warnings and notes as roced prints and logs
+ * them: each distinct message once, with the ports it concerns,
+ *
+ *     FILE:LINE: warning: swp1-swp4,swp7: text
+ *     FILE: note: swp2: text           (a message not tied to a line)
+ *
+ * so that 256 ports of one policy give a handful of lines, not a thousand.
+ * Runs of ports whose names differ only by a consecutive number (swp1,
+ * swp2, swp3) are written as a range (swp1-swp3). Pure.
+ */
+#ifndef ROCED_PLAN_WARN_H
+#define ROCED_PLAN_WARN_H
+
+#include "model/plan.h"
+
+/* Call CB with each line (no newline), distinct messages in the order they
+ * first appear (port by port, each port's in its own order). FILE may be
+ * NULL. Returns 0, or -ENOMEM (lines may be missing). */
+int plan_warn_each(const struct plan *pl, const char *file,
+                   void (*cb)(const char *line, void *data), void *data);
+
+#endif
