@@ -4,13 +4,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/log.h"
@@ -23,7 +27,17 @@ struct ctl_client {
 	int fd;
 	struct ctl_peer peer;
 	bool may_configure;
+	uint64_t last_ms; /* accepted or last request, CLOCK_MONOTONIC */
 };
+
+/* A client over the limit is held until its first request arrives and
+ * answered "too many clients" then: closing it at accept() instead makes
+ * its first send fail with ECONNRESET, and the user never sees why. */
+#define CTL_SRV_REFUSING 16
+/* A refused client that sends nothing is closed after this long. */
+#define CTL_SRV_REFUSE_MS 1000
+/* The "too many clients" warning at most once per this long. */
+#define CTL_SRV_REFUSE_LOG_MS 10000
 
 struct ctl_srv {
 	int epfd, lfd;
@@ -34,6 +48,12 @@ struct ctl_srv {
 	void *data;
 	struct ctl_client *clients;
 	size_t max_clients;
+	struct ctl_client refusing[CTL_SRV_REFUSING];
+	/* Sweeps idle clients (and refused ones that never ask). */
+	int tfd;
+	unsigned idle_ms;
+	uint64_t refuse_logged_ms;
+	unsigned refused_unlogged;
 	/* One request at a time: CTL_MAX_REQUEST bytes and one more, so
 	 * that a longer datagram shows as truncated. */
 	char *buf;
@@ -176,6 +196,37 @@ static int ctl_srv_listen(struct ctl_srv *s, char *err, size_t errlen)
 	return 0;
 }
 
+static uint64_t ctl_srv_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A periodic timer in the server's own epoll set, so that idle clients go
+ * even when nobody else talks to roced. A quarter of the idle time keeps
+ * the overshoot small; a refused client's second is the shortest wait. */
+static int ctl_srv_timer(struct ctl_srv *s)
+{
+	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &s->tfd};
+	unsigned ms = s->idle_ms / 4;
+	struct itimerspec its;
+
+	if (ms > CTL_SRV_REFUSE_MS / 2)
+		ms = CTL_SRV_REFUSE_MS / 2;
+	if (ms < 10)
+		ms = 10;
+	its.it_interval.tv_sec = ms / 1000;
+	its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000;
+	its.it_value = its.it_interval;
+	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (s->tfd < 0 || timerfd_settime(s->tfd, 0, &its, NULL) < 0 ||
+	    epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tfd, &ev) < 0)
+		return -errno;
+	return 0;
+}
+
 int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
                  ctl_srv_handler h, void *data, char *err, size_t errlen)
 {
@@ -187,12 +238,13 @@ int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->epfd = s->lfd = -1;
+	s->epfd = s->lfd = s->tfd = -1;
 	s->handler = h;
 	s->data = data;
 	s->have_group = c->have_group;
 	s->group = c->group;
 	s->max_clients = c->max_clients ? c->max_clients : CTL_SRV_MAX_CLIENTS;
+	s->idle_ms = c->idle_ms ? c->idle_ms : CTL_SRV_IDLE_MS;
 	s->clients = calloc(s->max_clients, sizeof(*s->clients));
 	s->buf = malloc(CTL_MAX_REQUEST + 1);
 	if (!s->clients || !s->buf) {
@@ -202,6 +254,8 @@ int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
 	}
 	for (size_t i = 0; i < s->max_clients; i++)
 		s->clients[i].fd = -1;
+	for (size_t i = 0; i < CTL_SRV_REFUSING; i++)
+		s->refusing[i].fd = -1;
 	if (c->path) {
 		if (strlen(c->path) >= sizeof(s->path)) {
 			rc = -ENAMETOOLONG;
@@ -226,9 +280,17 @@ int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
 		unlink(s->path);
 		goto fail;
 	}
+	rc = ctl_srv_timer(s);
+	if (rc < 0) {
+		snprintf(err, errlen, "timerfd: %s", strerror(-rc));
+		unlink(s->path);
+		goto fail;
+	}
 	*out = s;
 	return 0;
 fail:
+	if (s->tfd >= 0)
+		close(s->tfd);
 	if (s->lfd >= 0)
 		close(s->lfd);
 	if (s->epfd >= 0)
@@ -345,12 +407,92 @@ static void ctl_srv_peer(struct ctl_srv *s, struct ctl_client *c)
 	    ctl_peer_may_configure(&c->peer, s->have_group, s->group);
 }
 
+/* Release the slots of clients that have hung up but whose hang-up this
+ * round has not reached yet: a client that closes and reconnects at once
+ * must find its old slot free. */
+static void ctl_srv_reap(struct ctl_srv *s)
+{
+	for (size_t i = 0; i < s->max_clients; i++) {
+		struct pollfd p = {.fd = s->clients[i].fd, .events = POLLRDHUP};
+
+		if (p.fd >= 0 && poll(&p, 1, 0) == 1 &&
+		    (p.revents & (POLLHUP | POLLRDHUP | POLLERR)))
+			ctl_srv_drop(s, &s->clients[i]);
+	}
+}
+
+/* A free slot for a peer with uid UID. The last slot is root's alone, so
+ * that members of the control group cannot lock root out. */
+static struct ctl_client *ctl_srv_slot(struct ctl_srv *s, uid_t uid)
+{
+	size_t n = s->max_clients;
+
+	if (uid != 0 && n > 1)
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (s->clients[i].fd < 0)
+			return &s->clients[i];
+	return NULL;
+}
+
+static void ctl_srv_refuse(struct ctl_srv *s, int fd, uint64_t now)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	struct ctl_client *r = NULL;
+
+	/* One warning per interval, with the count, instead of a line per
+	 * refused connection. */
+	s->refused_unlogged++;
+	if (!s->refuse_logged_ms ||
+	    now - s->refuse_logged_ms >= CTL_SRV_REFUSE_LOG_MS) {
+		log_warnx("control socket: refused %u client%s: too many "
+		          "clients (at most %zu)",
+		          s->refused_unlogged,
+		          s->refused_unlogged == 1 ? "" : "s", s->max_clients);
+		s->refuse_logged_ms = now;
+		s->refused_unlogged = 0;
+	}
+	for (size_t i = 0; i < CTL_SRV_REFUSING; i++)
+		if (s->refusing[i].fd < 0) {
+			r = &s->refusing[i];
+			break;
+		}
+	ev.data.ptr = r;
+	if (!r || epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		/* Too many waiting already: say it now and hang up. */
+		ctl_srv_send(fd, ctl_reply_error("%% too many clients (at "
+		                                 "most %zu)",
+		                                 s->max_clients));
+		close(fd);
+		return;
+	}
+	r->fd = fd;
+	r->last_ms = now;
+}
+
+/* A refused client's request arrived (or it hung up): answer and close. */
+static void ctl_srv_refused(struct ctl_srv *s, struct ctl_client *r)
+{
+	char b[1];
+
+	if (recv(r->fd, b, sizeof(b), MSG_TRUNC | MSG_DONTWAIT) > 0)
+		ctl_srv_send(r->fd, ctl_reply_error("%% too many clients (at "
+		                                    "most %zu)",
+		                                    s->max_clients));
+	epoll_ctl(s->epfd, EPOLL_CTL_DEL, r->fd, NULL);
+	close(r->fd);
+	r->fd = -1;
+}
+
 static void ctl_srv_accept(struct ctl_srv *s)
 {
 	for (;;) {
 		struct epoll_event ev = {.events = EPOLLIN};
-		struct ctl_client *c = NULL;
+		struct ucred uc = {.uid = (uid_t)-1};
+		socklen_t uclen = sizeof(uc);
+		struct ctl_client *c;
 		int fd, sz = CTL_MAX_REPLY + 4096;
+		uint64_t now;
 
 		fd = accept4(s->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
@@ -358,18 +500,15 @@ static void ctl_srv_accept(struct ctl_srv *s)
 				log_warn("control socket: accept");
 			return;
 		}
-		for (size_t i = 0; i < s->max_clients; i++)
-			if (s->clients[i].fd < 0) {
-				c = &s->clients[i];
-				break;
-			}
+		now = ctl_srv_now_ms();
+		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &uclen);
+		c = ctl_srv_slot(s, uc.uid);
 		if (!c) {
-			log_warnx("control socket: too many clients (%zu)",
-			          s->max_clients);
-			ctl_srv_send(fd, ctl_reply_error("%% too many clients "
-			                                 "(at most %zu)",
-			                                 s->max_clients));
-			close(fd);
+			ctl_srv_reap(s);
+			c = ctl_srv_slot(s, uc.uid);
+		}
+		if (!c) {
+			ctl_srv_refuse(s, fd, now);
 			continue;
 		}
 		/* A reply is one datagram: the send buffer must hold the
@@ -378,6 +517,7 @@ static void ctl_srv_accept(struct ctl_srv *s)
 		               sizeof(sz)) < 0)
 			setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof(sz));
 		c->fd = fd;
+		c->last_ms = now;
 		ctl_srv_peer(s, c);
 		ev.data.ptr = c;
 		if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -389,6 +529,32 @@ static void ctl_srv_accept(struct ctl_srv *s)
 		log_debug(LOG_SUB_CTL, "client pid %d uid %u: connected%s",
 		          (int)c->peer.pid, (unsigned)c->peer.uid,
 		          c->may_configure ? ", may configure" : "");
+	}
+}
+
+/* The timer: close clients idle for longer than the idle time, and
+ * refused clients that never sent their request. */
+static void ctl_srv_sweep(struct ctl_srv *s)
+{
+	uint64_t now = ctl_srv_now_ms(), ticks;
+
+	if (read(s->tfd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
+		log_warn("control socket: timerfd");
+	for (size_t i = 0; i < s->max_clients; i++) {
+		struct ctl_client *c = &s->clients[i];
+
+		if (c->fd >= 0 && now - c->last_ms >= s->idle_ms) {
+			log_debug(LOG_SUB_CTL,
+			          "client pid %d: idle for %u ms, closing",
+			          (int)c->peer.pid, s->idle_ms);
+			ctl_srv_drop(s, c);
+		}
+	}
+	for (size_t i = 0; i < CTL_SRV_REFUSING; i++) {
+		struct ctl_client *r = &s->refusing[i];
+
+		if (r->fd >= 0 && now - r->last_ms >= CTL_SRV_REFUSE_MS)
+			ctl_srv_refused(s, r);
 	}
 }
 
@@ -414,6 +580,7 @@ static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
 		ctl_srv_drop(s, c);
 		return;
 	}
+	c->last_ms = ctl_srv_now_ms();
 	if (n > CTL_MAX_REQUEST || (mh.msg_flags & MSG_TRUNC)) {
 		log_warnx("control socket: pid %d sent %zd bytes, more than "
 		          "%d: closing",
@@ -451,25 +618,45 @@ static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
 		ctl_srv_drop(s, c);
 }
 
+static bool ctl_srv_is_refusing(const struct ctl_srv *s,
+                                const struct ctl_client *c)
+{
+	return c >= s->refusing && c < s->refusing + CTL_SRV_REFUSING;
+}
+
 void ctl_srv_process(struct ctl_srv *s)
 {
-	struct epoll_event evs[CTL_SRV_MAX_CLIENTS + 1];
-	int n = epoll_wait(s->epfd, evs, CTL_SRV_MAX_CLIENTS + 1, 0);
+	struct epoll_event evs[CTL_SRV_MAX_CLIENTS + CTL_SRV_REFUSING + 2];
+	int n =
+	    epoll_wait(s->epfd, evs, (int)(sizeof(evs) / sizeof(evs[0])), 0);
+	bool accept = false, sweep = false;
 
 	for (int i = 0; i < n; i++) {
 		struct ctl_client *c = evs[i].data.ptr;
 
 		if (!c) {
-			ctl_srv_accept(s);
+			accept = true;
+			continue;
+		}
+		if ((void *)c == (void *)&s->tfd) {
+			sweep = true;
 			continue;
 		}
 		if (c->fd < 0)
 			continue; /* dropped earlier in this round */
-		if (evs[i].events & EPOLLIN)
+		if (ctl_srv_is_refusing(s, c))
+			ctl_srv_refused(s, c);
+		else if (evs[i].events & EPOLLIN)
 			ctl_srv_serve(s, c);
 		else if (evs[i].events & (EPOLLHUP | EPOLLERR))
 			ctl_srv_drop(s, c);
 	}
+	/* New clients last: the hang-ups of this round free their slots
+	 * first. */
+	if (sweep)
+		ctl_srv_sweep(s);
+	if (accept)
+		ctl_srv_accept(s);
 }
 
 void ctl_srv_close(struct ctl_srv *s)
@@ -479,6 +666,11 @@ void ctl_srv_close(struct ctl_srv *s)
 	for (size_t i = 0; i < s->max_clients; i++)
 		if (s->clients[i].fd >= 0)
 			close(s->clients[i].fd);
+	for (size_t i = 0; i < CTL_SRV_REFUSING; i++)
+		if (s->refusing[i].fd >= 0)
+			close(s->refusing[i].fd);
+	if (s->tfd >= 0)
+		close(s->tfd);
 	if (s->lfd >= 0) {
 		close(s->lfd);
 		unlink(s->path);

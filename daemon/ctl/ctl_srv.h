@@ -8,6 +8,12 @@
  * peer's right to configure) before the handler sees them; the handler
  * only answers valid requests.
  *
+ * Clients: at most max_clients at once, the last slot kept for root, so
+ * that members of the control group cannot lock root out; a client idle
+ * for idle_ms is closed; one over the limit gets "too many clients" in
+ * answer to its first request, and the refusals are logged at most once
+ * per ten seconds.
+ *
  * Socket permissions: 0600 root:root, or 0660 root:GROUP when a control
  * group is configured (roced -G). Members of that group may configure;
  * anyone who can connect may show and ping, so an administrator who wants
@@ -26,6 +32,9 @@
 #include "ctl/ctl.h"
 
 #define CTL_SRV_MAX_CLIENTS 16
+/* A client that sends nothing for this long is disconnected (rocesh
+ * reconnects by itself when it next has a request). */
+#define CTL_SRV_IDLE_MS 60000
 
 struct ctl_srv;
 
@@ -39,7 +48,8 @@ struct ctl_srv_config {
 	const char *path; /* NULL: ctl_socket_path() */
 	bool have_group;  /* GROUP owns the socket and may configure */
 	gid_t group;
-	size_t max_clients; /* 0: CTL_SRV_MAX_CLIENTS */
+	size_t max_clients; /* 0: CTL_SRV_MAX_CLIENTS; the last is root's */
+	unsigned idle_ms;   /* 0: CTL_SRV_IDLE_MS */
 };
 
 /* Create CTL_DIR (0755) and the socket (replacing a stale one: the caller

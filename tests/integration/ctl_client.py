@@ -8,7 +8,12 @@
         send one datagram of N bytes ('{' and spaces), print the reply and
         whether the connection was closed afterwards
     ctl_client.py [--path P] flood N
-        open N connections at once, ping on each, print "ok=A refused=B"
+        open N connections at once, ping on each, print "ok=A refused=B
+        other=C": refused counts the "too many clients" answers, other any
+        other failure (a reset connection, no answer)
+    ctl_client.py [--path P] hold N SECONDS
+        open N connections, print "held", keep them idle for SECONDS, then
+        print how many the daemon closed meanwhile: "closed=K"
 
 The socket path is found as ctl_socket_path() does: /run/roced/roced.sock
 in the host's network namespace, /run/roced/roced.<inode>.sock elsewhere.
@@ -17,6 +22,7 @@ import json
 import os
 import socket
 import sys
+import time
 
 REPLY_MAX = 4 * 1024 * 1024 + 1
 
@@ -89,7 +95,7 @@ def main(argv):
         return 0
     if cmd == 'flood':
         n = int(args[0])
-        socks, ok, refused = [], 0, 0
+        socks, ok, refused, other = [], 0, 0, 0
         for _ in range(n):
             socks.append(connect(path))
         for s in socks:
@@ -100,9 +106,18 @@ def main(argv):
                 r = {}
             if r.get('ok'):
                 ok += 1
-            else:
+            elif 'too many clients' in r.get('error', ''):
                 refused += 1
-        print('ok=%d refused=%d' % (ok, refused))
+            else:
+                other += 1
+        print('ok=%d refused=%d other=%d' % (ok, refused, other))
+        return 0
+    if cmd == 'hold':
+        n, secs = int(args[0]), float(args[1])
+        socks = [connect(path) for _ in range(n)]
+        print('held', flush=True)
+        time.sleep(secs)
+        print('closed=%d' % sum(1 for s in socks if closed(s)))
         return 0
     print(__doc__, file=sys.stderr)
     return 2
