@@ -172,6 +172,7 @@ static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
 	const config_setting_t *g =
 	    conf_typed(c, q, "random-detect", qwhere, CONFIG_TYPE_GROUP);
 	char where[CONF_SUBWHERE_MAX];
+	bool max_ok;
 	long long v;
 
 	if (!g)
@@ -187,11 +188,11 @@ static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
 	if (conf_threshold(c, g, "minimum-threshold", where, &w->min_bytes,
 	                   &w->min_line) <= 0)
 		w->min_bytes = 1;
-	if (conf_threshold(c, g, "maximum-threshold", where, &w->max_bytes,
-	                   &w->max_line) <= 0)
-		w->max_bytes = UINT64_MAX;
+	max_ok = conf_threshold(c, g, "maximum-threshold", where, &w->max_bytes,
+	                        &w->max_line) > 0;
 	/* A missing or unreadable threshold is reported once: the stand-ins
-	 * above pass policy_validate's threshold checks. */
+	 * (1 above, the largest the weight allows below) pass
+	 * policy_validate's threshold checks. */
 	if (!config_setting_get_member(g, "minimum-threshold"))
 		diag_err(c->d, w->line,
 		         "%s has no minimum-threshold, expected e.g. "
@@ -208,6 +209,8 @@ static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
 	if (conf_int(c, g, "weight", where, 0, 15, 0, UINT8_MAX, &v,
 	             &w->weight_line) > 0)
 		w->weight = (uint8_t)v;
+	if (!max_ok)
+		w->max_bytes = policy_wred_max_bytes(w->weight);
 	conf_bool(c, g, "ecn", where, &w->ecn, NULL);
 }
 

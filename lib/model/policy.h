@@ -81,6 +81,14 @@ struct policy_wred {
 	unsigned min_line, max_line, probability_line, weight_line;
 };
 
+/* The largest WRED threshold the kernel's RED holds with WEIGHT (0-15):
+ * it keeps thresholds shifted left by the weight in 32 bits and refuses
+ * fls(threshold) + weight >= 32, so 2^(31 - WEIGHT) - 1 bytes. */
+static inline uint64_t policy_wred_max_bytes(unsigned weight)
+{
+	return weight > 15 ? 0 : (UINT64_C(1) << (31 - weight)) - 1;
+}
+
 /* One `class type queuing c-out-8q-qN` block. */
 struct policy_queue {
 	bool configured;

@@ -177,6 +177,31 @@ static void policy_validate_map_qos(const struct policy *p, struct diag *d)
 	}
 }
 
+/* The kernel's RED keeps each threshold shifted left by Wlog (the weight)
+ * in 32 bits and refuses fls(threshold) + Wlog >= 32 (red_check_params):
+ * with weight W a threshold must stay below 2^(31 - W) bytes. Checked
+ * here, at the line, so that no plan carries a threshold the kernel would
+ * refuse or that would have to be changed behind the user's back. */
+static void policy_validate_wred_size(struct diag *d,
+                                      const struct policy_wred *w,
+                                      unsigned line, const char *where)
+{
+	uint64_t top = policy_wred_max_bytes(w->weight);
+	char max[32], lim[32];
+
+	if (w->weight > 15 || !w->max_bytes)
+		return; /* reported above */
+	if (w->max_bytes <= top)
+		return;
+	conf_bytes_format(w->max_bytes, max, sizeof(max));
+	conf_bytes_format(top, lim, sizeof(lim));
+	diag_err(d, w->max_line ?: line,
+	         "maximum-threshold %s of %s is more than the kernel's RED "
+	         "holds with weight %u: at most %s (2^%u - 1 bytes; RED keeps "
+	         "thresholds shifted by the weight in 32 bits)",
+	         max, where, (unsigned)w->weight, lim, 31 - w->weight);
+}
+
 static void policy_validate_wred(struct diag *d, const struct policy_wred *w,
                                  unsigned qline, const char *qwhere)
 {
@@ -208,6 +233,7 @@ static void policy_validate_wred(struct diag *d, const struct policy_wred *w,
 	                      100);
 	policy_validate_range(d, w->weight_line ?: line, "weight", w->weight,
 	                      where, 0, 15);
+	policy_validate_wred_size(d, w, line, where);
 }
 
 static void policy_validate_map_queuing(const struct policy *p, struct diag *d,

@@ -87,9 +87,6 @@ size_t compile_dscp_blocks(uint64_t set, uint8_t *value, uint8_t *mask);
 /* The smallest `burst` for which tc's search yields WLOG (>= 1) with QMIN
  * and AVPKT, or 0 when no burst does. */
 uint32_t compile_red_burst(uint32_t qmin, uint32_t avpkt, int wlog);
-/* The largest Wlog the kernel accepts with these thresholds (it keeps
- * qth << Wlog in 32 bits). */
-int compile_red_wlog_max(uint32_t qmin, uint32_t qmax);
 /* Fill R for queue Q's WRED settings W on a port of BPS bytes/s. Problems
  * go to WARN. */
 void compile_red_fill(struct plan_red *r, const struct policy_wred *w,

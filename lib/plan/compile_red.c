@@ -126,25 +126,6 @@ uint32_t compile_red_burst(uint32_t qmin, uint32_t avpkt, int wlog)
 	           : 0;
 }
 
-static int compile_red_fls(uint32_t x)
-{
-	int n = 0;
-
-	while (x) {
-		n++;
-		x >>= 1;
-	}
-	return n;
-}
-
-int compile_red_wlog_max(uint32_t qmin, uint32_t qmax)
-{
-	uint32_t big = qmax > qmin ? qmax : qmin;
-
-	/* The kernel refuses fls(qth) + Wlog >= 32 (red_check_params). */
-	return 31 - compile_red_fls(big);
-}
-
 static uint32_t compile_red_clamp32(uint64_t v)
 {
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
@@ -154,17 +135,14 @@ void compile_red_fill(struct plan_red *r, const struct policy_wred *w,
                       unsigned q, uint64_t bps, struct diag *warn)
 {
 	int wlog = w->weight;
-	int wmax, plog, scell;
+	int plog, scell;
 	uint32_t burst;
 	uint64_t limit;
 
-	r->qth_min = compile_red_clamp32(w->min_bytes);
-	r->qth_max = compile_red_clamp32(w->max_bytes);
-	if (r->qth_min != w->min_bytes || r->qth_max != w->max_bytes)
-		diag_warn(warn, w->line,
-		          "%s: WRED thresholds above 4 GB are not supported by "
-		          "the kernel: clamped to %u bytes",
-		          policy_queue_name(q), UINT32_MAX);
+	/* The policy's validation kept both thresholds below
+	 * 2^(31 - weight): they fit, shifted by the weight, in 32 bits. */
+	r->qth_min = (uint32_t)w->min_bytes;
+	r->qth_max = (uint32_t)w->max_bytes;
 	r->avpkt = COMPILE_RED_AVPKT;
 	r->bandwidth = bps;
 	r->ecn = w->ecn;
@@ -192,16 +170,6 @@ void compile_red_fill(struct plan_red *r, const struct policy_wred *w,
 	                        (double)r->probability_ppm / 1000000.0);
 	r->plog = plog < 0 ? 0 : (uint8_t)plog;
 
-	wmax = compile_red_wlog_max(r->qth_min, r->qth_max);
-	if (wlog > wmax) {
-		diag_warn(warn, w->weight_line ? w->weight_line : w->line,
-		          "%s: WRED weight %d is too large for a maximum "
-		          "threshold of %u bytes (the kernel keeps the "
-		          "threshold shifted by the weight in 32 bits): using "
-		          "weight %d",
-		          policy_queue_name(q), wlog, r->qth_max, wmax);
-		wlog = wmax < 0 ? 0 : wmax;
-	}
 	r->wlog = (uint8_t)wlog;
 	/* tc's burst search starts at Wlog 1; weight 0 goes to the kernel
 	 * over netlink and the dry run prints the Wlog 1 burst with a note. */

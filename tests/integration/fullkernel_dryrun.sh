@@ -13,7 +13,9 @@
 #   - the #ip lines give MTU 9216;
 # and that packets follow it: tagged CoS 3 / DSCP 26 frames hit those
 # filters on ingress, priority 3 traffic lands in the red leaf on egress.
-# It also checks that these assertions fail on a corrupted batch.
+# It also checks that these assertions fail on a corrupted batch, and that
+# the largest WRED thresholds roced accepts (2^(31 - weight) - 1 bytes) are
+# held by the kernel while one byte more is refused by `roced -n`.
 #
 # The expected values come from conf/roced.conf (the reference NX-OS RoCEv2
 # policy); change them here when that file changes. ROCED_FK_BATCH=FILE
@@ -233,5 +235,44 @@ for p in $ports; do
 	fk_check "$p: 10 priority $exp_prio packets in queue $exp_queue's red leaf, none of the best effort (got $red)" \
 		test "$red" -eq 10
 done
+
+# The largest WRED thresholds roced accepts are ones the kernel holds: it
+# keeps thresholds shifted by the weight in 32 bits and refuses
+# fls(threshold) + Wlog >= 32. At weight 0 that is 2^31 - 1 bytes, at
+# weight 15 65535 bytes; one byte more is refused by `roced -n` at its line.
+wred_conf=$(mktemp /tmp/fk-wred.XXXXXX)
+wred_batch=$(mktemp /tmp/fk-wred-batch.XXXXXX)
+for case in "0 150 kbytes 2147483647" "15 1 kbytes 65535"; do
+	set -- $case
+	w=$1 min="$2 $3" max=$4
+	sed -e "s/minimum-threshold = \"150 kbytes\"/minimum-threshold = \"$min\"/" \
+		-e "s/maximum-threshold = \"3000 kbytes\"/maximum-threshold = \"$max bytes\"/" \
+		-e "s/weight = 0;/weight = $w;/" "$conf" >"$wred_conf"
+	grep -q "maximum-threshold = \"$max bytes\"" "$wred_conf" ||
+		fk_fail "could not write the WRED limit case into a copy of $conf"
+	# Applied over netlink: tc's own command line cannot express such a
+	# small probability over a 2 GiB range ("failed to calculate
+	# probability"), the kernel's netlink interface can.
+	fk_netns_add "wred$w"
+	fk_netns_add "wred$w-peer"
+	for p in $ports; do
+		fk_veth "wred$w" "$p" "wred$w-peer" "$p-peer"
+	done
+	ip netns exec "wred$w" "$roced" --once -f "$wred_conf" >"$wred_batch" 2>&1 ||
+		fk_fail "roced --once refused WRED max $max bytes at weight $w, which the kernel holds: $(cat "$wred_batch")"
+	for p in $ports; do
+		got=$(tc -n "wred$w" -j -d qdisc show dev "$p" | jq \
+			"map(select(.kind == \"red\")) | .[0].options.max // -1")
+		fk_check "$p: red at weight $w holds max $max bytes (kernel: $got)" \
+			test "$got" -eq "$max"
+	done
+	sed -i "s/maximum-threshold = \"$max bytes\"/maximum-threshold = \"$((max + 1)) bytes\"/" "$wred_conf"
+	line=$(grep -n "maximum-threshold = \"$((max + 1)) bytes\"" "$wred_conf" | cut -d: -f1)
+	out=$("$roced" -n -f "$wred_conf" 2>&1) && fk_fail "roced -n accepted max $((max + 1)) bytes at weight $w"
+	fk_check "roced -n refuses max $((max + 1)) bytes at weight $w at line $line" \
+		sh -c 'echo "$1" | grep -q "^$2:$3: error: maximum-threshold .* holds with weight $4: at most $5 bytes"' \
+		- "$out" "$wred_conf" "$line" "$w" "$max"
+done
+rm -f "$wred_conf" "$wred_batch"
 
 fk_finish

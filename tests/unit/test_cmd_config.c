@@ -653,6 +653,51 @@ static void test_validate_interactive(void **state)
 	policy_free(&p);
 }
 
+/* A WRED threshold the kernel's RED cannot hold is refused at the line a
+ * user typed, in the interactive check as in the file's; what it can hold
+ * is taken as it is. */
+static void test_wred_threshold_limit(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct diag d;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("policy-map type queuing Q",
+	                 "class type queuing c-out-8q-q-default",
+	                 "bandwidth remaining percent 100",
+	                 "random-detect minimum-threshold 150 kbytes "
+	                 "maximum-threshold 4096 mbytes drop-probability 7 "
+	                 "weight 0 ecn"));
+	diag_init(&d, NULL);
+	assert_int_equal(
+	    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE), 1);
+	assert_non_null(strstr(d.v[0].text,
+	                       "maximum-threshold 4096 mbytes of random-detect "
+	                       "of policy-map type queuing Q class "
+	                       "c-out-8q-q-default is more than the kernel's "
+	                       "RED holds with weight 0: at most 2147483647"));
+	diag_clear(&d);
+	tc_apply(&p, &c,
+	         "random-detect minimum-threshold 150 kbytes maximum-threshold "
+	         "2147483647 bytes drop-probability 7 weight 0 ecn");
+	assert_int_equal(policy_validate(&p, &d), 0);
+	tc_apply(&p, &c,
+	         "random-detect minimum-threshold 1 kbytes maximum-threshold "
+	         "65536 bytes drop-probability 7 weight 15 ecn");
+	assert_int_equal(policy_validate(&p, &d), 1);
+	assert_non_null(strstr(d.v[0].text, "with weight 15: at most 65535"));
+	diag_clear(&d);
+	tc_apply(&p, &c,
+	         "random-detect minimum-threshold 1 kbytes maximum-threshold "
+	         "65535 bytes drop-probability 7 weight 15 ecn");
+	assert_int_equal(policy_validate(&p, &d), 0);
+	diag_free(&d);
+	policy_free(&p);
+}
+
 static const struct plan_port *compile_one(const struct policy *p,
                                            struct plan *pl)
 {
@@ -742,6 +787,7 @@ int test_cmd_config_main(void)
 	    cmocka_unit_test(test_running_rich),
 	    cmocka_unit_test(test_reference_paste),
 	    cmocka_unit_test(test_validate_interactive),
+	    cmocka_unit_test(test_wred_threshold_limit),
 	    cmocka_unit_test(test_ets_scaling),
 	};
 

@@ -1,6 +1,6 @@
 /* Unit tests of the config loader (lib/conf/conf.c), the writer
- * (lib/conf/conf_write.c) and the checks of lib/model/policy_validate.c as the file
- * reaches them: the shipped file, value forms, a table of bad configs with
+ * (lib/conf/conf_write.c) and the checks of lib/model/policy_validate.c as the
+ * file reaches them: the shipped file, value forms, a table of bad configs with
  * their line and message, warnings, one-pass reporting and round trips. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -548,7 +548,7 @@ static void test_round_trip_rich(void **state)
 	    "          random-detect = { minimum-threshold = \"150 kbytes\";\n"
 	    "            maximum-threshold = \"1 mbytes\"; drop-probability = "
 	    "0;\n"
-	    "            weight = 15; ecn = false; }; },\n"
+	    "            weight = 10; ecn = false; }; },\n"
 	    "        { name = \"c-out-8q-q4\"; bandwidth-remaining-percent = "
 	    "20;\n"
 	    "          random-detect = { minimum-threshold = 1500;\n"
@@ -592,7 +592,7 @@ static void test_round_trip_rich(void **state)
 	assert_false(p.ifaces[0].qdisc_takeover);
 	assert_int_equal(p.map_queuing[0].queue[7].priority_level, 1);
 	assert_int_equal(p.map_queuing[0].queue[4].wred.min_bytes, 1500);
-	assert_int_equal(p.map_queuing[0].queue[3].wred.weight, 15);
+	assert_int_equal(p.map_queuing[0].queue[3].wred.weight, 10);
 	assert_int_equal(p.map_nq[0].rules[1].pfc_cos, 0);
 	assert_int_equal(p.pfcwd.fixed_restore_mult, 20);
 	assert_int_equal(p.nmap_qos, 2);
@@ -617,7 +617,7 @@ static void test_round_trip_built(void **state)
 	m->queue[5].wred.min_bytes = 5 * 1048576;
 	m->queue[5].wred.max_bytes = 5 * 1048576 + 1;
 	m->queue[5].wred.drop_probability = 42;
-	m->queue[5].wred.weight = 9;
+	m->queue[5].wred.weight = 8;
 	policy_add_iface(&p, "eth0");
 	p.pfcwd.enabled = true;
 	p.pfcwd.poll_ms = 1000;

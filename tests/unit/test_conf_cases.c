@@ -249,6 +249,23 @@ const struct bad_case test_conf_bad[] = {
      7,
      "drop-probability 101 in " WRED_WHERE " is out of range, expected 0-100",
      0},
+    {"max at 2 GiB with weight 0",
+     WRED("        minimum-threshold = \"150 kbytes\";\n"
+          "        maximum-threshold = \"2048 mbytes\";"),
+     6,
+     "maximum-threshold 2048 mbytes of " WRED_WHERE
+     " is more than the kernel's RED holds with weight 0: at most "
+     "2147483647 bytes (2^31 - 1 bytes",
+     0},
+    {"max beyond 2^(31 - weight)",
+     WRED("        minimum-threshold = \"150 kbytes\";\n"
+          "        maximum-threshold = \"3000 kbytes\";\n"
+          "        weight = 10;"),
+     6,
+     "maximum-threshold 3000 kbytes of " WRED_WHERE
+     " is more than the kernel's RED holds with weight 10: at most "
+     "2097151 bytes (2^21 - 1 bytes",
+     0},
     {"weight above 15",
      WRED("        minimum-threshold = 1000; maximum-threshold = 2000;\n"
           "        weight = 16;"),
