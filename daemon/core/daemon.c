@@ -321,7 +321,7 @@ static void daemon_cleanup(struct daemon *d)
 			rc = -ENOMEM;
 			break;
 		}
-		pp->dcb.software = true; /* leave DCB alone */
+		pp->dcb.unmanaged = true;
 	}
 	if (rc == 0)
 		rc = engine_apply(&d->e, &pl, true, &res);

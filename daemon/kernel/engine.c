@@ -129,7 +129,7 @@ static void engine_orphan(int ifindex, void *data)
 		o->rc = -ENOMEM;
 		return;
 	}
-	pp->dcb.software = true; /* leave DCB and MTU as they are */
+	pp->dcb.unmanaged = true; /* not configured: only roced's tc goes */
 }
 
 static void engine_mirror_orphan(const struct mirror_port *mp, void *data)
@@ -206,7 +206,9 @@ int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 		        res[i].ifname, reconcile_status_name(res[i].status),
 		        res[i].writes, res[i].writes == 1 ? "" : "s",
 		        plan_layout_name(pp->layout),
-		        pp->dcb.software ? "software" : "hardware");
+		        pp->dcb.unmanaged  ? "left alone"
+		        : pp->dcb.software ? "software"
+		                           : "hardware");
 		if (pp->warnings.nwarnings)
 			fprintf(out, ", %zu warning%s", pp->warnings.nwarnings,
 			        pp->warnings.nwarnings == 1 ? "" : "s");

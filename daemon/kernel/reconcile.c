@@ -156,12 +156,13 @@ static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 	struct link_info li;
 
 	p->have.dcb.software = p->want->dcb.software;
+	p->have.dcb.unmanaged = p->want->dcb.unmanaged;
 	/* The pass looked the link up a moment ago; a rollback asks again. */
 	if (p->mtu)
 		p->have.dcb.mtu = p->mtu;
 	else if (link_lookup(r->links, p->want->ifname, &li) == 0)
 		p->have.dcb.mtu = li.mtu;
-	if (p->want->dcb.software)
+	if (p->want->dcb.software || p->want->dcb.unmanaged)
 		return 0;
 	return dcb_observe(r->dcb, r->dcb_ctx, p->want->ifname, &p->cur,
 	                   &p->have.dcb);
@@ -227,6 +228,7 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 			now.have.dcb.mtu = p->ops.ops[i].u.mtu;
 	/* The target is the state before: HAVE of the failed pass. */
 	p->have.dcb.software = p->want->dcb.software;
+	p->have.dcb.unmanaged = p->want->dcb.unmanaged;
 	if (!rc)
 		rc = diff_port(&p->have, &now.have, &now.ops);
 	if (!rc) {

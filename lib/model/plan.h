@@ -186,7 +186,12 @@ struct plan_dcb {
 	size_t napp;
 	uint8_t trust[2]; /* apptrust order: PLAN_APP_SEL_DSCP / _PCP */
 	size_t ntrust;
-	uint32_t mtu; /* 0 = leave the link MTU alone */
+	uint32_t mtu; /* 0 = no MTU in the policy: the link's stays */
+	/* Leave the port's DCB settings and its MTU as they are, whatever
+	 * the fields above say: the plans that only remove roced's tc
+	 * objects (cleanup on exit, ports no longer configured) must not
+	 * undo what others set there. compile() never sets it. */
+	bool unmanaged;
 };
 
 struct plan_port {

@@ -101,6 +101,8 @@ static void diff_dcb(const struct plan_port *want, const struct plan_port *have,
 {
 	const struct plan_dcb *w = &want->dcb, *h = &have->dcb;
 
+	if (w->unmanaged)
+		return;
 	if (w->mtu && w->mtu != h->mtu)
 		DIFF_PUSH(out, DIFF_CHANGE, DIFF_MTU, mtu, w->mtu);
 	if (w->software)

@@ -458,6 +458,38 @@ static void test_dcb_hardware(void **state)
 	port_free(&have);
 }
 
+/* A plan that only removes roced's objects (cleanup, a port no longer
+ * configured) leaves DCB and the MTU alone, on a hardware port and with an
+ * MTU in the plan: only the tc part changes. */
+static void test_unmanaged_leaves_dcb_and_mtu(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	empty_port(&want);
+	build_htb(&have, 625000000ULL);
+	want.dcb.software = have.dcb.software = false;
+	want.dcb.unmanaged = true;
+	want.dcb.mtu = 9216;
+	have.dcb.mtu = 1500;
+	want.dcb.pfc_en = 1u << 3;
+	have.dcb.app[have.dcb.napp++] =
+	    (struct plan_app){PLAN_APP_SEL_DSCP, 26, 4};
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_true(d.n > 0);
+	for (size_t i = 0; i < d.n; i++)
+		if (d.ops[i].obj != DIFF_QDISC && d.ops[i].obj != DIFF_CLASS &&
+		    d.ops[i].obj != DIFF_FILTER)
+			fail_msg("unmanaged port: %s %s",
+			         diff_kind_name(d.ops[i].kind),
+			         diff_obj_name(d.ops[i].obj));
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -474,6 +506,7 @@ int main(void)
 	    cmocka_unit_test(test_moved_class_recreated),
 	    cmocka_unit_test(test_clsact_removed_unless_shared),
 	    cmocka_unit_test(test_dcb_hardware),
+	    cmocka_unit_test(test_unmanaged_leaves_dcb_and_mtu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
