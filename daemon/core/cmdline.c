@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan/compile.h"
 #include "conf/conf.h"
 #include "core/daemon.h"
+#include "core/ports.h"
 #include "kernel/engine.h"
 #include "core/log.h"
 #include "plan/plan_text.h"
@@ -108,67 +108,37 @@ static void cmdline_print_plan_warnings(const char *file, const struct plan *pl)
 		fprintf(stderr, "roced: out of memory\n");
 }
 
-/* Resolve the capability set for one port. The kernel probe runs once. */
-struct cmdline_caps {
-	const char *kind;
-	bool probed;
-	struct caps kernel;
-};
-
-static int cmdline_port_caps(struct cmdline_caps *cc, struct caps *out)
+/* The kernel's capabilities for --caps: a preset, or the running
+ * kernel's (then each port's own part is probed too). Returns 0 or -1. */
+static int cmdline_kernel_caps(const char *kind, struct caps *out, bool *probe)
 {
 	char err[256];
-	int preset = caps_preset_parse(cc->kind);
-	int rc;
+	int preset = caps_preset_parse(kind);
 
+	*probe = preset < 0;
 	if (preset >= 0) {
 		caps_preset(out, (enum caps_preset)preset);
 		return 0;
 	}
-	if (strcmp(cc->kind, "probe") != 0) {
-		fprintf(
-		    stderr,
-		    "roced: invalid --caps '%s', expected host, full, hw or "
-		    "probe\n",
-		    cc->kind);
-		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (probe_kernel(out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "roced: %s\n", err);
+		return -1;
 	}
-	if (!cc->probed) {
-		memset(&cc->kernel, 0, sizeof(cc->kernel));
-		rc = probe_kernel(&cc->kernel, err, sizeof(err));
-		if (rc < 0) {
-			fprintf(stderr, "roced: %s\n", err);
-			return rc;
-		}
-		cc->probed = true;
-	}
-	*out = cc->kernel;
-	return 0; /* the port part comes from probe_ports() */
+	return 0;
 }
 
-/* Build the port list: --ports (resolving NX-OS aliases) or the config's
- * interface blocks. Returns the count or -errno. */
-static int cmdline_ports(const struct cmdline *cl, const struct policy *p,
-                         struct cmdline_caps *cc, struct compile_port *ports,
-                         size_t max)
+/* --ports: the names (NX-OS aliases resolved) into NAMES. Returns the
+ * count or -1. */
+static int cmdline_port_names(const char *list, const struct policy *p,
+                              char (*names)[POLICY_IFNAME_MAX], size_t max)
 {
+	char *copy = strdup(list), *save = NULL;
 	size_t n = 0;
 
-	if (!cl->ports) {
-		for (size_t i = 0; i < p->nifaces && n < max; i++, n++) {
-			snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s",
-			         p->ifaces[i].name);
-			if (cmdline_port_caps(cc, &ports[n].caps) < 0)
-				return -EINVAL;
-		}
-		return (int)n;
-	}
-
-	char *list = strdup(cl->ports), *save = NULL;
-
-	if (!list)
-		return -ENOMEM;
-	for (char *tok = strtok_r(list, ",", &save); tok;
+	if (!copy)
+		return -1;
+	for (char *tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		const struct policy_iface *iface = policy_find_iface(p, tok);
 		const char *name = iface ? iface->name : tok;
@@ -176,53 +146,63 @@ static int cmdline_ports(const struct cmdline *cl, const struct policy *p,
 		if (n == max || strlen(name) >= POLICY_IFNAME_MAX) {
 			fprintf(stderr, "roced: --ports: invalid port '%s'\n",
 			        tok);
-			free(list);
-			return -EINVAL;
+			free(copy);
+			return -1;
 		}
-		snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s", name);
-		if (cmdline_port_caps(cc, &ports[n].caps) < 0) {
-			free(list);
-			return -EINVAL;
-		}
-		n++;
+		snprintf(names[n++], POLICY_IFNAME_MAX, "%s", name);
 	}
-	free(list);
+	free(copy);
 	return (int)n;
 }
 
-/* Compile for the chosen ports; prints errors. Returns 0 or -1. */
+/* Compile for the chosen ports (--ports, or the configuration's); prints
+ * errors at their FILE:LINE. Returns 0 or -1. */
 static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
                            struct plan *pl)
 {
-	struct cmdline_caps cc = {.kind = cl->caps};
-	struct compile_port *ports;
-	int n;
+	char(*names)[POLICY_IFNAME_MAX] = NULL;
+	struct ports reg;
+	struct caps kernel;
+	struct diag errs;
+	bool probe;
+	int n = 0, rc = -1;
 
-	ports = calloc(CMDLINE_MAX_PORTS, sizeof(*ports));
-	if (!ports)
-		return -1;
-	n = cmdline_ports(cl, p, &cc, ports, CMDLINE_MAX_PORTS);
-	if (n < 0) {
-		free(ports);
-		return -1;
+	plan_init(pl);
+	if (cl->ports) {
+		names = calloc(CMDLINE_MAX_PORTS, sizeof(*names));
+		n = names ? cmdline_port_names(cl->ports, p, names,
+		                               CMDLINE_MAX_PORTS)
+		          : -1;
+		if (n < 0) {
+			free(names);
+			return -1;
+		}
 	}
-	/* All ports in one go: a dump of the links and one of their speeds. */
-	if (cc.probed && probe_ports(ports, (size_t)n, NULL) < 0)
+	/* No port to plan: nothing to ask the kernel. */
+	memset(&kernel, 0, sizeof(kernel));
+	probe = false;
+	if ((cl->ports ? n : (int)p->nifaces) > 0 &&
+	    cmdline_kernel_caps(cl->caps, &kernel, &probe) < 0)
+		goto out;
+	ports_init(&reg, &kernel, probe);
+	diag_init(&errs, cl->file);
+	rc = ports_compile(&reg, p, cl->file, names, (size_t)n, pl, &errs);
+	if (reg.unprobed)
 		fprintf(stderr, "roced: warning: cannot probe the ports: "
 		                "planning them as software ports of unknown "
 		                "speed\n");
-	plan_init(pl);
-	if (compile_policy(p, ports, (size_t)n, pl) < 0) {
+	if (rc == -EINVAL)
+		cmdline_print_diag(&errs, "roced: ");
+	else if (rc < 0)
 		fprintf(stderr, "roced: out of memory while compiling\n");
-		free(ports);
-		return -1;
-	}
-	free(ports);
-	if (pl->diag.nerrors) {
-		cmdline_print_diag(&pl->diag, "roced: ");
-		return -1;
-	}
-	return 0;
+	diag_free(&errs);
+	ports_free(&reg);
+	rc = rc < 0 ? -1 : 0;
+out:
+	if (rc < 0)
+		plan_free(pl);
+	free(names);
+	return rc;
 }
 
 static int cmdline_run(const struct cmdline *cl)

@@ -27,26 +27,27 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plan/compile.h"
 #include "conf/conf.h"
-#include "ctl/ctl_srv.h"
-#include "core/daemon_int.h"
-#include "kernel/engine.h"
 #include "core/log.h"
-#include "plan/plan_warn.h"
-#include "kernel/probe.h"
+#include "core/ports.h"
 #include "core/svc.h"
+#include "ctl/ctl_cmd.h"
+#include "ctl/ctl_srv.h"
+#include "kernel/engine.h"
+#include "kernel/probe.h"
+#include "plan/plan_warn.h"
 
 #define DAEMON_PENDING_MAX 256
 
 struct daemon {
 	const struct daemon_opts *opts;
 	struct policy policy;
-	struct caps kernel;
-	bool preset;
+	/* Every configured port's compile inputs and applied plan. */
+	struct ports ports;
 	struct engine e;
 	int epfd, sigfd;
 	struct ctl_srv *ctl;
+	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
 	struct svc svc;
 	int lockfd; /* the instance lock, held while roced runs */
 	/* For STATUS=: the last full apply's ports and warnings, the writes
@@ -78,62 +79,51 @@ static void daemon_log_diag(const struct diag *d, const char *port)
 	}
 }
 
-/* Compile POLICY for NAMES (all configured ports when N is 0) and apply.
- * MSGS (may be NULL) gets the compiler's errors and each port's refusal,
- * for a control client. */
+/* Compile POLICY for NAMES (all configured ports when N is 0; those not
+ * configured are dropped, aliases become names, in place) and apply. MSGS
+ * (may be NULL) gets the compiler's errors at their FILE:LINE and each
+ * port's refusal, for a control client. Each port's plan and result stay
+ * in the registry. */
 static int daemon_apply(struct daemon *d, const struct policy *policy,
                         char (*names)[POLICY_IFNAME_MAX], size_t n,
                         struct diag *msgs)
 {
-	size_t writes = 0, warnings = 0;
-	struct compile_port *ports;
+	size_t writes = 0, warnings = 0, np = 0, first, planned;
 	struct reconcile_result *res = NULL;
+	struct diag own;
 	struct plan pl;
-	size_t np = 0;
+	bool compiled;
 	int rc;
 
-	ports = calloc(n                 ? n
-	               : policy->nifaces ? policy->nifaces
-	                                 : 1,
-	               sizeof(*ports));
-	if (!ports)
-		return -ENOMEM;
-	if (n) {
-		for (size_t i = 0; i < n; i++) {
-			const struct policy_iface *f =
-			    policy_find_iface(policy, names[i]);
+	/* Only configured ports (by name or alias). */
+	for (size_t i = 0; i < n; i++) {
+		const struct policy_iface *f =
+		    policy_find_iface(policy, names[i]);
 
-			/* Only configured ports (by name or alias). */
-			if (!f)
-				continue;
-			snprintf(ports[np].ifname, sizeof(ports[np].ifname),
-			         "%s", f->name);
-			ports[np].caps = d->kernel;
-			np++;
-		}
-	} else {
-		for (size_t i = 0; i < policy->nifaces; i++, np++) {
-			snprintf(ports[np].ifname, sizeof(ports[np].ifname),
-			         "%s", policy->ifaces[i].name);
-			ports[np].caps = d->kernel;
-		}
+		if (f)
+			snprintf(names[np++], sizeof(names[0]), "%s", f->name);
 	}
-	/* The port part of all ports in one go (dumps when they are many). */
-	if (!d->preset && np && probe_ports(ports, np, NULL) < 0)
+	diag_init(&own, d->opts->file);
+	if (!msgs)
+		msgs = &own;
+	first = msgs->n;
+	plan_init(&pl);
+	rc = ports_compile(&d->ports, policy, d->opts->file, n ? names : NULL,
+	                   np, &pl, msgs);
+	if (d->ports.unprobed)
 		log_warnx("cannot probe the ports: planning them as software "
 		          "ports of unknown speed");
-	plan_init(&pl);
-	rc = compile_policy(policy, ports, np, &pl);
-	free(ports);
-	if (rc == 0 && pl.diag.nerrors) {
-		for (size_t i = 0; msgs && i < pl.diag.n; i++)
-			diag_add(msgs, pl.diag.v[i].sev, 0, "%s",
-			         pl.diag.v[i].text ? pl.diag.v[i].text : "?");
-		rc = -EINVAL;
+	for (size_t i = first; rc == -EINVAL && i < msgs->n; i++) {
+		char line[1024];
+
+		diag_format(msgs, i, line, sizeof(line));
+		log_warnx("%s", line);
 	}
 	/* A full apply also removes roced's objects from ports the
 	 * configuration no longer names. */
-	if (rc == 0)
+	compiled = rc == 0;
+	planned = pl.nports; /* the orphans engine_apply() adds follow */
+	if (compiled)
 		rc = engine_apply(&d->e, &pl, !n, &res);
 	/* What the kernel cannot realise, once per full apply (not on every
 	 * link event), each warning once with its ports. */
@@ -148,7 +138,7 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 		writes += res[i].writes;
 		if (res[i].error[0]) {
 			log_warnx("%s", res[i].error);
-			if (msgs)
+			if (msgs != &own)
 				diag_warn(msgs, 0, "%s", res[i].error);
 		}
 		log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res[i].ifname,
@@ -165,8 +155,17 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 		d->stat_ports = policy->nifaces;
 		d->stat_warnings = warnings;
 	}
+	if (compiled) {
+		char why[160];
+
+		/* Nothing written: the ports keep their last apply. */
+		snprintf(why, sizeof(why), "not applied: %s", strerror(-rc));
+		ports_applied(&d->ports, &pl, planned,
+		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
+	}
 	free(res);
 	plan_free(&pl);
+	diag_free(&own);
 	return rc == -EAGAIN ? 0 : rc;
 }
 
@@ -181,46 +180,23 @@ static void daemon_status(struct daemon *d)
 	svc_status(text);
 }
 
-/* --- what the control socket's handlers may use (daemon_int.h) --- */
-
-const struct policy *daemon_policy(const struct daemon *d)
-{
-	return &d->policy;
-}
-
-const char *daemon_file(const struct daemon *d)
-{
-	return d->opts->file;
-}
-
-struct engine *daemon_engine(struct daemon *d)
-{
-	return &d->e;
-}
-
-void daemon_ports_caps(struct daemon *d, struct compile_port *ports, size_t n)
-{
-	/* Port by port: show asks about a handful of ports at most. */
-	for (size_t i = 0; i < n; i++) {
-		ports[i].caps = d->kernel;
-		if (!d->preset &&
-		    probe_port(ports[i].ifname, &ports[i].caps) < 0)
-			log_debug(LOG_SUB_CTL, "%s: not probed",
-			          ports[i].ifname);
-	}
-}
-
-int daemon_commit(struct daemon *d, struct policy *cand, struct diag *msgs)
+/* Make CAND the running policy (a reload, a rocesh line): see
+ * ctl_cmd_ops. */
+static int daemon_commit(struct daemon *d, struct policy *cand,
+                         struct diag *msgs)
 {
 	int rc = daemon_apply(d, cand, NULL, 0, msgs);
 
-	if (rc < 0)
-		return rc;
-	policy_free(&d->policy);
-	d->policy = *cand;
-	policy_init(cand);
-	daemon_status(d);
-	return 0;
+	if (rc == 0) {
+		policy_free(&d->policy);
+		d->policy = *cand;
+		policy_init(cand);
+		daemon_status(d);
+	}
+	/* The registry follows the running policy: without the old ports
+	 * after a commit, without the candidate's after a failed one. */
+	ports_prune(&d->ports, &d->policy);
+	return rc;
 }
 
 static void daemon_link_event(enum link_event ev, const struct link_info *l,
@@ -260,7 +236,7 @@ static double daemon_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-int daemon_reload(struct daemon *d, struct diag *msgs)
+static int daemon_reload(struct daemon *d, struct diag *msgs)
 {
 	struct policy fresh;
 	struct diag diag;
@@ -301,6 +277,22 @@ int daemon_reload(struct daemon *d, struct diag *msgs)
 	daemon_status(d);
 	return 0;
 }
+
+/* The changes a control request may ask for (ctl_cmd.h). */
+static int daemon_ctl_commit(void *d, struct policy *cand, struct diag *msgs)
+{
+	return daemon_commit(d, cand, msgs);
+}
+
+static int daemon_ctl_reload(void *d, struct diag *msgs)
+{
+	return daemon_reload(d, msgs);
+}
+
+static const struct ctl_cmd_ops daemon_ctl_ops = {
+    .commit = daemon_ctl_commit,
+    .reload = daemon_ctl_reload,
+};
 
 /* --cleanup-on-exit: an empty plan for every configured port, and the
  * ports roced configured before, removes roced's tc objects; DCB settings
@@ -502,6 +494,7 @@ int daemon_run(const struct daemon_opts *o)
 {
 	struct daemon *d = calloc(1, sizeof(*d));
 	struct ctl_srv_config ctl;
+	struct caps kernel = {0};
 	struct diag diag;
 	char err[256];
 	int rc = 1, preset;
@@ -534,17 +527,23 @@ int daemon_run(const struct daemon_opts *o)
 	}
 	preset = caps_preset_parse(o->caps);
 	if (preset >= 0) {
-		caps_preset(&d->kernel, (enum caps_preset)preset);
-		d->preset = true;
-	} else if (probe_kernel(&d->kernel, err, sizeof(err)) < 0) {
+		caps_preset(&kernel, (enum caps_preset)preset);
+	} else if (probe_kernel(&kernel, err, sizeof(err)) < 0) {
 		log_warnx("%s", err);
 		goto out_policy;
 	}
+	ports_init(&d->ports, &kernel, preset < 0);
 	if (engine_open(&d->e, false, daemon_link_event, d) < 0) {
 		log_warn("cannot open netlink");
 		goto out_policy;
 	}
-	if (ctl_srv_open(&d->ctl, &ctl, daemon_ctl_handle, d, err,
+	d->cmd = (struct ctl_cmd_ctx){.ops = &daemon_ctl_ops,
+	                              .daemon = d,
+	                              .policy = &d->policy,
+	                              .file = o->file,
+	                              .e = &d->e,
+	                              .ports = &d->ports};
+	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);
 		goto out_engine;
@@ -570,6 +569,7 @@ out_engine:
 	ctl_srv_close(d->ctl);
 	engine_close(&d->e);
 out_policy:
+	ports_free(&d->ports);
 	policy_free(&d->policy);
 out_diag:
 	diag_free(&diag);

@@ -1,9 +1,8 @@
-/* daemon_ctl: the daemon's answers to control requests (ctl.h): config
- * lines through the same commit path as a reload, show commands with the
- * kernel's counters, copy running-config startup-config, reload, debug
- * and ping. ctl_srv.c has checked each request and the peer's rights
- * before it gets here.
+/* ctl_cmd: see ctl_cmd.h. ctl_srv.c has checked each request and the
+ * peer's rights before it gets here.
  */
+#include "ctl/ctl_cmd.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -16,7 +15,6 @@
 #include "cmd/cmd.h"
 #include "conf/conf.h"
 #include "ctl/ctl_srv.h"
-#include "core/daemon_int.h"
 #include "kernel/dcb.h"
 #include "core/log.h"
 #include "show/show.h"
@@ -66,7 +64,7 @@ static struct json_object *dctl_warnings(const struct diag *d)
 
 /* --- config --- */
 
-static struct json_object *dctl_config(struct daemon *d,
+static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
                                        const struct ctl_request *r)
 {
 	const char *path[CTL_CONTEXT_MAX];
@@ -81,7 +79,7 @@ static struct json_object *dctl_config(struct daemon *d,
 		path[i] = r->context[i];
 	if (cmd_ctx_from_path(&ctx, path, r->ncontext) < 0)
 		return ctl_reply_error("%% the context is too long");
-	if (policy_copy(&cand, daemon_policy(d)) < 0)
+	if (policy_copy(&cand, c->policy) < 0)
 		return ctl_reply_error("%% out of memory");
 	if (cmd_apply_line(&cand, &ctx, r->line, &cerr) < 0) {
 		policy_free(&cand);
@@ -98,7 +96,7 @@ static struct json_object *dctl_config(struct daemon *d,
 		reply = dctl_diag_error(NULL, &dg);
 		goto out;
 	}
-	rc = daemon_commit(d, &cand, &dg);
+	rc = c->ops->commit(c->daemon, &cand, &dg);
 	if (rc < 0) {
 		reply = dctl_diag_error("the change could not be applied, "
 		                        "nothing changed",
@@ -122,15 +120,20 @@ out:
 
 /* --- show --- */
 
-struct dctl_stats {
-	struct plan *pl;
+/* The ports a show is about: the plan the daemon applied to each (an
+ * empty one for a port roced holds no plan for) and what the kernel
+ * holds for it. */
+struct dctl_view {
+	const struct plan_port **plans;
+	struct plan_port *unplanned; /* room for the empty plans */
 	struct show_port_state *st;
 	int *ifindex;
+	size_t n;
 };
 
 static int dctl_stats_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct dctl_stats *s = data;
+	struct dctl_view *v = data;
 	struct tc_stats_obj o;
 	int q;
 
@@ -140,75 +143,64 @@ static int dctl_stats_cb(const struct nlmsghdr *nlh, void *data)
 	q = tc_msg_leaf_queue(o.handle);
 	if (q < 0 || q >= POLICY_NQUEUES)
 		return MNL_CB_OK;
-	for (size_t i = 0; i < s->pl->nports; i++) {
-		if (s->ifindex[i] != o.ifindex || !s->ifindex[i])
+	for (size_t i = 0; i < v->n; i++) {
+		if (v->ifindex[i] != o.ifindex || !v->ifindex[i])
 			continue;
-		s->st[i].queue_seen[q] = true;
-		s->st[i].queue[q] = o.st;
-		snprintf(s->st[i].leaf_kind[q], sizeof(s->st[i].leaf_kind[q]),
+		v->st[i].queue_seen[q] = true;
+		v->st[i].queue[q] = o.st;
+		snprintf(v->st[i].leaf_kind[q], sizeof(v->st[i].leaf_kind[q]),
 		         "%s", o.kind);
 	}
 	return MNL_CB_OK;
 }
 
-/* The plans of the ports Q is about and what the kernel holds for them:
- * one qdisc dump for the queue counters (the kernel answers it with every
- * link's qdiscs), and the IEEE DCB state of hardware ports. */
-static int dctl_gather(struct daemon *d, const struct show_query *q,
-                       struct plan *pl, struct show_port_state **out, char *err,
-                       size_t errlen)
+static void dctl_view_free(struct dctl_view *v)
 {
-	const struct policy *p = daemon_policy(d);
-	struct engine *e = daemon_engine(d);
-	struct compile_port *ports;
-	struct dctl_stats s = {.pl = pl};
-	size_t n = 0;
-	int rc = -ENOMEM;
+	free(v->plans);
+	free(v->unplanned);
+	free(v->st);
+	free(v->ifindex);
+	memset(v, 0, sizeof(*v));
+}
 
-	plan_init(pl);
-	*out = NULL;
-	ports = calloc(p->nifaces + 1, sizeof(*ports));
-	if (!ports)
-		goto fail;
-	if (q->iface[0]) {
-		const struct policy_iface *f = policy_find_iface(p, q->iface);
-		struct link_info li;
+/* Add IFNAME (configured as F, or not configured) to V. */
+static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
+                          const struct policy_iface *f, struct dctl_view *v)
+{
+	struct ports_port *e = f ? ports_find(c->ports, f->name) : NULL;
+	struct caps caps;
 
-		if (!f && (strlen(q->iface) >= POLICY_IFNAME_MAX ||
-		           link_lookup(e->links, q->iface, &li) < 0)) {
-			snprintf(
-			    err, errlen,
-			    "%% Invalid interface '%s': neither configured "
-			    "nor a link in roced's namespace",
-			    q->iface);
-			free(ports);
-			return -ENODEV;
-		}
-		snprintf(ports[0].ifname, sizeof(ports[0].ifname), "%s",
-		         f ? f->name : q->iface);
-		n = 1;
-	} else {
-		for (; n < p->nifaces; n++)
-			snprintf(ports[n].ifname, sizeof(ports[n].ifname), "%s",
-			         p->ifaces[n].name);
+	if (e && e->applied) {
+		v->plans[v->n++] = &e->plan;
+		return;
 	}
-	daemon_ports_caps(d, ports, n);
-	rc = compile_policy(p, ports, n, pl);
-	free(ports);
-	if (rc < 0)
-		goto fail;
-	rc = -ENOMEM;
-	*out = calloc(pl->nports + 1, sizeof(**out));
-	s.st = *out;
-	s.ifindex = calloc(pl->nports + 1, sizeof(*s.ifindex));
-	if (!*out || !s.ifindex)
-		goto fail;
-	for (size_t i = 0; i < pl->nports; i++) {
+	/* Not applied yet (a policy that did not compile, a kernel that
+	 * could not be read), or not roced's to plan. */
+	if (e)
+		caps = e->caps;
+	else
+		ports_caps(c->ports, ifname, &caps);
+	ports_unplanned(ifname, f ? f->alias : NULL, &caps,
+	                &v->unplanned[v->n]);
+	v->plans[v->n] = &v->unplanned[v->n];
+	v->n++;
+}
+
+/* What the kernel holds for the ports of V: one qdisc dump for the queue
+ * counters (the kernel answers it with every link's qdiscs), and the IEEE
+ * DCB state of hardware ports. */
+static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
+                             struct dctl_view *v)
+{
+	struct engine *e = c->e;
+	int rc;
+
+	for (size_t i = 0; i < v->n; i++) {
 		struct link_info li;
 
-		if (link_lookup(e->links, pl->ports[i].ifname, &li) == 0) {
-			s.st[i].exists = true;
-			s.ifindex[i] = li.ifindex;
+		if (link_lookup(e->links, v->plans[i]->ifname, &li) == 0) {
+			v->st[i].exists = true;
+			v->ifindex[i] = li.ifindex;
 		}
 	}
 	if (show_query_ports(q) && q->kind != SHOW_LLDP_DCBX) {
@@ -218,58 +210,89 @@ static int dctl_gather(struct daemon *d, const struct show_query *q,
 		rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
 		if (rc == 0)
 			rc = nlb_dump(&e->nl, (struct nlmsghdr *)req,
-			              dctl_stats_cb, &s, &nerr);
+			              dctl_stats_cb, v, &nerr);
 		if (rc < 0)
 			log_warnx("show: cannot read the qdisc counters: %s",
 			          strerror(-rc));
-		for (size_t i = 0; rc == 0 && i < pl->nports; i++)
-			s.st[i].stats = s.st[i].exists;
+		for (size_t i = 0; rc == 0 && i < v->n; i++)
+			v->st[i].stats = v->st[i].exists;
 	}
-	for (size_t i = 0; i < pl->nports; i++) {
+	for (size_t i = 0; i < v->n; i++) {
 		struct dcbnl_msg_ieee *cur;
 		struct plan_dcb have;
 
-		if (pl->ports[i].dcb.software || !s.st[i].exists)
+		if (v->plans[i]->dcb.software || !v->st[i].exists)
 			continue;
 		cur = calloc(1, sizeof(*cur));
 		if (cur &&
-		    dcb_observe(&dcb_ops_netlink, &e->nl, pl->ports[i].ifname,
+		    dcb_observe(&dcb_ops_netlink, &e->nl, v->plans[i]->ifname,
 		                cur, &have) == 0 &&
 		    (cur->present & DCBNL_MSG_HAS_PFC)) {
-			s.st[i].dcb = true;
-			s.st[i].pfc_en = cur->pfc.pfc_en;
+			v->st[i].dcb = true;
+			v->st[i].pfc_en = cur->pfc.pfc_en;
 			for (unsigned k = 0; k < 8; k++) {
-				s.st[i].requests[k] = cur->pfc.requests[k];
-				s.st[i].indications[k] =
+				v->st[i].requests[k] = cur->pfc.requests[k];
+				v->st[i].indications[k] =
 				    cur->pfc.indications[k];
 			}
 		}
 		free(cur);
 	}
-	free(s.ifindex);
-	return 0;
-fail:
-	snprintf(err, errlen, "%% cannot build the answer: %s", strerror(-rc));
-	free(s.ifindex);
-	free(*out);
-	*out = NULL;
-	plan_free(pl);
-	return rc;
 }
 
-static struct json_object *dctl_show(struct daemon *d,
+/* The view of the ports Q is about: the configured ports, or the one it
+ * names, which may be a link roced does not configure. */
+static int dctl_gather(struct ctl_cmd_ctx *c, const struct show_query *q,
+                       struct dctl_view *v, char *err, size_t errlen)
+{
+	const struct policy *p = c->policy;
+	size_t max = p->nifaces + 1;
+
+	memset(v, 0, sizeof(*v));
+	v->plans = calloc(max, sizeof(*v->plans));
+	v->unplanned = calloc(max, sizeof(*v->unplanned));
+	v->st = calloc(max, sizeof(*v->st));
+	v->ifindex = calloc(max, sizeof(*v->ifindex));
+	if (!v->plans || !v->unplanned || !v->st || !v->ifindex) {
+		dctl_view_free(v);
+		snprintf(err, errlen, "%% cannot build the answer: %s",
+		         strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (q->iface[0]) {
+		const struct policy_iface *f = policy_find_iface(p, q->iface);
+		struct link_info li;
+
+		if (!f && (strlen(q->iface) >= POLICY_IFNAME_MAX ||
+		           link_lookup(c->e->links, q->iface, &li) < 0)) {
+			snprintf(
+			    err, errlen,
+			    "%% Invalid interface '%s': neither configured "
+			    "nor a link in roced's namespace",
+			    q->iface);
+			dctl_view_free(v);
+			return -ENODEV;
+		}
+		dctl_view_add(c, f ? f->name : q->iface, f, v);
+	} else {
+		for (size_t i = 0; i < p->nifaces; i++)
+			dctl_view_add(c, p->ifaces[i].name, &p->ifaces[i], v);
+	}
+	dctl_view_kernel(c, q, v);
+	return 0;
+}
+
+static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
 	const char *args[CTL_ARGS_MAX];
-	struct show_input in = {.policy = daemon_policy(d),
-	                        .config_file = daemon_file(d)};
-	struct show_port_state *st = NULL;
+	struct show_input in = {.policy = c->policy, .config_file = c->file};
 	struct json_object *data = NULL, *reply;
+	struct dctl_view view = {0};
 	struct show_query q;
 	struct policy startup;
-	bool have_startup = false, have_plan = false;
+	bool have_startup = false;
 	struct strbuf text;
-	struct plan pl;
 	char err[512];
 
 	for (size_t i = 0; i < r->nargs; i++)
@@ -279,8 +302,8 @@ static struct json_object *dctl_show(struct daemon *d,
 	if (q.kind == SHOW_STARTUP_CONFIG) {
 		struct diag dg;
 
-		diag_init(&dg, daemon_file(d));
-		if (conf_load_file(daemon_file(d), &startup, &dg) < 0) {
+		diag_init(&dg, c->file);
+		if (conf_load_file(c->file, &startup, &dg) < 0) {
 			reply = dctl_diag_error("the startup-config does not "
 			                        "load",
 			                        &dg);
@@ -292,11 +315,14 @@ static struct json_object *dctl_show(struct daemon *d,
 		in.policy = &startup;
 	}
 	if (show_query_ports(&q)) {
-		if (dctl_gather(d, &q, &pl, &st, err, sizeof(err)) < 0)
+		if (dctl_gather(c, &q, &view, err, sizeof(err)) < 0) {
+			if (have_startup)
+				policy_free(&startup);
 			return ctl_reply_error("%s", err);
-		have_plan = true;
-		in.plan = &pl;
-		in.state = st;
+		}
+		in.plans = view.plans;
+		in.state = view.st;
+		in.nports = view.n;
 	}
 	strbuf_init(&text);
 	if (show_answer(&q, &in, &data, &text, err, sizeof(err)) < 0) {
@@ -308,10 +334,7 @@ static struct json_object *dctl_show(struct daemon *d,
 		    reply, "text", json_object_new_string(strbuf_str(&text)));
 	}
 	strbuf_free(&text);
-	if (have_plan) {
-		plan_free(&pl);
-		free(st);
-	}
+	dctl_view_free(&view);
 	if (have_startup)
 		policy_free(&startup);
 	return reply;
@@ -348,8 +371,8 @@ static int dctl_copy_file(const char *from, const char *to)
 	return rc;
 }
 
-int daemon_write_atomic(const char *path, const char *text, char *err,
-                        size_t errlen)
+int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
+                         size_t errlen)
 {
 	char tmp[4096], bak[4096], dir[4096];
 	size_t len = strlen(text), off = 0;
@@ -421,10 +444,10 @@ fail:
 	return rc;
 }
 
-static struct json_object *dctl_copy(struct daemon *d)
+static struct json_object *dctl_copy(struct ctl_cmd_ctx *c)
 {
-	const struct policy *p = daemon_policy(d);
-	const char *file = daemon_file(d);
+	const struct policy *p = c->policy;
+	const char *file = c->file;
 	struct json_object *reply;
 	struct policy check;
 	char *text, err[512];
@@ -456,7 +479,7 @@ static struct json_object *dctl_copy(struct daemon *d)
 	}
 	policy_free(&check);
 	diag_free(&dg);
-	if (daemon_write_atomic(file, text, err, sizeof(err)) < 0) {
+	if (ctl_cmd_write_atomic(file, text, err, sizeof(err)) < 0) {
 		free(text);
 		log_warnx("copy running-config startup-config: %s", err);
 		return ctl_reply_error("%% %s", err);
@@ -474,13 +497,13 @@ static struct json_object *dctl_copy(struct daemon *d)
 
 /* --- the rest --- */
 
-static struct json_object *dctl_reload(struct daemon *d)
+static struct json_object *dctl_reload(struct ctl_cmd_ctx *c)
 {
 	struct json_object *reply;
 	struct diag dg;
 
-	diag_init(&dg, daemon_file(d));
-	if (daemon_reload(d, &dg) < 0)
+	diag_init(&dg, c->file);
+	if (c->ops->reload(c->daemon, &dg) < 0)
 		reply = dctl_diag_error("reload failed, the running "
 		                        "configuration stays",
 		                        &dg);
@@ -510,7 +533,7 @@ static struct json_object *dctl_debug(const struct ctl_request *r)
 	return reply;
 }
 
-static struct json_object *dctl_ping(struct daemon *d)
+static struct json_object *dctl_ping(struct ctl_cmd_ctx *c)
 {
 	struct json_object *reply = ctl_reply_ok();
 
@@ -518,31 +541,30 @@ static struct json_object *dctl_ping(struct daemon *d)
 	                       json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(reply, "pid", json_object_new_int(getpid()));
 	json_object_object_add(reply, "config",
-	                       json_object_new_string(daemon_file(d)));
+	                       json_object_new_string(c->file));
 	return reply;
 }
 
-struct json_object *daemon_ctl_handle(void *daemon,
-                                      const struct ctl_request *req,
-                                      const struct ctl_peer *peer)
+struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
+                                   const struct ctl_peer *peer)
 {
-	struct daemon *d = daemon;
+	struct ctl_cmd_ctx *c = data;
 
 	(void)peer;
 	switch (req->cmd) {
 	case CTL_CMD_CONFIG:
 		log_debug(LOG_SUB_CTL, "config: '%s'", req->line);
-		return dctl_config(d, req);
+		return dctl_config(c, req);
 	case CTL_CMD_SHOW:
-		return dctl_show(d, req);
+		return dctl_show(c, req);
 	case CTL_CMD_COPY:
-		return dctl_copy(d);
+		return dctl_copy(c);
 	case CTL_CMD_RELOAD:
-		return dctl_reload(d);
+		return dctl_reload(c);
 	case CTL_CMD_DEBUG:
 		return dctl_debug(req);
 	case CTL_CMD_PING:
-		return dctl_ping(d);
+		return dctl_ping(c);
 	}
 	return ctl_reply_error("%% unknown request");
 }

@@ -263,7 +263,7 @@ static struct json_object *show_queue(const struct policy_map_queuing *m,
 static struct json_object *show_queuing_port(const struct show_input *in,
                                              size_t i)
 {
-	const struct plan_port *pp = &in->plan->ports[i];
+	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
 	const struct policy_map_queuing *m =
 	    pp->queuing_policy[0]
@@ -295,7 +295,7 @@ static struct json_object *show_queuing_port(const struct show_input *in,
 static struct json_object *show_policy_map_port(const struct show_input *in,
                                                 size_t i)
 {
-	const struct plan_port *pp = &in->plan->ports[i];
+	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
 	const struct policy_map_qos *mq =
 	    pp->qos_policy[0] ? policy_find_map_qos(in->policy, pp->qos_policy)
@@ -376,7 +376,7 @@ static uint64_t show_sum(const uint64_t *v)
 static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
                                          bool *software)
 {
-	const struct plan_port *pp = &in->plan->ports[i];
+	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
 	struct json_object *o = json_object_new_object();
 	uint8_t en = pp->dcb.pfc_en;
@@ -425,8 +425,8 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 	show_add_int(o, "internal-interface-multiplier", w->internal_if_mult);
 	show_add_bool(o, "running", false);
 	show_add_str(o, "note", SHOW_WD_NOTE);
-	for (size_t i = 0; i < in->plan->nports; i++) {
-		const struct plan_port *pp = &in->plan->ports[i];
+	for (size_t i = 0; i < in->nports; i++) {
+		const struct plan_port *pp = in->plans[i];
 		struct json_object *p = json_object_new_object();
 
 		show_port_names(p, pp, &in->state[i]);
@@ -445,8 +445,8 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 	struct json_object *o = json_object_new_object();
 	struct json_object *p = json_object_new_object();
 
-	if (in->plan->nports)
-		show_port_names(p, &in->plan->ports[0], &in->state[0]);
+	if (in->nports)
+		show_port_names(p, in->plans[0], &in->state[0]);
 	json_object_object_add(o, "interface", p);
 	show_add_str(o, "dcbx", "not implemented");
 	show_add_str(o, "note",
@@ -462,7 +462,7 @@ static struct json_object *show_ports(const struct show_input *in,
 	struct json_object *a = json_object_new_array();
 	bool software = false;
 
-	for (size_t i = 0; i < in->plan->nports; i++) {
+	for (size_t i = 0; i < in->nports; i++) {
 		struct json_object *p;
 
 		if (kind == SHOW_QUEUING_IF)

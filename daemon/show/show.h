@@ -2,9 +2,9 @@
  * NX-OS style text.
  *
  * Each show command has one builder that turns the daemon's data (the
- * running policy, the plans compiled for the ports shown, and what the
- * kernel reported for them) into a JSON object, and one text renderer that
- * reads only that object: the `json` form and the text form cannot tell
+ * running policy, the plans the daemon applied to the ports shown, and
+ * what the kernel reported for them) into a JSON object, and one text renderer
+ * that reads only that object: the `json` form and the text form cannot tell
  * different stories. The running-config text is the exception: it is
  * cmd_running_config(), the text that pasted into rocesh recreates the
  * policy, while its JSON is the policy in the config file's structure.
@@ -12,7 +12,7 @@
  * JSON keys are lowercase words joined by '-', as in roced.conf(5).
  * Counters are integers; a counter the kernel or hardware does not offer
  * is null, never 0. The data gathering (netlink dumps, dcbnl) is the
- * caller's (daemon_ctl.c): everything here is pure, so tests build
+ * caller's (ctl/ctl_cmd.c): everything here is pure, so tests build
  * answers from fixed inputs.
  *
  * The policy JSON (show running-config / startup-config json):
@@ -97,10 +97,11 @@ struct show_port_state {
 struct show_input {
 	const struct policy *policy;
 	const char *config_file;
-	/* For show_query_ports(): the plan of each port shown, and its
-	 * kernel state (same order, PLAN->nports entries). */
-	const struct plan *plan;
+	/* For show_query_ports(): each port shown (NPORTS of them), the
+	 * plan roced applied to it and its kernel state. */
+	const struct plan_port *const *plans;
 	const struct show_port_state *state;
+	size_t nports;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)

@@ -21,7 +21,8 @@
 #include "plan/compile.h"
 #include "conf/conf.h"
 #include "ctl/ctl.h"
-#include "core/daemon_int.h"
+#include "core/ports.h"
+#include "ctl/ctl_cmd.h"
 #include "show/show.h"
 
 static int parse(const char *s, struct ctl_request *r, char *err)
@@ -316,9 +317,12 @@ static void test_show_query(void **state)
 	assert_non_null(strstr(err, "unknown show command"));
 }
 
+/* The shipped policy, planned as the daemon plans it (the port registry,
+ * host capabilities) and applied: show's input is the registry's plan. */
 struct fixture {
 	struct policy p;
-	struct plan pl;
+	struct ports reg;
+	const struct plan_port *plans[4];
 	struct show_port_state st[4];
 	struct show_input in;
 };
@@ -326,21 +330,27 @@ struct fixture {
 static int fx_setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct compile_port ports[4];
+	struct reconcile_result res[4] = {{.status = RECONCILE_OK}};
 	struct caps caps;
+	struct plan pl;
 	struct diag d;
-	size_t n;
 
 	assert_non_null(f);
 	diag_init(&d, "roced.conf");
 	assert_int_equal(
 	    conf_load_file(TEST_SRCDIR "/conf/roced.conf", &f->p, &d), 0);
-	diag_free(&d);
 	caps_preset(&caps, CAPS_PRESET_HOST);
-	n = compile_ports_from_policy(&f->p, &caps, ports, 4);
-	assert_int_equal(n, 1);
-	plan_init(&f->pl);
-	assert_int_equal(compile_policy(&f->p, ports, n, &f->pl), 0);
+	ports_init(&f->reg, &caps, false);
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&f->reg, &f->p, "roced.conf", NULL, 0, &pl, &d), 0);
+	assert_int_equal(pl.nports, 1);
+	ports_applied(&f->reg, &pl, pl.nports, res, NULL);
+	plan_free(&pl);
+	diag_free(&d);
+	assert_int_equal(f->reg.n, 1);
+	assert_true(ports_programmed(&f->reg.v[0]));
+	f->plans[0] = &f->reg.v[0].plan;
 	f->st[0].exists = true;
 	f->st[0].stats = true;
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
@@ -354,8 +364,9 @@ static int fx_setup(void **state)
 	f->st[0].queue[3].backlog = 1500;
 	f->in.policy = &f->p;
 	f->in.config_file = "roced.conf";
-	f->in.plan = &f->pl;
+	f->in.plans = f->plans;
 	f->in.state = f->st;
+	f->in.nports = 1;
 	*state = f;
 	return 0;
 }
@@ -364,7 +375,7 @@ static int fx_teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	plan_free(&f->pl);
+	ports_free(&f->reg);
 	policy_free(&f->p);
 	free(f);
 	return 0;
@@ -492,6 +503,7 @@ static void test_show_pfc_hw(void **state)
 	struct compile_port port = {.ifname = "swp1"};
 	struct show_port_state st = {.exists = true, .dcb = true};
 	struct show_input in = f->in;
+	const struct plan_port *plans[1];
 	struct json_object *d;
 	struct strbuf text;
 	struct plan pl;
@@ -504,8 +516,10 @@ static void test_show_pfc_hw(void **state)
 	st.indications[3] = 1000;
 	st.indications[4] = 7;
 	st.requests[3] = 55;
-	in.plan = &pl;
+	plans[0] = &pl.ports[0];
+	in.plans = plans;
 	in.state = &st;
+	in.nports = 1;
 	strbuf_init(&text);
 	assert_int_equal(show_answer(&q, &in, &d, &text, NULL, 0), 0);
 	assert_string_equal(json_object_get_string(jget(d, "interface.0.dcb")),
@@ -643,6 +657,157 @@ static void test_show_policy_json(void **state)
 	json_object_put(d);
 }
 
+/* --- ctl_cmd: requests answered from the daemon's state --- */
+
+/* The daemon's side, faked: what a commit or a reload was asked, and
+ * what it answers. */
+struct fake_daemon {
+	int commits, reloads;
+	char line[CTL_LINE_MAX]; /* the candidate's qos-input of swp1 */
+	int rc;
+};
+
+static int fake_commit(void *daemon, struct policy *cand, struct diag *msgs)
+{
+	struct fake_daemon *fd = daemon;
+
+	fd->commits++;
+	snprintf(fd->line, sizeof(fd->line), "%s", cand->ifaces[0].qos_input);
+	/* What ports_compile() adds to a command line's list. */
+	if (fd->rc)
+		diag_err(msgs, 0,
+		         "roced.conf:42: swp1: queuing policy-map NOSUCH is "
+		         "not defined");
+	return fd->rc;
+}
+
+static int fake_reload(void *daemon, struct diag *msgs)
+{
+	struct fake_daemon *fd = daemon;
+
+	fd->reloads++;
+	if (fd->rc)
+		diag_err(msgs, 42,
+		         "swp1: queuing policy-map NOSUCH is not defined");
+	return fd->rc;
+}
+
+static const struct ctl_cmd_ops fake_ops = {.commit = fake_commit,
+                                            .reload = fake_reload};
+
+/* Answer the request JSON with the fixture's registry. */
+static struct json_object *request(struct fixture *f, struct engine *e,
+                                   struct fake_daemon *fd, const char *json)
+{
+	struct ctl_cmd_ctx c = {.ops = &fake_ops,
+	                        .daemon = fd,
+	                        .policy = &f->p,
+	                        .file = "roced.conf",
+	                        .e = e,
+	                        .ports = &f->reg};
+	struct ctl_peer peer = {.uid = 0};
+	struct ctl_request r;
+	char err[256];
+
+	if (parse(json, &r, err) < 0)
+		fail_msg("%s: %s", json, err);
+	return ctl_cmd_handle(&c, &r, &peer);
+}
+
+static const char *reply_str(struct json_object *r, const char *path)
+{
+	return json_object_get_string(jget(r, path));
+}
+
+/* show reads the plan the daemon applied (here one no compile of this
+ * policy makes), not a plan compiled again for the answer. */
+static void test_cmd_show_applied_plan(void **state)
+{
+	struct fixture *f = *state;
+	struct fake_daemon fd = {0};
+	struct json_object *r;
+	struct engine e;
+
+	assert_int_equal(engine_open(&e, false, NULL, NULL), 0);
+	f->reg.v[0].plan.layout = PLAN_LAYOUT_ETS_RED;
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"show\",\"what\":\"show queuing interface\","
+	            "\"args\":[\"Ethernet1/1\"],\"json\":true}");
+	assert_true(json_object_get_boolean(jget(r, "ok")));
+	assert_string_equal(reply_str(r, "data.interface.0.name"), "swp1");
+	assert_string_equal(reply_str(r, "data.interface.0.layout"), "ets+red");
+	assert_string_equal(reply_str(r, "data.interface.0.queuing-policy"),
+	                    "ROCE_QUEUING_OUT");
+	json_object_put(r);
+
+	/* Not applied yet: roced holds nothing there, and says so. */
+	f->reg.v[0].applied = false;
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"show\",\"what\":\"show queuing interface\","
+	            "\"args\":[],\"json\":true}");
+	assert_true(json_object_get_boolean(jget(r, "ok")));
+	assert_string_equal(reply_str(r, "data.interface.0.layout"), "none");
+	assert_string_equal(reply_str(r, "data.interface.0.alias"),
+	                    "Ethernet1/1");
+	assert_null(jget(r, "data.interface.0.queuing-policy"));
+	assert_int_equal(
+	    json_object_array_length(jget(r, "data.interface.0.queue")), 0);
+	json_object_put(r);
+
+	/* A link roced does not configure: no plan of roced's either. */
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"show\",\"what\":\"show policy-map interface\","
+	            "\"args\":[\"lo\"],\"json\":true}");
+	assert_true(json_object_get_boolean(jget(r, "ok")));
+	assert_string_equal(reply_str(r, "data.interface.0.name"), "lo");
+	assert_true(
+	    json_object_get_boolean(jget(r, "data.interface.0.exists")));
+	assert_null(jget(r, "data.interface.0.service-policy.qos-input"));
+	json_object_put(r);
+	assert_int_equal(fd.commits + fd.reloads, 0);
+	engine_close(&e);
+}
+
+/* A config line and a reload go through the daemon's ops; their errors
+ * reach the client at their FILE:LINE. */
+static void test_cmd_commit_reload(void **state)
+{
+	struct fixture *f = *state;
+	struct fake_daemon fd = {0};
+	struct json_object *r;
+	struct engine e;
+
+	assert_int_equal(engine_open(&e, false, NULL, NULL), 0);
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"config\",\"context\":[\"interface swp1\"],"
+	            "\"line\":\"no service-policy type qos input "
+	            "ROCE_POLICY\"}");
+	assert_true(json_object_get_boolean(jget(r, "ok")));
+	assert_int_equal(fd.commits, 1);
+	assert_string_equal(fd.line, "");
+	json_object_put(r);
+
+	fd.rc = -EINVAL;
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"config\",\"context\":[\"interface swp1\"],"
+	            "\"line\":\"no service-policy type qos input "
+	            "ROCE_POLICY\"}");
+	assert_false(json_object_get_boolean(jget(r, "ok")));
+	assert_non_null(strstr(reply_str(r, "error"),
+	                       "\n% roced.conf:42: swp1: queuing policy-map "
+	                       "NOSUCH is not defined"));
+	json_object_put(r);
+
+	r = request(f, &e, &fd, "{\"cmd\":\"reload\"}");
+	assert_int_equal(fd.reloads, 1);
+	assert_false(json_object_get_boolean(jget(r, "ok")));
+	assert_non_null(strstr(reply_str(r, "error"),
+	                       "\n% roced.conf:42: error: swp1: queuing "
+	                       "policy-map NOSUCH is not defined"));
+	json_object_put(r);
+	engine_close(&e);
+}
+
 /* --- copy running-config startup-config --- */
 
 static char *slurp(const char *path)
@@ -669,7 +834,7 @@ static void test_write_atomic(void **state)
 	snprintf(path, sizeof(path), "%s/roced.conf", dir);
 	snprintf(bak, sizeof(bak), "%s/roced.conf.bak", dir);
 	/* a new file: no backup */
-	assert_int_equal(daemon_write_atomic(path, "one\n", err, sizeof(err)),
+	assert_int_equal(ctl_cmd_write_atomic(path, "one\n", err, sizeof(err)),
 	                 0);
 	assert_string_equal(slurp(path), "one\n");
 	assert_int_equal(stat(bak, &st), -1);
@@ -677,14 +842,14 @@ static void test_write_atomic(void **state)
 	assert_int_equal(st.st_mode & 07777, 0644);
 	/* replaced: the old one is the backup, the mode is kept */
 	chmod(path, 0640);
-	assert_int_equal(daemon_write_atomic(path, "two\n", err, sizeof(err)),
+	assert_int_equal(ctl_cmd_write_atomic(path, "two\n", err, sizeof(err)),
 	                 0);
 	assert_string_equal(slurp(path), "two\n");
 	assert_string_equal(slurp(bak), "one\n");
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0640);
-	assert_int_equal(daemon_write_atomic(path, "three\n", err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    ctl_cmd_write_atomic(path, "three\n", err, sizeof(err)), 0);
 	assert_string_equal(slurp(bak), "two\n");
 	/* no temporary file left behind */
 	{
@@ -701,7 +866,7 @@ static void test_write_atomic(void **state)
 	}
 	/* a directory that does not exist: an error, nothing written */
 	snprintf(path, sizeof(path), "%s/nodir/roced.conf", dir);
-	assert_true(daemon_write_atomic(path, "x", err, sizeof(err)) < 0);
+	assert_true(ctl_cmd_write_atomic(path, "x", err, sizeof(err)) < 0);
 	assert_non_null(strstr(err, "roced.conf"));
 	snprintf(path, sizeof(path), "%s/roced.conf", dir);
 	unlink(path);
@@ -730,6 +895,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_show_maps, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_policy_json, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_cmd_show_applied_plan,
+	                                    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_cmd_commit_reload, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test(test_write_atomic),
 	};

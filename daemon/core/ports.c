@@ -1,0 +1,242 @@
+/* ports: see ports.h. */
+#include "core/ports.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/probe.h"
+#include "plan/compile.h"
+
+void ports_init(struct ports *r, const struct caps *kernel, bool probe)
+{
+	memset(r, 0, sizeof(*r));
+	r->kernel = *kernel;
+	r->probe = probe;
+}
+
+static void ports_plan_free(struct ports_port *e)
+{
+	free(e->plan.qdiscs);
+	free(e->plan.classes);
+	free(e->plan.filters);
+	diag_free(&e->plan.warnings);
+	memset(&e->plan, 0, sizeof(e->plan));
+}
+
+void ports_free(struct ports *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		ports_plan_free(&r->v[i]);
+	free(r->v);
+	r->v = NULL;
+	r->n = 0;
+}
+
+static int ports_cmp(const void *a, const void *b)
+{
+	const struct ports_port *x = a, *y = b;
+
+	return strcmp(x->ifname, y->ifname);
+}
+
+static int ports_cmp_name(const void *key, const void *b)
+{
+	const struct ports_port *y = b;
+
+	return strcmp(key, y->ifname);
+}
+
+struct ports_port *ports_find(const struct ports *r, const char *ifname)
+{
+	if (!r->n)
+		return NULL;
+	return bsearch(ifname, r->v, r->n, sizeof(*r->v), ports_cmp_name);
+}
+
+bool ports_programmed(const struct ports_port *e)
+{
+	return e->applied && e->status == RECONCILE_OK;
+}
+
+/* Entries for the names of IN (N of them) that have none, added in one
+ * go: one sort, however many ports a first apply brings. */
+static int ports_add(struct ports *r, const struct compile_port *in, size_t n)
+{
+	struct ports_port *nv;
+	size_t add = 0, k;
+
+	for (size_t i = 0; i < n; i++)
+		add += !ports_find(r, in[i].ifname);
+	if (!add)
+		return 0;
+	nv = realloc(r->v, (r->n + add) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	r->v = nv;
+	k = r->n;
+	for (size_t i = 0; i < n; i++) {
+		if (ports_find(r, in[i].ifname))
+			continue;
+		memset(&r->v[k], 0, sizeof(r->v[k]));
+		snprintf(r->v[k].ifname, sizeof(r->v[k].ifname), "%s",
+		         in[i].ifname);
+		r->v[k].caps = r->kernel;
+		k++;
+	}
+	qsort(r->v, k, sizeof(*r->v), ports_cmp);
+	/* A name listed twice was added twice: keep one (both are new,
+	 * so neither holds a plan). */
+	r->n = k ? 1 : 0;
+	for (size_t i = 1; i < k; i++)
+		if (strcmp(r->v[i].ifname, r->v[r->n - 1].ifname))
+			r->v[r->n++] = r->v[i];
+	return 0;
+}
+
+/* Add FROM's messages to TO, each at its FILE:LINE (see ports_compile). */
+static void ports_copy_msgs(const struct diag *from, const char *file,
+                            struct diag *to)
+{
+	bool same = file && to->file && !strcmp(file, to->file);
+
+	for (size_t i = 0; i < from->n; i++) {
+		const struct diag_msg *m = &from->v[i];
+		const char *text = m->text ? m->text : "out of memory";
+
+		if (same || !m->line || !file)
+			diag_add(to, m->sev, same ? m->line : 0, "%s", text);
+		else
+			diag_add(to, m->sev, 0, "%s:%u: %s", file, m->line,
+			         text);
+	}
+}
+
+/* The first N ports of PL that never reached the kernel say why. */
+static void ports_not_applied(struct ports *r, const struct plan *pl, size_t n,
+                              const char *why)
+{
+	for (size_t i = 0; i < n && i < pl->nports; i++) {
+		struct ports_port *e = ports_find(r, pl->ports[i].ifname);
+
+		if (e && !e->applied)
+			snprintf(e->reason, sizeof(e->reason), "%s", why);
+	}
+}
+
+int ports_compile(struct ports *r, const struct policy *p, const char *file,
+                  char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
+                  struct diag *errs)
+{
+	size_t count = names ? n : p->nifaces;
+	struct compile_port *in = calloc(count ? count : 1, sizeof(*in));
+	int rc;
+
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0; i < count; i++)
+		snprintf(in[i].ifname, sizeof(in[i].ifname), "%s",
+		         names ? names[i] : p->ifaces[i].name);
+	rc = ports_add(r, in, count);
+	if (rc < 0)
+		goto out;
+	/* Each port's inputs. The capabilities are the kernel's part and
+	 * the port's own, probed again each time (a port appears, is
+	 * replaced, changes speed), all ports in one go (dumps when they are
+	 * many). The DCBX outcome (issue 7) and the watchdog state (issue 8)
+	 * will be copied from the port's entry here. */
+	for (size_t i = 0; i < count; i++)
+		in[i].caps = r->kernel;
+	r->unprobed = r->probe && count && probe_ports(in, count, NULL) < 0;
+	/* The entry keeps what its port is planned with. */
+	for (size_t i = 0; i < count; i++)
+		ports_find(r, in[i].ifname)->caps = in[i].caps;
+	rc = compile_policy(p, in, count, pl);
+	if (rc == 0 && pl->diag.nerrors) {
+		if (errs)
+			ports_copy_msgs(&pl->diag, file, errs);
+		ports_not_applied(r, pl, pl->nports,
+		                  "the configuration does not compile");
+		rc = -EINVAL;
+	}
+out:
+	free(in);
+	return rc;
+}
+
+void ports_applied(struct ports *r, struct plan *pl, size_t n,
+                   const struct reconcile_result *res, const char *why)
+{
+	if (!res) {
+		ports_not_applied(r, pl, n, why);
+		return;
+	}
+	for (size_t i = 0; i < n && i < pl->nports; i++) {
+		struct ports_port *e = ports_find(r, pl->ports[i].ifname);
+
+		if (!e)
+			continue;
+		ports_plan_free(e);
+		e->plan = pl->ports[i];
+		memset(&pl->ports[i], 0, sizeof(pl->ports[i]));
+		e->applied = true;
+		e->status = res[i].status;
+		if (res[i].error[0])
+			snprintf(e->reason, sizeof(e->reason), "%s",
+			         res[i].error);
+		else if (res[i].status == RECONCILE_ABSENT)
+			snprintf(e->reason, sizeof(e->reason),
+			         "%s: no such link: waiting for it", e->ifname);
+		else
+			e->reason[0] = '\0';
+	}
+}
+
+void ports_prune(struct ports *r, const struct policy *p)
+{
+	bool *keep = calloc(r->n ? r->n : 1, sizeof(*keep));
+	size_t k = 0;
+
+	if (!keep)
+		return; /* kept a while longer: harmless, pruned next time */
+	for (size_t j = 0; j < p->nifaces; j++) {
+		struct ports_port *e = ports_find(r, p->ifaces[j].name);
+
+		if (e)
+			keep[e - r->v] = true;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		if (!keep[i]) {
+			ports_plan_free(&r->v[i]);
+			continue;
+		}
+		if (k != i)
+			r->v[k] = r->v[i];
+		k++;
+	}
+	r->n = k; /* still sorted */
+	free(keep);
+}
+
+void ports_caps(const struct ports *r, const char *ifname, struct caps *out)
+{
+	*out = r->kernel;
+	/* One that cannot be probed is left as software, speed unknown,
+	 * as ports_compile() plans it. */
+	if (r->probe)
+		(void)probe_port(ifname, out);
+}
+
+void ports_unplanned(const char *ifname, const char *alias,
+                     const struct caps *caps, struct plan_port *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->ifname, sizeof(out->ifname), "%s", ifname);
+	snprintf(out->alias, sizeof(out->alias), "%s", alias ? alias : "");
+	out->caps = *caps;
+	diag_init(&out->warnings, NULL);
+	out->layout = PLAN_LAYOUT_NONE;
+	out->dcb.software = !caps->hw_dcb; /* the port's kind, as compile */
+	out->dcb.unmanaged = true;
+}

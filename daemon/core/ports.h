@@ -1,0 +1,113 @@
+/* ports: the port registry, the one builder of compile()'s inputs.
+ *
+ * Every port roced plans has an entry here: its capabilities (the
+ * kernel's part, probed once or a --caps preset, and the port's own part,
+ * probed again at each compile because a port appears, is replaced or
+ * changes speed), and the slots the DCBX agent and the watchdog will fill.
+ * ports_compile() turns entries into struct compile_port, so an input
+ * that joins compile joins it here once, for the daemon's loop, its
+ * reloads and rocesh commits, and the one-shot jobs (-n, --dry-run,
+ * --once) alike.
+ *
+ * The daemon also keeps in each entry the plan it last handed to the
+ * kernel for the port and how that went: show reads that plan and the
+ * kernel's state, and never compiles on its own.
+ */
+#ifndef ROCED_PORTS_H
+#define ROCED_PORTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/diag.h"
+#include "kernel/reconcile.h"
+#include "model/caps.h"
+#include "model/plan.h"
+#include "model/policy.h"
+
+/* The port's DCBX outcome (what the peer agreed to, per TLV): issue 7
+ * (DCBX over LLDP) fills it from the LLDP agent and passes it to compile
+ * through struct compile_port. Empty until then. */
+struct ports_dcbx {
+};
+
+/* The port's PFC watchdog state per queue (storm detected, queue shut,
+ * restore due): issue 8 (software PFC and the watchdog) fills it from the
+ * watchdog poller and passes it to compile through struct compile_port.
+ * Empty until then. */
+struct ports_watchdog {
+};
+
+struct ports_port {
+	char ifname[POLICY_IFNAME_MAX];
+	/* compile()'s inputs */
+	struct caps caps;
+	struct ports_dcbx dcbx;
+	struct ports_watchdog watchdog;
+	/* The last apply (daemon only). With APPLIED, PLAN is the plan last
+	 * handed to the kernel and STATUS what became of it: the kernel
+	 * holds PLAN only when STATUS is RECONCILE_OK (ports_programmed()).
+	 * REASON says why a port is not programmed, when that is known
+	 * (also before any apply: a policy that did not compile, a kernel
+	 * that could not be read). */
+	bool applied;
+	struct plan_port plan;
+	enum reconcile_status status;
+	char reason[512];
+};
+
+struct ports {
+	struct caps kernel; /* every port's kernel part */
+	bool probe;         /* probe each port's part (not a preset) */
+	/* The last ports_compile() could not probe the ports: they were
+	 * planned as software ports of unknown speed. */
+	bool unprobed;
+	struct ports_port *v; /* sorted by name */
+	size_t n;
+};
+
+/* An empty registry whose ports have KERNEL's capabilities, and their
+ * own part probed when PROBE is set. */
+void ports_init(struct ports *r, const struct caps *kernel, bool probe);
+void ports_free(struct ports *r);
+
+struct ports_port *ports_find(const struct ports *r, const char *ifname);
+/* Does the kernel hold the plan of E? */
+bool ports_programmed(const struct ports_port *e);
+
+/* Compile P for the ports NAMES (N of them; NULL: every port P
+ * configures, in its order) into PL (plan_init()ed by the caller), from
+ * their entries, which are added when missing; their own capabilities are
+ * probed first (all in one go), unless the registry has a preset. FILE is
+ * the name of P's source. Returns 0; -EINVAL when P does not compile,
+ * with its messages added to ERRS (may be NULL) at their FILE:LINE: as
+ * lines of ERRS when ERRS is FILE's list, else as "FILE:LINE: " in front
+ * of the text (a command line's list); or -ENOMEM. */
+int ports_compile(struct ports *r, const struct policy *p, const char *file,
+                  char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
+                  struct diag *errs);
+
+/* After engine_apply(PL): each of the first N ports of PL (those
+ * ports_compile() planned, not the orphans the apply added after them)
+ * takes its plan out of PL (PL's port is left empty) and its result from
+ * RES into its entry. Without RES (nothing was written, WHY says why) the
+ * entries keep their last apply, and those that never had one record
+ * WHY. */
+void ports_applied(struct ports *r, struct plan *pl, size_t n,
+                   const struct reconcile_result *res, const char *why);
+
+/* Drop the entries of ports P does not configure: a commit that worked
+ * leaves the old policy's behind, one that failed the candidate's. */
+void ports_prune(struct ports *r, const struct policy *p);
+
+/* The capabilities of IFNAME as ports_compile() would find them, for a
+ * port that has no entry (probed on its own). */
+void ports_caps(const struct ports *r, const char *ifname, struct caps *out);
+
+/* OUT: the plan of a port roced holds no plan for, to show it: no tc
+ * objects, DCB and MTU left alone, the DCB kind CAPS says. OUT needs no
+ * freeing. */
+void ports_unplanned(const char *ifname, const char *alias,
+                     const struct caps *caps, struct plan_port *out);
+
+#endif

@@ -1,0 +1,233 @@
+/* Tests for daemon/core/ports.c, the port registry: the compile inputs it
+ * builds, compile errors at their FILE:LINE, the applied plan and the
+ * reason a port is not programmed. No kernel: the capabilities are a
+ * preset and the apply results are made up. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf/conf.h"
+#include "core/ports.h"
+
+/* conf/roced.conf with a second port, swp2, on the system defaults. */
+static void load(struct policy *p)
+{
+	struct diag d;
+
+	diag_init(&d, NULL);
+	assert_int_equal(conf_load_file(TEST_SRCDIR "/conf/roced.conf", p, &d),
+	                 0);
+	diag_free(&d);
+	assert_int_equal(p->nifaces, 1);
+	assert_non_null(policy_add_iface(p, "swp2"));
+}
+
+static void hw_registry(struct ports *r)
+{
+	struct caps caps;
+
+	caps_preset(&caps, CAPS_PRESET_HW);
+	ports_init(r, &caps, false);
+}
+
+/* Every port the policy configures gets an entry with the registry's
+ * capabilities, and compile plans them in the policy's order. */
+static void test_compile_inputs(void **state)
+{
+	char names[3][POLICY_IFNAME_MAX] = {"swp9", "swp1", "swp9"};
+	struct ports r;
+	struct policy p;
+	struct plan pl;
+
+	(void)state;
+	load(&p);
+	hw_registry(&r);
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+	assert_int_equal(pl.nports, 2);
+	assert_string_equal(pl.ports[0].ifname, "swp1");
+	assert_string_equal(pl.ports[1].ifname, "swp2");
+	assert_true(pl.ports[0].caps.hw_dcb);
+	assert_false(pl.ports[0].dcb.software);
+	assert_int_equal(r.n, 2);
+	assert_non_null(ports_find(&r, "swp1"));
+	assert_non_null(ports_find(&r, "swp2"));
+	assert_null(ports_find(&r, "swp3"));
+	assert_false(r.unprobed);
+	assert_false(ports_programmed(ports_find(&r, "swp1")));
+	plan_free(&pl);
+
+	/* Named ports (roced --ports): in their order, each entry once. */
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", names, 3, &pl, NULL), 0);
+	assert_int_equal(pl.nports, 3);
+	assert_string_equal(pl.ports[0].ifname, "swp9");
+	assert_string_equal(pl.ports[1].ifname, "swp1");
+	assert_int_equal(r.n, 3);
+	assert_non_null(ports_find(&r, "swp9"));
+	plan_free(&pl);
+
+	/* The entries follow the running policy. */
+	ports_prune(&r, &p);
+	assert_int_equal(r.n, 2);
+	assert_null(ports_find(&r, "swp9"));
+	assert_non_null(ports_find(&r, "swp2"));
+	ports_free(&r);
+	policy_free(&p);
+}
+
+/* A policy that does not compile (validation normally rules this out)
+ * reports each error at the line of the statement that caused it: as a
+ * line of the file's list (a reload), or written in front of the text in
+ * a list without a file (a rocesh commit). */
+static void test_compile_error_file_line(void **state)
+{
+	struct ports r;
+	struct policy p;
+	struct plan pl;
+	struct diag file, cli;
+	char line[512];
+
+	(void)state;
+	load(&p);
+	snprintf(p.ifaces[0].queuing_output, sizeof(p.ifaces[0].queuing_output),
+	         "NOSUCH");
+	p.ifaces[0].queuing_output_line = 42;
+	hw_registry(&r);
+
+	diag_init(&file, "roced.conf");
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, &file), -EINVAL);
+	plan_free(&pl);
+	assert_int_equal(file.nerrors, 1);
+	diag_format(&file, 0, line, sizeof(line));
+	assert_string_equal(line, "roced.conf:42: error: swp1: queuing "
+	                          "policy-map NOSUCH is not defined");
+
+	diag_init(&cli, NULL);
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, &cli), -EINVAL);
+	plan_free(&pl);
+	assert_int_equal(cli.nerrors, 1);
+	assert_string_equal(cli.v[0].text, "roced.conf:42: swp1: queuing "
+	                                   "policy-map NOSUCH is not defined");
+
+	/* Nothing reached the kernel, and the ports say why. */
+	assert_false(ports_find(&r, "swp1")->applied);
+	assert_non_null(
+	    strstr(ports_find(&r, "swp1")->reason, "does not compile"));
+	diag_free(&file);
+	diag_free(&cli);
+	ports_free(&r);
+	policy_free(&p);
+}
+
+/* The plan handed to the kernel moves into the registry with its result:
+ * only a port the kernel took is programmed, the others say why; the
+ * orphans the apply added are not the registry's. */
+static void test_applied(void **state)
+{
+	struct reconcile_result res[3] = {
+	    {.ifname = "swp1", .status = RECONCILE_OK},
+	    {.ifname = "swp2", .status = RECONCILE_ABSENT},
+	    {.ifname = "old0", .status = RECONCILE_OK},
+	};
+	struct ports_port *e1, *e2;
+	struct ports r;
+	struct policy p;
+	struct plan pl;
+	size_t nqdiscs;
+
+	(void)state;
+	load(&p);
+	hw_registry(&r);
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+	nqdiscs = pl.ports[0].nqdiscs;
+	assert_true(nqdiscs > 0);
+	assert_non_null(plan_add_port(&pl, "old0")); /* an orphan */
+	ports_applied(&r, &pl, 2, res, NULL);
+	e1 = ports_find(&r, "swp1");
+	e2 = ports_find(&r, "swp2");
+	assert_true(ports_programmed(e1));
+	assert_string_equal(e1->reason, "");
+	assert_int_equal(e1->plan.nqdiscs, nqdiscs);
+	assert_string_equal(e1->plan.queuing_policy, "ROCE_QUEUING_OUT");
+	assert_int_equal(pl.ports[0].nqdiscs, 0); /* moved, not copied */
+	assert_true(e2->applied);
+	assert_false(ports_programmed(e2));
+	assert_int_equal(e2->status, RECONCILE_ABSENT);
+	assert_non_null(strstr(e2->reason, "no such link"));
+	assert_null(ports_find(&r, "old0"));
+	plan_free(&pl);
+
+	/* Refused on the next pass: the kernel holds the old state, and the
+	 * refusal is the reason. */
+	res[0].status = RECONCILE_REFUSED;
+	snprintf(res[0].error, sizeof(res[0].error),
+	         "swp1: a root qdisc roced did not create is in the way");
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+	ports_applied(&r, &pl, pl.nports, res, NULL);
+	plan_free(&pl);
+	e1 = ports_find(&r, "swp1");
+	assert_true(e1->applied);
+	assert_false(ports_programmed(e1));
+	assert_int_equal(e1->status, RECONCILE_REFUSED);
+	assert_string_equal(e1->reason, res[0].error);
+
+	/* Nothing written (the kernel could not be read): the last apply
+	 * stays. */
+	res[0].status = RECONCILE_OK;
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+	ports_applied(&r, &pl, pl.nports, NULL, "not applied: No buffer space");
+	plan_free(&pl);
+	assert_int_equal(ports_find(&r, "swp1")->status, RECONCILE_REFUSED);
+	ports_free(&r);
+	policy_free(&p);
+}
+
+/* Before any apply, and for a link roced does not configure: an empty
+ * plan that leaves the port alone, of the kind its capabilities say. */
+static void test_unplanned(void **state)
+{
+	struct plan_port pp;
+	struct caps caps;
+
+	(void)state;
+	caps_preset(&caps, CAPS_PRESET_FULL);
+	ports_unplanned("veth0", "Ethernet1/9", &caps, &pp);
+	assert_string_equal(pp.ifname, "veth0");
+	assert_string_equal(pp.alias, "Ethernet1/9");
+	assert_int_equal(pp.layout, PLAN_LAYOUT_NONE);
+	assert_int_equal(pp.nqdiscs, 0);
+	assert_true(pp.dcb.software);
+	assert_true(pp.dcb.unmanaged);
+	assert_string_equal(pp.queuing_policy, "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_compile_inputs),
+	    cmocka_unit_test(test_compile_error_file_line),
+	    cmocka_unit_test(test_applied),
+	    cmocka_unit_test(test_unplanned),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
