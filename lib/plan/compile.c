@@ -334,19 +334,3 @@ int compile_policy(const struct policy *p, const struct compile_port *ports,
 	}
 	return 0;
 }
-
-size_t compile_ports_from_policy(const struct policy *p,
-                                 const struct caps *caps,
-                                 struct compile_port *ports, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->nifaces && n < max; i++, n++) {
-		memset(&ports[n], 0, sizeof(ports[n]));
-		compile_copy(ports[n].ifname, sizeof(ports[n].ifname),
-		             p->ifaces[i].name);
-		if (caps)
-			ports[n].caps = *caps;
-	}
-	return n;
-}

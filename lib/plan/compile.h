@@ -1,7 +1,8 @@
 /* compile: (policy, port capabilities) -> plan. Pure: no I/O, no globals.
  *
  * Later inputs (DCBX outcome, watchdog state per queue) join struct
- * compile_port as their issues land; the function stays pure.
+ * compile_port as their issues land; the function stays pure. roced fills
+ * it in one place, its port registry.
  */
 #ifndef ROCED_COMPILE_H
 #define ROCED_COMPILE_H
@@ -28,12 +29,6 @@ struct compile_port {
  * Returns 0, or -ENOMEM. P must have passed policy_validate(). */
 int compile_policy(const struct policy *p, const struct compile_port *ports,
                    size_t nports, struct plan *out);
-
-/* The ports named in the policy's interface blocks, in file order, each
- * with CAPS. Returns the count written to PORTS (at most MAX). */
-size_t compile_ports_from_policy(const struct policy *p,
-                                 const struct caps *caps,
-                                 struct compile_port *ports, size_t max);
 
 /* tc's RED helpers, reproduced so that the plan holds exactly what
  * `tc qdisc add ... red` would make the kernel hold. Return -1 when tc

@@ -611,27 +611,6 @@ static void test_undefined_names(void **state)
 	policy_free(&p);
 }
 
-static void test_ports_from_policy(void **state)
-{
-	struct policy p;
-	struct caps caps;
-	struct compile_port ports[4];
-
-	(void)state;
-	tcomp_ref_policy(&p, POLICY_PFC_ON);
-	assert_non_null(policy_add_iface(&p, "veth0"));
-	assert_non_null(policy_add_iface(&p, "br0"));
-	caps_preset(&caps, CAPS_PRESET_HW);
-	caps.speed_mbps = 100000;
-	assert_int_equal(compile_ports_from_policy(&p, &caps, ports, 4), 3);
-	assert_string_equal(ports[0].ifname, "eth1");
-	assert_string_equal(ports[1].ifname, "veth0");
-	assert_string_equal(ports[2].ifname, "br0");
-	assert_true(ports[2].caps.hw_dcb);
-	assert_int_equal(ports[2].caps.speed_mbps, 100000);
-	assert_int_equal(compile_ports_from_policy(&p, &caps, ports, 2), 2);
-	policy_free(&p);
-}
 /* A queuing policy that states no share at all (only WRED here) gets
  * NX-OS's default: all the bandwidth to q-default, not 0 % everywhere. */
 static void test_no_shares_default(void **state)
@@ -664,7 +643,6 @@ int main(void)
 	    cmocka_unit_test(test_port_without_iface),
 	    cmocka_unit_test(test_no_queuing),
 	    cmocka_unit_test(test_undefined_names),
-	    cmocka_unit_test(test_ports_from_policy),
 	};
 	int failed = cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 
