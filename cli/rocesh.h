@@ -57,6 +57,14 @@ void rocesh_free(struct rocesh *r);
  * a `!` in the first column ends a block, as in NX-OS configurations. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col);
 
+/* TAB on LINE (what is typed before the cursor): NEWLINE gets LINE with
+ * its last word completed as far as the candidates agree; LISTING gets
+ * the candidates in columns when that adds nothing and there are several
+ * (cmd_render_complete). Returns the number of candidates. */
+#define ROCESH_COMPLETE_MAX 128
+size_t rocesh_complete(struct rocesh *r, const char *line,
+                       struct strbuf *newline, struct strbuf *listing);
+
 /* The running configuration for completion, fetched when stale. Never
  * fails: without a daemon the names are simply not offered. */
 const struct policy *rocesh_known(struct rocesh *r);

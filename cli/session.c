@@ -459,6 +459,24 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	return 0;
 }
 
+size_t rocesh_complete(struct rocesh *r, const char *line,
+                       struct strbuf *newline, struct strbuf *listing)
+{
+	char(*words)[CMD_WORD_MAX] =
+	    calloc(ROCESH_COMPLETE_MAX, sizeof(*words));
+	size_t n;
+
+	if (!words) {
+		strbuf_puts(newline, line);
+		return 0;
+	}
+	n = cmd_complete(&r->ctx, rocesh_known(r), line, words,
+	                 ROCESH_COMPLETE_MAX);
+	cmd_render_complete(line, words, n, newline, listing);
+	free(words);
+	return n;
+}
+
 /* Output and errors of one line stay in order when both go to one file. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
