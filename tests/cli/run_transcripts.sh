@@ -124,6 +124,8 @@ unrig() {
 # send N DSCP: N UDP frames (RoCEv2's port 4791) with that DSCP out of
 # swp1, all of one size, so that the queues count exactly N packets.
 send() {
+	command -v python3 >/dev/null ||
+		{ echo "FAIL: #@send needs python3 (scripts/install-deps.sh)"; return 1; }
 	"$IP" netns exec "$ns" python3 - "$1" "$2" <<'PY'
 import socket, struct, sys
 n, dscp = int(sys.argv[1]), int(sys.argv[2])
@@ -166,8 +168,10 @@ run() {
 	done
 	# stderr too: in --echo everything goes to stdout, so anything on
 	# stderr (a sanitizer's report) is a difference.
+	# A hung rocesh ends as status 124, which the comparison shows.
 	sed "s/<TAB>\$/$tab/" "$in" |
-		"$IP" netns exec "$ns" "$rocesh" --echo >"$tmp/raw" 2>&1
+		timeout 120 "$IP" netns exec "$ns" "$rocesh" --echo \
+			>"$tmp/raw" 2>&1
 	echo "(rocesh exit status $?)" >>"$tmp/raw"
 	unrig "$name" || return 1
 	sed -f "$dir/transcript.sed" "$tmp/raw" >"$tmp/got"
