@@ -3,6 +3,7 @@
  *   rocesh                 interactive, on a terminal
  *   rocesh -c 'CMD; CMD'   run the commands and exit
  *   rocesh < FILE          run FILE's lines and exit
+ *   rocesh -E < FILE       the same, shown as on a terminal (transcripts)
  * The exit status is 0 when every command succeeded, 1 when any failed
  * and 2 on a usage error, so that scripts can rely on it.
  */
@@ -23,18 +24,23 @@ struct main_opts {
 	const char *cmds[ROCESH_MAX_C];
 	size_t ncmds;
 	bool stop_on_error;
+	bool echo;
 };
 
 static void main_usage(FILE *f)
 {
 	fprintf(f,
-	        "usage: rocesh [-s SOCKET] [-e] [-c COMMANDS]...\n"
-	        "       rocesh [-s SOCKET] [-e] < FILE\n"
+	        "usage: rocesh [-s SOCKET] [-e] [-E] [-c COMMANDS]...\n"
+	        "       rocesh [-s SOCKET] [-e] [-E] < FILE\n"
 	        "       rocesh -h | -V\n"
 	        "\n"
 	        "  -c, --command CMDS  run CMDS (several separated by ';')\n"
 	        "                      and exit; may be given more than once\n"
 	        "  -e, --stop-on-error stop at the first command that fails\n"
+	        "  -E, --echo          show the commands as a terminal would:\n"
+	        "                      each after its prompt, then its output\n"
+	        "                      and errors, all on standard output; a\n"
+	        "                      line ending in `?' or a TAB is that key\n"
 	        "  -s, --socket PATH   roced's control socket (default: the\n"
 	        "                      one of this network namespace)\n"
 	        "  -h, --help          this help\n"
@@ -50,6 +56,7 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 	static const struct option longopts[] = {
 	    {"command", required_argument, NULL, 'c'},
 	    {"stop-on-error", no_argument, NULL, 'e'},
+	    {"echo", no_argument, NULL, 'E'},
 	    {"socket", required_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
@@ -58,7 +65,8 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	while ((c = getopt_long(argc, argv, "c:es:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:eEs:hV", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'c':
 			if (o->ncmds == ROCESH_MAX_C) {
@@ -70,6 +78,9 @@ static int main_parse(int argc, char **argv, struct main_opts *o)
 			break;
 		case 'e':
 			o->stop_on_error = true;
+			break;
+		case 'E':
+			o->echo = true;
 			break;
 		case 's':
 			o->sock = optarg;
@@ -106,7 +117,8 @@ static int main_commands(struct rocesh *r, const char *arg, bool stop)
 	for (char *s = strtok_r(copy, ";", &save); s && !r->quit;
 	     s = strtok_r(NULL, ";", &save)) {
 		r->lineno++;
-		if (rocesh_line(r, s, 0) < 0) {
+		if ((r->echo ? rocesh_echo_line(r, s) : rocesh_line(r, s, 0)) <
+		    0) {
 			failed = -1;
 			if (stop)
 				break;
@@ -126,7 +138,9 @@ static void main_stdin(struct rocesh *r, bool stop)
 		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = '\0';
 		r->lineno++;
-		if (rocesh_line(r, line, 0) < 0 && stop)
+		if ((r->echo ? rocesh_echo_line(r, line)
+		             : rocesh_line(r, line, 0)) < 0 &&
+		    stop)
 			break;
 		fflush(r->out);
 	}
@@ -137,6 +151,7 @@ int main(int argc, char **argv)
 {
 	struct main_opts o;
 	struct rocesh r;
+	bool terminal = false;
 	int rc;
 
 	if (main_parse(argc, argv, &o) < 0)
@@ -148,13 +163,21 @@ int main(int argc, char **argv)
 		rocesh_free(&r);
 		return ROCESH_EXIT_USAGE;
 	}
+	if (o.echo) {
+		/* A terminal's view of a script: its parsing, its error
+		 * rendering, and one stream in order. */
+		r.echo = true;
+		r.interactive = true;
+		r.err = r.out;
+	}
 	if (o.ncmds) {
 		r.src = "-c";
 		for (size_t i = 0; i < o.ncmds && !r.quit; i++)
 			if (main_commands(&r, o.cmds[i], o.stop_on_error) < 0 &&
 			    o.stop_on_error)
 				break;
-	} else if (isatty(STDIN_FILENO)) {
+	} else if (isatty(STDIN_FILENO) && !o.echo) {
+		terminal = true;
 		r.interactive = true;
 		rocesh_shell(&r);
 	} else {
@@ -162,7 +185,7 @@ int main(int argc, char **argv)
 	}
 	fflush(r.out);
 	/* A person at a terminal has seen each error already. */
-	rc = r.nerrors && !r.interactive ? ROCESH_EXIT_FAIL : 0;
+	rc = r.nerrors && !terminal ? ROCESH_EXIT_FAIL : 0;
 	rocesh_free(&r);
 	return rc;
 }

@@ -36,7 +36,9 @@ struct rocesh {
 	 * and configuration commands typed at roced# enter configuration
 	 * mode by themselves, so that a saved configuration can be piped
 	 * in as it is. */
-	bool interactive;
+	bool interactive; /* also set by --echo, which shows a terminal */
+	/* --echo: lines go through rocesh_echo_line. */
+	bool echo;
 	const char *src; /* "stdin", "-c", for error locations */
 	unsigned lineno;
 	unsigned nerrors;
@@ -56,6 +58,20 @@ void rocesh_free(struct rocesh *r);
  * counting it in R->nerrors. Blank lines and `#` comments are ignored;
  * a `!` in the first column ends a block, as in NX-OS configurations. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col);
+
+/* --echo: carry out LINE as if typed on a terminal, printing the prompt
+ * and the line first (see rocesh(8), SCRIPTS). R->interactive must be set
+ * and R->err should be R->out, so that everything comes in order.
+ * Returns as rocesh_line does. */
+int rocesh_echo_line(struct rocesh *r, const char *line);
+
+/* TAB on LINE (what is typed before the cursor): NEWLINE gets LINE with
+ * its last word completed as far as the candidates agree; LISTING gets
+ * the candidates in columns when that adds nothing and there are several
+ * (cmd_render_complete). Returns the number of candidates. */
+#define ROCESH_COMPLETE_MAX 128
+size_t rocesh_complete(struct rocesh *r, const char *line,
+                       struct strbuf *newline, struct strbuf *listing);
 
 /* The running configuration for completion, fetched when stale. Never
  * fails: without a daemon the names are simply not offered. */

@@ -383,9 +383,11 @@ static int rocesh_mode(struct rocesh *r, const char *line,
 	return 0;
 }
 
-/* `?` at the end of a line that is not typed on a terminal: the help
- * listing for what comes before it, as the terminal would show it. */
-static int rocesh_help_line(struct rocesh *r, const char *line, size_t len)
+/* `?` at the end of a line that is not typed on a terminal (a script, or
+ * --echo): the help listing for what comes before it, as the terminal
+ * would show it. */
+static int rocesh_help_line(struct rocesh *r, const char *line, size_t len,
+                            size_t col)
 {
 	struct cmd_error err;
 	struct strbuf sb;
@@ -397,7 +399,7 @@ static int rocesh_help_line(struct rocesh *r, const char *line, size_t len)
 	strbuf_init(&sb);
 	rc = cmd_help_checked(&r->ctx, rocesh_known(r), prefix, &sb, &err);
 	if (rc < 0) {
-		rocesh_print_error(r, line, 0, &err);
+		rocesh_print_error(r, line, col, &err);
 		r->nerrors++;
 	} else {
 		fputs(strbuf_str(&sb), r->out);
@@ -426,7 +428,7 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 	if (len && line[len - 1] == '?')
-		return rocesh_help_line(r, line, len - 1);
+		return rocesh_help_line(r, line, len - 1, col);
 	if (cmd_parse(&r->ctx, line, &p, &err) < 0) {
 		struct cmd_ctx conf = r->ctx;
 
@@ -459,11 +461,68 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	return 0;
 }
 
+size_t rocesh_complete(struct rocesh *r, const char *line,
+                       struct strbuf *newline, struct strbuf *listing)
+{
+	char(*words)[CMD_WORD_MAX] =
+	    calloc(ROCESH_COMPLETE_MAX, sizeof(*words));
+	size_t n;
+
+	if (!words) {
+		strbuf_puts(newline, line);
+		return 0;
+	}
+	n = cmd_complete(&r->ctx, rocesh_known(r), line, words,
+	                 ROCESH_COMPLETE_MAX);
+	cmd_render_complete(line, words, n, newline, listing);
+	free(words);
+	return n;
+}
+
 /* Output and errors of one line stay in order when both go to one file. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
 	int rc = rocesh_line_run(r, line, col);
 
+	fflush(r->out);
+	return rc;
+}
+
+/* --echo: LINE as if it were typed on a terminal, shown with its prompt.
+ * Comments and blank lines are copied as they are; a trailing TAB is the
+ * TAB key (shown as <TAB>, then the candidates and the prompt with the
+ * completed line); a trailing `?` is the `?` key; neither runs the line.
+ * Anything else is entered. */
+int rocesh_echo_line(struct rocesh *r, const char *line)
+{
+	char prompt[96];
+	size_t len = strlen(line);
+	int rc = 0;
+
+	if (rocesh_blank(line)) {
+		fprintf(r->out, "%s\n", line);
+		fflush(r->out);
+		return 0;
+	}
+	cmd_prompt(&r->ctx, ROCESH_HOST, prompt, sizeof(prompt));
+	if (line[len - 1] == '\t') {
+		struct strbuf typed, nl, listing;
+
+		strbuf_init(&typed);
+		strbuf_init(&nl);
+		strbuf_init(&listing);
+		strbuf_add(&typed, line, len - 1);
+		rocesh_complete(r, strbuf_str(&typed), &nl, &listing);
+		fprintf(r->out, "%s%s<TAB>\n%s%s%s\n", prompt,
+		        strbuf_str(&typed), strbuf_str(&listing), prompt,
+		        strbuf_str(&nl));
+		strbuf_free(&typed);
+		strbuf_free(&nl);
+		strbuf_free(&listing);
+	} else {
+		fprintf(r->out, "%s%s\n", prompt, line);
+		rc = rocesh_line_run(r, line, strlen(prompt));
+	}
 	fflush(r->out);
 	return rc;
 }

@@ -20,7 +20,6 @@
 #include "base/strbuf.h"
 
 #define SHELL_HISTORY  500
-#define SHELL_NWORDS   128
 #define SHELL_LINE_MAX 1024
 
 struct shell {
@@ -30,7 +29,6 @@ struct shell {
 	char prompt[96];
 	bool ctrl_z;
 	bool cancel;
-	char words[SHELL_NWORDS][CMD_WORD_MAX];
 };
 
 static volatile sig_atomic_t shell_interrupted;
@@ -110,18 +108,14 @@ static unsigned char shell_complete(EditLine *el, int ch)
 	char line[SHELL_LINE_MAX];
 	struct strbuf nl, listing;
 	unsigned char rc = CC_REFRESH;
-	size_t n;
 
 	(void)ch;
 	shell_before_cursor(el, line, sizeof(line));
-	n = cmd_complete(&sh->r->ctx, rocesh_known(sh->r), line, sh->words,
-	                 SHELL_NWORDS);
-	if (n == 0)
-		return CC_REFRESH_BEEP;
 	strbuf_init(&nl);
 	strbuf_init(&listing);
-	cmd_render_complete(line, sh->words, n, &nl, &listing);
-	if (listing.len) {
+	if (rocesh_complete(sh->r, line, &nl, &listing) == 0) {
+		rc = CC_REFRESH_BEEP;
+	} else if (listing.len) {
 		FILE *out = shell_out(el);
 
 		fputc('\n', out);

@@ -105,25 +105,3 @@ size_t cmd_render_complete(const char *line, char (*words)[CMD_WORD_MAX],
 		cmd_render_columns(words, n, listing);
 	return n;
 }
-
-static bool cmd_render_seen(const struct diag *d, const char *text)
-{
-	for (size_t i = 0; d && i < d->n; i++)
-		if (d->v[i].sev != DIAG_ERROR && !strcmp(d->v[i].text, text))
-			return true;
-	return false;
-}
-
-void cmd_render_diag(const struct diag *now, const struct diag *before,
-                     struct strbuf *out)
-{
-	for (size_t i = 0; i < now->n; i++)
-		if (now->v[i].sev == DIAG_ERROR)
-			strbuf_printf(out, "%% %s\n", now->v[i].text);
-	/* A refused line changes nothing: warnings about the state it
-	 * would have made are noise. */
-	for (size_t i = 0; !now->nerrors && i < now->n; i++)
-		if (now->v[i].sev == DIAG_WARNING &&
-		    !cmd_render_seen(before, now->v[i].text))
-			strbuf_printf(out, "%% Warning: %s\n", now->v[i].text);
-}

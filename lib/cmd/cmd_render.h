@@ -1,8 +1,8 @@
 /* cmd_render: how a rocesh session looks on the terminal. Pure.
  *
- * Shared by rocesh and the golden transcript driver (tests/cli), so that
- * the transcripts check what users see: the `?` listing, what TAB does to
- * a line, the caret under a refused token and the `%` messages.
+ * rocesh's terminal and its --echo mode (which the golden transcripts in
+ * tests/cli run) both render through here: the `?` listing, what TAB does
+ * to a line, the caret under a refused token and the `%` messages.
  */
 #ifndef ROCED_CMD_RENDER_H
 #define ROCED_CMD_RENDER_H
@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "cmd/cmd.h"
-#include "base/diag.h"
 #include "base/strbuf.h"
 
 /* One line of a `?` listing. */
@@ -40,12 +39,5 @@ void cmd_render_error(size_t indent, const struct cmd_error *err,
 size_t cmd_render_complete(const char *line, char (*words)[CMD_WORD_MAX],
                            size_t n, struct strbuf *newline,
                            struct strbuf *listing);
-
-/* The messages of a configuration line: every error of NOW as "% text";
- * when there is none, every warning of NOW not already in BEFORE (may be
- * NULL) as "% Warning: text", so that a warning is told once, when it
- * appears. */
-void cmd_render_diag(const struct diag *now, const struct diag *before,
-                     struct strbuf *out);
 
 #endif

@@ -565,7 +565,6 @@ static void test_render(void **state)
 	char words[3][CMD_WORD_MAX] = {"policy-map", "priority-flow-control"};
 	struct cmd_render_item items[] = {{"cos", "CoS"}, {"dscp", "DSCP"}};
 	struct strbuf a, b;
-	struct diag before, now;
 
 	(void)state;
 	strbuf_init(&a);
@@ -597,22 +596,6 @@ static void test_render(void **state)
 	strbuf_reset(&a);
 	cmd_render_complete("xyz", words, 0, &a, &b);
 	assert_string_equal(strbuf_str(&a), "xyz");
-	/* warnings are told once, errors always */
-	diag_init(&before, NULL);
-	diag_init(&now, NULL);
-	diag_warn(&before, 0, "old");
-	diag_warn(&now, 0, "old");
-	diag_warn(&now, 0, "new");
-	strbuf_reset(&a);
-	cmd_render_diag(&now, &before, &a);
-	assert_string_equal(strbuf_str(&a), "% Warning: new\n");
-	/* with an error the line is refused: no warnings */
-	diag_err(&now, 0, "bad");
-	strbuf_reset(&a);
-	cmd_render_diag(&now, &before, &a);
-	assert_string_equal(strbuf_str(&a), "% bad\n");
-	diag_free(&before);
-	diag_free(&now);
 	strbuf_free(&a);
 	strbuf_free(&b);
 }

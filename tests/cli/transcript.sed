@@ -1,0 +1,19 @@
+# Normalisation of a transcript's output before it is compared with its
+# .out (tests/cli/run_transcripts.sh). Only what legitimately differs from
+# one run to the next may be rewritten here, each rule with its reason;
+# everything else must match byte for byte.
+#
+# Today nothing needs a rule:
+#   - counters are exact: the rig is quiet (IPv6 off, no addresses, so the
+#     kernel sends nothing on swp1) and the only traffic is the runner's
+#     #@send frames, of one size, sent before rocesh starts; the queues
+#     have drained by then (veth transmits synchronously), so depths are 0
+#     and nothing is over its rate;
+#   - no show these transcripts use prints a time, an uptime or a pid;
+#   - roced runs with --caps host, so the plan, its warnings and the
+#     layout do not depend on the machine's kernel;
+#   - the configuration file's path (a temporary one) is never printed.
+# A rewrite that is not needed would only hide a wrong answer. When a
+# transcript gains a show that prints such a value, add the narrowest
+# rule that matches it, e.g. for a time of day:
+#   s/^\(Last change *: \)[0-9:]*$/\1HH:MM:SS/
