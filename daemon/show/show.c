@@ -9,23 +9,6 @@
 #include "cmd/cmd.h"
 #include "show/show_int.h"
 
-static const struct {
-	const char *what;
-	enum show_kind kind;
-} show_names[] = {
-    {"show running-config", SHOW_RUNNING_CONFIG},
-    {"show startup-config", SHOW_STARTUP_CONFIG},
-    {"show class-map", SHOW_CLASS_MAP},
-    {"show policy-map interface", SHOW_POLICY_MAP_IF},
-    {"show policy-map", SHOW_POLICY_MAP},
-    {"show queuing interface", SHOW_QUEUING_IF},
-    {"show interface priority-flow-control", SHOW_PFC_IF},
-    {"show queuing pfc-queue", SHOW_PFC_QUEUE},
-    {"show lldp dcbx interface", SHOW_LLDP_DCBX},
-};
-
-#define SHOW_NNAMES (sizeof(show_names) / sizeof(show_names[0]))
-
 /* Skip the words of WHAT at the start of ARGS (a client that sends the
  * whole line) and a trailing "json". */
 static size_t show_skip_words(const char *what, const char *const *args,
@@ -61,16 +44,15 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
                      struct show_query *q, char *err, size_t errlen)
 {
 	size_t i, n = nargs;
+	int kind;
 
 	memset(q, 0, sizeof(*q));
-	for (i = 0; i < SHOW_NNAMES; i++)
-		if (!strcmp(what, show_names[i].what))
-			break;
-	if (i == SHOW_NNAMES) {
+	kind = ctl_show_parse(what);
+	if (kind < 0) {
 		snprintf(err, errlen, "%% unknown show command '%.64s'", what);
 		return -1;
 	}
-	q->kind = show_names[i].kind;
+	q->kind = (enum show_kind)kind;
 	i = show_skip_words(what, args, &n);
 	if (i == 0 && n && !strcmp(args[n - 1], "json"))
 		n--;

@@ -48,21 +48,32 @@
 
 #include <json-c/json.h>
 
+#include "ctl/ctl.h"
 #include "model/plan.h"
 #include "model/policy.h"
 #include "base/strbuf.h"
 #include "nlmsg/tc_stats.h"
 
+/* The show commands of lib/ctl's table, by the same numbers. */
 enum show_kind {
-	SHOW_RUNNING_CONFIG, /* show running-config [qos | interface X] */
-	SHOW_STARTUP_CONFIG, /* show startup-config */
-	SHOW_CLASS_MAP,      /* show class-map [NAME] */
-	SHOW_POLICY_MAP,     /* show policy-map [NAME] */
-	SHOW_POLICY_MAP_IF,  /* show policy-map interface [X] */
-	SHOW_QUEUING_IF,     /* show queuing interface [X] */
-	SHOW_PFC_IF,         /* show interface priority-flow-control */
-	SHOW_PFC_QUEUE,      /* show queuing pfc-queue [interface X] [detail] */
-	SHOW_LLDP_DCBX,      /* show lldp dcbx interface X */
+	/* show running-config [qos | interface X] */
+	SHOW_RUNNING_CONFIG = CTL_SHOW_RUNNING_CONFIG,
+	/* show startup-config */
+	SHOW_STARTUP_CONFIG = CTL_SHOW_STARTUP_CONFIG,
+	/* show class-map [NAME] */
+	SHOW_CLASS_MAP = CTL_SHOW_CLASS_MAP,
+	/* show policy-map [NAME] */
+	SHOW_POLICY_MAP = CTL_SHOW_POLICY_MAP,
+	/* show policy-map interface [X] */
+	SHOW_POLICY_MAP_IF = CTL_SHOW_POLICY_MAP_IF,
+	/* show queuing interface [X] */
+	SHOW_QUEUING_IF = CTL_SHOW_QUEUING_IF,
+	/* show interface priority-flow-control */
+	SHOW_PFC_IF = CTL_SHOW_PFC_IF,
+	/* show queuing pfc-queue [interface X] [detail] */
+	SHOW_PFC_QUEUE = CTL_SHOW_PFC_QUEUE,
+	/* show lldp dcbx interface X */
+	SHOW_LLDP_DCBX = CTL_SHOW_LLDP_DCBX,
 };
 
 struct show_query {

@@ -15,8 +15,12 @@
  * undefined name) is refused with a caret under it. What holds across
  * objects (bandwidth sums, strict with bandwidth, pause vs match) is
  * policy_validate_mode()'s job, which the daemon runs on the result.
+ *
+ * A show command's name is its protocol name from lib/ctl/ctl.h, the one
+ * table roced answers from.
  */
 #include "cmd/cmd_int.h"
+#include "ctl/ctl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -407,36 +411,33 @@ const struct cmd_def cmd_nxos_table[] = {
     {CMD_M_CONFIGS, KMODE, "end", "end", "Go to exec mode\n", cmd_nx_end},
     {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
      cmd_nx_exit},
-    {CMD_M_ALL, KSHOW, "show running-config",
-     "show running-config [qos|interface IFNAME]",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_RUNNING_CONFIG,
+     CTL_WHAT_RUNNING_CONFIG " [qos|interface IFNAME]",
      H_SHOW "Current operating configuration\nQoS configuration only\n"
             "One interface's configuration\n" H_IFNAME,
      NULL},
-    {CMD_M_ALL, KSHOW, "show startup-config", "show startup-config",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_STARTUP_CONFIG, CTL_WHAT_STARTUP_CONFIG,
      H_SHOW "Contents of startup configuration\n", NULL},
-    {CMD_M_ALL, KSHOW, "show class-map", "show class-map [CMAP]",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP, CTL_WHAT_CLASS_MAP " [CMAP]",
      H_SHOW "Show class-maps\n" H_CNAME, NULL},
-    {CMD_M_ALL, KSHOW, "show policy-map", "show policy-map [PMAP]",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP, CTL_WHAT_POLICY_MAP " [PMAP]",
      H_SHOW "Show policy-maps\n" H_PNAME, NULL},
-    {CMD_M_ALL, KSHOW, "show policy-map interface",
-     "show policy-map interface [IFNAME]",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP_IF,
+     CTL_WHAT_POLICY_MAP_IF " [IFNAME]",
      H_SHOW "Show policy-maps\nPolicy-maps and counters of "
             "interfaces\n" H_IFNAME,
      NULL},
-    {CMD_M_ALL, KSHOW, "show queuing interface",
-     "show queuing interface [IFNAME]",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_QUEUING_IF, CTL_WHAT_QUEUING_IF " [IFNAME]",
      H_SHOW "Show queuing information\nQueues of interfaces\n" H_IFNAME, NULL},
-    {CMD_M_ALL, KSHOW, "show queuing pfc-queue",
-     "show queuing pfc-queue [interface IFNAME] [detail]",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_QUEUE,
+     CTL_WHAT_PFC_QUEUE " [interface IFNAME] [detail]",
      H_SHOW "Show queuing information\nPFC watch-dog queue status\n"
             "One interface\n" H_IFNAME "Detailed information\n",
      NULL},
-    {CMD_M_ALL, KSHOW, "show interface priority-flow-control",
-     "show interface priority-flow-control",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF,
      H_SHOW "Interface status\nPriority flow control status and counters\n",
      NULL},
-    {CMD_M_ALL, KSHOW, "show lldp dcbx interface",
-     "show lldp dcbx interface IFNAME",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"

@@ -1,6 +1,6 @@
 /* ctl: the control protocol's pure parts (see ctl.h): where the socket
- * lives, strict request parsing, and who may configure. The socket server
- * itself is ctl_srv.c.
+ * lives, the names of the show commands, strict request parsing, and who
+ * may configure. The socket server itself is daemon/ctl/ctl_srv.c.
  */
 #include "ctl/ctl.h"
 
@@ -85,6 +85,33 @@ int ctl_state_path(char *buf, size_t len, const char *suffix)
 int ctl_socket_path(char *buf, size_t len)
 {
 	return ctl_state_path(buf, len, ".sock");
+}
+
+/* --- show names --- */
+
+static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
+    [CTL_SHOW_RUNNING_CONFIG] = CTL_WHAT_RUNNING_CONFIG,
+    [CTL_SHOW_STARTUP_CONFIG] = CTL_WHAT_STARTUP_CONFIG,
+    [CTL_SHOW_CLASS_MAP] = CTL_WHAT_CLASS_MAP,
+    [CTL_SHOW_POLICY_MAP] = CTL_WHAT_POLICY_MAP,
+    [CTL_SHOW_POLICY_MAP_IF] = CTL_WHAT_POLICY_MAP_IF,
+    [CTL_SHOW_QUEUING_IF] = CTL_WHAT_QUEUING_IF,
+    [CTL_SHOW_PFC_IF] = CTL_WHAT_PFC_IF,
+    [CTL_SHOW_PFC_QUEUE] = CTL_WHAT_PFC_QUEUE,
+    [CTL_SHOW_LLDP_DCBX] = CTL_WHAT_LLDP_DCBX,
+};
+
+const char *ctl_show_name(enum ctl_show s)
+{
+	return (unsigned)s < CTL_SHOW_COUNT ? ctl_show_names[s] : "?";
+}
+
+int ctl_show_parse(const char *what)
+{
+	for (int i = 0; i < CTL_SHOW_COUNT; i++)
+		if (!strcmp(what, ctl_show_names[i]))
+			return i;
+	return -EINVAL;
 }
 
 /* --- requests --- */
@@ -276,6 +303,11 @@ static int ctl_fill(struct json_object *obj, struct ctl_request *r, char *err,
 			                   err, errlen);
 		if (json_object_object_get_ex(obj, "json", &v))
 			r->json = json_object_get_boolean(v);
+		if (!rc && ctl_show_parse(r->what) < 0) {
+			snprintf(err, errlen, "%% unknown show command '%.64s'",
+			         r->what);
+			rc = -EINVAL;
+		}
 		break;
 	case CTL_CMD_COPY:
 		if (json_object_object_get_ex(obj, "from", &v))

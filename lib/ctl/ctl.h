@@ -69,6 +69,38 @@ unsigned long ctl_netns_inode(void);
 #define CTL_NAME_LEN    64
 #define CTL_JSON_DEPTH  8
 
+/* The show commands, by their protocol name (a show request's "what").
+ * This is the one table of them: rocesh's command language (lib/cmd)
+ * names its show commands with these strings, roced looks a request's
+ * "what" up with ctl_show_parse(). */
+#define CTL_WHAT_RUNNING_CONFIG "show running-config"
+#define CTL_WHAT_STARTUP_CONFIG "show startup-config"
+#define CTL_WHAT_CLASS_MAP      "show class-map"
+#define CTL_WHAT_POLICY_MAP     "show policy-map"
+#define CTL_WHAT_POLICY_MAP_IF  "show policy-map interface"
+#define CTL_WHAT_QUEUING_IF     "show queuing interface"
+#define CTL_WHAT_PFC_IF         "show interface priority-flow-control"
+#define CTL_WHAT_PFC_QUEUE      "show queuing pfc-queue"
+#define CTL_WHAT_LLDP_DCBX      "show lldp dcbx interface"
+
+enum ctl_show {
+	CTL_SHOW_RUNNING_CONFIG,
+	CTL_SHOW_STARTUP_CONFIG,
+	CTL_SHOW_CLASS_MAP,
+	CTL_SHOW_POLICY_MAP,
+	CTL_SHOW_POLICY_MAP_IF,
+	CTL_SHOW_QUEUING_IF,
+	CTL_SHOW_PFC_IF,
+	CTL_SHOW_PFC_QUEUE,
+	CTL_SHOW_LLDP_DCBX,
+};
+#define CTL_SHOW_COUNT (CTL_SHOW_LLDP_DCBX + 1)
+
+/* The "what" of show S ("?" when S is out of range), and its inverse:
+ * the show named WHAT, or -EINVAL. */
+const char *ctl_show_name(enum ctl_show s);
+int ctl_show_parse(const char *what);
+
 enum ctl_cmd {
 	CTL_CMD_CONFIG,
 	CTL_CMD_SHOW,
@@ -101,8 +133,9 @@ struct ctl_request {
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the
  * whole buffer must be one JSON object (nothing after it, nesting at most
  * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
- * its type, no other key, strings without NUL bytes and within their
- * limits. Returns 0, or -EINVAL with the "% ..." reason in ERR. */
+ * its type, no other key, strings without NUL bytes or control
+ * characters and within their limits, a show's "what" one of the table
+ * above. Returns 0, or -EINVAL with the "% ..." reason in ERR. */
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,
                       char *err, size_t errlen);
 const char *ctl_cmd_name(enum ctl_cmd c);

@@ -299,7 +299,13 @@ while read -r opt; do
 done <"$tmp/shdoc"
 # The command names of the table: the string after the kind of each row
 # ({MODES, KCONF, "name", "syntax", ...}), rows joined onto one line.
-cat "$top_srcdir"/lib/cmd/cmd_nxos*.c | tr '\n' ' ' |
+# Show commands are named by the CTL_WHAT_* strings of lib/ctl/ctl.h, the
+# protocol's table: put each string in place of its name first.
+sed -n 's/^#define \(CTL_WHAT_[A-Z_]*\) *\("[^"]*"\)$/s|\\b\1\\b|\2|g/p' \
+	"$top_srcdir/lib/ctl/ctl.h" >"$tmp/what.sed"
+[ "$(wc -l <"$tmp/what.sed")" -ge 9 ] ||
+	fail "the show names (CTL_WHAT_*) were not found in lib/ctl/ctl.h"
+sed -f "$tmp/what.sed" "$top_srcdir"/lib/cmd/cmd_nxos*.c | tr '\n' ' ' |
 	grep -oE 'K(CONF|MODE|SHOW|ACT), *"[^"]+"' |
 	sed 's/^[^"]*"//; s/"$//' | sort -u >"$tmp/cmds"
 ncmds=$(wc -l <"$tmp/cmds")
