@@ -340,6 +340,88 @@ static int ctl_fill(struct json_object *obj, struct ctl_request *r, char *err,
 	return rc;
 }
 
+/* The key KEY (LEN bytes of JSON text, quotes included) not in SEEN yet;
+ * added to it. TOK decodes it as the parser did. */
+static int ctl_key_once(struct json_tokener *tok, struct json_object *seen,
+                        const char *key, size_t len, char *err, size_t errlen)
+{
+	struct json_object *o;
+	const char *s;
+	int rc = -EINVAL;
+
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, key, (int)len);
+	s = json_object_get_string(o);
+	if (!o || !json_object_is_type(o, json_type_string))
+		snprintf(err, errlen, "%% malformed JSON: a key");
+	else if (strlen(s) != (size_t)json_object_get_string_len(o))
+		snprintf(err, errlen, "%% a key holds a NUL byte");
+	else if (json_object_object_get_ex(seen, s, NULL))
+		snprintf(err, errlen, "%% key '%.64s' appears twice", s);
+	else
+		rc = json_object_object_add(seen, s, NULL) < 0 ? -ENOMEM : 0;
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "%% out of memory");
+	json_object_put(o);
+	return rc;
+}
+
+/* The member keys of the top-level object, each once. json-c keeps the
+ * last of two equal keys without a word, so {"cmd":"ping","cmd":"reload"}
+ * would reload, and it cuts a key at an escaped NUL, so "cmd\u0000x" would
+ * be "cmd": this reads the keys again from the text json-c accepted (the
+ * first END bytes of BUF, one strict JSON object) and decodes each with
+ * json-c itself. Only the top level matters: a request's values are
+ * strings, arrays of strings and booleans, and anything else is refused
+ * by its type. */
+static int ctl_check_unique(const char *buf, size_t end, char *err,
+                            size_t errlen)
+{
+	struct json_tokener *tok = json_tokener_new_ex(1);
+	struct json_object *seen = json_object_new_object();
+	bool want_key = false;
+	int depth = 0, rc = 0;
+
+	if (!tok || !seen) {
+		snprintf(err, errlen, "%% out of memory");
+		rc = -ENOMEM;
+		goto out;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	for (size_t i = 0; i < end && !rc; i++) {
+		size_t j;
+
+		switch (buf[i]) {
+		case '"':
+			for (j = i + 1; j < end && buf[j] != '"'; j++)
+				if (buf[j] == '\\')
+					j++;
+			if (depth == 1 && want_key && j < end)
+				rc = ctl_key_once(tok, seen, buf + i, j + 1 - i,
+				                  err, errlen);
+			want_key = false;
+			i = j;
+			break;
+		case '{':
+		case '[':
+			want_key = ++depth == 1 && buf[i] == '{';
+			break;
+		case '}':
+		case ']':
+			depth--;
+			break;
+		case ',':
+			want_key = depth == 1;
+			break;
+		}
+	}
+out:
+	json_object_put(seen);
+	if (tok)
+		json_tokener_free(tok);
+	return rc;
+}
+
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
                       char *err, size_t errlen)
 {
@@ -347,7 +429,7 @@ int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
 	struct json_object *obj, *cmd;
 	const char *name;
 	int rc = -EINVAL;
-	size_t i;
+	size_t i, end;
 
 	memset(r, 0, sizeof(*r));
 	if (len > CTL_MAX_REQUEST || len > (size_t)INT32_MAX) {
@@ -376,7 +458,8 @@ int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
 		goto out_tok;
 	}
 	/* One object and nothing after it but white space. */
-	for (i = json_tokener_get_parse_end(tok); i < len; i++)
+	end = json_tokener_get_parse_end(tok);
+	for (i = end; i < len; i++)
 		if (!isspace((unsigned char)buf[i]))
 			break;
 	if (i < len) {
@@ -388,6 +471,10 @@ int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
 		snprintf(err, errlen, "%% a request must be a JSON object");
 		goto out;
 	}
+	rc = ctl_check_unique(buf, end, err, errlen);
+	if (rc < 0)
+		goto out;
+	rc = -EINVAL;
 	if (!json_object_object_get_ex(obj, "cmd", &cmd)) {
 		snprintf(err, errlen, "%% a request needs 'cmd'");
 		goto out;

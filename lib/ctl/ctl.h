@@ -32,7 +32,7 @@
  *   {"cmd": "debug", "subsys": "dcbx", "on": true}   Needs configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "..."}
  * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
- * cmd, a missing or mistyped key, a request too large, or permission
+ * cmd, a missing, repeated or mistyped key, a request too large, or permission
  * denied (the peer's credentials from SO_PEERCRED: configure needs uid 0
  * or membership of the configured group; anyone who can connect may show
  * and ping).
@@ -133,7 +133,7 @@ struct ctl_request {
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the
  * whole buffer must be one JSON object (nothing after it, nesting at most
  * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
- * its type, no other key, strings without NUL bytes or control
+ * its type, no other key, no key twice, strings without NUL bytes or control
  * characters and within their limits, a show's "what" one of the table
  * above. Returns 0, or -EINVAL with the "% ..." reason in ERR. */
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,

@@ -1,9 +1,10 @@
 #!/bin/sh
 # ctl_socket: roced's control socket (lib/ctl/ctl.h) against a daemon in a
 # private network namespace, with a small Python client:
-#   - malformed JSON, unknown commands and keys, an oversized request and
-#     more clients than allowed are each refused with an error reply, and
-#     the daemon keeps answering ping;
+#   - malformed JSON, unknown commands and keys, a key given twice (which
+#     json-c alone would take the last of), an oversized request and more
+#     clients than allowed are each refused with an error reply, and the
+#     daemon keeps answering ping;
 #   - the socket is 0660 root:GROUP with -G; a member may configure, a
 #     non-root client without the group (socket opened up by chmod) may
 #     show and ping but not configure, copy, reload or debug;
@@ -102,7 +103,15 @@ for bad in '[1,2]' '{"cmd":"shutdown"}' '{"cmd":"ping","x":1}' \
 	[ "$(jget "$out" 'R["ok"]')" = False ] || fail "accepted: $bad -> $out"
 	jget "$out" 'R["error"]' | grep -q '^% ' || fail "no '% ' error for $bad: $out"
 done
-echo "ok: malformed, unknown and mistyped requests refused"
+# A repeated key: json-c keeps the last one, so without the check this
+# ping would reload (and a key cut at an escaped NUL would be "cmd").
+out=$(ctl '{"cmd":"ping","cmd":"reload"}' '{"cmd\u0000x":"reload"}')
+[ "$(jget "$(echo "$out" | sed -n 1p)" 'R["ok"], R["error"]')" = "(False, \"% key 'cmd' appears twice\")" ] ||
+	fail "a repeated key was not refused: $out"
+[ "$(jget "$(echo "$out" | sed -n 2p)" 'R["ok"], R["error"]')" = "(False, '% a key holds a NUL byte')" ] ||
+	fail "a key with a NUL byte was not refused: $out"
+grep -q 'reloading ' "$tmp/log" && fail "a refused request reloaded: $(cat "$tmp/log")"
+echo "ok: malformed, unknown, mistyped and repeated-key requests refused"
 out=$(in_ns python3 "$tmp/ctl_client.py" raw 100000)
 echo "$out" | head -1 | grep -q 'request too large (100000 bytes, at most 65536)' ||
 	fail "oversized request not refused: $out"

@@ -1,6 +1,6 @@
 /* test_ctl_proto: the control protocol as both ends speak it (lib/ctl):
- * the one table of show commands that rocesh's command language and roced
- * share. The daemon's side (rights, show answers) is
+ * repeated keys refused, and the one table of show commands that rocesh's
+ * command language and roced share. The daemon's side (rights, show answers) is
  * tests/daemon/test_ctl.c. */
 #include <errno.h>
 #include <setjmp.h>
@@ -27,6 +27,60 @@
 		if (strcmp(e_, (want)))                                        \
 			fail_msg("%s: error '%s', want '%s'", j_, e_, (want)); \
 	} while (0)
+
+static void parse_ok(const char *json, enum ctl_cmd cmd)
+{
+	struct ctl_request r;
+	char err[256] = "";
+
+	if (ctl_request_parse(json, strlen(json), &r, err, sizeof(err)) < 0)
+		fail_msg("%s: %s", json, err);
+	assert_int_equal(r.cmd, cmd);
+}
+
+static void test_duplicate_keys(void **state)
+{
+	(void)state;
+	/* json-c alone keeps the last: this would reload. */
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"cmd\":\"reload\"}",
+	               "% key 'cmd' appears twice");
+	ASSERT_REFUSED(" { \"cmd\" : \"config\" , \"line\" : \"a\" ,\n"
+	               "\"line\" : \"b\" } ",
+	               "% key 'line' appears twice");
+	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show class-map\","
+	               "\"json\":false,\"args\":[],\"json\":true}",
+	               "% key 'json' appears twice");
+	/* the same key spelt with escapes */
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"c\\u006dd\":\"reload\"}",
+	               "% key 'cmd' appears twice");
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"cm\\u0064\":\"reload\","
+	               "\"x\":1}",
+	               "% key 'cmd' appears twice");
+	/* json-c cuts a key at an escaped NUL: "cmd\0x" would be "cmd" */
+	ASSERT_REFUSED("{\"cmd\\u0000x\":\"reload\"}",
+	               "% a key holds a NUL byte");
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"cmd\\u0000\":\"reload\"}",
+	               "% a key holds a NUL byte");
+	/* Malformed JSON is still malformed first. */
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"cmd\":}",
+	               "% malformed JSON: unexpected character");
+
+	/* Values that look like keys are values; equal values are fine. */
+	parse_ok("{\"cmd\":\"config\",\"line\":\"x\\\",\\\"cmd\\\":\\\"y\"}",
+	         CTL_CMD_CONFIG);
+	parse_ok("{\"cmd\":\"config\",\"context\":[\"line\",\"line\"],"
+	         "\"line\":\"line\"}",
+	         CTL_CMD_CONFIG);
+	parse_ok("{\"cmd\":\"show\",\"what\":\"show class-map\","
+	         "\"args\":[\"a,\\\"what\\\":\",\"{\",\"[\"],"
+	         "\"json\":true}",
+	         CTL_CMD_SHOW);
+	parse_ok("{\"cmd\" :\"debug\",\"subsys\":\"a\\\\\",\"on\":true}",
+	         CTL_CMD_DEBUG);
+	/* Distinct unknown keys are unknown, not repeated. */
+	ASSERT_REFUSED("{\"cmd\":\"ping\",\"a\":1,\"b\":{\"a\":1,\"a\":2}}",
+	               "% unknown key 'a' in a ping request");
+}
 
 /* The show commands of the command language are the protocol's, one for
  * one, and roced refuses any other. */
@@ -74,6 +128,7 @@ static void test_show_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_duplicate_keys),
 	    cmocka_unit_test(test_show_names),
 	};
 
