@@ -1,12 +1,14 @@
 /* ctl: the control protocol's pure parts (see ctl.h): where the socket
- * lives, the names of the show commands, strict request parsing, and who
- * may configure. The socket server itself is daemon/ctl/ctl_srv.c.
+ * lives, the names of the show commands, strict request parsing and its
+ * inverse, the encoder, and who may configure. The socket server itself
+ * is daemon/ctl/ctl_srv.c, the client cli/client.c.
  */
 #include "ctl/ctl.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,36 +124,70 @@ static const char *const ctl_cmd_names[] = {
     [CTL_CMD_DEBUG] = "debug",   [CTL_CMD_PING] = "ping",
 };
 
-/* The keys each command takes besides "cmd"; optional ones marked. */
+/* The keys each command takes besides "cmd", in the order the encoder
+ * writes them, and where each lives in struct ctl_request: the parser
+ * and the encoder both walk these tables, so that they cannot disagree
+ * on a name or a limit. */
 struct ctl_key {
 	const char *name;
 	json_type type;
 	bool optional;
+	bool dflt;    /* a boolean's value when absent */
+	size_t off;   /* the member */
+	size_t size;  /* a string's bytes, or one item's in an array */
+	size_t max;   /* an array's items at most */
+	size_t count; /* an array's item count member */
 };
 
+#define CTL_MEMBER_SIZE(m) sizeof(((struct ctl_request *)0)->m)
+#define CTL_OFF(m)         offsetof(struct ctl_request, m)
+/* A required string, an optional array of strings, an optional boolean
+ * with its default. */
+#define CTL_STR(key, m)                                                        \
+	{                                                                      \
+		.name = key, .type = json_type_string, .off = CTL_OFF(m),      \
+		.size = CTL_MEMBER_SIZE(m)                                     \
+	}
+#define CTL_STRS(key, m, n)                                                    \
+	{                                                                      \
+		.name = key, .type = json_type_array, .optional = true,        \
+		.off = CTL_OFF(m), .size = CTL_MEMBER_SIZE(m[0]),              \
+		.max = CTL_MEMBER_SIZE(m) / CTL_MEMBER_SIZE(m[0]),             \
+		.count = CTL_OFF(n)                                            \
+	}
+#define CTL_BOOL(key, m, d)                                                    \
+	{                                                                      \
+		.name = key, .type = json_type_boolean, .optional = true,      \
+		.dflt = d, .off = CTL_OFF(m)                                   \
+	}
+#define CTL_END                                                                \
+	{                                                                      \
+		.name = NULL                                                   \
+	}
+
 static const struct ctl_key ctl_keys_config[] = {
-    {"context", json_type_array, true},
-    {"line", json_type_string, false},
-    {NULL, json_type_null, false},
+    CTL_STRS("context", context, ncontext),
+    CTL_STR("line", line),
+    CTL_END,
 };
 static const struct ctl_key ctl_keys_show[] = {
-    {"what", json_type_string, false},
-    {"args", json_type_array, true},
-    {"json", json_type_boolean, true},
-    {NULL, json_type_null, false},
+    CTL_STR("what", what),
+    CTL_STRS("args", args, nargs),
+    CTL_BOOL("json", json, false),
+    CTL_END,
 };
 static const struct ctl_key ctl_keys_copy[] = {
-    {"from", json_type_string, false},
-    {"to", json_type_string, false},
-    {NULL, json_type_null, false},
+    CTL_STR("from", from),
+    CTL_STR("to", to),
+    CTL_END,
 };
 static const struct ctl_key ctl_keys_debug[] = {
-    {"subsys", json_type_string, false},
-    {"on", json_type_boolean, true},
-    {NULL, json_type_null, false},
+    CTL_STR("subsys", subsys),
+    CTL_BOOL("on", on, true),
+    CTL_END,
 };
 static const struct ctl_key ctl_keys_none[] = {
-    {NULL, json_type_null, false},
+    CTL_END,
 };
 
 static const struct ctl_key *const ctl_cmd_keys[] = {
@@ -159,6 +195,20 @@ static const struct ctl_key *const ctl_cmd_keys[] = {
     [CTL_CMD_COPY] = ctl_keys_copy,     [CTL_CMD_RELOAD] = ctl_keys_none,
     [CTL_CMD_DEBUG] = ctl_keys_debug,   [CTL_CMD_PING] = ctl_keys_none,
 };
+
+/* The most a string member of N bytes takes encoded: every byte a
+ * six-byte \u escape, two quotes and a comma. The largest request of each
+ * command, keys and punctuation included, must fit a datagram the daemon
+ * reads, so that the encoder never has to refuse one for its size. */
+#define CTL_WORST(n) ((n)*6 + 3)
+_Static_assert(CTL_ARGS_MAX *CTL_WORST(CTL_ARG_LEN) + CTL_WORST(CTL_NAME_LEN) +
+                       100 <=
+                   CTL_MAX_REQUEST,
+               "the largest show request must fit CTL_MAX_REQUEST");
+_Static_assert(CTL_CONTEXT_MAX *CTL_WORST(CTL_CONTEXT_LEN) +
+                       CTL_WORST(CTL_LINE_MAX) + 100 <=
+                   CTL_MAX_REQUEST,
+               "the largest config request must fit CTL_MAX_REQUEST");
 
 const char *ctl_cmd_name(enum ctl_cmd c)
 {
@@ -190,6 +240,28 @@ static const char *ctl_type_name(json_type t)
 	}
 }
 
+/* Control characters by their code, whatever the locale: roced and rocesh
+ * must draw the same line. */
+static bool ctl_is_cntrl(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+static int ctl_too_long(const char *what, size_t size, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%% '%s' is too long (at most %zu bytes)", what,
+	         size - 1);
+	return -EINVAL;
+}
+
+static int ctl_too_many(const char *what, size_t count, size_t max, char *err,
+                        size_t errlen)
+{
+	snprintf(err, errlen, "%% '%s' has %zu items, at most %zu", what, count,
+	         max);
+	return -EINVAL;
+}
+
 /* Copy string O into DST (SIZE bytes): refuses embedded NUL bytes, which
  * would make the C string say less than the JSON one, and control
  * characters, which have no place in a command line. */
@@ -203,13 +275,10 @@ static int ctl_copy_str(struct json_object *o, const char *what, char *dst,
 		snprintf(err, errlen, "%% '%s' must be a string", what);
 		return -EINVAL;
 	}
-	if (len < 0 || (size_t)len >= size) {
-		snprintf(err, errlen, "%% '%s' is too long (at most %zu bytes)",
-		         what, size - 1);
-		return -EINVAL;
-	}
+	if (len < 0 || (size_t)len >= size)
+		return ctl_too_long(what, size, err, errlen);
 	for (int i = 0; i < len; i++)
-		if (iscntrl((unsigned char)s[i])) {
+		if (ctl_is_cntrl((unsigned char)s[i])) {
 			snprintf(err, errlen,
 			         "%% '%s' holds a control character", what);
 			return -EINVAL;
@@ -226,11 +295,8 @@ static int ctl_copy_strs(struct json_object *a, const char *what, char *dst,
 {
 	size_t count = json_object_array_length(a);
 
-	if (count > max) {
-		snprintf(err, errlen, "%% '%s' has %zu items, at most %zu",
-		         what, count, max);
-		return -EINVAL;
-	}
+	if (count > max)
+		return ctl_too_many(what, count, max, err, errlen);
 	for (size_t i = 0; i < count; i++) {
 		struct json_object *o = json_object_array_get_idx(a, i);
 		char name[48];
@@ -277,67 +343,49 @@ static int ctl_check_keys(struct json_object *obj, const struct ctl_key *keys,
 	return 0;
 }
 
+/* Each key of R's command from OBJ (whose keys and types were checked)
+ * into its member of R. */
 static int ctl_fill(struct json_object *obj, struct ctl_request *r, char *err,
                     size_t errlen)
 {
-	struct json_object *v;
-	int rc = 0;
+	for (const struct ctl_key *k = ctl_cmd_keys[r->cmd]; k->name; k++) {
+		char *m = (char *)r + k->off;
+		struct json_object *v = NULL;
+		int rc = 0;
 
-	switch (r->cmd) {
-	case CTL_CMD_CONFIG:
-		if (json_object_object_get_ex(obj, "context", &v))
-			rc = ctl_copy_strs(v, "context", &r->context[0][0],
-			                   CTL_CONTEXT_MAX, CTL_CONTEXT_LEN,
-			                   &r->ncontext, err, errlen);
-		if (!rc && json_object_object_get_ex(obj, "line", &v))
-			rc = ctl_copy_str(v, "line", r->line, sizeof(r->line),
-			                  err, errlen);
-		break;
-	case CTL_CMD_SHOW:
-		if (json_object_object_get_ex(obj, "what", &v))
-			rc = ctl_copy_str(v, "what", r->what, sizeof(r->what),
-			                  err, errlen);
-		if (!rc && json_object_object_get_ex(obj, "args", &v))
-			rc = ctl_copy_strs(v, "args", &r->args[0][0],
-			                   CTL_ARGS_MAX, CTL_ARG_LEN, &r->nargs,
-			                   err, errlen);
-		if (json_object_object_get_ex(obj, "json", &v))
-			r->json = json_object_get_boolean(v);
-		if (!rc && ctl_show_parse(r->what) < 0) {
-			snprintf(err, errlen, "%% unknown show command '%.64s'",
-			         r->what);
-			rc = -EINVAL;
+		json_object_object_get_ex(obj, k->name, &v);
+		switch (k->type) {
+		case json_type_string:
+			rc = ctl_copy_str(v, k->name, m, k->size, err, errlen);
+			break;
+		case json_type_array:
+			if (v)
+				rc = ctl_copy_strs(
+				    v, k->name, m, k->max, k->size,
+				    (size_t *)((char *)r + k->count), err,
+				    errlen);
+			break;
+		default:
+			*(bool *)m = v ? json_object_get_boolean(v) : k->dflt;
+			break;
 		}
-		break;
-	case CTL_CMD_COPY:
-		if (json_object_object_get_ex(obj, "from", &v))
-			rc = ctl_copy_str(v, "from", r->from, sizeof(r->from),
-			                  err, errlen);
-		if (!rc && json_object_object_get_ex(obj, "to", &v))
-			rc = ctl_copy_str(v, "to", r->to, sizeof(r->to), err,
-			                  errlen);
-		/* NX-OS copies other ways too; roced has these two only. */
-		if (!rc && (strcmp(r->from, "running-config") ||
-		            strcmp(r->to, "startup-config"))) {
-			snprintf(err, errlen,
-			         "%% roced copies running-config to "
-			         "startup-config only");
-			rc = -EINVAL;
-		}
-		break;
-	case CTL_CMD_DEBUG:
-		r->on = true;
-		if (json_object_object_get_ex(obj, "subsys", &v))
-			rc = ctl_copy_str(v, "subsys", r->subsys,
-			                  sizeof(r->subsys), err, errlen);
-		if (json_object_object_get_ex(obj, "on", &v))
-			r->on = json_object_get_boolean(v);
-		break;
-	case CTL_CMD_RELOAD:
-	case CTL_CMD_PING:
-		break;
+		if (rc < 0)
+			return rc;
 	}
-	return rc;
+	if (r->cmd == CTL_CMD_SHOW && ctl_show_parse(r->what) < 0) {
+		snprintf(err, errlen, "%% unknown show command '%.64s'",
+		         r->what);
+		return -EINVAL;
+	}
+	/* NX-OS copies other ways too; roced has these two only. */
+	if (r->cmd == CTL_CMD_COPY && (strcmp(r->from, "running-config") ||
+	                               strcmp(r->to, "startup-config"))) {
+		snprintf(err, errlen,
+		         "%% roced copies running-config to "
+		         "startup-config only");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* The key KEY (LEN bytes of JSON text, quotes included) not in SEEN yet;
@@ -504,6 +552,131 @@ out:
 out_tok:
 	json_tokener_free(tok);
 	return rc;
+}
+
+/* --- encoding --- */
+
+/* S (LEN bytes) as a JSON string. Escapes are written only where JSON
+ * needs them, so that the datagram stays readable in a log or strace; DEL
+ * is escaped too, as the one control character above the space. */
+static void ctl_put_str(struct strbuf *out, const char *s, size_t len)
+{
+	size_t from = 0;
+
+	strbuf_add(out, "\"", 1);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[8];
+
+		switch (c) {
+		case '"':
+		case '\\':
+			snprintf(esc, sizeof(esc), "\\%c", c);
+			break;
+		case '\n':
+			snprintf(esc, sizeof(esc), "\\n");
+			break;
+		case '\t':
+			snprintf(esc, sizeof(esc), "\\t");
+			break;
+		case '\r':
+			snprintf(esc, sizeof(esc), "\\r");
+			break;
+		default:
+			if (!ctl_is_cntrl(c))
+				continue;
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+			break;
+		}
+		strbuf_add(out, s + from, i - from);
+		strbuf_puts(out, esc);
+		from = i + 1;
+	}
+	strbuf_add(out, s + from, len - from);
+	strbuf_add(out, "\"", 1);
+}
+
+/* The string member M of SIZE bytes, refused when it has no NUL. */
+static int ctl_put_member(struct strbuf *out, const char *what, const char *m,
+                          size_t size, char *err, size_t errlen)
+{
+	size_t len = strnlen(m, size);
+
+	if (len == size)
+		return ctl_too_long(what, size, err, errlen);
+	ctl_put_str(out, m, len);
+	return 0;
+}
+
+static int ctl_put_key(struct strbuf *out, const struct ctl_request *r,
+                       const struct ctl_key *k, char *err, size_t errlen)
+{
+	const char *m = (const char *)r + k->off;
+	size_t n;
+
+	strbuf_add(out, ",", 1);
+	ctl_put_str(out, k->name, strlen(k->name));
+	strbuf_add(out, ":", 1);
+	switch (k->type) {
+	case json_type_string:
+		return ctl_put_member(out, k->name, m, k->size, err, errlen);
+	case json_type_array:
+		n = *(const size_t *)((const char *)r + k->count);
+		if (n > k->max)
+			return ctl_too_many(k->name, n, k->max, err, errlen);
+		strbuf_add(out, "[", 1);
+		for (size_t i = 0; i < n; i++) {
+			char name[48];
+
+			snprintf(name, sizeof(name), "%s[%zu]", k->name, i);
+			if (i)
+				strbuf_add(out, ",", 1);
+			if (ctl_put_member(out, name, m + i * k->size, k->size,
+			                   err, errlen) < 0)
+				return -EINVAL;
+		}
+		strbuf_add(out, "]", 1);
+		return 0;
+	default:
+		strbuf_puts(out, *(const bool *)m ? "true" : "false");
+		return 0;
+	}
+}
+
+void ctl_request_set(char *dst, size_t size, const char *s)
+{
+	size_t n = strnlen(s, size);
+
+	memcpy(dst, s, n);
+	if (n < size)
+		dst[n] = '\0';
+}
+
+int ctl_request_encode(const struct ctl_request *r, struct strbuf *out,
+                       char *err, size_t errlen)
+{
+	size_t start = out->len;
+
+	if ((unsigned)r->cmd > CTL_CMD_PING) {
+		snprintf(err, errlen, "%% unknown cmd %d", (int)r->cmd);
+		return -EINVAL;
+	}
+	strbuf_puts(out, "{\"cmd\":");
+	ctl_put_str(out, ctl_cmd_names[r->cmd], strlen(ctl_cmd_names[r->cmd]));
+	for (const struct ctl_key *k = ctl_cmd_keys[r->cmd]; k->name; k++)
+		if (ctl_put_key(out, r, k, err, errlen) < 0)
+			goto fail;
+	strbuf_add(out, "}", 1);
+	if (!out->oom)
+		return 0;
+	snprintf(err, errlen, "%% out of memory");
+fail:
+	/* Nothing of a request that cannot be sent is left in OUT. */
+	if (!out->oom && out->s) {
+		out->len = start;
+		out->s[start] = '\0';
+	}
+	return out->oom ? -ENOMEM : -EINVAL;
 }
 
 /* --- credentials --- */

@@ -44,6 +44,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "base/strbuf.h"
+
 #define CTL_MAX_REQUEST (64 * 1024)
 #define CTL_MAX_REPLY   (4 * 1024 * 1024)
 #define CTL_DIR         "/run/roced"
@@ -133,11 +135,32 @@ struct ctl_request {
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the
  * whole buffer must be one JSON object (nothing after it, nesting at most
  * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
- * its type, no other key, no key twice, strings without NUL bytes or control
- * characters and within their limits, a show's "what" one of the table
- * above. Returns 0, or -EINVAL with the "% ..." reason in ERR. */
+ * its type, no other key, no key twice, strings without NUL bytes or
+ * control characters and within their limits, a show's "what" one of
+ * the table above. Returns 0, or -EINVAL with the "% ..." reason in ERR.
+ */
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,
                       char *err, size_t errlen);
+
+/* Append R to OUT as one request datagram in the form ctl_request_parse()
+ * reads: compact, every key R's command takes (optional ones too), each
+ * string escaped where JSON needs it (quotes, backslashes, control
+ * characters) and its other bytes, UTF-8 included, as they are. Whatever
+ * ctl_request_parse() returns encodes to a datagram that parses back to
+ * it, and no request encodes to more than CTL_MAX_REQUEST bytes.
+ *
+ * The contents are not judged: a string with a control character, a copy
+ * the other way or an unknown show are sent, and roced refuses them as it
+ * would anybody's. What has no encoding is refused with -EINVAL and the
+ * "% ..." reason in ERR: an unknown cmd, a string that fills its member
+ * without a NUL ("too long", as the parser says), more items than an
+ * array holds. Returns 0, -EINVAL, or -ENOMEM when OUT cannot grow. */
+int ctl_request_encode(const struct ctl_request *r, struct strbuf *out,
+                       char *err, size_t errlen);
+/* Copy S into the string member DST (SIZE bytes) of a request to encode.
+ * A longer S fills DST without a NUL, which ctl_request_encode() refuses
+ * as too long: a name cut short would name something else. */
+void ctl_request_set(char *dst, size_t size, const char *s);
 const char *ctl_cmd_name(enum ctl_cmd c);
 /* Does the request change something (needs the configure right)? */
 bool ctl_cmd_configures(enum ctl_cmd c);
