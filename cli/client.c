@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "base/strbuf.h"
 #include "ctl/ctl.h"
 
 /* A config line compiles and applies to every port before the daemon
@@ -140,27 +141,26 @@ static int client_send(struct client *c, const char *s, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
-int client_call(struct client *c, struct json_object *req,
-                struct json_object **reply)
+/* REQ sent on C's connection, or on a new one when the daemon went away
+ * since the last request. */
+static int client_send_request(struct client *c, const struct ctl_request *req)
 {
-	const char *s = json_object_to_json_string_ext(
-	    req, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	size_t len = strlen(s);
-	struct json_object *obj;
-	char *buf = NULL;
+	struct strbuf sb;
+	char err[256];
 	int rc;
 
-	*reply = NULL;
-	if (len > CTL_MAX_REQUEST) {
-		snprintf(c->error, sizeof(c->error),
-		         "request too large (%zu bytes, at most %d)", len,
-		         CTL_MAX_REQUEST);
-		return -EMSGSIZE;
+	strbuf_init(&sb);
+	rc = ctl_request_encode(req, &sb, err, sizeof(err));
+	if (rc < 0) {
+		/* The "% " is the caller's to print, as for other errors. */
+		snprintf(c->error, sizeof(c->error), "%s",
+		         strncmp(err, "% ", 2) ? err : err + 2);
+		goto out;
 	}
 	rc = client_connect(c);
 	if (rc < 0)
-		return rc;
-	rc = client_send(c, s, len);
+		goto out;
+	rc = client_send(c, sb.s, sb.len);
 	if (rc == -EPIPE || rc == -ECONNRESET || rc == -ENOTCONN) {
 		/* The daemon went away since the last request (a restart):
 		 * nothing of this request reached it, so sending it again
@@ -168,15 +168,30 @@ int client_call(struct client *c, struct json_object *req,
 		client_close(c);
 		rc = client_connect(c);
 		if (rc < 0)
-			return rc;
-		rc = client_send(c, s, len);
+			goto out;
+		rc = client_send(c, sb.s, sb.len);
 	}
 	if (rc < 0) {
 		snprintf(c->error, sizeof(c->error), "cannot send to roced: %s",
 		         strerror(-rc));
 		client_close(c);
-		return rc;
 	}
+out:
+	strbuf_free(&sb);
+	return rc;
+}
+
+int client_call(struct client *c, const struct ctl_request *req,
+                struct json_object **reply)
+{
+	struct json_object *obj;
+	char *buf = NULL;
+	int rc;
+
+	*reply = NULL;
+	rc = client_send_request(c, req);
+	if (rc < 0)
+		return rc;
 	rc = client_recv(c, &buf);
 	if (rc < 0) {
 		client_close(c);

@@ -13,6 +13,8 @@
 
 #include <json-c/json.h>
 
+#include "ctl/ctl.h"
+
 struct client {
 	int fd;         /* -1 while not connected */
 	char path[108]; /* sizeof(sun_path) */
@@ -26,12 +28,13 @@ struct client {
 int client_init(struct client *c, const char *path);
 void client_close(struct client *c);
 
-/* Send REQ and wait for the reply. On success returns 0 and the parsed
- * reply object in *REPLY (json_object_put() it); on a transport failure
- * (no daemon, a reply that is not a JSON object, a timeout) returns
- * -errno with C->error set. An {"ok": false} reply is a success here: the
- * caller reads its "error". */
-int client_call(struct client *c, struct json_object *req,
+/* Send REQ (encoded by ctl_request_encode()) and wait for the reply. On
+ * success returns 0 and the parsed reply object in *REPLY
+ * (json_object_put() it); on a request that has no encoding (-EINVAL) or
+ * a transport failure (no daemon, a reply that is not a JSON object, a
+ * timeout) returns -errno with C->error set. An {"ok": false} reply is a
+ * success here: the caller reads its "error". */
+int client_call(struct client *c, const struct ctl_request *req,
                 struct json_object **reply);
 
 /* The reply's "ok" member, false when absent or not a boolean. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cmd/cmd_render.h"
+#include "ctl/ctl.h"
 #include "base/strbuf.h"
 
 int rocesh_init(struct rocesh *r, const char *sockpath)
@@ -189,15 +190,14 @@ static void rocesh_print_warnings(struct rocesh *r, struct json_object *reply)
 	r->warnings = now;
 }
 
-/* Send REQ (consumed). Returns the reply, or NULL after printing why the
- * daemon could not be asked. */
+/* Send REQ. Returns the reply, or NULL after printing why the daemon
+ * could not be asked. */
 static struct json_object *rocesh_call(struct rocesh *r,
-                                       struct json_object *req)
+                                       const struct ctl_request *req)
 {
 	struct json_object *reply;
 	int rc = client_call(&r->cl, req, &reply);
 
-	json_object_put(req);
 	if (rc < 0) {
 		if (r->interactive)
 			fprintf(r->err, "%% %s\n", r->cl.error);
@@ -210,25 +210,21 @@ static struct json_object *rocesh_call(struct rocesh *r,
 	return reply;
 }
 
-static struct json_object *rocesh_context_json(const struct cmd_ctx *c)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < c->depth; i++)
-		json_object_array_add(a, json_object_new_string(c->path[i]));
-	return a;
-}
-
 static int rocesh_config(struct rocesh *r, const char *line,
                          const struct cmd_parsed *p, size_t col)
 {
-	struct json_object *req = json_object_new_object(), *reply;
+	struct ctl_request req = {.cmd = CTL_CMD_CONFIG};
+	struct json_object *reply;
 	int rc = 0;
 
-	json_object_object_add(req, "cmd", json_object_new_string("config"));
-	json_object_object_add(req, "context", rocesh_context_json(&r->ctx));
-	json_object_object_add(req, "line", json_object_new_string(p->canon));
-	reply = rocesh_call(r, req);
+	/* A deeper context than the protocol carries is refused by the
+	 * encoder from the count. */
+	req.ncontext = r->ctx.depth;
+	for (size_t i = 0; i < r->ctx.depth && i < CTL_CONTEXT_MAX; i++)
+		ctl_request_set(req.context[i], sizeof(req.context[i]),
+		                r->ctx.path[i]);
+	ctl_request_set(req.line, sizeof(req.line), p->canon);
+	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
 	if (client_reply_ok(reply)) {
@@ -271,9 +267,9 @@ static void rocesh_print_show(struct rocesh *r, struct json_object *reply,
 /* The arguments of a show command for the protocol: the tokens after the
  * command's own words (NAME, e.g. "show queuing interface"), without the
  * trailing json, which travels as its own member. */
-static struct json_object *rocesh_show_args(const struct cmd_parsed *p)
+static void rocesh_show_args(const struct cmd_parsed *p,
+                             struct ctl_request *req)
 {
-	struct json_object *a = json_object_new_array();
 	size_t skip = 0, end = p->argc;
 	const char *s = p->name;
 
@@ -284,22 +280,22 @@ static struct json_object *rocesh_show_args(const struct cmd_parsed *p)
 	}
 	if (p->json && end > skip && !strcmp(p->argv[end - 1], "json"))
 		end--;
-	for (size_t i = skip; i < end; i++)
-		json_object_array_add(a, json_object_new_string(p->argv[i]));
-	return a;
+	req->nargs = end > skip ? end - skip : 0;
+	for (size_t i = skip; i < end && i - skip < CTL_ARGS_MAX; i++)
+		ctl_request_set(req->args[i - skip], sizeof(req->args[0]),
+		                p->argv[i]);
 }
 
 static int rocesh_show(struct rocesh *r, const char *line,
                        const struct cmd_parsed *p, size_t col)
 {
-	struct json_object *req = json_object_new_object(), *reply;
+	struct ctl_request req = {.cmd = CTL_CMD_SHOW, .json = p->json};
+	struct json_object *reply;
 	int rc = 0;
 
-	json_object_object_add(req, "cmd", json_object_new_string("show"));
-	json_object_object_add(req, "what", json_object_new_string(p->name));
-	json_object_object_add(req, "args", rocesh_show_args(p));
-	json_object_object_add(req, "json", json_object_new_boolean(p->json));
-	reply = rocesh_call(r, req);
+	ctl_request_set(req.what, sizeof(req.what), p->name);
+	rocesh_show_args(p, &req);
+	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
 	if (client_reply_ok(reply))
@@ -313,40 +309,33 @@ static int rocesh_show(struct rocesh *r, const char *line,
 static int rocesh_action(struct rocesh *r, const char *line,
                          const struct cmd_parsed *p, size_t col)
 {
-	struct json_object *req = json_object_new_object(), *reply;
+	struct ctl_request req = {.cmd = CTL_CMD_COPY};
+	struct json_object *reply;
 	bool copy = false;
 	const char *text;
 	int rc = 0;
 
 	if (!strncmp(p->name, "copy", 4)) {
 		/* The only copy there is: running-config startup-config. */
-		json_object_object_add(req, "cmd",
-		                       json_object_new_string("copy"));
-		json_object_object_add(
-		    req, "from", json_object_new_string("running-config"));
-		json_object_object_add(
-		    req, "to", json_object_new_string("startup-config"));
+		ctl_request_set(req.from, sizeof(req.from), "running-config");
+		ctl_request_set(req.to, sizeof(req.to), "startup-config");
 		copy = true;
 	} else if (!strncmp(p->name, "debug", 5) && p->argc >= 1) {
 		/* "[no] debug SUBSYS": the subsystem is the last token. */
-		json_object_object_add(req, "cmd",
-		                       json_object_new_string("debug"));
-		json_object_object_add(
-		    req, "subsys",
-		    json_object_new_string(p->argv[p->argc - 1]));
-		json_object_object_add(req, "on",
-		                       json_object_new_boolean(!p->negated));
+		req.cmd = CTL_CMD_DEBUG;
+		ctl_request_set(req.subsys, sizeof(req.subsys),
+		                p->argv[p->argc - 1]);
+		req.on = !p->negated;
 	} else {
 		struct cmd_error err = {.pos = 0};
 
-		json_object_put(req);
 		snprintf(err.message, sizeof(err.message),
 		         "%% '%s' is not supported by this rocesh", p->name);
 		rocesh_print_error(r, line, col, &err);
 		r->nerrors++;
 		return -1;
 	}
-	reply = rocesh_call(r, req);
+	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
 	if (client_reply_ok(reply)) {
@@ -561,38 +550,32 @@ static void rocesh_known_load(struct policy *pol, const char *text)
 
 const struct policy *rocesh_known(struct rocesh *r)
 {
-	struct json_object *req, *reply = NULL;
+	struct ctl_request req = {.cmd = CTL_CMD_SHOW,
+	                          .what = CTL_WHAT_RUNNING_CONFIG};
+	struct json_object *reply = NULL;
 	const char *text;
 
 	if (!r->known_stale)
 		return &r->known;
 	r->known_stale = false;
-	req = json_object_new_object();
-	json_object_object_add(req, "cmd", json_object_new_string("show"));
-	json_object_object_add(req, "what",
-	                       json_object_new_string("show running-config"));
-	json_object_object_add(req, "args", json_object_new_array());
-	json_object_object_add(req, "json", json_object_new_boolean(false));
 	/* Quietly: completion without a daemon just offers no names. */
-	if (client_call(&r->cl, req, &reply) == 0 && client_reply_ok(reply) &&
+	if (client_call(&r->cl, &req, &reply) == 0 && client_reply_ok(reply) &&
 	    (text = client_reply_str(reply, "text"))) {
 		policy_free(&r->known);
 		policy_init(&r->known);
 		rocesh_known_load(&r->known, text);
 	}
 	json_object_put(reply);
-	json_object_put(req);
 	return &r->known;
 }
 
 int rocesh_ping(struct rocesh *r)
 {
-	struct json_object *req = json_object_new_object(), *reply = NULL;
+	struct ctl_request req = {.cmd = CTL_CMD_PING};
+	struct json_object *reply = NULL;
 	int rc;
 
-	json_object_object_add(req, "cmd", json_object_new_string("ping"));
-	rc = client_call(&r->cl, req, &reply);
-	json_object_put(req);
+	rc = client_call(&r->cl, &req, &reply);
 	json_object_put(reply);
 	if (rc < 0)
 		fprintf(r->err, "%% %s\n", r->cl.error);

@@ -105,35 +105,35 @@ static int server_stop(struct server *s)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 100;
 }
 
-static struct json_object *req_show(const char *what)
+static struct ctl_request req_show(const char *what)
 {
-	struct json_object *r = json_object_new_object();
+	struct ctl_request r = {.cmd = CTL_CMD_SHOW};
 
-	json_object_object_add(r, "cmd", json_object_new_string("show"));
-	json_object_object_add(r, "what", json_object_new_string(what));
+	ctl_request_set(r.what, sizeof(r.what), what);
 	return r;
 }
 
 static void test_call_ok(void **state)
 {
 	static const struct step steps[] = {
-	    {"{\"cmd\":\"show\",\"what\":\"show class-map\"}",
+	    {"{\"cmd\":\"show\",\"what\":\"show class-map\",\"args\":[],"
+	     "\"json\":false}",
 	     "{\"ok\": true, \"text\": \"class-map\\n\"}"},
 	};
 	struct server s;
 	struct client c;
-	struct json_object *req = req_show("show class-map"), *reply;
+	struct ctl_request req = req_show("show class-map");
+	struct json_object *reply;
 
 	(void)state;
 	server_start(&s, steps, 1);
 	assert_int_equal(client_init(&c, s.path), 0);
-	assert_int_equal(client_call(&c, req, &reply), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
 	assert_true(client_reply_ok(reply));
 	assert_string_equal(client_reply_str(reply, "text"), "class-map\n");
 	assert_null(client_reply_str(reply, "error"));
 	json_object_put(reply);
 	client_close(&c);
-	json_object_put(req);
 	assert_int_equal(server_stop(&s), 0);
 }
 
@@ -145,22 +145,22 @@ static void test_error_reply(void **state)
 	};
 	struct server s;
 	struct client c;
-	struct json_object *req = req_show("x"), *reply;
+	struct ctl_request req = req_show("x");
+	struct json_object *reply;
 
 	(void)state;
 	server_start(&s, steps, 2);
 	assert_int_equal(client_init(&c, s.path), 0);
 	/* A refusal is a reply like any other: the caller reads it. */
-	assert_int_equal(client_call(&c, req, &reply), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
 	assert_false(client_reply_ok(reply));
 	assert_string_equal(client_reply_str(reply, "error"), "% nope");
 	json_object_put(reply);
 	/* "ok" that is not a boolean true is not success. */
-	assert_int_equal(client_call(&c, req, &reply), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
 	assert_false(client_reply_ok(reply));
 	json_object_put(reply);
 	client_close(&c);
-	json_object_put(req);
 	assert_int_equal(server_stop(&s), 0);
 }
 
@@ -173,33 +173,33 @@ static void test_not_json(void **state)
 	};
 	struct server s;
 	struct client c;
-	struct json_object *req = req_show("x"), *reply;
+	struct ctl_request req = req_show("x");
+	struct json_object *reply;
 
 	(void)state;
 	server_start(&s, steps, 3);
 	assert_int_equal(client_init(&c, s.path), 0);
-	assert_int_equal(client_call(&c, req, &reply), -EBADMSG);
+	assert_int_equal(client_call(&c, &req, &reply), -EBADMSG);
 	assert_null(reply);
 	assert_non_null(strstr(c.error, "not a JSON object"));
 	/* The client hung up after the bad reply; the next call connects
 	 * again, and a JSON array is no reply object either. */
-	assert_int_equal(client_call(&c, req, &reply), -EBADMSG);
+	assert_int_equal(client_call(&c, &req, &reply), -EBADMSG);
 	client_close(&c);
-	json_object_put(req);
 	assert_int_equal(server_stop(&s), 0);
 }
 
 static void test_no_daemon(void **state)
 {
 	struct client c;
-	struct json_object *req = req_show("x"), *reply;
+	struct ctl_request req = req_show("x");
+	struct json_object *reply;
 
 	(void)state;
 	assert_int_equal(client_init(&c, "/nonexistent/roced.sock"), 0);
-	assert_int_equal(client_call(&c, req, &reply), -ENOENT);
+	assert_int_equal(client_call(&c, &req, &reply), -ENOENT);
 	assert_non_null(strstr(c.error, "/nonexistent/roced.sock"));
 	assert_non_null(strstr(c.error, "is roced running"));
-	json_object_put(req);
 }
 
 /* The daemon restarted between two commands of a shell session: the
@@ -213,39 +213,42 @@ static void test_reconnect(void **state)
 	};
 	struct server s;
 	struct client c;
-	struct json_object *req = req_show("x"), *reply;
+	struct ctl_request req = req_show("x");
+	struct json_object *reply;
 
 	(void)state;
 	server_start(&s, steps, 3);
 	assert_int_equal(client_init(&c, s.path), 0);
-	assert_int_equal(client_call(&c, req, &reply), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
 	json_object_put(reply);
 	/* Let the server drop the first connection. */
 	usleep(100 * 1000);
-	assert_int_equal(client_call(&c, req, &reply), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
 	assert_string_equal(client_reply_str(reply, "text"), "again");
 	json_object_put(reply);
 	client_close(&c);
-	json_object_put(req);
 	assert_int_equal(server_stop(&s), 0);
 }
 
-static void test_request_too_large(void **state)
+/* A request with no encoding (a name that does not fit its member) is
+ * refused before any connection is tried, in the parser's words. */
+static void test_request_unencodable(void **state)
 {
+	struct ctl_request req = req_show("show queuing interface");
 	struct client c;
-	struct json_object *req = json_object_new_object(), *reply;
-	char *big = malloc(CTL_MAX_REQUEST + 1);
+	struct json_object *reply;
+	char name[CTL_ARG_LEN + 1];
 
 	(void)state;
-	memset(big, 'a', CTL_MAX_REQUEST);
-	big[CTL_MAX_REQUEST] = '\0';
-	json_object_object_add(req, "line", json_object_new_string(big));
-	/* Refused before any connection is tried (there is no server). */
+	memset(name, 'e', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	req.nargs = 1;
+	ctl_request_set(req.args[0], sizeof(req.args[0]), name);
 	assert_int_equal(client_init(&c, "/nonexistent/roced.sock"), 0);
-	assert_int_equal(client_call(&c, req, &reply), -EMSGSIZE);
-	assert_non_null(strstr(c.error, "too large"));
-	json_object_put(req);
-	free(big);
+	assert_int_equal(client_call(&c, &req, &reply), -EINVAL);
+	assert_null(reply);
+	assert_string_equal(c.error,
+	                    "'args[0]' is too long (at most 63 bytes)");
 }
 
 /* A reply far larger than any fixed buffer arrives whole. */
@@ -258,7 +261,8 @@ static void test_large_reply(void **state)
 	struct step steps[1] = {{NULL, reply_text}};
 	struct server s;
 	struct client c;
-	struct json_object *req = req_show("x"), *reply;
+	struct ctl_request req = req_show("x");
+	struct json_object *reply;
 	size_t off;
 
 	(void)state;
@@ -268,11 +272,10 @@ static void test_large_reply(void **state)
 	snprintf(reply_text + off + N, sizeof(reply_text) - off - N, "\"}");
 	server_start(&s, steps, 1);
 	assert_int_equal(client_init(&c, s.path), 0);
-	assert_int_equal(client_call(&c, req, &reply), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
 	assert_int_equal(strlen(client_reply_str(reply, "text")), N);
 	json_object_put(reply);
 	client_close(&c);
-	json_object_put(req);
 	assert_int_equal(server_stop(&s), 0);
 }
 
@@ -298,7 +301,7 @@ int main(void)
 	    cmocka_unit_test(test_not_json),
 	    cmocka_unit_test(test_no_daemon),
 	    cmocka_unit_test(test_reconnect),
-	    cmocka_unit_test(test_request_too_large),
+	    cmocka_unit_test(test_request_unencodable),
 	    cmocka_unit_test(test_large_reply),
 	    cmocka_unit_test(test_path_too_long),
 	};
