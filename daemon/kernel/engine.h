@@ -56,8 +56,8 @@ int engine_apply(struct engine *e, struct plan *pl, bool orphans,
 
 /* engine_apply() once, and write a summary to OUT: per port its status
  * and writes, then totals. Returns 0 when every present port is as
- * planned, 1 when some port was refused or rolled back, 2 when nothing
- * could be observed. */
+ * planned, 1 when some port was refused or rolled back, 2 when the pass
+ * stopped before writing anything. */
 int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out);
 
 #endif
