@@ -12,7 +12,7 @@
 #include <linux/filter.h>
 #include <linux/rtnetlink.h>
 
-#include "kernel/link.h"
+#include "nlmsg/link_msg.h"
 #include "nlmsg/tc_msg.h"
 
 struct tc_obs {
@@ -332,6 +332,9 @@ static int tc_wire_op(const struct diff_op *op, enum tc_msg_op *out)
 	return -EINVAL;
 }
 
+_Static_assert(TC_MSG_BUF_SIZE >= LINK_MSG_SIZE,
+               "an MTU request in a tc buffer");
+
 /* Encode OP for IFINDEX into BUF (TC_MSG_BUF_SIZE bytes). */
 static int tc_encode(struct tc_nl *t, char *buf, int ifindex,
                      const struct diff_op *op)
@@ -345,7 +348,7 @@ static int tc_encode(struct tc_nl *t, char *buf, int ifindex,
 	case DIFF_MTU:
 		/* `ip link set mtu` has but the one form */
 		return op->kind == DIFF_CHANGE
-		           ? link_msg_mtu(buf, TC_MSG_BUF_SIZE, ifindex,
+		           ? link_msg_mtu(buf, TC_MSG_BUF_SIZE, 0, ifindex,
 		                          op->u.mtu)
 		           : -EINVAL;
 	case DIFF_QDISC:
