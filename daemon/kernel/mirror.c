@@ -23,6 +23,7 @@ static void mirror_port_clear(struct plan_port *pp)
 	pp->filters = NULL;
 	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
 	pp->clsact_shared = false;
+	pp->clsact_owned = false;
 }
 
 void mirror_free(struct mirror *m)
@@ -160,6 +161,7 @@ static int mirror_copy(struct plan_port *dst, const struct plan_port *src)
 {
 	mirror_port_clear(dst);
 	dst->clsact_shared = src->clsact_shared;
+	dst->clsact_owned = src->clsact_owned;
 	if (mirror_dup((void **)&dst->qdiscs, src->qdiscs, src->nqdiscs,
 	               sizeof(*src->qdiscs)) < 0 ||
 	    mirror_dup((void **)&dst->classes, src->classes, src->nclasses,
@@ -332,19 +334,26 @@ static int mirror_after(struct plan_port *st, const struct plan_port *want,
 			rc = mirror_canon_filter(f);
 		}
 	}
-	/* diff keeps a clsact that carries someone else's filters. */
+	/* diff keeps a clsact that carries someone else's filters, or that
+	 * roced did not create. */
 	for (size_t i = 0; !rc && !clsact && i < have->nqdiscs; i++) {
 		struct plan_qdisc *q;
 
 		if (have->qdiscs[i].kind != PLAN_QD_CLSACT ||
-		    !have->clsact_shared)
+		    (have->clsact_owned && !have->clsact_shared))
 			continue;
 		q = plan_port_add_qdisc(st);
 		if (!q)
 			return -ENOMEM;
 		*q = have->qdiscs[i];
+		clsact = true;
 	}
 	st->clsact_shared = have->clsact_shared;
+	/* roced's when it was before, or when OPS created it (with the
+	 * mark) */
+	st->clsact_owned =
+	    clsact && (have->clsact_owned ||
+	               mirror_written(ops, DIFF_QDISC, PLAN_H_CLSACT, 0));
 	return rc;
 }
 

@@ -219,6 +219,13 @@ static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 			p->info.clsact_foreign++;
 		return MNL_CB_OK;
 	}
+	/* roced writes nothing outside chain 0 but its mark (plan.h). */
+	if (m.f.chain) {
+		if (m.f.chain == PLAN_CLSACT_MARK_CHAIN &&
+		    o->parent == PLAN_H_CLSACT_INGRESS)
+			p->have->clsact_owned = true;
+		return MNL_CB_OK;
+	}
 	f = plan_port_add_filter(p->have);
 	if (!f) {
 		o->rc = -ENOMEM;

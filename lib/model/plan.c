@@ -78,6 +78,17 @@ const struct plan_port *plan_find_port(const struct plan *pl,
 	return NULL;
 }
 
+void plan_clsact_mark(struct plan_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->kind = PLAN_FILTER_FLOWER;
+	f->parent = PLAN_H_CLSACT_INGRESS;
+	f->chain = PLAN_CLSACT_MARK_CHAIN;
+	f->prio = PLAN_FILTER_PRIO_MAX;
+	f->protocol = 0x0003; /* ETH_P_ALL */
+	f->action = PLAN_ACT_SKBEDIT_PRIORITY;
+}
+
 const char *plan_layout_name(enum plan_layout l)
 {
 	switch (l) {

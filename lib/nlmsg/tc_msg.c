@@ -403,7 +403,8 @@ bool tc_msg_filter_same(const struct plan_filter *want,
                         const struct plan_filter *have)
 {
 	if (want->kind != have->kind || want->parent != have->parent ||
-	    want->prio != have->prio || want->protocol != have->protocol ||
+	    want->chain != have->chain || want->prio != have->prio ||
+	    want->protocol != have->protocol ||
 	    want->match_dscp != have->match_dscp ||
 	    want->match_pcp != have->match_pcp || want->action != have->action)
 		return false;

@@ -226,13 +226,23 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	for (size_t i = 0; i < want->nqdiscs; i++) {
 		const struct plan_qdisc *w = &want->qdiscs[i];
 		const struct plan_qdisc *h = diff_find_qdisc(have, w->handle);
+		bool add;
 
 		if (w->parent != PLAN_H_ROOT && w->kind != PLAN_QD_CLSACT)
 			continue;
-		if (!h || (w->parent == PLAN_H_ROOT && gone))
+		add = !h || (w->parent == PLAN_H_ROOT && gone);
+
+		if (add)
 			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
 		else if (!tc_msg_qdisc_same(w, h))
 			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
+		if (add && w->kind == PLAN_QD_CLSACT) {
+			/* roced's own from now on, for any later roced */
+			struct plan_filter mark;
+
+			plan_clsact_mark(&mark);
+			DIFF_PUSH(out, DIFF_ADD, DIFF_FILTER, filter, mark);
+		}
 	}
 	/* Parents before children, whatever order WANT lists them in (a
 	 * rollback's WANT comes from a kernel dump): htb quietly hangs a
@@ -287,13 +297,14 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		    !tc_msg_filter_same(w, h))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_FILTER, filter, *w);
 	}
-	/* 7. A clsact nobody else uses, that the plan no longer needs (its
-	 * filters of ours were deleted in step 1). */
+	/* 7. A clsact roced created and nobody else uses, that the plan no
+	 * longer needs (its filters of ours were deleted in step 1, the mark
+	 * goes with it). */
 	for (size_t i = 0; i < have->nqdiscs; i++) {
 		const struct plan_qdisc *h = &have->qdiscs[i];
 
-		if (h->kind == PLAN_QD_CLSACT && !have->clsact_shared &&
-		    !diff_find_qdisc(want, h->handle))
+		if (h->kind == PLAN_QD_CLSACT && have->clsact_owned &&
+		    !have->clsact_shared && !diff_find_qdisc(want, h->handle))
 			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *h);
 	}
 	if (depths != stack_depths)
