@@ -1,6 +1,7 @@
-/* engine: the daemon's kernel-facing state (netlink socket, link monitor)
- * and the jobs that use it: one reconcile pass (`roced --once`) now, the
- * event loop later. */
+/* engine: the daemon's kernel-facing state (netlink socket, link monitor,
+ * the mirror of roced's tc objects) and the jobs that use it: one
+ * reconcile pass (`roced --once`), and the daemon's passes, which
+ * daemon/core drives from its event loop. */
 #ifndef ROCED_ENGINE_H
 #define ROCED_ENGINE_H
 

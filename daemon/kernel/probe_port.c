@@ -138,12 +138,13 @@ static int probe_dcb(struct probe_ctx *pc)
 
 		if (l->dup || !l->found || (l->flags & IFF_LOOPBACK))
 			continue;
-		req = nlb_batch_next(&b, 128);
+		req = nlb_batch_next(&b, DCBNL_MSG_GET_SIZE);
 		if (!req) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		rc = dcbnl_msg_ieee_get(req, 128, 0, l->port->ifname);
+		rc = dcbnl_msg_ieee_get(req, DCBNL_MSG_GET_SIZE, 0,
+		                        l->port->ifname);
 		if (rc < 0)
 			goto out;
 		nlb_batch_commit(&pc->rt, &b);

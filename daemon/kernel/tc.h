@@ -1,6 +1,6 @@
 /* tc: the tc backend. Observes roced's qdiscs, classes and filters on
  * ports and writes diff's tc operations, over rtnetlink (lib/nlmsg/tc_msg.c
- * encodes and decodes; daemon/nl.c carries).
+ * encodes and decodes; daemon/kernel/nlb.c carries).
  *
  * Observation reads every link's qdiscs with one dump (the kernel answers
  * a qdisc dump with all devices anyway), kept as a scan that also tells

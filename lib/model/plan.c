@@ -69,15 +69,6 @@ struct plan_filter *plan_port_add_filter(struct plan_port *pp)
 	                 sizeof(struct plan_filter));
 }
 
-const struct plan_port *plan_find_port(const struct plan *pl,
-                                       const char *ifname)
-{
-	for (size_t i = 0; i < pl->nports; i++)
-		if (!strcmp(pl->ports[i].ifname, ifname))
-			return &pl->ports[i];
-	return NULL;
-}
-
 void plan_clsact_mark(struct plan_filter *f)
 {
 	memset(f, 0, sizeof(*f));

@@ -253,9 +253,6 @@ struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp);
 struct plan_class *plan_port_add_class(struct plan_port *pp);
 struct plan_filter *plan_port_add_filter(struct plan_port *pp);
 
-const struct plan_port *plan_find_port(const struct plan *pl,
-                                       const char *ifname);
-
 const char *plan_layout_name(enum plan_layout l);         /* "htb+bfifo" ... */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k); /* "ets" ... */
 

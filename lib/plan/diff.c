@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/pkt_sched.h>
+
 void diff_init(struct diff *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -135,7 +137,9 @@ static unsigned diff_class_depth(const struct plan_port *p,
 {
 	unsigned depth = 0;
 
-	while (depth < 8 && (c = diff_find_class(p, c->parent)) != NULL)
+	/* bounded: a loop of parents must not hang us */
+	while (depth < TC_HTB_MAXDEPTH &&
+	       (c = diff_find_class(p, c->parent)) != NULL)
 		depth++;
 	return depth;
 }
@@ -258,7 +262,8 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		if (depths[i] > maxdepth)
 			maxdepth = depths[i];
 	}
-	for (unsigned depth = 0; depth <= maxdepth && depth < 8; depth++) {
+	for (unsigned depth = 0; depth <= maxdepth && depth < TC_HTB_MAXDEPTH;
+	     depth++) {
 		for (size_t i = 0; i < want->nclasses; i++) {
 			const struct plan_class *w = &want->classes[i];
 			const struct plan_class *h;

@@ -111,6 +111,13 @@ static void test_get_requests(void **state)
 	                    DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE),
 	    0);
 	ASSERT_MSG(fx_dcbx_set);
+	/* a GET of the longest name fits DCBNL_MSG_GET_SIZE */
+	assert_int_equal(
+	    dcbnl_msg_ieee_get(req.b, DCBNL_MSG_GET_SIZE, 0, "fifteen-chars-x"),
+	    0);
+	assert_int_equal(
+	    dcbnl_msg_gdcbx(req.b, DCBNL_MSG_GET_SIZE, 0, "fifteen-chars-x"),
+	    0);
 }
 
 static void test_seq_is_callers(void **state)
