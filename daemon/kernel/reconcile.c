@@ -44,17 +44,6 @@ struct rc_batch {
 	size_t n;
 };
 
-static void rc_port_reset(struct plan_port *pp)
-{
-	free(pp->qdiscs);
-	free(pp->classes);
-	free(pp->filters);
-	pp->qdiscs = NULL;
-	pp->classes = NULL;
-	pp->filters = NULL;
-	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
-}
-
 static void rc_describe(char *buf, size_t len, const struct diff_op *op)
 {
 	switch (op->obj) {
@@ -265,7 +254,7 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	free(map.reqs);
 	nlb_batch_free(&b);
 	diff_free(&now.ops);
-	rc_port_reset(&now.have);
+	plan_port_clear_tc(&now.have);
 	diag_free(&now.have.warnings);
 }
 
@@ -433,7 +422,7 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 out:
 	for (size_t i = 0; ports && i < pl->nports; i++) {
 		diff_free(&ports[i].ops);
-		rc_port_reset(&ports[i].have);
+		plan_port_clear_tc(&ports[i].have);
 		diag_free(&ports[i].have.warnings);
 	}
 	free(map.reqs);

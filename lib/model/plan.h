@@ -253,6 +253,21 @@ struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp);
 struct plan_class *plan_port_add_class(struct plan_port *pp);
 struct plan_filter *plan_port_add_filter(struct plan_port *pp);
 
+/* PP's tc object of that identity (as diff and the kernel name them), or
+ * NULL. Filters: tc allows one protocol per priority, so (parent, prio)
+ * names one rule of roced's. */
+const struct plan_qdisc *plan_port_qdisc(const struct plan_port *pp,
+                                         uint32_t handle);
+const struct plan_class *plan_port_class(const struct plan_port *pp,
+                                         uint32_t classid);
+const struct plan_filter *plan_port_filter(const struct plan_port *pp,
+                                           uint32_t parent, uint16_t prio);
+/* Empty PP's tc part (objects, clsact_shared, clsact_owned). */
+void plan_port_clear_tc(struct plan_port *pp);
+/* DST's tc part becomes a copy of SRC's. Returns 0 or -ENOMEM (DST's tc
+ * part is then empty). */
+int plan_port_copy_tc(struct plan_port *dst, const struct plan_port *src);
+
 const char *plan_layout_name(enum plan_layout l);         /* "htb+bfifo" ... */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k); /* "ets" ... */
 

@@ -367,12 +367,8 @@ static const struct dcb_ops fake_dcb = {.transact = fake_transact};
 static void fake_free(struct fake *f)
 {
 	for (size_t i = 0; i < f->nlinks; i++) {
-		struct plan_port *st = &f->links[i].st;
-
-		free(st->qdiscs);
-		free(st->classes);
-		free(st->filters);
-		diag_free(&st->warnings);
+		plan_port_clear_tc(&f->links[i].st);
+		diag_free(&f->links[i].st.warnings);
 	}
 }
 
