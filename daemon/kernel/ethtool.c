@@ -156,12 +156,11 @@ static int ethtool_parse_link(const struct nlmsghdr *nlh,
 	return 0;
 }
 
-int ethtool_link_get(struct ethtool *et, const char *ifname,
-                     struct ethtool_msg_link *out)
+/* LINKMODES of IFNAME, or of every device (a dump) without one. */
+static int ethtool_linkmodes(struct ethtool *et, const char *ifname,
+                             struct ethtool_reply *r)
 {
 	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
-	struct ethtool_reply r = {
-	    .et = et, .out = out, .parse = ethtool_parse_link};
 	int rc = ethtool_family(et);
 
 	if (rc < 0)
@@ -170,28 +169,29 @@ int ethtool_link_get(struct ethtool *et, const char *ifname,
 	                               ifname, 0);
 	if (rc < 0)
 		return rc;
-	return ethtool_verdict(ethtool_transact(et, req, ethtool_reply_cb, &r),
-	                       &r);
+	if (!ifname)
+		((struct nlmsghdr *)req)->nlmsg_flags |= NLM_F_DUMP;
+	return ethtool_verdict(ethtool_transact(et, req, ethtool_reply_cb, r),
+	                       r);
+}
+
+int ethtool_link_get(struct ethtool *et, const char *ifname,
+                     struct ethtool_msg_link *out)
+{
+	struct ethtool_reply r = {
+	    .et = et, .out = out, .parse = ethtool_parse_link};
+
+	return ifname ? ethtool_linkmodes(et, ifname, &r) : -EINVAL;
 }
 
 int ethtool_link_dump(struct ethtool *et, ethtool_link_cb cb, void *data)
 {
-	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
 	struct ethtool_reply r = {.et = et,
 	                          .link_cb = cb,
 	                          .link_data = data,
 	                          .parse = ethtool_parse_link};
-	int rc = ethtool_family(et);
+	int rc = ethtool_linkmodes(et, NULL, &r);
 
-	if (rc < 0)
-		return rc;
-	rc = ethtool_msg_linkmodes_get(req, sizeof(req), ++et->seq, et->family,
-	                               NULL, 0);
-	if (rc < 0)
-		return rc;
-	((struct nlmsghdr *)req)->nlmsg_flags |= NLM_F_DUMP;
-	rc = ethtool_verdict(ethtool_transact(et, req, ethtool_reply_cb, &r),
-	                     &r);
 	/* A namespace where no device has link settings dumps nothing. */
 	return rc == -ENOMSG ? 0 : rc;
 }

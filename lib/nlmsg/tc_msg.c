@@ -256,8 +256,10 @@ int tc_msg_get_str(const struct tc_msg_attr *a, char *dst, size_t size)
 	return 0;
 }
 
-int tc_msg_kind_options(const struct tc_msg_view *v, char kind[TC_MSG_KIND_MAX],
-                        struct tc_msg_attr *opts, struct tc_msg_attr *chain)
+static int tc_msg_kind_options(const struct tc_msg_view *v,
+                               char kind[TC_MSG_KIND_MAX],
+                               struct tc_msg_attr *opts,
+                               struct tc_msg_attr *chain)
 {
 	struct tc_msg_attr tb[TCA_MAX + 1];
 	int err;
@@ -272,6 +274,16 @@ int tc_msg_kind_options(const struct tc_msg_view *v, char kind[TC_MSG_KIND_MAX],
 	if (chain)
 		*chain = tb[TCA_CHAIN];
 	return 0;
+}
+
+int tc_msg_open_kind(const void *msg, size_t len, uint16_t new_type,
+                     uint16_t del_type, struct tc_msg_view *v,
+                     char kind[TC_MSG_KIND_MAX], struct tc_msg_attr *opts,
+                     struct tc_msg_attr *chain)
+{
+	int err = tc_msg_open(msg, len, new_type, del_type, v);
+
+	return err ? err : tc_msg_kind_options(v, kind, opts, chain);
 }
 
 /* --- ownership --- */

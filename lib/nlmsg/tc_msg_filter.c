@@ -421,9 +421,8 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = tc_msg_open(msg, len, RTM_NEWTFILTER, RTM_DELTFILTER, &v);
-	if (!err)
-		err = tc_msg_kind_options(&v, out->kind, &opts, &chain);
+	err = tc_msg_open_kind(msg, len, RTM_NEWTFILTER, RTM_DELTFILTER, &v,
+	                       out->kind, &opts, &chain);
 	if (!err && chain.data)
 		err = tc_msg_get_u32(&chain, &out->chain);
 	if (err)
