@@ -28,9 +28,10 @@ struct rc_port {
 	struct diff ops;
 	size_t first, count; /* this port's requests in the batch */
 	bool failed;
-	bool mtu_refused; /* the kernel refused this port's MTU request */
-	bool mirrored;    /* HAVE's tc part is a clean mirror entry */
-	uint32_t mtu;     /* the link's, when the pass looked it up */
+	bool mtu_refused;    /* the kernel refused this port's MTU request */
+	bool clsact_refused; /* ... or its request to add clsact */
+	bool mirrored;       /* HAVE's tc part is a clean mirror entry */
+	uint32_t mtu;        /* the link's, when the pass looked it up */
 };
 
 /* Which request of the batch is which operation. */
@@ -91,6 +92,22 @@ static void rc_fail(struct rc_port *p, const struct diff_op *op, int err,
 	         msg ? msg : "");
 }
 
+static bool rc_op_adds_clsact(const struct diff_op *op)
+{
+	return op->obj == DIFF_QDISC && op->kind == DIFF_ADD &&
+	       op->u.qdisc.kind == PLAN_QD_CLSACT;
+}
+
+/* Did P's pass create a clsact? Its requests went out (all of them or
+ * none) and the kernel took the add. */
+static bool rc_created_clsact(const struct rc_port *p)
+{
+	for (size_t i = 0; p->count && i < p->ops.n; i++)
+		if (rc_op_adds_clsact(&p->ops.ops[i]))
+			return !p->clsact_refused;
+	return false;
+}
+
 static void rc_on_fail(size_t index, int err, const char *msg, void *data)
 {
 	struct rc_batch *b = data;
@@ -99,6 +116,8 @@ static void rc_on_fail(size_t index, int err, const char *msg, void *data)
 		return;
 	if (b->reqs[index].op->obj == DIFF_MTU)
 		b->reqs[index].port->mtu_refused = true;
+	if (rc_op_adds_clsact(b->reqs[index].op))
+		b->reqs[index].port->clsact_refused = true;
 	rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
 }
 
@@ -225,6 +244,10 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	for (size_t i = 0; !rc && i < p->ops.n; i++)
 		if (p->ops.ops[i].obj == DIFF_MTU && !p->mtu_refused)
 			now.have.dcb.mtu = p->ops.ops[i].u.mtu;
+	/* A clsact this pass created is roced's even when its mark was
+	 * refused (a kernel without flower): the rollback deletes it. */
+	if (rc_created_clsact(p))
+		now.have.clsact_owned = true;
 	/* The target is the state before: HAVE of the failed pass. */
 	p->have.dcb.software = p->want->dcb.software;
 	p->have.dcb.unmanaged = p->want->dcb.unmanaged;

@@ -597,6 +597,56 @@ static void test_rollback_refused(void **state)
 	rig_free(&g);
 }
 
+/* clsact and an ingress rule of roced's on a port without them. */
+static void plan_clsact(struct plan_port *pp)
+{
+	struct plan_qdisc cl = {.kind = PLAN_QD_CLSACT,
+	                        .handle = PLAN_H_CLSACT,
+	                        .parent = PLAN_H_CLSACT,
+	                        .queue = -1};
+	struct plan_filter f = {.kind = PLAN_FILTER_FLOWER,
+	                        .parent = PLAN_H_CLSACT_INGRESS,
+	                        .prio = PLAN_FILTER_PRIO_BASE,
+	                        .protocol = ETH_P_IP,
+	                        .match_dscp = true,
+	                        .dscp = 26,
+	                        .dscp_mask = 0x3f,
+	                        .action = PLAN_ACT_SKBEDIT_PRIORITY,
+	                        .priority = 3};
+
+	pp->dcb.software = true;
+	*plan_port_add_qdisc(pp) = cl;
+	*plan_port_add_filter(pp) = f;
+}
+
+/* The kernel takes clsact and refuses roced's mark on it (no flower): the
+ * clsact is roced's all the same, and the rollback deletes it. The fake
+ * kernel, like a real one without the mark, reports it unmarked. */
+static void test_rollback_deletes_unmarked_clsact(void **state)
+{
+	struct rig g;
+	char l[5][96];
+
+	(void)state;
+	rig_init(&g);
+	plan_clsact(&g.pl.ports[0]);
+	snprintf(l[0], sizeof(l[0]), "%d add filter fffffff2 prio 5790", g.a);
+	g.f.refuse[0].what = l[0];
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), -EAGAIN);
+
+	snprintf(l[0], sizeof(l[0]), "%d add qdisc clsact ffff:", g.a);
+	snprintf(l[1], sizeof(l[1]),
+	         "%d add filter fffffff2 prio 5790: refused", g.a);
+	snprintf(l[2], sizeof(l[2]), "%d add filter fffffff2 prio 4791", g.a);
+	snprintf(l[3], sizeof(l[3]), "%d delete filter fffffff2 prio 4791",
+	         g.a);
+	snprintf(l[4], sizeof(l[4]), "%d delete qdisc clsact ffff:", g.a);
+	CHECK_LOG(&g.f, l[0], l[1], l[2], l[3], l[4]);
+	check_empty(&g.f, g.a);
+	assert_int_equal(g.res[0].status, RECONCILE_ROLLED_BACK);
+	rig_free(&g);
+}
+
 /* (a) Out of memory in rc1's diff, after rc0 had DCB to write: the pass
  * fails before anything is written, as its -errno says. */
 static void test_diff_oom_writes_nothing(void **state)
@@ -710,6 +760,7 @@ int main(void)
 	    cmocka_unit_test(test_refusal_rolls_back),
 	    cmocka_unit_test(test_rollback_restores_before),
 	    cmocka_unit_test(test_rollback_refused),
+	    cmocka_unit_test(test_rollback_deletes_unmarked_clsact),
 	    cmocka_unit_test(test_diff_oom_writes_nothing),
 	    cmocka_unit_test(test_dcb_refused_sends_no_tc),
 	    cmocka_unit_test(test_queue_failure_is_per_port),
