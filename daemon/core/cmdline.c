@@ -1,7 +1,6 @@
-/* cmdline: roced's command line and its one-shot jobs (-n, --dry-run).
- *
- * The long-running daemon joins here when its issue lands; main() stays a
- * call into roced_main() so that tests can link everything.
+/* cmdline: roced's command line, its one-shot jobs (-n, --dry-run,
+ * --once) and the start of the long-running daemon (daemon/core/daemon.c);
+ * main() stays a call into roced_main() so that tests can link everything.
  */
 #include "core/cmdline.h"
 

@@ -192,7 +192,9 @@ int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 
 	rc = engine_apply(e, pl, orphans, &res);
 	if (rc < 0 && rc != -EAGAIN) {
-		fprintf(out, "roced: cannot read the kernel's state: %s\n",
+		fprintf(out,
+		        "roced: nothing written: cannot read the kernel's "
+		        "state or work out the changes: %s\n",
 		        strerror(-rc));
 		free(res);
 		return 2;

@@ -1,6 +1,7 @@
-/* engine: the daemon's kernel-facing state (netlink socket, link monitor)
- * and the jobs that use it: one reconcile pass (`roced --once`) now, the
- * event loop later. */
+/* engine: the daemon's kernel-facing state (netlink socket, link monitor,
+ * the mirror of roced's tc objects) and the jobs that use it: one
+ * reconcile pass (`roced --once`), and the daemon's passes, which
+ * daemon/core drives from its event loop. */
 #ifndef ROCED_ENGINE_H
 #define ROCED_ENGINE_H
 
@@ -56,8 +57,8 @@ int engine_apply(struct engine *e, struct plan *pl, bool orphans,
 
 /* engine_apply() once, and write a summary to OUT: per port its status
  * and writes, then totals. Returns 0 when every present port is as
- * planned, 1 when some port was refused or rolled back, 2 when nothing
- * could be observed. */
+ * planned, 1 when some port was refused or rolled back, 2 when the pass
+ * stopped before writing anything. */
 int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out);
 
 #endif

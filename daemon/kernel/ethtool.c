@@ -82,7 +82,26 @@ struct ethtool_reply {
 	void *out;
 	ethtool_link_cb link_cb;
 	void *link_data;
+	/* Reads one reply into OUT (or hands it to LINK_CB): 0, -ENOMSG
+	 * for a message of another kind (skipped), or -errno. */
+	int (*parse)(const struct nlmsghdr *nlh, struct ethtool_reply *r);
 };
+
+/* The one reply callback: what R->parse makes of each message. */
+static int ethtool_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct ethtool_reply *r = data;
+	int err = r->parse(nlh, r);
+
+	if (err == -ENOMSG)
+		return MNL_CB_OK;
+	if (err) {
+		r->err = err;
+		return MNL_CB_ERROR;
+	}
+	r->got = true;
+	return MNL_CB_OK;
+}
 
 /* The exchange's verdict: a parse error beats the transport's -EIO. */
 static int ethtool_verdict(int rc, const struct ethtool_reply *r)
@@ -94,26 +113,18 @@ static int ethtool_verdict(int rc, const struct ethtool_reply *r)
 	return r->got ? 0 : -ENOMSG;
 }
 
-static int ethtool_family_cb(const struct nlmsghdr *nlh, void *data)
+static int ethtool_parse_family(const struct nlmsghdr *nlh,
+                                struct ethtool_reply *r)
 {
-	struct ethtool_reply *r = data;
-	int err = ethtool_msg_parse_family(nlh, nlh->nlmsg_len, r->out);
-
-	if (err == -ENOMSG)
-		return MNL_CB_OK;
-	if (err) {
-		r->err = err;
-		return MNL_CB_ERROR;
-	}
-	r->got = true;
-	return MNL_CB_OK;
+	return ethtool_msg_parse_family(nlh, nlh->nlmsg_len, r->out);
 }
 
 int ethtool_family(struct ethtool *et)
 {
 	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
 	uint16_t family = 0;
-	struct ethtool_reply r = {.et = et, .out = &family};
+	struct ethtool_reply r = {
+	    .et = et, .out = &family, .parse = ethtool_parse_family};
 	int rc;
 
 	if (et->family)
@@ -121,7 +132,7 @@ int ethtool_family(struct ethtool *et)
 	rc = ethtool_msg_family_get(req, sizeof(req), ++et->seq);
 	if (rc < 0)
 		return rc;
-	rc = ethtool_verdict(ethtool_transact(et, req, ethtool_family_cb, &r),
+	rc = ethtool_verdict(ethtool_transact(et, req, ethtool_reply_cb, &r),
 	                     &r);
 	if (rc < 0)
 		return rc;
@@ -129,32 +140,27 @@ int ethtool_family(struct ethtool *et)
 	return 0;
 }
 
-static int ethtool_link_cb_one(const struct nlmsghdr *nlh, void *data)
+static int ethtool_parse_link(const struct nlmsghdr *nlh,
+                              struct ethtool_reply *r)
 {
-	struct ethtool_reply *r = data;
 	struct ethtool_msg_link l;
 	int err =
 	    ethtool_msg_parse_linkmodes(nlh, nlh->nlmsg_len, r->et->family, &l);
 
-	if (err == -ENOMSG)
-		return MNL_CB_OK;
-	if (err) {
-		r->err = err;
-		return MNL_CB_ERROR;
-	}
-	r->got = true;
+	if (err)
+		return err;
 	if (r->link_cb)
 		r->link_cb(&l, r->link_data);
 	else if (r->out)
 		memcpy(r->out, &l, sizeof(l));
-	return MNL_CB_OK;
+	return 0;
 }
 
-int ethtool_link_get(struct ethtool *et, const char *ifname,
-                     struct ethtool_msg_link *out)
+/* LINKMODES of IFNAME, or of every device (a dump) without one. */
+static int ethtool_linkmodes(struct ethtool *et, const char *ifname,
+                             struct ethtool_reply *r)
 {
 	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
-	struct ethtool_reply r = {.et = et, .out = out};
 	int rc = ethtool_family(et);
 
 	if (rc < 0)
@@ -163,50 +169,46 @@ int ethtool_link_get(struct ethtool *et, const char *ifname,
 	                               ifname, 0);
 	if (rc < 0)
 		return rc;
-	return ethtool_verdict(
-	    ethtool_transact(et, req, ethtool_link_cb_one, &r), &r);
+	if (!ifname)
+		((struct nlmsghdr *)req)->nlmsg_flags |= NLM_F_DUMP;
+	return ethtool_verdict(ethtool_transact(et, req, ethtool_reply_cb, r),
+	                       r);
+}
+
+int ethtool_link_get(struct ethtool *et, const char *ifname,
+                     struct ethtool_msg_link *out)
+{
+	struct ethtool_reply r = {
+	    .et = et, .out = out, .parse = ethtool_parse_link};
+
+	return ifname ? ethtool_linkmodes(et, ifname, &r) : -EINVAL;
 }
 
 int ethtool_link_dump(struct ethtool *et, ethtool_link_cb cb, void *data)
 {
-	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
-	struct ethtool_reply r = {.et = et, .link_cb = cb, .link_data = data};
-	int rc = ethtool_family(et);
+	struct ethtool_reply r = {.et = et,
+	                          .link_cb = cb,
+	                          .link_data = data,
+	                          .parse = ethtool_parse_link};
+	int rc = ethtool_linkmodes(et, NULL, &r);
 
-	if (rc < 0)
-		return rc;
-	rc = ethtool_msg_linkmodes_get(req, sizeof(req), ++et->seq, et->family,
-	                               NULL, 0);
-	if (rc < 0)
-		return rc;
-	((struct nlmsghdr *)req)->nlmsg_flags |= NLM_F_DUMP;
-	rc = ethtool_verdict(ethtool_transact(et, req, ethtool_link_cb_one, &r),
-	                     &r);
 	/* A namespace where no device has link settings dumps nothing. */
 	return rc == -ENOMSG ? 0 : rc;
 }
 
-static int ethtool_pause_cb(const struct nlmsghdr *nlh, void *data)
+static int ethtool_parse_pause(const struct nlmsghdr *nlh,
+                               struct ethtool_reply *r)
 {
-	struct ethtool_reply *r = data;
-	int err =
-	    ethtool_msg_parse_pause(nlh, nlh->nlmsg_len, r->et->family, r->out);
-
-	if (err == -ENOMSG)
-		return MNL_CB_OK;
-	if (err) {
-		r->err = err;
-		return MNL_CB_ERROR;
-	}
-	r->got = true;
-	return MNL_CB_OK;
+	return ethtool_msg_parse_pause(nlh, nlh->nlmsg_len, r->et->family,
+	                               r->out);
 }
 
 int ethtool_pause_stats(struct ethtool *et, const char *ifname,
                         struct ethtool_msg_pause *out)
 {
 	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
-	struct ethtool_reply r = {.et = et, .out = out};
+	struct ethtool_reply r = {
+	    .et = et, .out = out, .parse = ethtool_parse_pause};
 	const unsigned both =
 	    ETHTOOL_MSG_HAS_PAUSE_TX | ETHTOOL_MSG_HAS_PAUSE_RX;
 	int rc = ethtool_family(et);
@@ -218,7 +220,7 @@ int ethtool_pause_stats(struct ethtool *et, const char *ifname,
 	                           ifname, 0, true);
 	if (rc < 0)
 		return rc;
-	rc = ethtool_verdict(ethtool_transact(et, req, ethtool_pause_cb, &r),
+	rc = ethtool_verdict(ethtool_transact(et, req, ethtool_reply_cb, &r),
 	                     &r);
 	if (rc < 0)
 		return rc;

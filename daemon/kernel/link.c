@@ -10,7 +10,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 #include <netlink/cache.h>
 #include <netlink/netlink.h>
@@ -319,23 +318,5 @@ int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
 		snprintf(err, errlen, "%s", nl_geterror(rc));
 		return rc == -NLE_INVAL ? -EINVAL : -EIO;
 	}
-	return 0;
-}
-
-int link_msg_mtu(void *buf, size_t size, int ifindex, uint32_t mtu)
-{
-	struct nlmsghdr *nlh;
-	struct ifinfomsg *ifi;
-
-	if (size < LINK_MSG_MTU_SIZE)
-		return -EMSGSIZE;
-	memset(buf, 0, LINK_MSG_MTU_SIZE);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_NEWLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	ifi->ifi_index = ifindex;
-	mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
 	return 0;
 }

@@ -55,11 +55,4 @@ int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out);
 int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
                  size_t errlen);
 
-/* Room for link_msg_mtu()'s request. */
-#define LINK_MSG_MTU_SIZE 64
-/* Build in BUF (SIZE bytes, 4-byte aligned) the RTM_NEWLINK request that
- * sets IFINDEX's MTU, as `ip link set DEV mtu N` sends it, so that it can
- * travel in a batch with the tc requests. Returns 0 or -EMSGSIZE. */
-int link_msg_mtu(void *buf, size_t size, int ifindex, uint32_t mtu);
-
 #endif

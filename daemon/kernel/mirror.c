@@ -13,22 +13,10 @@ void mirror_init(struct mirror *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static void mirror_port_clear(struct plan_port *pp)
-{
-	free(pp->qdiscs);
-	free(pp->classes);
-	free(pp->filters);
-	pp->qdiscs = NULL;
-	pp->classes = NULL;
-	pp->filters = NULL;
-	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
-	pp->clsact_shared = false;
-}
-
 void mirror_free(struct mirror *m)
 {
 	for (size_t i = 0; i < m->n; i++)
-		mirror_port_clear(&m->v[i].tc);
+		plan_port_clear_tc(&m->v[i].tc);
 	free(m->v);
 	free(m->unknown);
 	mirror_init(m);
@@ -113,7 +101,7 @@ void mirror_scanned(struct mirror *m)
 
 	for (size_t i = 0; i < m->n; i++) {
 		if (m->v[i].dirty)
-			mirror_port_clear(&m->v[i].tc);
+			plan_port_clear_tc(&m->v[i].tc);
 		else
 			m->v[k++] = m->v[i];
 	}
@@ -143,41 +131,9 @@ const struct mirror_port *mirror_clean(const struct mirror *m, int ifindex,
 	return e;
 }
 
-/* Copy N objects of SIZE from SRC into a fresh array at *DST. */
-static int mirror_dup(void **dst, const void *src, size_t n, size_t size)
-{
-	*dst = NULL;
-	if (!n)
-		return 0;
-	*dst = malloc(n * size);
-	if (!*dst)
-		return -ENOMEM;
-	memcpy(*dst, src, n * size);
-	return 0;
-}
-
-static int mirror_copy(struct plan_port *dst, const struct plan_port *src)
-{
-	mirror_port_clear(dst);
-	dst->clsact_shared = src->clsact_shared;
-	if (mirror_dup((void **)&dst->qdiscs, src->qdiscs, src->nqdiscs,
-	               sizeof(*src->qdiscs)) < 0 ||
-	    mirror_dup((void **)&dst->classes, src->classes, src->nclasses,
-	               sizeof(*src->classes)) < 0 ||
-	    mirror_dup((void **)&dst->filters, src->filters, src->nfilters,
-	               sizeof(*src->filters)) < 0) {
-		mirror_port_clear(dst);
-		return -ENOMEM;
-	}
-	dst->nqdiscs = src->nqdiscs;
-	dst->nclasses = src->nclasses;
-	dst->nfilters = src->nfilters;
-	return 0;
-}
-
 int mirror_fill(const struct mirror_port *entry, struct plan_port *have)
 {
-	return mirror_copy(have, &entry->tc);
+	return plan_port_copy_tc(have, &entry->tc);
 }
 
 /* --- what the kernel holds after a pass --- */
@@ -250,34 +206,6 @@ static int mirror_canon_filter(struct plan_filter *f)
 	return rc;
 }
 
-static const struct plan_qdisc *mirror_have_qdisc(const struct plan_port *p,
-                                                  uint32_t handle)
-{
-	for (size_t i = 0; i < p->nqdiscs; i++)
-		if (p->qdiscs[i].handle == handle)
-			return &p->qdiscs[i];
-	return NULL;
-}
-
-static const struct plan_class *mirror_have_class(const struct plan_port *p,
-                                                  uint32_t classid)
-{
-	for (size_t i = 0; i < p->nclasses; i++)
-		if (p->classes[i].classid == classid)
-			return &p->classes[i];
-	return NULL;
-}
-
-static const struct plan_filter *
-mirror_have_filter(const struct plan_port *p, uint32_t parent, uint16_t prio)
-{
-	for (size_t i = 0; i < p->nfilters; i++)
-		if (p->filters[i].parent == parent &&
-		    p->filters[i].prio == prio)
-			return &p->filters[i];
-	return NULL;
-}
-
 /* WANT's objects as the kernel holds them after OPS, into ST (empty). */
 static int mirror_after(struct plan_port *st, const struct plan_port *want,
                         const struct plan_port *have, const struct diff *ops,
@@ -288,7 +216,7 @@ static int mirror_after(struct plan_port *st, const struct plan_port *want,
 
 	for (size_t i = 0; !rc && i < want->nqdiscs; i++) {
 		const struct plan_qdisc *w = &want->qdiscs[i];
-		const struct plan_qdisc *h = mirror_have_qdisc(have, w->handle);
+		const struct plan_qdisc *h = plan_port_qdisc(have, w->handle);
 		struct plan_qdisc *q = plan_port_add_qdisc(st);
 
 		if (!q)
@@ -303,8 +231,7 @@ static int mirror_after(struct plan_port *st, const struct plan_port *want,
 	}
 	for (size_t i = 0; !rc && i < want->nclasses; i++) {
 		const struct plan_class *w = &want->classes[i];
-		const struct plan_class *h =
-		    mirror_have_class(have, w->classid);
+		const struct plan_class *h = plan_port_class(have, w->classid);
 		struct plan_class *c = plan_port_add_class(st);
 
 		if (!c)
@@ -319,7 +246,7 @@ static int mirror_after(struct plan_port *st, const struct plan_port *want,
 	for (size_t i = 0; !rc && i < want->nfilters; i++) {
 		const struct plan_filter *w = &want->filters[i];
 		const struct plan_filter *h =
-		    mirror_have_filter(have, w->parent, w->prio);
+		    plan_port_filter(have, w->parent, w->prio);
 		struct plan_filter *f = plan_port_add_filter(st);
 
 		if (!f)
@@ -332,19 +259,26 @@ static int mirror_after(struct plan_port *st, const struct plan_port *want,
 			rc = mirror_canon_filter(f);
 		}
 	}
-	/* diff keeps a clsact that carries someone else's filters. */
+	/* diff keeps a clsact that carries someone else's filters, or that
+	 * roced did not create. */
 	for (size_t i = 0; !rc && !clsact && i < have->nqdiscs; i++) {
 		struct plan_qdisc *q;
 
 		if (have->qdiscs[i].kind != PLAN_QD_CLSACT ||
-		    !have->clsact_shared)
+		    (have->clsact_owned && !have->clsact_shared))
 			continue;
 		q = plan_port_add_qdisc(st);
 		if (!q)
 			return -ENOMEM;
 		*q = have->qdiscs[i];
+		clsact = true;
 	}
 	st->clsact_shared = have->clsact_shared;
+	/* roced's when it was before, or when OPS created it (with the
+	 * mark) */
+	st->clsact_owned =
+	    clsact && (have->clsact_owned ||
+	               mirror_written(ops, DIFF_QDISC, PLAN_H_CLSACT, 0));
 	return rc;
 }
 
@@ -371,9 +305,9 @@ int mirror_keep(struct mirror *m, int ifindex, const char *name,
 	if (mirror_tc_ops(ops))
 		rc = mirror_after(&st, want, have, ops, &m->rtab);
 	else
-		rc = mirror_copy(&st, have);
+		rc = plan_port_copy_tc(&st, have);
 	if (rc < 0) {
-		mirror_port_clear(&st);
+		plan_port_clear_tc(&st);
 		mirror_forget(m, ifindex);
 		return rc;
 	}
@@ -385,7 +319,7 @@ int mirror_keep(struct mirror *m, int ifindex, const char *name,
 			    realloc(m->v, ncap * sizeof(*nv));
 
 			if (!nv) {
-				mirror_port_clear(&st);
+				plan_port_clear_tc(&st);
 				return -ENOMEM;
 			}
 			m->v = nv;
@@ -398,7 +332,7 @@ int mirror_keep(struct mirror *m, int ifindex, const char *name,
 		memset(e, 0, sizeof(*e));
 		e->ifindex = ifindex;
 	}
-	mirror_port_clear(&e->tc);
+	plan_port_clear_tc(&e->tc);
 	e->tc = st;
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	e->dirty = false;
@@ -412,7 +346,7 @@ void mirror_forget(struct mirror *m, int ifindex)
 
 	if (at >= m->n || m->v[at].ifindex != ifindex)
 		return;
-	mirror_port_clear(&m->v[at].tc);
+	plan_port_clear_tc(&m->v[at].tc);
 	memmove(&m->v[at], &m->v[at + 1], (m->n - at - 1) * sizeof(*m->v));
 	m->n--;
 }

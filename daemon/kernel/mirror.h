@@ -27,7 +27,8 @@ struct mirror_port {
 	int ifindex;
 	char name[LINK_NAME_MAX];
 	bool dirty;
-	/* qdiscs, classes, filters and clsact_shared; nothing else */
+	/* qdiscs, classes, filters, clsact_shared and clsact_owned; nothing
+	 * else */
 	struct plan_port tc;
 };
 

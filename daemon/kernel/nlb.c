@@ -119,6 +119,17 @@ void nlb_batch_commit(struct nlb *nl, struct nlb_batch *b)
 	b->len += MNL_ALIGN(nlh->nlmsg_len);
 }
 
+void nlb_batch_truncate(struct nlb *nl, struct nlb_batch *b, size_t n)
+{
+	if (n >= b->n)
+		return;
+	/* The sequence numbers given out go back too: the answers are
+	 * matched to requests by them. */
+	nl->seq -= (uint32_t)(b->n - n);
+	b->len = b->offsets[n];
+	b->n = n;
+}
+
 /* Pull the extack message out of an NLMSG_ERROR, if the kernel sent one. */
 static void nl_extack(const struct nlmsghdr *nlh, char *out, size_t len)
 {
@@ -158,10 +169,13 @@ static void nl_extack(const struct nlmsghdr *nlh, char *out, size_t len)
 /* Read answers until every sequence number in [first, first+n) has been
  * acknowledged, or with QUIET (only refusals and the last request are
  * answered) until the last one has. Data replies go to CB when given;
- * failures to FAIL. */
+ * failures to FAIL. Returns the first refusal's -errno, or with
+ * ANSWERS_ONLY 0 once every answer is read: then a -errno is always the
+ * exchange's own trouble. */
 static int nl_collect(struct nlb *nl, uint32_t first, size_t n, bool quiet,
                       mnl_cb_t cb, void *data, struct nlb_error *err,
-                      size_t *nfailed, nlb_fail_cb fail, void *fail_data)
+                      size_t *nfailed, nlb_fail_cb fail, void *fail_data,
+                      bool answers_only)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4];
 	size_t acked = 0, failed = 0;
@@ -217,7 +231,7 @@ static int nl_collect(struct nlb *nl, uint32_t first, size_t n, bool quiet,
 	}
 	if (nfailed)
 		*nfailed = failed;
-	return first_err;
+	return answers_only ? 0 : first_err;
 }
 
 /* Send the batch in chunks of whole messages. The receive buffer is
@@ -263,7 +277,7 @@ int nlb_batch_send(struct nlb *nl, struct nlb_batch *b, struct nlb_error *err,
 	if (rc < 0)
 		return rc;
 	return nl_collect(nl, b->first_seq, b->n, b->quiet, NULL, NULL, err,
-	                  nfailed, NULL, NULL);
+	                  nfailed, NULL, NULL, false);
 }
 
 int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
@@ -277,7 +291,7 @@ int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
 	if (rc < 0)
 		return rc;
 	return nl_collect(nl, b->first_seq, b->n, b->quiet, NULL, NULL, NULL,
-	                  NULL, cb, data);
+	                  NULL, cb, data, true);
 }
 
 int nlb_dump(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -291,7 +305,7 @@ int nlb_dump(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 		return -errno;
 	/* A dump ends with NLMSG_DONE, or with NLMSG_ERROR on failure. */
 	return nl_collect(nl, req->nlmsg_seq, 1, false, cb, data, err, NULL,
-	                  NULL, NULL);
+	                  NULL, NULL, false);
 }
 
 int nlb_request(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
@@ -304,5 +318,5 @@ int nlb_request(struct nlb *nl, struct nlmsghdr *req, mnl_cb_t cb, void *data,
 	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0)
 		return -errno;
 	return nl_collect(nl, req->nlmsg_seq, 1, false, cb, data, err, NULL,
-	                  NULL, NULL);
+	                  NULL, NULL, false);
 }

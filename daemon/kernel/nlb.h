@@ -61,6 +61,10 @@ char *nlb_batch_next(struct nlb_batch *b, size_t max);
  * NLM_F_ACK (clears it in a quiet batch), and counts it. */
 void nlb_batch_commit(struct nlb *nl, struct nlb_batch *b);
 
+/* Drop the requests from index N on (the last ones committed, with no
+ * other request on NL since): the batch is as it was with N requests. */
+void nlb_batch_truncate(struct nlb *nl, struct nlb_batch *b, size_t n);
+
 /* Send the batch and collect every ACK. Returns 0 when all succeeded, or
  * the first failure's -errno with details in ERR (may be NULL). Counts
  * the failures in *NFAILED when given. */
@@ -70,8 +74,10 @@ int nlb_batch_send(struct nlb *nl, struct nlb_batch *b, struct nlb_error *err,
 /* Called for every failed request of a batch, in order. */
 typedef void (*nlb_fail_cb)(size_t index, int err, const char *msg, void *data);
 
-/* As nlb_batch_send(), but report every failure to CB (may be NULL).
- * Returns 0, the first failure's -errno, or a socket error. */
+/* As nlb_batch_send(), but report every failure to CB. Returns 0 once
+ * every answer is read, refusals or not, or -errno when the exchange
+ * itself failed (a socket error, a malformed answer): the answers not
+ * read are then unknown. */
 int nlb_batch_send_each(struct nlb *nl, struct nlb_batch *b, nlb_fail_cb cb,
                         void *data);
 

@@ -20,10 +20,11 @@
 #include <libmnl/libmnl.h>
 #include <linux/dcbnl.h>
 #include <linux/if_link.h>
-#include <linux/veth.h>
 #include <linux/pkt_cls.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
+
+#include "nlmsg/link_msg.h"
 
 struct probe_kind {
 	const char *kind;
@@ -73,11 +74,23 @@ static int probe_request(struct mnl_socket *nl, struct nlmsghdr *nlh)
 	}
 }
 
+/* Room for any request the probe builds: a header, a tcmsg or tcamsg and a
+ * kind of at most 16 bytes. */
+#define PROBE_MSG_SIZE 128
+
+/* A zeroed request: libmnl (1.0.4) leaves the padding after an attribute
+ * (TCA_KIND's string) as it found it, and the kernel gets every byte. */
+static struct nlmsghdr *probe_msg_start(char *buf)
+{
+	memset(buf, 0, PROBE_MSG_SIZE);
+	return mnl_nlmsg_put_header(buf);
+}
+
 static struct nlmsghdr *probe_tc_msg(char *buf, int type, int flags,
                                      uint32_t seq, int ifindex, uint32_t handle,
                                      uint32_t parent, uint32_t info)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh = probe_msg_start(buf);
 	struct tcmsg *tcm;
 
 	nlh->nlmsg_type = (uint16_t)type;
@@ -102,7 +115,7 @@ static bool probe_present(int rc)
 
 static uint32_t probe_qdisc_kinds(struct mnl_socket *nl, int lo, uint32_t *seq)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[PROBE_MSG_SIZE] __attribute__((aligned(4)));
 	uint32_t found = 0;
 	int rc;
 
@@ -135,7 +148,7 @@ static uint32_t probe_qdisc_kinds(struct mnl_socket *nl, int lo, uint32_t *seq)
 static uint32_t probe_classifier_kinds(struct mnl_socket *nl, int lo,
                                        uint32_t *seq)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[PROBE_MSG_SIZE] __attribute__((aligned(4)));
 	uint32_t found = 0;
 
 	for (size_t i = 0; i < PROBE_N(probe_classifiers); i++) {
@@ -154,11 +167,11 @@ static uint32_t probe_classifier_kinds(struct mnl_socket *nl, int lo,
 
 static uint32_t probe_action_kinds(struct mnl_socket *nl, uint32_t *seq)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char buf[PROBE_MSG_SIZE] __attribute__((aligned(4)));
 	uint32_t found = 0;
 
 	for (size_t i = 0; i < PROBE_N(probe_actions); i++) {
-		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct nlmsghdr *nlh = probe_msg_start(buf);
 		struct tcamsg *t;
 		struct nlattr *tab, *act;
 
@@ -213,47 +226,19 @@ static void probe_scratch_name(struct probe_scratch *s, unsigned attempt)
 static int probe_link_add(struct mnl_socket *nl, const struct probe_scratch *s,
                           uint32_t *seq)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifm;
-	struct nlattr *info, *data, *peer;
+	char buf[LINK_MSG_SIZE] __attribute__((aligned(4)));
+	int rc = link_msg_veth_add(buf, sizeof(buf), ++*seq, s->name, s->peer);
 
-	nlh->nlmsg_type = RTM_NEWLINK;
-	nlh->nlmsg_flags =
-	    NLM_F_REQUEST | NLM_F_ACK | NLM_F_CREATE | NLM_F_EXCL;
-	nlh->nlmsg_seq = ++*seq;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, s->name);
-	info = mnl_attr_nest_start(nlh, IFLA_LINKINFO);
-	mnl_attr_put_strz(nlh, IFLA_INFO_KIND, "veth");
-	data = mnl_attr_nest_start(nlh, IFLA_INFO_DATA);
-	/* VETH_INFO_PEER holds an ifinfomsg followed by the peer's attributes;
-	 * naming the peer keeps the kernel from picking a vethN of its own. */
-	peer = mnl_attr_nest_start(nlh, VETH_INFO_PEER);
-	mnl_nlmsg_put_extra_header(nlh, sizeof(struct ifinfomsg));
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, s->peer);
-	mnl_attr_nest_end(nlh, peer);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, info);
-	return probe_request(nl, nlh);
+	return rc < 0 ? rc : probe_request(nl, (struct nlmsghdr *)buf);
 }
 
 /* Deleting one end of a veth pair deletes both. */
-static int probe_link_del(struct mnl_socket *nl, const char *name,
-                          uint32_t *seq)
+static int probe_link_del(struct mnl_socket *nl, int ifindex, uint32_t *seq)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifm;
+	char buf[LINK_MSG_SIZE] __attribute__((aligned(4)));
+	int rc = link_msg_del(buf, sizeof(buf), ++*seq, ifindex);
 
-	nlh->nlmsg_type = RTM_DELLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = ++*seq;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
-	ifm->ifi_family = AF_UNSPEC;
-	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
-	return probe_request(nl, nlh);
+	return rc < 0 ? rc : probe_request(nl, (struct nlmsghdr *)buf);
 }
 
 static struct mnl_socket *probe_open(int *rc)
@@ -333,7 +318,7 @@ static int probe_child(struct probe_result *res)
 		out->classifiers |= CAPS_CLS_U32_ACT;
 	rc = 0;
 	if (res->scratch)
-		rc = probe_link_del(nl, res->s.name, &seq);
+		rc = probe_link_del(nl, dev, &seq);
 	mnl_socket_close(nl);
 	return rc;
 }
@@ -343,14 +328,15 @@ static void probe_scratch_reap(const struct probe_scratch *s)
 {
 	struct mnl_socket *nl;
 	uint32_t seq = (uint32_t)time(NULL);
+	int ifindex = s->name[0] ? (int)if_nametoindex(s->name) : 0;
 	int rc;
 
-	if (!s->name[0])
+	if (!ifindex)
 		return;
 	nl = probe_open(&rc);
 	if (!nl)
 		return;
-	probe_link_del(nl, s->name, &seq);
+	probe_link_del(nl, ifindex, &seq);
 	mnl_socket_close(nl);
 }
 

@@ -53,10 +53,8 @@ struct probe_ctx {
 	size_t n;
 	struct nlb rt;
 	struct probe_stats st;
-	/* The DCB batch: which link each request is about, and the first
-	 * refusal (nlb returns it as the batch's verdict). */
+	/* The DCB batch: which link each request is about. */
 	struct probe_link **dcb_of;
-	int dcb_first_refusal;
 };
 
 static int probe_link_cmp(const void *a, const void *b)
@@ -118,8 +116,7 @@ static void probe_dcb_refused(size_t index, int err, const char *msg,
 	struct probe_ctx *pc = data;
 
 	(void)msg;
-	if (!pc->dcb_first_refusal)
-		pc->dcb_first_refusal = err;
+	(void)err;
 	pc->dcb_of[index]->port->caps.hw_dcb = false;
 }
 
@@ -141,12 +138,13 @@ static int probe_dcb(struct probe_ctx *pc)
 
 		if (l->dup || !l->found || (l->flags & IFF_LOOPBACK))
 			continue;
-		req = nlb_batch_next(&b, 128);
+		req = nlb_batch_next(&b, DCBNL_MSG_GET_SIZE);
 		if (!req) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		rc = dcbnl_msg_ieee_get(req, 128, 0, l->port->ifname);
+		rc = dcbnl_msg_ieee_get(req, DCBNL_MSG_GET_SIZE, 0,
+		                        l->port->ifname);
 		if (rc < 0)
 			goto out;
 		nlb_batch_commit(&pc->rt, &b);
@@ -154,11 +152,9 @@ static int probe_dcb(struct probe_ctx *pc)
 		pc->dcb_of[nreq++] = l;
 	}
 	pc->st.dcb_requests = nreq;
-	rc = nlb_batch_send_each(&pc->rt, &b, probe_dcb_refused, pc);
 	/* Refusals (EOPNOTSUPP, or ENODEV for a port gone meanwhile) are
 	 * answers; only a socket error is a failure. */
-	if (rc < 0 && rc == pc->dcb_first_refusal)
-		rc = 0;
+	rc = nlb_batch_send_each(&pc->rt, &b, probe_dcb_refused, pc);
 out:
 	if (rc < 0)
 		for (size_t i = 0; i < nreq; i++)

@@ -28,9 +28,10 @@ struct rc_port {
 	struct diff ops;
 	size_t first, count; /* this port's requests in the batch */
 	bool failed;
-	bool mtu_refused; /* the kernel refused this port's MTU request */
-	bool mirrored;    /* HAVE's tc part is a clean mirror entry */
-	uint32_t mtu;     /* the link's, when the pass looked it up */
+	bool mtu_refused;    /* the kernel refused this port's MTU request */
+	bool clsact_refused; /* ... or its request to add clsact */
+	bool mirrored;       /* HAVE's tc part is a clean mirror entry */
+	uint32_t mtu;        /* the link's, when the pass looked it up */
 };
 
 /* Which request of the batch is which operation. */
@@ -43,17 +44,6 @@ struct rc_batch {
 	struct rc_req *reqs;
 	size_t n;
 };
-
-static void rc_port_reset(struct plan_port *pp)
-{
-	free(pp->qdiscs);
-	free(pp->classes);
-	free(pp->filters);
-	pp->qdiscs = NULL;
-	pp->classes = NULL;
-	pp->filters = NULL;
-	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
-}
 
 static void rc_describe(char *buf, size_t len, const struct diff_op *op)
 {
@@ -83,6 +73,8 @@ static void rc_describe(char *buf, size_t len, const struct diff_op *op)
 	}
 }
 
+/* OP is NULL when the port failed before its requests left (they could
+ * not be encoded). */
 static void rc_fail(struct rc_port *p, const struct diff_op *op, int err,
                     const char *msg)
 {
@@ -91,10 +83,29 @@ static void rc_fail(struct rc_port *p, const struct diff_op *op, int err,
 	if (p->failed)
 		return; /* the first refusal is the one that explains */
 	p->failed = true;
-	rc_describe(what, sizeof(what), op);
+	if (op)
+		rc_describe(what, sizeof(what), op);
+	else
+		snprintf(what, sizeof(what), "tc requests");
 	snprintf(p->res->error, sizeof(p->res->error), "%s: %s: %s%s%s",
 	         p->want->ifname, what, strerror(-err), msg && *msg ? ": " : "",
 	         msg ? msg : "");
+}
+
+static bool rc_op_adds_clsact(const struct diff_op *op)
+{
+	return op->obj == DIFF_QDISC && op->kind == DIFF_ADD &&
+	       op->u.qdisc.kind == PLAN_QD_CLSACT;
+}
+
+/* Did P's pass create a clsact? Its requests went out (all of them or
+ * none) and the kernel took the add. */
+static bool rc_created_clsact(const struct rc_port *p)
+{
+	for (size_t i = 0; p->count && i < p->ops.n; i++)
+		if (rc_op_adds_clsact(&p->ops.ops[i]))
+			return !p->clsact_refused;
+	return false;
 }
 
 static void rc_on_fail(size_t index, int err, const char *msg, void *data)
@@ -105,6 +116,8 @@ static void rc_on_fail(size_t index, int err, const char *msg, void *data)
 		return;
 	if (b->reqs[index].op->obj == DIFF_MTU)
 		b->reqs[index].port->mtu_refused = true;
+	if (rc_op_adds_clsact(b->reqs[index].op))
+		b->reqs[index].port->clsact_refused = true;
 	rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
 }
 
@@ -168,36 +181,41 @@ static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 	                   &p->have.dcb);
 }
 
-/* Queue the tc operations of every port into one batch. */
-static int rc_queue(const struct reconcile *r, struct rc_port *ports, size_t n,
-                    struct nlb_batch *b, struct rc_batch *map)
+/* Room to map every request of PORTS (N of them) back to its operation,
+ * taken before anything is written. */
+static int rc_map_alloc(struct rc_batch *map, struct rc_port *const *ports,
+                        size_t n)
 {
 	size_t total = 0;
 
 	for (size_t i = 0; i < n; i++)
-		total += ports[i].ops.n;
+		total += ports[i]->ops.n;
 	map->reqs = calloc(total ? total : 1, sizeof(*map->reqs));
-	if (!map->reqs)
-		return -ENOMEM;
 	map->n = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct rc_port *p = &ports[i];
-		int q;
+	return map->reqs ? 0 : -ENOMEM;
+}
 
-		p->first = b->n;
-		q = r->tc->queue(r->tc_ctx, b, p->ifindex, p->ops.ops,
-		                 p->ops.n);
-		if (q < 0)
-			return q;
-		p->count = (size_t)q;
-		/* Map each queued request back to its operation. */
-		for (size_t k = 0; k < p->ops.n; k++)
-			if (tc_op_batched(&p->ops.ops[k]))
-				map->reqs[map->n++] = (struct rc_req){
-				    .port = p, .op = &p->ops.ops[k]};
-		p->res->writes += p->count;
+/* Queue P's tc operations into B. A port whose requests cannot be encoded
+ * has failed (the backend queued none of them) and is rolled back like a
+ * refused one: earlier writes, its DCB ones included, may have landed. */
+static void rc_queue(const struct reconcile *r, struct rc_port *p,
+                     struct nlb_batch *b, struct rc_batch *map)
+{
+	int q;
+
+	p->first = b->n;
+	q = r->tc->queue(r->tc_ctx, b, p->ifindex, p->ops.ops, p->ops.n);
+	if (q < 0) {
+		rc_fail(p, NULL, q, "cannot encode them");
+		return;
 	}
-	return 0;
+	p->count = (size_t)q;
+	/* Map each queued request back to its operation. */
+	for (size_t k = 0; k < p->ops.n; k++)
+		if (tc_op_batched(&p->ops.ops[k]))
+			map->reqs[map->n++] =
+			    (struct rc_req){.port = p, .op = &p->ops.ops[k]};
+	p->res->writes += p->count;
 }
 
 /* Put a refused port back as it was: observe it again and apply the diff
@@ -226,18 +244,25 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	for (size_t i = 0; !rc && i < p->ops.n; i++)
 		if (p->ops.ops[i].obj == DIFF_MTU && !p->mtu_refused)
 			now.have.dcb.mtu = p->ops.ops[i].u.mtu;
+	/* A clsact this pass created is roced's even when its mark was
+	 * refused (a kernel without flower): the rollback deletes it. */
+	if (rc_created_clsact(p))
+		now.have.clsact_owned = true;
 	/* The target is the state before: HAVE of the failed pass. */
 	p->have.dcb.software = p->want->dcb.software;
 	p->have.dcb.unmanaged = p->want->dcb.unmanaged;
 	if (!rc)
 		rc = diff_port(&p->have, &now.have, &now.ops);
+	if (!rc)
+		rc = rc_map_alloc(&map, list, 1);
 	if (!rc) {
+		/* Put back as much as can be: tc too when DCB refused. */
 		now.want = &p->have;
 		rc_apply_direct(r, &now, &now.ops);
 		now.want = p->want;
-		rc = rc_queue(r, &now, 1, &b, &map);
+		rc_queue(r, &now, &b, &map);
 	}
-	if (!rc)
+	if (!rc && b.n)
 		rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
 	p->res->writes += scratch.writes;
 	p->res->status =
@@ -252,7 +277,7 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	free(map.reqs);
 	nlb_batch_free(&b);
 	diff_free(&now.ops);
-	rc_port_reset(&now.have);
+	plan_port_clear_tc(&now.have);
 	diag_free(&now.have.warnings);
 }
 
@@ -349,6 +374,8 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		goto out; /* nothing written */
 	t[1] = rc_ms();
 
+	/* Everything that can fail for want of memory comes before the first
+	 * write: a pass that returns -errno has written nothing. */
 	for (size_t i = 0; i < npresent; i++) {
 		struct rc_port *p = present[i];
 		const struct tc_port_info *info = &p->obs.info;
@@ -369,19 +396,28 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		rc = diff_port(p->want, &p->have, &p->ops);
 		if (rc < 0)
 			goto out;
-		rc_apply_direct(r, p, &p->ops);
 	}
-
-	t[2] = rc_ms();
-	rc = rc_queue(r, ports, pl->nports, &b, &map);
+	rc = rc_map_alloc(&map, present, npresent);
 	if (rc < 0)
 		goto out;
+
+	t[2] = rc_ms();
+	for (size_t i = 0; i < npresent; i++) {
+		struct rc_port *p = present[i];
+
+		rc_apply_direct(r, p, &p->ops);
+		/* A port whose DCB was refused is rolled back: its tc
+		 * requests would only be undone again. */
+		if (!p->failed)
+			rc_queue(r, p, &b, &map);
+	}
 	t[3] = rc_ms();
-	rc = r->tc->send(r->tc_ctx, &b, rc_on_fail, &map);
+	rc = b.n ? r->tc->send(r->tc_ctx, &b, rc_on_fail, &map) : 0;
 	t[4] = rc_ms();
-	if (rc < 0 && rc != -EAGAIN) {
-		/* A refusal is per port (below); only socket trouble lands
-		 * here, and then every port with writes must be checked. */
+	if (rc < 0) {
+		/* A refusal is per port (rc_on_fail); only socket trouble
+		 * lands here, and then every port with writes must be
+		 * checked. */
 		for (size_t i = 0; i < npresent; i++)
 			if (present[i]->count && !present[i]->failed)
 				rc_fail(present[i], &present[i]->ops.ops[0], rc,
@@ -399,16 +435,17 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 	for (size_t i = 0; r->mirror && i < npresent; i++)
 		rc_mirror_keep(r->mirror, present[i]);
 	/* Where a pass spends its time (bench/apply, -D apply). */
-	log_debug(LOG_SUB_APPLY,
-	          "reconcile: %zu ports (%zu observed), %zu requests: observe "
-	          "%.2f ms, diff %.2f ms, encode %.2f ms, send %.2f ms, "
-	          "rollback and mirror %.2f ms",
-	          npresent, nobserve, b.n, t[1] - t[0], t[2] - t[1],
-	          t[3] - t[2], t[4] - t[3], rc_ms() - t[4]);
+	log_debug(
+	    LOG_SUB_APPLY,
+	    "reconcile: %zu ports (%zu observed), %zu requests: observe "
+	    "%.2f ms, diff %.2f ms, dcb and encode %.2f ms, send %.2f ms, "
+	    "rollback and mirror %.2f ms",
+	    npresent, nobserve, b.n, t[1] - t[0], t[2] - t[1], t[3] - t[2],
+	    t[4] - t[3], rc_ms() - t[4]);
 out:
 	for (size_t i = 0; ports && i < pl->nports; i++) {
 		diff_free(&ports[i].ops);
-		rc_port_reset(&ports[i].have);
+		plan_port_clear_tc(&ports[i].have);
 		diag_free(&ports[i].have.warnings);
 	}
 	free(map.reqs);

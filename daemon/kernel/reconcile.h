@@ -57,7 +57,10 @@ struct reconcile {
 
 /* Apply PL; RES has room for PL->nports results, in plan order. Returns
  * 0 when every present port is OK, -EAGAIN when some port was refused or
- * rolled back, or -errno when observation itself failed (nothing written). */
+ * rolled back, or -errno when the pass stopped before its first write
+ * (observation failed, or no memory to work out the writes): then nothing
+ * was written. Trouble after the first write is the port's own: it is
+ * rolled back. */
 int reconcile_apply(const struct reconcile *r, const struct plan *pl,
                     struct reconcile_result *res);
 

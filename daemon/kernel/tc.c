@@ -12,7 +12,7 @@
 #include <linux/filter.h>
 #include <linux/rtnetlink.h>
 
-#include "kernel/link.h"
+#include "nlmsg/link_msg.h"
 #include "nlmsg/tc_msg.h"
 
 struct tc_obs {
@@ -219,6 +219,13 @@ static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 			p->info.clsact_foreign++;
 		return MNL_CB_OK;
 	}
+	/* roced writes nothing outside chain 0 but its mark (plan.h). */
+	if (m.f.chain) {
+		if (m.f.chain == PLAN_CLSACT_MARK_CHAIN &&
+		    o->parent == PLAN_H_CLSACT_INGRESS)
+			p->have->clsact_owned = true;
+		return MNL_CB_OK;
+	}
 	f = plan_port_add_filter(p->have);
 	if (!f) {
 		o->rc = -ENOMEM;
@@ -311,38 +318,57 @@ bool tc_op_batched(const struct diff_op *op)
 
 /* How an operation of diff goes on the wire. A new root or leaf grafts
  * over whatever default qdisc the kernel put there (replace); roced never
- * gets here with a foreign root unless the config says to take it over. */
-static enum tc_msg_op tc_wire_op(const struct diff_op *op)
+ * gets here with a foreign root unless the config says to take it over.
+ * Returns -EINVAL for a kind diff does not make. */
+static int tc_wire_op(const struct diff_op *op, enum tc_msg_op *out)
 {
 	switch (op->kind) {
 	case DIFF_ADD:
-		if (op->obj == DIFF_QDISC && op->u.qdisc.kind != PLAN_QD_CLSACT)
-			return TC_MSG_REPLACE;
-		return TC_MSG_ADD;
+		*out =
+		    op->obj == DIFF_QDISC && op->u.qdisc.kind != PLAN_QD_CLSACT
+		        ? TC_MSG_REPLACE
+		        : TC_MSG_ADD;
+		return 0;
 	case DIFF_CHANGE:
-		return TC_MSG_CHANGE;
+		*out = TC_MSG_CHANGE;
+		return 0;
 	case DIFF_DEL:
-		return TC_MSG_DEL;
+		*out = TC_MSG_DEL;
+		return 0;
 	}
-	return TC_MSG_ADD;
+	return -EINVAL;
 }
+
+_Static_assert(TC_MSG_BUF_SIZE >= LINK_MSG_SIZE,
+               "an MTU request in a tc buffer");
 
 /* Encode OP for IFINDEX into BUF (TC_MSG_BUF_SIZE bytes). */
 static int tc_encode(struct tc_nl *t, char *buf, int ifindex,
                      const struct diff_op *op)
 {
+	enum tc_msg_op wire;
+	int rc = tc_wire_op(op, &wire);
+
+	if (rc < 0)
+		return rc;
 	switch (op->obj) {
 	case DIFF_MTU:
-		return link_msg_mtu(buf, TC_MSG_BUF_SIZE, ifindex, op->u.mtu);
+		/* `ip link set mtu` has but the one form */
+		return op->kind == DIFF_CHANGE
+		           ? link_msg_mtu(buf, TC_MSG_BUF_SIZE, 0, ifindex,
+		                          op->u.mtu)
+		           : -EINVAL;
 	case DIFF_QDISC:
-		return tc_msg_qdisc(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
-		                    ifindex, 0, &op->u.qdisc);
+		return tc_msg_qdisc(buf, TC_MSG_BUF_SIZE, wire, ifindex, 0,
+		                    &op->u.qdisc);
 	case DIFF_CLASS:
-		return tc_msg_class_cached(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
-		                           ifindex, 0, &op->u.cls, &t->rtab);
+		return tc_msg_class_cached(buf, TC_MSG_BUF_SIZE, wire, ifindex,
+		                           0, &op->u.cls, &t->rtab);
+	case DIFF_FILTER:
+		return tc_msg_filter(buf, TC_MSG_BUF_SIZE, wire, ifindex, 0,
+		                     &op->u.filter);
 	default:
-		return tc_msg_filter(buf, TC_MSG_BUF_SIZE, tc_wire_op(op),
-		                     ifindex, 0, &op->u.filter);
+		return -EINVAL;
 	}
 }
 
@@ -352,6 +378,7 @@ static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)req;
 	struct tc_nl *t = ctx;
+	size_t first = b->n;
 	int queued = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -364,11 +391,12 @@ static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
 		 * otherwise zero a whole TC_MSG_BUF_SIZE for every request
 		 * (the encoders write every byte they use). */
 		rc = tc_encode(t, req, ifindex, &ops[i]);
-		if (rc < 0)
-			return rc;
-		buf = nlb_batch_next(b, nlh->nlmsg_len);
-		if (!buf)
-			return -ENOMEM;
+		buf = rc < 0 ? NULL : nlb_batch_next(b, nlh->nlmsg_len);
+		if (!buf) {
+			/* all of the port or none of it */
+			nlb_batch_truncate(t->nl, b, first);
+			return rc < 0 ? rc : -ENOMEM;
+		}
 		memcpy(buf, req, nlh->nlmsg_len);
 		nlb_batch_commit(t->nl, b);
 		queued++;

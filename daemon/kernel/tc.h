@@ -1,6 +1,6 @@
 /* tc: the tc backend. Observes roced's qdiscs, classes and filters on
  * ports and writes diff's tc operations, over rtnetlink (lib/nlmsg/tc_msg.c
- * encodes and decodes; daemon/nl.c carries).
+ * encodes and decodes; daemon/kernel/nlb.c carries).
  *
  * Observation reads every link's qdiscs with one dump (the kernel answers
  * a qdisc dump with all devices anyway), kept as a scan that also tells
@@ -61,10 +61,13 @@ struct tc_ops {
 	               struct nlb_error *err);
 	/* Queue the operations of OPS that travel in the batch (tc objects
 	 * and the link MTU: tc_op_batched()) of one port into B, in their
-	 * order. Returns the number queued or -errno. */
+	 * order. Returns the number queued or -errno (then none of them
+	 * is: a port's requests are queued whole or not at all). */
 	int (*queue)(void *ctx, struct nlb_batch *b, int ifindex,
 	             const struct diff_op *ops, size_t n);
-	/* Send B and report each failed request. */
+	/* Send B and report each refused request to CB. Returns 0 once
+	 * every answer is in, or -errno when the exchange failed (then
+	 * what became of the requests is unknown). */
 	int (*send)(void *ctx, struct nlb_batch *b, nlb_fail_cb cb, void *data);
 };
 

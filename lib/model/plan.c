@@ -1,6 +1,7 @@
 /* plan: containers for the per-port plan. See plan.h. */
 #include "model/plan.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,7 @@ void plan_init(struct plan *pl)
 
 static void plan_port_free(struct plan_port *pp)
 {
-	free(pp->qdiscs);
-	free(pp->classes);
-	free(pp->filters);
+	plan_port_clear_tc(pp);
 	diag_free(&pp->warnings);
 }
 
@@ -69,13 +68,75 @@ struct plan_filter *plan_port_add_filter(struct plan_port *pp)
 	                 sizeof(struct plan_filter));
 }
 
-const struct plan_port *plan_find_port(const struct plan *pl,
-                                       const char *ifname)
+const struct plan_qdisc *plan_port_qdisc(const struct plan_port *pp,
+                                         uint32_t handle)
 {
-	for (size_t i = 0; i < pl->nports; i++)
-		if (!strcmp(pl->ports[i].ifname, ifname))
-			return &pl->ports[i];
+	for (size_t i = 0; i < pp->nqdiscs; i++)
+		if (pp->qdiscs[i].handle == handle)
+			return &pp->qdiscs[i];
 	return NULL;
+}
+
+const struct plan_class *plan_port_class(const struct plan_port *pp,
+                                         uint32_t classid)
+{
+	for (size_t i = 0; i < pp->nclasses; i++)
+		if (pp->classes[i].classid == classid)
+			return &pp->classes[i];
+	return NULL;
+}
+
+const struct plan_filter *plan_port_filter(const struct plan_port *pp,
+                                           uint32_t parent, uint16_t prio)
+{
+	for (size_t i = 0; i < pp->nfilters; i++)
+		if (pp->filters[i].parent == parent &&
+		    pp->filters[i].prio == prio)
+			return &pp->filters[i];
+	return NULL;
+}
+
+void plan_port_clear_tc(struct plan_port *pp)
+{
+	free(pp->qdiscs);
+	free(pp->classes);
+	free(pp->filters);
+	pp->qdiscs = NULL;
+	pp->classes = NULL;
+	pp->filters = NULL;
+	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
+	pp->clsact_shared = pp->clsact_owned = false;
+}
+
+int plan_port_copy_tc(struct plan_port *dst, const struct plan_port *src)
+{
+	plan_port_clear_tc(dst);
+	if (policy_memdup((void **)&dst->qdiscs, src->qdiscs, src->nqdiscs,
+	                  sizeof(*src->qdiscs)) < 0 ||
+	    policy_memdup((void **)&dst->classes, src->classes, src->nclasses,
+	                  sizeof(*src->classes)) < 0 ||
+	    policy_memdup((void **)&dst->filters, src->filters, src->nfilters,
+	                  sizeof(*src->filters)) < 0) {
+		plan_port_clear_tc(dst);
+		return -ENOMEM;
+	}
+	dst->nqdiscs = src->nqdiscs;
+	dst->nclasses = src->nclasses;
+	dst->nfilters = src->nfilters;
+	dst->clsact_shared = src->clsact_shared;
+	dst->clsact_owned = src->clsact_owned;
+	return 0;
+}
+
+void plan_clsact_mark(struct plan_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->kind = PLAN_FILTER_FLOWER;
+	f->parent = PLAN_H_CLSACT_INGRESS;
+	f->chain = PLAN_CLSACT_MARK_CHAIN;
+	f->prio = PLAN_FILTER_PRIO_MAX;
+	f->protocol = 0x0003; /* ETH_P_ALL */
+	f->action = PLAN_ACT_SKBEDIT_PRIORITY;
 }
 
 const char *plan_layout_name(enum plan_layout l)

@@ -145,6 +145,7 @@ enum plan_filter_action {
 struct plan_filter {
 	enum plan_filter_kind kind;
 	uint32_t parent;   /* root qdisc handle or PLAN_H_CLSACT_INGRESS */
+	uint32_t chain;    /* 0 but for the clsact mark */
 	uint16_t prio;     /* tc pref */
 	uint16_t protocol; /* ETH_P_IP, ETH_P_IPV6, ETH_P_8021Q (host order) */
 	uint16_t vlan_ethtype; /* with ETH_P_8021Q and a DSCP match: IP/IPv6 */
@@ -158,6 +159,21 @@ struct plan_filter {
 	uint8_t qos_group;
 	char class_name[POLICY_NAME_MAX]; /* the class-map, for show/comments */
 };
+
+/* A clsact qdisc has a fixed handle and no options: nothing in it says
+ * who created it, and one someone else added (empty yet, or theirs to
+ * fill) must outlive roced's use of it. So when roced creates clsact it
+ * also adds this mark, which lives in the kernel with the qdisc and is
+ * seen by any later roced (a restart, another --once): a filter of roced's
+ * on ingress in a chain that no action jumps to, which therefore never
+ * runs. Without the mark a clsact is someone else's (or an older roced's)
+ * and is never deleted. */
+#define PLAN_CLSACT_MARK_CHAIN PLAN_ROOT_MAJOR
+/* The mark: flower, protocol all, no keys, chain PLAN_CLSACT_MARK_CHAIN,
+ * prio PLAN_FILTER_PRIO_MAX, as
+ *   tc filter add dev D ingress chain 18321 protocol all prio 5790 flower
+ *           action skbedit priority 0 */
+void plan_clsact_mark(struct plan_filter *f);
 
 /* DCB APP selectors as in <linux/dcbnl.h>. */
 #define PLAN_APP_SEL_ETHERTYPE 1
@@ -206,6 +222,9 @@ struct plan_port {
 	/* Observed ports only: clsact also carries filters that are not
 	 * roced's, so roced must not delete it. */
 	bool clsact_shared;
+	/* Observed ports only: roced created the clsact (it carries roced's
+	 * mark), so roced deletes it once nothing needs it. */
+	bool clsact_owned;
 	char qos_policy[POLICY_NAME_MAX];     /* in force, for show */
 	char queuing_policy[POLICY_NAME_MAX]; /* in force, for show */
 	struct plan_dcb dcb;
@@ -234,8 +253,20 @@ struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp);
 struct plan_class *plan_port_add_class(struct plan_port *pp);
 struct plan_filter *plan_port_add_filter(struct plan_port *pp);
 
-const struct plan_port *plan_find_port(const struct plan *pl,
-                                       const char *ifname);
+/* PP's tc object of that identity (as diff and the kernel name them), or
+ * NULL. Filters: tc allows one protocol per priority, so (parent, prio)
+ * names one rule of roced's. */
+const struct plan_qdisc *plan_port_qdisc(const struct plan_port *pp,
+                                         uint32_t handle);
+const struct plan_class *plan_port_class(const struct plan_port *pp,
+                                         uint32_t classid);
+const struct plan_filter *plan_port_filter(const struct plan_port *pp,
+                                           uint32_t parent, uint16_t prio);
+/* Empty PP's tc part (objects, clsact_shared, clsact_owned). */
+void plan_port_clear_tc(struct plan_port *pp);
+/* DST's tc part becomes a copy of SRC's. Returns 0 or -ENOMEM (DST's tc
+ * part is then empty). */
+int plan_port_copy_tc(struct plan_port *dst, const struct plan_port *src);
 
 const char *plan_layout_name(enum plan_layout l);         /* "htb+bfifo" ... */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k); /* "ets" ... */

@@ -125,7 +125,7 @@ struct policy_iface *policy_add_iface(struct policy *p, const char *name)
 	return i;
 }
 
-static int policy_dup(void **dst, const void *src, size_t n, size_t size)
+int policy_memdup(void **dst, const void *src, size_t n, size_t size)
 {
 	*dst = NULL;
 	if (!n)
@@ -145,9 +145,9 @@ static int policy_dup(void **dst, const void *src, size_t n, size_t size)
 		for (size_t i_ = 0; i_ < (n); i_++)                            \
 			(dst)[i_].rules = NULL;                                \
 		for (size_t i_ = 0; !r_ && i_ < (n); i_++)                     \
-			r_ = policy_dup((void **)&(dst)[i_].rules,             \
-			                (src)[i_].rules, (src)[i_].nrules,     \
-			                sizeof(*(src)[i_].rules));             \
+			r_ = policy_memdup((void **)&(dst)[i_].rules,          \
+			                   (src)[i_].rules, (src)[i_].nrules,  \
+			                   sizeof(*(src)[i_].rules));          \
 		r_;                                                            \
 	})
 
@@ -162,25 +162,25 @@ int policy_copy(struct policy *dst, const struct policy *src)
 	dst->class_nq = NULL;
 	dst->map_nq = NULL;
 	dst->ifaces = NULL;
-	if (policy_dup((void **)&dst->class_qos, src->class_qos,
-	               src->nclass_qos, sizeof(*src->class_qos)) ||
-	    policy_dup((void **)&dst->map_queuing, src->map_queuing,
-	               src->nmap_queuing, sizeof(*src->map_queuing)) ||
-	    policy_dup((void **)&dst->class_nq, src->class_nq, src->nclass_nq,
-	               sizeof(*src->class_nq)) ||
-	    policy_dup((void **)&dst->ifaces, src->ifaces, src->nifaces,
-	               sizeof(*src->ifaces)))
+	if (policy_memdup((void **)&dst->class_qos, src->class_qos,
+	                  src->nclass_qos, sizeof(*src->class_qos)) ||
+	    policy_memdup((void **)&dst->map_queuing, src->map_queuing,
+	                  src->nmap_queuing, sizeof(*src->map_queuing)) ||
+	    policy_memdup((void **)&dst->class_nq, src->class_nq,
+	                  src->nclass_nq, sizeof(*src->class_nq)) ||
+	    policy_memdup((void **)&dst->ifaces, src->ifaces, src->nifaces,
+	                  sizeof(*src->ifaces)))
 		rc = -ENOMEM;
-	if (rc || policy_dup((void **)&dst->map_qos, src->map_qos,
-	                     src->nmap_qos, sizeof(*src->map_qos))) {
+	if (rc || policy_memdup((void **)&dst->map_qos, src->map_qos,
+	                        src->nmap_qos, sizeof(*src->map_qos))) {
 		rc = -ENOMEM;
 		dst->nmap_qos = 0; /* nothing per map to free */
 	} else {
 		rc = POLICY_COPY_RULES(dst->map_qos, src->map_qos,
 		                       src->nmap_qos);
 	}
-	if (rc || policy_dup((void **)&dst->map_nq, src->map_nq, src->nmap_nq,
-	                     sizeof(*src->map_nq))) {
+	if (rc || policy_memdup((void **)&dst->map_nq, src->map_nq,
+	                        src->nmap_nq, sizeof(*src->map_nq))) {
 		rc = -ENOMEM;
 		dst->nmap_nq = 0;
 	} else {

@@ -216,6 +216,9 @@ void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 /* Deep copy; returns 0 or -ENOMEM (DST is left initialised and empty). */
 int policy_copy(struct policy *dst, const struct policy *src);
+/* A fresh copy of N elements of SIZE at SRC in *DST (NULL when N is 0).
+ * Returns 0 or -ENOMEM. */
+int policy_memdup(void **dst, const void *src, size_t n, size_t size);
 
 /* Append a zeroed object (name copied) and return it, or NULL on ENOMEM. */
 struct policy_class_qos *policy_add_class_qos(struct policy *p,

@@ -570,28 +570,39 @@ static int dcbnl_msg_fill_cb(const struct nlattr *a, void *data)
 	}
 }
 
-int dcbnl_msg_parse_ieee(const void *buf, size_t len,
-                         struct dcbnl_msg_ieee *out)
+/* Walk with FN the attributes of the message in BUF (LEN bytes) when its
+ * command is one of CMDS (N of them; else -ENOMSG). OUT's first SIZE
+ * bytes are zeroed before, and again when the walk fails. */
+static int dcbnl_msg_parse_cmd(const void *buf, size_t len, const uint8_t *cmds,
+                               size_t n, dcbnl_msg_attr_fn fn, void *out,
+                               size_t size)
 {
 	const struct nlmsghdr *nlh = NULL;
 	const struct dcbmsg *d;
 	int err;
 
-	if (!out)
-		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	memset(out, 0, size);
 	d = dcbnl_msg_head(buf, len, &nlh, &err);
 	if (!d)
 		return err;
-	if (d->cmd != DCB_CMD_IEEE_GET && d->cmd != DCB_CMD_IEEE_SET &&
-	    d->cmd != DCB_CMD_IEEE_DEL)
+	if (!memchr(cmds, d->cmd, n))
 		return -ENOMSG;
-	err = dcbnl_msg_walk_msg(nlh, dcbnl_msg_fill_cb, out);
-	if (err) {
-		memset(out, 0, sizeof(*out));
-		return err;
-	}
-	return 0;
+	err = dcbnl_msg_walk_msg(nlh, fn, out);
+	if (err)
+		memset(out, 0, size);
+	return err;
+}
+
+int dcbnl_msg_parse_ieee(const void *buf, size_t len,
+                         struct dcbnl_msg_ieee *out)
+{
+	static const uint8_t cmds[] = {DCB_CMD_IEEE_GET, DCB_CMD_IEEE_SET,
+	                               DCB_CMD_IEEE_DEL};
+
+	if (!out)
+		return -EINVAL;
+	return dcbnl_msg_parse_cmd(buf, len, cmds, sizeof(cmds),
+	                           dcbnl_msg_fill_cb, out, sizeof(*out));
 }
 
 struct dcbnl_msg_u8 {
@@ -617,16 +628,9 @@ static int dcbnl_msg_parse_u8(const void *buf, size_t len, uint8_t cmd,
                               uint16_t type, uint8_t *v)
 {
 	struct dcbnl_msg_u8 u = {.type = type};
-	const struct nlmsghdr *nlh = NULL;
-	const struct dcbmsg *d;
-	int err;
+	int err =
+	    dcbnl_msg_parse_cmd(buf, len, &cmd, 1, dcbnl_msg_u8_cb, &u, 0);
 
-	d = dcbnl_msg_head(buf, len, &nlh, &err);
-	if (!d)
-		return err;
-	if (d->cmd != cmd)
-		return -ENOMSG;
-	err = dcbnl_msg_walk_msg(nlh, dcbnl_msg_u8_cb, &u);
 	if (err)
 		return err;
 	if (!u.seen)
@@ -664,22 +668,12 @@ static int dcbnl_msg_cap_cb(const struct nlattr *a, void *data)
 
 int dcbnl_msg_parse_cap(const void *buf, size_t len, struct dcbnl_msg_cap *out)
 {
-	const struct nlmsghdr *nlh = NULL;
-	const struct dcbmsg *d;
-	int err;
+	static const uint8_t cmd = DCB_CMD_GCAP;
 
 	if (!out)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
-	d = dcbnl_msg_head(buf, len, &nlh, &err);
-	if (!d)
-		return err;
-	if (d->cmd != DCB_CMD_GCAP)
-		return -ENOMSG;
-	err = dcbnl_msg_walk_msg(nlh, dcbnl_msg_cap_cb, out);
-	if (err)
-		memset(out, 0, sizeof(*out));
-	return err;
+	return dcbnl_msg_parse_cmd(buf, len, &cmd, 1, dcbnl_msg_cap_cb, out,
+	                           sizeof(*out));
 }
 
 int dcbnl_msg_parse_status(const void *buf, size_t len, int *status)

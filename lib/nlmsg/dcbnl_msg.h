@@ -55,6 +55,8 @@
 /* Enough for any request this module builds with up to
  * DCBNL_MSG_APP_MAX APP entries. */
 #define DCBNL_MSG_REQ_SIZE 2048
+/* Enough for a GET (IEEE_GET, GDCBX): the headers and the port's name. */
+#define DCBNL_MSG_GET_SIZE 64
 /* Most APP entries a decoded table keeps (64 DSCP + 16 PCP/DEI + more). */
 #define DCBNL_MSG_APP_MAX 128
 /* Most selectors in an apptrust list (the kernel has 6 kinds). */

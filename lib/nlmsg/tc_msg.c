@@ -256,8 +256,10 @@ int tc_msg_get_str(const struct tc_msg_attr *a, char *dst, size_t size)
 	return 0;
 }
 
-int tc_msg_kind_options(const struct tc_msg_view *v, char kind[TC_MSG_KIND_MAX],
-                        struct tc_msg_attr *opts, struct tc_msg_attr *chain)
+static int tc_msg_kind_options(const struct tc_msg_view *v,
+                               char kind[TC_MSG_KIND_MAX],
+                               struct tc_msg_attr *opts,
+                               struct tc_msg_attr *chain)
 {
 	struct tc_msg_attr tb[TCA_MAX + 1];
 	int err;
@@ -272,6 +274,16 @@ int tc_msg_kind_options(const struct tc_msg_view *v, char kind[TC_MSG_KIND_MAX],
 	if (chain)
 		*chain = tb[TCA_CHAIN];
 	return 0;
+}
+
+int tc_msg_open_kind(const void *msg, size_t len, uint16_t new_type,
+                     uint16_t del_type, struct tc_msg_view *v,
+                     char kind[TC_MSG_KIND_MAX], struct tc_msg_attr *opts,
+                     struct tc_msg_attr *chain)
+{
+	int err = tc_msg_open(msg, len, new_type, del_type, v);
+
+	return err ? err : tc_msg_kind_options(v, kind, opts, chain);
 }
 
 /* --- ownership --- */
@@ -403,7 +415,8 @@ bool tc_msg_filter_same(const struct plan_filter *want,
                         const struct plan_filter *have)
 {
 	if (want->kind != have->kind || want->parent != have->parent ||
-	    want->prio != have->prio || want->protocol != have->protocol ||
+	    want->chain != have->chain || want->prio != have->prio ||
+	    want->protocol != have->protocol ||
 	    want->match_dscp != have->match_dscp ||
 	    want->match_pcp != have->match_pcp || want->action != have->action)
 		return false;

@@ -94,9 +94,13 @@ static int tc_msg_u32_put(struct tc_msg_enc *e, const struct plan_filter *f)
 static int tc_msg_flower_put(struct tc_msg_enc *e, const struct plan_filter *f)
 {
 	bool vlan = f->protocol == ETH_P_8021Q;
+	bool all = f->protocol == ETH_P_ALL;
 	struct nlattr *opts;
 
-	if (!vlan && !tc_msg_is_ip(f->protocol))
+	/* protocol all: every packet, no key */
+	if (all && (f->match_dscp || f->match_pcp))
+		return -EINVAL;
+	if (!vlan && !all && !tc_msg_is_ip(f->protocol))
 		return -EINVAL;
 	if (f->match_pcp && (!vlan || f->pcp > 7))
 		return -EINVAL;
@@ -123,9 +127,11 @@ static int tc_msg_flower_put(struct tc_msg_enc *e, const struct plan_filter *f)
 		tc_msg_put_u32(e, TCA_FLOWER_CLASSID, f->classid);
 	else
 		tc_msg_skbedit_put(e, TCA_FLOWER_ACT, f->priority);
-	/* tc always ends with the flags and the protocol as a key */
+	/* tc always ends with the flags, and the protocol as a key unless
+	 * it is all */
 	tc_msg_put_u32(e, TCA_FLOWER_FLAGS, 0);
-	tc_msg_put_u16(e, TCA_FLOWER_KEY_ETH_TYPE, htons(f->protocol));
+	if (!all)
+		tc_msg_put_u16(e, TCA_FLOWER_KEY_ETH_TYPE, htons(f->protocol));
 	tc_msg_nest_end(e, opts);
 	return 0;
 }
@@ -148,15 +154,20 @@ int tc_msg_filter(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	                   op == TC_MSG_DEL ? RTM_DELTFILTER : RTM_NEWTFILTER,
 	                   tc_msg_op_flags(op, TC_MSG_FILTER), seq, ifindex, 0,
 	                   f->parent, info);
-	if (err || op == TC_MSG_DEL)
-		return err ? err : tc_msg_end(&e);
-	if (f->kind == PLAN_FILTER_U32) {
-		tc_msg_put_strz(&e, TCA_KIND, "u32");
+	if (err)
+		return err;
+	/* tc names a chain only when told one, and before the kind */
+	if (f->chain)
+		tc_msg_put_u32(&e, TCA_CHAIN, f->chain);
+	if (op != TC_MSG_DEL)
+		tc_msg_put_strz(&e, TCA_KIND,
+		                f->kind == PLAN_FILTER_U32 ? "u32" : "flower");
+	if (op == TC_MSG_DEL)
+		return tc_msg_end(&e);
+	if (f->kind == PLAN_FILTER_U32)
 		err = tc_msg_u32_put(&e, f);
-	} else {
-		tc_msg_put_strz(&e, TCA_KIND, "flower");
+	else
 		err = tc_msg_flower_put(&e, f);
-	}
 	return err ? err : tc_msg_end(&e);
 }
 
@@ -410,9 +421,8 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = tc_msg_open(msg, len, RTM_NEWTFILTER, RTM_DELTFILTER, &v);
-	if (!err)
-		err = tc_msg_kind_options(&v, out->kind, &opts, &chain);
+	err = tc_msg_open_kind(msg, len, RTM_NEWTFILTER, RTM_DELTFILTER, &v,
+	                       out->kind, &opts, &chain);
 	if (!err && chain.data)
 		err = tc_msg_get_u32(&chain, &out->chain);
 	if (err)
@@ -421,6 +431,7 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	out->deleted = v.deleted;
 	out->handle = v.tcm.tcm_handle;
 	f->parent = v.tcm.tcm_parent;
+	f->chain = out->chain;
 	f->prio = (uint16_t)(v.tcm.tcm_info >> 16);
 	f->protocol = ntohs((uint16_t)(v.tcm.tcm_info & 0xffff));
 	out->roced = tc_msg_filter_is_roced(f->prio);

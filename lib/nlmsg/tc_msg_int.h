@@ -89,9 +89,12 @@ int tc_msg_get_u32(const struct tc_msg_attr *a, uint32_t *v);
 int tc_msg_get_u64(const struct tc_msg_attr *a, uint64_t *v);
 /* A NUL-terminated string of at most SIZE bytes. */
 int tc_msg_get_str(const struct tc_msg_attr *a, char *dst, size_t size);
-/* TCA_KIND and TCA_OPTIONS of a message; kind is required. */
-int tc_msg_kind_options(const struct tc_msg_view *v, char kind[TC_MSG_KIND_MAX],
-                        struct tc_msg_attr *opts, struct tc_msg_attr *chain);
+/* tc_msg_open(), then TCA_KIND (required), TCA_OPTIONS and TCA_CHAIN
+ * (CHAIN may be NULL) of the message. */
+int tc_msg_open_kind(const void *msg, size_t len, uint16_t new_type,
+                     uint16_t del_type, struct tc_msg_view *v,
+                     char kind[TC_MSG_KIND_MAX], struct tc_msg_attr *opts,
+                     struct tc_msg_attr *chain);
 
 /* The bytes RATE (bytes/s) sends in TICKS psched ticks. */
 uint32_t tc_msg_ticks_bytes(uint64_t rate, uint32_t ticks);

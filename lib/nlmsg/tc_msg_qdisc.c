@@ -448,9 +448,8 @@ int tc_msg_qdisc_parse(const void *msg, size_t len, struct tc_msg_qdisc *out)
 	int kind, err;
 
 	memset(out, 0, sizeof(*out));
-	err = tc_msg_open(msg, len, RTM_NEWQDISC, RTM_DELQDISC, &v);
-	if (!err)
-		err = tc_msg_kind_options(&v, out->kind, &opts, NULL);
+	err = tc_msg_open_kind(msg, len, RTM_NEWQDISC, RTM_DELQDISC, &v,
+	                       out->kind, &opts, NULL);
 	if (err)
 		return err;
 	out->ifindex = v.tcm.tcm_ifindex;
@@ -636,9 +635,8 @@ int tc_msg_class_parse(const void *msg, size_t len, struct tc_msg_class *out)
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	err = tc_msg_open(msg, len, RTM_NEWTCLASS, RTM_DELTCLASS, &v);
-	if (!err)
-		err = tc_msg_kind_options(&v, out->kind, &opts, NULL);
+	err = tc_msg_open_kind(msg, len, RTM_NEWTCLASS, RTM_DELTCLASS, &v,
+	                       out->kind, &opts, NULL);
 	if (err)
 		return err;
 	out->ifindex = v.tcm.tcm_ifindex;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/pkt_sched.h>
+
 void diff_init(struct diff *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -48,41 +50,11 @@ static struct diff_op *diff_push(struct diff *d, enum diff_kind kind,
 			op_->u.field = (val);                                  \
 	} while (0)
 
-static const struct plan_qdisc *diff_find_qdisc(const struct plan_port *p,
-                                                uint32_t handle)
-{
-	for (size_t i = 0; i < p->nqdiscs; i++)
-		if (p->qdiscs[i].handle == handle)
-			return &p->qdiscs[i];
-	return NULL;
-}
-
 static const struct plan_qdisc *diff_root(const struct plan_port *p)
 {
 	for (size_t i = 0; i < p->nqdiscs; i++)
 		if (p->qdiscs[i].parent == PLAN_H_ROOT)
 			return &p->qdiscs[i];
-	return NULL;
-}
-
-static const struct plan_class *diff_find_class(const struct plan_port *p,
-                                                uint32_t classid)
-{
-	for (size_t i = 0; i < p->nclasses; i++)
-		if (p->classes[i].classid == classid)
-			return &p->classes[i];
-	return NULL;
-}
-
-/* Filters are identified by where they hang and their priority: tc allows
- * one protocol per priority, so (parent, prio) names one filter of ours. */
-static const struct plan_filter *
-diff_find_filter(const struct plan_port *p, uint32_t parent, uint16_t prio)
-{
-	for (size_t i = 0; i < p->nfilters; i++)
-		if (p->filters[i].parent == parent &&
-		    p->filters[i].prio == prio)
-			return &p->filters[i];
 	return NULL;
 }
 
@@ -135,7 +107,9 @@ static unsigned diff_class_depth(const struct plan_port *p,
 {
 	unsigned depth = 0;
 
-	while (depth < 8 && (c = diff_find_class(p, c->parent)) != NULL)
+	/* bounded: a loop of parents must not hang us */
+	while (depth < TC_HTB_MAXDEPTH &&
+	       (c = plan_port_class(p, c->parent)) != NULL)
 		depth++;
 	return depth;
 }
@@ -145,8 +119,8 @@ static unsigned diff_class_depth(const struct plan_port *p,
 static bool diff_class_recreated(const struct plan_port *want,
                                  const struct plan_port *have, uint32_t classid)
 {
-	const struct plan_class *w = diff_find_class(want, classid);
-	const struct plan_class *h = diff_find_class(have, classid);
+	const struct plan_class *w = plan_port_class(want, classid);
+	const struct plan_class *h = plan_port_class(have, classid);
 
 	return w && h && w->parent != h->parent;
 }
@@ -181,7 +155,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	for (size_t i = 0; i < have->nfilters; i++) {
 		const struct plan_filter *h = &have->filters[i];
 		const struct plan_filter *w =
-		    diff_find_filter(want, h->parent, h->prio);
+		    plan_port_filter(want, h->parent, h->prio);
 
 		if (diff_under_root(gone, h->parent))
 			continue;
@@ -197,7 +171,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	 * that their parent is free for the new leaf. */
 	for (size_t i = 0; i < have->nqdiscs; i++) {
 		const struct plan_qdisc *h = &have->qdiscs[i];
-		const struct plan_qdisc *w = diff_find_qdisc(want, h->handle);
+		const struct plan_qdisc *w = plan_port_qdisc(want, h->handle);
 
 		if (h->parent == PLAN_H_ROOT || h->kind == PLAN_QD_CLSACT ||
 		    diff_under_root(gone, h->parent))
@@ -212,8 +186,8 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		for (size_t i = 0; !gone && i < have->nclasses; i++) {
 			const struct plan_class *h = &have->classes[i];
 			const struct plan_class *w =
-			    diff_find_class(want, h->classid);
-			bool child = diff_find_class(have, h->parent) != NULL;
+			    plan_port_class(want, h->classid);
+			bool child = plan_port_class(have, h->parent) != NULL;
 
 			if ((pass == 0) != child)
 				continue;
@@ -225,14 +199,24 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	/* 5. clsact, root, classes, leaves: parents first, in plan order. */
 	for (size_t i = 0; i < want->nqdiscs; i++) {
 		const struct plan_qdisc *w = &want->qdiscs[i];
-		const struct plan_qdisc *h = diff_find_qdisc(have, w->handle);
+		const struct plan_qdisc *h = plan_port_qdisc(have, w->handle);
+		bool add;
 
 		if (w->parent != PLAN_H_ROOT && w->kind != PLAN_QD_CLSACT)
 			continue;
-		if (!h || (w->parent == PLAN_H_ROOT && gone))
+		add = !h || (w->parent == PLAN_H_ROOT && gone);
+
+		if (add)
 			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
 		else if (!tc_msg_qdisc_same(w, h))
 			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
+		if (add && w->kind == PLAN_QD_CLSACT) {
+			/* roced's own from now on, for any later roced */
+			struct plan_filter mark;
+
+			plan_clsact_mark(&mark);
+			DIFF_PUSH(out, DIFF_ADD, DIFF_FILTER, filter, mark);
+		}
 	}
 	/* Parents before children, whatever order WANT lists them in (a
 	 * rollback's WANT comes from a kernel dump): htb quietly hangs a
@@ -248,14 +232,15 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		if (depths[i] > maxdepth)
 			maxdepth = depths[i];
 	}
-	for (unsigned depth = 0; depth <= maxdepth && depth < 8; depth++) {
+	for (unsigned depth = 0; depth <= maxdepth && depth < TC_HTB_MAXDEPTH;
+	     depth++) {
 		for (size_t i = 0; i < want->nclasses; i++) {
 			const struct plan_class *w = &want->classes[i];
 			const struct plan_class *h;
 
 			if (depths[i] != depth)
 				continue;
-			h = diff_find_class(have, w->classid);
+			h = plan_port_class(have, w->classid);
 			if (!h || gone || h->parent != w->parent)
 				DIFF_PUSH(out, DIFF_ADD, DIFF_CLASS, cls, *w);
 			else if (!tc_msg_class_same(w, h))
@@ -265,7 +250,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	}
 	for (size_t i = 0; i < want->nqdiscs; i++) {
 		const struct plan_qdisc *w = &want->qdiscs[i];
-		const struct plan_qdisc *h = diff_find_qdisc(have, w->handle);
+		const struct plan_qdisc *h = plan_port_qdisc(have, w->handle);
 
 		if (w->parent == PLAN_H_ROOT || w->kind == PLAN_QD_CLSACT)
 			continue;
@@ -281,19 +266,20 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	for (size_t i = 0; i < want->nfilters; i++) {
 		const struct plan_filter *w = &want->filters[i];
 		const struct plan_filter *h =
-		    diff_find_filter(have, w->parent, w->prio);
+		    plan_port_filter(have, w->parent, w->prio);
 
 		if (!h || diff_under_root(gone, h->parent) ||
 		    !tc_msg_filter_same(w, h))
 			DIFF_PUSH(out, DIFF_ADD, DIFF_FILTER, filter, *w);
 	}
-	/* 7. A clsact nobody else uses, that the plan no longer needs (its
-	 * filters of ours were deleted in step 1). */
+	/* 7. A clsact roced created and nobody else uses, that the plan no
+	 * longer needs (its filters of ours were deleted in step 1, the mark
+	 * goes with it). */
 	for (size_t i = 0; i < have->nqdiscs; i++) {
 		const struct plan_qdisc *h = &have->qdiscs[i];
 
-		if (h->kind == PLAN_QD_CLSACT && !have->clsact_shared &&
-		    !diff_find_qdisc(want, h->handle))
+		if (h->kind == PLAN_QD_CLSACT && have->clsact_owned &&
+		    !have->clsact_shared && !plan_port_qdisc(want, h->handle))
 			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *h);
 	}
 	if (depths != stack_depths)

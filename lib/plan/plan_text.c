@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/dcbnl.h>
+
 #include "plan/compile.h"
 #include "model/policy.h"
 
@@ -598,13 +600,13 @@ out:
 static const char *plan_text_tsa_name(uint8_t tsa)
 {
 	switch (tsa) {
-	case PLAN_TSA_STRICT:
+	case IEEE_8021QAZ_TSA_STRICT:
 		return "strict";
-	case 1:
+	case IEEE_8021QAZ_TSA_CB_SHAPER:
 		return "cbs";
-	case PLAN_TSA_ETS:
+	case IEEE_8021QAZ_TSA_ETS:
 		return "ets";
-	case 255:
+	case IEEE_8021QAZ_TSA_VENDOR:
 		return "vendor";
 	}
 	return NULL;
@@ -613,15 +615,15 @@ static const char *plan_text_tsa_name(uint8_t tsa)
 static const char *plan_text_sel_name(uint8_t sel)
 {
 	switch (sel) {
-	case PLAN_APP_SEL_ETHERTYPE:
+	case IEEE_8021QAZ_APP_SEL_ETHERTYPE:
 		return "ethtype";
-	case 2:
+	case IEEE_8021QAZ_APP_SEL_STREAM:
 		return "stream-port";
-	case 3:
+	case IEEE_8021QAZ_APP_SEL_DGRAM:
 		return "dgram-port";
-	case 4:
+	case IEEE_8021QAZ_APP_SEL_ANY:
 		return "port";
-	case PLAN_APP_SEL_DSCP:
+	case IEEE_8021QAZ_APP_SEL_DSCP:
 		return "dscp";
 	case PLAN_APP_SEL_PCP:
 		return "pcp";
@@ -633,7 +635,9 @@ static const char *plan_text_sel_name(uint8_t sel)
  * iproute2 too old for pcp-prio still takes the DSCP line. The ethertype
  * selector's protocol 0 is the port default priority. */
 static const uint8_t plan_text_app_order[] = {
-    PLAN_APP_SEL_DSCP, PLAN_APP_SEL_ETHERTYPE, 2, 3, 4, PLAN_APP_SEL_PCP,
+    IEEE_8021QAZ_APP_SEL_DSCP,   IEEE_8021QAZ_APP_SEL_ETHERTYPE,
+    IEEE_8021QAZ_APP_SEL_STREAM, IEEE_8021QAZ_APP_SEL_DGRAM,
+    IEEE_8021QAZ_APP_SEL_ANY,    PLAN_APP_SEL_PCP,
 };
 
 static void plan_text_app_entry(struct strbuf *out, const struct plan_app *a)

@@ -212,6 +212,70 @@ static void test_shared_clsact_kept(void **state)
 	mirror_free(&m);
 }
 
+/* Whose clsact it is survives a pass: one roced created is roced's (and
+ * diffs to nothing against the same plan), someone else's empty one is
+ * kept when the plan stops needing clsact. */
+static void test_clsact_owner_kept(void **state)
+{
+	struct plan_qdisc cl = {.kind = PLAN_QD_CLSACT,
+	                        .handle = PLAN_H_CLSACT,
+	                        .parent = PLAN_H_CLSACT,
+	                        .queue = -1};
+	struct plan_port want, have, st;
+	struct mirror m;
+	struct diff ops;
+	const struct mirror_port *e;
+
+	(void)state;
+	memset(&want, 0, sizeof(want));
+	memset(&have, 0, sizeof(have));
+	memset(&st, 0, sizeof(st));
+	want.dcb.software = have.dcb.software = st.dcb.software = true;
+	*plan_port_add_qdisc(&want) = cl;
+	mirror_init(&m);
+
+	/* roced creates it: the entry says roced's */
+	diff_init(&ops);
+	assert_int_equal(diff_port(&want, &have, &ops), 0);
+	assert_int_equal(tc_ops(&ops), 2); /* clsact and its mark */
+	assert_int_equal(mirror_keep(&m, 3, "swp1", &want, &have, &ops), 0);
+	diff_free(&ops);
+	e = mirror_clean(&m, 3, "swp1");
+	assert_non_null(e);
+	assert_true(e->tc.clsact_owned);
+	assert_int_equal(mirror_fill(e, &st), 0);
+	diff_init(&ops);
+	assert_int_equal(diff_port(&want, &st, &ops), 0);
+	assert_int_equal(ops.n, 0);
+	diff_free(&ops);
+
+	/* someone else's, and the plan drops clsact for a root: kept, not
+	 * roced's */
+	*plan_port_add_qdisc(&have) = cl;
+	free(want.qdiscs);
+	want.qdiscs = NULL;
+	want.nqdiscs = 0;
+	*plan_port_add_qdisc(&want) =
+	    (struct plan_qdisc){.kind = PLAN_QD_PFIFO,
+	                        .handle = PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0),
+	                        .parent = PLAN_H_ROOT,
+	                        .queue = -1,
+	                        .u.fifo.limit = 1000};
+	diff_init(&ops);
+	assert_int_equal(diff_port(&want, &have, &ops), 0);
+	assert_int_equal(tc_ops(&ops), 1); /* the root only */
+	assert_int_equal(mirror_keep(&m, 3, "swp1", &want, &have, &ops), 0);
+	diff_free(&ops);
+	e = mirror_clean(&m, 3, "swp1");
+	assert_non_null(e);
+	assert_int_equal(e->tc.nqdiscs, 2);
+	assert_false(e->tc.clsact_owned);
+	free(want.qdiscs);
+	free(have.qdiscs);
+	free(st.qdiscs);
+	mirror_free(&m);
+}
+
 static void root_cb(const struct mirror_port *e, void *data)
 {
 	int *seen = data;
@@ -301,6 +365,7 @@ int main(void)
 	    cmocka_unit_test(test_written_plan_diffs_to_nothing),
 	    cmocka_unit_test(test_written_objects_only),
 	    cmocka_unit_test(test_shared_clsact_kept),
+	    cmocka_unit_test(test_clsact_owner_kept),
 	    cmocka_unit_test(test_clean_and_complete),
 	};
 

@@ -208,6 +208,7 @@ req qdisc-clsact-add qdisc add dev v0 clsact
 req dump-filter-ingress filter show dev v0 ingress
 req filter-u32-skbedit-add filter add dev v0 ingress protocol ip prio 4791 u32 match ip dsfield 0x68 0xfc action skbedit priority 3
 req filter-flower-skbedit-add filter add dev v0 ingress protocol ip prio 4791 flower ip_tos 0x68/0xfc action skbedit priority 3
+req filter-flower-mark-add filter add dev v0 ingress chain 18321 protocol all prio 5790 flower action skbedit priority 0
 req filter-flower-vlan-add filter add dev v0 ingress protocol 802.1Q prio 4793 flower vlan_prio 3 action skbedit priority 3
 req filter-flower-vlan-dscp-add filter add dev v0 ingress protocol 802.1Q prio 4794 flower vlan_prio 3 vlan_ethtype ip ip_tos 0x68/0xfc action skbedit priority 3
 req filter-flower-classid-add filter add dev v0 parent 4791: protocol ip prio 4791 flower ip_tos 0x68/0xfc classid 4791:13

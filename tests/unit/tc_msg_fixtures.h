@@ -2750,6 +2750,40 @@ static const uint8_t tcfx_req_filter_flower_ip6_classid_add[] __attribute__((ali
 	0x06, 0x00, 0x08, 0x00, 0x86, 0xdd, 0x00, 0x00,
 };
 
+/* req-filter-flower-mark-add:
+ *   tc filter add dev v0 ingress chain 18321 protocol all prio 5790 flower action skbedit priority 0
+ *   request captured with strace; Linux 6.18.44-fc-v669, iproute2 6.1.0
+ */
+static const uint8_t tcfx_req_filter_flower_mark_add[] __attribute__((aligned(4))) = {
+	/* nlmsghdr: len 124, RTM_NEWTFILTER, flags REQUEST|ACK|EXCL|CREATE, seq 0x6b045b97, pid 0 */
+	0x7c, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x05, 0x06, 0x97, 0x5b, 0x04, 0x6b,
+	0x00, 0x00, 0x00, 0x00,
+	/* tcmsg: family 0, ifindex 3, handle 0:0, parent ffff:fff2 (clsact ingress), info 0x169e0300 (prio 5790, protocol 0x0003 all) */
+	0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0xf2, 0xff, 0xff, 0xff, 0x00, 0x03, 0x9e, 0x16,
+	/* TCA_CHAIN, 8 bytes: 18321 */
+	0x08, 0x00, 0x0b, 0x00, 0x91, 0x47, 0x00, 0x00,
+	/* TCA_KIND, 11 bytes: "flower" */
+	0x0b, 0x00, 0x01, 0x00, 0x66, 0x6c, 0x6f, 0x77, 0x65, 0x72, 0x00, 0x00,
+	/* TCA_OPTIONS, 68 bytes */
+	0x44, 0x00, 0x02, 0x00,
+	/*   TCA_FLOWER_ACT, 56 bytes */
+	0x38, 0x00, 0x03, 0x00,
+	/*     action 1, 52 bytes */
+	0x34, 0x00, 0x01, 0x00,
+	/*       TCA_ACT_KIND, 12 bytes: "skbedit" */
+	0x0c, 0x00, 0x01, 0x00, 0x73, 0x6b, 0x62, 0x65, 0x64, 0x69, 0x74, 0x00,
+	/*       TCA_ACT_OPTIONS (NLA_F_NESTED), 36 bytes */
+	0x24, 0x00, 0x02, 0x80,
+	/*         TCA_SKBEDIT_PARMS, 24 bytes: tc_skbedit: index 0 capab 0 action 3 (3 = pipe) refcnt 0 bindcnt 0 */
+	0x18, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/*         TCA_SKBEDIT_PRIORITY, 8 bytes: 0 */
+	0x08, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/*   TCA_FLOWER_FLAGS, 8 bytes: 0 */
+	0x08, 0x00, 0x16, 0x00, 0x00, 0x00, 0x00, 0x00,
+};
+
 /* req-filter-flower-skbedit-add:
  *   tc filter add dev v0 ingress protocol ip prio 4791 flower ip_tos 0x68/0xfc action skbedit priority 3
  *   request captured with strace; Linux 6.18.44-fc-v669, iproute2 6.1.0
@@ -3466,6 +3500,7 @@ static const struct tcfx tcfx_all[] = {
 	{ "req-filter-del", tcfx_req_filter_del, sizeof(tcfx_req_filter_del) },
 	{ "req-filter-flower-classid-add", tcfx_req_filter_flower_classid_add, sizeof(tcfx_req_filter_flower_classid_add) },
 	{ "req-filter-flower-ip6-classid-add", tcfx_req_filter_flower_ip6_classid_add, sizeof(tcfx_req_filter_flower_ip6_classid_add) },
+	{ "req-filter-flower-mark-add", tcfx_req_filter_flower_mark_add, sizeof(tcfx_req_filter_flower_mark_add) },
 	{ "req-filter-flower-skbedit-add", tcfx_req_filter_flower_skbedit_add, sizeof(tcfx_req_filter_flower_skbedit_add) },
 	{ "req-filter-flower-vlan-add", tcfx_req_filter_flower_vlan_add, sizeof(tcfx_req_filter_flower_vlan_add) },
 	{ "req-filter-flower-vlan-dscp-add", tcfx_req_filter_flower_vlan_dscp_add, sizeof(tcfx_req_filter_flower_vlan_dscp_add) },

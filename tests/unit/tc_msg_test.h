@@ -32,6 +32,7 @@ extern const struct plan_filter f_u32_all;
 extern const struct plan_filter f_u32_skbedit;
 extern const struct plan_filter f_u32_ip6_skbedit;
 extern const struct plan_filter f_flower_skbedit;
+extern const struct plan_filter f_flower_mark;
 extern const struct plan_filter f_flower_vlan;
 extern const struct plan_filter f_flower_vlan_dscp;
 extern const struct plan_filter f_flower_classid;

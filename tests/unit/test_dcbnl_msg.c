@@ -14,6 +14,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "hexfix.h"
 #include "nlmsg/dcbnl_msg.h"
 
 #include "../fixtures/dcb/replies.h"
@@ -46,43 +47,10 @@ static void assert_msg(const uint8_t *want, size_t n)
 /* ------------------------------------------------------------------ */
 /* The C arrays are the .hex captures */
 
-/* Message IDX of tests/fixtures/dcb/NAME.hex, into BUF; returns length. */
-static size_t hex_msg(const char *name, int idx, uint8_t *buf, size_t max)
-{
-	char path[512], line[8192];
-	size_t n = 0;
-	FILE *f;
-	int i = 0;
-
-	snprintf(path, sizeof(path), "%s/tests/fixtures/dcb/%s.hex",
-	         TEST_SRCDIR, name);
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line;
-		unsigned v;
-
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (i++ != idx)
-			continue;
-		while (sscanf(p, "%2x", &v) == 1 && n < max) {
-			buf[n++] = (uint8_t)v;
-			p += 2;
-		}
-		break;
-	}
-	fclose(f);
-	if (!n)
-		fail_msg("%s: no message %d", path, idx);
-	return n;
-}
-
 static void check_hex(const char *name, int idx, const uint8_t *fx, size_t n)
 {
 	uint8_t buf[4096];
-	size_t len = hex_msg(name, idx, buf, sizeof(buf));
+	size_t len = hexfix_msg("dcb", name, idx, buf, sizeof(buf));
 
 	assert_int_equal(len, n);
 	/* nlmsg_seq is dcb's time of day; the arrays hold 0. */
@@ -143,6 +111,13 @@ static void test_get_requests(void **state)
 	                    DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE),
 	    0);
 	ASSERT_MSG(fx_dcbx_set);
+	/* a GET of the longest name fits DCBNL_MSG_GET_SIZE */
+	assert_int_equal(
+	    dcbnl_msg_ieee_get(req.b, DCBNL_MSG_GET_SIZE, 0, "fifteen-chars-x"),
+	    0);
+	assert_int_equal(
+	    dcbnl_msg_gdcbx(req.b, DCBNL_MSG_GET_SIZE, 0, "fifteen-chars-x"),
+	    0);
 }
 
 static void test_seq_is_callers(void **state)

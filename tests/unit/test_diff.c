@@ -10,6 +10,7 @@
 
 #include "plan/diff.h"
 #include "model/plan.h"
+#include "nlmsg/tc_msg.h"
 
 #define ROOT PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0)
 
@@ -361,7 +362,8 @@ static void test_moved_class_recreated(void **state)
 	port_free(&have);
 }
 
-/* clsact goes when roced no longer needs it, unless others use it too. */
+/* clsact goes when roced no longer needs it, if roced created it (its
+ * mark says so) and nobody else uses it. */
 static void test_clsact_removed_unless_shared(void **state)
 {
 	struct plan_port want, have;
@@ -375,6 +377,7 @@ static void test_clsact_removed_unless_shared(void **state)
 	q->kind = PLAN_QD_CLSACT;
 	q->handle = q->parent = PLAN_H_CLSACT;
 	q->queue = -1;
+	have.clsact_owned = true;
 	diff_init(&d);
 	assert_int_equal(diff_port(&want, &have, &d), 0);
 	assert_int_equal(d.n, 1);
@@ -383,6 +386,51 @@ static void test_clsact_removed_unless_shared(void **state)
 	diff_free(&d);
 
 	have.clsact_shared = true;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+
+	/* someone else's, empty: theirs to delete */
+	have.clsact_shared = false;
+	have.clsact_owned = false;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
+/* A clsact roced creates gets its mark right after; one that is there
+ * already (anyone's) gets none. */
+static void test_clsact_added_with_mark(void **state)
+{
+	struct plan_port want, have;
+	struct plan_qdisc *q;
+	struct plan_filter mark;
+	struct diff d;
+
+	(void)state;
+	empty_port(&want);
+	empty_port(&have);
+	q = plan_port_add_qdisc(&want);
+	q->kind = PLAN_QD_CLSACT;
+	q->handle = q->parent = PLAN_H_CLSACT;
+	q->queue = -1;
+	plan_clsact_mark(&mark);
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.ops[0].kind, DIFF_ADD);
+	assert_int_equal(d.ops[0].u.qdisc.kind, PLAN_QD_CLSACT);
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].obj, DIFF_FILTER);
+	assert_true(tc_msg_filter_same(&d.ops[1].u.filter, &mark));
+	assert_int_equal(d.ops[1].u.filter.chain, PLAN_CLSACT_MARK_CHAIN);
+	diff_free(&d);
+
+	*plan_port_add_qdisc(&have) = *q;
 	diff_init(&d);
 	assert_int_equal(diff_port(&want, &have, &d), 0);
 	assert_int_equal(d.n, 0);
@@ -505,6 +553,7 @@ int main(void)
 	    cmocka_unit_test(test_many_classes_parents_first),
 	    cmocka_unit_test(test_moved_class_recreated),
 	    cmocka_unit_test(test_clsact_removed_unless_shared),
+	    cmocka_unit_test(test_clsact_added_with_mark),
 	    cmocka_unit_test(test_dcb_hardware),
 	    cmocka_unit_test(test_unmanaged_leaves_dcb_and_mtu),
 	};

@@ -198,6 +198,8 @@ static const struct req_case req_cases[] = {
     {"req-filter-del", REQ_FILTER, TC_MSG_DEL, &f_u32_ip6, TC_MSG_QDISC, 0},
     {"req-filter-flower-skbedit-add", REQ_FILTER, TC_MSG_ADD, &f_flower_skbedit,
      TC_MSG_QDISC, 0},
+    {"req-filter-flower-mark-add", REQ_FILTER, TC_MSG_ADD, &f_flower_mark,
+     TC_MSG_QDISC, 0},
     {"req-filter-flower-vlan-add", REQ_FILTER, TC_MSG_ADD, &f_flower_vlan,
      TC_MSG_QDISC, 0},
     {"req-filter-flower-vlan-dscp-add", REQ_FILTER, TC_MSG_ADD,
@@ -289,6 +291,17 @@ static void test_encode_as_tc(void **state)
 		check_req(&req_cases[i]);
 	for (size_t i = 0; i < ARRAY_SIZE(req_cases2); i++)
 		check_req(&req_cases2[i]);
+}
+
+/* The mark diff adds with a clsact is the one checked against tc above. */
+static void test_clsact_mark(void **state)
+{
+	struct plan_filter f;
+
+	(void)state;
+	plan_clsact_mark(&f);
+	assert_memory_equal(&f, &f_flower_mark, sizeof(f));
+	assert_true(tc_msg_filter_is_roced(f.prio));
 }
 
 /* Every request fixture is covered by an encoder case. */
@@ -752,6 +765,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_fixture_files),
 	    cmocka_unit_test(test_encode_as_tc),
+	    cmocka_unit_test(test_clsact_mark),
 	    cmocka_unit_test(test_every_request_checked),
 	    cmocka_unit_test(test_decode_tc_requests),
 	    cmocka_unit_test(test_roundtrip),

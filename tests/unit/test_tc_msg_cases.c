@@ -292,6 +292,17 @@ const struct plan_filter f_flower_skbedit = {
     .priority = 3,
 };
 
+/* roced's mark on a clsact it created (plan_clsact_mark()). */
+const struct plan_filter f_flower_mark = {
+    .kind = PLAN_FILTER_FLOWER,
+    .parent = PLAN_H_CLSACT_INGRESS,
+    .chain = PLAN_CLSACT_MARK_CHAIN,
+    .prio = PLAN_FILTER_PRIO_MAX,
+    .protocol = ETH_P_ALL,
+    .action = PLAN_ACT_SKBEDIT_PRIORITY,
+    .priority = 0,
+};
+
 const struct plan_filter f_flower_vlan = {
     .kind = PLAN_FILTER_FLOWER,
     .parent = PLAN_H_CLSACT_INGRESS,
