@@ -110,6 +110,7 @@ int tc_msg_class_cached(void *buf, size_t size, enum tc_msg_op op, int ifindex,
  *   tc filter add dev D parent P protocol PROTO prio PRIO flower
  *           [vlan_prio PCP] [vlan_ethtype T] [ip_tos V/M]
  *           { classid C | action skbedit priority N }
+ * (PROTO all, ETH_P_ALL, takes no key: match u32 0 0, or flower bare)
  * (V and M are the DSCP value and mask shifted into the DS field; u32
  * takes neither PCP nor 802.1Q). Delete sends parent, prio and protocol,
  * which removes every filter of that prio. Requests carry no filter handle,
@@ -171,6 +172,10 @@ struct tc_msg_filter {
 	bool known;
 	bool roced; /* prio within PLAN_FILTER_PRIO_BASE..MAX */
 	struct plan_filter f;
+	/* When the message does not decode: what was wrong with it. The
+	 * header (IFINDEX, HANDLE, F.parent, F.prio, F.protocol, KIND) is
+	 * kept when it could be read, to name the rule. */
+	const char *why;
 };
 
 /* Decode one message of LEN bytes (LEN may exceed its nlmsg_len). Accept

@@ -35,6 +35,15 @@ static bool tc_msg_is_ip(uint16_t protocol)
 	return protocol == ETH_P_IP || protocol == ETH_P_IPV6;
 }
 
+/* A rule of protocol all matches every packet: it has no key to read the
+ * DSCP (or the VLAN priority) with, since it would sit at a different
+ * place in each protocol. That is how class-default is written. */
+static bool tc_msg_is_all(const struct plan_filter *f)
+{
+	return f->protocol == ETH_P_ALL && !f->match_dscp && !f->match_pcp &&
+	       !f->vlan_ethtype;
+}
+
 /* --- encoding --- */
 
 /* `action skbedit priority N`: one action, pipe to whatever follows. */
@@ -66,7 +75,7 @@ static int tc_msg_u32_put(struct tc_msg_enc *e, const struct plan_filter *f)
 	struct nlattr *opts;
 
 	/* u32 sees the packet from the network header: no PCP. */
-	if (shift < 0 || f->match_pcp)
+	if ((shift < 0 && !tc_msg_is_all(f)) || f->match_pcp)
 		return -EINVAL;
 	memset(&s, 0, sizeof(s));
 	s.sel.flags = TC_U32_TERMINAL;
@@ -317,9 +326,10 @@ static int tc_msg_u32_decode(const struct tc_msg_attr *opts,
 
 	if (sel.flags != TC_U32_TERMINAL || sel.offshift || sel.offmask ||
 	    sel.off || sel.offoff || sel.hoff || sel.hmask || sel.nkeys > 1 ||
-	    !tc_msg_is_ip(f->protocol) || !tc_msg_cls_flags_ours(flags) ||
-	    tb[TCA_U32_LINK].data || tb[TCA_U32_POLICE].data ||
-	    tb[TCA_U32_INDEV].data || tb[TCA_U32_MARK].data)
+	    (!tc_msg_is_ip(f->protocol) && f->protocol != ETH_P_ALL) ||
+	    !tc_msg_cls_flags_ours(flags) || tb[TCA_U32_LINK].data ||
+	    tb[TCA_U32_POLICE].data || tb[TCA_U32_INDEV].data ||
+	    tb[TCA_U32_MARK].data)
 		out->known = false;
 	if (sel.nkeys == 1) {
 		memcpy(&key, tb[TCA_U32_SEL].data + sizeof(sel), sizeof(key));
@@ -413,6 +423,23 @@ static int tc_msg_flower_decode(const struct tc_msg_attr *opts,
 	                          f, &out->known);
 }
 
+/* On failure OUT keeps only what names the rule (the header) and why. */
+static int tc_msg_filter_fail(struct tc_msg_filter *out, int err,
+                              const char *why)
+{
+	struct tc_msg_filter keep = *out;
+
+	memset(out, 0, sizeof(*out));
+	out->ifindex = keep.ifindex;
+	out->handle = keep.handle;
+	out->f.parent = keep.f.parent;
+	out->f.prio = keep.f.prio;
+	out->f.protocol = keep.f.protocol;
+	memcpy(out->kind, keep.kind, sizeof(out->kind));
+	out->why = why;
+	return err;
+}
+
 int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 {
 	struct tc_msg_attr opts, chain;
@@ -425,8 +452,12 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	                       out->kind, &opts, &chain);
 	if (!err && chain.data)
 		err = tc_msg_get_u32(&chain, &out->chain);
-	if (err)
-		return err;
+	/* Without its headers a message names nothing. */
+	if (err && !v.attrs)
+		return tc_msg_filter_fail(
+		    out, err,
+		    err == -ENOMSG ? "not a filter message"
+		                   : "the message is shorter than its headers");
 	out->ifindex = v.tcm.tcm_ifindex;
 	out->deleted = v.deleted;
 	out->handle = v.tcm.tcm_handle;
@@ -434,20 +465,32 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	f->chain = out->chain;
 	f->prio = (uint16_t)(v.tcm.tcm_info >> 16);
 	f->protocol = ntohs((uint16_t)(v.tcm.tcm_info & 0xffff));
+	if (err)
+		return tc_msg_filter_fail(out, err,
+		                          "malformed attributes (kind, chain)");
 	out->roced = tc_msg_filter_is_roced(f->prio);
 	/* The per-prio header of a dump has no options. */
 	if (!opts.data)
 		return 0;
-	if (!strcmp(out->kind, "u32"))
+	if (!strcmp(out->kind, "u32")) {
 		err = tc_msg_u32_decode(&opts, out);
-	else if (!strcmp(out->kind, "flower")) {
+		if (err)
+			return tc_msg_filter_fail(
+			    out, err,
+			    "malformed u32 options (selector "
+			    "shorter than its keys, classid "
+			    "or actions)");
+	} else if (!strcmp(out->kind, "flower")) {
 		out->known = true;
 		err = tc_msg_flower_decode(&opts, out);
+		if (err)
+			return tc_msg_filter_fail(
+			    out, err,
+			    "malformed flower options (keys, "
+			    "classid or actions)");
 	} else {
 		/* someone else's classifier: report it as a rule */
 		out->rule = true;
 	}
-	if (err)
-		memset(out, 0, sizeof(*out));
-	return err;
+	return 0;
 }

@@ -137,6 +137,12 @@ filter add dev v0 parent 4791: protocol ipv6 prio 4792 u32 match ip6 priority 0x
 filter add dev v0 parent 4791: protocol ip prio 4799 u32 match u32 0 0 classid 4791:10
 qdisc add dev v0 clsact"
 
+# class-default: a rule of protocol all without a key
+host_all_state="qdisc add dev v0 root handle 4791: htb default 10
+class add dev v0 parent 4791: classid 4791:1 htb rate 10gbit ceil 10gbit
+class add dev v0 parent 4791:1 classid 4791:10 htb rate 100mbit ceil 10gbit prio 7
+filter add dev v0 parent 4791: protocol all prio 4793 u32 match u32 0 0 classid 4791:10"
+
 guest_ets_state="qdisc add dev v0 root handle 4791: ets bands 8 strict 1 quanta 4500 1500 1500 4500 1500 1500 1500 priomap 7 6 5 4 3 2 1 0 7 7 7 7 7 7 7 7
 qdisc add dev v0 parent 4791:5 handle 4713: red limit 4000000 min 153600 max 3072000 avpkt 1000 burst 154 bandwidth 10gbit probability 0.07 ecn
 qdisc add dev v0 parent 4791:2 handle 4716: red limit 1000000 min 30000 max 90000 avpkt 1000 burst 55 bandwidth 1gbit probability 0.02 ecn harddrop
@@ -200,6 +206,7 @@ req filter-u32-ip-add filter add dev v0 parent 4791: protocol ip prio 4791 u32 m
 req filter-u32-ip6-add filter add dev v0 parent 4791: protocol ipv6 prio 4792 u32 match ip6 priority 0x68 0xfc classid 4791:13
 req filter-u32-all-add filter add dev v0 parent 4791: protocol ip prio 4799 u32 match u32 0 0 classid 4791:10
 req filter-u32-all-replace filter replace dev v0 parent 4791: protocol ip prio 4799 u32 match u32 0 0 classid 4791:10
+req filter-u32-protoall-add filter add dev v0 parent 4791: protocol all prio 4793 u32 match u32 0 0 classid 4791:10
 req filter-del filter del dev v0 parent 4791: protocol ipv6 prio 4792
 req dump-qdisc qdisc show dev v0
 req dump-class class show dev v0
@@ -213,6 +220,7 @@ req filter-flower-vlan-add filter add dev v0 ingress protocol 802.1Q prio 4793 f
 req filter-flower-vlan-dscp-add filter add dev v0 ingress protocol 802.1Q prio 4794 flower vlan_prio 3 vlan_ethtype ip ip_tos 0x68/0xfc action skbedit priority 3
 req filter-flower-classid-add filter add dev v0 parent 4791: protocol ip prio 4791 flower ip_tos 0x68/0xfc classid 4791:13
 req filter-flower-ip6-classid-add filter add dev v0 parent 4791: protocol ipv6 prio 4792 flower ip_tos 0x68/0xfc classid 4791:13
+req filter-flower-protoall-add filter add dev v0 ingress protocol all prio 4793 flower action skbedit priority 0
 req qdisc-del qdisc del dev v0 parent 4791:13 handle 4713:
 req class-del class del dev v0 parent 4791:1 classid 4791:13
 req qdisc-clsact-del qdisc del dev v0 clsact
@@ -233,6 +241,10 @@ build_state "$host_htb_state"
 dump_to dump-htb-qdisc qdisc "" "$host_htb_state" >"$out/dump-htb-qdisc.hex"
 dump_to dump-htb-class class "" "$host_htb_state" >"$out/dump-htb-class.hex"
 dump_to dump-htb-filter filter 4791: "$host_htb_state" >"$out/dump-htb-filter.hex"
+ip netns del "$ns"
+setup
+build_state "$host_all_state"
+dump_to dump-htb-filter-all filter 4791: "$host_all_state" >"$out/dump-htb-filter-all.hex"
 
 # --- dumps of the full kernel (QEMU) -----------------------------------------
 if [ $guest = 1 ]; then

@@ -29,6 +29,8 @@ extern const struct plan_class c_rate64;
 extern const struct plan_filter f_u32_ip;
 extern const struct plan_filter f_u32_ip6;
 extern const struct plan_filter f_u32_all;
+extern const struct plan_filter f_u32_protoall;
+extern const struct plan_filter f_flower_protoall;
 extern const struct plan_filter f_u32_skbedit;
 extern const struct plan_filter f_u32_ip6_skbedit;
 extern const struct plan_filter f_flower_skbedit;

@@ -256,6 +256,25 @@ const struct plan_filter f_u32_all = {
     .classid = H(4791, 10),
 };
 
+/* class-default: protocol all, no key (tc's match u32 0 0) */
+const struct plan_filter f_u32_protoall = {
+    .kind = PLAN_FILTER_U32,
+    .parent = H(4791, 0),
+    .prio = 4793,
+    .protocol = ETH_P_ALL,
+    .action = PLAN_ACT_CLASSID,
+    .classid = H(4791, 10),
+};
+
+const struct plan_filter f_flower_protoall = {
+    .kind = PLAN_FILTER_FLOWER,
+    .parent = PLAN_H_CLSACT_INGRESS,
+    .prio = 4793,
+    .protocol = ETH_P_ALL,
+    .action = PLAN_ACT_SKBEDIT_PRIORITY,
+    .priority = 0,
+};
+
 const struct plan_filter f_u32_skbedit = {
     .kind = PLAN_FILTER_U32,
     .parent = PLAN_H_CLSACT_INGRESS,
@@ -415,6 +434,12 @@ void test_encode_invalid(void **state)
 	BADF(f_flower_skbedit, f.match_pcp = true);
 	BADF(f_flower_skbedit, f.vlan_ethtype = ETH_P_IP);
 	BADF(f_flower_skbedit, f.protocol = ETH_P_ARP);
+	/* protocol all has no place to read a DSCP or a PCP from */
+	BADF(f_u32_protoall,
+	     (f.match_dscp = true, f.dscp = 26, f.dscp_mask = 0x3f));
+	BADF(f_flower_protoall,
+	     (f.match_dscp = true, f.dscp = 26, f.dscp_mask = 0x3f));
+	BADF(f_flower_protoall, (f.match_pcp = true, f.pcp = 3));
 #undef BADF
 }
 
