@@ -138,8 +138,14 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 		writes += res[i].writes;
 		if (res[i].error[0]) {
 			log_warnx("%s", res[i].error);
+			/* A refused port was rolled back and the others
+			 * applied; when nothing could be read, nothing was
+			 * written and the change fails. */
 			if (msgs != &own)
-				diag_warn(msgs, 0, "%s", res[i].error);
+				diag_add(msgs,
+				         rc < 0 && rc != -EAGAIN ? DIAG_ERROR
+				                                 : DIAG_WARNING,
+				         0, "%s", res[i].error);
 		}
 		log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res[i].ifname,
 		          reconcile_status_name(res[i].status), res[i].writes);
@@ -148,6 +154,9 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 			         reconcile_status_name(res[i].status),
 			         res[i].writes, res[i].writes == 1 ? "" : "s");
 	}
+	/* A failure always has a reason for the client. */
+	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
+		diag_err(msgs, 0, "%s", strerror(-rc));
 	for (size_t i = 0; i < pl.nports; i++)
 		warnings += pl.ports[i].warnings.nwarnings;
 	d->stat_writes += writes;
@@ -555,8 +564,11 @@ int daemon_run(const struct daemon_opts *o)
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
 	         ctl_srv_path(d->ctl));
-	if (daemon_apply(d, &d->policy, NULL, 0, NULL) < 0)
-		log_warnx("the first apply failed; waiting for events");
+	rc = daemon_apply(d, &d->policy, NULL, 0, NULL);
+	if (rc < 0)
+		log_warnx("the first apply failed (%s, see above); waiting "
+		          "for events",
+		          strerror(-rc));
 	daemon_mirror(d);
 	snprintf(err, sizeof(err), "%zu port%s, %zu write%s, %zu warning%s",
 	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,

@@ -143,6 +143,27 @@ static void engine_mirror_orphan(const struct mirror_port *mp, void *data)
 		engine_orphan(mp->ifindex, data);
 }
 
+/* The qdisc dump failed before any port was looked at: every port says
+ * so (RES is allocated here; NULL when out of memory). */
+static void engine_unread(const struct plan *pl, int rc,
+                          const struct nlb_error *err,
+                          struct reconcile_result **res)
+{
+	*res = calloc(pl->nports ? pl->nports : 1, sizeof(**res));
+	for (size_t i = 0; *res && i < pl->nports; i++) {
+		struct reconcile_result *r = &(*res)[i];
+
+		snprintf(r->ifname, sizeof(r->ifname), "%s",
+		         pl->ports[i].ifname);
+		r->status = RECONCILE_FAILED;
+		snprintf(r->error, sizeof(r->error),
+		         "%s: cannot read the kernel's state: cannot read the "
+		         "qdiscs: %s%s%.200s",
+		         pl->ports[i].ifname, strerror(-rc),
+		         err->msg[0] ? ": " : "", err->msg);
+	}
+}
+
 int engine_apply(struct engine *e, struct plan *pl, bool orphans,
                  struct reconcile_result **res)
 {
@@ -173,6 +194,8 @@ int engine_apply(struct engine *e, struct plan *pl, bool orphans,
 			tc_scan_roots(&scan, engine_orphan, &o);
 			rc = o.rc;
 			r.scan = &scan;
+		} else if (rc != -ENOMEM) {
+			engine_unread(pl, rc, &err, res);
 		}
 	}
 	if (!rc) {
@@ -192,10 +215,22 @@ int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 
 	rc = engine_apply(e, pl, orphans, &res);
 	if (rc < 0 && rc != -EAGAIN) {
-		fprintf(out,
-		        "roced: nothing written: cannot read the kernel's "
-		        "state or work out the changes: %s\n",
-		        strerror(-rc));
+		bool named = false;
+
+		/* Each port that could not be read, with what and why. */
+		for (size_t i = 0; res && i < pl->nports; i++) {
+			if (!res[i].error[0])
+				continue;
+			fprintf(out, "roced: %s\n", res[i].error);
+			named = true;
+		}
+		if (named)
+			fprintf(out, "roced: nothing written\n");
+		else
+			fprintf(out,
+			        "roced: nothing written: cannot read the "
+			        "kernel's state or work out the changes: %s\n",
+			        strerror(-rc));
 		free(res);
 		return 2;
 	}

@@ -50,8 +50,9 @@ void engine_link_event(struct engine *e, enum link_event ev, int ifindex);
  * that holds a roced root qdisc but is not in PL is added to it with an
  * empty plan, so that applying PL removes roced's objects there; the one
  * qdisc dump that finds them also serves observation. *RES gets
- * PL->nports results (free() them; NULL on -ENOMEM). Returns what
- * reconcile_apply() returns. */
+ * PL->nports results (free() them; NULL on -ENOMEM), also when nothing
+ * could be observed: then the ports that could not be read say why.
+ * Returns what reconcile_apply() returns. */
 int engine_apply(struct engine *e, struct plan *pl, bool orphans,
                  struct reconcile_result **res);
 

@@ -157,16 +157,29 @@ static int rc_observe_tc(const struct reconcile *r, const struct tc_scan *scan,
 		obs[i].have = &ports[i]->have;
 	}
 	rc = r->tc->observe(r->tc_ctx, scan, obs, n, &err);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		ports[i]->obs.info = obs[i].info;
+		ports[i]->obs.err = obs[i].err;
+		memcpy(ports[i]->obs.error, obs[i].error, sizeof(obs[i].error));
+	}
 	free(obs);
 	return rc;
+}
+
+/* Why P could not be observed, as its result's error. */
+static void rc_unread(struct rc_port *p, int err, const char *what)
+{
+	snprintf(p->res->error, sizeof(p->res->error),
+	         "%s: cannot read the kernel's state: %s", p->want->ifname,
+	         what && *what ? what : strerror(-err));
+	p->res->status = RECONCILE_FAILED;
 }
 
 /* Everything but tc: the link MTU and, on hardware ports, DCB. */
 static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 {
 	struct link_info li;
+	int rc;
 
 	p->have.dcb.software = p->want->dcb.software;
 	p->have.dcb.unmanaged = p->want->dcb.unmanaged;
@@ -177,8 +190,13 @@ static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 		p->have.dcb.mtu = li.mtu;
 	if (p->want->dcb.software || p->want->dcb.unmanaged)
 		return 0;
-	return dcb_observe(r->dcb, r->dcb_ctx, p->want->ifname, &p->cur,
-	                   &p->have.dcb);
+	rc = dcb_observe(r->dcb, r->dcb_ctx, p->want->ifname, &p->cur,
+	                 &p->have.dcb);
+	if (rc < 0)
+		snprintf(p->obs.error, sizeof(p->obs.error),
+		         "cannot read its DCB settings (dcbnl): %s",
+		         strerror(-rc));
+	return rc;
 }
 
 /* Room to map every request of PORTS (N of them) back to its operation,
@@ -201,10 +219,18 @@ static int rc_map_alloc(struct rc_batch *map, struct rc_port *const *ports,
 static void rc_queue(const struct reconcile *r, struct rc_port *p,
                      struct nlb_batch *b, struct rc_batch *map)
 {
+	size_t bad = p->ops.n;
 	int q;
 
 	p->first = b->n;
-	q = r->tc->queue(r->tc_ctx, b, p->ifindex, p->ops.ops, p->ops.n);
+	q = r->tc->queue(r->tc_ctx, b, p->ifindex, p->ops.ops, p->ops.n, &bad);
+	if (q < 0 && bad < p->ops.n) {
+		/* A plan the encoders refuse is roced's own bug (as
+		 * class-default was): name the request. */
+		rc_fail(p, &p->ops.ops[bad], q,
+		        "roced cannot encode this request");
+		return;
+	}
 	if (q < 0) {
 		rc_fail(p, NULL, q, "cannot encode them");
 		return;
@@ -239,9 +265,13 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	rc = rc_observe_tc(r, NULL, list, 1); /* the state now */
 	if (!rc)
 		rc = rc_observe_rest(r, &now);
+	if (rc < 0 && now.obs.error[0])
+		snprintf(scratch.error, sizeof(scratch.error),
+		         "cannot read the kernel's state: %s", now.obs.error);
 	/* The link cache has not heard of our MTU write yet (its events are
-	 * read later, if ever): the batch's answer says whether it took. */
-	for (size_t i = 0; !rc && i < p->ops.n; i++)
+	 * read later, if ever): the batch's answer says whether it took,
+	 * if it was sent at all. */
+	for (size_t i = 0; !rc && p->count && i < p->ops.n; i++)
 		if (p->ops.ops[i].obj == DIFF_MTU && !p->mtu_refused)
 			now.have.dcb.mtu = p->ops.ops[i].u.mtu;
 	/* A clsact this pass created is roced's even when its mark was
@@ -370,8 +400,15 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		                   nobserve);
 	for (size_t i = 0; !rc && i < npresent; i++)
 		rc = rc_observe_rest(r, present[i]);
-	if (rc < 0)
-		goto out; /* nothing written */
+	if (rc < 0) {
+		/* Nothing written; each port that could not be read says
+		 * why. */
+		for (size_t i = 0; i < npresent; i++)
+			if (present[i]->obs.err || present[i]->obs.error[0])
+				rc_unread(present[i], rc,
+				          present[i]->obs.error);
+		goto out;
+	}
 	t[1] = rc_ms();
 
 	/* Everything that can fail for want of memory comes before the first

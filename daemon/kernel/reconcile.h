@@ -27,7 +27,8 @@ enum reconcile_status {
 	RECONCILE_ABSENT,      /* no such link (yet) */
 	RECONCILE_REFUSED,     /* a foreign root qdisc is in the way */
 	RECONCILE_ROLLED_BACK, /* the kernel refused; the port is as before */
-	RECONCILE_FAILED,      /* refused, and the rollback failed too */
+	RECONCILE_FAILED,      /* refused, and the rollback failed too; or
+	                          its state could not be read */
 };
 
 struct reconcile_result {
@@ -59,8 +60,9 @@ struct reconcile {
  * 0 when every present port is OK, -EAGAIN when some port was refused or
  * rolled back, or -errno when the pass stopped before its first write
  * (observation failed, or no memory to work out the writes): then nothing
- * was written. Trouble after the first write is the port's own: it is
- * rolled back. */
+ * was written, and the ports that could not be read are RECONCILE_FAILED
+ * with an error saying what could not be read and why. Trouble after the
+ * first write is the port's own: it is rolled back. */
 int reconcile_apply(const struct reconcile *r, const struct plan *pl,
                     struct reconcile_result *res);
 

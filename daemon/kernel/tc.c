@@ -19,6 +19,7 @@ struct tc_obs {
 	struct tc_observe_port *port; /* the port being dumped */
 	uint32_t parent;              /* the filter block being dumped */
 	int rc;
+	char why[256]; /* a rule of roced's that did not decode */
 };
 
 struct tc_scan_entry {
@@ -209,8 +210,23 @@ static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 	struct tc_observe_port *p = o->port;
 	struct tc_msg_filter m;
 	struct plan_filter *f;
+	int rc = tc_msg_filter_parse(nlh, nlh->nlmsg_len, &m);
 
-	if (tc_msg_filter_parse(nlh, nlh->nlmsg_len, &m) < 0 || !m.rule)
+	/* A rule of roced's that cannot be read would be added again on
+	 * every pass (u32 takes a second rule in the prio): stop there. The
+	 * dump is read to its end all the same. */
+	if (rc < 0 && rc != -ENOMSG && tc_msg_filter_is_roced(m.f.prio)) {
+		if (!o->rc) {
+			o->rc = rc;
+			snprintf(o->why, sizeof(o->why),
+			         "filter prio %u protocol 0x%04x (%s): %s",
+			         m.f.prio, m.f.protocol,
+			         m.kind[0] ? m.kind : "?",
+			         m.why ? m.why : "malformed");
+		}
+		return MNL_CB_OK;
+	}
+	if (rc < 0 || !m.rule)
 		return MNL_CB_OK;
 	if (!m.roced) {
 		/* Someone else's filter on clsact: the qdisc is shared. */
@@ -240,19 +256,48 @@ static int tc_filter_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* What a dump reads, for the port's error. */
+static void tc_dump_name(char *buf, size_t len, enum tc_msg_obj obj,
+                         uint32_t parent)
+{
+	if (obj == TC_MSG_CLASS)
+		snprintf(buf, len, "the classes");
+	else if (parent == PLAN_H_CLSACT_INGRESS)
+		snprintf(buf, len, "the filters of clsact ingress");
+	else if (parent == PLAN_H_CLSACT_EGRESS)
+		snprintf(buf, len, "the filters of clsact egress");
+	else
+		snprintf(buf, len, "the filters of %x:", PLAN_H_MAJ(parent));
+}
+
 static int tc_dump(struct nlb *nl, enum tc_msg_obj obj,
                    struct tc_observe_port *p, uint32_t parent, mnl_cb_t cb,
                    struct tc_obs *o, struct nlb_error *err)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	int rc = tc_msg_dump(req, sizeof(req), obj, p->ifindex, parent, 0);
+	char what[64];
 
 	if (rc < 0)
 		return rc;
 	o->port = p;
 	o->parent = parent;
+	o->why[0] = '\0';
 	rc = nlb_dump(nl, (struct nlmsghdr *)req, cb, o, err);
-	return o->rc ? o->rc : rc;
+	if (o->rc)
+		rc = o->rc;
+	if (rc < 0 && rc != -ENODEV) {
+		tc_dump_name(what, sizeof(what), obj, parent);
+		if (o->why[0])
+			snprintf(p->error, sizeof(p->error),
+			         "cannot read %s: %.200s", what, o->why);
+		else
+			snprintf(p->error, sizeof(p->error),
+			         "cannot read %s: %s%s%.200s", what,
+			         strerror(-rc), err->msg[0] ? ": " : "",
+			         err->msg);
+	}
+	return rc;
 }
 
 static int tc_observe_port(struct nlb *nl, const struct tc_scan *s,
@@ -263,6 +308,8 @@ static int tc_observe_port(struct nlb *nl, const struct tc_scan *s,
 	int rc;
 
 	memset(&p->info, 0, sizeof(p->info));
+	p->err = 0;
+	p->error[0] = '\0';
 	rc = tc_port_qdiscs(s, p);
 	if (rc < 0)
 		return rc;
@@ -281,7 +328,13 @@ static int tc_observe_port(struct nlb *nl, const struct tc_scan *s,
 		             tc_filter_cb, &o, err);
 	p->have->clsact_shared = p->info.clsact_foreign > 0;
 	/* A port that vanished while we looked is simply empty. */
-	return rc == -ENODEV ? 0 : rc;
+	if (rc == -ENODEV)
+		return 0;
+	p->err = rc;
+	if (rc < 0 && !p->error[0])
+		snprintf(p->error, sizeof(p->error), "cannot read it: %s",
+		         strerror(-rc));
+	return rc;
 }
 
 static int tc_observe(void *ctx, const struct tc_scan *scan,
@@ -299,8 +352,25 @@ static int tc_observe(void *ctx, const struct tc_scan *scan,
 		rc = tc_scan(ctx, &own, err);
 		scan = &own;
 	}
-	for (size_t i = 0; !rc && i < n; i++)
-		rc = tc_observe_port(t->nl, scan, &ports[i], err);
+	if (rc < 0) {
+		for (size_t i = 0; i < n; i++) {
+			ports[i].err = rc;
+			snprintf(ports[i].error, sizeof(ports[i].error),
+			         "cannot read the qdiscs: %s%s%.200s",
+			         strerror(-rc), err->msg[0] ? ": " : "",
+			         err->msg);
+		}
+		return rc;
+	}
+	/* Every port, so that each one that cannot be read says why. */
+	for (size_t i = 0; i < n; i++) {
+		int prc = tc_observe_port(t->nl, scan, &ports[i], err);
+
+		if (prc < 0 && !rc)
+			rc = prc;
+		if (prc == -ENOMEM)
+			break;
+	}
 	tc_scan_free(&own);
 	return rc;
 }
@@ -373,7 +443,7 @@ static int tc_encode(struct tc_nl *t, char *buf, int ifindex,
 }
 
 static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
-                    const struct diff_op *ops, size_t n)
+                    const struct diff_op *ops, size_t n, size_t *bad)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)req;
@@ -395,6 +465,7 @@ static int tc_queue(void *ctx, struct nlb_batch *b, int ifindex,
 		if (!buf) {
 			/* all of the port or none of it */
 			nlb_batch_truncate(t->nl, b, first);
+			*bad = rc < 0 ? i : n;
 			return rc < 0 ? rc : -ENOMEM;
 		}
 		memcpy(buf, req, nlh->nlmsg_len);

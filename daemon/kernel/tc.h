@@ -29,11 +29,16 @@ struct tc_port_info {
 	size_t clsact_foreign;   /* filters on it that are not roced's */
 };
 
-/* One port to observe: IFINDEX in, HAVE (tc part only) and INFO out. */
+/* One port to observe: IFINDEX in, HAVE (tc part only) and INFO out.
+ * When the port cannot be read, ERR is its -errno and ERROR says what
+ * could not be read and why (the kernel's extack text, or what the
+ * decoder found wrong with a rule of roced's). */
 struct tc_observe_port {
 	int ifindex;
 	struct plan_port *have;
 	struct tc_port_info info;
+	int err;
+	char error[384];
 };
 
 /* The qdiscs of every link that observation needs: roced's own, clsact,
@@ -55,16 +60,20 @@ struct tc_ops {
 	int (*scan)(void *ctx, struct tc_scan *scan, struct nlb_error *err);
 	/* Fill every port's HAVE with roced's tc objects and INFO: qdiscs
 	 * from SCAN when given (taken just before: nothing written since),
-	 * else from a scan of its own; classes and filters from the kernel. */
+	 * else from a scan of its own; classes and filters from the kernel.
+	 * Returns 0, or the first port's -errno when a port could not be
+	 * read (every port is tried; each says why in its ERROR). */
 	int (*observe)(void *ctx, const struct tc_scan *scan,
 	               struct tc_observe_port *ports, size_t n,
 	               struct nlb_error *err);
 	/* Queue the operations of OPS that travel in the batch (tc objects
 	 * and the link MTU: tc_op_batched()) of one port into B, in their
 	 * order. Returns the number queued or -errno (then none of them
-	 * is: a port's requests are queued whole or not at all). */
+	 * is: a port's requests are queued whole or not at all), with *BAD
+	 * the index in OPS of the operation that could not be encoded (N
+	 * when the failure is not one operation's). */
 	int (*queue)(void *ctx, struct nlb_batch *b, int ifindex,
-	             const struct diff_op *ops, size_t n);
+	             const struct diff_op *ops, size_t n, size_t *bad);
 	/* Send B and report each refused request to CB. Returns 0 once
 	 * every answer is in, or -errno when the exchange failed (then
 	 * what became of the requests is unknown). */

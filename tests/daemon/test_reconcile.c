@@ -73,8 +73,10 @@ struct fake {
 		const char *what;
 		bool done;
 	} refuse[2];
-	int queue_fail_ifindex; /* queue() fails once for this link */
-	int dcb_refuse_cmd;     /* DCB requests with this dcbmsg cmd fail */
+	int queue_fail_ifindex;   /* queue() fails once for this link */
+	int queue_bad_ifindex;    /* ... cannot encode its first filter */
+	int observe_fail_ifindex; /* this link cannot be read */
+	int dcb_refuse_cmd;       /* DCB requests with this dcbmsg cmd fail */
 	const char *dcb_refuse_what;
 };
 
@@ -225,6 +227,7 @@ static int fake_observe(void *ctx, const struct tc_scan *scan,
                         struct nlb_error *err)
 {
 	struct fake *f = ctx;
+	int rc = 0;
 
 	(void)scan;
 	(void)err;
@@ -232,6 +235,16 @@ static int fake_observe(void *ctx, const struct tc_scan *scan,
 		const struct plan_port *st =
 		    &fake_link(f, ports[i].ifindex)->st;
 		struct plan_port *h = ports[i].have;
+
+		/* what tc_observe() says of a rule that does not decode */
+		if (ports[i].ifindex == f->observe_fail_ifindex) {
+			ports[i].err = rc = -EINVAL;
+			snprintf(ports[i].error, sizeof(ports[i].error),
+			         "cannot read the filters of 4791:: filter "
+			         "prio 4793 protocol 0x0003 (u32): malformed "
+			         "u32 options");
+			continue;
+		}
 
 		memset(&ports[i].info, 0, sizeof(ports[i].info));
 		for (size_t k = 0; k < st->nqdiscs; k++)
@@ -241,20 +254,28 @@ static int fake_observe(void *ctx, const struct tc_scan *scan,
 		for (size_t k = 0; k < st->nfilters; k++)
 			*plan_port_add_filter(h) = st->filters[k];
 	}
-	return 0;
+	return rc;
 }
 
 /* The batch holds a bare header per request, so that its count and
  * sequence numbers are the real ones; the operations are kept aside. */
 static int fake_queue(void *ctx, struct nlb_batch *b, int ifindex,
-                      const struct diff_op *ops, size_t n)
+                      const struct diff_op *ops, size_t n, size_t *bad)
 {
 	struct fake *f = ctx;
 	int queued = 0;
 
 	if (ifindex == f->queue_fail_ifindex) {
 		f->queue_fail_ifindex = 0;
+		*bad = n;
 		return -ENOMEM;
+	}
+	for (size_t i = 0; ifindex == f->queue_bad_ifindex && i < n; i++) {
+		if (ops[i].obj == DIFF_FILTER) {
+			f->queue_bad_ifindex = 0;
+			*bad = i;
+			return -EINVAL;
+		}
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct nlmsghdr *nlh;
@@ -726,6 +747,7 @@ static void test_tc_queue_unknown_kind(void **state)
 	struct tc_nl t = {.nl = &nl};
 	struct nlb_batch b;
 	struct diff_op ops[2];
+	size_t bad = 9;
 
 	(void)state;
 	memset(ops, 0, sizeof(ops));
@@ -736,15 +758,98 @@ static void test_tc_queue_unknown_kind(void **state)
 	ops[1].kind = (enum diff_kind)42;
 	ops[1].obj = DIFF_FILTER;
 	nlb_batch_init(&b);
-	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops, 1), 1);
+	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops, 1, &bad), 1);
 	assert_int_equal(b.n, 1);
-	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops, 2), -EINVAL);
+	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops, 2, &bad),
+	                 -EINVAL);
+	assert_int_equal(bad, 1); /* the operation at fault */
 	assert_int_equal(b.n, 1);
 	assert_int_equal(nl.seq, 8);
 	/* nor a link MTU that is not a change */
 	ops[1] = ops[0];
 	ops[1].kind = DIFF_DEL;
-	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops + 1, 1), -EINVAL);
+	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops + 1, 1, &bad),
+	                 -EINVAL);
+	assert_int_equal(bad, 0);
+	assert_int_equal(b.n, 1);
+	nlb_batch_free(&b);
+}
+
+/* A port that cannot be read stops the pass before anything is written,
+ * and its result says which port, what could not be read and why. */
+static void test_unreadable_port_named(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_init(&g);
+	plan_tc(&g.pl.ports[0]);
+	plan_tc(&g.pl.ports[1]);
+	g.f.observe_fail_ifindex = g.b;
+
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), -EINVAL);
+	assert_int_equal(g.f.nlog, 0);
+	assert_int_equal(g.res[1].status, RECONCILE_FAILED);
+	assert_string_equal(g.res[1].error,
+	                    "rc1: cannot read the kernel's state: cannot "
+	                    "read the filters of 4791:: filter prio 4793 "
+	                    "protocol 0x0003 (u32): malformed u32 options");
+	assert_string_equal(g.res[0].error, "");
+	rig_free(&g);
+}
+
+/* A request the encoders refuse is named in the port's error; the port
+ * is left as it was and the other one applied. */
+static void test_unencodable_request_named(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_init(&g);
+	plan_tc(&g.pl.ports[0]);
+	plan_tc(&g.pl.ports[1]);
+	g.f.queue_bad_ifindex = g.a;
+
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), -EAGAIN);
+	assert_int_equal(g.res[0].status, RECONCILE_ROLLED_BACK);
+	assert_string_equal(g.res[0].error,
+	                    "rc0: add filter prio 4791: Invalid argument: "
+	                    "roced cannot encode this request");
+	assert_int_equal(g.res[0].writes, 0);
+	check_empty(&g.f, g.a);
+	assert_int_equal(g.res[1].status, RECONCILE_OK);
+	rig_free(&g);
+}
+
+/* The real tc backend: an 802.1Q rule has no u32 encoding, and the
+ * backend says which operation it was (class-default's protocol all has
+ * one: match u32 0 0). */
+static void test_tc_queue_names_unencodable(void **state)
+{
+	struct nlb nl = {.seq = 1};
+	struct tc_nl t = {.nl = &nl};
+	struct nlb_batch b;
+	struct diff_op ops[2];
+	size_t bad = 9;
+
+	(void)state;
+	memset(ops, 0, sizeof(ops));
+	ops[0].kind = ops[1].kind = DIFF_ADD;
+	ops[0].obj = ops[1].obj = DIFF_FILTER;
+	ops[0].u.filter =
+	    (struct plan_filter){.kind = PLAN_FILTER_U32,
+	                         .parent = PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0),
+	                         .prio = PLAN_FILTER_PRIO_BASE + 2,
+	                         .protocol = ETH_P_ALL,
+	                         .action = PLAN_ACT_CLASSID,
+	                         .classid = PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0x10)};
+	ops[1].u.filter = ops[0].u.filter;
+	ops[1].u.filter.protocol = ETH_P_8021Q;
+	nlb_batch_init(&b);
+	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops, 1, &bad), 1);
+	assert_int_equal(tc_ops_netlink.queue(&t, &b, 1, ops, 2, &bad),
+	                 -EINVAL);
+	assert_int_equal(bad, 1);
 	assert_int_equal(b.n, 1);
 	nlb_batch_free(&b);
 }
@@ -765,6 +870,9 @@ int main(void)
 	    cmocka_unit_test(test_dcb_refused_sends_no_tc),
 	    cmocka_unit_test(test_queue_failure_is_per_port),
 	    cmocka_unit_test(test_tc_queue_unknown_kind),
+	    cmocka_unit_test(test_unreadable_port_named),
+	    cmocka_unit_test(test_unencodable_request_named),
+	    cmocka_unit_test(test_tc_queue_names_unencodable),
 	};
 
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
