@@ -112,6 +112,14 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
 	json_object_object_add(reply, "mode",
 	                       json_object_new_string(cmd_mode_name(ctx.mode)));
 	json_object_object_add(reply, "warnings", dctl_warnings(&dg));
+	/* A line taken with a note ("% ignored: ..."): the note too. */
+	if (cerr.message[0]) {
+		struct json_object *w;
+
+		json_object_object_get_ex(reply, "warnings", &w);
+		json_object_array_put_idx(w, json_object_array_length(w),
+		                          json_object_new_string(cerr.message));
+	}
 out:
 	diag_free(&dg);
 	policy_free(&cand);

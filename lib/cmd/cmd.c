@@ -527,9 +527,76 @@ bool cmd_has(const struct cmd_parsed *pa, const char *kw, size_t *idx)
 	return false;
 }
 
+/* A line typed in the mode of `interface RANGE`: carried out on every
+ * member in turn (each as if in its own interface mode) on a copy of
+ * POLICY, which replaces it only when every member took the line. */
+static int cmd_exec_range(struct policy *policy, struct cmd_exec_arg *x,
+                          const char *range, size_t plen, unsigned long first,
+                          unsigned long last)
+{
+	struct cmd_ctx member = *x->ctx;
+	char name[CMD_WORD_MAX];
+	struct policy tmp;
+	int rc = 0;
+
+	if (policy_copy(&tmp, policy) < 0) {
+		cmd_fail(x->err, 0, "%% Out of memory");
+		return -1;
+	}
+	x->p = &tmp;
+	x->ctx = &member;
+	for (unsigned long n = first; !rc && n <= last; n++) {
+		policy_ifname_member(range, plen, n, name, sizeof(name));
+		snprintf(member.path[0], sizeof(member.path[0]), "interface %s",
+		         name);
+		rc = x->pa->def->exec(x);
+		if (rc) {
+			char why[sizeof(x->err->message)];
+
+			/* "% interface swp2: ..." */
+			snprintf(why, sizeof(why), "%s", x->err->message);
+			cmd_fail(x->err, x->err->pos, "%% interface %s: %s",
+			         name, why[0] == '%' ? why + 2 : why);
+		}
+	}
+	if (rc) {
+		policy_free(&tmp);
+		return -1;
+	}
+	policy_free(policy);
+	*policy = tmp;
+	return 0;
+}
+
+/* The interface mode of a name that is not one port (cmd_nx_interface):
+ * an NX-OS kind without QoS, whose lines are ignored with a note, or a
+ * range. Returns 1 when the line was not for one port (carried out, or
+ * -1 with ERR), 0 to carry it out as usual. */
+static int cmd_exec_if(struct policy *policy, struct cmd_exec_arg *x)
+{
+	unsigned long first, last;
+	char obj[sizeof(x->ctx->path[0])];
+	size_t plen;
+
+	if (x->pa->kind != CMD_KIND_CONFIG || x->ctx->mode != CMD_MODE_IF ||
+	    !cmd_ctx_object(x->ctx, 0, obj, sizeof(obj)) ||
+	    policy_find_iface(policy, obj))
+		return 0;
+	if (policy_ifname_not_port(obj)) {
+		cmd_fail(x->err, 0,
+		         "%% ignored: interface %s is not a QoS port", obj);
+		return 1;
+	}
+	if (policy_ifname_range(obj, &plen, &first, &last) != 0)
+		return 0;
+	return cmd_exec_range(policy, x, obj, plen, first, last) ? -1 : 1;
+}
+
 int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
              const struct cmd_parsed *p, struct cmd_error *err)
 {
+	int rc;
+
 	struct cmd_exec_arg x;
 	struct cmd_ctx c;
 
@@ -559,7 +626,12 @@ int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
 	x.ctx = &c;
 	x.pa = p;
 	x.err = err;
-	if (p->def->exec(&x)) {
+	rc = policy ? cmd_exec_if(policy, &x) : 0;
+	if (rc > 0) {
+		*ctx = c;
+		return 0;
+	}
+	if (rc < 0 || p->def->exec(&x)) {
 		/* A refusal about the line as a whole points at its start. */
 		if (!err->pos)
 			err->pos = p->pos[0];

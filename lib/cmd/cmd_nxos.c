@@ -166,21 +166,93 @@ static int cmd_nx_service_policy(struct cmd_exec_arg *x)
 	return 0;
 }
 
-/* Linux accepts names shorter than IFNAMSIZ without '/', ':' or blanks. */
-static bool cmd_nx_linux_ifname(const char *s)
+/* "% No interface has the alias NAME ..." at POS; returns -1. */
+static int cmd_nx_not_linux(struct cmd_exec_arg *x, const char *name,
+                            size_t pos)
 {
-	return s[0] && strlen(s) < POLICY_IFNAME_MAX && strcmp(s, ".") &&
-	       strcmp(s, "..") && !strpbrk(s, "/: \t");
+	/* An alias only names a port once a block has it: roced cannot
+	 * guess which Linux port Ethernet1/1 is. */
+	cmd_fail(x->err, pos,
+	         "%% No interface has the alias %s, and it is not a Linux "
+	         "interface name: configure the port by its Linux name "
+	         "(interface swp1) and give it the alias there (alias %s)",
+	         name, name);
+	return -1;
+}
+
+/* `[no] interface PREFIX N-M`: every member as if typed alone, all or
+ * none. The mode entered names the range: cmd_exec() carries each line
+ * typed in it out on every member. */
+static int cmd_nx_interface_range(struct cmd_exec_arg *x, const char *name,
+                                  size_t pos, size_t plen, unsigned long first,
+                                  unsigned long last)
+{
+	char m[CMD_WORD_MAX], line[CMD_WORD_MAX + 16];
+
+	for (unsigned long n = first; n <= last; n++) {
+		const struct policy_iface *i;
+
+		if (policy_ifname_member(name, plen, n, m, sizeof(m)) < 0) {
+			cmd_fail(x->err, pos, "%% Invalid interface range %s",
+			         name);
+			return -1;
+		}
+		i = policy_find_iface(x->p, m);
+		if (x->pa->negated && !i) {
+			cmd_fail(x->err, pos,
+			         "%% interface %s is not configured", m);
+			return -1;
+		}
+		if (!i && !policy_ifname_linux(m))
+			return cmd_nx_not_linux(x, m, pos);
+	}
+	for (unsigned long n = first; n <= last; n++) {
+		const struct policy_iface *i;
+
+		policy_ifname_member(name, plen, n, m, sizeof(m));
+		i = policy_find_iface(x->p, m);
+		if (x->pa->negated)
+			cmd_nx_remove(x->p->ifaces, &x->p->nifaces, sizeof(*i),
+			              (size_t)(i - x->p->ifaces));
+		else if (!i && !policy_add_iface(x->p, m))
+			return cmd_nx_oom(x);
+	}
+	if (x->pa->negated)
+		return 0;
+	snprintf(line, sizeof(line), "interface %s", name);
+	return cmd_nx_enter(x, CMD_MODE_IF, line);
 }
 
 static int cmd_nx_interface(struct cmd_exec_arg *x)
 {
-	size_t pos;
+	size_t pos, plen;
 	const char *name = cmd_arg(x->pa, 0, &pos);
 	struct policy_iface *i =
 	    NX_MUT(struct policy_iface, policy_find_iface(x->p, name));
 	char line[CMD_WORD_MAX + 16];
+	unsigned long first, last;
+	int range = i ? -1 : policy_ifname_range(name, &plen, &first, &last);
 
+	if (!i && policy_ifname_not_port(name)) {
+		/* A note, not an error: a pasted configuration has such
+		 * blocks. Its mode is entered so that the block's lines are
+		 * ignored with it (cmd_exec) instead of landing elsewhere. */
+		cmd_fail(x->err, pos,
+		         "%% ignored: interface %s is not a QoS port", name);
+		if (x->pa->negated)
+			return 0;
+		snprintf(line, sizeof(line), "interface %s", name);
+		return cmd_nx_enter(x, CMD_MODE_IF, line);
+	}
+	if (range == -2) {
+		cmd_fail(
+		    x->err, pos,
+		    "%% Invalid interface range %s: more than %d interfaces",
+		    name, POLICY_IF_RANGE_MAX);
+		return -1;
+	}
+	if (range == 0)
+		return cmd_nx_interface_range(x, name, pos, plen, first, last);
 	if (x->pa->negated) {
 		if (!i) {
 			cmd_fail(x->err, pos,
@@ -191,17 +263,8 @@ static int cmd_nx_interface(struct cmd_exec_arg *x)
 		              (size_t)(i - x->p->ifaces));
 		return 0;
 	}
-	if (!i && !cmd_nx_linux_ifname(name)) {
-		/* An alias only names a port once a block has it: roced
-		 * cannot guess which Linux port Ethernet1/1 is. */
-		cmd_fail(x->err, pos,
-		         "%% No interface has the alias %s, and it is not a "
-		         "Linux interface name: configure the port by its "
-		         "Linux name (interface swp1) and give it the alias "
-		         "there (alias %s)",
-		         name, name);
-		return -1;
-	}
+	if (!i && !policy_ifname_linux(name))
+		return cmd_nx_not_linux(x, name, pos);
 	if (!i) {
 		i = policy_add_iface(x->p, name);
 		if (!i)

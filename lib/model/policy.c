@@ -247,6 +247,80 @@ const struct policy_iface *policy_find_iface(const struct policy *p,
 	return NULL;
 }
 
+/* --- interface names --- */
+
+/* The NX-OS kinds without QoS of their own, as `show running-config`
+ * spells them (NX-OS takes any case). */
+static const char *const policy_if_not_ports[] = {
+    "vlan", "port-channel", "mgmt", "loopback", "nve", "tunnel",
+};
+
+static bool policy_if_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+bool policy_ifname_not_port(const char *name)
+{
+	for (size_t i = 0;
+	     i < sizeof(policy_if_not_ports) / sizeof(policy_if_not_ports[0]);
+	     i++) {
+		size_t n = strlen(policy_if_not_ports[i]);
+
+		/* the kind and its number: Vlan7, port-channel1.100 */
+		if (!strncasecmp(name, policy_if_not_ports[i], n) &&
+		    policy_if_digit(name[n]))
+			return true;
+	}
+	return false;
+}
+
+bool policy_ifname_linux(const char *name)
+{
+	return name[0] && strlen(name) < POLICY_IFNAME_MAX &&
+	       strcmp(name, ".") && strcmp(name, "..") &&
+	       !strpbrk(name, "/: \t");
+}
+
+/* All of S..END a decimal number without a leading zero (swp01 is a name
+ * of its own, not member 1). */
+static bool policy_if_number(const char *s, const char *end, unsigned long *v)
+{
+	char *stop;
+
+	if (s == end || end - s > 9 || !policy_if_digit(*s) ||
+	    (*s == '0' && end - s > 1))
+		return false;
+	*v = strtoul(s, &stop, 10);
+	return stop == end;
+}
+
+int policy_ifname_range(const char *name, size_t *plen, unsigned long *first,
+                        unsigned long *last)
+{
+	const char *dash = strrchr(name, '-');
+	const char *p;
+
+	if (!dash || !policy_if_number(dash + 1, name + strlen(name), last))
+		return -1;
+	for (p = dash; p > name && policy_if_digit(p[-1]); p--)
+		;
+	if (p == name || p[-1] == '-' || !policy_if_number(p, dash, first))
+		return -1;
+	if (*first >= *last)
+		return -1;
+	*plen = (size_t)(p - name);
+	return *last - *first >= POLICY_IF_RANGE_MAX ? -2 : 0;
+}
+
+int policy_ifname_member(const char *name, size_t plen, unsigned long num,
+                         char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%.*s%lu", (int)plen, name, num);
+
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 const struct policy_map_qos *policy_iface_qos(const struct policy *p,
                                               const struct policy_iface *i)
 {

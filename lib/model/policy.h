@@ -250,6 +250,27 @@ const struct policy_map_nq *policy_find_map_nq(const struct policy *p,
 const struct policy_iface *policy_find_iface(const struct policy *p,
                                              const char *name_or_alias);
 
+/* Interface names as a pasted NX-OS configuration has them. Only ports
+ * carry QoS: the NX-OS kinds that are not ports (Vlan7, port-channel1,
+ * mgmt0, loopback0, nve1, tunnel1, in any case) are to be ignored. A name
+ * with a '/', which Linux never has, can only be an NX-OS alias
+ * (Ethernet1/1). A range names its members PREFIX N .. PREFIX M (swp1-4,
+ * Ethernet1/1-4). A name some block already has is that block, whatever
+ * it looks like: look it up first. */
+#define POLICY_IF_RANGE_MAX 512 /* swp1-10000 is a typo, not 10000 ports */
+bool policy_ifname_not_port(const char *name);
+/* A valid Linux interface name: shorter than IFNAMSIZ, not "." or "..",
+ * without '/', ':' or blanks. */
+bool policy_ifname_linux(const char *name);
+/* NAME as a range "PREFIX N-M" (decimal, N < M, PREFIX not ending in a
+ * digit or '-'): returns 0 with the prefix's length in *PLEN; -1 when it
+ * is not one; -2 when it has more than POLICY_IF_RANGE_MAX members. */
+int policy_ifname_range(const char *name, size_t *plen, unsigned long *first,
+                        unsigned long *last);
+/* Member NUM of the range NAME into BUF; -1 when it does not fit. */
+int policy_ifname_member(const char *name, size_t plen, unsigned long num,
+                         char *buf, size_t len);
+
 /* The policies in force on IFACE after system qos defaults are applied;
  * NULL when none. */
 const struct policy_map_qos *policy_iface_qos(const struct policy *p,

@@ -358,6 +358,126 @@ static void test_interfaces(void **state)
 	policy_free(&p);
 }
 
+/* LINE is accepted with the note "% ignored: interface NAME is not a QoS
+ * port" and changes nothing. */
+static void tc_ignored(struct policy *p, struct cmd_ctx *c, const char *line,
+                       const char *name)
+{
+	struct cmd_error err;
+	char *before = running(p, NULL), *after, note[128];
+
+	if (cmd_apply_line(p, c, line, &err))
+		fail_msg("'%s' refused: %s", line, err.message);
+	snprintf(note, sizeof(note),
+	         "%% ignored: interface %s is not a QoS port", name);
+	assert_string_equal(err.message, note);
+	after = running(p, NULL);
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+}
+
+/* What a pasted configuration's `interface` lines name: ports create
+ * blocks; NX-OS kinds that are not ports are ignored with a note, lines
+ * and all; a range is each of its members. */
+static void test_interface_kinds(void **state)
+{
+	static const char *const not_ports[] = {
+	    "Vlan7", "vlan100",   "port-channel1", "port-channel1.100",
+	    "mgmt0", "loopback0", "nve1",          "Tunnel1",
+	};
+	struct policy p;
+	struct cmd_ctx c;
+	char line[64];
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c, LINES("policy-map type qos P"));
+	for (size_t i = 0; i < sizeof(not_ports) / sizeof(not_ports[0]); i++) {
+		snprintf(line, sizeof(line), "interface %s", not_ports[i]);
+		tc_ignored(&p, &c, line, not_ports[i]);
+		/* its mode is entered, so that its lines go nowhere else */
+		assert_int_equal(c.mode, CMD_MODE_IF);
+		tc_ignored(&p, &c, "service-policy type qos input P",
+		           not_ports[i]);
+		tc_ignored(&p, &c, "priority-flow-control mode on",
+		           not_ports[i]);
+		snprintf(line, sizeof(line), "no interface %s", not_ports[i]);
+		tc_ignored(&p, &c, line, not_ports[i]);
+	}
+	assert_int_equal(p.nifaces, 0);
+	/* names that are only like them are Linux names */
+	tc_apply(&p, &c, "interface vlanA");
+	tc_apply(&p, &c, "interface mgmt");
+	assert_int_equal(p.nifaces, 2);
+	/* a block the configuration file named so is that block */
+	assert_non_null(policy_add_iface(&p, "vlan7"));
+	tc_apply(&p, &c, "interface vlan7");
+	tc_apply(&p, &c, "priority-flow-control mode off");
+	assert_int_equal(policy_find_iface(&p, "vlan7")->pfc_mode,
+	                 POLICY_PFC_OFF);
+	policy_free(&p);
+}
+
+static void test_interface_ranges(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c, LINES("policy-map type qos P", "interface swp1-3"));
+	/* one block per member; the mode names the range */
+	assert_int_equal(p.nifaces, 3);
+	assert_string_equal(p.ifaces[0].name, "swp1");
+	assert_string_equal(p.ifaces[2].name, "swp3");
+	assert_string_equal(c.path[0], "interface swp1-3");
+	/* a line in it is carried out on every member */
+	tc_apply(&p, &c, "priority-flow-control mode on");
+	tc_apply(&p, &c, "service-policy type qos input P");
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(p.ifaces[i].pfc_mode, POLICY_PFC_ON);
+		assert_string_equal(p.ifaces[i].qos_input, "P");
+	}
+	/* all or nothing: swp2 refuses, swp1 keeps its policy */
+	tc_apply(&p, &c, "interface swp2");
+	tc_apply(&p, &c, "no service-policy type qos input P");
+	tc_apply(&p, &c, "interface swp1-3");
+	tc_apply_bad(&p, &c, "no service-policy type qos input P",
+	             "% interface swp2: service-policy type qos P is not "
+	             "attached",
+	             (size_t)-1);
+	assert_string_equal(p.ifaces[0].qos_input, "P");
+	/* members by their NX-OS aliases */
+	tc_apply(&p, &c, "interface swp1");
+	tc_apply(&p, &c, "alias Ethernet1/1");
+	tc_apply(&p, &c, "interface swp2");
+	tc_apply(&p, &c, "alias Ethernet1/2");
+	tc_apply(&p, &c, "interface Ethernet1/1-2");
+	tc_apply(&p, &c, "priority-flow-control mode off");
+	assert_int_equal(p.ifaces[0].pfc_mode, POLICY_PFC_OFF);
+	assert_int_equal(p.ifaces[1].pfc_mode, POLICY_PFC_OFF);
+	assert_int_equal(p.ifaces[2].pfc_mode, POLICY_PFC_ON);
+	/* an alias no block has stops the range before anything changes */
+	tc_apply_bad(&p, &c, "interface Ethernet1/1-4",
+	             "No interface has the alias Ethernet1/3", 10);
+	tc_apply_bad(&p, &c, "interface swp1-9999", "Invalid interface range",
+	             10);
+	assert_int_equal(p.nifaces, 3);
+	/* no: every member, or none when one is not configured */
+	tc_apply_bad(&p, &c, "no interface swp2-4",
+	             "interface swp4 is not configured", 13);
+	tc_apply(&p, &c, "no interface swp1-2");
+	assert_int_equal(p.nifaces, 1);
+	assert_string_equal(p.ifaces[0].name, "swp3");
+	/* not ranges: no number before the dash, or not rising */
+	tc_apply(&p, &c, "interface br-1");
+	tc_apply(&p, &c, "interface swp5-5");
+	assert_non_null(policy_find_iface(&p, "br-1"));
+	assert_non_null(policy_find_iface(&p, "swp5-5"));
+	policy_free(&p);
+}
+
 static void test_watchdog(void **state)
 {
 	struct policy p;
@@ -781,6 +901,8 @@ int test_cmd_config_main(void)
 	    cmocka_unit_test(test_policy_queuing),
 	    cmocka_unit_test(test_policy_nq_and_system),
 	    cmocka_unit_test(test_interfaces),
+	    cmocka_unit_test(test_interface_kinds),
+	    cmocka_unit_test(test_interface_ranges),
 	    cmocka_unit_test(test_watchdog),
 	    cmocka_unit_test(test_apply_refusals),
 	    cmocka_unit_test(test_running_shipped),
