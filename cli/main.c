@@ -116,6 +116,10 @@ static int main_commands(struct rocesh *r, const char *arg, bool stop)
 		return -1;
 	for (char *s = strtok_r(copy, ";", &save); s && !r->quit;
 	     s = strtok_r(NULL, ";", &save)) {
+		/* "a ; b": the blank after a ';' separates, it does not
+		 * indent (a deeper indentation puts b under a) */
+		if (s != copy && *s == ' ')
+			s++;
 		r->lineno++;
 		if ((r->echo ? rocesh_echo_line(r, s) : rocesh_line(r, s, 0)) <
 		    0) {

@@ -42,6 +42,12 @@ struct rocesh {
 	const char *src; /* "stdin", "-c", for error locations */
 	unsigned lineno;
 	unsigned nerrors;
+	/* Not on a terminal: the last line refused (0: none) and its
+	 * indentation. The lines indented deeper under it belong to it (a
+	 * pasted configuration's blocks) and are refused unseen: they would
+	 * land in whatever mode the session was left in. */
+	unsigned rejected;
+	size_t rejected_indent;
 	bool quit; /* `exit` at roced# */
 	FILE *out;
 	FILE *err;
@@ -56,7 +62,11 @@ void rocesh_free(struct rocesh *r);
  * the line began (the prompt's width) so that an error's caret lines up
  * under the echoed line. Returns 0, or -1 after printing the error and
  * counting it in R->nerrors. Blank lines and `#` comments are ignored;
- * a `!` in the first column ends a block, as in NX-OS configurations. */
+ * a `!` in the first column ends a block, as in NX-OS configurations.
+ * Not on a terminal, a line indented deeper than a refused line before it
+ * (with nothing in between back at or left of that line's indentation)
+ * is refused too: "% skipped: under a rejected line N". On a terminal a
+ * refused line only leaves the mode as it was, as in NX-OS. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col);
 
 /* --echo: carry out LINE as if typed on a terminal, printing the prompt

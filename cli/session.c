@@ -468,12 +468,45 @@ size_t rocesh_complete(struct rocesh *r, const char *line,
 	return n;
 }
 
+/* The width of LINE's leading blanks, a tab to the next multiple of 8. */
+static size_t rocesh_indent(const char *line)
+{
+	size_t w = 0;
+
+	for (; *line == ' ' || *line == '\t'; line++)
+		w = *line == '\t' ? (w / 8 + 1) * 8 : w + 1;
+	return w;
+}
+
+/* A script's line under a refused one (see rocesh.h): refuse it too. A
+ * line back at or left of the refused line's indentation ends the block. */
+static bool rocesh_skipped(struct rocesh *r, const char *line)
+{
+	if (r->interactive || !r->rejected || rocesh_blank(line))
+		return false;
+	if (rocesh_indent(line) <= r->rejected_indent) {
+		r->rejected = 0;
+		return false;
+	}
+	fprintf(r->err, "%s:%u: %% skipped: under a rejected line %u\n", r->src,
+	        r->lineno, r->rejected);
+	r->nerrors++;
+	return true;
+}
+
 /* Output and errors of one line stay in order when both go to one file. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
-	int rc = rocesh_line_run(r, line, col);
+	int rc;
 
+	if (rocesh_skipped(r, line))
+		rc = -1;
+	else if ((rc = rocesh_line_run(r, line, col)) < 0 && !r->interactive) {
+		r->rejected = r->lineno;
+		r->rejected_indent = rocesh_indent(line);
+	}
 	fflush(r->out);
+	fflush(r->err);
 	return rc;
 }
 
