@@ -79,6 +79,34 @@ static void daemon_log_diag(const struct diag *d, const char *port)
 	}
 }
 
+/* A warning line of plan_warn_each() ("warning: swp1: text") into the
+ * diag DATA, for a control client; notes stay in the log. */
+static void daemon_msg_line(const char *line, void *data)
+{
+	if (!strncmp(line, "warning: ", 9))
+		diag_warn(data, 0, "%s", line + 9);
+}
+
+static void daemon_new_warnings(struct daemon *d, const struct plan *pl,
+                                struct diag *msgs)
+{
+	const struct plan_port **before =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*before));
+
+	for (size_t i = 0; before && i < pl->nports; i++) {
+		const struct ports_port *e =
+		    ports_find(&d->ports, pl->ports[i].ifname);
+
+		before[i] = e && e->applied ? &e->plan : NULL;
+	}
+	if (!before ||
+	    plan_warn_each_new(pl, before, NULL, daemon_msg_line, msgs) < 0)
+		diag_warn(msgs, 0,
+		          "out of memory: the plan's new warnings are only in "
+		          "the log");
+	free(before);
+}
+
 /* Compile POLICY for NAMES (all configured ports when N is 0; those not
  * configured are dropped, aliases become names, in place) and apply. MSGS
  * (may be NULL) gets the compiler's errors at their FILE:LINE and each
@@ -129,6 +157,11 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	 * link event), each warning once with its ports. */
 	if (!n && plan_warn_each(&pl, d->opts->file, daemon_log_line, NULL) < 0)
 		log_warnx("out of memory while logging the plan's warnings");
+	/* The client whose change this is hears at once what it brought
+	 * (a class without a filter on a port...), not only the log: the
+	 * warnings a port's last plan in the registry did not have. */
+	if (msgs != &own && (rc == 0 || rc == -EAGAIN))
+		daemon_new_warnings(d, &pl, msgs);
 	for (size_t i = 0; res && i < pl.nports; i++) {
 		if (res[i].status == RECONCILE_ABSENT) {
 			log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",

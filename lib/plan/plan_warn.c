@@ -202,3 +202,52 @@ out:
 	free(w.occ_next);
 	return rc;
 }
+
+/* --- what a change brought --- */
+
+static bool pw_carried(const struct plan_port *pp, const struct diag_msg *m)
+{
+	for (size_t i = 0; pp && i < pp->warnings.n; i++) {
+		const struct diag_msg *o = &pp->warnings.v[i];
+
+		if (o->sev == m->sev &&
+		    !strcmp(o->text ? o->text : "", m->text ? m->text : ""))
+			return true;
+	}
+	return false;
+}
+
+int plan_warn_each_new(const struct plan *pl,
+                       const struct plan_port *const *before, const char *file,
+                       void (*cb)(const char *line, void *data), void *data)
+{
+	struct plan fresh;
+	int rc = 0;
+
+	/* The same printing, grouped by message, on a plan of only what is
+	 * new: a port here carries nothing but its new messages. */
+	plan_init(&fresh);
+	for (size_t i = 0; !rc && i < pl->nports; i++) {
+		const struct plan_port *pp = &pl->ports[i];
+		struct plan_port *np = NULL;
+
+		for (size_t k = 0; k < pp->warnings.n; k++) {
+			const struct diag_msg *m = &pp->warnings.v[k];
+
+			if (before && pw_carried(before[i], m))
+				continue;
+			if (!np)
+				np = plan_add_port(&fresh, pp->ifname);
+			if (!np) {
+				rc = -ENOMEM;
+				break;
+			}
+			diag_add(&np->warnings, m->sev, m->line, "%s",
+			         m->text ? m->text : "?");
+		}
+	}
+	if (!rc)
+		rc = plan_warn_each(&fresh, file, cb, data);
+	plan_free(&fresh);
+	return rc;
+}

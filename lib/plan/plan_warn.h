@@ -19,4 +19,13 @@
 int plan_warn_each(const struct plan *pl, const char *file,
                    void (*cb)(const char *line, void *data), void *data);
 
+/* plan_warn_each() of the messages of PL that its ports did not carry
+ * before, that is what a change brought: BEFORE[i] (may be NULL) is the
+ * previous plan of PL's port i, or NULL when it had none (everything is
+ * new). A message is the same by severity and text, not by line: lines
+ * move when a file is rewritten. Returns 0 or -ENOMEM. */
+int plan_warn_each_new(const struct plan *pl,
+                       const struct plan_port *const *before, const char *file,
+                       void (*cb)(const char *line, void *data), void *data);
+
 #endif

@@ -131,12 +131,68 @@ static void test_nothing(void **state)
 	done(pl);
 }
 
+/* What a change brought: only the messages a port did not carry before,
+ * whatever their line, grouped as plan_warn_each() groups them. */
+static void test_new_only(void **state)
+{
+	const char *names[] = {"swp1", "swp2", "swp3", "swp4"};
+	struct plan *old = make(names, 3), *now = make(names, 4);
+	const struct plan_port *before[4];
+	struct strbuf sb;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++)
+		diag_warn(&old->ports[i].warnings, 61, "htb approximates");
+	for (size_t i = 0; i < 4; i++) {
+		/* the file was rewritten: same message, another line */
+		diag_warn(&now->ports[i].warnings, 65, "htb approximates");
+		before[i] = i < 3 ? &old->ports[i] : NULL;
+	}
+	diag_warn(&old->ports[0].warnings, 37, "class A gets no filter");
+	/* swp1 keeps it, swp2 and swp3 get it with the change */
+	for (size_t i = 0; i < 3; i++)
+		diag_warn(&now->ports[i].warnings, 37,
+		          "class A gets no filter");
+	/* a note is not a warning of the same text */
+	diag_add(&old->ports[2].warnings, DIAG_NOTE, 0, "untagged");
+	diag_warn(&now->ports[2].warnings, 0, "untagged");
+
+	/* without a past, everything is new */
+	strbuf_init(&sb);
+	assert_int_equal(plan_warn_each_new(old, NULL, NULL, collect, &sb), 0);
+	assert_string_equal(strbuf_str(&sb),
+	                    "warning: swp1-swp3: htb approximates\n"
+	                    "warning: swp1: class A gets no filter\n"
+	                    "note: swp3: untagged\n");
+	strbuf_free(&sb);
+	/* swp4 is a new port: all of its messages are new */
+	strbuf_init(&sb);
+	assert_int_equal(plan_warn_each_new(now, before, NULL, collect, &sb),
+	                 0);
+	assert_string_equal(strbuf_str(&sb),
+	                    "warning: swp2,swp3: class A gets no filter\n"
+	                    "warning: swp3: untagged\n"
+	                    "warning: swp4: htb approximates\n");
+	strbuf_free(&sb);
+	/* the same plan again brings nothing */
+	for (size_t i = 0; i < 4; i++)
+		before[i] = &now->ports[i];
+	strbuf_init(&sb);
+	assert_int_equal(plan_warn_each_new(now, before, NULL, collect, &sb),
+	                 0);
+	assert_string_equal(strbuf_str(&sb), "");
+	strbuf_free(&sb);
+	done(old);
+	done(now);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_many_ports_one_line),
 	    cmocka_unit_test(test_ranges_and_order),
 	    cmocka_unit_test(test_nothing),
+	    cmocka_unit_test(test_new_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
