@@ -1,0 +1,170 @@
+#!/bin/sh
+# rocesh_paste: what an operator pasting real NX-OS configurations into
+# rocesh sees, against a real roced (shipped configuration, planned for
+# this machine's minimal kernel: --caps host) in a private network
+# namespace with a port swp1 (a veth):
+#   - class class-default in a qos policy-map applies;
+#   - in a script, the lines indented under a refused line are refused
+#     with "% skipped: under a rejected line N" and change nothing, and
+#     the exit status says so; with -c too;
+#   - interface Vlan7 (and the lines of its block) is ignored with a
+#     note, and swp1-2 is two ports;
+#   - the plan warnings a line brings are told to the session that typed
+#     it, at once, and only then.
+set -eu
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+roced="$top_builddir/roced"
+rocesh="$top_builddir/rocesh"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: rocesh_paste needs root (network namespaces)"
+	exit 77
+fi
+IP=/sbin/ip
+TC=/sbin/tc
+ns="rocesh-paste-$$"
+tmp=$(mktemp -d)
+pid=""
+cleanup() {
+	set +e
+	[ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+	"$IP" netns del "$ns" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+fail() {
+	echo "FAIL: $*"
+	for f in out err; do
+		echo "--- rocesh std$f"
+		cat "$tmp/$f" 2>/dev/null
+	done
+	echo "--- roced log"
+	cat "$tmp/log" 2>/dev/null
+	exit 1
+}
+sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
+# A script on stdin: its status, output in $tmp/out and $tmp/err.
+paste() {
+	st=0
+	sh_ns >"$tmp/out" 2>"$tmp/err" || st=$?
+}
+running() { sh_ns -c 'show running-config' >"$tmp/run" || fail "show running-config"; }
+
+"$IP" netns add "$ns"
+"$IP" -n "$ns" link add swp1 type veth peer name host1
+"$IP" -n "$ns" link set swp1 up
+cp "$top_srcdir/conf/roced.conf" "$tmp/roced.conf"
+# Not through a function: $! must be roced itself (ip netns exec execs it).
+"$IP" netns exec "$ns" "$roced" --caps host -f "$tmp/roced.conf" >"$tmp/log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+	sh_ns -c 'show running-config' >/dev/null 2>&1 && break
+	sleep 0.05
+done
+sh_ns -c 'show running-config' >/dev/null || fail "roced does not answer"
+
+# --- class-default applies ---
+paste <<'EOF'
+policy-map type qos ROCE_POLICY
+  class class-default
+    set qos-group 0
+EOF
+[ "$st" = 0 ] || fail "class class-default: exit status $st"
+grep -q . "$tmp/err" && grep -v '^% Warning: ' "$tmp/err" | grep -q . &&
+	fail "class class-default printed errors"
+"$IP" netns exec "$ns" "$TC" filter show dev swp1 parent 4791: |
+	grep -q 'protocol all pref 4793 u32' || fail "no match-all rule on swp1"
+echo "ok: class class-default applies"
+
+# --- a refused line takes the lines under it along ---
+paste <<'EOF'
+policy-map type network-qos ROCE_NETWORK_POLICY
+  class type network-qos RDMA
+    mtu 2240
+    pause pfc-cos 4
+  class type network-qos c-8q-nq-default
+    mtu 9000
+interface Ethernet1/9
+  priority-flow-control mode off
+    service-policy type qos input ROCE_POLICY
+interface swp1
+  priority-flow-control mode auto
+EOF
+[ "$st" = 1 ] || fail "a script with refused lines: exit status $st, not 1"
+grep -q '^stdin:2: ' "$tmp/err" || fail "line 2 is not refused"
+for n in 3 4; do
+	grep -qx "stdin:$n: % skipped: under a rejected line 2" "$tmp/err" ||
+		fail "line $n is not skipped under line 2"
+done
+for n in 8 9; do
+	grep -qx "stdin:$n: % skipped: under a rejected line 7" "$tmp/err" ||
+		fail "line $n is not skipped under line 7"
+done
+[ "$(grep -c skipped "$tmp/err")" = 4 ] || fail "other lines skipped"
+running
+# the lines back at the refused line's indentation ran
+grep -A1 'class type network-qos c-8q-nq-default' "$tmp/run" | grep -q 'mtu 9000' ||
+	fail "the class after the refused one was not configured"
+grep -A3 'class type network-qos ROCE_NETWORK_CLASS' "$tmp/run" | grep -q 'mtu 9216' ||
+	fail "mtu 2240 landed on the class before the refused one"
+grep -q 'pause pfc-cos 4' "$tmp/run" && fail "pause pfc-cos 4 landed somewhere"
+grep -A2 '^interface swp1' "$tmp/run" | grep -q 'mode on' &&
+	fail "swp1 kept mode on"
+echo "ok: lines under a refused line are skipped, the rest runs"
+
+# -c: the blank after ';' does not indent; a deeper one does
+st=0
+sh_ns -c 'conf t ; policy-map type network-qos ROCE_NETWORK_POLICY ; class type network-qos NOPE ;  mtu 1500' \
+	>"$tmp/out" 2>"$tmp/err" || st=$?
+[ "$st" = 1 ] || fail "-c: exit status $st"
+grep -qx -- '-c:4: % skipped: under a rejected line 3' "$tmp/err" ||
+	fail "-c: the indented line is not skipped"
+grep -c skipped "$tmp/err" | grep -qx 1 || fail "-c: other lines skipped"
+echo "ok: -c"
+
+# --- interfaces that are not QoS ports, and ranges ---
+"$IP" -n "$ns" link add swp2 type veth peer name host2
+"$IP" -n "$ns" link set swp2 up
+paste <<'EOF'
+interface Vlan7
+  service-policy type qos input ROCE_POLICY
+  priority-flow-control mode on
+interface port-channel1
+  priority-flow-control mode on
+interface swp1-2
+  service-policy type queuing output ROCE_QUEUING_OUT
+EOF
+[ "$st" = 0 ] || fail "interfaces: exit status $st"
+[ "$(grep -c '^% ignored: interface Vlan7 is not a QoS port$' "$tmp/err")" = 1 ] ||
+	fail "Vlan7: not one note"
+grep -qx '% ignored: interface port-channel1 is not a QoS port' "$tmp/err" ||
+	fail "port-channel1: no note"
+running
+grep -qi 'vlan7\|port-channel' "$tmp/run" && fail "a block for a non-port"
+grep -q '^interface swp2$' "$tmp/run" || fail "swp1-2 did not create swp2"
+"$IP" netns exec "$ns" "$TC" qdisc show dev swp2 | grep -q 'htb 4791:' ||
+	fail "swp2 not programmed"
+echo "ok: Vlan7 and port-channel1 ignored, swp1-2 is two ports"
+
+# --- the warnings a line brings, at once ---
+paste <<'EOF'
+class-map type qos match-any COS_ONLY
+  match cos 5
+policy-map type qos P5
+  class COS_ONLY
+    set qos-group 5
+interface swp2
+  service-policy type qos input P5
+  priority-flow-control mode on
+EOF
+[ "$st" = 0 ] || fail "warnings: exit status $st"
+w='% Warning: swp2: class-map COS_ONLY matches cos only: u32 cannot see the VLAN priority, the class gets no filter'
+[ "$(grep -cxF "$w" "$tmp/err")" = 1 ] || fail "the new plan warning is not told once"
+grep -q 'swp1' "$tmp/err" && fail "warnings about a port the change did not touch"
+# what was told is not told again
+sh_ns -c 'conf t ; interface swp2 ; priority-flow-control mode auto' \
+	>"$tmp/out" 2>"$tmp/err" || fail "a later line failed"
+grep -q COS_ONLY "$tmp/err" && fail "an old warning told again"
+echo "ok: a line's new plan warnings are told at once"
