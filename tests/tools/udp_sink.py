@@ -4,11 +4,14 @@ arrived with (IP_RECVTOS), so that a test sees what the end host sees:
 DSCP and ECN codepoint, CE marks included.
 
 usage: udp_sink.py [--port PORT] [--idle SECONDS] [--deadline SECONDS]
-                   [--ready FILE]
+                   [--ready FILE] [--expect N]
   Binds 0.0.0.0:PORT (default 4791). Creates FILE once bound (the caller
-  waits for it before sending). Stops when nothing arrived for --idle
-  seconds (default 2) after the first datagram, or after --deadline
-  seconds in all (default 60).
+  waits for it before sending). Stops once N datagrams have arrived
+  (--expect), or when nothing arrived for --idle seconds (default 2)
+  after the first datagram, or after --deadline seconds in all (default
+  60). With --expect the idle time is only the way out when datagrams
+  were lost, so it can be long: a stall of the sender or of a paused
+  queue then cannot end the count early.
 
 Prints one line per TOS value seen, "tos 0xNN N", then "total N".
 """
@@ -22,7 +25,7 @@ SO_RCVBUFFORCE = 33  # not exported by the socket module
 
 
 def main(argv):
-    port, idle, deadline, ready = 4791, 2.0, 60.0, None
+    port, idle, deadline, ready, expect = 4791, 2.0, 60.0, None, 0
     i = 0
     while i + 1 < len(argv):
         opt, val = argv[i], argv[i + 1]
@@ -34,6 +37,8 @@ def main(argv):
             deadline = float(val)
         elif opt == "--ready":
             ready = val
+        elif opt == "--expect":
+            expect = int(val, 0)
         else:
             sys.stderr.write("udp_sink: unknown option %s\n" % opt)
             return 2
@@ -63,6 +68,8 @@ def main(argv):
     last = None
     cmsg_space = socket.CMSG_SPACE(4)
     while True:
+        if expect and total >= expect:
+            break
         now = time.monotonic()
         if now - start > deadline:
             break
