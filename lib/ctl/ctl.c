@@ -186,13 +186,17 @@ static const struct ctl_key ctl_keys_debug[] = {
     CTL_BOOL("on", on, true),
     CTL_END,
 };
+static const struct ctl_key ctl_keys_reload[] = {
+    CTL_BOOL("force", force, false),
+    CTL_END,
+};
 static const struct ctl_key ctl_keys_none[] = {
     CTL_END,
 };
 
 static const struct ctl_key *const ctl_cmd_keys[] = {
     [CTL_CMD_CONFIG] = ctl_keys_config, [CTL_CMD_SHOW] = ctl_keys_show,
-    [CTL_CMD_COPY] = ctl_keys_copy,     [CTL_CMD_RELOAD] = ctl_keys_none,
+    [CTL_CMD_COPY] = ctl_keys_copy,     [CTL_CMD_RELOAD] = ctl_keys_reload,
     [CTL_CMD_DEBUG] = ctl_keys_debug,   [CTL_CMD_PING] = ctl_keys_none,
 };
 

@@ -28,7 +28,14 @@
  *        Write the running policy to the config file atomically (temporary
  *        file, fsync, rename; the previous file kept as FILE.bak). Needs the
  *        configure right.
- *   {"cmd": "reload"}          Same as SIGHUP. Needs the configure right.
+ *   {"cmd": "reload", "force": bool}
+ *        Reload the configuration file, as SIGHUP does, and answer once
+ *        it is applied or refused: {"ok": true, "warnings": [...]}, or
+ *        {"ok": false, "error": "% ...\n% FILE:LINE: error: ..."} with the
+ *        running configuration kept. A file that would remove roced's
+ *        policy from every port it programs without saying so (no
+ *        interface list: empty, or cut off while being written) is
+ *        refused unless FORCE (default false). Needs the configure right.
  *   {"cmd": "debug", "subsys": "dcbx", "on": true}   Needs configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "..."}
  * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
@@ -130,6 +137,8 @@ struct ctl_request {
 	/* debug */
 	char subsys[CTL_NAME_LEN];
 	bool on;
+	/* reload: even a file that removes roced's policy from every port */
+	bool force;
 };
 
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the

@@ -37,6 +37,7 @@ static void assert_req_equal(const struct ctl_request *a,
 	assert_string_equal(a->to, b->to);
 	assert_string_equal(a->subsys, b->subsys);
 	assert_int_equal(a->on, b->on);
+	assert_int_equal(a->force, b->force);
 }
 
 /* Encode R, check the text when WANT is given, parse it back and compare.
@@ -107,8 +108,12 @@ static void test_each_kind(void **state)
 	r.on = false;
 	round_trip(&r, "{\"cmd\":\"debug\",\"subsys\":\"dcbx\",\"on\":false}");
 
+	/* The encoder writes the optional key too: the request says what it
+	 * asks for, whatever the daemon's default. */
 	r = (struct ctl_request){.cmd = CTL_CMD_RELOAD};
-	round_trip(&r, "{\"cmd\":\"reload\"}");
+	round_trip(&r, "{\"cmd\":\"reload\",\"force\":false}");
+	r.force = true;
+	round_trip(&r, "{\"cmd\":\"reload\",\"force\":true}");
 	r = (struct ctl_request){.cmd = CTL_CMD_PING};
 	round_trip(&r, "{\"cmd\":\"ping\"}");
 }
