@@ -512,11 +512,15 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                   "interface",
 	                                   "priority-flow-control",
 	                                   NULL};
+	const config_setting_t *ifs;
 
 	conf_check_keys(c, root, "the top level", keys);
 	conf_class_maps(c, root);
 	conf_policy_maps(c, root);
 	conf_system(c, root);
+	ifs = config_setting_get_member(root, "interface");
+	if (ifs)
+		c->p->ifaces_line = conf_line(ifs) ? conf_line(ifs) : 1;
 	conf_each(c, root, "interface", "the top level", NULL, conf_iface);
 	conf_pfcwd(c, root);
 }

@@ -409,8 +409,13 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 
 static void conf_write_ifaces(struct strbuf *sb, const struct policy *p)
 {
-	if (!p->nifaces)
+	/* Said, not left out: roced refuses to reload a file without an
+	 * interface list when it programs ports, as one caught half
+	 * written, and a saved running-config must reload as it is. */
+	if (!p->nifaces) {
+		strbuf_puts(sb, "interface = ( );\n\n");
 		return;
+	}
 	conf_write_list_open(sb, "interface", 0);
 	for (size_t i = 0; i < p->nifaces; i++) {
 		conf_write_iface(sb, &p->ifaces[i]);

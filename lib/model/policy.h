@@ -208,6 +208,10 @@ struct policy {
 	struct policy_system system;
 	struct policy_iface *ifaces;
 	size_t nifaces;
+	/* The line of the file's interface list, 0 when the file has none:
+	 * an empty list says "no port" on purpose, a missing one may be a
+	 * file caught half written (see roced.conf(5)). */
+	unsigned ifaces_line;
 	struct policy_pfcwd pfcwd;
 };
 

@@ -287,8 +287,57 @@ static void test_empty_config(void **state)
 	assert_int_equal(p.nclass_qos + p.nmap_qos + p.nifaces, 0);
 	assert_int_equal(p.pfcwd.poll_ms, POLICY_PFCWD_POLL_MS);
 	assert_false(p.pfcwd.enabled);
+	/* No interface list: the daemon will not reload it over ports it
+	 * programs unless forced (a file caught half written). */
+	assert_int_equal(p.ifaces_line, 0);
 	policy_free(&p);
 	diag_free(&d);
+}
+
+/* An interface list, even an empty one, is the file saying which ports
+ * it means; its line is kept. */
+static void test_interface_list_stated(void **state)
+{
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, "x.conf");
+	assert_int_equal(
+	    conf_load_string("# none\n\ninterface = ( );\n", &p, &d), 0);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(p.nifaces, 0);
+	assert_int_equal(p.ifaces_line, 3);
+	policy_free(&p);
+	assert_int_equal(conf_load_string("interface = ( { name = \"swp1\"; "
+	                                  "} );\n",
+	                                  &p, &d),
+	                 0);
+	assert_int_equal(p.nifaces, 1);
+	assert_int_equal(p.ifaces_line, 1);
+	policy_free(&p);
+	diag_free(&d);
+}
+
+/* A running-config without interfaces (rocesh took them all away) is
+ * saved with an empty list, so that the daemon reloads it as it is. */
+static void test_write_no_interfaces(void **state)
+{
+	struct policy p, q;
+	char *t;
+
+	(void)state;
+	policy_init(&p);
+	p.pfcwd.enabled = true;
+	t = conf_write_string(&p);
+	assert_non_null(t);
+	assert_non_null(strstr(t, "interface = ( );\n"));
+	load_ok(t, &q);
+	assert_int_equal(q.nifaces, 0);
+	assert_int_not_equal(q.ifaces_line, 0);
+	free(t);
+	policy_free(&q);
+	policy_free(&p);
 }
 
 static void test_bytes(void **state)
@@ -632,6 +681,8 @@ int main(void)
 	    cmocka_unit_test(test_missing_file),
 	    cmocka_unit_test(test_value_forms),
 	    cmocka_unit_test(test_empty_config),
+	    cmocka_unit_test(test_interface_list_stated),
+	    cmocka_unit_test(test_write_no_interfaces),
 	    cmocka_unit_test(test_bytes),
 	    cmocka_unit_test(test_bad_table),
 	    cmocka_unit_test(test_warnings),
