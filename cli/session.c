@@ -137,9 +137,12 @@ static int rocesh_reply_error(struct rocesh *r, struct json_object *reply,
 		                         (size_t)json_object_get_int64(pos));
 		rocesh_print_error(r, line, col, &err);
 	} else if (r->interactive) {
-		fprintf(r->err, "%s\n", err.message);
+		/* The whole reply, not ERR's copy: a reload's list of
+		 * FILE:LINE errors is longer than one message. */
+		fprintf(r->err, "%s\n", msg ? msg : err.message);
 	} else {
-		fprintf(r->err, "%s:%u: %s\n", r->src, r->lineno, err.message);
+		fprintf(r->err, "%s:%u: %s\n", r->src, r->lineno,
+		        msg ? msg : err.message);
 	}
 	r->nerrors++;
 	return -1;
