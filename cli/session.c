@@ -323,6 +323,10 @@ static int rocesh_action(struct rocesh *r, const char *line,
 		ctl_request_set(req.from, sizeof(req.from), "running-config");
 		ctl_request_set(req.to, sizeof(req.to), "startup-config");
 		copy = true;
+	} else if (!strcmp(p->name, "reload config")) {
+		/* "reload config [force]" */
+		req.cmd = CTL_CMD_RELOAD;
+		req.force = !strcmp(p->argv[p->argc - 1], "force");
 	} else if (!strncmp(p->name, "debug", 5) && p->argc >= 1) {
 		/* "[no] debug SUBSYS": the subsystem is the last token. */
 		req.cmd = CTL_CMD_DEBUG;

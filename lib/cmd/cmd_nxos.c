@@ -508,6 +508,14 @@ const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KACT, "debug", "debug " SUBSYS, H_DEBUG H_SUBSYS, NULL},
     {CMD_M_ALL, KACT, "debug", "no debug " SUBSYS, NO H_DEBUG H_SUBSYS, NULL},
+    /* On NX-OS `reload` alone reboots the switch: here it must name what
+     * it reloads, and exec mode only, where no half-typed change is lost
+     * to it. */
+    {M(EXEC), KACT, "reload config", "reload config [force]",
+     "Reload roced's configuration, not the switch\n"
+     "Read the configuration file again and apply it\n"
+     "Even when the file removes the policy from every port\n",
+     NULL},
 
     /* configuration mode */
     {CFG, KCONF, "class-map type qos",

@@ -267,6 +267,16 @@ static void test_abbreviations(void **state)
 	tc_parse(&c, "copy run start", &p);
 	assert_int_equal(p.kind, CMD_KIND_ACTION);
 	assert_string_equal(p.canon, "copy running-config startup-config");
+	/* NX-OS's `reload` reboots the switch: here it names what it
+	 * reloads, and `reload` alone does nothing. */
+	tc_parse(&c, "rel conf", &p);
+	assert_int_equal(p.kind, CMD_KIND_ACTION);
+	assert_string_equal(p.name, "reload config");
+	assert_string_equal(p.canon, "reload config");
+	tc_parse(&c, "reload config f", &p);
+	assert_string_equal(p.canon, "reload config force");
+	tc_parse_bad(CMD_MODE_EXEC, "reload", "% Incomplete command", -1);
+	tc_parse_bad(CMD_MODE_CONFIG, "reload config", "% Invalid command", 0);
 	tc_parse(&c, "no deb dcbx", &p);
 	assert_string_equal(p.name, "debug");
 	assert_true(p.negated);
@@ -440,7 +450,12 @@ static void test_help(void **state)
 	        "  debug      Debugging functions\n"
 	        "  exit       Exit from command interpreter\n"
 	        "  no         Negate a command or set its defaults\n"
+	        "  reload     Reload roced's configuration, not the switch\n"
 	        "  show       Show running system information\n");
+	help_is(CMD_MODE_EXEC, NULL, "reload config ",
+	        "  force  Even when the file removes the policy from every "
+	        "port\n"
+	        "  <cr>\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf",
 	        "  configure  Enter configuration mode\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf ",
