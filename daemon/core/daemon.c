@@ -8,7 +8,9 @@
  *    or has its MTU changed by someone) is reconciled at once;
  *  - SIGHUP and the control socket's "reload" reload: the new file is
  *    parsed and compiled completely before anything is applied; on any
- *    error the running policy stays;
+ *    error the running policy stays, and so it does, unless forced, when
+ *    the file has no interface list while roced programs ports (a file
+ *    caught half written);
  *  - a configuration line from rocesh takes the same path
  *    (daemon_commit: candidate policy -> compile -> apply -> swap);
  *  - SIGTERM/SIGINT stop, leaving the kernel state in place unless
@@ -278,7 +280,46 @@ static double daemon_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-static int daemon_reload(struct daemon *d, struct diag *msgs)
+/* A file caught while it is being written (emptied by `>`, or cut off
+ * before its interface list) still parses: every part of it is optional.
+ * Applied, it would take roced's policy off every port it programs. A
+ * file that means that says so with an interface list, even an empty
+ * one; anything else needs a forced reload. */
+static bool daemon_reload_wipes(const struct daemon *d,
+                                const struct policy *fresh)
+{
+	return d->policy.nifaces && !fresh->nifaces && !fresh->ifaces_line;
+}
+
+static int daemon_reload_refuse(struct daemon *d, struct diag *msgs)
+{
+	size_t n = d->policy.nifaces;
+	char ports[64];
+
+	if (n == 1)
+		snprintf(ports, sizeof(ports), "the port it programs");
+	else
+		snprintf(ports, sizeof(ports), "all %zu ports it programs", n);
+	log_warnx("reload refused: %s has no interface list (empty, or cut "
+	          "off while being written?) and would remove roced's "
+	          "policy from %s; keeping the running "
+	          "configuration. Write the file to a temporary name and "
+	          "rename it over %s; to remove the policy from every port, "
+	          "write `interface = ( );` in it or force the reload "
+	          "(rocesh -c 'reload config force')",
+	          d->opts->file, ports, d->opts->file);
+	if (msgs)
+		diag_err(msgs, 0,
+		         "no interface list (empty, or cut off while being "
+		         "written?): it would remove roced's policy from %s; "
+		         "write `interface = ( );` to mean that, or force it "
+		         "with `reload config force`",
+		         ports);
+	svc_ready(&d->svc, "reload refused, running configuration kept");
+	return -EINVAL;
+}
+
+static int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 {
 	struct policy fresh;
 	struct diag diag;
@@ -304,6 +345,15 @@ static int daemon_reload(struct daemon *d, struct diag *msgs)
 		return -EINVAL;
 	}
 	diag_free(&diag);
+	if (daemon_reload_wipes(d, &fresh)) {
+		if (!force) {
+			policy_free(&fresh);
+			return daemon_reload_refuse(d, msgs);
+		}
+		log_info("reload forced: %s has no interface list, removing "
+		         "roced's policy from every port",
+		         d->opts->file);
+	}
 	rc = daemon_commit(d, &fresh, msgs);
 	policy_free(&fresh);
 	if (rc < 0) {
@@ -326,9 +376,9 @@ static int daemon_ctl_commit(void *d, struct policy *cand, struct diag *msgs)
 	return daemon_commit(d, cand, msgs);
 }
 
-static int daemon_ctl_reload(void *d, struct diag *msgs)
+static int daemon_ctl_reload(void *d, bool force, struct diag *msgs)
 {
-	return daemon_reload(d, msgs);
+	return daemon_reload(d, force, msgs);
 }
 
 static const struct ctl_cmd_ops daemon_ctl_ops = {
@@ -380,7 +430,7 @@ static int daemon_signal(struct daemon *d)
 		return 0;
 	switch (si.ssi_signo) {
 	case SIGHUP:
-		daemon_reload(d, NULL);
+		daemon_reload(d, false, NULL);
 		break;
 	case SIGINT:
 	case SIGTERM:

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -505,19 +506,25 @@ static struct json_object *dctl_copy(struct ctl_cmd_ctx *c)
 
 /* --- the rest --- */
 
-static struct json_object *dctl_reload(struct ctl_cmd_ctx *c)
+static struct json_object *dctl_reload(struct ctl_cmd_ctx *c, bool force)
 {
 	struct json_object *reply;
 	struct diag dg;
+	char text[PATH_MAX + 32];
 
 	diag_init(&dg, c->file);
-	if (c->ops->reload(c->daemon, &dg) < 0)
+	if (c->ops->reload(c->daemon, force, &dg) < 0)
 		reply = dctl_diag_error("reload failed, the running "
 		                        "configuration stays",
 		                        &dg);
 	else {
 		reply = ctl_reply_ok();
 		json_object_object_add(reply, "warnings", dctl_warnings(&dg));
+		/* rocesh prints it: `systemctl reload` leaves it in the
+		 * journal. */
+		snprintf(text, sizeof(text), "Reloaded %s\n", c->file);
+		json_object_object_add(reply, "text",
+		                       json_object_new_string(text));
 	}
 	diag_free(&dg);
 	return reply;
@@ -568,7 +575,7 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
 	case CTL_CMD_COPY:
 		return dctl_copy(c);
 	case CTL_CMD_RELOAD:
-		return dctl_reload(c);
+		return dctl_reload(c, req->force);
 	case CTL_CMD_DEBUG:
 		return dctl_debug(req);
 	case CTL_CMD_PING:

@@ -11,6 +11,7 @@
 #ifndef ROCED_CTL_CMD_H
 #define ROCED_CTL_CMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <json-c/json.h>
@@ -28,10 +29,11 @@ struct ctl_cmd_ops {
 	 * returned. Warnings and the reasons of a failure are added to
 	 * MSGS. */
 	int (*commit)(void *daemon, struct policy *cand, struct diag *msgs);
-	/* Reload the configuration file, as SIGHUP does. Returns 0, or
-	 * -errno with every FILE:LINE error in MSGS; the running state
-	 * stays then. */
-	int (*reload)(void *daemon, struct diag *msgs);
+	/* Reload the configuration file, as SIGHUP does (FORCE: even one
+	 * without an interface list that would take roced's policy off
+	 * every port). Returns 0, or -errno with every FILE:LINE error in
+	 * MSGS; the running state stays then. */
+	int (*reload)(void *daemon, bool force, struct diag *msgs);
 };
 
 struct ctl_cmd_ctx {

@@ -85,6 +85,13 @@ static void test_parse_valid(void **state)
 	                 0);
 	assert_false(r.on);
 	assert_int_equal(parse("{\"cmd\":\"reload\"}", &r, err), 0);
+	assert_false(r.force);
+	assert_int_equal(parse("{\"cmd\":\"reload\",\"force\":true}", &r, err),
+	                 0);
+	assert_true(r.force);
+	assert_int_equal(parse("{\"cmd\":\"reload\",\"force\":1}", &r, err),
+	                 -EINVAL);
+	assert_string_equal(err, "% 'force' must be a boolean");
 	assert_true(ctl_cmd_configures(CTL_CMD_RELOAD));
 	assert_true(ctl_cmd_configures(CTL_CMD_CONFIG));
 	assert_true(ctl_cmd_configures(CTL_CMD_COPY));
@@ -662,7 +669,7 @@ static void test_show_policy_json(void **state)
 /* The daemon's side, faked: what a commit or a reload was asked, and
  * what it answers. */
 struct fake_daemon {
-	int commits, reloads;
+	int commits, reloads, forced;
 	char line[CTL_LINE_MAX]; /* the candidate's qos-input of swp1 */
 	int rc;
 };
@@ -681,11 +688,12 @@ static int fake_commit(void *daemon, struct policy *cand, struct diag *msgs)
 	return fd->rc;
 }
 
-static int fake_reload(void *daemon, struct diag *msgs)
+static int fake_reload(void *daemon, bool force, struct diag *msgs)
 {
 	struct fake_daemon *fd = daemon;
 
 	fd->reloads++;
+	fd->forced += force;
 	if (fd->rc)
 		diag_err(msgs, 42,
 		         "swp1: queuing policy-map NOSUCH is not defined");
@@ -800,10 +808,21 @@ static void test_cmd_commit_reload(void **state)
 
 	r = request(f, &e, &fd, "{\"cmd\":\"reload\"}");
 	assert_int_equal(fd.reloads, 1);
+	assert_int_equal(fd.forced, 0);
 	assert_false(json_object_get_boolean(jget(r, "ok")));
 	assert_non_null(strstr(reply_str(r, "error"),
 	                       "\n% roced.conf:42: error: swp1: queuing "
 	                       "policy-map NOSUCH is not defined"));
+	json_object_put(r);
+
+	/* "force" reaches the daemon; a reload that worked says so, for
+	 * rocesh to print. */
+	fd.rc = 0;
+	r = request(f, &e, &fd, "{\"cmd\":\"reload\",\"force\":true}");
+	assert_int_equal(fd.reloads, 2);
+	assert_int_equal(fd.forced, 1);
+	assert_true(json_object_get_boolean(jget(r, "ok")));
+	assert_non_null(strstr(reply_str(r, "text"), "Reloaded "));
 	json_object_put(r);
 	engine_close(&e);
 }
