@@ -5,7 +5,10 @@
 # hardened unit in `systemd-analyze security`, and roced really runs with
 # the unit's privileges: the capability bounding set read from the unit
 # and no_new_privs, in a private namespace, where it probes the kernel,
-# programs a port and (with rocesh built) answers on its control socket.
+# programs a port and (with rocesh built) answers on its control socket;
+# the unit's ExecReload= command, run there as well, reloads synchronously
+# through roced: exit 0 for a good file, 1 with every FILE:LINE error on
+# stderr (the journal) for a broken one, whose reload is refused.
 set -eu
 : "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -36,13 +39,14 @@ mkvar() {
 			make -s --no-print-directory -C "$top_builddir" -f Makefile -f - pkg-print-var
 }
 sbindir=$(mkvar sbindir)
+bindir=$(mkvar bindir)
 sysconfdir=$(mkvar sysconfdir)
 
 # What the issue asks of the unit, line by line.
 want() { grep -qxF "$1" "$unit" || fail "the unit lacks: $1"; }
 want "Type=notify"
 want "ExecStart=$sbindir/roced -f $sysconfdir/roced/roced.conf --syslog"
-want 'ExecReload=/bin/kill -HUP $MAINPID'
+want "ExecReload=$bindir/rocesh -c \"reload config\""
 want "Restart=on-failure"
 want "CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW"
 want "RuntimeDirectory=roced"
@@ -64,7 +68,8 @@ echo "unit: $(grep -c '=' "$unit") settings, the required ones present"
 # verify wants ExecStart's binary to exist and runs man for each
 # Documentation= page: point ExecStart at this build and MANPATH at a
 # DESTDIR install of the man pages.
-sed "s|^ExecStart=$sbindir/roced|ExecStart=$top_builddir/roced|" "$unit" >"$tmp/roced.service"
+sed -e "s|^ExecStart=$sbindir/roced|ExecStart=$top_builddir/roced|" \
+	-e "s|^ExecReload=$bindir/rocesh|ExecReload=$top_builddir/rocesh|" "$unit" >"$tmp/roced.service"
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -s -C "$top_builddir" install-man DESTDIR="$tmp/dest" >/dev/null
 mandir=$(find "$tmp/dest" -type d -name man8 | head -n 1)
@@ -99,8 +104,10 @@ caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$unit" | tr 'A-Z' 'a-z' |
 "$IP" -n "$ns" link set swp1 up
 "$IP" -n "$ns" link set h1 up
 "$IP" -n "$ns" -o link show | awk -F': ' '{print $2}' | sort >"$tmp/links.before"
+cp "$top_srcdir/conf/roced.conf" "$tmp/roced.conf"
+chmod 755 "$tmp"
 args=$(sed -n "s|^ExecStart=$sbindir/roced ||p" "$unit" |
-	sed "s|$sysconfdir/roced/roced.conf|$top_srcdir/conf/roced.conf|; s|--syslog||")
+	sed "s|$sysconfdir/roced/roced.conf|$tmp/roced.conf|; s|--syslog||")
 echo "running: setpriv --bounding-set=-all,$caps --inh-caps=-all --no-new-privs roced $args"
 # shellcheck disable=SC2086
 "$IP" netns exec "$ns" setpriv --bounding-set=-all,"$caps" --inh-caps=-all \
@@ -124,6 +131,35 @@ if [ -x "$top_builddir/rocesh" ]; then
 	"$IP" netns exec "$ns" "$top_builddir/rocesh" -c 'show running-config' >"$tmp/run" 2>&1 ||
 		{ cat "$tmp/run"; fail "rocesh cannot reach roced started with the unit's capabilities"; }
 	echo "rocesh: reaches roced on its control socket"
+	# ExecReload= as the unit has it (systemd's quotes are the shell's
+	# here), with this build's rocesh and the unit's privileges.
+	reload=$(sed -n "s|^ExecReload=$bindir/rocesh|$top_builddir/rocesh|p" "$unit")
+	[ -n "$reload" ] || fail "ExecReload= does not run $bindir/rocesh"
+	run_reload() {
+		eval "set -- $reload"
+		"$IP" netns exec "$ns" setpriv --bounding-set=-all,"$caps" \
+			--inh-caps=-all --no-new-privs "$@" >"$tmp/rl.out" 2>"$tmp/rl.err"
+	}
+	run_reload || fail "ExecReload= of a good file: exit $?: $(cat "$tmp/rl.out" "$tmp/rl.err")"
+	grep -q "Reloaded $tmp/roced.conf" "$tmp/rl.out" || fail "ExecReload= said: $(cat "$tmp/rl.out")"
+	echo "ExecReload=: a good file reloads, exit 0"
+	# Two errors, both reported at their FILE:LINE; the reload refused.
+	mtu=$(grep -n 'mtu = 9216;' "$tmp/roced.conf" | head -n 1 | cut -d: -f1)
+	cp "$tmp/roced.conf" "$tmp/good.conf"
+	{ sed 's/mtu = 9216;/mtu = 99999;/' "$tmp/good.conf"; echo 'bogus = 1;'; } >"$tmp/roced.conf"
+	last=$(wc -l <"$tmp/roced.conf")
+	rc=0
+	run_reload || rc=$?
+	[ "$rc" = 1 ] || fail "ExecReload= of a broken file: exit $rc, want 1: $(cat "$tmp/rl.out" "$tmp/rl.err")"
+	grep -q "$tmp/roced.conf:$mtu: error: " "$tmp/rl.err" ||
+		fail "ExecReload= stderr lacks the error at line $mtu: $(cat "$tmp/rl.err")"
+	grep -q "$tmp/roced.conf:$last: error: " "$tmp/rl.err" ||
+		fail "ExecReload= stderr lacks the error at line $last: $(cat "$tmp/rl.err")"
+	"$IP" netns exec "$ns" "$TC" qdisc show dev swp1 root | grep -q ' 4791: root' ||
+		fail "a refused reload changed swp1"
+	cp "$tmp/good.conf" "$tmp/roced.conf"
+	echo "ExecReload=: a broken file is refused, exit 1, with FILE:LINE on stderr:"
+	sed 's/^/  /' "$tmp/rl.err"
 fi
 ino=$(stat -L -c %i "/run/netns/$ns")
 kill -TERM "$pid"
