@@ -222,6 +222,15 @@ static int cmdline_run(const struct cmdline *cl)
 	}
 	diag_sort(&d);
 	cmdline_print_diag(&d, NULL); /* warnings */
+	/* Valid, but what a file caught half written looks like: the
+	 * check says what a running roced will make of it. */
+	if (cl->job == CMDLINE_JOB_CHECK && !p.ifaces_line)
+		fprintf(stderr,
+		        "roced: note: %s has no interface list: it programs no "
+		        "port, and a roced that programs ports refuses to "
+		        "reload it unless forced (an empty `interface = ( );` "
+		        "says it is meant)\n",
+		        cl->file);
 
 	if (cl->job == CMDLINE_JOB_CHECK && !strcmp(cl->caps, "probe") &&
 	    geteuid() != 0) {

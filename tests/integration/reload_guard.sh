@@ -6,7 +6,8 @@
 #     and logged with how to force it, the kernel state (tc -j) and the
 #     running-config stay as they were;
 #   - the file cut off just before its `interface = (` block (which
-#     `roced -n` takes) and SIGHUP: refused the same way;
+#     `roced -n` takes, with a note that it has no interface list) and
+#     SIGHUP: refused the same way;
 #   - `rocesh -c 'reload config'` on such a file waits for the answer and
 #     exits 1 with FILE: error on stderr, the state kept;
 #   - a file that says it with an explicit empty `interface = ( );` list
@@ -128,6 +129,8 @@ echo "ok: SIGHUP on an empty file refused, state kept: $(grep 'reload refused' "
 # --- a file cut just before its interface list ---
 "$roced" -n --caps host -f "$tmp/cut.conf" >"$tmp/check" 2>&1 ||
 	fail "roced -n refuses the cut file (this test wants one that parses): $(cat "$tmp/check")"
+grep -q "note: $tmp/cut.conf has no interface list" "$tmp/check" ||
+	fail "roced -n does not say the cut file has no interface list: $(cat "$tmp/check")"
 cp "$tmp/cut.conf" "$tmp/live.conf"
 hup_refused 2
 kept "SIGHUP on a file cut before its interface list"
