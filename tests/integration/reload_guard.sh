@@ -9,7 +9,8 @@
 #     `roced -n` takes, with a note that it has no interface list) and
 #     SIGHUP: refused the same way;
 #   - `rocesh -c 'reload config'` on such a file waits for the answer and
-#     exits 1 with FILE: error on stderr, the state kept;
+#     exits 1 with FILE: error on stderr, the state kept, and systemd
+#     hears READY=1 after RELOADING=1 for the refused reload;
 #   - a file that says it with an explicit empty `interface = ( );` list
 #     is reloaded and swp1 is cleaned;
 #   - a forced reload, `reload config force` in rocesh and
@@ -33,9 +34,11 @@ TC=/sbin/tc
 ns="roced-rlg-$$"
 tmp=$(mktemp -d)
 pid=""
+lpid=""
 cleanup() {
 	set +e
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
 	"$IP" netns del "$ns" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -87,9 +90,23 @@ sed '/^interface = (/,$d' "$good" >"$tmp/cut.conf"
 grep -q '^interface' "$tmp/cut.conf" && fail "the cut file still has its interface list"
 grep -q '^policy-map' "$tmp/cut.conf" || fail "the cut file lost its policy-maps"
 
+# systemd's side of the reloads: a refused one too must end in READY=1,
+# or systemd would wait in "reloading".
+python3 - "$tmp/notify.sock" "$tmp/notify.log" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+with open(sys.argv[2], 'a', buffering=1) as log:
+    while True:
+        log.write(s.recv(4096).decode().replace('\n', ' ') + '\n')
+PY
+lpid=$!
+for _ in $(seq 100); do [ -S "$tmp/notify.sock" ] && break; sleep 0.1; done
+[ -S "$tmp/notify.sock" ] || fail "no notify socket"
 # Not through in_ns: a function in the background is a subshell, and the
 # signals must reach roced (ip netns exec execs it).
-"$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe >"$tmp/log" 2>&1 &
+NOTIFY_SOCKET="$tmp/notify.sock" "$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" \
+	--caps probe >"$tmp/log" 2>&1 &
 pid=$!
 for _ in $(seq 600); do
 	programmed && break
@@ -146,6 +163,12 @@ grep -q "$tmp/live.conf: error: no interface list" "$tmp/err" ||
 grep -q "reload config force\`\$" "$tmp/err" ||
 	fail "rocesh's error is cut short: $(cat "$tmp/err")"
 kept "rocesh reload config of the cut file"
+for _ in $(seq 100); do
+	grep -q 'STATUS=reload refused' "$tmp/notify.log" && break
+	sleep 0.1
+done
+sed -n '/^RELOADING=1/,$p' "$tmp/notify.log" | grep -q '^READY=1 STATUS=reload refused' ||
+	fail "no READY=1 after RELOADING=1 for a refused reload: $(cat "$tmp/notify.log")"
 echo "ok: rocesh reload config refused (exit 1): $(tail -n 1 "$tmp/err")"
 
 # --- an explicit empty interface list means it ---
