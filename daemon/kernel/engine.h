@@ -23,6 +23,10 @@ struct engine {
 	bool mirroring;
 	struct mirror mirror;
 	struct tc_events events;
+	/* Told of every change someone else made (the daemon repairs its
+	 * ports); NULL: only the mirror hears. */
+	void (*changed)(const struct tc_event *ev, void *data);
+	void *changed_data;
 };
 
 /* Open the netlink socket and the link monitor (CB hears about link
