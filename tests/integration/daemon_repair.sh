@@ -103,6 +103,17 @@ until_ok 10 grep -q 'swp3: qdisc bfifo 4713: under 4791:13 replaced by pfifo 10:
 	"$tmp/log" || fail "no repair line for swp3"
 echo "foreign leaf grafted on swp3: replaced"
 
+# 4. --once beside the daemon: refused, unless forced
+if in_ns "$roced" -f "$tmp/roced.conf" --caps probe --once >"$tmp/once" 2>&1; then
+	cat "$tmp/once"
+	fail "--once ran beside the daemon"
+fi
+grep -q 'roced.*is already running' "$tmp/once" || { cat "$tmp/once"; fail "--once: no reason"; }
+in_ns "$roced" -f "$tmp/roced.conf" --caps probe --once --force >"$tmp/once" 2>&1 ||
+	{ cat "$tmp/once"; fail "--once --force failed"; }
+grep -q 'roced: 3 ports, 0 writes' "$tmp/once" || { cat "$tmp/once"; fail "--once --force wrote"; }
+echo "--once beside the daemon: refused; with --force: ran"
+
 # 5. someone keeps deleting swp1's root: contested, logged once, in show
 n0=$(count 'swp1: .*: repairing')
 (
