@@ -539,6 +539,8 @@ static int daemon_repair_wait(const struct daemon *d)
 {
 	double now = daemon_ms(), next = -1;
 
+	if (d->e.lost)
+		return 0;
 	for (size_t i = 0; i < d->ports.n; i++) {
 		const struct ports_port *e = &d->ports.v[i];
 		double at;
@@ -565,6 +567,18 @@ static void daemon_repairs(struct daemon *d)
 	double now = daemon_ms();
 	size_t n = 0;
 
+	/* Others may have changed any port: every one is checked (those
+	 * the mirror vouches for are dirty now, so they are observed). */
+	if (d->e.lost) {
+		d->e.lost = false;
+		log_info("tc notifications were lost: checking every port");
+		for (size_t i = 0; i < d->ports.n; i++)
+			if (d->ports.v[i].applied)
+				ports_changed(&d->ports.v[i],
+				              "changed by others (tc "
+				              "notifications were lost)",
+				              now);
+	}
 	for (size_t i = 0; i < d->ports.n; i++) {
 		struct ports_port *e = &d->ports.v[i];
 

@@ -74,13 +74,14 @@ static void engine_lost(void *data)
 	struct engine *e = data;
 
 	mirror_lost(&e->mirror);
+	e->lost = true;
 }
 
 void engine_events(struct engine *e)
 {
 	if (e->mirroring &&
 	    tc_events_read(&e->events, engine_changed, engine_lost, e) < 0)
-		mirror_lost(&e->mirror);
+		engine_lost(e);
 }
 
 void engine_link_event(struct engine *e, enum link_event ev, int ifindex)

@@ -6,7 +6,8 @@
 #  2. a class rate of swp2 changed with tc: put back;
 #  3. a foreign leaf grafted under a class of swp3: replaced by roced's;
 #  4. `roced --once` is refused while the daemon serves the namespace, and
-#     runs with --force;
+#     runs with --force; changes whose notifications were lost are found
+#     (every port is checked);
 #  5. a loop that keeps deleting swp1's root: after PORTS_REPAIR_MAX
 #     repairs the port is contested (logged once, "contested": true in
 #     show queuing interface json) and left alone; a reload repairs it and
@@ -70,7 +71,7 @@ open(sys.argv[2] + '/roced.conf', 'w').write(s[:b0] + ',\n\t'.join(ports) + '\n'
 PY
 
 "$IP" netns add "$ns"
-for p in swp1 swp2 swp3; do
+for p in swp1 swp2 swp3 swp9; do
 	"$IP" -n "$ns" link add "$p" type veth peer name "${p}p"
 done
 "$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --caps probe -D apply >"$tmp/log" 2>&1 &
@@ -113,6 +114,24 @@ in_ns "$roced" -f "$tmp/roced.conf" --caps probe --once --force >"$tmp/once" 2>&
 	{ cat "$tmp/once"; fail "--once --force failed"; }
 grep -q 'roced: 3 ports, 0 writes' "$tmp/once" || { cat "$tmp/once"; fail "--once --force wrote"; }
 echo "--once beside the daemon: refused; with --force: ran"
+
+# 4b. notifications lost: roced stopped while a flood of changes on swp9
+#     (not roced's) overruns its buffer, then a change on swp2 whose
+#     notification is lost too: every port is checked, swp2 put right
+in_ns "$TC" qdisc add dev swp9 root handle 1: htb
+in_ns "$TC" class add dev swp9 parent 1: classid 1:1 htb rate 1mbit
+i=0
+while [ "$i" -lt 20000 ]; do
+	echo "class change dev swp9 parent 1: classid 1:1 htb rate $((1 + i % 2))mbit"
+	i=$((i + 1))
+done >"$tmp/flood"
+kill -STOP "$pid"
+in_ns "$TC" -batch "$tmp/flood" || { kill -CONT "$pid"; fail "tc -batch"; }
+in_ns "$TC" class change dev swp2 parent 4791:1 classid 4791:13 htb rate 1gbit ceil 10gbit prio 1
+kill -CONT "$pid"
+until_ok 30 q3_rate swp2 || fail "swp2's class 4791:13 not restored after lost notifications"
+grep -q 'tc notifications were lost' "$tmp/log" || fail "no notification was lost (flood too small?)"
+echo "notifications lost: every port checked, swp2 restored"
 
 # 5. someone keeps deleting swp1's root: contested, logged once, in show
 n0=$(count 'swp1: .*: repairing')
