@@ -526,8 +526,14 @@ static void daemon_mirror(struct daemon *d)
 	for (size_t i = 0; names && i < d->policy.nifaces; i++)
 		snprintf(names[i], sizeof(names[i]), "%s",
 		         d->policy.ifaces[i].name);
-	if (names && d->policy.nifaces)
+	if (names && d->policy.nifaces) {
 		daemon_apply(d, &d->policy, names, d->policy.nifaces, NULL);
+		/* The link events just read (the MTU roced set) named
+		 * configured ports, which that pass covered: not again at
+		 * the first wake-up, whatever it is for. */
+		if (!d->pending_all)
+			d->npending = 0;
+	}
 	free(names);
 	log_info("mirroring roced's tc objects of %zu port%s", d->e.mirror.n,
 	         d->e.mirror.n == 1 ? "" : "s");

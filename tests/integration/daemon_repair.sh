@@ -88,6 +88,9 @@ sleep 1 # a second repair line would come now
 [ "$(count 'swp1: .*: repairing')" = 1 ] || fail "not one repair line for swp1"
 grep -q 'swp1: qdisc htb 4791: root deleted by another process: repairing' "$tmp/log" ||
 	fail "the repair line does not say what changed"
+# swp1 alone went through the pass that repaired it
+grep -B3 'swp1: .*: repairing' "$tmp/log" | grep -q 'reconcile: 1 ports (1 observed)' ||
+	fail "the repair of swp1 was not a pass of its own"
 echo "root deleted on swp1: restored; $(grep 'swp1: .*repairing' "$tmp/log")"
 
 # 2. a class rate changed: put back
