@@ -14,6 +14,7 @@
 #include "conf/conf.h"
 #include "core/daemon.h"
 #include "core/ports.h"
+#include "ctl/ctl_srv.h"
 #include "kernel/engine.h"
 #include "core/log.h"
 #include "plan/plan_text.h"
@@ -40,6 +41,7 @@ struct cmdline {
 	bool syslog;
 	const char *ctl_group;
 	bool background, cleanup;
+	bool force; /* --once beside a running daemon */
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -49,7 +51,8 @@ static void cmdline_usage(FILE *f)
 	static const char usage[] =
 	    "usage: roced [-f FILE] -n [--caps KIND]\n"
 	    "       roced [-f FILE] --dry-run [--ports LIST] [--caps KIND]\n"
-	    "       roced [-f FILE] --once [--ports LIST] [--caps KIND]\n"
+	    "       roced [-f FILE] --once [--force] [--ports LIST] [--caps "
+	    "KIND]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
 	    "       roced -h | -V\n"
@@ -60,7 +63,9 @@ static void cmdline_usage(FILE *f)
 	    "      --dry-run       print the plan as tc batch lines with the\n"
 	    "                      DCB part as '#dcb' lines, then exit\n"
 	    "      --once          apply the plan to the kernel once, print a\n"
-	    "                      summary per port, then exit\n"
+	    "                      summary per port, then exit (refused\n"
+	    "                      where a roced daemon runs)\n"
+	    "      --force         with --once: run beside a daemon anyway\n"
 	    "      --ports LIST    plan these ports (names or NX-OS aliases,\n"
 	    "                      comma-separated) instead of the config's\n"
 	    "      --caps KIND     capabilities to plan for: host (minimal\n"
@@ -204,12 +209,38 @@ out:
 	return rc;
 }
 
+/* --once: a roced daemon serving this namespace would take --once's
+ * writes for someone else's changes and undo them (and --once would undo
+ * what rocesh told the daemon): refused. The daemon's instance lock is
+ * taken, and held in *LOCKFD until --once is done, so that no daemon
+ * starts meanwhile. Returns 0, or -1 with the reason printed. */
+static int cmdline_once_alone(int *lockfd)
+{
+	char err[256];
+	int fd = ctl_instance_lock(err, sizeof(err));
+
+	if (fd == -EADDRINUSE) {
+		fprintf(stderr,
+		        "roced: --once: %s: it keeps the ports as its "
+		        "configuration says; change that through rocesh or a "
+		        "reload, or use --force\n",
+		        err);
+		return -1;
+	}
+	/* Cannot tell (no lock to take): a daemon could not have taken it
+	 * either. */
+	if (fd < 0)
+		fprintf(stderr, "roced: warning: --once: %s\n", err);
+	*lockfd = fd;
+	return 0;
+}
+
 static int cmdline_run(const struct cmdline *cl)
 {
 	struct policy p;
 	struct diag d;
 	struct plan pl;
-	int rc = 1;
+	int rc = 1, lockfd = -1;
 
 	diag_init(&d, cl->file);
 	if (conf_load_file(cl->file, &p, &d) < 0) {
@@ -242,6 +273,9 @@ static int cmdline_run(const struct cmdline *cl)
 		rc = 0;
 		goto out;
 	}
+	if (cl->job == CMDLINE_JOB_ONCE && !cl->force &&
+	    cmdline_once_alone(&lockfd) < 0)
+		goto out;
 	if (cmdline_compile(cl, &p, &pl) < 0)
 		goto out;
 	if (cl->job == CMDLINE_JOB_ONCE) {
@@ -286,6 +320,8 @@ static int cmdline_run(const struct cmdline *cl)
 	plan_free(&pl);
 	rc = 0;
 out:
+	if (lockfd >= 0)
+		close(lockfd);
 	policy_free(&p);
 	diag_free(&d);
 	/* Diagnostics first, as an unbuffered stderr would have them. */
@@ -301,13 +337,15 @@ int roced_main(int argc, char **argv)
 		OPT_CAPS,
 		OPT_ONCE,
 		OPT_SYSLOG,
-		OPT_CLEANUP
+		OPT_CLEANUP,
+		OPT_FORCE
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
 	    {"check", no_argument, NULL, 'n'},
 	    {"dry-run", no_argument, NULL, OPT_DRYRUN},
 	    {"once", no_argument, NULL, OPT_ONCE},
+	    {"force", no_argument, NULL, OPT_FORCE},
 	    {"debug", required_argument, NULL, 'D'},
 	    {"syslog", no_argument, NULL, OPT_SYSLOG},
 	    {"ctl-group", required_argument, NULL, 'G'},
@@ -360,6 +398,9 @@ int roced_main(int argc, char **argv)
 		case OPT_CLEANUP:
 			cl.cleanup = true;
 			break;
+		case OPT_FORCE:
+			cl.force = true;
+			break;
 		case OPT_PORTS:
 			cl.ports = optarg;
 			break;
@@ -389,6 +430,10 @@ int roced_main(int argc, char **argv)
 		    "roced: invalid --caps '%s', expected host, full, hw or "
 		    "probe\n",
 		    cl.caps);
+		return 2;
+	}
+	if (cl.force && cl.job != CMDLINE_JOB_ONCE) {
+		fprintf(stderr, "roced: --force goes with --once\n");
 		return 2;
 	}
 	if (cl.job == CMDLINE_JOB_NONE) {

@@ -40,6 +40,9 @@
 #include "plan/plan_warn.h"
 
 #define DAEMON_PENDING_MAX 256
+/* A change by others is repaired this long after it is heard of, so that
+ * a burst of them (a script of tc commands) is one repair. */
+#define DAEMON_REPAIR_DELAY_MS 200.0
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -61,6 +64,14 @@ struct daemon {
 	bool pending_all;
 	bool stop;
 };
+
+static double daemon_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 static void daemon_log_line(const char *line, void *data)
 {
@@ -107,6 +118,35 @@ static void daemon_new_warnings(struct daemon *d, const struct plan *pl,
 		          "out of memory: the plan's new warnings are only in "
 		          "the log");
 	free(before);
+}
+
+/* R is a pass's result for a port that others changed (whichever pass
+ * it is: the repair, or a link event's, a reload's that came first): when
+ * the port was not as planned (something written, or refused), say what
+ * someone else did, and count the repair. */
+static void daemon_repaired(struct daemon *d, const struct reconcile_result *r)
+{
+	struct ports_port *e = ports_find(&d->ports, r->ifname);
+
+	if (!e || !e->repair_due)
+		return;
+	e->repair_due = false;
+	if ((!r->writes && r->status == RECONCILE_OK) ||
+	    r->status == RECONCILE_ABSENT)
+		return;
+	if (e->repair_more)
+		log_info("%s: %s (and %u more change%s): repairing", r->ifname,
+		         e->repair_what, e->repair_more,
+		         e->repair_more == 1 ? "" : "s");
+	else
+		log_info("%s: %s: repairing", r->ifname, e->repair_what);
+	if (ports_repaired(e, daemon_ms()))
+		log_warnx("%s: contested: another process keeps changing "
+		          "roced's tc objects (%d repairs within %.0f s); "
+		          "not repairing them until nobody changes them for "
+		          "%.0f s, or a reload",
+		          r->ifname, PORTS_REPAIR_MAX,
+		          PORTS_REPAIR_WINDOW_MS / 1000, PORTS_QUIET_MS / 1000);
 }
 
 /* Compile POLICY for NAMES (all configured ports when N is 0; those not
@@ -165,6 +205,7 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	if (msgs != &own && (rc == 0 || rc == -EAGAIN))
 		daemon_new_warnings(d, &pl, msgs);
 	for (size_t i = 0; res && i < pl.nports; i++) {
+		daemon_repaired(d, &res[i]);
 		if (res[i].status == RECONCILE_ABSENT) {
 			log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",
 			          res[i].ifname);
@@ -271,13 +312,31 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 	snprintf(d->pending[d->npending++], POLICY_IFNAME_MAX, "%s", l->name);
 }
 
-/* Parse and compile the file completely; swap only when both succeed. */
-static double daemon_ms(void)
+/* Someone else changed a tc object (engine.h): when it is on a port
+ * roced configures, a repair of that port is due, unless the port is
+ * contested. Whether the change touched roced's objects at all is for the
+ * repair to find: it goes through the mirror (now dirty for the port),
+ * observation and diff, and writes nothing when the port is as planned. */
+static void daemon_tc_changed(const struct tc_event *ev, void *data)
 {
-	struct timespec t;
+	struct daemon *d = data;
+	const struct policy_iface *f;
+	struct ports_port *e;
+	struct link_info li;
+	char what[160], line[192];
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+	if (link_lookup_index(d->e.links, ev->ifindex, &li) < 0)
+		return;
+	f = policy_find_iface(&d->policy, li.name);
+	e = f ? ports_find(&d->ports, f->name) : NULL;
+	if (!e || !e->applied)
+		return;
+	tc_event_describe(ev, what, sizeof(what));
+	snprintf(line, sizeof(line), "%s by %s", what,
+	         ev->pid ? "another process" : "the kernel");
+	log_debug(LOG_SUB_APPLY, "%s: %s%s", e->ifname, line,
+	          e->contested ? " (contested: left alone)" : "");
+	ports_changed(e, line, daemon_ms());
 }
 
 /* A file caught while it is being written (emptied by `>`, or cut off
@@ -319,6 +378,7 @@ static int daemon_reload_refuse(struct daemon *d, struct diag *msgs)
 	return -EINVAL;
 }
 
+/* Parse and compile the file completely; swap only when both succeed. */
 static int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 {
 	struct policy fresh;
@@ -356,6 +416,10 @@ static int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 	}
 	rc = daemon_commit(d, &fresh, msgs);
 	policy_free(&fresh);
+	/* The reload's apply repaired every port: fight for the contested
+	 * ones again. */
+	if (rc == 0)
+		ports_uncontest(&d->ports);
 	if (rc < 0) {
 		log_warnx("reload: cannot apply the new configuration, keeping "
 		          "the running one");
@@ -512,18 +576,100 @@ static void daemon_mirror(struct daemon *d)
 	for (size_t i = 0; names && i < d->policy.nifaces; i++)
 		snprintf(names[i], sizeof(names[i]), "%s",
 		         d->policy.ifaces[i].name);
-	if (names && d->policy.nifaces)
+	if (names && d->policy.nifaces) {
 		daemon_apply(d, &d->policy, names, d->policy.nifaces, NULL);
+		/* The link events just read (the MTU roced set) named
+		 * configured ports, which that pass covered: not again at
+		 * the first wake-up, whatever it is for. */
+		if (!d->pending_all)
+			d->npending = 0;
+	}
 	free(names);
 	log_info("mirroring roced's tc objects of %zu port%s", d->e.mirror.n,
 	         d->e.mirror.n == 1 ? "" : "s");
+}
+
+/* How long the loop may sleep (ms, -1: until an event) before a repair
+ * falls due or a contested port has been quiet long enough. */
+static int daemon_repair_wait(const struct daemon *d)
+{
+	double now = daemon_ms(), next = -1;
+
+	if (d->e.lost)
+		return 0;
+	for (size_t i = 0; i < d->ports.n; i++) {
+		const struct ports_port *e = &d->ports.v[i];
+		double at;
+
+		if (e->repair_due)
+			at = e->due_ms + DAEMON_REPAIR_DELAY_MS;
+		else if (e->contested)
+			at = e->changed_ms + PORTS_QUIET_MS;
+		else
+			continue;
+		if (next < 0 || at < next)
+			next = at;
+	}
+	if (next < 0)
+		return -1;
+	return next <= now ? 0 : (int)(next - now) + 1;
+}
+
+/* Repair the ports whose repair is due, all in one pass; contested ports
+ * that have been quiet long enough are repaired again. */
+static void daemon_repairs(struct daemon *d)
+{
+	char(*names)[POLICY_IFNAME_MAX] = NULL;
+	double now = daemon_ms();
+	size_t n = 0;
+
+	/* Others may have changed any port: every one is checked (those
+	 * the mirror vouches for are dirty now, so they are observed). */
+	if (d->e.lost) {
+		d->e.lost = false;
+		log_info("tc notifications were lost: checking every port");
+		for (size_t i = 0; i < d->ports.n; i++)
+			if (d->ports.v[i].applied)
+				ports_changed(&d->ports.v[i],
+				              "changed by others (tc "
+				              "notifications were lost)",
+				              now);
+	}
+	for (size_t i = 0; i < d->ports.n; i++) {
+		struct ports_port *e = &d->ports.v[i];
+
+		if (ports_quiet(e, now))
+			log_info("%s: not changed by others for %.0f s: no "
+			         "longer contested",
+			         e->ifname, PORTS_QUIET_MS / 1000);
+		if (!e->repair_due || now < e->due_ms + DAEMON_REPAIR_DELAY_MS)
+			continue;
+		if (!names) {
+			names = calloc(d->ports.n, sizeof(*names));
+			if (!names)
+				return; /* tried again on the next wake-up */
+		}
+		snprintf(names[n++], sizeof(names[0]), "%s", e->ifname);
+	}
+	if (n)
+		daemon_apply(d, &d->policy, names, n, NULL);
+	/* A pass that stopped short (the policy did not compile, no
+	 * memory) left them due: not again at once, but with the next
+	 * change (their mirror entries stay dirty meanwhile). */
+	for (size_t i = 0; i < n; i++) {
+		struct ports_port *e = ports_find(&d->ports, names[i]);
+
+		if (e)
+			e->repair_due = false;
+	}
+	free(names);
 }
 
 static void daemon_loop(struct daemon *d)
 {
 	while (!d->stop) {
 		struct epoll_event evs[8];
-		int n = epoll_wait(d->epfd, evs, 8, -1);
+		int n = epoll_wait(d->epfd, evs, 8, daemon_repair_wait(d));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -551,6 +697,7 @@ static void daemon_loop(struct daemon *d)
 		}
 		d->npending = 0;
 		d->pending_all = false;
+		daemon_repairs(d);
 	}
 }
 
@@ -629,6 +776,8 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot open netlink");
 		goto out_policy;
 	}
+	d->e.changed = daemon_tc_changed;
+	d->e.changed_data = d;
 	d->cmd = (struct ctl_cmd_ctx){.ops = &daemon_ctl_ops,
 	                              .daemon = d,
 	                              .policy = &d->policy,

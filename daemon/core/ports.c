@@ -219,6 +219,63 @@ void ports_prune(struct ports *r, const struct policy *p)
 	free(keep);
 }
 
+bool ports_changed(struct ports_port *e, const char *what, double now)
+{
+	e->changed_ms = now;
+	if (e->contested)
+		return false;
+	if (e->repair_due) {
+		e->repair_more++;
+	} else {
+		e->repair_due = true;
+		e->due_ms = now;
+		e->repair_more = 0;
+		snprintf(e->repair_what, sizeof(e->repair_what), "%s", what);
+	}
+	return true;
+}
+
+bool ports_repaired(struct ports_port *e, double now)
+{
+	double oldest;
+
+	e->repairs[e->nrepairs % PORTS_REPAIR_MAX] = now;
+	e->nrepairs++;
+	if (e->contested || e->nrepairs < PORTS_REPAIR_MAX)
+		return false;
+	/* the first of the last PORTS_REPAIR_MAX repairs: the slot written
+	 * next */
+	oldest = e->repairs[e->nrepairs % PORTS_REPAIR_MAX];
+	if (now - oldest > PORTS_REPAIR_WINDOW_MS)
+		return false;
+	e->contested = true;
+	e->repair_due = false;
+	return true;
+}
+
+bool ports_quiet(struct ports_port *e, double now)
+{
+	if (!e->contested || now - e->changed_ms < PORTS_QUIET_MS)
+		return false;
+	e->contested = false;
+	e->nrepairs = 0;
+	e->repair_due = true;
+	e->due_ms = now;
+	e->repair_more = 0;
+	snprintf(e->repair_what, sizeof(e->repair_what),
+	         "changed by others while contested");
+	return true;
+}
+
+void ports_uncontest(struct ports *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		r->v[i].contested = false;
+		r->v[i].nrepairs = 0;
+		r->v[i].repair_due = false;
+	}
+}
+
 void ports_caps(const struct ports *r, const char *ifname, struct caps *out)
 {
 	*out = r->kernel;

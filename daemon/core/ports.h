@@ -38,6 +38,14 @@ struct ports_dcbx {
 struct ports_watchdog {
 };
 
+/* A port whose changes by others roced has repaired this many times
+ * within this window is contested: another controller keeps undoing
+ * roced's state, and roced stops fighting it until nobody has changed the
+ * port for the quiet period (or a reload). */
+#define PORTS_REPAIR_MAX       5
+#define PORTS_REPAIR_WINDOW_MS 10000.0
+#define PORTS_QUIET_MS         30000.0
+
 struct ports_port {
 	char ifname[POLICY_IFNAME_MAX];
 	/* compile()'s inputs */
@@ -54,6 +62,20 @@ struct ports_port {
 	struct plan_port plan;
 	enum reconcile_status status;
 	char reason[512];
+	/* Changes others made to the port's tc objects (daemon only). A
+	 * change makes a repair DUE (WHAT is the first change, MORE the
+	 * others since), unless the port is CONTESTED: repaired
+	 * PORTS_REPAIR_MAX times within PORTS_REPAIR_WINDOW_MS, it is left
+	 * to whoever keeps changing it until PORTS_QUIET_MS pass without a
+	 * change, or a reload. Times are CLOCK_MONOTONIC milliseconds. */
+	bool repair_due;
+	double due_ms; /* when it became due */
+	char repair_what[160];
+	unsigned repair_more;
+	double changed_ms;                /* the last change by others */
+	double repairs[PORTS_REPAIR_MAX]; /* the last repairs, a ring */
+	unsigned nrepairs;                /* how many ever (mod the ring) */
+	bool contested;
 };
 
 struct ports {
@@ -99,6 +121,19 @@ void ports_applied(struct ports *r, struct plan *pl, size_t n,
 /* Drop the entries of ports P does not configure: a commit that worked
  * leaves the old policy's behind, one that failed the candidate's. */
 void ports_prune(struct ports *r, const struct policy *p);
+
+/* Someone else changed E's tc objects at NOW (WHAT says how): a repair
+ * is due, unless E is contested. Returns true when a repair is due. */
+bool ports_changed(struct ports_port *e, const char *what, double now);
+/* E was repaired at NOW. Returns true when that makes E contested (it was
+ * not before). */
+bool ports_repaired(struct ports_port *e, double now);
+/* A contested E that nobody changed for PORTS_QUIET_MS by NOW is no longer
+ * contested, and a repair is due. Returns true when that happens. */
+bool ports_quiet(struct ports_port *e, double now);
+/* A reload: no port is contested any more, and nothing is due (the
+ * reload's apply repairs them all). */
+void ports_uncontest(struct ports *r);
 
 /* The capabilities of IFNAME as ports_compile() would find them, for a
  * port that has no entry (probed on its own). */

@@ -179,6 +179,7 @@ static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
 	struct ports_port *e = f ? ports_find(c->ports, f->name) : NULL;
 	struct caps caps;
 
+	v->st[v->n].contested = e && e->contested;
 	if (e && e->applied) {
 		v->plans[v->n++] = &e->plan;
 		return;

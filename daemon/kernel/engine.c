@@ -60,21 +60,28 @@ int engine_events_fd(const struct engine *e)
 	return e->mirroring ? tc_events_fd(&e->events) : -1;
 }
 
-static void engine_changed(int ifindex, void *data)
+static void engine_changed(const struct tc_event *ev, void *data)
 {
-	mirror_note(data, ifindex);
+	struct engine *e = data;
+
+	mirror_note(&e->mirror, ev->ifindex);
+	if (e->changed)
+		e->changed(ev, e->changed_data);
 }
 
 static void engine_lost(void *data)
 {
-	mirror_lost(data);
+	struct engine *e = data;
+
+	mirror_lost(&e->mirror);
+	e->lost = true;
 }
 
 void engine_events(struct engine *e)
 {
-	if (e->mirroring && tc_events_read(&e->events, engine_changed,
-	                                   engine_lost, &e->mirror) < 0)
-		mirror_lost(&e->mirror);
+	if (e->mirroring &&
+	    tc_events_read(&e->events, engine_changed, engine_lost, e) < 0)
+		engine_lost(e);
 }
 
 void engine_link_event(struct engine *e, enum link_event ev, int ifindex)

@@ -23,6 +23,14 @@ struct engine {
 	bool mirroring;
 	struct mirror mirror;
 	struct tc_events events;
+	/* Told of every change someone else made (the daemon repairs its
+	 * ports); NULL: only the mirror hears. */
+	void (*changed)(const struct tc_event *ev, void *data);
+	void *changed_data;
+	/* Notifications were lost (the receive buffer overran) since the
+	 * owner last cleared this: what others changed meanwhile is
+	 * unknown. */
+	bool lost;
 };
 
 /* Open the netlink socket and the link monitor (CB hears about link

@@ -559,8 +559,84 @@ static bool tc_events_type(uint16_t type)
 	return false;
 }
 
+/* NLH (a tc notification) as an event. */
+static void tc_event_parse(const struct nlmsghdr *nlh, struct tc_event *ev)
+{
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ifindex = tcm->tcm_ifindex;
+	ev->type = nlh->nlmsg_type;
+	ev->handle = tcm->tcm_handle;
+	ev->parent = tcm->tcm_parent;
+	ev->info = tcm->tcm_info;
+	ev->pid = nlh->nlmsg_pid;
+	mnl_attr_for_each(a, nlh, sizeof(*tcm))
+	{
+		if (mnl_attr_get_type(a) == TCA_KIND &&
+		    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+			snprintf(ev->kind, sizeof(ev->kind), "%s",
+			         mnl_attr_get_str(a));
+	}
+}
+
+/* H as tc writes it: "4791:", "4791:13", "root". */
+static void tc_event_handle(uint32_t h, bool qdisc, char *buf, size_t len)
+{
+	if (h == PLAN_H_ROOT)
+		snprintf(buf, len, "root");
+	else if (qdisc && !PLAN_H_MIN(h))
+		snprintf(buf, len, "%x:", PLAN_H_MAJ(h));
+	else
+		snprintf(buf, len, "%x:%x", PLAN_H_MAJ(h), PLAN_H_MIN(h));
+}
+
+void tc_event_describe(const struct tc_event *ev, char *buf, size_t len)
+{
+	bool del = ev->type == RTM_DELQDISC || ev->type == RTM_DELTCLASS ||
+	           ev->type == RTM_DELTFILTER;
+	const char *verb = del ? "deleted" : "added or changed";
+	char h[32], p[32];
+
+	tc_event_handle(ev->parent, true, p, sizeof(p));
+	if (ev->replaced) {
+		char o[32];
+
+		tc_event_handle(ev->handle, true, h, sizeof(h));
+		tc_event_handle(ev->old_handle, true, o, sizeof(o));
+		snprintf(buf, len, "qdisc %s %s %s%s replaced by %s %s",
+		         ev->old_kind, o,
+		         ev->parent == PLAN_H_ROOT ? "" : "under ", p, ev->kind,
+		         h);
+		return;
+	}
+	switch (ev->type) {
+	case RTM_NEWQDISC:
+	case RTM_DELQDISC:
+		tc_event_handle(ev->handle, true, h, sizeof(h));
+		if (ev->parent == PLAN_H_ROOT)
+			snprintf(buf, len, "qdisc %s %s root %s", ev->kind, h,
+			         verb);
+		else
+			snprintf(buf, len, "qdisc %s %s under %s %s", ev->kind,
+			         h, p, verb);
+		break;
+	case RTM_NEWTCLASS:
+	case RTM_DELTCLASS:
+		tc_event_handle(ev->handle, false, h, sizeof(h));
+		snprintf(buf, len, "class %s %s %s", ev->kind, h, verb);
+		break;
+	default:
+		/* a filter's handle says little; its block and priority do */
+		snprintf(buf, len, "filter %s prio %u on %s %s", ev->kind,
+		         ev->info >> 16, p, verb);
+		break;
+	}
+}
+
 int tc_events_read(struct tc_events *ev,
-                   void (*changed)(int ifindex, void *data),
+                   void (*changed)(const struct tc_event *ev, void *data),
                    void (*lost)(void *data), void *data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE * 4] __attribute__((aligned(4)));
@@ -571,6 +647,10 @@ int tc_events_read(struct tc_events *ev,
 		ssize_t len = mnl_socket_recvfrom(ev->sock, buf, sizeof(buf));
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
 		int left = (int)len;
+		/* a qdisc's deletion, held to see whether a new one takes
+		 * its place in the next message */
+		struct tc_event del;
+		bool held = false;
 
 		if (len < 0 && errno == ENOBUFS) {
 			lost(data);
@@ -581,16 +661,36 @@ int tc_events_read(struct tc_events *ev,
 			                                               : -errno;
 		for (; mnl_nlmsg_ok(nlh, left);
 		     nlh = mnl_nlmsg_next(nlh, &left)) {
-			struct tcmsg tcm;
+			struct tc_event te;
 
 			/* ours, if the filter could not be attached */
 			if (nlh->nlmsg_pid == ev->ignore && ev->ignore)
 				continue;
 			if (!tc_events_type(nlh->nlmsg_type) ||
-			    mnl_nlmsg_get_payload_len(nlh) < sizeof(tcm))
+			    mnl_nlmsg_get_payload_len(nlh) <
+			        sizeof(struct tcmsg))
 				continue;
-			memcpy(&tcm, mnl_nlmsg_get_payload(nlh), sizeof(tcm));
-			changed(tcm.tcm_ifindex, data);
+			tc_event_parse(nlh, &te);
+			if (held && te.type == RTM_NEWQDISC &&
+			    te.ifindex == del.ifindex &&
+			    te.parent == del.parent) {
+				te.replaced = true;
+				te.old_handle = del.handle;
+				memcpy(te.old_kind, del.kind,
+				       sizeof(te.old_kind));
+				held = false;
+				changed(&te, data);
+				continue;
+			}
+			if (held)
+				changed(&del, data);
+			held = te.type == RTM_DELQDISC;
+			if (held)
+				del = te;
+			else
+				changed(&te, data);
 		}
+		if (held)
+			changed(&del, data);
 	}
 }

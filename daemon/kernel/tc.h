@@ -103,12 +103,31 @@ int tc_events_open(struct tc_events *ev, uint32_t ignore_portid);
 void tc_events_close(struct tc_events *ev);
 /* Poll this for input (-1 when not open). */
 int tc_events_fd(const struct tc_events *ev);
-/* Read every queued notification without blocking and call CHANGED with
- * the ifindex of each; LOST (may be called several times) when the kernel
- * dropped some for want of room. Returns 0 or -errno. */
+/* One notification: what changed, where, and who asked (the requester's
+ * netlink port id; 0 when the kernel did it on its own). */
+struct tc_event {
+	int ifindex;
+	uint16_t type; /* RTM_NEWQDISC, RTM_DELTCLASS, ... */
+	uint32_t handle, parent;
+	uint32_t info; /* a filter's: prio << 16 | protocol */
+	uint32_t pid;
+	char kind[TC_MSG_KIND_MAX];
+	/* A qdisc grafted over another (the kernel announces the old one's
+	 * deletion and the new one together): the old one. */
+	bool replaced;
+	uint32_t old_handle;
+	char old_kind[TC_MSG_KIND_MAX];
+};
+
+/* Read every queued notification without blocking and call CHANGED for
+ * each; LOST (may be called several times) when the kernel dropped some
+ * for want of room. Returns 0 or -errno. */
 int tc_events_read(struct tc_events *ev,
-                   void (*changed)(int ifindex, void *data),
+                   void (*changed)(const struct tc_event *ev, void *data),
                    void (*lost)(void *data), void *data);
+/* EV for a log line: "qdisc htb 4791: root deleted", "class 4791:13
+ * changed", "qdisc pfifo 10: added under 4791:13". */
+void tc_event_describe(const struct tc_event *ev, char *buf, size_t len);
 
 /* Does diff's operation belong to the tc backend? */
 bool tc_op_is_tc(const struct diff_op *op);

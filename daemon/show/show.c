@@ -260,6 +260,7 @@ static struct json_object *show_queuing_port(const struct show_input *in,
 	else
 		json_object_object_add(o, "queuing-policy", NULL);
 	show_add_str(o, "layout", plan_layout_name(pp->layout));
+	show_add_bool(o, "contested", st->contested);
 	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
 	if (pp->caps.speed_mbps)
 		show_add_int(o, "speed-mbps", (int64_t)pp->caps.speed_mbps);

@@ -103,6 +103,9 @@ struct show_port_state {
 	bool dcb;       /* hardware port: the IEEE state was read */
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */
+	/* Another process keeps changing roced's objects on the port: roced
+	 * stopped repairing them for now (core/ports.h). */
+	bool contested;
 };
 
 struct show_input {

@@ -446,6 +446,11 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 			strbuf_printf(out, ", speed %" PRId64 " Mb/s\n", speed);
 		else
 			strbuf_puts(out, ", speed unknown\n");
+		if (show_get_bool(p, "contested"))
+			strbuf_puts(out,
+			            "Contested: another process keeps "
+			            "changing roced's tc objects here; "
+			            "roced is not repairing them for now\n");
 		if (!show_len(qs)) {
 			strbuf_puts(out, "No queuing policy in force: roced "
 			                 "leaves this port's root qdisc "

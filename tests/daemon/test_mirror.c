@@ -18,6 +18,9 @@
 #include "conf/conf.h"
 #include "plan/diff.h"
 #include "kernel/mirror.h"
+#include "kernel/tc.h"
+
+#include <linux/rtnetlink.h>
 
 /* The shipped policy for swp1 with the capabilities of PRESET. */
 static void plan_for(enum caps_preset preset, struct plan *pl)
@@ -359,6 +362,45 @@ static void test_clean_and_complete(void **state)
 	plan_free(&pl);
 }
 
+/* What the log says of a change someone else made. */
+static void test_event_describe(void **state)
+{
+	struct tc_event ev = {.ifindex = 4,
+	                      .type = RTM_DELQDISC,
+	                      .handle = 0x47910000,
+	                      .parent = PLAN_H_ROOT,
+	                      .pid = 1234,
+	                      .kind = "htb"};
+	char buf[160];
+
+	(void)state;
+	tc_event_describe(&ev, buf, sizeof(buf));
+	assert_string_equal(buf, "qdisc htb 4791: root deleted");
+	ev.type = RTM_NEWTCLASS;
+	ev.handle = 0x47910013;
+	ev.parent = 0x47910001;
+	tc_event_describe(&ev, buf, sizeof(buf));
+	assert_string_equal(buf, "class htb 4791:13 added or changed");
+	ev.type = RTM_NEWQDISC;
+	ev.handle = 0x00100000;
+	ev.parent = 0x47910013;
+	snprintf(ev.kind, sizeof(ev.kind), "pfifo");
+	ev.replaced = true;
+	ev.old_handle = 0x47130000;
+	snprintf(ev.old_kind, sizeof(ev.old_kind), "bfifo");
+	tc_event_describe(&ev, buf, sizeof(buf));
+	assert_string_equal(buf,
+	                    "qdisc bfifo 4713: under 4791:13 replaced by pfifo "
+	                    "10:");
+	ev.replaced = false;
+	ev.type = RTM_DELTFILTER;
+	ev.parent = 0x47910000;
+	ev.info = 1u << 16 | 0x0008;
+	snprintf(ev.kind, sizeof(ev.kind), "u32");
+	tc_event_describe(&ev, buf, sizeof(buf));
+	assert_string_equal(buf, "filter u32 prio 1 on 4791: deleted");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +409,7 @@ int main(void)
 	    cmocka_unit_test(test_shared_clsact_kept),
 	    cmocka_unit_test(test_clsact_owner_kept),
 	    cmocka_unit_test(test_clean_and_complete),
+	    cmocka_unit_test(test_event_describe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

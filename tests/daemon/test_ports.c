@@ -221,6 +221,60 @@ static void test_unplanned(void **state)
 	assert_string_equal(pp.queuing_policy, "");
 }
 
+/* Changes by others: due once per burst; contested after
+ * PORTS_REPAIR_MAX repairs within the window, not before, and not when
+ * they are spread out; quiet or a reload ends it. */
+static void test_contested(void **state)
+{
+	struct ports_port e;
+	struct ports r = {.v = &e, .n = 1};
+	double t = 1000;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	assert_true(ports_changed(&e, "qdisc htb 4791: root deleted", t));
+	assert_true(ports_changed(&e, "class htb 4791:13 changed", t + 1));
+	assert_true(e.repair_due);
+	assert_string_equal(e.repair_what, "qdisc htb 4791: root deleted");
+	assert_int_equal(e.repair_more, 1);
+
+	/* spread out: never contested */
+	for (int i = 0; i < 3 * PORTS_REPAIR_MAX; i++)
+		assert_false(
+		    ports_repaired(&e, t + i * PORTS_REPAIR_WINDOW_MS / 2));
+	assert_false(e.contested);
+
+	/* in a burst: the PORTS_REPAIR_MAX-th within the window */
+	t += 100 * PORTS_REPAIR_WINDOW_MS;
+	for (int i = 0; i < PORTS_REPAIR_MAX - 1; i++)
+		assert_false(ports_repaired(&e, t + i * 100));
+	assert_true(ports_repaired(&e, t + PORTS_REPAIR_WINDOW_MS - 1));
+	assert_true(e.contested);
+	assert_false(ports_repaired(&e, t + PORTS_REPAIR_WINDOW_MS)); /* once */
+
+	/* contested: changes are not repaired, and keep it contested */
+	e.repair_due = false;
+	t += PORTS_REPAIR_WINDOW_MS;
+	assert_false(ports_changed(&e, "qdisc htb 4791: root deleted", t));
+	assert_false(e.repair_due);
+	assert_false(ports_quiet(&e, t + PORTS_QUIET_MS - 1));
+	assert_true(e.contested);
+	assert_true(ports_quiet(&e, t + PORTS_QUIET_MS));
+	assert_false(e.contested);
+	assert_true(e.repair_due);
+	assert_false(ports_quiet(&e, t + 2 * PORTS_QUIET_MS));
+
+	/* fought over again, then a reload */
+	t += 10 * PORTS_QUIET_MS;
+	for (int i = 0; i < PORTS_REPAIR_MAX - 1; i++)
+		assert_false(ports_repaired(&e, t + i));
+	assert_true(ports_repaired(&e, t + PORTS_REPAIR_MAX));
+	ports_uncontest(&r);
+	assert_false(e.contested);
+	assert_false(e.repair_due);
+	assert_true(ports_changed(&e, "class htb 4791:13 changed", t + 10));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +282,7 @@ int main(void)
 	    cmocka_unit_test(test_compile_error_file_line),
 	    cmocka_unit_test(test_applied),
 	    cmocka_unit_test(test_unplanned),
+	    cmocka_unit_test(test_contested),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
