@@ -1,12 +1,10 @@
-/* cmd: parsing a line, `?` and TAB, modes and carrying commands out. See
- * cmd.h for the language, cmd_int.h for the table's form, cmd_graph.c for
- * the matching and cmd_nxos.c for the commands.
+/* cmd: parsing a line, `?` and TAB, and carrying commands out, with the
+ * NX-OS table (cmd_nxos.c) on the matching engine (cmd_graph.c). See
+ * cmd.h for the language, cmd_int.h for the table's form and cmd_ctx.c
+ * for modes and contexts.
  */
 #include "cmd/cmd_int.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +69,7 @@ static int cmd_parse_mode(enum cmd_mode m, const struct cmd_words *w,
 	size_t ng;
 	int rc = -1;
 
-	v = cmd_graphs(m, &ng);
+	v = cmd_graphs(&cmd_nxos, m, &ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return -1;
@@ -290,7 +288,7 @@ static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx, const char *line,
 		return NULL;
 	full = w->open ? w->n - 1 : w->n;
 	*partial = w->open ? w->w[w->n - 1] : "";
-	v = cmd_graphs(ctx->mode, ng);
+	v = cmd_graphs(&cmd_nxos, ctx->mode, ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return NULL;
@@ -392,140 +390,7 @@ out:
 	return n;
 }
 
-/* --- modes and execution --- */
-
-static const char *const cmd_mode_names[CMD_MODE_MAX] = {
-    [CMD_MODE_EXEC] = "exec",
-    [CMD_MODE_CONFIG] = "config",
-    [CMD_MODE_CMAP_QOS] = "config-cmap-qos",
-    [CMD_MODE_CMAP_NQOS] = "config-cmap-nqos",
-    [CMD_MODE_PMAP_QOS] = "config-pmap-qos",
-    [CMD_MODE_PMAP_C_QOS] = "config-pmap-c-qos",
-    [CMD_MODE_PMAP_QUE] = "config-pmap-que",
-    [CMD_MODE_PMAP_C_QUE] = "config-pmap-c-que",
-    [CMD_MODE_PMAP_NQOS] = "config-pmap-nqos",
-    [CMD_MODE_PMAP_C_NQOS] = "config-pmap-nqos-c",
-    [CMD_MODE_SYS_QOS] = "config-sys-qos",
-    [CMD_MODE_IF] = "config-if",
-};
-
-const char *cmd_mode_name(enum cmd_mode m)
-{
-	return (unsigned)m < CMD_MODE_MAX ? cmd_mode_names[m] : "?";
-}
-
-int cmd_mode_parse(const char *name)
-{
-	for (int m = 0; name && m < CMD_MODE_MAX; m++)
-		if (!strcmp(name, cmd_mode_names[m]))
-			return m;
-	return -1;
-}
-
-enum cmd_mode cmd_mode_parent(enum cmd_mode m)
-{
-	switch (m) {
-	case CMD_MODE_PMAP_C_QOS:
-		return CMD_MODE_PMAP_QOS;
-	case CMD_MODE_PMAP_C_QUE:
-		return CMD_MODE_PMAP_QUE;
-	case CMD_MODE_PMAP_C_NQOS:
-		return CMD_MODE_PMAP_NQOS;
-	case CMD_MODE_EXEC:
-	case CMD_MODE_CONFIG:
-		return CMD_MODE_EXEC;
-	default:
-		return CMD_MODE_CONFIG;
-	}
-}
-
-void cmd_ctx_init(struct cmd_ctx *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->mode = CMD_MODE_EXEC;
-}
-
-int cmd_ctx_from_path(struct cmd_ctx *c, const char *const *path, size_t n)
-{
-	cmd_ctx_init(c);
-	c->mode = CMD_MODE_CONFIG;
-	if (n > CMD_DEPTH_MAX)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (strlen(path[i]) >= sizeof(c->path[i])) {
-			cmd_ctx_init(c);
-			return -1;
-		}
-		snprintf(c->path[i], sizeof(c->path[i]), "%s", path[i]);
-	}
-	c->depth = n;
-	return 0;
-}
-
-int cmd_ctx_push(struct cmd_ctx *ctx, enum cmd_mode m, const char *canon)
-{
-	if (ctx->depth >= CMD_DEPTH_MAX ||
-	    strlen(canon) >= sizeof(ctx->path[0]))
-		return -1;
-	snprintf(ctx->path[ctx->depth], sizeof(ctx->path[0]), "%s", canon);
-	ctx->depth++;
-	ctx->mode = m;
-	return 0;
-}
-
-const char *cmd_ctx_object(const struct cmd_ctx *ctx, size_t level, char *buf,
-                           size_t len)
-{
-	const char *sp;
-
-	if (level >= ctx->depth)
-		return NULL;
-	sp = strrchr(ctx->path[level], ' ');
-	snprintf(buf, len, "%s", sp ? sp + 1 : ctx->path[level]);
-	return buf;
-}
-
-void cmd_prompt(const struct cmd_ctx *c, const char *host, char *buf,
-                size_t len)
-{
-	if (c->mode == CMD_MODE_EXEC)
-		snprintf(buf, len, "%s# ", host);
-	else
-		snprintf(buf, len, "%s(%s)# ", host, cmd_mode_name(c->mode));
-}
-
-void cmd_fail(struct cmd_error *err, size_t pos, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-	err->pos = pos;
-}
-
-const char *cmd_arg(const struct cmd_parsed *pa, size_t n, size_t *pos)
-{
-	for (size_t i = 0; i < pa->argc; i++) {
-		if (!(pa->argmask & (1u << i)) || n--)
-			continue;
-		if (pos)
-			*pos = pa->pos[i];
-		return pa->argv[i];
-	}
-	return NULL;
-}
-
-bool cmd_has(const struct cmd_parsed *pa, const char *kw, size_t *idx)
-{
-	for (size_t i = 0; i < pa->argc; i++)
-		if (!(pa->argmask & (1u << i)) && !strcmp(pa->argv[i], kw)) {
-			if (idx)
-				*idx = i;
-			return true;
-		}
-	return false;
-}
+/* --- execution --- */
 
 /* A line typed in the mode of `interface RANGE`: carried out on every
  * member in turn (each as if in its own interface mode) on a copy of

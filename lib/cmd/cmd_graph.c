@@ -220,38 +220,40 @@ void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def)
 	g->last = f.last;
 }
 
-/* The graphs of the commands that live in mode M. */
-struct cmd_graph *cmd_graphs(enum cmd_mode m, size_t *n)
+/* The graphs of the commands of T that live in mode M. */
+struct cmd_graph *cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
+                             size_t *n)
 {
-	struct cmd_graph *v = calloc(cmd_nxos_ntable, sizeof(*v));
+	struct cmd_graph *v = calloc(t->n, sizeof(*v));
 
 	*n = 0;
 	if (!v)
 		return NULL;
-	for (size_t i = 0; i < cmd_nxos_ntable; i++) {
-		if (!(cmd_nxos_table[i].modes & CMD_M(m)))
+	for (size_t i = 0; i < t->n; i++) {
+		if (!(t->def[i].modes & CMD_M(m)))
 			continue;
-		cmd_graph_build(&v[*n], &cmd_nxos_table[i]);
+		cmd_graph_build(&v[*n], &t->def[i]);
 		if (!v[*n].bad)
 			(*n)++;
 	}
 	return v;
 }
 
-int cmd_table_check(char *why, size_t len)
+int cmd_table_check(const struct cmd_table *t, char *why, size_t len)
 {
 	struct cmd_graph *g = malloc(sizeof(*g));
 	int rc = 0;
 
 	if (!g)
 		return -1;
-	for (size_t i = 0; !rc && i < cmd_nxos_ntable; i++) {
-		cmd_graph_build(g, &cmd_nxos_table[i]);
-		if (g->bad || !cmd_nxos_table[i].modes ||
-		    ((cmd_nxos_table[i].kind == CMD_KIND_CONFIG ||
-		      cmd_nxos_table[i].kind == CMD_KIND_MODE) &&
-		     !cmd_nxos_table[i].exec)) {
-			snprintf(why, len, "%s", cmd_nxos_table[i].syntax);
+	for (size_t i = 0; !rc && i < t->n; i++) {
+		const struct cmd_def *d = &t->def[i];
+
+		cmd_graph_build(g, d);
+		if (g->bad || !d->modes ||
+		    ((d->kind == CMD_KIND_CONFIG || d->kind == CMD_KIND_MODE) &&
+		     !d->exec)) {
+			snprintf(why, len, "%s", d->syntax);
 			rc = -1;
 		}
 	}

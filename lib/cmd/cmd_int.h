@@ -1,6 +1,16 @@
 /* cmd_int: what the command engine (cmd.c, cmd_graph.c), the NX-OS
- * command table (cmd_nxos.c, cmd_nxos_maps.c) and the running-config
- * printer (cmd_running.c) share.
+ * command table (cmd_nxos.c, cmd_nxos_maps.c, cmd_nx_util.c) and the
+ * running-config printer (cmd_running.c) share.
+ *
+ * The files use each other in one direction only, top to bottom:
+ *   cmd.c          parse, ?, TAB, exec: runs the NX-OS table on the engine
+ *   cmd_graph.c    the engine: any struct cmd_table's syntax -> graphs
+ *   cmd_nxos.c     the NX-OS table (struct cmd_table cmd_nxos) and the
+ *                  actions of its mode, system qos and interface rows
+ *   cmd_nxos_maps.c  the actions of its class-map and policy-map rows
+ *   cmd_nx_util.c  the steps those actions share
+ *   cmd_ctx.c      modes, contexts, a parsed line's arguments, cmd_fail
+ * The engine knows no table by name: cmd.c hands it one.
  *
  * A command is one struct cmd_def: the modes it lives in, a syntax string
  * (see cmd.h), one help line per token of the syntax in the order they
@@ -100,9 +110,11 @@ struct cmd_words {
 
 /* Compile DEF's syntax into G (G->bad when it does not compile). */
 void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def);
-/* The graphs of the commands that live in mode M (free() them); NULL on
- * ENOMEM. */
-struct cmd_graph *cmd_graphs(enum cmd_mode m, size_t *n);
+struct cmd_table;
+/* The graphs of the commands of T that live in mode M (free() them); NULL
+ * on ENOMEM. */
+struct cmd_graph *cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
+                             size_t *n);
 /* Cut LINE into W; -1 with ERR for a line too long or too many words. */
 int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err);
 /* Does word W fit argument node N? CANON (may be NULL) gets its canonical
@@ -140,8 +152,21 @@ struct cmd_def {
 	int (*exec)(struct cmd_exec_arg *x);
 };
 
-extern const struct cmd_def cmd_nxos_table[];
-extern const size_t cmd_nxos_ntable;
+/* A command table: rows the engine compiles and matches. */
+struct cmd_table {
+	const struct cmd_def *def;
+	size_t n;
+};
+
+/* The NX-OS commands (cmd_nxos.c). */
+extern const struct cmd_table cmd_nxos;
+
+/* Check that every row of T compiles (syntax and one help line per
+ * token) and that CONFIG and MODE rows can be carried out. Returns 0, or
+ * -1 with the first bad row's syntax in WHY. */
+int cmd_table_check(const struct cmd_table *t, char *why, size_t len);
+
+/* --- modes, contexts, arguments and errors (cmd_ctx.c) --- */
 
 /* Fill ERR with a "% "-prefixed message about the token at POS. */
 void cmd_fail(struct cmd_error *err, size_t pos, const char *fmt, ...)
@@ -161,14 +186,11 @@ const char *cmd_ctx_object(const struct cmd_ctx *ctx, size_t level, char *buf,
 /* Enter mode M by the line CANON (depth grows by one). */
 int cmd_ctx_push(struct cmd_ctx *ctx, enum cmd_mode m, const char *canon);
 
-/* Check that every row of the table compiles (syntax and one help line
- * per token). Returns 0, or -1 with the first bad row's syntax in WHY. */
-int cmd_table_check(char *why, size_t len);
-
-/* Whether S is a valid policy object name (NX-OS characters). */
+/* Whether S is a valid policy object name (NX-OS characters;
+ * cmd_graph.c). */
 bool cmd_name_ok(const char *s);
 
-/* --- the NX-OS table's actions (cmd_nxos.c, cmd_nxos_maps.c) --- */
+/* --- the steps the NX-OS table's actions share (cmd_nx_util.c) --- */
 
 /* Enter mode M by LINE; 0, or -1 with X's error set. */
 int cmd_nx_enter(struct cmd_exec_arg *x, enum cmd_mode m, const char *line);
@@ -186,6 +208,8 @@ int cmd_nx_pmap_missing(struct cmd_exec_arg *x, const char *type,
 /* For `no X [VALUE]`: X must be SET, and equal CUR when VALUE is given. */
 int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
                     const char *what);
+
+/* --- the NX-OS table's actions (cmd_nxos_maps.c) --- */
 
 int cmd_nx_cmap_qos(struct cmd_exec_arg *x);
 int cmd_nx_cmap_nqos(struct cmd_exec_arg *x);

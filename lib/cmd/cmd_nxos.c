@@ -63,50 +63,9 @@ static int cmd_nx_exit(struct cmd_exec_arg *x)
 	return 0;
 }
 
-int cmd_nx_enter(struct cmd_exec_arg *x, enum cmd_mode m, const char *line)
-{
-	if (!cmd_ctx_push(x->ctx, m, line))
-		return 0;
-	cmd_fail(x->err, 0, "%% Cannot enter %s: nested too deep",
-	         cmd_mode_name(m));
-	return -1;
-}
-
 static int cmd_nx_system_qos(struct cmd_exec_arg *x)
 {
 	return cmd_nx_enter(x, CMD_MODE_SYS_QOS, x->pa->canon);
-}
-
-int cmd_nx_oom(struct cmd_exec_arg *x)
-{
-	cmd_fail(x->err, 0, "%% Out of memory");
-	return -1;
-}
-
-/* The object a mode is about, looked up again in the policy: another
- * session may have removed it meanwhile. */
-const char *cmd_nx_obj(struct cmd_exec_arg *x, size_t level, char *buf,
-                       size_t len)
-{
-	if (cmd_ctx_object(x->ctx, level, buf, len))
-		return buf;
-	buf[0] = '\0';
-	return buf;
-}
-
-int cmd_nx_gone(struct cmd_exec_arg *x, const char *what, const char *name)
-{
-	cmd_fail(x->err, 0, "%% %s %s no longer exists", what, name);
-	return -1;
-}
-
-/* Remove element I of an array of N elements of SIZE bytes. */
-void cmd_nx_remove(void *arr, size_t *n, size_t size, size_t i)
-{
-	char *a = arr;
-
-	memmove(a + i * size, a + (i + 1) * size, (*n - i - 1) * size);
-	(*n)--;
 }
 
 /* ---- system qos and interfaces ---- */
@@ -466,7 +425,7 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 #define KACT  CMD_KIND_ACTION
 #define NO    CMD_HELP_NO
 
-const struct cmd_def cmd_nxos_table[] = {
+static const struct cmd_def cmd_nxos_table[] = {
     /* exec mode, and shows/actions reachable from every mode */
     {M(EXEC), KMODE, "configure terminal", "configure terminal",
      "Enter configuration mode\nConfigure from the terminal\n",
@@ -722,4 +681,5 @@ const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_alias},
 };
 
-const size_t cmd_nxos_ntable = sizeof(cmd_nxos_table) / sizeof(*cmd_nxos_table);
+const struct cmd_table cmd_nxos = {cmd_nxos_table, sizeof(cmd_nxos_table) /
+                                                       sizeof(*cmd_nxos_table)};

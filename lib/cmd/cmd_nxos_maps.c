@@ -231,14 +231,6 @@ static int cmd_nx_pmap_in_use(struct cmd_exec_arg *x, const char *name,
 	return -1;
 }
 
-int cmd_nx_pmap_missing(struct cmd_exec_arg *x, const char *type,
-                        const char *name, size_t pos)
-{
-	cmd_fail(x->err, pos, "%% policy-map type %s %s does not exist", type,
-	         name);
-	return -1;
-}
-
 int cmd_nx_pmap_qos(struct cmd_exec_arg *x)
 {
 	size_t pos;
@@ -366,24 +358,6 @@ int cmd_nx_pmap_qos_class(struct cmd_exec_arg *x)
 	if (!r && !policy_map_qos_add_rule(m, cls))
 		return cmd_nx_oom(x);
 	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QOS, x->pa->canon);
-}
-
-/* For `no X [VALUE]`: X must be set, and equal VALUE when given. */
-int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
-                    const char *what)
-{
-	size_t pos = 0;
-	const char *v = cmd_arg(x->pa, 0, &pos);
-
-	if (!set) {
-		cmd_fail(x->err, 0, "%% %s is not configured", what);
-		return -1;
-	}
-	if (v && strtoull(v, NULL, 10) != cur) {
-		cmd_fail(x->err, pos, "%% %s is %llu, not %s", what, cur, v);
-		return -1;
-	}
-	return 0;
 }
 
 int cmd_nx_set_qos_group(struct cmd_exec_arg *x)

@@ -320,11 +320,11 @@ while read -r cmd; do
 	grep -qE "^ +(\[no\] )?$cmd( |\$)" "$tmp/shcmds.txt" ||
 		fail "command '$cmd' (lib/cmd/cmd_nxos*.c) has no entry in rocesh.8"
 done <"$tmp/cmds"
-# Every mode's prompt, from the mode names of lib/cmd/cmd.c.
-sed -n '/cmd_mode_names\[[A-Z_]*\] = {/,/};/p' "$top_srcdir/lib/cmd/cmd.c" |
+# Every mode's prompt, from the mode names of lib/cmd/cmd_ctx.c.
+sed -n '/cmd_mode_names\[[A-Z_]*\] = {/,/};/p' "$top_srcdir/lib/cmd/cmd_ctx.c" |
 	grep -oE '"[a-z-]+"' | tr -d '"' >"$tmp/modes"
 if [ "$(wc -l <"$tmp/modes")" -lt 12 ]; then
-	fail "mode names not found in lib/cmd/cmd.c"
+	fail "mode names not found in lib/cmd/cmd_ctx.c"
 fi
 while read -r mode; do
 	if [ "$mode" = exec ]; then p='roced#'; else p="roced($mode)#"; fi

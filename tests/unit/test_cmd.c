@@ -97,7 +97,7 @@ static void test_table(void **state)
 	char why[256] = "";
 
 	(void)state;
-	if (cmd_table_check(why, sizeof(why)))
+	if (cmd_table_check(&cmd_nxos, why, sizeof(why)))
 		fail_msg("table row does not compile: %s", why);
 }
 

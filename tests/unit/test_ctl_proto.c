@@ -406,8 +406,8 @@ static void test_show_names(void **state)
 	assert_int_equal(ctl_show_parse("show version"), -EINVAL);
 	assert_int_equal(ctl_show_parse("show queuing"), -EINVAL);
 	assert_int_equal(ctl_show_parse(""), -EINVAL);
-	for (size_t i = 0; i < cmd_nxos_ntable; i++) {
-		const struct cmd_def *d = &cmd_nxos_table[i];
+	for (size_t i = 0; i < cmd_nxos.n; i++) {
+		const struct cmd_def *d = &cmd_nxos.def[i];
 		int s;
 
 		if (d->kind != CMD_KIND_SHOW)
