@@ -1,8 +1,10 @@
-/* compile_int: shared between compile.c, compile_tc.c and compile_red.c.
+/* compile_int: shared between compile.c, compile_tc.c, compile_util.c
+ * and compile_red.c.
  *
  * compile.c drives one port at a time: it resolves the policies in force
  * into a struct compile_ctx, builds the DCB part, then hands the context
- * to compile_tc() for the tc part. compile_red.c holds tc's RED maths.
+ * to compile_tc() for the tc part. Both read the policies through
+ * compile_util.c; compile_red.c holds tc's RED maths.
  */
 #ifndef ROCED_COMPILE_INT_H
 #define ROCED_COMPILE_INT_H
@@ -59,6 +61,8 @@ struct compile_ctx {
 
 /* The tc part of C's port (compile_tc.c). Returns 0 or -ENOMEM. */
 int compile_tc(struct compile_ctx *c);
+
+/* --- compile_util.c --- */
 
 /* Port speed in bytes per second; when the port reports none, the default
  * with one warning on the port. */
