@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conf/conf.h"
+#include "model/units.h"
 #include "show/show.h"
 #include "show/show_int.h"
 
@@ -107,9 +107,9 @@ static void show_wred_line(struct json_object *rd, const char *indent,
 	int64_t v, p = 0, w = 0;
 
 	if (show_get_int(rd, "minimum-threshold", &v) && v >= 0)
-		conf_bytes_format((uint64_t)v, min, sizeof(min));
+		units_bytes_format((uint64_t)v, min, sizeof(min));
 	if (show_get_int(rd, "maximum-threshold", &v) && v >= 0)
-		conf_bytes_format((uint64_t)v, max, sizeof(max));
+		units_bytes_format((uint64_t)v, max, sizeof(max));
 	show_get_int(rd, "drop-probability", &p);
 	show_get_int(rd, "weight", &w);
 	strbuf_printf(out,

@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/units.h"
+
 static const struct {
 	const char *word;
 	enum cmd_tok tok;
@@ -39,6 +41,23 @@ static const struct {
     {"IFNAME", CMD_TOK_IF, CMD_NAMES_IF, "IFNAME"},
     {"ALIAS", CMD_TOK_ALIAS, CMD_NAMES_NONE, "WORD"},
     {"DSCPLIST", CMD_TOK_DSCP, CMD_NAMES_NONE, "<0-63>"},
+};
+
+/* Argument words that stand for every word of a vocabulary: the words
+ * and their help come from the vocabulary's own table, so that a word the
+ * table gains is a keyword here too. */
+static const char *cmd_vocab_unit(unsigned i, const char **help)
+{
+	*help = units_size_help((enum units_size)i);
+	return units_size_name((enum units_size)i);
+}
+
+static const struct {
+	const char *word;
+	unsigned n;
+	const char *(*name)(unsigned i, const char **help);
+} cmd_vocab_words[] = {
+    {"UNIT", UNITS_SIZE_MAX, cmd_vocab_unit},
 };
 
 struct cmd_frag {
@@ -135,6 +154,34 @@ static struct cmd_frag cmd_sx_atom(struct cmd_sx *sx, const char *s, size_t len)
 	return f;
 }
 
+/* A vocabulary word: one keyword node per word of the vocabulary, as if
+ * the syntax said (w1|w2|...), each with the vocabulary's help. Any
+ * other word is one node (cmd_sx_atom). */
+static struct cmd_frag cmd_sx_word(struct cmd_sx *sx, const char *s, size_t len)
+{
+	struct cmd_frag f = {0, 0, false};
+
+	for (size_t v = 0;
+	     v < sizeof(cmd_vocab_words) / sizeof(*cmd_vocab_words); v++) {
+		if (strlen(cmd_vocab_words[v].word) != len ||
+		    memcmp(cmd_vocab_words[v].word, s, len))
+			continue;
+		for (unsigned i = 0; i < cmd_vocab_words[v].n; i++) {
+			const char *help, *w;
+			struct cmd_sx one;
+			struct cmd_frag o;
+
+			w = cmd_vocab_words[v].name(i, &help);
+			one = (struct cmd_sx){.g = sx->g, .s = w, .help = help};
+			o = cmd_sx_atom(&one, w, strlen(w));
+			f.first |= o.first;
+			f.last |= o.last;
+		}
+		return f;
+	}
+	return cmd_sx_atom(sx, s, len);
+}
+
 static void cmd_sx_space(struct cmd_sx *sx)
 {
 	while (sx->s[sx->pos] == ' ')
@@ -162,7 +209,7 @@ static struct cmd_frag cmd_sx_item(struct cmd_sx *sx)
 	start = sx->pos;
 	while (sx->s[sx->pos] && !strchr(" ()[]|", sx->s[sx->pos]))
 		sx->pos++;
-	return cmd_sx_atom(sx, sx->s + start, sx->pos - start);
+	return cmd_sx_word(sx, sx->s + start, sx->pos - start);
 }
 
 static struct cmd_frag cmd_sx_seq(struct cmd_sx *sx)

@@ -31,6 +31,8 @@
  *   LIST<0-7>  a value list within 0-HI ("3", "0-2,5")
  *   DSCPLIST   a DSCP list, 0-63 or PHB names ("af31,cs3")
  *   BYTES      a threshold number, 1-4294967295
+ *   UNIT       a size unit: any word of model/units.h (bytes, kbytes,
+ *              mbytes), each a keyword with the unit's own help
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

@@ -388,11 +388,10 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 #define H_QGL    "List of qos-group values, e.g. 3\n"
 #define H_CLASS  "Policy criteria\n"
 #define H_QCLASS H_CLASS "Type of the class\nQueuing class\n"
-#define H_UNITS                                                                \
-	"Threshold value\nIn bytes\nIn kilobytes (1024 bytes)\n"               \
-	"In megabytes (1048576 bytes)\n"
-#define H_MINT "Minimum threshold: marking starts above it\n" H_UNITS
-#define H_MAXT "Maximum threshold: everything is marked above it\n" H_UNITS
+/* The unit words (UNIT) take their help from model/units.c. */
+#define H_MINT "Minimum threshold: marking starts above it\nThreshold value\n"
+#define H_MAXT                                                                 \
+	"Maximum threshold: everything is marked above it\nThreshold value\n"
 #define H_QUEUES                                                               \
 	"Queue 1\nQueue 2\nQueue 3\nQueue 4\nQueue 5\nQueue 6\nQueue 7\n"      \
 	"Default queue (queue 0)\n"
@@ -609,9 +608,8 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(PMAP_C_QUE), KCONF, "priority", "[no] priority [level <1-7>]",
      NO "Strict priority queue\nPriority level\nLevel\n", cmd_nx_priority},
     {M(PMAP_C_QUE), KCONF, "random-detect",
-     "random-detect minimum-threshold <1-4294967295> "
-     "(bytes|kbytes|mbytes) "
-     "maximum-threshold <1-4294967295> (bytes|kbytes|mbytes) "
+     "random-detect minimum-threshold <1-4294967295> UNIT "
+     "maximum-threshold <1-4294967295> UNIT "
      "[drop-probability <0-100>] [weight <0-15>] [ecn]",
      "Weighted random early detection (WRED)\n" H_MINT H_MAXT
      "Marking probability at the maximum threshold\nPercent\n"

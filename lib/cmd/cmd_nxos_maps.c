@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/units.h"
+
 /* The policy_find_* lookups are const; the CLI owns the policy it
  * changes, so their results may be written through. */
 #define NX_MUT(type, expr) ((type *)(expr))
@@ -483,17 +485,14 @@ int cmd_nx_priority(struct cmd_exec_arg *x)
 	return 0;
 }
 
-/* The bytes of `N bytes|kbytes|mbytes` starting at word I. */
+/* The bytes of `N UNIT` starting at word I (the engine let only a unit
+ * of model/units.h through, and N is at most 32 bits). */
 static uint64_t cmd_nx_threshold(const struct cmd_parsed *pa, size_t i)
 {
 	uint64_t n = strtoull(pa->argv[i], NULL, 10);
-	const char *unit = pa->argv[i + 1];
+	int unit = units_size_parse(pa->argv[i + 1]);
 
-	if (!strcmp(unit, "kbytes"))
-		return n * 1024u;
-	if (!strcmp(unit, "mbytes"))
-		return n * 1048576u;
-	return n;
+	return n * units_size_bytes((enum units_size)unit);
 }
 
 int cmd_nx_random_detect(struct cmd_exec_arg *x)

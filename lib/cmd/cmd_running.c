@@ -21,7 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "conf/conf.h"
+#include "model/units.h"
 
 static void cmd_running_class_qos(const struct policy *p, struct strbuf *out)
 {
@@ -65,8 +65,8 @@ static void cmd_running_wred(const struct policy_wred *w, struct strbuf *out)
 {
 	char min[48], max[48];
 
-	conf_bytes_format(w->min_bytes, min, sizeof(min));
-	conf_bytes_format(w->max_bytes, max, sizeof(max));
+	units_bytes_format(w->min_bytes, min, sizeof(min));
+	units_bytes_format(w->max_bytes, max, sizeof(max));
 	strbuf_printf(out,
 	              "  random-detect minimum-threshold %s maximum-threshold "
 	              "%s drop-probability %u weight %u%s\n",

@@ -14,6 +14,7 @@
 #include "conf/conf.h"
 #include "conf/conf_int.h"
 #include "base/strbuf.h"
+#include "model/units.h"
 
 unsigned conf_line(const config_setting_t *s)
 {
@@ -356,8 +357,8 @@ int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
 		              "bytes");
 		return -1;
 	}
-	if (conf_bytes_parse(config_setting_get_string(s), out, err,
-	                     sizeof(err)) < 0) {
+	if (units_bytes_parse(config_setting_get_string(s), out, err,
+	                      sizeof(err)) < 0) {
 		diag_err(c->d, conf_line(s), "%s in %s: %s", key, where, err);
 		return -1;
 	}

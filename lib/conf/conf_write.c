@@ -1,6 +1,6 @@
 /* conf_write: policy -> libconfig text in the schema conf.c reads, so that
  * `copy running-config startup-config` writes a file that loads back to
- * the same policy; and the size units, parsed and printed from one table.
+ * the same policy.
  *
  * The form is canonical: objects in policy order, queues from q7 down to
  * q-default (as NX-OS lists them), single values as integers, sets as
@@ -9,8 +9,6 @@
  * watchdog inherited) are left out, as NX-OS leaves them out of its
  * running-config.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,76 +16,7 @@
 
 #include "conf/conf.h"
 #include "base/strbuf.h"
-
-/* Largest first, so that formatting picks the largest exact unit. */
-static const struct {
-	const char *name;
-	uint64_t mult;
-} conf_units[] = {
-    {"mbytes", 1024 * 1024},
-    {"kbytes", 1024},
-    {"bytes", 1},
-};
-
-#define CONF_NUNITS (sizeof(conf_units) / sizeof(conf_units[0]))
-
-int conf_bytes_parse(const char *s, uint64_t *bytes, char *err, size_t errlen)
-{
-	const char *p = s;
-	unsigned long long v;
-	char *end;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!isdigit((unsigned char)*p))
-		goto bad;
-	errno = 0;
-	v = strtoull(p, &end, 10);
-	if (errno)
-		goto bad;
-	while (isspace((unsigned char)*end))
-		end++;
-	if (!strncmp(end, "packets", 7)) {
-		snprintf(err, errlen,
-		         "threshold '%s' is in packets; roced works in bytes, "
-		         "use bytes, kbytes or mbytes",
-		         s);
-		return -1;
-	}
-	for (size_t i = 0; i < CONF_NUNITS; i++) {
-		size_t n = strlen(conf_units[i].name);
-
-		if (strncmp(end, conf_units[i].name, n))
-			continue;
-		end += n;
-		while (isspace((unsigned char)*end))
-			end++;
-		if (*end)
-			goto bad;
-		if (v > UINT64_MAX / conf_units[i].mult) {
-			snprintf(err, errlen, "threshold '%s' is too large", s);
-			return -1;
-		}
-		*bytes = v * conf_units[i].mult;
-		return 0;
-	}
-bad:
-	snprintf(err, errlen,
-	         "invalid threshold '%s', expected 'N bytes', 'N kbytes' or "
-	         "'N mbytes' (kbytes = 1024 bytes)",
-	         s);
-	return -1;
-}
-
-int conf_bytes_format(uint64_t bytes, char *buf, size_t len)
-{
-	size_t i = 0;
-
-	while (i + 1 < CONF_NUNITS && (!bytes || bytes % conf_units[i].mult))
-		i++;
-	return snprintf(buf, len, "%" PRIu64 " %s", bytes / conf_units[i].mult,
-	                conf_units[i].name);
-}
+#include "model/units.h"
 
 /* Drop the blanks that items and indents leave at the end of SB. */
 static void conf_write_trim(struct strbuf *sb)
@@ -273,8 +202,8 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 		strbuf_printf(sb, "bandwidth-remaining-percent = %u; ",
 		              q->bandwidth_percent);
 	if (q->wred.enabled) {
-		conf_bytes_format(q->wred.min_bytes, min, sizeof(min));
-		conf_bytes_format(q->wred.max_bytes, max, sizeof(max));
+		units_bytes_format(q->wred.min_bytes, min, sizeof(min));
+		units_bytes_format(q->wred.max_bytes, max, sizeof(max));
 		conf_write_nl(sb, 5);
 		strbuf_puts(sb, "random-detect = {");
 		conf_write_nl(sb, 6);

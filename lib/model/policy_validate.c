@@ -28,8 +28,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "conf/conf.h"
 #include "model/policy.h"
+#include "model/units.h"
 
 /* Report VALUE outside LO-HI with the wording the loader uses. */
 static void policy_validate_range(struct diag *d, unsigned line,
@@ -193,8 +193,8 @@ static void policy_validate_wred_size(struct diag *d,
 		return; /* reported above */
 	if (w->max_bytes <= top)
 		return;
-	conf_bytes_format(w->max_bytes, max, sizeof(max));
-	conf_bytes_format(top, lim, sizeof(lim));
+	units_bytes_format(w->max_bytes, max, sizeof(max));
+	units_bytes_format(top, lim, sizeof(lim));
 	diag_err(d, w->max_line ?: line,
 	         "maximum-threshold %s of %s is more than the kernel's RED "
 	         "holds with weight %u: at most %s (2^%u - 1 bytes; RED keeps "
@@ -221,8 +221,8 @@ static void policy_validate_wred(struct diag *d, const struct policy_wred *w,
 		         where);
 	/* With a zero threshold, already reported, the order says nothing. */
 	if (w->min_bytes && w->max_bytes && w->min_bytes > w->max_bytes) {
-		conf_bytes_format(w->min_bytes, min, sizeof(min));
-		conf_bytes_format(w->max_bytes, max, sizeof(max));
+		units_bytes_format(w->min_bytes, min, sizeof(min));
+		units_bytes_format(w->max_bytes, max, sizeof(max));
 		diag_err(d, w->min_line ?: line,
 		         "minimum-threshold %s of %s is above "
 		         "maximum-threshold %s, expected minimum <= maximum",

@@ -10,6 +10,7 @@
 #include "conf/conf.h"
 #include "base/diag.h"
 #include "model/policy.h"
+#include "model/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		policy_free(&p);
 	}
 	diag_free(&d);
-	(void)conf_bytes_parse(text, &bytes, err, sizeof(err));
+	(void)units_bytes_parse(text, &bytes, err, sizeof(err));
 	free(text);
 	return 0;
 }

@@ -14,7 +14,7 @@
 #     lib/conf/conf*.c, and roced itself, which lists the settings it expects
 #     when it meets an unknown one in each group of a probe file;
 #   - the DSCP names (lib/model/policy_list.c), the PFC modes (lib/model/policy.c) and
-#     the size units (lib/conf/conf_write.c) are all documented;
+#     the size units (lib/model/units.c) are all documented;
 #   - the examples of roced.conf.5 load, and the first one is the shipped
 #     conf/roced.conf (same dry run);
 #   - rocesh(8) lints and renders too; every option `rocesh -h` prints has
@@ -227,8 +227,8 @@ done <"$tmp/dscp"
 # PFC modes and size units, quoted as the file writes them.
 words=$(sed -n '/policy_pfc_mode_names\[\] = {/,/};/p' \
 	"$top_srcdir/lib/model/policy.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
-units=$(sed -n '/} conf_units\[\] = {/,/};/p' \
-	"$top_srcdir/lib/conf/conf_write.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
+units=$(sed -n '/} units_sizes\[[A-Z_]*\] = {/,/};/p' \
+	"$top_srcdir/lib/model/units.c" | grep -oE '\{"[a-z]+"' | tr -d '{"' | tr '\n' ' ')
 if [ "$(echo "$words" | wc -w)" -lt 3 ] || [ "$(echo "$units" | wc -w)" -lt 3 ]; then
 	fail "PFC mode or unit tables not found: '$words' / '$units'"
 fi

@@ -340,53 +340,6 @@ static void test_write_no_interfaces(void **state)
 	policy_free(&p);
 }
 
-static void test_bytes(void **state)
-{
-	char buf[64], err[160];
-	uint64_t b = 0;
-
-	(void)state;
-	assert_int_equal(conf_bytes_parse("150 kbytes", &b, err, sizeof(err)),
-	                 0);
-	assert_int_equal(b, 153600);
-	assert_int_equal(conf_bytes_parse("3mbytes", &b, err, sizeof(err)), 0);
-	assert_int_equal(b, 3 * 1048576);
-	assert_int_equal(conf_bytes_parse("7 bytes", &b, err, sizeof(err)), 0);
-	assert_int_equal(b, 7);
-	assert_int_equal(conf_bytes_parse("7", &b, err, sizeof(err)), -1);
-	assert_int_equal(conf_bytes_parse("kbytes", &b, err, sizeof(err)), -1);
-	assert_int_equal(conf_bytes_parse("1 kbytes x", &b, err, sizeof(err)),
-	                 -1);
-	assert_int_equal(conf_bytes_parse("99999999999999999999 bytes", &b, err,
-	                                  sizeof(err)),
-	                 -1);
-	assert_int_equal(
-	    conf_bytes_parse("18014398509481984 mbytes", &b, err, sizeof(err)),
-	    -1);
-	assert_non_null(strstr(err, "too large"));
-	assert_int_equal(conf_bytes_parse("5 packets", &b, err, sizeof(err)),
-	                 -1);
-	assert_non_null(strstr(err, "packets"));
-
-	conf_bytes_format(153600, buf, sizeof(buf));
-	assert_string_equal(buf, "150 kbytes");
-	conf_bytes_format(3072000, buf, sizeof(buf));
-	assert_string_equal(buf, "3000 kbytes");
-	conf_bytes_format(1048576, buf, sizeof(buf));
-	assert_string_equal(buf, "1 mbytes");
-	conf_bytes_format(1500, buf, sizeof(buf));
-	assert_string_equal(buf, "1500 bytes");
-	conf_bytes_format(0, buf, sizeof(buf));
-	assert_string_equal(buf, "0 bytes");
-	/* format -> parse is exact. */
-	for (uint64_t v = 1; v < (1ULL << 40); v = v * 3 + 1024) {
-		conf_bytes_format(v, buf, sizeof(buf));
-		assert_int_equal(conf_bytes_parse(buf, &b, err, sizeof(err)),
-		                 0);
-		assert_true(b == v);
-	}
-}
-
 /* ---- bad configs: each with the line and the message it must give ---- */
 
 static void test_bad_table(void **state)
@@ -683,7 +636,6 @@ int main(void)
 	    cmocka_unit_test(test_empty_config),
 	    cmocka_unit_test(test_interface_list_stated),
 	    cmocka_unit_test(test_write_no_interfaces),
-	    cmocka_unit_test(test_bytes),
 	    cmocka_unit_test(test_bad_table),
 	    cmocka_unit_test(test_warnings),
 	    cmocka_unit_test(test_one_pass),
