@@ -31,13 +31,6 @@ struct probe_kind {
 	uint32_t bit;
 };
 
-static const struct probe_kind probe_qdiscs[] = {
-    {"ets", CAPS_QD_ETS},       {"prio", CAPS_QD_PRIO},
-    {"htb", CAPS_QD_HTB},       {"red", CAPS_QD_RED},
-    {"bfifo", CAPS_QD_BFIFO},   {"pfifo", CAPS_QD_PFIFO},
-    {"mqprio", CAPS_QD_MQPRIO}, {"tbf", CAPS_QD_TBF},
-};
-
 static const struct probe_kind probe_classifiers[] = {
     {"flower", CAPS_CLS_FLOWER},
     {"u32", CAPS_CLS_U32},
@@ -119,15 +112,20 @@ static uint32_t probe_qdisc_kinds(struct mnl_socket *nl, int lo, uint32_t *seq)
 	uint32_t found = 0;
 	int rc;
 
-	for (size_t i = 0; i < PROBE_N(probe_qdiscs); i++) {
-		struct nlmsghdr *nlh = probe_tc_msg(
-		    buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL, ++*seq, lo,
-		    TC_H_MAKE(1u << 16, 0), TC_H_ROOT, 0);
+	/* Every kind of model/caps.h's table but clsact (below). */
+	for (unsigned k = 0; k < CAPS_QDISC_MAX; k++) {
+		struct nlmsghdr *nlh;
 
-		mnl_attr_put_strz(nlh, TCA_KIND, probe_qdiscs[i].kind);
+		if (k == CAPS_QDISC_CLSACT)
+			continue;
+		nlh = probe_tc_msg(buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL,
+		                   ++*seq, lo, TC_H_MAKE(1u << 16, 0),
+		                   TC_H_ROOT, 0);
+		mnl_attr_put_strz(nlh, TCA_KIND,
+		                  caps_qdisc_name((enum caps_qdisc)k));
 		rc = probe_request(nl, nlh);
 		if (probe_present(rc))
-			found |= probe_qdiscs[i].bit;
+			found |= 1u << k;
 		if (rc == 0) {
 			nlh = probe_tc_msg(buf, RTM_DELQDISC, 0, ++*seq, lo, 0,
 			                   TC_H_ROOT, 0);
@@ -138,7 +136,7 @@ static uint32_t probe_qdisc_kinds(struct mnl_socket *nl, int lo, uint32_t *seq)
 	struct nlmsghdr *nlh =
 	    probe_tc_msg(buf, RTM_NEWQDISC, NLM_F_CREATE | NLM_F_EXCL, ++*seq,
 	                 lo, TC_H_MAKE(TC_H_CLSACT, 0), TC_H_CLSACT, 0);
-	mnl_attr_put_strz(nlh, TCA_KIND, "clsact");
+	mnl_attr_put_strz(nlh, TCA_KIND, caps_qdisc_name(CAPS_QDISC_CLSACT));
 	if (probe_request(nl, nlh) == 0)
 		found |= CAPS_QD_CLSACT;
 	return found;

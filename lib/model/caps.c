@@ -1,7 +1,15 @@
-/* caps: capability presets. See caps.h. */
+/* caps: capability presets and the kernel kinds' names. See caps.h. */
 #include "model/caps.h"
 
 #include <string.h>
+
+static const char *const caps_qdisc_names[CAPS_QDISC_MAX] = {
+    [CAPS_QDISC_ETS] = "ets",       [CAPS_QDISC_PRIO] = "prio",
+    [CAPS_QDISC_HTB] = "htb",       [CAPS_QDISC_RED] = "red",
+    [CAPS_QDISC_BFIFO] = "bfifo",   [CAPS_QDISC_PFIFO] = "pfifo",
+    [CAPS_QDISC_CLSACT] = "clsact", [CAPS_QDISC_MQPRIO] = "mqprio",
+    [CAPS_QDISC_TBF] = "tbf",
+};
 
 static const char *const caps_preset_names[] = {
     [CAPS_PRESET_HOST] = "host",
@@ -53,4 +61,17 @@ const char *caps_preset_name(enum caps_preset preset)
 	    sizeof(caps_preset_names) / sizeof(caps_preset_names[0]))
 		return caps_preset_names[preset];
 	return "?";
+}
+
+const char *caps_qdisc_name(enum caps_qdisc k)
+{
+	return (unsigned)k < CAPS_QDISC_MAX ? caps_qdisc_names[k] : "?";
+}
+
+int caps_qdisc_parse(const char *kind)
+{
+	for (int k = 0; kind && k < CAPS_QDISC_MAX; k++)
+		if (!strcmp(kind, caps_qdisc_names[k]))
+			return k;
+	return -1;
 }

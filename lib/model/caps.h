@@ -9,16 +9,39 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Kernel qdisc kinds. */
-#define CAPS_QD_ETS    (1u << 0)
-#define CAPS_QD_PRIO   (1u << 1)
-#define CAPS_QD_HTB    (1u << 2)
-#define CAPS_QD_RED    (1u << 3)
-#define CAPS_QD_BFIFO  (1u << 4)
-#define CAPS_QD_PFIFO  (1u << 5)
-#define CAPS_QD_CLSACT (1u << 6)
-#define CAPS_QD_MQPRIO (1u << 7)
-#define CAPS_QD_TBF    (1u << 8)
+/* The kernel's qdisc kinds that roced knows by name: those it builds
+ * (model/plan.h numbers its enum plan_qdisc_kind the same) and those it
+ * only probes for. Their names, as the kernel's TCA_KIND spells them,
+ * are one table in caps.c that the tc codecs, the plan text, the probe
+ * and show all use. */
+enum caps_qdisc {
+	CAPS_QDISC_ETS,
+	CAPS_QDISC_PRIO,
+	CAPS_QDISC_HTB,
+	CAPS_QDISC_RED,
+	CAPS_QDISC_BFIFO,
+	CAPS_QDISC_PFIFO,
+	CAPS_QDISC_CLSACT,
+	CAPS_QDISC_MQPRIO,
+	CAPS_QDISC_TBF,
+	CAPS_QDISC_MAX,
+};
+
+/* "ets", "htb", ... ("?" for anything else); caps_qdisc_parse is its
+ * inverse (-1 if unknown). */
+const char *caps_qdisc_name(enum caps_qdisc k);
+int caps_qdisc_parse(const char *kind);
+
+/* The qdisc kinds of struct caps: one bit per enum caps_qdisc. */
+#define CAPS_QD_ETS    (1u << CAPS_QDISC_ETS)
+#define CAPS_QD_PRIO   (1u << CAPS_QDISC_PRIO)
+#define CAPS_QD_HTB    (1u << CAPS_QDISC_HTB)
+#define CAPS_QD_RED    (1u << CAPS_QDISC_RED)
+#define CAPS_QD_BFIFO  (1u << CAPS_QDISC_BFIFO)
+#define CAPS_QD_PFIFO  (1u << CAPS_QDISC_PFIFO)
+#define CAPS_QD_CLSACT (1u << CAPS_QDISC_CLSACT)
+#define CAPS_QD_MQPRIO (1u << CAPS_QDISC_MQPRIO)
+#define CAPS_QD_TBF    (1u << CAPS_QDISC_TBF)
 
 /* Classifier kinds. CAPS_CLS_U32_ACT: u32 accepts actions (not only
  * classid), which this machine's kernel lacks. */

@@ -158,21 +158,14 @@ const char *plan_layout_name(enum plan_layout l)
 
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k)
 {
-	switch (k) {
-	case PLAN_QD_ETS:
-		return "ets";
-	case PLAN_QD_PRIO:
-		return "prio";
-	case PLAN_QD_HTB:
-		return "htb";
-	case PLAN_QD_RED:
-		return "red";
-	case PLAN_QD_BFIFO:
-		return "bfifo";
-	case PLAN_QD_PFIFO:
-		return "pfifo";
-	case PLAN_QD_CLSACT:
-		return "clsact";
-	}
-	return "?";
+	return (unsigned)k < PLAN_QD_NKINDS
+	           ? caps_qdisc_name((enum caps_qdisc)k)
+	           : "?";
+}
+
+int plan_qdisc_kind_parse(const char *kind)
+{
+	int k = caps_qdisc_parse(kind);
+
+	return k >= 0 && k < PLAN_QD_NKINDS ? k : -1;
 }

@@ -51,15 +51,19 @@ enum plan_layout {
 	PLAN_LAYOUT_HTB_FIFO, /* htb root, bfifo leaves: no WRED/ECN */
 };
 
+/* The qdisc kinds a plan holds: the kernel kinds of model/caps.h that
+ * roced builds, with the same numbers, so that caps.c's one table names
+ * them (plan_qdisc_kind_name/parse). */
 enum plan_qdisc_kind {
-	PLAN_QD_ETS,
-	PLAN_QD_PRIO,
-	PLAN_QD_HTB,
-	PLAN_QD_RED,
-	PLAN_QD_BFIFO,
-	PLAN_QD_PFIFO,
-	PLAN_QD_CLSACT,
+	PLAN_QD_ETS = CAPS_QDISC_ETS,
+	PLAN_QD_PRIO = CAPS_QDISC_PRIO,
+	PLAN_QD_HTB = CAPS_QDISC_HTB,
+	PLAN_QD_RED = CAPS_QDISC_RED,
+	PLAN_QD_BFIFO = CAPS_QDISC_BFIFO,
+	PLAN_QD_PFIFO = CAPS_QDISC_PFIFO,
+	PLAN_QD_CLSACT = CAPS_QDISC_CLSACT,
 };
+#define PLAN_QD_NKINDS (PLAN_QD_CLSACT + 1)
 
 struct plan_ets {
 	uint8_t nbands;       /* always 8: one band per NX-OS queue */
@@ -268,7 +272,11 @@ void plan_port_clear_tc(struct plan_port *pp);
  * part is then empty). */
 int plan_port_copy_tc(struct plan_port *dst, const struct plan_port *src);
 
-const char *plan_layout_name(enum plan_layout l);         /* "htb+bfifo" ... */
-const char *plan_qdisc_kind_name(enum plan_qdisc_kind k); /* "ets" ... */
+const char *plan_layout_name(enum plan_layout l); /* "htb+bfifo" ... */
+/* "ets", "htb", ... as the kernel's TCA_KIND ("?" for anything else);
+ * plan_qdisc_kind_parse is its inverse, -1 for a kind no plan holds
+ * (mqprio, tbf, or one roced does not know). */
+const char *plan_qdisc_kind_name(enum plan_qdisc_kind k);
+int plan_qdisc_kind_parse(const char *kind);
 
 #endif

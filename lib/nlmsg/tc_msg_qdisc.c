@@ -137,24 +137,6 @@ static void tc_msg_red_stab(const struct plan_red *r, uint8_t stab[256])
 
 /* --- qdiscs --- */
 
-static const char *const tc_msg_qdisc_kinds[] = {
-    [PLAN_QD_ETS] = "ets",       [PLAN_QD_PRIO] = "prio",
-    [PLAN_QD_HTB] = "htb",       [PLAN_QD_RED] = "red",
-    [PLAN_QD_BFIFO] = "bfifo",   [PLAN_QD_PFIFO] = "pfifo",
-    [PLAN_QD_CLSACT] = "clsact",
-};
-
-static int tc_msg_qdisc_kind_parse(const char *kind)
-{
-	for (size_t k = 0;
-	     k < sizeof(tc_msg_qdisc_kinds) / sizeof(tc_msg_qdisc_kinds[0]);
-	     k++) {
-		if (!strcmp(kind, tc_msg_qdisc_kinds[k]))
-			return (int)k;
-	}
-	return -1;
-}
-
 static int tc_msg_htb_put(struct tc_msg_enc *e, const struct plan_htb *h)
 {
 	struct tc_htb_glob g = {
@@ -293,8 +275,7 @@ int tc_msg_qdisc(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	bool del = op == TC_MSG_DEL;
 	int err;
 
-	if ((unsigned)q->kind >=
-	    sizeof(tc_msg_qdisc_kinds) / sizeof(tc_msg_qdisc_kinds[0]))
+	if ((unsigned)q->kind >= PLAN_QD_NKINDS)
 		return -EINVAL;
 	/* clsact lives at a fixed place whatever the plan says. */
 	if (q->kind == PLAN_QD_CLSACT) {
@@ -309,7 +290,7 @@ int tc_msg_qdisc(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	/* tc names the kind on delete only for clsact/ingress, which have
 	 * no handle of their own. */
 	if (!del || q->kind == PLAN_QD_CLSACT)
-		tc_msg_put_strz(&e, TCA_KIND, tc_msg_qdisc_kinds[q->kind]);
+		tc_msg_put_strz(&e, TCA_KIND, plan_qdisc_kind_name(q->kind));
 	if (!del) {
 		err = tc_msg_qdisc_put_options(&e, q);
 		if (err)
@@ -460,7 +441,7 @@ int tc_msg_qdisc_parse(const void *msg, size_t len, struct tc_msg_qdisc *out)
 	q->handle = out->handle;
 	q->parent = out->parent;
 	q->queue = tc_msg_leaf_queue(out->handle);
-	kind = tc_msg_qdisc_kind_parse(out->kind);
+	kind = plan_qdisc_kind_parse(out->kind);
 	if (kind < 0)
 		return 0;
 	q->kind = (enum plan_qdisc_kind)kind;
@@ -581,7 +562,7 @@ int tc_msg_class_cached(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	opt.quantum = c->quantum;
 	opt.prio = c->prio;
 
-	tc_msg_put_strz(&e, TCA_KIND, "htb");
+	tc_msg_put_strz(&e, TCA_KIND, plan_qdisc_kind_name(PLAN_QD_HTB));
 	opts = tc_msg_nest_start(&e, TCA_OPTIONS);
 	if (rate >= (1ull << 32))
 		tc_msg_put(&e, TCA_HTB_RATE64, sizeof(rate), &rate);
@@ -646,7 +627,7 @@ int tc_msg_class_parse(const void *msg, size_t len, struct tc_msg_class *out)
 	c->parent = v.tcm.tcm_parent;
 	c->queue = tc_msg_class_queue(c->classid);
 	out->roced = tc_msg_class_is_roced(c->classid);
-	if (strcmp(out->kind, "htb"))
+	if (plan_qdisc_kind_parse(out->kind) != PLAN_QD_HTB)
 		return 0;
 	/* HTB reports a class attached to the qdisc itself with parent
 	 * root; tc (and the plan) name the qdisc's handle. */

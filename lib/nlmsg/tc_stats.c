@@ -72,7 +72,8 @@ static void tc_stats_app(const struct tc_stats_obj *o,
 {
 	if (!a->data)
 		return;
-	if (o->obj == TC_MSG_QDISC && !strcmp(o->kind, "red")) {
+	if (o->obj == TC_MSG_QDISC &&
+	    plan_qdisc_kind_parse(o->kind) == PLAN_QD_RED) {
 		struct tc_red_xstats x;
 
 		if (tc_msg_get(a, &x, sizeof(x)) < 0)
@@ -82,7 +83,8 @@ static void tc_stats_app(const struct tc_stats_obj *o,
 		st->red_pdrop = x.pdrop;
 		st->red_other = x.other;
 		st->red_marked = x.marked;
-	} else if (o->obj == TC_MSG_CLASS && !strcmp(o->kind, "htb")) {
+	} else if (o->obj == TC_MSG_CLASS &&
+	           plan_qdisc_kind_parse(o->kind) == PLAN_QD_HTB) {
 		struct tc_htb_xstats x;
 
 		if (tc_msg_get(a, &x, sizeof(x)) < 0)

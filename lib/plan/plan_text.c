@@ -266,7 +266,7 @@ static void plan_text_red_opts(struct strbuf *out, const struct plan_red *r,
                                const struct plan_text_red_cli *cli)
 {
 	strbuf_printf(out,
-	              " red limit %u min %u max %u avpkt %u burst %u "
+	              " limit %u min %u max %u avpkt %u burst %u "
 	              "probability %s bandwidth %llubit",
 	              r->limit, r->qth_min, r->qth_max, r->avpkt, r->burst,
 	              cli->prob, (unsigned long long)cli->bw * 8);
@@ -295,7 +295,8 @@ static void plan_text_qdisc(struct plan_text_ctx *c, const struct plan_qdisc *q)
 		c->last_queue = -1;
 	plan_text_queue_comment(c, q->queue);
 	if (q->kind == PLAN_QD_CLSACT) {
-		strbuf_printf(out, "qdisc add dev %s clsact\n", dev);
+		strbuf_printf(out, "qdisc add dev %s %s\n", dev,
+		              plan_qdisc_kind_name(q->kind));
 		return;
 	}
 	if (q->kind == PLAN_QD_RED) {
@@ -307,11 +308,12 @@ static void plan_text_qdisc(struct plan_text_ctx *c, const struct plan_qdisc *q)
 	plan_text_parent(out, q->parent);
 	strbuf_puts(out, " handle ");
 	plan_text_handle(out, q->handle);
+	strbuf_printf(out, " %s", plan_qdisc_kind_name(q->kind));
 	switch (q->kind) {
 	case PLAN_QD_ETS: {
 		const struct plan_ets *e = &q->u.ets;
 
-		strbuf_printf(out, " ets bands %u", e->nbands);
+		strbuf_printf(out, " bands %u", e->nbands);
 		if (e->nstrict)
 			strbuf_printf(out, " strict %u", e->nstrict);
 		if (e->nbands > e->nstrict) {
@@ -324,11 +326,11 @@ static void plan_text_qdisc(struct plan_text_ctx *c, const struct plan_qdisc *q)
 		break;
 	}
 	case PLAN_QD_PRIO:
-		strbuf_printf(out, " prio bands %u", q->u.prio.bands);
+		strbuf_printf(out, " bands %u", q->u.prio.bands);
 		plan_text_priomap(out, q->u.prio.priomap);
 		break;
 	case PLAN_QD_HTB:
-		strbuf_printf(out, " htb default %x", q->u.htb.defcls);
+		strbuf_printf(out, " default %x", q->u.htb.defcls);
 		if (q->u.htb.r2q)
 			strbuf_printf(out, " r2q %u", q->u.htb.r2q);
 		break;
@@ -336,10 +338,10 @@ static void plan_text_qdisc(struct plan_text_ctx *c, const struct plan_qdisc *q)
 		plan_text_red_opts(out, &q->u.red, &red);
 		break;
 	case PLAN_QD_BFIFO:
-		strbuf_printf(out, " bfifo limit %u", q->u.fifo.limit);
+		strbuf_printf(out, " limit %u", q->u.fifo.limit);
 		break;
 	case PLAN_QD_PFIFO:
-		strbuf_printf(out, " pfifo limit %u", q->u.fifo.limit);
+		strbuf_printf(out, " limit %u", q->u.fifo.limit);
 		break;
 	case PLAN_QD_CLSACT:
 		break;
@@ -360,7 +362,8 @@ static void plan_text_class(struct plan_text_ctx *c, const struct plan_class *k)
 	plan_text_parent(out, k->parent);
 	strbuf_puts(out, " classid ");
 	plan_text_handle(out, k->classid);
-	strbuf_printf(out, " htb rate %llubit ceil %llubit prio %u",
+	strbuf_printf(out, " %s rate %llubit ceil %llubit prio %u",
+	              plan_qdisc_kind_name(PLAN_QD_HTB),
 	              (unsigned long long)k->rate * 8,
 	              (unsigned long long)k->ceil * 8, k->prio);
 	if (k->quantum)

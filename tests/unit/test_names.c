@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/caps.h"
+#include "model/plan.h"
 #include "model/units.h"
 
 /* ---- size units (lib/model/units.c) ---- */
@@ -101,12 +103,49 @@ static void test_units_errors(void **state)
 	                         "works in bytes, use bytes, kbytes or mbytes");
 }
 
+/* ---- qdisc kinds (lib/model/caps.c, through lib/model/plan.c) ---- */
+
+static void test_qdisc_kinds(void **state)
+{
+	(void)state;
+	for (int k = 0; k < CAPS_QDISC_MAX; k++) {
+		const char *name = caps_qdisc_name((enum caps_qdisc)k);
+
+		assert_string_not_equal(name, "?");
+		assert_int_equal(caps_qdisc_parse(name), k);
+	}
+	/* A plan's kinds are caps' kinds under the same numbers and names. */
+	for (int k = 0; k < PLAN_QD_NKINDS; k++) {
+		const char *name =
+		    plan_qdisc_kind_name((enum plan_qdisc_kind)k);
+
+		assert_string_equal(name, caps_qdisc_name((enum caps_qdisc)k));
+		assert_int_equal(plan_qdisc_kind_parse(name), k);
+	}
+	assert_string_equal(plan_qdisc_kind_name(PLAN_QD_HTB), "htb");
+	assert_string_equal(plan_qdisc_kind_name(PLAN_QD_CLSACT), "clsact");
+	assert_int_equal(CAPS_QD_RED, 1u << PLAN_QD_RED);
+	assert_int_equal(CAPS_QD_CLSACT, 1u << PLAN_QD_CLSACT);
+	/* Probed kinds that no plan holds, and kinds roced does not know. */
+	assert_int_equal(caps_qdisc_parse("tbf"), CAPS_QDISC_TBF);
+	assert_int_equal(plan_qdisc_kind_parse("tbf"), -1);
+	assert_int_equal(plan_qdisc_kind_parse("mqprio"), -1);
+	assert_int_equal(caps_qdisc_parse("fq_codel"), -1);
+	assert_int_equal(plan_qdisc_kind_parse("fq_codel"), -1);
+	assert_int_equal(plan_qdisc_kind_parse("HTB"), -1);
+	assert_int_equal(caps_qdisc_parse(NULL), -1);
+	assert_string_equal(caps_qdisc_name(CAPS_QDISC_MAX), "?");
+	assert_string_equal(
+	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_TBF), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_units_names),
 	    cmocka_unit_test(test_units_bytes),
 	    cmocka_unit_test(test_units_errors),
+	    cmocka_unit_test(test_qdisc_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
