@@ -26,26 +26,6 @@
 
 #include "nlmsg/link_msg.h"
 
-struct probe_kind {
-	const char *kind;
-	uint32_t bit;
-};
-
-static const struct probe_kind probe_classifiers[] = {
-    {"flower", CAPS_CLS_FLOWER},
-    {"u32", CAPS_CLS_U32},
-    {"bpf", CAPS_CLS_BPF},
-    {"matchall", CAPS_CLS_MATCHALL},
-};
-
-static const struct probe_kind probe_actions[] = {
-    {"skbedit", CAPS_ACT_SKBEDIT},
-    {"gact", CAPS_ACT_GACT},
-    {"mirred", CAPS_ACT_MIRRED},
-};
-
-#define PROBE_N(a) (sizeof(a) / sizeof((a)[0]))
-
 /* Send one request and wait for its ACK. Returns 0 or the kernel's -errno. */
 static int probe_request(struct mnl_socket *nl, struct nlmsghdr *nlh)
 {
@@ -149,16 +129,18 @@ static uint32_t probe_classifier_kinds(struct mnl_socket *nl, int lo,
 	char buf[PROBE_MSG_SIZE] __attribute__((aligned(4)));
 	uint32_t found = 0;
 
-	for (size_t i = 0; i < PROBE_N(probe_classifiers); i++) {
-		uint32_t prio = (uint32_t)(i + 1);
+	for (unsigned k = 0; k < CAPS_CLASSIFIER_MAX; k++) {
+		uint32_t prio = k + 1;
 		struct nlmsghdr *nlh = probe_tc_msg(
 		    buf, RTM_NEWTFILTER, NLM_F_CREATE | NLM_F_EXCL, ++*seq, lo,
 		    0, TC_H_MAKE(TC_H_CLSACT, TC_H_MIN_INGRESS),
 		    TC_H_MAKE(prio << 16, htons(ETH_P_ALL)));
 
-		mnl_attr_put_strz(nlh, TCA_KIND, probe_classifiers[i].kind);
+		mnl_attr_put_strz(
+		    nlh, TCA_KIND,
+		    caps_classifier_name((enum caps_classifier)k));
 		if (probe_present(probe_request(nl, nlh)))
-			found |= probe_classifiers[i].bit;
+			found |= 1u << k;
 	}
 	return found;
 }
@@ -168,7 +150,7 @@ static uint32_t probe_action_kinds(struct mnl_socket *nl, uint32_t *seq)
 	char buf[PROBE_MSG_SIZE] __attribute__((aligned(4)));
 	uint32_t found = 0;
 
-	for (size_t i = 0; i < PROBE_N(probe_actions); i++) {
+	for (unsigned k = 0; k < CAPS_ACTION_MAX; k++) {
 		struct nlmsghdr *nlh = probe_msg_start(buf);
 		struct tcamsg *t;
 		struct nlattr *tab, *act;
@@ -181,11 +163,12 @@ static uint32_t probe_action_kinds(struct mnl_socket *nl, uint32_t *seq)
 		t->tca_family = AF_UNSPEC;
 		tab = mnl_attr_nest_start(nlh, TCA_ACT_TAB);
 		act = mnl_attr_nest_start(nlh, 1);
-		mnl_attr_put_strz(nlh, TCA_ACT_KIND, probe_actions[i].kind);
+		mnl_attr_put_strz(nlh, TCA_ACT_KIND,
+		                  caps_action_name((enum caps_action)k));
 		mnl_attr_nest_end(nlh, act);
 		mnl_attr_nest_end(nlh, tab);
 		if (probe_present(probe_request(nl, nlh)))
-			found |= probe_actions[i].bit;
+			found |= 1u << k;
 	}
 	return found;
 }

@@ -11,6 +11,19 @@ static const char *const caps_qdisc_names[CAPS_QDISC_MAX] = {
     [CAPS_QDISC_TBF] = "tbf",
 };
 
+static const char *const caps_classifier_names[CAPS_CLASSIFIER_MAX] = {
+    [CAPS_CLASSIFIER_FLOWER] = "flower",
+    [CAPS_CLASSIFIER_U32] = "u32",
+    [CAPS_CLASSIFIER_BPF] = "bpf",
+    [CAPS_CLASSIFIER_MATCHALL] = "matchall",
+};
+
+static const char *const caps_action_names[CAPS_ACTION_MAX] = {
+    [CAPS_ACTION_SKBEDIT] = "skbedit",
+    [CAPS_ACTION_GACT] = "gact",
+    [CAPS_ACTION_MIRRED] = "mirred",
+};
+
 static const char *const caps_preset_names[] = {
     [CAPS_PRESET_HOST] = "host",
     [CAPS_PRESET_FULL] = "full",
@@ -72,6 +85,33 @@ int caps_qdisc_parse(const char *kind)
 {
 	for (int k = 0; kind && k < CAPS_QDISC_MAX; k++)
 		if (!strcmp(kind, caps_qdisc_names[k]))
+			return k;
+	return -1;
+}
+
+const char *caps_classifier_name(enum caps_classifier k)
+{
+	return (unsigned)k < CAPS_CLASSIFIER_MAX ? caps_classifier_names[k]
+	                                         : "?";
+}
+
+int caps_classifier_parse(const char *kind)
+{
+	for (int k = 0; kind && k < CAPS_CLASSIFIER_MAX; k++)
+		if (!strcmp(kind, caps_classifier_names[k]))
+			return k;
+	return -1;
+}
+
+const char *caps_action_name(enum caps_action k)
+{
+	return (unsigned)k < CAPS_ACTION_MAX ? caps_action_names[k] : "?";
+}
+
+int caps_action_parse(const char *kind)
+{
+	for (int k = 0; kind && k < CAPS_ACTION_MAX; k++)
+		if (!strcmp(kind, caps_action_names[k]))
 			return k;
 	return -1;
 }

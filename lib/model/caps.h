@@ -43,18 +43,43 @@ int caps_qdisc_parse(const char *kind);
 #define CAPS_QD_MQPRIO (1u << CAPS_QDISC_MQPRIO)
 #define CAPS_QD_TBF    (1u << CAPS_QDISC_TBF)
 
-/* Classifier kinds. CAPS_CLS_U32_ACT: u32 accepts actions (not only
- * classid), which this machine's kernel lacks. */
-#define CAPS_CLS_FLOWER   (1u << 0)
-#define CAPS_CLS_U32      (1u << 1)
-#define CAPS_CLS_BPF      (1u << 2)
-#define CAPS_CLS_MATCHALL (1u << 3)
-#define CAPS_CLS_U32_ACT  (1u << 4)
+/* The kernel's classifier kinds that roced knows by name, in the same
+ * manner (model/plan.h's enum plan_filter_kind numbers its kinds so). */
+enum caps_classifier {
+	CAPS_CLASSIFIER_FLOWER,
+	CAPS_CLASSIFIER_U32,
+	CAPS_CLASSIFIER_BPF,
+	CAPS_CLASSIFIER_MATCHALL,
+	CAPS_CLASSIFIER_MAX,
+};
 
-/* Action kinds. */
-#define CAPS_ACT_SKBEDIT (1u << 0)
-#define CAPS_ACT_GACT    (1u << 1)
-#define CAPS_ACT_MIRRED  (1u << 2)
+const char *caps_classifier_name(enum caps_classifier k); /* "flower" ... */
+int caps_classifier_parse(const char *kind);              /* -1 if unknown */
+
+/* The classifiers of struct caps: one bit per enum caps_classifier, and
+ * CAPS_CLS_U32_ACT (not a kind): u32 accepts actions (not only classid),
+ * which this machine's kernel lacks. */
+#define CAPS_CLS_FLOWER   (1u << CAPS_CLASSIFIER_FLOWER)
+#define CAPS_CLS_U32      (1u << CAPS_CLASSIFIER_U32)
+#define CAPS_CLS_BPF      (1u << CAPS_CLASSIFIER_BPF)
+#define CAPS_CLS_MATCHALL (1u << CAPS_CLASSIFIER_MATCHALL)
+#define CAPS_CLS_U32_ACT  (1u << CAPS_CLASSIFIER_MAX)
+
+/* The kernel's tc action kinds that roced knows by name. */
+enum caps_action {
+	CAPS_ACTION_SKBEDIT,
+	CAPS_ACTION_GACT,
+	CAPS_ACTION_MIRRED,
+	CAPS_ACTION_MAX,
+};
+
+const char *caps_action_name(enum caps_action k); /* "skbedit" ... */
+int caps_action_parse(const char *kind);          /* -1 if unknown */
+
+/* The actions of struct caps: one bit per enum caps_action. */
+#define CAPS_ACT_SKBEDIT (1u << CAPS_ACTION_SKBEDIT)
+#define CAPS_ACT_GACT    (1u << CAPS_ACTION_GACT)
+#define CAPS_ACT_MIRRED  (1u << CAPS_ACTION_MIRRED)
 
 struct caps {
 	bool hw_dcb;         /* the driver implements dcbnl */

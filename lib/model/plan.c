@@ -169,3 +169,17 @@ int plan_qdisc_kind_parse(const char *kind)
 
 	return k >= 0 && k < PLAN_QD_NKINDS ? k : -1;
 }
+
+const char *plan_filter_kind_name(enum plan_filter_kind k)
+{
+	return (unsigned)k < PLAN_FILTER_NKINDS
+	           ? caps_classifier_name((enum caps_classifier)k)
+	           : "?";
+}
+
+int plan_filter_kind_parse(const char *kind)
+{
+	int k = caps_classifier_parse(kind);
+
+	return k >= 0 && k < PLAN_FILTER_NKINDS ? k : -1;
+}

@@ -133,10 +133,13 @@ struct plan_class {
 	uint32_t burst, cburst;
 };
 
+/* The classifiers a plan uses, numbered as model/caps.h's kinds, whose
+ * table names them (plan_filter_kind_name/parse). */
 enum plan_filter_kind {
-	PLAN_FILTER_FLOWER,
-	PLAN_FILTER_U32,
+	PLAN_FILTER_FLOWER = CAPS_CLASSIFIER_FLOWER,
+	PLAN_FILTER_U32 = CAPS_CLASSIFIER_U32,
 };
+#define PLAN_FILTER_NKINDS (PLAN_FILTER_U32 + 1)
 
 enum plan_filter_action {
 	PLAN_ACT_CLASSID,          /* egress: choose the queue's class/band */
@@ -278,5 +281,9 @@ const char *plan_layout_name(enum plan_layout l); /* "htb+bfifo" ... */
  * (mqprio, tbf, or one roced does not know). */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k);
 int plan_qdisc_kind_parse(const char *kind);
+/* "flower", "u32" ("?" for anything else); plan_filter_kind_parse is its
+ * inverse, -1 for a classifier no plan uses. */
+const char *plan_filter_kind_name(enum plan_filter_kind k);
+int plan_filter_kind_parse(const char *kind);
 
 #endif

@@ -56,7 +56,7 @@ static void tc_msg_skbedit_put(struct tc_msg_enc *e, uint16_t type,
 	acts = tc_msg_nest_start(e, type);
 	/* actions are numbered from 1 in the order they run */
 	act = tc_msg_nest_start(e, 1);
-	tc_msg_put_strz(e, TCA_ACT_KIND, "skbedit");
+	tc_msg_put_strz(e, TCA_ACT_KIND, caps_action_name(CAPS_ACTION_SKBEDIT));
 	opts = tc_msg_nest_start(e, TCA_ACT_OPTIONS | NLA_F_NESTED);
 	tc_msg_put(e, TCA_SKBEDIT_PARMS, sizeof(parms), &parms);
 	tc_msg_put_u32(e, TCA_SKBEDIT_PRIORITY, priority);
@@ -169,8 +169,7 @@ int tc_msg_filter(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 	if (f->chain)
 		tc_msg_put_u32(&e, TCA_CHAIN, f->chain);
 	if (op != TC_MSG_DEL)
-		tc_msg_put_strz(&e, TCA_KIND,
-		                f->kind == PLAN_FILTER_U32 ? "u32" : "flower");
+		tc_msg_put_strz(&e, TCA_KIND, plan_filter_kind_name(f->kind));
 	if (op == TC_MSG_DEL)
 		return tc_msg_end(&e);
 	if (f->kind == PLAN_FILTER_U32)
@@ -231,7 +230,8 @@ static int tc_msg_actions_decode(const struct tc_msg_attr *acts,
 		if (err)
 			return err;
 		n++;
-		if (!strcmp(kind, "skbedit") && tb[TCA_ACT_OPTIONS].data) {
+		if (caps_action_parse(kind) == CAPS_ACTION_SKBEDIT &&
+		    tb[TCA_ACT_OPTIONS].data) {
 			ours = tc_msg_skbedit_decode(&tb[TCA_ACT_OPTIONS],
 			                             priority);
 			if (ours < 0)
@@ -445,7 +445,7 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	struct tc_msg_attr opts, chain;
 	struct plan_filter *f = &out->f;
 	struct tc_msg_view v;
-	int err;
+	int err, kind;
 
 	memset(out, 0, sizeof(*out));
 	err = tc_msg_open_kind(msg, len, RTM_NEWTFILTER, RTM_DELTFILTER, &v,
@@ -472,7 +472,8 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 	/* The per-prio header of a dump has no options. */
 	if (!opts.data)
 		return 0;
-	if (!strcmp(out->kind, "u32")) {
+	kind = plan_filter_kind_parse(out->kind);
+	if (kind == PLAN_FILTER_U32) {
 		err = tc_msg_u32_decode(&opts, out);
 		if (err)
 			return tc_msg_filter_fail(
@@ -480,7 +481,7 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 			    "malformed u32 options (selector "
 			    "shorter than its keys, classid "
 			    "or actions)");
-	} else if (!strcmp(out->kind, "flower")) {
+	} else if (kind == PLAN_FILTER_FLOWER) {
 		out->known = true;
 		err = tc_msg_flower_decode(&opts, out);
 		if (err)

@@ -441,14 +441,12 @@ static void plan_text_filter(struct plan_text_ctx *c,
 	plan_text_parent(&line, f->parent);
 	strbuf_puts(&line, " protocol ");
 	plan_text_protocol(&line, f->protocol);
-	strbuf_printf(&line, " prio %u", f->prio);
-	if (f->kind == PLAN_FILTER_U32) {
-		strbuf_puts(&line, " u32");
+	strbuf_printf(&line, " prio %u %s", f->prio,
+	              plan_filter_kind_name(f->kind));
+	if (f->kind == PLAN_FILTER_U32)
 		ok = plan_text_u32_match(&line, f);
-	} else {
-		strbuf_puts(&line, " flower");
+	else
 		ok = plan_text_flower_match(&line, f);
-	}
 	if (f->action == PLAN_ACT_CLASSID) {
 		strbuf_puts(&line, " classid ");
 		plan_text_handle(&line, f->classid);
@@ -468,9 +466,8 @@ static void plan_text_filter(struct plan_text_ctx *c,
 		                  "warning: %s cannot express class %s "
 		                  "(protocol 0x%04x%s%s), filter prio %u left "
 		                  "out",
-		                  f->kind == PLAN_FILTER_U32 ? "u32" : "flower",
-		                  f->class_name, f->protocol,
-		                  f->match_dscp ? ", dscp" : "",
+		                  plan_filter_kind_name(f->kind), f->class_name,
+		                  f->protocol, f->match_dscp ? ", dscp" : "",
 		                  f->match_pcp ? ", pcp" : "", f->prio);
 	}
 	strbuf_free(&line);

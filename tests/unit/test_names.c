@@ -139,6 +139,46 @@ static void test_qdisc_kinds(void **state)
 	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_TBF), "?");
 }
 
+/* ---- classifier and action kinds (lib/model/caps.c) ---- */
+
+static void test_filter_kinds(void **state)
+{
+	(void)state;
+	for (int k = 0; k < CAPS_CLASSIFIER_MAX; k++) {
+		const char *name =
+		    caps_classifier_name((enum caps_classifier)k);
+
+		assert_string_not_equal(name, "?");
+		assert_int_equal(caps_classifier_parse(name), k);
+	}
+	for (int k = 0; k < PLAN_FILTER_NKINDS; k++) {
+		const char *name =
+		    plan_filter_kind_name((enum plan_filter_kind)k);
+
+		assert_string_equal(
+		    name, caps_classifier_name((enum caps_classifier)k));
+		assert_int_equal(plan_filter_kind_parse(name), k);
+	}
+	assert_string_equal(plan_filter_kind_name(PLAN_FILTER_U32), "u32");
+	assert_int_equal(CAPS_CLS_FLOWER, 1u << PLAN_FILTER_FLOWER);
+	assert_int_equal(plan_filter_kind_parse("matchall"), -1);
+	assert_int_equal(caps_classifier_parse("basic"), -1);
+	assert_string_equal(caps_classifier_name(CAPS_CLASSIFIER_MAX), "?");
+	/* u32-with-actions is a capability, not a kind. */
+	for (int k = 0; k < CAPS_CLASSIFIER_MAX; k++)
+		assert_int_not_equal(CAPS_CLS_U32_ACT, 1u << k);
+
+	for (int k = 0; k < CAPS_ACTION_MAX; k++) {
+		const char *name = caps_action_name((enum caps_action)k);
+
+		assert_string_not_equal(name, "?");
+		assert_int_equal(caps_action_parse(name), k);
+	}
+	assert_string_equal(caps_action_name(CAPS_ACTION_SKBEDIT), "skbedit");
+	assert_int_equal(caps_action_parse("police"), -1);
+	assert_string_equal(caps_action_name(CAPS_ACTION_MAX), "?");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +186,7 @@ int main(void)
 	    cmocka_unit_test(test_units_bytes),
 	    cmocka_unit_test(test_units_errors),
 	    cmocka_unit_test(test_qdisc_kinds),
+	    cmocka_unit_test(test_filter_kinds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
