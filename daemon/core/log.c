@@ -8,14 +8,20 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "base/names.h"
+
 static bool log_syslog;
 static unsigned log_debug_mask;
 
-static const char *const log_names[LOG_SUB_MAX] = {
-    [LOG_SUB_CONF] = "conf",         [LOG_SUB_APPLY] = "apply",
-    [LOG_SUB_LINK] = "link",         [LOG_SUB_DCBX] = "dcbx",
-    [LOG_SUB_WATCHDOG] = "watchdog", [LOG_SUB_CTL] = "ctl",
-};
+/* The subsystems' names are lib/base/names.c's table, in its order. */
+_Static_assert(LOG_SUB_CONF == (int)NAMES_DEBUG_CONF &&
+                   LOG_SUB_APPLY == (int)NAMES_DEBUG_APPLY &&
+                   LOG_SUB_LINK == (int)NAMES_DEBUG_LINK &&
+                   LOG_SUB_DCBX == (int)NAMES_DEBUG_DCBX &&
+                   LOG_SUB_WATCHDOG == (int)NAMES_DEBUG_WATCHDOG &&
+                   LOG_SUB_CTL == (int)NAMES_DEBUG_CTL &&
+                   LOG_SUB_MAX == (int)NAMES_DEBUG_MAX,
+               "enum log_subsys follows enum names_debug");
 
 void log_init(const char *ident, bool to_syslog)
 {
@@ -26,7 +32,7 @@ void log_init(const char *ident, bool to_syslog)
 
 const char *log_subsys_name(enum log_subsys s)
 {
-	return (unsigned)s < LOG_SUB_MAX ? log_names[s] : "?";
+	return names_debug_name((enum names_debug)s);
 }
 
 static int log_debug_set(const char *list, bool on, char *err, size_t errlen)
@@ -36,20 +42,19 @@ static int log_debug_set(const char *list, bool on, char *err, size_t errlen)
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (char *tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		unsigned i;
+		char expected[128];
+		int i;
 
-		if (!strcmp(tok, "all")) {
+		if (!strcmp(tok, NAMES_DEBUG_ALL)) {
 			log_debug_mask = on ? (1u << LOG_SUB_MAX) - 1 : 0;
 			continue;
 		}
-		for (i = 0; i < LOG_SUB_MAX; i++)
-			if (!strcmp(tok, log_names[i]))
-				break;
-		if (i == LOG_SUB_MAX) {
+		i = names_debug_parse(tok);
+		if (i < 0) {
+			names_debug_expected(expected, sizeof(expected));
 			snprintf(err, errlen,
-			         "unknown debug subsystem '%s', expected all, "
-			         "conf, apply, link, dcbx, watchdog or ctl",
-			         tok);
+			         "unknown debug subsystem '%s', expected %s",
+			         tok, expected);
 			return -1;
 		}
 		if (on)

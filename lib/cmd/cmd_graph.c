@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "model/units.h"
 
 static const struct {
@@ -52,12 +53,19 @@ static const char *cmd_vocab_unit(unsigned i, const char **help)
 	return units_size_name((enum units_size)i);
 }
 
+static const char *cmd_vocab_subsys(unsigned i, const char **help)
+{
+	*help = names_debug_help((enum names_debug)i);
+	return names_debug_name((enum names_debug)i);
+}
+
 static const struct {
 	const char *word;
 	unsigned n;
 	const char *(*name)(unsigned i, const char **help);
 } cmd_vocab_words[] = {
     {"UNIT", UNITS_SIZE_MAX, cmd_vocab_unit},
+    {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
 };
 
 struct cmd_frag {

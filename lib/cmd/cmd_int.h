@@ -33,6 +33,8 @@
  *   BYTES      a threshold number, 1-4294967295
  *   UNIT       a size unit: any word of model/units.h (bytes, kbytes,
  *              mbytes), each a keyword with the unit's own help
+ *   SUBSYS     a debug subsystem: any word of base/names.h's table, the
+ *              same way
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

@@ -27,6 +27,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/names.h"
+
 /* The policy_find_* lookups are const; the CLI owns the policy it
  * changes, so their results may be written through. */
 #define NX_MUT(type, expr) ((type *)(expr))
@@ -410,11 +412,9 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 	"Advertise by DCBX and enable PFC once the peer agrees\n"              \
 	"Enable PFC regardless of the peer\nDisable PFC\n"
 #define H_DEBUG "Debugging functions\n"
-#define SUBSYS  "(all|apply|conf|ctl|dcbx|link|watchdog)"
-#define H_SUBSYS                                                               \
-	"All subsystems\nApplying plans to the kernel\n"                       \
-	"Configuration loading and reload\nControl socket\n"                   \
-	"DCBX negotiation\nLink events\nPFC watchdog\n"
+/* SUBSYS: every name of base/names.c's debug table, with its help. */
+#define SUBSYS   "(" NAMES_DEBUG_ALL "|SUBSYS)"
+#define H_SUBSYS "All subsystems\n"
 
 #define CFG   CMD_M(CMD_MODE_CONFIG)
 #define M(x)  CMD_M(CMD_MODE_##x)

@@ -13,8 +13,9 @@
 #     new key cannot slip past either: the `*keys[] = { ... }` tables of
 #     lib/conf/conf*.c, and roced itself, which lists the settings it expects
 #     when it meets an unknown one in each group of a probe file;
-#   - the DSCP names (lib/model/policy_list.c), the PFC modes (lib/model/policy.c) and
-#     the size units (lib/model/units.c) are all documented;
+#   - the DSCP names (lib/model/policy_list.c), the PFC modes (lib/model/policy.c),
+#     the size units (lib/model/units.c) and the debug subsystems
+#     (lib/base/names.c) are all documented;
 #   - the examples of roced.conf.5 load, and the first one is the shipped
 #     conf/roced.conf (same dry run);
 #   - rocesh(8) lints and renders too; every option `rocesh -h` prints has
@@ -243,8 +244,23 @@ for u in $units; do
 	grep -qF " $u\"" "$tmp/man5.txt" ||
 		fail "size unit \"N $u\" is not in roced.conf.5"
 done
+# Debug subsystems: roced -D in roced.8 and rocesh's debug command.
+subsys=$(sed -n '/} names_debug_table\[[A-Z_]*\] = {/,/};/p' \
+	"$top_srcdir/lib/base/names.c" | grep -oE '\{"[a-z]+"' | tr -d '{"' | tr '\n' ' ')
+if [ "$(echo "$subsys" | wc -w)" -lt 5 ]; then
+	fail "debug subsystem table not found in lib/base/names.c: '$subsys'"
+fi
+shdebug=$(grep '^\.It .*Ic debug ' "$mansh")
+# shellcheck disable=SC2086 # one word per subsystem
+for w in all $subsys; do
+	sed -n '/^\.It Fl D /,/^\.It /p' "$man8" | grep -qE "^\.Cm $w [,.]\$" ||
+		fail "debug subsystem $w is not listed under roced -D in roced.8"
+	echo "$shdebug" | grep -qE "(Cm|\|) $w( |\$)" ||
+		fail "debug subsystem $w is not in rocesh.8's debug entry"
+done
 [ "$failed" -eq "$before" ] &&
-	echo "ok: $ndscp DSCP names, PFC modes (${words% }), units (${units% })"
+	echo "ok: $ndscp DSCP names, PFC modes (${words% }), units (${units% })," \
+		"debug subsystems (${subsys% })"
 
 # --- 5. the examples of roced.conf.5 load; the first is the shipped one ---
 awk '/^\.Sh EXAMPLES/ { ex = 1; next }

@@ -282,6 +282,9 @@ static void test_abbreviations(void **state)
 	assert_true(p.negated);
 	tc_parse(&c, "debug watch", &p);
 	assert_string_equal(p.canon, "debug watchdog");
+	tc_parse(&c, "no debug all", &p);
+	assert_string_equal(p.canon, "no debug all");
+	tc_parse_bad(CMD_MODE_EXEC, "debug lldp", "% Invalid command", 6);
 
 	c.mode = CMD_MODE_CONFIG;
 	tc_parse(&c, "int swp1", &p);
@@ -458,6 +461,21 @@ static void test_help(void **state)
 	        "  <cr>\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf",
 	        "  configure  Enter configuration mode\n");
+	/* Vocabulary words: every debug subsystem of base/names.c and every
+	 * size unit of model/units.c, with the table's help. */
+	help_is(CMD_MODE_EXEC, NULL, "debug ",
+	        "  all       All subsystems\n"
+	        "  apply     Applying plans to the kernel\n"
+	        "  conf      Configuration loading and reload\n"
+	        "  ctl       Control socket\n"
+	        "  dcbx      DCBX negotiation\n"
+	        "  link      Link events\n"
+	        "  watchdog  PFC watchdog\n");
+	help_is(CMD_MODE_PMAP_C_QUE, NULL,
+	        "random-detect minimum-threshold 150 ",
+	        "  bytes   In bytes\n"
+	        "  kbytes  In kilobytes (1024 bytes)\n"
+	        "  mbytes  In megabytes (1048576 bytes)\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf ",
 	        "  terminal  Configure from the terminal\n");
 	help_is(CMD_MODE_EXEC, NULL, "show running-config ",

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/names.h"
 #include "model/caps.h"
 #include "model/plan.h"
 #include "model/units.h"
@@ -179,6 +180,38 @@ static void test_filter_kinds(void **state)
 	assert_string_equal(caps_action_name(CAPS_ACTION_MAX), "?");
 }
 
+/* ---- debug subsystems (lib/base/names.c) ---- */
+
+static void test_debug_names(void **state)
+{
+	char buf[128];
+	int n;
+
+	(void)state;
+	for (int d = 0; d < NAMES_DEBUG_MAX; d++) {
+		const char *name = names_debug_name((enum names_debug)d);
+
+		assert_string_not_equal(name, "?");
+		assert_string_not_equal(name, NAMES_DEBUG_ALL);
+		assert_int_equal(names_debug_parse(name), d);
+		assert_string_not_equal(names_debug_help((enum names_debug)d),
+		                        "?");
+	}
+	assert_string_equal(names_debug_name(NAMES_DEBUG_DCBX), "dcbx");
+	assert_int_equal(names_debug_parse(NAMES_DEBUG_ALL), -1);
+	assert_int_equal(names_debug_parse("lldp"), -1);
+	assert_int_equal(names_debug_parse("DCBX"), -1);
+	assert_int_equal(names_debug_parse(NULL), -1);
+	assert_string_equal(names_debug_name(NAMES_DEBUG_MAX), "?");
+	n = names_debug_expected(buf, sizeof(buf));
+	assert_int_equal(n, (int)strlen(buf));
+	assert_string_equal(buf,
+	                    "all, conf, apply, link, dcbx, watchdog or ctl");
+	/* A short buffer is cut, and the length needed still told. */
+	assert_int_equal(names_debug_expected(buf, 6), n);
+	assert_string_equal(buf, "all, ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +220,7 @@ int main(void)
 	    cmocka_unit_test(test_units_errors),
 	    cmocka_unit_test(test_qdisc_kinds),
 	    cmocka_unit_test(test_filter_kinds),
+	    cmocka_unit_test(test_debug_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
