@@ -28,8 +28,8 @@
 static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
                            void *arg)
 {
-	static const char *const keys[] = {"name", "match", "cos", "dscp",
-	                                   NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_MATCH,
+	                                     CONF_K_COS, CONF_K_DSCP};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX], match[8];
 	struct policy_class_qos *cl;
 	unsigned line = conf_line(e), mline = 0;
@@ -38,7 +38,7 @@ static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_name(c, e, "class-map type qos", name, sizeof(name), &line))
 		return;
 	snprintf(where, sizeof(where), "class-map type qos %s", name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	cl = policy_add_class_qos(c->p, name);
 	if (!cl) {
 		conf_oom(c, e);
@@ -46,8 +46,8 @@ static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
 	}
 	cl->line = line;
 	cl->match = POLICY_MATCH_ALL; /* the NX-OS default */
-	if (conf_string(c, e, "match", where, match, sizeof(match), &mline) >
-	    0) {
+	if (conf_string(c, e, CONF_K_MATCH, where, match, sizeof(match),
+	                &mline) > 0) {
 		if (!strcmp(match, "any"))
 			cl->match = POLICY_MATCH_ANY;
 		else if (strcmp(match, "all"))
@@ -57,18 +57,19 @@ static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
 			         match, where);
 	}
 	mask = 0;
-	if (conf_values(c, e, "cos", where, 7, false, &mask, &cl->cos_line) > 0)
+	if (conf_values(c, e, CONF_K_COS, where, 7, false, &mask,
+	                &cl->cos_line) > 0)
 		cl->cos = (uint8_t)mask;
 	mask = 0;
-	if (conf_values(c, e, "dscp", where, 63, true, &mask, &cl->dscp_line) >
-	    0)
+	if (conf_values(c, e, CONF_K_DSCP, where, 63, true, &mask,
+	                &cl->dscp_line) > 0)
 		cl->dscp = mask;
 }
 
 static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
                           void *arg)
 {
-	static const char *const keys[] = {"name", "qos-group", NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_class_nq *cl;
 	unsigned line = conf_line(e);
@@ -78,28 +79,32 @@ static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
 	              &line))
 		return;
 	snprintf(where, sizeof(where), "class-map type network-qos %s", name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	cl = policy_add_class_nq(c->p, name);
 	if (!cl) {
 		conf_oom(c, e);
 		return;
 	}
 	cl->line = line;
-	if (conf_values(c, e, "qos-group", where, 7, false, &mask, NULL) > 0)
+	if (conf_values(c, e, CONF_K_QOS_GROUP, where, 7, false, &mask, NULL) >
+	    0)
 		cl->qos_groups = (uint8_t)mask;
 }
 
 static void conf_class_maps(struct conf_ctx *c, const config_setting_t *root)
 {
-	static const char *const keys[] = {"qos", "network-qos", NULL};
+	static const enum conf_key keys[] = {CONF_K_QOS, CONF_K_NETWORK_QOS};
 	const config_setting_t *g = conf_typed(
-	    c, root, "class-map", "the top level", CONFIG_TYPE_GROUP);
+	    c, root, CONF_K_CLASS_MAP, "the top level", CONFIG_TYPE_GROUP);
 
 	if (!g)
 		return;
-	conf_check_keys(c, g, "class-map", keys);
-	conf_each(c, g, "qos", "class-map", NULL, conf_class_qos);
-	conf_each(c, g, "network-qos", "class-map", NULL, conf_class_nq);
+	conf_check_keys(c, g, conf_key_name(CONF_K_CLASS_MAP), keys,
+	                CONF_NKEYS(keys));
+	conf_each(c, g, CONF_K_QOS, conf_key_name(CONF_K_CLASS_MAP), NULL,
+	          conf_class_qos);
+	conf_each(c, g, CONF_K_NETWORK_QOS, conf_key_name(CONF_K_CLASS_MAP),
+	          NULL, conf_class_nq);
 }
 
 /* --- policy-map --- */
@@ -113,7 +118,7 @@ struct conf_map_arg {
 static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
                           void *arg)
 {
-	static const char *const keys[] = {"name", "set-qos-group", NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_SET_QOS_GROUP};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_qos_rule *r;
@@ -123,14 +128,14 @@ static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_name(c, e, ma->where, name, sizeof(name), &line))
 		return;
 	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	r = policy_map_qos_add_rule(&c->p->map_qos[ma->index], name);
 	if (!r) {
 		conf_oom(c, e);
 		return;
 	}
 	r->line = line;
-	if (conf_int(c, e, "set-qos-group", where, 0, 7, 0, UINT8_MAX, &v,
+	if (conf_int(c, e, CONF_K_SET_QOS_GROUP, where, 0, 7, 0, UINT8_MAX, &v,
 	             &r->qos_group_line) > 0) {
 		r->set_qos_group = true;
 		r->qos_group = (uint8_t)v;
@@ -140,7 +145,7 @@ static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
-	static const char *const keys[] = {"name", "class", NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_qos *m;
 	struct conf_map_arg ma = {.where = where};
@@ -149,7 +154,7 @@ static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_name(c, e, "policy-map type qos", name, sizeof(name), &line))
 		return;
 	snprintf(where, sizeof(where), "policy-map type qos %s", name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	m = policy_add_map_qos(c->p, name);
 	if (!m) {
 		conf_oom(c, e);
@@ -157,68 +162,71 @@ static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
 	}
 	m->line = line;
 	ma.index = c->p->nmap_qos - 1;
-	conf_each(c, e, "class", where, &ma, conf_qos_rule);
+	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_qos_rule);
+}
+
+/* Report the random-detect group G of WHERE without KEY, a threshold it
+ * cannot do without, with an EXAMPLE value. */
+static void conf_wred_required(struct conf_ctx *c, const config_setting_t *g,
+                               const char *where, enum conf_key key,
+                               unsigned line, const char *example)
+{
+	if (config_setting_get_member(g, conf_key_name(key)))
+		return;
+	diag_err(c->d, line, "%s has no %s, expected e.g. %s = \"%s\"", where,
+	         conf_key_name(key), conf_key_name(key), example);
 }
 
 static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
                       const char *qwhere, struct policy_wred *w)
 {
-	static const char *const keys[] = {"minimum-threshold",
-	                                   "maximum-threshold",
-	                                   "drop-probability",
-	                                   "weight",
-	                                   "ecn",
-	                                   NULL};
+	static const enum conf_key keys[] = {
+	    CONF_K_MINIMUM_THRESHOLD, CONF_K_MAXIMUM_THRESHOLD,
+	    CONF_K_DROP_PROBABILITY, CONF_K_WEIGHT, CONF_K_ECN};
 	const config_setting_t *g =
-	    conf_typed(c, q, "random-detect", qwhere, CONFIG_TYPE_GROUP);
+	    conf_typed(c, q, CONF_K_RANDOM_DETECT, qwhere, CONFIG_TYPE_GROUP);
 	char where[CONF_SUBWHERE_MAX];
 	bool max_ok;
 	long long v;
 
 	if (!g)
 		return;
-	snprintf(where, sizeof(where), "random-detect of %s", qwhere);
-	conf_check_keys(c, g, where, keys);
+	conf_where_of(where, sizeof(where), CONF_K_RANDOM_DETECT, qwhere);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
 	w->enabled = true;
 	w->line = conf_line(g);
 	/* Defaults for the optional parts of the NX-OS statement: full
 	 * probability at the maximum threshold, instantaneous queue. */
 	w->drop_probability = 100;
 	w->weight = 0;
-	if (conf_threshold(c, g, "minimum-threshold", where, &w->min_bytes,
+	if (conf_threshold(c, g, CONF_K_MINIMUM_THRESHOLD, where, &w->min_bytes,
 	                   &w->min_line) <= 0)
 		w->min_bytes = 1;
-	max_ok = conf_threshold(c, g, "maximum-threshold", where, &w->max_bytes,
-	                        &w->max_line) > 0;
+	max_ok = conf_threshold(c, g, CONF_K_MAXIMUM_THRESHOLD, where,
+	                        &w->max_bytes, &w->max_line) > 0;
 	/* A missing or unreadable threshold is reported once: the stand-ins
 	 * (1 above, the largest the weight allows below) pass
 	 * policy_validate's threshold checks. */
-	if (!config_setting_get_member(g, "minimum-threshold"))
-		diag_err(c->d, w->line,
-		         "%s has no minimum-threshold, expected e.g. "
-		         "minimum-threshold = \"150 kbytes\"",
-		         where);
-	if (!config_setting_get_member(g, "maximum-threshold"))
-		diag_err(c->d, w->line,
-		         "%s has no maximum-threshold, expected e.g. "
-		         "maximum-threshold = \"3000 kbytes\"",
-		         where);
-	if (conf_int(c, g, "drop-probability", where, 0, 100, 0, UINT8_MAX, &v,
-	             &w->probability_line) > 0)
+	conf_wred_required(c, g, where, CONF_K_MINIMUM_THRESHOLD, w->line,
+	                   "150 kbytes");
+	conf_wred_required(c, g, where, CONF_K_MAXIMUM_THRESHOLD, w->line,
+	                   "3000 kbytes");
+	if (conf_int(c, g, CONF_K_DROP_PROBABILITY, where, 0, 100, 0, UINT8_MAX,
+	             &v, &w->probability_line) > 0)
 		w->drop_probability = (uint8_t)v;
-	if (conf_int(c, g, "weight", where, 0, 15, 0, UINT8_MAX, &v,
+	if (conf_int(c, g, CONF_K_WEIGHT, where, 0, 15, 0, UINT8_MAX, &v,
 	             &w->weight_line) > 0)
 		w->weight = (uint8_t)v;
 	if (!max_ok)
 		w->max_bytes = policy_wred_max_bytes(w->weight);
-	conf_bool(c, g, "ecn", where, &w->ecn, NULL);
+	conf_bool(c, g, CONF_K_ECN, where, &w->ecn, NULL);
 }
 
 static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
-	static const char *const keys[] = {
-	    "name", "bandwidth-remaining-percent", "priority-level",
-	    "random-detect", NULL};
+	static const enum conf_key keys[] = {
+	    CONF_K_NAME, CONF_K_BANDWIDTH_REMAINING_PERCENT,
+	    CONF_K_PRIORITY_LEVEL, CONF_K_RANDOM_DETECT};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_queue *q;
@@ -244,16 +252,16 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 		         name, ma->where, q->line);
 		return;
 	}
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	q->configured = true;
 	q->line = line;
-	if (conf_int(c, e, "bandwidth-remaining-percent", where, 0, 100, 0,
+	if (conf_int(c, e, CONF_K_BANDWIDTH_REMAINING_PERCENT, where, 0, 100, 0,
 	             UINT8_MAX, &v, &q->bandwidth_line) > 0) {
 		q->has_bandwidth = true;
 		q->bandwidth_percent = (uint8_t)v;
 	}
 	/* 0 means "not strict" in the policy, so it cannot be stored. */
-	if (conf_int(c, e, "priority-level", where, 1, 7, 1, UINT8_MAX, &v,
+	if (conf_int(c, e, CONF_K_PRIORITY_LEVEL, where, 1, 7, 1, UINT8_MAX, &v,
 	             &q->priority_line) > 0)
 		q->priority_level = (uint8_t)v;
 	conf_wred(c, e, where, &q->wred);
@@ -262,7 +270,7 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
                              void *arg)
 {
-	static const char *const keys[] = {"name", "class", NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_queuing *m;
 	struct conf_map_arg ma = {.where = where};
@@ -272,7 +280,7 @@ static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
 	              &line))
 		return;
 	snprintf(where, sizeof(where), "policy-map type queuing %s", name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	m = policy_add_map_queuing(c->p, name);
 	if (!m) {
 		conf_oom(c, e);
@@ -280,14 +288,14 @@ static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
 	}
 	m->line = line;
 	ma.index = c->p->nmap_queuing - 1;
-	conf_each(c, e, "class", where, &ma, conf_queue);
+	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_queue);
 }
 
 static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
-	static const char *const keys[] = {"name", "pause-pfc-cos", "mtu",
-	                                   NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_PAUSE_PFC_COS,
+	                                     CONF_K_MTU};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_nq_rule *r;
@@ -298,18 +306,18 @@ static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_name(c, e, ma->where, name, sizeof(name), &line))
 		return;
 	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	r = policy_map_nq_add_rule(&c->p->map_nq[ma->index], name);
 	if (!r) {
 		conf_oom(c, e);
 		return;
 	}
 	r->line = line;
-	if (conf_values(c, e, "pause-pfc-cos", where, 7, false, &mask,
+	if (conf_values(c, e, CONF_K_PAUSE_PFC_COS, where, 7, false, &mask,
 	                &r->pause_line) > 0)
 		r->pfc_cos = (uint8_t)mask;
 	/* 0 means "not set", so it is refused here. */
-	if (conf_int(c, e, "mtu", where, POLICY_MTU_MIN, POLICY_MTU_MAX, 1,
+	if (conf_int(c, e, CONF_K_MTU, where, POLICY_MTU_MIN, POLICY_MTU_MAX, 1,
 	             UINT32_MAX, &v, &r->mtu_line) > 0)
 		r->mtu = (uint32_t)v;
 }
@@ -317,7 +325,7 @@ static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
                         void *arg)
 {
-	static const char *const keys[] = {"name", "class", NULL};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_nq *m;
 	struct conf_map_arg ma = {.where = where};
@@ -327,7 +335,7 @@ static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
 	              &line))
 		return;
 	snprintf(where, sizeof(where), "policy-map type network-qos %s", name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	m = policy_add_map_nq(c->p, name);
 	if (!m) {
 		conf_oom(c, e);
@@ -335,60 +343,67 @@ static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
 	}
 	m->line = line;
 	ma.index = c->p->nmap_nq - 1;
-	conf_each(c, e, "class", where, &ma, conf_nq_rule);
+	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_nq_rule);
 }
 
 static void conf_policy_maps(struct conf_ctx *c, const config_setting_t *root)
 {
-	static const char *const keys[] = {"qos", "queuing", "network-qos",
-	                                   NULL};
+	static const enum conf_key keys[] = {CONF_K_QOS, CONF_K_QUEUING,
+	                                     CONF_K_NETWORK_QOS};
 	const config_setting_t *g = conf_typed(
-	    c, root, "policy-map", "the top level", CONFIG_TYPE_GROUP);
+	    c, root, CONF_K_POLICY_MAP, "the top level", CONFIG_TYPE_GROUP);
 
 	if (!g)
 		return;
-	conf_check_keys(c, g, "policy-map", keys);
-	conf_each(c, g, "qos", "policy-map", NULL, conf_map_qos);
-	conf_each(c, g, "queuing", "policy-map", NULL, conf_map_queuing);
-	conf_each(c, g, "network-qos", "policy-map", NULL, conf_map_nq);
+	conf_check_keys(c, g, conf_key_name(CONF_K_POLICY_MAP), keys,
+	                CONF_NKEYS(keys));
+	conf_each(c, g, CONF_K_QOS, conf_key_name(CONF_K_POLICY_MAP), NULL,
+	          conf_map_qos);
+	conf_each(c, g, CONF_K_QUEUING, conf_key_name(CONF_K_POLICY_MAP), NULL,
+	          conf_map_queuing);
+	conf_each(c, g, CONF_K_NETWORK_QOS, conf_key_name(CONF_K_POLICY_MAP),
+	          NULL, conf_map_nq);
 }
 
 /* --- system qos, interfaces, PFC watchdog --- */
 
 static void conf_system(struct conf_ctx *c, const config_setting_t *root)
 {
-	static const char *const keys[] = {"service-policy", NULL};
-	static const char *const sp_keys[] = {"network-qos", "qos-input",
-	                                      "queuing-output", NULL};
-	const char *where = "service-policy of system-qos";
+	static const enum conf_key keys[] = {CONF_K_SERVICE_POLICY};
+	static const enum conf_key sp_keys[] = {
+	    CONF_K_NETWORK_QOS, CONF_K_QOS_INPUT, CONF_K_QUEUING_OUTPUT};
+	const char *sys_qos = conf_key_name(CONF_K_SYSTEM_QOS);
 	struct policy_system *sys = &c->p->system;
+	char where[CONF_SUBWHERE_MAX];
 	const config_setting_t *g, *sp;
 
-	g = conf_typed(c, root, "system-qos", "the top level",
+	g = conf_typed(c, root, CONF_K_SYSTEM_QOS, "the top level",
 	               CONFIG_TYPE_GROUP);
 	if (!g)
 		return;
 	sys->line = conf_line(g);
-	conf_check_keys(c, g, "system-qos", keys);
+	conf_check_keys(c, g, sys_qos, keys, CONF_NKEYS(keys));
 	sp =
-	    conf_typed(c, g, "service-policy", "system-qos", CONFIG_TYPE_GROUP);
+	    conf_typed(c, g, CONF_K_SERVICE_POLICY, sys_qos, CONFIG_TYPE_GROUP);
 	if (!sp)
 		return;
-	conf_check_keys(c, sp, where, sp_keys);
-	conf_string(c, sp, "network-qos", where, sys->network_qos,
+	conf_where_of(where, sizeof(where), CONF_K_SERVICE_POLICY, sys_qos);
+	conf_check_keys(c, sp, where, sp_keys, CONF_NKEYS(sp_keys));
+	conf_string(c, sp, CONF_K_NETWORK_QOS, where, sys->network_qos,
 	            sizeof(sys->network_qos), &sys->network_qos_line);
-	conf_string(c, sp, "qos-input", where, sys->qos_input,
+	conf_string(c, sp, CONF_K_QOS_INPUT, where, sys->qos_input,
 	            sizeof(sys->qos_input), &sys->qos_input_line);
-	conf_string(c, sp, "queuing-output", where, sys->queuing_output,
+	conf_string(c, sp, CONF_K_QUEUING_OUTPUT, where, sys->queuing_output,
 	            sizeof(sys->queuing_output), &sys->queuing_output_line);
 }
 
 static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
                            const char *iwhere, struct policy_iface *i)
 {
-	static const char *const keys[] = {"mode", "watch-dog-interval", NULL};
-	const config_setting_t *g = conf_typed(c, e, "priority-flow-control",
-	                                       iwhere, CONFIG_TYPE_GROUP);
+	static const enum conf_key keys[] = {CONF_K_MODE,
+	                                     CONF_K_WATCH_DOG_INTERVAL};
+	const config_setting_t *g = conf_typed(
+	    c, e, CONF_K_PRIORITY_FLOW_CONTROL, iwhere, CONFIG_TYPE_GROUP);
 	char where[CONF_SUBWHERE_MAX], mode[16];
 	unsigned line = 0;
 	bool wd;
@@ -396,29 +411,32 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 
 	if (!g)
 		return;
-	snprintf(where, sizeof(where), "priority-flow-control of %s", iwhere);
-	conf_check_keys(c, g, where, keys);
-	if (conf_string(c, g, "mode", where, mode, sizeof(mode), &line) > 0) {
+	conf_where_of(where, sizeof(where), CONF_K_PRIORITY_FLOW_CONTROL,
+	              iwhere);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	if (conf_string(c, g, CONF_K_MODE, where, mode, sizeof(mode), &line) >
+	    0) {
 		m = policy_pfc_mode_parse(mode);
 		if (m < 0)
 			diag_err(c->d, line,
-			         "invalid priority-flow-control mode '%s' in "
-			         "%s, expected auto, on or off",
-			         mode, iwhere);
+			         "invalid %s %s '%s' in %s, expected auto, on "
+			         "or off",
+			         conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL),
+			         conf_key_name(CONF_K_MODE), mode, iwhere);
 		else
 			i->pfc_mode = (enum policy_pfc_mode)m;
 	}
-	if (conf_bool(c, g, "watch-dog-interval", where, &wd, NULL) > 0)
+	if (conf_bool(c, g, CONF_K_WATCH_DOG_INTERVAL, where, &wd, NULL) > 0)
 		i->watchdog = wd ? POLICY_ON : POLICY_OFF;
 }
 
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
-	static const char *const keys[] = {
-	    "name",           "alias",          "priority-flow-control",
-	    "service-policy", "qdisc-takeover", NULL};
-	static const char *const sp_keys[] = {"qos-input", "queuing-output",
-	                                      NULL};
+	static const enum conf_key keys[] = {
+	    CONF_K_NAME, CONF_K_ALIAS, CONF_K_PRIORITY_FLOW_CONTROL,
+	    CONF_K_SERVICE_POLICY, CONF_K_QDISC_TAKEOVER};
+	static const enum conf_key sp_keys[] = {CONF_K_QOS_INPUT,
+	                                        CONF_K_QUEUING_OUTPUT};
 	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
 	char spwhere[CONF_SUBWHERE_MAX];
 	const config_setting_t *sp;
@@ -426,36 +444,37 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	unsigned line = conf_line(e);
 	bool takeover = false;
 
-	if (conf_name(c, e, "interface", name, sizeof(name), &line))
+	if (conf_name(c, e, conf_key_name(CONF_K_INTERFACE), name, sizeof(name),
+	              &line))
 		return;
 	snprintf(where, sizeof(where), "interface %s", name);
-	conf_check_keys(c, e, where, keys);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	i = policy_add_iface(c->p, name);
 	if (!i) {
 		conf_oom(c, e);
 		return;
 	}
 	i->line = line;
-	conf_string(c, e, "alias", where, i->alias, sizeof(i->alias),
+	conf_string(c, e, CONF_K_ALIAS, where, i->alias, sizeof(i->alias),
 	            &i->alias_line);
 	conf_iface_pfc(c, e, where, i);
-	if (conf_bool(c, e, "qdisc-takeover", where, &takeover, NULL) > 0)
+	if (conf_bool(c, e, CONF_K_QDISC_TAKEOVER, where, &takeover, NULL) > 0)
 		i->qdisc_takeover = takeover;
-	sp = conf_typed(c, e, "service-policy", where, CONFIG_TYPE_GROUP);
+	sp = conf_typed(c, e, CONF_K_SERVICE_POLICY, where, CONFIG_TYPE_GROUP);
 	if (!sp)
 		return;
-	snprintf(spwhere, sizeof(spwhere), "service-policy of %s", where);
-	conf_check_keys(c, sp, spwhere, sp_keys);
-	conf_string(c, sp, "qos-input", spwhere, i->qos_input,
+	conf_where_of(spwhere, sizeof(spwhere), CONF_K_SERVICE_POLICY, where);
+	conf_check_keys(c, sp, spwhere, sp_keys, CONF_NKEYS(sp_keys));
+	conf_string(c, sp, CONF_K_QOS_INPUT, spwhere, i->qos_input,
 	            sizeof(i->qos_input), &i->qos_input_line);
-	conf_string(c, sp, "queuing-output", spwhere, i->queuing_output,
+	conf_string(c, sp, CONF_K_QUEUING_OUTPUT, spwhere, i->queuing_output,
 	            sizeof(i->queuing_output), &i->queuing_output_line);
 }
 
 /* Store a watchdog number that fits 32 bits; the range is checked by
  * policy_validate(). */
 static void conf_wd_int(struct conf_ctx *c, const config_setting_t *g,
-                        const char *key, const char *where, long long lo,
+                        enum conf_key key, const char *where, long long lo,
                         long long hi, uint32_t *out, unsigned *line)
 {
 	long long v;
@@ -466,62 +485,60 @@ static void conf_wd_int(struct conf_ctx *c, const config_setting_t *g,
 
 static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 {
-	static const char *const keys[] = {"watch-dog-interval", "watch-dog",
-	                                   "auto-restore-multiplier",
-	                                   "fixed-restore-multiplier", NULL};
-	static const char *const wd_keys[] = {"interval", "shutdown-multiplier",
-	                                      "internal-interface-multiplier",
-	                                      NULL};
-	const char *where = "priority-flow-control";
-	const char *wdwhere = "watch-dog of priority-flow-control";
+	static const enum conf_key keys[] = {
+	    CONF_K_WATCH_DOG_INTERVAL, CONF_K_WATCH_DOG,
+	    CONF_K_AUTO_RESTORE_MULTIPLIER, CONF_K_FIXED_RESTORE_MULTIPLIER};
+	static const enum conf_key wd_keys[] = {
+	    CONF_K_INTERVAL, CONF_K_SHUTDOWN_MULTIPLIER,
+	    CONF_K_INTERNAL_INTERFACE_MULTIPLIER};
+	const char *where = conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL);
+	char wdwhere[CONF_SUBWHERE_MAX];
 	struct policy_pfcwd *w = &c->p->pfcwd;
 	const config_setting_t *g, *wd;
 
-	g = conf_typed(c, root, "priority-flow-control", "the top level",
+	g = conf_typed(c, root, CONF_K_PRIORITY_FLOW_CONTROL, "the top level",
 	               CONFIG_TYPE_GROUP);
 	if (!g)
 		return;
 	w->line = conf_line(g);
-	conf_check_keys(c, g, where, keys);
-	conf_bool(c, g, "watch-dog-interval", where, &w->enabled, NULL);
-	conf_wd_int(c, g, "auto-restore-multiplier", where, 0,
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	conf_bool(c, g, CONF_K_WATCH_DOG_INTERVAL, where, &w->enabled, NULL);
+	conf_wd_int(c, g, CONF_K_AUTO_RESTORE_MULTIPLIER, where, 0,
 	            POLICY_PFCWD_MULT_MAX, &w->auto_restore_mult,
 	            &w->auto_restore_line);
-	conf_wd_int(c, g, "fixed-restore-multiplier", where, 0,
+	conf_wd_int(c, g, CONF_K_FIXED_RESTORE_MULTIPLIER, where, 0,
 	            POLICY_PFCWD_MULT_MAX, &w->fixed_restore_mult,
 	            &w->fixed_restore_line);
-	wd = conf_typed(c, g, "watch-dog", where, CONFIG_TYPE_GROUP);
+	wd = conf_typed(c, g, CONF_K_WATCH_DOG, where, CONFIG_TYPE_GROUP);
 	if (!wd)
 		return;
-	conf_check_keys(c, wd, wdwhere, wd_keys);
-	conf_wd_int(c, wd, "interval", wdwhere, POLICY_PFCWD_POLL_MIN,
+	conf_where_of(wdwhere, sizeof(wdwhere), CONF_K_WATCH_DOG, where);
+	conf_check_keys(c, wd, wdwhere, wd_keys, CONF_NKEYS(wd_keys));
+	conf_wd_int(c, wd, CONF_K_INTERVAL, wdwhere, POLICY_PFCWD_POLL_MIN,
 	            POLICY_PFCWD_POLL_MAX, &w->poll_ms, &w->poll_line);
-	conf_wd_int(c, wd, "shutdown-multiplier", wdwhere, 1,
+	conf_wd_int(c, wd, CONF_K_SHUTDOWN_MULTIPLIER, wdwhere, 1,
 	            POLICY_PFCWD_MULT_MAX, &w->shutdown_mult,
 	            &w->shutdown_line);
-	conf_wd_int(c, wd, "internal-interface-multiplier", wdwhere, 1,
+	conf_wd_int(c, wd, CONF_K_INTERNAL_INTERFACE_MULTIPLIER, wdwhere, 1,
 	            POLICY_PFCWD_MULT_MAX, &w->internal_if_mult,
 	            &w->internal_if_line);
 }
 
 static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 {
-	static const char *const keys[] = {"class-map",
-	                                   "policy-map",
-	                                   "system-qos",
-	                                   "interface",
-	                                   "priority-flow-control",
-	                                   NULL};
+	static const enum conf_key keys[] = {
+	    CONF_K_CLASS_MAP, CONF_K_POLICY_MAP, CONF_K_SYSTEM_QOS,
+	    CONF_K_INTERFACE, CONF_K_PRIORITY_FLOW_CONTROL};
 	const config_setting_t *ifs;
 
-	conf_check_keys(c, root, "the top level", keys);
+	conf_check_keys(c, root, "the top level", keys, CONF_NKEYS(keys));
 	conf_class_maps(c, root);
 	conf_policy_maps(c, root);
 	conf_system(c, root);
-	ifs = config_setting_get_member(root, "interface");
+	ifs = config_setting_get_member(root, conf_key_name(CONF_K_INTERFACE));
 	if (ifs)
 		c->p->ifaces_line = conf_line(ifs) ? conf_line(ifs) : 1;
-	conf_each(c, root, "interface", "the top level", NULL, conf_iface);
+	conf_each(c, root, CONF_K_INTERFACE, "the top level", NULL, conf_iface);
 	conf_pfcwd(c, root);
 }
 

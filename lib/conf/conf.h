@@ -18,6 +18,57 @@
 
 #define CONF_DEFAULT_PATH "/etc/roced/roced.conf"
 
+/* The setting names of roced.conf(5), one table (conf_keys.c) that the
+ * loader, its messages and the writer all use. A name is one entry however
+ * many groups hold it: "network-qos" is a list of class-map and of
+ * policy-map, and a setting of service-policy. */
+enum conf_key {
+	CONF_K_CLASS_MAP,
+	CONF_K_POLICY_MAP,
+	CONF_K_SYSTEM_QOS,
+	CONF_K_INTERFACE,
+	CONF_K_PRIORITY_FLOW_CONTROL,
+	CONF_K_QOS,
+	CONF_K_NETWORK_QOS,
+	CONF_K_QUEUING,
+	CONF_K_NAME,
+	CONF_K_MATCH,
+	CONF_K_COS,
+	CONF_K_DSCP,
+	CONF_K_QOS_GROUP,
+	CONF_K_CLASS,
+	CONF_K_SET_QOS_GROUP,
+	CONF_K_BANDWIDTH_REMAINING_PERCENT,
+	CONF_K_PRIORITY_LEVEL,
+	CONF_K_RANDOM_DETECT,
+	CONF_K_MINIMUM_THRESHOLD,
+	CONF_K_MAXIMUM_THRESHOLD,
+	CONF_K_DROP_PROBABILITY,
+	CONF_K_WEIGHT,
+	CONF_K_ECN,
+	CONF_K_PAUSE_PFC_COS,
+	CONF_K_MTU,
+	CONF_K_SERVICE_POLICY,
+	CONF_K_QOS_INPUT,
+	CONF_K_QUEUING_OUTPUT,
+	CONF_K_ALIAS,
+	CONF_K_MODE,
+	CONF_K_WATCH_DOG_INTERVAL,
+	CONF_K_QDISC_TAKEOVER,
+	CONF_K_WATCH_DOG,
+	CONF_K_INTERVAL,
+	CONF_K_SHUTDOWN_MULTIPLIER,
+	CONF_K_INTERNAL_INTERFACE_MULTIPLIER,
+	CONF_K_AUTO_RESTORE_MULTIPLIER,
+	CONF_K_FIXED_RESTORE_MULTIPLIER,
+	CONF_K_MAX,
+};
+
+/* "class-map", "minimum-threshold", ... ("?" for anything else);
+ * conf_key_parse is its inverse (-1 if unknown). */
+const char *conf_key_name(enum conf_key k);
+int conf_key_parse(const char *name);
+
 /* Parse and validate. On success returns 0 and fills OUT (initialised here).
  * On failure returns -1 with every error in D (initialised by the caller
  * with the file name) and OUT empty. Warnings are added to D either way. */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "conf/conf.h"
 #include "model/policy.h"
 
 struct conf_ctx {
@@ -30,43 +31,48 @@ struct conf_ctx {
 /* ... and of a setting inside such a place. */
 #define CONF_SUBWHERE_MAX (CONF_WHERE_MAX + 32)
 
+/* The place of the group KEY inside OUTER, for messages:
+ * "random-detect of policy-map type queuing X class c-out-8q-q3". */
+void conf_where_of(char *buf, size_t len, enum conf_key key, const char *outer);
 /* Source line of S (0 for NULL). */
 unsigned conf_line(const config_setting_t *s);
-/* Report each member of GRP whose name is not in KEYS (NULL-terminated),
- * with a did-you-mean for near misses: a typo must not pass silently. */
+/* Report each member of GRP whose name is not among the N KEYS, with a
+ * did-you-mean for near misses: a typo must not pass silently. */
 void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
-                     const char *where, const char *const *keys);
+                     const char *where, const enum conf_key *keys, size_t n);
+#define CONF_NKEYS(keys) (sizeof(keys) / sizeof((keys)[0]))
 /* Member KEY if it has TYPE (GROUP, STRING or LIST); NULL when absent or
  * mistyped (mistyped is reported). */
 const config_setting_t *conf_typed(struct conf_ctx *c,
-                                   const config_setting_t *grp, const char *key,
-                                   const char *where, int type);
+                                   const config_setting_t *grp,
+                                   enum conf_key key, const char *where,
+                                   int type);
 /* A string into DST of LEN bytes (too long is an error). */
 int conf_string(struct conf_ctx *c, const config_setting_t *grp,
-                const char *key, const char *where, char *dst, size_t len,
+                enum conf_key key, const char *where, char *dst, size_t len,
                 unsigned *line);
 /* An integer. LO-HI is the valid range, quoted in the message; FLO-FHI
  * what the field holds: values outside it are refused here, the rest is
  * stored for policy_validate() to judge with the same wording. */
-int conf_int(struct conf_ctx *c, const config_setting_t *grp, const char *key,
+int conf_int(struct conf_ctx *c, const config_setting_t *grp, enum conf_key key,
              const char *where, long long lo, long long hi, long long flo,
              long long fhi, long long *out, unsigned *line);
 /* true/false, or "on"/"off" as NX-OS writes them. */
-int conf_bool(struct conf_ctx *c, const config_setting_t *grp, const char *key,
-              const char *where, bool *out, unsigned *line);
+int conf_bool(struct conf_ctx *c, const config_setting_t *grp,
+              enum conf_key key, const char *where, bool *out, unsigned *line);
 /* A value set 0..MAX: 3, "0-2,5", [3, 4] or ["af31", "cs3"] (DSCP names
  * when DSCP_NAMES). */
 int conf_values(struct conf_ctx *c, const config_setting_t *grp,
-                const char *key, const char *where, unsigned max,
+                enum conf_key key, const char *where, unsigned max,
                 bool dscp_names, uint64_t *mask, unsigned *line);
 /* A size: "150 kbytes" or an integer of bytes. */
 int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
-                   const char *key, const char *where, uint64_t *out,
+                   enum conf_key key, const char *where, uint64_t *out,
                    unsigned *line);
 void conf_oom(struct conf_ctx *c, const config_setting_t *s);
 /* Call FN on each entry of the list KEY; entries must be groups. */
-void conf_each(struct conf_ctx *c, const config_setting_t *grp, const char *key,
-               const char *where, void *arg,
+void conf_each(struct conf_ctx *c, const config_setting_t *grp,
+               enum conf_key key, const char *where, void *arg,
                void (*fn)(struct conf_ctx *c, const config_setting_t *entry,
                           void *arg));
 /* The required, non-empty name of a list entry; 0 or -1 (reported). */

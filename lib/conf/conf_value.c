@@ -21,6 +21,11 @@ unsigned conf_line(const config_setting_t *s)
 	return s ? config_setting_source_line(s) : 0;
 }
 
+void conf_where_of(char *buf, size_t len, enum conf_key key, const char *outer)
+{
+	snprintf(buf, len, "%s of %s", conf_key_name(key), outer);
+}
+
 static const char *conf_type_name(const config_setting_t *s)
 {
 	switch (config_setting_type(s)) {
@@ -94,14 +99,14 @@ static unsigned conf_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* Report every member of GRP whose name is not in KEYS (NULL-terminated):
- * a misspelt setting would otherwise be ignored silently. */
+/* Report every member of GRP whose name is not among the N KEYS: a
+ * misspelt setting would otherwise be ignored silently. */
 void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
-                     const char *where, const char *const *keys)
+                     const char *where, const enum conf_key *keys, size_t n)
 {
-	int n = config_setting_length(grp);
+	int len = config_setting_length(grp);
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < len; i++) {
 		const config_setting_t *s = config_setting_get_elem(grp, i);
 		const char *name = config_setting_name(s);
 		const char *hint = NULL;
@@ -109,17 +114,18 @@ void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
 		struct strbuf sb;
 		bool known = false;
 
-		for (size_t k = 0; keys[k]; k++) {
+		for (size_t k = 0; k < n; k++) {
+			const char *key = conf_key_name(keys[k]);
 			unsigned dist;
 
-			if (!strcmp(name, keys[k])) {
+			if (!strcmp(name, key)) {
 				known = true;
 				break;
 			}
-			dist = conf_distance(name, keys[k]);
+			dist = conf_distance(name, key);
 			if (dist < best) {
 				best = dist;
-				hint = keys[k];
+				hint = key;
 			}
 		}
 		if (known)
@@ -132,8 +138,9 @@ void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
 			continue;
 		}
 		strbuf_init(&sb);
-		for (size_t k = 0; keys[k]; k++)
-			strbuf_printf(&sb, "%s%s", k ? ", " : "", keys[k]);
+		for (size_t k = 0; k < n; k++)
+			strbuf_printf(&sb, "%s%s", k ? ", " : "",
+			              conf_key_name(keys[k]));
 		diag_err(c->d, conf_line(s),
 		         "unknown setting '%s' in %s, expected one of: %s",
 		         name, where, strbuf_str(&sb));
@@ -144,10 +151,12 @@ void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
 /* Member KEY of GRP if it has the wanted type: the setting, or NULL when
  * absent or mistyped (mistyped is reported). */
 const config_setting_t *conf_typed(struct conf_ctx *c,
-                                   const config_setting_t *grp, const char *key,
-                                   const char *where, int type)
+                                   const config_setting_t *grp,
+                                   enum conf_key key, const char *where,
+                                   int type)
 {
-	const config_setting_t *s = config_setting_get_member(grp, key);
+	const config_setting_t *s =
+	    config_setting_get_member(grp, conf_key_name(key));
 	static const char *const expected[] = {
 	    [CONFIG_TYPE_GROUP] = "a group { ... }",
 	    [CONFIG_TYPE_STRING] = "a string",
@@ -163,7 +172,7 @@ const config_setting_t *conf_typed(struct conf_ctx *c,
 /* String member KEY into DST. Returns 1 when set, 0 when absent, -1 on an
  * error (reported). */
 int conf_string(struct conf_ctx *c, const config_setting_t *grp,
-                const char *key, const char *where, char *dst, size_t len,
+                enum conf_key key, const char *where, char *dst, size_t len,
                 unsigned *line)
 {
 	const config_setting_t *s =
@@ -171,14 +180,15 @@ int conf_string(struct conf_ctx *c, const config_setting_t *grp,
 	const char *v;
 
 	if (!s)
-		return config_setting_get_member(grp, key) ? -1 : 0;
+		return config_setting_get_member(grp, conf_key_name(key)) ? -1
+		                                                          : 0;
 	v = config_setting_get_string(s);
 	if (line)
 		*line = conf_line(s);
 	if (strlen(v) >= len) {
 		diag_err(c->d, conf_line(s),
 		         "%s '%s' in %s is too long, at most %zu characters",
-		         key, v, where, len - 1);
+		         conf_key_name(key), v, where, len - 1);
 		return -1;
 	}
 	snprintf(dst, len, "%s", v);
@@ -188,11 +198,12 @@ int conf_string(struct conf_ctx *c, const config_setting_t *grp,
 /* Integer member KEY. LO-HI is the valid range, quoted in the message;
  * FLO-FHI what the field can hold: values outside it are refused here,
  * the rest is stored and left to policy_validate(). */
-int conf_int(struct conf_ctx *c, const config_setting_t *grp, const char *key,
+int conf_int(struct conf_ctx *c, const config_setting_t *grp, enum conf_key key,
              const char *where, long long lo, long long hi, long long flo,
              long long fhi, long long *out, unsigned *line)
 {
-	const config_setting_t *s = config_setting_get_member(grp, key);
+	const config_setting_t *s =
+	    config_setting_get_member(grp, conf_key_name(key));
 	long long v;
 
 	if (!s)
@@ -209,7 +220,7 @@ int conf_int(struct conf_ctx *c, const config_setting_t *grp, const char *key,
 	if (v < flo || v > fhi) {
 		diag_err(c->d, conf_line(s),
 		         "%s %lld in %s is out of range, expected %lld-%lld",
-		         key, v, where, lo, hi);
+		         conf_key_name(key), v, where, lo, hi);
 		return -1;
 	}
 	*out = v;
@@ -217,10 +228,11 @@ int conf_int(struct conf_ctx *c, const config_setting_t *grp, const char *key,
 }
 
 /* Booleans: true/false, or "on"/"off" as NX-OS writes them. */
-int conf_bool(struct conf_ctx *c, const config_setting_t *grp, const char *key,
-              const char *where, bool *out, unsigned *line)
+int conf_bool(struct conf_ctx *c, const config_setting_t *grp,
+              enum conf_key key, const char *where, bool *out, unsigned *line)
 {
-	const config_setting_t *s = config_setting_get_member(grp, key);
+	const config_setting_t *s =
+	    config_setting_get_member(grp, conf_key_name(key));
 
 	if (!s)
 		return 0;
@@ -240,7 +252,7 @@ int conf_bool(struct conf_ctx *c, const config_setting_t *grp, const char *key,
 		diag_err(c->d, conf_line(s),
 		         "invalid %s '%s' in %s, expected true, false, \"on\" "
 		         "or \"off\"",
-		         key, v, where);
+		         conf_key_name(key), v, where);
 		return -1;
 	}
 	conf_type_err(c, s, where, "true, false, \"on\" or \"off\"");
@@ -249,7 +261,7 @@ int conf_bool(struct conf_ctx *c, const config_setting_t *grp, const char *key,
 
 /* One element of a value list: an integer or a list string. */
 static int conf_value(struct conf_ctx *c, const config_setting_t *s,
-                      const char *key, const char *where, unsigned max,
+                      enum conf_key key, const char *where, unsigned max,
                       bool dscp_names, uint64_t *mask)
 {
 	char err[160];
@@ -263,7 +275,7 @@ static int conf_value(struct conf_ctx *c, const config_setting_t *s,
 			diag_err(c->d, conf_line(s),
 			         "%s %lld in %s is out of range, expected "
 			         "0-%u",
-			         key, v, where, max);
+			         conf_key_name(key), v, where, max);
 			return -1;
 		}
 		*mask |= 1ULL << v;
@@ -274,8 +286,8 @@ static int conf_value(struct conf_ctx *c, const config_setting_t *s,
 
 		if (policy_list_parse(v, max, dscp_names, mask, err,
 		                      sizeof(err)) < 0) {
-			diag_err(c->d, conf_line(s), "%s '%s' in %s: %s", key,
-			         v, where, err);
+			diag_err(c->d, conf_line(s), "%s '%s' in %s: %s",
+			         conf_key_name(key), v, where, err);
 			return -1;
 		}
 		return 0;
@@ -283,17 +295,18 @@ static int conf_value(struct conf_ctx *c, const config_setting_t *s,
 	diag_err(c->d, conf_line(s),
 	         "%s in %s must be an integer, a list string like \"0-2,5\" or "
 	         "an array of them, not %s",
-	         key, where, conf_type_name(s));
+	         conf_key_name(key), where, conf_type_name(s));
 	return -1;
 }
 
 /* Value list member KEY (cos, dscp, qos-group, pause-pfc-cos): 3, "0-2,5",
  * [3, 4] or ["af31", "cs3"]. */
 int conf_values(struct conf_ctx *c, const config_setting_t *grp,
-                const char *key, const char *where, unsigned max,
+                enum conf_key key, const char *where, unsigned max,
                 bool dscp_names, uint64_t *mask, unsigned *line)
 {
-	const config_setting_t *s = config_setting_get_member(grp, key);
+	const config_setting_t *s =
+	    config_setting_get_member(grp, conf_key_name(key));
 	uint64_t m = 0;
 	int rc = 0;
 
@@ -308,7 +321,7 @@ int conf_values(struct conf_ctx *c, const config_setting_t *grp,
 			diag_err(c->d, conf_line(s),
 			         "%s in %s is an empty array, expected at "
 			         "least one value",
-			         key, where);
+			         conf_key_name(key), where);
 			return -1;
 		}
 		for (int i = 0; i < n; i++)
@@ -326,10 +339,11 @@ int conf_values(struct conf_ctx *c, const config_setting_t *grp,
 
 /* Threshold member KEY: "150 kbytes" or a plain integer of bytes. */
 int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
-                   const char *key, const char *where, uint64_t *out,
+                   enum conf_key key, const char *where, uint64_t *out,
                    unsigned *line)
 {
-	const config_setting_t *s = config_setting_get_member(grp, key);
+	const config_setting_t *s =
+	    config_setting_get_member(grp, conf_key_name(key));
 	char err[160];
 
 	if (!s)
@@ -345,7 +359,7 @@ int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
 			diag_err(c->d, conf_line(s),
 			         "%s %lld in %s is negative, expected a size "
 			         "in bytes",
-			         key, v, where);
+			         conf_key_name(key), v, where);
 			return -1;
 		}
 		*out = (uint64_t)v;
@@ -359,7 +373,8 @@ int conf_threshold(struct conf_ctx *c, const config_setting_t *grp,
 	}
 	if (units_bytes_parse(config_setting_get_string(s), out, err,
 	                      sizeof(err)) < 0) {
-		diag_err(c->d, conf_line(s), "%s in %s: %s", key, where, err);
+		diag_err(c->d, conf_line(s), "%s in %s: %s", conf_key_name(key),
+		         where, err);
 		return -1;
 	}
 	return 1;
@@ -372,8 +387,8 @@ void conf_oom(struct conf_ctx *c, const config_setting_t *s)
 
 /* The list member KEY of GRP; each entry must be a group. Calls FN on
  * every group entry. */
-void conf_each(struct conf_ctx *c, const config_setting_t *grp, const char *key,
-               const char *where, void *arg,
+void conf_each(struct conf_ctx *c, const config_setting_t *grp,
+               enum conf_key key, const char *where, void *arg,
                void (*fn)(struct conf_ctx *c, const config_setting_t *entry,
                           void *arg))
 {
@@ -390,8 +405,9 @@ void conf_each(struct conf_ctx *c, const config_setting_t *grp, const char *key,
 		if (config_setting_type(e) != CONFIG_TYPE_GROUP) {
 			diag_err(c->d, conf_line(e),
 			         "each entry of %s in %s must be a group "
-			         "{ name = ...; }, not %s",
-			         key, where, conf_type_name(e));
+			         "{ %s = ...; }, not %s",
+			         conf_key_name(key), where,
+			         conf_key_name(CONF_K_NAME), conf_type_name(e));
 			continue;
 		}
 		fn(c, e, arg);
@@ -402,7 +418,7 @@ void conf_each(struct conf_ctx *c, const config_setting_t *grp, const char *key,
 int conf_name(struct conf_ctx *c, const config_setting_t *e, const char *what,
               char *dst, size_t len, unsigned *line)
 {
-	int rc = conf_string(c, e, "name", what, dst, len, line);
+	int rc = conf_string(c, e, CONF_K_NAME, what, dst, len, line);
 
 	if (rc == 0) {
 		diag_err(c->d, conf_line(e), "%s entry has no name", what);

@@ -54,33 +54,53 @@ static void conf_write_quoted(struct strbuf *sb, const char *s)
 }
 
 /* Items are written "key = value; " and lines end with conf_write_nl. */
-static void conf_write_str(struct strbuf *sb, const char *key, const char *v)
+static void conf_write_str(struct strbuf *sb, enum conf_key key, const char *v)
 {
-	strbuf_printf(sb, "%s = ", key);
+	strbuf_printf(sb, "%s = ", conf_key_name(key));
 	conf_write_quoted(sb, v);
 	strbuf_puts(sb, "; ");
 }
 
+static void conf_write_uint(struct strbuf *sb, enum conf_key key,
+                            unsigned long long v)
+{
+	strbuf_printf(sb, "%s = %llu; ", conf_key_name(key), v);
+}
+
+static void conf_write_bool(struct strbuf *sb, enum conf_key key, bool v)
+{
+	strbuf_printf(sb, "%s = %s; ", conf_key_name(key),
+	              v ? "true" : "false");
+}
+
+/* Opens the group "KEY = { " (items may follow on the line; a line end
+ * drops the blank); the caller ends it with "};". */
+static void conf_write_group(struct strbuf *sb, enum conf_key key)
+{
+	strbuf_printf(sb, "%s = { ", conf_key_name(key));
+}
+
 /* A value set: one value as an integer, more as a list string. */
-static void conf_write_set(struct strbuf *sb, const char *key, uint64_t mask)
+static void conf_write_set(struct strbuf *sb, enum conf_key key, uint64_t mask)
 {
 	char buf[200];
 
 	if (!mask)
 		return;
 	if (!(mask & (mask - 1))) {
-		strbuf_printf(sb, "%s = %d; ", key, __builtin_ctzll(mask));
+		strbuf_printf(sb, "%s = %d; ", conf_key_name(key),
+		              __builtin_ctzll(mask));
 		return;
 	}
 	policy_list_format(mask, buf, sizeof(buf));
-	strbuf_printf(sb, "%s = \"%s\"; ", key, buf);
+	strbuf_printf(sb, "%s = \"%s\"; ", conf_key_name(key), buf);
 }
 
 /* Opens "KEY = (" at INDENT; entries follow at INDENT + 1. */
-static void conf_write_list_open(struct strbuf *sb, const char *key,
+static void conf_write_list_open(struct strbuf *sb, enum conf_key key,
                                  unsigned indent)
 {
-	strbuf_printf(sb, "%s = (", key);
+	strbuf_printf(sb, "%s = (", conf_key_name(key));
 	conf_write_nl(sb, indent + 1);
 }
 
@@ -100,20 +120,20 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 {
 	if (!p->nclass_qos && !p->nclass_nq)
 		return;
-	strbuf_puts(sb, "class-map = {");
+	conf_write_group(sb, CONF_K_CLASS_MAP);
 	conf_write_nl(sb, 1);
 	if (p->nclass_qos) {
-		conf_write_list_open(sb, "qos", 1);
+		conf_write_list_open(sb, CONF_K_QOS, 1);
 		for (size_t i = 0; i < p->nclass_qos; i++) {
 			const struct policy_class_qos *c = &p->class_qos[i];
 
 			strbuf_puts(sb, "{ ");
-			conf_write_str(sb, "name", c->name);
-			conf_write_str(sb, "match",
+			conf_write_str(sb, CONF_K_NAME, c->name);
+			conf_write_str(sb, CONF_K_MATCH,
 			               c->match == POLICY_MATCH_ANY ? "any"
 			                                            : "all");
-			conf_write_set(sb, "cos", c->cos);
-			conf_write_set(sb, "dscp", c->dscp);
+			conf_write_set(sb, CONF_K_COS, c->cos);
+			conf_write_set(sb, CONF_K_DSCP, c->dscp);
 			strbuf_puts(sb, "}");
 			conf_write_list_next(sb, i, p->nclass_qos, 1);
 		}
@@ -121,11 +141,11 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_nl(sb, 1);
 	}
 	if (p->nclass_nq) {
-		conf_write_list_open(sb, "network-qos", 1);
+		conf_write_list_open(sb, CONF_K_NETWORK_QOS, 1);
 		for (size_t i = 0; i < p->nclass_nq; i++) {
 			strbuf_puts(sb, "{ ");
-			conf_write_str(sb, "name", p->class_nq[i].name);
-			conf_write_set(sb, "qos-group",
+			conf_write_str(sb, CONF_K_NAME, p->class_nq[i].name);
+			conf_write_set(sb, CONF_K_QOS_GROUP,
 			               p->class_nq[i].qos_groups);
 			strbuf_puts(sb, "}");
 			conf_write_list_next(sb, i, p->nclass_nq, 1);
@@ -145,12 +165,12 @@ conf_write_map(struct strbuf *sb, const char *name, size_t n, const void *map,
 {
 	strbuf_puts(sb, "{");
 	conf_write_nl(sb, 3);
-	conf_write_str(sb, "name", name);
+	conf_write_str(sb, CONF_K_NAME, name);
 	conf_write_nl(sb, 3);
 	if (!n) {
-		strbuf_puts(sb, "class = ();");
+		strbuf_printf(sb, "%s = ();", conf_key_name(CONF_K_CLASS));
 	} else {
-		conf_write_list_open(sb, "class", 3);
+		conf_write_list_open(sb, CONF_K_CLASS, 3);
 		for (size_t i = 0; i < n; i++) {
 			entry(sb, map, i);
 			conf_write_list_next(sb, i, n, 3);
@@ -167,9 +187,9 @@ static void conf_write_qos_rule(struct strbuf *sb, const void *map, size_t i)
 	    &((const struct policy_map_qos *)map)->rules[i];
 
 	strbuf_puts(sb, "{ ");
-	conf_write_str(sb, "name", r->class_name);
+	conf_write_str(sb, CONF_K_NAME, r->class_name);
 	if (r->set_qos_group)
-		strbuf_printf(sb, "set-qos-group = %u; ", r->qos_group);
+		conf_write_uint(sb, CONF_K_SET_QOS_GROUP, r->qos_group);
 	strbuf_puts(sb, "}");
 }
 
@@ -195,25 +215,25 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 	char min[32], max[32];
 
 	strbuf_puts(sb, "{ ");
-	conf_write_str(sb, "name", policy_queue_name(n));
+	conf_write_str(sb, CONF_K_NAME, policy_queue_name(n));
 	if (q->priority_level)
-		strbuf_printf(sb, "priority-level = %u; ", q->priority_level);
+		conf_write_uint(sb, CONF_K_PRIORITY_LEVEL, q->priority_level);
 	if (q->has_bandwidth)
-		strbuf_printf(sb, "bandwidth-remaining-percent = %u; ",
-		              q->bandwidth_percent);
+		conf_write_uint(sb, CONF_K_BANDWIDTH_REMAINING_PERCENT,
+		                q->bandwidth_percent);
 	if (q->wred.enabled) {
 		units_bytes_format(q->wred.min_bytes, min, sizeof(min));
 		units_bytes_format(q->wred.max_bytes, max, sizeof(max));
 		conf_write_nl(sb, 5);
-		strbuf_puts(sb, "random-detect = {");
+		conf_write_group(sb, CONF_K_RANDOM_DETECT);
 		conf_write_nl(sb, 6);
-		conf_write_str(sb, "minimum-threshold", min);
-		conf_write_str(sb, "maximum-threshold", max);
+		conf_write_str(sb, CONF_K_MINIMUM_THRESHOLD, min);
+		conf_write_str(sb, CONF_K_MAXIMUM_THRESHOLD, max);
 		conf_write_nl(sb, 6);
-		strbuf_printf(sb,
-		              "drop-probability = %u; weight = %u; ecn = %s;",
-		              q->wred.drop_probability, q->wred.weight,
-		              q->wred.ecn ? "true" : "false");
+		conf_write_uint(sb, CONF_K_DROP_PROBABILITY,
+		                q->wred.drop_probability);
+		conf_write_uint(sb, CONF_K_WEIGHT, q->wred.weight);
+		conf_write_bool(sb, CONF_K_ECN, q->wred.ecn);
 		conf_write_nl(sb, 5);
 		strbuf_puts(sb, "};");
 		conf_write_nl(sb, 4);
@@ -227,10 +247,10 @@ static void conf_write_nq_rule(struct strbuf *sb, const void *map, size_t i)
 	    &((const struct policy_map_nq *)map)->rules[i];
 
 	strbuf_puts(sb, "{ ");
-	conf_write_str(sb, "name", r->class_name);
-	conf_write_set(sb, "pause-pfc-cos", r->pfc_cos);
+	conf_write_str(sb, CONF_K_NAME, r->class_name);
+	conf_write_set(sb, CONF_K_PAUSE_PFC_COS, r->pfc_cos);
 	if (r->mtu)
-		strbuf_printf(sb, "mtu = %" PRIu32 "; ", r->mtu);
+		conf_write_uint(sb, CONF_K_MTU, r->mtu);
 	strbuf_puts(sb, "}");
 }
 
@@ -238,10 +258,10 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 {
 	if (!p->nmap_qos && !p->nmap_queuing && !p->nmap_nq)
 		return;
-	strbuf_puts(sb, "policy-map = {");
+	conf_write_group(sb, CONF_K_POLICY_MAP);
 	conf_write_nl(sb, 1);
 	if (p->nmap_qos) {
-		conf_write_list_open(sb, "qos", 1);
+		conf_write_list_open(sb, CONF_K_QOS, 1);
 		for (size_t i = 0; i < p->nmap_qos; i++) {
 			conf_write_map(sb, p->map_qos[i].name,
 			               p->map_qos[i].nrules, &p->map_qos[i],
@@ -252,7 +272,7 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_nl(sb, 1);
 	}
 	if (p->nmap_queuing) {
-		conf_write_list_open(sb, "queuing", 1);
+		conf_write_list_open(sb, CONF_K_QUEUING, 1);
 		for (size_t i = 0; i < p->nmap_queuing; i++) {
 			const struct policy_map_queuing *m = &p->map_queuing[i];
 			size_t n = 0;
@@ -266,7 +286,7 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_nl(sb, 1);
 	}
 	if (p->nmap_nq) {
-		conf_write_list_open(sb, "network-qos", 1);
+		conf_write_list_open(sb, CONF_K_NETWORK_QOS, 1);
 		for (size_t i = 0; i < p->nmap_nq; i++) {
 			conf_write_map(sb, p->map_nq[i].name,
 			               p->map_nq[i].nrules, &p->map_nq[i],
@@ -286,15 +306,15 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 
 	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0])
 		return;
-	strbuf_puts(sb, "system-qos = {");
+	conf_write_group(sb, CONF_K_SYSTEM_QOS);
 	conf_write_nl(sb, 1);
-	strbuf_puts(sb, "service-policy = { ");
+	conf_write_group(sb, CONF_K_SERVICE_POLICY);
 	if (s->network_qos[0])
-		conf_write_str(sb, "network-qos", s->network_qos);
+		conf_write_str(sb, CONF_K_NETWORK_QOS, s->network_qos);
 	if (s->qos_input[0])
-		conf_write_str(sb, "qos-input", s->qos_input);
+		conf_write_str(sb, CONF_K_QOS_INPUT, s->qos_input);
 	if (s->queuing_output[0])
-		conf_write_str(sb, "queuing-output", s->queuing_output);
+		conf_write_str(sb, CONF_K_QUEUING_OUTPUT, s->queuing_output);
 	strbuf_puts(sb, "};");
 	conf_write_nl(sb, 0);
 	strbuf_puts(sb, "};\n\n");
@@ -304,32 +324,32 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 {
 	strbuf_puts(sb, "{");
 	conf_write_nl(sb, 2);
-	conf_write_str(sb, "name", f->name);
+	conf_write_str(sb, CONF_K_NAME, f->name);
 	if (f->alias[0])
-		conf_write_str(sb, "alias", f->alias);
+		conf_write_str(sb, CONF_K_ALIAS, f->alias);
 	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
 		conf_write_nl(sb, 2);
-		strbuf_puts(sb, "priority-flow-control = { ");
+		conf_write_group(sb, CONF_K_PRIORITY_FLOW_CONTROL);
 		if (f->pfc_mode != POLICY_PFC_AUTO)
-			conf_write_str(sb, "mode",
+			conf_write_str(sb, CONF_K_MODE,
 			               policy_pfc_mode_name(f->pfc_mode));
 		if (f->watchdog != POLICY_INHERIT)
-			strbuf_printf(sb, "watch-dog-interval = %s; ",
-			              f->watchdog == POLICY_ON ? "true"
-			                                       : "false");
+			conf_write_bool(sb, CONF_K_WATCH_DOG_INTERVAL,
+			                f->watchdog == POLICY_ON);
 		strbuf_puts(sb, "};");
 	}
 	if (f->qdisc_takeover) {
 		conf_write_nl(sb, 2);
-		strbuf_puts(sb, "qdisc-takeover = true;");
+		conf_write_bool(sb, CONF_K_QDISC_TAKEOVER, true);
 	}
 	if (f->qos_input[0] || f->queuing_output[0]) {
 		conf_write_nl(sb, 2);
-		strbuf_puts(sb, "service-policy = { ");
+		conf_write_group(sb, CONF_K_SERVICE_POLICY);
 		if (f->qos_input[0])
-			conf_write_str(sb, "qos-input", f->qos_input);
+			conf_write_str(sb, CONF_K_QOS_INPUT, f->qos_input);
 		if (f->queuing_output[0])
-			conf_write_str(sb, "queuing-output", f->queuing_output);
+			conf_write_str(sb, CONF_K_QUEUING_OUTPUT,
+			               f->queuing_output);
 		strbuf_puts(sb, "};");
 	}
 	conf_write_nl(sb, 1);
@@ -342,10 +362,11 @@ static void conf_write_ifaces(struct strbuf *sb, const struct policy *p)
 	 * interface list when it programs ports, as one caught half
 	 * written, and a saved running-config must reload as it is. */
 	if (!p->nifaces) {
-		strbuf_puts(sb, "interface = ( );\n\n");
+		strbuf_printf(sb, "%s = ( );\n\n",
+		              conf_key_name(CONF_K_INTERFACE));
 		return;
 	}
-	conf_write_list_open(sb, "interface", 0);
+	conf_write_list_open(sb, CONF_K_INTERFACE, 0);
 	for (size_t i = 0; i < p->nifaces; i++) {
 		conf_write_iface(sb, &p->ifaces[i]);
 		conf_write_list_next(sb, i, p->nifaces, 0);
@@ -357,20 +378,28 @@ static void conf_write_pfcwd(struct strbuf *sb, const struct policy *p)
 {
 	const struct policy_pfcwd *w = &p->pfcwd;
 
-	strbuf_printf(sb,
-	              "priority-flow-control = {\n"
-	              "\twatch-dog-interval = %s;\n"
-	              "\twatch-dog = {\n"
-	              "\t\tinterval = %" PRIu32 ";\n"
-	              "\t\tshutdown-multiplier = %" PRIu32 ";\n"
-	              "\t\tinternal-interface-multiplier = %" PRIu32 ";\n"
-	              "\t};\n"
-	              "\tauto-restore-multiplier = %" PRIu32 ";\n"
-	              "\tfixed-restore-multiplier = %" PRIu32 ";\n"
-	              "};\n",
-	              w->enabled ? "true" : "false", w->poll_ms,
-	              w->shutdown_mult, w->internal_if_mult,
-	              w->auto_restore_mult, w->fixed_restore_mult);
+	conf_write_group(sb, CONF_K_PRIORITY_FLOW_CONTROL);
+	conf_write_nl(sb, 1);
+	conf_write_bool(sb, CONF_K_WATCH_DOG_INTERVAL, w->enabled);
+	conf_write_nl(sb, 1);
+	conf_write_group(sb, CONF_K_WATCH_DOG);
+	conf_write_nl(sb, 2);
+	conf_write_uint(sb, CONF_K_INTERVAL, w->poll_ms);
+	conf_write_nl(sb, 2);
+	conf_write_uint(sb, CONF_K_SHUTDOWN_MULTIPLIER, w->shutdown_mult);
+	conf_write_nl(sb, 2);
+	conf_write_uint(sb, CONF_K_INTERNAL_INTERFACE_MULTIPLIER,
+	                w->internal_if_mult);
+	conf_write_nl(sb, 1);
+	strbuf_puts(sb, "};");
+	conf_write_nl(sb, 1);
+	conf_write_uint(sb, CONF_K_AUTO_RESTORE_MULTIPLIER,
+	                w->auto_restore_mult);
+	conf_write_nl(sb, 1);
+	conf_write_uint(sb, CONF_K_FIXED_RESTORE_MULTIPLIER,
+	                w->fixed_restore_mult);
+	conf_write_nl(sb, 0);
+	strbuf_puts(sb, "};\n");
 }
 
 char *conf_write_string(const struct policy *p)

@@ -10,8 +10,8 @@
 #   - every setting name the config loader accepts has a tagged entry
 #     (.It Ic NAME) in roced.conf.5, and every such entry is a setting the
 #     loader accepts. The names come from two independent places, so that a
-#     new key cannot slip past either: the `*keys[] = { ... }` tables of
-#     lib/conf/conf*.c, and roced itself, which lists the settings it expects
+#     new key cannot slip past either: the name table of
+#     lib/conf/conf_keys.c, and roced itself, which lists the settings it expects
 #     when it meets an unknown one in each group of a probe file;
 #   - the DSCP names (lib/model/policy_list.c), the PFC modes (lib/model/policy.c),
 #     the size units (lib/model/units.c) and the debug subsystems
@@ -150,13 +150,10 @@ done
 
 # --- 3. setting names against roced.conf.5 ---
 before=$failed
-# (a) The key tables of the loader: `static const char *const xkeys[] = {`
-# up to the NULL that ends it; every string literal in between.
-for f in "$top_srcdir"/lib/conf/conf*.c; do
-	awk '/keys\[\][[:space:]]*=[[:space:]]*\{/ { on = 1 }
-	     on { print }
-	     on && /NULL/ { on = 0 }' "$f"
-done | grep -oE '"[^"]+"' | tr -d '"' | sort -u >"$tmp/keys.src"
+# (a) The one table of setting names, lib/conf/conf_keys.c, which the
+# loader and the writer both use: `[CONF_K_X] = "name",` entries.
+sed -n '/conf_keys\[CONF_K_MAX\] = {/,/};/p' "$top_srcdir/lib/conf/conf_keys.c" |
+	grep -oE '\] = "[^"]+"' | sed 's/^] = "//; s/"$//' | sort -u >"$tmp/keys.src"
 
 # (b) What roced says it expects: an unknown setting in every group.
 z=zzzzzzzzzzzzzzzz

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/names.h"
+#include "conf/conf.h"
 #include "model/caps.h"
 #include "model/plan.h"
 #include "model/units.h"
@@ -212,6 +214,111 @@ static void test_debug_names(void **state)
 	assert_string_equal(buf, "all, ");
 }
 
+/* ---- roced.conf setting names (lib/conf/conf_keys.c) ---- */
+
+/* Every setting roced.conf can hold, each set to something the writer
+ * does not leave out. */
+static const char conf_full[] =
+    "class-map = { qos = ( { name = \"C\"; match = \"any\"; cos = 3;\n"
+    "    dscp = \"24-31\"; } );\n"
+    "  network-qos = ( { name = \"N\"; qos-group = 3; } ); };\n"
+    "policy-map = {\n"
+    "  qos = ( { name = \"P\"; class = ( { name = \"C\";\n"
+    "    set-qos-group = 3; } ); } );\n"
+    "  queuing = ( { name = \"Q\"; class = (\n"
+    "    { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = 100;\n"
+    "      random-detect = { minimum-threshold = \"150 kbytes\";\n"
+    "        maximum-threshold = \"3 mbytes\"; drop-probability = 7;\n"
+    "        weight = 2; ecn = true; }; },\n"
+    "    { name = \"c-out-8q-q7\"; priority-level = 1; } ); } );\n"
+    "  network-qos = ( { name = \"NQ\"; class = ( { name = \"N\";\n"
+    "    pause-pfc-cos = 3; mtu = 9216; } ); } ); };\n"
+    "system-qos = { service-policy = { network-qos = \"NQ\";\n"
+    "  qos-input = \"P\"; queuing-output = \"Q\"; }; };\n"
+    "interface = ( { name = \"swp1\"; alias = \"Ethernet1/1\";\n"
+    "  priority-flow-control = { mode = \"on\"; watch-dog-interval = false; "
+    "};\n"
+    "  qdisc-takeover = true;\n"
+    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\"; }; } );\n"
+    "priority-flow-control = { watch-dog-interval = true;\n"
+    "  watch-dog = { interval = 250; shutdown-multiplier = 3;\n"
+    "    internal-interface-multiplier = 4; };\n"
+    "  auto-restore-multiplier = 5; fixed-restore-multiplier = 6; };\n";
+
+/* Whether TEXT sets KEY somewhere: "KEY = " at the start of a word. */
+static bool sets_key(const char *text, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = strstr(text, key); p; p = strstr(p + 1, key))
+		if ((p == text || strchr(" \t\n{", p[-1])) &&
+		    !strncmp(p + n, " = ", 3))
+			return true;
+	return false;
+}
+
+static void test_conf_keys(void **state)
+{
+	struct policy p;
+	struct diag d;
+	char *text;
+
+	(void)state;
+	for (int k = 0; k < CONF_K_MAX; k++) {
+		const char *name = conf_key_name((enum conf_key)k);
+
+		assert_string_not_equal(name, "?");
+		assert_int_equal(conf_key_parse(name), k);
+	}
+	assert_string_equal(conf_key_name(CONF_K_MINIMUM_THRESHOLD),
+	                    "minimum-threshold");
+	assert_int_equal(conf_key_parse("watchdog"), -1);
+	assert_int_equal(conf_key_parse("Name"), -1);
+	assert_int_equal(conf_key_parse(NULL), -1);
+	assert_string_equal(conf_key_name(CONF_K_MAX), "?");
+
+	/* The loader reads every name of the table and the writer writes
+	 * every one back. */
+	diag_init(&d, NULL);
+	if (conf_load_string(conf_full, &p, &d))
+		fail_msg("the full config does not load: %s",
+		         d.n ? d.v[0].text : "?");
+	text = conf_write_string(&p);
+	assert_non_null(text);
+	for (int k = 0; k < CONF_K_MAX; k++) {
+		const char *name = conf_key_name((enum conf_key)k);
+
+		if (!sets_key(conf_full, name))
+			fail_msg("the full config lacks setting %s", name);
+		if (!sets_key(text, name))
+			fail_msg("the writer wrote no %s:\n%s", name, text);
+	}
+	free(text);
+	policy_free(&p);
+	diag_free(&d);
+}
+
+static void test_conf_keys_unknown(void **state)
+{
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	diag_init(&d, NULL);
+	assert_int_equal(conf_load_string("system-qos = { service-polcy = "
+	                                  "{ }; watchdog = 1; };\n",
+	                                  &p, &d),
+	                 -1);
+	assert_int_equal(d.nerrors, 2);
+	assert_string_equal(d.v[0].text,
+	                    "unknown setting 'service-polcy' in system-qos "
+	                    "(did you mean 'service-policy'?)");
+	assert_string_equal(d.v[1].text,
+	                    "unknown setting 'watchdog' in system-qos, "
+	                    "expected one of: service-policy");
+	diag_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +328,8 @@ int main(void)
 	    cmocka_unit_test(test_qdisc_kinds),
 	    cmocka_unit_test(test_filter_kinds),
 	    cmocka_unit_test(test_debug_names),
+	    cmocka_unit_test(test_conf_keys),
+	    cmocka_unit_test(test_conf_keys_unknown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,61 @@
+/* conf_keys: the setting names of roced.conf(5), one table for the loader
+ * (conf.c, conf_value.c), its messages and the writer (conf_write.c).
+ * See conf.h.
+ */
+#include "conf/conf.h"
+
+#include <string.h>
+
+static const char *const conf_keys[CONF_K_MAX] = {
+    [CONF_K_CLASS_MAP] = "class-map",
+    [CONF_K_POLICY_MAP] = "policy-map",
+    [CONF_K_SYSTEM_QOS] = "system-qos",
+    [CONF_K_INTERFACE] = "interface",
+    [CONF_K_PRIORITY_FLOW_CONTROL] = "priority-flow-control",
+    [CONF_K_QOS] = "qos",
+    [CONF_K_NETWORK_QOS] = "network-qos",
+    [CONF_K_QUEUING] = "queuing",
+    [CONF_K_NAME] = "name",
+    [CONF_K_MATCH] = "match",
+    [CONF_K_COS] = "cos",
+    [CONF_K_DSCP] = "dscp",
+    [CONF_K_QOS_GROUP] = "qos-group",
+    [CONF_K_CLASS] = "class",
+    [CONF_K_SET_QOS_GROUP] = "set-qos-group",
+    [CONF_K_BANDWIDTH_REMAINING_PERCENT] = "bandwidth-remaining-percent",
+    [CONF_K_PRIORITY_LEVEL] = "priority-level",
+    [CONF_K_RANDOM_DETECT] = "random-detect",
+    [CONF_K_MINIMUM_THRESHOLD] = "minimum-threshold",
+    [CONF_K_MAXIMUM_THRESHOLD] = "maximum-threshold",
+    [CONF_K_DROP_PROBABILITY] = "drop-probability",
+    [CONF_K_WEIGHT] = "weight",
+    [CONF_K_ECN] = "ecn",
+    [CONF_K_PAUSE_PFC_COS] = "pause-pfc-cos",
+    [CONF_K_MTU] = "mtu",
+    [CONF_K_SERVICE_POLICY] = "service-policy",
+    [CONF_K_QOS_INPUT] = "qos-input",
+    [CONF_K_QUEUING_OUTPUT] = "queuing-output",
+    [CONF_K_ALIAS] = "alias",
+    [CONF_K_MODE] = "mode",
+    [CONF_K_WATCH_DOG_INTERVAL] = "watch-dog-interval",
+    [CONF_K_QDISC_TAKEOVER] = "qdisc-takeover",
+    [CONF_K_WATCH_DOG] = "watch-dog",
+    [CONF_K_INTERVAL] = "interval",
+    [CONF_K_SHUTDOWN_MULTIPLIER] = "shutdown-multiplier",
+    [CONF_K_INTERNAL_INTERFACE_MULTIPLIER] = "internal-interface-multiplier",
+    [CONF_K_AUTO_RESTORE_MULTIPLIER] = "auto-restore-multiplier",
+    [CONF_K_FIXED_RESTORE_MULTIPLIER] = "fixed-restore-multiplier",
+};
+
+const char *conf_key_name(enum conf_key k)
+{
+	return (unsigned)k < CONF_K_MAX ? conf_keys[k] : "?";
+}
+
+int conf_key_parse(const char *name)
+{
+	for (int k = 0; name && k < CONF_K_MAX; k++)
+		if (!strcmp(name, conf_keys[k]))
+			return k;
+	return -1;
+}
