@@ -401,7 +401,7 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 
 	show_add_bool(o, "watch-dog-interval", w->enabled);
 	show_add_bool(o, "forced-watch-dog", false);
-	show_add_int(o, "poll-interval-ms", w->poll_ms);
+	show_add_int(o, "interval", w->poll_ms);
 	show_add_int(o, "shutdown-multiplier", w->shutdown_mult);
 	show_add_int(o, "auto-restore-multiplier", w->auto_restore_mult);
 	show_add_int(o, "fixed-restore-multiplier", w->fixed_restore_mult);

@@ -38,6 +38,15 @@
  *         "internal-interface-multiplier"}, "auto-restore-multiplier",
  *        "fixed-restore-multiplier"}}
  * Absent settings are absent keys; value lists are arrays of integers.
+ *
+ * A setting that other answers show too has its roced.conf name there,
+ * e.g. show queuing pfc-queue:
+ *   {"watch-dog-interval", "forced-watch-dog", "interval" (ms, as
+ *    watch-dog.interval above), "shutdown-multiplier",
+ *    "auto-restore-multiplier", "fixed-restore-multiplier",
+ *    "internal-interface-multiplier", "running", "note",
+ *    "interface": [{"name", "alias", "watch-dog", "priorities": [..],
+ *                   "state"}]}
  */
 #ifndef ROCED_SHOW_H
 #define ROCED_SHOW_H

@@ -550,7 +550,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 	if (detail) {
 		strbuf_puts(out,
 		            "\nGlobal PFC watchdog configuration details\n");
-		show_get_int(data, "poll-interval-ms", &v);
+		show_get_int(data, "interval", &v);
 		strbuf_printf(
 		    out, "PFC watch-dog poll interval : %" PRId64 " ms\n", v);
 		show_get_int(data, "shutdown-multiplier", &v);

@@ -584,6 +584,34 @@ static void test_show_pfc_queue_reference(void **state)
 	strbuf_free(&want);
 }
 
+/* The watchdog's poll interval has one JSON key, its roced.conf name, in
+ * the pfc-queue answer and in the policy JSON alike. */
+static void test_show_pfc_queue_keys(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = SHOW_PFC_QUEUE};
+	struct json_object *d, *pj;
+	struct strbuf text;
+
+	f->p.pfcwd.poll_ms = 250;
+	d = answer(f, &q, &text);
+	pj = show_policy_json(&f->p, NULL);
+	assert_int_equal(json_object_get_int(jget(d, "interval")), 250);
+	assert_int_equal(json_object_get_int(jget(
+	                     pj, "priority-flow-control.watch-dog.interval")),
+	                 250);
+	assert_null(jget(d, "poll-interval-ms"));
+	json_object_put(pj);
+	json_object_put(d);
+	strbuf_free(&text);
+	q.detail = true;
+	d = answer(f, &q, &text);
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "PFC watch-dog poll interval : 250 ms\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
 static void test_show_maps(void **state)
 {
 	struct fixture *f = *state;
@@ -911,6 +939,8 @@ int main(void)
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_reference,
 	                                    fx_setup, fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_keys, fx_setup,
+	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_maps, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_policy_json, fx_setup,
