@@ -48,13 +48,17 @@ static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
 	cl->match = POLICY_MATCH_ALL; /* the NX-OS default */
 	if (conf_string(c, e, CONF_K_MATCH, where, match, sizeof(match),
 	                &mline) > 0) {
-		if (!strcmp(match, "any"))
-			cl->match = POLICY_MATCH_ANY;
-		else if (strcmp(match, "all"))
+		int m = policy_match_parse(match);
+
+		if (m >= 0)
+			cl->match = (enum policy_match)m;
+		else
 			diag_err(c->d, mline,
-			         "invalid match '%s' in %s, expected \"all\" "
-			         "or \"any\"",
-			         match, where);
+			         "invalid %s '%s' in %s, expected \"%s\" or "
+			         "\"%s\"",
+			         conf_key_name(CONF_K_MATCH), match, where,
+			         policy_match_name(POLICY_MATCH_ALL),
+			         policy_match_name(POLICY_MATCH_ANY));
 	}
 	mask = 0;
 	if (conf_values(c, e, CONF_K_COS, where, 7, false, &mask,

@@ -130,8 +130,7 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 			strbuf_puts(sb, "{ ");
 			conf_write_str(sb, CONF_K_NAME, c->name);
 			conf_write_str(sb, CONF_K_MATCH,
-			               c->match == POLICY_MATCH_ANY ? "any"
-			                                            : "all");
+			               policy_match_name(c->match));
 			conf_write_set(sb, CONF_K_COS, c->cos);
 			conf_write_set(sb, CONF_K_DSCP, c->dscp);
 			strbuf_puts(sb, "}");

@@ -373,3 +373,26 @@ int policy_pfc_mode_parse(const char *s)
 			return (int)i;
 	return -1;
 }
+
+static const char *const policy_match_names[] = {
+    [POLICY_MATCH_ALL] = "all",
+    [POLICY_MATCH_ANY] = "any",
+};
+
+const char *policy_match_name(enum policy_match m)
+{
+	if ((unsigned)m <
+	    sizeof(policy_match_names) / sizeof(policy_match_names[0]))
+		return policy_match_names[m];
+	return "?";
+}
+
+int policy_match_parse(const char *s)
+{
+	for (unsigned i = 0; s && i < sizeof(policy_match_names) /
+	                                  sizeof(policy_match_names[0]);
+	     i++)
+		if (!strcmp(s, policy_match_names[i]))
+			return (int)i;
+	return -1;
+}

@@ -305,6 +305,10 @@ int policy_list_format(uint64_t mask, char *buf, size_t len);
 
 const char *policy_pfc_mode_name(enum policy_pfc_mode m);
 int policy_pfc_mode_parse(const char *s); /* -1 if unknown */
+/* A class-map's match mode as roced.conf and show's JSON spell it: "all",
+ * "any" ("?" for anything else); the parse is its inverse. */
+const char *policy_match_name(enum policy_match m);
+int policy_match_parse(const char *s); /* -1 if unknown */
 
 /* Semantic checks across objects (undefined names, sums, ranges,...).
  * Every problem is added to D at the line of the offending statement;

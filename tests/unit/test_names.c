@@ -15,6 +15,7 @@
 #include "base/names.h"
 #include "conf/conf.h"
 #include "model/caps.h"
+#include "model/policy.h"
 #include "model/plan.h"
 #include "model/units.h"
 
@@ -214,6 +215,34 @@ static void test_debug_names(void **state)
 	assert_string_equal(buf, "all, ");
 }
 
+/* ---- class-map match modes (lib/model/policy.c) ---- */
+
+static void test_match_names(void **state)
+{
+	struct policy p;
+	struct diag d;
+
+	(void)state;
+	assert_string_equal(policy_match_name(POLICY_MATCH_ALL), "all");
+	assert_string_equal(policy_match_name(POLICY_MATCH_ANY), "any");
+	assert_int_equal(policy_match_parse("all"), POLICY_MATCH_ALL);
+	assert_int_equal(policy_match_parse("any"), POLICY_MATCH_ANY);
+	assert_int_equal(policy_match_parse("match-any"), -1);
+	assert_int_equal(policy_match_parse(NULL), -1);
+	assert_string_equal(policy_match_name((enum policy_match)2), "?");
+	/* The loader's refusal names the table's words. */
+	diag_init(&d, NULL);
+	assert_int_equal(conf_load_string("class-map = { qos = ( { name = "
+	                                  "\"C\"; match = \"some\"; } ); };\n",
+	                                  &p, &d),
+	                 -1);
+	assert_int_equal(d.nerrors, 1);
+	assert_string_equal(d.v[0].text,
+	                    "invalid match 'some' in class-map type qos C, "
+	                    "expected \"all\" or \"any\"");
+	diag_free(&d);
+}
+
 /* ---- roced.conf setting names (lib/conf/conf_keys.c) ---- */
 
 /* Every setting roced.conf can hold, each set to something the writer
@@ -328,6 +357,7 @@ int main(void)
 	    cmocka_unit_test(test_qdisc_kinds),
 	    cmocka_unit_test(test_filter_kinds),
 	    cmocka_unit_test(test_debug_names),
+	    cmocka_unit_test(test_match_names),
 	    cmocka_unit_test(test_conf_keys),
 	    cmocka_unit_test(test_conf_keys_unknown),
 	};
