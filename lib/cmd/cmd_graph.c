@@ -59,6 +59,12 @@ static const char *cmd_vocab_subsys(unsigned i, const char **help)
 	return names_debug_name((enum names_debug)i);
 }
 
+static const char *cmd_vocab_pfc_mode(unsigned i, const char **help)
+{
+	*help = policy_pfc_mode_help((enum policy_pfc_mode)i);
+	return policy_pfc_mode_name((enum policy_pfc_mode)i);
+}
+
 static const struct {
 	const char *word;
 	unsigned n;
@@ -66,6 +72,7 @@ static const struct {
 } cmd_vocab_words[] = {
     {"UNIT", UNITS_SIZE_MAX, cmd_vocab_unit},
     {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
+    {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
 };
 
 struct cmd_frag {

@@ -35,6 +35,8 @@
  *              mbytes), each a keyword with the unit's own help
  *   SUBSYS     a debug subsystem: any word of base/names.h's table, the
  *              same way
+ *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
+ *              way
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

@@ -403,14 +403,12 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 #define H_NQCLASS                                                              \
 	H_CLASS "Type of the class\nNetwork-qos class\n"                       \
 	        "Default network-qos class\n" H_CNAME
-#define H_SP   "Configure service policy\n" H_PTYPE
-#define H_SPQ  "Qos policy\nApply to the input direction\n" H_PNAME
-#define H_SPU  "Queuing policy\nApply to the output direction\n" H_PNAME
-#define H_SPN  "Network-qos policy\n" H_PNAME
-#define H_MODE "Set PFC mode\n"
-#define H_MODES                                                                \
-	"Advertise by DCBX and enable PFC once the peer agrees\n"              \
-	"Enable PFC regardless of the peer\nDisable PFC\n"
+#define H_SP  "Configure service policy\n" H_PTYPE
+#define H_SPQ "Qos policy\nApply to the input direction\n" H_PNAME
+#define H_SPU "Queuing policy\nApply to the output direction\n" H_PNAME
+#define H_SPN "Network-qos policy\n" H_PNAME
+/* PFCMODE: the modes of model/policy.c, with their help. */
+#define H_MODE  "Set PFC mode\n"
 #define H_DEBUG "Debugging functions\n"
 /* SUBSYS: every name of base/names.c's debug table, with its help. */
 #define SUBSYS   "(" NAMES_DEBUG_ALL "|SUBSYS)"
@@ -653,10 +651,9 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_service_policy},
     /* interface */
     {M(IF), KCONF, "priority-flow-control mode",
-     "priority-flow-control mode (auto|on|off)", H_PFC H_MODE H_MODES,
-     cmd_nx_pfc_mode},
+     "priority-flow-control mode PFCMODE", H_PFC H_MODE, cmd_nx_pfc_mode},
     {M(IF), KCONF, "priority-flow-control mode",
-     "no priority-flow-control mode [auto|on|off]", NO H_PFC H_MODE H_MODES,
+     "no priority-flow-control mode [PFCMODE]", NO H_PFC H_MODE,
      cmd_nx_pfc_mode},
     {M(IF), KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)",

@@ -421,13 +421,15 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_string(c, g, CONF_K_MODE, where, mode, sizeof(mode), &line) >
 	    0) {
 		m = policy_pfc_mode_parse(mode);
-		if (m < 0)
-			diag_err(c->d, line,
-			         "invalid %s %s '%s' in %s, expected auto, on "
-			         "or off",
-			         conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL),
-			         conf_key_name(CONF_K_MODE), mode, iwhere);
-		else
+		if (m < 0) {
+			char modes[64];
+
+			policy_pfc_mode_expected(modes, sizeof(modes));
+			diag_err(
+			    c->d, line, "invalid %s %s '%s' in %s, expected %s",
+			    conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL),
+			    conf_key_name(CONF_K_MODE), mode, iwhere, modes);
+		} else
 			i->pfc_mode = (enum policy_pfc_mode)m;
 	}
 	if (conf_bool(c, g, CONF_K_WATCH_DOG_INTERVAL, where, &wd, NULL) > 0)

@@ -350,28 +350,50 @@ bool policy_iface_watchdog(const struct policy *p, const struct policy_iface *i)
 	return p->pfcwd.enabled;
 }
 
-static const char *const policy_pfc_mode_names[] = {
-    [POLICY_PFC_AUTO] = "auto",
-    [POLICY_PFC_ON] = "on",
-    [POLICY_PFC_OFF] = "off",
+static const struct {
+	const char *name;
+	const char *help; /* what rocesh's `?` says of it */
+} policy_pfc_mode_names[POLICY_PFC_NMODES] = {
+    [POLICY_PFC_AUTO] = {"auto",
+                         "Advertise by DCBX and enable PFC once the peer "
+                         "agrees"},
+    [POLICY_PFC_ON] = {"on", "Enable PFC regardless of the peer"},
+    [POLICY_PFC_OFF] = {"off", "Disable PFC"},
 };
 
 const char *policy_pfc_mode_name(enum policy_pfc_mode m)
 {
-	if ((unsigned)m <
-	    sizeof(policy_pfc_mode_names) / sizeof(policy_pfc_mode_names[0]))
-		return policy_pfc_mode_names[m];
-	return "?";
+	return (unsigned)m < POLICY_PFC_NMODES ? policy_pfc_mode_names[m].name
+	                                       : "?";
 }
 
 int policy_pfc_mode_parse(const char *s)
 {
-	for (unsigned i = 0; i < sizeof(policy_pfc_mode_names) /
-	                             sizeof(policy_pfc_mode_names[0]);
-	     i++)
-		if (!strcmp(s, policy_pfc_mode_names[i]))
+	for (unsigned i = 0; s && i < POLICY_PFC_NMODES; i++)
+		if (!strcmp(s, policy_pfc_mode_names[i].name))
 			return (int)i;
 	return -1;
+}
+
+const char *policy_pfc_mode_help(enum policy_pfc_mode m)
+{
+	return (unsigned)m < POLICY_PFC_NMODES ? policy_pfc_mode_names[m].help
+	                                       : "?";
+}
+
+int policy_pfc_mode_expected(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < POLICY_PFC_NMODES; i++)
+		off += (size_t)snprintf(buf + (off < len ? off : len),
+		                        off < len ? len - off : 0, "%s%s",
+		                        !i                           ? ""
+		                        : i + 1 == POLICY_PFC_NMODES ? " or "
+		                                                     : ", ",
+		                        policy_pfc_mode_names[i].name);
+	return (int)off;
 }
 
 static const char *const policy_match_names[] = {

@@ -136,6 +136,7 @@ enum policy_pfc_mode {
 	POLICY_PFC_ON,
 	POLICY_PFC_OFF,
 };
+#define POLICY_PFC_NMODES (POLICY_PFC_OFF + 1)
 
 enum policy_tristate {
 	POLICY_INHERIT, /* follow the global setting */
@@ -303,8 +304,13 @@ int policy_list_parse(const char *s, unsigned max, bool dscp_names,
 /* Render MASK as the shortest list ("0-2,5") into BUF. */
 int policy_list_format(uint64_t mask, char *buf, size_t len);
 
+/* "auto", "on", "off" ("?" for anything else); the parse is its inverse.
+ * The help is what rocesh's `?` says of the mode; "expected" writes "auto,
+ * on or off" for messages and returns the length snprintf would have. */
 const char *policy_pfc_mode_name(enum policy_pfc_mode m);
 int policy_pfc_mode_parse(const char *s); /* -1 if unknown */
+const char *policy_pfc_mode_help(enum policy_pfc_mode m);
+int policy_pfc_mode_expected(char *buf, size_t len);
 /* A class-map's match mode as roced.conf and show's JSON spell it: "all",
  * "any" ("?" for anything else); the parse is its inverse. */
 const char *policy_match_name(enum policy_match m);

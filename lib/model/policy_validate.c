@@ -521,13 +521,16 @@ static void policy_validate_ifaces(const struct policy *p, struct diag *d)
 		    "policy-map type queuing",
 		    policy_find_map_queuing(p, f->queuing_output),
 		    "service-policy type queuing output", where);
-		if (f->pfc_mode != POLICY_PFC_AUTO &&
-		    f->pfc_mode != POLICY_PFC_ON &&
-		    f->pfc_mode != POLICY_PFC_OFF)
+		if (policy_pfc_mode_parse(policy_pfc_mode_name(f->pfc_mode)) <
+		    0) {
+			char modes[64];
+
+			policy_pfc_mode_expected(modes, sizeof(modes));
 			diag_err(d, f->line,
 			         "invalid priority-flow-control mode of %s, "
-			         "expected auto, on or off",
-			         where);
+			         "expected %s",
+			         where, modes);
+		}
 		if (f->watchdog != POLICY_INHERIT && f->watchdog != POLICY_ON &&
 		    f->watchdog != POLICY_OFF)
 			diag_err(d, f->line,

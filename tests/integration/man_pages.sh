@@ -223,8 +223,8 @@ while read -r name value; do
 	fi
 done <"$tmp/dscp"
 # PFC modes and size units, quoted as the file writes them.
-words=$(sed -n '/policy_pfc_mode_names\[\] = {/,/};/p' \
-	"$top_srcdir/lib/model/policy.c" | grep -oE '"[a-z]+"' | tr -d '"' | tr '\n' ' ')
+words=$(sed -n '/} policy_pfc_mode_names\[[A-Z_]*\] = {/,/};/p' \
+	"$top_srcdir/lib/model/policy.c" | grep -oE '\{"[a-z]+"' | tr -d '{"' | tr '\n' ' ')
 units=$(sed -n '/} units_sizes\[[A-Z_]*\] = {/,/};/p' \
 	"$top_srcdir/lib/model/units.c" | grep -oE '\{"[a-z]+"' | tr -d '{"' | tr '\n' ' ')
 if [ "$(echo "$words" | wc -w)" -lt 3 ] || [ "$(echo "$units" | wc -w)" -lt 3 ]; then

@@ -215,6 +215,44 @@ static void test_debug_names(void **state)
 	assert_string_equal(buf, "all, ");
 }
 
+/* ---- PFC modes (lib/model/policy.c) ---- */
+
+static void test_pfc_modes(void **state)
+{
+	struct policy p;
+	struct diag d;
+	char buf[64];
+
+	(void)state;
+	for (int m = 0; m < POLICY_PFC_NMODES; m++) {
+		const char *name =
+		    policy_pfc_mode_name((enum policy_pfc_mode)m);
+
+		assert_string_not_equal(name, "?");
+		assert_int_equal(policy_pfc_mode_parse(name), m);
+		assert_string_not_equal(
+		    policy_pfc_mode_help((enum policy_pfc_mode)m), "?");
+	}
+	assert_int_equal(policy_pfc_mode_parse("enabled"), -1);
+	assert_int_equal(policy_pfc_mode_parse(NULL), -1);
+	assert_string_equal(policy_pfc_mode_help(POLICY_PFC_OFF),
+	                    "Disable PFC");
+	assert_int_equal(policy_pfc_mode_expected(buf, sizeof(buf)), 15);
+	assert_string_equal(buf, "auto, on or off");
+	/* Validation refuses a mode outside the table with its words. */
+	policy_init(&p);
+	assert_non_null(policy_add_iface(&p, "swp1"));
+	p.ifaces[0].pfc_mode = (enum policy_pfc_mode)POLICY_PFC_NMODES;
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 1);
+	assert_string_equal(d.v[0].text,
+	                    "invalid priority-flow-control mode of "
+	                    "interface swp1, expected auto, on or "
+	                    "off");
+	diag_free(&d);
+	policy_free(&p);
+}
+
 /* ---- class-map match modes (lib/model/policy.c) ---- */
 
 static void test_match_names(void **state)
@@ -357,6 +395,7 @@ int main(void)
 	    cmocka_unit_test(test_qdisc_kinds),
 	    cmocka_unit_test(test_filter_kinds),
 	    cmocka_unit_test(test_debug_names),
+	    cmocka_unit_test(test_pfc_modes),
 	    cmocka_unit_test(test_match_names),
 	    cmocka_unit_test(test_conf_keys),
 	    cmocka_unit_test(test_conf_keys_unknown),
