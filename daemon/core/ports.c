@@ -60,6 +60,15 @@ bool ports_programmed(const struct ports_port *e)
 	return e->applied && e->status == RECONCILE_OK;
 }
 
+enum plan_port_state ports_state(const struct ports_port *e)
+{
+	if (ports_programmed(e))
+		return PLAN_PORT_PROGRAMMED;
+	if (e->applied && e->status == RECONCILE_REFUSED)
+		return PLAN_PORT_REFUSED;
+	return PLAN_PORT_NOT_PROGRAMMED;
+}
+
 /* Entries for the names of IN (N of them) that have none, added in one
  * go: one sort, however many ports a first apply brings. */
 static int ports_add(struct ports *r, const struct compile_port *in, size_t n)
@@ -120,8 +129,37 @@ static void ports_not_applied(struct ports *r, const struct plan *pl, size_t n,
 	for (size_t i = 0; i < n && i < pl->nports; i++) {
 		struct ports_port *e = ports_find(r, pl->ports[i].ifname);
 
-		if (e && !e->applied)
+		if (!e)
+			continue;
+		e->news = !e->applied && strcmp(e->reason, why);
+		if (!e->applied)
 			snprintf(e->reason, sizeof(e->reason), "%s", why);
+	}
+}
+
+/* E's reason for RES, in the words show prints after the state. */
+static void ports_reason(struct ports_port *e,
+                         const struct reconcile_result *res)
+{
+	switch (res->status) {
+	case RECONCILE_OK:
+		e->reason[0] = '\0';
+		break;
+	case RECONCILE_ABSENT:
+		snprintf(e->reason, sizeof(e->reason),
+		         "no such link: waiting for it");
+		break;
+	case RECONCILE_REFUSED:
+		snprintf(e->reason, sizeof(e->reason),
+		         "foreign root qdisc %s %x: (roced did not create it "
+		         "and leaves it alone without qdisc-takeover)",
+		         res->foreign_kind, PLAN_H_MAJ(res->foreign_handle));
+		break;
+	case RECONCILE_ROLLED_BACK:
+	case RECONCILE_FAILED:
+		snprintf(e->reason, sizeof(e->reason), "the kernel refused %s",
+		         res->error[0] ? res->error : "a request");
+		break;
 	}
 }
 
@@ -177,19 +215,21 @@ void ports_applied(struct ports *r, struct plan *pl, size_t n,
 
 		if (!e)
 			continue;
+		char before[sizeof(e->reason)];
+		bool was = e->applied;
+		enum reconcile_status old = e->status;
+
 		ports_plan_free(e);
 		e->plan = pl->ports[i];
 		memset(&pl->ports[i], 0, sizeof(pl->ports[i]));
+		snprintf(before, sizeof(before), "%s", e->reason);
 		e->applied = true;
 		e->status = res[i].status;
-		if (res[i].error[0])
-			snprintf(e->reason, sizeof(e->reason), "%s",
-			         res[i].error);
-		else if (res[i].status == RECONCILE_ABSENT)
-			snprintf(e->reason, sizeof(e->reason),
-			         "%s: no such link: waiting for it", e->ifname);
-		else
-			e->reason[0] = '\0';
+		snprintf(e->foreign_kind, sizeof(e->foreign_kind), "%s",
+		         res[i].foreign_kind);
+		e->foreign_handle = res[i].foreign_handle;
+		ports_reason(e, &res[i]);
+		e->news = !was || old != e->status || strcmp(before, e->reason);
 	}
 }
 

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "base/diag.h"
 #include "kernel/reconcile.h"
@@ -76,6 +77,12 @@ struct ports_port {
 	double repairs[PORTS_REPAIR_MAX]; /* the last repairs, a ring */
 	unsigned nrepairs;                /* how many ever (mod the ring) */
 	bool contested;
+	/* RECONCILE_REFUSED: the foreign root qdisc in the way. */
+	char foreign_kind[16];
+	uint32_t foreign_handle;
+	/* The last ports_applied() changed the port's state or reason:
+	 * what the daemon logs once, not on every pass. */
+	bool news;
 };
 
 struct ports {
@@ -96,6 +103,9 @@ void ports_free(struct ports *r);
 struct ports_port *ports_find(const struct ports *r, const char *ifname);
 /* Does the kernel hold the plan of E? */
 bool ports_programmed(const struct ports_port *e);
+/* E's state as show tells it: programmed, refused (a foreign root qdisc,
+ * E's REASON names it) or not programmed (REASON says why). */
+enum plan_port_state ports_state(const struct ports_port *e);
 
 /* Compile P for the ports NAMES (N of them; NULL: every port P
  * configures, in its order) into PL (plan_init()ed by the caller), from
@@ -112,9 +122,11 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 /* After engine_apply(PL): each of the first N ports of PL (those
  * ports_compile() planned, not the orphans the apply added after them)
  * takes its plan out of PL (PL's port is left empty) and its result from
- * RES into its entry. Without RES (nothing was written, WHY says why) the
- * entries keep their last apply, and those that never had one record
- * WHY. */
+ * RES into its entry, with the reason in words ("the kernel refused
+ * ...", "foreign root qdisc htb 1: ..."). Without RES (nothing was
+ * written, WHY says why) the entries keep their last apply, and those
+ * that never had one record WHY. Each entry's NEWS says whether its
+ * state or reason changed. */
 void ports_applied(struct ports *r, struct plan *pl, size_t n,
                    const struct reconcile_result *res, const char *why);
 

@@ -149,6 +149,13 @@ static int dctl_stats_cb(const struct nlmsghdr *nlh, void *data)
 	if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
 	    o.obj != TC_MSG_QDISC)
 		return MNL_CB_OK;
+	if (o.parent == PLAN_H_ROOT &&
+	    PLAN_H_MAJ(o.handle) == PLAN_ROOT_MAJOR) {
+		for (size_t i = 0; i < v->n; i++)
+			if (v->ifindex[i] && v->ifindex[i] == o.ifindex)
+				v->st[i].roced_root = true;
+		return MNL_CB_OK;
+	}
 	q = tc_msg_leaf_queue(o.handle);
 	if (q < 0 || q >= POLICY_NQUEUES)
 		return MNL_CB_OK;
@@ -177,9 +184,23 @@ static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
                           const struct policy_iface *f, struct dctl_view *v)
 {
 	struct ports_port *e = f ? ports_find(c->ports, f->name) : NULL;
+	struct show_port_state *st = &v->st[v->n];
 	struct caps caps;
 
-	v->st[v->n].contested = e && e->contested;
+	st->contested = e && e->contested;
+	/* What the registry knows of the port's last apply. */
+	if (e) {
+		st->state = ports_state(e);
+		snprintf(st->reason, sizeof(st->reason), "%s", e->reason);
+		snprintf(st->foreign_kind, sizeof(st->foreign_kind), "%s",
+		         e->foreign_kind);
+		st->foreign_handle = e->foreign_handle;
+	} else {
+		st->state = PLAN_PORT_NOT_PROGRAMMED;
+		snprintf(st->reason, sizeof(st->reason), "%s",
+		         f ? "not applied yet"
+		           : "roced does not configure this link");
+	}
 	if (e && e->applied) {
 		v->plans[v->n++] = &e->plan;
 		return;

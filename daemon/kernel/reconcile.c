@@ -49,9 +49,19 @@ static void rc_describe(char *buf, size_t len, const struct diff_op *op)
 {
 	switch (op->obj) {
 	case DIFF_QDISC:
-		snprintf(buf, len, "%s qdisc %s %x:", diff_kind_name(op->kind),
-		         plan_qdisc_kind_name(op->u.qdisc.kind),
-		         PLAN_H_MAJ(op->u.qdisc.handle));
+		/* "qdisc ets 4791: root", as tc qdisc show names it. */
+		if (op->u.qdisc.parent == PLAN_H_ROOT)
+			snprintf(buf, len, "%s qdisc %s %x: root",
+			         diff_kind_name(op->kind),
+			         plan_qdisc_kind_name(op->u.qdisc.kind),
+			         PLAN_H_MAJ(op->u.qdisc.handle));
+		else
+			snprintf(buf, len, "%s qdisc %s %x: parent %x:%x",
+			         diff_kind_name(op->kind),
+			         plan_qdisc_kind_name(op->u.qdisc.kind),
+			         PLAN_H_MAJ(op->u.qdisc.handle),
+			         PLAN_H_MAJ(op->u.qdisc.parent),
+			         PLAN_H_MIN(op->u.qdisc.parent));
 		break;
 	case DIFF_CLASS:
 		snprintf(buf, len, "%s class %x:%x", diff_kind_name(op->kind),
@@ -427,6 +437,10 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 			    "unless the configuration says to take it over",
 			    p->want->ifname, info->foreign_kind,
 			    PLAN_H_MAJ(info->foreign_handle));
+			snprintf(p->res->foreign_kind,
+			         sizeof(p->res->foreign_kind), "%s",
+			         info->foreign_kind);
+			p->res->foreign_handle = info->foreign_handle;
 			trouble = true;
 			continue;
 		}

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kernel/dcb.h"
 #include "kernel/link.h"
@@ -36,6 +37,10 @@ struct reconcile_result {
 	enum reconcile_status status;
 	size_t writes; /* operations sent for this port (rollback included) */
 	char error[512];
+	/* RECONCILE_REFUSED: the root qdisc in the way, as the kernel has
+	 * it. */
+	char foreign_kind[16];
+	uint32_t foreign_handle;
 };
 
 struct reconcile {

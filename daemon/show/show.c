@@ -144,6 +144,44 @@ static void show_port_names(struct json_object *o, const struct plan_port *pp,
 	show_add_bool(o, "exists", st->exists);
 }
 
+/* The port's state: the registry's, unless the kernel no longer holds
+ * the root qdisc of a plan it took (someone removed or replaced it since;
+ * the next reconcile of the port puts it back). */
+static void show_port_state_json(struct json_object *o,
+                                 const struct plan_port *pp,
+                                 const struct show_port_state *st)
+{
+	enum plan_port_state state = st->state;
+	const char *reason = st->reason;
+	bool root = false;
+
+	for (size_t i = 0; i < pp->nqdiscs; i++)
+		root = root || pp->qdiscs[i].parent == PLAN_H_ROOT;
+	if (state == PLAN_PORT_PROGRAMMED && root && st->stats &&
+	    !st->roced_root) {
+		state = PLAN_PORT_NOT_PROGRAMMED;
+		reason = "roced's root qdisc is gone from the kernel: the port "
+		         "was changed since roced programmed it (a reload "
+		         "puts it back)";
+	}
+	show_add_str(o, "state", plan_port_state_name(state));
+	if (state == PLAN_PORT_PROGRAMMED)
+		json_object_object_add(o, "reason", NULL);
+	else
+		show_add_str(o, "reason",
+		             reason[0] ? reason : "not applied yet");
+	if (state == PLAN_PORT_REFUSED) {
+		struct json_object *f = json_object_new_object();
+		char handle[16];
+
+		snprintf(handle, sizeof(handle),
+		         "%x:", PLAN_H_MAJ(st->foreign_handle));
+		show_add_str(f, "kind", st->foreign_kind);
+		show_add_str(f, "handle", handle);
+		json_object_object_add(o, "foreign-root-qdisc", f);
+	}
+}
+
 /* The counters of queue Q's leaf, null when the kernel has no leaf for it
  * (or was not read); RED's counters are null on other leaves. */
 static struct json_object *show_counters(const struct show_port_state *st,
@@ -255,6 +293,7 @@ static struct json_object *show_queuing_port(const struct show_input *in,
 	struct json_object *a = json_object_new_array();
 
 	show_port_names(o, pp, st);
+	show_port_state_json(o, pp, st);
 	if (m)
 		show_add_str(o, "queuing-policy", m->name);
 	else
@@ -291,6 +330,7 @@ static struct json_object *show_policy_map_port(const struct show_input *in,
 	struct json_object *sp = json_object_new_object();
 
 	show_port_names(o, pp, st);
+	show_port_state_json(o, pp, st);
 	if (mq) {
 		struct json_object *p = json_object_new_object();
 		struct json_object *a = json_object_new_array();
@@ -366,6 +406,7 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	const char *oper;
 
 	show_port_names(o, pp, st);
+	show_port_state_json(o, pp, st);
 	show_add_str(o, "mode", policy_pfc_mode_name(pp->pfc_mode));
 	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
 	json_object_object_add(o, "admin-priorities",

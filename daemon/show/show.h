@@ -47,6 +47,15 @@
  *    "internal-interface-multiplier", "running", "note",
  *    "interface": [{"name", "alias", "watch-dog", "priorities": [..],
  *                   "state"}]}
+ *
+ * Each port of show queuing interface, show policy-map interface and show
+ * interface priority-flow-control says what it really holds:
+ *   "state": "programmed" | "not-programmed" | "refused"
+ *   (plan_port_state_name()), "reason": why it is not programmed (null
+ *   when it is), and with "refused" "foreign-root-qdisc": {"kind",
+ *   "handle": "1:"}, the root qdisc roced did not create that is in the
+ *   way. A port whose plan has a root qdisc that the kernel no longer
+ *   holds (someone removed it since) is not programmed either.
  */
 #ifndef ROCED_SHOW_H
 #define ROCED_SHOW_H
@@ -115,6 +124,15 @@ struct show_port_state {
 	/* Another process keeps changing roced's objects on the port: roced
 	 * stopped repairing them for now (core/ports.h). */
 	bool contested;
+	/* The qdisc dump (STATS) found roced's root qdisc on the link. */
+	bool roced_root;
+	/* What roced's last apply made of the port (its registry entry):
+	 * STATE, REASON when it is not programmed, and the foreign root
+	 * qdisc in the way when it was refused. */
+	enum plan_port_state state;
+	char reason[512];
+	char foreign_kind[TC_MSG_KIND_MAX];
+	uint32_t foreign_handle;
 };
 
 struct show_input {

@@ -89,6 +89,25 @@ static void show_label(struct json_object *port, char *buf, size_t len)
 		snprintf(buf, len, "%s", show_get_str(port, "name"));
 }
 
+/* "not programmed: REASON", "refused: REASON" or "programmed". */
+static void show_state_text(struct json_object *port, char *buf, size_t len)
+{
+	int state = plan_port_state_parse(show_get_str(port, "state"));
+	const char *reason = show_get_str(port, "reason");
+
+	if (state < 0)
+		state = PLAN_PORT_NOT_PROGRAMMED; /* never claim more */
+	snprintf(buf, len, "%s%s%s",
+	         plan_port_state_text((enum plan_port_state)state),
+	         reason[0] ? ": " : "", reason);
+}
+
+static bool show_programmed(struct json_object *port)
+{
+	return plan_port_state_parse(show_get_str(port, "state")) ==
+	       PLAN_PORT_PROGRAMMED;
+}
+
 static void show_counter(char *buf, size_t len, struct json_object *o,
                          const char *key)
 {
@@ -291,11 +310,13 @@ void show_text_policy_map_if(struct json_object *data, struct strbuf *out)
 		struct json_object *sp = show_get(p, "service-policy");
 		struct json_object *qi = show_get(sp, "qos-input");
 		struct json_object *qo = show_get(sp, "queuing-output");
-		char label[96], list[256];
+		char label[96], list[256], state[640];
 
 		show_label(p, label, sizeof(label));
 		strbuf_printf(out, "\n%s%s\n", label,
 		              show_get_bool(p, "exists") ? "" : " (absent)");
+		show_state_text(p, state, sizeof(state));
+		strbuf_printf(out, "  State: %s\n", state);
 		if (!qi && !qo)
 			strbuf_puts(out, "\n  no service-policy\n");
 		if (qi) {
@@ -432,13 +453,15 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 		struct json_object *w = show_get(p, "warnings");
 		const char *pol = show_get_str(p, "queuing-policy");
 		bool unrealised = false;
-		char label[96];
+		char label[96], state[640];
 		int64_t speed;
 
 		show_label(p, label, sizeof(label));
 		strbuf_printf(out, "\nEgress Queuing for %s [%s]%s\n", label,
 		              pol[0] ? pol : "no queuing policy",
 		              show_get_bool(p, "exists") ? "" : " (absent)");
+		show_state_text(p, state, sizeof(state));
+		strbuf_printf(out, "State: %s\n", state);
 		strbuf_printf(out, "Layout %s, DCB %s",
 		              show_get_str(p, "layout"),
 		              show_get_str(p, "dcb"));
@@ -523,6 +546,18 @@ void show_text_pfc_if(struct json_object *data, struct strbuf *out)
 		strbuf_printf(out, "%-20s %-4s %-27s %-10s %s\n",
 		              alias[0] ? alias : show_get_str(p, "name"), m,
 		              operbuf, rx, tx);
+	}
+	/* The table tells what roced planned; a port the kernel does not
+	 * hold that for says so under it. */
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		char label[96], state[640];
+
+		if (show_programmed(p))
+			continue;
+		show_label(p, label, sizeof(label));
+		show_state_text(p, state, sizeof(state));
+		strbuf_printf(out, "\n%s: %s\n", label, state);
 	}
 	if (note[0])
 		strbuf_printf(out, "\nNote: %s.\n", note);

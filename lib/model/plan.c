@@ -139,6 +139,41 @@ void plan_clsact_mark(struct plan_filter *f)
 	f->action = PLAN_ACT_SKBEDIT_PRIORITY;
 }
 
+static const struct {
+	enum plan_port_state state;
+	const char *name, *text;
+} plan_port_states[] = {
+    {PLAN_PORT_PROGRAMMED, "programmed", "programmed"},
+    {PLAN_PORT_NOT_PROGRAMMED, "not-programmed", "not programmed"},
+    {PLAN_PORT_REFUSED, "refused", "refused"},
+};
+
+#define PLAN_NSTATES (sizeof(plan_port_states) / sizeof(plan_port_states[0]))
+
+const char *plan_port_state_name(enum plan_port_state s)
+{
+	for (size_t i = 0; i < PLAN_NSTATES; i++)
+		if (plan_port_states[i].state == s)
+			return plan_port_states[i].name;
+	return "?";
+}
+
+const char *plan_port_state_text(enum plan_port_state s)
+{
+	for (size_t i = 0; i < PLAN_NSTATES; i++)
+		if (plan_port_states[i].state == s)
+			return plan_port_states[i].text;
+	return "?";
+}
+
+int plan_port_state_parse(const char *name)
+{
+	for (size_t i = 0; i < PLAN_NSTATES; i++)
+		if (!strcmp(plan_port_states[i].name, name))
+			return (int)plan_port_states[i].state;
+	return -1;
+}
+
 const char *plan_layout_name(enum plan_layout l)
 {
 	switch (l) {

@@ -275,6 +275,20 @@ void plan_port_clear_tc(struct plan_port *pp);
  * part is then empty). */
 int plan_port_copy_tc(struct plan_port *dst, const struct plan_port *src);
 
+/* What became of a port's plan, as roced tells it (show, the log). */
+enum plan_port_state {
+	PLAN_PORT_NOT_PROGRAMMED, /* the kernel does not hold the plan */
+	PLAN_PORT_PROGRAMMED,     /* it does */
+	PLAN_PORT_REFUSED,        /* a foreign root qdisc is in the way */
+};
+
+/* The one name table of the port states: NAME is the JSON word
+ * ("not-programmed"), TEXT the words of the text ("not programmed").
+ * plan_port_state_parse() returns the state of NAME, or -1. */
+const char *plan_port_state_name(enum plan_port_state s);
+const char *plan_port_state_text(enum plan_port_state s);
+int plan_port_state_parse(const char *name);
+
 const char *plan_layout_name(enum plan_layout l); /* "htb+bfifo" ... */
 /* "ets", "htb", ... as the kernel's TCA_KIND ("?" for anything else);
  * plan_qdisc_kind_parse is its inverse, -1 for a kind no plan holds

@@ -369,6 +369,8 @@ static int fx_setup(void **state)
 	f->st[0].queue[3].bytes = 5000000;
 	f->st[0].queue[3].drops = 7;
 	f->st[0].queue[3].backlog = 1500;
+	f->st[0].roced_root = true;
+	f->st[0].state = ports_state(&f->reg.v[0]);
 	f->in.policy = &f->p;
 	f->in.config_file = "roced.conf";
 	f->in.plans = f->plans;
@@ -475,6 +477,99 @@ static void test_show_queuing(void **state)
 	f->st[0].stats = true;
 	json_object_put(d);
 	strbuf_free(&text);
+}
+
+/* Every port answer says what the port really holds, in its JSON and
+ * in its text, with the same words. */
+static void test_show_port_state(void **state)
+{
+	static const enum show_kind kinds[] = {SHOW_QUEUING_IF,
+	                                       SHOW_POLICY_MAP_IF, SHOW_PFC_IF};
+	struct fixture *f = *state;
+	struct show_port_state *st = &f->st[0];
+	struct json_object *d;
+	struct strbuf text;
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct show_query q = {.kind = kinds[k]};
+
+		st->state = PLAN_PORT_PROGRAMMED;
+		d = answer(f, &q, &text);
+		assert_string_equal(
+		    json_object_get_string(jget(d, "interface.0.state")),
+		    "programmed");
+		assert_true(json_object_object_get_ex(jget(d, "interface.0"),
+		                                      "reason", NULL));
+		assert_null(jget(d, "interface.0.reason"));
+		assert_null(jget(d, "interface.0.foreign-root-qdisc"));
+		if (kinds[k] != SHOW_PFC_IF)
+			assert_non_null(
+			    strstr(strbuf_str(&text), "State: programmed"));
+		assert_null(strstr(strbuf_str(&text), "not programmed"));
+		json_object_put(d);
+		strbuf_free(&text);
+
+		/* a foreign root qdisc in the way */
+		st->state = PLAN_PORT_REFUSED;
+		snprintf(st->reason, sizeof(st->reason),
+		         "foreign root qdisc htb 1: (roced did not create it)");
+		snprintf(st->foreign_kind, sizeof(st->foreign_kind), "htb");
+		st->foreign_handle = 0x10000;
+		d = answer(f, &q, &text);
+		assert_string_equal(
+		    json_object_get_string(jget(d, "interface.0.state")),
+		    "refused");
+		assert_string_equal(
+		    json_object_get_string(jget(d, "interface.0.reason")),
+		    st->reason);
+		assert_string_equal(
+		    json_object_get_string(
+		        jget(d, "interface.0.foreign-root-qdisc.kind")),
+		    "htb");
+		assert_string_equal(
+		    json_object_get_string(
+		        jget(d, "interface.0.foreign-root-qdisc.handle")),
+		    "1:");
+		assert_non_null(strstr(strbuf_str(&text),
+		                       "refused: foreign root qdisc htb 1:"));
+		json_object_put(d);
+		strbuf_free(&text);
+
+		/* the kernel refused a request */
+		st->state = PLAN_PORT_NOT_PROGRAMMED;
+		snprintf(st->reason, sizeof(st->reason),
+		         "the kernel refused swp1: add qdisc htb 4791: root: "
+		         "Invalid argument: extack");
+		d = answer(f, &q, &text);
+		assert_string_equal(
+		    json_object_get_string(jget(d, "interface.0.state")),
+		    "not-programmed");
+		assert_null(jget(d, "interface.0.foreign-root-qdisc"));
+		assert_non_null(strstr(strbuf_str(&text),
+		                       "not programmed: the kernel refused "
+		                       "swp1: add qdisc htb 4791: root"));
+		json_object_put(d);
+		strbuf_free(&text);
+
+		/* programmed once, but roced's root is gone since */
+		st->state = PLAN_PORT_PROGRAMMED;
+		st->roced_root = false;
+		d = answer(f, &q, &text);
+		assert_string_equal(
+		    json_object_get_string(jget(d, "interface.0.state")),
+		    "not-programmed");
+		assert_non_null(strstr(
+		    json_object_get_string(jget(d, "interface.0.reason")),
+		    "root qdisc is gone"));
+		assert_non_null(strstr(strbuf_str(&text),
+		                       "not programmed: roced's root qdisc "
+		                       "is gone"));
+		json_object_put(d);
+		strbuf_free(&text);
+		st->roced_root = true;
+	}
+	st->state = PLAN_PORT_PROGRAMMED;
+	st->reason[0] = '\0';
 }
 
 static void test_show_pfc(void **state)
@@ -774,10 +869,33 @@ static void test_cmd_show_applied_plan(void **state)
 	assert_string_equal(reply_str(r, "data.interface.0.layout"), "ets+red");
 	assert_string_equal(reply_str(r, "data.interface.0.queuing-policy"),
 	                    "ROCE_QUEUING_OUT");
+	assert_string_equal(reply_str(r, "data.interface.0.state"),
+	                    "programmed");
 	json_object_put(r);
+
+	/* Refused: the registry's reason and foreign root reach show. */
+	f->reg.v[0].status = RECONCILE_REFUSED;
+	snprintf(f->reg.v[0].reason, sizeof(f->reg.v[0].reason),
+	         "foreign root qdisc prio 8: (roced did not create it)");
+	snprintf(f->reg.v[0].foreign_kind, sizeof(f->reg.v[0].foreign_kind),
+	         "prio");
+	f->reg.v[0].foreign_handle = 0x80000;
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"show\",\"what\":\"show queuing interface\","
+	            "\"args\":[\"swp1\"],\"json\":false}");
+	assert_true(json_object_get_boolean(jget(r, "ok")));
+	assert_string_equal(reply_str(r, "data.interface.0.state"), "refused");
+	assert_string_equal(
+	    reply_str(r, "data.interface.0.foreign-root-qdisc.handle"), "8:");
+	assert_non_null(strstr(reply_str(r, "text"),
+	                       "State: refused: foreign root qdisc prio 8:"));
+	json_object_put(r);
+	f->reg.v[0].status = RECONCILE_OK;
 
 	/* Not applied yet: roced holds nothing there, and says so. */
 	f->reg.v[0].applied = false;
+	snprintf(f->reg.v[0].reason, sizeof(f->reg.v[0].reason),
+	         "the configuration does not compile");
 	r = request(f, &e, &fd,
 	            "{\"cmd\":\"show\",\"what\":\"show queuing interface\","
 	            "\"args\":[],\"json\":true}");
@@ -788,6 +906,10 @@ static void test_cmd_show_applied_plan(void **state)
 	assert_null(jget(r, "data.interface.0.queuing-policy"));
 	assert_int_equal(
 	    json_object_array_length(jget(r, "data.interface.0.queue")), 0);
+	assert_string_equal(reply_str(r, "data.interface.0.state"),
+	                    "not-programmed");
+	assert_string_equal(reply_str(r, "data.interface.0.reason"),
+	                    "the configuration does not compile");
 	json_object_put(r);
 
 	/* A link roced does not configure: no plan of roced's either. */
@@ -799,6 +921,10 @@ static void test_cmd_show_applied_plan(void **state)
 	assert_true(
 	    json_object_get_boolean(jget(r, "data.interface.0.exists")));
 	assert_null(jget(r, "data.interface.0.service-policy.qos-input"));
+	assert_string_equal(reply_str(r, "data.interface.0.state"),
+	                    "not-programmed");
+	assert_string_equal(reply_str(r, "data.interface.0.reason"),
+	                    "roced does not configure this link");
 	json_object_put(r);
 	assert_int_equal(fd.commits + fd.reloads, 0);
 	engine_close(&e);
@@ -932,6 +1058,8 @@ int main(void)
 	    cmocka_unit_test(test_socket_path),
 	    cmocka_unit_test(test_show_query),
 	    cmocka_unit_test_setup_teardown(test_show_queuing, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_port_state, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc, fx_setup,
 	                                    fx_teardown),

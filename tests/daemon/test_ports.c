@@ -162,6 +162,8 @@ static void test_applied(void **state)
 	e1 = ports_find(&r, "swp1");
 	e2 = ports_find(&r, "swp2");
 	assert_true(ports_programmed(e1));
+	assert_int_equal(ports_state(e1), PLAN_PORT_PROGRAMMED);
+	assert_true(e1->news); /* the first apply */
 	assert_string_equal(e1->reason, "");
 	assert_int_equal(e1->plan.nqdiscs, nqdiscs);
 	assert_string_equal(e1->plan.queuing_policy, "ROCE_QUEUING_OUT");
@@ -169,25 +171,71 @@ static void test_applied(void **state)
 	assert_true(e2->applied);
 	assert_false(ports_programmed(e2));
 	assert_int_equal(e2->status, RECONCILE_ABSENT);
+	assert_int_equal(ports_state(e2), PLAN_PORT_NOT_PROGRAMMED);
 	assert_non_null(strstr(e2->reason, "no such link"));
 	assert_null(ports_find(&r, "old0"));
 	plan_free(&pl);
 
-	/* Refused on the next pass: the kernel holds the old state, and the
-	 * refusal is the reason. */
+	/* The same result again is no news. */
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+	ports_applied(&r, &pl, pl.nports, res, NULL);
+	plan_free(&pl);
+	assert_false(ports_find(&r, "swp1")->news);
+	assert_false(ports_find(&r, "swp2")->news);
+
+	/* Refused on the next passes, a foreign root qdisc in the way: the
+	 * kernel holds the old state, the reason names the qdisc, and only
+	 * the first of these passes is news. */
 	res[0].status = RECONCILE_REFUSED;
 	snprintf(res[0].error, sizeof(res[0].error),
 	         "swp1: a root qdisc roced did not create is in the way");
+	snprintf(res[0].foreign_kind, sizeof(res[0].foreign_kind), "htb");
+	res[0].foreign_handle = 0x10000;
+	for (int pass = 0; pass < 3; pass++) {
+		plan_init(&pl);
+		assert_int_equal(
+		    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+		ports_applied(&r, &pl, pl.nports, res, NULL);
+		plan_free(&pl);
+		e1 = ports_find(&r, "swp1");
+		assert_true(e1->applied);
+		assert_false(ports_programmed(e1));
+		assert_int_equal(e1->status, RECONCILE_REFUSED);
+		assert_int_equal(ports_state(e1), PLAN_PORT_REFUSED);
+		assert_string_equal(e1->foreign_kind, "htb");
+		assert_int_equal(e1->foreign_handle, 0x10000);
+		assert_non_null(
+		    strstr(e1->reason, "foreign root qdisc htb 1: "));
+		assert_int_equal(e1->news, pass == 0);
+	}
+	/* Another foreign root is news again. */
+	res[0].foreign_handle = 0x20000;
+	plan_init(&pl);
+	assert_int_equal(
+	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
+	ports_applied(&r, &pl, pl.nports, res, NULL);
+	plan_free(&pl);
+	assert_true(ports_find(&r, "swp1")->news);
+	assert_non_null(
+	    strstr(ports_find(&r, "swp1")->reason, "qdisc htb 2: "));
+
+	/* The kernel refused a request: its words are the reason. */
+	res[0].status = RECONCILE_ROLLED_BACK;
+	snprintf(res[0].error, sizeof(res[0].error),
+	         "swp1: add qdisc htb 4791: root: Invalid argument: extack");
 	plan_init(&pl);
 	assert_int_equal(
 	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
 	ports_applied(&r, &pl, pl.nports, res, NULL);
 	plan_free(&pl);
 	e1 = ports_find(&r, "swp1");
-	assert_true(e1->applied);
-	assert_false(ports_programmed(e1));
-	assert_int_equal(e1->status, RECONCILE_REFUSED);
-	assert_string_equal(e1->reason, res[0].error);
+	assert_int_equal(ports_state(e1), PLAN_PORT_NOT_PROGRAMMED);
+	assert_string_equal(e1->reason,
+	                    "the kernel refused swp1: add qdisc htb 4791: "
+	                    "root: Invalid argument: extack");
+	assert_true(e1->news);
 
 	/* Nothing written (the kernel could not be read): the last apply
 	 * stays. */
@@ -197,7 +245,8 @@ static void test_applied(void **state)
 	    ports_compile(&r, &p, "roced.conf", NULL, 0, &pl, NULL), 0);
 	ports_applied(&r, &pl, pl.nports, NULL, "not applied: No buffer space");
 	plan_free(&pl);
-	assert_int_equal(ports_find(&r, "swp1")->status, RECONCILE_REFUSED);
+	assert_int_equal(ports_find(&r, "swp1")->status, RECONCILE_ROLLED_BACK);
+	assert_false(ports_find(&r, "swp1")->news);
 	ports_free(&r);
 	policy_free(&p);
 }
