@@ -149,6 +149,43 @@ static void daemon_repaired(struct daemon *d, const struct reconcile_result *r)
 		          PORTS_REPAIR_WINDOW_MS / 1000, PORTS_QUIET_MS / 1000);
 }
 
+/* Log what became of one port (RES) and return its writes. A port that
+ * stays refused (a foreign root qdisc, the same refusal of the kernel) is
+ * logged once, when that begins, not on every pass; the orphans an apply
+ * added (not PLANNED: the registry has no entry for them) every time, and
+ * every port of an apply that FAILED (nothing could be read: the registry
+ * did not change). MSGS (a control client's, may be NULL) hears every
+ * refusal: as an error when the apply failed (nothing was written and the
+ * change fails), else as a warning (the port was rolled back, the others
+ * applied). */
+static size_t daemon_log_result(struct daemon *d,
+                                const struct reconcile_result *res,
+                                bool planned, bool failed, struct diag *msgs)
+{
+	const struct ports_port *e =
+	    planned ? ports_find(&d->ports, res->ifname) : NULL;
+
+	if (res->status == RECONCILE_ABSENT) {
+		log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",
+		          res->ifname);
+		return 0;
+	}
+	if (res->error[0]) {
+		if (!e || e->news || failed)
+			log_warnx("%s", res->error);
+		if (msgs)
+			diag_add(msgs, failed ? DIAG_ERROR : DIAG_WARNING, 0,
+			         "%s", res->error);
+	}
+	log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res->ifname,
+	          reconcile_status_name(res->status), res->writes);
+	if (res->writes)
+		log_info("%s: %s, %zu write%s", res->ifname,
+		         reconcile_status_name(res->status), res->writes,
+		         res->writes == 1 ? "" : "s");
+	return res->writes;
+}
+
 /* Compile POLICY for NAMES (all configured ports when N is 0; those not
  * configured are dropped, aliases become names, in place) and apply. MSGS
  * (may be NULL) gets the compiler's errors at their FILE:LINE and each
@@ -201,52 +238,36 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 		log_warnx("out of memory while logging the plan's warnings");
 	/* The client whose change this is hears at once what it brought
 	 * (a class without a filter on a port...), not only the log: the
-	 * warnings a port's last plan in the registry did not have. */
+	 * warnings a port's last plan in the registry did not have (before
+	 * ports_applied() below replaces it). */
 	if (msgs != &own && (rc == 0 || rc == -EAGAIN))
 		daemon_new_warnings(d, &pl, msgs);
-	for (size_t i = 0; res && i < pl.nports; i++) {
+	/* Before the registry takes the results: a port others changed. */
+	for (size_t i = 0; res && i < pl.nports; i++)
 		daemon_repaired(d, &res[i]);
-		if (res[i].status == RECONCILE_ABSENT) {
-			log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",
-			          res[i].ifname);
-			continue;
-		}
-		writes += res[i].writes;
-		if (res[i].error[0]) {
-			log_warnx("%s", res[i].error);
-			/* A refused port was rolled back and the others
-			 * applied; when nothing could be read, nothing was
-			 * written and the change fails. */
-			if (msgs != &own)
-				diag_add(msgs,
-				         rc < 0 && rc != -EAGAIN ? DIAG_ERROR
-				                                 : DIAG_WARNING,
-				         0, "%s", res[i].error);
-		}
-		log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res[i].ifname,
-		          reconcile_status_name(res[i].status), res[i].writes);
-		if (res[i].writes)
-			log_info("%s: %s, %zu write%s", res[i].ifname,
-			         reconcile_status_name(res[i].status),
-			         res[i].writes, res[i].writes == 1 ? "" : "s");
-	}
-	/* A failure always has a reason for the client. */
-	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
-		diag_err(msgs, 0, "%s", strerror(-rc));
 	for (size_t i = 0; i < pl.nports; i++)
 		warnings += pl.ports[i].warnings.nwarnings;
-	d->stat_writes += writes;
-	if (!n && rc >= 0 && res) {
-		d->stat_ports = policy->nifaces;
-		d->stat_warnings = warnings;
-	}
 	if (compiled) {
 		char why[160];
 
 		/* Nothing written: the ports keep their last apply. */
-		snprintf(why, sizeof(why), "not applied: %s", strerror(-rc));
+		snprintf(why, sizeof(why),
+		         "the kernel's state could not be read: %s",
+		         strerror(-rc));
 		ports_applied(&d->ports, &pl, planned,
 		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
+	}
+	for (size_t i = 0; res && i < pl.nports; i++)
+		writes += daemon_log_result(d, &res[i], i < planned,
+		                            rc < 0 && rc != -EAGAIN,
+		                            msgs != &own ? msgs : NULL);
+	/* A failure always has a reason for the client. */
+	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
+		diag_err(msgs, 0, "%s", strerror(-rc));
+	d->stat_writes += writes;
+	if (!n && rc >= 0 && res) {
+		d->stat_ports = policy->nifaces;
+		d->stat_warnings = warnings;
 	}
 	free(res);
 	plan_free(&pl);
