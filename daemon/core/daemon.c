@@ -14,18 +14,25 @@
  *  - a configuration line from rocesh takes the same path
  *    (daemon_commit: candidate policy -> compile -> apply -> swap);
  *  - SIGTERM/SIGINT stop, leaving the kernel state in place unless
- *    --cleanup-on-exit asks to remove roced's objects.
+ *    --cleanup-on-exit asks to remove roced's objects (and give back the
+ *    MTUs roced changed);
+ *  - the MTU a port had before roced first changed it is kept in the
+ *    registry and in the state directory (ctl_state_path(".mtu")), and
+ *    given back through the plan when no network-qos MTU applies to the
+ *    port any more or the port is no longer configured.
  */
 #include "core/daemon.h"
 
 #include <errno.h>
 #include <grp.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +40,7 @@
 #include "core/log.h"
 #include "core/ports.h"
 #include "core/svc.h"
+#include "ctl/ctl.h"
 #include "ctl/ctl_cmd.h"
 #include "ctl/ctl_srv.h"
 #include "kernel/engine.h"
@@ -43,6 +51,10 @@
 /* A change by others is repaired this long after it is heard of, so that
  * a burst of them (a script of tc commands) is one repair. */
 #define DAEMON_REPAIR_DELAY_MS 200.0
+
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71 /* <asm-generic/socket.h>, Linux 5.14 */
+#endif
 
 struct daemon {
 	const struct daemon_opts *opts;
@@ -55,6 +67,9 @@ struct daemon {
 	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
 	struct svc svc;
 	int lockfd; /* the instance lock, held while roced runs */
+	/* Where the MTUs to give back are kept ("" when there is no room
+	 * for the path: they are then kept in memory only). */
+	char mtu_path[PATH_MAX];
 	/* For STATUS=: the last full apply's ports and warnings, the writes
 	 * since the start. */
 	size_t stat_ports, stat_writes, stat_warnings;
@@ -147,6 +162,19 @@ static void daemon_repaired(struct daemon *d, const struct reconcile_result *r)
 		          "%.0f s, or a reload",
 		          r->ifname, PORTS_REPAIR_MAX,
 		          PORTS_REPAIR_WINDOW_MS / 1000, PORTS_QUIET_MS / 1000);
+}
+
+/* Keep the MTUs to give back on disk when they changed. */
+static void daemon_save_mtu(struct daemon *d)
+{
+	int rc;
+
+	if (!d->ports.mtu_dirty || !d->mtu_path[0])
+		return;
+	rc = ports_mtu_save(&d->ports, d->mtu_path);
+	if (rc < 0)
+		log_warnx("cannot keep the ports' MTUs to give back in %s: %s",
+		          d->mtu_path, strerror(-rc));
 }
 
 /* Log what became of one port (RES) and return its writes. A port that
@@ -257,6 +285,7 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 		ports_applied(&d->ports, &pl, planned,
 		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
 	}
+	daemon_save_mtu(d);
 	for (size_t i = 0; res && i < pl.nports; i++)
 		writes += daemon_log_result(d, &res[i], i < planned,
 		                            rc < 0 && rc != -EAGAIN,
@@ -471,29 +500,25 @@ static const struct ctl_cmd_ops daemon_ctl_ops = {
     .reload = daemon_ctl_reload,
 };
 
-/* --cleanup-on-exit: an empty plan for every configured port, and the
- * ports roced configured before, removes roced's tc objects; DCB settings
- * and the MTU stay. */
+/* --cleanup-on-exit: a release plan for every configured port, and the
+ * ports roced configured before, removes roced's tc objects and gives
+ * back the MTUs roced changed; DCB settings stay. */
 static void daemon_cleanup(struct daemon *d)
 {
 	struct reconcile_result *res = NULL;
-	size_t writes = 0;
+	size_t writes = 0, planned;
 	struct plan pl;
-	int rc = 0;
+	int rc;
 
 	plan_init(&pl);
-	for (size_t i = 0; i < d->policy.nifaces; i++) {
-		struct plan_port *pp =
-		    plan_add_port(&pl, d->policy.ifaces[i].name);
-
-		if (!pp) {
-			rc = -ENOMEM;
-			break;
-		}
-		pp->dcb.unmanaged = true;
-	}
+	rc = ports_release(&d->ports, &d->policy, &pl);
+	planned = pl.nports; /* the orphans engine_apply() adds follow */
 	if (rc == 0)
 		rc = engine_apply(&d->e, &pl, true, &res);
+	if (res && (rc == 0 || rc == -EAGAIN)) {
+		ports_applied(&d->ports, &pl, planned, res, NULL);
+		daemon_save_mtu(d);
+	}
 	for (size_t i = 0; res && i < pl.nports; i++) {
 		writes += res[i].writes;
 		if (res[i].error[0])
@@ -722,6 +747,22 @@ static void daemon_loop(struct daemon *d)
 	}
 }
 
+/* The network namespace's cookie, 0 when the kernel has none (before
+ * 5.14). */
+static uint64_t daemon_netns_cookie(void)
+{
+	uint64_t cookie = 0;
+	socklen_t len = sizeof(cookie);
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_NETNS_COOKIE, &cookie, &len) < 0)
+		cookie = 0;
+	close(fd);
+	return cookie;
+}
+
 /* The control socket's settings: -G GROUP (a name or a number) owns it
  * and may configure. */
 static int daemon_ctl_group(const struct daemon_opts *o,
@@ -793,6 +834,23 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_policy;
 	}
 	ports_init(&d->ports, &kernel, preset < 0);
+	d->ports.netns_cookie = daemon_netns_cookie();
+	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
+		d->mtu_path[0] = '\0';
+	rc = d->mtu_path[0] ? ports_mtu_load(&d->ports, d->mtu_path) : 0;
+	if (rc == -ESTALE) {
+		log_info("%s was left by a network namespace that is gone: "
+		         "removed",
+		         d->mtu_path);
+		unlink(d->mtu_path);
+	} else if (rc < 0)
+		log_warnx("cannot read the ports' MTUs to give back from %s: "
+		          "%s",
+		          d->mtu_path, strerror(-rc));
+	else if (rc > 0)
+		log_info("%d port MTU%s to give back (%s)", rc,
+		         rc == 1 ? "" : "s", d->mtu_path);
+	rc = 1;
 	if (engine_open(&d->e, false, daemon_link_event, d) < 0) {
 		log_warn("cannot open netlink");
 		goto out_policy;

@@ -2,9 +2,11 @@
 #include "core/ports.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kernel/probe.h"
 #include "plan/compile.h"
@@ -163,6 +165,56 @@ static void ports_reason(struct ports_port *e,
 	}
 }
 
+/* The inputs of E, a port roced lets go. */
+static void ports_release_input(const struct ports_port *e,
+                                struct compile_port *in)
+{
+	memset(in, 0, sizeof(*in));
+	snprintf(in->ifname, sizeof(in->ifname), "%s", e->ifname);
+	in->caps = e->caps;
+	in->mtu_restore = e->mtu_orig;
+}
+
+/* Release plans for the entries P does not configure whose MTU roced
+ * still has to give back: the ports a new configuration dropped. */
+static int ports_release_gone(const struct ports *r, const struct policy *p,
+                              struct plan *pl)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct compile_port in;
+		int rc;
+
+		if (!r->v[i].mtu_orig || policy_find_iface(p, r->v[i].ifname))
+			continue;
+		ports_release_input(&r->v[i], &in);
+		rc = compile_release(&in, 1, pl);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int ports_release(struct ports *r, const struct policy *p, struct plan *pl)
+{
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct ports_port *e = ports_find(r, p->ifaces[i].name);
+		struct compile_port in = {0};
+		int rc;
+
+		if (e) {
+			ports_release_input(e, &in);
+		} else {
+			snprintf(in.ifname, sizeof(in.ifname), "%s",
+			         p->ifaces[i].name);
+			in.caps = r->kernel;
+		}
+		rc = compile_release(&in, 1, pl);
+		if (rc < 0)
+			return rc;
+	}
+	return ports_release_gone(r, p, pl);
+}
+
 int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs)
@@ -187,10 +239,17 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 	for (size_t i = 0; i < count; i++)
 		in[i].caps = r->kernel;
 	r->unprobed = r->probe && count && probe_ports(in, count, NULL) < 0;
-	/* The entry keeps what its port is planned with. */
-	for (size_t i = 0; i < count; i++)
-		ports_find(r, in[i].ifname)->caps = in[i].caps;
+	/* The entry keeps what its port is planned with, and has the MTU
+	 * to give back. */
+	for (size_t i = 0; i < count; i++) {
+		struct ports_port *e = ports_find(r, in[i].ifname);
+
+		e->caps = in[i].caps;
+		in[i].mtu_restore = e->mtu_orig;
+	}
 	rc = compile_policy(p, in, count, pl);
+	if (rc == 0 && !names)
+		rc = ports_release_gone(r, p, pl);
 	if (rc == 0 && pl->diag.nerrors) {
 		if (errs)
 			ports_copy_msgs(&pl->diag, file, errs);
@@ -201,6 +260,22 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 out:
 	free(in);
 	return rc;
+}
+
+/* The MTU roced took from E's link, recorded at the first change and
+ * forgotten once a plan gave it back. */
+static void ports_mtu_note(struct ports *r, struct ports_port *e,
+                           const struct reconcile_result *res)
+{
+	if (res->status != RECONCILE_OK)
+		return;
+	if (e->plan.dcb.mtu_restore) {
+		r->mtu_dirty = r->mtu_dirty || e->mtu_orig;
+		e->mtu_orig = 0;
+	} else if (res->mtu_before && !e->mtu_orig) {
+		e->mtu_orig = res->mtu_before;
+		r->mtu_dirty = true;
+	}
 }
 
 void ports_applied(struct ports *r, struct plan *pl, size_t n,
@@ -230,6 +305,7 @@ void ports_applied(struct ports *r, struct plan *pl, size_t n,
 		e->foreign_handle = res[i].foreign_handle;
 		ports_reason(e, &res[i]);
 		e->news = !was || old != e->status || strcmp(before, e->reason);
+		ports_mtu_note(r, e, &res[i]);
 	}
 }
 
@@ -246,6 +322,8 @@ void ports_prune(struct ports *r, const struct policy *p)
 		if (e)
 			keep[e - r->v] = true;
 	}
+	for (size_t i = 0; i < r->n; i++)
+		keep[i] = keep[i] || r->v[i].mtu_orig;
 	for (size_t i = 0; i < r->n; i++) {
 		if (!keep[i]) {
 			ports_plan_free(&r->v[i]);
@@ -314,6 +392,107 @@ void ports_uncontest(struct ports *r)
 		r->v[i].nrepairs = 0;
 		r->v[i].repair_due = false;
 	}
+}
+
+_Static_assert(POLICY_IFNAME_MAX == 16, "ports_mtu_line() reads %16s");
+
+/* One line of the MTU file: "IFNAME MTU". */
+static int ports_mtu_line(const char *line, char *ifname, uint32_t *mtu)
+{
+	char name[POLICY_IFNAME_MAX + 1];
+	unsigned long v;
+	char *end;
+	int len = 0;
+
+	if (sscanf(line, "%16s %n", name, &len) != 1 || !len ||
+	    strlen(name) >= POLICY_IFNAME_MAX)
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(line + len, &end, 10);
+	/* An MTU the kernel could hold: IPv4's minimum to 64 KiB. */
+	if (errno || end == line + len || (*end && *end != '\n') || v < 68 ||
+	    v > 65535)
+		return -EINVAL;
+	snprintf(ifname, POLICY_IFNAME_MAX, "%s", name);
+	*mtu = (uint32_t)v;
+	return 0;
+}
+
+int ports_mtu_load(struct ports *r, const char *path)
+{
+	FILE *f = fopen(path, "re");
+	char line[128];
+	int n = 0, rc = 0;
+
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct compile_port in = {0};
+		unsigned long long cookie;
+		struct ports_port *e;
+		uint32_t mtu;
+
+		if (sscanf(line, "netns %llu", &cookie) == 1) {
+			if (cookie && r->netns_cookie &&
+			    cookie != r->netns_cookie) {
+				rc = -ESTALE;
+				break;
+			}
+			continue;
+		}
+		if (ports_mtu_line(line, in.ifname, &mtu) < 0)
+			continue;
+		rc = ports_add(r, &in, 1);
+		if (rc < 0)
+			break;
+		e = ports_find(r, in.ifname);
+		if (!e->mtu_orig)
+			n++;
+		e->mtu_orig = mtu;
+	}
+	fclose(f);
+	if (rc == -ESTALE) /* none of them is this namespace's */
+		for (size_t i = 0; i < r->n; i++)
+			r->v[i].mtu_orig = 0;
+	return rc < 0 ? rc : n;
+}
+
+int ports_mtu_save(struct ports *r, const char *path)
+{
+	char tmp[PATH_MAX];
+	size_t n = 0;
+	FILE *f;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		n += r->v[i].mtu_orig != 0;
+	if (!n) {
+		if (unlink(path) < 0 && errno != ENOENT)
+			return -errno;
+		r->mtu_dirty = false;
+		return 0;
+	}
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.new", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "netns %llu\n", (unsigned long long)r->netns_cookie);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->v[i].mtu_orig)
+			fprintf(f, "%s %u\n", r->v[i].ifname, r->v[i].mtu_orig);
+	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
+		rc = -errno;
+	if (fclose(f) != 0 && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		return rc;
+	}
+	r->mtu_dirty = false;
+	return 0;
 }
 
 void ports_caps(const struct ports *r, const char *ifname, struct caps *out)

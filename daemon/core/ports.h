@@ -12,6 +12,14 @@
  * The daemon also keeps in each entry the plan it last handed to the
  * kernel for the port and how that went: show reads that plan and the
  * kernel's state, and never compiles on its own.
+ *
+ * And the MTU the port had before roced first changed it, until roced
+ * gives it back: a compile input (compile_port.mtu_restore), so the MTU
+ * goes back through the plan like everything else when no network-qos
+ * MTU applies any more, or the port is no longer configured, or roced
+ * stops with --cleanup-on-exit. The daemon keeps these MTUs in a file of
+ * its state directory (ports_mtu_save), so that a restarted roced still
+ * gives them back.
  */
 #ifndef ROCED_PORTS_H
 #define ROCED_PORTS_H
@@ -83,6 +91,9 @@ struct ports_port {
 	/* The last ports_applied() changed the port's state or reason:
 	 * what the daemon logs once, not on every pass. */
 	bool news;
+	/* The MTU the link had before roced first changed it; 0 when roced
+	 * has not changed it or has given it back. */
+	uint32_t mtu_orig;
 };
 
 struct ports {
@@ -93,6 +104,13 @@ struct ports {
 	bool unprobed;
 	struct ports_port *v; /* sorted by name */
 	size_t n;
+	/* Some entry's MTU_ORIG changed since the last ports_mtu_save(). */
+	bool mtu_dirty;
+	/* The network namespace's cookie (SO_NETNS_COOKIE, never reused
+	 * while the machine runs; 0: unknown), written in the MTU file so
+	 * that a namespace whose inode number is reused does not take the
+	 * MTUs of the one that is gone. */
+	uint64_t netns_cookie;
 };
 
 /* An empty registry whose ports have KERNEL's capabilities, and their
@@ -108,9 +126,11 @@ bool ports_programmed(const struct ports_port *e);
 enum plan_port_state ports_state(const struct ports_port *e);
 
 /* Compile P for the ports NAMES (N of them; NULL: every port P
- * configures, in its order) into PL (plan_init()ed by the caller), from
- * their entries, which are added when missing; their own capabilities are
- * probed first (all in one go), unless the registry has a preset. FILE is
+ * configures, in its order, then a compile_release() plan for every
+ * entry P does not configure that has an MTU to give back) into PL
+ * (plan_init()ed by the caller), from their entries, which are added when
+ * missing; their own capabilities are probed first (all in one go),
+ * unless the registry has a preset. FILE is
  * the name of P's source. Returns 0; -EINVAL when P does not compile,
  * with its messages added to ERRS (may be NULL) at their FILE:LINE: as
  * lines of ERRS when ERRS is FILE's list, else as "FILE:LINE: " in front
@@ -119,6 +139,11 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs);
 
+/* Plans that let go of every port P configures and every entry with an
+ * MTU to give back (compile_release()), appended to PL: roced stopping
+ * with --cleanup-on-exit. Returns 0 or -ENOMEM. */
+int ports_release(struct ports *r, const struct policy *p, struct plan *pl);
+
 /* After engine_apply(PL): each of the first N ports of PL (those
  * ports_compile() planned, not the orphans the apply added after them)
  * takes its plan out of PL (PL's port is left empty) and its result from
@@ -126,12 +151,15 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
  * ...", "foreign root qdisc htb 1: ..."). Without RES (nothing was
  * written, WHY says why) the entries keep their last apply, and those
  * that never had one record WHY. Each entry's NEWS says whether its
- * state or reason changed. */
+ * state or reason changed. A port whose MTU roced changed for the first
+ * time records the MTU it had (MTU_ORIG); one that got it back through
+ * its plan forgets it. */
 void ports_applied(struct ports *r, struct plan *pl, size_t n,
                    const struct reconcile_result *res, const char *why);
 
-/* Drop the entries of ports P does not configure: a commit that worked
- * leaves the old policy's behind, one that failed the candidate's. */
+/* Drop the entries of ports P does not configure (but not those that
+ * have an MTU to give back): a commit that worked leaves the old
+ * policy's behind, one that failed the candidate's. */
 void ports_prune(struct ports *r, const struct policy *p);
 
 /* Someone else changed E's tc objects at NOW (WHAT says how): a repair
@@ -146,6 +174,16 @@ bool ports_quiet(struct ports_port *e, double now);
 /* A reload: no port is contested any more, and nothing is due (the
  * reload's apply repairs them all). */
 void ports_uncontest(struct ports *r);
+
+/* The MTUs to give back, in the file PATH ("netns COOKIE", then
+ * "IFNAME MTU" lines): load them into entries (added when missing; lines
+ * that do not parse are skipped), and save them (atomically: a new file
+ * renamed over the old; no file when there are none), which clears
+ * MTU_DIRTY. Return the number loaded (0 without a file; -ESTALE, nothing
+ * loaded, when the file names another namespace's cookie) / 0, or
+ * -errno. */
+int ports_mtu_load(struct ports *r, const char *path);
+int ports_mtu_save(struct ports *r, const char *path);
 
 /* The capabilities of IFNAME as ports_compile() would find them, for a
  * port that has no entry (probed on its own). */

@@ -291,6 +291,7 @@ static void rc_rollback(const struct reconcile *r, struct rc_port *p)
 	/* The target is the state before: HAVE of the failed pass. */
 	p->have.dcb.software = p->want->dcb.software;
 	p->have.dcb.unmanaged = p->want->dcb.unmanaged;
+	p->have.dcb.mtu_restore = p->want->dcb.mtu_restore;
 	if (!rc)
 		rc = diff_port(&p->have, &now.have, &now.ops);
 	if (!rc)
@@ -361,6 +362,16 @@ static void rc_mirror_keep(struct mirror *m, const struct rc_port *p)
 	else if (wrote || !p->mirrored)
 		mirror_keep(m, p->ifindex, p->want->ifname, p->want, &p->have,
 		            &p->ops);
+}
+
+/* A pass that changed the link's MTU tells what it was before. */
+static void rc_mtu_before(struct rc_port *p)
+{
+	if (p->failed || p->res->status != RECONCILE_OK)
+		return;
+	for (size_t i = 0; i < p->ops.n; i++)
+		if (p->ops.ops[i].obj == DIFF_MTU)
+			p->res->mtu_before = p->have.dcb.mtu;
 }
 
 int reconcile_apply(const struct reconcile *r, const struct plan *pl,
@@ -483,6 +494,8 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 			rc_rollback(r, p);
 		}
 	}
+	for (size_t i = 0; i < npresent; i++)
+		rc_mtu_before(present[i]);
 	for (size_t i = 0; r->mirror && i < npresent; i++)
 		rc_mirror_keep(r->mirror, present[i]);
 	/* Where a pass spends its time (bench/apply, -D apply). */

@@ -41,6 +41,9 @@ struct reconcile_result {
 	 * it. */
 	char foreign_kind[16];
 	uint32_t foreign_handle;
+	/* RECONCILE_OK after this pass changed the link's MTU: the MTU it
+	 * had before (0 otherwise), for the registry to give back. */
+	uint32_t mtu_before;
 };
 
 struct reconcile {

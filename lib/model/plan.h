@@ -210,10 +210,14 @@ struct plan_dcb {
 	uint8_t trust[2]; /* apptrust order: PLAN_APP_SEL_DSCP / _PCP */
 	size_t ntrust;
 	uint32_t mtu; /* 0 = no MTU in the policy: the link's stays */
+	/* MTU is not the policy's but the port's own, which roced changed
+	 * and now gives back (compile_port.mtu_restore). */
+	bool mtu_restore;
 	/* Leave the port's DCB settings and its MTU as they are, whatever
-	 * the fields above say: the plans that only remove roced's tc
-	 * objects (cleanup on exit, ports no longer configured) must not
-	 * undo what others set there. compile() never sets it. */
+	 * the fields above say, except an MTU to give back (MTU_RESTORE):
+	 * the plans that only remove roced's objects (cleanup on exit,
+	 * ports no longer configured: compile_release()) must not undo
+	 * what others set there. compile_policy() never sets it. */
 	bool unmanaged;
 };
 

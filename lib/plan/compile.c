@@ -260,7 +260,31 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	compile_dcb_app(&c);
 	c.frame = (pp->dcb.mtu ? pp->dcb.mtu : COMPILE_DEFAULT_MTU) +
 	          COMPILE_L2_OVERHEAD;
+	/* No network-qos MTU: the port gets back the MTU roced took from
+	 * it. The frame above stays the policy's, so that the tc part does
+	 * not change when roced later forgets that MTU. */
+	if (!pp->dcb.mtu && cp->mtu_restore) {
+		pp->dcb.mtu = cp->mtu_restore;
+		pp->dcb.mtu_restore = true;
+	}
 	return compile_tc(&c);
+}
+
+int compile_release(const struct compile_port *ports, size_t nports,
+                    struct plan *out)
+{
+	for (size_t i = 0; i < nports; i++) {
+		struct plan_port *pp = plan_add_port(out, ports[i].ifname);
+
+		if (!pp)
+			return -ENOMEM;
+		pp->caps = ports[i].caps;
+		pp->dcb.software = !pp->caps.hw_dcb;
+		pp->dcb.unmanaged = true;
+		pp->dcb.mtu = ports[i].mtu_restore;
+		pp->dcb.mtu_restore = ports[i].mtu_restore != 0;
+	}
+	return 0;
 }
 
 int compile_policy(const struct policy *p, const struct compile_port *ports,

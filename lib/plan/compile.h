@@ -21,6 +21,11 @@
 struct compile_port {
 	char ifname[POLICY_IFNAME_MAX];
 	struct caps caps;
+	/* The MTU the port had before roced first changed it, while roced
+	 * has not given it back (0: roced never changed it). When no
+	 * network-qos MTU applies to the port, this is the plan's MTU
+	 * (plan_dcb.mtu_restore set). */
+	uint32_t mtu_restore;
 };
 
 /* Build OUT (initialised by the caller with plan_init) for PORTS, in order.
@@ -29,6 +34,14 @@ struct compile_port {
  * Returns 0, or -ENOMEM. P must have passed policy_validate(). */
 int compile_policy(const struct policy *p, const struct compile_port *ports,
                    size_t nports, struct plan *out);
+
+/* Plans for PORTS that roced lets go (no longer configured, or roced
+ * stopping with --cleanup-on-exit), appended to OUT: no tc objects, so
+ * that roced's go; DCB left as it is (unmanaged); and the MTU given back
+ * when the port's mtu_restore says roced changed it. Returns 0 or
+ * -ENOMEM. */
+int compile_release(const struct compile_port *ports, size_t nports,
+                    struct plan *out);
 
 /* tc's RED helpers, reproduced so that the plan holds exactly what
  * `tc qdisc add ... red` would make the kernel hold. Return -1 when tc

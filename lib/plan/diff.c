@@ -73,12 +73,11 @@ static void diff_dcb(const struct plan_port *want, const struct plan_port *have,
 {
 	const struct plan_dcb *w = &want->dcb, *h = &have->dcb;
 
-	if (w->unmanaged)
-		return;
-	if (w->mtu && w->mtu != h->mtu)
+	if (w->mtu && w->mtu != h->mtu && (!w->unmanaged || w->mtu_restore))
 		DIFF_PUSH(out, DIFF_CHANGE, DIFF_MTU, mtu, w->mtu);
-	if (w->software)
-		return; /* realised through the tc part */
+	/* Left alone, or realised through the tc part. */
+	if (w->unmanaged || w->software)
+		return;
 	if (w->pfc_en != h->pfc_en)
 		diff_push(out, DIFF_CHANGE, DIFF_DCB_PFC);
 	if (memcmp(w->ets_tsa, h->ets_tsa, sizeof(w->ets_tsa)) ||

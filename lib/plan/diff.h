@@ -60,7 +60,8 @@ void diff_free(struct diff *d);
 /* Append to OUT the operations that turn HAVE into WANT. When
  * WANT->dcb.software is set the DCB part is realised by roced through the
  * tc part and yields no dcbnl operation; when WANT->dcb.unmanaged is set
- * neither DCB nor the MTU yields any. Returns 0 or -ENOMEM. */
+ * neither DCB nor the MTU yields any, except an MTU to give back
+ * (WANT->dcb.mtu_restore). Returns 0 or -ENOMEM. */
 int diff_port(const struct plan_port *want, const struct plan_port *have,
               struct diff *out);
 

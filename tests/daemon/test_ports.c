@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf/conf.h"
 #include "core/ports.h"
@@ -324,6 +325,150 @@ static void test_contested(void **state)
 	assert_true(ports_changed(&e, "class htb 4791:13 changed", t + 10));
 }
 
+/* Compile and "apply" P with every port ending as RES says. */
+static void apply(struct ports *r, const struct policy *p,
+                  struct reconcile_result *res, struct plan *out)
+{
+	plan_init(out);
+	assert_int_equal(ports_compile(r, p, "roced.conf", NULL, 0, out, NULL),
+	                 0);
+	for (size_t i = 0; i < out->nports; i++)
+		snprintf(res[i].ifname, sizeof(res[i].ifname), "%s",
+		         out->ports[i].ifname);
+	ports_applied(r, out, out->nports, res, NULL);
+}
+
+/* The MTU a port had before roced first changed it: recorded then, kept
+ * while roced's MTU applies, the plan's MTU once no network-qos MTU
+ * applies, forgotten when given back; a port the configuration drops
+ * gets a plan that gives it back; and it survives in the state file. */
+static void test_mtu_given_back(void **state)
+{
+	struct reconcile_result res[4] = {{.status = RECONCILE_OK}};
+	char path[] = "/tmp/test_ports.XXXXXX";
+	struct ports r, r2;
+	struct policy p, none;
+	struct plan pl;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	load(&p);
+	hw_registry(&r);
+	r.netns_cookie = 77;
+	res[0].mtu_before = 1500; /* swp1 was at 1500: roced set 9216 */
+	apply(&r, &p, res, &pl);
+	assert_int_equal(pl.nports, 2);
+	plan_free(&pl);
+	assert_int_equal(ports_find(&r, "swp1")->mtu_orig, 1500);
+	assert_int_equal(ports_find(&r, "swp2")->mtu_orig, 0);
+	assert_true(r.mtu_dirty);
+
+	/* Someone set 1000, roced 9216 again: the first MTU stays. */
+	res[0].mtu_before = 1000;
+	apply(&r, &p, res, &pl);
+	plan_free(&pl);
+	assert_int_equal(ports_find(&r, "swp1")->mtu_orig, 1500);
+
+	/* Kept in the state file, and read back by a new registry. */
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(ports_mtu_save(&r, path), 0);
+	assert_false(r.mtu_dirty);
+	hw_registry(&r2);
+	r2.netns_cookie = 77;
+	assert_int_equal(ports_mtu_load(&r2, path), 1);
+	assert_int_equal(ports_find(&r2, "swp1")->mtu_orig, 1500);
+	ports_free(&r2);
+	/* another namespace's file is not taken */
+	hw_registry(&r2);
+	r2.netns_cookie = 78;
+	assert_int_equal(ports_mtu_load(&r2, path), -ESTALE);
+	assert_true(!ports_find(&r2, "swp1") ||
+	            !ports_find(&r2, "swp1")->mtu_orig);
+	ports_free(&r2);
+	/* lines that do not parse are skipped */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("netns 77\nswp1 1500 junk\nswp3 99999\nswp4\n"
+	      "averyveryverylongname 1500\nswp5 9000\n",
+	      f);
+	fclose(f);
+	hw_registry(&r2);
+	r2.netns_cookie = 77;
+	assert_int_equal(ports_mtu_load(&r2, path), 1);
+	assert_int_equal(ports_find(&r2, "swp5")->mtu_orig, 9000);
+	assert_null(ports_find(&r2, "swp1"));
+	ports_free(&r2);
+
+	/* No network-qos any more: the plan gives 1500 back, and once the
+	 * kernel took it the registry forgets it. */
+	assert_int_equal(policy_copy(&none, &p), 0);
+	none.system.network_qos[0] = '\0';
+	res[0].mtu_before = 9216;
+	apply(&r, &none, res, &pl);
+	assert_int_equal(ports_find(&r, "swp1")->plan.dcb.mtu, 1500);
+	assert_true(ports_find(&r, "swp1")->plan.dcb.mtu_restore);
+	assert_int_equal(ports_find(&r, "swp2")->plan.dcb.mtu, 0);
+	plan_free(&pl);
+	assert_int_equal(ports_find(&r, "swp1")->mtu_orig, 0);
+	assert_true(r.mtu_dirty);
+	assert_int_equal(ports_mtu_save(&r, path), 0);
+	assert_int_equal(access(path, F_OK), -1); /* nothing to keep */
+	res[0].mtu_before = 0;
+	apply(&r, &none, res, &pl);
+	assert_int_equal(ports_find(&r, "swp1")->plan.dcb.mtu, 0);
+	plan_free(&pl);
+
+	/* The port dropped from the configuration: a release plan gives the
+	 * MTU back, the entry stays until it did. */
+	res[0].mtu_before = 1500;
+	apply(&r, &p, res, &pl);
+	plan_free(&pl);
+	assert_int_equal(ports_find(&r, "swp1")->mtu_orig, 1500);
+	policy_free(&none);
+	assert_int_equal(policy_copy(&none, &p), 0);
+	none.nifaces = 0; /* (the ifaces stay allocated: policy_free) */
+	ports_prune(&r, &none);
+	assert_non_null(ports_find(&r, "swp1"));
+	assert_null(ports_find(&r, "swp2"));
+	res[0].status = RECONCILE_ABSENT; /* not there: kept */
+	res[0].mtu_before = 0;
+	apply(&r, &none, res, &pl);
+	assert_int_equal(pl.nports, 1);
+	plan_free(&pl);
+	assert_true(ports_find(&r, "swp1")->plan.dcb.unmanaged);
+	assert_int_equal(ports_find(&r, "swp1")->plan.nqdiscs, 0);
+	assert_int_equal(ports_find(&r, "swp1")->plan.dcb.mtu, 1500);
+	assert_int_equal(ports_find(&r, "swp1")->mtu_orig, 1500);
+	res[0].status = RECONCILE_OK;
+	apply(&r, &none, res, &pl);
+	plan_free(&pl);
+	assert_int_equal(ports_find(&r, "swp1")->mtu_orig, 0);
+	ports_prune(&r, &none);
+	assert_int_equal(r.n, 0);
+
+	/* --cleanup-on-exit: every configured port let go, the MTU given
+	 * back. */
+	res[0].mtu_before = 1500;
+	apply(&r, &p, res, &pl);
+	plan_free(&pl);
+	plan_init(&pl);
+	assert_int_equal(ports_release(&r, &p, &pl), 0);
+	assert_int_equal(pl.nports, 2);
+	assert_true(pl.ports[0].dcb.unmanaged);
+	assert_int_equal(pl.ports[0].nqdiscs, 0);
+	assert_int_equal(pl.ports[0].dcb.mtu, 1500);
+	assert_true(pl.ports[0].dcb.mtu_restore);
+	assert_int_equal(pl.ports[1].dcb.mtu, 0);
+	plan_free(&pl);
+	unlink(path);
+	policy_free(&none);
+	ports_free(&r);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +477,7 @@ int main(void)
 	    cmocka_unit_test(test_applied),
 	    cmocka_unit_test(test_unplanned),
 	    cmocka_unit_test(test_contested),
+	    cmocka_unit_test(test_mtu_given_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

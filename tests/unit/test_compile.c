@@ -631,9 +631,86 @@ static void test_no_shares_default(void **state)
 	policy_free(&p);
 }
 
+/* The MTU a port had before roced changed it (a compile input from the
+ * registry) is the plan's MTU when no network-qos MTU applies, and only
+ * then; it leaves the tc part as the policy's. */
+static void test_mtu_restore(void **state)
+{
+	struct compile_port cp = {.ifname = "eth1", .mtu_restore = 1500};
+	const struct plan_port *pp;
+	struct plan_port *nq;
+	struct policy p;
+	struct plan pl, ref;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	caps_preset(&cp.caps, CAPS_PRESET_FULL);
+
+	/* A network-qos MTU applies: it wins, nothing is given back. */
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&p, &cp, 1, &pl), 0);
+	assert_int_equal(pl.ports[0].dcb.mtu, 9216);
+	assert_false(pl.ports[0].dcb.mtu_restore);
+	plan_free(&pl);
+
+	/* No network-qos policy: the port's own MTU comes back. */
+	p.system.network_qos[0] = '\0';
+	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_FULL, &ref);
+	assert_int_equal(pp->dcb.mtu, 0); /* roced never changed it */
+	assert_false(pp->dcb.mtu_restore);
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&p, &cp, 1, &pl), 0);
+	nq = &pl.ports[0];
+	assert_int_equal(nq->dcb.mtu, 1500);
+	assert_true(nq->dcb.mtu_restore);
+	assert_false(nq->dcb.unmanaged);
+	/* the same tc part as without the input */
+	assert_int_equal(nq->nqdiscs, pp->nqdiscs);
+	for (size_t i = 0; i < nq->nqdiscs; i++)
+		assert_memory_equal(&nq->qdiscs[i], &pp->qdiscs[i],
+		                    sizeof(nq->qdiscs[i]));
+	assert_int_equal(nq->nclasses, pp->nclasses);
+	plan_free(&pl);
+	plan_free(&ref);
+	policy_free(&p);
+}
+
+/* A port roced lets go: no tc objects, DCB left alone, and the MTU given
+ * back only when roced changed it. */
+static void test_release(void **state)
+{
+	struct compile_port cp[2] = {{.ifname = "eth1", .mtu_restore = 1500},
+	                             {.ifname = "eth2"}};
+	struct plan pl;
+
+	(void)state;
+	caps_preset(&cp[0].caps, CAPS_PRESET_HW);
+	caps_preset(&cp[1].caps, CAPS_PRESET_HOST);
+	plan_init(&pl);
+	assert_int_equal(compile_release(cp, 2, &pl), 0);
+	assert_int_equal(pl.nports, 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct plan_port *pp = &pl.ports[i];
+
+		assert_string_equal(pp->ifname, cp[i].ifname);
+		assert_true(pp->dcb.unmanaged);
+		assert_int_equal(pp->nqdiscs + pp->nclasses + pp->nfilters, 0);
+		assert_int_equal(pp->layout, PLAN_LAYOUT_NONE);
+	}
+	assert_false(pl.ports[0].dcb.software);
+	assert_int_equal(pl.ports[0].dcb.mtu, 1500);
+	assert_true(pl.ports[0].dcb.mtu_restore);
+	assert_true(pl.ports[1].dcb.software);
+	assert_int_equal(pl.ports[1].dcb.mtu, 0);
+	assert_false(pl.ports[1].dcb.mtu_restore);
+	plan_free(&pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_mtu_restore),
+	    cmocka_unit_test(test_release),
 	    cmocka_unit_test(test_ref_host),
 	    cmocka_unit_test(test_no_shares_default),
 	    cmocka_unit_test(test_ref_full),

@@ -538,6 +538,50 @@ static void test_unmanaged_leaves_dcb_and_mtu(void **state)
 	port_free(&have);
 }
 
+/* A plan that lets a port go gives back the MTU roced took, and still
+ * leaves DCB alone; the same MTU already there is no operation. */
+static void test_unmanaged_gives_mtu_back(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+	size_t mtu = 0;
+
+	(void)state;
+	empty_port(&want);
+	build_htb(&have, 625000000ULL);
+	want.dcb.software = have.dcb.software = false;
+	want.dcb.unmanaged = true;
+	want.dcb.mtu = 1500;
+	want.dcb.mtu_restore = true;
+	want.dcb.pfc_en = 1u << 3;
+	have.dcb.mtu = 9216;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	for (size_t i = 0; i < d.n; i++) {
+		if (d.ops[i].obj == DIFF_MTU) {
+			assert_int_equal(d.ops[i].u.mtu, 1500);
+			mtu++;
+		} else if (d.ops[i].obj != DIFF_QDISC &&
+		           d.ops[i].obj != DIFF_CLASS &&
+		           d.ops[i].obj != DIFF_FILTER) {
+			fail_msg("unmanaged port: %s %s",
+			         diff_kind_name(d.ops[i].kind),
+			         diff_obj_name(d.ops[i].obj));
+		}
+	}
+	assert_int_equal(mtu, 1);
+	diff_free(&d);
+
+	have.dcb.mtu = 1500;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		assert_int_not_equal(d.ops[i].obj, DIFF_MTU);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +600,7 @@ int main(void)
 	    cmocka_unit_test(test_clsact_added_with_mark),
 	    cmocka_unit_test(test_dcb_hardware),
 	    cmocka_unit_test(test_unmanaged_leaves_dcb_and_mtu),
+	    cmocka_unit_test(test_unmanaged_gives_mtu_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
