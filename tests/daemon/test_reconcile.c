@@ -539,8 +539,9 @@ static void test_refusal_rolls_back(void **state)
 
 	assert_int_equal(g.res[0].status, RECONCILE_ROLLED_BACK);
 	assert_int_equal(g.res[0].writes, 4);
-	assert_string_equal(g.res[0].error, "rc0: add qdisc bfifo 4711:: "
-	                                    "Invalid argument: fake says no");
+	assert_string_equal(g.res[0].error,
+	                    "rc0: add qdisc bfifo 4711: parent 4791:2: "
+	                    "Invalid argument: fake says no");
 	assert_int_equal(g.res[1].status, RECONCILE_OK);
 	assert_int_equal(g.res[1].writes, 3);
 	assert_string_equal(g.res[1].error, "");
@@ -612,9 +613,9 @@ static void test_rollback_refused(void **state)
 	assert_int_equal(g.res[0].writes, 4);
 	assert_string_equal(
 	    g.res[0].error,
-	    "rc0: add qdisc bfifo 4711:: Invalid argument: fake "
-	    "says no; rollback failed too: rc0: delete qdisc "
-	    "ets 4791:: Invalid argument: fake says no");
+	    "rc0: add qdisc bfifo 4711: parent 4791:2: Invalid argument: "
+	    "fake says no; rollback failed too: rc0: delete qdisc "
+	    "ets 4791: root: Invalid argument: fake says no");
 	rig_free(&g);
 }
 
