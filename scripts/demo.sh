@@ -48,10 +48,12 @@ demo_pid() {
 
 # The state roced keeps for the switch namespace (lib/ctl/ctl.h: outside
 # the host's namespace, roced.<netns-inode>.sock and .pid). roced removes
-# them when it exits cleanly; a killed one leaves them.
+# them when it exits cleanly; a killed one leaves them. It keeps .mtu (the
+# MTUs to give back) on purpose, but the rig's links go with the rig.
 demo_netns_files() {
 	ino=$(stat -L -c %i "/run/netns/$sw" 2>/dev/null) || return 0
-	for f in "$state/roced.$ino.sock" "$state/roced.$ino.pid"; do
+	for f in "$state/roced.$ino.sock" "$state/roced.$ino.pid" \
+		"$state/roced.$ino.mtu"; do
 		[ -e "$f" ] && printf '%s\n' "$f"
 	done
 	return 0

@@ -38,11 +38,17 @@ nsb="rocesh-b-$$"
 tmp=$(mktemp -d)
 pida=""
 pidb=""
+# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
+# purpose; the namespace and its links go, so they go too.
+del_ns() {
+	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
+	"$IP" netns del "$1"
+}
 cleanup() {
 	set +e
 	for p in $pida $pidb; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	"$IP" netns del "$nsa" 2>/dev/null
-	"$IP" netns del "$nsb" 2>/dev/null
+	del_ns "$nsa" 2>/dev/null
+	del_ns "$nsb" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT

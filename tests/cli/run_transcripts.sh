@@ -56,6 +56,12 @@ done
 tmp=$(mktemp -d)
 ns=""
 pid=""
+# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
+# purpose; the namespace and its links go, so they go too.
+del_ns() {
+	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
+	"$IP" netns del "$1"
+}
 # Every exit path: roced stopped, the namespace gone, the files removed.
 cleanup() {
 	set +e
@@ -63,7 +69,7 @@ cleanup() {
 		kill "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
 	fi
-	[ -n "$ns" ] && "$IP" netns del "$ns" 2>/dev/null
+	[ -n "$ns" ] && del_ns "$ns" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -116,7 +122,7 @@ unrig() {
 	wait "$pid" || { echo "FAIL: $1: roced exited with $?"; rc=1; }
 	pid=""
 	[ "$rc" = 0 ] || cat "$tmp/roced.log"
-	"$IP" netns del "$ns"
+	del_ns "$ns"
 	ns=""
 	return "$rc"
 }
@@ -206,7 +212,7 @@ for name in "$@"; do
 		pid=""
 	fi
 	if [ -n "$ns" ]; then
-		"$IP" netns del "$ns" 2>/dev/null
+		del_ns "$ns" 2>/dev/null
 		ns=""
 	fi
 done

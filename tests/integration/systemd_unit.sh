@@ -166,7 +166,13 @@ kill -TERM "$pid"
 wait "$pid" || fail "roced exited with an error on SIGTERM"
 pid=""
 # With the unit's privileges roced can still remove what it made in
-# /run/roced (the unit's RuntimeDirectory).
+# /run/roced (the unit's RuntimeDirectory), and write there the one file
+# it keeps on purpose: the MTU swp1 had before roced set the network-qos
+# one, for the next roced to give back (roced(8), FILES).
+mtufile="/run/roced/roced.$ino.mtu"
+grep -qx 'swp1 1500' "$mtufile" 2>/dev/null ||
+	fail "roced did not keep swp1's MTU to give back in $mtufile: $(cat "$mtufile" 2>&1)"
+rm -f "$mtufile"
 left=$(ls -d /run/roced/roced."$ino".* 2>/dev/null || true)
 [ -z "$left" ] || fail "roced left $left behind"
 echo "PASS: systemd_unit"
