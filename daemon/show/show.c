@@ -160,8 +160,9 @@ static void show_port_state_json(struct json_object *o,
 	if (state == PLAN_PORT_PROGRAMMED && root && st->stats &&
 	    !st->roced_root) {
 		state = PLAN_PORT_NOT_PROGRAMMED;
-		reason = "roced's root qdisc is gone from the kernel: the port "
-		         "was changed since roced programmed it (a reload "
+		reason = "roced's root qdisc is gone from the kernel: someone "
+		         "changed the port since roced programmed it (roced "
+		         "repairs it, unless the port is contested; a reload "
 		         "puts it back)";
 	}
 	show_add_str(o, "state", plan_port_state_name(state));

@@ -27,11 +27,17 @@ ns="roced-repair-$$"
 tmp=$(mktemp -d)
 pid=""
 loop=""
+# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
+# purpose; the namespace and its links go, so they go too.
+del_ns() {
+	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
+	"$IP" netns del "$1"
+}
 cleanup() {
 	set +e
 	if [ -n "$loop" ]; then kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null; fi
 	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	"$IP" netns del "$ns" 2>/dev/null
+	del_ns "$ns" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM

@@ -35,11 +35,17 @@ ns="roced-rlg-$$"
 tmp=$(mktemp -d)
 pid=""
 lpid=""
+# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
+# purpose; the namespace and its links go, so they go too.
+del_ns() {
+	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
+	"$IP" netns del "$1"
+}
 cleanup() {
 	set +e
 	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
-	"$IP" netns del "$ns" 2>/dev/null
+	del_ns "$ns" 2>/dev/null
 	rm -rf "$tmp"
 }
 trap cleanup EXIT INT TERM
