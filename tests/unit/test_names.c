@@ -143,6 +143,36 @@ static void test_qdisc_kinds(void **state)
 	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_TBF), "?");
 }
 
+/* ---- port states in show (lib/model/plan.c) ---- */
+
+static void test_port_states(void **state)
+{
+	static const struct {
+		enum plan_port_state s;
+		const char *name, *text;
+	} want[] = {
+	    {PLAN_PORT_PROGRAMMED, "programmed", "programmed"},
+	    {PLAN_PORT_NOT_PROGRAMMED, "not-programmed", "not programmed"},
+	    {PLAN_PORT_REFUSED, "refused", "refused"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_string_equal(plan_port_state_name(want[i].s),
+		                    want[i].name);
+		assert_string_equal(plan_port_state_text(want[i].s),
+		                    want[i].text);
+		assert_int_equal(plan_port_state_parse(want[i].name),
+		                 (int)want[i].s);
+	}
+	/* the text's words are not JSON names */
+	assert_int_equal(plan_port_state_parse("not programmed"), -1);
+	assert_int_equal(plan_port_state_parse("Programmed"), -1);
+	assert_int_equal(plan_port_state_parse(""), -1);
+	assert_string_equal(plan_port_state_name((enum plan_port_state)99),
+	                    "?");
+}
+
 /* ---- classifier and action kinds (lib/model/caps.c) ---- */
 
 static void test_filter_kinds(void **state)
@@ -393,6 +423,7 @@ int main(void)
 	    cmocka_unit_test(test_units_bytes),
 	    cmocka_unit_test(test_units_errors),
 	    cmocka_unit_test(test_qdisc_kinds),
+	    cmocka_unit_test(test_port_states),
 	    cmocka_unit_test(test_filter_kinds),
 	    cmocka_unit_test(test_debug_names),
 	    cmocka_unit_test(test_pfc_modes),
