@@ -7,25 +7,12 @@
 # Latencies are printed (link created -> roced's root qdisc visible), not
 # asserted: this machine is shared and noisy.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_events needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-events-$$"
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_events
+t_need_root
+tmp=$t_tmp
 pid=""
-cleanup() {
-	set +e
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	"$IP" netns del "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
 fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 
@@ -43,11 +30,11 @@ open(sys.argv[2] + '/broken.conf', 'w').write(two.replace('mtu = 9216;', 'mtu = 
 PY
 cp "$tmp/roced.conf" "$tmp/live.conf"
 
-"$IP" netns add "$ns"
-# Not through in_ns: $! must be roced itself (ip netns exec execs it).
-"$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe -D link,apply \
-	>"$tmp/log" 2>&1 &
-pid=$!
+t_netns_add ns events
+# Not through in_ns: the pid must be roced itself (ip netns exec execs it).
+t_spawn "$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe -D link,apply \
+	>"$tmp/log" 2>&1
+pid=$t_pid
 # Wait for the daemon to say it started (it finds no ports yet).
 for _ in $(seq 100); do grep -q 'started with' "$tmp/log" && break; sleep 0.05; done
 grep -q 'started with' "$tmp/log" || fail "roced did not start"
@@ -107,7 +94,7 @@ grep -q 'swp1: ok, 2 writes' "$tmp/log" || fail "reload did not change exactly 2
 in_ns "$TC" class show dev swp1 classid 4791:13 | grep -q 'rate 6Gbit' || fail "new rate not applied"
 echo "reload (good): 2 writes per port"
 
-kill -TERM "$pid"; wait "$pid" || fail "roced exited with an error"; pid=""
+t_stop "$pid" TERM || fail "roced exited with an error"; pid=""
 in_ns "$TC" qdisc show dev swp1 | grep -q 'htb 4791: root' || fail "SIGTERM removed the state"
 grep -q 'stopping' "$tmp/log" || fail "no stop message"
 echo "PASS: daemon_events"

@@ -9,27 +9,13 @@
 # next reload); roced's own writes do not count as changes. Reload times
 # are printed, not asserted.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_mirror needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-mirror-$$"
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_mirror
+t_need_root
+tmp=$t_tmp
 pid=""
 mon=""
-cleanup() {
-	set +e
-	if [ -n "$mon" ]; then kill "$mon" 2>/dev/null; fi
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	"$IP" netns del "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
 fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 
@@ -46,13 +32,13 @@ ports = [blk.replace('"swp1"', '"swp%d"' % n).replace('"Ethernet1/1"', '"Etherne
 open(sys.argv[2] + '/roced.conf', 'w').write(s[:b0] + ',\n\t'.join(ports) + '\n' + s[b1:])
 PY
 
-"$IP" netns add "$ns"
+t_netns_add ns mirror
 for p in swp1 swp2 swp3 swp9; do
 	"$IP" -n "$ns" link add "$p" type veth peer name "${p}p"
 done
-"$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --caps probe -D apply \
-	>"$tmp/log" 2>&1 &
-pid=$!
+t_spawn "$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --caps probe -D apply \
+	>"$tmp/log" 2>&1
+pid=$t_pid
 for _ in $(seq 200); do grep -q 'mirroring' "$tmp/log" && break; sleep 0.05; done
 grep -q "mirroring roced's tc objects of 3 ports" "$tmp/log" || fail "no mirror of 3 ports"
 
@@ -85,14 +71,17 @@ repair_observed() { grep -B3 "^roced: $1: .*: repairing" "$tmp/log" | sed -n 's/
 observed() { sed -n 's/.*reconcile: [0-9]* ports (\([0-9]*\) observed).*/\1/p' "$tmp/pass" | tail -1; }
 writes() { sed -n "s/^roced: apply: $1: [a-z ]*, \([0-9]*\) writes\{0,1\}/\1/p" "$tmp/pass" | tail -1; }
 
-# 1. unchanged file: no port observed, nothing written or announced
+# 1. unchanged file: no port observed, nothing written or announced.
+# Not through in_ns: $mon must be tc itself (ip netns exec execs it), or
+# killing it leaves tc running.
 : >"$tmp/mon"
-in_ns "$TC" monitor >"$tmp/mon" 2>/dev/null &
-mon=$!
+t_spawn "$IP" netns exec "$ns" "$TC" monitor >"$tmp/mon" 2>/dev/null
+mon=$t_pid
 sleep 0.3
 ms=$(reload)
 sleep 0.3
-kill "$mon"; wait "$mon" 2>/dev/null || true; mon=""
+t_stop "$mon" || true
+mon=""
 [ "$(observed)" = 0 ] || fail "an unchanged reload observed $(observed) ports"
 for p in swp1 swp2 swp3; do [ "$(writes $p)" = 0 ] || fail "$p: wrote $(writes $p)"; done
 [ ! -s "$tmp/mon" ] || { cat "$tmp/mon"; fail "tc monitor saw changes"; }
@@ -130,5 +119,5 @@ ms=$(reload)
 [ "$(observed)" = 0 ] || fail "after roced's own writes, $(observed) ports observed"
 echo "unchanged reload again: 0 ports observed (${ms} ms)"
 
-kill -TERM "$pid"; wait "$pid" || fail "roced exited with an error"; pid=""
+t_stop "$pid" TERM || fail "roced exited with an error"; pid=""
 echo "PASS: daemon_mirror"

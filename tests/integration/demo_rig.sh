@@ -14,26 +14,22 @@
 # file of the switch namespace's roced). Other tests' daemons share
 # /run/roced, so only the rig's own names are looked at.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: demo_rig needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
+. "$top_srcdir/tests/integration/lib.sh"
+t_init demo_rig
+t_need_root
 demo="$top_srcdir/scripts/demo.sh"
 ROCED_DEMO_TAG="-t$$"
 BUILD_DIR="$top_builddir"
 export ROCED_DEMO_TAG BUILD_DIR
 sw="roced$ROCED_DEMO_TAG-sw"
-tmp=$(mktemp -d)
-cleanup() {
-	set +e
-	"$demo" --down >/dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+tmp=$t_tmp
+# The rig's own teardown first (roced was started with setsid: it is no
+# child of this shell); the namespaces are swept after it all the same.
+t_defer '"$demo" --down >/dev/null 2>&1'
+for ns in "$sw" "roced$ROCED_DEMO_TAG-h1" "roced$ROCED_DEMO_TAG-h2" "roced$ROCED_DEMO_TAG-h3"; do
+	t_netns_adopt "$ns"
+done
 fail() { echo "FAIL: $*"; [ -f "$tmp/out" ] && { echo "--- demo output"; cat "$tmp/out"; }; exit 1; }
 rigfiles() { ls -d /run/roced/demo"$ROCED_DEMO_TAG".* /run/roced/roced."$1".* 2>/dev/null || true; }
 in_sw() { "$IP" netns exec "$sw" "$@"; }
