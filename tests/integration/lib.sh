@@ -28,6 +28,8 @@
 # It signals only processes it can tell are the test's: a recorded pid
 # whose parent is still this shell (not a recycled pid), their children,
 # and processes inside the test's own namespaces.
+#
+# Also here: the setup that daemon tests share (t_conf_ports, t_roced_*).
 
 # shellcheck disable=SC2034 # for the tests that source this
 {
@@ -46,6 +48,7 @@ t_netns=
 t_defers=
 t_fail_files=
 t_pid=
+roced_pid=
 
 t_init()
 {
@@ -226,4 +229,68 @@ t_cleanup()
 	t_netns=
 	[ -n "$t_tmp" ] && rm -rf "$t_tmp"
 	exit "$_t_rc"
+}
+
+# --- roced as a daemon (daemon_events.sh, daemon_mirror.sh) ---
+
+# t_conf_ports OUT PORT...: conf/roced.conf with its one interface block
+# repeated for each PORT (swpN gets the alias Ethernet1/N).
+t_conf_ports()
+{
+	python3 - "$top_srcdir/conf/roced.conf" "$@" <<'PY'
+import re, sys
+src, out, ports = sys.argv[1], sys.argv[2], sys.argv[3:]
+s = open(src).read()
+i0 = s.index('interface = (')
+b0 = s.index('{', i0)
+b1 = s.index('\n\t}\n', b0) + 3
+blk = s[b0:b1]
+assert '"swp1"' in blk and '"Ethernet1/1"' in blk, 'the shipped interface block changed'
+blks = [blk.replace('"swp1"', '"%s"' % p)
+           .replace('"Ethernet1/1"', '"Ethernet1/%s"' % re.sub(r'\D', '', p)).strip()
+        for p in ports]
+open(out, 'w').write(s[:b0] + ',\n\t'.join(blks) + '\n' + s[b1:])
+PY
+}
+
+# t_roced_start NS CONF PATTERN [ARGS...]: roced -f CONF ARGS as a daemon
+# in NS, logging to $t_tmp/log, its pid in roced_pid; waits up to 10 s for
+# a log line matching PATTERN (grep's basic regex).
+t_roced_start()
+{
+	_t_ns=$1 _t_conf=$2 _t_want=$3
+	shift 3
+	t_show_on_fail "roced log" "$t_tmp/log"
+	# ip netns exec execs roced: the pid is roced's.
+	t_spawn "$IP" netns exec "$_t_ns" "$roced" -f "$_t_conf" "$@" >"$t_tmp/log" 2>&1
+	roced_pid=$t_pid
+	for _ in $(seq 200); do
+		grep -q -- "$_t_want" "$t_tmp/log" && return 0
+		_t_alive "$roced_pid" || t_fail "roced exited before logging /$_t_want/"
+		sleep 0.05
+	done
+	t_fail "roced did not log /$_t_want/ within 10 s"
+}
+
+# t_roced_signal SIG PATTERN: send SIG to roced and wait up to 10 s for one
+# more log line matching PATTERN; the log lines of that wait go to
+# $t_tmp/pass.
+t_roced_signal()
+{
+	_t_n0=$(grep -c -- "$2" "$t_tmp/log" || true)
+	_t_l0=$(wc -l <"$t_tmp/log")
+	kill "-$1" "$roced_pid"
+	for _ in $(seq 500); do
+		[ "$(grep -c -- "$2" "$t_tmp/log")" -gt "$_t_n0" ] && break
+		sleep 0.02
+	done
+	tail -n +$((_t_l0 + 1)) "$t_tmp/log" >"$t_tmp/pass"
+	grep -q -- "$2" "$t_tmp/pass" || t_fail "no /$2/ in the log after SIG$1"
+}
+
+# t_roced_stop: SIGTERM, and roced must exit 0.
+t_roced_stop()
+{
+	t_stop "$roced_pid" TERM || t_fail "roced exited with an error on SIGTERM"
+	roced_pid=
 }
