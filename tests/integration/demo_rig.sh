@@ -19,7 +19,9 @@ set -eu
 t_init demo_rig
 t_need_root
 demo="$top_srcdir/scripts/demo.sh"
-ROCED_DEMO_TAG="-t$$"
+# Under scripts/check.sh the run's name goes into the rig's names too, so
+# that its leftovers check knows them.
+ROCED_DEMO_TAG="-t$$${ROCED_TEST_RUN:+-$ROCED_TEST_RUN}"
 BUILD_DIR="$top_builddir"
 export ROCED_DEMO_TAG BUILD_DIR
 sw="roced$ROCED_DEMO_TAG-sw"

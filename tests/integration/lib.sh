@@ -8,7 +8,7 @@
 #   t_init NAME          temporary directory $t_tmp, and the traps: EXIT
 #                        runs t_cleanup; INT, TERM and HUP exit (130, 143,
 #                        129), which runs it too
-#   t_netns_add VAR WHAT a namespace roced-WHAT-PID, its name in VAR
+#   t_netns_add VAR WHAT a namespace roced-WHAT-PID[-RUN], its name in VAR
 #   t_netns_adopt NAME   a namespace someone else (scripts/demo.sh) makes
 #   t_spawn CMD...       CMD in the background, its pid in t_pid; CMD must
 #                        be a program, not a shell function (see above)
@@ -28,6 +28,10 @@
 # It signals only processes it can tell are the test's: a recorded pid
 # whose parent is still this shell (not a recycled pid), their children,
 # and processes inside the test's own namespaces.
+#
+# Under scripts/check.sh, ROCED_TEST_RUN names the run; it ends every
+# namespace name, so that the leftovers check (tests/tools/leftovers.py)
+# counts this run's namespaces and not those of another engineer's run.
 #
 # Also here: the setup that daemon tests share (t_conf_ports, t_roced_*).
 
@@ -97,7 +101,7 @@ t_defer()
 
 t_netns_add()
 {
-	_t_ns="roced-$2-$$"
+	_t_ns="roced-$2-$$${ROCED_TEST_RUN:+-$ROCED_TEST_RUN}"
 	"$IP" netns add "$_t_ns" || { echo "$t_name: cannot create namespace $_t_ns"; return 1; }
 	t_netns="$t_netns $_t_ns"
 	eval "$1=\$_t_ns"
