@@ -132,11 +132,13 @@ t_spawn()
 	t_pids="$t_pids $t_pid"
 }
 
+# (The pid stays recorded until wait returns: a TERM that interrupts the
+# wait must still find it to stop.)
 t_wait()
 {
-	_t_drop "$1"
 	_t_ws=0
 	wait "$1" || _t_ws=$?
+	_t_drop "$1"
 	return $_t_ws
 }
 
