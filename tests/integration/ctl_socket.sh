@@ -141,13 +141,15 @@ echo "ok: group member configures; non-root without the group shows but may not 
 
 # --- lock-out: idle group members cannot keep root out ---
 # A member holds 20 idle connections: it gets 15 slots, the last is root's.
-in_ns setpriv --reuid=65534 --regid=65534 --groups="$group" \
-	"$PY" "$tmp/ctl_client.py" hold 20 3 >"$tmp/hold" 2>&1 &
-hpid=$!
+# Not through in_ns: the pid must be the client's (ip netns exec and
+# setpriv exec it), or stopping it at cleanup leaves it running.
+t_spawn "$IP" netns exec "$ns" setpriv --reuid=65534 --regid=65534 --groups="$group" \
+	"$PY" "$tmp/ctl_client.py" hold 20 3 >"$tmp/hold" 2>&1
+hpid=$t_pid
 for _ in $(seq 50); do grep -q held "$tmp/hold" && break; sleep 0.1; done
 r=$(ctl '{"cmd":"ping"}')
 [ "$(jget "$r" 'R["ok"]')" = True ] || fail "root locked out by idle group members: $r"
-wait "$hpid"
+t_wait "$hpid"
 # The 5 over the limit were closed after their second of grace; the 15
 # admitted ones are within the idle time (60 s) and still open.
 grep -qx 'closed=5' "$tmp/hold" || fail "idle group member's connections: $(cat "$tmp/hold")"
