@@ -237,7 +237,7 @@ t_cleanup()
 	exit "$_t_rc"
 }
 
-# --- roced as a daemon (daemon_events.sh, daemon_mirror.sh) ---
+# --- roced as a daemon (daemon_events.sh, daemon_mirror.sh, daemon_repair.sh) ---
 
 # t_conf_ports OUT PORT...: conf/roced.conf with its one interface block
 # repeated for each PORT (swpN gets the alias Ethernet1/N).
@@ -260,8 +260,8 @@ PY
 }
 
 # t_roced_start NS CONF PATTERN [ARGS...]: roced -f CONF ARGS as a daemon
-# in NS, logging to $t_tmp/log, its pid in roced_pid; waits up to 10 s for
-# a log line matching PATTERN (grep's basic regex).
+# in NS, logging to $t_tmp/log, its pid in roced_pid; waits up to 30 s (a
+# loaded machine) for a log line matching PATTERN (grep's basic regex).
 t_roced_start()
 {
 	_t_ns=$1 _t_conf=$2 _t_want=$3
@@ -270,12 +270,12 @@ t_roced_start()
 	# ip netns exec execs roced: the pid is roced's.
 	t_spawn "$IP" netns exec "$_t_ns" "$roced" -f "$_t_conf" "$@" >"$t_tmp/log" 2>&1
 	roced_pid=$t_pid
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		grep -q -- "$_t_want" "$t_tmp/log" && return 0
 		_t_alive "$roced_pid" || t_fail "roced exited before logging /$_t_want/"
 		sleep 0.05
 	done
-	t_fail "roced did not log /$_t_want/ within 10 s"
+	t_fail "roced did not log /$_t_want/ within 30 s"
 }
 
 # t_roced_signal SIG PATTERN: send SIG to roced and wait up to 10 s for one
