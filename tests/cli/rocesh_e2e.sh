@@ -17,42 +17,17 @@
 #   - copy running-config startup-config writes a file that roced loads
 #     and that plans exactly as the shipped one.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-rocesh="$top_builddir/rocesh"
+. "$top_srcdir/tests/integration/lib.sh"
 ref="$top_srcdir/conf/nxos-roce.txt"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: rocesh_e2e needs root (network namespaces)"
-	exit 77
-fi
+t_init rocesh_e2e
+t_need_root
 if [ ! -f "$ref" ]; then
 	echo "FAIL: the NX-OS reference $ref is missing from the tree"
 	exit 1
 fi
-IP=/sbin/ip
-TC=/sbin/tc
-nsa="rocesh-a-$$"
-nsb="rocesh-b-$$"
-tmp=$(mktemp -d)
-pida=""
-pidb=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	for p in $pida $pidb; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	del_ns "$nsa" 2>/dev/null
-	del_ns "$nsb" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+tmp=$t_tmp
 fail() {
 	echo "FAIL: $*"
 	for f in a b; do
@@ -64,17 +39,18 @@ fail() {
 sh_a() { "$IP" netns exec "$nsa" "$rocesh" "$@"; }
 sh_b() { "$IP" netns exec "$nsb" "$rocesh" "$@"; }
 
+t_netns_add nsa rocesh-a
+t_netns_add nsb rocesh-b
 for ns in "$nsa" "$nsb"; do
-	"$IP" netns add "$ns"
 	"$IP" -n "$ns" link add swp1 type veth peer name host1
 done
 printf '# empty: rocesh fills it in\n' >"$tmp/a.conf"
 cp "$top_srcdir/conf/roced.conf" "$tmp/b.conf"
-# Not through sh_a: $! must be roced itself (ip netns exec execs it).
-"$IP" netns exec "$nsa" "$roced" -f "$tmp/a.conf" >"$tmp/a.log" 2>&1 &
-pida=$!
-"$IP" netns exec "$nsb" "$roced" -f "$tmp/b.conf" >"$tmp/b.log" 2>&1 &
-pidb=$!
+# Not through sh_a: the pid must be roced itself (ip netns exec execs it).
+t_spawn "$IP" netns exec "$nsa" "$roced" -f "$tmp/a.conf" >"$tmp/a.log" 2>&1
+pida=$t_pid
+t_spawn "$IP" netns exec "$nsb" "$roced" -f "$tmp/b.conf" >"$tmp/b.log" 2>&1
+pidb=$t_pid
 for sh in sh_a sh_b; do
 	for _ in $(seq 100); do
 		$sh -c 'show running-config' >/dev/null 2>&1 && break

@@ -12,34 +12,12 @@
 #   - the plan warnings a line brings are told to the session that typed
 #     it, at once, and only then.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-rocesh="$top_builddir/rocesh"
-
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: rocesh_paste needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="rocesh-paste-$$"
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init rocesh_paste
+t_need_root
+tmp=$t_tmp
 pid=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	[ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 fail() {
 	echo "FAIL: $*"
 	for f in out err; do
@@ -58,13 +36,13 @@ paste() {
 }
 running() { sh_ns -c 'show running-config' >"$tmp/run" || fail "show running-config"; }
 
-"$IP" netns add "$ns"
+t_netns_add ns paste
 "$IP" -n "$ns" link add swp1 type veth peer name host1
 "$IP" -n "$ns" link set swp1 up
 cp "$top_srcdir/conf/roced.conf" "$tmp/roced.conf"
-# Not through a function: $! must be roced itself (ip netns exec execs it).
-"$IP" netns exec "$ns" "$roced" --caps host -f "$tmp/roced.conf" >"$tmp/log" 2>&1 &
-pid=$!
+# Not through a function: the pid must be roced itself (ip netns exec execs it).
+t_spawn "$IP" netns exec "$ns" "$roced" --caps host -f "$tmp/roced.conf" >"$tmp/log" 2>&1
+pid=$t_pid
 for _ in $(seq 100); do
 	sh_ns -c 'show running-config' >/dev/null 2>&1 && break
 	sleep 0.05

@@ -10,41 +10,22 @@
 #   - an error shows the caret under the bad word, at the prompt's offset;
 #   - Ctrl-Z goes back to exec mode; `exit` there leaves with status 0.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-rocesh="$top_builddir/rocesh"
+. "$top_srcdir/tests/integration/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: rocesh_tmux needs root (network namespaces)"
-	exit 77
-fi
+t_init rocesh_tmux
+t_need_root
 if ! command -v tmux >/dev/null 2>&1; then
 	echo "SKIP: tmux is not installed (scripts/install-deps.sh --test" \
 		"installs it)"
 	exit 77
 fi
-IP=/sbin/ip
-ns="rocesh-tmux-$$"
 sock="rocesh-tmux-$$"
-tmp=$(mktemp -d)
-pid=""
+tmp=$t_tmp
 T() { tmux -L "$sock" "$@"; }
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	T kill-server 2>/dev/null
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+# The tmux server goes into the background (no child of this shell): its
+# own kill-server stops it and the panes' processes.
+t_defer 'T kill-server 2>/dev/null'
 fail() {
 	echo "FAIL: $*"
 	echo "--- screen"
@@ -54,10 +35,9 @@ fail() {
 	exit 1
 }
 
-"$IP" netns add "$ns"
+t_netns_add ns tmux
 "$IP" -n "$ns" link add swp1 type veth peer name host1
-"$IP" netns exec "$ns" "$roced" -f "$top_srcdir/conf/roced.conf" >"$tmp/log" 2>&1 &
-pid=$!
+t_spawn "$IP" netns exec "$ns" "$roced" -f "$top_srcdir/conf/roced.conf" >"$tmp/log" 2>&1
 for _ in $(seq 100); do
 	"$IP" netns exec "$ns" "$rocesh" -c 'show running-config' >/dev/null 2>&1 && break
 	sleep 0.05

@@ -53,27 +53,11 @@ for b in "$roced" "$rocesh"; do
 done
 [ -x "$IP" ] || { echo "FAIL: $IP (iproute2) is missing"; exit 1; }
 
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init run_transcripts
+tmp=$t_tmp
 ns=""
 pid=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-# Every exit path: roced stopped, the namespace gone, the files removed.
-cleanup() {
-	set +e
-	if [ -n "$pid" ]; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-	fi
-	[ -n "$ns" ] && del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 
 tab=$(printf '\t')
 fail=0
@@ -82,8 +66,7 @@ n=0
 # rig NAME CONF: the namespace and roced. Returns non-zero after saying
 # why.
 rig() {
-	ns="rocesh-tr-$$-$1"
-	"$IP" netns add "$ns" || { echo "FAIL: $1: cannot add namespace $ns"; return 1; }
+	t_netns_add ns "tr-$1" || { echo "FAIL: $1: cannot add a namespace"; return 1; }
 	if [ -d /proc/sys/net/ipv6 ]; then
 		"$IP" netns exec "$ns" sh -c \
 			'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 &&
@@ -95,10 +78,10 @@ rig() {
 		"$IP" -n "$ns" link set swp1 up &&
 		"$IP" -n "$ns" link set host1 up ||
 		{ echo "FAIL: $1: cannot set up swp1/host1 in $ns"; return 1; }
-	# Not through a function: $! must be roced (ip netns exec execs it).
-	"$IP" netns exec "$ns" "$roced" -f "$2" --caps host \
-		>"$tmp/roced.log" 2>&1 &
-	pid=$!
+	# Not through a function: the pid must be roced (ip netns exec execs it).
+	t_spawn "$IP" netns exec "$ns" "$roced" -f "$2" --caps host \
+		>"$tmp/roced.log" 2>&1
+	pid=$t_pid
 	for _ in $(seq 200); do
 		"$IP" netns exec "$ns" "$rocesh" -c 'show running-config' \
 			>/dev/null 2>&1 && return 0
@@ -118,11 +101,10 @@ unrig() {
 		echo "FAIL: $1: roced died during the transcript"
 		rc=1
 	fi
-	kill "$pid" 2>/dev/null
-	wait "$pid" || { echo "FAIL: $1: roced exited with $?"; rc=1; }
+	t_stop "$pid" || { echo "FAIL: $1: roced exited with $?"; rc=1; }
 	pid=""
 	[ "$rc" = 0 ] || cat "$tmp/roced.log"
-	del_ns "$ns"
+	t_netns_del "$ns"
 	ns=""
 	return "$rc"
 }
@@ -207,12 +189,11 @@ for name in "$@"; do
 	run "$name" || fail=1
 	# A failed run may leave its rig: clear it before the next one.
 	if [ -n "$pid" ]; then
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
+		t_stop "$pid"
 		pid=""
 	fi
 	if [ -n "$ns" ]; then
-		del_ns "$ns" 2>/dev/null
+		t_netns_del "$ns"
 		ns=""
 	fi
 done

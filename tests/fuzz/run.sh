@@ -19,8 +19,9 @@ if ! command -v "$CC" >/dev/null 2>&1; then
 	echo "SKIP: $CC not installed (scripts/install-deps.sh --test)"
 	exit 77
 fi
-probe=$(mktemp -d)
-trap 'rm -rf "$probe"' EXIT
+. "$src/tests/integration/lib.sh"
+t_init fuzz
+probe=$t_tmp
 printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ return 0; }\n' \
 	>"$probe/p.c"
 if ! "$CC" -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" 2>"$probe/err"; then
@@ -120,8 +121,10 @@ for t in $targets; do
 	mkdir -p "$build/corpus/$t"
 	rm -f "$build/crashes/$t"-*
 	echo "fuzz_$t: ${seconds}s"
+	# A waited-for child (t_run): a fuzzer runs for FUZZ_SECONDS, and
+	# must stop with this script.
 	# shellcheck disable=SC2086
-	if ! ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	if ! t_run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$build/lsan.supp" \
 		"$build/fuzz_$t" -max_total_time="$seconds" -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 \

@@ -6,29 +6,17 @@
 # and a second `roced --once` writes nothing (the rule observed back is
 # roced's own).
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: apply_class_default needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-cdefault-$$"
-tmp=$(mktemp -d)
-cleanup() {
-	set +e
-	"$IP" netns del "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
+. "$top_srcdir/tests/integration/lib.sh"
+t_init apply_class_default
+t_need_root
+tmp=$t_tmp
 fail() {
 	echo "FAIL: $*"
 	cat "$tmp/out" 2>/dev/null
 	exit 1
 }
-"$IP" netns add "$ns"
+t_netns_add ns cdefault
 "$IP" -n "$ns" link add swp1 type veth peer name host1
 "$IP" -n "$ns" link set swp1 up
 in_ns() { "$IP" netns exec "$ns" "$@"; }

@@ -7,26 +7,13 @@
 # The kernel's state is read with `tc -j` and `ip -j`, and what roced
 # writes is counted independently with `tc monitor`.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: apply_host needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-apply-$$"
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init apply_host
+t_need_root
+tmp=$t_tmp
 mon=""
-cleanup() {
-	set +e
-	if [ -n "$mon" ]; then kill "$mon" 2>/dev/null; fi
-	"$IP" netns del "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-"$IP" netns add "$ns"
+t_netns_add ns apply
 for i in 1 2 3; do
 	"$IP" -n "$ns" link add "swp$i" type veth peer name "host$i"
 done
@@ -66,18 +53,21 @@ PY
 "$roced" -n --caps host -f "$tmp/three.conf" >/dev/null 2>&1 || fail "three.conf does not load"
 "$roced" -n --caps host -f "$tmp/changed.conf" >/dev/null 2>&1 || fail "changed.conf does not load"
 
-# Count tc objects roced writes, as the kernel announces them.
+# Count tc objects roced writes, as the kernel announces them. Not through
+# in_ns: $mon must be tc itself (ip netns exec execs it), or killing it
+# leaves tc running.
 monitor_start() {
 	: >"$tmp/mon"
-	in_ns "$TC" monitor >"$tmp/mon" 2>/dev/null &
-	mon=$!
+	t_spawn "$IP" netns exec "$ns" "$TC" monitor >"$tmp/mon" 2>/dev/null
+	mon=$t_pid
 	sleep 0.3
 }
+# Sets events (not a $(...): t_stop must run in this shell).
 monitor_stop() {
 	sleep 0.3
-	kill "$mon" 2>/dev/null; wait "$mon" 2>/dev/null || true
+	t_stop "$mon" || true
 	mon=""
-	grep -c . "$tmp/mon" || true
+	events=$(grep -c . "$tmp/mon" || true)
 }
 once() { in_ns "$roced" --once --caps probe "$@" 2>"$tmp/err"; }
 writes() { sed -n "s/^$1: [a-z ]*, \([0-9]*\) writes\{0,1\},.*/\1/p" "$tmp/out"; }
@@ -85,7 +75,7 @@ writes() { sed -n "s/^$1: [a-z ]*, \([0-9]*\) writes\{0,1\},.*/\1/p" "$tmp/out";
 # 1. cold apply
 monitor_start
 once -f "$tmp/three.conf" >"$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "cold apply"; }
-events=$(monitor_stop)
+monitor_stop
 cat "$tmp/out"
 for p in swp1 swp2 swp3; do
 	w=$(writes "$p"); [ "${w:-0}" -gt 10 ] || fail "$p: cold apply wrote ${w:-?}"
@@ -113,7 +103,7 @@ echo "cold apply: $events tc events"
 # 2. no-op re-apply: nothing written, nothing announced
 monitor_start
 once -f "$tmp/three.conf" >"$tmp/out" || fail "re-apply"
-events=$(monitor_stop)
+monitor_stop
 for p in swp1 swp2 swp3; do [ "$(writes $p)" = 0 ] || fail "$p re-apply wrote $(writes $p)"; done
 [ "$events" = 0 ] || { cat "$tmp/mon"; fail "re-apply made $events kernel changes"; }
 echo "re-apply: 0 writes, 0 tc events"
@@ -121,7 +111,7 @@ echo "re-apply: 0 writes, 0 tc events"
 # 3. one queue's bandwidth changes in swp1's policy only
 monitor_start
 once -f "$tmp/changed.conf" >"$tmp/out" || fail "change"
-events=$(monitor_stop)
+monitor_stop
 cat "$tmp/out"
 [ "$(writes swp1)" = 2 ] || fail "swp1 should change exactly its two classes"
 [ "$(writes swp2)" = 0 ] && [ "$(writes swp3)" = 0 ] || fail "other ports touched"

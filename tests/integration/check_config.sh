@@ -15,8 +15,9 @@ if [ ! -x "$roced" ]; then
 	exit 77
 fi
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$top_srcdir/tests/integration/lib.sh"
+t_init check_config
+tmp=$t_tmp
 failed=0
 checked=0
 

@@ -20,38 +20,14 @@
 #     WATCHDOG=1, RELOADING=1) arrive on NOTIFY_SOCKET; --cleanup-on-exit
 #     removes roced's objects on SIGTERM and the pid file and socket go.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: ctl_socket needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-ctl-$$"
-ns2="roced-ctl2-$$"
+. "$top_srcdir/tests/integration/lib.sh"
+t_init ctl_socket
+t_need_root
 group=4791 # a gid no user has: membership comes from setpriv --groups
-tmp=$(mktemp -d)
+tmp=$t_tmp
 pid=""
 pid2=""
-lpid=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	[ -n "$pid2" ] && kill "$pid2" 2>/dev/null
-	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
-	del_ns "$ns" 2>/dev/null
-	del_ns "$ns2" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
 fail() {
 	echo "FAIL: $*"
 	echo "--- roced log"
@@ -77,16 +53,16 @@ state() {
 	in_ns "$TC" -j filter show dev swp1 parent 4791:
 }
 
-"$IP" netns add "$ns"
+t_netns_add ns ctl
 in_ns "$IP" link add swp1 type veth peer name host1
 in_ns "$IP" link set lo up
 in_ns "$IP" link set swp1 up
 in_ns "$IP" link set host1 up
 cp "$top_srcdir/conf/roced.conf" "$tmp/live.conf"
 
-"$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe -D ctl \
-	-G "$group" >"$tmp/log" 2>&1 &
-pid=$!
+t_spawn "$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe -D ctl \
+	-G "$group" >"$tmp/log" 2>&1
+pid=$t_pid
 for _ in $(seq 100); do
 	r=$(ctl '{"cmd":"ping"}' 2>/dev/null) && break
 	sleep 0.1
@@ -165,13 +141,15 @@ echo "ok: group member configures; non-root without the group shows but may not 
 
 # --- lock-out: idle group members cannot keep root out ---
 # A member holds 20 idle connections: it gets 15 slots, the last is root's.
-in_ns setpriv --reuid=65534 --regid=65534 --groups="$group" \
-	"$PY" "$tmp/ctl_client.py" hold 20 3 >"$tmp/hold" 2>&1 &
-hpid=$!
+# Not through in_ns: the pid must be the client's (ip netns exec and
+# setpriv exec it), or stopping it at cleanup leaves it running.
+t_spawn "$IP" netns exec "$ns" setpriv --reuid=65534 --regid=65534 --groups="$group" \
+	"$PY" "$tmp/ctl_client.py" hold 20 3 >"$tmp/hold" 2>&1
+hpid=$t_pid
 for _ in $(seq 50); do grep -q held "$tmp/hold" && break; sleep 0.1; done
 r=$(ctl '{"cmd":"ping"}')
 [ "$(jget "$r" 'R["ok"]')" = True ] || fail "root locked out by idle group members: $r"
-wait "$hpid"
+t_wait "$hpid"
 # The 5 over the limit were closed after their second of grace; the 15
 # admitted ones are within the idle time (60 s) and still open.
 grep -qx 'closed=5' "$tmp/hold" || fail "idle group member's connections: $(cat "$tmp/hold")"
@@ -294,10 +272,13 @@ kill -0 "$pid" || fail "the first roced died"
 echo "ok: a second roced is refused: $(cat "$tmp/second")"
 
 # --- roced -b, systemd notifications, --cleanup-on-exit ---
-"$IP" netns add "$ns2"
+# roced -b goes into the background: not a child of this shell, it is
+# found in ns2 at cleanup.
+t_netns_add ns2 ctl2
 "$IP" -n "$ns2" link add swp1 type veth peer name host1
 "$IP" -n "$ns2" link set swp1 up
-python3 - "$tmp/notify.sock" "$tmp/notify.log" <<'PY' &
+# A file, not a here-document: a background job's stdin is /dev/null.
+cat >"$tmp/notify.py" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
@@ -305,7 +286,7 @@ with open(sys.argv[2], 'a', buffering=1) as log:
     while True:
         log.write(s.recv(4096).decode().replace('\n', ' ') + '\n')
 PY
-lpid=$!
+t_spawn python3 "$tmp/notify.py" "$tmp/notify.sock" "$tmp/notify.log"
 for _ in $(seq 50); do [ -S "$tmp/notify.sock" ] && break; sleep 0.1; done
 env NOTIFY_SOCKET="$tmp/notify.sock" WATCHDOG_USEC=400000 \
 	"$IP" netns exec "$ns2" "$roced" -b -f "$tmp/live.conf" --caps host \
@@ -336,8 +317,7 @@ grep -q '^STOPPING=1' "$tmp/notify.log" || fail "no STOPPING=1"
 grep -q 'removed roced' "$tmp/log2" || fail "no cleanup message: $(cat "$tmp/log2")"
 echo "ok: roced -b ready on return; READY/STATUS/WATCHDOG/RELOADING/STOPPING sent; --cleanup-on-exit removed its objects"
 
-kill -TERM "$pid"
-wait "$pid" || fail "roced exited with an error"
+t_stop "$pid" TERM || fail "roced exited with an error"
 pid=""
 in_ns "$TC" qdisc show dev swp1 | grep -q 'htb 4791: root' || fail "SIGTERM removed the state"
 [ -e "$sock" ] && fail "the control socket was left behind"

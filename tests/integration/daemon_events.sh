@@ -7,56 +7,28 @@
 # Latencies are printed (link created -> roced's root qdisc visible), not
 # asserted: this machine is shared and noisy.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_events needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-events-$$"
-tmp=$(mktemp -d)
-pid=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_events
+t_need_root
+tmp=$t_tmp
+fail() { t_fail "$@"; }
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 
-python3 - "$top_srcdir/conf/roced.conf" "$tmp" <<'PY'
+t_conf_ports "$tmp/roced.conf" swp1 swp2
+python3 - "$tmp" <<'PY'
 import sys
-s = open(sys.argv[1]).read()
-i0 = s.index('interface = (')
-b0 = s.index('{', i0)
-b1 = s.index('\n\t}\n', b0) + 3
-blk = s[b0:b1]
-two = s[:b0] + blk.strip() + ',\n\t' + blk.replace('"swp1"', '"swp2"').replace('"Ethernet1/1"', '"Ethernet1/2"').strip() + '\n' + s[b1:]
-open(sys.argv[2] + '/roced.conf', 'w').write(two)
-open(sys.argv[2] + '/changed.conf', 'w').write(two.replace('bandwidth-remaining-percent = 50;\n\t\t\t\t\trandom', 'bandwidth-remaining-percent = 60;\n\t\t\t\t\trandom', 1).replace('{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 50; }', '{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 40; }', 1))
-open(sys.argv[2] + '/broken.conf', 'w').write(two.replace('mtu = 9216;', 'mtu = 99999;', 1))
+d = sys.argv[1]
+two = open(d + '/roced.conf').read()
+open(d + '/changed.conf', 'w').write(two.replace('bandwidth-remaining-percent = 50;\n\t\t\t\t\trandom', 'bandwidth-remaining-percent = 60;\n\t\t\t\t\trandom', 1).replace('{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 50; }', '{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 40; }', 1))
+open(d + '/broken.conf', 'w').write(two.replace('mtu = 9216;', 'mtu = 99999;', 1))
 PY
 cp "$tmp/roced.conf" "$tmp/live.conf"
 
-"$IP" netns add "$ns"
-# Not through in_ns: $! must be roced itself (ip netns exec execs it).
-"$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" --caps probe -D link,apply \
-	>"$tmp/log" 2>&1 &
-pid=$!
-# Wait for the daemon to say it started (it finds no ports yet).
-for _ in $(seq 100); do grep -q 'started with' "$tmp/log" && break; sleep 0.05; done
-grep -q 'started with' "$tmp/log" || fail "roced did not start"
+t_netns_add ns events
+# No ports yet: roced says it started (with none).
+t_roced_start "$ns" "$tmp/live.conf" 'started with' --caps probe -D link,apply
+pid=$roced_pid
 
 # Create a port and time until roced's root is there.
 latency() {
@@ -95,9 +67,7 @@ state() { in_ns "$TC" -j qdisc show; in_ns "$TC" -j filter show dev swp1 parent 
 state >"$tmp/before"
 # A broken file: logged with FILE:LINE, nothing changes, roced stays up.
 cp "$tmp/broken.conf" "$tmp/live.conf"
-kill -HUP "$pid"
-for _ in $(seq 100); do grep -q 'reload failed' "$tmp/log" && break; sleep 0.05; done
-grep -q 'reload failed' "$tmp/log" || fail "broken reload not reported"
+t_roced_signal HUP 'reload failed'
 grep -q "live.conf:[0-9]*: error: .*MTU\|live.conf:[0-9]*: error: .*mtu" "$tmp/log" || fail "no FILE:LINE for the broken MTU"
 state >"$tmp/after"
 cmp -s "$tmp/before" "$tmp/after" || fail "a broken reload changed the kernel"
@@ -106,14 +76,12 @@ echo "reload (broken): kept the running state"
 
 # A good file: only swp1's and swp2's q3/q-default classes change.
 cp "$tmp/changed.conf" "$tmp/live.conf"
-n0=$(grep -c 'reloaded' "$tmp/log" || true)
-kill -HUP "$pid"
-for _ in $(seq 100); do [ "$(grep -c 'reloaded' "$tmp/log")" -gt "$n0" ] && break; sleep 0.05; done
-grep -q 'swp1: ok, 2 writes' "$tmp/log" || fail "reload did not change exactly 2 objects on swp1"
+t_roced_signal HUP 'reloaded'
+grep -q 'swp1: ok, 2 writes' "$tmp/pass" || fail "reload did not change exactly 2 objects on swp1"
 in_ns "$TC" class show dev swp1 classid 4791:13 | grep -q 'rate 6Gbit' || fail "new rate not applied"
 echo "reload (good): 2 writes per port"
 
-kill -TERM "$pid"; wait "$pid" || fail "roced exited with an error"; pid=""
+t_roced_stop
 in_ns "$TC" qdisc show dev swp1 | grep -q 'htb 4791: root' || fail "SIGTERM removed the state"
 grep -q 'stopping' "$tmp/log" || fail "no stop message"
 echo "PASS: daemon_events"

@@ -9,71 +9,29 @@
 # next reload); roced's own writes do not count as changes. Reload times
 # are printed, not asserted.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_mirror needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-mirror-$$"
-tmp=$(mktemp -d)
-pid=""
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_mirror
+t_need_root
+tmp=$t_tmp
 mon=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	if [ -n "$mon" ]; then kill "$mon" 2>/dev/null; fi
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
+fail() { t_fail "$@"; }
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 
-# Three ports of the shipped policy.
-python3 - "$top_srcdir/conf/roced.conf" "$tmp" <<'PY'
-import sys
-s = open(sys.argv[1]).read()
-i0 = s.index('interface = (')
-b0 = s.index('{', i0)
-b1 = s.index('\n\t}\n', b0) + 3
-blk = s[b0:b1]
-ports = [blk.replace('"swp1"', '"swp%d"' % n).replace('"Ethernet1/1"', '"Ethernet1/%d"' % n).strip()
-         for n in (1, 2, 3)]
-open(sys.argv[2] + '/roced.conf', 'w').write(s[:b0] + ',\n\t'.join(ports) + '\n' + s[b1:])
-PY
-
-"$IP" netns add "$ns"
+# Three ports of the shipped policy, and swp9 that the file does not name.
+t_conf_ports "$tmp/roced.conf" swp1 swp2 swp3
+t_netns_add ns mirror
 for p in swp1 swp2 swp3 swp9; do
 	"$IP" -n "$ns" link add "$p" type veth peer name "${p}p"
 done
-"$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --caps probe -D apply \
-	>"$tmp/log" 2>&1 &
-pid=$!
-for _ in $(seq 200); do grep -q 'mirroring' "$tmp/log" && break; sleep 0.05; done
-grep -q "mirroring roced's tc objects of 3 ports" "$tmp/log" || fail "no mirror of 3 ports"
+t_roced_start "$ns" "$tmp/roced.conf" "mirroring roced's tc objects of 3 ports" --caps probe -D apply
 
-# Reload and wait for it; $tmp/pass gets the log of that reload.
+# Reload and wait for it ($tmp/pass gets the log of that reload); sets ms
+# to the time it took. Not a $(...): the reload's log must stay in $tmp/pass
+# and a failure must end this shell.
 reload() {
-	n0=$(grep -c 'reloaded' "$tmp/log" || true)
-	l0=$(wc -l <"$tmp/log")
-	kill -HUP "$pid"
-	for _ in $(seq 200); do
-		[ "$(grep -c 'reloaded' "$tmp/log")" -gt "$n0" ] && break
-		sleep 0.02
-	done
-	tail -n +$((l0 + 1)) "$tmp/log" >"$tmp/pass"
-	grep -q 'reloaded' "$tmp/pass" || fail "reload did not finish"
-	sed -n 's/^roced: reloaded .* in \([0-9.]*\) ms.*/\1/p' "$tmp/pass"
+	t_roced_signal HUP 'reloaded'
+	ms=$(sed -n 's/^roced: reloaded .* in \([0-9.]*\) ms.*/\1/p' "$tmp/pass")
 }
 # Wait until roced has repaired port $1 by itself; $tmp/pass gets the log
 # from the repair on.
@@ -91,14 +49,16 @@ repair_observed() { grep -B3 "^roced: $1: .*: repairing" "$tmp/log" | sed -n 's/
 observed() { sed -n 's/.*reconcile: [0-9]* ports (\([0-9]*\) observed).*/\1/p' "$tmp/pass" | tail -1; }
 writes() { sed -n "s/^roced: apply: $1: [a-z ]*, \([0-9]*\) writes\{0,1\}/\1/p" "$tmp/pass" | tail -1; }
 
-# 1. unchanged file: no port observed, nothing written or announced
+# 1. unchanged file: no port observed, nothing written or announced.
+# Not through in_ns: $mon must be tc itself (ip netns exec execs it).
 : >"$tmp/mon"
-in_ns "$TC" monitor >"$tmp/mon" 2>/dev/null &
-mon=$!
+t_spawn "$IP" netns exec "$ns" "$TC" monitor >"$tmp/mon" 2>/dev/null
+mon=$t_pid
 sleep 0.3
-ms=$(reload)
+reload
 sleep 0.3
-kill "$mon"; wait "$mon" 2>/dev/null || true; mon=""
+t_stop "$mon" || true
+mon=""
 [ "$(observed)" = 0 ] || fail "an unchanged reload observed $(observed) ports"
 for p in swp1 swp2 swp3; do [ "$(writes $p)" = 0 ] || fail "$p: wrote $(writes $p)"; done
 [ ! -s "$tmp/mon" ] || { cat "$tmp/mon"; fail "tc monitor saw changes"; }
@@ -110,7 +70,7 @@ repaired swp2
 [ "$(repair_observed swp2)" = 1 ] || fail "expected 1 port observed, got $(repair_observed swp2)"
 [ "$(writes swp2)" = 1 ] || fail "swp2: expected 1 write, got $(writes swp2)"
 in_ns "$TC" class show dev swp2 classid 4791:13 | grep -q 'rate 5Gbit' || fail "swp2's q3 not restored"
-ms=$(reload)
+reload
 [ "$(observed)" = 0 ] || fail "after the repair, $(observed) ports observed"
 for p in swp1 swp2 swp3; do [ "$(writes $p)" = 0 ] || fail "$p: wrote $(writes $p)"; done
 echo "class changed by hand on swp2: 1 port observed, 1 write, then a reload writes nothing (${ms} ms)"
@@ -126,15 +86,15 @@ echo "root deleted by hand on swp3: rebuilt with $(writes swp3) writes"
 # 4. a root with roced's handle on a port the file does not name: the
 #    mirror cannot vouch for swp9 any more, the reload looks and removes it
 in_ns "$TC" qdisc add dev swp9 root handle 4791: htb default 10
-ms=$(reload)
+reload
 in_ns "$TC" qdisc show dev swp9 | grep -q '4791:' && fail "swp9's roced-looking root left"
 grep -q 'swp9: ok, 1 write' "$tmp/pass" || fail "swp9 not cleaned by roced"
 echo "roced root added by hand on swp9: removed (${ms} ms)"
 
 # 5. and roced's own writes above left the mirror clean
-ms=$(reload)
+reload
 [ "$(observed)" = 0 ] || fail "after roced's own writes, $(observed) ports observed"
 echo "unchanged reload again: 0 ports observed (${ms} ms)"
 
-kill -TERM "$pid"; wait "$pid" || fail "roced exited with an error"; pid=""
+t_roced_stop
 echo "PASS: daemon_mirror"

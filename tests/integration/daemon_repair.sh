@@ -14,34 +14,13 @@
 #     ends the contest.
 # Every wait polls with a generous bound; no timing is asserted.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_repair needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-repair-$$"
-tmp=$(mktemp -d)
-pid=""
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_repair
+t_need_root
+tmp=$t_tmp
 loop=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	if [ -n "$loop" ]; then kill "$loop" 2>/dev/null; wait "$loop" 2>/dev/null; fi
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
-fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
+fail() { t_fail "$@"; }
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 # Poll COMMAND for up to $1 seconds.
 until_ok() {
@@ -63,26 +42,14 @@ roced_leaf() {
 }
 count() { grep -c "$1" "$tmp/log" || true; }
 
-# Three ports of the shipped policy.
-python3 - "$top_srcdir/conf/roced.conf" "$tmp" <<'PY'
-import sys
-s = open(sys.argv[1]).read()
-i0 = s.index('interface = (')
-b0 = s.index('{', i0)
-b1 = s.index('\n\t}\n', b0) + 3
-blk = s[b0:b1]
-ports = [blk.replace('"swp1"', '"swp%d"' % n).replace('"Ethernet1/1"', '"Ethernet1/%d"' % n).strip()
-         for n in (1, 2, 3)]
-open(sys.argv[2] + '/roced.conf', 'w').write(s[:b0] + ',\n\t'.join(ports) + '\n' + s[b1:])
-PY
-
-"$IP" netns add "$ns"
+# Three ports of the shipped policy, and swp9 that the file does not name.
+t_conf_ports "$tmp/roced.conf" swp1 swp2 swp3
+t_netns_add ns repair
 for p in swp1 swp2 swp3 swp9; do
 	"$IP" -n "$ns" link add "$p" type veth peer name "${p}p"
 done
-"$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --caps probe -D apply >"$tmp/log" 2>&1 &
-pid=$!
-until_ok 30 grep -q 'mirroring' "$tmp/log" || fail "roced did not start"
+t_roced_start "$ns" "$tmp/roced.conf" 'mirroring' --caps probe -D apply
+pid=$roced_pid
 for p in swp1 swp2 swp3; do has_root "$p" || fail "$p: no root after start"; done
 
 # 1. root deleted: back, and said once
@@ -144,17 +111,16 @@ echo "notifications lost: every port checked, swp2 restored"
 
 # 5. someone keeps deleting swp1's root: contested, logged once, in show
 n0=$(count 'swp1: .*: repairing')
-(
-	while :; do
-		in_ns "$TC" qdisc del dev swp1 root 2>/dev/null || true
-		sleep 0.1
-	done
-) &
-loop=$!
+# A program, not a ( ... ) &: the pid must be what t_stop and the cleanup
+# stop.
+t_spawn sh -c 'while :; do "$1" netns exec "$2" "$3" qdisc del dev swp1 root 2>/dev/null; sleep 0.1; done' \
+	loop "$IP" "$ns" "$TC"
+loop=$t_pid
 until_ok 60 grep -q 'swp1: contested:' "$tmp/log" || fail "swp1 never contested"
 n=$(($(count 'swp1: .*: repairing') - n0))
 sleep 2 # the loop goes on deleting; roced must leave swp1 alone now
-kill "$loop"; wait "$loop" 2>/dev/null || true; loop=""
+t_stop "$loop" || true
+loop=""
 # the repair of step 1 may be within the window too
 [ "$n" -ge 4 ] && [ "$n" -le 5 ] || fail "expected 4 or 5 repairs of swp1 before giving up, got $n"
 [ "$(($(count 'swp1: .*: repairing') - n0))" = "$n" ] || fail "swp1 repaired while contested"
@@ -181,5 +147,5 @@ in_ns python3 "$top_srcdir/tests/integration/ctl_client.py" send \
 grep -q '"contested":false' "$tmp/show" || { cat "$tmp/show"; fail "swp1 still contested after the reload"; }
 echo "reload: swp1 repaired and no longer contested"
 
-kill -TERM "$pid"; wait "$pid" || fail "roced exited with an error"; pid=""
+t_roced_stop
 echo "PASS: daemon_repair"

@@ -19,9 +19,9 @@ if [ ! -x "$roced" ]; then
 	exit 99
 fi
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$top_srcdir/tests/integration/lib.sh"
+t_init dryrun_golden
+tmp=$t_tmp
 
 rc=0
 for caps in host full hw; do

@@ -25,6 +25,8 @@ top_builddir=${top_builddir:-$top_srcdir}
 roced=$top_builddir/roced
 conf=$top_srcdir/conf/roced.conf
 
+. "$top_srcdir/tests/integration/lib.sh"
+t_init dryrun_tc_batch
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: needs root to create a network namespace and veth ports"
 	exit 77
@@ -40,16 +42,8 @@ if [ ! -x "$roced" ]; then
 	exit 99
 fi
 
-tmp=$(mktemp -d) || exit 99
+tmp=$t_tmp
 ns=""
-cleanup() {
-	if [ -n "$ns" ]; then
-		ip netns del "$ns" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
 
 fail() {
 	echo "FAIL: $*"
@@ -59,10 +53,9 @@ fail() {
 # A fresh namespace with veth ports swp1..swp3 (peers swpNp, same ns).
 new_ns() {
 	if [ -n "$ns" ]; then
-		ip netns del "$ns" || fail "cannot delete namespace $ns"
+		t_netns_del "$ns" || fail "cannot delete namespace $ns"
 	fi
-	ns=roced-text-$$-$1
-	ip netns add "$ns" || fail "cannot create namespace $ns"
+	t_netns_add ns "text-$1" || fail "cannot create a namespace"
 	for p in swp1 swp2 swp3; do
 		ip -n "$ns" link add "$p" type veth peer name "${p}p" ||
 			fail "cannot create veth $p"

@@ -59,8 +59,12 @@ ok()
 	echo "fullkernel_rig: ok: $*"
 }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fk-rig.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# What the guest will see of top_builddir: the environment's (lib.sh sets
+# a default of its own).
+builddir_env=${top_builddir:-}
+. "$here/lib.sh"
+t_init fullkernel_rig
+work=$t_tmp
 
 # Skips must be exit 77 with the reason, whatever this host has.
 rc=0
@@ -124,14 +128,16 @@ ok "the initramfs holds init, busybox and the 9p modules in load order"
 # A real boot, with a private TMPDIR to see that nothing is left behind.
 mkdir "$work/tmp" "$work/visible"
 echo "from the host" >"$work/visible/file"
-if [ -n "${top_builddir:-}" ]; then
+if [ -n "$builddir_env" ]; then
 	builddir=visible
 else
 	builddir=unset
 fi
 rc=0
-TMPDIR=$work/tmp ROCED_QEMU_BIND=$work/visible \
-	ROCED_RIG_FILE=$work/visible/file \
+# A waited-for child (t_run), so that a TERM to this script stops the
+# guest too.
+t_run env TMPDIR="$work/tmp" ROCED_QEMU_BIND="$work/visible" \
+	ROCED_RIG_FILE="$work/visible/file" \
 	"$rig/run-guest.sh" "$self" guest "two words" "it's" '' \
 	>"$work/out" 2>"$work/err" || rc=$?
 expect=$(printf '%s\n' 'argc=3' 'arg=[two words]' "arg=[it's]" 'arg=[]' \

@@ -5,10 +5,10 @@
 # an edited roced.conf; make uninstall removes everything but an edited
 # roced.conf, and the shipped one too once it is unchanged.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$top_srcdir/tests/integration/lib.sh"
+t_init install
+tmp=$t_tmp
 dest="$tmp/dest"
 fail() { echo "FAIL: $*"; [ -f "$tmp/make.log" ] && tail -n 20 "$tmp/make.log"; exit 1; }
 # A make of its own, not a child of `make check`'s (no jobserver, no -w).

@@ -44,9 +44,9 @@ if [ ! -x "$roced" ]; then
 	exit 77
 fi
 
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+. "$top_srcdir/tests/integration/lib.sh"
+t_init man_pages
+tmp=$t_tmp
 failed=0
 
 fail() {

@@ -5,20 +5,12 @@
 # the classification roced should choose. Runs on any kernel; the QEMU
 # tier runs it again on a full distro kernel.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
+. "$top_srcdir/tests/integration/lib.sh"
 conf="$top_srcdir/conf/roced.conf"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: probe_caps needs root (network namespaces)"
-	exit 77
-fi
-TC=/sbin/tc
-IP=/sbin/ip
-ns="roced-probe-$$"
-cleanup() { "$IP" netns del "$ns" 2>/dev/null || true; }
-trap cleanup EXIT INT TERM
-"$IP" netns add "$ns"
+t_init probe_caps
+t_need_root
+t_netns_add ns probe
 "$IP" -n "$ns" link set lo up
 
 try() { "$IP" netns exec "$ns" "$TC" "$@" >/dev/null 2>&1; }

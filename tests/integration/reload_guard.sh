@@ -17,38 +17,16 @@
 #     {"cmd":"reload","force":true} on the socket, cleans swp1 from an
 #     empty file.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-rocesh="$top_builddir/rocesh"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: reload_guard needs root (network namespaces)"
-	exit 77
-fi
+. "$top_srcdir/tests/integration/lib.sh"
+t_init reload_guard
+t_need_root
 if [ ! -x "$rocesh" ]; then
 	echo "SKIP: rocesh is not built"
 	exit 77
 fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-rlg-$$"
-tmp=$(mktemp -d)
+tmp=$t_tmp
 pid=""
-lpid=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT INT TERM
 fail() {
 	echo "FAIL: $*"
 	echo "--- roced log"
@@ -83,7 +61,7 @@ hup_reloaded() { # N: the Nth reload that worked
 	wait_log "reloaded $tmp/live.conf" "$1"
 }
 
-"$IP" netns add "$ns"
+t_netns_add ns rlg
 in_ns "$IP" link set lo up
 in_ns "$IP" link add swp1 type veth peer name host1
 in_ns "$IP" link set swp1 up
@@ -98,7 +76,8 @@ grep -q '^policy-map' "$tmp/cut.conf" || fail "the cut file lost its policy-maps
 
 # systemd's side of the reloads: a refused one too must end in READY=1,
 # or systemd would wait in "reloading".
-python3 - "$tmp/notify.sock" "$tmp/notify.log" <<'PY' &
+# A file, not a here-document: a background job's stdin is /dev/null.
+cat >"$tmp/notify.py" <<'PY'
 import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
@@ -106,14 +85,14 @@ with open(sys.argv[2], 'a', buffering=1) as log:
     while True:
         log.write(s.recv(4096).decode().replace('\n', ' ') + '\n')
 PY
-lpid=$!
+t_spawn python3 "$tmp/notify.py" "$tmp/notify.sock" "$tmp/notify.log"
 for _ in $(seq 100); do [ -S "$tmp/notify.sock" ] && break; sleep 0.1; done
 [ -S "$tmp/notify.sock" ] || fail "no notify socket"
 # Not through in_ns: a function in the background is a subshell, and the
-# signals must reach roced (ip netns exec execs it).
-NOTIFY_SOCKET="$tmp/notify.sock" "$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" \
-	--caps probe >"$tmp/log" 2>&1 &
-pid=$!
+# signals must reach roced (env and ip netns exec exec it).
+t_spawn env NOTIFY_SOCKET="$tmp/notify.sock" "$IP" netns exec "$ns" "$roced" -f "$tmp/live.conf" \
+	--caps probe >"$tmp/log" 2>&1
+pid=$t_pid
 for _ in $(seq 600); do
 	programmed && break
 	kill -0 "$pid" 2>/dev/null || fail "roced exited"
@@ -207,7 +186,6 @@ echo "$out" | grep -q '"ok":true' || fail "a forced reload request: $out"
 programmed && fail "{\"cmd\":\"reload\",\"force\":true} left roced's qdisc on swp1"
 echo "ok: {\"cmd\":\"reload\",\"force\":true} cleans swp1 from an empty file"
 
-kill -TERM "$pid"
-wait "$pid" || fail "roced exited with an error"
+t_stop "$pid" TERM || fail "roced exited with an error"
 pid=""
 echo "PASS: reload_guard"

@@ -16,6 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 prog=$top_builddir/tests/integration/tc_msg_kernel
+. "$top_srcdir/tests/integration/lib.sh"
+t_init tc_msg_kernel
 
 skip()
 {
@@ -32,9 +34,7 @@ fail()
 command -v tc >/dev/null || skip "tc (iproute2) not found"
 [ -x "$prog" ] || fail "$prog is not built (make check builds it)"
 
-ns=tcmsg-kernel-$$
-ip netns add "$ns" 2>/dev/null || skip "cannot create a network namespace"
-trap 'ip netns del "$ns" 2>/dev/null || true' EXIT INT TERM HUP
+t_netns_add ns tcmsg-kernel 2>/dev/null || skip "cannot create a network namespace"
 ip -n "$ns" link add v0 type veth peer name v1
 ip -n "$ns" link set v0 up
 ip -n "$ns" link set v1 up

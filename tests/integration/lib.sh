@@ -1,0 +1,311 @@
+# tests/integration/lib.sh: what the suite's shell tests share; sourced,
+# not run:  . "$top_srcdir/tests/integration/lib.sh"
+#
+# Why: a test must leave nothing behind, when it passes, fails or is
+# interrupted (issue 9: a whole run left four `tc monitor` processes in
+# deleted namespaces; each had been started through a shell function, so
+# $! was the subshell and killing it orphaned tc). Hence:
+#   t_init NAME          temporary directory $t_tmp, and the traps: EXIT
+#                        runs t_cleanup; INT, TERM and HUP exit (130, 143,
+#                        129), which runs it too
+#   t_netns_add VAR WHAT a namespace roced-WHAT-PID[-RUN], its name in VAR
+#   t_netns_adopt NAME   a namespace someone else (scripts/demo.sh) makes
+#   t_spawn CMD...       CMD in the background, its pid in t_pid; CMD must
+#                        be a program, not a shell function (see above)
+#   t_stop PID [SIG]     signal (TERM) and reap one of them; its status
+#   t_wait PID           reap one that ends by itself; its status
+#   t_run CMD...         CMD in the foreground, but stopped with the test
+#                        (a plain foreground child outlives a TERMed sh);
+#                        its stdin is /dev/null
+#   t_defer 'COMMAND'    evaluated first by t_cleanup (a tmux server, a
+#                        rig's own teardown)
+#   t_show_on_fail LABEL FILE   printed by t_fail when FILE is not empty
+#   t_fail, t_skip, t_need_root
+# t_cleanup stops the spawned processes and their descendants (TERM, KILL
+# after 3 s), then whatever still runs inside the test's namespaces
+# (`ip netns pids`: what escaped, such as a daemon that went into the
+# background), deletes the namespaces and $t_tmp, and keeps the exit status.
+# It signals only processes it can tell are the test's: a recorded pid
+# whose parent is still this shell (not a recycled pid), their children,
+# and processes inside the test's own namespaces.
+#
+# Under scripts/check.sh, ROCED_TEST_RUN names the run; it ends every
+# namespace name, so that the leftovers check (tests/tools/leftovers.py)
+# counts this run's namespaces and not those of another engineer's run.
+#
+# Also here: the setup that daemon tests share (t_conf_ports, t_roced_*).
+
+# shellcheck disable=SC2034 # for the tests that source this
+{
+	IP=/sbin/ip
+	TC=/sbin/tc
+	: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+	: "${top_builddir:=$top_srcdir}"
+	roced="$top_builddir/roced"
+	rocesh="$top_builddir/rocesh"
+}
+
+t_name=${0##*/}
+t_tmp=
+t_pids=
+t_netns=
+t_defers=
+t_fail_files=
+t_pid=
+roced_pid=
+
+t_init()
+{
+	t_name=$1
+	trap t_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	t_tmp=$(mktemp -d "${TMPDIR:-/tmp}/roced-$1.XXXXXX") ||
+		{ echo "ERROR: $1: no temporary directory"; exit 99; }
+}
+
+t_fail()
+{
+	echo "FAIL: $*"
+	printf '%s' "$t_fail_files" | while IFS='|' read -r _t_label _t_file; do
+		[ -s "$_t_file" ] || continue
+		echo "--- $_t_label"
+		cat "$_t_file"
+	done
+	exit 1
+}
+
+t_skip()
+{
+	echo "SKIP: $*"
+	exit 77
+}
+
+t_need_root()
+{
+	[ "$(id -u)" = 0 ] || t_skip "$t_name needs root (network namespaces)"
+}
+
+t_show_on_fail()
+{
+	t_fail_files="$t_fail_files$1|$2
+"
+}
+
+t_defer()
+{
+	t_defers="$t_defers$1
+"
+}
+
+t_netns_add()
+{
+	_t_ns="roced-$2-$$${ROCED_TEST_RUN:+-$ROCED_TEST_RUN}"
+	"$IP" netns add "$_t_ns" || { echo "$t_name: cannot create namespace $_t_ns"; return 1; }
+	t_netns="$t_netns $_t_ns"
+	eval "$1=\$_t_ns"
+}
+
+t_netns_adopt()
+{
+	t_netns="$t_netns $1"
+}
+
+# _t_ns_gone NS: delete NS and the MTUs roced kept to give back to its
+# links (roced(8), FILES): they outlive roced on purpose, but the
+# namespace and its links go, so they go too.
+_t_ns_gone()
+{
+	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
+	"$IP" netns del "$1"
+}
+
+# t_netns_del NS: delete one of the test's namespaces early (what ran in
+# it is stopped first, as at the end).
+t_netns_del()
+{
+	_t_kill_wait "$("$IP" netns pids "$1" 2>/dev/null)"
+	_t_ns_gone "$1" || return 1
+	_t_rest=
+	for _t_n in $t_netns; do
+		[ "$_t_n" = "$1" ] || _t_rest="$_t_rest $_t_n"
+	done
+	t_netns=$_t_rest
+}
+
+t_spawn()
+{
+	"$@" &
+	t_pid=$!
+	t_pids="$t_pids $t_pid"
+}
+
+# (The pid stays recorded until wait returns: a TERM that interrupts the
+# wait must still find it to stop.)
+t_wait()
+{
+	_t_ws=0
+	wait "$1" || _t_ws=$?
+	_t_drop "$1"
+	return $_t_ws
+}
+
+t_stop()
+{
+	_t_ours "$1" && kill "-${2:-TERM}" "$1" 2>/dev/null
+	t_wait "$1"
+}
+
+t_run()
+{
+	t_spawn "$@"
+	t_wait "$t_pid"
+}
+
+# _t_ours PID: PID is still a child of this shell (so not a recycled pid).
+_t_ours()
+{
+	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f2)" = "$$" ]
+}
+
+# _t_alive PID: PID runs (a zombie does not count).
+_t_alive()
+{
+	_t_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+	[ -n "$_t_st" ] && [ "$_t_st" != Z ]
+}
+
+_t_drop()
+{
+	_t_rest=
+	for _t_p in $t_pids; do
+		[ "$_t_p" = "$1" ] || _t_rest="$_t_rest $_t_p"
+	done
+	t_pids=$_t_rest
+}
+
+# _t_descendants PID...: the PIDs' descendants, from one ps snapshot.
+_t_descendants()
+{
+	# shellcheck disable=SC2009 # ps is the one tool that lists parents
+	ps -e -o pid= -o ppid= | awk -v roots="$*" '
+		BEGIN { n = split(roots, r, " "); for (i = 1; i <= n; i++) want[r[i]] = 1 }
+		{ parent[$1] = $2 }
+		END {
+			do {
+				more = 0
+				for (p in parent)
+					if (!(p in want) && (parent[p] in want)) { want[p] = 1; more = 1; print p }
+			} while (more)
+		}'
+}
+
+# _t_kill_wait "PID...": TERM, up to 3 s to go, then KILL.
+_t_kill_wait()
+{
+	[ -n "$1" ] || return 0
+	# shellcheck disable=SC2086
+	kill -TERM $1 2>/dev/null
+	for _ in $(seq 30); do
+		_t_left=
+		for _t_p in $1; do _t_alive "$_t_p" && _t_left="$_t_left $_t_p"; done
+		[ -n "$_t_left" ] || return 0
+		sleep 0.1
+	done
+	echo "$t_name: cleanup: killing$_t_left with SIGKILL"
+	# shellcheck disable=SC2086
+	kill -KILL $_t_left 2>/dev/null
+}
+
+t_cleanup()
+{
+	_t_rc=$?
+	set +e
+	trap '' INT TERM HUP
+	if [ -n "$t_defers" ]; then
+		printf '%s' "$t_defers" | while IFS= read -r _t_cmd; do
+			eval "$_t_cmd"
+		done
+	fi
+	_t_mine=
+	for _t_p in $t_pids; do _t_ours "$_t_p" && _t_mine="$_t_mine $_t_p"; done
+	if [ -n "$_t_mine" ]; then
+		# shellcheck disable=SC2086 # a list of pids
+		_t_kill_wait "$_t_mine $(_t_descendants $_t_mine)"
+		# shellcheck disable=SC2086
+		wait $_t_mine 2>/dev/null
+	fi
+	t_pids=
+	for _t_n in $t_netns; do
+		_t_kill_wait "$("$IP" netns pids "$_t_n" 2>/dev/null)"
+		_t_ns_gone "$_t_n" 2>/dev/null
+	done
+	t_netns=
+	[ -n "$t_tmp" ] && rm -rf "$t_tmp"
+	exit "$_t_rc"
+}
+
+# --- roced as a daemon (daemon_events.sh, daemon_mirror.sh, daemon_repair.sh) ---
+
+# t_conf_ports OUT PORT...: conf/roced.conf with its one interface block
+# repeated for each PORT (swpN gets the alias Ethernet1/N).
+t_conf_ports()
+{
+	python3 - "$top_srcdir/conf/roced.conf" "$@" <<'PY'
+import re, sys
+src, out, ports = sys.argv[1], sys.argv[2], sys.argv[3:]
+s = open(src).read()
+i0 = s.index('interface = (')
+b0 = s.index('{', i0)
+b1 = s.index('\n\t}\n', b0) + 3
+blk = s[b0:b1]
+assert '"swp1"' in blk and '"Ethernet1/1"' in blk, 'the shipped interface block changed'
+blks = [blk.replace('"swp1"', '"%s"' % p)
+           .replace('"Ethernet1/1"', '"Ethernet1/%s"' % re.sub(r'\D', '', p)).strip()
+        for p in ports]
+open(out, 'w').write(s[:b0] + ',\n\t'.join(blks) + '\n' + s[b1:])
+PY
+}
+
+# t_roced_start NS CONF PATTERN [ARGS...]: roced -f CONF ARGS as a daemon
+# in NS, logging to $t_tmp/log, its pid in roced_pid; waits up to 30 s (a
+# loaded machine) for a log line matching PATTERN (grep's basic regex).
+t_roced_start()
+{
+	_t_ns=$1 _t_conf=$2 _t_want=$3
+	shift 3
+	t_show_on_fail "roced log" "$t_tmp/log"
+	# ip netns exec execs roced: the pid is roced's.
+	t_spawn "$IP" netns exec "$_t_ns" "$roced" -f "$_t_conf" "$@" >"$t_tmp/log" 2>&1
+	roced_pid=$t_pid
+	for _ in $(seq 600); do
+		grep -q -- "$_t_want" "$t_tmp/log" && return 0
+		_t_alive "$roced_pid" || t_fail "roced exited before logging /$_t_want/"
+		sleep 0.05
+	done
+	t_fail "roced did not log /$_t_want/ within 30 s"
+}
+
+# t_roced_signal SIG PATTERN: send SIG to roced and wait up to 10 s for one
+# more log line matching PATTERN; the log lines of that wait go to
+# $t_tmp/pass.
+t_roced_signal()
+{
+	_t_n0=$(grep -c -- "$2" "$t_tmp/log" || true)
+	_t_l0=$(wc -l <"$t_tmp/log")
+	kill "-$1" "$roced_pid"
+	for _ in $(seq 500); do
+		[ "$(grep -c -- "$2" "$t_tmp/log")" -gt "$_t_n0" ] && break
+		sleep 0.02
+	done
+	tail -n +$((_t_l0 + 1)) "$t_tmp/log" >"$t_tmp/pass"
+	grep -q -- "$2" "$t_tmp/pass" || t_fail "no /$2/ in the log after SIG$1"
+}
+
+# t_roced_stop: SIGTERM, and roced must exit 0.
+t_roced_stop()
+{
+	t_stop "$roced_pid" TERM || t_fail "roced exited with an error on SIGTERM"
+	roced_pid=
+}
