@@ -29,26 +29,26 @@ struct main_opts {
 
 static void main_usage(FILE *f)
 {
-	fprintf(f,
-	        "usage: rocesh [-s SOCKET] [-e] [-E] [-c COMMANDS]...\n"
-	        "       rocesh [-s SOCKET] [-e] [-E] < FILE\n"
-	        "       rocesh -h | -V\n"
-	        "\n"
-	        "  -c, --command CMDS  run CMDS (several separated by ';')\n"
-	        "                      and exit; may be given more than once\n"
-	        "  -e, --stop-on-error stop at the first command that fails\n"
-	        "  -E, --echo          show the commands as a terminal would:\n"
-	        "                      each after its prompt, then its output\n"
-	        "                      and errors, all on standard output; a\n"
-	        "                      line ending in `?' or a TAB is that key\n"
-	        "  -s, --socket PATH   roced's control socket (default: the\n"
-	        "                      one of this network namespace)\n"
-	        "  -h, --help          this help\n"
-	        "  -V, --version       print the version\n"
-	        "\n"
-	        "Without -c, commands are read from standard input: with\n"
-	        "line editing, `?' and TAB on a terminal, one per line\n"
-	        "otherwise. The exit status is 1 if any command failed.\n");
+	fprintf(
+	    f, "usage: rocesh [-s SOCKET] [-e] [-E] [-c COMMANDS]...\n"
+	       "       rocesh [-s SOCKET] [-e] [-E] < FILE\n"
+	       "       rocesh -h | -V\n"
+	       "\n"
+	       "  -c, --command CMDS  run CMDS (several separated by ';')\n"
+	       "                      and exit; may be given more than once\n"
+	       "  -e, --stop-on-error stop at the first command that fails\n"
+	       "  -E, --echo          show the commands as a terminal would:\n"
+	       "                      each after its prompt, then its output\n"
+	       "                      and errors, all on standard output; a\n"
+	       "                      line ending in `?' or a TAB is that key\n"
+	       "  -s, --socket PATH   roced's control socket (default: the\n"
+	       "                      one of this network namespace)\n"
+	       "  -h, --help          this help\n"
+	       "  -V, --version       print the version\n"
+	       "\n"
+	       "Without -c, commands are read from standard input: with\n"
+	       "line editing, `?' and TAB on a terminal, one per line\n"
+	       "otherwise. The exit status is 1 if any command failed.\n");
 }
 
 static int main_parse(int argc, char **argv, struct main_opts *o)

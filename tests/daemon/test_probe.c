@@ -1,7 +1,7 @@
-/* Tests for daemon/kernel/probe.c: the kernel probe with and without the right to
- * create a network namespace. Runs inside a private network namespace of
- * its own, so the scratch devices of the fallback are never seen by the
- * host, and a leftover would be caught here.
+/* Tests for daemon/kernel/probe.c: the kernel probe with and without the right
+ * to create a network namespace. Runs inside a private network namespace of its
+ * own, so the scratch devices of the fallback are never seen by the host, and a
+ * leftover would be caught here.
  *
  * Under systemd roced has CAP_NET_ADMIN and CAP_NET_RAW only, so the probe
  * cannot unshare(CLONE_NEWNET); it must find the same kinds on a scratch

@@ -1,5 +1,5 @@
-/* Unit tests of lib/model/policy.c and lib/model/policy_list.c: value lists, name
- * tables, lookups, deep copy, and policy_validate() on policies built in
+/* Unit tests of lib/model/policy.c and lib/model/policy_list.c: value lists,
+ * name tables, lookups, deep copy, and policy_validate() on policies built in
  * code (the CLI's path, without a config file). */
 #include <stdarg.h>
 #include <stddef.h>
