@@ -13,28 +13,17 @@
 #   5. a file left by a namespace that is gone (another netns cookie) is
 #      not taken.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-rocesh="$top_builddir/rocesh"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_mtu needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-ns="roced-mtu-$$"
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_mtu
+t_need_root
+tmp=$t_tmp
 pid=""
-cleanup() {
-	set +e
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	"$IP" netns del "$ns" 2>/dev/null
-	[ -n "${state:-}" ] && rm -f "$state"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
+t_show_on_fail "roced log" "$tmp/log"
+# The MTU file of a case's own making (case 5) goes with the test.
+t_defer '[ -n "${state:-}" ] && rm -f "$state"'
+fail() { t_fail "$@"; }
+t_netns_add ns mtu
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
 mtu() { in_ns "$IP" -j link show swp1 | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])'; }
@@ -82,7 +71,6 @@ i0 = s.index('interface = (')
 port = s[:i0] + 'interface = ( );\n'
 open(sys.argv[3], 'w').write(port)
 PY
-"$IP" netns add "$ns"
 "$IP" -n "$ns" link add swp1 type veth peer name host1
 "$IP" -n "$ns" link set swp1 mtu 1500
 ino=$(in_ns stat -L -c %i /proc/self/ns/net)

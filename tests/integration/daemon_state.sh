@@ -11,34 +11,15 @@
 #   - after `tc qdisc del` and a reload the port is programmed, and show
 #     says so.
 set -eu
-: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-roced="$top_builddir/roced"
-rocesh="$top_builddir/rocesh"
-if [ "$(id -u)" != 0 ]; then
-	echo "SKIP: daemon_state needs root (network namespaces)"
-	exit 77
-fi
-IP=/sbin/ip
-TC=/sbin/tc
-ns="roced-state-$$"
-tmp=$(mktemp -d)
+. "$top_srcdir/tests/integration/lib.sh"
+t_init daemon_state
+t_need_root
+tmp=$t_tmp
 pid=""
-# The MTUs roced keeps to give back (roced(8), FILES) outlive it on
-# purpose; the namespace and its links go, so they go too.
-del_ns() {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
-	"$IP" netns del "$1"
-}
-cleanup() {
-	set +e
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; fi
-	del_ns "$ns" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-fail() { echo "FAIL: $*"; echo "--- roced log"; cat "$tmp/log"; exit 1; }
+t_show_on_fail "roced log" "$tmp/log"
+fail() { t_fail "$@"; }
+t_netns_add ns state
 in_ns() { "$IP" netns exec "$ns" "$@"; }
 sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
 # The value at PATH (dots) of the JSON on stdin, "None" when absent.
@@ -64,7 +45,6 @@ reload() {
 }
 
 cp "$top_srcdir/conf/roced.conf" "$tmp/roced.conf"
-"$IP" netns add "$ns"
 "$IP" -n "$ns" link add swp1 type veth peer name host1
 in_ns "$TC" qdisc add dev swp1 root handle 1: htb
 # Not through in_ns: $! must be roced itself (ip netns exec execs it).
