@@ -234,7 +234,7 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 			v->ifindex[i] = li.ifindex;
 		}
 	}
-	if (show_query_ports(q) && q->kind != SHOW_LLDP_DCBX) {
+	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX) {
 		char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 		struct nlb_error nerr;
 
@@ -330,7 +330,7 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 		args[i] = r->args[i];
 	if (show_query_parse(r->what, args, r->nargs, &q, err, sizeof(err)) < 0)
 		return ctl_reply_error("%s", err);
-	if (q.kind == SHOW_STARTUP_CONFIG) {
+	if (q.kind == CTL_SHOW_STARTUP_CONFIG) {
 		struct diag dg;
 
 		diag_init(&dg, c->file);

@@ -52,7 +52,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		snprintf(err, errlen, "%% unknown show command '%.64s'", what);
 		return -1;
 	}
-	q->kind = (enum show_kind)kind;
+	q->kind = (enum ctl_show)kind;
 	i = show_skip_words(what, args, &n);
 	if (i == 0 && n && !strcmp(args[n - 1], "json"))
 		n--;
@@ -60,13 +60,14 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 	n -= i;
 	/* "show policy-map interface X" from a client that names the
 	 * command by its first words only. */
-	if (q->kind == SHOW_POLICY_MAP && n && !strcmp(args[0], "interface")) {
-		q->kind = SHOW_POLICY_MAP_IF;
+	if (q->kind == CTL_SHOW_POLICY_MAP && n &&
+	    !strcmp(args[0], "interface")) {
+		q->kind = CTL_SHOW_POLICY_MAP_IF;
 		args++;
 		n--;
 	}
 	switch (q->kind) {
-	case SHOW_RUNNING_CONFIG:
+	case CTL_SHOW_RUNNING_CONFIG:
 		if (n == 1 && !strcmp(args[0], "qos")) {
 			q->qos_only = true;
 			return 0;
@@ -76,31 +77,31 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			                      args[1], "interface", err,
 			                      errlen);
 		break;
-	case SHOW_STARTUP_CONFIG:
+	case CTL_SHOW_STARTUP_CONFIG:
 		break;
-	case SHOW_CLASS_MAP:
-	case SHOW_POLICY_MAP:
+	case CTL_SHOW_CLASS_MAP:
+	case CTL_SHOW_POLICY_MAP:
 		if (n == 1)
 			return show_copy_name(q->name, sizeof(q->name), args[0],
 			                      "map", err, errlen);
 		break;
-	case SHOW_POLICY_MAP_IF:
-	case SHOW_QUEUING_IF:
-	case SHOW_LLDP_DCBX:
+	case CTL_SHOW_POLICY_MAP_IF:
+	case CTL_SHOW_QUEUING_IF:
+	case CTL_SHOW_LLDP_DCBX:
 		if (n == 1)
 			return show_copy_name(q->iface, sizeof(q->iface),
 			                      args[0], "interface", err,
 			                      errlen);
-		if (n == 0 && q->kind == SHOW_LLDP_DCBX) {
+		if (n == 0 && q->kind == CTL_SHOW_LLDP_DCBX) {
 			snprintf(err, errlen,
 			         "%% Incomplete command: "
 			         "interface name expected");
 			return -1;
 		}
 		break;
-	case SHOW_PFC_IF:
+	case CTL_SHOW_PFC_IF:
 		break;
-	case SHOW_PFC_QUEUE:
+	case CTL_SHOW_PFC_QUEUE:
 		for (i = 0; i < n; i++) {
 			if (!strcmp(args[i], "detail")) {
 				q->detail = true;
@@ -128,9 +129,9 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 
 bool show_query_ports(const struct show_query *q)
 {
-	return q->kind == SHOW_POLICY_MAP_IF || q->kind == SHOW_QUEUING_IF ||
-	       q->kind == SHOW_PFC_IF || q->kind == SHOW_PFC_QUEUE ||
-	       q->kind == SHOW_LLDP_DCBX;
+	return q->kind == CTL_SHOW_POLICY_MAP_IF ||
+	       q->kind == CTL_SHOW_QUEUING_IF || q->kind == CTL_SHOW_PFC_IF ||
+	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX;
 }
 
 /* --- ports --- */
@@ -481,7 +482,7 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 }
 
 static struct json_object *show_ports(const struct show_input *in,
-                                      enum show_kind kind)
+                                      enum ctl_show kind)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
@@ -490,16 +491,16 @@ static struct json_object *show_ports(const struct show_input *in,
 	for (size_t i = 0; i < in->nports; i++) {
 		struct json_object *p;
 
-		if (kind == SHOW_QUEUING_IF)
+		if (kind == CTL_SHOW_QUEUING_IF)
 			p = show_queuing_port(in, i);
-		else if (kind == SHOW_POLICY_MAP_IF)
+		else if (kind == CTL_SHOW_POLICY_MAP_IF)
 			p = show_policy_map_port(in, i);
 		else
 			p = show_pfc_port(in, i, &software);
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);
-	if (kind == SHOW_PFC_IF && software)
+	if (kind == CTL_SHOW_PFC_IF && software)
 		show_add_str(o, "note", SHOW_SOFT_PFC_NOTE);
 	return o;
 }
@@ -514,7 +515,7 @@ static void show_config_text(const struct show_query *q,
 
 	if (q->iface[0])
 		f = policy_find_iface(in->policy, q->iface);
-	if (q->kind == SHOW_STARTUP_CONFIG)
+	if (q->kind == CTL_SHOW_STARTUP_CONFIG)
 		strbuf_puts(text, "!Command: show startup-config\n");
 	else if (f)
 		strbuf_printf(text,
@@ -539,8 +540,8 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 {
 	*data = NULL;
 	switch (q->kind) {
-	case SHOW_RUNNING_CONFIG:
-	case SHOW_STARTUP_CONFIG: {
+	case CTL_SHOW_RUNNING_CONFIG:
+	case CTL_SHOW_STARTUP_CONFIG: {
 		const struct policy_iface *f = NULL;
 
 		if (q->iface[0]) {
@@ -558,35 +559,35 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		show_config_text(q, in, text);
 		break;
 	}
-	case SHOW_CLASS_MAP:
+	case CTL_SHOW_CLASS_MAP:
 		if (show_class_map_json(in->policy, q->name, data, err,
 		                        errlen) < 0)
 			return -1;
 		show_text_class_map(*data, text);
 		break;
-	case SHOW_POLICY_MAP:
+	case CTL_SHOW_POLICY_MAP:
 		if (show_policy_map_json(in->policy, q->name, data, err,
 		                         errlen) < 0)
 			return -1;
 		show_text_policy_map(*data, text);
 		break;
-	case SHOW_POLICY_MAP_IF:
+	case CTL_SHOW_POLICY_MAP_IF:
 		*data = show_ports(in, q->kind);
 		show_text_policy_map_if(*data, text);
 		break;
-	case SHOW_QUEUING_IF:
+	case CTL_SHOW_QUEUING_IF:
 		*data = show_ports(in, q->kind);
 		show_text_queuing_if(*data, text);
 		break;
-	case SHOW_PFC_IF:
+	case CTL_SHOW_PFC_IF:
 		*data = show_ports(in, q->kind);
 		show_text_pfc_if(*data, text);
 		break;
-	case SHOW_PFC_QUEUE:
+	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);
 		show_text_pfc_queue(*data, q->detail, text);
 		break;
-	case SHOW_LLDP_DCBX:
+	case CTL_SHOW_LLDP_DCBX:
 		*data = show_lldp_dcbx(in);
 		show_text_lldp_dcbx(*data, text);
 		break;

@@ -72,30 +72,8 @@
 #include "base/strbuf.h"
 #include "nlmsg/tc_stats.h"
 
-/* The show commands of lib/ctl's table, by the same numbers. */
-enum show_kind {
-	/* show running-config [qos | interface X] */
-	SHOW_RUNNING_CONFIG = CTL_SHOW_RUNNING_CONFIG,
-	/* show startup-config */
-	SHOW_STARTUP_CONFIG = CTL_SHOW_STARTUP_CONFIG,
-	/* show class-map [NAME] */
-	SHOW_CLASS_MAP = CTL_SHOW_CLASS_MAP,
-	/* show policy-map [NAME] */
-	SHOW_POLICY_MAP = CTL_SHOW_POLICY_MAP,
-	/* show policy-map interface [X] */
-	SHOW_POLICY_MAP_IF = CTL_SHOW_POLICY_MAP_IF,
-	/* show queuing interface [X] */
-	SHOW_QUEUING_IF = CTL_SHOW_QUEUING_IF,
-	/* show interface priority-flow-control */
-	SHOW_PFC_IF = CTL_SHOW_PFC_IF,
-	/* show queuing pfc-queue [interface X] [detail] */
-	SHOW_PFC_QUEUE = CTL_SHOW_PFC_QUEUE,
-	/* show lldp dcbx interface X */
-	SHOW_LLDP_DCBX = CTL_SHOW_LLDP_DCBX,
-};
-
 struct show_query {
-	enum show_kind kind;
+	enum ctl_show kind;
 	bool qos_only;                /* running-config qos */
 	char name[POLICY_NAME_MAX];   /* class-map / policy-map NAME, or "" */
 	char iface[POLICY_ALIAS_MAX]; /* interface X, or "" for all */

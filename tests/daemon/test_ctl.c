@@ -284,7 +284,7 @@ static void test_show_query(void **state)
 	assert_int_equal(show_query_parse("show queuing pfc-queue", line, 7, &q,
 	                                  err, sizeof(err)),
 	                 0);
-	assert_int_equal(q.kind, SHOW_PFC_QUEUE);
+	assert_int_equal(q.kind, CTL_SHOW_PFC_QUEUE);
 	assert_string_equal(q.iface, "Ethernet1/1");
 	assert_true(q.detail);
 	assert_int_equal(show_query_parse("show queuing pfc-queue", line + 3, 3,
@@ -302,15 +302,15 @@ static void test_show_query(void **state)
 	assert_int_equal(
 	    show_query_parse("show policy-map", args2, 2, &q, err, sizeof(err)),
 	    0);
-	assert_int_equal(q.kind, SHOW_POLICY_MAP_IF);
+	assert_int_equal(q.kind, CTL_SHOW_POLICY_MAP_IF);
 	assert_string_equal(q.iface, "swp1");
 	assert_int_equal(
 	    show_query_parse("show class-map", x, 1, &q, err, sizeof(err)), 0);
 	assert_string_equal(q.name, "X");
-	assert_true(
-	    show_query_ports(&(struct show_query){.kind = SHOW_QUEUING_IF}));
+	assert_true(show_query_ports(
+	    &(struct show_query){.kind = CTL_SHOW_QUEUING_IF}));
 	assert_false(
-	    show_query_ports(&(struct show_query){.kind = SHOW_CLASS_MAP}));
+	    show_query_ports(&(struct show_query){.kind = CTL_SHOW_CLASS_MAP}));
 	assert_int_equal(
 	    show_query_parse("show startup-config", x, 1, &q, err, sizeof(err)),
 	    -1);
@@ -420,7 +420,7 @@ static struct json_object *jget(struct json_object *o, const char *path)
 static void test_show_queuing(void **state)
 {
 	struct fixture *f = *state;
-	struct show_query q = {.kind = SHOW_QUEUING_IF};
+	struct show_query q = {.kind = CTL_SHOW_QUEUING_IF};
 	struct json_object *d, *q3;
 	struct strbuf text;
 
@@ -483,8 +483,8 @@ static void test_show_queuing(void **state)
  * in its text, with the same words. */
 static void test_show_port_state(void **state)
 {
-	static const enum show_kind kinds[] = {SHOW_QUEUING_IF,
-	                                       SHOW_POLICY_MAP_IF, SHOW_PFC_IF};
+	static const enum ctl_show kinds[] = {
+	    CTL_SHOW_QUEUING_IF, CTL_SHOW_POLICY_MAP_IF, CTL_SHOW_PFC_IF};
 	struct fixture *f = *state;
 	struct show_port_state *st = &f->st[0];
 	struct json_object *d;
@@ -502,7 +502,7 @@ static void test_show_port_state(void **state)
 		                                      "reason", NULL));
 		assert_null(jget(d, "interface.0.reason"));
 		assert_null(jget(d, "interface.0.foreign-root-qdisc"));
-		if (kinds[k] != SHOW_PFC_IF)
+		if (kinds[k] != CTL_SHOW_PFC_IF)
 			assert_non_null(
 			    strstr(strbuf_str(&text), "State: programmed"));
 		assert_null(strstr(strbuf_str(&text), "not programmed"));
@@ -575,7 +575,7 @@ static void test_show_port_state(void **state)
 static void test_show_pfc(void **state)
 {
 	struct fixture *f = *state;
-	struct show_query q = {.kind = SHOW_PFC_IF};
+	struct show_query q = {.kind = CTL_SHOW_PFC_IF};
 	struct json_object *d;
 	struct strbuf text;
 
@@ -601,7 +601,7 @@ static void test_show_pfc(void **state)
 static void test_show_pfc_hw(void **state)
 {
 	struct fixture *f = *state;
-	struct show_query q = {.kind = SHOW_PFC_IF};
+	struct show_query q = {.kind = CTL_SHOW_PFC_IF};
 	struct compile_port port = {.ifname = "swp1"};
 	struct show_port_state st = {.exists = true, .dcb = true};
 	struct show_input in = f->in;
@@ -650,7 +650,7 @@ static void test_show_pfc_hw(void **state)
 static void test_show_pfc_queue_reference(void **state)
 {
 	struct fixture *f = *state;
-	struct show_query q = {.kind = SHOW_PFC_QUEUE, .detail = true};
+	struct show_query q = {.kind = CTL_SHOW_PFC_QUEUE, .detail = true};
 	struct json_object *d;
 	struct strbuf text, want;
 	char line[256];
@@ -684,7 +684,7 @@ static void test_show_pfc_queue_reference(void **state)
 static void test_show_pfc_queue_keys(void **state)
 {
 	struct fixture *f = *state;
-	struct show_query q = {.kind = SHOW_PFC_QUEUE};
+	struct show_query q = {.kind = CTL_SHOW_PFC_QUEUE};
 	struct json_object *d, *pj;
 	struct strbuf text;
 
@@ -710,7 +710,7 @@ static void test_show_pfc_queue_keys(void **state)
 static void test_show_maps(void **state)
 {
 	struct fixture *f = *state;
-	struct show_query q = {.kind = SHOW_POLICY_MAP};
+	struct show_query q = {.kind = CTL_SHOW_POLICY_MAP};
 	struct json_object *d;
 	struct strbuf text;
 	char err[256];
@@ -729,7 +729,7 @@ static void test_show_maps(void **state)
 	json_object_put(d);
 	strbuf_free(&text);
 
-	q.kind = SHOW_CLASS_MAP;
+	q.kind = CTL_SHOW_CLASS_MAP;
 	snprintf(q.name, sizeof(q.name), "ROCE_CLASS");
 	d = answer(f, &q, &text);
 	assert_int_equal(json_object_array_length(jget(d, "class-map")), 1);
