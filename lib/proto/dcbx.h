@@ -1,0 +1,113 @@
+/* dcbx: the IEEE 802.1Qaz DCBX TLVs (ETS Configuration, ETS
+ * Recommendation, PFC Configuration, Application Priority) as values, and
+ * their negotiation with a link peer. Pure: no I/O, no globals.
+ *
+ * The wire codec lives in lldp.c (one TLV table drives encode, decode and
+ * print); this header holds what the TLVs mean, so that the LLDP agent,
+ * the lldpad backend and compile all speak the same values.
+ */
+#ifndef ROCED_DCBX_H
+#define ROCED_DCBX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DCBX_NPRIO 8
+#define DCBX_NTC   8
+
+/* Transmission selection algorithms of the ETS TLVs. */
+enum dcbx_tsa {
+	DCBX_TSA_STRICT = 0,
+	DCBX_TSA_CBS = 1,
+	DCBX_TSA_ETS = 2,
+	DCBX_TSA_VENDOR = 255,
+};
+
+/* ETS Configuration (subtype 9) or Recommendation (subtype 10; WILLING,
+ * CBS and MAX_TCS are not on the wire there). */
+struct dcbx_ets {
+	bool willing, cbs;
+	uint8_t max_tcs;            /* 1..8 (0 on the wire means 8) */
+	uint8_t prio_tc[DCBX_NPRIO]; /* traffic class of each priority */
+	uint8_t tc_bw[DCBX_NTC];    /* percent, summing to 100 under ETS */
+	uint8_t tsa[DCBX_NTC];      /* enum dcbx_tsa */
+};
+
+/* PFC Configuration (subtype 11). */
+struct dcbx_pfc {
+	bool willing, mbc;
+	uint8_t cap;    /* how many priorities may have PFC at once, 0..8 */
+	uint8_t enable; /* bit n: PFC on priority n */
+};
+
+/* Application Priority selectors (802.1Qaz-2011 / 802.1Q-2014). */
+enum dcbx_app_sel {
+	DCBX_APP_ETHERTYPE = 1,
+	DCBX_APP_TCP = 2, /* TCP or SCTP port */
+	DCBX_APP_UDP = 3, /* UDP or DCCP port */
+	DCBX_APP_PORT = 4, /* TCP, SCTP, UDP or DCCP port */
+	DCBX_APP_DSCP = 5,
+};
+
+struct dcbx_app {
+	uint8_t prio;     /* 0..7 */
+	uint8_t selector; /* enum dcbx_app_sel */
+	uint16_t protocol;
+};
+
+/* An LLDPDU holds at most 507 bytes of APP entries in one TLV (3 bytes
+ * each); more than this many is a peer we keep only in part (counted). */
+#define DCBX_APP_MAX 64
+
+struct dcbx_apps {
+	struct dcbx_app v[DCBX_APP_MAX];
+	size_t n;
+};
+
+/* What one LLDPDU's DCBX TLVs said (received), or what roced sends. */
+struct dcbx_tlvs {
+	bool has_ets_cfg, has_ets_rec, has_pfc, has_app;
+	struct dcbx_ets ets_cfg, ets_rec;
+	struct dcbx_pfc pfc;
+	struct dcbx_apps app;
+	/* A legacy CEE DCBX TLV (OUI 00-1B-21) was seen: the peer speaks
+	 * CEE (decoded for show, see lldp.h). */
+	bool cee;
+};
+
+/* Why a feature's operational values are what they are. */
+enum dcbx_why {
+	DCBX_WHY_AGREED,       /* the peer advertises the same values */
+	DCBX_WHY_ADOPTED,      /* we are willing and took the peer's */
+	DCBX_WHY_NO_PEER,      /* no LLDP neighbour (or it aged out) */
+	DCBX_WHY_NO_TLV,       /* the neighbour sent no TLV for it */
+	DCBX_WHY_PEER_WILLING, /* the peer is willing: it should take ours */
+	DCBX_WHY_MISMATCH,     /* values differ and neither side adopts */
+	DCBX_WHY_CEE,          /* the neighbour speaks legacy CEE only */
+};
+
+/* The outcome of negotiating with one peer. */
+struct dcbx_oper {
+	struct dcbx_ets ets;
+	enum dcbx_why ets_why;
+	struct dcbx_pfc pfc;
+	enum dcbx_why pfc_why;
+	/* PFC mode auto may make PFC operational: both sides run PFC_ENABLE
+	 * (AGREED or ADOPTED). */
+	bool pfc_agreed;
+	struct dcbx_apps app; /* the peer's entries merged under ours */
+	enum dcbx_why app_why;
+};
+
+/* Negotiate (DOMAIN facts; 802.1Qaz clause 33 state machines reduced to
+ * their outcome): ETS asymmetric, PFC symmetric with the MAC address tie
+ * break when both are willing (interoperable with lldpad), APP merged.
+ * PEER is NULL when there is no neighbour. */
+void dcbx_negotiate(const struct dcbx_tlvs *local,
+                    const uint8_t local_mac[6], const struct dcbx_tlvs *peer,
+                    const uint8_t peer_mac[6], struct dcbx_oper *out);
+/* "agreed", "adopted", "no peer", ... for show and the log. */
+const char *dcbx_why_name(enum dcbx_why why);
+
+#endif

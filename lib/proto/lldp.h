@@ -1,0 +1,73 @@
+/* lldp: the IEEE 802.1AB LLDPDU codec. Pure: no I/O, no globals.
+ *
+ * decode: bounds-checked; any TLV that does not fit, a missing mandatory
+ * TLV or a mandatory TLV out of order makes the whole LLDPDU malformed
+ * (-EBADMSG with the reason in ERR), as 802.1AB 9.2.7.7 asks; unknown
+ * TLVs (types 9-126, organisationally specific TLVs of other OUIs or
+ * subtypes) are counted, kept as opaque entries, never an error.
+ * encode: the same table, the other way.
+ */
+#ifndef ROCED_LLDP_H
+#define ROCED_LLDP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/dcbx.h"
+
+#define LLDP_ETHERTYPE 0x88cc
+/* Nearest-bridge group address. */
+#define LLDP_MAC_NEAREST_BRIDGE {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}
+/* An LLDPDU in a 1500-byte frame. */
+#define LLDP_PDU_MAX 1500
+
+/* Chassis ID / Port ID: a subtype and up to 255 bytes. */
+struct lldp_id {
+	uint8_t subtype;
+	uint8_t len;
+	uint8_t v[255];
+};
+
+/* Chassis ID subtypes used here: MAC address 4, locally assigned 7;
+ * Port ID subtypes: interface name 5, MAC 3, locally assigned 7. */
+#define LLDP_CHASSIS_MAC   4
+#define LLDP_PORT_IFNAME   5
+#define LLDP_PORT_LOCAL    7
+
+/* An unknown TLV kept opaque (the first LLDP_UNKNOWN_MAX of them). */
+struct lldp_unknown {
+	uint8_t type;
+	uint8_t oui[3];  /* type 127 only */
+	uint8_t subtype; /* type 127 only */
+	uint16_t len;    /* information length on the wire */
+};
+#define LLDP_UNKNOWN_MAX 16
+
+struct lldp_pdu {
+	struct lldp_id chassis, port;
+	uint16_t ttl; /* 0: shutdown LLDPDU */
+	/* Optional TLVs; empty string / false when absent. */
+	char port_desc[256], sys_name[256], sys_desc[256];
+	bool has_caps;
+	uint16_t caps_sys, caps_enabled;
+	bool has_mgmt;
+	uint8_t mgmt_subtype; /* IANA address family: 1 IPv4, 2 IPv6, 6 MAC */
+	uint8_t mgmt_len;
+	uint8_t mgmt[31];
+	uint8_t mgmt_if_subtype; /* 2 ifIndex */
+	uint32_t mgmt_ifnum;
+	struct dcbx_tlvs dcbx;
+	unsigned nunknown; /* every unknown TLV, even past LLDP_UNKNOWN_MAX */
+	struct lldp_unknown unknown[LLDP_UNKNOWN_MAX];
+};
+
+/* Decode the LLDPDU at BUF (the frame after its Ethernet header). Returns
+ * 0, or -EBADMSG with the reason in ERR. */
+int lldp_decode(const uint8_t *buf, size_t len, struct lldp_pdu *out,
+                char *err, size_t errlen);
+/* Encode PDU (its DCBX TLVs as PDU->dcbx.has_* say) into BUF. Returns the
+ * length, or -ENOSPC. */
+int lldp_encode(const struct lldp_pdu *pdu, uint8_t *buf, size_t cap);
+
+#endif
