@@ -1,0 +1,102 @@
+/* frame: the per-port raw-frame layer that the LLDP agent and software
+ * PFC share. One AF_PACKET socket per port, bound to ETH_P_ALL (a bridge
+ * port's MAC Control frames never reach a socket bound to one protocol:
+ * the bridge drops them after the taps), with a classic BPF socket filter
+ * that lets through only what roced listens for, so that nothing else
+ * wakes the daemon:
+ *   - LLDP: EtherType 0x88cc to 01:80:c2:00:00:0e;
+ *   - MAC Control (PFC 0x0101 and link pause 0x0001): EtherType 0x8808
+ *     to 01:80:c2:00:00:01;
+ * and never the port's own transmissions.
+ *
+ * The sockets sit behind an ops table so that tests/daemon can drive the
+ * agents with fake ports (frames injected and captured in memory).
+ * Receivers are called from the daemon's one loop with whole frames
+ * (Ethernet header included). Not thread-safe, like the rest of roced.
+ */
+#ifndef ROCED_FRAME_H
+#define ROCED_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define FRAME_IFNAME_MAX 16
+#define FRAME_MAX        1518 /* untagged frame without FCS, and a tag */
+#define ETH_P_MACC       0x8808
+
+enum frame_kind {
+	FRAME_LLDP, /* 0x88cc */
+	FRAME_MACC, /* 0x8808: PFC and link pause */
+};
+#define FRAME_NKINDS (FRAME_MACC + 1)
+
+/* A whole frame received on port IFNAME at NOW_MS (CLOCK_MONOTONIC). */
+typedef void (*frame_rx_fn)(void *arg, const char *ifname, const uint8_t *buf,
+                            size_t len, double now_ms);
+
+/* How frames reach the wire. The real one is frame_ops_packet. */
+struct frame_ops {
+	/* A socket for IFINDEX that receives what the filter lets through,
+	 * non-blocking; returns an fd the loop polls, or -errno. */
+	int (*open)(void *impl, int ifindex);
+	void (*close)(void *impl, int fd);
+	/* One frame, or -EAGAIN when none is waiting, or -errno. */
+	ssize_t (*recv)(void *impl, int fd, uint8_t *buf, size_t len);
+	int (*send)(void *impl, int fd, int ifindex, const uint8_t *buf,
+	            size_t len);
+};
+extern const struct frame_ops frame_ops_packet;
+
+/* Counters per port, for show. */
+struct frame_counters {
+	uint64_t rx, tx;
+	uint64_t rx_short;   /* shorter than an Ethernet header */
+	uint64_t rx_other;   /* let through by the filter, yet no receiver */
+	uint64_t tx_errors;
+	uint64_t rx_errors;
+};
+
+struct frame_port {
+	char ifname[FRAME_IFNAME_MAX];
+	int ifindex;
+	uint8_t mac[6];
+	int fd;
+	struct frame_counters c;
+};
+
+struct frames {
+	const struct frame_ops *ops;
+	void *impl;
+	int epfd; /* the daemon's epoll; -1: the caller polls frames_fds */
+	struct frame_port *v;
+	size_t n;
+	frame_rx_fn rx[FRAME_NKINDS];
+	void *rx_arg[FRAME_NKINDS];
+};
+
+/* OPS with IMPL; sockets are added to EPFD (EPOLLIN, data.fd = the fd). */
+void frames_init(struct frames *f, const struct frame_ops *ops, void *impl,
+                 int epfd);
+void frames_free(struct frames *f);
+/* Who hears frames of KIND. */
+void frames_listen(struct frames *f, enum frame_kind kind, frame_rx_fn fn,
+                   void *arg);
+/* Start (or keep) raw-frame I/O on IFNAME; a new IFINDEX or MAC (a port
+ * that went and came back) reopens. Returns 0 or -errno. */
+int frames_attach(struct frames *f, const char *ifname, int ifindex,
+                  const uint8_t mac[6]);
+void frames_detach(struct frames *f, const char *ifname);
+struct frame_port *frames_find(struct frames *f, const char *ifname);
+/* The port whose socket is FD, NULL when FD is not one of ours. */
+struct frame_port *frames_by_fd(struct frames *f, int fd);
+/* Read what waits on FD's port (at most a bounded batch, so that a flood
+ * cannot starve the control socket; the loop comes back for the rest)
+ * and hand each frame to its receiver. */
+void frames_process(struct frames *f, int fd, double now_ms);
+/* Send a whole frame out of IFNAME. Returns 0 or -errno. */
+int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
+                size_t len);
+
+#endif
