@@ -52,8 +52,8 @@ extern const struct frame_ops frame_ops_packet;
 /* Counters per port, for show. */
 struct frame_counters {
 	uint64_t rx, tx;
-	uint64_t rx_short;   /* shorter than an Ethernet header */
-	uint64_t rx_other;   /* let through by the filter, yet no receiver */
+	uint64_t rx_short; /* shorter than an Ethernet header */
+	uint64_t rx_other; /* let through by the filter, yet no receiver */
 	uint64_t tx_errors;
 	uint64_t rx_errors;
 };

@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/agents.h"
 #include "conf/conf.h"
 #include "core/log.h"
 #include "core/ports.h"
@@ -62,6 +63,8 @@ struct daemon {
 	/* Every configured port's compile inputs and applied plan. */
 	struct ports ports;
 	struct engine e;
+	/* Raw frames on the ports, and the agents that use them. */
+	struct agents agents;
 	int epfd, sigfd;
 	struct ctl_srv *ctl;
 	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
@@ -327,6 +330,7 @@ static int daemon_commit(struct daemon *d, struct policy *cand,
 		d->policy = *cand;
 		policy_init(cand);
 		daemon_status(d);
+		d->agents.dirty = true;
 	}
 	/* The registry follows the running policy: without the old ports
 	 * after a commit, without the candidate's after a failed one. */
@@ -341,6 +345,8 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 
 	(void)old_name;
 	engine_link_event(&d->e, ev, l->ifindex);
+	if (ev != LINK_EV_MTU)
+		d->agents.dirty = true;
 	log_debug(LOG_SUB_LINK, "link %s: %s", l->name,
 	          ev == LINK_EV_NEW      ? "new"
 	          : ev == LINK_EV_DEL    ? "gone"
@@ -579,6 +585,7 @@ static int daemon_setup(struct daemon *d)
 	ev.data.fd = ctl_srv_fd(d->ctl);
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 		return -errno;
+	agents_init(&d->agents, d->epfd, NULL, NULL);
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
@@ -715,7 +722,17 @@ static void daemon_loop(struct daemon *d)
 {
 	while (!d->stop) {
 		struct epoll_event evs[8];
-		int n = epoll_wait(d->epfd, evs, 8, daemon_repair_wait(d));
+		int wait, agents, n;
+
+		/* Before sleeping: the agents follow the ports that the
+		 * last commit or link events left. */
+		if (d->agents.dirty)
+			agents_sync(&d->agents, &d->policy, d->e.links);
+		wait = daemon_repair_wait(d);
+		agents = agents_wait(&d->agents, daemon_ms());
+		if (agents >= 0 && (wait < 0 || agents < wait))
+			wait = agents;
+		n = epoll_wait(d->epfd, evs, 8, wait);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -732,7 +749,8 @@ static void daemon_loop(struct daemon *d)
 				svc_watchdog_kick(&d->svc);
 			else if (evs[i].data.fd == engine_events_fd(&d->e))
 				engine_events(&d->e);
-			else
+			else if (!agents_fd(&d->agents, evs[i].data.fd,
+			                    daemon_ms()))
 				daemon_links(d);
 		}
 		if (d->pending_all) {
@@ -744,6 +762,7 @@ static void daemon_loop(struct daemon *d)
 		d->npending = 0;
 		d->pending_all = false;
 		daemon_repairs(d);
+		agents_tick(&d->agents, daemon_ms());
 	}
 }
 
@@ -889,6 +908,7 @@ int daemon_run(const struct daemon_opts *o)
 	daemon_loop(d);
 	rc = 0;
 out_engine:
+	agents_free(&d->agents);
 	ctl_srv_close(d->ctl);
 	engine_close(&d->e);
 out_policy:

@@ -36,6 +36,7 @@ static void link_fill(struct rtnl_link *l, struct link_info *out)
 {
 	unsigned flags = rtnl_link_get_flags(l);
 	const char *name = rtnl_link_get_name(l);
+	struct nl_addr *addr;
 
 	memset(out, 0, sizeof(*out));
 	out->ifindex = rtnl_link_get_ifindex(l);
@@ -43,6 +44,10 @@ static void link_fill(struct rtnl_link *l, struct link_info *out)
 	out->mtu = rtnl_link_get_mtu(l);
 	out->up = flags & IFF_UP;
 	out->running = flags & IFF_RUNNING;
+	addr = rtnl_link_get_addr(l);
+	if (addr && nl_addr_get_len(addr) == sizeof(out->mac))
+		memcpy(out->mac, nl_addr_get_binary_addr(addr),
+		       sizeof(out->mac));
 }
 
 /* libnl calls this for each change it folds into the cache. */
@@ -71,7 +76,10 @@ static void link_changed(struct nl_cache *cache, struct nl_object *old_obj,
 			lm->cb(LINK_EV_RENAME, &now, before.name, lm->data);
 		if (before.mtu != now.mtu)
 			lm->cb(LINK_EV_MTU, &now, NULL, lm->data);
-		if (before.up != now.up || before.running != now.running)
+		/* An address change is a state change to the frame layer
+		 * (LLDP's chassis and the source of every frame). */
+		if (before.up != now.up || before.running != now.running ||
+		    memcmp(before.mac, now.mac, sizeof(now.mac)))
 			lm->cb(LINK_EV_STATE, &now, NULL, lm->data);
 	}
 }
@@ -102,6 +110,8 @@ static int link_ask(const struct link_mon *lm, struct ifreq *ifr,
 		return -ENODEV;
 	out->up = ifr->ifr_flags & IFF_UP;
 	out->running = ifr->ifr_flags & IFF_RUNNING;
+	if (ioctl(lm->ioctl_fd, SIOCGIFHWADDR, ifr) == 0)
+		memcpy(out->mac, ifr->ifr_hwaddr.sa_data, sizeof(out->mac));
 	return 0;
 }
 

@@ -19,15 +19,16 @@ enum link_event {
 	LINK_EV_DEL,    /* went away */
 	LINK_EV_RENAME, /* same ifindex, new name; old name given */
 	LINK_EV_MTU,    /* MTU changed */
-	LINK_EV_STATE,  /* flags or operational state changed */
+	LINK_EV_STATE,  /* flags, operational state or address changed */
 };
 
 struct link_info {
 	int ifindex;
 	char name[LINK_NAME_MAX];
 	uint32_t mtu;
-	bool up;      /* IFF_UP */
-	bool running; /* IFF_RUNNING: carrier */
+	bool up;        /* IFF_UP */
+	bool running;   /* IFF_RUNNING: carrier */
+	uint8_t mac[6]; /* the port's Ethernet address (zero if it has none) */
 };
 
 typedef void (*link_cb)(enum link_event ev, const struct link_info *link,

@@ -1,0 +1,41 @@
+/* agents: what runs beside the one path in the daemon's loop and talks to
+ * link peers or watches counters: the raw-frame layer today; the LLDP/DCBX
+ * agent (issue 7) and software PFC and the PFC watchdog (issue 8) join it
+ * here. Agents never write to the kernel: they change a port's compile
+ * inputs in the registry and ask the daemon for a reconcile of that port.
+ *
+ * The daemon calls, from its loop: agents_sync() after a commit and after
+ * link events (which ports exist and are configured), agents_fd() for an
+ * fd epoll reported that is not its own, agents_wait() for the epoll
+ * timeout and agents_tick() when a timer is due.
+ */
+#ifndef ROCED_AGENTS_H
+#define ROCED_AGENTS_H
+
+#include <stdbool.h>
+
+#include "agent/frame.h"
+#include "kernel/link.h"
+#include "model/policy.h"
+
+struct agents {
+	struct frames frames;
+	/* The ports to follow changed (a commit, a link event). */
+	bool dirty;
+};
+
+/* Sockets go into EPFD; OPS (NULL: frame_ops_packet) with IMPL reach the
+ * wire. */
+void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
+                 void *impl);
+void agents_free(struct agents *a);
+/* Raw-frame I/O on each port of P that LM knows and is up, none on
+ * the others. */
+void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
+/* FD belongs to an agent: handled (true), or not (false). */
+bool agents_fd(struct agents *a, int fd, double now_ms);
+/* Milliseconds until an agent's next timer (-1: none). */
+int agents_wait(const struct agents *a, double now_ms);
+void agents_tick(struct agents *a, double now_ms);
+
+#endif

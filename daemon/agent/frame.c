@@ -1,0 +1,206 @@
+/* frame: the per-port raw-frame layer (see frame.h). */
+#include "agent/frame.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+
+/* Frames read per wake-up of one port. A flood of frames is read in
+ * slices, so that the control socket and the other ports get their turn
+ * between them (the socket's receive buffer, not roced, then drops what
+ * it cannot hold; the kernel counts those). */
+#define FRAME_BATCH 64
+
+static const uint8_t frame_lldp_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e};
+static const uint8_t frame_macc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+
+void frames_init(struct frames *f, const struct frame_ops *ops, void *impl,
+                 int epfd)
+{
+	memset(f, 0, sizeof(*f));
+	f->ops = ops;
+	f->impl = impl;
+	f->epfd = epfd;
+}
+
+static void frames_close(struct frames *f, struct frame_port *p)
+{
+	if (p->fd < 0)
+		return;
+	if (f->epfd >= 0)
+		epoll_ctl(f->epfd, EPOLL_CTL_DEL, p->fd, NULL);
+	f->ops->close(f->impl, p->fd);
+	p->fd = -1;
+}
+
+void frames_free(struct frames *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		frames_close(f, &f->v[i]);
+	free(f->v);
+	f->v = NULL;
+	f->n = 0;
+}
+
+void frames_listen(struct frames *f, enum frame_kind kind, frame_rx_fn fn,
+                   void *arg)
+{
+	f->rx[kind] = fn;
+	f->rx_arg[kind] = arg;
+}
+
+struct frame_port *frames_find(struct frames *f, const char *ifname)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(f->v[i].ifname, ifname))
+			return &f->v[i];
+	return NULL;
+}
+
+struct frame_port *frames_by_fd(struct frames *f, int fd)
+{
+	if (fd < 0)
+		return NULL;
+	for (size_t i = 0; i < f->n; i++)
+		if (f->v[i].fd == fd)
+			return &f->v[i];
+	return NULL;
+}
+
+static int frames_open(struct frames *f, struct frame_port *p)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	int fd = f->ops->open(f->impl, p->ifindex);
+
+	if (fd < 0)
+		return fd;
+	ev.data.fd = fd;
+	if (f->epfd >= 0 && epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		int rc = -errno;
+
+		f->ops->close(f->impl, fd);
+		return rc;
+	}
+	p->fd = fd;
+	return 0;
+}
+
+int frames_attach(struct frames *f, const char *ifname, int ifindex,
+                  const uint8_t mac[6])
+{
+	struct frame_port *p = frames_find(f, ifname), *v;
+
+	if (strlen(ifname) >= FRAME_IFNAME_MAX)
+		return -ENAMETOOLONG;
+	if (p && p->ifindex == ifindex && !memcmp(p->mac, mac, 6) && p->fd >= 0)
+		return 0;
+	if (p) {
+		/* The port went and came back (or changed its address):
+		 * a socket bound to the old ifindex hears nothing. The
+		 * counters stay: they are the port's, not the socket's. */
+		frames_close(f, p);
+	} else {
+		v = realloc(f->v, (f->n + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		f->v = v;
+		p = &f->v[f->n++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
+		p->fd = -1;
+	}
+	p->ifindex = ifindex;
+	memcpy(p->mac, mac, 6);
+	return frames_open(f, p);
+}
+
+void frames_detach(struct frames *f, const char *ifname)
+{
+	struct frame_port *p = frames_find(f, ifname);
+
+	if (!p)
+		return;
+	frames_close(f, p);
+	*p = f->v[--f->n];
+}
+
+/* Which receiver a frame is for. The socket filter let through only
+ * these two, but a fake port (or a filter the kernel refused, see
+ * frame_packet.c) may hand over anything. */
+static int frames_kind(const uint8_t *buf, size_t len)
+{
+	uint16_t type = (uint16_t)(buf[12] << 8 | buf[13]);
+
+	(void)len;
+	if (type == 0x88cc && !memcmp(buf, frame_lldp_dst, 6))
+		return FRAME_LLDP;
+	if (type == ETH_P_MACC && !memcmp(buf, frame_macc_dst, 6))
+		return FRAME_MACC;
+	return -1;
+}
+
+void frames_process(struct frames *f, int fd, double now_ms)
+{
+	struct frame_port *p = frames_by_fd(f, fd);
+	uint8_t buf[FRAME_MAX];
+	char ifname[FRAME_IFNAME_MAX];
+
+	if (!p)
+		return;
+	/* The receiver may detach the port (or attach others, which moves
+	 * the array): it is looked up again after each frame. */
+	snprintf(ifname, sizeof(ifname), "%s", p->ifname);
+	for (int i = 0; i < FRAME_BATCH; i++) {
+		ssize_t n;
+		int kind;
+
+		p = frames_by_fd(f, fd);
+		if (!p)
+			return;
+		n = f->ops->recv(f->impl, fd, buf, sizeof(buf));
+		if (n == -EAGAIN || n == -EWOULDBLOCK)
+			return;
+		if (n == -EINTR)
+			continue;
+		if (n < 0) {
+			/* ENETDOWN after the port went down, for one: not
+			 * a frame, and the next read may work. */
+			p->c.rx_errors++;
+			return;
+		}
+		if (n < 14) {
+			p->c.rx_short++;
+			continue;
+		}
+		kind = frames_kind(buf, (size_t)n);
+		if (kind < 0 || !f->rx[kind]) {
+			p->c.rx_other++;
+			continue;
+		}
+		p->c.rx++;
+		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, now_ms);
+	}
+}
+
+int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
+                size_t len)
+{
+	struct frame_port *p = frames_find(f, ifname);
+	int rc;
+
+	if (!p || p->fd < 0)
+		return -ENODEV;
+	if (len < 14 || len > FRAME_MAX) {
+		p->c.tx_errors++;
+		return -EINVAL;
+	}
+	rc = f->ops->send(f->impl, p->fd, p->ifindex, buf, len);
+	if (rc < 0) {
+		p->c.tx_errors++;
+		return rc;
+	}
+	p->c.tx++;
+	return 0;
+}

@@ -1,0 +1,115 @@
+/* frame_packet: the real struct frame_ops, over AF_PACKET (see frame.h).
+ *
+ * Why ETH_P_ALL and not one socket per EtherType: the taps of ETH_P_ALL
+ * see a frame before a bridge's rx handler, which drops MAC Control
+ * frames (PFC, link pause) and takes LLDP away from a socket bound to
+ * 0x88cc on some kernels; so one socket per port, with the filter below
+ * doing the selection in the kernel.
+ */
+#include "agent/frame.h"
+
+#include <errno.h>
+#include <arpa/inet.h>
+#include <linux/filter.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifndef PACKET_IGNORE_OUTGOING
+#define PACKET_IGNORE_OUTGOING 23 /* Linux 4.20 */
+#endif
+
+/* Classic BPF: accept LLDP to the nearest-bridge group and MAC Control
+ * to 01:80:c2:00:00:01, never what the port itself sends (for kernels
+ * without PACKET_IGNORE_OUTGOING), and nothing else. Returns the whole
+ * frame. */
+static struct sock_filter frame_filter[] = {
+    /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 10, 0),
+    /* 2 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
+    /* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88cc, 0, 2),
+    /* 4 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
+    /* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc200000e, 3, 7),
+    /* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_MACC, 0, 6),
+    /* 7 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
+    /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc2000001, 0, 4),
+    /* 9 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0180, 0, 2),
+    /* 11 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
+    /* 12 */ BPF_STMT(BPF_RET | BPF_K, 0),
+    /* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
+};
+
+static int packet_open(void *impl, int ifindex)
+{
+	struct sock_fprog prog = {
+	    .len = sizeof(frame_filter) / sizeof(frame_filter[0]),
+	    .filter = frame_filter,
+	};
+	struct sockaddr_ll sll = {
+	    .sll_family = AF_PACKET,
+	    .sll_protocol = htons(ETH_P_ALL),
+	    .sll_ifindex = ifindex,
+	};
+	int one = 1, fd, rc;
+
+	(void)impl;
+	/* Protocol 0: the socket hears nothing until bind, so no frame
+	 * slips in before the filter is attached. */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) <
+	        0 ||
+	    bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	/* Cheaper than the filter's own test where the kernel has it. */
+	setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	return fd;
+}
+
+static void packet_close(void *impl, int fd)
+{
+	(void)impl;
+	close(fd);
+}
+
+static ssize_t packet_recv(void *impl, int fd, uint8_t *buf, size_t len)
+{
+	ssize_t n;
+
+	(void)impl;
+	n = recv(fd, buf, len, 0);
+	return n < 0 ? -errno : n;
+}
+
+static int packet_send(void *impl, int fd, int ifindex, const uint8_t *buf,
+                       size_t len)
+{
+	struct sockaddr_ll sll = {
+	    .sll_family = AF_PACKET,
+	    .sll_ifindex = ifindex,
+	    .sll_halen = ETH_ALEN,
+	};
+	ssize_t n;
+
+	(void)impl;
+	memcpy(&sll.sll_protocol, buf + 12, 2);
+	memcpy(sll.sll_addr, buf, ETH_ALEN);
+	n = sendto(fd, buf, len, 0, (struct sockaddr *)&sll, sizeof(sll));
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+const struct frame_ops frame_ops_packet = {
+    .open = packet_open,
+    .close = packet_close,
+    .recv = packet_recv,
+    .send = packet_send,
+};
