@@ -152,6 +152,10 @@ static void lldp_ttl_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 
 static void lldp_str_dec(const uint8_t *info, size_t n, char *dst)
 {
+	const uint8_t *nul = memchr(info, 0, n);
+
+	if (nul)
+		n = (size_t)(nul - info);
 	memcpy(dst, info, n);
 	dst[n] = '\0';
 }
