@@ -162,15 +162,25 @@ check "$c" 1 lldp.dcbx.proto 0x01
 check "$c" 1 lldp.dcbx.control.seq 1
 verify "$c"
 
-# --- lldpd's frames (the unit test's captures) read without errors
-# (tshark warns that lldpd's 802.3 link aggregation TLV is deprecated) ---
-grep -v '^#' "$top_srcdir/tests/fixtures/lldp/lldpd.hex" >"$t_tmp/lldpd"
-i=0
-while read -r hex; do
-	i=$((i + 1))
-	"$tool" -x "$hex" "$t_tmp/lldpd$i.pcap"
-	no_expert "$t_tmp/lldpd$i.pcap" Errors
-done <"$t_tmp/lldpd"
+# --- lldpd's and lldpad's frames (the unit test's fixtures) read without
+# errors (tshark warns that lldpd's 802.3 link aggregation TLV is
+# deprecated) ---
+for peer in lldpd lldpad; do
+	grep -v '^#' "$top_srcdir/tests/fixtures/lldp/$peer.hex" >"$t_tmp/$peer"
+	i=0
+	while read -r hex; do
+		i=$((i + 1))
+		"$tool" -x "$hex" "$t_tmp/$peer$i.pcap"
+		no_expert "$t_tmp/$peer$i.pcap" Errors
+	done <"$t_tmp/$peer"
+done
+# lldpad's DCBX TLVs (laid out by hand): willing ETS and PFC, PFC off.
+c=$t_tmp/lldpad3.pcap
+check "$c" 1 lldp.dcbx.ieee.willing 1,1
+check "$c" 1 lldp.dcbx.feature.pg.per0 100
+check "$c" 1 lldp.dcbx.ieee.pfc.numtcs 8
+check "$c" 1 lldp.dcbx.feature.pfc.prio3 0
+verify "$c"
 
 # --- the check can fail: a PFC TLV that claims 25 bytes ---
 "$tool" -x 0207040200000000020405056574683006020078fe190080c20b0808 \

@@ -1,7 +1,7 @@
 #!/bin/bash
-# capture-lldp-fixtures.sh: record LLDPDUs that lldpd sends, as hex, into
-# tests/fixtures/lldp/lldpd.hex. test_lldp decodes them (and the fuzz
-# target takes them as seeds).
+# capture-lldp-fixtures.sh: record LLDPDUs that lldpd and lldpad send, as
+# hex, into tests/fixtures/lldp/lldpd.hex and lldpad.hex. test_lldp
+# decodes them (and the fuzz target takes them as seeds).
 #
 # Usage: tests/tools/capture-lldp-fixtures.sh [OUTDIR]     (as root)
 #
@@ -17,6 +17,16 @@
 # Frame 1 is lldpd's first LLDPDU with those TLVs; frame 2 is the
 # shutdown LLDPDU (TTL 0) it sends when it stops.
 #
+# lldpad runs next on the same pair (its own /dev/shm and UTS namespace,
+# hostname fixture-host; no PID file). lldptool turns LLDP and the
+# optional TLVs on; lldpad refuses DCBX on veth ("Device not capable"),
+# so its DCBX TLVs cannot be captured: lldpad.hex line 3 is line 1 with
+# the IEEE DCBX TLVs added by hand as lldpad's builders lay them out
+# (lldp_8021qaz.c, bld_ieee8021qaz_*_tlv) with its defaults: ETS and PFC
+# willing, PFC off, and an APP TLV without entries (what lldpad sends for
+# a port that has none). Line 2 is the shutdown LLDPDU lldpad sends when
+# adminStatus goes to disabled, with its Ethernet padding.
+#
 # Output: "#" comment lines (tool versions, what each line is), then one
 # line of lowercase hex per LLDPDU (the frame without its Ethernet
 # header: destination, source and EtherType 88cc).
@@ -26,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:-$here/../fixtures/lldp}
 ns=roced-lldpcap-$$
 
-for tool in lldpd lldpcli dumpcap ip python3; do
+for tool in lldpd lldpcli lldpad lldptool unshare dumpcap ip python3; do
 	command -v "$tool" >/dev/null || {
 		echo "capture-lldp-fixtures: $tool not found" >&2
 		exit 1
@@ -120,5 +130,76 @@ with open(dst, "w") as o:
     for f in (with_dcbx[0], shutdown[-1]):
         assert f[12:14] == b"\x88\xcc"
         o.write(f[14:].hex() + "\n")
+print("wrote", dst)
+EOF
+
+# --- lldpad ---
+rm -f "$tmp/cap.pcap"
+ip netns exec "$ns" dumpcap -q -i lf1 -f "ether proto 0x88cc" \
+	-w "$tmp/cap.pcap" 2>"$tmp/dumpcap.err" &
+dpid=$!
+sleep 1
+ip netns exec "$ns" unshare -m -u sh -c "mount -t tmpfs tmpfs /dev/shm &&
+	hostname fixture-host && exec lldpad -p -t -f '$tmp/lldpad.conf'" \
+	>"$tmp/lldpad.out" 2>&1 &
+lpid=$!
+sleep 2
+lt() { ip netns exec "$ns" lldptool "$@" >/dev/null; }
+lt -L -i lf0 adminStatus=rxtx
+for tlv in portDesc sysName sysCap; do
+	lt -T -i lf0 -V "$tlv" enableTx=yes
+done
+sleep 3
+lt -L -i lf0 adminStatus=disabled
+sleep 2
+kill "$lpid"
+wait "$lpid" 2>/dev/null || true
+lpid=
+kill "$dpid"
+wait "$dpid" 2>/dev/null || true
+dpid=
+
+python3 - "$tmp/cap.pcap" "$out/lldpad.hex" "$(lldpad -v | head -1)" <<'EOF'
+import struct, sys
+pcap, dst, ver = sys.argv[1:4]
+data = open(pcap, "rb").read()
+frames = []
+pos = 0
+while pos + 12 <= len(data):
+    btype, blen = struct.unpack_from("<II", data, pos)
+    if btype == 6:
+        caplen = struct.unpack_from("<I", data, pos + 20)[0]
+        frames.append(data[pos + 28:pos + 28 + caplen][14:])
+    pos += blen
+ttl0 = bytes.fromhex("06020000")
+live = [f for f in frames if f.find(ttl0) < 0 and b"fixture-host" in f]
+dead = [f for f in frames if f.find(ttl0) > 0]
+if not live or not dead:
+    sys.exit("capture-lldp-fixtures: lldpad frames missing (%d captured)"
+             % len(frames))
+pdu = live[-1]  # the last: every TLV turned on by then
+assert pdu.endswith(b"\0\0")
+dcbx = bytes.fromhex(
+    # ETS Configuration: willing, CBS 0, max TCs 8 (0); all priorities
+    # in TC 0; TC 0 100 %; TSA ETS on TC 0, strict elsewhere
+    "fe190080c209" "80" "00000000" "6400000000000000" "0200000000000000"
+    # PFC Configuration: willing, MBC 0, cap 8; PFC off
+    "fe060080c20b" "88" "00"
+    # Application Priority: the reserved byte, no entries
+    "fe050080c20c" "00")
+with open(dst, "w") as o:
+    o.write("# LLDPDUs of %s over a veth pair, captured with dumpcap by\n" % ver)
+    o.write("# tests/tools/capture-lldp-fixtures.sh (see there). Without the\n")
+    o.write("# Ethernet header (01:80:c2:00:00:0e <- 02:00:00:00:00:0a, 88cc).\n")
+    o.write("# 1: captured: chassis and port ID MAC, TTL 120, port\n")
+    o.write("#    description, system name fixture-host, capabilities\n")
+    o.write("# 2: captured: the shutdown LLDPDU (TTL 0) and the frame's padding\n")
+    o.write("# 3: NOT captured (lldpad refuses DCBX on veth): line 1 plus, by\n")
+    o.write("#    hand, lldpad's default IEEE DCBX TLVs as its builders lay\n")
+    o.write("#    them out: ETS willing (TC 0 100 %), PFC willing cap 8 off,\n")
+    o.write("#    APP without entries\n")
+    o.write(pdu.hex() + "\n")
+    o.write(dead[-1].hex() + "\n")
+    o.write((pdu[:-2] + dcbx + b"\0\0").hex() + "\n")
 print("wrote", dst)
 EOF

@@ -1,7 +1,8 @@
 /* test_lldp: the LLDPDU codec (lib/proto/lldp.c, lldp_qaz.c, lldp_cee.c)
  * on hand-written LLDPDUs laid out as 802.1AB and 802.1Qaz describe them,
- * on LLDPDUs captured from lldpd (tests/fixtures/lldp/lldpd.hex, see
- * tests/tools/capture-lldp-fixtures.sh), on legacy CEE/CIN TLVs built by
+ * on LLDPDUs captured from lldpd and lldpad (tests/fixtures/lldp/, see
+ * tests/tools/capture-lldp-fixtures.sh; lldpad's DCBX TLVs are laid out
+ * by hand, as it refuses DCBX on veth), on legacy CEE/CIN TLVs built by
  * hand, and on every way a frame can be malformed. Every decode runs on
  * an exact-size heap copy so that the sanitizers see any read past it. */
 #include <errno.h>
@@ -383,6 +384,72 @@ static void test_lldpd_capture(void **state)
 	assert_int_equal(decode(b, n, &p), 0);
 	assert_int_equal(p.ttl, 0);
 	assert_false(p.dcbx.has_pfc);
+}
+
+/* lldpad's LLDPDUs: 1 and 2 captured, 3 with its DCBX TLVs laid out by
+ * hand (lldpad refuses DCBX on veth; tests/fixtures/lldp/lldpad.hex). */
+static void test_lldpad_capture(void **state)
+{
+	uint8_t b[LLDP_PDU_MAX], enc[LLDP_PDU_MAX];
+	struct lldp_pdu p, q;
+	size_t n;
+	int m;
+
+	(void)state;
+	n = hexfix_msg("lldp", "lldpad", 0, b, sizeof(b));
+	assert_int_equal(decode(b, n, &p), 0);
+	assert_int_equal(p.chassis.subtype, LLDP_CHASSIS_MAC);
+	assert_int_equal(p.port.subtype, 3);
+	assert_int_equal(p.ttl, 120);
+	assert_string_equal(p.port_desc, "Interface   3 as lf0");
+	assert_string_equal(p.sys_name, "fixture-host");
+	assert_true(p.has_caps);
+	assert_int_equal(p.caps_sys, 0x80); /* station only */
+	assert_false(p.dcbx.has_pfc || p.dcbx.has_ets_cfg || p.dcbx.has_app);
+	assert_int_equal(p.nunknown, 0);
+	/* Everything in it is known: it encodes back to the same bytes. */
+	m = lldp_encode(&p, enc, sizeof(enc));
+	assert_int_equal(m, (int)n);
+	assert_memory_equal(enc, b, n);
+
+	/* The shutdown LLDPDU, padding and all. */
+	n = hexfix_msg("lldp", "lldpad", 1, b, sizeof(b));
+	assert_int_equal(decode(b, n, &p), 0);
+	assert_int_equal(p.ttl, 0);
+
+	/* lldpad's defaults: willing ETS and PFC, PFC off, APP empty. */
+	n = hexfix_msg("lldp", "lldpad", 2, b, sizeof(b));
+	assert_int_equal(decode(b, n, &p), 0);
+	assert_true(p.dcbx.has_ets_cfg);
+	assert_true(p.dcbx.ets_cfg.willing);
+	assert_int_equal(p.dcbx.ets_cfg.max_tcs, 8);
+	assert_int_equal(p.dcbx.ets_cfg.tc_bw[0], 100);
+	assert_int_equal(p.dcbx.ets_cfg.tsa[0], DCBX_TSA_ETS);
+	assert_true(p.dcbx.has_pfc);
+	assert_true(p.dcbx.pfc.willing);
+	assert_int_equal(p.dcbx.pfc.cap, 8);
+	assert_int_equal(p.dcbx.pfc.enable, 0);
+	assert_true(p.dcbx.has_app);
+	assert_int_equal(p.dcbx.app.n, 0);
+	m = lldp_encode(&p, enc, sizeof(enc));
+	assert_int_equal(m, (int)n);
+	assert_memory_equal(enc, b, n);
+	assert_int_equal(decode(enc, (size_t)m, &q), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+}
+
+/* A NUL inside a text TLV ends the text (the PDU keeps C strings). */
+static void test_text_nul(void **state)
+{
+	uint8_t b[64];
+	struct lldp_pdu p;
+
+	(void)state;
+	memcpy(b, fx_switch, 20);
+	memcpy(b + 20, "\x0a\x05sw\0x1\x00\x00", 9);
+	assert_int_equal(decode(b, 29, &p), 0);
+	assert_string_equal(p.sys_name, "sw");
+	assert_int_equal(p.sys_name[3], 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -872,6 +939,8 @@ int main(void)
 	    cmocka_unit_test(test_switch_print),
 	    cmocka_unit_test(test_padding_and_no_end),
 	    cmocka_unit_test(test_lldpd_capture),
+	    cmocka_unit_test(test_lldpad_capture),
+	    cmocka_unit_test(test_text_nul),
 	    cmocka_unit_test(test_cee),
 	    cmocka_unit_test(test_cin),
 	    cmocka_unit_test(test_malformed),
