@@ -103,11 +103,29 @@ struct dcbx_oper {
 /* Negotiate (DOMAIN facts; 802.1Qaz clause 33 state machines reduced to
  * their outcome): ETS asymmetric, PFC symmetric with the MAC address tie
  * break when both are willing (interoperable with lldpad), APP merged.
- * PEER is NULL when there is no neighbour. */
+ * PEER is NULL when there is no neighbour. LOCAL's values count whatever
+ * its has_* flags say (they say what is sent). The MACs are the port's
+ * own and the LLDPDU's source address (NULL reads as all zeros).
+ *   ETS: willing and the peer sent a Recommendation -> its table
+ *     (ADOPTED, or AGREED when it equals ours); otherwise ours, compared
+ *     with the peer's Configuration (else its Recommendation): AGREED,
+ *     PEER_WILLING (its Configuration is willing) or MISMATCH. The
+ *     willing, CBS and max-TCs fields stay ours.
+ *   PFC: the same enable bitmap -> AGREED; we are willing and the peer
+ *     is not, or both are and our MAC is not the greater (lldpad's rule)
+ *     -> the peer's bitmap, ADOPTED; the peer is willing -> PEER_WILLING
+ *     (it should take ours); else MISMATCH. Willing, MBC and cap stay
+ *     ours.
+ *   APP: ours, then the peer's entries of another selector or protocol
+ *     (ADOPTED when any was added); a peer entry that gives one of ours
+ *     another priority -> MISMATCH (ours stands); else AGREED.
+ *   A feature without the peer's TLV: NO_TLV, or CEE when the peer sent
+ *   legacy DCBX only; no peer: NO_PEER. Our values in both cases. */
 void dcbx_negotiate(const struct dcbx_tlvs *local, const uint8_t local_mac[6],
                     const struct dcbx_tlvs *peer, const uint8_t peer_mac[6],
                     struct dcbx_oper *out);
-/* "agreed", "adopted", "no peer", ... for show and the log. */
+/* "agreed", "adopted", "no peer", "no TLV", "peer willing", "mismatch",
+ * "peer speaks CEE" for show and the log ("?" for others). */
 const char *dcbx_why_name(enum dcbx_why why);
 /* "strict", "cbs", "ets", "vendor"; "reserved" for the others. */
 const char *dcbx_tsa_name(uint8_t tsa);

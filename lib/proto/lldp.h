@@ -5,7 +5,19 @@
  * (-EBADMSG with the reason in ERR), as 802.1AB 9.2.7.7 asks; unknown
  * TLVs (types 9-126, organisationally specific TLVs of other OUIs or
  * subtypes) are counted, kept as opaque entries, never an error.
- * encode: the same table, the other way.
+ * Details of the rules:
+ *   - the End TLV may be left out (802.1AB-2009), and Ethernet padding
+ *     reads as End; an End TLV with a length is malformed;
+ *   - a second Chassis ID, Port ID, TTL or DCBX TLV is malformed (a
+ *     negotiation must not guess which one counts); of the other basic
+ *     TLVs the first one stands;
+ *   - a known TLV with a length outside its bounds, an ETS priority
+ *     mapped to a TC above 7, an APP DSCP above 63 are malformed; values
+ *     the standard reserves (TSA 3-254, APP selectors 0, 6, 7) are kept;
+ *   - a NUL inside a text TLV ends the text.
+ * encode: the same table, the other way, in its order (mandatory TLVs,
+ * basic ones, ETS Configuration, ETS Recommendation, PFC, APP, End);
+ * legacy CEE/CIN and unknown TLVs are never sent.
  */
 #ifndef ROCED_LLDP_H
 #define ROCED_LLDP_H
@@ -113,7 +125,8 @@ struct lldp_pdu {
 int lldp_decode(const uint8_t *buf, size_t len, struct lldp_pdu *out, char *err,
                 size_t errlen);
 /* Encode PDU (its DCBX TLVs as PDU->dcbx.has_* say) into BUF. Returns the
- * length, or -ENOSPC. */
+ * length, -ENOSPC (nothing partial is left to send) or -EINVAL (an empty
+ * chassis or port ID). */
 int lldp_encode(const struct lldp_pdu *pdu, uint8_t *buf, size_t cap);
 /* Append a text rendering of PDU to SB, one TLV per line (show, `debug
  * dcbx`), in the order and with the names of the TLV table. */
