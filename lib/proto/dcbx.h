@@ -28,10 +28,10 @@ enum dcbx_tsa {
  * CBS and MAX_TCS are not on the wire there). */
 struct dcbx_ets {
 	bool willing, cbs;
-	uint8_t max_tcs;            /* 1..8 (0 on the wire means 8) */
+	uint8_t max_tcs;             /* 1..8 (0 on the wire means 8) */
 	uint8_t prio_tc[DCBX_NPRIO]; /* traffic class of each priority */
-	uint8_t tc_bw[DCBX_NTC];    /* percent, summing to 100 under ETS */
-	uint8_t tsa[DCBX_NTC];      /* enum dcbx_tsa */
+	uint8_t tc_bw[DCBX_NTC];     /* percent, summing to 100 under ETS */
+	uint8_t tsa[DCBX_NTC];       /* enum dcbx_tsa */
 };
 
 /* PFC Configuration (subtype 11). */
@@ -44,8 +44,8 @@ struct dcbx_pfc {
 /* Application Priority selectors (802.1Qaz-2011 / 802.1Q-2014). */
 enum dcbx_app_sel {
 	DCBX_APP_ETHERTYPE = 1,
-	DCBX_APP_TCP = 2, /* TCP or SCTP port */
-	DCBX_APP_UDP = 3, /* UDP or DCCP port */
+	DCBX_APP_TCP = 2,  /* TCP or SCTP port */
+	DCBX_APP_UDP = 3,  /* UDP or DCCP port */
 	DCBX_APP_PORT = 4, /* TCP, SCTP, UDP or DCCP port */
 	DCBX_APP_DSCP = 5,
 };
@@ -103,11 +103,35 @@ struct dcbx_oper {
 /* Negotiate (DOMAIN facts; 802.1Qaz clause 33 state machines reduced to
  * their outcome): ETS asymmetric, PFC symmetric with the MAC address tie
  * break when both are willing (interoperable with lldpad), APP merged.
- * PEER is NULL when there is no neighbour. */
-void dcbx_negotiate(const struct dcbx_tlvs *local,
-                    const uint8_t local_mac[6], const struct dcbx_tlvs *peer,
-                    const uint8_t peer_mac[6], struct dcbx_oper *out);
-/* "agreed", "adopted", "no peer", ... for show and the log. */
+ * PEER is NULL when there is no neighbour. LOCAL's values count whatever
+ * its has_* flags say (they say what is sent). The MACs are the port's
+ * own and the LLDPDU's source address (NULL reads as all zeros).
+ *   ETS: willing and the peer sent a Recommendation -> its table
+ *     (ADOPTED, or AGREED when it equals ours); otherwise ours, compared
+ *     with the peer's Configuration (else its Recommendation): AGREED,
+ *     PEER_WILLING (its Configuration is willing) or MISMATCH. The
+ *     willing, CBS and max-TCs fields stay ours.
+ *   PFC: the same enable bitmap -> AGREED; we are willing and the peer
+ *     is not, or both are and our MAC is not the greater (lldpad's rule)
+ *     -> the peer's bitmap, ADOPTED; the peer is willing -> PEER_WILLING
+ *     (it should take ours); else MISMATCH. Willing, MBC and cap stay
+ *     ours.
+ *   APP: ours, then the peer's entries of another selector or protocol
+ *     (ADOPTED when any was added); a peer entry that gives one of ours
+ *     another priority -> MISMATCH (ours stands); else AGREED.
+ *   A feature without the peer's TLV: NO_TLV, or CEE when the peer sent
+ *   legacy DCBX only; no peer: NO_PEER. Our values in both cases. */
+void dcbx_negotiate(const struct dcbx_tlvs *local, const uint8_t local_mac[6],
+                    const struct dcbx_tlvs *peer, const uint8_t peer_mac[6],
+                    struct dcbx_oper *out);
+/* "agreed", "adopted", "no peer", "no TLV", "peer willing", "mismatch",
+ * "peer speaks CEE" for show and the log ("?" for others). */
 const char *dcbx_why_name(enum dcbx_why why);
+/* "strict", "cbs", "ets", "vendor"; "reserved" for the others. */
+const char *dcbx_tsa_name(uint8_t tsa);
+/* "ethertype", "tcp", "udp", "port", "dscp" ("?" outside 1..5);
+ * dcbx_app_sel_parse is its inverse (-1 if unknown). */
+const char *dcbx_app_sel_name(uint8_t selector);
+int dcbx_app_sel_parse(const char *name);
 
 #endif

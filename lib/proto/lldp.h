@@ -5,7 +5,19 @@
  * (-EBADMSG with the reason in ERR), as 802.1AB 9.2.7.7 asks; unknown
  * TLVs (types 9-126, organisationally specific TLVs of other OUIs or
  * subtypes) are counted, kept as opaque entries, never an error.
- * encode: the same table, the other way.
+ * Details of the rules:
+ *   - the End TLV may be left out (802.1AB-2009), and Ethernet padding
+ *     reads as End; an End TLV with a length is malformed;
+ *   - a second Chassis ID, Port ID, TTL or DCBX TLV is malformed (a
+ *     negotiation must not guess which one counts); of the other basic
+ *     TLVs the first one stands;
+ *   - a known TLV with a length outside its bounds, an ETS priority
+ *     mapped to a TC above 7, an APP DSCP above 63 are malformed; values
+ *     the standard reserves (TSA 3-254, APP selectors 0, 6, 7) are kept;
+ *   - a NUL inside a text TLV ends the text.
+ * encode: the same table, the other way, in its order (mandatory TLVs,
+ * basic ones, ETS Configuration, ETS Recommendation, PFC, APP, End);
+ * legacy CEE/CIN and unknown TLVs are never sent.
  */
 #ifndef ROCED_LLDP_H
 #define ROCED_LLDP_H
@@ -14,11 +26,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "proto/dcbx.h"
 
 #define LLDP_ETHERTYPE 0x88cc
 /* Nearest-bridge group address. */
-#define LLDP_MAC_NEAREST_BRIDGE {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}
+#define LLDP_MAC_NEAREST_BRIDGE                                                \
+	{                                                                      \
+		0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e                             \
+	}
 /* An LLDPDU in a 1500-byte frame. */
 #define LLDP_PDU_MAX 1500
 
@@ -31,9 +47,9 @@ struct lldp_id {
 
 /* Chassis ID subtypes used here: MAC address 4, locally assigned 7;
  * Port ID subtypes: interface name 5, MAC 3, locally assigned 7. */
-#define LLDP_CHASSIS_MAC   4
-#define LLDP_PORT_IFNAME   5
-#define LLDP_PORT_LOCAL    7
+#define LLDP_CHASSIS_MAC 4
+#define LLDP_PORT_IFNAME 5
+#define LLDP_PORT_LOCAL  7
 
 /* An unknown TLV kept opaque (the first LLDP_UNKNOWN_MAX of them). */
 struct lldp_unknown {
@@ -43,6 +59,45 @@ struct lldp_unknown {
 	uint16_t len;    /* information length on the wire */
 };
 #define LLDP_UNKNOWN_MAX 16
+
+/* Legacy DCBX as seen from a peer (decoded for show, never sent): CEE
+ * (DCBX 1.01, OUI 00-1B-21 subtype 2) or CIN (DCBX 1.0, subtype 1). Each
+ * feature sub-TLV carries its own versions and flags. */
+struct lldp_cee_feat {
+	bool present;
+	uint8_t oper_version, max_version;
+	bool enable, willing, error;
+	uint8_t subtype;
+};
+
+/* One CEE application entry: a priority bitmap per protocol. */
+struct lldp_cee_app {
+	uint8_t sel; /* 0 EtherType, 1 TCP/UDP port */
+	uint16_t protocol;
+	uint8_t oui[3]; /* the 6+16 OUI bits, selector bits cleared */
+	uint8_t up_map; /* bit n: priority n */
+};
+#define LLDP_CEE_APP_MAX 16
+
+struct lldp_cee {
+	bool present;
+	bool cin; /* subtype 1 (DCBX 1.0, "CIN"), else CEE */
+	bool has_ctrl;
+	uint8_t oper_version, max_version;
+	uint32_t seq, ack;
+	struct lldp_cee_feat pg, pfc, app;
+	/* PG: priority group of each priority (CEE; CIN: its BWG id), the
+	 * percentage of each group, how many TCs the port has (CEE only). */
+	uint8_t pg_id[DCBX_NPRIO];
+	uint8_t pg_pct[DCBX_NTC];
+	uint8_t pg_num_tcs;
+	/* PFC: admin bitmap (bit n: priority n), TCs (CEE only). */
+	uint8_t pfc_enable;
+	uint8_t pfc_num_tcs;
+	unsigned napp; /* every entry, even past LLDP_CEE_APP_MAX */
+	struct lldp_cee_app apps[LLDP_CEE_APP_MAX];
+	unsigned nother; /* sub-TLVs of other types (BCN, logical link) */
+};
 
 struct lldp_pdu {
 	struct lldp_id chassis, port;
@@ -58,16 +113,26 @@ struct lldp_pdu {
 	uint8_t mgmt_if_subtype; /* 2 ifIndex */
 	uint32_t mgmt_ifnum;
 	struct dcbx_tlvs dcbx;
-	unsigned nunknown; /* every unknown TLV, even past LLDP_UNKNOWN_MAX */
+	/* APP entries past DCBX_APP_MAX (received; not kept). */
+	unsigned app_over;
+	struct lldp_cee cee; /* dcbx.cee says whether it is there */
+	unsigned nunknown;   /* every unknown TLV, even past LLDP_UNKNOWN_MAX */
 	struct lldp_unknown unknown[LLDP_UNKNOWN_MAX];
 };
 
 /* Decode the LLDPDU at BUF (the frame after its Ethernet header). Returns
  * 0, or -EBADMSG with the reason in ERR. */
-int lldp_decode(const uint8_t *buf, size_t len, struct lldp_pdu *out,
-                char *err, size_t errlen);
+int lldp_decode(const uint8_t *buf, size_t len, struct lldp_pdu *out, char *err,
+                size_t errlen);
 /* Encode PDU (its DCBX TLVs as PDU->dcbx.has_* say) into BUF. Returns the
- * length, or -ENOSPC. */
+ * length, -ENOSPC (nothing partial is left to send) or -EINVAL (an empty
+ * chassis or port ID). */
 int lldp_encode(const struct lldp_pdu *pdu, uint8_t *buf, size_t cap);
+/* Append a text rendering of PDU to SB, one TLV per line (show, `debug
+ * dcbx`), in the order and with the names of the TLV table. */
+void lldp_print(const struct lldp_pdu *pdu, struct strbuf *sb);
+/* The name of a TLV: "Chassis ID", "PFC Configuration", ...; OUI and
+ * SUBTYPE matter for type 127 only. "unknown" when the table lacks it. */
+const char *lldp_tlv_name(uint8_t type, const uint8_t oui[3], uint8_t subtype);
 
 #endif

@@ -95,6 +95,9 @@ seed()
 	ethtool_msg)
 		for f in "$src"/tests/fixtures/ethtool/*.h; do c_arrays "$f" "$d"; done
 		;;
+	lldp)
+		for f in "$src"/tests/fixtures/lldp/*.hex; do hex_lines "$f" "$d"; done
+		;;
 	conf)
 		for f in "$src"/conf/*.conf "$src"/tests/conf/*/*.conf; do
 			cp "$f" "$d/$(basename "$(dirname "$f")")-$(basename "$f")"

@@ -1,0 +1,681 @@
+/* lldp: the LLDPDU codec (see lldp.h). One table, lldp_tlvs[], names every
+ * TLV this codec knows with its length bounds and the functions that
+ * decode, encode and print it; the loops below only walk it. The basic
+ * 802.1AB TLVs are here, the 802.1Qaz ones in lldp_qaz.c and legacy DCBX
+ * in lldp_cee.c. */
+#include "proto/lldp.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "proto/lldp_int.h"
+
+/* ------------------------------------------------------------------ */
+/* Chassis ID and Port ID: a subtype and 1..255 bytes */
+
+/* Subtype names of 802.1AB Table 8-2 (chassis) and 8-3 (port); printed
+ * only, so a table per kind and no parser. */
+static const char *const lldp_chassis_sub_names[] = {
+    [1] = "chassis-component",
+    [2] = "ifalias",
+    [3] = "port-component",
+    [4] = "mac",
+    [5] = "address",
+    [6] = "ifname",
+    [7] = "local",
+};
+static const char *const lldp_port_sub_names[] = {
+    [1] = "ifalias", [2] = "port-component", [3] = "mac",   [4] = "address",
+    [5] = "ifname",  [6] = "circuit-id",     [7] = "local",
+};
+
+static void lldp_id_dec(const uint8_t *info, size_t n, struct lldp_id *id)
+{
+	id->subtype = info[0];
+	id->len = (uint8_t)(n - 1);
+	memcpy(id->v, info + 1, n - 1);
+}
+
+static int lldp_chassis_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                            char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	lldp_id_dec(info, n, &pdu->chassis);
+	return 0;
+}
+
+static int lldp_port_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                         char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	lldp_id_dec(info, n, &pdu->port);
+	return 0;
+}
+
+static bool lldp_always(const struct lldp_pdu *pdu)
+{
+	(void)pdu;
+	return true;
+}
+
+static void lldp_chassis_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_put8(w, pdu->chassis.subtype);
+	lldp_put(w, pdu->chassis.v, pdu->chassis.len);
+}
+
+static void lldp_port_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_put8(w, pdu->port.subtype);
+	lldp_put(w, pdu->port.v, pdu->port.len);
+}
+
+static void lldp_hex(struct strbuf *sb, const uint8_t *v, size_t n, char sep)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i && sep)
+			strbuf_add(sb, &sep, 1);
+		strbuf_printf(sb, "%02x", v[i]);
+	}
+}
+
+/* A MAC as a MAC, text as text (quoted when it has spaces), else hex. */
+static void lldp_id_print(const struct lldp_id *id, const char *const *names,
+                          size_t nnames, unsigned mac_sub, struct strbuf *sb)
+{
+	bool text = id->len > 0;
+
+	if (id->subtype < nnames && names[id->subtype])
+		strbuf_printf(sb, "%s ", names[id->subtype]);
+	else
+		strbuf_printf(sb, "subtype %u ", id->subtype);
+	if (id->subtype == mac_sub && id->len == 6) {
+		lldp_hex(sb, id->v, 6, ':');
+		return;
+	}
+	for (size_t i = 0; i < id->len; i++)
+		if (!isprint(id->v[i]))
+			text = false;
+	if (text)
+		strbuf_printf(sb, "%.*s", (int)id->len, (const char *)id->v);
+	else
+		lldp_hex(sb, id->v, id->len, ':');
+}
+
+static void lldp_chassis_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	lldp_id_print(&pdu->chassis, lldp_chassis_sub_names,
+	              sizeof(lldp_chassis_sub_names) /
+	                  sizeof(lldp_chassis_sub_names[0]),
+	              LLDP_CHASSIS_MAC, sb);
+}
+
+static void lldp_port_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	lldp_id_print(&pdu->port, lldp_port_sub_names,
+	              sizeof(lldp_port_sub_names) /
+	                  sizeof(lldp_port_sub_names[0]),
+	              3, sb);
+}
+
+/* ------------------------------------------------------------------ */
+/* Time To Live */
+
+static int lldp_ttl_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                        char *err, size_t errlen)
+{
+	(void)n;
+	(void)err;
+	(void)errlen;
+	pdu->ttl = lldp_get16(info);
+	return 0;
+}
+
+static void lldp_ttl_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_put16(w, pdu->ttl);
+}
+
+static void lldp_ttl_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	strbuf_printf(sb, "%u%s", pdu->ttl, pdu->ttl ? "" : " (shutdown)");
+}
+
+/* ------------------------------------------------------------------ */
+/* Port Description, System Name, System Description: 0..255 bytes of
+ * text. The PDU keeps them as C strings, so a NUL inside ends them. */
+
+static void lldp_str_dec(const uint8_t *info, size_t n, char *dst)
+{
+	const uint8_t *nul = memchr(info, 0, n);
+
+	if (nul)
+		n = (size_t)(nul - info);
+	memcpy(dst, info, n);
+	dst[n] = '\0';
+}
+
+static int lldp_pdesc_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                          char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	lldp_str_dec(info, n, pdu->port_desc);
+	return 0;
+}
+
+static int lldp_sname_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                          char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	lldp_str_dec(info, n, pdu->sys_name);
+	return 0;
+}
+
+static int lldp_sdesc_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                          char *err, size_t errlen)
+{
+	(void)err;
+	(void)errlen;
+	lldp_str_dec(info, n, pdu->sys_desc);
+	return 0;
+}
+
+static bool lldp_pdesc_has(const struct lldp_pdu *pdu)
+{
+	return pdu->port_desc[0] != '\0';
+}
+
+static bool lldp_sname_has(const struct lldp_pdu *pdu)
+{
+	return pdu->sys_name[0] != '\0';
+}
+
+static bool lldp_sdesc_has(const struct lldp_pdu *pdu)
+{
+	return pdu->sys_desc[0] != '\0';
+}
+
+/* The fields are 256 bytes: at most 255 of text, what the TLV holds. */
+static void lldp_str_enc(const char *s, struct lldp_wbuf *w)
+{
+	lldp_put(w, s, strnlen(s, 255));
+}
+
+static void lldp_pdesc_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_str_enc(pdu->port_desc, w);
+}
+
+static void lldp_sname_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_str_enc(pdu->sys_name, w);
+}
+
+static void lldp_sdesc_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_str_enc(pdu->sys_desc, w);
+}
+
+static void lldp_pdesc_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	strbuf_puts(sb, pdu->port_desc);
+}
+
+static void lldp_sname_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	strbuf_puts(sb, pdu->sys_name);
+}
+
+static void lldp_sdesc_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	strbuf_puts(sb, pdu->sys_desc);
+}
+
+/* ------------------------------------------------------------------ */
+/* System Capabilities: two 16-bit maps */
+
+/* 802.1AB Table 8-4, bit n; printed only. */
+static const char *const lldp_cap_names[] = {
+    "other",  "repeater", "bridge", "wlan-ap", "router", "telephone",
+    "docsis", "station",  "cvlan",  "svlan",   "tpmr",
+};
+#define LLDP_NCAPS (sizeof(lldp_cap_names) / sizeof(lldp_cap_names[0]))
+
+static int lldp_caps_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                         char *err, size_t errlen)
+{
+	(void)n;
+	(void)err;
+	(void)errlen;
+	pdu->has_caps = true;
+	pdu->caps_sys = lldp_get16(info);
+	pdu->caps_enabled = lldp_get16(info + 2);
+	return 0;
+}
+
+static bool lldp_caps_has(const struct lldp_pdu *pdu)
+{
+	return pdu->has_caps;
+}
+
+static void lldp_caps_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_put16(w, pdu->caps_sys);
+	lldp_put16(w, pdu->caps_enabled);
+}
+
+static void lldp_caps_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	bool first = true;
+
+	for (unsigned i = 0; i < 16; i++) {
+		if (!(pdu->caps_sys & (1u << i)))
+			continue;
+		if (i < LLDP_NCAPS)
+			strbuf_printf(
+			    sb, "%s%s%s", first ? "" : ", ", lldp_cap_names[i],
+			    pdu->caps_enabled & (1u << i) ? " (on)" : "");
+		else
+			strbuf_printf(sb, "%sbit %u%s", first ? "" : ", ", i,
+			              pdu->caps_enabled & (1u << i) ? " (on)"
+			                                            : "");
+		first = false;
+	}
+	if (first)
+		strbuf_puts(sb, "none");
+}
+
+/* ------------------------------------------------------------------ */
+/* Management Address: length of (subtype + address) 2..32, the address,
+ * the interface numbering subtype and number, an OID of 0..128 bytes
+ * (not kept) */
+
+static int lldp_mgmt_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                         char *err, size_t errlen)
+{
+	size_t alen = info[0], oidlen;
+
+	if (alen < 2 || alen > 32)
+		return lldp_bad(err, errlen,
+		                "address string length %zu (2..32)", alen);
+	/* length byte, address string, if subtype, if number, OID length */
+	if (1 + alen + 1 + 4 + 1 > n)
+		return lldp_bad(
+		    err, errlen,
+		    "address string of %zu bytes leaves no room for "
+		    "the interface number in %zu bytes",
+		    alen, n);
+	oidlen = info[1 + alen + 5];
+	if (oidlen > 128 || 1 + alen + 6 + oidlen != n)
+		return lldp_bad(
+		    err, errlen,
+		    "OID length %zu does not end the TLV (%zu bytes)", oidlen,
+		    n);
+	pdu->has_mgmt = true;
+	pdu->mgmt_subtype = info[1];
+	pdu->mgmt_len = (uint8_t)(alen - 1);
+	memcpy(pdu->mgmt, info + 2, alen - 1);
+	pdu->mgmt_if_subtype = info[1 + alen];
+	pdu->mgmt_ifnum = lldp_get32(info + 2 + alen);
+	return 0;
+}
+
+static bool lldp_mgmt_has(const struct lldp_pdu *pdu)
+{
+	return pdu->has_mgmt && pdu->mgmt_len >= 1 &&
+	       pdu->mgmt_len <= sizeof(pdu->mgmt);
+}
+
+static void lldp_mgmt_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_put8(w, (uint8_t)(pdu->mgmt_len + 1));
+	lldp_put8(w, pdu->mgmt_subtype);
+	lldp_put(w, pdu->mgmt, pdu->mgmt_len);
+	lldp_put8(w, pdu->mgmt_if_subtype);
+	lldp_put32(w, pdu->mgmt_ifnum);
+	lldp_put8(w, 0); /* no OID */
+}
+
+static void lldp_mgmt_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	const uint8_t *a = pdu->mgmt;
+	char txt[64];
+
+	if (pdu->mgmt_subtype == 1 && pdu->mgmt_len == 4) {
+		strbuf_printf(sb, "ipv4 %u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+	} else if (pdu->mgmt_subtype == 2 && pdu->mgmt_len == 16) {
+		strbuf_puts(sb, "ipv6 ");
+		for (int i = 0; i < 16; i += 2) {
+			snprintf(txt, sizeof(txt), "%s%x", i ? ":" : "",
+			         lldp_get16(a + i));
+			strbuf_puts(sb, txt);
+		}
+	} else if (pdu->mgmt_subtype == 6 && pdu->mgmt_len == 6) {
+		strbuf_puts(sb, "mac ");
+		lldp_hex(sb, a, 6, ':');
+	} else {
+		strbuf_printf(sb, "family %u ", pdu->mgmt_subtype);
+		lldp_hex(sb, a, pdu->mgmt_len, ':');
+	}
+	strbuf_printf(sb, ", interface %u (numbering %u)", pdu->mgmt_ifnum,
+	              pdu->mgmt_if_subtype);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table: encode order, names, bounds */
+
+#define ORG(oui_, sub_) .type = LLDP_TLV_ORG, .oui = oui_, .subtype = (sub_)
+
+static const struct lldp_tlv_row lldp_tlvs[] = {
+    {.type = LLDP_TLV_CHASSIS,
+     .name = "Chassis ID",
+     .min = 2,
+     .max = 256,
+     .dec = lldp_chassis_dec,
+     .has = lldp_always,
+     .enc = lldp_chassis_enc,
+     .print = lldp_chassis_print},
+    {.type = LLDP_TLV_PORT,
+     .name = "Port ID",
+     .min = 2,
+     .max = 256,
+     .dec = lldp_port_dec,
+     .has = lldp_always,
+     .enc = lldp_port_enc,
+     .print = lldp_port_print},
+    {.type = LLDP_TLV_TTL,
+     .name = "Time To Live",
+     .min = 2,
+     .max = 2,
+     .dec = lldp_ttl_dec,
+     .has = lldp_always,
+     .enc = lldp_ttl_enc,
+     .print = lldp_ttl_print},
+    {.type = LLDP_TLV_PORT_DESC,
+     .name = "Port Description",
+     .min = 0,
+     .max = 255,
+     .dec = lldp_pdesc_dec,
+     .has = lldp_pdesc_has,
+     .enc = lldp_pdesc_enc,
+     .print = lldp_pdesc_print},
+    {.type = LLDP_TLV_SYS_NAME,
+     .name = "System Name",
+     .min = 0,
+     .max = 255,
+     .dec = lldp_sname_dec,
+     .has = lldp_sname_has,
+     .enc = lldp_sname_enc,
+     .print = lldp_sname_print},
+    {.type = LLDP_TLV_SYS_DESC,
+     .name = "System Description",
+     .min = 0,
+     .max = 255,
+     .dec = lldp_sdesc_dec,
+     .has = lldp_sdesc_has,
+     .enc = lldp_sdesc_enc,
+     .print = lldp_sdesc_print},
+    {.type = LLDP_TLV_SYS_CAPS,
+     .name = "System Capabilities",
+     .min = 4,
+     .max = 4,
+     .dec = lldp_caps_dec,
+     .has = lldp_caps_has,
+     .enc = lldp_caps_enc,
+     .print = lldp_caps_print},
+    {.type = LLDP_TLV_MGMT,
+     .name = "Management Address",
+     .min = 9,
+     .max = 167,
+     .dec = lldp_mgmt_dec,
+     .has = lldp_mgmt_has,
+     .enc = lldp_mgmt_enc,
+     .print = lldp_mgmt_print},
+    {ORG(LLDP_OUI_8021, LLDP_QAZ_ETS_CFG), .name = "ETS Configuration",
+     .min = 21, .max = 21, .dec = lldp_qaz_ets_cfg_dec,
+     .has = lldp_qaz_ets_cfg_has, .enc = lldp_qaz_ets_cfg_enc,
+     .print = lldp_qaz_ets_cfg_print},
+    {ORG(LLDP_OUI_8021, LLDP_QAZ_ETS_REC), .name = "ETS Recommendation",
+     .min = 21, .max = 21, .dec = lldp_qaz_ets_rec_dec,
+     .has = lldp_qaz_ets_rec_has, .enc = lldp_qaz_ets_rec_enc,
+     .print = lldp_qaz_ets_rec_print},
+    {ORG(LLDP_OUI_8021, LLDP_QAZ_PFC), .name = "PFC Configuration", .min = 2,
+     .max = 2, .dec = lldp_qaz_pfc_dec, .has = lldp_qaz_pfc_has,
+     .enc = lldp_qaz_pfc_enc, .print = lldp_qaz_pfc_print},
+    /* 1 reserved byte and 3-byte entries, within 511 - 4 bytes. */
+    {ORG(LLDP_OUI_8021, LLDP_QAZ_APP), .name = "Application Priority", .min = 1,
+     .max = 1 + 3 * 168, .dec = lldp_qaz_app_dec, .has = lldp_qaz_app_has,
+     .enc = lldp_qaz_app_enc, .print = lldp_qaz_app_print},
+    /* Legacy DCBX: decoded for show, never sent (roced speaks IEEE). */
+    {ORG(LLDP_OUI_CEE, LLDP_CEE_SUB_CEE), .name = "CEE DCBX", .min = 0,
+     .max = LLDP_TLV_INFO_MAX - 4, .dec = lldp_cee_dec, .has = lldp_cee_has,
+     .enc = NULL, .print = lldp_cee_print},
+    {ORG(LLDP_OUI_CEE, LLDP_CEE_SUB_CIN), .name = "CIN DCBX", .min = 0,
+     .max = LLDP_TLV_INFO_MAX - 4, .dec = lldp_cin_dec, .has = lldp_cin_has,
+     .enc = NULL, .print = lldp_cee_print},
+};
+#define LLDP_NTLVS (sizeof(lldp_tlvs) / sizeof(lldp_tlvs[0]))
+/* Rows that may appear once only: the mandatory ones (802.1AB 9.2.7.7)
+ * and the DCBX ones, whose duplicates would make negotiation guess. */
+#define LLDP_ROW_ONCE(i) ((i) < 3 || lldp_tlvs[i].type == LLDP_TLV_ORG)
+
+static const struct lldp_tlv_row *lldp_row(uint8_t type, const uint8_t *oui,
+                                           uint8_t subtype, size_t *idx)
+{
+	for (size_t i = 0; i < LLDP_NTLVS; i++) {
+		const struct lldp_tlv_row *r = &lldp_tlvs[i];
+
+		if (r->type != type)
+			continue;
+		if (type == LLDP_TLV_ORG &&
+		    (memcmp(r->oui, oui, 3) != 0 || r->subtype != subtype))
+			continue;
+		if (idx)
+			*idx = i;
+		return r;
+	}
+	return NULL;
+}
+
+const char *lldp_tlv_name(uint8_t type, const uint8_t oui[3], uint8_t subtype)
+{
+	static const uint8_t none[3];
+	const struct lldp_tlv_row *r;
+
+	if (type == LLDP_TLV_END)
+		return "End of LLDPDU";
+	if (type == LLDP_TLV_ORG && !oui)
+		return "Organizationally Specific";
+	r = lldp_row(type, oui ? oui : none, subtype, NULL);
+	return r ? r->name : "unknown";
+}
+
+/* ------------------------------------------------------------------ */
+/* Decode */
+
+static void lldp_unknown_add(struct lldp_pdu *pdu, uint8_t type,
+                             const uint8_t *info, size_t n)
+{
+	struct lldp_unknown *u;
+
+	if (pdu->nunknown++ >= LLDP_UNKNOWN_MAX)
+		return;
+	u = &pdu->unknown[pdu->nunknown - 1];
+	u->type = type;
+	u->len = (uint16_t)n;
+	if (type == LLDP_TLV_ORG) {
+		memcpy(u->oui, info, 3);
+		u->subtype = info[3];
+	}
+}
+
+static const char *const lldp_mandatory[] = {"Chassis ID", "Port ID",
+                                             "Time To Live"};
+
+int lldp_decode(const uint8_t *buf, size_t len, struct lldp_pdu *out, char *err,
+                size_t errlen)
+{
+	uint32_t seen = 0;
+	size_t pos = 0, ntlv = 0;
+	char why[160];
+
+	memset(out, 0, sizeof(*out));
+	if (err && errlen)
+		err[0] = '\0';
+	/* 802.1AB-2009 made the End TLV optional: the buffer's end (or
+	 * Ethernet padding, which reads as End) closes the LLDPDU too. */
+	while (pos < len) {
+		const struct lldp_tlv_row *r;
+		const uint8_t *info;
+		size_t n, row, dn;
+		uint8_t type;
+		int rc;
+
+		if (len - pos < 2)
+			return lldp_bad(err, errlen,
+			                "TLV header cut off at byte %zu", pos);
+		type = buf[pos] >> 1;
+		n = (size_t)(buf[pos] & 1) << 8 | buf[pos + 1];
+		info = buf + pos + 2;
+		if (n > len - pos - 2)
+			return lldp_bad(
+			    err, errlen,
+			    "TLV %zu (type %u) at byte %zu: length %zu "
+			    "past the end (%zu bytes left)",
+			    ntlv + 1, type, pos, n, len - pos - 2);
+		if (type == LLDP_TLV_END) {
+			if (n != 0)
+				return lldp_bad(
+				    err, errlen,
+				    "End of LLDPDU TLV at byte %zu with "
+				    "length %zu (0)",
+				    pos, n);
+			break;
+		}
+		if (ntlv < 3 && type != ntlv + 1)
+			return lldp_bad(
+			    err, errlen, "TLV %zu is type %u (%s), expected %s",
+			    ntlv + 1, type, lldp_tlv_name(type, NULL, 0),
+			    lldp_mandatory[ntlv]);
+		if (type == LLDP_TLV_ORG && n < 4)
+			return lldp_bad(
+			    err, errlen,
+			    "organizationally specific TLV at byte %zu "
+			    "of %zu bytes, shorter than OUI and subtype",
+			    pos, n);
+		r = lldp_row(type, info, type == LLDP_TLV_ORG ? info[3] : 0,
+		             &row);
+		pos += 2 + n;
+		ntlv++;
+		if (!r) {
+			lldp_unknown_add(out, type, info, n);
+			continue;
+		}
+		if (seen & (1u << row)) {
+			if (LLDP_ROW_ONCE(row))
+				return lldp_bad(err, errlen,
+				                "a second %s TLV at byte %zu",
+				                r->name, pos - 2 - n);
+			continue; /* the first one stands */
+		}
+		seen |= 1u << row;
+		dn = n;
+		if (type == LLDP_TLV_ORG) {
+			info += 4;
+			dn -= 4;
+		}
+		if (dn < r->min || dn > r->max)
+			return lldp_bad(err, errlen,
+			                "%s TLV at byte %zu: length %zu, "
+			                "expected %u..%u",
+			                r->name, pos - 2 - n, dn, r->min,
+			                r->max);
+		why[0] = '\0';
+		rc = r->dec(info, dn, out, why, sizeof(why));
+		if (rc < 0)
+			return lldp_bad(err, errlen, "%s TLV at byte %zu: %s",
+			                r->name, pos - 2 - n, why);
+	}
+	if (ntlv < 3)
+		return lldp_bad(err, errlen,
+		                "no %s TLV (the LLDPDU ends first)",
+		                lldp_mandatory[ntlv]);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Encode */
+
+int lldp_encode(const struct lldp_pdu *pdu, uint8_t *buf, size_t cap)
+{
+	struct lldp_wbuf w = {.b = buf, .cap = cap};
+
+	if (pdu->chassis.len == 0 || pdu->port.len == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < LLDP_NTLVS; i++) {
+		const struct lldp_tlv_row *r = &lldp_tlvs[i];
+		size_t start, n;
+
+		if (!r->enc || !r->has(pdu))
+			continue;
+		start = w.len;
+		lldp_put16(&w, 0); /* the header, once the length is known */
+		if (r->type == LLDP_TLV_ORG) {
+			lldp_put(&w, r->oui, 3);
+			lldp_put8(&w, r->subtype);
+		}
+		r->enc(pdu, &w);
+		if (w.over)
+			return -ENOSPC;
+		n = w.len - start - 2;
+		if (n > LLDP_TLV_INFO_MAX)
+			return -EINVAL;
+		buf[start] = (uint8_t)(r->type << 1 | n >> 8);
+		buf[start + 1] = (uint8_t)n;
+	}
+	lldp_put16(&w, 0); /* End of LLDPDU */
+	return w.over ? -ENOSPC : (int)w.len;
+}
+
+/* ------------------------------------------------------------------ */
+/* Print */
+
+void lldp_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	for (size_t i = 0; i < LLDP_NTLVS; i++) {
+		const struct lldp_tlv_row *r = &lldp_tlvs[i];
+
+		if (!r->has(pdu))
+			continue;
+		strbuf_printf(sb, "%s: ", r->name);
+		r->print(pdu, sb);
+		strbuf_puts(sb, "\n");
+	}
+	if (pdu->app_over)
+		strbuf_printf(sb,
+		              "Application Priority: %u more entries not "
+		              "kept\n",
+		              pdu->app_over);
+	for (unsigned i = 0; i < pdu->nunknown && i < LLDP_UNKNOWN_MAX; i++) {
+		const struct lldp_unknown *u = &pdu->unknown[i];
+
+		if (u->type == LLDP_TLV_ORG)
+			strbuf_printf(sb,
+			              "Unknown TLV: type 127, OUI "
+			              "%02x-%02x-%02x, subtype %u, %u bytes\n",
+			              u->oui[0], u->oui[1], u->oui[2],
+			              u->subtype, u->len);
+		else
+			strbuf_printf(sb, "Unknown TLV: type %u, %u bytes\n",
+			              u->type, u->len);
+	}
+	if (pdu->nunknown > LLDP_UNKNOWN_MAX)
+		strbuf_printf(sb, "Unknown TLVs: %u in all\n", pdu->nunknown);
+}
