@@ -238,7 +238,7 @@ static void compile_resolve(struct compile_ctx *c)
 static int compile_port(const struct policy *p, const struct compile_port *cp,
                         struct plan *out)
 {
-	struct compile_ctx c = {.p = p, .pl = out};
+	struct compile_ctx c = {.p = p, .pl = out, .cp = cp};
 	struct plan_port *pp = plan_add_port(out, cp->ifname);
 
 	if (!pp)
@@ -257,6 +257,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 
 	compile_dcb_pfc(&c);
 	compile_dcb_ets(&c);
+	compile_pfc_dcb(&c);
 	compile_dcb_app(&c);
 	c.frame = (pp->dcb.mtu ? pp->dcb.mtu : COMPILE_DEFAULT_MTU) +
 	          COMPILE_L2_OVERHEAD;

@@ -280,6 +280,8 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	qd->handle = PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0);
 	qd->parent = compile_tc_queue_class(t, q);
 	qd->queue = (int)q;
+	if (compile_pfc_leaf(c, qd, q))
+		return 0;
 	if (wred && (caps->qdiscs & CAPS_QD_RED)) {
 		qd->kind = PLAN_QD_RED;
 		compile_red_fill(&qd->u.red, &pq->wred, q,
