@@ -246,6 +246,9 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 
 		e->caps = in[i].caps;
 		in[i].mtu_restore = e->mtu_orig;
+		in[i].softpfc = r->softpfc;
+		in[i].pfc_hold = e->watchdog.pfc_hold;
+		in[i].wd_shut = e->watchdog.wd_shut;
 	}
 	rc = compile_policy(p, in, count, pl);
 	if (rc == 0 && !names)
