@@ -2,8 +2,109 @@
 #include "agent/agents.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "core/log.h"
+#include "model/plan.h"
+
+/* --- software PFC (issue 8) --- */
+
+/* The held priorities of IFNAME changed: they become the port's compile
+ * input, and the daemon reconciles it. A release is kicked once applied
+ * (agents_applied). */
+static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held)
+{
+	struct agents *a = arg;
+	struct ports_port *e = a->ports ? ports_find(a->ports, ifname) : NULL;
+	struct frame_port *fp = frames_find(&a->frames, ifname);
+
+	if (!e)
+		return;
+	if (e->watchdog.pfc_hold & ~held && fp)
+		fp->kick = true;
+	log_debug(LOG_SUB_WATCHDOG, "%s: software PFC holds priorities 0x%02x",
+	          ifname, held);
+	e->watchdog.pfc_hold = held;
+	if (a->reconcile)
+		a->reconcile(a->reconcile_arg, ifname);
+}
+
+/* The priorities whose pause E's applied plan can honour: PFC enabled,
+ * and the queue's leaf a tbf that software PFC holds (not a queue the
+ * watchdog shut with drop, nor one where tbf is missing). */
+static uint8_t agents_softpfc_honour(const struct ports_port *e)
+{
+	const struct plan_port *pp = &e->plan;
+	uint8_t honour = 0;
+
+	if (!e->applied || !pp->dcb.software)
+		return 0;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		const struct plan_qdisc *leaf;
+		unsigned q = pp->dcb.prio_tc[p];
+
+		if (!(pp->dcb.pfc_en & (1u << p)) || q >= POLICY_NQUEUES)
+			continue;
+		leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
+		if (leaf && leaf->kind == PLAN_QD_TBF &&
+		    !(e->watchdog.wd_shut & (1u << q)))
+			honour |= (uint8_t)(1u << p);
+	}
+	return honour;
+}
+
+/* Software PFC follows the ports the frame layer follows, honouring what
+ * their applied plans can hold. */
+static void agents_softpfc_sync(struct agents *a, double now)
+{
+	for (size_t i = a->softpfc.n; i-- > 0;)
+		if (!frames_find(&a->frames, a->softpfc.v[i].ifname))
+			softpfc_remove(&a->softpfc, a->softpfc.v[i].ifname);
+	for (size_t i = 0; i < a->frames.n; i++) {
+		const char *ifname = a->frames.v[i].ifname;
+		const struct ports_port *e =
+		    a->ports ? ports_find(a->ports, ifname) : NULL;
+
+		if (softpfc_configure(
+		        &a->softpfc, ifname, e ? agents_softpfc_honour(e) : 0,
+		        false, e ? (uint32_t)e->caps.speed_mbps : 0, now) < 0)
+			log_warnx("%s: software PFC: out of memory", ifname);
+	}
+}
+
+void agents_set_daemon(struct agents *a, struct ports *ports,
+                       agents_reconcile_fn fn, void *arg)
+{
+	a->ports = ports;
+	a->reconcile = fn;
+	a->reconcile_arg = arg;
+}
+
+void agents_applied(struct agents *a)
+{
+	struct timespec t;
+
+	for (size_t i = 0; i < a->frames.n; i++) {
+		struct frame_port *fp = &a->frames.v[i];
+		uint8_t kick[SOFTPFC_KICK_LEN];
+		int rc;
+
+		if (!fp->kick)
+			continue;
+		fp->kick = false;
+		softpfc_kick_frame(fp->mac, kick);
+		rc = frames_send(&a->frames, fp->ifname, kick, sizeof(kick));
+		if (rc < 0)
+			log_debug(LOG_SUB_WATCHDOG, "%s: kick: %s", fp->ifname,
+			          strerror(-rc));
+	}
+	/* What the apply changed (a queue shut, PFC enabled): honoured. */
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	agents_softpfc_sync(a,
+	                    (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
+}
+
+/* --- end of software PFC --- */
 
 void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
                  void *impl)
@@ -11,11 +112,14 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	memset(a, 0, sizeof(*a));
 	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, epfd);
 	a->dirty = true;
+	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
+	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
 }
 
 void agents_free(struct agents *a)
 {
 	frames_free(&a->frames);
+	softpfc_free(&a->softpfc);
 }
 
 /* Whether IFNAME is a port of P (by its Linux name). */
@@ -50,6 +154,13 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 			log_warnx("%s: cannot open its raw-frame socket: %s",
 			          li.name, strerror(-rc));
 	}
+	{
+		struct timespec t;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		agents_softpfc_sync(a, (double)t.tv_sec * 1e3 +
+		                           (double)t.tv_nsec / 1e6);
+	}
 }
 
 bool agents_fd(struct agents *a, int fd, double now_ms)
@@ -62,13 +173,24 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 
 int agents_wait(const struct agents *a, double now_ms)
 {
-	(void)a;
-	(void)now_ms;
-	return -1;
+	double next = softpfc_next(&a->softpfc);
+
+	if (next < 0)
+		return -1;
+	return next <= now_ms ? 0 : (int)(next - now_ms) + 1;
 }
 
 void agents_tick(struct agents *a, double now_ms)
 {
-	(void)a;
-	(void)now_ms;
+	/* A hold ends only if no refresh is waiting on its socket: the
+	 * loop may have been busy (an apply) past the frame's arrival. */
+	if (softpfc_next(&a->softpfc) >= 0 &&
+	    softpfc_next(&a->softpfc) <= now_ms)
+		for (size_t i = 0; i < a->frames.n; i++)
+			if (a->frames.v[i].fd >= 0 &&
+			    softpfc_port(&a->softpfc, a->frames.v[i].ifname,
+			                 false))
+				frames_process(&a->frames, a->frames.v[i].fd,
+				               now_ms);
+	softpfc_expire(&a->softpfc, now_ms);
 }

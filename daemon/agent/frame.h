@@ -64,6 +64,9 @@ struct frame_port {
 	uint8_t mac[6];
 	int fd;
 	struct frame_counters c;
+	/* Software PFC released a queue of the port: send the kick once
+	 * the release is applied (agents_applied). */
+	bool kick;
 };
 
 struct frames {

@@ -338,6 +338,28 @@ static int daemon_commit(struct daemon *d, struct policy *cand,
 	return rc;
 }
 
+/* Port IFNAME's inputs changed (an agent's): reconcile it after this
+ * batch of events. */
+static void daemon_pend(struct daemon *d, const char *ifname)
+{
+	for (size_t i = 0; i < d->npending; i++)
+		if (!strcmp(d->pending[i], ifname))
+			return;
+	if (d->npending == DAEMON_PENDING_MAX) {
+		d->pending_all = true;
+		return;
+	}
+	snprintf(d->pending[d->npending++], POLICY_IFNAME_MAX, "%s", ifname);
+}
+
+static void daemon_agent_reconcile(void *data, const char *ifname)
+{
+	struct daemon *d = data;
+
+	if (policy_find_iface(&d->policy, ifname))
+		daemon_pend(d, ifname);
+}
+
 static void daemon_link_event(enum link_event ev, const struct link_info *l,
                               const char *old_name, void *data)
 {
@@ -586,6 +608,7 @@ static int daemon_setup(struct daemon *d)
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 		return -errno;
 	agents_init(&d->agents, d->epfd, NULL, NULL);
+	agents_set_daemon(&d->agents, &d->ports, daemon_agent_reconcile, d);
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
@@ -732,6 +755,9 @@ static void daemon_loop(struct daemon *d)
 		agents = agents_wait(&d->agents, daemon_ms());
 		if (agents >= 0 && (wait < 0 || agents < wait))
 			wait = agents;
+		/* What an agent's timer asked for is applied at once. */
+		if (d->npending || d->pending_all)
+			wait = 0;
 		n = epoll_wait(d->epfd, evs, 8, wait);
 
 		if (n < 0 && errno == EINTR)
@@ -759,6 +785,8 @@ static void daemon_loop(struct daemon *d)
 			daemon_apply(d, &d->policy, d->pending, d->npending,
 			             NULL);
 		}
+		if (d->npending || d->pending_all)
+			agents_applied(&d->agents);
 		d->npending = 0;
 		d->pending_all = false;
 		daemon_repairs(d);
@@ -853,6 +881,8 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_policy;
 	}
 	ports_init(&d->ports, &kernel, preset < 0);
+	/* The daemon holds and releases no-drop queues (software PFC). */
+	d->ports.softpfc = true;
 	d->ports.netns_cookie = daemon_netns_cookie();
 	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
 		d->mtu_path[0] = '\0';
