@@ -65,6 +65,12 @@ static const char *cmd_vocab_pfc_mode(unsigned i, const char **help)
 	return policy_pfc_mode_name((enum policy_pfc_mode)i);
 }
 
+static const char *cmd_vocab_pfcwd_action(unsigned i, const char **help)
+{
+	*help = policy_pfcwd_action_help((enum policy_pfcwd_action)i);
+	return policy_pfcwd_action_name((enum policy_pfcwd_action)i);
+}
+
 static const struct {
 	const char *word;
 	unsigned n;
@@ -73,6 +79,7 @@ static const struct {
     {"UNIT", UNITS_SIZE_MAX, cmd_vocab_unit},
     {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
     {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
+    {"PFCWDACT", POLICY_PFCWD_NACTIONS, cmd_vocab_pfcwd_action},
 };
 
 struct cmd_frag {

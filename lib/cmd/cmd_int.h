@@ -37,6 +37,7 @@
  *              same way
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
+ *   PFCWDACT   a PFC watchdog action (drop, forward, alert): the same
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

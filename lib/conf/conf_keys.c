@@ -45,6 +45,11 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_INTERNAL_INTERFACE_MULTIPLIER] = "internal-interface-multiplier",
     [CONF_K_AUTO_RESTORE_MULTIPLIER] = "auto-restore-multiplier",
     [CONF_K_FIXED_RESTORE_MULTIPLIER] = "fixed-restore-multiplier",
+    [CONF_K_ACTION] = "action",
+    [CONF_K_FABRIC_INTERNAL] = "fabric-internal",
+    [CONF_K_FLOWCONTROL] = "flowcontrol",
+    [CONF_K_RECEIVE] = "receive",
+    [CONF_K_SEND] = "send",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -155,6 +155,16 @@ struct policy_iface {
 	enum policy_tristate watchdog;
 	/* Replace a root qdisc roced did not create (default: refuse). */
 	bool qdisc_takeover;
+	/* --- issue 8 --- */
+	/* A fabric-internal port (switch to switch inside the fabric): the
+	 * watchdog's times are multiplied by internal-interface-multiplier
+	 * there. roced extension. */
+	bool fabric_internal;
+	/* `flowcontrol receive on` / `flowcontrol send on`: 802.3x link
+	 * pause, which excludes PFC on the port. */
+	bool fc_rx, fc_tx;
+	unsigned fabric_internal_line, fc_rx_line, fc_tx_line;
+	/* --- end of issue 8 --- */
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
 	unsigned alias_line;
@@ -355,5 +365,10 @@ enum policy_validate_mode {
 };
 int policy_validate_mode(const struct policy *p, struct diag *d,
                          enum policy_validate_mode mode);
+
+/* issue 8, part of policy_validate(): link pause and PFC on one port
+ * (a switch forbids it: both would pause the same traffic), the
+ * watchdog's action. Returns the number of errors added. */
+int policy_validate_pfc(const struct policy *p, struct diag *d);
 
 #endif

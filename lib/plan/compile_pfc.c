@@ -45,7 +45,8 @@ uint8_t compile_pfc_queues(const struct compile_ctx *c)
 	uint8_t queues = 0;
 
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
-		if ((d->pfc_en & (1u << p)) && d->prio_tc[p] < POLICY_NQUEUES)
+		if ((d->pfc_admin & (1u << p)) &&
+		    d->prio_tc[p] < POLICY_NQUEUES)
 			queues |= (uint8_t)(1u << d->prio_tc[p]);
 	return queues;
 }
@@ -60,6 +61,21 @@ static bool compile_pfc_held(const struct compile_ctx *c, unsigned q)
 		    d->prio_tc[p] == q)
 			return true;
 	return false;
+}
+
+void compile_pfc_red(struct compile_ctx *c, unsigned q)
+{
+	const struct policy_queue *pq = &c->queuing->queue[q];
+
+	if (!c->cp || !c->cp->softpfc || !c->pp->dcb.software ||
+	    !(compile_pfc_queues(c) & (1u << q)))
+		return;
+	/* tbf has no RED; RED inside a tbf is not planned yet. */
+	diag_warn(&c->pp->warnings, pq->wred.line,
+	          "%s: software PFC is not realised on a queue with "
+	          "random-detect where the kernel has sch_red: the queue "
+	          "keeps its red leaf and a pause received does not hold it",
+	          policy_queue_name(q));
 }
 
 bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
@@ -87,18 +103,6 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 		qd->kind = PLAN_QD_BFIFO;
 		qd->u.fifo.limit = 0;
 		return true;
-	}
-	if (c->queuing && c->queuing->queue[q].configured &&
-	    c->queuing->queue[q].wred.enabled &&
-	    (pp->caps.qdiscs & CAPS_QD_RED)) {
-		/* tbf has no RED; RED inside a tbf is not planned yet. */
-		diag_warn(&pp->warnings, c->queuing->queue[q].wred.line,
-		          "%s: software PFC is not realised on a queue with "
-		          "random-detect where the kernel has sch_red: the "
-		          "queue keeps its red leaf and a pause received does "
-		          "not hold it",
-		          policy_queue_name(q));
-		return false;
 	}
 	speed = compile_port_speed_bytes(c);
 	qd->kind = PLAN_QD_TBF;

@@ -338,10 +338,13 @@ static const char conf_full[] =
     "  priority-flow-control = { mode = \"on\"; watch-dog-interval = false; "
     "};\n"
     "  qdisc-takeover = true;\n"
-    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\"; }; } );\n"
+    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\"; }; },\n"
+    "  { name = \"swp2\"; priority-flow-control = { mode = \"off\"; };\n"
+    "    fabric-internal = true;\n"
+    "    flowcontrol = { receive = true; send = true; }; } );\n"
     "priority-flow-control = { watch-dog-interval = true;\n"
     "  watch-dog = { interval = 250; shutdown-multiplier = 3;\n"
-    "    internal-interface-multiplier = 4; };\n"
+    "    internal-interface-multiplier = 4; action = \"alert\"; };\n"
     "  auto-restore-multiplier = 5; fixed-restore-multiplier = 6; };\n";
 
 /* Whether TEXT sets KEY somewhere: "KEY = " at the start of a word. */
