@@ -72,12 +72,17 @@ static void agents_softpfc_sync(struct agents *a, double now)
 	}
 }
 
-void agents_set_daemon(struct agents *a, struct ports *ports,
+void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg)
 {
 	a->ports = ports;
 	a->reconcile = fn;
 	a->reconcile_arg = arg;
+	a->wd.ports = ports;
+	a->wd.nl = nl;
+	a->wd.softpfc = &a->softpfc;
+	a->wd.reconcile = fn;
+	a->wd.arg = arg;
 }
 
 void agents_applied(struct agents *a)
@@ -98,10 +103,14 @@ void agents_applied(struct agents *a)
 			log_debug(LOG_SUB_WATCHDOG, "%s: kick: %s", fp->ifname,
 			          strerror(-rc));
 	}
-	/* What the apply changed (a queue shut, PFC enabled): honoured. */
+	/* What the apply changed (a queue shut, PFC enabled): honoured,
+	 * watched. */
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	agents_softpfc_sync(a,
 	                    (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
+	if (a->policy)
+		wdpoll_sync(&a->wd, a->policy,
+		            (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
 }
 
 /* --- end of software PFC --- */
@@ -113,6 +122,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, epfd);
 	a->dirty = true;
 	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
+	wdpoll_init(&a->wd);
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
 }
 
@@ -120,6 +130,7 @@ void agents_free(struct agents *a)
 {
 	frames_free(&a->frames);
 	softpfc_free(&a->softpfc);
+	wdpoll_free(&a->wd);
 }
 
 /* Whether IFNAME is a port of P (by its Linux name). */
@@ -160,6 +171,9 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		agents_softpfc_sync(a, (double)t.tv_sec * 1e3 +
 		                           (double)t.tv_nsec / 1e6);
+		a->policy = p;
+		wdpoll_sync(&a->wd, p,
+		            (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
 	}
 }
 
@@ -174,10 +188,12 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 int agents_wait(const struct agents *a, double now_ms)
 {
 	double next = softpfc_next(&a->softpfc);
+	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 
-	if (next < 0)
-		return -1;
-	return next <= now_ms ? 0 : (int)(next - now_ms) + 1;
+	wait = next < 0 ? -1 : next <= now_ms ? 0 : (int)(next - now_ms) + 1;
+	if (wd >= 0 && (wait < 0 || wd < wait))
+		wait = wd;
+	return wait;
 }
 
 void agents_tick(struct agents *a, double now_ms)
@@ -193,4 +209,5 @@ void agents_tick(struct agents *a, double now_ms)
 				frames_process(&a->frames, a->frames.v[i].fd,
 				               now_ms);
 	softpfc_expire(&a->softpfc, now_ms);
+	wdpoll_tick(&a->wd, now_ms);
 }

@@ -16,6 +16,7 @@
 
 #include "agent/frame.h"
 #include "agent/softpfc.h"
+#include "agent/wdpoll.h"
 #include "core/ports.h"
 #include "kernel/link.h"
 #include "model/policy.h"
@@ -32,12 +33,16 @@ struct agents {
 	struct ports *ports; /* the daemon's registry (compile inputs) */
 	agents_reconcile_fn reconcile;
 	void *reconcile_arg;
+	/* The PFC watchdog's poller, and the policy it follows (the
+	 * daemon's running one, at a stable address). */
+	struct wdpoll wd;
+	const struct policy *policy;
 	/* --- end of software PFC --- */
 };
 
 /* The daemon's registry, whose compile inputs the agents set, and how
  * they ask for a reconcile of a port. */
-void agents_set_daemon(struct agents *a, struct ports *ports,
+void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg);
 /* After the daemon applied what the agents asked for: software PFC
  * kicks the queues it released (softpfc.h). */

@@ -338,6 +338,33 @@ static int daemon_commit(struct daemon *d, struct policy *cand,
 	return rc;
 }
 
+/* The PFC watchdog's storm state that a previous roced left in the state
+ * directory (issue 8): shut queues stay shut from the first apply on,
+ * and are restored by the usual rules. */
+static void daemon_wd_load(struct daemon *d)
+{
+	struct wdpoll *w = &d->agents.wd;
+	int rc;
+
+	if (ctl_state_path(w->path, sizeof(w->path), ".pfcwd") < 0)
+		w->path[0] = '\0';
+	w->netns_cookie = d->ports.netns_cookie;
+	w->cfg = d->policy.pfcwd;
+	rc = wdpoll_load(w, daemon_ms());
+	if (rc == -ESTALE) {
+		log_info("%s was left by a network namespace that is gone: "
+		         "removed",
+		         w->path);
+		unlink(w->path);
+	} else if (rc < 0)
+		log_warnx("cannot read the PFC watchdog's state from %s: %s",
+		          w->path, strerror(-rc));
+	else if (rc > 0)
+		log_info("PFC watchdog: %d queue%s in storm or on probation "
+		         "(%s)",
+		         rc, rc == 1 ? "" : "s", w->path);
+}
+
 /* Port IFNAME's inputs changed (an agent's): reconcile it after this
  * batch of events. */
 static void daemon_pend(struct daemon *d, const char *ifname)
@@ -608,7 +635,8 @@ static int daemon_setup(struct daemon *d)
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 		return -errno;
 	agents_init(&d->agents, d->epfd, NULL, NULL);
-	agents_set_daemon(&d->agents, &d->ports, daemon_agent_reconcile, d);
+	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
+	                  daemon_agent_reconcile, d);
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
@@ -921,6 +949,7 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot set up the event loop");
 		goto out_engine;
 	}
+	daemon_wd_load(d);
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
 	         ctl_srv_path(d->ctl));

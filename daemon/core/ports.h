@@ -125,6 +125,11 @@ void ports_init(struct ports *r, const struct caps *kernel, bool probe);
 void ports_free(struct ports *r);
 
 struct ports_port *ports_find(const struct ports *r, const char *ifname);
+/* IFNAME's entry, added when missing (the watchdog's state loaded at
+ * start goes into entries before the first compile); NULL on ENOMEM.
+ * Adding an entry moves the others: pointers into the registry do not
+ * survive it. */
+struct ports_port *ports_get(struct ports *r, const char *ifname);
 /* Does the kernel hold the plan of E? */
 bool ports_programmed(const struct ports_port *e);
 /* E's state as show tells it: programmed, refused (a foreign root qdisc,
