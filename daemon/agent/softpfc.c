@@ -137,6 +137,7 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 		softpfc_sync(s, e);
 		return;
 	}
+	e->c.rx_frames++;
 	for (unsigned p = 0; p < PFC_NPRIO; p++) {
 		if (pfc_frame_pauses(&f, p)) {
 			/* Counted whether honoured or not: the watchdog's

@@ -40,6 +40,7 @@
 #define SOFTPFC_KICK_LEN       60
 
 struct softpfc_counters {
+	uint64_t rx_frames, tx_frames; /* PFC frames (NX-OS RxPPP, TxPPP) */
 	uint64_t rx_pause[PFC_NPRIO]; /* PFC frames pausing the priority */
 	uint64_t rx_xon[PFC_NPRIO];   /* PFC frames releasing it */
 	uint64_t tx_pause[PFC_NPRIO];

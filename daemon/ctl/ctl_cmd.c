@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,6 +180,41 @@ static void dctl_view_free(struct dctl_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/* Software PFC's counters and the watchdog's state of IFNAME (issue 8). */
+static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
+                          struct show_port_state *st)
+{
+	const struct softpfc_port *sp;
+	const struct wdpoll_port *wp;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	st->now_ms = (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+	if (!c->agents)
+		return;
+	sp = softpfc_port(&c->agents->softpfc, ifname, false);
+	if (sp) {
+		st->softpfc = true;
+		st->rx_ppp = sp->c.rx_frames;
+		st->tx_ppp = sp->c.tx_frames;
+		memcpy(st->rx_pause, sp->c.rx_pause, sizeof(st->rx_pause));
+		memcpy(st->rx_xon, sp->c.rx_xon, sizeof(st->rx_xon));
+		memcpy(st->tx_pause, sp->c.tx_pause, sizeof(st->tx_pause));
+		memcpy(st->tx_xon, sp->c.tx_xon, sizeof(st->tx_xon));
+		st->held = sp->held;
+		for (unsigned p = 0; p < 8; p++)
+			st->held_ms[p] = softpfc_held_ms(sp, p, st->now_ms);
+	}
+	wp = wdpoll_find(&c->agents->wd, ifname);
+	if (wp && wp->watched) {
+		st->wd = true;
+		st->wd_internal = wp->internal;
+		st->wd_queues = wp->queues;
+		memcpy(st->wd_prios, wp->prios, sizeof(st->wd_prios));
+		memcpy(st->wdq, wp->q, sizeof(st->wdq));
+	}
+}
+
 /* Add IFNAME (configured as F, or not configured) to V. */
 static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
                           const struct policy_iface *f, struct dctl_view *v)
@@ -201,6 +237,7 @@ static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
 		         f ? "not applied yet"
 		           : "roced does not configure this link");
 	}
+	dctl_view_pfc(c, ifname, st);
 	if (e && e->applied) {
 		v->plans[v->n++] = &e->plan;
 		return;

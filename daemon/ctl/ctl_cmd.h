@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "base/diag.h"
+#include "agent/agents.h"
 #include "core/ports.h"
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
@@ -44,6 +45,9 @@ struct ctl_cmd_ctx {
 	const char *file;    /* the configuration file (startup-config) */
 	struct engine *e;    /* links, and netlink for show's counters */
 	struct ports *ports; /* each port's applied plan */
+	/* Software PFC's counters and the PFC watchdog (issue 8); NULL in
+	 * tests without agents. */
+	struct agents *agents;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

@@ -500,8 +500,9 @@ static const struct cmd_def cmd_nxos_table[] = {
      H_SHOW "Show queuing information\nPFC watch-dog queue status\n"
             "One interface\n" H_IFNAME "Detailed information\n",
      NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF,
-     H_SHOW "Interface status\nPriority flow control status and counters\n",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF " [detail]",
+     H_SHOW "Interface status\nPriority flow control status and counters\n"
+            "Counters per priority\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
