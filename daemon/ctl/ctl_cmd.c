@@ -607,6 +607,60 @@ static struct json_object *dctl_debug(const struct ctl_request *r)
 	return reply;
 }
 
+/* issue 8: `priority-flow-control recover interface X qos-group N` and
+ * `clear queuing pfc-queue [interface X]`. */
+static struct json_object *dctl_pfc_queue(struct ctl_cmd_ctx *c,
+                                          const struct ctl_request *r)
+{
+	const struct policy_iface *f = NULL;
+	struct timespec t;
+	char *end;
+	long q;
+	int rc;
+
+	if (!c->agents)
+		return ctl_reply_error("%% the PFC watchdog is not running");
+	if (r->iface[0]) {
+		f = policy_find_iface(c->policy, r->iface);
+		if (!f)
+			return ctl_reply_error("%% interface %s is not "
+			                       "configured",
+			                       r->iface);
+	}
+	if (!strcmp(r->op, "clear")) {
+		rc = wdpoll_clear(&c->agents->wd, f ? f->name : NULL);
+		if (rc == -ENOENT)
+			return ctl_reply_error("%% the PFC watchdog does not "
+			                       "watch %s",
+			                       f->name);
+		if (rc < 0)
+			log_warnx("%s: %s", c->agents->wd.path, strerror(-rc));
+		log_info("PFC watchdog statistics cleared%s%s", f ? " on " : "",
+		         f ? f->name : "");
+		return ctl_reply_ok();
+	}
+	if (strcmp(r->op, "recover"))
+		return ctl_reply_error("%% unknown pfc-queue operation '%s', "
+		                       "expected recover or clear",
+		                       r->op);
+	q = strtol(r->qos_group, &end, 10);
+	if (!f || !r->qos_group[0] || *end || q < 0 || q >= POLICY_NQUEUES)
+		return ctl_reply_error("%% recover needs an interface and a "
+		                       "qos-group 0-7");
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	rc = wdpoll_recover(&c->agents->wd, f->name, (unsigned)q,
+	                    (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
+	if (rc == -ENOENT)
+		return ctl_reply_error("%% %s qos-group %ld is not a no-drop "
+		                       "queue the PFC watchdog watches",
+		                       f->name, q);
+	if (rc == -EALREADY)
+		return ctl_reply_error("%% %s qos-group %ld is not shut by the "
+		                       "PFC watchdog",
+		                       f->name, q);
+	return ctl_reply_ok();
+}
+
 static struct json_object *dctl_ping(struct ctl_cmd_ctx *c)
 {
 	struct json_object *reply = ctl_reply_ok();
@@ -637,6 +691,8 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
 		return dctl_reload(c, req->force);
 	case CTL_CMD_DEBUG:
 		return dctl_debug(req);
+	case CTL_CMD_PFC_QUEUE:
+		return dctl_pfc_queue(c, req);
 	case CTL_CMD_PING:
 		return dctl_ping(c);
 	}

@@ -510,6 +510,17 @@ static const struct cmd_def cmd_nxos_table[] = {
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
      NULL},
+    /* issue 8: the PFC watchdog's queues */
+    {M(EXEC), KACT, "priority-flow-control recover",
+     "priority-flow-control recover interface IFNAME qos-group <0-7>",
+     H_PFC "Restore a queue the PFC watch-dog shut\n"
+           "Interface\n" H_IFNAME "Qos-group of the queue\nQos-group\n",
+     NULL},
+    {M(EXEC), KACT, "clear queuing pfc-queue",
+     "clear queuing pfc-queue [interface IFNAME]",
+     "Reset functions\nQueuing counters\nPFC watch-dog statistics\n"
+     "One interface\n" H_IFNAME,
+     NULL},
     {CMD_M_ALL, KACT, "debug", "debug " SUBSYS, H_DEBUG H_SUBSYS, NULL},
     {CMD_M_ALL, KACT, "debug", "no debug " SUBSYS, NO H_DEBUG H_SUBSYS, NULL},
     /* On NX-OS `reload` alone reboots the switch: here it must name what
