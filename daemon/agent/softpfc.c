@@ -77,6 +77,13 @@ static void softpfc_hold(struct softpfc_port *e, unsigned p, uint16_t quanta,
 {
 	double ms = (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
 
+	/* A refresh of a hold (the peer keeps pausing) is stickier than a
+	 * lone pause: see SOFTPFC_REFRESH_MIN_MS. */
+	if (ms <
+	    (e->until[p] > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS))
+		ms = e->until[p] > 0 ? SOFTPFC_REFRESH_MIN_MS
+		                     : SOFTPFC_HOLD_MIN_MS;
+
 	if (e->until[p] <= 0)
 		e->since[p] = now;
 	/* A pause replaces the time left (802.1Qbb: the new time counts

@@ -38,11 +38,25 @@
  * it (the destination was learnt on the port it came in by). */
 #define SOFTPFC_KICK_ETHERTYPE 0x88b5
 #define SOFTPFC_KICK_LEN       60
+/* A hold lasts at least this long. Software PFC reacts in about a
+ * millisecond or more (an apply; roced(8), HOLDING A QUEUE), and each
+ * new hold refills the held tbf's one-frame bucket: holds shorter than
+ * that only flap, letting a frame's worth through each time. A peer in
+ * pause refreshes well within it (65535 quanta last 3.4 ms at 10 Gb/s,
+ * 34 ms at 1 Gb/s). */
+#define SOFTPFC_HOLD_MIN_MS 10.0
+/* ... and a refresh, a pause while the priority is held already, at
+ * least this long: the peer keeps pausing, and a loaded host may not
+ * read its frames for tens of milliseconds (measured: gaps of up to 25
+ * ms between reads with both cores busy); releasing in such a gap would
+ * let a frame's worth through at the next hold and hide a storm from the
+ * watchdog (nothing may leave a stormed queue for a whole poll). */
+#define SOFTPFC_REFRESH_MIN_MS 50.0
 
 struct softpfc_counters {
 	uint64_t rx_frames, tx_frames; /* PFC frames (NX-OS RxPPP, TxPPP) */
-	uint64_t rx_pause[PFC_NPRIO]; /* PFC frames pausing the priority */
-	uint64_t rx_xon[PFC_NPRIO];   /* PFC frames releasing it */
+	uint64_t rx_pause[PFC_NPRIO];  /* PFC frames pausing the priority */
+	uint64_t rx_xon[PFC_NPRIO];    /* PFC frames releasing it */
 	uint64_t tx_pause[PFC_NPRIO];
 	uint64_t tx_xon[PFC_NPRIO];
 	uint64_t rx_link_pause, rx_link_xon; /* 802.3x */

@@ -57,36 +57,47 @@ static void test_hold_release(void **state)
 	e = softpfc_port(&s, "veth0", false);
 	assert_non_null(e);
 	assert_int_equal(h.calls, 0);
-	/* 65535 quanta at 10 Gb/s: 3.355 ms */
+	/* 65535 quanta at 1 Gb/s: 33.55 ms */
+	softpfc_configure(&s, "veth0", 0x08, false, 1000, 1000.0);
 	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1000.0);
 	assert_int_equal(h.calls, 1);
 	assert_int_equal(h.held, 0x08);
 	assert_string_equal(h.ifname, "veth0");
-	assert_true(softpfc_next(&s) > 1003.35 && softpfc_next(&s) < 1003.36);
-	/* a refresh: longer hold, no new call */
-	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1002.0);
+	assert_true(softpfc_next(&s) > 1033.55 && softpfc_next(&s) < 1033.56);
+	/* a refresh: longer hold (at least 50 ms), no new call */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1020.0);
 	assert_int_equal(h.calls, 1);
-	softpfc_expire(&s, 1004.0);
+	softpfc_expire(&s, 1060.0);
 	assert_int_equal(e->held, 0x08);
-	softpfc_expire(&s, 1005.5);
+	softpfc_expire(&s, 1071.0);
 	assert_int_equal(h.calls, 2);
 	assert_int_equal(h.held, 0);
 	assert_true(softpfc_next(&s) < 0);
-	/* held 1000.0 -> 1005.355 */
-	assert_true(softpfc_held_ms(e, 3, 2000) > 5.35 &&
-	            softpfc_held_ms(e, 3, 2000) < 5.36);
+	/* held 1000.0 -> 1070.0 */
+	assert_true(softpfc_held_ms(e, 3, 2000) > 69.99 &&
+	            softpfc_held_ms(e, 3, 2000) < 70.01);
+	/* at 10 Gb/s 65535 quanta are 3.4 ms: held the floor, 10 ms, and
+	 * a refresh at least 50 ms */
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 1500.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1500.0);
+	assert_true(softpfc_next(&s) == 1500.0 + SOFTPFC_HOLD_MIN_MS);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1505.0);
+	assert_true(softpfc_next(&s) == 1505.0 + SOFTPFC_REFRESH_MIN_MS);
+	softpfc_expire(&s, 1556.0);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(h.calls, 4);
 	/* XON releases at once */
 	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 100, 2000.0);
 	assert_int_equal(h.held, 0x08);
 	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 0, 2000.001);
 	assert_int_equal(h.held, 0);
-	assert_int_equal(h.calls, 4);
-	assert_int_equal(e->c.rx_pause[3], 3);
+	assert_int_equal(h.calls, 6);
+	assert_int_equal(e->c.rx_pause[3], 5);
 	assert_int_equal(e->c.rx_xon[3], 1);
-	/* at 100 Gb/s a quantum is ten times shorter */
-	softpfc_configure(&s, "veth0", 0x08, false, 100000, 3000.0);
+	/* at 100 Mb/s a quantum is ten times longer than at 1 Gb/s */
+	softpfc_configure(&s, "veth0", 0x08, false, 100, 3000.0);
 	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 3000.0);
-	assert_true(softpfc_next(&s) > 3000.335 && softpfc_next(&s) < 3000.336);
+	assert_true(softpfc_next(&s) > 3335.5 && softpfc_next(&s) < 3335.6);
 	softpfc_free(&s);
 }
 
@@ -141,10 +152,10 @@ static void test_link_pause(void **state)
 	assert_int_equal(h.calls, 0);
 	assert_int_equal(e->c.rx_link_pause, 1);
 	softpfc_configure(&s, "veth0", 0, true, 1000, 2.0);
-	/* 1000 quanta at 1 Gb/s: 0.512 ms, every priority */
-	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 1000, 3.0);
+	/* 50000 quanta at 1 Gb/s: 25.6 ms, every priority */
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 50000, 3.0);
 	assert_int_equal(h.held, 0xff);
-	assert_true(softpfc_next(&s) > 3.511 && softpfc_next(&s) < 3.513);
+	assert_true(softpfc_next(&s) > 28.59 && softpfc_next(&s) < 28.61);
 	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 0, 3.1);
 	assert_int_equal(h.held, 0);
 	assert_int_equal(e->c.rx_link_xon, 1);

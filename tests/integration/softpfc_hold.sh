@@ -29,6 +29,11 @@ $IP -n "$peer" addr add 10.77.0.2/24 dev h1
 $IP -n "$sw" link set swp1 up
 $IP -n "$peer" link set h1 up
 t_conf_ports "$t_tmp/roced.conf" swp1
+# The pause here lasts 1.5 s with traffic waiting: a storm, for the
+# watchdog. This test is about the hold, so the watchdog is off.
+sed -i 's/watch-dog-interval = true;/watch-dog-interval = false;/' "$t_tmp/roced.conf"
+grep -q 'watch-dog-interval = false;' "$t_tmp/roced.conf" ||
+	t_fail "the shipped roced.conf no longer sets watch-dog-interval"
 t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' -D watchdog
 
 leaf() { $TC -n "$sw" qdisc show dev swp1 | grep 'qdisc tbf 4713:' || true; }
