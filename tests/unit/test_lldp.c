@@ -28,7 +28,8 @@ static int decode(const uint8_t *b, size_t n, struct lldp_pdu *pdu)
 	int rc;
 
 	assert_non_null(copy);
-	memcpy(copy, b, n);
+	if (n)
+		memcpy(copy, b, n);
 	rc = lldp_decode(copy, n, pdu, err, sizeof(err));
 	free(copy);
 	return rc;
