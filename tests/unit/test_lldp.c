@@ -28,7 +28,8 @@ static int decode(const uint8_t *b, size_t n, struct lldp_pdu *pdu)
 	int rc;
 
 	assert_non_null(copy);
-	memcpy(copy, b, n);
+	if (n)
+		memcpy(copy, b, n);
 	rc = lldp_decode(copy, n, pdu, err, sizeof(err));
 	free(copy);
 	return rc;
@@ -513,6 +514,94 @@ static void test_cee(void **state)
 	assert_false(p.dcbx.cee);
 }
 
+/* A CEE switch's values as IEEE ones, and a willing host taking them. */
+static void test_cee_to_dcbx(void **state)
+{
+	static const uint8_t sw_mac[6] = {2, 0, 0, 0, 0, 2};
+	static const uint8_t host_mac[6] = {2, 0, 0, 0, 0, 9};
+	static const uint8_t prio_tc[8] = {0, 0, 0, 1, 0, 0, 0, 0};
+	static const uint8_t bw[8] = {50, 50, 0, 0, 0, 0, 0, 0};
+	static const uint8_t tsa[8] = {2, 2, 0, 0, 0, 0, 0, 0};
+	uint8_t b[LLDP_PDU_MAX];
+	struct dcbx_tlvs peer, host = {0};
+	struct dcbx_oper out;
+	struct lldp_pdu p;
+	size_t n = hexfix_msg("lldp", "legacy", 0, b, sizeof(b));
+
+	(void)state;
+	assert_int_equal(decode(b, n, &p), 0);
+	lldp_cee_to_dcbx(&p.cee, &peer);
+	assert_true(peer.cee);
+	assert_true(peer.has_pfc);
+	assert_true(peer.pfc.willing);
+	assert_int_equal(peer.pfc.enable, 0x08);
+	assert_int_equal(peer.pfc.cap, 8);
+	assert_true(peer.has_ets_cfg && peer.has_ets_rec);
+	assert_true(peer.ets_cfg.willing);
+	assert_int_equal(peer.ets_cfg.max_tcs, 8);
+	assert_memory_equal(peer.ets_cfg.prio_tc, prio_tc, 8);
+	assert_memory_equal(peer.ets_cfg.tc_bw, bw, 8);
+	assert_memory_equal(peer.ets_cfg.tsa, tsa, 8);
+	assert_memory_equal(peer.ets_rec.tc_bw, bw, 8);
+	assert_false(peer.ets_rec.willing);
+	assert_true(peer.has_app);
+	assert_int_equal(peer.app.n, 1);
+	assert_int_equal(peer.app.v[0].prio, 3);
+	assert_int_equal(peer.app.v[0].selector, DCBX_APP_PORT);
+	assert_int_equal(peer.app.v[0].protocol, 4791);
+
+	/* A willing host takes the (not willing) switch's PFC, ETS and
+	 * APP. */
+	peer.pfc.willing = false;
+	host.has_pfc = host.has_ets_cfg = true;
+	host.pfc = (struct dcbx_pfc){.willing = true, .cap = 8};
+	host.ets_cfg = (struct dcbx_ets){.willing = true, .tc_bw = {100}};
+	dcbx_negotiate(&host, host_mac, &peer, sw_mac, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_ADOPTED);
+	assert_true(out.pfc_agreed);
+	assert_int_equal(out.pfc.enable, 0x08);
+	assert_int_equal(out.ets_why, DCBX_WHY_ADOPTED);
+	assert_memory_equal(out.ets.tc_bw, bw, 8);
+	assert_int_equal(out.app_why, DCBX_WHY_ADOPTED);
+
+	/* PG 15 (strict): the highest TC no group uses; a reserved PG id
+	 * (8..14) likewise. */
+	p.cee.pg_id[5] = 15;
+	p.cee.pg_id[6] = 9;
+	lldp_cee_to_dcbx(&p.cee, &peer);
+	assert_int_equal(peer.ets_cfg.prio_tc[5], 7);
+	assert_int_equal(peer.ets_cfg.prio_tc[6], 7);
+	assert_int_equal(peer.ets_cfg.tsa[7], DCBX_TSA_STRICT);
+	p.cee.pg_id[7] = 7;
+	lldp_cee_to_dcbx(&p.cee, &peer);
+	assert_int_equal(peer.ets_cfg.prio_tc[5], 6);
+	assert_int_equal(peer.ets_cfg.tsa[7], DCBX_TSA_ETS);
+
+	/* A feature the switch turned off is not there: "peer speaks CEE". */
+	p.cee.pfc.enable = false;
+	p.cee.app.enable = false;
+	p.cee.pg.enable = false;
+	lldp_cee_to_dcbx(&p.cee, &peer);
+	assert_true(peer.cee);
+	assert_false(peer.has_pfc || peer.has_ets_cfg || peer.has_app);
+	dcbx_negotiate(&host, host_mac, &peer, sw_mac, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_CEE);
+	assert_false(out.pfc_agreed);
+
+	/* CIN: PFC only. */
+	n = hexfix_msg("lldp", "legacy", 1, b, sizeof(b));
+	assert_int_equal(decode(b, n, &p), 0);
+	lldp_cee_to_dcbx(&p.cee, &peer);
+	assert_true(peer.has_pfc);
+	assert_int_equal(peer.pfc.enable, 0x08);
+	assert_false(peer.has_ets_cfg || peer.has_app);
+
+	/* No legacy TLV: nothing. */
+	assert_int_equal(decode(fx_switch, sizeof(fx_switch), &p), 0);
+	lldp_cee_to_dcbx(&p.cee, &peer);
+	assert_false(peer.cee || peer.has_pfc);
+}
+
 static void test_cin(void **state)
 {
 	uint8_t b[LLDP_PDU_MAX];
@@ -943,6 +1032,7 @@ int main(void)
 	    cmocka_unit_test(test_text_nul),
 	    cmocka_unit_test(test_cee),
 	    cmocka_unit_test(test_cin),
+	    cmocka_unit_test(test_cee_to_dcbx),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_cut_and_flip),
 	    cmocka_unit_test(test_unknown),
