@@ -962,7 +962,8 @@ int daemon_run(const struct daemon_opts *o)
 	                              .policy = &d->policy,
 	                              .file = o->file,
 	                              .e = &d->e,
-	                              .ports = &d->ports};
+	                              .ports = &d->ports,
+	                              .lldp = &d->agents.lldp};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);

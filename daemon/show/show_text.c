@@ -635,14 +635,3 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 	}
 	strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
 }
-
-/* --- show lldp dcbx interface --- */
-
-void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out)
-{
-	char label[96];
-
-	show_label(show_get(data, "interface"), label, sizeof(label));
-	strbuf_printf(out, "Interface %s: %s.\n", label,
-	              show_get_str(data, "note"));
-}

@@ -582,6 +582,18 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_NEIGHBORS,
+     CTL_WHAT_LLDP_NEIGHBORS " [interface IFNAME] [detail]",
+     H_SHOW "LLDP information\nLLDP neighbor entries\nOne interface\n" H_IFNAME
+            "Detailed information\n",
+     NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_TRAFFIC,
+     CTL_WHAT_LLDP_TRAFFIC " [interface IFNAME]",
+     H_SHOW
+     "LLDP information\nLLDP traffic statistics\nOne interface\n" H_IFNAME,
+     NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_IF, CTL_WHAT_LLDP_IF " IFNAME",
+     H_SHOW "LLDP information\nLLDP state of one interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
