@@ -70,6 +70,11 @@ static int packet_open(void *impl, int ifindex)
 	}
 	/* Cheaper than the filter's own test where the kernel has it. */
 	setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
+	/* Link-local control frames (LLDPDUs, pause frames) go straight to
+	 * the driver: never queued behind data in a congested or paused
+	 * queue of roced's own tree, and never counted as a queue's
+	 * traffic in show. */
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
 	return fd;
 }
 

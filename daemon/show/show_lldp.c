@@ -326,7 +326,6 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 	const struct dcbx_tlvs *pt;
 	struct json_object *f, *n;
 	unsigned count = 0;
-	char mac[32];
 
 	if (!pp)
 		return o;
@@ -355,8 +354,6 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 	show_add_bool(o, "peer-speaks-cee", pt && pt->cee);
 	show_add_int(o, "last-change",
 	             (int64_t)((show_lldp_now() - lp->changed_ms) / 1000.0));
-	show_lldp_mac(lp->mac, mac, sizeof(mac));
-	show_add_str(o, "local-mac", mac);
 	json_object_object_add(o, "pfc", show_lldp_dcbx_pfc(lp, pt, pp));
 	f = json_object_new_object();
 	json_object_object_add(f, "local",
@@ -591,12 +588,9 @@ static void show_text_apps(const char *what, struct json_object *a,
 
 static void show_text_result(struct json_object *f, struct strbuf *out)
 {
-	const char *why = show_get_str(f, "mismatch-reason");
-
 	strbuf_printf(out, "    Willing (local/peer): %s/%s\n",
 	              show_yn(f, "local-willing"), show_yn(f, "peer-willing"));
-	strbuf_printf(out, "    Result: %s%s%s\n", show_get_str(f, "result"),
-	              why[0] ? ", mismatch reason: " : "", why);
+	strbuf_printf(out, "    Result: %s\n", show_get_str(f, "result"));
 }
 
 static void show_text_dcbx(struct json_object *data, struct strbuf *out)
