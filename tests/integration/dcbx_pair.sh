@@ -72,6 +72,10 @@ sys.exit(0 if eval('(' + sys.argv[2] + ')') else 1)
 PY
 }
 
+# The shipped host example says the same as the host here.
+"$roced" -n -f "$top_srcdir/conf/roced-host.conf" >/dev/null ||
+	t_fail "conf/roced-host.conf does not load"
+
 # --- adoption ---
 start host "$host" "$fix/host.conf"
 tree && t_fail "the host has a tree before any peer"
