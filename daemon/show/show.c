@@ -427,6 +427,11 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	else
 		oper = en ? "on" : "off";
 	show_add_str(o, "oper", oper);
+	/* Mode auto: why DCBX keeps PFC off (null: it does not). */
+	if (pp->pfc_dcbx_why[0])
+		show_add_str(o, "oper-reason", pp->pfc_dcbx_why);
+	else
+		json_object_object_add(o, "oper-reason", NULL);
 	json_object_object_add(o, "priorities", show_mask_json(en));
 	if (!pp->dcb.software && st->dcb) {
 		show_add_int(o, "rx-pause", (int64_t)show_sum(st->indications));

@@ -539,6 +539,9 @@ void show_text_pfc_if(struct json_object *data, struct strbuf *out)
 			snprintf(operbuf, sizeof(operbuf), "On  (%x)", bmap);
 		else if (!strcmp(oper, "off"))
 			snprintf(operbuf, sizeof(operbuf), "Off");
+		else if (show_get_str(p, "oper-reason")[0])
+			snprintf(operbuf, sizeof(operbuf), "Off (DCBX: %s)",
+			         show_get_str(p, "oper-reason"));
 		else
 			snprintf(operbuf, sizeof(operbuf), "%s", oper);
 		show_counter(rx, sizeof(rx), p, "rx-pause");

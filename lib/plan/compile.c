@@ -57,6 +57,9 @@ static void compile_dcb_pfc(struct compile_ctx *c)
 		d->pfc_en = 0;
 		pp->pfc_awaiting_dcbx = true;
 		if (c->dcbx)
+			compile_copy(pp->pfc_dcbx_why, sizeof(pp->pfc_dcbx_why),
+			             dcbx_why_name(c->dcbx->pfc_why));
+		if (c->dcbx)
 			diag_add(&pp->warnings, DIAG_NOTE,
 			         c->iface ? c->iface->line : 0,
 			         "priority-flow-control mode auto: PFC stays "

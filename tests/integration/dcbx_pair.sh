@@ -157,7 +157,10 @@ json_check "show lldp dcbx interface eth0" \
 	 j['pfc']['local']['enabled'] == [4] and j['pfc']['peer']['enabled'] == [3] and
 	 j['ets']['adopted'] is False"
 json_check "show interface priority-flow-control" \
-	"j['interface'][0]['oper'] == 'auto: waiting for DCBX' and j['interface'][0]['priorities'] == []"
+	"j['interface'][0]['oper'] == 'auto: waiting for DCBX' and j['interface'][0]['priorities'] == [] and
+	 j['interface'][0]['oper-reason'] == 'mismatch'"
+hsh "show interface priority-flow-control" | grep -q "Off (DCBX: mismatch)" ||
+	t_fail "show interface priority-flow-control does not say why PFC is off"
 tree && t_fail "a host that is not willing took the switch's ETS"
 t_stop "$sw_pid" TERM || t_fail "the switch roced failed on SIGTERM"
 t_stop "$host_pid" TERM || t_fail "the host roced failed on SIGTERM"

@@ -226,6 +226,7 @@ static void test_host_adopts(void **state)
 	assert_true(pp->pfc_awaiting_dcbx);
 	assert_int_equal(pp->dcb.pfc_en, 0);
 	assert_int_equal(count_notes(pp, "until DCBX agrees"), 1);
+	assert_string_equal(pp->pfc_dcbx_why, "");
 	plan_free(&pl);
 	policy_free(&host);
 }
@@ -248,6 +249,7 @@ static void test_host_mismatch(void **state)
 	assert_true(pp->pfc_awaiting_dcbx);
 	assert_int_equal(pp->dcb.pfc_en, 0);
 	assert_int_equal(count_notes(pp, "PFC stays off: DCBX mismatch"), 1);
+	assert_string_equal(pp->pfc_dcbx_why, "mismatch");
 	assert_false(pp->dcbx_ets_adopted);
 	assert_false(pp->dcbx_app_adopted);
 	assert_int_equal(pp->layout, PLAN_LAYOUT_NONE);
