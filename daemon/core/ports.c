@@ -246,6 +246,9 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 
 		e->caps = in[i].caps;
 		in[i].mtu_restore = e->mtu_orig;
+		in[i].has_dcbx = e->dcbx.has;
+		in[i].dcbx = e->dcbx.oper;
+		e->dcbx.due = false;
 	}
 	rc = compile_policy(p, in, count, pl);
 	if (rc == 0 && !names)

@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "agent/lldp_agent.h"
 #include "base/diag.h"
 #include "core/ports.h"
 #include "ctl/ctl.h"
@@ -44,6 +45,8 @@ struct ctl_cmd_ctx {
 	const char *file;    /* the configuration file (startup-config) */
 	struct engine *e;    /* links, and netlink for show's counters */
 	struct ports *ports; /* each port's applied plan */
+	/* The LLDP agent, for the lldp shows (NULL: none). */
+	const struct lldp_agent *lldp;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

@@ -37,6 +37,8 @@
  *              same way
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
+ *   DCBXAGENT  a DCBX agent (roced, lldpad): model/policy.h's table, the
+ *              same way
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

@@ -45,6 +45,19 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_INTERNAL_INTERFACE_MULTIPLIER] = "internal-interface-multiplier",
     [CONF_K_AUTO_RESTORE_MULTIPLIER] = "auto-restore-multiplier",
     [CONF_K_FIXED_RESTORE_MULTIPLIER] = "fixed-restore-multiplier",
+    /* LLDP and DCBX (issue 7) */
+    [CONF_K_LLDP] = "lldp",
+    [CONF_K_FEATURE] = "feature",
+    [CONF_K_TIMER] = "timer",
+    [CONF_K_HOLDTIME] = "holdtime",
+    [CONF_K_REINIT] = "reinit",
+    [CONF_K_TLV_SELECT] = "tlv-select",
+    [CONF_K_DCBXP] = "dcbxp",
+    [CONF_K_EGRESS_QUEUING] = "egress-queuing",
+    [CONF_K_TRANSMIT] = "transmit",
+    [CONF_K_RECEIVE] = "receive",
+    [CONF_K_DCBX_WILLING] = "dcbx-willing",
+    [CONF_K_DCBX_AGENT] = "dcbx-agent",
 };
 
 const char *conf_key_name(enum conf_key k)
