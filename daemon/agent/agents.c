@@ -1,11 +1,23 @@
 /* agents: see agents.h. */
 #include "agent/agents.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/log.h"
 #include "model/plan.h"
+#include "plan/compile.h"
+
+static double agents_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 /* --- software PFC (issue 8) --- */
 
@@ -87,8 +99,6 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 
 void agents_applied(struct agents *a)
 {
-	struct timespec t;
-
 	for (size_t i = 0; i < a->frames.n; i++) {
 		struct frame_port *fp = &a->frames.v[i];
 		uint8_t kick[SOFTPFC_KICK_LEN];
@@ -98,19 +108,17 @@ void agents_applied(struct agents *a)
 			continue;
 		fp->kick = false;
 		softpfc_kick_frame(fp->mac, kick);
-		rc = frames_send(&a->frames, fp->ifname, kick, sizeof(kick));
+		rc = frames_send_queued(&a->frames, fp->ifname, kick,
+		                        sizeof(kick));
 		if (rc < 0)
 			log_debug(LOG_SUB_WATCHDOG, "%s: kick: %s", fp->ifname,
 			          strerror(-rc));
 	}
 	/* What the apply changed (a queue shut, PFC enabled): honoured,
 	 * watched. */
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	agents_softpfc_sync(a,
-	                    (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
+	agents_softpfc_sync(a, agents_ms());
 	if (a->policy)
-		wdpoll_sync(&a->wd, a->policy,
-		            (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
+		wdpoll_sync(&a->wd, a->policy, agents_ms());
 }
 
 /* --- end of software PFC --- */
@@ -120,6 +128,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 {
 	memset(a, 0, sizeof(*a));
 	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, epfd);
+	lldp_agent_init(&a->lldp, &a->frames, NULL, NULL);
 	a->dirty = true;
 	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
 	wdpoll_init(&a->wd);
@@ -128,9 +137,82 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 
 void agents_free(struct agents *a)
 {
+	/* roced stops: the peers forget it at once (TTL 0). */
+	lldp_agent_free(&a->lldp, agents_ms());
 	frames_free(&a->frames);
 	softpfc_free(&a->softpfc);
 	wdpoll_free(&a->wd);
+}
+
+/* --- LLDP and DCBX (issue 7) --- */
+
+static void agents_lldp_cfg(struct agents *a, const struct policy *p)
+{
+	struct lldp_agent_cfg c;
+	struct utsname u;
+
+	memset(&c, 0, sizeof(c));
+	c.tx.interval_ms = p->lldp.timer * 1000.0;
+	c.tx.reinit_ms = p->lldp.reinit * 1000.0;
+	c.holdtime = p->lldp.holdtime;
+	c.dcbxp = !p->lldp.no_dcbxp;
+	if (gethostname(c.sys_name, sizeof(c.sys_name) - 1) < 0)
+		snprintf(c.sys_name, sizeof(c.sys_name), "roced");
+	if (uname(&u) == 0)
+		snprintf(c.sys_desc, sizeof(c.sys_desc), "roced on %s %s %s",
+		         u.sysname, u.release, u.machine);
+	lldp_agent_configure(&a->lldp, &c, agents_ms());
+}
+
+/* Whether roced's own agent runs LLDP on I. */
+static bool agents_lldp_on(const struct policy *p, const struct policy_iface *i)
+{
+	return !p->lldp.no_feature &&
+	       policy_iface_dcbx_agent(p, i) == POLICY_DCBX_AGENT_ROCED &&
+	       (!i->lldp.no_transmit || !i->lldp.no_receive);
+}
+
+static void agents_lldp_sync(struct agents *a, const struct policy *p)
+{
+	double now = agents_ms();
+
+	agents_lldp_cfg(a, p);
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct policy_iface *f = &p->ifaces[i];
+		const struct frame_port *fp = frames_find(&a->frames, f->name);
+		struct lldp_agent_port_cfg pc;
+
+		if (fp && !p->lldp.no_feature &&
+		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD)
+			log_warnx("%s: dcbx agent lldpad: this roced has no "
+			          "lldpad backend; the port runs no DCBX",
+			          f->name);
+		if (!fp || !agents_lldp_on(p, f))
+			continue;
+		memset(&pc, 0, sizeof(pc));
+		pc.transmit = !f->lldp.no_transmit;
+		pc.receive = !f->lldp.no_receive;
+		snprintf(pc.desc, sizeof(pc.desc), "%s",
+		         f->alias[0] ? f->alias : f->name);
+		if (lldp_agent_port(&a->lldp, fp->ifname, fp->ifindex, fp->mac,
+		                    &pc, now) < 0)
+			log_warnx("%s: out of memory for its LLDP agent",
+			          f->name);
+	}
+	/* The others stop, with a shutdown frame while their socket is
+	 * still open (before frames_detach). */
+	lldp_agent_sweep(&a->lldp, now);
+}
+
+void agents_lldp_local(struct agents *a, const char *ifname,
+                       const struct plan_port *pp, bool willing, double now_ms)
+{
+	struct dcbx_tlvs t;
+
+	if (!lldp_agent_find(&a->lldp, ifname))
+		return;
+	compile_dcbx_local(pp, willing, &t);
+	lldp_agent_set_local(&a->lldp, ifname, &t, now_ms);
 }
 
 /* Whether IFNAME is a port of P (by its Linux name). */
@@ -145,6 +227,19 @@ static bool agents_configured(const struct policy *p, const char *ifname)
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 {
 	a->dirty = false;
+	/* LLDP first: ports about to be detached send their shutdown
+	 * frame. A port that comes up joins after its attach below. */
+	for (size_t i = 0; i < a->frames.n; i++) {
+		const struct frame_port *fp = &a->frames.v[i];
+		const struct policy_iface *f = policy_find_iface(p, fp->ifname);
+		struct link_info li;
+
+		if (!f || strcmp(f->name, fp->ifname) ||
+		    !agents_lldp_on(p, f) ||
+		    link_lookup(lm, fp->ifname, &li) < 0 || !li.up)
+			lldp_agent_stop(&a->lldp, fp->ifname, true,
+			                agents_ms());
+	}
 	/* Ports no longer configured, gone, or down administratively. */
 	for (size_t i = a->frames.n; i-- > 0;) {
 		const struct frame_port *fp = &a->frames.v[i];
@@ -165,16 +260,10 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 			log_warnx("%s: cannot open its raw-frame socket: %s",
 			          li.name, strerror(-rc));
 	}
-	{
-		struct timespec t;
-
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		agents_softpfc_sync(a, (double)t.tv_sec * 1e3 +
-		                           (double)t.tv_nsec / 1e6);
-		a->policy = p;
-		wdpoll_sync(&a->wd, p,
-		            (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
-	}
+	agents_lldp_sync(a, p);
+	agents_softpfc_sync(a, agents_ms());
+	a->policy = p;
+	wdpoll_sync(&a->wd, p, agents_ms());
 }
 
 bool agents_fd(struct agents *a, int fd, double now_ms)
@@ -187,9 +276,12 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 
 int agents_wait(const struct agents *a, double now_ms)
 {
-	double next = softpfc_next(&a->softpfc);
+	double next = lldp_agent_next(&a->lldp);
+	double pfc = softpfc_next(&a->softpfc);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 
+	if (pfc >= 0 && (next < 0 || pfc < next))
+		next = pfc;
 	wait = next < 0 ? -1 : next <= now_ms ? 0 : (int)(next - now_ms) + 1;
 	if (wd >= 0 && (wait < 0 || wd < wait))
 		wait = wd;
@@ -198,6 +290,7 @@ int agents_wait(const struct agents *a, double now_ms)
 
 void agents_tick(struct agents *a, double now_ms)
 {
+	lldp_agent_tick(&a->lldp, now_ms);
 	/* A hold ends only if no refresh is waiting on its socket: the
 	 * loop may have been busy (an apply) past the frame's arrival. */
 	if (softpfc_next(&a->softpfc) >= 0 &&

@@ -15,10 +15,12 @@
 #include <stdbool.h>
 
 #include "agent/frame.h"
+#include "agent/lldp_agent.h"
 #include "agent/softpfc.h"
 #include "agent/wdpoll.h"
 #include "core/ports.h"
 #include "kernel/link.h"
+#include "model/plan.h"
 #include "model/policy.h"
 
 /* The daemon reconciles port IFNAME (soon: after the current batch). */
@@ -26,6 +28,9 @@ typedef void (*agents_reconcile_fn)(void *arg, const char *ifname);
 
 struct agents {
 	struct frames frames;
+	/* LLDP and DCBX (issue 7): on every port the policy configures and
+	 * that is up, unless `no feature lldp` or `dcbx agent lldpad`. */
+	struct lldp_agent lldp;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
 	/* --- software PFC (issue 8) --- */
@@ -56,6 +61,11 @@ void agents_free(struct agents *a);
 /* Raw-frame I/O on each port of P that LM knows and is up, none on
  * the others. */
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
+/* LLDP and DCBX (issue 7): the DCBX TLVs port IFNAME advertises, from
+ * PP, the plan last applied to it, and whether the port is willing. */
+void agents_lldp_local(struct agents *a, const char *ifname,
+                       const struct plan_port *pp, bool willing, double now_ms);
+
 /* FD belongs to an agent: handled (true), or not (false). */
 bool agents_fd(struct agents *a, int fd, double now_ms);
 /* Milliseconds until an agent's next timer (-1: none). */

@@ -260,6 +260,9 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 		in[i].softpfc = r->softpfc;
 		in[i].pfc_hold = e->watchdog.pfc_hold;
 		in[i].wd_shut = e->watchdog.wd_shut;
+		in[i].has_dcbx = e->dcbx.has;
+		in[i].dcbx = e->dcbx.oper;
+		e->dcbx.due = false;
 	}
 	rc = compile_policy(p, in, count, pl);
 	if (rc == 0 && !names)

@@ -33,11 +33,17 @@
 #include "model/caps.h"
 #include "model/plan.h"
 #include "model/policy.h"
+#include "proto/dcbx.h"
 
-/* The port's DCBX outcome (what the peer agreed to, per TLV): issue 7
- * (DCBX over LLDP) fills it from the LLDP agent and passes it to compile
- * through struct compile_port. Empty until then. */
+/* The port's DCBX outcome (what the peer agreed to, per TLV): the LLDP
+ * agent fills it (issue 7) and ports_compile() passes it to compile
+ * through struct compile_port. HAS: the agent runs on the port and knows
+ * its local values (else PFC mode auto simply waits). DUE: it changed
+ * since the port's last apply, a reconcile of the port is due. */
 struct ports_dcbx {
+	bool has;
+	struct dcbx_oper oper;
+	bool due;
 };
 
 /* Software PFC's and the PFC watchdog's inputs of the port (issue 8),

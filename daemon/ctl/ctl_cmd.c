@@ -271,7 +271,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 			v->ifindex[i] = li.ifindex;
 		}
 	}
-	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX) {
+	/* The LLDP shows read the agent, not the queue counters. */
+	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX &&
+	    q->kind != CTL_SHOW_LLDP_NEIGHBORS &&
+	    q->kind != CTL_SHOW_LLDP_TRAFFIC && q->kind != CTL_SHOW_LLDP_IF) {
 		char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 		struct nlb_error nerr;
 
@@ -354,7 +357,8 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
 	const char *args[CTL_ARGS_MAX];
-	struct show_input in = {.policy = c->policy, .config_file = c->file};
+	struct show_input in = {
+	    .policy = c->policy, .config_file = c->file, .lldp = c->lldp};
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;

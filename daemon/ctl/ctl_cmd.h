@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "agent/lldp_agent.h"
 #include "base/diag.h"
 #include "agent/agents.h"
 #include "core/ports.h"
@@ -48,6 +49,8 @@ struct ctl_cmd_ctx {
 	/* Software PFC's counters and the PFC watchdog (issue 8); NULL in
 	 * tests without agents. */
 	struct agents *agents;
+	/* The LLDP agent, for the lldp shows (NULL: none). */
+	const struct lldp_agent *lldp;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

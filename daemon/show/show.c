@@ -88,11 +88,13 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 	case CTL_SHOW_POLICY_MAP_IF:
 	case CTL_SHOW_QUEUING_IF:
 	case CTL_SHOW_LLDP_DCBX:
+	case CTL_SHOW_LLDP_IF:
 		if (n == 1)
 			return show_copy_name(q->iface, sizeof(q->iface),
 			                      args[0], "interface", err,
 			                      errlen);
-		if (n == 0 && q->kind == CTL_SHOW_LLDP_DCBX) {
+		if (n == 0 && (q->kind == CTL_SHOW_LLDP_DCBX ||
+		               q->kind == CTL_SHOW_LLDP_IF)) {
 			snprintf(err, errlen,
 			         "%% Incomplete command: "
 			         "interface name expected");
@@ -105,9 +107,12 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			return 0;
 		}
 		break;
+	case CTL_SHOW_LLDP_NEIGHBORS:
+	case CTL_SHOW_LLDP_TRAFFIC:
 	case CTL_SHOW_PFC_QUEUE:
 		for (i = 0; i < n; i++) {
-			if (!strcmp(args[i], "detail")) {
+			if (!strcmp(args[i], "detail") &&
+			    q->kind != CTL_SHOW_LLDP_TRAFFIC) {
 				q->detail = true;
 			} else if (!strcmp(args[i], "interface") && i + 1 < n) {
 				if (show_copy_name(q->iface, sizeof(q->iface),
@@ -135,7 +140,9 @@ bool show_query_ports(const struct show_query *q)
 {
 	return q->kind == CTL_SHOW_POLICY_MAP_IF ||
 	       q->kind == CTL_SHOW_QUEUING_IF || q->kind == CTL_SHOW_PFC_IF ||
-	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX;
+	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX ||
+	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
+	       q->kind == CTL_SHOW_LLDP_TRAFFIC || q->kind == CTL_SHOW_LLDP_IF;
 }
 
 /* --- ports --- */
@@ -449,6 +456,11 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	else
 		oper = en ? "on" : "off";
 	show_add_str(o, "oper", oper);
+	/* Mode auto: why DCBX keeps PFC off (null: it does not). */
+	if (pp->pfc_dcbx_why[0])
+		show_add_str(o, "oper-reason", pp->pfc_dcbx_why);
+	else
+		json_object_object_add(o, "oper-reason", NULL);
 	json_object_object_add(o, "priorities", show_mask_json(en));
 	if (!pp->dcb.software && st->dcb) {
 		show_add_int(o, "rx-pause", (int64_t)show_sum(st->indications));
@@ -557,21 +569,6 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 	}
 	json_object_object_add(o, "interface", a);
 	show_add_str(o, "note", hw ? SHOW_WD_HW_NOTE : "");
-	return o;
-}
-
-static struct json_object *show_lldp_dcbx(const struct show_input *in)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *p = json_object_new_object();
-
-	if (in->nports)
-		show_port_names(p, in->plans[0], &in->state[0]);
-	json_object_object_add(o, "interface", p);
-	show_add_str(o, "dcbx", "not implemented");
-	show_add_str(o, "note",
-	             "DCBX is not implemented yet: roced sends and receives no "
-	             "LLDP/DCBX frames, so there is no peer information");
 	return o;
 }
 
@@ -696,8 +693,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		show_text_pfc_queue(*data, q->detail, text);
 		break;
 	case CTL_SHOW_LLDP_DCBX:
-		*data = show_lldp_dcbx(in);
-		show_text_lldp_dcbx(*data, text);
+	case CTL_SHOW_LLDP_NEIGHBORS:
+	case CTL_SHOW_LLDP_TRAFFIC:
+	case CTL_SHOW_LLDP_IF:
+		show_lldp_answer(q, in, data, text);
 		break;
 	}
 	if (!*data || text->oom) {

@@ -66,6 +66,7 @@
 
 #include <json-c/json.h>
 
+#include "agent/lldp_agent.h"
 #include "ctl/ctl.h"
 #include "model/plan.h"
 #include "model/policy.h"
@@ -135,6 +136,8 @@ struct show_input {
 	const struct plan_port *const *plans;
 	const struct show_port_state *state;
 	size_t nports;
+	/* The LLDP agent, for the lldp shows (NULL: none runs). */
+	const struct lldp_agent *lldp;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)
@@ -160,6 +163,9 @@ void show_text_pfc_if(struct json_object *data, struct strbuf *out);
 void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
-void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out);
+
+/* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
+int show_lldp_answer(const struct show_query *q, const struct show_input *in,
+                     struct json_object **data, struct strbuf *text);
 
 #endif

@@ -539,6 +539,9 @@ void show_text_pfc_if(struct json_object *data, struct strbuf *out)
 			snprintf(operbuf, sizeof(operbuf), "On  (%x)", bmap);
 		else if (!strcmp(oper, "off"))
 			snprintf(operbuf, sizeof(operbuf), "Off");
+		else if (show_get_str(p, "oper-reason")[0])
+			snprintf(operbuf, sizeof(operbuf), "Off (DCBX: %s)",
+			         show_get_str(p, "oper-reason"));
 		else
 			snprintf(operbuf, sizeof(operbuf), "%s", oper);
 		show_counter(rx, sizeof(rx), p, "rx-pause");
@@ -731,15 +734,4 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 		show_text_pfc_queue_detail(a, out);
 	if (show_get_str(data, "note")[0])
 		strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
-}
-
-/* --- show lldp dcbx interface --- */
-
-void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out)
-{
-	char label[96];
-
-	show_label(show_get(data, "interface"), label, sizeof(label));
-	strbuf_printf(out, "Interface %s: %s.\n", label,
-	              show_get_str(data, "note"));
 }

@@ -65,6 +65,12 @@ static const char *cmd_vocab_pfc_mode(unsigned i, const char **help)
 	return policy_pfc_mode_name((enum policy_pfc_mode)i);
 }
 
+static const char *cmd_vocab_dcbx_agent(unsigned i, const char **help)
+{
+	*help = policy_dcbx_agent_help((enum policy_dcbx_agent)i);
+	return policy_dcbx_agent_name((enum policy_dcbx_agent)i);
+}
+
 static const char *cmd_vocab_pfcwd_action(unsigned i, const char **help)
 {
 	*help = policy_pfcwd_action_help((enum policy_pfcwd_action)i);
@@ -80,6 +86,7 @@ static const struct {
     {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
     {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
     {"PFCWDACT", POLICY_PFCWD_NACTIONS, cmd_vocab_pfcwd_action},
+    {"DCBXAGENT", POLICY_DCBX_NAGENTS, cmd_vocab_dcbx_agent},
 };
 
 struct cmd_frag {

@@ -38,6 +38,8 @@
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
  *   PFCWDACT   a PFC watchdog action (drop, forward, alert): the same
+ *   DCBXAGENT  a DCBX agent (roced, lldpad): model/policy.h's table, the
+ *              same way
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

@@ -182,6 +182,39 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 		strbuf_puts(out, " flowcontrol receive on\n");
 	if (i->fc_tx)
 		strbuf_puts(out, " flowcontrol send on\n");
+	/* LLDP and DCBX (issue 7) */
+	if (i->lldp.no_transmit)
+		strbuf_puts(out, " no lldp transmit\n");
+	if (i->lldp.no_receive)
+		strbuf_puts(out, " no lldp receive\n");
+	if (i->lldp.willing)
+		strbuf_puts(out, " lldp dcbx willing\n");
+	if (i->lldp.has_agent)
+		strbuf_printf(out, " dcbx agent %s\n",
+		              policy_dcbx_agent_name(i->lldp.agent));
+}
+
+/* LLDP and DCBX (issue 7): the global lines that differ from the
+ * defaults, before the interfaces (as NX-OS has its features first). */
+static void cmd_running_lldp(const struct policy *p, struct strbuf *out)
+{
+	const struct policy_lldp *l = &p->lldp;
+
+	if (l->no_feature)
+		strbuf_puts(out, "no feature lldp\n");
+	if (l->timer != POLICY_LLDP_TIMER)
+		strbuf_printf(out, "lldp timer %u\n", l->timer);
+	if (l->holdtime != POLICY_LLDP_HOLDTIME)
+		strbuf_printf(out, "lldp holdtime %u\n", l->holdtime);
+	if (l->reinit != POLICY_LLDP_REINIT)
+		strbuf_printf(out, "lldp reinit %u\n", l->reinit);
+	if (l->no_dcbxp)
+		strbuf_puts(out, "no lldp tlv-select dcbxp\n");
+	else if (l->egress_queuing)
+		strbuf_puts(out, "lldp tlv-select dcbxp egress-queuing\n");
+	if (l->agent != POLICY_DCBX_AGENT_ROCED)
+		strbuf_printf(out, "dcbx agent %s\n",
+		              policy_dcbx_agent_name(l->agent));
 }
 
 static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
@@ -242,6 +275,7 @@ void cmd_running_config(const struct policy *policy, const char *section,
 	strbuf_puts(out, ""); /* an empty policy still gives "" */
 	if (!section) {
 		cmd_running_qos(policy, out);
+		cmd_running_lldp(policy, out);
 		for (size_t k = 0; k < policy->nifaces; k++)
 			cmd_running_iface(&policy->ifaces[k], out);
 		cmd_running_pfcwd(policy, out);

@@ -101,6 +101,9 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_PFC_IF] = CTL_WHAT_PFC_IF,
     [CTL_SHOW_PFC_QUEUE] = CTL_WHAT_PFC_QUEUE,
     [CTL_SHOW_LLDP_DCBX] = CTL_WHAT_LLDP_DCBX,
+    [CTL_SHOW_LLDP_NEIGHBORS] = CTL_WHAT_LLDP_NEIGHBORS,
+    [CTL_SHOW_LLDP_TRAFFIC] = CTL_WHAT_LLDP_TRAFFIC,
+    [CTL_SHOW_LLDP_IF] = CTL_WHAT_LLDP_IF,
 };
 
 const char *ctl_show_name(enum ctl_show s)

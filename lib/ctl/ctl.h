@@ -97,6 +97,10 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_PFC_IF         "show interface priority-flow-control"
 #define CTL_WHAT_PFC_QUEUE      "show queuing pfc-queue"
 #define CTL_WHAT_LLDP_DCBX      "show lldp dcbx interface"
+/* LLDP (issue 7) */
+#define CTL_WHAT_LLDP_NEIGHBORS "show lldp neighbors"
+#define CTL_WHAT_LLDP_TRAFFIC   "show lldp traffic"
+#define CTL_WHAT_LLDP_IF        "show lldp interface"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -108,8 +112,12 @@ enum ctl_show {
 	CTL_SHOW_PFC_IF,
 	CTL_SHOW_PFC_QUEUE,
 	CTL_SHOW_LLDP_DCBX,
+	/* LLDP (issue 7) */
+	CTL_SHOW_LLDP_NEIGHBORS,
+	CTL_SHOW_LLDP_TRAFFIC,
+	CTL_SHOW_LLDP_IF,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_LLDP_DCBX + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_LLDP_IF + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */

@@ -257,6 +257,14 @@ struct plan_port {
 	char qos_policy[POLICY_NAME_MAX];     /* in force, for show */
 	char queuing_policy[POLICY_NAME_MAX]; /* in force, for show */
 	struct plan_dcb dcb;
+	/* The DCB part as the policy alone makes it, before any DCBX
+	 * outcome: what roced advertises to the peer (issue 7). */
+	struct plan_dcb dcb_local;
+	/* DCBX made ETS / APP the peer's (a willing port). */
+	bool dcbx_ets_adopted, dcbx_app_adopted;
+	/* Why PFC mode auto keeps PFC off, in DCBX's words ("no peer",
+	 * "mismatch", ...); "" while it waits for the agent or runs. */
+	char pfc_dcbx_why[32];
 	struct plan_qdisc *qdiscs;
 	size_t nqdiscs;
 	struct plan_class *classes;

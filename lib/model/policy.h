@@ -144,6 +144,29 @@ enum policy_tristate {
 	POLICY_OFF,
 };
 
+/* --- LLDP and DCBX (issue 7) --- */
+
+/* Who runs DCBX on a port: roced's own LLDP agent, or lldpad (driven
+ * through its client interface, for hosts where lldpad owns the DCB
+ * NICs). One name table (policy_lldp.c): "roced", "lldpad". */
+enum policy_dcbx_agent {
+	POLICY_DCBX_AGENT_ROCED,
+	POLICY_DCBX_AGENT_LLDPAD,
+};
+#define POLICY_DCBX_NAGENTS (POLICY_DCBX_AGENT_LLDPAD + 1)
+
+/* Per interface: `[no] lldp transmit`, `[no] lldp receive` (NX-OS, both
+ * on by default, so the zeroed struct is the default), `lldp dcbx
+ * willing` (a roced extension: NX-OS ports are never willing) and
+ * `dcbx agent NAME` (roced extension; HAS_AGENT false: the global one). */
+struct policy_iface_lldp {
+	bool no_transmit, no_receive;
+	bool willing;
+	bool has_agent;
+	enum policy_dcbx_agent agent;
+	unsigned willing_line, agent_line;
+};
+
 /* interface X: a Linux ifname with an optional NX-OS alias. Empty policy
  * names mean "use the system qos default", if any. */
 struct policy_iface {
@@ -165,6 +188,7 @@ struct policy_iface {
 	bool fc_rx, fc_tx;
 	unsigned fabric_internal_line, fc_rx_line, fc_tx_line;
 	/* --- end of issue 8 --- */
+	struct policy_iface_lldp lldp;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
 	unsigned alias_line;
@@ -229,6 +253,32 @@ struct policy_pfcwd {
 #define POLICY_PFCWD_POLL_MAX           1000
 #define POLICY_PFCWD_MULT_MAX           100
 
+/* Global LLDP: `feature lldp` (on unless `no feature lldp`: PFC mode
+ * auto needs it), `lldp timer|holdtime|reinit N` (NX-OS names, ranges
+ * and defaults; holdtime is the TTL roced sends), `lldp tlv-select dcbxp
+ * [egress-queuing]` (DCBX TLVs sent unless `no lldp tlv-select dcbxp`;
+ * roced's ETS TLVs always come from the egress queuing policy, so
+ * egress-queuing is kept only for the round trip) and the global `dcbx
+ * agent NAME`. */
+struct policy_lldp {
+	bool no_feature;
+	uint32_t timer, holdtime, reinit;
+	bool no_dcbxp;
+	bool egress_queuing;
+	enum policy_dcbx_agent agent;
+	unsigned line, timer_line, holdtime_line, reinit_line, agent_line;
+};
+
+#define POLICY_LLDP_TIMER        30
+#define POLICY_LLDP_TIMER_MIN    5
+#define POLICY_LLDP_TIMER_MAX    254
+#define POLICY_LLDP_HOLDTIME     120
+#define POLICY_LLDP_HOLDTIME_MIN 10
+#define POLICY_LLDP_HOLDTIME_MAX 255
+#define POLICY_LLDP_REINIT       2
+#define POLICY_LLDP_REINIT_MIN   1
+#define POLICY_LLDP_REINIT_MAX   10
+
 struct policy {
 	struct policy_class_qos *class_qos;
 	size_t nclass_qos;
@@ -248,6 +298,7 @@ struct policy {
 	 * file caught half written (see roced.conf(5)). */
 	unsigned ifaces_line;
 	struct policy_pfcwd pfcwd;
+	struct policy_lldp lldp;
 };
 
 /* An empty policy with NX-OS defaults (watchdog timers, PFC auto). */
@@ -349,6 +400,19 @@ int policy_pfc_mode_expected(char *buf, size_t len);
  * "any" ("?" for anything else); the parse is its inverse. */
 const char *policy_match_name(enum policy_match m);
 int policy_match_parse(const char *s); /* -1 if unknown */
+
+/* LLDP/DCBX (policy_lldp.c): the defaults of P->lldp; the agent names
+ * "roced", "lldpad" and their inverse (-1 if unknown), the help of each
+ * and "roced or lldpad" for messages; the agent in force on I (NULL: the
+ * global one); the range checks of the timers (errors at their lines). */
+void policy_lldp_init(struct policy_lldp *l);
+const char *policy_dcbx_agent_name(enum policy_dcbx_agent a);
+int policy_dcbx_agent_parse(const char *s);
+const char *policy_dcbx_agent_help(enum policy_dcbx_agent a);
+int policy_dcbx_agent_expected(char *buf, size_t len);
+enum policy_dcbx_agent policy_iface_dcbx_agent(const struct policy *p,
+                                               const struct policy_iface *i);
+int policy_lldp_validate(const struct policy *p, struct diag *d);
 
 /* Semantic checks across objects (undefined names, sums, ranges,...).
  * Every problem is added to D at the line of the offending statement;

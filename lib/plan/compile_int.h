@@ -49,6 +49,7 @@
 /* Everything about one port that the DCB and tc parts need. */
 struct compile_ctx {
 	const struct policy *p;
+	const struct dcbx_oper *dcbx;             /* NULL: no DCBX outcome */
 	const struct policy_iface *iface;         /* NULL: system defaults */
 	const struct policy_map_qos *qos;         /* NULL: none in force */
 	const struct policy_map_queuing *queuing; /* NULL: none in force */
@@ -59,6 +60,23 @@ struct compile_ctx {
 	uint32_t frame;    /* largest frame: MTU + COMPILE_L2_OVERHEAD */
 	bool speed_warned; /* the unknown-speed warning is given once */
 };
+
+/* --- compile_dcbx.c --- */
+
+/* What a willing port takes from its peer, in policy form so that the
+ * DCB and tc parts realise it like any policy: a queuing policy from the
+ * peer's ETS, class-maps and qos rules from the peer's APP entries. */
+struct compile_dcbx_eff {
+	struct policy p; /* C->p with the extra class-maps */
+	struct policy_map_queuing queuing;
+	struct policy_map_qos qos;
+	struct policy_class_qos *classes;
+	struct policy_qos_rule *rules;
+};
+/* Point C's policies at what DCBX adopted (E holds them); PP->dcb must
+ * hold the local DCB part already. Returns 0 or -ENOMEM. */
+int compile_dcbx_adopt(struct compile_ctx *c, struct compile_dcbx_eff *e);
+void compile_dcbx_eff_free(struct compile_dcbx_eff *e);
 
 /* The tc part of C's port (compile_tc.c). Returns 0 or -ENOMEM. */
 int compile_tc(struct compile_ctx *c);

@@ -131,6 +131,18 @@ int lldp_encode(const struct lldp_pdu *pdu, uint8_t *buf, size_t cap);
 /* Append a text rendering of PDU to SB, one TLV per line (show, `debug
  * dcbx`), in the order and with the names of the TLV table. */
 void lldp_print(const struct lldp_pdu *pdu, struct strbuf *sb);
+/* What a legacy (CEE or CIN) peer asks for, as IEEE values, so that a
+ * willing port can take a CEE switch's configuration through
+ * dcbx_negotiate (roced does not send CEE: the switch never takes ours).
+ * PFC: the feature's willing bit and admin bitmap, when the feature is
+ * enabled. CEE priority groups become ETS Configuration and, since a
+ * willing CEE port takes its peer's groups, an ETS Recommendation too:
+ * PG n is TC n with its percentage under ETS; the priorities of PG 15
+ * (CEE's strict priority) go to the highest TC no group uses, strict.
+ * APP: one entry per application at the lowest priority of its map
+ * (EtherType, or selector 4 for CEE's TCP/UDP port). OUT->cee is set;
+ * what CEE did not say stays absent (has_* false). */
+void lldp_cee_to_dcbx(const struct lldp_cee *cee, struct dcbx_tlvs *out);
 /* The name of a TLV: "Chassis ID", "PFC Configuration", ...; OUI and
  * SUBTYPE matter for type 127 only. "unknown" when the table lacks it. */
 const char *lldp_tlv_name(uint8_t type, const uint8_t oui[3], uint8_t subtype);

@@ -269,3 +269,78 @@ void lldp_cee_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 	if (cee->nother)
 		strbuf_printf(sb, "\n  %u other sub-TLVs", cee->nother);
 }
+
+/* ------------------------------------------------------------------ */
+/* CEE as IEEE values (see lldp.h) */
+
+#define CEE_PGID_STRICT 15
+
+static void lldp_cee_pg_to_ets(const struct lldp_cee *cee, struct dcbx_ets *ets)
+{
+	bool used[DCBX_NTC] = {false};
+	int strict_tc = -1;
+
+	memset(ets, 0, sizeof(*ets));
+	ets->willing = cee->pg.willing;
+	ets->max_tcs = cee->pg_num_tcs >= 1 && cee->pg_num_tcs <= DCBX_NTC
+	                   ? cee->pg_num_tcs
+	                   : DCBX_NTC;
+	for (int i = 0; i < DCBX_NPRIO; i++)
+		if (cee->pg_id[i] < DCBX_NTC)
+			used[cee->pg_id[i]] = true;
+	for (int tc = DCBX_NTC - 1; tc >= 0 && strict_tc < 0; tc--)
+		if (!used[tc])
+			strict_tc = tc;
+	for (int tc = 0; tc < DCBX_NTC; tc++) {
+		ets->tc_bw[tc] = used[tc] ? cee->pg_pct[tc] : 0;
+		ets->tsa[tc] = used[tc] ? DCBX_TSA_ETS : DCBX_TSA_STRICT;
+	}
+	/* A PG id of 8..14 is reserved in CEE: such a priority, like one of
+	 * PG 15, is scheduled strictly. There is a free TC for them: that
+	 * priority leaves at most seven groups in use. */
+	for (int i = 0; i < DCBX_NPRIO; i++)
+		ets->prio_tc[i] = cee->pg_id[i] < DCBX_NTC ? cee->pg_id[i]
+		                                           : (uint8_t)strict_tc;
+}
+
+void lldp_cee_to_dcbx(const struct lldp_cee *cee, struct dcbx_tlvs *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!cee->present)
+		return;
+	out->cee = true;
+	if (cee->pfc.present && cee->pfc.enable) {
+		out->has_pfc = true;
+		out->pfc.willing = cee->pfc.willing;
+		out->pfc.cap = cee->pfc_num_tcs <= DCBX_NPRIO ? cee->pfc_num_tcs
+		                                              : DCBX_NPRIO;
+		out->pfc.enable = cee->pfc_enable;
+	}
+	/* CIN's groups are kept as percentages only: no table to give. */
+	if (!cee->cin && cee->pg.present && cee->pg.enable) {
+		out->has_ets_cfg = out->has_ets_rec = true;
+		lldp_cee_pg_to_ets(cee, &out->ets_cfg);
+		out->ets_rec = out->ets_cfg;
+		out->ets_rec.willing = false;
+		out->ets_rec.max_tcs = 0;
+	}
+	if (!cee->cin && cee->app.present && cee->app.enable) {
+		out->has_app = true;
+		for (unsigned i = 0; i < cee->napp && i < LLDP_CEE_APP_MAX &&
+		                     out->app.n < DCBX_APP_MAX;
+		     i++) {
+			const struct lldp_cee_app *a = &cee->apps[i];
+			int prio = __builtin_ffs(a->up_map) - 1;
+
+			if (prio < 0 || a->sel > 1)
+				continue; /* no priority, or a reserved selector
+				           */
+			out->app.v[out->app.n++] = (struct dcbx_app){
+			    .prio = (uint8_t)prio,
+			    .selector = a->sel == 0 ? DCBX_APP_ETHERTYPE
+			                            : DCBX_APP_PORT,
+			    .protocol = a->protocol,
+			};
+		}
+	}
+}

@@ -1,9 +1,9 @@
 /* fuzz_lldp: the LLDPDU/DCBX decoder (lib/proto/lldp.h) on arbitrary
  * bytes, as any station on the link may send them, in an exact-size
  * malloc'd copy. What it accepts is printed, negotiated against a
- * switch's configuration, and encoded and decoded again: the values
- * roced sends on must come back the same (the unknown TLVs, the APP
- * entries past DCBX_APP_MAX and legacy DCBX are never sent). */
+ * switch's configuration (legacy CEE values too), and encoded and decoded
+ * again: the values roced sends on must come back the same (the unknown TLVs,
+ * the APP entries past DCBX_APP_MAX and legacy DCBX are never sent). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t mac[6] = {0x02, 0, 0, 0, 0, 0x01};
 	static struct lldp_pdu pdu;
-	static struct dcbx_tlvs local;
+	static struct dcbx_tlvs local, cee;
 	struct dcbx_oper oper;
 	struct strbuf sb;
 	char err[256];
