@@ -7,17 +7,20 @@
  * instead (tshark checks the encoder on it).
  *
  *   pfc_storm -i IF [-k pfc|pause] [-p PRIOS] [-q QUANTA] [-r PPS]
- *             [-t SECONDS] [-n COUNT] [-s SRC-MAC] [-w PCAP]
+ *             [-t SECONDS] [-n COUNT] [-s SRC-MAC] [-w PCAP] [-x]
  *
  *   -p  priorities, a list "3" or "3,4" or "0-7" (default 3)
  *   -q  pause time in quanta, 0-65535 (default 65535; 0: XON)
  *   -r  frames per second (default 1000); 0: as fast as possible
  *   -t  seconds to run (default 1); -n stops after COUNT frames first
  *   -s  source MAC (default: the interface's)
+ *   -x  end with one XON (pause time 0) for the same priorities, at once
  *
  * Frames are paced on an absolute CLOCK_MONOTONIC schedule, so a late
  * wake-up sends what is due at once instead of drifting. Prints
- * "sent N frames in S s (R/s)"; exit 0, or 1 on an error (named).
+ * "sent N frames in S s (R/s) first_ns T0 last_ns T1 xon_ns T2" (the
+ * first and last frame's and the XON's CLOCK_MONOTONIC time, 0 when none);
+ * exit 0, or 1 on an error (named).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -126,7 +129,8 @@ int main(int argc, char **argv)
 {
 	const char *ifname = NULL, *pcap = NULL;
 	uint8_t prios = 0x08, src[6] = {0x02, 0, 0, 0, 0, 0x01};
-	bool have_src = false;
+	bool have_src = false, xon = false;
+	double xon_t = 0;
 	long quanta = 65535, count = -1;
 	double rate = 1000, secs = 1;
 	int kind = PFC_FRAME_PFC, c, fd = -1;
@@ -135,10 +139,10 @@ int main(int argc, char **argv)
 	uint8_t buf[PFC_FRAME_MIN];
 	FILE *pf = NULL;
 	long sent = 0, errors = 0;
-	double t0, next, end;
+	double t0, next, end, first = 0, last = 0;
 	char *e;
 
-	while ((c = getopt(argc, argv, "i:k:p:q:r:t:n:s:w:")) != -1) {
+	while ((c = getopt(argc, argv, "i:k:p:q:r:t:n:s:w:x")) != -1) {
 		switch (c) {
 		case 'i':
 			ifname = optarg;
@@ -217,6 +221,9 @@ int main(int argc, char **argv)
 		case 'w':
 			pcap = optarg;
 			break;
+		case 'x':
+			xon = true;
+			break;
 		default:
 			usage();
 		}
@@ -289,10 +296,28 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			errors++;
+		} else {
+			last = now_s();
+			if (!first)
+				first = last;
 		}
 		sent++;
 		if (rate > 0)
 			next += 1.0 / rate;
+	}
+	if (xon && fd >= 0) {
+		struct pfc_frame x;
+		uint8_t xb[PFC_FRAME_MIN];
+
+		pfc_frame_make(&x, (enum pfc_frame_kind)kind, src, prios, 0);
+		if (pfc_frame_encode(&x, xb, sizeof(xb)) < 0 ||
+		    sendto(fd, xb, sizeof(xb), 0, (struct sockaddr *)&sll,
+		           sizeof(sll)) < 0) {
+			fprintf(stderr, "pfc_storm: XON on %s: %s\n", ifname,
+			        strerror(errno));
+			return 1;
+		}
+		xon_t = now_s();
 	}
 	if (pf && fclose(pf)) {
 		fprintf(stderr, "pfc_storm: %s: %s\n", pcap, strerror(errno));
@@ -301,8 +326,12 @@ int main(int argc, char **argv)
 	if (fd >= 0)
 		close(fd);
 	t0 = now_s() - t0;
-	printf("sent %ld frames in %.3f s (%.0f/s)%s\n", sent - errors, t0,
-	       t0 > 0 ? (double)(sent - errors) / t0 : 0.0,
-	       errors ? " (some refused: ENOBUFS)" : "");
+	/* The first and last frame's CLOCK_MONOTONIC times, in ns: the
+	 * benchmarks measure reactions from them. */
+	printf("sent %ld frames in %.3f s (%.0f/s)%s first_ns %.0f last_ns "
+	       "%.0f xon_ns %.0f\n",
+	       sent - errors, t0, t0 > 0 ? (double)(sent - errors) / t0 : 0.0,
+	       errors ? " (some refused: ENOBUFS)" : "", first * 1e9,
+	       last * 1e9, xon_t * 1e9);
 	return 0;
 }
