@@ -9,6 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
 #include "core/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
@@ -25,8 +28,10 @@ void wdpoll_init(struct wdpoll *w)
 void wdpoll_free(struct wdpoll *w)
 {
 	free(w->v);
+	free(w->byidx);
 	w->v = NULL;
-	w->n = 0;
+	w->byidx = NULL;
+	w->n = w->nbyidx = 0;
 }
 
 struct wdpoll_port *wdpoll_find(const struct wdpoll *w, const char *ifname)
@@ -162,24 +167,85 @@ int wdpoll_wait(const struct wdpoll *w, double now)
 	return w->next_ms <= now ? 0 : (int)(w->next_ms - now) + 1;
 }
 
+/* The watched port of IFINDEX (W->byidx sorted by ifindex), or NULL. */
+static struct wdpoll_port *wdpoll_by_ifindex(struct wdpoll *w, int ifindex)
+{
+	size_t lo = 0, hi = w->nbyidx;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		int k = w->v[w->byidx[mid]].ifindex;
+
+		if (k == ifindex)
+			return &w->v[w->byidx[mid]];
+		if (k < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 static int wdpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct wdpoll *w = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct wdpoll_port *e;
 	struct tc_stats_obj o;
 	int q;
 
-	if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
-	    o.obj != TC_MSG_QDISC)
+	/* Most of a dump is not roced's leaves, nor on a watched port:
+	 * skipped before the full decode (the poll's cost with many
+	 * ports). */
+	if (nlh->nlmsg_type != RTM_NEWQDISC ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
 		return MNL_CB_OK;
-	q = tc_msg_leaf_queue(o.handle);
+	q = tc_msg_leaf_queue(tcm->tcm_handle);
 	if (q < 0 || q >= POLICY_NQUEUES)
 		return MNL_CB_OK;
-	for (size_t i = 0; i < w->n; i++)
-		if (w->v[i].ifindex == o.ifindex && w->v[i].watched) {
-			w->v[i].seen[q] = true;
-			w->v[i].st[q] = o.st;
-		}
+	e = wdpoll_by_ifindex(w, tcm->tcm_ifindex);
+	if (!e || !(e->queues & (1u << q)) ||
+	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
+	    o.obj != TC_MSG_QDISC)
+		return MNL_CB_OK;
+	e->seen[q] = true;
+	e->st[q] = o.st;
 	return MNL_CB_OK;
+}
+
+static int wdpoll_idx_cmp(const void *a, const void *b, void *arg)
+{
+	const struct wdpoll *w = arg;
+	int x = w->v[*(const size_t *)a].ifindex;
+	int y = w->v[*(const size_t *)b].ifindex;
+
+	return (x > y) - (x < y);
+}
+
+/* Index the watched ports by ifindex; a port whose ifindex is unknown,
+ * or was not in the last dump (replaced), is looked up again. */
+static void wdpoll_index(struct wdpoll *w)
+{
+	size_t *nb = realloc(w->byidx, (w->n ? w->n : 1) * sizeof(*nb));
+
+	if (!nb)
+		return;
+	w->byidx = nb;
+	w->nbyidx = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		bool seen = false;
+
+		if (!e->watched)
+			continue;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			seen |= e->seen[q];
+		if (!e->ifindex || !seen)
+			e->ifindex = (int)if_nametoindex(e->ifname);
+		if (e->ifindex)
+			w->byidx[w->nbyidx++] = i;
+	}
+	qsort_r(w->byidx, w->nbyidx, sizeof(*w->byidx), wdpoll_idx_cmp, w);
 }
 
 static void wdpoll_log(const struct wdpoll_port *e, unsigned q,
@@ -207,12 +273,46 @@ static void wdpoll_log(const struct wdpoll_port *e, unsigned q,
 		         s->drained + s->dropped);
 }
 
+/* Pause frames received for queue Q of E so far (software PFC's count,
+ * which goes on while pause is ignored). */
+static uint64_t wdpoll_pause(const struct wdpoll_port *e,
+                             const struct softpfc_port *sp, unsigned q)
+{
+	uint64_t n = 0;
+
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if (e->prios[q] & (1u << p))
+			n += sp->c.rx_pause[p];
+	return n;
+}
+
+/* Does queue Q need its tc counters this poll? Only if pause came since
+ * the last poll (the storm condition needs it, and XON never counts) or
+ * the queue is not simply monitored (a shut queue's drops are counted):
+ * a quiet fabric costs no netlink at all. */
+static bool wdpoll_wants(const struct wdpoll_port *e,
+                         const struct softpfc_port *sp, unsigned q)
+{
+	const struct pfcwd_queue *s = &e->q[q];
+
+	return !s->have_prev || s->state != PFCWD_MONITORED ||
+	       wdpoll_pause(e, sp, q) != s->prev.pause_rx;
+}
+
+static const struct softpfc_port *wdpoll_sp(const struct wdpoll *w,
+                                            const struct wdpoll_port *e)
+{
+	return w->softpfc ? softpfc_port((struct softpfc *)w->softpfc,
+	                                 e->ifname, false)
+	                  : NULL;
+}
+
 void wdpoll_tick(struct wdpoll *w, double now)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct nlb_error nerr;
-	bool changed = false;
-	int rc;
+	bool changed = false, dump = false;
+	int rc = 0;
 
 	if (!w->next_ms || now < w->next_ms)
 		return;
@@ -220,17 +320,24 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	if (w->next_ms <= now)
 		w->next_ms = now + w->cfg.poll_ms; /* polls missed: skipped */
 	w->polls++;
-	for (size_t i = 0; i < w->n; i++) {
-		struct wdpoll_port *e = &w->v[i];
+	for (size_t i = 0; i < w->n && !dump; i++) {
+		const struct softpfc_port *sp = wdpoll_sp(w, &w->v[i]);
 
-		memset(e->seen, 0, sizeof(e->seen));
-		if (e->watched)
-			e->ifindex = (int)if_nametoindex(e->ifname);
+		for (unsigned q = 0;
+		     sp && w->v[i].watched && q < POLICY_NQUEUES; q++)
+			dump |= (w->v[i].queues & (1u << q)) &&
+			        wdpoll_wants(&w->v[i], sp, q);
 	}
-	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-	if (rc == 0 && w->nl)
-		rc = nlb_dump(w->nl, (struct nlmsghdr *)req, wdpoll_stats_cb, w,
-		              &nerr);
+	if (dump) {
+		wdpoll_index(w);
+		for (size_t i = 0; i < w->n; i++)
+			memset(w->v[i].seen, 0, sizeof(w->v[i].seen));
+		rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
+		if (rc == 0 && w->nl)
+			rc = nlb_dump(w->nl, (struct nlmsghdr *)req,
+			              wdpoll_stats_cb, w, &nerr);
+		w->dumps++;
+	}
 	if (rc < 0) {
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
@@ -238,10 +345,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	}
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
-		const struct softpfc_port *sp =
-		    w->softpfc ? softpfc_port((struct softpfc *)w->softpfc,
-		                              e->ifname, false)
-		               : NULL;
+		const struct softpfc_port *sp = wdpoll_sp(w, e);
 		struct pfcwd_config c;
 
 		if (!e->watched || !sp)
@@ -251,15 +355,24 @@ void wdpoll_tick(struct wdpoll *w, double now)
 			struct pfcwd_sample s = {0};
 			enum pfcwd_event ev;
 
-			if (!(e->queues & (1u << q)) || !e->seen[q])
+			if (!(e->queues & (1u << q)))
 				continue;
-			for (unsigned p = 0; p < POLICY_NPRIO; p++)
-				if (e->prios[q] & (1u << p))
-					s.pause_rx += sp->c.rx_pause[p];
+			s.pause_rx = wdpoll_pause(e, sp, q);
 			s.rx_live = true;
-			s.tx_packets = e->st[q].packets;
-			s.drops = e->st[q].drops;
-			s.backlog = e->st[q].qlen;
+			if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
+				/* No pause since the last poll: a clean poll
+				 * whatever the queue did; its counters as
+				 * they were (no netlink read). */
+				s.tx_packets = e->q[q].prev.tx_packets;
+				s.drops = e->q[q].prev.drops;
+				s.backlog = e->q[q].prev.backlog;
+			} else if (e->seen[q]) {
+				s.tx_packets = e->st[q].packets;
+				s.drops = e->st[q].drops;
+				s.backlog = e->st[q].qlen;
+			} else {
+				continue;
+			}
 			ev = pfcwd_poll(&e->q[q], &c, &s, now);
 			if (ev == PFCWD_EV_NONE)
 				continue;

@@ -58,8 +58,12 @@ struct wdpoll {
 	const struct softpfc *softpfc;
 	wdpoll_reconcile_fn reconcile;
 	void *arg;
-	/* Polls done, for bench/watchdog. */
-	uint64_t polls;
+	/* Polls done, and those that read the kernel's counters (only
+	 * when pause arrived or a queue is shut). */
+	uint64_t polls, dumps;
+	/* The watched ports' indexes in V, sorted by ifindex (per poll). */
+	size_t *byidx;
+	size_t nbyidx;
 };
 
 void wdpoll_init(struct wdpoll *w);
