@@ -299,12 +299,22 @@ static bool wdpoll_wants(const struct wdpoll_port *e,
 	       wdpoll_pause(e, sp, q) != s->prev.pause_rx;
 }
 
+/* E's software PFC entry: the one found last time when it is still that
+ * port's (entries move when ports come and go), else looked up again; a
+ * name lookup per port per poll would cost N^2 at N ports. */
 static const struct softpfc_port *wdpoll_sp(const struct wdpoll *w,
-                                            const struct wdpoll_port *e)
+                                            struct wdpoll_port *e)
 {
-	return w->softpfc ? softpfc_port((struct softpfc *)w->softpfc,
-	                                 e->ifname, false)
-	                  : NULL;
+	const struct softpfc *s = w->softpfc;
+	const struct softpfc_port *sp = e->sp;
+
+	if (!s)
+		return NULL;
+	if (sp && sp >= s->v && sp < s->v + s->n &&
+	    !strcmp(sp->ifname, e->ifname))
+		return sp;
+	e->sp = softpfc_port((struct softpfc *)s, e->ifname, false);
+	return e->sp;
 }
 
 void wdpoll_tick(struct wdpoll *w, double now)

@@ -40,6 +40,8 @@ struct wdpoll_port {
 	/* The last poll's leaf statistics. */
 	bool seen[POLICY_NQUEUES];
 	struct tc_stats_counters st[POLICY_NQUEUES];
+	/* Software PFC's entry for the port, as last found (a cache). */
+	const struct softpfc_port *sp;
 };
 
 /* Reconcile port IFNAME soon. */
