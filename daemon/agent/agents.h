@@ -16,9 +16,15 @@
 
 #include "agent/frame.h"
 #include "agent/lldp_agent.h"
+#include "agent/softpfc.h"
+#include "agent/wdpoll.h"
+#include "core/ports.h"
 #include "kernel/link.h"
 #include "model/plan.h"
 #include "model/policy.h"
+
+/* The daemon reconciles port IFNAME (soon: after the current batch). */
+typedef void (*agents_reconcile_fn)(void *arg, const char *ifname);
 
 struct agents {
 	struct frames frames;
@@ -27,7 +33,25 @@ struct agents {
 	struct lldp_agent lldp;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
+	/* --- software PFC (issue 8) --- */
+	struct softpfc softpfc;
+	struct ports *ports; /* the daemon's registry (compile inputs) */
+	agents_reconcile_fn reconcile;
+	void *reconcile_arg;
+	/* The PFC watchdog's poller, and the policy it follows (the
+	 * daemon's running one, at a stable address). */
+	struct wdpoll wd;
+	const struct policy *policy;
+	/* --- end of software PFC --- */
 };
+
+/* The daemon's registry, whose compile inputs the agents set, and how
+ * they ask for a reconcile of a port. */
+void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
+                       agents_reconcile_fn fn, void *arg);
+/* After the daemon applied what the agents asked for: software PFC
+ * kicks the queues it released (softpfc.h). */
+void agents_applied(struct agents *a);
 
 /* Sockets go into EPFD; OPS (NULL: frame_ops_packet) with IMPL reach the
  * wire. */

@@ -120,9 +120,25 @@ static int packet_send(void *impl, int fd, int ifindex, const uint8_t *buf,
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/* Through the qdiscs: the socket's bypass is turned off for this one
+ * frame. */
+static int packet_send_queued(void *impl, int fd, int ifindex,
+                              const uint8_t *buf, size_t len)
+{
+	int zero = 0, one = 1, rc;
+
+	if (setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &zero,
+	               sizeof(zero)) < 0)
+		return -errno;
+	rc = packet_send(impl, fd, ifindex, buf, len);
+	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	return rc;
+}
+
 const struct frame_ops frame_ops_packet = {
     .open = packet_open,
     .close = packet_close,
     .recv = packet_recv,
     .send = packet_send,
+    .send_queued = packet_send_queued,
 };

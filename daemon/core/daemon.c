@@ -416,6 +416,55 @@ static int daemon_commit(struct daemon *d, struct policy *cand,
 	return rc;
 }
 
+/* The PFC watchdog's storm state that a previous roced left in the state
+ * directory (issue 8): shut queues stay shut from the first apply on,
+ * and are restored by the usual rules. */
+static void daemon_wd_load(struct daemon *d)
+{
+	struct wdpoll *w = &d->agents.wd;
+	int rc;
+
+	if (ctl_state_path(w->path, sizeof(w->path), ".pfcwd") < 0)
+		w->path[0] = '\0';
+	w->netns_cookie = d->ports.netns_cookie;
+	w->cfg = d->policy.pfcwd;
+	rc = wdpoll_load(w, daemon_ms());
+	if (rc == -ESTALE) {
+		log_info("%s was left by a network namespace that is gone: "
+		         "removed",
+		         w->path);
+		unlink(w->path);
+	} else if (rc < 0)
+		log_warnx("cannot read the PFC watchdog's state from %s: %s",
+		          w->path, strerror(-rc));
+	else if (rc > 0)
+		log_info("PFC watchdog: %d queue%s in storm or on probation "
+		         "(%s)",
+		         rc, rc == 1 ? "" : "s", w->path);
+}
+
+/* Port IFNAME's inputs changed (an agent's): reconcile it after this
+ * batch of events. */
+static void daemon_pend(struct daemon *d, const char *ifname)
+{
+	for (size_t i = 0; i < d->npending; i++)
+		if (!strcmp(d->pending[i], ifname))
+			return;
+	if (d->npending == DAEMON_PENDING_MAX) {
+		d->pending_all = true;
+		return;
+	}
+	snprintf(d->pending[d->npending++], POLICY_IFNAME_MAX, "%s", ifname);
+}
+
+static void daemon_agent_reconcile(void *data, const char *ifname)
+{
+	struct daemon *d = data;
+
+	if (policy_find_iface(&d->policy, ifname))
+		daemon_pend(d, ifname);
+}
+
 static void daemon_link_event(enum link_event ev, const struct link_info *l,
                               const char *old_name, void *data)
 {
@@ -664,6 +713,8 @@ static int daemon_setup(struct daemon *d)
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 		return -errno;
 	agents_init(&d->agents, d->epfd, NULL, NULL);
+	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
+	                  daemon_agent_reconcile, d);
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
@@ -812,6 +863,9 @@ static void daemon_loop(struct daemon *d)
 		agents = agents_wait(&d->agents, daemon_ms());
 		if (agents >= 0 && (wait < 0 || agents < wait))
 			wait = agents;
+		/* What an agent's timer asked for is applied at once. */
+		if (d->npending || d->pending_all)
+			wait = 0;
 		n = epoll_wait(d->epfd, evs, 8, wait);
 
 		if (n < 0 && errno == EINTR)
@@ -839,6 +893,8 @@ static void daemon_loop(struct daemon *d)
 			daemon_apply(d, &d->policy, d->pending, d->npending,
 			             NULL);
 		}
+		if (d->npending || d->pending_all)
+			agents_applied(&d->agents);
 		d->npending = 0;
 		d->pending_all = false;
 		daemon_repairs(d);
@@ -934,6 +990,8 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_policy;
 	}
 	ports_init(&d->ports, &kernel, preset < 0);
+	/* The daemon holds and releases no-drop queues (software PFC). */
+	d->ports.softpfc = true;
 	d->ports.netns_cookie = daemon_netns_cookie();
 	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
 		d->mtu_path[0] = '\0';
@@ -963,7 +1021,8 @@ int daemon_run(const struct daemon_opts *o)
 	                              .file = o->file,
 	                              .e = &d->e,
 	                              .ports = &d->ports,
-	                              .lldp = &d->agents.lldp};
+	                              .lldp = &d->agents.lldp,
+	                              .agents = &d->agents};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);
@@ -973,6 +1032,7 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot set up the event loop");
 		goto out_engine;
 	}
+	daemon_wd_load(d);
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
 	         ctl_srv_path(d->ctl));

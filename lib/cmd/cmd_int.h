@@ -37,6 +37,7 @@
  *              same way
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
+ *   PFCWDACT   a PFC watchdog action (drop, forward, alert): the same
  *   DCBXAGENT  a DCBX agent (roced, lldpad): model/policy.h's table, the
  *              same way
  */

@@ -481,6 +481,53 @@ static int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
 	return 0;
 }
 
+/* ---- issue 8: the watchdog's action, fabric-internal ports, link pause
+ * ---- */
+
+static int cmd_nx_wd_action(struct cmd_exec_arg *x)
+{
+	const char *v = x->pa->argv[x->pa->argc - 1];
+	int a = policy_pfcwd_action_parse(v);
+
+	if (!x->pa->negated) {
+		x->p->pfcwd.action = (enum policy_pfcwd_action)a;
+		return 0;
+	}
+	if (a >= 0 && (enum policy_pfcwd_action)a != x->p->pfcwd.action) {
+		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+		         "%% priority-flow-control watch-dog action is %s, not "
+		         "%s",
+		         policy_pfcwd_action_name(x->p->pfcwd.action), v);
+		return -1;
+	}
+	x->p->pfcwd.action = POLICY_PFCWD_DROP;
+	return 0;
+}
+
+static int cmd_nx_fabric_internal(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	i->fabric_internal = !x->pa->negated;
+	return 0;
+}
+
+/* flowcontrol receive|send on|off; `no` turns it off. */
+static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	const char *last = x->pa->argv[x->pa->argc - 1];
+	bool *field;
+
+	if (!i)
+		return -1;
+	field = cmd_has(x->pa, "receive", NULL) ? &i->fc_rx : &i->fc_tx;
+	*field = !x->pa->negated && !strcmp(last, "on");
+	return 0;
+}
+
 /* ---- the table ---- */
 
 #define H_SHOW   "Show running system information\n"
@@ -577,8 +624,9 @@ static const struct cmd_def cmd_nxos_table[] = {
      H_SHOW "Show queuing information\nPFC watch-dog queue status\n"
             "One interface\n" H_IFNAME "Detailed information\n",
      NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF,
-     H_SHOW "Interface status\nPriority flow control status and counters\n",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF " [detail]",
+     H_SHOW "Interface status\nPriority flow control status and counters\n"
+            "Counters per priority\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
@@ -597,6 +645,17 @@ static const struct cmd_def cmd_nxos_table[] = {
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
+     NULL},
+    /* issue 8: the PFC watchdog's queues */
+    {M(EXEC), KACT, "priority-flow-control recover",
+     "priority-flow-control recover interface IFNAME qos-group <0-7>",
+     H_PFC "Restore a queue the PFC watch-dog shut\n"
+           "Interface\n" H_IFNAME "Qos-group of the queue\nQos-group\n",
+     NULL},
+    {M(EXEC), KACT, "clear queuing pfc-queue",
+     "clear queuing pfc-queue [interface IFNAME]",
+     "Reset functions\nQueuing counters\nPFC watch-dog statistics\n"
+     "One interface\n" H_IFNAME,
      NULL},
     {CMD_M_ALL, KACT, "debug", "debug " SUBSYS, H_DEBUG H_SUBSYS, NULL},
     {CMD_M_ALL, KACT, "debug", "no debug " SUBSYS, NO H_DEBUG H_SUBSYS, NULL},
@@ -698,6 +757,15 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_PFC "Restore a shut queue after a fixed time\n"
               "Multiplier of the poll interval\nMultiplier (0 disables)\n",
      cmd_nx_wd_number},
+    /* issue 8: the watchdog's action, a roced extension */
+    {CFG, KCONF, "priority-flow-control watch-dog action",
+     "priority-flow-control watch-dog action PFCWDACT",
+     H_PFC H_WD "What a storm does to its queue (roced extension)\n",
+     cmd_nx_wd_action},
+    {CFG, KCONF, "priority-flow-control watch-dog action",
+     "no priority-flow-control watch-dog action [PFCWDACT]",
+     NO H_PFC H_WD "What a storm does to its queue (roced extension)\n",
+     cmd_nx_wd_action},
     {CFG, KCONF, "priority-flow-control fixed-restore multiplier",
      "no priority-flow-control fixed-restore multiplier",
      NO H_PFC "Restore a shut queue after a fixed time\n"
@@ -841,6 +909,19 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(IF), KCONF, "qdisc-takeover", "[no] qdisc-takeover",
      NO "Replace a root qdisc roced did not create (roced extension)\n",
      cmd_nx_qdisc_takeover},
+    /* issue 8: fabric-internal ports, link pause */
+    {M(IF), KCONF, "fabric-internal", "[no] fabric-internal",
+     NO "A port inside the fabric: watch-dog times x "
+        "internal-interface-multiplier (roced extension)\n",
+     cmd_nx_fabric_internal},
+    {M(IF), KCONF, "flowcontrol", "flowcontrol (receive|send) (on|off)",
+     "Configure interface flowcontrol (802.3x link pause)\n"
+     "Honour received pause frames\nSend pause frames\n" H_ONOFF,
+     cmd_nx_flowcontrol},
+    {M(IF), KCONF, "flowcontrol", "no flowcontrol (receive|send) [on|off]",
+     NO "Configure interface flowcontrol (802.3x link pause)\n"
+        "Honour received pause frames\nSend pause frames\n" H_ONOFF,
+     cmd_nx_flowcontrol},
     {M(IF), KCONF, "alias", "alias ALIAS",
      "NX-OS name of this port (roced extension)\n"
      "NX-OS interface name, e.g. Ethernet1/1\n",

@@ -175,6 +175,13 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 		              i->queuing_output);
 	if (i->qdisc_takeover)
 		strbuf_puts(out, " qdisc-takeover\n");
+	/* issue 8 */
+	if (i->fabric_internal)
+		strbuf_puts(out, " fabric-internal\n");
+	if (i->fc_rx)
+		strbuf_puts(out, " flowcontrol receive on\n");
+	if (i->fc_tx)
+		strbuf_puts(out, " flowcontrol send on\n");
 	/* LLDP and DCBX (issue 7) */
 	if (i->lldp.no_transmit)
 		strbuf_puts(out, " no lldp transmit\n");
@@ -222,7 +229,8 @@ static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 	     w->shutdown_mult != POLICY_PFCWD_SHUTDOWN_MULT ||
 	     w->internal_if_mult != POLICY_PFCWD_INTERNAL_IF_MULT ||
 	     w->auto_restore_mult != POLICY_PFCWD_AUTO_RESTORE_MULT ||
-	     w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT))
+	     w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT ||
+	     w->action != POLICY_PFCWD_DROP))
 		strbuf_puts(out, "!\n");
 
 	if (w->enabled)
@@ -243,6 +251,9 @@ static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 	if (w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT)
 		strbuf_printf(out, "%s fixed-restore multiplier %u\n", pfc,
 		              w->fixed_restore_mult);
+	if (w->action != POLICY_PFCWD_DROP)
+		strbuf_printf(out, "%s watch-dog action %s\n", pfc,
+		              policy_pfcwd_action_name(w->action));
 }
 
 /* The QoS definitions: class-maps, policy-maps and system qos. */

@@ -538,6 +538,57 @@ static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
 	          NULL);
 }
 
+/* --- issue 8: fabric-internal ports and link pause --- */
+
+/* `fabric-internal = true;` and `flowcontrol = { receive = true; send =
+ * false; };` of interface I. */
+static void conf_iface_flow(struct conf_ctx *c, const config_setting_t *e,
+                            const char *iwhere, struct policy_iface *i)
+{
+	static const enum conf_key keys[] = {CONF_K_RECEIVE, CONF_K_SEND};
+	const config_setting_t *g;
+	char where[CONF_SUBWHERE_MAX];
+	bool v;
+
+	if (conf_bool(c, e, CONF_K_FABRIC_INTERNAL, iwhere, &v,
+	              &i->fabric_internal_line) > 0)
+		i->fabric_internal = v;
+	g = conf_typed(c, e, CONF_K_FLOWCONTROL, iwhere, CONFIG_TYPE_GROUP);
+	if (!g)
+		return;
+	conf_where_of(where, sizeof(where), CONF_K_FLOWCONTROL, iwhere);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	if (conf_bool(c, g, CONF_K_RECEIVE, where, &v, &i->fc_rx_line) > 0)
+		i->fc_rx = v;
+	if (conf_bool(c, g, CONF_K_SEND, where, &v, &i->fc_tx_line) > 0)
+		i->fc_tx = v;
+}
+
+/* The watchdog's action, a roced extension, in the watch-dog group. */
+static void conf_pfcwd_action(struct conf_ctx *c, const config_setting_t *wd,
+                              const char *where, struct policy_pfcwd *w)
+{
+	char v[32];
+	int a;
+
+	if (conf_string(c, wd, CONF_K_ACTION, where, v, sizeof(v),
+	                &w->action_line) <= 0)
+		return;
+	a = policy_pfcwd_action_parse(v);
+	if (a < 0) {
+		char acts[64];
+
+		policy_pfcwd_action_expected(acts, sizeof(acts));
+		diag_err(c->d, w->action_line,
+		         "invalid %s '%s' in %s, expected %s",
+		         conf_key_name(CONF_K_ACTION), v, where, acts);
+		return;
+	}
+	w->action = (enum policy_pfcwd_action)a;
+}
+
+/* --- end of issue 8 --- */
+
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
 	static const enum conf_key keys[] = {CONF_K_NAME,
@@ -545,7 +596,9 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	                                     CONF_K_PRIORITY_FLOW_CONTROL,
 	                                     CONF_K_SERVICE_POLICY,
 	                                     CONF_K_QDISC_TAKEOVER,
-	                                     CONF_K_LLDP};
+	                                     CONF_K_LLDP,
+	                                     CONF_K_FABRIC_INTERNAL,
+	                                     CONF_K_FLOWCONTROL};
 	static const enum conf_key sp_keys[] = {CONF_K_QOS_INPUT,
 	                                        CONF_K_QUEUING_OUTPUT};
 	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
@@ -569,6 +622,7 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	conf_string(c, e, CONF_K_ALIAS, where, i->alias, sizeof(i->alias),
 	            &i->alias_line);
 	conf_iface_pfc(c, e, where, i);
+	conf_iface_flow(c, e, where, i);
 	conf_iface_lldp(c, e, where, i);
 	if (conf_bool(c, e, CONF_K_QDISC_TAKEOVER, where, &takeover, NULL) > 0)
 		i->qdisc_takeover = takeover;
@@ -602,7 +656,7 @@ static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 	    CONF_K_AUTO_RESTORE_MULTIPLIER, CONF_K_FIXED_RESTORE_MULTIPLIER};
 	static const enum conf_key wd_keys[] = {
 	    CONF_K_INTERVAL, CONF_K_SHUTDOWN_MULTIPLIER,
-	    CONF_K_INTERNAL_INTERFACE_MULTIPLIER};
+	    CONF_K_INTERNAL_INTERFACE_MULTIPLIER, CONF_K_ACTION};
 	const char *where = conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL);
 	char wdwhere[CONF_SUBWHERE_MAX];
 	struct policy_pfcwd *w = &c->p->pfcwd;
@@ -634,6 +688,7 @@ static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 	conf_wd_int(c, wd, CONF_K_INTERNAL_INTERFACE_MULTIPLIER, wdwhere, 1,
 	            POLICY_PFCWD_MULT_MAX, &w->internal_if_mult,
 	            &w->internal_if_line);
+	conf_pfcwd_action(c, wd, wdwhere, w);
 }
 
 static void conf_root(struct conf_ctx *c, const config_setting_t *root)

@@ -61,6 +61,11 @@ enum conf_key {
 	CONF_K_INTERNAL_INTERFACE_MULTIPLIER,
 	CONF_K_AUTO_RESTORE_MULTIPLIER,
 	CONF_K_FIXED_RESTORE_MULTIPLIER,
+	/* PFC watchdog action, fabric-internal ports, link pause (issue 8) */
+	CONF_K_ACTION,
+	CONF_K_FABRIC_INTERNAL,
+	CONF_K_FLOWCONTROL,
+	CONF_K_SEND, /* flowcontrol's receive is CONF_K_RECEIVE (LLDP's) */
 	/* LLDP and DCBX (issue 7) */
 	CONF_K_LLDP,
 	CONF_K_FEATURE,

@@ -45,6 +45,10 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_INTERNAL_INTERFACE_MULTIPLIER] = "internal-interface-multiplier",
     [CONF_K_AUTO_RESTORE_MULTIPLIER] = "auto-restore-multiplier",
     [CONF_K_FIXED_RESTORE_MULTIPLIER] = "fixed-restore-multiplier",
+    [CONF_K_ACTION] = "action",
+    [CONF_K_FABRIC_INTERNAL] = "fabric-internal",
+    [CONF_K_FLOWCONTROL] = "flowcontrol",
+    [CONF_K_SEND] = "send",
     /* LLDP and DCBX (issue 7) */
     [CONF_K_LLDP] = "lldp",
     [CONF_K_FEATURE] = "feature",

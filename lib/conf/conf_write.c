@@ -408,6 +408,20 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		conf_write_nl(sb, 2);
 		conf_write_bool(sb, CONF_K_QDISC_TAKEOVER, true);
 	}
+	/* issue 8: fabric-internal ports, link pause */
+	if (f->fabric_internal) {
+		conf_write_nl(sb, 2);
+		conf_write_bool(sb, CONF_K_FABRIC_INTERNAL, true);
+	}
+	if (f->fc_rx || f->fc_tx) {
+		conf_write_nl(sb, 2);
+		conf_write_group(sb, CONF_K_FLOWCONTROL);
+		if (f->fc_rx)
+			conf_write_bool(sb, CONF_K_RECEIVE, true);
+		if (f->fc_tx)
+			conf_write_bool(sb, CONF_K_SEND, true);
+		strbuf_puts(sb, "};");
+	}
 	conf_write_iface_lldp(sb, f);
 	if (f->qos_input[0] || f->queuing_output[0]) {
 		conf_write_nl(sb, 2);
@@ -457,6 +471,12 @@ static void conf_write_pfcwd(struct strbuf *sb, const struct policy *p)
 	conf_write_nl(sb, 2);
 	conf_write_uint(sb, CONF_K_INTERNAL_INTERFACE_MULTIPLIER,
 	                w->internal_if_mult);
+	/* roced's extension, written only when it is not the default */
+	if (w->action != POLICY_PFCWD_DROP) {
+		conf_write_nl(sb, 2);
+		conf_write_str(sb, CONF_K_ACTION,
+		               policy_pfcwd_action_name(w->action));
+	}
 	conf_write_nl(sb, 1);
 	strbuf_puts(sb, "};");
 	conf_write_nl(sb, 1);

@@ -37,6 +37,12 @@
  *        interface list: empty, or cut off while being written) is
  *        refused unless FORCE (default false). Needs the configure right.
  *   {"cmd": "debug", "subsys": "dcbx", "on": true}   Needs configure.
+ *   {"cmd": "pfc-queue", "op": "recover", "interface": "X",
+ *    "qos-group": "3"}   `priority-flow-control recover interface X
+ *        qos-group 3`: restore a queue the PFC watchdog shut.
+ *   {"cmd": "pfc-queue", "op": "clear", "interface": "X" or "",
+ *    "qos-group": ""}   `clear queuing pfc-queue [interface X]`: the
+ *        watchdog's statistics back to 0. Both need configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "..."}
  * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
  * cmd, a missing, repeated or mistyped key, a request too large, or permission
@@ -124,6 +130,7 @@ enum ctl_cmd {
 	CTL_CMD_COPY,
 	CTL_CMD_RELOAD,
 	CTL_CMD_DEBUG,
+	CTL_CMD_PFC_QUEUE, /* issue 8: the PFC watchdog's queues */
 	CTL_CMD_PING,
 };
 
@@ -147,6 +154,11 @@ struct ctl_request {
 	bool on;
 	/* reload: even a file that removes roced's policy from every port */
 	bool force;
+	/* pfc-queue: OP "recover" (IFACE, QOS_GROUP) or "clear" (IFACE, ""
+	 * for every port) */
+	char op[CTL_NAME_LEN];
+	char iface[CTL_NAME_LEN];
+	char qos_group[CTL_NAME_LEN];
 };
 
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the

@@ -178,6 +178,16 @@ struct policy_iface {
 	enum policy_tristate watchdog;
 	/* Replace a root qdisc roced did not create (default: refuse). */
 	bool qdisc_takeover;
+	/* --- issue 8 --- */
+	/* A fabric-internal port (switch to switch inside the fabric): the
+	 * watchdog's times are multiplied by internal-interface-multiplier
+	 * there. roced extension. */
+	bool fabric_internal;
+	/* `flowcontrol receive on` / `flowcontrol send on`: 802.3x link
+	 * pause, which excludes PFC on the port. */
+	bool fc_rx, fc_tx;
+	unsigned fabric_internal_line, fc_rx_line, fc_tx_line;
+	/* --- end of issue 8 --- */
 	struct policy_iface_lldp lldp;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
@@ -194,6 +204,27 @@ struct policy_system {
 	unsigned network_qos_line, qos_input_line, queuing_output_line;
 };
 
+/* --- PFC watchdog action (issue 8) --- */
+/* What the watchdog does to a queue in a PFC storm: drop (NX-OS's only
+ * behaviour, the default): flush the queue, drop what arrives for it and
+ * stop honouring pause for its priority; forward: the queue becomes lossy
+ * (pause ignored, nothing dropped on purpose); alert: log only. */
+enum policy_pfcwd_action {
+	POLICY_PFCWD_DROP,
+	POLICY_PFCWD_FORWARD,
+	POLICY_PFCWD_ALERT,
+};
+#define POLICY_PFCWD_NACTIONS (POLICY_PFCWD_ALERT + 1)
+
+/* "drop", "forward", "alert" ("?" for anything else); the parse is its
+ * inverse (-1 if unknown); the help is rocesh's `?` text; "expected"
+ * writes "drop, forward or alert" and returns what snprintf would. */
+const char *policy_pfcwd_action_name(enum policy_pfcwd_action a);
+int policy_pfcwd_action_parse(const char *s);
+const char *policy_pfcwd_action_help(enum policy_pfcwd_action a);
+int policy_pfcwd_action_expected(char *buf, size_t len);
+/* --- end of the PFC watchdog action --- */
+
 /* Global PFC watchdog. Detection time = poll_ms * shutdown_mult; restore
  * after poll_ms * auto_restore_mult without pause frames, or unconditionally
  * after poll_ms * fixed_restore_mult (0 = off). */
@@ -207,6 +238,9 @@ struct policy_pfcwd {
 	unsigned line;
 	unsigned poll_line, shutdown_line, auto_restore_line;
 	unsigned fixed_restore_line, internal_if_line;
+	/* What a storm does to its queue (roced's extension; issue 8). */
+	enum policy_pfcwd_action action;
+	unsigned action_line;
 };
 
 /* NX-OS defaults from `show queuing pfc-queue detail`. */
@@ -395,5 +429,10 @@ enum policy_validate_mode {
 };
 int policy_validate_mode(const struct policy *p, struct diag *d,
                          enum policy_validate_mode mode);
+
+/* issue 8, part of policy_validate(): link pause and PFC on one port
+ * (a switch forbids it: both would pause the same traffic), the
+ * watchdog's action. Returns the number of errors added. */
+int policy_validate_pfc(const struct policy *p, struct diag *d);
 
 #endif

@@ -592,6 +592,7 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_system(p, d);
 	policy_validate_ifaces(p, d);
 	policy_validate_pfcwd(p, d);
+	policy_validate_pfc(p, d);
 	policy_lldp_validate(p, d);
 	return (int)(d->nerrors - errors);
 }

@@ -250,7 +250,7 @@ static void compile_resolve(struct compile_ctx *c)
 static int compile_port(const struct policy *p, const struct compile_port *cp,
                         struct plan *out)
 {
-	struct compile_ctx c = {.p = p, .pl = out};
+	struct compile_ctx c = {.p = p, .pl = out, .cp = cp};
 	struct plan_port *pp = plan_add_port(out, cp->ifname);
 	struct compile_dcbx_eff eff;
 	int rc;
@@ -273,6 +273,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 
 	compile_dcb_pfc(&c);
 	compile_dcb_ets(&c);
+	compile_pfc_dcb(&c);
 	compile_dcb_app(&c);
 	pp->dcb_local = pp->dcb;
 	/* A willing port realises the peer's ETS and APP like a policy of

@@ -27,6 +27,19 @@ struct compile_port {
 	 * network-qos MTU applies to the port, this is the plan's MTU
 	 * (plan_dcb.mtu_restore set). */
 	uint32_t mtu_restore;
+	/* --- software PFC and the PFC watchdog (issue 8) --- */
+	/* roced runs software PFC on the port (the daemon listens for pause
+	 * frames there): its no-drop queues get leaves a pause can hold.
+	 * Off in the one-shot modes (-n, --dry-run, --once), where nobody
+	 * would hold or release them. */
+	bool softpfc;
+	/* Priorities (bit n = priority n) whose egress queue a pause
+	 * received on the port holds now (software ports). */
+	uint8_t pfc_hold;
+	/* Queues (bit q = NX-OS queue q) that the watchdog has shut for a
+	 * storm; the policy's watchdog action says what that does. */
+	uint8_t wd_shut;
+	/* --- end of software PFC --- */
 	/* The port's DCBX outcome (issue 7), when its agent runs: HAS_DCBX
 	 * false is "no DCBX at all" (PFC mode auto stays off, waiting).
 	 * With it, PFC mode auto follows DCBX.PFC when DCBX.PFC_AGREED, and

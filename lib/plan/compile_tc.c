@@ -281,6 +281,7 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	qd->parent = compile_tc_queue_class(t, q);
 	qd->queue = (int)q;
 	if (wred && (caps->qdiscs & CAPS_QD_RED)) {
+		compile_pfc_red(c, q);
 		qd->kind = PLAN_QD_RED;
 		compile_red_fill(&qd->u.red, &pq->wred, q,
 		                 compile_port_speed_bytes(c), &c->pp->warnings);
@@ -291,6 +292,8 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 		          "%s: random-detect (WRED/ECN) is not realised: the "
 		          "kernel lacks sch_red, the queue is a plain fifo",
 		          policy_queue_name(q));
+	if (compile_pfc_leaf(c, qd, q))
+		return 0;
 	if (!(caps->qdiscs & CAPS_QD_BFIFO) && (caps->qdiscs & CAPS_QD_PFIFO)) {
 		qd->kind = PLAN_QD_PFIFO;
 		qd->u.fifo.limit = COMPILE_PFIFO_LIMIT;

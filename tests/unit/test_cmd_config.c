@@ -971,6 +971,46 @@ static void test_ets_scaling(void **state)
 	policy_free(&p);
 }
 
+/* issue 8: the watchdog's action, fabric-internal ports, link pause:
+ * each line, its `no`, refusals, and the running-config round trip. */
+static void test_pfc_extensions(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_iface *i;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("priority-flow-control watch-dog action forward",
+	                 "interface eth0", "fabric-internal",
+	                 "flowcontrol receive on", "flowcontrol send on"));
+	assert_int_equal(p.pfcwd.action, POLICY_PFCWD_FORWARD);
+	i = policy_find_iface(&p, "eth0");
+	assert_true(i->fabric_internal);
+	assert_true(i->fc_rx);
+	assert_true(i->fc_tx);
+	tc_apply_bad(&p, &c, "flowcontrol receive maybe", "", 20);
+	check_round_trip(&p);
+	tc_apply(&p, &c, "flowcontrol send off");
+	tc_apply(&p, &c, "no flowcontrol receive");
+	tc_apply(&p, &c, "no fabric-internal");
+	i = policy_find_iface(&p, "eth0");
+	assert_false(i->fc_rx);
+	assert_false(i->fc_tx);
+	assert_false(i->fabric_internal);
+	tc_apply(&p, &c, "exit");
+	tc_apply_bad(&p, &c, "no priority-flow-control watch-dog action alert",
+	             "is forward, not alert", 42);
+	tc_apply(&p, &c, "priority-flow-control watch-dog action alert");
+	assert_int_equal(p.pfcwd.action, POLICY_PFCWD_ALERT);
+	tc_apply(&p, &c, "no priority-flow-control watch-dog action");
+	assert_int_equal(p.pfcwd.action, POLICY_PFCWD_DROP);
+	tc_apply_bad(&p, &c, "priority-flow-control watch-dog action shutdown",
+	             "", 39);
+	policy_free(&p);
+}
+
 int test_cmd_config_main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -990,6 +1030,7 @@ int test_cmd_config_main(void)
 	    cmocka_unit_test(test_validate_interactive),
 	    cmocka_unit_test(test_wred_threshold_limit),
 	    cmocka_unit_test(test_ets_scaling),
+	    cmocka_unit_test(test_pfc_extensions),
 	};
 
 	return cmocka_run_group_tests_name("cmd_config", tests, NULL, NULL);

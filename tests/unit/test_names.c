@@ -130,9 +130,10 @@ static void test_qdisc_kinds(void **state)
 	assert_string_equal(plan_qdisc_kind_name(PLAN_QD_CLSACT), "clsact");
 	assert_int_equal(CAPS_QD_RED, 1u << PLAN_QD_RED);
 	assert_int_equal(CAPS_QD_CLSACT, 1u << PLAN_QD_CLSACT);
-	/* Probed kinds that no plan holds, and kinds roced does not know. */
+	/* Probed kinds that no plan holds, and kinds roced does not know;
+	 * tbf is software PFC's leaf (issue 8). */
 	assert_int_equal(caps_qdisc_parse("tbf"), CAPS_QDISC_TBF);
-	assert_int_equal(plan_qdisc_kind_parse("tbf"), -1);
+	assert_int_equal(plan_qdisc_kind_parse("tbf"), PLAN_QD_TBF);
 	assert_int_equal(plan_qdisc_kind_parse("mqprio"), -1);
 	assert_int_equal(caps_qdisc_parse("fq_codel"), -1);
 	assert_int_equal(plan_qdisc_kind_parse("fq_codel"), -1);
@@ -140,7 +141,8 @@ static void test_qdisc_kinds(void **state)
 	assert_int_equal(caps_qdisc_parse(NULL), -1);
 	assert_string_equal(caps_qdisc_name(CAPS_QDISC_MAX), "?");
 	assert_string_equal(
-	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_TBF), "?");
+	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_MQPRIO), "?");
+	assert_string_equal(plan_qdisc_kind_name(PLAN_QD_TBF), "tbf");
 }
 
 /* ---- port states in show (lib/model/plan.c) ---- */
@@ -387,10 +389,13 @@ static const char conf_full[] =
     "  qdisc-takeover = true;\n"
     "  lldp = { transmit = false; receive = false; dcbx-willing = true;\n"
     "    dcbx-agent = \"roced\"; };\n"
-    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\"; }; } );\n"
+    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\"; }; },\n"
+    "  { name = \"swp2\"; priority-flow-control = { mode = \"off\"; };\n"
+    "    fabric-internal = true;\n"
+    "    flowcontrol = { receive = true; send = true; }; } );\n"
     "priority-flow-control = { watch-dog-interval = true;\n"
     "  watch-dog = { interval = 250; shutdown-multiplier = 3;\n"
-    "    internal-interface-multiplier = 4; };\n"
+    "    internal-interface-multiplier = 4; action = \"alert\"; };\n"
     "  auto-restore-multiplier = 5; fixed-restore-multiplier = 6; };\n"
     "lldp = { feature = false; timer = 10; holdtime = 40; reinit = 3;\n"
     "  tlv-select = { dcbxp = true; egress-queuing = true; };\n"
