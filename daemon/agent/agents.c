@@ -62,7 +62,8 @@ static bool agents_lldp_on(const struct policy *p, const struct policy_iface *i)
 	       (!i->lldp.no_transmit || !i->lldp.no_receive);
 }
 
-static void agents_lldp_sync(struct agents *a, const struct policy *p)
+static void agents_lldp_sync(struct agents *a, const struct policy *p,
+                             struct link_mon *lm)
 {
 	double now = agents_ms();
 
@@ -71,6 +72,7 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p)
 		const struct policy_iface *f = &p->ifaces[i];
 		const struct frame_port *fp = frames_find(&a->frames, f->name);
 		struct lldp_agent_port_cfg pc;
+		struct link_info li;
 
 		if (fp && !p->lldp.no_feature &&
 		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD)
@@ -88,6 +90,9 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p)
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",
 			          f->name);
+		else if (link_lookup(lm, fp->ifname, &li) == 0)
+			lldp_agent_carrier(&a->lldp, fp->ifname, li.running,
+			                   now);
 	}
 	/* The others stop, with a shutdown frame while their socket is
 	 * still open (before frames_detach). */
@@ -150,7 +155,7 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 			log_warnx("%s: cannot open its raw-frame socket: %s",
 			          li.name, strerror(-rc));
 	}
-	agents_lldp_sync(a, p);
+	agents_lldp_sync(a, p, lm);
 }
 
 bool agents_fd(struct agents *a, int fd, double now_ms)

@@ -62,6 +62,7 @@ struct lldp_port {
 	uint8_t mac[6];
 	struct lldp_agent_port_cfg cfg;
 	bool running; /* started and not stopped */
+	bool carrier; /* the link's carrier, as last heard */
 	bool mark;    /* lldp_agent_sweep()'s */
 	struct lldp_tx tx;
 	bool has_local; /* LOCAL holds what roced advertises */
@@ -108,6 +109,10 @@ int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
  * went down administratively: a shutdown frame while their frame port is
  * still attached) and are forgotten; clears the marks. */
 void lldp_agent_sweep(struct lldp_agent *a, double now);
+/* IFNAME's carrier is UP (or not): a carrier that comes back makes a
+ * fast start. */
+void lldp_agent_carrier(struct lldp_agent *a, const char *ifname, bool up,
+                        double now);
 /* Stop IFNAME now (shutdown frame first when SHUTDOWN). */
 void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
                      double now);

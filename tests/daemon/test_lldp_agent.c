@@ -346,6 +346,52 @@ static void test_shutdown(void **state)
 	side_free(&sw);
 }
 
+/* `no lldp tlv-select dcbxp`: no DCBX TLVs sent, no DCBX outcome; back
+ * on, both come back. A carrier that returns makes a fast start. */
+static void test_no_dcbxp(void **state)
+{
+	struct side sw, host;
+	const struct lldp_port *hp;
+	struct lldp_agent_cfg c;
+	struct lldp_pdu pdu;
+	char err[128];
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	c = sw.a.cfg;
+	c.dcbxp = false;
+	lldp_agent_configure(&sw.a, &c, 0);
+	tick(&sw, 0);
+	assert_int_equal(lldp_decode(sw.k.sent[0] + 14, sw.k.sent_len[0] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	assert_false(pdu.dcbx.has_pfc || pdu.dcbx.has_ets_cfg ||
+	             pdu.dcbx.has_ets_rec || pdu.dcbx.has_app);
+	assert_false(lldp_agent_find(&sw.a, "swp1")->has_oper);
+	deliver(&sw, &host, 0);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_NO_TLV);
+	c = host.a.cfg;
+	c.dcbxp = false;
+	lldp_agent_configure(&host.a, &c, 100);
+	assert_false(hp->has_oper);
+	c.dcbxp = true;
+	lldp_agent_configure(&host.a, &c, 200);
+	assert_true(hp->has_oper);
+	/* Carrier: lost, then back: four frames again from then on. */
+	for (double now = 0; now < 40000; now += 500)
+		tick(&host, now);
+	host.k.nsent = 0;
+	lldp_agent_carrier(&host.a, "eth0", false, 40000);
+	lldp_agent_carrier(&host.a, "eth0", true, 41000);
+	for (double now = 41000; now < 45000; now += 100)
+		tick(&host, now);
+	assert_int_equal(host.k.nsent, 4);
+	side_free(&sw);
+	side_free(&host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +399,7 @@ int main(void)
 	    cmocka_unit_test(test_tx_timers),
 	    cmocka_unit_test(test_rx),
 	    cmocka_unit_test(test_shutdown),
+	    cmocka_unit_test(test_no_dcbxp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
