@@ -191,7 +191,7 @@ static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
 		}
 		return;
 	}
-	dcbx_negotiate(&p->local, p->mac, peer ? &peer->pdu.dcbx : NULL,
+	dcbx_negotiate(&p->local, p->mac, peer ? &peer->dcbx : NULL,
 	               peer ? peer->mac : NULL, &oper);
 	if (p->has_oper && !memcmp(&oper, &p->oper, sizeof(oper)))
 		return;
@@ -345,6 +345,13 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 	}
 	memcpy(b->mac, buf + 6, 6);
 	b->pdu = pdu;
+	/* A legacy CEE peer without IEEE TLVs: negotiate with what its CEE
+	 * TLV says (a willing port takes a CEE switch's configuration). */
+	if (pdu.dcbx.cee && !pdu.dcbx.has_pfc && !pdu.dcbx.has_ets_cfg &&
+	    !pdu.dcbx.has_ets_rec && !pdu.dcbx.has_app)
+		lldp_cee_to_dcbx(&pdu.cee, &b->dcbx);
+	else
+		b->dcbx = pdu.dcbx;
 	b->last_ms = now;
 	b->expires_ms = lldp_rx_expiry(now, pdu.ttl);
 	lldp_agent_negotiate(a, p, now);

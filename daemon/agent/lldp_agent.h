@@ -47,6 +47,10 @@ struct lldp_nbr {
 	uint8_t mac[6]; /* the frames' source address */
 	double added_ms, last_ms, expires_ms;
 	struct lldp_pdu pdu;
+	/* Its DCBX TLVs as negotiated with: the IEEE ones it sent, or, from
+	 * a peer that speaks only legacy CEE (or CIN), what that says in
+	 * IEEE values (lldp_cee_to_dcbx; DCBX.cee set). */
+	struct dcbx_tlvs dcbx;
 };
 
 /* 802.1AB's statistics, and what roced counts beside them. */
