@@ -99,15 +99,44 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 	lldp_agent_sweep(&a->lldp, now);
 }
 
-void agents_lldp_local(struct agents *a, const char *ifname,
-                       const struct plan_port *pp, bool willing, double now_ms)
+void agents_dcbx_local(struct agents *a, const struct ports *r,
+                       const struct policy *p, double now_ms)
 {
-	struct dcbx_tlvs t;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ports_port *e = &r->v[i];
+		const struct policy_iface *f = policy_find_iface(p, e->ifname);
+		struct dcbx_tlvs t;
 
-	if (!lldp_agent_find(&a->lldp, ifname))
-		return;
-	compile_dcbx_local(pp, willing, &t);
-	lldp_agent_set_local(&a->lldp, ifname, &t, now_ms);
+		if (!e->applied || !f || !lldp_agent_find(&a->lldp, e->ifname))
+			continue;
+		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
+		lldp_agent_set_local(&a->lldp, e->ifname, &t, now_ms);
+	}
+}
+
+bool agents_dcbx_pull(struct agents *a, struct ports *r)
+{
+	bool due = false;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct ports_port *e = &r->v[i];
+		const struct lldp_port *lp =
+		    lldp_agent_find(&a->lldp, e->ifname);
+		bool has = lp && lp->has_oper;
+
+		if (has == e->dcbx.has &&
+		    (!has ||
+		     !memcmp(&lp->oper, &e->dcbx.oper, sizeof(lp->oper)))) {
+			due = due || e->dcbx.due;
+			continue;
+		}
+		e->dcbx.has = has;
+		if (has)
+			e->dcbx.oper = lp->oper;
+		e->dcbx.due = true;
+		due = true;
+	}
+	return due;
 }
 
 /* Whether IFNAME is a port of P (by its Linux name). */
