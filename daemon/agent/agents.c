@@ -172,7 +172,8 @@ static bool agents_lldp_on(const struct policy *p, const struct policy_iface *i)
 	       (!i->lldp.no_transmit || !i->lldp.no_receive);
 }
 
-static void agents_lldp_sync(struct agents *a, const struct policy *p)
+static void agents_lldp_sync(struct agents *a, const struct policy *p,
+                             struct link_mon *lm)
 {
 	double now = agents_ms();
 
@@ -181,6 +182,7 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p)
 		const struct policy_iface *f = &p->ifaces[i];
 		const struct frame_port *fp = frames_find(&a->frames, f->name);
 		struct lldp_agent_port_cfg pc;
+		struct link_info li;
 
 		if (fp && !p->lldp.no_feature &&
 		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD)
@@ -198,21 +200,53 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p)
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",
 			          f->name);
+		else if (link_lookup(lm, fp->ifname, &li) == 0)
+			lldp_agent_carrier(&a->lldp, fp->ifname, li.running,
+			                   now);
 	}
 	/* The others stop, with a shutdown frame while their socket is
 	 * still open (before frames_detach). */
 	lldp_agent_sweep(&a->lldp, now);
 }
 
-void agents_lldp_local(struct agents *a, const char *ifname,
-                       const struct plan_port *pp, bool willing, double now_ms)
+void agents_dcbx_local(struct agents *a, const struct ports *r,
+                       const struct policy *p, double now_ms)
 {
-	struct dcbx_tlvs t;
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ports_port *e = &r->v[i];
+		const struct policy_iface *f = policy_find_iface(p, e->ifname);
+		struct dcbx_tlvs t;
 
-	if (!lldp_agent_find(&a->lldp, ifname))
-		return;
-	compile_dcbx_local(pp, willing, &t);
-	lldp_agent_set_local(&a->lldp, ifname, &t, now_ms);
+		if (!e->applied || !f || !lldp_agent_find(&a->lldp, e->ifname))
+			continue;
+		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
+		lldp_agent_set_local(&a->lldp, e->ifname, &t, now_ms);
+	}
+}
+
+bool agents_dcbx_pull(struct agents *a, struct ports *r)
+{
+	bool due = false;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct ports_port *e = &r->v[i];
+		const struct lldp_port *lp =
+		    lldp_agent_find(&a->lldp, e->ifname);
+		bool has = lp && lp->has_oper;
+
+		if (has == e->dcbx.has &&
+		    (!has ||
+		     !memcmp(&lp->oper, &e->dcbx.oper, sizeof(lp->oper)))) {
+			due = due || e->dcbx.due;
+			continue;
+		}
+		e->dcbx.has = has;
+		if (has)
+			e->dcbx.oper = lp->oper;
+		e->dcbx.due = true;
+		due = true;
+	}
+	return due;
 }
 
 /* Whether IFNAME is a port of P (by its Linux name). */
@@ -260,7 +294,7 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 			log_warnx("%s: cannot open its raw-frame socket: %s",
 			          li.name, strerror(-rc));
 	}
-	agents_lldp_sync(a, p);
+	agents_lldp_sync(a, p, lm);
 	agents_softpfc_sync(a, agents_ms());
 	a->policy = p;
 	wdpoll_sync(&a->wd, p, agents_ms());

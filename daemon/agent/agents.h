@@ -61,10 +61,14 @@ void agents_free(struct agents *a);
 /* Raw-frame I/O on each port of P that LM knows and is up, none on
  * the others. */
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
-/* LLDP and DCBX (issue 7): the DCBX TLVs port IFNAME advertises, from
- * PP, the plan last applied to it, and whether the port is willing. */
-void agents_lldp_local(struct agents *a, const char *ifname,
-                       const struct plan_port *pp, bool willing, double now_ms);
+/* LLDP and DCBX (issue 7), between the agent and the port registry R:
+ * what each port R applied a plan to advertises (its plan's own DCB
+ * part, P's willing setting), after every apply; and each port's DCBX
+ * outcome into its entry, true when one changed (the entry's dcbx.due:
+ * a reconcile of the port is due). */
+void agents_dcbx_local(struct agents *a, const struct ports *r,
+                       const struct policy *p, double now_ms);
+bool agents_dcbx_pull(struct agents *a, struct ports *r);
 
 /* FD belongs to an agent: handled (true), or not (false). */
 bool agents_fd(struct agents *a, int fd, double now_ms);

@@ -37,15 +37,21 @@ void lldp_agent_init(struct lldp_agent *a, struct frames *f,
 		frames_listen(f, FRAME_LLDP, lldp_agent_rx, a);
 }
 
+static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
+                                 double now);
+
 void lldp_agent_configure(struct lldp_agent *a, const struct lldp_agent_cfg *c,
                           double now)
 {
 	bool dcbx_changed = a->cfg.dcbxp != c->dcbxp;
 
 	a->cfg = *c;
-	/* What the peers hear changed: tell them at once. */
-	for (size_t i = 0; dcbx_changed && i < a->n; i++)
+	/* What the peers hear changed: tell them at once, and DCBX starts
+	 * or stops. */
+	for (size_t i = 0; dcbx_changed && i < a->n; i++) {
 		lldp_tx_fast(&a->v[i].tx, now);
+		lldp_agent_negotiate(a, &a->v[i], now);
+	}
 }
 
 struct lldp_port *lldp_agent_find(const struct lldp_agent *a,
@@ -173,7 +179,19 @@ static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
 
 	if (!p->has_local)
 		return;
-	dcbx_negotiate(&p->local, p->mac, peer ? &peer->pdu.dcbx : NULL,
+	/* `no lldp tlv-select dcbxp`: the port runs no DCBX at all. */
+	if (!a->cfg.dcbxp) {
+		if (p->has_oper) {
+			p->has_oper = false;
+			p->changed_ms = now;
+			log_info("%s: DCBX off (no lldp tlv-select dcbxp)",
+			         p->ifname);
+			if (a->changed)
+				a->changed(a->arg, p);
+		}
+		return;
+	}
+	dcbx_negotiate(&p->local, p->mac, peer ? &peer->dcbx : NULL,
 	               peer ? peer->mac : NULL, &oper);
 	if (p->has_oper && !memcmp(&oper, &p->oper, sizeof(oper)))
 		return;
@@ -327,6 +345,13 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 	}
 	memcpy(b->mac, buf + 6, 6);
 	b->pdu = pdu;
+	/* A legacy CEE peer without IEEE TLVs: negotiate with what its CEE
+	 * TLV says (a willing port takes a CEE switch's configuration). */
+	if (pdu.dcbx.cee && !pdu.dcbx.has_pfc && !pdu.dcbx.has_ets_cfg &&
+	    !pdu.dcbx.has_ets_rec && !pdu.dcbx.has_app)
+		lldp_cee_to_dcbx(&pdu.cee, &b->dcbx);
+	else
+		b->dcbx = pdu.dcbx;
 	b->last_ms = now;
 	b->expires_ms = lldp_rx_expiry(now, pdu.ttl);
 	lldp_agent_negotiate(a, p, now);
@@ -380,6 +405,19 @@ int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
 		lldp_tx_start(&p->tx, &a->cfg.tx, now);
 	lldp_agent_negotiate(a, p, now);
 	return 0;
+}
+
+void lldp_agent_carrier(struct lldp_agent *a, const char *ifname, bool up,
+                        double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (!p)
+		return;
+	/* Link up: the peer hears us at once (a fast start). */
+	if (up && !p->carrier)
+		lldp_tx_fast(&p->tx, now);
+	p->carrier = up;
 }
 
 void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,

