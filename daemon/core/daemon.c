@@ -944,8 +944,6 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_policy;
 	}
 	ports_init(&d->ports, &kernel, preset < 0);
-	/* The daemon holds and releases no-drop queues (software PFC). */
-	d->ports.softpfc = true;
 	d->ports.netns_cookie = daemon_netns_cookie();
 	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
 		d->mtu_path[0] = '\0';

@@ -16,6 +16,10 @@ void ports_init(struct ports *r, const struct caps *kernel, bool probe)
 	memset(r, 0, sizeof(*r));
 	r->kernel = *kernel;
 	r->probe = probe;
+	/* One plan whatever runs it (the daemon, --once, --dry-run): a
+	 * software port's no-drop queues get holdable leaves, which a
+	 * one-shot roced leaves released (they forward like a fifo). */
+	r->softpfc = true;
 }
 
 static void ports_plan_free(struct ports_port *e)

@@ -107,8 +107,9 @@ struct ports_port {
 
 struct ports {
 	struct caps kernel; /* every port's kernel part */
-	/* The daemon runs software PFC: its ports' no-drop queues get
-	 * holdable leaves (compile_port.softpfc). Not in one-shot modes. */
+	/* Plan software PFC (compile_port.softpfc): no-drop queues of
+	 * software ports get holdable leaves. Always on (ports_init), so
+	 * that the dry run shows what the daemon holds. */
 	bool softpfc;
 	bool probe; /* probe each port's part (not a preset) */
 	/* The last ports_compile() could not probe the ports: they were

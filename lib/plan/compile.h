@@ -28,10 +28,10 @@ struct compile_port {
 	 * (plan_dcb.mtu_restore set). */
 	uint32_t mtu_restore;
 	/* --- software PFC and the PFC watchdog (issue 8) --- */
-	/* roced runs software PFC on the port (the daemon listens for pause
-	 * frames there): its no-drop queues get leaves a pause can hold.
-	 * Off in the one-shot modes (-n, --dry-run, --once), where nobody
-	 * would hold or release them. */
+	/* Plan software PFC on the port: its no-drop queues get leaves a
+	 * pause can hold (the daemon holds and releases them; a one-shot
+	 * roced leaves them released). roced sets it on every port; off,
+	 * the leaves are fifos as before software PFC. */
 	bool softpfc;
 	/* Priorities (bit n = priority n) whose egress queue a pause
 	 * received on the port holds now (software ports). */

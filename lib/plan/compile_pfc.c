@@ -5,8 +5,8 @@
  * or a storm reaches the kernel through compile -> diff -> apply like
  * everything else.
  *
- * Software ports where the daemon runs software PFC (compile_port.softpfc):
- * each no-drop queue's leaf is a tbf. Released, its rate
+ * Software ports (with compile_port.softpfc, which roced always sets): each
+ * no-drop queue's leaf is a tbf. Released, its rate
  * is above the port's and it never shapes; held, it trickles (one bucket
  * per PLAN_TBF_HOLD_SECONDS), so the queue keeps its packets and their
  * senders are back-pressured. Measured on this machine's kernel (roced(8),

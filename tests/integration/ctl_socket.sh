@@ -183,11 +183,11 @@ for what in 'show class-map' 'show policy-map' 'show policy-map interface' \
 		fail "$what: $out"
 done
 out=$(ctl '{"cmd":"show","what":"show interface priority-flow-control","args":[]}')
-jget "$out" 'R["text"]' | grep -q 'software PFC is not implemented yet' ||
-	fail "show interface priority-flow-control does not say PFC counts are n/a"
+jget "$out" 'R["text"]' | grep -q "software PFC counters" ||
+	fail "show interface priority-flow-control does not say its counts are software PFC's"
 out=$(ctl '{"cmd":"show","what":"show queuing pfc-queue","args":["detail"]}')
 jget "$out" 'R["text"]' | grep -q 'PFC watch-dog poll interval : 100 ms' || fail "pfc-queue detail: $out"
-jget "$out" 'R["text"]' | grep -q 'not running yet' || fail "pfc-queue: the watchdog's state is not said"
+jget "$out" 'R["text"]' | grep -q 'Enabled ( 0x8 )' || fail "pfc-queue: the watchdog's state is not said: $out"
 out=$(ctl '{"cmd":"show","what":"show queuing interface","args":["nosuch0"]}')
 jget "$out" 'R["error"]' | grep -q "Invalid interface 'nosuch0'" || fail "unknown interface: $out"
 # 20 frames with DSCP 26 out of swp1: roced's u32 filter puts them in q3.

@@ -38,7 +38,7 @@ has_root() { in_ns "$TC" qdisc show dev "$1" | grep -q 'htb 4791: root'; }
 q3_rate() { in_ns "$TC" class show dev "$1" classid 4791:13 | grep -q 'rate 5Gbit'; }
 roced_leaf() {
 	in_ns "$TC" qdisc show dev "$1" >"$tmp/q"
-	grep -q 'bfifo 4713: parent 4791:13' "$tmp/q" && ! grep -q 'pfifo 10:' "$tmp/q"
+	grep -q 'tbf 4713: parent 4791:13' "$tmp/q" && ! grep -q 'pfifo 10:' "$tmp/q"
 }
 count() { grep -c "$1" "$tmp/log" || true; }
 
@@ -76,7 +76,7 @@ echo "class rate changed on swp2: restored"
 # 3. a foreign leaf under a roced class: replaced by roced's
 in_ns "$TC" qdisc replace dev swp3 parent 4791:13 handle 10: pfifo
 until_ok 10 roced_leaf swp3 || { cat "$tmp/q"; fail "swp3's foreign leaf not replaced"; }
-until_ok 10 grep -q 'swp3: qdisc bfifo 4713: under 4791:13 replaced by pfifo 10: by another process: repairing' \
+until_ok 10 grep -q 'swp3: qdisc tbf 4713: under 4791:13 replaced by pfifo 10: by another process: repairing' \
 	"$tmp/log" || fail "no repair line for swp3"
 echo "foreign leaf grafted on swp3: replaced"
 

@@ -66,7 +66,10 @@ d = sys.argv[1] + '/s.'
 qdiscs = json.load(open(d + 'qdisc'))
 for q in qdiscs:
     q.pop('refcnt', None)  # the kernel's reference count, not the plan's
-classes = [l.rstrip() for l in open(d + 'class') if l.strip()]
+# A tbf leaf (software PFC's no-drop queue) has a class of its own that
+# the kernel makes with it: not a line of the plan.
+classes = [l.rstrip() for l in open(d + 'class')
+           if l.strip() and not l.startswith('class tbf ')]
 filters = []
 for l in open(d + 'filter'):
     if not l.strip():

@@ -126,12 +126,18 @@ TENTH_PCT = SPEED // 1000   # 0 % queues: a tenth of 1 % of the port
 
 
 def roce_port():
-    """swp1 under ROCE_POLICY / ROCE_QUEUING_OUT on htb + bfifo."""
+    """swp1 under ROCE_POLICY / ROCE_QUEUING_OUT on htb + bfifo, the
+    no-drop queue 3 on a released tbf (software PFC), whose own class
+    4713:1 the kernel lists too."""
     qdiscs = {("htb", "4791:", "root"): {"r2q": 10, "default": "0x10"}}
-    classes = {"4791:1": dict(parent="root", rate=SPEED, ceil=SPEED)}
+    classes = {"4791:1": dict(parent="root", rate=SPEED, ceil=SPEED),
+               "4713:1": dict(parent="4713:0")}
     for q in range(8):
-        qdiscs[("bfifo", "471%d:" % q, "4791:1%d" % q)] = {
-            "limit": 1000 * FRAME}
+        if q == 3:
+            qdiscs[("tbf", "4713:", "4791:13")] = {}
+        else:
+            qdiscs[("bfifo", "471%d:" % q, "4791:1%d" % q)] = {
+                "limit": 1000 * FRAME}
         pct = {0: 50, 3: 50}.get(q, 0)
         classes["4791:1%d" % q] = dict(
             parent="4791:1",
