@@ -446,7 +446,8 @@ static void test_show_queuing(void **state)
 	/* this kernel has no red: configured, not realised */
 	assert_false(
 	    json_object_get_boolean(jget(q3, "random-detect.realised")));
-	assert_string_equal(json_object_get_string(jget(q3, "leaf")), "bfifo");
+	/* the no-drop queue: software PFC's tbf */
+	assert_string_equal(json_object_get_string(jget(q3, "leaf")), "tbf");
 	assert_int_equal(json_object_get_int(jget(q3, "counters.tx-packets")),
 	                 4242);
 	assert_int_equal(
