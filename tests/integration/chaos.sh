@@ -77,7 +77,7 @@ t_netns_add ns chaos
 add_port() { "$IP" -n "$ns" link add "$1" type veth peer name "$1p"; }
 for p in $ports; do add_port "$p"; done
 # shellcheck disable=SC2086
-tp_plan "$tmp/a.conf" $ports
+tp_plan_daemon "$tmp/a.conf" $ports
 "$roced" -n -f "$tmp/b.conf" >/dev/null 2>&1 || t_fail "the B configuration is not valid"
 
 : >"$tmp/log.all"
