@@ -29,7 +29,8 @@
 # Why nspawn looks as it does: this machine's PID 1 is not systemd, so
 # nspawn must neither register with machined nor make a scope unit
 # (--register=no --keep-unit), and its runtime directory is a tmpfs of a
-# private mount namespace, so nothing of it stays on the host. The
+# private mount namespace, so nothing of it stays on the host (but the
+# empty directory /run/systemd/nspawn, made when missing). The
 # container shares a network namespace of the test's (where swp1 is),
 # so the host reads swp1 with its own tc; nspawn drops CAP_NET_ADMIN from
 # a container without a private network of its own, so it is given back.
