@@ -1,5 +1,4 @@
-/* compile_int: shared between compile.c, compile_tc.c, compile_util.c,
- * compile_red.c and compile_bpf.c.
+/* compile_int: shared between compile.c and the compile_*.c files.
  *
  * compile.c drives one port at a time: it resolves the policies in force
  * into a struct compile_ctx, builds the DCB part, then hands the context

@@ -1,5 +1,5 @@
-/* tcomp: helpers shared by test_compile.c, test_compile_tc.c and
- * test_compile_bpf.c. */
+/* tcomp: helpers shared by test_compile.c and the test_compile_*.c
+ * files linked with it. */
 #ifndef ROCED_TCOMP_H
 #define ROCED_TCOMP_H
 
