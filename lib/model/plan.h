@@ -344,8 +344,8 @@ const char *plan_layout_name(enum plan_layout l); /* "htb+bfifo" ... */
  * (mqprio, tbf, or one roced does not know). */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k);
 int plan_qdisc_kind_parse(const char *kind);
-/* "flower", "u32", "bpf" ("?" for anything else); plan_filter_kind_parse is its
- * inverse, -1 for a classifier no plan uses. */
+/* "flower", "u32", "bpf" ("?" for anything else); plan_filter_kind_parse
+ * is its inverse, -1 for a classifier no plan uses. */
 const char *plan_filter_kind_name(enum plan_filter_kind k);
 int plan_filter_kind_parse(const char *kind);
 
