@@ -92,8 +92,10 @@ leaves = sorted(x['handle'] for x in q if x.get('parent', '').startswith('4791:'
 assert leaves == ['47%d:' % (10 + i) for i in range(8)], leaves
 assert all(x['kind'] == 'bfifo' for x in q if x.get('parent', '').startswith('4791:'))
 f = json.load(open(d + '/f.json'))
-flows = [x['options'].get('flowid') for x in f if x.get('options', {}).get('flowid')]
-assert flows == ['4791:13', '4791:13'], flows  # DSCP 26, IPv4 and IPv6
+rules = [(x['kind'], x['protocol'], x['options'].get('flowid'))
+         for x in f if x.get('options', {}).get('flowid')]
+# no flower here: one cls_bpf program for the policy, the rest to q-default
+assert rules == [('bpf', 'all', '4791:10')], rules
 mtu = json.load(open(d + '/l.json'))[0]['mtu']
 assert mtu == 9216, mtu
 PY

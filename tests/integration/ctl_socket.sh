@@ -190,22 +190,25 @@ jget "$out" 'R["text"]' | grep -q 'PFC watch-dog poll interval : 100 ms' || fail
 jget "$out" 'R["text"]' | grep -q 'not running yet' || fail "pfc-queue: the watchdog's state is not said"
 out=$(ctl '{"cmd":"show","what":"show queuing interface","args":["nosuch0"]}')
 jget "$out" 'R["error"]' | grep -q "Invalid interface 'nosuch0'" || fail "unknown interface: $out"
-# 20 frames with DSCP 26 out of swp1: roced's u32 filter puts them in q3.
+# 20 frames tagged CoS 3 (VLAN 7) with DSCP 26 out of swp1: the shipped
+# class is match-all cos 3 and dscp 26, and roced's cls_bpf program puts
+# them in q3.
 in_ns python3 - <<'PY'
 import socket, struct
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(('swp1', 0x0800))
+s.bind(('swp1', 0x8100))
 udp = struct.pack('!HHHH', 4791, 4791, 8 + 16, 0) + b'r' * 16
 ip = struct.pack('!BBHHHBBH4s4s', 0x45, 26 << 2, 20 + len(udp), 0, 0, 64,
                  17, 0, bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2]))
-eth = b'\xff' * 6 + b'\x02\x00\x00\x00\x00\x01' + b'\x08\x00'
+eth = (b'\xff' * 6 + b'\x02\x00\x00\x00\x00\x01' +
+       struct.pack('!HH', 0x8100, 3 << 13 | 7) + b'\x08\x00')
 for _ in range(20):
     s.send(eth + ip + udp)
 PY
 out=$(ctl '{"cmd":"show","what":"show queuing interface","args":["swp1"],"json":true}')
 n=$(jget "$out" '[q for q in R["data"]["interface"][0]["queue"] if q["queue"] == 3][0]["counters"]["tx-packets"]')
 [ "$n" -ge 20 ] || fail "queue 3 counted $n packets, want >= 20: $out"
-echo "ok: show running-config json is the file's policy; every show answers; q3 counted $n DSCP 26 packets"
+echo "ok: show running-config json is the file's policy; every show answers; q3 counted $n CoS 3 + DSCP 26 packets"
 
 # --- config lines go to the kernel; a refused one changes nothing ---
 q3='"context":["policy-map type queuing ROCE_QUEUING_OUT","class type queuing c-out-8q-q3"]'
@@ -296,7 +299,7 @@ pid2=$(cat "/run/roced/roced.$ino2.pid") || fail "no pid file"
 kill -0 "$pid2" || fail "roced -b is not running"
 "$IP" netns exec "$ns2" "$TC" qdisc show dev swp1 | grep -q 'htb 4791: root' ||
 	fail "roced -b returned before the first apply"
-grep -q 'READY=1 STATUS=1 port, 21 writes, [0-9]* warnings' "$tmp/notify.log" ||
+grep -q 'READY=1 STATUS=1 port, 20 writes, [0-9]* warnings' "$tmp/notify.log" ||
 	fail "no READY=1 with STATUS: $(cat "$tmp/notify.log")"
 for _ in $(seq 30); do grep -q '^WATCHDOG=1' "$tmp/notify.log" && break; sleep 0.1; done
 grep -q '^WATCHDOG=1' "$tmp/notify.log" || fail "no WATCHDOG=1: $(cat "$tmp/notify.log")"

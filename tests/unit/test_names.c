@@ -196,6 +196,8 @@ static void test_filter_kinds(void **state)
 		assert_int_equal(plan_filter_kind_parse(name), k);
 	}
 	assert_string_equal(plan_filter_kind_name(PLAN_FILTER_U32), "u32");
+	assert_string_equal(plan_filter_kind_name(PLAN_FILTER_BPF), "bpf");
+	assert_int_equal(CAPS_CLS_BPF, 1u << PLAN_FILTER_BPF);
 	assert_int_equal(CAPS_CLS_FLOWER, 1u << PLAN_FILTER_FLOWER);
 	assert_int_equal(plan_filter_kind_parse("matchall"), -1);
 	assert_int_equal(caps_classifier_parse("basic"), -1);
