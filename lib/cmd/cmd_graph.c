@@ -42,6 +42,7 @@ static const struct {
     {"IFNAME", CMD_TOK_IF, CMD_NAMES_IF, "IFNAME"},
     {"ALIAS", CMD_TOK_ALIAS, CMD_NAMES_NONE, "WORD"},
     {"DSCPLIST", CMD_TOK_DSCP, CMD_NAMES_NONE, "<0-63>"},
+    {"TEXT", CMD_TOK_TEXT, CMD_NAMES_NONE, "LINE"},
 };
 
 /* Argument words that stand for every word of a vocabulary: the words
@@ -165,6 +166,9 @@ static struct cmd_frag cmd_sx_atom(struct cmd_sx *sx, const char *s, size_t len)
 	n->helplen = nl ? (size_t)(nl - sx->help) : strlen(sx->help);
 	sx->help = nl ? nl + 1 : sx->help + n->helplen;
 	f.first = f.last = 1ull << g->n;
+	/* Free text takes every word that follows: the node follows itself. */
+	if (n->type == CMD_TOK_TEXT)
+		n->next |= f.first;
 	g->n++;
 	return f;
 }
@@ -403,6 +407,8 @@ bool cmd_arg_ok(const struct cmd_node *n, const char *w, char *canon,
 	switch (n->type) {
 	case CMD_TOK_KW:
 		return false;
+	case CMD_TOK_TEXT:
+		break;
 	case CMD_TOK_NAME:
 		if (cmd_name_ok(w))
 			break;

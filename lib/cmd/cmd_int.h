@@ -37,6 +37,7 @@
  *              same way
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
+ *   TEXT       free text: every word to the end of the line
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H
@@ -66,6 +67,7 @@ enum cmd_tok {
 	CMD_TOK_RANGE,
 	CMD_TOK_LIST,
 	CMD_TOK_DSCP,
+	CMD_TOK_TEXT, /* free text to the end of the line (description) */
 };
 
 /* Which existing names complete an argument. */
@@ -234,5 +236,10 @@ int cmd_nx_random_detect(struct cmd_exec_arg *x);
 int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x);
 int cmd_nx_pause(struct cmd_exec_arg *x);
 int cmd_nx_mtu(struct cmd_exec_arg *x);
+/* Nexus 9000 pause buffers (cmd_nxos_maps.c). */
+int cmd_nx_nq_pause_buffer(struct cmd_exec_arg *x);
+int cmd_nx_que_pause_buffer(struct cmd_exec_arg *x);
+int cmd_nx_pause_no_drop(struct cmd_exec_arg *x);
+int cmd_nx_bandwidth_min(struct cmd_exec_arg *x);
 
 #endif

@@ -102,6 +102,11 @@ static int cmd_nx_service_policy(struct cmd_exec_arg *x)
 		type = "network-qos";
 		slot = x->p->system.network_qos;
 		found = name && policy_find_map_nq(x->p, name);
+	} else if (cmd_has(x->pa, "queuing", NULL) &&
+	           cmd_has(x->pa, "input", NULL)) {
+		type = "queuing";
+		slot = sys ? x->p->system.queuing_input : i->queuing_input;
+		found = name && policy_find_map_queuing(x->p, name);
 	} else if (cmd_has(x->pa, "input", NULL)) {
 		type = "qos";
 		slot = sys ? x->p->system.qos_input : i->qos_input;
@@ -262,17 +267,32 @@ static int cmd_nx_alias(struct cmd_exec_arg *x)
 static int cmd_nx_pfc_mode(struct cmd_exec_arg *x)
 {
 	struct policy_iface *i = cmd_nx_ctx_iface(x);
-	const char *mode = x->pa->argv[x->pa->argc - 1];
-	int m = policy_pfc_mode_parse(mode);
+	size_t tlv, at = x->pa->argc - 1;
+	bool send_tlv = cmd_has(x->pa, "send-tlv", &tlv);
+	const char *mode;
+	int m;
 
+	/* `priority-flow-control mode on send-tlv`: the mode before it. */
+	if (send_tlv)
+		at = tlv - 1;
+	mode = x->pa->argv[at];
+	m = policy_pfc_mode_parse(mode);
 	if (!i)
 		return -1;
+	if (send_tlv && m != POLICY_PFC_ON) {
+		cmd_fail(x->err, x->pa->pos[tlv],
+		         "%% send-tlv goes with priority-flow-control mode on "
+		         "only");
+		return -1;
+	}
 	if (!x->pa->negated) {
 		i->pfc_mode = (enum policy_pfc_mode)m;
+		i->pfc_send_tlv = send_tlv;
 		return 0;
 	}
+	i->pfc_send_tlv = false;
 	if (m >= 0 && (enum policy_pfc_mode)m != i->pfc_mode) {
-		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+		cmd_fail(x->err, x->pa->pos[at],
 		         "%% priority-flow-control mode is %s, not %s",
 		         policy_pfc_mode_name(i->pfc_mode), mode);
 		return -1;
@@ -299,6 +319,90 @@ static int cmd_nx_if_watchdog(struct cmd_exec_arg *x)
 		return -1;
 	}
 	i->watchdog = POLICY_INHERIT;
+	return 0;
+}
+
+/* ---- interface basics: mtu, shutdown, description ---- */
+
+static int cmd_nx_if_mtu(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	if (x->pa->negated) {
+		if (cmd_nx_no_value(x, i->mtu, i->mtu, "mtu"))
+			return -1;
+		i->mtu = 0;
+		return 0;
+	}
+	i->mtu = (uint32_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	return 0;
+}
+
+/* `shutdown` and `no shutdown` are both kept, as NX-OS shows them. */
+static int cmd_nx_shutdown(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	i->shutdown = x->pa->negated ? POLICY_OFF : POLICY_ON;
+	return 0;
+}
+
+static int cmd_nx_description(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	char text[POLICY_DESCR_MAX];
+	size_t len = 0;
+
+	if (!i)
+		return -1;
+	text[0] = '\0';
+	for (size_t k = 0; k < x->pa->argc; k++) {
+		int n;
+
+		if (!(x->pa->argmask & (1u << k)))
+			continue;
+		n = snprintf(text + len, sizeof(text) - len, "%s%s",
+		             len ? " " : "", x->pa->argv[k]);
+		if (n < 0 || (size_t)n >= sizeof(text) - len) {
+			cmd_fail(x->err, x->pa->pos[k],
+			         "%% description longer than %d characters",
+			         POLICY_DESCR_MAX - 1);
+			return -1;
+		}
+		len += (size_t)n;
+	}
+	if (x->pa->negated) {
+		if (!i->description[0] ||
+		    (len && strcmp(text, i->description))) {
+			cmd_fail(x->err, 0,
+			         "%% description %s is not configured", text);
+			return -1;
+		}
+		memset(i->description, 0, sizeof(i->description));
+		return 0;
+	}
+	/* Whole field, so that equal policies are equal byte for byte. */
+	memset(i->description, 0, sizeof(i->description));
+	snprintf(i->description, sizeof(i->description), "%s", text);
+	return 0;
+}
+
+/* `hardware qos pfc mc-drop`: kept and shown (see policy.h). */
+static int cmd_nx_mc_drop(struct cmd_exec_arg *x)
+{
+	x->p->pfc_mc_drop = !x->pa->negated;
+	return 0;
+}
+
+/* `terminal length 0` and its kind: paging is the terminal's business in
+ * rocesh, so the line only has to be accepted where scripts send it. */
+static int cmd_nx_terminal(struct cmd_exec_arg *x)
+{
+	(void)x;
 	return 0;
 }
 
@@ -399,10 +503,31 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 	"Default queue (queue 0)\n"
 #define QUEUES                                                                 \
 	"(c-out-8q-q1|c-out-8q-q2|c-out-8q-q3|c-out-8q-q4|c-out-8q-q5|"        \
-	"c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default)"
+	"c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default|"                          \
+	"c-in-q1|c-in-q2|c-in-q3|c-in-q4|c-in-q5|c-in-q6|c-in-q7|"             \
+	"c-in-q-default)"
+/* The system-defined ingress classes (Nexus 9000), priority N. */
+#define H_INQUEUES                                                             \
+	"Ingress queue 1\nIngress queue 2\nIngress queue 3\n"                  \
+	"Ingress queue 4\nIngress queue 5\nIngress queue 6\n"                  \
+	"Ingress queue 7\nDefault ingress queue (queue 0)\n"
 #define H_NQCLASS                                                              \
 	H_CLASS "Type of the class\nNetwork-qos class\n"                       \
+	        "System class of qos-group 1\nSystem class of qos-group 2\n"   \
+	        "System class of qos-group 3\nSystem class of qos-group 4\n"   \
+	        "System class of qos-group 5\nSystem class of qos-group 6\n"   \
+	        "System class of qos-group 7\n"                                \
 	        "Default network-qos class\n" H_CNAME
+#define NQCLASSES                                                              \
+	"(c-8q-nq1|c-8q-nq2|c-8q-nq3|c-8q-nq4|c-8q-nq5|c-8q-nq6|c-8q-nq7|"     \
+	"c-8q-nq-default|CMAP_NQOS)"
+#define H_PBUF                                                                 \
+	"Pause (no-drop) configuration\nBuffer of the no-drop class\n"         \
+	"Bytes\nPause the sender when the buffer holds this much\nBytes\n"     \
+	"Let the sender go when the buffer is down to this\nBytes\n"
+#define PBUF                                                                   \
+	"pause buffer-size <1-4294967295> pause-threshold <1-4294967295> "     \
+	"resume-threshold <1-4294967295>"
 #define H_SP  "Configure service policy\n" H_PTYPE
 #define H_SPQ "Qos policy\nApply to the input direction\n" H_PNAME
 #define H_SPU "Queuing policy\nApply to the output direction\n" H_PNAME
@@ -424,9 +549,13 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 
 static const struct cmd_def cmd_nxos_table[] = {
     /* exec mode, and shows/actions reachable from every mode */
-    {M(EXEC), KMODE, "configure terminal", "configure terminal",
+    {M(EXEC), KMODE, "configure terminal", "configure [terminal]",
      "Enter configuration mode\nConfigure from the terminal\n",
      cmd_nx_configure},
+    {CMD_M_ALL, KMODE, "terminal length", "terminal length <0-511>",
+     "Set terminal line parameters\nSet number of lines on a screen\n"
+     "Number of lines (0: no paging)\n",
+     cmd_nx_terminal},
     {CMD_M_CONFIGS, KMODE, "end", "end", "Go to exec mode\n", cmd_nx_end},
     {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
      cmd_nx_exit},
@@ -514,6 +643,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
     {CFG, KCONF, "interface", "no interface IFNAME",
      NO "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
+    {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
+     NO "Hardware settings\nQoS settings\nPFC settings\n"
+        "Drop multicast in no-drop classes\n",
+     cmd_nx_mc_drop},
     {CFG, KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)", H_PFC H_WDI H_ONOFF,
      cmd_nx_wd_global},
@@ -591,7 +724,7 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Set qos values\nQos-group\n", cmd_nx_set_qos_group},
     /* policy-map type queuing */
     {M(PMAP_QUE), KCONF, "class type queuing",
-     "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES,
+     "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES H_INQUEUES,
      cmd_nx_pmap_que_class},
     {M(PMAP_C_QUE), KCONF, "bandwidth remaining percent",
      "[no] bandwidth remaining percent <0-100>",
@@ -603,6 +736,14 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Bandwidth allocation\nShare of the bandwidth left by strict "
         "queues\nPercentage\n",
      cmd_nx_bandwidth},
+    {M(PMAP_C_QUE), KCONF, "bandwidth percent",
+     "[no] bandwidth percent <0-100>",
+     NO "Bandwidth allocation\nGuaranteed minimum share of the port\n"
+        "Percent\n",
+     cmd_nx_bandwidth_min},
+    {M(PMAP_C_QUE), KCONF, "bandwidth percent", "no bandwidth percent",
+     NO "Bandwidth allocation\nGuaranteed minimum share of the port\n",
+     cmd_nx_bandwidth_min},
     {M(PMAP_C_QUE), KCONF, "priority", "[no] priority [level <1-7>]",
      NO "Strict priority queue\nPriority level\nLevel\n", cmd_nx_priority},
     {M(PMAP_C_QUE), KCONF, "random-detect",
@@ -619,7 +760,7 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Weighted random early detection (WRED)\n", cmd_nx_random_detect},
     /* policy-map type network-qos */
     {M(PMAP_NQOS), KCONF, "class type network-qos",
-     "[no] class type network-qos (c-8q-nq-default|CMAP_NQOS)", NO H_NQCLASS,
+     "[no] class type network-qos " NQCLASSES, NO H_NQCLASS,
      cmd_nx_pmap_nq_class},
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "[no] pause pfc-cos LIST<0-7>",
      NO "Pause (no-drop) configuration\nPFC CoS values\n"
@@ -627,6 +768,21 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_pause},
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "no pause [pfc-cos]",
      NO "Pause (no-drop) configuration\nPFC CoS values\n", cmd_nx_pause},
+    {M(PMAP_C_NQOS), KCONF, "pause buffer-size", PBUF " [pfc-cos LIST<0-7>]",
+     H_PBUF "PFC CoS values\nList of CoS values to pause, e.g. 3\n",
+     cmd_nx_nq_pause_buffer},
+    {M(PMAP_C_NQOS), KCONF, "pause buffer-size", "no pause buffer-size",
+     NO "Pause (no-drop) configuration\nBuffer of the no-drop class\n",
+     cmd_nx_nq_pause_buffer},
+    {M(PMAP_C_QUE), KCONF, "pause buffer-size", PBUF, H_PBUF,
+     cmd_nx_que_pause_buffer},
+    {M(PMAP_C_QUE), KCONF, "pause buffer-size", "no pause buffer-size",
+     NO "Pause (no-drop) configuration\nBuffer of the no-drop class\n",
+     cmd_nx_que_pause_buffer},
+    {M(PMAP_C_NQOS), KCONF, "pause no-drop", "[no] pause no-drop",
+     NO "Pause (no-drop) configuration\n"
+        "Make the class's qos-groups no-drop (older Nexus form)\n",
+     cmd_nx_pause_no_drop},
     {M(PMAP_C_NQOS), KCONF, "mtu", "[no] mtu <576-9216>",
      NO "Set MTU\nMTU in bytes\n", cmd_nx_mtu},
     {M(PMAP_C_NQOS), KCONF, "mtu", "no mtu", NO "Set MTU\n", cmd_nx_mtu},
@@ -649,12 +805,39 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
      "no service-policy type queuing output [PMAP_QUE]", NO H_SP H_SPU,
      cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
+     "service-policy type queuing input PMAP_QUE",
+     H_SP
+     "Queuing policy\nApply to the input direction (pause buffers)\n" H_PNAME,
+     cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
+     "no service-policy type queuing input [PMAP_QUE]",
+     NO H_SP
+     "Queuing policy\nApply to the input direction (pause buffers)\n" H_PNAME,
+     cmd_nx_service_policy},
     /* interface */
     {M(IF), KCONF, "priority-flow-control mode",
      "priority-flow-control mode PFCMODE", H_PFC H_MODE, cmd_nx_pfc_mode},
     {M(IF), KCONF, "priority-flow-control mode",
      "no priority-flow-control mode [PFCMODE]", NO H_PFC H_MODE,
      cmd_nx_pfc_mode},
+    {M(IF), KCONF, "priority-flow-control mode",
+     "[no] priority-flow-control mode PFCMODE send-tlv",
+     NO H_PFC H_MODE "Also advertise the PFC TLV (mode on only)\n",
+     cmd_nx_pfc_mode},
+    {M(IF), KCONF, "mtu", "[no] mtu <576-9216>",
+     NO "Set the interface MTU\nMTU in bytes\n", cmd_nx_if_mtu},
+    {M(IF), KCONF, "mtu", "no mtu", NO "Set the interface MTU\n",
+     cmd_nx_if_mtu},
+    {M(IF), KCONF, "shutdown", "[no] shutdown",
+     NO "Enable/disable an interface (kept, not realised by roced)\n",
+     cmd_nx_shutdown},
+    {M(IF), KCONF, "description", "description TEXT",
+     "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_description},
+    {M(IF), KCONF, "description", "no description [TEXT]",
+     NO "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_description},
     {M(IF), KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)",
      H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,

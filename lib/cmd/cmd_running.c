@@ -74,6 +74,38 @@ static void cmd_running_wred(const struct policy_wred *w, struct strbuf *out)
 	              w->ecn ? " ecn" : "");
 }
 
+static void cmd_running_pause_buffer(const struct policy_pause_buffer *b,
+                                     uint8_t pfc_cos, struct strbuf *out)
+{
+	char list[64];
+
+	strbuf_printf(out,
+	              "  pause buffer-size %u pause-threshold %u "
+	              "resume-threshold %u",
+	              b->buffer_size, b->pause_threshold, b->resume_threshold);
+	if (pfc_cos) {
+		policy_list_format(pfc_cos, list, sizeof(list));
+		strbuf_printf(out, " pfc-cos %s", list);
+	}
+	strbuf_puts(out, "\n");
+}
+
+/* The ingress classes of a queuing policy, c-in-q7 .. c-in-q-default. */
+static void cmd_running_in_queues(const struct policy_map_queuing *m,
+                                  struct strbuf *out)
+{
+	for (unsigned k = POLICY_NQUEUES; k-- > 0;) {
+		const struct policy_queue *q = &m->in_queue[k];
+
+		if (!q->configured)
+			continue;
+		strbuf_printf(out, " class type queuing %s\n",
+		              policy_in_queue_name(k));
+		if (q->pause.set)
+			cmd_running_pause_buffer(&q->pause, 0, out);
+	}
+}
+
 static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 {
 	for (size_t i = 0; i < p->nmap_queuing; i++) {
@@ -92,6 +124,9 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 			if (q->priority_level)
 				strbuf_printf(out, "  priority level %u\n",
 				              q->priority_level);
+			if (q->has_bandwidth_min)
+				strbuf_printf(out, "  bandwidth percent %u\n",
+				              q->bandwidth_min_percent);
 			if (q->has_bandwidth)
 				strbuf_printf(out,
 				              "  bandwidth remaining percent "
@@ -100,6 +135,7 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 			if (q->wred.enabled)
 				cmd_running_wred(&q->wred, out);
 		}
+		cmd_running_in_queues(m, out);
 	}
 }
 
@@ -125,12 +161,17 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 
 			strbuf_printf(out, " class type network-qos %s\n",
 			              nr->class_name);
-			if (nr->pfc_cos) {
+			if (nr->buffer.set) {
+				cmd_running_pause_buffer(&nr->buffer,
+				                         nr->pfc_cos, out);
+			} else if (nr->pfc_cos) {
 				policy_list_format(nr->pfc_cos, list,
 				                   sizeof(list));
 				strbuf_printf(out, "  pause pfc-cos %s\n",
 				              list);
 			}
+			if (nr->no_drop)
+				strbuf_puts(out, "  pause no-drop\n");
 			if (nr->mtu)
 				strbuf_printf(out, "  mtu %u\n", nr->mtu);
 		}
@@ -141,7 +182,8 @@ static void cmd_running_system(const struct policy *p, struct strbuf *out)
 {
 	const struct policy_system *s = &p->system;
 
-	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0])
+	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0] &&
+	    !s->queuing_input[0])
 		return;
 	strbuf_puts(out, "system qos\n");
 	if (s->network_qos[0])
@@ -153,6 +195,9 @@ static void cmd_running_system(const struct policy *p, struct strbuf *out)
 	if (s->queuing_output[0])
 		strbuf_printf(out, " service-policy type queuing output %s\n",
 		              s->queuing_output);
+	if (s->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              s->queuing_input);
 }
 
 static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
@@ -160,9 +205,14 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	strbuf_printf(out, "interface %s\n", i->name);
 	if (i->alias[0])
 		strbuf_printf(out, " alias %s\n", i->alias);
+	if (i->description[0])
+		strbuf_printf(out, " description %s\n", i->description);
+	if (i->mtu)
+		strbuf_printf(out, " mtu %u\n", i->mtu);
 	if (i->pfc_mode != POLICY_PFC_AUTO)
-		strbuf_printf(out, " priority-flow-control mode %s\n",
-		              policy_pfc_mode_name(i->pfc_mode));
+		strbuf_printf(out, " priority-flow-control mode %s%s\n",
+		              policy_pfc_mode_name(i->pfc_mode),
+		              i->pfc_send_tlv ? " send-tlv" : "");
 	if (i->watchdog != POLICY_INHERIT)
 		strbuf_printf(out,
 		              " priority-flow-control watch-dog-interval %s\n",
@@ -173,8 +223,14 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	if (i->queuing_output[0])
 		strbuf_printf(out, " service-policy type queuing output %s\n",
 		              i->queuing_output);
+	if (i->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              i->queuing_input);
 	if (i->qdisc_takeover)
 		strbuf_puts(out, " qdisc-takeover\n");
+	if (i->shutdown != POLICY_INHERIT)
+		strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
+		                                          : " no shutdown\n");
 }
 
 static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
@@ -220,6 +276,8 @@ static void cmd_running_qos(const struct policy *p, struct strbuf *out)
 	cmd_running_map_queuing(p, out);
 	cmd_running_nq(p, out);
 	cmd_running_system(p, out);
+	if (p->pfc_mc_drop)
+		strbuf_puts(out, "hardware qos pfc mc-drop\n");
 }
 
 void cmd_running_config(const struct policy *policy, const char *section,

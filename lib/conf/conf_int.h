@@ -82,4 +82,22 @@ int conf_name(struct conf_ctx *c, const config_setting_t *e, const char *what,
  * their lines in C. */
 void conf_scan_wrapped(struct conf_ctx *c, const char *text);
 
+/* --- the Nexus 9000 additions (conf_nexus.c) --- */
+
+/* `pause-buffer = { buffer-size; pause-threshold; resume-threshold; }`
+ * of entry E into B (absent: B untouched). */
+void conf_nx_pause_buffer(struct conf_ctx *c, const config_setting_t *e,
+                          const char *where, struct policy_pause_buffer *b);
+/* pause-no-drop and pause-buffer of a network-qos class entry. */
+void conf_nx_nq_rule(struct conf_ctx *c, const config_setting_t *e,
+                     const char *where, struct policy_nq_rule *r);
+/* An ingress class entry (name c-in-qN, already parsed into N) of the
+ * queuing policy M; WHERE names the policy. */
+void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
+                      const char *where, struct policy_map_queuing *m,
+                      unsigned n, unsigned line);
+/* An interface's description, mtu and shutdown. */
+void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
+                   const char *where, struct policy_iface *i);
+
 #endif

@@ -45,6 +45,17 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_INTERNAL_INTERFACE_MULTIPLIER] = "internal-interface-multiplier",
     [CONF_K_AUTO_RESTORE_MULTIPLIER] = "auto-restore-multiplier",
     [CONF_K_FIXED_RESTORE_MULTIPLIER] = "fixed-restore-multiplier",
+    [CONF_K_PAUSE_NO_DROP] = "pause-no-drop",
+    [CONF_K_PAUSE_BUFFER] = "pause-buffer",
+    [CONF_K_BUFFER_SIZE] = "buffer-size",
+    [CONF_K_PAUSE_THRESHOLD] = "pause-threshold",
+    [CONF_K_RESUME_THRESHOLD] = "resume-threshold",
+    [CONF_K_QUEUING_INPUT] = "queuing-input",
+    [CONF_K_SEND_TLV] = "send-tlv",
+    [CONF_K_SHUTDOWN] = "shutdown",
+    [CONF_K_DESCRIPTION] = "description",
+    [CONF_K_HARDWARE_QOS_PFC_MC_DROP] = "hardware-qos-pfc-mc-drop",
+    [CONF_K_BANDWIDTH_PERCENT] = "bandwidth-percent",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -192,8 +192,25 @@ static void conf_write_qos_rule(struct strbuf *sb, const void *map, size_t i)
 	strbuf_puts(sb, "}");
 }
 
+/* "pause-buffer = { ... };" of B, when set, on a line at INDENT. */
+static void conf_write_pause_buffer(struct strbuf *sb,
+                                    const struct policy_pause_buffer *b,
+                                    unsigned indent)
+{
+	if (!b->set)
+		return;
+	conf_write_nl(sb, indent);
+	conf_write_group(sb, CONF_K_PAUSE_BUFFER);
+	conf_write_uint(sb, CONF_K_BUFFER_SIZE, b->buffer_size);
+	conf_write_uint(sb, CONF_K_PAUSE_THRESHOLD, b->pause_threshold);
+	conf_write_uint(sb, CONF_K_RESUME_THRESHOLD, b->resume_threshold);
+	strbuf_puts(sb, "};");
+	conf_write_nl(sb, indent - 1);
+}
+
 /* Queue entries are written q7 .. q1, then q-default (queue 0), as NX-OS
- * shows them; I counts configured queues only. */
+ * shows them, then the ingress classes c-in-q7 .. c-in-q-default (their
+ * numbers plus POLICY_NQUEUES); I counts configured queues only. */
 static unsigned conf_write_queue_nth(const struct policy_map_queuing *m,
                                      size_t i)
 {
@@ -203,6 +220,12 @@ static unsigned conf_write_queue_nth(const struct policy_map_queuing *m,
 		if (m->queue[n].configured && !i--)
 			return n;
 	}
+	for (unsigned k = 0; k < POLICY_NQUEUES; k++) {
+		unsigned n = POLICY_NQUEUES - 1 - k;
+
+		if (m->in_queue[n].configured && !i--)
+			return POLICY_NQUEUES + n;
+	}
 	return 0;
 }
 
@@ -210,13 +233,25 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 {
 	const struct policy_map_queuing *m = map;
 	unsigned n = conf_write_queue_nth(m, i);
-	const struct policy_queue *q = &m->queue[n];
+	const struct policy_queue *q = &m->queue[n % POLICY_NQUEUES];
 	char min[32], max[32];
 
+	if (n >= POLICY_NQUEUES) {
+		q = &m->in_queue[n - POLICY_NQUEUES];
+		strbuf_puts(sb, "{ ");
+		conf_write_str(sb, CONF_K_NAME,
+		               policy_in_queue_name(n - POLICY_NQUEUES));
+		conf_write_pause_buffer(sb, &q->pause, 5);
+		strbuf_puts(sb, "}");
+		return;
+	}
 	strbuf_puts(sb, "{ ");
 	conf_write_str(sb, CONF_K_NAME, policy_queue_name(n));
 	if (q->priority_level)
 		conf_write_uint(sb, CONF_K_PRIORITY_LEVEL, q->priority_level);
+	if (q->has_bandwidth_min)
+		conf_write_uint(sb, CONF_K_BANDWIDTH_PERCENT,
+		                q->bandwidth_min_percent);
 	if (q->has_bandwidth)
 		conf_write_uint(sb, CONF_K_BANDWIDTH_REMAINING_PERCENT,
 		                q->bandwidth_percent);
@@ -250,6 +285,9 @@ static void conf_write_nq_rule(struct strbuf *sb, const void *map, size_t i)
 	conf_write_set(sb, CONF_K_PAUSE_PFC_COS, r->pfc_cos);
 	if (r->mtu)
 		conf_write_uint(sb, CONF_K_MTU, r->mtu);
+	if (r->no_drop)
+		conf_write_bool(sb, CONF_K_PAUSE_NO_DROP, true);
+	conf_write_pause_buffer(sb, &r->buffer, 5);
 	strbuf_puts(sb, "}");
 }
 
@@ -277,7 +315,8 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 			size_t n = 0;
 
 			for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-				n += m->queue[q].configured;
+				n += m->queue[q].configured +
+				     m->in_queue[q].configured;
 			conf_write_map(sb, m->name, n, m, conf_write_queue);
 			conf_write_list_next(sb, i, p->nmap_queuing, 1);
 		}
@@ -303,7 +342,8 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 {
 	const struct policy_system *s = &p->system;
 
-	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0])
+	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0] &&
+	    !s->queuing_input[0])
 		return;
 	conf_write_group(sb, CONF_K_SYSTEM_QOS);
 	conf_write_nl(sb, 1);
@@ -314,6 +354,8 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 		conf_write_str(sb, CONF_K_QOS_INPUT, s->qos_input);
 	if (s->queuing_output[0])
 		conf_write_str(sb, CONF_K_QUEUING_OUTPUT, s->queuing_output);
+	if (s->queuing_input[0])
+		conf_write_str(sb, CONF_K_QUEUING_INPUT, s->queuing_input);
 	strbuf_puts(sb, "};");
 	conf_write_nl(sb, 0);
 	strbuf_puts(sb, "};\n\n");
@@ -326,6 +368,16 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 	conf_write_str(sb, CONF_K_NAME, f->name);
 	if (f->alias[0])
 		conf_write_str(sb, CONF_K_ALIAS, f->alias);
+	if (f->description[0]) {
+		conf_write_nl(sb, 2);
+		conf_write_str(sb, CONF_K_DESCRIPTION, f->description);
+	}
+	if (f->mtu || f->shutdown != POLICY_INHERIT)
+		conf_write_nl(sb, 2);
+	if (f->mtu)
+		conf_write_uint(sb, CONF_K_MTU, f->mtu);
+	if (f->shutdown != POLICY_INHERIT)
+		conf_write_bool(sb, CONF_K_SHUTDOWN, f->shutdown == POLICY_ON);
 	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_PRIORITY_FLOW_CONTROL);
@@ -335,13 +387,15 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		if (f->watchdog != POLICY_INHERIT)
 			conf_write_bool(sb, CONF_K_WATCH_DOG_INTERVAL,
 			                f->watchdog == POLICY_ON);
+		if (f->pfc_send_tlv)
+			conf_write_bool(sb, CONF_K_SEND_TLV, true);
 		strbuf_puts(sb, "};");
 	}
 	if (f->qdisc_takeover) {
 		conf_write_nl(sb, 2);
 		conf_write_bool(sb, CONF_K_QDISC_TAKEOVER, true);
 	}
-	if (f->qos_input[0] || f->queuing_output[0]) {
+	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_SERVICE_POLICY);
 		if (f->qos_input[0])
@@ -349,6 +403,9 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		if (f->queuing_output[0])
 			conf_write_str(sb, CONF_K_QUEUING_OUTPUT,
 			               f->queuing_output);
+		if (f->queuing_input[0])
+			conf_write_str(sb, CONF_K_QUEUING_INPUT,
+			               f->queuing_input);
 		strbuf_puts(sb, "};");
 	}
 	conf_write_nl(sb, 1);
@@ -413,6 +470,9 @@ char *conf_write_string(const struct policy *p)
 	conf_write_system(&sb, p);
 	conf_write_ifaces(&sb, p);
 	conf_write_pfcwd(&sb, p);
+	if (p->pfc_mc_drop)
+		strbuf_printf(&sb, "\n%s = true;\n",
+		              conf_key_name(CONF_K_HARDWARE_QOS_PFC_MC_DROP));
 	if (sb.oom) {
 		strbuf_free(&sb);
 		return NULL;

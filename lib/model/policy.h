@@ -25,6 +25,7 @@
 #define POLICY_NAME_MAX   64 /* NX-OS allows 40 characters */
 #define POLICY_IFNAME_MAX 16 /* IFNAMSIZ */
 #define POLICY_ALIAS_MAX  64
+#define POLICY_DESCR_MAX  256 /* NX-OS allows 254 characters */
 
 #define POLICY_MTU_MIN 576
 #define POLICY_MTU_MAX 9216
@@ -89,7 +90,19 @@ static inline uint64_t policy_wred_max_bytes(unsigned weight)
 	return weight > 15 ? 0 : (UINT64_C(1) << (31 - weight)) - 1;
 }
 
-/* One `class type queuing c-out-8q-qN` block. */
+/* `pause buffer-size N pause-threshold N resume-threshold N` (bytes), in
+ * a network-qos class or an ingress queuing class (c-in-qN): the buffer
+ * of a no-drop priority, where PFC pauses the sender (xoff) and where it
+ * lets it go again (xon); resume < pause < buffer-size. roced's software
+ * PFC takes its xoff/xon from here (policy_iface_pause_buffer). */
+struct policy_pause_buffer {
+	bool set;
+	uint32_t buffer_size, pause_threshold, resume_threshold;
+	unsigned line;
+};
+#define POLICY_PAUSE_BYTES_MAX 0xffffffffu
+
+/* One `class type queuing c-out-8q-qN` (or ingress c-in-qN) block. */
 struct policy_queue {
 	bool configured;
 	bool has_bandwidth;
@@ -98,13 +111,26 @@ struct policy_queue {
 	struct policy_wred wred;
 	unsigned line;
 	unsigned bandwidth_line, priority_line;
+	/* Ingress classes only (c-in-qN): the pause buffer of priority N. */
+	struct policy_pause_buffer pause;
+	/* `bandwidth percent N` (a guaranteed minimum), beside or instead
+	 * of `bandwidth remaining percent`: both count as the queue's share,
+	 * and what the shares leave of 100 is shared in proportion to them,
+	 * as NX-OS's DWRR weights share it. */
+	bool has_bandwidth_min;
+	uint8_t bandwidth_min_percent;
+	unsigned bandwidth_min_line;
 };
 
-/* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0). */
+/* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0),
+ * in_queue[N] the ingress class c-in-qN (c-in-q-default = 0). A policy
+ * with egress classes is attached `output`, one with ingress classes
+ * `input`. */
 struct policy_map_queuing {
 	char name[POLICY_NAME_MAX];
 	struct policy_queue queue[POLICY_NQUEUES];
 	unsigned line;
+	struct policy_queue in_queue[POLICY_NQUEUES];
 };
 
 /* class-map type network-qos NAME: `match qos-group N` set. */
@@ -122,6 +148,13 @@ struct policy_nq_rule {
 	uint32_t mtu;    /* 0 = not set */
 	unsigned line;
 	unsigned pause_line, mtu_line;
+	/* `pause no-drop` (older Nexus): the class's qos-groups are no-drop,
+	 * as if their CoS were listed in pause pfc-cos. */
+	bool no_drop;
+	unsigned no_drop_line;
+	/* `pause buffer-size .. [pfc-cos N]` (Nexus 9000); its pfc-cos is
+	 * pfc_cos above. */
+	struct policy_pause_buffer buffer;
 };
 
 struct policy_map_nq {
@@ -158,6 +191,19 @@ struct policy_iface {
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
 	unsigned alias_line;
+	/* Nexus interface lines. `service-policy type queuing input` names
+	 * the ingress queuing policy (pause buffers); `priority-flow-control
+	 * mode on send-tlv` also advertises the PFC TLV (realised by DCBX);
+	 * `mtu` is the port's link MTU (over the network-qos one);
+	 * `shutdown` is kept and shown, not realised (roced does not take
+	 * links down); `description` is text. */
+	char queuing_input[POLICY_NAME_MAX];
+	unsigned queuing_input_line;
+	bool pfc_send_tlv;
+	uint32_t mtu; /* 0 = not set */
+	unsigned mtu_line;
+	enum policy_tristate shutdown; /* INHERIT = not stated */
+	char description[POLICY_DESCR_MAX];
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
@@ -168,6 +214,8 @@ struct policy_system {
 	char queuing_output[POLICY_NAME_MAX];
 	unsigned line;
 	unsigned network_qos_line, qos_input_line, queuing_output_line;
+	char queuing_input[POLICY_NAME_MAX];
+	unsigned queuing_input_line;
 };
 
 /* Global PFC watchdog. Detection time = poll_ms * shutdown_mult; restore
@@ -214,6 +262,9 @@ struct policy {
 	 * file caught half written (see roced.conf(5)). */
 	unsigned ifaces_line;
 	struct policy_pfcwd pfcwd;
+	/* `hardware qos pfc mc-drop`: multicast in no-drop classes may be
+	 * dropped (kept and shown; software ports queue it like unicast). */
+	bool pfc_mc_drop;
 };
 
 /* An empty policy with NX-OS defaults (watchdog timers, PFC auto). */
@@ -331,5 +382,43 @@ enum policy_validate_mode {
 };
 int policy_validate_mode(const struct policy *p, struct diag *d,
                          enum policy_validate_mode mode);
+
+/* ---- Nexus 9000 system-defined classes and pause buffers
+ * (policy_sysclass.c) ---- */
+
+/* The system-defined classes exist without a class-map and cannot be
+ * defined or deleted: network-qos c-8q-nq1 .. c-8q-nq7 and c-8q-nq-default
+ * (qos-group N, 0 for the default), ingress queuing c-in-q1 .. c-in-q7 and
+ * c-in-q-default (priority N). Each parse returns N or -1. */
+#define POLICY_NQ_PREFIX        "c-8q-nq"
+#define POLICY_IN_QUEUE_PREFIX  "c-in-q"
+#define POLICY_IN_QUEUE_DEFAULT "c-in-q-default"
+int policy_nq_system_parse(const char *name);
+const char *policy_nq_system_name(unsigned n);
+int policy_in_queue_parse(const char *name);
+const char *policy_in_queue_name(unsigned n);
+/* Whether NAME is any system-defined class name (of any type). */
+bool policy_class_builtin(const char *name);
+/* The qos-groups a network-qos class matches: its class-map's, or N for
+ * c-8q-nqN (0 for the default); 0 when the class is not defined. */
+uint8_t policy_nq_class_groups(const struct policy *p, const char *name);
+/* The CoS a network-qos rule makes no-drop: pause pfc-cos, and with
+ * `pause no-drop` the class's qos-groups. */
+uint8_t policy_nq_rule_pfc(const struct policy *p,
+                           const struct policy_nq_rule *r);
+/* The ingress queuing policy on IFACE (or system qos's), NULL if none. */
+const struct policy_map_queuing *
+policy_iface_queuing_input(const struct policy *p,
+                           const struct policy_iface *i);
+/* Whether a queuing policy has any egress / ingress class. */
+bool policy_queuing_has_out(const struct policy_map_queuing *m);
+bool policy_queuing_has_in(const struct policy_map_queuing *m);
+/* The pause buffer of priority PRIO on IFACE (may be NULL: system-wide
+ * only): the ingress queuing class c-in-qPRIO when it has one, else the
+ * system network-qos class whose pause pfc-cos holds PRIO; NULL when none
+ * is configured. This is the xoff/xon of roced's software PFC. */
+const struct policy_pause_buffer *
+policy_iface_pause_buffer(const struct policy *p, const struct policy_iface *i,
+                          unsigned prio);
 
 #endif

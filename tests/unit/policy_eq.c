@@ -31,6 +31,9 @@ static void strip_lines(struct policy *p)
 			q->line = q->bandwidth_line = q->priority_line = 0;
 			q->wred.line = q->wred.min_line = q->wred.max_line = 0;
 			q->wred.probability_line = q->wred.weight_line = 0;
+			q->pause.line = q->bandwidth_min_line = 0;
+			q = &p->map_queuing[i].in_queue[n];
+			q->line = q->pause.line = 0;
 		}
 	}
 	for (size_t i = 0; i < p->nclass_nq; i++)
@@ -41,6 +44,7 @@ static void strip_lines(struct policy *p)
 			struct policy_nq_rule *nr = &p->map_nq[i].rules[r];
 
 			nr->line = nr->pause_line = nr->mtu_line = 0;
+			nr->no_drop_line = nr->buffer.line = 0;
 		}
 	}
 	for (size_t i = 0; i < p->nifaces; i++) {
@@ -48,6 +52,7 @@ static void strip_lines(struct policy *p)
 
 		f->line = f->qos_input_line = f->queuing_output_line = 0;
 		f->alias_line = 0;
+		f->queuing_input_line = f->mtu_line = 0;
 	}
 }
 
@@ -84,6 +89,8 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_string_equal(a.system.network_qos, b.system.network_qos);
 	assert_string_equal(a.system.qos_input, b.system.qos_input);
 	assert_string_equal(a.system.queuing_output, b.system.queuing_output);
+	assert_string_equal(a.system.queuing_input, b.system.queuing_input);
+	assert_int_equal(a.pfc_mc_drop, b.pfc_mc_drop);
 	assert_int_equal(a.pfcwd.enabled, b.pfcwd.enabled);
 	assert_int_equal(a.pfcwd.poll_ms, b.pfcwd.poll_ms);
 	assert_int_equal(a.pfcwd.shutdown_mult, b.pfcwd.shutdown_mult);

@@ -309,7 +309,7 @@ static void test_abbreviations(void **state)
 	assert_int_equal(p.depth, 1);
 	c.mode = CMD_MODE_PMAP_NQOS;
 	c.depth = 1;
-	tc_parse(&c, "class type network-qos c-8q", &p);
+	tc_parse(&c, "class type network-qos c-8q-nq-d", &p);
 	assert_string_equal(p.canon, "class type network-qos c-8q-nq-default");
 	tc_parse(&c, "class type network-qos ROCE", &p);
 	assert_string_equal(p.canon, "class type network-qos ROCE");
@@ -391,8 +391,7 @@ static void test_errors(void **state)
 	(void)state;
 	tc_parse_bad(CMD_MODE_EXEC, "co", "% Ambiguous command", 0);
 	tc_parse_bad(CMD_MODE_EXEC, "conf x", "% Invalid command", 5);
-	tc_parse_bad(CMD_MODE_EXEC, "conf", "% Incomplete command", 5);
-	tc_parse_bad(CMD_MODE_EXEC, "conf   ", "% Incomplete command", 5);
+	/* `conf` alone enters configuration mode, as on NX-OS */
 	tc_parse_bad(CMD_MODE_EXEC, "show running-config extra",
 	             "% Invalid command", 20);
 	tc_parse_bad(CMD_MODE_EXEC, "show running-config interface",
@@ -454,7 +453,8 @@ static void test_help(void **state)
 	        "  exit       Exit from command interpreter\n"
 	        "  no         Negate a command or set its defaults\n"
 	        "  reload     Reload roced's configuration, not the switch\n"
-	        "  show       Show running system information\n");
+	        "  show       Show running system information\n"
+	        "  terminal   Set terminal line parameters\n");
 	help_is(CMD_MODE_EXEC, NULL, "reload config ",
 	        "  force  Even when the file removes the policy from every "
 	        "port\n"
@@ -477,7 +477,8 @@ static void test_help(void **state)
 	        "  kbytes  In kilobytes (1024 bytes)\n"
 	        "  mbytes  In megabytes (1048576 bytes)\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf ",
-	        "  terminal  Configure from the terminal\n");
+	        "  terminal  Configure from the terminal\n"
+	        "  <cr>\n");
 	help_is(CMD_MODE_EXEC, NULL, "show running-config ",
 	        "  interface  One interface's configuration\n"
 	        "  json       Display output in JSON format\n"

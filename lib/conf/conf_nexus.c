@@ -1,0 +1,116 @@
+/* conf_nexus: the roced.conf settings of the Nexus 9000 constructs that
+ * real configurations use beyond the reference one: pause buffers (in a
+ * network-qos class and in an ingress queuing class), `pause no-drop`,
+ * the ingress queuing classes c-in-qN, and an interface's description,
+ * mtu and shutdown. See roced.conf(5) and conf_int.h.
+ *
+ * The schema walk (conf.c) calls in here for these keys; the keys' names
+ * are conf_keys.c's like every other. Values are only stored here:
+ * policy_validate() judges them (resume < pause < buffer-size, the MTU
+ * range) with the same wording for the file and for rocesh.
+ */
+#include "conf/conf_int.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A byte count of the pause buffer: 1 .. 2^32 - 1. */
+static void conf_nx_bytes(struct conf_ctx *c, const config_setting_t *g,
+                          enum conf_key key, const char *where, uint32_t *out,
+                          bool *missing)
+{
+	long long v;
+	int rc = conf_int(c, g, key, where, 1, POLICY_PAUSE_BYTES_MAX, 1,
+	                  POLICY_PAUSE_BYTES_MAX, &v, NULL);
+
+	if (rc > 0)
+		*out = (uint32_t)v;
+	else if (rc == 0)
+		*missing = true;
+}
+
+void conf_nx_pause_buffer(struct conf_ctx *c, const config_setting_t *e,
+                          const char *where, struct policy_pause_buffer *b)
+{
+	static const enum conf_key keys[] = {CONF_K_BUFFER_SIZE,
+	                                     CONF_K_PAUSE_THRESHOLD,
+	                                     CONF_K_RESUME_THRESHOLD};
+	const config_setting_t *g =
+	    conf_typed(c, e, CONF_K_PAUSE_BUFFER, where, CONFIG_TYPE_GROUP);
+	char bwhere[CONF_SUBWHERE_MAX];
+	struct policy_pause_buffer nb = {.set = true};
+	bool missing = false;
+	size_t errors = c->d->nerrors;
+
+	if (!g)
+		return;
+	conf_where_of(bwhere, sizeof(bwhere), CONF_K_PAUSE_BUFFER, where);
+	conf_check_keys(c, g, bwhere, keys, CONF_NKEYS(keys));
+	nb.line = conf_line(g);
+	conf_nx_bytes(c, g, CONF_K_BUFFER_SIZE, bwhere, &nb.buffer_size,
+	              &missing);
+	conf_nx_bytes(c, g, CONF_K_PAUSE_THRESHOLD, bwhere, &nb.pause_threshold,
+	              &missing);
+	conf_nx_bytes(c, g, CONF_K_RESUME_THRESHOLD, bwhere,
+	              &nb.resume_threshold, &missing);
+	/* The three go together, as in the NX-OS line. */
+	if (missing)
+		diag_err(c->d, nb.line,
+		         "%s: expected %s, %s and %s (bytes), e.g. { %s = "
+		         "101920; %s = 46800; %s = 34320; }",
+		         bwhere, conf_key_name(CONF_K_BUFFER_SIZE),
+		         conf_key_name(CONF_K_PAUSE_THRESHOLD),
+		         conf_key_name(CONF_K_RESUME_THRESHOLD),
+		         conf_key_name(CONF_K_BUFFER_SIZE),
+		         conf_key_name(CONF_K_PAUSE_THRESHOLD),
+		         conf_key_name(CONF_K_RESUME_THRESHOLD));
+	if (c->d->nerrors == errors)
+		*b = nb;
+}
+
+void conf_nx_nq_rule(struct conf_ctx *c, const config_setting_t *e,
+                     const char *where, struct policy_nq_rule *r)
+{
+	conf_bool(c, e, CONF_K_PAUSE_NO_DROP, where, &r->no_drop,
+	          &r->no_drop_line);
+	conf_nx_pause_buffer(c, e, where, &r->buffer);
+}
+
+void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
+                      const char *where, struct policy_map_queuing *m,
+                      unsigned n, unsigned line)
+{
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_PAUSE_BUFFER};
+	struct policy_queue *q = &m->in_queue[n];
+	char qwhere[CONF_WHERE_MAX];
+
+	snprintf(qwhere, sizeof(qwhere), "%s class %s", where,
+	         policy_in_queue_name(n));
+	if (q->configured) {
+		diag_err(c->d, line,
+		         "queue %s is listed twice in %s (first at line %u)",
+		         policy_in_queue_name(n), where, q->line);
+		return;
+	}
+	/* An ingress class holds its pause buffer and nothing else. */
+	conf_check_keys(c, e, qwhere, keys, CONF_NKEYS(keys));
+	q->configured = true;
+	q->line = line;
+	conf_nx_pause_buffer(c, e, qwhere, &q->pause);
+}
+
+void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
+                   const char *where, struct policy_iface *i)
+{
+	long long v;
+	bool down;
+
+	conf_string(c, e, CONF_K_DESCRIPTION, where, i->description,
+	            sizeof(i->description), NULL);
+	/* 0 means "not set", so it is refused here. */
+	if (conf_int(c, e, CONF_K_MTU, where, POLICY_MTU_MIN, POLICY_MTU_MAX, 1,
+	             UINT32_MAX, &v, &i->mtu_line) > 0)
+		i->mtu = (uint32_t)v;
+	if (conf_bool(c, e, CONF_K_SHUTDOWN, where, &down, NULL) > 0)
+		i->shutdown = down ? POLICY_ON : POLICY_OFF;
+}

@@ -1,0 +1,484 @@
+/* Unit tests of the Nexus 9000 constructs that real configurations use
+ * beyond the reference one (issue 10): the system-defined classes
+ * (c-8q-nqN, c-in-qN), pause buffers in network-qos and ingress queuing
+ * classes, `pause no-drop`, `service-policy type queuing input`, the
+ * interface basics (mtu, shutdown, description, mode on send-tlv),
+ * `hardware qos pfc mc-drop`, `terminal length` and `conf`. Each is
+ * checked through rocesh's command engine, show running-config and its
+ * paste-back, roced.conf's writer and loader (FILE:LINE errors), and
+ * compile's PFC bitmap.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "conf/conf.h"
+#include "model/policy.h"
+#include "plan/compile.h"
+#include "policy_eq.h"
+
+#define LINES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void apply(struct policy *p, struct cmd_ctx *c, const char *line)
+{
+	struct cmd_error err;
+
+	if (cmd_apply_line(p, c, line, &err))
+		fail_msg("'%s' in %s: %s (at %zu)", line,
+		         cmd_mode_name(c->mode), err.message, err.pos);
+}
+
+/* LINE is refused with MSG (at POS unless (size_t)-1), nothing changed. */
+static void apply_bad(struct policy *p, struct cmd_ctx *c, const char *line,
+                      const char *msg, size_t pos)
+{
+	struct cmd_error err;
+	struct cmd_ctx before = *c;
+
+	if (!cmd_apply_line(p, c, line, &err))
+		fail_msg("'%s' was accepted", line);
+	if (!strstr(err.message, msg))
+		fail_msg("'%s': '%s' lacks '%s'", line, err.message, msg);
+	if (pos != (size_t)-1 && err.pos != pos)
+		fail_msg("'%s': '%s' at %zu, expected %zu", line, err.message,
+		         err.pos, pos);
+	assert_memory_equal(&before, c, sizeof(before));
+}
+
+static void session(struct policy *p, struct cmd_ctx *c,
+                    const char *const *lines)
+{
+	cmd_ctx_init(c);
+	apply(p, c, "configure terminal");
+	for (; *lines; lines++)
+		apply(p, c, *lines);
+}
+
+static char *running(const struct policy *p, const char *section)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	cmd_running_config(p, section, &sb);
+	assert_false(sb.oom);
+	return strbuf_detach(&sb);
+}
+
+/* Both round trips: running-config pasted back, roced.conf written and
+ * loaded back, each equal to P and canonical. */
+static void round_trips(const struct policy *p)
+{
+	struct policy q;
+	struct cmd_ctx c;
+	struct diag d;
+	char *t1 = running(p, NULL), *t2, *save = NULL;
+	char *copy = strdup(t1), *f1, *f2;
+
+	policy_init(&q);
+	cmd_ctx_init(&c);
+	apply(&q, &c, "configure terminal");
+	for (char *l = strtok_r(copy, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		apply(&q, &c, l);
+	free(copy);
+	policy_assert_equal(p, &q);
+	t2 = running(&q, NULL);
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	policy_free(&q);
+
+	f1 = conf_write_string(p);
+	assert_non_null(f1);
+	diag_init(&d, "written.conf");
+	if (conf_load_string(f1, &q, &d))
+		fail_msg("the written file does not load: %s\n%s", d.v[0].text,
+		         f1);
+	diag_free(&d);
+	policy_assert_equal(p, &q);
+	f2 = conf_write_string(&q);
+	assert_string_equal(f1, f2);
+	free(f1);
+	free(f2);
+	policy_free(&q);
+}
+
+/* The classes every real Nexus 9000 configuration uses without a
+ * class-map: c-8q-nq3 with pause pfc-cos 3 (and its pause buffer). */
+static const char *const nexus_lines[] = {
+    "class-map type qos match-all RDMA",
+    "match cos 3",
+    "policy-map type qos QOS_IN",
+    "class RDMA",
+    "set qos-group 3",
+    "class class-default",
+    "set qos-group 0",
+    "policy-map type network-qos NQ",
+    "class type network-qos c-8q-nq3",
+    "pause buffer-size 101920 pause-threshold 46800 resume-threshold 34320 "
+    "pfc-cos 3",
+    "mtu 9216",
+    "class type network-qos c-8q-nq-default",
+    "mtu 9216",
+    "policy-map type queuing IN_Q",
+    "class type queuing c-in-q3",
+    "pause buffer-size 200000 pause-threshold 90000 resume-threshold 60000",
+    "class type queuing c-in-q-default",
+    "system qos",
+    "service-policy type network-qos NQ",
+    "service-policy type queuing input IN_Q",
+    "hardware qos pfc mc-drop",
+    "interface swp1",
+    "alias Ethernet1/1",
+    "description to leaf 2, port 7",
+    "mtu 9000",
+    "priority-flow-control mode on send-tlv",
+    "service-policy type qos input QOS_IN",
+    "no shutdown",
+    NULL,
+};
+
+static const char nexus_text[] =
+    "class-map type qos match-all RDMA\n"
+    " match cos 3\n"
+    "policy-map type qos QOS_IN\n"
+    " class RDMA\n"
+    "  set qos-group 3\n"
+    " class class-default\n"
+    "  set qos-group 0\n"
+    "policy-map type queuing IN_Q\n"
+    " class type queuing c-in-q3\n"
+    "  pause buffer-size 200000 pause-threshold 90000 resume-threshold "
+    "60000\n"
+    " class type queuing c-in-q-default\n"
+    "policy-map type network-qos NQ\n"
+    " class type network-qos c-8q-nq3\n"
+    "  pause buffer-size 101920 pause-threshold 46800 resume-threshold "
+    "34320 pfc-cos 3\n"
+    "  mtu 9216\n"
+    " class type network-qos c-8q-nq-default\n"
+    "  mtu 9216\n"
+    "system qos\n"
+    " service-policy type network-qos NQ\n"
+    " service-policy type queuing input IN_Q\n"
+    "hardware qos pfc mc-drop\n"
+    "interface swp1\n"
+    " alias Ethernet1/1\n"
+    " description to leaf 2, port 7\n"
+    " mtu 9000\n"
+    " priority-flow-control mode on send-tlv\n"
+    " service-policy type qos input QOS_IN\n"
+    " no shutdown\n";
+
+static void test_system_classes(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct diag d;
+	const struct policy_map_nq *nq;
+	const struct policy_iface *i;
+	char *t;
+
+	(void)state;
+	policy_init(&p);
+	session(&p, &c, nexus_lines);
+	nq = policy_find_map_nq(&p, "NQ");
+	assert_non_null(nq);
+	assert_int_equal(nq->nrules, 2);
+	assert_string_equal(nq->rules[0].class_name, "c-8q-nq3");
+	assert_int_equal(nq->rules[0].pfc_cos, 1u << 3);
+	assert_true(nq->rules[0].buffer.set);
+	assert_int_equal(nq->rules[0].buffer.buffer_size, 101920);
+	assert_int_equal(nq->rules[0].buffer.pause_threshold, 46800);
+	assert_int_equal(nq->rules[0].buffer.resume_threshold, 34320);
+	i = policy_find_iface(&p, "ethernet1/1");
+	assert_non_null(i);
+	assert_int_equal(i->pfc_mode, POLICY_PFC_ON);
+	assert_true(i->pfc_send_tlv);
+	assert_int_equal(i->mtu, 9000);
+	assert_int_equal(i->shutdown, POLICY_OFF);
+	assert_string_equal(i->description, "to leaf 2, port 7");
+	assert_true(p.pfc_mc_drop);
+	assert_string_equal(p.system.queuing_input, "IN_Q");
+	/* The ingress class is the port's own: it wins for priority 3. */
+	assert_int_equal(policy_iface_pause_buffer(&p, i, 3)->pause_threshold,
+	                 90000);
+	assert_int_equal(
+	    policy_iface_pause_buffer(&p, NULL, 3)->pause_threshold, 90000);
+	assert_null(policy_iface_pause_buffer(&p, i, 4));
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 0);
+	diag_free(&d);
+	t = running(&p, NULL);
+	assert_string_equal(t, nexus_text);
+	free(t);
+	round_trips(&p);
+	/* Without the ingress policy the network-qos buffer is in force. */
+	apply(&p, &c, "system qos");
+	apply(&p, &c, "no service-policy type queuing input IN_Q");
+	i = policy_find_iface(&p, "swp1");
+	assert_int_equal(policy_iface_pause_buffer(&p, i, 3)->pause_threshold,
+	                 46800);
+	policy_free(&p);
+}
+
+/* System classes cannot be defined or deleted as class-maps; pause on
+ * the default class stays refused; other qos-groups cannot be paused in
+ * c-8q-nqN. */
+static void test_system_classes_refused(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct diag d;
+
+	(void)state;
+	policy_init(&p);
+	session(&p, &c, LINES("policy-map type network-qos NQ"));
+	apply_bad(&p, &c, "class-map type network-qos c-8q-nq3",
+	          "system-defined class", 27);
+	apply_bad(&p, &c, "no class-map type network-qos c-8q-nq-default",
+	          "system-defined class", (size_t)-1);
+	apply_bad(&p, &c, "class-map type qos class-default", "built in",
+	          (size_t)-1);
+	apply(&p, &c, "policy-map type network-qos NQ");
+	apply(&p, &c, "class type network-qos c-8q-nq4");
+	apply(&p, &c, "pause pfc-cos 3");
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 1);
+	assert_non_null(strstr(d.v[0].text, "qos-group 4"));
+	diag_free(&d);
+	policy_free(&p);
+}
+
+static void test_pause_buffer_cli(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_queuing *q;
+
+	(void)state;
+	policy_init(&p);
+	session(&p, &c,
+	        LINES("policy-map type network-qos NQ",
+	              "class type network-qos c-8q-nq3"));
+	/* resume < pause < buffer, the caret under the bad number */
+	apply_bad(
+	    &p, &c,
+	    "pause buffer-size 100 pause-threshold 100 resume-threshold 1",
+	    "pause-threshold 100 is not below buffer-size 100", 38);
+	apply_bad(
+	    &p, &c,
+	    "pause buffer-size 100 pause-threshold 50 resume-threshold 50",
+	    "resume-threshold 50 is not below pause-threshold 50", 58);
+	apply_bad(&p, &c,
+	          "pause buffer-size 0 pause-threshold 50 resume-threshold 5",
+	          "Invalid value '0'", 18);
+	apply_bad(&p, &c, "no pause buffer-size", "is not configured",
+	          (size_t)-1);
+	apply(&p, &c, "pause no-drop");
+	assert_true(p.map_nq[0].rules[0].no_drop);
+	apply(&p, &c, "no pause no-drop");
+	assert_false(p.map_nq[0].rules[0].no_drop);
+	apply_bad(&p, &c, "no pause no-drop", "is not configured", (size_t)-1);
+	apply(&p, &c,
+	      "pause buffer-size 100 pause-threshold 50 "
+	      "resume-threshold 20");
+	assert_int_equal(p.map_nq[0].rules[0].pfc_cos, 0);
+	apply(&p, &c, "no pause buffer-size");
+	assert_false(p.map_nq[0].rules[0].buffer.set);
+
+	/* ingress and egress classes each take their own lines */
+	apply(&p, &c, "policy-map type queuing Q");
+	apply(&p, &c, "class type queuing c-out-8q-q3");
+	apply_bad(
+	    &p, &c,
+	    "pause buffer-size 100 pause-threshold 50 resume-threshold 20",
+	    "goes in an ingress class", (size_t)-1);
+	apply(&p, &c, "class type queuing c-in-q3");
+	apply_bad(&p, &c, "bandwidth remaining percent 50",
+	          "not supported in ingress class c-in-q3", (size_t)-1);
+	apply(&p, &c,
+	      "pause buffer-size 100 pause-threshold 50 resume-threshold 20");
+	q = policy_find_map_queuing(&p, "Q");
+	assert_true(q->in_queue[3].pause.set);
+	assert_true(q->queue[3].configured);
+	assert_false(q->queue[3].pause.set);
+	/* a policy with both kinds cannot be attached either way */
+	apply(&p, &c, "system qos");
+	apply(&p, &c, "service-policy type queuing input Q");
+	{
+		struct diag d;
+
+		diag_init(&d, NULL);
+		assert_int_equal(policy_validate(&p, &d), 1);
+		assert_non_null(strstr(d.v[0].text, "egress classes"));
+		diag_free(&d);
+	}
+	apply_bad(&p, &c, "no policy-map type queuing Q", "attached to system",
+	          (size_t)-1);
+	apply(&p, &c, "no service-policy type queuing input");
+	apply(&p, &c, "no policy-map type queuing Q");
+	policy_free(&p);
+}
+
+/* cmd_apply_line replaces the policy's arrays: look the port up again. */
+#define SWP1 policy_find_iface(&p, "swp1")
+
+static void test_interface_basics(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+
+	(void)state;
+	policy_init(&p);
+	session(&p, &c, LINES("interface swp1"));
+	apply_bad(&p, &c, "priority-flow-control mode auto send-tlv",
+	          "send-tlv goes with priority-flow-control mode on", 32);
+	apply_bad(&p, &c, "mtu 100", "Invalid value '100'", 4);
+	apply(&p, &c, "shutdown");
+	assert_int_equal(SWP1->shutdown, POLICY_ON);
+	apply(&p, &c, "description a b  c");
+	assert_string_equal(SWP1->description, "a b c");
+	apply_bad(&p, &c, "no description x", "is not configured", (size_t)-1);
+	apply(&p, &c, "no description");
+	assert_string_equal(SWP1->description, "");
+	apply(&p, &c, "priority-flow-control mode on send-tlv");
+	assert_true(SWP1->pfc_send_tlv);
+	apply(&p, &c, "priority-flow-control mode on");
+	assert_false(SWP1->pfc_send_tlv);
+	apply(&p, &c, "priority-flow-control mode on send-tlv");
+	apply(&p, &c, "no priority-flow-control mode");
+	assert_false(SWP1->pfc_send_tlv);
+	assert_int_equal(SWP1->pfc_mode, POLICY_PFC_AUTO);
+	apply(&p, &c, "mtu 4200");
+	apply(&p, &c, "no mtu");
+	apply_bad(&p, &c, "no mtu", "not configured", (size_t)-1);
+	round_trips(&p);
+	policy_free(&p);
+}
+
+/* `conf` and `configure` alone; `terminal length 0` anywhere. */
+static void test_modes(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+
+	(void)state;
+	policy_init(&p);
+	cmd_ctx_init(&c);
+	apply(&p, &c, "terminal length 0");
+	apply(&p, &c, "conf");
+	assert_int_equal(c.mode, CMD_MODE_CONFIG);
+	apply(&p, &c, "terminal length 0");
+	assert_int_equal(c.mode, CMD_MODE_CONFIG);
+	apply(&p, &c, "end");
+	apply(&p, &c, "configure");
+	assert_int_equal(c.mode, CMD_MODE_CONFIG);
+	policy_free(&p);
+}
+
+/* roced.conf: every new setting loads, and bad values are FILE:LINE. */
+static void test_conf_file(void **state)
+{
+	static const char good[] =
+	    "policy-map = {\n"
+	    " queuing = ( { name = \"IN\"; class = (\n"
+	    "  { name = \"c-in-q3\"; pause-buffer = { buffer-size = 300; "
+	    "pause-threshold = 200; resume-threshold = 100; }; }\n"
+	    " ); } );\n"
+	    " network-qos = ( { name = \"NQ\"; class = (\n"
+	    "  { name = \"c-8q-nq3\"; pause-pfc-cos = 3; pause-buffer = { "
+	    "buffer-size = 300; pause-threshold = 200; resume-threshold = "
+	    "100; }; },\n"
+	    "  { name = \"c-8q-nq5\"; pause-no-drop = true; }\n"
+	    " ); } );\n"
+	    "};\n"
+	    "system-qos = { service-policy = { network-qos = \"NQ\"; "
+	    "queuing-input = \"IN\"; }; };\n"
+	    "interface = ( { name = \"swp1\"; description = \"x\"; mtu = 9000; "
+	    "shutdown = false; priority-flow-control = { mode = \"on\"; "
+	    "send-tlv = true; }; } );\n"
+	    "hardware-qos-pfc-mc-drop = true;\n";
+	static const char bad[] =
+	    "policy-map = {\n"
+	    " network-qos = ( { name = \"NQ\"; class = (\n"
+	    "  { name = \"c-8q-nq3\"; pause-pfc-cos = 3;\n"
+	    "    pause-buffer = { buffer-size = 300; pause-threshold = 400; "
+	    "resume-threshold = 100; }; },\n"
+	    "  { name = \"c-8q-nq4\"; pause-buffer = { buffer-size = 3; }; }\n"
+	    " ); } );\n"
+	    "};\n"
+	    "class-map = { network-qos = ( { name = \"c-8q-nq2\"; } ); };\n"
+	    "interface = ( { name = \"swp1\"; mtu = 20000; } );\n";
+	struct policy p;
+	struct diag d;
+	struct plan pl;
+	struct compile_port port = {.ifname = "swp1"};
+	size_t k;
+
+	(void)state;
+	diag_init(&d, "good.conf");
+	if (conf_load_string(good, &p, &d))
+		fail_msg("good.conf: %u: %s", d.v[0].line, d.v[0].text);
+	diag_free(&d);
+	assert_int_equal(p.map_nq[0].rules[1].no_drop, true);
+	assert_int_equal(policy_nq_rule_pfc(&p, &p.map_nq[0].rules[1]),
+	                 1u << 5);
+	assert_int_equal(p.map_queuing[0].in_queue[3].pause.buffer_size, 300);
+	assert_true(p.ifaces[0].pfc_send_tlv);
+	round_trips(&p);
+	/* compile: PFC on 3 (pause pfc-cos) and 5 (pause no-drop), and the
+	 * interface MTU over the network-qos one */
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&p, &port, 1, &pl), 0);
+	for (k = 0; k < pl.nports && strcmp(pl.ports[k].ifname, "swp1"); k++)
+		;
+	assert_true(k < pl.nports);
+	assert_int_equal(pl.ports[k].dcb.pfc_en, (1u << 3) | (1u << 5));
+	assert_int_equal(pl.ports[k].dcb.mtu, 9000);
+	plan_free(&pl);
+	policy_free(&p);
+
+	diag_init(&d, "bad.conf");
+	assert_int_not_equal(conf_load_string(bad, &p, &d), 0);
+	{
+		struct strbuf sb;
+		char *all;
+
+		strbuf_init(&sb);
+		for (size_t e = 0; e < d.n; e++)
+			strbuf_printf(&sb, "%u: %s\n", d.v[e].line,
+			              d.v[e].text);
+		all = strbuf_detach(&sb);
+		if (!strstr(all, "4: pause buffer-size 300 pause-threshold "
+		                 "400 resume-threshold 100") ||
+		    !strstr(all, "5: pause-buffer of ") ||
+		    !strstr(all, "8: class-map type network-qos c-8q-nq2: "
+		                 "c-8q-nq2 is built in") ||
+		    !strstr(all, "9: mtu 20000"))
+			fail_msg("bad.conf's errors:\n%s", all);
+		free(all);
+	}
+	diag_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_system_classes),
+	    cmocka_unit_test(test_system_classes_refused),
+	    cmocka_unit_test(test_pause_buffer_cli),
+	    cmocka_unit_test(test_interface_basics),
+	    cmocka_unit_test(test_modes),
+	    cmocka_unit_test(test_conf_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
