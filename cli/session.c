@@ -24,6 +24,7 @@ int rocesh_init(struct rocesh *r, const char *sockpath)
 	cmd_ctx_init(&r->ctx);
 	policy_init(&r->known);
 	strbuf_init(&r->warnings);
+	strbuf_init(&r->ignored_what);
 	r->known_stale = true;
 	r->src = "stdin";
 	r->out = stdout;
@@ -36,6 +37,7 @@ void rocesh_free(struct rocesh *r)
 	client_close(&r->cl);
 	policy_free(&r->known);
 	strbuf_free(&r->warnings);
+	strbuf_free(&r->ignored_what);
 }
 
 void rocesh_print_error(struct rocesh *r, const char *line, size_t col,
@@ -413,14 +415,56 @@ static bool rocesh_blank(const char *line)
 	return *line == '\0' || *line == '#';
 }
 
+static size_t rocesh_indent(const char *line);
+
+/* A known NX-OS line that is not QoS (WHAT is its family), or a line
+ * under one: counted for rocesh_finish, on a terminal told at once. */
+static int rocesh_ignore(struct rocesh *r, const char *line, const char *what)
+{
+	r->nignored++;
+	if (what) {
+		const char *list = strbuf_str(&r->ignored_what), *p;
+		size_t n = strlen(what);
+		bool seen = false;
+
+		r->ignoring = r->lineno ? r->lineno : 1;
+		r->ignored_indent = rocesh_indent(line);
+		/* each family once, in the order first seen */
+		for (p = list; !seen && (p = strstr(p, what)); p += n)
+			seen = (p == list || p[-1] == ' ') &&
+			       (p[n] == ',' || p[n] == '\0');
+		if (!seen)
+			strbuf_printf(&r->ignored_what, "%s%s",
+			              r->ignored_what.len ? ", " : "", what);
+	}
+	if (r->interactive)
+		fprintf(r->err, "%% ignored: not QoS\n");
+	return 0;
+}
+
+/* A line indented deeper than the last ignored one belongs to it
+ * (`router bgp` and its neighbours). */
+static bool rocesh_under_ignored(struct rocesh *r, const char *line)
+{
+	if (!r->ignoring)
+		return false;
+	if (rocesh_indent(line) > r->ignored_indent)
+		return true;
+	r->ignoring = 0;
+	return false;
+}
+
 static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 {
 	struct cmd_parsed p;
 	struct cmd_error err, ignored;
 	size_t len = strlen(line);
+	const char *what;
 
 	if (rocesh_blank(line))
 		return 0;
+	if (rocesh_under_ignored(r, line))
+		return rocesh_ignore(r, line, NULL);
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 	if (len && line[len - 1] == '?')
@@ -434,6 +478,9 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 		conf.depth = 0;
 		if (r->interactive || r->ctx.mode != CMD_MODE_EXEC ||
 		    cmd_parse(&conf, line, &p, &ignored) < 0) {
+			what = cmd_not_qos(line);
+			if (what)
+				return rocesh_ignore(r, line, what);
 			/* The mode whose parse got further says more. */
 			if (!r->interactive && r->ctx.mode == CMD_MODE_EXEC &&
 			    ignored.pos > err.pos)
@@ -499,6 +546,15 @@ static bool rocesh_skipped(struct rocesh *r, const char *line)
 	        r->lineno, r->rejected);
 	r->nerrors++;
 	return true;
+}
+
+void rocesh_finish(struct rocesh *r)
+{
+	if (!r->nignored)
+		return;
+	fprintf(r->err, "%% ignored %u line%s: not QoS (%s)\n", r->nignored,
+	        r->nignored == 1 ? "" : "s", strbuf_str(&r->ignored_what));
+	fflush(r->err);
 }
 
 /* Output and errors of one line stay in order when both go to one file. */

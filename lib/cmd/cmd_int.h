@@ -54,6 +54,8 @@
 #define CMD_HELP_NO   "Negate a command or set its defaults\n"
 #define CMD_DEPTH_MAX 3
 #define CMD_LINE_MAX  512
+/* An interface spec (name, range or list) as a mode line holds it. */
+#define CMD_IFSPEC_MAX 140
 
 /* --- token graphs (cmd_graph.c) --- */
 

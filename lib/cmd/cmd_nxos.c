@@ -146,59 +146,103 @@ static int cmd_nx_not_linux(struct cmd_exec_arg *x, const char *name,
 	return -1;
 }
 
-/* `[no] interface PREFIX N-M`: every member as if typed alone, all or
- * none. The mode entered names the range: cmd_exec() carries each line
- * typed in it out on every member. */
-static int cmd_nx_interface_range(struct cmd_exec_arg *x, const char *name,
-                                  size_t pos, size_t plen, unsigned long first,
-                                  unsigned long last)
+/* `[no] interface PREFIX N-M` or a list of names and ranges: every
+ * member as if typed alone, all or none. The mode entered names the
+ * list: cmd_exec() carries each line typed in it out on every member. */
+static int cmd_nx_interface_list(struct cmd_exec_arg *x, const char *name,
+                                 size_t pos)
 {
-	char m[CMD_WORD_MAX], line[CMD_WORD_MAX + 16];
+	char(*m)[POLICY_ALIAS_MAX] = calloc(POLICY_IF_RANGE_MAX, sizeof(*m));
+	char line[CMD_IFSPEC_MAX + 16];
+	int n = m ? policy_ifname_expand(name, m, POLICY_IF_RANGE_MAX) : 0;
+	int rc = -1;
 
-	for (unsigned long n = first; n <= last; n++) {
-		const struct policy_iface *i;
+	if (!m)
+		return cmd_nx_oom(x);
+	if (n == -2)
+		cmd_fail(x->err, pos,
+		         "%% Invalid interface range %s: more than %d "
+		         "interfaces",
+		         name, POLICY_IF_RANGE_MAX);
+	else if (n <= 0)
+		cmd_fail(x->err, pos, "%% Invalid interface range %s", name);
+	for (int k = 0; k < n; k++) {
+		const struct policy_iface *i = policy_find_iface(x->p, m[k]);
 
-		if (policy_ifname_member(name, plen, n, m, sizeof(m)) < 0) {
-			cmd_fail(x->err, pos, "%% Invalid interface range %s",
-			         name);
-			return -1;
-		}
-		i = policy_find_iface(x->p, m);
 		if (x->pa->negated && !i) {
 			cmd_fail(x->err, pos,
-			         "%% interface %s is not configured", m);
-			return -1;
+			         "%% interface %s is not configured", m[k]);
+			goto out;
 		}
-		if (!i && !policy_ifname_linux(m))
-			return cmd_nx_not_linux(x, m, pos);
+		if (!i && !policy_ifname_linux(m[k])) {
+			cmd_nx_not_linux(x, m[k], pos);
+			goto out;
+		}
 	}
-	for (unsigned long n = first; n <= last; n++) {
-		const struct policy_iface *i;
+	for (int k = 0; k < n; k++) {
+		const struct policy_iface *i = policy_find_iface(x->p, m[k]);
 
-		policy_ifname_member(name, plen, n, m, sizeof(m));
-		i = policy_find_iface(x->p, m);
 		if (x->pa->negated)
 			cmd_nx_remove(x->p->ifaces, &x->p->nifaces, sizeof(*i),
 			              (size_t)(i - x->p->ifaces));
-		else if (!i && !policy_add_iface(x->p, m))
-			return cmd_nx_oom(x);
+		else if (!i && !policy_add_iface(x->p, m[k])) {
+			cmd_nx_oom(x);
+			goto out;
+		}
 	}
-	if (x->pa->negated)
-		return 0;
-	snprintf(line, sizeof(line), "interface %s", name);
-	return cmd_nx_enter(x, CMD_MODE_IF, line);
+	if (n > 0 && x->pa->negated)
+		rc = 0;
+	else if (n > 0) {
+		snprintf(line, sizeof(line), "interface %s", name);
+		rc = cmd_nx_enter(x, CMD_MODE_IF, line);
+	}
+out:
+	free(m);
+	return rc;
+}
+
+/* The interface spec of the line: its words after `interface` joined and
+ * spelt canonically (policy_ifname_nxos), into SPEC; -1 with the error
+ * set when it is too long. */
+static int cmd_nx_ifspec(struct cmd_exec_arg *x, char *spec, size_t len,
+                         size_t *pos)
+{
+	char joined[CMD_LINE_MAX];
+	size_t n = 0;
+
+	*pos = 0;
+	joined[0] = '\0';
+	for (size_t k = 0; k < x->pa->argc; k++) {
+		int w;
+
+		if (!(x->pa->argmask & (1u << k)))
+			continue;
+		if (!n)
+			*pos = x->pa->pos[k];
+		w = snprintf(joined + n, sizeof(joined) - n, "%s%s",
+		             n ? " " : "", x->pa->argv[k]);
+		if (w < 0 || (size_t)w >= sizeof(joined) - n)
+			break;
+		n += (size_t)w;
+	}
+	if (policy_ifname_nxos(joined, spec, len) < 0) {
+		cmd_fail(x->err, *pos, "%% Interface list too long: %s",
+		         joined);
+		return -1;
+	}
+	return 0;
 }
 
 static int cmd_nx_interface(struct cmd_exec_arg *x)
 {
+	char name[CMD_IFSPEC_MAX], line[CMD_IFSPEC_MAX + 16];
 	size_t pos, plen;
-	const char *name = cmd_arg(x->pa, 0, &pos);
-	struct policy_iface *i =
-	    NX_MUT(struct policy_iface, policy_find_iface(x->p, name));
-	char line[CMD_WORD_MAX + 16];
+	struct policy_iface *i;
 	unsigned long first, last;
-	int range = i ? -1 : policy_ifname_range(name, &plen, &first, &last);
 
+	if (cmd_nx_ifspec(x, name, sizeof(name), &pos))
+		return -1;
+	i = NX_MUT(struct policy_iface, policy_find_iface(x->p, name));
 	if (!i && policy_ifname_not_port(name)) {
 		/* A note, not an error: a pasted configuration has such
 		 * blocks. Its mode is entered so that the block's lines are
@@ -210,15 +254,9 @@ static int cmd_nx_interface(struct cmd_exec_arg *x)
 		snprintf(line, sizeof(line), "interface %s", name);
 		return cmd_nx_enter(x, CMD_MODE_IF, line);
 	}
-	if (range == -2) {
-		cmd_fail(
-		    x->err, pos,
-		    "%% Invalid interface range %s: more than %d interfaces",
-		    name, POLICY_IF_RANGE_MAX);
-		return -1;
-	}
-	if (range == 0)
-		return cmd_nx_interface_range(x, name, pos, plen, first, last);
+	if (!i && (strchr(name, ',') ||
+	           policy_ifname_range(name, &plen, &first, &last) != -1))
+		return cmd_nx_interface_list(x, name, pos);
 	if (x->pa->negated) {
 		if (!i) {
 			cmd_fail(x->err, pos,
@@ -472,6 +510,8 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 
 #define H_SHOW   "Show running system information\n"
 #define H_IFNAME "Interface name (Linux name or NX-OS alias)\n"
+/* `interface ethernet 1/1`, `interface Ethernet1/1-4, Ethernet1/7` */
+#define H_IFMORE "More of the name or list (ethernet 1/1, Ethernet1/7)\n"
 #define H_CMAP   "Configure class-map\n"
 #define H_PMAP   "Configure policy-map\n"
 #define H_CTYPE  "Type of the class-map\n"
@@ -532,6 +572,11 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 #define H_SPQ "Qos policy\nApply to the input direction\n" H_PNAME
 #define H_SPU "Queuing policy\nApply to the output direction\n" H_PNAME
 #define H_SPN "Network-qos policy\n" H_PNAME
+#define H_SPI                                                                  \
+	"Queuing policy\nApply to the input direction (pause "                 \
+	"buffers)\n" H_PNAME
+/* Accepted for pasted configurations; roced always keeps counters. */
+#define H_NOSTATS "Disable statistics (accepted; roced keeps counting)\n"
 /* PFCMODE: the modes of model/policy.c, with their help. */
 #define H_MODE  "Set PFC mode\n"
 #define H_DEBUG "Debugging functions\n"
@@ -639,10 +684,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_pmap_nqos},
     {CFG, KMODE, "system qos", "system qos",
      "System management commands\nConfigure system qos\n", cmd_nx_system_qos},
-    {CFG, KCONF, "interface", "interface IFNAME",
-     "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
-    {CFG, KCONF, "interface", "no interface IFNAME",
-     NO "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
+    {CFG, KCONF, "interface", "interface IFNAME [TEXT]",
+     "Configure interfaces\n" H_IFNAME H_IFMORE, cmd_nx_interface},
+    {CFG, KCONF, "interface", "no interface IFNAME [TEXT]",
+     NO "Configure interfaces\n" H_IFNAME H_IFMORE, cmd_nx_interface},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
      NO "Hardware settings\nQoS settings\nPFC settings\n"
         "Drop multicast in no-drop classes\n",
@@ -794,26 +839,22 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no service-policy type network-qos [PMAP_NQOS]", NO H_SP H_SPN,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
-     "service-policy type qos input PMAP_QOS", H_SP H_SPQ,
+     "service-policy type qos input PMAP_QOS [no-stats]", H_SP H_SPQ H_NOSTATS,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
      "no service-policy type qos input [PMAP_QOS]", NO H_SP H_SPQ,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
-     "service-policy type queuing output PMAP_QUE", H_SP H_SPU,
-     cmd_nx_service_policy},
+     "service-policy type queuing output PMAP_QUE [no-stats]",
+     H_SP H_SPU H_NOSTATS, cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
      "no service-policy type queuing output [PMAP_QUE]", NO H_SP H_SPU,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
-     "service-policy type queuing input PMAP_QUE",
-     H_SP
-     "Queuing policy\nApply to the input direction (pause buffers)\n" H_PNAME,
-     cmd_nx_service_policy},
+     "service-policy type queuing input PMAP_QUE [no-stats]",
+     H_SP H_SPI H_NOSTATS, cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
-     "no service-policy type queuing input [PMAP_QUE]",
-     NO H_SP
-     "Queuing policy\nApply to the input direction (pause buffers)\n" H_PNAME,
+     "no service-policy type queuing input [PMAP_QUE]", NO H_SP H_SPI,
      cmd_nx_service_policy},
     /* interface */
     {M(IF), KCONF, "priority-flow-control mode",

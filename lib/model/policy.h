@@ -421,4 +421,18 @@ const struct policy_pause_buffer *
 policy_iface_pause_buffer(const struct policy *p, const struct policy_iface *i,
                           unsigned prio);
 
+/* Interface names as NX-OS and its operators' runbooks write them, into
+ * one canonical spec in OUT: words joined ("ethernet 1/1" ->
+ * "Ethernet1/1"), the Ethernet abbreviations of slot/port names in any
+ * case (eth1/1, e1/1, ETHERNET1/1; only names with a '/', so that Linux's
+ * eth0 stays eth0) spelt Ethernet, and a list's items separated by ','
+ * alone ("Ethernet1/1-4, Ethernet1/7" -> "Ethernet1/1-4,Ethernet1/7").
+ * Returns 0, or -1 when OUT is too small. */
+int policy_ifname_nxos(const char *in, char *out, size_t len);
+/* The members of SPEC (a canonical name, range or list of them) into
+ * OUT[0..MAX): returns their number, -1 for an empty item or a member
+ * longer than POLICY_ALIAS_MAX - 1, -2 for more than MAX members. */
+int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
+                         size_t max);
+
 #endif

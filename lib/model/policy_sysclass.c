@@ -11,9 +11,11 @@
  */
 #include "model/policy.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* "PREFIXN" (N 1-7) -> N, DEFNAME -> 0, anything else -> -1. */
 static int policy_numbered_parse(const char *name, const char *prefix,
@@ -141,4 +143,96 @@ policy_iface_pause_buffer(const struct policy *p, const struct policy_iface *i,
 		    (policy_nq_rule_pfc(p, &nq->rules[r]) & (1u << prio)))
 			return &nq->rules[r].buffer;
 	return NULL;
+}
+
+/* ---- interface names as NX-OS writes them ---- */
+
+/* ITEM (no blanks) spelt canonically into OUT at *N. */
+static int policy_ifname_item(const char *item, size_t ilen, char *out,
+                              size_t len, size_t *n)
+{
+	static const char *const eth[] = {"ethernet", "eth", "e"};
+	const char *rest = item;
+	int w;
+
+	/* Only a slot/port name is NX-OS's: eth0 is Linux's. */
+	if (memchr(item, '/', ilen))
+		for (size_t k = 0; k < sizeof(eth) / sizeof(*eth); k++) {
+			size_t el = strlen(eth[k]);
+
+			if (ilen > el && !strncasecmp(item, eth[k], el) &&
+			    isdigit((unsigned char)item[el])) {
+				rest = item + el;
+				break;
+			}
+		}
+	w = snprintf(out + *n, len - *n, "%s%s%.*s", *n ? "," : "",
+	             rest != item ? "Ethernet" : "",
+	             (int)(ilen - (size_t)(rest - item)), rest);
+	if (w < 0 || (size_t)w >= len - *n)
+		return -1;
+	*n += (size_t)w;
+	return 0;
+}
+
+int policy_ifname_nxos(const char *in, char *out, size_t len)
+{
+	char item[POLICY_ALIAS_MAX * 2];
+	size_t n = 0, il = 0;
+
+	if (!len)
+		return -1;
+	out[0] = '\0';
+	for (const char *s = in;; s++) {
+		if (*s == ',' || !*s) {
+			if (il && policy_ifname_item(item, il, out, len, &n))
+				return -1;
+			il = 0;
+			if (!*s)
+				return 0;
+			continue;
+		}
+		if (isspace((unsigned char)*s))
+			continue;
+		if (il + 1 >= sizeof(item))
+			return -1;
+		item[il++] = *s;
+	}
+}
+
+int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
+                         size_t max)
+{
+	char item[POLICY_ALIAS_MAX];
+	size_t n = 0;
+
+	for (const char *s = spec; *s;) {
+		size_t il = strcspn(s, ","), plen;
+		unsigned long first, last;
+		int range;
+
+		if (!il || il >= sizeof(item))
+			return -1;
+		memcpy(item, s, il);
+		item[il] = '\0';
+		s += il + (s[il] == ',');
+		range = policy_ifname_range(item, &plen, &first, &last);
+		if (range == -2)
+			return -2;
+		if (range < 0) {
+			if (n >= max)
+				return -2;
+			snprintf(out[n++], POLICY_ALIAS_MAX, "%s", item);
+			continue;
+		}
+		for (unsigned long m = first; m <= last; m++) {
+			if (n >= max)
+				return -2;
+			if (policy_ifname_member(item, plen, m, out[n],
+			                         POLICY_ALIAS_MAX) < 0)
+				return -1;
+			n++;
+		}
+	}
+	return (int)n;
 }

@@ -469,6 +469,93 @@ static void test_conf_file(void **state)
 	diag_free(&d);
 }
 
+/* Interface names as runbooks write them; ranges and lists. */
+static void test_interface_names(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+	    {"ethernet 1/1", "Ethernet1/1"},
+	    {"eth1/1", "Ethernet1/1"},
+	    {"e1/1", "Ethernet1/1"},
+	    {"ETHERNET1/1", "Ethernet1/1"},
+	    {"Ethernet1/1-4, Ethernet1/7", "Ethernet1/1-4,Ethernet1/7"},
+	    {"ethernet 1/21-36", "Ethernet1/21-36"},
+	    {"eth0", "eth0"},
+	    {"port-channel 50", "port-channel50"},
+	    {"swp1-2,swp9", "swp1-2,swp9"},
+	};
+	char out[CMD_WORD_MAX * 2], m[8][POLICY_ALIAS_MAX];
+	struct policy p;
+	struct cmd_ctx c;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		assert_int_equal(
+		    policy_ifname_nxos(cases[k].in, out, sizeof(out)), 0);
+		assert_string_equal(out, cases[k].out);
+	}
+	assert_int_equal(
+	    policy_ifname_expand("Ethernet1/1-3,Ethernet1/7", m, 8), 4);
+	assert_string_equal(m[2], "Ethernet1/3");
+	assert_string_equal(m[3], "Ethernet1/7");
+	assert_int_equal(policy_ifname_expand("swp1-9", m, 8), -2);
+	assert_int_equal(policy_ifname_expand("a,,b", m, 8), -1);
+
+	policy_init(&p);
+	session(&p, &c,
+	        LINES("interface swp1", "alias Ethernet1/1", "interface swp2",
+	              "alias Ethernet1/2", "interface swp3",
+	              "alias Ethernet1/3", "interface swp7",
+	              "alias Ethernet1/7", "interface ethernet 1/1-3, e1/7",
+	              "mtu 9000", "description storage"));
+	for (size_t k = 0; k < p.nifaces; k++) {
+		assert_int_equal(p.ifaces[k].mtu, 9000);
+		assert_string_equal(p.ifaces[k].description, "storage");
+	}
+	assert_string_equal(c.path[0], "interface Ethernet1/1-3,Ethernet1/7");
+	apply(&p, &c, "interface Eth1/2");
+	assert_string_equal(c.path[0], "interface swp2");
+	apply_bad(&p, &c, "interface eth1/9",
+	          "No interface has the alias Ethernet1/9", 10);
+	apply_bad(&p, &c, "interface Ethernet1/1-2, Ethernet1/9",
+	          "No interface has the alias Ethernet1/9", (size_t)-1);
+	policy_free(&p);
+}
+
+/* The known NX-OS lines that are not QoS, by family; QoS lines are not. */
+static void test_not_qos(void **state)
+{
+	static const struct {
+		const char *line, *what;
+	} cases[] = {
+	    {"feature lldp", "feature"},
+	    {"  no cdp enable", "cdp"},
+	    {"switchport mode trunk", "switchport"},
+	    {"spanning-tree port type edge trunk", "spanning-tree"},
+	    {"vpc domain 1", "vpc"},
+	    {"router bgp 64511", "routing"},
+	    {"hardware access-list tcam region ing-racl 0", "hardware"},
+	    {"class-map type control-plane match-any copp-s-ping", "copp"},
+	    {"logging event port link-status", "logging"},
+	    {"system qos", NULL},
+	    {"hardware qos pfc mc-drop", NULL},
+	    {"class-map type qos match-all RDMA", NULL},
+	    {"bogus command", NULL},
+	    {"", NULL},
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(*cases); k++) {
+		const char *w = cmd_not_qos(cases[k].line);
+
+		if (!cases[k].what)
+			assert_null(w);
+		else
+			assert_string_equal(w, cases[k].what);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +565,8 @@ int main(void)
 	    cmocka_unit_test(test_interface_basics),
 	    cmocka_unit_test(test_modes),
 	    cmocka_unit_test(test_conf_file),
+	    cmocka_unit_test(test_interface_names),
+	    cmocka_unit_test(test_not_qos),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
