@@ -9,6 +9,7 @@
  * answered by roced.
  */
 #include "rocesh.h"
+#include "pipe.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -292,9 +293,11 @@ static void rocesh_show_args(const struct cmd_parsed *p,
 }
 
 static int rocesh_show(struct rocesh *r, const char *line,
-                       const struct cmd_parsed *p, size_t col)
+                       const struct cmd_parsed *p, size_t col,
+                       const struct rocesh_pipes *pp)
 {
-	struct ctl_request req = {.cmd = CTL_CMD_SHOW, .json = p->json};
+	struct ctl_request req = {.cmd = CTL_CMD_SHOW,
+	                          .json = p->json || (pp && pp->json)};
 	struct json_object *reply;
 	int rc = 0;
 
@@ -303,10 +306,26 @@ static int rocesh_show(struct rocesh *r, const char *line,
 	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
-	if (client_reply_ok(reply))
-		rocesh_print_show(r, reply, p->json);
-	else
+	if (client_reply_ok(reply) && pp && pp->n) {
+		/* The answer through the filters (pipe.c). */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		FILE *out = r->out;
+
+		if (mem) {
+			r->out = mem;
+			rocesh_print_show(r, reply, req.json);
+			r->out = out;
+			fclose(mem);
+			rocesh_pipes_run(pp, text ? text : "", out);
+			free(text);
+		}
+	} else if (client_reply_ok(reply)) {
+		rocesh_print_show(r, reply, req.json);
+	} else {
 		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+	}
 	json_object_put(reply);
 	return rc;
 }
@@ -454,17 +473,64 @@ static bool rocesh_under_ignored(struct rocesh *r, const char *line)
 	return false;
 }
 
+/* A show command's output filters (`| include ...`, pipe.c): the line
+ * without them is run with them; a line whose first part is no show
+ * command is run whole (a description may hold a '|'). Returns 1 when
+ * LINE has no filters. */
+static int rocesh_line_piped(struct rocesh *r, const char *line, size_t col)
+{
+	char cmdline[512];
+	struct rocesh_pipes pp;
+	struct cmd_parsed p;
+	struct cmd_error err;
+	int rc;
+
+	if (!strchr(line, '|'))
+		return 1;
+	if (cmd_parse(&r->ctx, line, &p, &err) == 0)
+		return 1; /* the '|' belongs to the command */
+	if (rocesh_pipes_parse(line, cmdline, sizeof(cmdline), &pp, &err) < 0) {
+		rocesh_print_error(r, line, col, &err);
+		r->nerrors++;
+		return -1;
+	}
+	if (cmd_parse(&r->ctx, cmdline, &p, &err) < 0 ||
+	    p.kind != CMD_KIND_SHOW) {
+		rocesh_pipes_free(&pp);
+		if (err.message[0] && p.kind == CMD_KIND_SHOW) {
+			rocesh_print_error(r, line, col, &err);
+		} else {
+			struct cmd_error e = {
+			    .pos = (size_t)(strchr(line, '|') - line)};
+
+			snprintf(e.message, sizeof(e.message),
+			         "%% Output filters (|) follow show commands "
+			         "only");
+			rocesh_print_error(r, line, col, &e);
+		}
+		r->nerrors++;
+		return -1;
+	}
+	rc = rocesh_show(r, line, &p, col, &pp);
+	rocesh_pipes_free(&pp);
+	return rc;
+}
+
 static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 {
 	struct cmd_parsed p;
 	struct cmd_error err, ignored;
 	size_t len = strlen(line);
 	const char *what;
+	int piped;
 
 	if (rocesh_blank(line))
 		return 0;
 	if (rocesh_under_ignored(r, line))
 		return rocesh_ignore(r, line, NULL);
+	piped = rocesh_line_piped(r, line, col);
+	if (piped <= 0)
+		return piped;
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 	if (len && line[len - 1] == '?')
@@ -497,7 +563,7 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	case CMD_KIND_CONFIG:
 		return rocesh_config(r, line, &p, col);
 	case CMD_KIND_SHOW:
-		return rocesh_show(r, line, &p, col);
+		return rocesh_show(r, line, &p, col, NULL);
 	case CMD_KIND_ACTION:
 		return rocesh_action(r, line, &p, col);
 	}

@@ -431,3 +431,67 @@ int show_policy_map_json(const struct policy *p, const char *name,
 	json_object_object_add(*out, "policy-map", a);
 	return 0;
 }
+
+/* --- narrowing: type, system --- */
+
+/* Whether the map M (a "class-map" or "policy-map" entry) is one Q asks
+ * for: of its type, and with `system`, attached in system qos. */
+static bool show_narrow_keep(struct json_object *m, const struct show_query *q,
+                             const struct policy *p)
+{
+	struct json_object *v;
+	const char *type = "", *name = "";
+	const struct policy_system *s = &p->system;
+
+	if (json_object_object_get_ex(m, "type", &v))
+		type = json_object_get_string(v);
+	if (json_object_object_get_ex(m, "name", &v))
+		name = json_object_get_string(v);
+	if (q->type[0] && strcmp(type, q->type))
+		return false;
+	if (!q->system)
+		return true;
+	if (!strcmp(type, "network-qos"))
+		return !strcmp(name, s->network_qos);
+	if (!strcmp(type, "qos"))
+		return !strcmp(name, s->qos_input);
+	return !strcmp(name, s->queuing_output) ||
+	       !strcmp(name, s->queuing_input);
+}
+
+void show_narrow_maps(struct json_object *data, const char *key,
+                      const struct show_query *q, const struct policy *p)
+{
+	struct json_object *a, *keep;
+
+	if ((!q->type[0] && !q->system) ||
+	    !json_object_object_get_ex(data, key, &a))
+		return;
+	keep = json_object_new_array();
+	for (size_t i = 0; keep && i < json_object_array_length(a); i++) {
+		struct json_object *m = json_object_array_get_idx(a, i);
+
+		if (show_narrow_keep(m, q, p))
+			json_object_array_add(keep, json_object_get(m));
+	}
+	if (keep)
+		json_object_object_add(data, key, keep);
+}
+
+void show_narrow_ports(struct json_object *data, const struct show_query *q)
+{
+	struct json_object *a, *sp;
+
+	if (!q->type[0] || !json_object_object_get_ex(data, "interface", &a))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *f = json_object_array_get_idx(a, i);
+
+		if (!json_object_object_get_ex(f, "service-policy", &sp))
+			continue;
+		if (strcmp(q->type, "qos"))
+			json_object_object_del(sp, "qos-input");
+		if (strcmp(q->type, "queuing"))
+			json_object_object_del(sp, "queuing-output");
+	}
+}

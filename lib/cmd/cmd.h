@@ -178,7 +178,8 @@ const char *cmd_not_qos(const char *line);
 
 /* `show running-config` text of POLICY in NX-OS syntax: pasting it into
  * rocesh recreates POLICY. SECTION is NULL for everything, "qos" for the
- * QoS part only, or "interface NAME" for one interface. */
+ * QoS part only, "interface NAME" for one interface, or "interface NAME
+ * all" for it with its defaults written out. */
 void cmd_running_config(const struct policy *policy, const char *section,
                         struct strbuf *out);
 

@@ -513,6 +513,9 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 /* `interface ethernet 1/1`, `interface Ethernet1/1-4, Ethernet1/7` */
 #define H_IFMORE "More of the name or list (ethernet 1/1, Ethernet1/7)\n"
 #define H_CMAP   "Configure class-map\n"
+/* show class-map / policy-map type T */
+#define SHTYPES  "(qos|queuing|network-qos)"
+#define H_SHTYPE "Type of the maps\nQos maps\nQueuing maps\nNetwork-qos maps\n"
 #define H_PMAP   "Configure policy-map\n"
 #define H_CTYPE  "Type of the class-map\n"
 #define H_PTYPE  "Type of the policy-map\n"
@@ -605,20 +608,27 @@ static const struct cmd_def cmd_nxos_table[] = {
     {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
      cmd_nx_exit},
     {CMD_M_ALL, KSHOW, CTL_WHAT_RUNNING_CONFIG,
-     CTL_WHAT_RUNNING_CONFIG " [qos|interface IFNAME]",
+     CTL_WHAT_RUNNING_CONFIG " [qos|ipqos|interface IFNAME [all]]",
      H_SHOW "Current operating configuration\nQoS configuration only\n"
-            "One interface's configuration\n" H_IFNAME,
+            "QoS configuration only (NX-OS's name)\n"
+            "One interface's configuration\n" H_IFNAME
+            "With the defaults written out\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_STARTUP_CONFIG, CTL_WHAT_STARTUP_CONFIG,
      H_SHOW "Contents of startup configuration\n", NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP, CTL_WHAT_CLASS_MAP " [CMAP]",
-     H_SHOW "Show class-maps\n" H_CNAME, NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP, CTL_WHAT_POLICY_MAP " [PMAP]",
-     H_SHOW "Show policy-maps\n" H_PNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP,
+     CTL_WHAT_CLASS_MAP " [type " SHTYPES "] [CMAP]",
+     H_SHOW "Show class-maps\n" H_SHTYPE H_CNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP,
+     CTL_WHAT_POLICY_MAP " [system] [type " SHTYPES "] [PMAP]",
+     H_SHOW
+     "Show policy-maps\nThe policy-maps system qos attaches\n" H_SHTYPE H_PNAME,
+     NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP_IF,
-     CTL_WHAT_POLICY_MAP_IF " [IFNAME]",
+     CTL_WHAT_POLICY_MAP_IF " [IFNAME] [type (qos|queuing)]",
      H_SHOW "Show policy-maps\nPolicy-maps and counters of "
-            "interfaces\n" H_IFNAME,
+            "interfaces\n" H_IFNAME
+            "Type of the policy\nQos policy only\nQueuing policy only\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_QUEUING_IF, CTL_WHAT_QUEUING_IF " [IFNAME]",
      H_SHOW "Show queuing information\nQueues of interfaces\n" H_IFNAME, NULL},

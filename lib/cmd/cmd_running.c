@@ -233,6 +233,40 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 		                                          : " no shutdown\n");
 }
 
+/* `show running-config interface X all`: the block with its defaults
+ * written out, as NX-OS's `all` does (PFC mode auto, the watchdog the
+ * port follows, no shutdown); every line still pastes back. */
+static void cmd_running_iface_all(const struct policy *p,
+                                  const struct policy_iface *i,
+                                  struct strbuf *out)
+{
+	strbuf_printf(out, "interface %s\n", i->name);
+	if (i->alias[0])
+		strbuf_printf(out, " alias %s\n", i->alias);
+	if (i->description[0])
+		strbuf_printf(out, " description %s\n", i->description);
+	if (i->mtu)
+		strbuf_printf(out, " mtu %u\n", i->mtu);
+	strbuf_printf(out, " priority-flow-control mode %s%s\n",
+	              policy_pfc_mode_name(i->pfc_mode),
+	              i->pfc_send_tlv ? " send-tlv" : "");
+	strbuf_printf(out, " priority-flow-control watch-dog-interval %s\n",
+	              policy_iface_watchdog(p, i) ? "on" : "off");
+	if (i->qos_input[0])
+		strbuf_printf(out, " service-policy type qos input %s\n",
+		              i->qos_input);
+	if (i->queuing_output[0])
+		strbuf_printf(out, " service-policy type queuing output %s\n",
+		              i->queuing_output);
+	if (i->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              i->queuing_input);
+	strbuf_puts(out, i->qdisc_takeover ? " qdisc-takeover\n"
+	                                   : " no qdisc-takeover\n");
+	strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
+	                                          : " no shutdown\n");
+}
+
 static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 {
 	const struct policy_pfcwd *w = &p->pfcwd;
@@ -285,6 +319,8 @@ void cmd_running_config(const struct policy *policy, const char *section,
 {
 	const char *ifname;
 	const struct policy_iface *i;
+	char name[POLICY_ALIAS_MAX];
+	size_t len;
 
 	strbuf_puts(out, ""); /* an empty policy still gives "" */
 	if (!section) {
@@ -301,7 +337,14 @@ void cmd_running_config(const struct policy *policy, const char *section,
 	if (strncmp(section, "interface ", 10))
 		return;
 	ifname = section + 10;
-	i = policy_find_iface(policy, ifname);
-	if (i)
+	len = strcspn(ifname, " ");
+	if (len >= sizeof(name))
+		return;
+	memcpy(name, ifname, len);
+	name[len] = '\0';
+	i = policy_find_iface(policy, name);
+	if (i && !strcmp(ifname + len, " all"))
+		cmd_running_iface_all(policy, i, out);
+	else if (i && !ifname[len])
 		cmd_running_iface(i, out);
 }

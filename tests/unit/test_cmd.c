@@ -481,6 +481,7 @@ static void test_help(void **state)
 	        "  <cr>\n");
 	help_is(CMD_MODE_EXEC, NULL, "show running-config ",
 	        "  interface  One interface's configuration\n"
+	        "  ipqos      QoS configuration only (NX-OS's name)\n"
 	        "  json       Display output in JSON format\n"
 	        "  qos        QoS configuration only\n"
 	        "  <cr>\n");
@@ -563,7 +564,7 @@ static void test_complete(void **state)
 	complete_is(CMD_MODE_EXEC, NULL, "c", "configure copy");
 	complete_is(CMD_MODE_EXEC, NULL, "show q", "queuing");
 	complete_is(CMD_MODE_EXEC, NULL, "show running-config ",
-	            "interface json qos");
+	            "interface ipqos json qos");
 	complete_is(CMD_MODE_EXEC, NULL, "x", "");
 	complete_is(CMD_MODE_EXEC, NULL, "bogus ", "");
 	complete_is(CMD_MODE_CONFIG, NULL, "p",
