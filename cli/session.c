@@ -276,20 +276,32 @@ static void rocesh_print_show(struct rocesh *r, struct json_object *reply,
 static void rocesh_show_args(const struct cmd_parsed *p,
                              struct ctl_request *req)
 {
-	size_t skip = 0, end = p->argc;
+	size_t end = p->argc, n = 0;
 	const char *s = p->name;
+	bool used[CMD_ARGV_MAX] = {false};
 
+	/* The command's own words are left out wherever they stand: they
+	 * lead the line, except in `show interface X priority-flow-control`,
+	 * whose name has them around the interface. */
 	while (s && *s) {
-		skip++;
-		s = strchr(s, ' ');
-		s = s ? s + 1 : NULL;
+		size_t wl = strcspn(s, " ");
+
+		for (size_t i = 0; i < p->argc; i++)
+			if (!used[i] && !(p->argmask & (1u << i)) &&
+			    strlen(p->argv[i]) == wl &&
+			    !strncmp(p->argv[i], s, wl)) {
+				used[i] = true;
+				break;
+			}
+		s = s[wl] ? s + wl + 1 : NULL;
 	}
-	if (p->json && end > skip && !strcmp(p->argv[end - 1], "json"))
+	if (p->json && end && !strcmp(p->argv[end - 1], "json"))
 		end--;
-	req->nargs = end > skip ? end - skip : 0;
-	for (size_t i = skip; i < end && i - skip < CTL_ARGS_MAX; i++)
-		ctl_request_set(req->args[i - skip], sizeof(req->args[0]),
-		                p->argv[i]);
+	for (size_t i = 0; i < end && n < CTL_ARGS_MAX; i++)
+		if (!used[i])
+			ctl_request_set(req->args[n++], sizeof(req->args[0]),
+			                p->argv[i]);
+	req->nargs = n;
 }
 
 static int rocesh_show(struct rocesh *r, const char *line,

@@ -40,6 +40,39 @@ static int show_copy_name(char *dst, size_t size, const char *s,
 	return 0;
 }
 
+/* `show interface [X] priority-flow-control [detail]`: the words of X
+ * (`ethernet 1/1`, `Eth1/1`, `swp1`) and detail, in any order after the
+ * command's own words. */
+static int show_query_pfc_if(struct show_query *q, const char *const *args,
+                             size_t n, char *err, size_t errlen)
+{
+	char joined[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(args[i], "detail")) {
+			q->detail = true;
+			continue;
+		}
+		if (!strcmp(args[i], "priority-flow-control"))
+			continue;
+		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
+		                        "%s%s", len ? " " : "", args[i]);
+		if (len >= sizeof(joined)) {
+			snprintf(err, errlen, "%% interface name too long");
+			return -1;
+		}
+	}
+	if (!len)
+		return 0;
+	if (policy_ifname_nxos(joined, q->iface, sizeof(q->iface)) < 0) {
+		snprintf(err, errlen, "%% interface name too long: %.64s",
+		         joined);
+		return -1;
+	}
+	return 0;
+}
+
 /* `[system] [type T]` at the start of *ARGS, consumed. */
 static int show_query_narrow(struct show_query *q, const char *const **args,
                              size_t *n, char *err, size_t errlen)
@@ -147,7 +180,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		}
 		break;
 	case CTL_SHOW_PFC_IF:
-		break;
+		return show_query_pfc_if(q, args, n, err, errlen);
 	case CTL_SHOW_PFC_QUEUE:
 		for (i = 0; i < n; i++) {
 			if (!strcmp(args[i], "detail")) {
@@ -632,7 +665,7 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		break;
 	case CTL_SHOW_PFC_IF:
 		*data = show_ports(in, q->kind);
-		show_text_pfc_if(*data, text);
+		show_text_pfc_if(*data, q->detail, text);
 		break;
 	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);

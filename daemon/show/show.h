@@ -148,7 +148,9 @@ void show_text_class_map(struct json_object *data, struct strbuf *out);
 void show_text_policy_map(struct json_object *data, struct strbuf *out);
 void show_text_policy_map_if(struct json_object *data, struct strbuf *out);
 void show_text_queuing_if(struct json_object *data, struct strbuf *out);
-void show_text_pfc_if(struct json_object *data, struct strbuf *out);
+/* DETAIL: one block per port instead of the table. */
+void show_text_pfc_if(struct json_object *data, bool detail,
+                      struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
 void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out);

@@ -536,10 +536,49 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 
 /* --- show interface priority-flow-control --- */
 
-void show_text_pfc_if(struct json_object *data, struct strbuf *out)
+/* `detail`: one block per port, every field on a line of its own, the
+ * counters per priority where the port has them. */
+static void show_text_pfc_detail(struct json_object *p, struct strbuf *out)
+{
+	const char *alias = show_get_str(p, "alias");
+	char admin[64], oper[64], rx[24], tx[24], state[640];
+
+	show_list_text(show_get(p, "admin-priorities"), admin, sizeof(admin));
+	show_list_text(show_get(p, "priorities"), oper, sizeof(oper));
+	show_counter(rx, sizeof(rx), p, "rx-pause");
+	show_counter(tx, sizeof(tx), p, "tx-pause");
+	show_state_text(p, state, sizeof(state));
+	strbuf_printf(out,
+	              "%s\n"
+	              "  Linux port              : %s\n"
+	              "  Admin mode              : %s\n"
+	              "  Oper                    : %s\n"
+	              "  No-drop CoS (admin)     : %s\n"
+	              "  PFC enabled CoS (oper)  : %s\n"
+	              "  DCB                     : %s\n"
+	              "  Rx pause frames (RxPPP) : %s\n"
+	              "  Tx pause frames (TxPPP) : %s\n"
+	              "  State                   : %s\n\n",
+	              alias[0] ? alias : show_get_str(p, "name"),
+	              show_get_str(p, "name"), show_get_str(p, "mode"),
+	              show_get_str(p, "oper"), admin[0] ? admin : "none",
+	              oper[0] ? oper : "none", show_get_str(p, "dcb"), rx, tx,
+	              state);
+}
+
+void show_text_pfc_if(struct json_object *data, bool detail, struct strbuf *out)
 {
 	struct json_object *a = show_get(data, "interface");
 	const char *note = show_get_str(data, "note");
+
+	if (detail) {
+		strbuf_puts(out, "\n");
+		for (size_t i = 0; i < show_len(a); i++)
+			show_text_pfc_detail(show_at(a, i), out);
+		if (note[0])
+			strbuf_printf(out, "Note: %s.\n\n", note);
+		return;
+	}
 
 	strbuf_puts(
 	    out, "\n=========================================================="

@@ -637,8 +637,16 @@ static const struct cmd_def cmd_nxos_table[] = {
      H_SHOW "Show queuing information\nPFC watch-dog queue status\n"
             "One interface\n" H_IFNAME "Detailed information\n",
      NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF,
-     H_SHOW "Interface status\nPriority flow control status and counters\n",
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF " [detail]",
+     H_SHOW "Interface status\nPriority flow control status and counters\n"
+            "Every field of each port\n",
+     NULL},
+    /* NX-OS's per-port form, the interface between the words. */
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF,
+     "show interface [ethernet] IFNAME priority-flow-control [detail]",
+     H_SHOW "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
+            "Priority flow control status and counters\n"
+            "Every field of the port\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
