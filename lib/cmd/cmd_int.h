@@ -8,6 +8,7 @@
  *   cmd_nxos.c     the NX-OS table (struct cmd_table cmd_nxos) and the
  *                  actions of its mode, system qos and interface rows
  *   cmd_nxos_maps.c  the actions of its class-map and policy-map rows
+ *   cmd_nxos_class.c descriptions, precedence, marking of those rows
  *   cmd_nx_util.c  the steps those actions share
  *   cmd_ctx.c      modes, contexts, a parsed line's arguments, cmd_fail
  * The engine knows no table by name: cmd.c hands it one.
@@ -243,5 +244,13 @@ int cmd_nx_nq_pause_buffer(struct cmd_exec_arg *x);
 int cmd_nx_que_pause_buffer(struct cmd_exec_arg *x);
 int cmd_nx_pause_no_drop(struct cmd_exec_arg *x);
 int cmd_nx_bandwidth_min(struct cmd_exec_arg *x);
+/* Class-map and policy-map additions (cmd_nxos_class.c). */
+int cmd_nx_map_description(struct cmd_exec_arg *x);
+int cmd_nx_match_precedence(struct cmd_exec_arg *x);
+int cmd_nx_match_acl(struct cmd_exec_arg *x);
+int cmd_nx_set_mark(struct cmd_exec_arg *x);
+/* The argument words of the line joined by blanks into BUF (free text);
+ * -1 with the error set when it does not fit. */
+int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len);
 
 #endif

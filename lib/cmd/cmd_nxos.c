@@ -393,29 +393,12 @@ static int cmd_nx_description(struct cmd_exec_arg *x)
 {
 	struct policy_iface *i = cmd_nx_ctx_iface(x);
 	char text[POLICY_DESCR_MAX];
-	size_t len = 0;
 
-	if (!i)
+	if (!i || cmd_nx_text(x, text, sizeof(text)))
 		return -1;
-	text[0] = '\0';
-	for (size_t k = 0; k < x->pa->argc; k++) {
-		int n;
-
-		if (!(x->pa->argmask & (1u << k)))
-			continue;
-		n = snprintf(text + len, sizeof(text) - len, "%s%s",
-		             len ? " " : "", x->pa->argv[k]);
-		if (n < 0 || (size_t)n >= sizeof(text) - len) {
-			cmd_fail(x->err, x->pa->pos[k],
-			         "%% description longer than %d characters",
-			         POLICY_DESCR_MAX - 1);
-			return -1;
-		}
-		len += (size_t)n;
-	}
 	if (x->pa->negated) {
 		if (!i->description[0] ||
-		    (len && strcmp(text, i->description))) {
+		    (text[0] && strcmp(text, i->description))) {
 			cmd_fail(x->err, 0,
 			         "%% description %s is not configured", text);
 			return -1;
@@ -773,6 +756,25 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_MATCH H_DSCP H_DSCPL, cmd_nx_match_dscp},
     {M(CMAP_QOS), KCONF, "match dscp", "no match dscp", NO H_MATCH H_DSCP,
      cmd_nx_match_dscp},
+    {M(CMAP_QOS), KCONF, "match precedence", "[no] match precedence LIST<0-7>",
+     NO H_MATCH "IP precedence (DSCP 8n to 8n+7)\n"
+                "List of precedence values, e.g. 3 or 4-5\n",
+     cmd_nx_match_precedence},
+    {M(CMAP_QOS), KCONF, "match precedence", "no match precedence",
+     NO H_MATCH "IP precedence (DSCP 8n to 8n+7)\n", cmd_nx_match_precedence},
+    {M(CMAP_QOS), KCONF, "match access-group", "match access-group name WORD",
+     H_MATCH "Access list (not supported: refused)\nAccess list by name\n"
+             "Access list name\n",
+     cmd_nx_match_acl},
+    /* description in every class-map and policy-map mode */
+    {M(CMAP_QOS) | M(CMAP_NQOS) | M(PMAP_QOS) | M(PMAP_QUE) | M(PMAP_NQOS),
+     KCONF, "description", "description TEXT",
+     "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_map_description},
+    {M(CMAP_QOS) | M(CMAP_NQOS) | M(PMAP_QOS) | M(PMAP_QUE) | M(PMAP_NQOS),
+     KCONF, "description", "no description [TEXT]",
+     NO "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_map_description},
     /* class-map type network-qos */
     {M(CMAP_NQOS), KCONF, "match qos-group", "[no] match qos-group LIST<0-7>",
      NO H_MATCH H_QG H_QGL, cmd_nx_match_qos_group},
@@ -785,6 +787,20 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Set qos values\nQos-group\nQos-group value\n", cmd_nx_set_qos_group},
     {M(PMAP_C_QOS), KCONF, "set qos-group", "no set qos-group",
      NO "Set qos values\nQos-group\n", cmd_nx_set_qos_group},
+    {M(PMAP_C_QOS), KCONF, "set dscp", "[no] set dscp DSCPLIST",
+     NO "Set qos values\nDSCP of the packets (kept, not realised)\n"
+        "DSCP value or name, e.g. 26 or af31\n",
+     cmd_nx_set_mark},
+    {M(PMAP_C_QOS), KCONF, "set dscp", "no set dscp",
+     NO "Set qos values\nDSCP of the packets (kept, not realised)\n",
+     cmd_nx_set_mark},
+    {M(PMAP_C_QOS), KCONF, "set cos", "[no] set cos <0-7>",
+     NO "Set qos values\nCoS of the packets (kept, not realised)\n"
+        "CoS value\n",
+     cmd_nx_set_mark},
+    {M(PMAP_C_QOS), KCONF, "set cos", "no set cos",
+     NO "Set qos values\nCoS of the packets (kept, not realised)\n",
+     cmd_nx_set_mark},
     /* policy-map type queuing */
     {M(PMAP_QUE), KCONF, "class type queuing",
      "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES H_INQUEUES,

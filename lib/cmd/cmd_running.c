@@ -23,6 +23,12 @@
 
 #include "model/units.h"
 
+static void cmd_running_descr(const char *d, struct strbuf *out)
+{
+	if (d[0])
+		strbuf_printf(out, " description %s\n", d);
+}
+
 static void cmd_running_class_qos(const struct policy *p, struct strbuf *out)
 {
 	char list[256];
@@ -30,17 +36,26 @@ static void cmd_running_class_qos(const struct policy *p, struct strbuf *out)
 	for (size_t i = 0; i < p->nclass_qos; i++) {
 		const struct policy_class_qos *c = &p->class_qos[i];
 
+		uint64_t dscp =
+		    c->dscp & ~policy_precedence_dscp(c->precedence);
+
 		strbuf_printf(out, "class-map type qos %s %s\n",
 		              c->match == POLICY_MATCH_ANY ? "match-any"
 		                                           : "match-all",
 		              c->name);
+		cmd_running_descr(c->description, out);
 		if (c->cos) {
 			policy_list_format(c->cos, list, sizeof(list));
 			strbuf_printf(out, " match cos %s\n", list);
 		}
-		if (c->dscp) {
-			policy_list_format(c->dscp, list, sizeof(list));
+		/* the precedences' DSCP values are theirs, not match dscp's */
+		if (dscp) {
+			policy_list_format(dscp, list, sizeof(list));
 			strbuf_printf(out, " match dscp %s\n", list);
+		}
+		if (c->precedence) {
+			policy_list_format(c->precedence, list, sizeof(list));
+			strbuf_printf(out, " match precedence %s\n", list);
 		}
 	}
 }
@@ -51,12 +66,18 @@ static void cmd_running_map_qos(const struct policy *p, struct strbuf *out)
 		const struct policy_map_qos *m = &p->map_qos[i];
 
 		strbuf_printf(out, "policy-map type qos %s\n", m->name);
+		cmd_running_descr(m->description, out);
 		for (size_t r = 0; r < m->nrules; r++) {
-			strbuf_printf(out, " class %s\n",
-			              m->rules[r].class_name);
-			if (m->rules[r].set_qos_group)
+			const struct policy_qos_rule *q = &m->rules[r];
+
+			strbuf_printf(out, " class %s\n", q->class_name);
+			if (q->set_qos_group)
 				strbuf_printf(out, "  set qos-group %u\n",
-				              m->rules[r].qos_group);
+				              q->qos_group);
+			if (q->set_dscp)
+				strbuf_printf(out, "  set dscp %u\n", q->dscp);
+			if (q->set_cos)
+				strbuf_printf(out, "  set cos %u\n", q->cos);
 		}
 	}
 }
@@ -112,6 +133,7 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 		const struct policy_map_queuing *m = &p->map_queuing[i];
 
 		strbuf_printf(out, "policy-map type queuing %s\n", m->name);
+		cmd_running_descr(m->description, out);
 		for (unsigned k = POLICY_NQUEUES; k-- > 0;) {
 			/* q7 .. q1, then q-default (queue 0) last */
 			unsigned n = k;
@@ -147,6 +169,7 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 		const struct policy_class_nq *c = &p->class_nq[i];
 
 		strbuf_printf(out, "class-map type network-qos %s\n", c->name);
+		cmd_running_descr(c->description, out);
 		if (c->qos_groups) {
 			policy_list_format(c->qos_groups, list, sizeof(list));
 			strbuf_printf(out, " match qos-group %s\n", list);
@@ -156,6 +179,7 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 		const struct policy_map_nq *m = &p->map_nq[i];
 
 		strbuf_printf(out, "policy-map type network-qos %s\n", m->name);
+		cmd_running_descr(m->description, out);
 		for (size_t r = 0; r < m->nrules; r++) {
 			const struct policy_nq_rule *nr = &m->rules[r];
 

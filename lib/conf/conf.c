@@ -28,8 +28,9 @@
 static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
                            void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_MATCH,
-	                                     CONF_K_COS, CONF_K_DSCP};
+	static const enum conf_key keys[] = {
+	    CONF_K_NAME, CONF_K_MATCH,      CONF_K_COS,
+	    CONF_K_DSCP, CONF_K_PRECEDENCE, CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX], match[8];
 	struct policy_class_qos *cl;
 	unsigned line = conf_line(e), mline = 0;
@@ -68,12 +69,14 @@ static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_values(c, e, CONF_K_DSCP, where, 63, true, &mask,
 	                &cl->dscp_line) > 0)
 		cl->dscp = mask;
+	conf_nx_class_qos(c, e, where, cl);
 }
 
 static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
                           void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_class_nq *cl;
 	unsigned line = conf_line(e);
@@ -93,6 +96,8 @@ static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_values(c, e, CONF_K_QOS_GROUP, where, 7, false, &mask, NULL) >
 	    0)
 		cl->qos_groups = (uint8_t)mask;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, cl->description,
+	            sizeof(cl->description), NULL);
 }
 
 static void conf_class_maps(struct conf_ctx *c, const config_setting_t *root)
@@ -122,7 +127,8 @@ struct conf_map_arg {
 static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
                           void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_SET_QOS_GROUP};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_SET_QOS_GROUP,
+	                                     CONF_K_SET_DSCP, CONF_K_SET_COS};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_qos_rule *r;
@@ -144,12 +150,14 @@ static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 		r->set_qos_group = true;
 		r->qos_group = (uint8_t)v;
 	}
+	conf_nx_qos_rule(c, e, where, r);
 }
 
 static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_qos *m;
 	struct conf_map_arg ma = {.where = where};
@@ -165,6 +173,8 @@ static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	}
 	m->line = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
+	            sizeof(m->description), NULL);
 	ma.index = c->p->nmap_qos - 1;
 	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_qos_rule);
 }
@@ -288,7 +298,8 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
                              void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_queuing *m;
 	struct conf_map_arg ma = {.where = where};
@@ -305,6 +316,8 @@ static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	}
 	m->line = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
+	            sizeof(m->description), NULL);
 	ma.index = c->p->nmap_queuing - 1;
 	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_queue);
 }
@@ -345,7 +358,8 @@ static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
                         void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_nq *m;
 	struct conf_map_arg ma = {.where = where};
@@ -362,6 +376,8 @@ static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	}
 	m->line = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
+	            sizeof(m->description), NULL);
 	ma.index = c->p->nmap_nq - 1;
 	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_nq_rule);
 }

@@ -96,6 +96,13 @@ void conf_nx_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
                       const char *where, struct policy_map_queuing *m,
                       unsigned n, unsigned line);
+/* A qos class-map's precedence (its DSCP values join the class's DSCP
+ * set) and description. */
+void conf_nx_class_qos(struct conf_ctx *c, const config_setting_t *e,
+                       const char *where, struct policy_class_qos *cl);
+/* set-dscp and set-cos of a qos policy-map class. */
+void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
+                      const char *where, struct policy_qos_rule *r);
 /* An interface's description, mtu and shutdown. */
 void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_iface *i);

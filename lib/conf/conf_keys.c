@@ -56,6 +56,9 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_DESCRIPTION] = "description",
     [CONF_K_HARDWARE_QOS_PFC_MC_DROP] = "hardware-qos-pfc-mc-drop",
     [CONF_K_BANDWIDTH_PERCENT] = "bandwidth-percent",
+    [CONF_K_PRECEDENCE] = "precedence",
+    [CONF_K_SET_DSCP] = "set-dscp",
+    [CONF_K_SET_COS] = "set-cos",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -2,7 +2,8 @@
  * real configurations use beyond the reference one: pause buffers (in a
  * network-qos class and in an ingress queuing class), `pause no-drop`,
  * the ingress queuing classes c-in-qN, and an interface's description,
- * mtu and shutdown. See roced.conf(5) and conf_int.h.
+ * mtu and shutdown; a qos class-map's precedence and the marking of a
+ * qos policy-map class. See roced.conf(5) and conf_int.h.
  *
  * The schema walk (conf.c) calls in here for these keys; the keys' names
  * are conf_keys.c's like every other. Values are only stored here:
@@ -113,4 +114,43 @@ void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
 		i->mtu = (uint32_t)v;
 	if (conf_bool(c, e, CONF_K_SHUTDOWN, where, &down, NULL) > 0)
 		i->shutdown = down ? POLICY_ON : POLICY_OFF;
+}
+
+void conf_nx_class_qos(struct conf_ctx *c, const config_setting_t *e,
+                       const char *where, struct policy_class_qos *cl)
+{
+	uint64_t mask = 0;
+
+	if (conf_values(c, e, CONF_K_PRECEDENCE, where, 7, false, &mask,
+	                &cl->precedence_line) > 0) {
+		cl->precedence = (uint8_t)mask;
+		cl->dscp |= policy_precedence_dscp(cl->precedence);
+	}
+	conf_string(c, e, CONF_K_DESCRIPTION, where, cl->description,
+	            sizeof(cl->description), NULL);
+}
+
+void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
+                      const char *where, struct policy_qos_rule *r)
+{
+	uint64_t mask = 0;
+	long long v;
+
+	/* One DSCP value, a number or a PHB name. */
+	if (conf_values(c, e, CONF_K_SET_DSCP, where, 63, true, &mask,
+	                &r->set_line) > 0) {
+		if (!mask || (mask & (mask - 1)))
+			diag_err(c->d, r->set_line,
+			         "%s of %s: one DSCP value, not a list",
+			         conf_key_name(CONF_K_SET_DSCP), where);
+		else {
+			r->set_dscp = true;
+			r->dscp = (uint8_t)__builtin_ctzll(mask);
+		}
+	}
+	if (conf_int(c, e, CONF_K_SET_COS, where, 0, 7, 0, UINT8_MAX, &v,
+	             &r->set_line) > 0) {
+		r->set_cos = true;
+		r->cos = (uint8_t)v;
+	}
 }

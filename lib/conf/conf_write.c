@@ -132,7 +132,14 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 			conf_write_str(sb, CONF_K_MATCH,
 			               policy_match_name(c->match));
 			conf_write_set(sb, CONF_K_COS, c->cos);
-			conf_write_set(sb, CONF_K_DSCP, c->dscp);
+			/* the precedences' DSCP values are written as them */
+			conf_write_set(
+			    sb, CONF_K_DSCP,
+			    c->dscp & ~policy_precedence_dscp(c->precedence));
+			conf_write_set(sb, CONF_K_PRECEDENCE, c->precedence);
+			if (c->description[0])
+				conf_write_str(sb, CONF_K_DESCRIPTION,
+				               c->description);
 			strbuf_puts(sb, "}");
 			conf_write_list_next(sb, i, p->nclass_qos, 1);
 		}
@@ -146,6 +153,9 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 			conf_write_str(sb, CONF_K_NAME, p->class_nq[i].name);
 			conf_write_set(sb, CONF_K_QOS_GROUP,
 			               p->class_nq[i].qos_groups);
+			if (p->class_nq[i].description[0])
+				conf_write_str(sb, CONF_K_DESCRIPTION,
+				               p->class_nq[i].description);
 			strbuf_puts(sb, "}");
 			conf_write_list_next(sb, i, p->nclass_nq, 1);
 		}
@@ -158,13 +168,16 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 
 /* "{ name = NAME; class = ( ... ); }" of one policy-map at indent 2; the
  * class entries come from CLASS(SB, MAP, index). */
-static void
-conf_write_map(struct strbuf *sb, const char *name, size_t n, const void *map,
-               void (*entry)(struct strbuf *sb, const void *map, size_t i))
+static void conf_write_map(struct strbuf *sb, const char *name,
+                           const char *descr, size_t n, const void *map,
+                           void (*entry)(struct strbuf *sb, const void *map,
+                                         size_t i))
 {
 	strbuf_puts(sb, "{");
 	conf_write_nl(sb, 3);
 	conf_write_str(sb, CONF_K_NAME, name);
+	if (descr[0])
+		conf_write_str(sb, CONF_K_DESCRIPTION, descr);
 	conf_write_nl(sb, 3);
 	if (!n) {
 		strbuf_printf(sb, "%s = ();", conf_key_name(CONF_K_CLASS));
@@ -189,6 +202,10 @@ static void conf_write_qos_rule(struct strbuf *sb, const void *map, size_t i)
 	conf_write_str(sb, CONF_K_NAME, r->class_name);
 	if (r->set_qos_group)
 		conf_write_uint(sb, CONF_K_SET_QOS_GROUP, r->qos_group);
+	if (r->set_dscp)
+		conf_write_uint(sb, CONF_K_SET_DSCP, r->dscp);
+	if (r->set_cos)
+		conf_write_uint(sb, CONF_K_SET_COS, r->cos);
 	strbuf_puts(sb, "}");
 }
 
@@ -301,6 +318,7 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_list_open(sb, CONF_K_QOS, 1);
 		for (size_t i = 0; i < p->nmap_qos; i++) {
 			conf_write_map(sb, p->map_qos[i].name,
+			               p->map_qos[i].description,
 			               p->map_qos[i].nrules, &p->map_qos[i],
 			               conf_write_qos_rule);
 			conf_write_list_next(sb, i, p->nmap_qos, 1);
@@ -317,7 +335,8 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 			for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 				n += m->queue[q].configured +
 				     m->in_queue[q].configured;
-			conf_write_map(sb, m->name, n, m, conf_write_queue);
+			conf_write_map(sb, m->name, m->description, n, m,
+			               conf_write_queue);
 			conf_write_list_next(sb, i, p->nmap_queuing, 1);
 		}
 		strbuf_puts(sb, ");");
@@ -327,6 +346,7 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_list_open(sb, CONF_K_NETWORK_QOS, 1);
 		for (size_t i = 0; i < p->nmap_nq; i++) {
 			conf_write_map(sb, p->map_nq[i].name,
+			               p->map_nq[i].description,
 			               p->map_nq[i].nrules, &p->map_nq[i],
 			               conf_write_nq_rule);
 			conf_write_list_next(sb, i, p->nmap_nq, 1);

@@ -51,6 +51,12 @@ struct policy_class_qos {
 	uint64_t dscp; /* bit n = DSCP n */
 	unsigned line;
 	unsigned cos_line, dscp_line;
+	/* `match precedence LIST`: bit n = IP precedence n, the DSCP values
+	 * 8n .. 8n+7, which DSCP also holds (so that classification needs
+	 * no word of its own); the printers leave them out of match dscp. */
+	uint8_t precedence;
+	unsigned precedence_line;
+	char description[POLICY_DESCR_MAX];
 };
 
 /* policy-map type qos: `class NAME` + `set qos-group N`, in match order. */
@@ -60,6 +66,11 @@ struct policy_qos_rule {
 	uint8_t qos_group; /* 0-7 */
 	unsigned line;
 	unsigned qos_group_line; /* the `set qos-group` statement */
+	/* `set dscp N` and `set cos N`: marking, kept and shown; roced does
+	 * not rewrite packets (policy_validate warns). */
+	bool set_dscp, set_cos;
+	uint8_t dscp, cos;
+	unsigned set_line;
 };
 
 struct policy_map_qos {
@@ -67,6 +78,7 @@ struct policy_map_qos {
 	struct policy_qos_rule *rules;
 	size_t nrules;
 	unsigned line;
+	char description[POLICY_DESCR_MAX];
 };
 
 /* `random-detect minimum-threshold .. maximum-threshold .. drop-probability
@@ -131,6 +143,7 @@ struct policy_map_queuing {
 	struct policy_queue queue[POLICY_NQUEUES];
 	unsigned line;
 	struct policy_queue in_queue[POLICY_NQUEUES];
+	char description[POLICY_DESCR_MAX];
 };
 
 /* class-map type network-qos NAME: `match qos-group N` set. */
@@ -138,6 +151,7 @@ struct policy_class_nq {
 	char name[POLICY_NAME_MAX];
 	uint8_t qos_groups; /* bit n = qos-group n */
 	unsigned line;
+	char description[POLICY_DESCR_MAX];
 };
 
 /* policy-map type network-qos: `class type network-qos NAME` with `pause
@@ -162,6 +176,7 @@ struct policy_map_nq {
 	struct policy_nq_rule *rules;
 	size_t nrules;
 	unsigned line;
+	char description[POLICY_DESCR_MAX];
 };
 
 enum policy_pfc_mode {
@@ -397,6 +412,10 @@ int policy_nq_system_parse(const char *name);
 const char *policy_nq_system_name(unsigned n);
 int policy_in_queue_parse(const char *name);
 const char *policy_in_queue_name(unsigned n);
+/* The DSCP values of the IP precedences PREC (bit n = precedence n):
+ * precedence n is DSCP 8n .. 8n+7. */
+uint64_t policy_precedence_dscp(uint8_t prec);
+
 /* Whether NAME is any system-defined class name (of any type). */
 bool policy_class_builtin(const char *name);
 /* The qos-groups a network-qos class matches: its class-map's, or N for

@@ -67,6 +67,16 @@ const char *policy_in_queue_name(unsigned n)
 	return n < POLICY_NQUEUES ? names[n] : "?";
 }
 
+uint64_t policy_precedence_dscp(uint8_t prec)
+{
+	uint64_t dscp = 0;
+
+	for (unsigned n = 0; n < 8; n++)
+		if (prec & (1u << n))
+			dscp |= UINT64_C(0xff) << (8 * n);
+	return dscp;
+}
+
 bool policy_class_builtin(const char *name)
 {
 	return policy_nq_system_parse(name) >= 0 ||

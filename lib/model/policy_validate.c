@@ -380,6 +380,40 @@ static void policy_validate_direction(const struct policy *p, struct diag *d,
 		         POLICY_QUEUE_PREFIX);
 }
 
+/* What roced keeps and shows but does not do: marking (it does not
+ * rewrite packets), and match precedence beside match dscp in a
+ * match-all class (the two are one DSCP set here, so either holds). */
+static void policy_validate_marking(const struct policy *p, struct diag *d)
+{
+	for (size_t i = 0; i < p->nclass_qos; i++) {
+		const struct policy_class_qos *c = &p->class_qos[i];
+
+		if (c->precedence && c->match == POLICY_MATCH_ALL &&
+		    (c->dscp & ~policy_precedence_dscp(c->precedence)))
+			diag_warn(d, c->precedence_line ?: c->line,
+			          "class-map type qos %s: match precedence and "
+			          "match dscp are one DSCP set, so a packet "
+			          "that matches either matches the class "
+			          "(match-any between the two)",
+			          c->name);
+	}
+	for (size_t i = 0; i < p->nmap_qos; i++)
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++) {
+			const struct policy_qos_rule *q =
+			    &p->map_qos[i].rules[r];
+
+			if (q->set_dscp || q->set_cos)
+				diag_warn(
+				    d, q->set_line ?: q->line,
+				    "policy-map type qos %s class %s: set "
+				    "%s is kept and shown but not "
+				    "realised: roced does not rewrite "
+				    "packets",
+				    p->map_qos[i].name, q->class_name,
+				    q->set_dscp ? "dscp" : "cos");
+		}
+}
+
 /* The ingress classes: a pause buffer each at most. */
 static void policy_validate_in_queues(const struct policy *p, struct diag *d)
 {
@@ -724,6 +758,7 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_map_qos(p, d);
 	policy_validate_map_queuing(p, d, mode);
 	policy_validate_in_queues(p, d);
+	policy_validate_marking(p, d);
 	policy_validate_class_nq(p, d);
 	policy_validate_map_nq(p, d, mode);
 	policy_validate_system(p, d);

@@ -16,12 +16,15 @@ static void strip_lines(struct policy *p)
 	for (size_t i = 0; i < p->nclass_qos; i++) {
 		p->class_qos[i].line = 0;
 		p->class_qos[i].cos_line = p->class_qos[i].dscp_line = 0;
+		p->class_qos[i].precedence_line = 0;
 	}
 	for (size_t i = 0; i < p->nmap_qos; i++) {
 		p->map_qos[i].line = 0;
-		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++) {
 			p->map_qos[i].rules[r].line =
 			    p->map_qos[i].rules[r].qos_group_line = 0;
+			p->map_qos[i].rules[r].set_line = 0;
+		}
 	}
 	for (size_t i = 0; i < p->nmap_queuing; i++) {
 		p->map_queuing[i].line = 0;
@@ -79,11 +82,15 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_int_equal(a.nmap_qos, b.nmap_qos);
 	for (size_t i = 0; i < a.nmap_qos; i++) {
 		assert_string_equal(a.map_qos[i].name, b.map_qos[i].name);
+		assert_string_equal(a.map_qos[i].description,
+		                    b.map_qos[i].description);
 		ASSERT_ARRAY_EQUAL(&a.map_qos[i], &b.map_qos[i], rules, nrules);
 	}
 	assert_int_equal(a.nmap_nq, b.nmap_nq);
 	for (size_t i = 0; i < a.nmap_nq; i++) {
 		assert_string_equal(a.map_nq[i].name, b.map_nq[i].name);
+		assert_string_equal(a.map_nq[i].description,
+		                    b.map_nq[i].description);
 		ASSERT_ARRAY_EQUAL(&a.map_nq[i], &b.map_nq[i], rules, nrules);
 	}
 	assert_string_equal(a.system.network_qos, b.system.network_qos);

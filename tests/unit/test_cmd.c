@@ -489,8 +489,10 @@ static void test_help(void **state)
 	        "  <0-7>  Qos-group value\n");
 	help_is(CMD_MODE_PMAP_C_QOS, NULL, "set qos-group 3 ", "  <cr>\n");
 	help_is(CMD_MODE_CMAP_QOS, NULL, "match ",
-	        "  cos   IEEE 802.1Q class of service\n"
-	        "  dscp  DSCP in IP(v4) and IPv6 packets\n");
+	        "  access-group  Access list (not supported: refused)\n"
+	        "  cos           IEEE 802.1Q class of service\n"
+	        "  dscp          DSCP in IP(v4) and IPv6 packets\n"
+	        "  precedence    IP precedence (DSCP 8n to 8n+7)\n");
 	help_is(CMD_MODE_CMAP_QOS, NULL, "match dscp af4",
 	        "  af41  DSCP 34\n"
 	        "  af42  DSCP 36\n"

@@ -317,11 +317,11 @@ static void test_match_names(void **state)
  * does not leave out. */
 static const char conf_full[] =
     "class-map = { qos = ( { name = \"C\"; match = \"any\"; cos = 3;\n"
-    "    dscp = \"24-31\"; } );\n"
+    "    dscp = \"24-31\"; precedence = 5; } );\n"
     "  network-qos = ( { name = \"N\"; qos-group = 3; } ); };\n"
     "policy-map = {\n"
     "  qos = ( { name = \"P\"; class = ( { name = \"C\";\n"
-    "    set-qos-group = 3; } ); } );\n"
+    "    set-qos-group = 3; set-dscp = \"af31\"; set-cos = 3; } ); } );\n"
     "  queuing = ( { name = \"Q\"; class = (\n"
     "    { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = 100;\n"
     "      random-detect = { minimum-threshold = \"150 kbytes\";\n"

@@ -556,6 +556,62 @@ static void test_not_qos(void **state)
 	}
 }
 
+/* Descriptions, precedence, marking; access-lists refused. */
+static void test_class_lines(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_class_qos *cq;
+	struct diag d;
+	char *t;
+
+	(void)state;
+	policy_init(&p);
+	session(&p, &c,
+	        LINES("class-map type qos match-any RDMA",
+	              "description RoCE and its CNPs", "match dscp 26",
+	              "match precedence 6", "class-map type network-qos NC",
+	              "description lossless", "match qos-group 3",
+	              "policy-map type qos P", "description ingress marking",
+	              "class RDMA", "set qos-group 3", "set dscp af31",
+	              "set cos 3", "policy-map type queuing Q",
+	              "description egress", "policy-map type network-qos N",
+	              "description jumbo", "class-map type qos RDMA"));
+	cq = policy_find_class_qos(&p, "RDMA");
+	assert_string_equal(cq->description, "RoCE and its CNPs");
+	assert_int_equal(cq->precedence, 1u << 6);
+	/* precedence 6 is DSCP 48-55, so CNPs (DSCP 48) are in the class */
+	assert_true(cq->dscp & (UINT64_C(1) << 48));
+	assert_true(cq->dscp & (UINT64_C(1) << 26));
+	assert_int_equal(p.map_qos[0].rules[0].dscp, 26);
+	assert_int_equal(p.map_qos[0].rules[0].cos, 3);
+	apply_bad(&p, &c, "match access-group name ROCE-ACL",
+	          "match access-group is not supported", 0);
+	apply_bad(&p, &c, "no match precedence 5", "is not configured", 20);
+	/* marking is kept, not realised: a warning */
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 0);
+	assert_true(d.nwarnings >= 1);
+	diag_free(&d);
+	t = running(&p, NULL);
+	assert_non_null(strstr(t, "class-map type qos match-any RDMA\n"
+	                          " description RoCE and its CNPs\n"
+	                          " match dscp 26\n"
+	                          " match precedence 6\n"));
+	assert_non_null(strstr(t, "  set dscp 26\n  set cos 3\n"));
+	assert_non_null(strstr(t, "policy-map type network-qos N\n"
+	                          " description jumbo\n"));
+	free(t);
+	round_trips(&p);
+	apply(&p, &c, "no match precedence 6");
+	cq = policy_find_class_qos(&p, "RDMA");
+	assert_int_equal(cq->precedence, 0);
+	assert_false(cq->dscp & (UINT64_C(1) << 48));
+	apply(&p, &c, "no description");
+	assert_string_equal(policy_find_class_qos(&p, "RDMA")->description, "");
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -567,6 +623,7 @@ int main(void)
 	    cmocka_unit_test(test_conf_file),
 	    cmocka_unit_test(test_interface_names),
 	    cmocka_unit_test(test_not_qos),
+	    cmocka_unit_test(test_class_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
