@@ -249,6 +249,7 @@ int cmd_nx_map_description(struct cmd_exec_arg *x);
 int cmd_nx_match_precedence(struct cmd_exec_arg *x);
 int cmd_nx_match_acl(struct cmd_exec_arg *x);
 int cmd_nx_set_mark(struct cmd_exec_arg *x);
+int cmd_nx_queue_limit(struct cmd_exec_arg *x);
 /* The argument words of the line joined by blanks into BUF (free text);
  * -1 with the error set when it does not fit. */
 int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len);

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/units.h"
+
 /* The policy_find_* lookups are const; the CLI owns the policy it
  * changes, so their results may be written through. */
 #define NX_MUT(type, expr) ((type *)(expr))
@@ -172,6 +174,80 @@ int cmd_nx_match_acl(struct cmd_exec_arg *x)
 	         "the traffic's DSCP or CoS instead",
 	         acl ? acl : "");
 	return -1;
+}
+
+/* The egress queue of the mode (`class type queuing c-out-8q-qN`). */
+static struct policy_queue *cmd_nx_out_queue(struct cmd_exec_arg *x)
+{
+	char map[CMD_WORD_MAX], qname[CMD_WORD_MAX];
+	struct policy_map_queuing *m = NX_MUT(
+	    struct policy_map_queuing,
+	    policy_find_map_queuing(x->p, cmd_nx_obj(x, 0, map, sizeof(map))));
+	int q;
+
+	if (!m) {
+		cmd_nx_gone(x, "policy-map type queuing", map);
+		return NULL;
+	}
+	q = policy_queue_parse(cmd_nx_obj(x, 1, qname, sizeof(qname)));
+	if (q < 0) {
+		cmd_fail(x->err, 0,
+		         "%% queue-limit is not supported in ingress class %s: "
+		         "it holds pause buffer-size only",
+		         qname);
+		return NULL;
+	}
+	if (!m->queue[q].configured) {
+		cmd_nx_gone(x, "class", qname);
+		return NULL;
+	}
+	return &m->queue[q];
+}
+
+/* `[no] queue-limit [queue-size] N UNIT` and `queue-limit dynamic N`. */
+int cmd_nx_queue_limit(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_out_queue(x);
+	size_t i;
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (!q->queue_limit_bytes && !q->queue_limit_dynamic) {
+			cmd_fail(x->err, 0, "%% queue-limit is not configured");
+			return -1;
+		}
+		q->queue_limit_bytes = 0;
+		q->queue_limit_dynamic = 0;
+		return 0;
+	}
+	q->queue_limit_bytes = 0;
+	q->queue_limit_dynamic = 0;
+	if (cmd_has(x->pa, "dynamic", &i)) {
+		q->queue_limit_dynamic =
+		    (uint8_t)(strtoul(x->pa->argv[i + 1], NULL, 10) + 1);
+		return 0;
+	}
+	for (i = 0; i + 1 < x->pa->argc; i++) {
+		int unit;
+
+		if (!(x->pa->argmask & (1u << i)))
+			continue;
+		unit = units_size_parse(x->pa->argv[i + 1]);
+		q->queue_limit_bytes = strtoull(x->pa->argv[i], NULL, 10) *
+		                       units_size_bytes((enum units_size)unit);
+		break;
+	}
+	if (q->queue_limit_bytes > POLICY_QUEUE_LIMIT_MAX) {
+		cmd_fail(x->err, x->pa->pos[i],
+		         "%% queue-limit %llu bytes is more than a fifo holds "
+		         "(%u bytes)",
+		         (unsigned long long)q->queue_limit_bytes,
+		         POLICY_QUEUE_LIMIT_MAX);
+		q->queue_limit_bytes = 0;
+		return -1;
+	}
+	return 0;
 }
 
 /* `[no] set dscp N` and `[no] set cos N` in a qos policy-map class. */

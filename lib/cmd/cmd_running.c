@@ -111,6 +111,20 @@ static void cmd_running_pause_buffer(const struct policy_pause_buffer *b,
 	strbuf_puts(out, "\n");
 }
 
+static void cmd_running_queue_limit(const struct policy_queue *q,
+                                    struct strbuf *out)
+{
+	char size[48];
+
+	if (q->queue_limit_dynamic)
+		strbuf_printf(out, "  queue-limit dynamic %u\n",
+		              q->queue_limit_dynamic - 1u);
+	if (!q->queue_limit_bytes)
+		return;
+	units_bytes_format(q->queue_limit_bytes, size, sizeof(size));
+	strbuf_printf(out, "  queue-limit queue-size %s\n", size);
+}
+
 /* The ingress classes of a queuing policy, c-in-q7 .. c-in-q-default. */
 static void cmd_running_in_queues(const struct policy_map_queuing *m,
                                   struct strbuf *out)
@@ -156,6 +170,7 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 				              q->bandwidth_percent);
 			if (q->wred.enabled)
 				cmd_running_wred(&q->wred, out);
+			cmd_running_queue_limit(q, out);
 		}
 		cmd_running_in_queues(m, out);
 	}

@@ -238,10 +238,13 @@ static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
 
 static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
-	static const enum conf_key keys[] = {
-	    CONF_K_NAME, CONF_K_BANDWIDTH_REMAINING_PERCENT,
-	    CONF_K_PRIORITY_LEVEL, CONF_K_RANDOM_DETECT,
-	    CONF_K_BANDWIDTH_PERCENT};
+	static const enum conf_key keys[] = {CONF_K_NAME,
+	                                     CONF_K_BANDWIDTH_REMAINING_PERCENT,
+	                                     CONF_K_PRIORITY_LEVEL,
+	                                     CONF_K_RANDOM_DETECT,
+	                                     CONF_K_BANDWIDTH_PERCENT,
+	                                     CONF_K_QUEUE_LIMIT,
+	                                     CONF_K_QUEUE_LIMIT_DYNAMIC};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_queue *q;
@@ -288,6 +291,7 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 		q->has_bandwidth_min = true;
 		q->bandwidth_min_percent = (uint8_t)v;
 	}
+	conf_nx_queue(c, e, where, q);
 	/* 0 means "not strict" in the policy, so it cannot be stored. */
 	if (conf_int(c, e, CONF_K_PRIORITY_LEVEL, where, 1, 7, 1, UINT8_MAX, &v,
 	             &q->priority_line) > 0)

@@ -103,6 +103,9 @@ void conf_nx_class_qos(struct conf_ctx *c, const config_setting_t *e,
 /* set-dscp and set-cos of a qos policy-map class. */
 void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
                       const char *where, struct policy_qos_rule *r);
+/* An egress queue's queue-limit and queue-limit-dynamic. */
+void conf_nx_queue(struct conf_ctx *c, const config_setting_t *e,
+                   const char *where, struct policy_queue *q);
 /* An interface's description, mtu and shutdown. */
 void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_iface *i);

@@ -59,6 +59,8 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_PRECEDENCE] = "precedence",
     [CONF_K_SET_DSCP] = "set-dscp",
     [CONF_K_SET_COS] = "set-cos",
+    [CONF_K_QUEUE_LIMIT] = "queue-limit",
+    [CONF_K_QUEUE_LIMIT_DYNAMIC] = "queue-limit-dynamic",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -154,3 +154,20 @@ void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 		r->cos = (uint8_t)v;
 	}
 }
+
+void conf_nx_queue(struct conf_ctx *c, const config_setting_t *e,
+                   const char *where, struct policy_queue *q)
+{
+	long long v;
+
+	/* A size like the thresholds; 0 is "roced's default", refused. */
+	if (conf_threshold(c, e, CONF_K_QUEUE_LIMIT, where,
+	                   &q->queue_limit_bytes, &q->queue_limit_line) > 0 &&
+	    !q->queue_limit_bytes)
+		diag_err(c->d, q->queue_limit_line,
+		         "%s 0 in %s, expected 1 byte or more",
+		         conf_key_name(CONF_K_QUEUE_LIMIT), where);
+	if (conf_int(c, e, CONF_K_QUEUE_LIMIT_DYNAMIC, where, 0, 10, 0, 10, &v,
+	             &q->queue_limit_line) > 0)
+		q->queue_limit_dynamic = (uint8_t)(v + 1);
+}

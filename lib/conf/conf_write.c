@@ -272,6 +272,15 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 	if (q->has_bandwidth)
 		conf_write_uint(sb, CONF_K_BANDWIDTH_REMAINING_PERCENT,
 		                q->bandwidth_percent);
+	if (q->queue_limit_bytes) {
+		char size[32];
+
+		units_bytes_format(q->queue_limit_bytes, size, sizeof(size));
+		conf_write_str(sb, CONF_K_QUEUE_LIMIT, size);
+	}
+	if (q->queue_limit_dynamic)
+		conf_write_uint(sb, CONF_K_QUEUE_LIMIT_DYNAMIC,
+		                q->queue_limit_dynamic - 1u);
 	if (q->wred.enabled) {
 		units_bytes_format(q->wred.min_bytes, min, sizeof(min));
 		units_bytes_format(q->wred.max_bytes, max, sizeof(max));

@@ -132,7 +132,16 @@ struct policy_queue {
 	bool has_bandwidth_min;
 	uint8_t bandwidth_min_percent;
 	unsigned bandwidth_min_line;
+	/* `queue-limit [queue-size] N bytes|kbytes|mbytes`: the queue's
+	 * buffer, the byte limit of its fifo (0 = roced's default);
+	 * `queue-limit dynamic N` is kept as QUEUE_LIMIT_DYNAMIC + 1 (the
+	 * switch's shared-buffer alpha), shown, not realised. */
+	uint64_t queue_limit_bytes;
+	uint8_t queue_limit_dynamic; /* 0 = none, else alpha + 1 */
+	unsigned queue_limit_line;
 };
+/* The largest queue-limit: what a fifo's 32-bit byte limit holds. */
+#define POLICY_QUEUE_LIMIT_MAX 0xffffffffu
 
 /* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0),
  * in_queue[N] the ingress class c-in-qN (c-in-q-default = 0). A policy

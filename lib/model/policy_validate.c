@@ -266,6 +266,19 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 				    d, q->priority_line ?: q->line,
 				    "priority-level", q->priority_level, where,
 				    1, 7);
+			if (q->queue_limit_bytes)
+				policy_validate_range(
+				    d, q->queue_limit_line ?: q->line,
+				    "queue-limit", q->queue_limit_bytes, where,
+				    1, POLICY_QUEUE_LIMIT_MAX);
+			if (q->queue_limit_dynamic)
+				diag_warn(
+				    d, q->queue_limit_line ?: q->line,
+				    "queue-limit dynamic %u in %s is kept "
+				    "and shown but not realised: Linux "
+				    "queues have no shared-buffer alpha "
+				    "(give queue-limit N bytes)",
+				    q->queue_limit_dynamic - 1u, where);
 			if (q->has_bandwidth_min)
 				policy_validate_range(
 				    d, q->bandwidth_min_line ?: q->line,

@@ -35,6 +35,7 @@ static void strip_lines(struct policy *p)
 			q->wred.line = q->wred.min_line = q->wred.max_line = 0;
 			q->wred.probability_line = q->wred.weight_line = 0;
 			q->pause.line = q->bandwidth_min_line = 0;
+			q->queue_limit_line = 0;
 			q = &p->map_queuing[i].in_queue[n];
 			q->line = q->pause.line = 0;
 		}

@@ -612,6 +612,64 @@ static void test_class_lines(void **state)
 	policy_free(&p);
 }
 
+/* queue-limit: the fifo's byte limit on this kernel's layout. */
+static void test_queue_limit(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct plan pl;
+	struct compile_port port = {.ifname = "swp1"};
+	const struct policy_queue *q;
+	char *t;
+
+	(void)state;
+	policy_init(&p);
+	session(&p, &c,
+	        LINES("policy-map type queuing Q",
+	              "class type queuing c-out-8q-q3",
+	              "bandwidth remaining percent 50",
+	              "queue-limit queue-size 200 kbytes",
+	              "class type queuing c-out-8q-q-default",
+	              "bandwidth remaining percent 50", "queue-limit dynamic 4",
+	              "system qos", "service-policy type queuing output Q",
+	              "interface swp1"));
+	q = &policy_find_map_queuing(&p, "Q")->queue[3];
+	assert_int_equal(q->queue_limit_bytes, 200 * 1024);
+	assert_int_equal(
+	    policy_find_map_queuing(&p, "Q")->queue[0].queue_limit_dynamic, 5);
+	t = running(&p, NULL);
+	assert_non_null(strstr(t, "  queue-limit queue-size 200 kbytes\n"));
+	assert_non_null(strstr(t, "  queue-limit dynamic 4\n"));
+	free(t);
+	round_trips(&p);
+	/* the minimal kernel's layout: htb + bfifo leaves */
+	port.caps.qdiscs = CAPS_QD_HTB | CAPS_QD_BFIFO | CAPS_QD_PFIFO;
+	port.caps.classifiers = CAPS_CLS_U32;
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&p, &port, 1, &pl), 0);
+	{
+		bool found = false;
+
+		for (size_t k = 0; k < pl.ports[0].nqdiscs; k++) {
+			const struct plan_qdisc *qd = &pl.ports[0].qdiscs[k];
+
+			if (qd->queue == 3 && qd->kind == PLAN_QD_BFIFO) {
+				assert_int_equal(qd->u.fifo.limit, 200 * 1024);
+				found = true;
+			}
+		}
+		assert_true(found);
+	}
+	plan_free(&pl);
+	apply(&p, &c, "policy-map type queuing Q");
+	apply(&p, &c, "class type queuing c-out-8q-q3");
+	apply(&p, &c, "no queue-limit");
+	apply_bad(&p, &c, "no queue-limit", "not configured", (size_t)-1);
+	apply_bad(&p, &c, "queue-limit 5000 mbytes", "more than a fifo holds",
+	          (size_t)-1);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -624,6 +682,7 @@ int main(void)
 	    cmocka_unit_test(test_interface_names),
 	    cmocka_unit_test(test_not_qos),
 	    cmocka_unit_test(test_class_lines),
+	    cmocka_unit_test(test_queue_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
