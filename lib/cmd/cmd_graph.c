@@ -66,12 +66,26 @@ static const char *cmd_vocab_pfc_mode(unsigned i, const char **help)
 	return policy_pfc_mode_name((enum policy_pfc_mode)i);
 }
 
+static const char *cmd_vocab_rate(unsigned i, const char **help)
+{
+	*help = units_rate_help((enum units_rate)i);
+	return units_rate_name((enum units_rate)i);
+}
+
+static const char *cmd_vocab_wred_profile(unsigned i, const char **help)
+{
+	*help = policy_wred_profile_help((enum policy_wred_profile)i);
+	return policy_wred_profile_name((enum policy_wred_profile)i);
+}
+
 static const struct {
 	const char *word;
 	unsigned n;
 	const char *(*name)(unsigned i, const char **help);
 } cmd_vocab_words[] = {
     {"UNIT", UNITS_SIZE_MAX, cmd_vocab_unit},
+    {"RATEUNIT", UNITS_RATE_MAX, cmd_vocab_rate},
+    {"WREDPROFILE", POLICY_WRED_NPROFILES, cmd_vocab_wred_profile},
     {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
     {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
 };

@@ -39,6 +39,8 @@
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
  *   TEXT       free text: every word to the end of the line
+ *   RATEUNIT   a rate unit of model/units.h (kbps, mbps, gbps)
+ *   WREDPROFILE  a WRED threshold profile of model/policy.h
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H
@@ -250,6 +252,8 @@ int cmd_nx_match_precedence(struct cmd_exec_arg *x);
 int cmd_nx_match_acl(struct cmd_exec_arg *x);
 int cmd_nx_set_mark(struct cmd_exec_arg *x);
 int cmd_nx_queue_limit(struct cmd_exec_arg *x);
+int cmd_nx_wred_profile(struct cmd_exec_arg *x);
+int cmd_nx_shape(struct cmd_exec_arg *x);
 /* The argument words of the line joined by blanks into BUF (free text);
  * -1 with the error set when it does not fit. */
 int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len);

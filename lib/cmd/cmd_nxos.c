@@ -823,6 +823,24 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(PMAP_C_QUE), KCONF, "bandwidth percent", "no bandwidth percent",
      NO "Bandwidth allocation\nGuaranteed minimum share of the port\n",
      cmd_nx_bandwidth_min},
+    {M(PMAP_C_QUE), KCONF, "random-detect threshold",
+     "random-detect threshold WREDPROFILE [ecn]",
+     "Weighted random early detection (WRED)\n"
+     "Predefined thresholds (kept, not realised)\n"
+     "Mark ECN-capable packets instead of dropping them\n",
+     cmd_nx_wred_profile},
+    {M(PMAP_C_QUE), KCONF, "random-detect threshold",
+     "no random-detect threshold",
+     NO "Weighted random early detection (WRED)\n"
+        "Predefined thresholds (kept, not realised)\n",
+     cmd_nx_wred_profile},
+    {M(PMAP_C_QUE), KCONF, "shape",
+     "shape min <0-4294967295> RATEUNIT max <1-4294967295> RATEUNIT",
+     "Shape the queue (kept, not realised)\nGuaranteed rate\nRate\n"
+     "Largest rate\nRate\n",
+     cmd_nx_shape},
+    {M(PMAP_C_QUE), KCONF, "shape", "no shape",
+     NO "Shape the queue (kept, not realised)\n", cmd_nx_shape},
     {M(PMAP_C_QUE), KCONF, "queue-limit",
      "queue-limit [queue-size] <1-4294967295> UNIT",
      "Queue buffer\nBuffer size of the queue\nSize\n", cmd_nx_queue_limit},

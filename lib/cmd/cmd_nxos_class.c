@@ -192,9 +192,9 @@ static struct policy_queue *cmd_nx_out_queue(struct cmd_exec_arg *x)
 	q = policy_queue_parse(cmd_nx_obj(x, 1, qname, sizeof(qname)));
 	if (q < 0) {
 		cmd_fail(x->err, 0,
-		         "%% queue-limit is not supported in ingress class %s: "
-		         "it holds pause buffer-size only",
-		         qname);
+		         "%% %s is not supported in ingress class %s: it holds "
+		         "pause buffer-size only",
+		         x->pa->name, qname);
 		return NULL;
 	}
 	if (!m->queue[q].configured) {
@@ -247,6 +247,67 @@ int cmd_nx_queue_limit(struct cmd_exec_arg *x)
 		q->queue_limit_bytes = 0;
 		return -1;
 	}
+	return 0;
+}
+
+/* `[no] random-detect threshold PROFILE [ecn]`. */
+int cmd_nx_wred_profile(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_out_queue(x);
+	int w = -1;
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (!q->wred_profile) {
+			cmd_fail(
+			    x->err, 0,
+			    "%% random-detect threshold is not configured");
+			return -1;
+		}
+		q->wred_profile = 0;
+		q->wred_profile_ecn = false;
+		return 0;
+	}
+	for (size_t k = 0; k < x->pa->argc && w < 0; k++)
+		w = policy_wred_profile_parse(x->pa->argv[k]);
+	q->wred_profile = (uint8_t)(w + 1);
+	q->wred_profile_ecn = cmd_has(x->pa, "ecn", NULL);
+	return 0;
+}
+
+/* `[no] shape min N UNIT max M UNIT`. */
+int cmd_nx_shape(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_out_queue(x);
+	uint64_t min = 0, max = 0;
+	size_t i;
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (!q->shape_max_kbps) {
+			cmd_fail(x->err, 0, "%% shape is not configured");
+			return -1;
+		}
+		q->shape_min_kbps = q->shape_max_kbps = 0;
+		return 0;
+	}
+	if (cmd_has(x->pa, "min", &i))
+		min = strtoull(x->pa->argv[i + 1], NULL, 10) *
+		      units_rate_kbps((enum units_rate)units_rate_parse(
+		          x->pa->argv[i + 2]));
+	if (cmd_has(x->pa, "max", &i))
+		max = strtoull(x->pa->argv[i + 1], NULL, 10) *
+		      units_rate_kbps((enum units_rate)units_rate_parse(
+		          x->pa->argv[i + 2]));
+	if (min > max) {
+		cmd_fail(x->err, x->pa->pos[i + 1],
+		         "%% shape max is below min");
+		return -1;
+	}
+	q->shape_min_kbps = min;
+	q->shape_max_kbps = max;
 	return 0;
 }
 

@@ -125,6 +125,25 @@ static void cmd_running_queue_limit(const struct policy_queue *q,
 	strbuf_printf(out, "  queue-limit queue-size %s\n", size);
 }
 
+/* A queue's WRED profile and shaping. */
+static void cmd_running_queue_more(const struct policy_queue *q,
+                                   struct strbuf *out)
+{
+	char min[48], max[48];
+
+	if (q->wred_profile)
+		strbuf_printf(
+		    out, "  random-detect threshold %s%s\n",
+		    policy_wred_profile_name(
+		        (enum policy_wred_profile)(q->wred_profile - 1)),
+		    q->wred_profile_ecn ? " ecn" : "");
+	if (!q->shape_max_kbps)
+		return;
+	units_kbps_format(q->shape_min_kbps, min, sizeof(min));
+	units_kbps_format(q->shape_max_kbps, max, sizeof(max));
+	strbuf_printf(out, "  shape min %s max %s\n", min, max);
+}
+
 /* The ingress classes of a queuing policy, c-in-q7 .. c-in-q-default. */
 static void cmd_running_in_queues(const struct policy_map_queuing *m,
                                   struct strbuf *out)
@@ -171,6 +190,7 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 			if (q->wred.enabled)
 				cmd_running_wred(&q->wred, out);
 			cmd_running_queue_limit(q, out);
+			cmd_running_queue_more(q, out);
 		}
 		cmd_running_in_queues(m, out);
 	}

@@ -244,7 +244,9 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	                                     CONF_K_RANDOM_DETECT,
 	                                     CONF_K_BANDWIDTH_PERCENT,
 	                                     CONF_K_QUEUE_LIMIT,
-	                                     CONF_K_QUEUE_LIMIT_DYNAMIC};
+	                                     CONF_K_QUEUE_LIMIT_DYNAMIC,
+	                                     CONF_K_RANDOM_DETECT_THRESHOLD,
+	                                     CONF_K_SHAPE};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_queue *q;

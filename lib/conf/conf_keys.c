@@ -61,6 +61,11 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_SET_COS] = "set-cos",
     [CONF_K_QUEUE_LIMIT] = "queue-limit",
     [CONF_K_QUEUE_LIMIT_DYNAMIC] = "queue-limit-dynamic",
+    [CONF_K_RANDOM_DETECT_THRESHOLD] = "random-detect-threshold",
+    [CONF_K_PROFILE] = "profile",
+    [CONF_K_SHAPE] = "shape",
+    [CONF_K_MIN] = "min",
+    [CONF_K_MAX_RATE] = "max",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/units.h"
+
 /* A byte count of the pause buffer: 1 .. 2^32 - 1. */
 static void conf_nx_bytes(struct conf_ctx *c, const config_setting_t *g,
                           enum conf_key key, const char *where, uint32_t *out,
@@ -155,6 +157,87 @@ void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 	}
 }
 
+/* `random-detect-threshold = { profile = "burst-optimized"; ecn = true; }` */
+static void conf_nx_wred_profile(struct conf_ctx *c, const config_setting_t *e,
+                                 const char *where, struct policy_queue *q)
+{
+	static const enum conf_key keys[] = {CONF_K_PROFILE, CONF_K_ECN};
+	const config_setting_t *g = conf_typed(
+	    c, e, CONF_K_RANDOM_DETECT_THRESHOLD, where, CONFIG_TYPE_GROUP);
+	char gwhere[CONF_SUBWHERE_MAX], name[32];
+	unsigned line = 0;
+	int w;
+
+	if (!g)
+		return;
+	conf_where_of(gwhere, sizeof(gwhere), CONF_K_RANDOM_DETECT_THRESHOLD,
+	              where);
+	conf_check_keys(c, g, gwhere, keys, CONF_NKEYS(keys));
+	q->wred_profile_line = conf_line(g);
+	if (conf_string(c, g, CONF_K_PROFILE, gwhere, name, sizeof(name),
+	                &line) <= 0) {
+		diag_err(c->d, q->wred_profile_line, "%s: expected %s = \"%s\"",
+		         gwhere, conf_key_name(CONF_K_PROFILE),
+		         policy_wred_profile_name(POLICY_WRED_BURST_OPTIMIZED));
+		return;
+	}
+	w = policy_wred_profile_parse(name);
+	if (w < 0) {
+		diag_err(c->d, line,
+		         "invalid %s '%s' in %s, expected \"%s\" or \"%s\"",
+		         conf_key_name(CONF_K_PROFILE), name, gwhere,
+		         policy_wred_profile_name(POLICY_WRED_BURST_OPTIMIZED),
+		         policy_wred_profile_name(POLICY_WRED_MESH_OPTIMIZED));
+		return;
+	}
+	q->wred_profile = (uint8_t)(w + 1);
+	conf_bool(c, g, CONF_K_ECN, gwhere, &q->wred_profile_ecn, NULL);
+}
+
+/* A rate "10 gbps" of the shape group G. */
+static int conf_nx_rate(struct conf_ctx *c, const config_setting_t *g,
+                        enum conf_key key, const char *where, uint64_t *out)
+{
+	char text[48], msg[128];
+	unsigned line = 0;
+
+	if (conf_string(c, g, key, where, text, sizeof(text), &line) <= 0)
+		return -1;
+	if (units_kbps_parse(text, out, msg, sizeof(msg)) < 0) {
+		diag_err(c->d, line, "%s in %s", msg, where);
+		return -1;
+	}
+	return 0;
+}
+
+/* `shape = { min = "10 gbps"; max = "40 gbps"; }` */
+static void conf_nx_shape(struct conf_ctx *c, const config_setting_t *e,
+                          const char *where, struct policy_queue *q)
+{
+	static const enum conf_key keys[] = {CONF_K_MIN, CONF_K_MAX_RATE};
+	const config_setting_t *g =
+	    conf_typed(c, e, CONF_K_SHAPE, where, CONFIG_TYPE_GROUP);
+	char gwhere[CONF_SUBWHERE_MAX];
+	uint64_t min = 0, max = 0;
+
+	if (!g)
+		return;
+	conf_where_of(gwhere, sizeof(gwhere), CONF_K_SHAPE, where);
+	conf_check_keys(c, g, gwhere, keys, CONF_NKEYS(keys));
+	q->shape_line = conf_line(g);
+	if (conf_nx_rate(c, g, CONF_K_MIN, gwhere, &min) < 0 ||
+	    conf_nx_rate(c, g, CONF_K_MAX_RATE, gwhere, &max) < 0)
+		return;
+	if (!max || min > max) {
+		diag_err(c->d, q->shape_line,
+		         "%s: expected 0 <= min <= max and max above 0",
+		         gwhere);
+		return;
+	}
+	q->shape_min_kbps = min;
+	q->shape_max_kbps = max;
+}
+
 void conf_nx_queue(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_queue *q)
 {
@@ -170,4 +253,6 @@ void conf_nx_queue(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_int(c, e, CONF_K_QUEUE_LIMIT_DYNAMIC, where, 0, 10, 0, 10, &v,
 	             &q->queue_limit_line) > 0)
 		q->queue_limit_dynamic = (uint8_t)(v + 1);
+	conf_nx_wred_profile(c, e, where, q);
+	conf_nx_shape(c, e, where, q);
 }

@@ -281,6 +281,26 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 	if (q->queue_limit_dynamic)
 		conf_write_uint(sb, CONF_K_QUEUE_LIMIT_DYNAMIC,
 		                q->queue_limit_dynamic - 1u);
+	if (q->wred_profile) {
+		conf_write_group(sb, CONF_K_RANDOM_DETECT_THRESHOLD);
+		conf_write_str(
+		    sb, CONF_K_PROFILE,
+		    policy_wred_profile_name(
+		        (enum policy_wred_profile)(q->wred_profile - 1)));
+		if (q->wred_profile_ecn)
+			conf_write_bool(sb, CONF_K_ECN, true);
+		strbuf_puts(sb, "}; ");
+	}
+	if (q->shape_max_kbps) {
+		char lo[32], hi[32];
+
+		units_kbps_format(q->shape_min_kbps, lo, sizeof(lo));
+		units_kbps_format(q->shape_max_kbps, hi, sizeof(hi));
+		conf_write_group(sb, CONF_K_SHAPE);
+		conf_write_str(sb, CONF_K_MIN, lo);
+		conf_write_str(sb, CONF_K_MAX_RATE, hi);
+		strbuf_puts(sb, "}; ");
+	}
 	if (q->wred.enabled) {
 		units_bytes_format(q->wred.min_bytes, min, sizeof(min));
 		units_bytes_format(q->wred.max_bytes, max, sizeof(max));

@@ -139,6 +139,16 @@ struct policy_queue {
 	uint64_t queue_limit_bytes;
 	uint8_t queue_limit_dynamic; /* 0 = none, else alpha + 1 */
 	unsigned queue_limit_line;
+	/* `random-detect threshold PROFILE [ecn]`: the switch's predefined
+	 * thresholds (0 = none, else enum policy_wred_profile + 1); kept
+	 * and shown, not realised (their byte values are the switch's). */
+	uint8_t wred_profile;
+	bool wred_profile_ecn;
+	unsigned wred_profile_line;
+	/* `shape min N UNIT max M UNIT` in kbps (0 = not stated); kept and
+	 * shown, not realised. */
+	uint64_t shape_min_kbps, shape_max_kbps;
+	unsigned shape_line;
 };
 /* The largest queue-limit: what a fifo's 32-bit byte limit holds. */
 #define POLICY_QUEUE_LIMIT_MAX 0xffffffffu
@@ -421,6 +431,17 @@ int policy_nq_system_parse(const char *name);
 const char *policy_nq_system_name(unsigned n);
 int policy_in_queue_parse(const char *name);
 const char *policy_in_queue_name(unsigned n);
+/* The predefined WRED threshold profiles of NX-OS's `random-detect
+ * threshold PROFILE`: one name table (policy_sysclass.c). */
+enum policy_wred_profile {
+	POLICY_WRED_BURST_OPTIMIZED,
+	POLICY_WRED_MESH_OPTIMIZED,
+	POLICY_WRED_NPROFILES,
+};
+const char *policy_wred_profile_name(enum policy_wred_profile w);
+const char *policy_wred_profile_help(enum policy_wred_profile w);
+int policy_wred_profile_parse(const char *s); /* -1 if unknown */
+
 /* The DSCP values of the IP precedences PREC (bit n = precedence n):
  * precedence n is DSCP 8n .. 8n+7. */
 uint64_t policy_precedence_dscp(uint8_t prec);

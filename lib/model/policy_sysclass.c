@@ -67,6 +67,37 @@ const char *policy_in_queue_name(unsigned n)
 	return n < POLICY_NQUEUES ? names[n] : "?";
 }
 
+static const struct {
+	const char *name, *help;
+} policy_wred_profiles[POLICY_WRED_NPROFILES] = {
+    [POLICY_WRED_BURST_OPTIMIZED] = {"burst-optimized",
+                                     "The switch's thresholds for bursts"},
+    [POLICY_WRED_MESH_OPTIMIZED] = {"mesh-optimized",
+                                    "The switch's thresholds for meshes"},
+};
+
+const char *policy_wred_profile_name(enum policy_wred_profile w)
+{
+	return (unsigned)w < POLICY_WRED_NPROFILES
+	           ? policy_wred_profiles[w].name
+	           : "?";
+}
+
+const char *policy_wred_profile_help(enum policy_wred_profile w)
+{
+	return (unsigned)w < POLICY_WRED_NPROFILES
+	           ? policy_wred_profiles[w].help
+	           : "?";
+}
+
+int policy_wred_profile_parse(const char *s)
+{
+	for (int w = 0; s && w < POLICY_WRED_NPROFILES; w++)
+		if (!strcmp(s, policy_wred_profiles[w].name))
+			return w;
+	return -1;
+}
+
 uint64_t policy_precedence_dscp(uint8_t prec)
 {
 	uint64_t dscp = 0;

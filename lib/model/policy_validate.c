@@ -271,6 +271,34 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 				    d, q->queue_limit_line ?: q->line,
 				    "queue-limit", q->queue_limit_bytes, where,
 				    1, POLICY_QUEUE_LIMIT_MAX);
+			if (q->wred_profile && q->wred.enabled)
+				diag_err(
+				    d, q->wred_profile_line ?: q->line,
+				    "%s: random-detect threshold %s and "
+				    "random-detect minimum-threshold in one "
+				    "queue, expected one of them",
+				    where,
+				    policy_wred_profile_name(
+				        (enum policy_wred_profile)(
+				            q->wred_profile - 1)));
+			else if (q->wred_profile)
+				diag_warn(
+				    d, q->wred_profile_line ?: q->line,
+				    "random-detect threshold %s in %s is "
+				    "kept and shown but not realised: the "
+				    "profile's thresholds are the switch's; "
+				    "give minimum-threshold and "
+				    "maximum-threshold for WRED/ECN",
+				    policy_wred_profile_name(
+				        (enum policy_wred_profile)(
+				            q->wred_profile - 1)),
+				    where);
+			if (q->shape_max_kbps)
+				diag_warn(
+				    d, q->shape_line ?: q->line,
+				    "shape in %s is kept and shown but not "
+				    "realised",
+				    where);
 			if (q->queue_limit_dynamic)
 				diag_warn(
 				    d, q->queue_limit_line ?: q->line,

@@ -36,6 +36,7 @@ static void strip_lines(struct policy *p)
 			q->wred.probability_line = q->wred.weight_line = 0;
 			q->pause.line = q->bandwidth_min_line = 0;
 			q->queue_limit_line = 0;
+			q->wred_profile_line = q->shape_line = 0;
 			q = &p->map_queuing[i].in_queue[n];
 			q->line = q->pause.line = 0;
 		}

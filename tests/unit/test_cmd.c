@@ -301,7 +301,14 @@ static void test_abbreviations(void **state)
 	c.depth = 2;
 	tc_parse(&c, "sh run", &p);
 	assert_int_equal(p.kind, CMD_KIND_SHOW);
-	assert_int_equal(p.mode, CMD_MODE_PMAP_C_QUE);
+	/* (in a queuing class `sh` is also `shape`, so the enclosing mode
+	 * resolves it; a show is the same show in every mode) */
+	assert_int_equal(p.mode, CMD_MODE_PMAP_QUE);
+	c.mode = CMD_MODE_PMAP_C_QOS;
+	tc_parse(&c, "sh run", &p);
+	assert_int_equal(p.kind, CMD_KIND_SHOW);
+	assert_int_equal(p.mode, CMD_MODE_PMAP_C_QOS);
+	c.mode = CMD_MODE_PMAP_C_QUE;
 	/* an exact keyword beats a longer one it prefixes, and a keyword
 	 * prefix beats a name */
 	tc_parse(&c, "class type queuing c-out-8q-q-default", &p);

@@ -667,6 +667,32 @@ static void test_queue_limit(void **state)
 	apply_bad(&p, &c, "no queue-limit", "not configured", (size_t)-1);
 	apply_bad(&p, &c, "queue-limit 5000 mbytes", "more than a fifo holds",
 	          (size_t)-1);
+	/* the predefined WRED profiles and shaping: kept, shown, warned */
+	apply(&p, &c, "random-detect threshold burst-optimized ecn");
+	apply(&p, &c, "shape min 10 gbps max 40 gbps");
+	apply_bad(&p, &c, "shape min 10 gbps max 1 gbps", "below min",
+	          (size_t)-1);
+	q = &policy_find_map_queuing(&p, "Q")->queue[3];
+	assert_int_equal(q->wred_profile, POLICY_WRED_BURST_OPTIMIZED + 1);
+	assert_true(q->wred_profile_ecn);
+	assert_int_equal(q->shape_max_kbps, 40 * 1000 * 1000);
+	t = running(&p, NULL);
+	assert_non_null(
+	    strstr(t, "  random-detect threshold burst-optimized ecn\n"
+	              "  shape min 10 gbps max 40 gbps\n"));
+	free(t);
+	{
+		struct diag d;
+
+		diag_init(&d, NULL);
+		assert_int_equal(policy_validate(&p, &d), 0);
+		assert_true(d.nwarnings >= 2);
+		diag_free(&d);
+	}
+	round_trips(&p);
+	apply(&p, &c, "no random-detect threshold");
+	apply(&p, &c, "no shape");
+	apply_bad(&p, &c, "no shape", "not configured", (size_t)-1);
 	policy_free(&p);
 }
 
