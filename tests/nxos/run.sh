@@ -43,29 +43,8 @@ sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
 jget() { "$PY" -c 'import json,sys; R=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
 PY=${PYTHON:-python3}
 
-# The Ethernet ports a configuration names, one NX-OS name per line
-# (ranges and lists expanded, any spelling: ethernet 1/1, Eth1/1-3).
-ports_of() {
-	"$PY" - "$1" <<'PY'
-import re, sys
-seen = []
-for line in open(sys.argv[1]):
-    m = re.match(r'\s*interface\s+(.*)$', line, re.I)
-    if not m:
-        continue
-    spec = re.sub(r'\s+', '', m.group(1))
-    for item in spec.split(','):
-        m = re.match(r'(?i)(?:ethernet|eth|e)(\d+)/(\d+)(?:-(\d+))?$', item)
-        if not m:
-            continue
-        last = int(m.group(3) or m.group(2))
-        for n in range(int(m.group(2)), last + 1):
-            name = 'Ethernet%s/%d' % (m.group(1), n)
-            if name not in seen:
-                seen.append(name)
-print('\n'.join(seen))
-PY
-}
+# The Ethernet ports a configuration names (tests/nxos/ports.py).
+ports_of() { "$PY" "$top_srcdir/tests/nxos/ports.py" "$1"; }
 
 # The number of non-blank, non-comment lines the file has.
 nlines() { grep -cv '^[[:space:]]*\(!.*\)\{0,1\}$' "$1"; }
