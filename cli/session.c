@@ -360,6 +360,21 @@ static int rocesh_action(struct rocesh *r, const char *line,
 		/* "reload config [force]" */
 		req.cmd = CTL_CMD_RELOAD;
 		req.force = !strcmp(p->argv[p->argc - 1], "force");
+	} else if (!strcmp(p->name, "priority-flow-control recover")) {
+		/* "... interface IFNAME qos-group N" */
+		req.cmd = CTL_CMD_PFC_QUEUE;
+		ctl_request_set(req.op, sizeof(req.op), "recover");
+		ctl_request_set(req.iface, sizeof(req.iface),
+		                p->argv[p->argc - 3]);
+		ctl_request_set(req.qos_group, sizeof(req.qos_group),
+		                p->argv[p->argc - 1]);
+	} else if (!strcmp(p->name, "clear queuing pfc-queue")) {
+		/* "... [interface IFNAME]" */
+		req.cmd = CTL_CMD_PFC_QUEUE;
+		ctl_request_set(req.op, sizeof(req.op), "clear");
+		if (p->argc >= 2 && !strcmp(p->argv[p->argc - 2], "interface"))
+			ctl_request_set(req.iface, sizeof(req.iface),
+			                p->argv[p->argc - 1]);
 	} else if (!strncmp(p->name, "debug", 5) && p->argc >= 1) {
 		/* "[no] debug SUBSYS": the subsystem is the last token. */
 		req.cmd = CTL_CMD_DEBUG;

@@ -14,10 +14,13 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev iproute2"
 # QEMU full-kernel tier (qemu, a distro kernel, busybox for the initramfs),
 # tmux for interactive CLI tests, strace for netlink fixtures, mandoc and
 # man-db to lint and render the man pages, clang and its libFuzzer runtime
-# (only Recommended by clang, and apt is told to skip those) for tests/fuzz.
+# (only Recommended by clang, and apt is told to skip those) for tests/fuzz;
+# mmdebstrap and systemd-nspawn boot roced.service under systemd as PID 1
+# (tests/integration/systemd_pid1.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
-clang libclang-rt-14-dev"
+clang libclang-rt-14-dev
+mmdebstrap systemd-container"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"

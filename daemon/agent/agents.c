@@ -1,21 +1,252 @@
 /* agents: see agents.h. */
 #include "agent/agents.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/log.h"
+#include "model/plan.h"
+#include "plan/compile.h"
+
+static double agents_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* --- software PFC (issue 8) --- */
+
+/* The held priorities of IFNAME changed: they become the port's compile
+ * input, and the daemon reconciles it. A release is kicked once applied
+ * (agents_applied). */
+static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held)
+{
+	struct agents *a = arg;
+	struct ports_port *e = a->ports ? ports_find(a->ports, ifname) : NULL;
+	struct frame_port *fp = frames_find(&a->frames, ifname);
+
+	if (!e)
+		return;
+	if (e->watchdog.pfc_hold & ~held && fp)
+		fp->kick = true;
+	log_debug(LOG_SUB_WATCHDOG, "%s: software PFC holds priorities 0x%02x",
+	          ifname, held);
+	e->watchdog.pfc_hold = held;
+	if (a->reconcile)
+		a->reconcile(a->reconcile_arg, ifname);
+}
+
+/* The priorities whose pause E's applied plan can honour: PFC enabled,
+ * and the queue's leaf a tbf that software PFC holds (not a queue the
+ * watchdog shut with drop, nor one where tbf is missing). */
+static uint8_t agents_softpfc_honour(const struct ports_port *e)
+{
+	const struct plan_port *pp = &e->plan;
+	uint8_t honour = 0;
+
+	if (!e->applied || !pp->dcb.software)
+		return 0;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		const struct plan_qdisc *leaf;
+		unsigned q = pp->dcb.prio_tc[p];
+
+		if (!(pp->dcb.pfc_en & (1u << p)) || q >= POLICY_NQUEUES)
+			continue;
+		leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
+		if (leaf && leaf->kind == PLAN_QD_TBF &&
+		    !(e->watchdog.wd_shut & (1u << q)))
+			honour |= (uint8_t)(1u << p);
+	}
+	return honour;
+}
+
+/* Software PFC follows the ports the frame layer follows, honouring what
+ * their applied plans can hold. */
+static void agents_softpfc_sync(struct agents *a, double now)
+{
+	for (size_t i = a->softpfc.n; i-- > 0;)
+		if (!frames_find(&a->frames, a->softpfc.v[i].ifname))
+			softpfc_remove(&a->softpfc, a->softpfc.v[i].ifname);
+	for (size_t i = 0; i < a->frames.n; i++) {
+		const char *ifname = a->frames.v[i].ifname;
+		const struct ports_port *e =
+		    a->ports ? ports_find(a->ports, ifname) : NULL;
+
+		if (softpfc_configure(
+		        &a->softpfc, ifname, e ? agents_softpfc_honour(e) : 0,
+		        false, e ? (uint32_t)e->caps.speed_mbps : 0, now) < 0)
+			log_warnx("%s: software PFC: out of memory", ifname);
+	}
+}
+
+void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
+                       agents_reconcile_fn fn, void *arg)
+{
+	a->ports = ports;
+	a->reconcile = fn;
+	a->reconcile_arg = arg;
+	a->wd.ports = ports;
+	a->wd.nl = nl;
+	a->wd.softpfc = &a->softpfc;
+	a->wd.reconcile = fn;
+	a->wd.arg = arg;
+}
+
+void agents_applied(struct agents *a)
+{
+	for (size_t i = 0; i < a->frames.n; i++) {
+		struct frame_port *fp = &a->frames.v[i];
+		uint8_t kick[SOFTPFC_KICK_LEN];
+		int rc;
+
+		if (!fp->kick)
+			continue;
+		fp->kick = false;
+		softpfc_kick_frame(fp->mac, kick);
+		rc = frames_send_queued(&a->frames, fp->ifname, kick,
+		                        sizeof(kick));
+		if (rc < 0)
+			log_debug(LOG_SUB_WATCHDOG, "%s: kick: %s", fp->ifname,
+			          strerror(-rc));
+	}
+	/* What the apply changed (a queue shut, PFC enabled): honoured,
+	 * watched. */
+	agents_softpfc_sync(a, agents_ms());
+	if (a->policy)
+		wdpoll_sync(&a->wd, a->policy, agents_ms());
+}
+
+/* --- end of software PFC --- */
 
 void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
                  void *impl)
 {
 	memset(a, 0, sizeof(*a));
 	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, epfd);
+	lldp_agent_init(&a->lldp, &a->frames, NULL, NULL);
 	a->dirty = true;
+	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
+	wdpoll_init(&a->wd);
+	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
 }
 
 void agents_free(struct agents *a)
 {
+	/* roced stops: the peers forget it at once (TTL 0). */
+	lldp_agent_free(&a->lldp, agents_ms());
 	frames_free(&a->frames);
+	softpfc_free(&a->softpfc);
+	wdpoll_free(&a->wd);
+}
+
+/* --- LLDP and DCBX (issue 7) --- */
+
+static void agents_lldp_cfg(struct agents *a, const struct policy *p)
+{
+	struct lldp_agent_cfg c;
+	struct utsname u;
+
+	memset(&c, 0, sizeof(c));
+	c.tx.interval_ms = p->lldp.timer * 1000.0;
+	c.tx.reinit_ms = p->lldp.reinit * 1000.0;
+	c.holdtime = p->lldp.holdtime;
+	c.dcbxp = !p->lldp.no_dcbxp;
+	if (gethostname(c.sys_name, sizeof(c.sys_name) - 1) < 0)
+		snprintf(c.sys_name, sizeof(c.sys_name), "roced");
+	if (uname(&u) == 0)
+		snprintf(c.sys_desc, sizeof(c.sys_desc), "roced on %s %s %s",
+		         u.sysname, u.release, u.machine);
+	lldp_agent_configure(&a->lldp, &c, agents_ms());
+}
+
+/* Whether roced's own agent runs LLDP on I. */
+static bool agents_lldp_on(const struct policy *p, const struct policy_iface *i)
+{
+	return !p->lldp.no_feature &&
+	       policy_iface_dcbx_agent(p, i) == POLICY_DCBX_AGENT_ROCED &&
+	       (!i->lldp.no_transmit || !i->lldp.no_receive);
+}
+
+static void agents_lldp_sync(struct agents *a, const struct policy *p,
+                             struct link_mon *lm)
+{
+	double now = agents_ms();
+
+	agents_lldp_cfg(a, p);
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct policy_iface *f = &p->ifaces[i];
+		const struct frame_port *fp = frames_find(&a->frames, f->name);
+		struct lldp_agent_port_cfg pc;
+		struct link_info li;
+
+		if (fp && !p->lldp.no_feature &&
+		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD)
+			log_warnx("%s: dcbx agent lldpad: this roced has no "
+			          "lldpad backend; the port runs no DCBX",
+			          f->name);
+		if (!fp || !agents_lldp_on(p, f))
+			continue;
+		memset(&pc, 0, sizeof(pc));
+		pc.transmit = !f->lldp.no_transmit;
+		pc.receive = !f->lldp.no_receive;
+		snprintf(pc.desc, sizeof(pc.desc), "%s",
+		         f->alias[0] ? f->alias : f->name);
+		if (lldp_agent_port(&a->lldp, fp->ifname, fp->ifindex, fp->mac,
+		                    &pc, now) < 0)
+			log_warnx("%s: out of memory for its LLDP agent",
+			          f->name);
+		else if (link_lookup(lm, fp->ifname, &li) == 0)
+			lldp_agent_carrier(&a->lldp, fp->ifname, li.running,
+			                   now);
+	}
+	/* The others stop, with a shutdown frame while their socket is
+	 * still open (before frames_detach). */
+	lldp_agent_sweep(&a->lldp, now);
+}
+
+void agents_dcbx_local(struct agents *a, const struct ports *r,
+                       const struct policy *p, double now_ms)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ports_port *e = &r->v[i];
+		const struct policy_iface *f = policy_find_iface(p, e->ifname);
+		struct dcbx_tlvs t;
+
+		if (!e->applied || !f || !lldp_agent_find(&a->lldp, e->ifname))
+			continue;
+		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
+		lldp_agent_set_local(&a->lldp, e->ifname, &t, now_ms);
+	}
+}
+
+bool agents_dcbx_pull(struct agents *a, struct ports *r)
+{
+	bool due = false;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct ports_port *e = &r->v[i];
+		const struct lldp_port *lp =
+		    lldp_agent_find(&a->lldp, e->ifname);
+		bool has = lp && lp->has_oper;
+
+		if (has == e->dcbx.has &&
+		    (!has ||
+		     !memcmp(&lp->oper, &e->dcbx.oper, sizeof(lp->oper)))) {
+			due = due || e->dcbx.due;
+			continue;
+		}
+		e->dcbx.has = has;
+		if (has)
+			e->dcbx.oper = lp->oper;
+		e->dcbx.due = true;
+		due = true;
+	}
+	return due;
 }
 
 /* Whether IFNAME is a port of P (by its Linux name). */
@@ -30,6 +261,19 @@ static bool agents_configured(const struct policy *p, const char *ifname)
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 {
 	a->dirty = false;
+	/* LLDP first: ports about to be detached send their shutdown
+	 * frame. A port that comes up joins after its attach below. */
+	for (size_t i = 0; i < a->frames.n; i++) {
+		const struct frame_port *fp = &a->frames.v[i];
+		const struct policy_iface *f = policy_find_iface(p, fp->ifname);
+		struct link_info li;
+
+		if (!f || strcmp(f->name, fp->ifname) ||
+		    !agents_lldp_on(p, f) ||
+		    link_lookup(lm, fp->ifname, &li) < 0 || !li.up)
+			lldp_agent_stop(&a->lldp, fp->ifname, true,
+			                agents_ms());
+	}
 	/* Ports no longer configured, gone, or down administratively. */
 	for (size_t i = a->frames.n; i-- > 0;) {
 		const struct frame_port *fp = &a->frames.v[i];
@@ -50,6 +294,10 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 			log_warnx("%s: cannot open its raw-frame socket: %s",
 			          li.name, strerror(-rc));
 	}
+	agents_lldp_sync(a, p, lm);
+	agents_softpfc_sync(a, agents_ms());
+	a->policy = p;
+	wdpoll_sync(&a->wd, p, agents_ms());
 }
 
 bool agents_fd(struct agents *a, int fd, double now_ms)
@@ -62,13 +310,31 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 
 int agents_wait(const struct agents *a, double now_ms)
 {
-	(void)a;
-	(void)now_ms;
-	return -1;
+	double next = lldp_agent_next(&a->lldp);
+	double pfc = softpfc_next(&a->softpfc);
+	int wd = wdpoll_wait(&a->wd, now_ms), wait;
+
+	if (pfc >= 0 && (next < 0 || pfc < next))
+		next = pfc;
+	wait = next < 0 ? -1 : next <= now_ms ? 0 : (int)(next - now_ms) + 1;
+	if (wd >= 0 && (wait < 0 || wd < wait))
+		wait = wd;
+	return wait;
 }
 
 void agents_tick(struct agents *a, double now_ms)
 {
-	(void)a;
-	(void)now_ms;
+	lldp_agent_tick(&a->lldp, now_ms);
+	/* A hold ends only if no refresh is waiting on its socket: the
+	 * loop may have been busy (an apply) past the frame's arrival. */
+	if (softpfc_next(&a->softpfc) >= 0 &&
+	    softpfc_next(&a->softpfc) <= now_ms)
+		for (size_t i = 0; i < a->frames.n; i++)
+			if (a->frames.v[i].fd >= 0 &&
+			    softpfc_port(&a->softpfc, a->frames.v[i].ifname,
+			                 false))
+				frames_process(&a->frames, a->frames.v[i].fd,
+				               now_ms);
+	softpfc_expire(&a->softpfc, now_ms);
+	wdpoll_tick(&a->wd, now_ms);
 }

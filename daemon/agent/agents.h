@@ -15,14 +15,43 @@
 #include <stdbool.h>
 
 #include "agent/frame.h"
+#include "agent/lldp_agent.h"
+#include "agent/softpfc.h"
+#include "agent/wdpoll.h"
+#include "core/ports.h"
 #include "kernel/link.h"
+#include "model/plan.h"
 #include "model/policy.h"
+
+/* The daemon reconciles port IFNAME (soon: after the current batch). */
+typedef void (*agents_reconcile_fn)(void *arg, const char *ifname);
 
 struct agents {
 	struct frames frames;
+	/* LLDP and DCBX (issue 7): on every port the policy configures and
+	 * that is up, unless `no feature lldp` or `dcbx agent lldpad`. */
+	struct lldp_agent lldp;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
+	/* --- software PFC (issue 8) --- */
+	struct softpfc softpfc;
+	struct ports *ports; /* the daemon's registry (compile inputs) */
+	agents_reconcile_fn reconcile;
+	void *reconcile_arg;
+	/* The PFC watchdog's poller, and the policy it follows (the
+	 * daemon's running one, at a stable address). */
+	struct wdpoll wd;
+	const struct policy *policy;
+	/* --- end of software PFC --- */
 };
+
+/* The daemon's registry, whose compile inputs the agents set, and how
+ * they ask for a reconcile of a port. */
+void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
+                       agents_reconcile_fn fn, void *arg);
+/* After the daemon applied what the agents asked for: software PFC
+ * kicks the queues it released (softpfc.h). */
+void agents_applied(struct agents *a);
 
 /* Sockets go into EPFD; OPS (NULL: frame_ops_packet) with IMPL reach the
  * wire. */
@@ -32,6 +61,15 @@ void agents_free(struct agents *a);
 /* Raw-frame I/O on each port of P that LM knows and is up, none on
  * the others. */
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
+/* LLDP and DCBX (issue 7), between the agent and the port registry R:
+ * what each port R applied a plan to advertises (its plan's own DCB
+ * part, P's willing setting), after every apply; and each port's DCBX
+ * outcome into its entry, true when one changed (the entry's dcbx.due:
+ * a reconcile of the port is due). */
+void agents_dcbx_local(struct agents *a, const struct ports *r,
+                       const struct policy *p, double now_ms);
+bool agents_dcbx_pull(struct agents *a, struct ports *r);
+
 /* FD belongs to an agent: handled (true), or not (false). */
 bool agents_fd(struct agents *a, int fd, double now_ms);
 /* Milliseconds until an agent's next timer (-1: none). */

@@ -204,3 +204,26 @@ int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
 	p->c.tx++;
 	return 0;
 }
+
+int frames_send_queued(struct frames *f, const char *ifname, const uint8_t *buf,
+                       size_t len)
+{
+	struct frame_port *p = frames_find(f, ifname);
+	int rc;
+
+	if (!f->ops->send_queued)
+		return frames_send(f, ifname, buf, len);
+	if (!p || p->fd < 0)
+		return -ENODEV;
+	if (len < 14 || len > FRAME_MAX) {
+		p->c.tx_errors++;
+		return -EINVAL;
+	}
+	rc = f->ops->send_queued(f->impl, p->fd, p->ifindex, buf, len);
+	if (rc < 0) {
+		p->c.tx_errors++;
+		return rc;
+	}
+	p->c.tx++;
+	return 0;
+}

@@ -46,6 +46,10 @@ struct frame_ops {
 	ssize_t (*recv)(void *impl, int fd, uint8_t *buf, size_t len);
 	int (*send)(void *impl, int fd, int ifindex, const uint8_t *buf,
 	            size_t len);
+	/* The same through the port's qdiscs (send bypasses them), or NULL
+	 * (fakes: send is used): software PFC's kick (agent/softpfc.h). */
+	int (*send_queued)(void *impl, int fd, int ifindex, const uint8_t *buf,
+	                   size_t len);
 };
 extern const struct frame_ops frame_ops_packet;
 
@@ -64,6 +68,9 @@ struct frame_port {
 	uint8_t mac[6];
 	int fd;
 	struct frame_counters c;
+	/* Software PFC released a queue of the port: send the kick once
+	 * the release is applied (agents_applied). */
+	bool kick;
 };
 
 struct frames {
@@ -95,6 +102,11 @@ struct frame_port *frames_by_fd(struct frames *f, int fd);
  * cannot starve the control socket; the loop comes back for the rest)
  * and hand each frame to its receiver. */
 void frames_process(struct frames *f, int fd, double now_ms);
+/* Send a whole frame out of IFNAME through its qdiscs, unlike
+ * frames_send(): software PFC's kick of a released queue. Returns 0 or
+ * -errno. */
+int frames_send_queued(struct frames *f, const char *ifname, const uint8_t *buf,
+                       size_t len);
 /* Send a whole frame out of IFNAME. Returns 0 or -errno. */
 int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
                 size_t len);

@@ -296,6 +296,8 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	/* A failure always has a reason for the client. */
 	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
 		diag_err(msgs, 0, "%s", strerror(-rc));
+	/* What each port advertises follows the plan now applied to it. */
+	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
 	d->stat_writes += writes;
 	if (!n && rc >= 0 && res) {
 		d->stat_ports = policy->nifaces;
@@ -305,6 +307,35 @@ static int daemon_apply(struct daemon *d, const struct policy *policy,
 	plan_free(&pl);
 	diag_free(&own);
 	return rc == -EAGAIN ? 0 : rc;
+}
+
+/* A DCBX agreement (or its end) reaches the kernel like any change
+ * (issue 7): compile -> diff -> apply of the ports whose outcome the LLDP
+ * agent changed. The apply changes what they advertise only through
+ * their policy, so this settles. */
+static void daemon_dcbx(struct daemon *d)
+{
+	char(*names)[POLICY_IFNAME_MAX];
+
+	for (int round = 0;
+	     round < 3 && agents_dcbx_pull(&d->agents, &d->ports); round++) {
+		size_t n = 0;
+
+		names = calloc(d->ports.n, sizeof(*names));
+		if (!names)
+			return;
+		for (size_t i = 0; i < d->ports.n; i++)
+			if (d->ports.v[i].dcbx.due)
+				snprintf(names[n++], sizeof(names[0]), "%s",
+				         d->ports.v[i].ifname);
+		if (n)
+			daemon_apply(d, &d->policy, names, n, NULL);
+		/* A port that did not compile stays as it was until its
+		 * next change. */
+		for (size_t i = 0; i < d->ports.n; i++)
+			d->ports.v[i].dcbx.due = false;
+		free(names);
+	}
 }
 
 static void daemon_status(struct daemon *d)
@@ -336,6 +367,55 @@ static int daemon_commit(struct daemon *d, struct policy *cand,
 	 * after a commit, without the candidate's after a failed one. */
 	ports_prune(&d->ports, &d->policy);
 	return rc;
+}
+
+/* The PFC watchdog's storm state that a previous roced left in the state
+ * directory (issue 8): shut queues stay shut from the first apply on,
+ * and are restored by the usual rules. */
+static void daemon_wd_load(struct daemon *d)
+{
+	struct wdpoll *w = &d->agents.wd;
+	int rc;
+
+	if (ctl_state_path(w->path, sizeof(w->path), ".pfcwd") < 0)
+		w->path[0] = '\0';
+	w->netns_cookie = d->ports.netns_cookie;
+	w->cfg = d->policy.pfcwd;
+	rc = wdpoll_load(w, daemon_ms());
+	if (rc == -ESTALE) {
+		log_info("%s was left by a network namespace that is gone: "
+		         "removed",
+		         w->path);
+		unlink(w->path);
+	} else if (rc < 0)
+		log_warnx("cannot read the PFC watchdog's state from %s: %s",
+		          w->path, strerror(-rc));
+	else if (rc > 0)
+		log_info("PFC watchdog: %d queue%s in storm or on probation "
+		         "(%s)",
+		         rc, rc == 1 ? "" : "s", w->path);
+}
+
+/* Port IFNAME's inputs changed (an agent's): reconcile it after this
+ * batch of events. */
+static void daemon_pend(struct daemon *d, const char *ifname)
+{
+	for (size_t i = 0; i < d->npending; i++)
+		if (!strcmp(d->pending[i], ifname))
+			return;
+	if (d->npending == DAEMON_PENDING_MAX) {
+		d->pending_all = true;
+		return;
+	}
+	snprintf(d->pending[d->npending++], POLICY_IFNAME_MAX, "%s", ifname);
+}
+
+static void daemon_agent_reconcile(void *data, const char *ifname)
+{
+	struct daemon *d = data;
+
+	if (policy_find_iface(&d->policy, ifname))
+		daemon_pend(d, ifname);
 }
 
 static void daemon_link_event(enum link_event ev, const struct link_info *l,
@@ -586,6 +666,8 @@ static int daemon_setup(struct daemon *d)
 	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
 		return -errno;
 	agents_init(&d->agents, d->epfd, NULL, NULL);
+	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
+	                  daemon_agent_reconcile, d);
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
@@ -726,12 +808,18 @@ static void daemon_loop(struct daemon *d)
 
 		/* Before sleeping: the agents follow the ports that the
 		 * last commit or link events left. */
-		if (d->agents.dirty)
+		if (d->agents.dirty) {
 			agents_sync(&d->agents, &d->policy, d->e.links);
+			agents_dcbx_local(&d->agents, &d->ports, &d->policy,
+			                  daemon_ms());
+		}
 		wait = daemon_repair_wait(d);
 		agents = agents_wait(&d->agents, daemon_ms());
 		if (agents >= 0 && (wait < 0 || agents < wait))
 			wait = agents;
+		/* What an agent's timer asked for is applied at once. */
+		if (d->npending || d->pending_all)
+			wait = 0;
 		n = epoll_wait(d->epfd, evs, 8, wait);
 
 		if (n < 0 && errno == EINTR)
@@ -759,10 +847,13 @@ static void daemon_loop(struct daemon *d)
 			daemon_apply(d, &d->policy, d->pending, d->npending,
 			             NULL);
 		}
+		if (d->npending || d->pending_all)
+			agents_applied(&d->agents);
 		d->npending = 0;
 		d->pending_all = false;
 		daemon_repairs(d);
 		agents_tick(&d->agents, daemon_ms());
+		daemon_dcbx(d);
 	}
 }
 
@@ -853,6 +944,8 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_policy;
 	}
 	ports_init(&d->ports, &kernel, preset < 0);
+	/* The daemon holds and releases no-drop queues (software PFC). */
+	d->ports.softpfc = true;
 	d->ports.netns_cookie = daemon_netns_cookie();
 	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
 		d->mtu_path[0] = '\0';
@@ -881,7 +974,9 @@ int daemon_run(const struct daemon_opts *o)
 	                              .policy = &d->policy,
 	                              .file = o->file,
 	                              .e = &d->e,
-	                              .ports = &d->ports};
+	                              .ports = &d->ports,
+	                              .lldp = &d->agents.lldp,
+	                              .agents = &d->agents};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);
@@ -891,6 +986,7 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot set up the event loop");
 		goto out_engine;
 	}
+	daemon_wd_load(d);
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
 	         ctl_srv_path(d->ctl));

@@ -106,6 +106,17 @@ static int ports_add(struct ports *r, const struct compile_port *in, size_t n)
 	return 0;
 }
 
+struct ports_port *ports_get(struct ports *r, const char *ifname)
+{
+	struct compile_port in;
+
+	memset(&in, 0, sizeof(in));
+	snprintf(in.ifname, sizeof(in.ifname), "%s", ifname);
+	if (ports_add(r, &in, 1) < 0)
+		return NULL;
+	return ports_find(r, ifname);
+}
+
 /* Add FROM's messages to TO, each at its FILE:LINE (see ports_compile). */
 static void ports_copy_msgs(const struct diag *from, const char *file,
                             struct diag *to)
@@ -246,6 +257,12 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 
 		e->caps = in[i].caps;
 		in[i].mtu_restore = e->mtu_orig;
+		in[i].softpfc = r->softpfc;
+		in[i].pfc_hold = e->watchdog.pfc_hold;
+		in[i].wd_shut = e->watchdog.wd_shut;
+		in[i].has_dcbx = e->dcbx.has;
+		in[i].dcbx = e->dcbx.oper;
+		e->dcbx.due = false;
 	}
 	rc = compile_policy(p, in, count, pl);
 	if (rc == 0 && !names)

@@ -33,18 +33,27 @@
 #include "model/caps.h"
 #include "model/plan.h"
 #include "model/policy.h"
+#include "proto/dcbx.h"
 
-/* The port's DCBX outcome (what the peer agreed to, per TLV): issue 7
- * (DCBX over LLDP) fills it from the LLDP agent and passes it to compile
- * through struct compile_port. Empty until then. */
+/* The port's DCBX outcome (what the peer agreed to, per TLV): the LLDP
+ * agent fills it (issue 7) and ports_compile() passes it to compile
+ * through struct compile_port. HAS: the agent runs on the port and knows
+ * its local values (else PFC mode auto simply waits). DUE: it changed
+ * since the port's last apply, a reconcile of the port is due. */
 struct ports_dcbx {
+	bool has;
+	struct dcbx_oper oper;
+	bool due;
 };
 
-/* The port's PFC watchdog state per queue (storm detected, queue shut,
- * restore due): issue 8 (software PFC and the watchdog) fills it from the
- * watchdog poller and passes it to compile through struct compile_port.
- * Empty until then. */
+/* Software PFC's and the PFC watchdog's inputs of the port (issue 8),
+ * passed to compile through struct compile_port: the software PFC agent
+ * (daemon/agent/softpfc.c) sets PFC_HOLD as pauses come and go, the
+ * watchdog poller sets WD_SHUT as storms come and go, and each asks for a
+ * reconcile of the port. */
 struct ports_watchdog {
+	uint8_t pfc_hold; /* priorities held by a pause received */
+	uint8_t wd_shut;  /* queues the watchdog shut for a storm */
 };
 
 /* A port whose changes by others roced has repaired this many times
@@ -98,7 +107,10 @@ struct ports_port {
 
 struct ports {
 	struct caps kernel; /* every port's kernel part */
-	bool probe;         /* probe each port's part (not a preset) */
+	/* The daemon runs software PFC: its ports' no-drop queues get
+	 * holdable leaves (compile_port.softpfc). Not in one-shot modes. */
+	bool softpfc;
+	bool probe; /* probe each port's part (not a preset) */
 	/* The last ports_compile() could not probe the ports: they were
 	 * planned as software ports of unknown speed. */
 	bool unprobed;
@@ -119,6 +131,11 @@ void ports_init(struct ports *r, const struct caps *kernel, bool probe);
 void ports_free(struct ports *r);
 
 struct ports_port *ports_find(const struct ports *r, const char *ifname);
+/* IFNAME's entry, added when missing (the watchdog's state loaded at
+ * start goes into entries before the first compile); NULL on ENOMEM.
+ * Adding an entry moves the others: pointers into the registry do not
+ * survive it. */
+struct ports_port *ports_get(struct ports *r, const char *ifname);
 /* Does the kernel hold the plan of E? */
 bool ports_programmed(const struct ports_port *e);
 /* E's state as show tells it: programmed, refused (a foreign root qdisc,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -179,6 +180,41 @@ static void dctl_view_free(struct dctl_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/* Software PFC's counters and the watchdog's state of IFNAME (issue 8). */
+static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
+                          struct show_port_state *st)
+{
+	const struct softpfc_port *sp;
+	const struct wdpoll_port *wp;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	st->now_ms = (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+	if (!c->agents)
+		return;
+	sp = softpfc_port(&c->agents->softpfc, ifname, false);
+	if (sp) {
+		st->softpfc = true;
+		st->rx_ppp = sp->c.rx_frames;
+		st->tx_ppp = sp->c.tx_frames;
+		memcpy(st->rx_pause, sp->c.rx_pause, sizeof(st->rx_pause));
+		memcpy(st->rx_xon, sp->c.rx_xon, sizeof(st->rx_xon));
+		memcpy(st->tx_pause, sp->c.tx_pause, sizeof(st->tx_pause));
+		memcpy(st->tx_xon, sp->c.tx_xon, sizeof(st->tx_xon));
+		st->held = sp->held;
+		for (unsigned p = 0; p < 8; p++)
+			st->held_ms[p] = softpfc_held_ms(sp, p, st->now_ms);
+	}
+	wp = wdpoll_find(&c->agents->wd, ifname);
+	if (wp && wp->watched) {
+		st->wd = true;
+		st->wd_internal = wp->internal;
+		st->wd_queues = wp->queues;
+		memcpy(st->wd_prios, wp->prios, sizeof(st->wd_prios));
+		memcpy(st->wdq, wp->q, sizeof(st->wdq));
+	}
+}
+
 /* Add IFNAME (configured as F, or not configured) to V. */
 static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
                           const struct policy_iface *f, struct dctl_view *v)
@@ -201,6 +237,7 @@ static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
 		         f ? "not applied yet"
 		           : "roced does not configure this link");
 	}
+	dctl_view_pfc(c, ifname, st);
 	if (e && e->applied) {
 		v->plans[v->n++] = &e->plan;
 		return;
@@ -234,7 +271,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 			v->ifindex[i] = li.ifindex;
 		}
 	}
-	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX) {
+	/* The LLDP shows read the agent, not the queue counters. */
+	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX &&
+	    q->kind != CTL_SHOW_LLDP_NEIGHBORS &&
+	    q->kind != CTL_SHOW_LLDP_TRAFFIC && q->kind != CTL_SHOW_LLDP_IF) {
 		char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 		struct nlb_error nerr;
 
@@ -317,7 +357,8 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
 	const char *args[CTL_ARGS_MAX];
-	struct show_input in = {.policy = c->policy, .config_file = c->file};
+	struct show_input in = {
+	    .policy = c->policy, .config_file = c->file, .lldp = c->lldp};
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;
@@ -570,6 +611,60 @@ static struct json_object *dctl_debug(const struct ctl_request *r)
 	return reply;
 }
 
+/* issue 8: `priority-flow-control recover interface X qos-group N` and
+ * `clear queuing pfc-queue [interface X]`. */
+static struct json_object *dctl_pfc_queue(struct ctl_cmd_ctx *c,
+                                          const struct ctl_request *r)
+{
+	const struct policy_iface *f = NULL;
+	struct timespec t;
+	char *end;
+	long q;
+	int rc;
+
+	if (!c->agents)
+		return ctl_reply_error("%% the PFC watchdog is not running");
+	if (r->iface[0]) {
+		f = policy_find_iface(c->policy, r->iface);
+		if (!f)
+			return ctl_reply_error("%% interface %s is not "
+			                       "configured",
+			                       r->iface);
+	}
+	if (!strcmp(r->op, "clear")) {
+		rc = wdpoll_clear(&c->agents->wd, f ? f->name : NULL);
+		if (rc == -ENOENT)
+			return ctl_reply_error("%% the PFC watchdog does not "
+			                       "watch %s",
+			                       f->name);
+		if (rc < 0)
+			log_warnx("%s: %s", c->agents->wd.path, strerror(-rc));
+		log_info("PFC watchdog statistics cleared%s%s", f ? " on " : "",
+		         f ? f->name : "");
+		return ctl_reply_ok();
+	}
+	if (strcmp(r->op, "recover"))
+		return ctl_reply_error("%% unknown pfc-queue operation '%s', "
+		                       "expected recover or clear",
+		                       r->op);
+	q = strtol(r->qos_group, &end, 10);
+	if (!f || !r->qos_group[0] || *end || q < 0 || q >= POLICY_NQUEUES)
+		return ctl_reply_error("%% recover needs an interface and a "
+		                       "qos-group 0-7");
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	rc = wdpoll_recover(&c->agents->wd, f->name, (unsigned)q,
+	                    (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6);
+	if (rc == -ENOENT)
+		return ctl_reply_error("%% %s qos-group %ld is not a no-drop "
+		                       "queue the PFC watchdog watches",
+		                       f->name, q);
+	if (rc == -EALREADY)
+		return ctl_reply_error("%% %s qos-group %ld is not shut by the "
+		                       "PFC watchdog",
+		                       f->name, q);
+	return ctl_reply_ok();
+}
+
 static struct json_object *dctl_ping(struct ctl_cmd_ctx *c)
 {
 	struct json_object *reply = ctl_reply_ok();
@@ -600,6 +695,8 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
 		return dctl_reload(c, req->force);
 	case CTL_CMD_DEBUG:
 		return dctl_debug(req);
+	case CTL_CMD_PFC_QUEUE:
+		return dctl_pfc_queue(c, req);
 	case CTL_CMD_PING:
 		return dctl_ping(c);
 	}

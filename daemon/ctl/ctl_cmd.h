@@ -16,7 +16,9 @@
 
 #include <json-c/json.h>
 
+#include "agent/lldp_agent.h"
 #include "base/diag.h"
+#include "agent/agents.h"
 #include "core/ports.h"
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
@@ -44,6 +46,11 @@ struct ctl_cmd_ctx {
 	const char *file;    /* the configuration file (startup-config) */
 	struct engine *e;    /* links, and netlink for show's counters */
 	struct ports *ports; /* each port's applied plan */
+	/* Software PFC's counters and the PFC watchdog (issue 8); NULL in
+	 * tests without agents. */
+	struct agents *agents;
+	/* The LLDP agent, for the lldp shows (NULL: none). */
+	const struct lldp_agent *lldp;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

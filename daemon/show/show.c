@@ -168,11 +168,13 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		/* fall through */
 	case CTL_SHOW_QUEUING_IF:
 	case CTL_SHOW_LLDP_DCBX:
+	case CTL_SHOW_LLDP_IF:
 		if (n == 1)
 			return show_copy_name(q->iface, sizeof(q->iface),
 			                      args[0], "interface", err,
 			                      errlen);
-		if (n == 0 && q->kind == CTL_SHOW_LLDP_DCBX) {
+		if (n == 0 && (q->kind == CTL_SHOW_LLDP_DCBX ||
+		               q->kind == CTL_SHOW_LLDP_IF)) {
 			snprintf(err, errlen,
 			         "%% Incomplete command: "
 			         "interface name expected");
@@ -181,9 +183,12 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		break;
 	case CTL_SHOW_PFC_IF:
 		return show_query_pfc_if(q, args, n, err, errlen);
+	case CTL_SHOW_LLDP_NEIGHBORS:
+	case CTL_SHOW_LLDP_TRAFFIC:
 	case CTL_SHOW_PFC_QUEUE:
 		for (i = 0; i < n; i++) {
-			if (!strcmp(args[i], "detail")) {
+			if (!strcmp(args[i], "detail") &&
+			    q->kind != CTL_SHOW_LLDP_TRAFFIC) {
 				q->detail = true;
 			} else if (!strcmp(args[i], "interface") && i + 1 < n) {
 				if (show_copy_name(q->iface, sizeof(q->iface),
@@ -211,7 +216,9 @@ bool show_query_ports(const struct show_query *q)
 {
 	return q->kind == CTL_SHOW_POLICY_MAP_IF ||
 	       q->kind == CTL_SHOW_QUEUING_IF || q->kind == CTL_SHOW_PFC_IF ||
-	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX;
+	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX ||
+	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
+	       q->kind == CTL_SHOW_LLDP_TRAFFIC || q->kind == CTL_SHOW_LLDP_IF;
 }
 
 /* --- ports --- */
@@ -475,8 +482,33 @@ static uint64_t show_sum(const uint64_t *v)
 }
 
 #define SHOW_SOFT_PFC_NOTE                                                     \
-	"software ports: roced's software PFC is not implemented yet, so "     \
-	"no pause frames are sent or honoured there and RxPPP/TxPPP are n/a"
+	"software ports: RxPPP/TxPPP are roced's software PFC counters; "      \
+	"roced "                                                               \
+	"honours pause there but does not send any yet"
+#define SHOW_NO_SOFT_PFC_NOTE                                                  \
+	"software ports without counters: roced listens for pause frames "     \
+	"only "                                                                \
+	"on configured ports that are up"
+
+/* Software PFC's counters per priority (issue 8). */
+static struct json_object *show_pfc_prios(const struct show_port_state *st)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned p = 0; p < 8; p++) {
+		struct json_object *o = json_object_new_object();
+
+		show_add_int(o, "priority", p);
+		show_add_int(o, "rx-pause", (int64_t)st->rx_pause[p]);
+		show_add_int(o, "rx-xon", (int64_t)st->rx_xon[p]);
+		show_add_int(o, "tx-pause", (int64_t)st->tx_pause[p]);
+		show_add_int(o, "tx-xon", (int64_t)st->tx_xon[p]);
+		show_add_bool(o, "paused", st->held & (1u << p));
+		show_add_int(o, "paused-ms", (int64_t)st->held_ms[p]);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
 
 static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
                                          bool *software)
@@ -500,10 +532,20 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	else
 		oper = en ? "on" : "off";
 	show_add_str(o, "oper", oper);
+	/* Mode auto: why DCBX keeps PFC off (null: it does not). */
+	if (pp->pfc_dcbx_why[0])
+		show_add_str(o, "oper-reason", pp->pfc_dcbx_why);
+	else
+		json_object_object_add(o, "oper-reason", NULL);
 	json_object_object_add(o, "priorities", show_mask_json(en));
 	if (!pp->dcb.software && st->dcb) {
 		show_add_int(o, "rx-pause", (int64_t)show_sum(st->indications));
 		show_add_int(o, "tx-pause", (int64_t)show_sum(st->requests));
+	} else if (pp->dcb.software && st->softpfc) {
+		show_add_int(o, "rx-pause", (int64_t)st->rx_ppp);
+		show_add_int(o, "tx-pause", (int64_t)st->tx_ppp);
+		json_object_object_add(o, "priority", show_pfc_prios(st));
+		*software = true;
 	} else {
 		json_object_object_add(o, "rx-pause", NULL);
 		json_object_object_add(o, "tx-pause", NULL);
@@ -512,15 +554,64 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	return o;
 }
 
-#define SHOW_WD_NOTE                                                           \
-	"the PFC watchdog is configured but not running yet: this version "    \
-	"of roced does not poll pause counters or shut queues"
+#define SHOW_WD_HW_NOTE                                                        \
+	"hardware ports: their pause counters are not read yet, so the "       \
+	"watchdog does not watch their queues"
+
+/* A time of the watchdog (CLOCK_MONOTONIC ms) as seconds before NOW;
+ * null when it never happened. */
+static void show_ago(struct json_object *o, const char *key, double t,
+                     double now)
+{
+	if (t <= 0) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
+	json_object_object_add(o, key,
+	                       json_object_new_double((now - t) / 1000.0));
+}
+
+/* The watched no-drop queues of a port, with the watchdog's counters. */
+static struct json_object *show_wd_queues(const struct show_port_state *st,
+                                          const char **worst)
+{
+	struct json_object *a = json_object_new_array();
+
+	*worst = pfcwd_state_name(PFCWD_MONITORED);
+	for (unsigned q = 0; q < 8; q++) {
+		const struct pfcwd_queue *s = &st->wdq[q];
+		struct json_object *o;
+
+		if (!(st->wd_queues & (1u << q)))
+			continue;
+		o = json_object_new_object();
+		show_add_int(o, "qos-group", q);
+		json_object_object_add(o, "priorities",
+		                       show_mask_json(st->wd_prios[q]));
+		show_add_str(o, "state", pfcwd_state_name(s->state));
+		show_add_int(o, "storms", (int64_t)s->storms);
+		show_add_int(o, "restores", (int64_t)s->restores);
+		show_add_int(o, "drained-packets", (int64_t)s->drained);
+		show_add_int(o, "dropped-packets", (int64_t)s->dropped);
+		show_add_int(o, "restore-backoff", 1 << s->backoff);
+		show_ago(o, "last-storm-s-ago", s->last_storm_ms, st->now_ms);
+		show_ago(o, "last-restore-s-ago", s->last_restore_ms,
+		         st->now_ms);
+		if (s->state == PFCWD_SHUTDOWN ||
+		    (s->state != PFCWD_MONITORED &&
+		     strcmp(*worst, pfcwd_state_name(PFCWD_SHUTDOWN))))
+			*worst = pfcwd_state_name(s->state);
+		json_object_array_add(a, o);
+	}
+	return a;
+}
 
 static struct json_object *show_pfc_queue(const struct show_input *in)
 {
 	const struct policy_pfcwd *w = &in->policy->pfcwd;
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
+	bool hw = false;
 
 	show_add_bool(o, "watch-dog-interval", w->enabled);
 	show_add_bool(o, "forced-watch-dog", false);
@@ -529,35 +620,31 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 	show_add_int(o, "auto-restore-multiplier", w->auto_restore_mult);
 	show_add_int(o, "fixed-restore-multiplier", w->fixed_restore_mult);
 	show_add_int(o, "internal-interface-multiplier", w->internal_if_mult);
-	show_add_bool(o, "running", false);
-	show_add_str(o, "note", SHOW_WD_NOTE);
+	show_add_str(o, "action", policy_pfcwd_action_name(w->action));
+	show_add_bool(o, "running", true);
 	for (size_t i = 0; i < in->nports; i++) {
 		const struct plan_port *pp = in->plans[i];
+		const struct show_port_state *st = &in->state[i];
 		struct json_object *p = json_object_new_object();
+		const char *worst = "not watched";
 
-		show_port_names(p, pp, &in->state[i]);
+		show_port_names(p, pp, st);
 		show_add_bool(p, "watch-dog", pp->watchdog);
 		json_object_object_add(p, "priorities",
 		                       show_mask_json(pp->dcb.pfc_admin));
-		show_add_str(p, "state", "not running");
+		show_add_bool(p, "fabric-internal", st->wd_internal);
+		if (st->wd)
+			json_object_object_add(p, "queues",
+			                       show_wd_queues(st, &worst));
+		else
+			json_object_object_add(p, "queues",
+			                       json_object_new_array());
+		hw |= pp->watchdog && !pp->dcb.software && pp->dcb.pfc_admin;
+		show_add_str(p, "state", worst);
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);
-	return o;
-}
-
-static struct json_object *show_lldp_dcbx(const struct show_input *in)
-{
-	struct json_object *o = json_object_new_object();
-	struct json_object *p = json_object_new_object();
-
-	if (in->nports)
-		show_port_names(p, in->plans[0], &in->state[0]);
-	json_object_object_add(o, "interface", p);
-	show_add_str(o, "dcbx", "not implemented");
-	show_add_str(o, "note",
-	             "DCBX is not implemented yet: roced sends and receives no "
-	             "LLDP/DCBX frames, so there is no peer information");
+	show_add_str(o, "note", hw ? SHOW_WD_HW_NOTE : "");
 	return o;
 }
 
@@ -580,8 +667,19 @@ static struct json_object *show_ports(const struct show_input *in,
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);
-	if (kind == CTL_SHOW_PFC_IF && software)
-		show_add_str(o, "note", SHOW_SOFT_PFC_NOTE);
+	if (kind == CTL_SHOW_PFC_IF && software) {
+		bool counted = false, uncounted = false;
+
+		for (size_t i = 0; i < in->nports; i++) {
+			if (!in->plans[i]->dcb.software)
+				continue;
+			counted |= in->state[i].softpfc;
+			uncounted |= !in->state[i].softpfc;
+		}
+		show_add_str(o, "note",
+		             uncounted && !counted ? SHOW_NO_SOFT_PFC_NOTE
+		                                   : SHOW_SOFT_PFC_NOTE);
+	}
 	return o;
 }
 
@@ -665,15 +763,20 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		break;
 	case CTL_SHOW_PFC_IF:
 		*data = show_ports(in, q->kind);
-		show_text_pfc_if(*data, q->detail, text);
+		if (q->detail)
+			show_text_pfc_if_detail(*data, text);
+		else
+			show_text_pfc_if(*data, text);
 		break;
 	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);
 		show_text_pfc_queue(*data, q->detail, text);
 		break;
 	case CTL_SHOW_LLDP_DCBX:
-		*data = show_lldp_dcbx(in);
-		show_text_lldp_dcbx(*data, text);
+	case CTL_SHOW_LLDP_NEIGHBORS:
+	case CTL_SHOW_LLDP_TRAFFIC:
+	case CTL_SHOW_LLDP_IF:
+		show_lldp_answer(q, in, data, text);
 		break;
 	}
 	if (!*data || text->oom) {

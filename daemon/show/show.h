@@ -66,9 +66,11 @@
 
 #include <json-c/json.h>
 
+#include "agent/lldp_agent.h"
 #include "ctl/ctl.h"
 #include "model/plan.h"
 #include "model/policy.h"
+#include "pfcwd/pfcwd.h"
 #include "base/strbuf.h"
 #include "nlmsg/tc_stats.h"
 
@@ -118,6 +120,19 @@ struct show_port_state {
 	char reason[512];
 	char foreign_kind[TC_MSG_KIND_MAX];
 	uint32_t foreign_handle;
+	/* --- issue 8: software PFC's counters and the PFC watchdog --- */
+	bool softpfc; /* software PFC runs on the port (its counters) */
+	uint64_t rx_ppp, tx_ppp; /* PFC frames received, sent */
+	uint64_t rx_pause[8], rx_xon[8], tx_pause[8], tx_xon[8];
+	double held_ms[8]; /* time each priority was held */
+	uint8_t held;      /* priorities held now */
+	bool wd;           /* the watchdog watches the port */
+	bool wd_internal;
+	uint8_t wd_queues;   /* its no-drop queues */
+	uint8_t wd_prios[8]; /* each queue's priorities */
+	struct pfcwd_queue wdq[8];
+	double now_ms; /* CLOCK_MONOTONIC when the state was read */
+	               /* --- end of issue 8 --- */
 };
 
 struct show_input {
@@ -128,6 +143,8 @@ struct show_input {
 	const struct plan_port *const *plans;
 	const struct show_port_state *state;
 	size_t nports;
+	/* The LLDP agent, for the lldp shows (NULL: none runs). */
+	const struct lldp_agent *lldp;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)
@@ -148,11 +165,14 @@ void show_text_class_map(struct json_object *data, struct strbuf *out);
 void show_text_policy_map(struct json_object *data, struct strbuf *out);
 void show_text_policy_map_if(struct json_object *data, struct strbuf *out);
 void show_text_queuing_if(struct json_object *data, struct strbuf *out);
-/* DETAIL: one block per port instead of the table. */
-void show_text_pfc_if(struct json_object *data, bool detail,
-                      struct strbuf *out);
+void show_text_pfc_if(struct json_object *data, struct strbuf *out);
+/* The same, then each software port's per-priority counters. */
+void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
-void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out);
+
+/* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
+int show_lldp_answer(const struct show_query *q, const struct show_input *in,
+                     struct json_object **data, struct strbuf *text);
 
 #endif

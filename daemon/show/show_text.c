@@ -536,49 +536,10 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 
 /* --- show interface priority-flow-control --- */
 
-/* `detail`: one block per port, every field on a line of its own, the
- * counters per priority where the port has them. */
-static void show_text_pfc_detail(struct json_object *p, struct strbuf *out)
-{
-	const char *alias = show_get_str(p, "alias");
-	char admin[64], oper[64], rx[24], tx[24], state[640];
-
-	show_list_text(show_get(p, "admin-priorities"), admin, sizeof(admin));
-	show_list_text(show_get(p, "priorities"), oper, sizeof(oper));
-	show_counter(rx, sizeof(rx), p, "rx-pause");
-	show_counter(tx, sizeof(tx), p, "tx-pause");
-	show_state_text(p, state, sizeof(state));
-	strbuf_printf(out,
-	              "%s\n"
-	              "  Linux port              : %s\n"
-	              "  Admin mode              : %s\n"
-	              "  Oper                    : %s\n"
-	              "  No-drop CoS (admin)     : %s\n"
-	              "  PFC enabled CoS (oper)  : %s\n"
-	              "  DCB                     : %s\n"
-	              "  Rx pause frames (RxPPP) : %s\n"
-	              "  Tx pause frames (TxPPP) : %s\n"
-	              "  State                   : %s\n\n",
-	              alias[0] ? alias : show_get_str(p, "name"),
-	              show_get_str(p, "name"), show_get_str(p, "mode"),
-	              show_get_str(p, "oper"), admin[0] ? admin : "none",
-	              oper[0] ? oper : "none", show_get_str(p, "dcb"), rx, tx,
-	              state);
-}
-
-void show_text_pfc_if(struct json_object *data, bool detail, struct strbuf *out)
+void show_text_pfc_if(struct json_object *data, struct strbuf *out)
 {
 	struct json_object *a = show_get(data, "interface");
 	const char *note = show_get_str(data, "note");
-
-	if (detail) {
-		strbuf_puts(out, "\n");
-		for (size_t i = 0; i < show_len(a); i++)
-			show_text_pfc_detail(show_at(a, i), out);
-		if (note[0])
-			strbuf_printf(out, "Note: %s.\n\n", note);
-		return;
-	}
 
 	strbuf_puts(
 	    out, "\n=========================================================="
@@ -604,6 +565,9 @@ void show_text_pfc_if(struct json_object *data, bool detail, struct strbuf *out)
 			snprintf(operbuf, sizeof(operbuf), "On  (%x)", bmap);
 		else if (!strcmp(oper, "off"))
 			snprintf(operbuf, sizeof(operbuf), "Off");
+		else if (show_get_str(p, "oper-reason")[0])
+			snprintf(operbuf, sizeof(operbuf), "Off (DCBX: %s)",
+			         show_get_str(p, "oper-reason"));
 		else
 			snprintf(operbuf, sizeof(operbuf), "%s", oper);
 		show_counter(rx, sizeof(rx), p, "rx-pause");
@@ -629,11 +593,105 @@ void show_text_pfc_if(struct json_object *data, bool detail, struct strbuf *out)
 	strbuf_puts(out, "\n");
 }
 
+void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interface");
+
+	show_text_pfc_if(data, out);
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		struct json_object *pr = show_get(p, "priority");
+		char label[96];
+
+		if (!show_len(pr))
+			continue;
+		show_label(p, label, sizeof(label));
+		strbuf_printf(out,
+		              "%s\n  Priority  RxPause    RxXON      "
+		              "TxPause    TxXON      Paused  Paused(ms)\n",
+		              label);
+		for (size_t j = 0; j < show_len(pr); j++) {
+			struct json_object *o = show_at(pr, j);
+			int64_t v[6] = {0};
+
+			show_get_int(o, "priority", &v[0]);
+			show_get_int(o, "rx-pause", &v[1]);
+			show_get_int(o, "rx-xon", &v[2]);
+			show_get_int(o, "tx-pause", &v[3]);
+			show_get_int(o, "tx-xon", &v[4]);
+			show_get_int(o, "paused-ms", &v[5]);
+			strbuf_printf(
+			    out,
+			    "  %-9" PRId64 " %-10" PRId64 " %-10" PRId64
+			    " %-10" PRId64 " %-10" PRId64 " %-7s %" PRId64 "\n",
+			    v[0], v[1], v[2], v[3], v[4],
+			    show_get_bool(o, "paused") ? "yes" : "no", v[5]);
+		}
+		strbuf_puts(out, "\n");
+	}
+}
+
 /* --- show queuing pfc-queue --- */
 
 static const char *show_ed(bool on)
 {
 	return on ? "Enabled" : "Disabled";
+}
+
+/* A time in seconds ago, or "never". */
+static void show_text_ago(char *buf, size_t len, struct json_object *o,
+                          const char *key)
+{
+	struct json_object *v = show_get(o, key);
+
+	if (!v || !json_object_is_type(v, json_type_double))
+		snprintf(buf, len, "never");
+	else
+		snprintf(buf, len, "%.1f s ago", json_object_get_double(v));
+}
+
+/* Each watched queue's watchdog state and counters (issue 8). */
+static void show_text_pfc_queue_detail(struct json_object *a,
+                                       struct strbuf *out)
+{
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		struct json_object *qs = show_get(p, "queues");
+		const char *alias = show_get_str(p, "alias");
+
+		for (size_t j = 0; j < show_len(qs); j++) {
+			struct json_object *q = show_at(qs, j);
+			char prios[32], storm[32], restore[32];
+			int64_t g = 0, v = 0;
+
+			show_get_int(q, "qos-group", &g);
+			show_list_text(show_get(q, "priorities"), prios,
+			               sizeof(prios));
+			show_text_ago(storm, sizeof(storm), q,
+			              "last-storm-s-ago");
+			show_text_ago(restore, sizeof(restore), q,
+			              "last-restore-s-ago");
+			strbuf_printf(
+			    out,
+			    "\n%s QOS GROUP %" PRId64 " [PFC-COS %s]: %s\n",
+			    alias[0] ? alias : show_get_str(p, "name"), g,
+			    prios, show_get_str(q, "state"));
+			show_get_int(q, "storms", &v);
+			strbuf_printf(out, "  Storms detected   %" PRId64 "\n",
+			              v);
+			show_get_int(q, "restores", &v);
+			strbuf_printf(out, "  Restored          %" PRId64 "\n",
+			              v);
+			show_get_int(q, "drained-packets", &v);
+			strbuf_printf(out, "  Packets drained   %" PRId64 "\n",
+			              v);
+			show_get_int(q, "dropped-packets", &v);
+			strbuf_printf(out, "  Packets dropped   %" PRId64 "\n",
+			              v);
+			strbuf_printf(out, "  Last storm        %s\n", storm);
+			strbuf_printf(out, "  Last restore      %s\n", restore);
+		}
+	}
 }
 
 void show_text_pfc_queue(struct json_object *data, bool detail,
@@ -698,16 +756,8 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 			              wd, show_get_str(p, "state"));
 		}
 	}
-	strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
-}
-
-/* --- show lldp dcbx interface --- */
-
-void show_text_lldp_dcbx(struct json_object *data, struct strbuf *out)
-{
-	char label[96];
-
-	show_label(show_get(data, "interface"), label, sizeof(label));
-	strbuf_printf(out, "Interface %s: %s.\n", label,
-	              show_get_str(data, "note"));
+	if (detail)
+		show_text_pfc_queue_detail(a, out);
+	if (show_get_str(data, "note")[0])
+		strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
 }

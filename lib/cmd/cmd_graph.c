@@ -78,6 +78,18 @@ static const char *cmd_vocab_wred_profile(unsigned i, const char **help)
 	return policy_wred_profile_name((enum policy_wred_profile)i);
 }
 
+static const char *cmd_vocab_dcbx_agent(unsigned i, const char **help)
+{
+	*help = policy_dcbx_agent_help((enum policy_dcbx_agent)i);
+	return policy_dcbx_agent_name((enum policy_dcbx_agent)i);
+}
+
+static const char *cmd_vocab_pfcwd_action(unsigned i, const char **help)
+{
+	*help = policy_pfcwd_action_help((enum policy_pfcwd_action)i);
+	return policy_pfcwd_action_name((enum policy_pfcwd_action)i);
+}
+
 static const struct {
 	const char *word;
 	unsigned n;
@@ -88,6 +100,8 @@ static const struct {
     {"WREDPROFILE", POLICY_WRED_NPROFILES, cmd_vocab_wred_profile},
     {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
     {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
+    {"PFCWDACT", POLICY_PFCWD_NACTIONS, cmd_vocab_pfcwd_action},
+    {"DCBXAGENT", POLICY_DCBX_NAGENTS, cmd_vocab_dcbx_agent},
 };
 
 struct cmd_frag {

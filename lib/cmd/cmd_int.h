@@ -41,6 +41,9 @@
  *   TEXT       free text: every word to the end of the line
  *   RATEUNIT   a rate unit of model/units.h (kbps, mbps, gbps)
  *   WREDPROFILE  a WRED threshold profile of model/policy.h
+ *   PFCWDACT   a PFC watchdog action (drop, forward, alert): the same
+ *   DCBXAGENT  a DCBX agent (roced, lldpad): model/policy.h's table, the
+ *              same way
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H

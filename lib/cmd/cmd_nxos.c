@@ -489,6 +489,170 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 	return -1;
 }
 
+/* ---- LLDP and DCBX (issue 7) ---- */
+
+static int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
+{
+	x->p->lldp.no_feature = x->pa->negated;
+	return 0;
+}
+
+/* lldp timer|holdtime|reinit N; `no` restores the NX-OS default. */
+static int cmd_nx_lldp_number(struct cmd_exec_arg *x)
+{
+	static const struct {
+		const char *kw;
+		size_t off;
+		uint32_t def;
+	} tab[] = {
+	    {"timer", offsetof(struct policy_lldp, timer), POLICY_LLDP_TIMER},
+	    {"holdtime", offsetof(struct policy_lldp, holdtime),
+	     POLICY_LLDP_HOLDTIME},
+	    {"reinit", offsetof(struct policy_lldp, reinit),
+	     POLICY_LLDP_REINIT},
+	};
+	const char *v = cmd_arg(x->pa, 0, NULL);
+
+	for (size_t k = 0; k < sizeof(tab) / sizeof(*tab); k++) {
+		uint32_t *field;
+
+		if (!cmd_has(x->pa, tab[k].kw, NULL))
+			continue;
+		field = (uint32_t *)((char *)&x->p->lldp + tab[k].off);
+		if (x->pa->negated &&
+		    cmd_nx_no_value(x, true, *field, x->pa->name))
+			return -1;
+		*field = x->pa->negated || !v ? tab[k].def
+		                              : (uint32_t)strtoul(v, NULL, 10);
+		return 0;
+	}
+	cmd_fail(x->err, 0, "%% Unknown lldp setting");
+	return -1;
+}
+
+/* `no lldp tlv-select dcbxp egress-queuing` keeps the DCBX TLVs and
+ * drops only the keyword; without it, the DCBX TLVs go. */
+static int cmd_nx_lldp_tlv(struct cmd_exec_arg *x)
+{
+	struct policy_lldp *l = &x->p->lldp;
+	bool eq = cmd_has(x->pa, "egress-queuing", NULL);
+
+	if (x->pa->negated) {
+		if (!eq)
+			l->no_dcbxp = true;
+		l->egress_queuing = false;
+		return 0;
+	}
+	l->no_dcbxp = false;
+	l->egress_queuing = eq;
+	return 0;
+}
+
+/* dcbx agent NAME, global (config mode) or on one interface. */
+static int cmd_nx_dcbx_agent(struct cmd_exec_arg *x)
+{
+	bool ifm = x->ctx->mode == CMD_MODE_IF;
+	struct policy_iface *i = ifm ? cmd_nx_ctx_iface(x) : NULL;
+	size_t last = x->pa->argc - 1;
+	int a = policy_dcbx_agent_parse(x->pa->argv[last]);
+	enum policy_dcbx_agent cur = i ? i->lldp.agent : x->p->lldp.agent;
+
+	if (ifm && !i)
+		return -1;
+	if (!x->pa->negated) {
+		if (i) {
+			i->lldp.agent = (enum policy_dcbx_agent)a;
+			i->lldp.has_agent = true;
+		} else {
+			x->p->lldp.agent = (enum policy_dcbx_agent)a;
+		}
+		return 0;
+	}
+	if ((i && !i->lldp.has_agent) ||
+	    (a >= 0 && (enum policy_dcbx_agent)a != cur)) {
+		cmd_fail(x->err, a >= 0 ? x->pa->pos[last] : 0,
+		         "%% dcbx agent %s is not configured%s",
+		         a >= 0 ? x->pa->argv[last] : "",
+		         i ? " on this interface" : "");
+		return -1;
+	}
+	if (i)
+		i->lldp.has_agent = false;
+	else
+		x->p->lldp.agent = POLICY_DCBX_AGENT_ROCED;
+	return 0;
+}
+
+static int cmd_nx_lldp_txrx(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	if (cmd_has(x->pa, "transmit", NULL))
+		i->lldp.no_transmit = x->pa->negated;
+	else
+		i->lldp.no_receive = x->pa->negated;
+	return 0;
+}
+
+static int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	i->lldp.willing = !x->pa->negated;
+	return 0;
+}
+
+/* ---- issue 8: the watchdog's action, fabric-internal ports, link pause
+ * ---- */
+
+static int cmd_nx_wd_action(struct cmd_exec_arg *x)
+{
+	const char *v = x->pa->argv[x->pa->argc - 1];
+	int a = policy_pfcwd_action_parse(v);
+
+	if (!x->pa->negated) {
+		x->p->pfcwd.action = (enum policy_pfcwd_action)a;
+		return 0;
+	}
+	if (a >= 0 && (enum policy_pfcwd_action)a != x->p->pfcwd.action) {
+		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+		         "%% priority-flow-control watch-dog action is %s, not "
+		         "%s",
+		         policy_pfcwd_action_name(x->p->pfcwd.action), v);
+		return -1;
+	}
+	x->p->pfcwd.action = POLICY_PFCWD_DROP;
+	return 0;
+}
+
+static int cmd_nx_fabric_internal(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	i->fabric_internal = !x->pa->negated;
+	return 0;
+}
+
+/* flowcontrol receive|send on|off; `no` turns it off. */
+static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	const char *last = x->pa->argv[x->pa->argc - 1];
+	bool *field;
+
+	if (!i)
+		return -1;
+	field = cmd_has(x->pa, "receive", NULL) ? &i->fc_rx : &i->fc_tx;
+	*field = !x->pa->negated && !strcmp(last, "on");
+	return 0;
+}
+
 /* ---- the table ---- */
 
 #define H_SHOW   "Show running system information\n"
@@ -570,6 +734,13 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 #define SUBSYS   "(" NAMES_DEBUG_ALL "|SUBSYS)"
 #define H_SUBSYS "All subsystems\n"
 
+#define H_LLDP "Configure LLDP parameters\n"
+#define H_FEAT "Enable/Disable features\n"
+/* DCBXAGENT: the agents of model/policy.c, with their help. */
+#define H_DCBXA                                                                \
+	"Data center bridging exchange (roced extension)\n"                    \
+	"Who runs DCBX on the port\n"
+
 #define CFG   CMD_M(CMD_MODE_CONFIG)
 #define M(x)  CMD_M(CMD_MODE_##x)
 #define KCONF CMD_KIND_CONFIG
@@ -622,20 +793,43 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF " [detail]",
      H_SHOW "Interface status\nPriority flow control status and counters\n"
-            "Every field of each port\n",
+            "Counters per priority\n",
      NULL},
     /* NX-OS's per-port form, the interface between the words. */
     {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF,
      "show interface [ethernet] IFNAME priority-flow-control [detail]",
      H_SHOW "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
             "Priority flow control status and counters\n"
-            "Every field of the port\n",
+            "Counters per priority\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_NEIGHBORS,
+     CTL_WHAT_LLDP_NEIGHBORS " [interface IFNAME] [detail]",
+     H_SHOW "LLDP information\nLLDP neighbor entries\nOne interface\n" H_IFNAME
+            "Detailed information\n",
+     NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_TRAFFIC,
+     CTL_WHAT_LLDP_TRAFFIC " [interface IFNAME]",
+     H_SHOW
+     "LLDP information\nLLDP traffic statistics\nOne interface\n" H_IFNAME,
+     NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_IF, CTL_WHAT_LLDP_IF " IFNAME",
+     H_SHOW "LLDP information\nLLDP state of one interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
+     NULL},
+    /* issue 8: the PFC watchdog's queues */
+    {M(EXEC), KACT, "priority-flow-control recover",
+     "priority-flow-control recover interface IFNAME qos-group <0-7>",
+     H_PFC "Restore a queue the PFC watch-dog shut\n"
+           "Interface\n" H_IFNAME "Qos-group of the queue\nQos-group\n",
+     NULL},
+    {M(EXEC), KACT, "clear queuing pfc-queue",
+     "clear queuing pfc-queue [interface IFNAME]",
+     "Reset functions\nQueuing counters\nPFC watch-dog statistics\n"
+     "One interface\n" H_IFNAME,
      NULL},
     {CMD_M_ALL, KACT, "debug", "debug " SUBSYS, H_DEBUG H_SUBSYS, NULL},
     {CMD_M_ALL, KACT, "debug", "no debug " SUBSYS, NO H_DEBUG H_SUBSYS, NULL},
@@ -741,11 +935,59 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_PFC "Restore a shut queue after a fixed time\n"
               "Multiplier of the poll interval\nMultiplier (0 disables)\n",
      cmd_nx_wd_number},
+    /* issue 8: the watchdog's action, a roced extension */
+    {CFG, KCONF, "priority-flow-control watch-dog action",
+     "priority-flow-control watch-dog action PFCWDACT",
+     H_PFC H_WD "What a storm does to its queue (roced extension)\n",
+     cmd_nx_wd_action},
+    {CFG, KCONF, "priority-flow-control watch-dog action",
+     "no priority-flow-control watch-dog action [PFCWDACT]",
+     NO H_PFC H_WD "What a storm does to its queue (roced extension)\n",
+     cmd_nx_wd_action},
     {CFG, KCONF, "priority-flow-control fixed-restore multiplier",
      "no priority-flow-control fixed-restore multiplier",
      NO H_PFC "Restore a shut queue after a fixed time\n"
               "Multiplier of the poll interval\n",
      cmd_nx_wd_number},
+
+    /* LLDP and DCBX (issue 7) */
+    {CFG, KCONF, "feature lldp", "[no] feature lldp",
+     NO H_FEAT "Link Layer Discovery Protocol and DCBX\n", cmd_nx_feature_lldp},
+    {CFG, KCONF, "lldp timer", "[no] lldp timer <5-254>",
+     NO H_LLDP "Interval between LLDP frames\nSeconds\n", cmd_nx_lldp_number},
+    {CFG, KCONF, "lldp timer", "no lldp timer",
+     NO H_LLDP "Interval between LLDP frames\n", cmd_nx_lldp_number},
+    {CFG, KCONF, "lldp holdtime", "[no] lldp holdtime <10-255>",
+     NO H_LLDP "How long neighbours keep roced's information (the TTL "
+               "sent)\nSeconds\n",
+     cmd_nx_lldp_number},
+    {CFG, KCONF, "lldp holdtime", "no lldp holdtime",
+     NO H_LLDP "How long neighbours keep roced's information (the TTL "
+               "sent)\n",
+     cmd_nx_lldp_number},
+    {CFG, KCONF, "lldp reinit", "[no] lldp reinit <1-10>",
+     NO H_LLDP "Delay before LLDP starts again on a port\nSeconds\n",
+     cmd_nx_lldp_number},
+    {CFG, KCONF, "lldp reinit", "no lldp reinit",
+     NO H_LLDP "Delay before LLDP starts again on a port\n",
+     cmd_nx_lldp_number},
+    {CFG, KCONF, "lldp tlv-select dcbxp",
+     "[no] lldp tlv-select dcbxp [egress-queuing]",
+     NO H_LLDP "Select the TLVs to send\nDCBX TLVs (PFC, ETS, APP)\n"
+               "ETS from the egress queuing policy (always so in roced)\n",
+     cmd_nx_lldp_tlv},
+    {CFG | M(IF), KCONF, "dcbx agent", "dcbx agent DCBXAGENT", H_DCBXA,
+     cmd_nx_dcbx_agent},
+    {CFG | M(IF), KCONF, "dcbx agent", "no dcbx agent [DCBXAGENT]", NO H_DCBXA,
+     cmd_nx_dcbx_agent},
+    {M(IF), KCONF, "lldp transmit", "[no] lldp transmit",
+     NO H_LLDP "Send LLDP frames on this interface\n", cmd_nx_lldp_txrx},
+    {M(IF), KCONF, "lldp receive", "[no] lldp receive",
+     NO H_LLDP "Receive LLDP frames on this interface\n", cmd_nx_lldp_txrx},
+    {M(IF), KCONF, "lldp dcbx willing", "[no] lldp dcbx willing",
+     NO H_LLDP "DCBX on this interface\n"
+               "Accept the peer's PFC, ETS and APP (roced extension)\n",
+     cmd_nx_lldp_willing},
 
     /* class-map type qos */
     {M(CMAP_QOS), KCONF, "match cos", "[no] match cos LIST<0-7>",
@@ -951,6 +1193,19 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(IF), KCONF, "qdisc-takeover", "[no] qdisc-takeover",
      NO "Replace a root qdisc roced did not create (roced extension)\n",
      cmd_nx_qdisc_takeover},
+    /* issue 8: fabric-internal ports, link pause */
+    {M(IF), KCONF, "fabric-internal", "[no] fabric-internal",
+     NO "A port inside the fabric: watch-dog times x "
+        "internal-interface-multiplier (roced extension)\n",
+     cmd_nx_fabric_internal},
+    {M(IF), KCONF, "flowcontrol", "flowcontrol (receive|send) (on|off)",
+     "Configure interface flowcontrol (802.3x link pause)\n"
+     "Honour received pause frames\nSend pause frames\n" H_ONOFF,
+     cmd_nx_flowcontrol},
+    {M(IF), KCONF, "flowcontrol", "no flowcontrol (receive|send) [on|off]",
+     NO "Configure interface flowcontrol (802.3x link pause)\n"
+        "Honour received pause frames\nSend pause frames\n" H_ONOFF,
+     cmd_nx_flowcontrol},
     {M(IF), KCONF, "alias", "alias ALIAS",
      "NX-OS name of this port (roced extension)\n"
      "NX-OS interface name, e.g. Ethernet1/1\n",

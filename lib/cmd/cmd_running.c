@@ -287,6 +287,23 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 		              i->queuing_input);
 	if (i->qdisc_takeover)
 		strbuf_puts(out, " qdisc-takeover\n");
+	/* issue 8 */
+	if (i->fabric_internal)
+		strbuf_puts(out, " fabric-internal\n");
+	if (i->fc_rx)
+		strbuf_puts(out, " flowcontrol receive on\n");
+	if (i->fc_tx)
+		strbuf_puts(out, " flowcontrol send on\n");
+	/* LLDP and DCBX (issue 7) */
+	if (i->lldp.no_transmit)
+		strbuf_puts(out, " no lldp transmit\n");
+	if (i->lldp.no_receive)
+		strbuf_puts(out, " no lldp receive\n");
+	if (i->lldp.willing)
+		strbuf_puts(out, " lldp dcbx willing\n");
+	if (i->lldp.has_agent)
+		strbuf_printf(out, " dcbx agent %s\n",
+		              policy_dcbx_agent_name(i->lldp.agent));
 	if (i->shutdown != POLICY_INHERIT)
 		strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
 		                                          : " no shutdown\n");
@@ -326,6 +343,29 @@ static void cmd_running_iface_all(const struct policy *p,
 	                                          : " no shutdown\n");
 }
 
+/* LLDP and DCBX (issue 7): the global lines that differ from the
+ * defaults, before the interfaces (as NX-OS has its features first). */
+static void cmd_running_lldp(const struct policy *p, struct strbuf *out)
+{
+	const struct policy_lldp *l = &p->lldp;
+
+	if (l->no_feature)
+		strbuf_puts(out, "no feature lldp\n");
+	if (l->timer != POLICY_LLDP_TIMER)
+		strbuf_printf(out, "lldp timer %u\n", l->timer);
+	if (l->holdtime != POLICY_LLDP_HOLDTIME)
+		strbuf_printf(out, "lldp holdtime %u\n", l->holdtime);
+	if (l->reinit != POLICY_LLDP_REINIT)
+		strbuf_printf(out, "lldp reinit %u\n", l->reinit);
+	if (l->no_dcbxp)
+		strbuf_puts(out, "no lldp tlv-select dcbxp\n");
+	else if (l->egress_queuing)
+		strbuf_puts(out, "lldp tlv-select dcbxp egress-queuing\n");
+	if (l->agent != POLICY_DCBX_AGENT_ROCED)
+		strbuf_printf(out, "dcbx agent %s\n",
+		              policy_dcbx_agent_name(l->agent));
+}
+
 static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 {
 	const struct policy_pfcwd *w = &p->pfcwd;
@@ -338,7 +378,8 @@ static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 	     w->shutdown_mult != POLICY_PFCWD_SHUTDOWN_MULT ||
 	     w->internal_if_mult != POLICY_PFCWD_INTERNAL_IF_MULT ||
 	     w->auto_restore_mult != POLICY_PFCWD_AUTO_RESTORE_MULT ||
-	     w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT))
+	     w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT ||
+	     w->action != POLICY_PFCWD_DROP))
 		strbuf_puts(out, "!\n");
 
 	if (w->enabled)
@@ -359,6 +400,9 @@ static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 	if (w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT)
 		strbuf_printf(out, "%s fixed-restore multiplier %u\n", pfc,
 		              w->fixed_restore_mult);
+	if (w->action != POLICY_PFCWD_DROP)
+		strbuf_printf(out, "%s watch-dog action %s\n", pfc,
+		              policy_pfcwd_action_name(w->action));
 }
 
 /* The QoS definitions: class-maps, policy-maps and system qos. */
@@ -384,6 +428,7 @@ void cmd_running_config(const struct policy *policy, const char *section,
 	strbuf_puts(out, ""); /* an empty policy still gives "" */
 	if (!section) {
 		cmd_running_qos(policy, out);
+		cmd_running_lldp(policy, out);
 		for (size_t k = 0; k < policy->nifaces; k++)
 			cmd_running_iface(&policy->ifaces[k], out);
 		cmd_running_pfcwd(policy, out);

@@ -478,6 +478,159 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 	conf_bool(c, g, CONF_K_SEND_TLV, where, &i->pfc_send_tlv, NULL);
 }
 
+/* --- LLDP and DCBX (issue 7) --- */
+
+/* A DCBX agent name at KEY of G into *OUT; 1 when set. */
+static int conf_dcbx_agent(struct conf_ctx *c, const config_setting_t *g,
+                           const char *where, enum policy_dcbx_agent *out,
+                           unsigned *line)
+{
+	char name[16], names[64];
+	int a;
+
+	if (conf_string(c, g, CONF_K_DCBX_AGENT, where, name, sizeof(name),
+	                line) <= 0)
+		return 0;
+	a = policy_dcbx_agent_parse(name);
+	if (a < 0) {
+		policy_dcbx_agent_expected(names, sizeof(names));
+		diag_err(c->d, *line, "invalid %s '%s' in %s, expected %s",
+		         conf_key_name(CONF_K_DCBX_AGENT), name, where, names);
+		return -1;
+	}
+	*out = (enum policy_dcbx_agent)a;
+	return 1;
+}
+
+static void conf_iface_lldp(struct conf_ctx *c, const config_setting_t *e,
+                            const char *iwhere, struct policy_iface *i)
+{
+	static const enum conf_key keys[] = {CONF_K_TRANSMIT, CONF_K_RECEIVE,
+	                                     CONF_K_DCBX_WILLING,
+	                                     CONF_K_DCBX_AGENT};
+	const config_setting_t *g =
+	    conf_typed(c, e, CONF_K_LLDP, iwhere, CONFIG_TYPE_GROUP);
+	char where[CONF_SUBWHERE_MAX];
+	bool v;
+
+	if (!g)
+		return;
+	conf_where_of(where, sizeof(where), CONF_K_LLDP, iwhere);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	if (conf_bool(c, g, CONF_K_TRANSMIT, where, &v, NULL) > 0)
+		i->lldp.no_transmit = !v;
+	if (conf_bool(c, g, CONF_K_RECEIVE, where, &v, NULL) > 0)
+		i->lldp.no_receive = !v;
+	conf_bool(c, g, CONF_K_DCBX_WILLING, where, &i->lldp.willing,
+	          &i->lldp.willing_line);
+	if (conf_dcbx_agent(c, g, where, &i->lldp.agent, &i->lldp.agent_line) >
+	    0)
+		i->lldp.has_agent = true;
+}
+
+/* Store a timer that fits 32 bits; the range is judged by
+ * policy_validate(). */
+static void conf_lldp_int(struct conf_ctx *c, const config_setting_t *g,
+                          enum conf_key key, const char *where, long long lo,
+                          long long hi, uint32_t *out, unsigned *line)
+{
+	long long v;
+
+	if (conf_int(c, g, key, where, lo, hi, 0, UINT32_MAX, &v, line) > 0)
+		*out = (uint32_t)v;
+}
+
+static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const enum conf_key keys[] = {
+	    CONF_K_FEATURE, CONF_K_TIMER,      CONF_K_HOLDTIME,
+	    CONF_K_REINIT,  CONF_K_TLV_SELECT, CONF_K_DCBX_AGENT};
+	static const enum conf_key tlv_keys[] = {CONF_K_DCBXP,
+	                                         CONF_K_EGRESS_QUEUING};
+	const char *where = conf_key_name(CONF_K_LLDP);
+	char twhere[CONF_SUBWHERE_MAX];
+	struct policy_lldp *l = &c->p->lldp;
+	const config_setting_t *g, *t;
+	bool v;
+
+	g = conf_typed(c, root, CONF_K_LLDP, "the top level",
+	               CONFIG_TYPE_GROUP);
+	if (!g)
+		return;
+	l->line = conf_line(g);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	if (conf_bool(c, g, CONF_K_FEATURE, where, &v, NULL) > 0)
+		l->no_feature = !v;
+	conf_lldp_int(c, g, CONF_K_TIMER, where, POLICY_LLDP_TIMER_MIN,
+	              POLICY_LLDP_TIMER_MAX, &l->timer, &l->timer_line);
+	conf_lldp_int(c, g, CONF_K_HOLDTIME, where, POLICY_LLDP_HOLDTIME_MIN,
+	              POLICY_LLDP_HOLDTIME_MAX, &l->holdtime,
+	              &l->holdtime_line);
+	conf_lldp_int(c, g, CONF_K_REINIT, where, POLICY_LLDP_REINIT_MIN,
+	              POLICY_LLDP_REINIT_MAX, &l->reinit, &l->reinit_line);
+	conf_dcbx_agent(c, g, where, &l->agent, &l->agent_line);
+	t = conf_typed(c, g, CONF_K_TLV_SELECT, where, CONFIG_TYPE_GROUP);
+	if (!t)
+		return;
+	conf_where_of(twhere, sizeof(twhere), CONF_K_TLV_SELECT, where);
+	conf_check_keys(c, t, twhere, tlv_keys, CONF_NKEYS(tlv_keys));
+	if (conf_bool(c, t, CONF_K_DCBXP, twhere, &v, NULL) > 0)
+		l->no_dcbxp = !v;
+	conf_bool(c, t, CONF_K_EGRESS_QUEUING, twhere, &l->egress_queuing,
+	          NULL);
+}
+
+/* --- issue 8: fabric-internal ports and link pause --- */
+
+/* `fabric-internal = true;` and `flowcontrol = { receive = true; send =
+ * false; };` of interface I. */
+static void conf_iface_flow(struct conf_ctx *c, const config_setting_t *e,
+                            const char *iwhere, struct policy_iface *i)
+{
+	static const enum conf_key keys[] = {CONF_K_RECEIVE, CONF_K_SEND};
+	const config_setting_t *g;
+	char where[CONF_SUBWHERE_MAX];
+	bool v;
+
+	if (conf_bool(c, e, CONF_K_FABRIC_INTERNAL, iwhere, &v,
+	              &i->fabric_internal_line) > 0)
+		i->fabric_internal = v;
+	g = conf_typed(c, e, CONF_K_FLOWCONTROL, iwhere, CONFIG_TYPE_GROUP);
+	if (!g)
+		return;
+	conf_where_of(where, sizeof(where), CONF_K_FLOWCONTROL, iwhere);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	if (conf_bool(c, g, CONF_K_RECEIVE, where, &v, &i->fc_rx_line) > 0)
+		i->fc_rx = v;
+	if (conf_bool(c, g, CONF_K_SEND, where, &v, &i->fc_tx_line) > 0)
+		i->fc_tx = v;
+}
+
+/* The watchdog's action, a roced extension, in the watch-dog group. */
+static void conf_pfcwd_action(struct conf_ctx *c, const config_setting_t *wd,
+                              const char *where, struct policy_pfcwd *w)
+{
+	char v[32];
+	int a;
+
+	if (conf_string(c, wd, CONF_K_ACTION, where, v, sizeof(v),
+	                &w->action_line) <= 0)
+		return;
+	a = policy_pfcwd_action_parse(v);
+	if (a < 0) {
+		char acts[64];
+
+		policy_pfcwd_action_expected(acts, sizeof(acts));
+		diag_err(c->d, w->action_line,
+		         "invalid %s '%s' in %s, expected %s",
+		         conf_key_name(CONF_K_ACTION), v, where, acts);
+		return;
+	}
+	w->action = (enum policy_pfcwd_action)a;
+}
+
+/* --- end of issue 8 --- */
+
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
 	static const enum conf_key keys[] = {CONF_K_NAME,
@@ -487,7 +640,10 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	                                     CONF_K_QDISC_TAKEOVER,
 	                                     CONF_K_DESCRIPTION,
 	                                     CONF_K_MTU,
-	                                     CONF_K_SHUTDOWN};
+	                                     CONF_K_SHUTDOWN,
+	                                     CONF_K_LLDP,
+	                                     CONF_K_FABRIC_INTERNAL,
+	                                     CONF_K_FLOWCONTROL};
 	static const enum conf_key sp_keys[] = {
 	    CONF_K_QOS_INPUT, CONF_K_QUEUING_OUTPUT, CONF_K_QUEUING_INPUT};
 	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
@@ -511,6 +667,8 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	conf_string(c, e, CONF_K_ALIAS, where, i->alias, sizeof(i->alias),
 	            &i->alias_line);
 	conf_iface_pfc(c, e, where, i);
+	conf_iface_flow(c, e, where, i);
+	conf_iface_lldp(c, e, where, i);
 	if (conf_bool(c, e, CONF_K_QDISC_TAKEOVER, where, &takeover, NULL) > 0)
 		i->qdisc_takeover = takeover;
 	conf_nx_iface(c, e, where, i);
@@ -546,7 +704,7 @@ static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 	    CONF_K_AUTO_RESTORE_MULTIPLIER, CONF_K_FIXED_RESTORE_MULTIPLIER};
 	static const enum conf_key wd_keys[] = {
 	    CONF_K_INTERVAL, CONF_K_SHUTDOWN_MULTIPLIER,
-	    CONF_K_INTERNAL_INTERFACE_MULTIPLIER};
+	    CONF_K_INTERNAL_INTERFACE_MULTIPLIER, CONF_K_ACTION};
 	const char *where = conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL);
 	char wdwhere[CONF_SUBWHERE_MAX];
 	struct policy_pfcwd *w = &c->p->pfcwd;
@@ -578,6 +736,7 @@ static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 	conf_wd_int(c, wd, CONF_K_INTERNAL_INTERFACE_MULTIPLIER, wdwhere, 1,
 	            POLICY_PFCWD_MULT_MAX, &w->internal_if_mult,
 	            &w->internal_if_line);
+	conf_pfcwd_action(c, wd, wdwhere, w);
 }
 
 static void conf_root(struct conf_ctx *c, const config_setting_t *root)
@@ -587,7 +746,8 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                     CONF_K_SYSTEM_QOS,
 	                                     CONF_K_INTERFACE,
 	                                     CONF_K_PRIORITY_FLOW_CONTROL,
-	                                     CONF_K_HARDWARE_QOS_PFC_MC_DROP};
+	                                     CONF_K_HARDWARE_QOS_PFC_MC_DROP,
+	                                     CONF_K_LLDP};
 	const config_setting_t *ifs;
 
 	conf_check_keys(c, root, "the top level", keys, CONF_NKEYS(keys));
@@ -601,6 +761,7 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 		c->p->ifaces_line = conf_line(ifs) ? conf_line(ifs) : 1;
 	conf_each(c, root, CONF_K_INTERFACE, "the top level", NULL, conf_iface);
 	conf_pfcwd(c, root);
+	conf_lldp(c, root);
 }
 
 /* Shared tail of both loaders: CFG holds the parsed text (or a syntax

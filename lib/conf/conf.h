@@ -83,6 +83,24 @@ enum conf_key {
 	CONF_K_SHAPE,
 	CONF_K_MIN,
 	CONF_K_MAX_RATE,
+	/* PFC watchdog action, fabric-internal ports, link pause (issue 8) */
+	CONF_K_ACTION,
+	CONF_K_FABRIC_INTERNAL,
+	CONF_K_FLOWCONTROL,
+	CONF_K_SEND, /* flowcontrol's receive is CONF_K_RECEIVE (LLDP's) */
+	/* LLDP and DCBX (issue 7) */
+	CONF_K_LLDP,
+	CONF_K_FEATURE,
+	CONF_K_TIMER,
+	CONF_K_HOLDTIME,
+	CONF_K_REINIT,
+	CONF_K_TLV_SELECT,
+	CONF_K_DCBXP,
+	CONF_K_EGRESS_QUEUING,
+	CONF_K_TRANSMIT,
+	CONF_K_RECEIVE,
+	CONF_K_DCBX_WILLING,
+	CONF_K_DCBX_AGENT,
 	CONF_K_MAX,
 };
 

@@ -66,6 +66,23 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_SHAPE] = "shape",
     [CONF_K_MIN] = "min",
     [CONF_K_MAX_RATE] = "max",
+    [CONF_K_ACTION] = "action",
+    [CONF_K_FABRIC_INTERNAL] = "fabric-internal",
+    [CONF_K_FLOWCONTROL] = "flowcontrol",
+    [CONF_K_SEND] = "send",
+    /* LLDP and DCBX (issue 7) */
+    [CONF_K_LLDP] = "lldp",
+    [CONF_K_FEATURE] = "feature",
+    [CONF_K_TIMER] = "timer",
+    [CONF_K_HOLDTIME] = "holdtime",
+    [CONF_K_REINIT] = "reinit",
+    [CONF_K_TLV_SELECT] = "tlv-select",
+    [CONF_K_DCBXP] = "dcbxp",
+    [CONF_K_EGRESS_QUEUING] = "egress-queuing",
+    [CONF_K_TRANSMIT] = "transmit",
+    [CONF_K_RECEIVE] = "receive",
+    [CONF_K_DCBX_WILLING] = "dcbx-willing",
+    [CONF_K_DCBX_AGENT] = "dcbx-agent",
 };
 
 const char *conf_key_name(enum conf_key k)

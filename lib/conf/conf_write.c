@@ -410,6 +410,73 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 	strbuf_puts(sb, "};\n\n");
 }
 
+/* --- LLDP and DCBX (issue 7): only what differs from the defaults --- */
+
+static void conf_write_iface_lldp(struct strbuf *sb,
+                                  const struct policy_iface *f)
+{
+	const struct policy_iface_lldp *l = &f->lldp;
+
+	if (!l->no_transmit && !l->no_receive && !l->willing && !l->has_agent)
+		return;
+	conf_write_nl(sb, 2);
+	conf_write_group(sb, CONF_K_LLDP);
+	if (l->no_transmit)
+		conf_write_bool(sb, CONF_K_TRANSMIT, false);
+	if (l->no_receive)
+		conf_write_bool(sb, CONF_K_RECEIVE, false);
+	if (l->willing)
+		conf_write_bool(sb, CONF_K_DCBX_WILLING, true);
+	if (l->has_agent)
+		conf_write_str(sb, CONF_K_DCBX_AGENT,
+		               policy_dcbx_agent_name(l->agent));
+	strbuf_puts(sb, "};");
+}
+
+static void conf_write_lldp(struct strbuf *sb, const struct policy *p)
+{
+	const struct policy_lldp *l = &p->lldp;
+
+	if (!l->no_feature && l->timer == POLICY_LLDP_TIMER &&
+	    l->holdtime == POLICY_LLDP_HOLDTIME &&
+	    l->reinit == POLICY_LLDP_REINIT && !l->no_dcbxp &&
+	    !l->egress_queuing && l->agent == POLICY_DCBX_AGENT_ROCED)
+		return;
+	strbuf_puts(sb, "\n");
+	conf_write_group(sb, CONF_K_LLDP);
+	if (l->no_feature) {
+		conf_write_nl(sb, 1);
+		conf_write_bool(sb, CONF_K_FEATURE, false);
+	}
+	if (l->timer != POLICY_LLDP_TIMER) {
+		conf_write_nl(sb, 1);
+		conf_write_uint(sb, CONF_K_TIMER, l->timer);
+	}
+	if (l->holdtime != POLICY_LLDP_HOLDTIME) {
+		conf_write_nl(sb, 1);
+		conf_write_uint(sb, CONF_K_HOLDTIME, l->holdtime);
+	}
+	if (l->reinit != POLICY_LLDP_REINIT) {
+		conf_write_nl(sb, 1);
+		conf_write_uint(sb, CONF_K_REINIT, l->reinit);
+	}
+	if (l->no_dcbxp || l->egress_queuing) {
+		conf_write_nl(sb, 1);
+		conf_write_group(sb, CONF_K_TLV_SELECT);
+		conf_write_bool(sb, CONF_K_DCBXP, !l->no_dcbxp);
+		if (l->egress_queuing)
+			conf_write_bool(sb, CONF_K_EGRESS_QUEUING, true);
+		strbuf_puts(sb, "};");
+	}
+	if (l->agent != POLICY_DCBX_AGENT_ROCED) {
+		conf_write_nl(sb, 1);
+		conf_write_str(sb, CONF_K_DCBX_AGENT,
+		               policy_dcbx_agent_name(l->agent));
+	}
+	conf_write_nl(sb, 0);
+	strbuf_puts(sb, "};\n");
+}
+
 static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 {
 	strbuf_puts(sb, "{");
@@ -444,6 +511,21 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		conf_write_nl(sb, 2);
 		conf_write_bool(sb, CONF_K_QDISC_TAKEOVER, true);
 	}
+	/* issue 8: fabric-internal ports, link pause */
+	if (f->fabric_internal) {
+		conf_write_nl(sb, 2);
+		conf_write_bool(sb, CONF_K_FABRIC_INTERNAL, true);
+	}
+	if (f->fc_rx || f->fc_tx) {
+		conf_write_nl(sb, 2);
+		conf_write_group(sb, CONF_K_FLOWCONTROL);
+		if (f->fc_rx)
+			conf_write_bool(sb, CONF_K_RECEIVE, true);
+		if (f->fc_tx)
+			conf_write_bool(sb, CONF_K_SEND, true);
+		strbuf_puts(sb, "};");
+	}
+	conf_write_iface_lldp(sb, f);
 	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_SERVICE_POLICY);
@@ -495,6 +577,12 @@ static void conf_write_pfcwd(struct strbuf *sb, const struct policy *p)
 	conf_write_nl(sb, 2);
 	conf_write_uint(sb, CONF_K_INTERNAL_INTERFACE_MULTIPLIER,
 	                w->internal_if_mult);
+	/* roced's extension, written only when it is not the default */
+	if (w->action != POLICY_PFCWD_DROP) {
+		conf_write_nl(sb, 2);
+		conf_write_str(sb, CONF_K_ACTION,
+		               policy_pfcwd_action_name(w->action));
+	}
 	conf_write_nl(sb, 1);
 	strbuf_puts(sb, "};");
 	conf_write_nl(sb, 1);
@@ -522,6 +610,7 @@ char *conf_write_string(const struct policy *p)
 	if (p->pfc_mc_drop)
 		strbuf_printf(&sb, "\n%s = true;\n",
 		              conf_key_name(CONF_K_HARDWARE_QOS_PFC_MC_DROP));
+	conf_write_lldp(&sb, p);
 	if (sb.oom) {
 		strbuf_free(&sb);
 		return NULL;

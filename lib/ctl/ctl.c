@@ -101,6 +101,9 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_PFC_IF] = CTL_WHAT_PFC_IF,
     [CTL_SHOW_PFC_QUEUE] = CTL_WHAT_PFC_QUEUE,
     [CTL_SHOW_LLDP_DCBX] = CTL_WHAT_LLDP_DCBX,
+    [CTL_SHOW_LLDP_NEIGHBORS] = CTL_WHAT_LLDP_NEIGHBORS,
+    [CTL_SHOW_LLDP_TRAFFIC] = CTL_WHAT_LLDP_TRAFFIC,
+    [CTL_SHOW_LLDP_IF] = CTL_WHAT_LLDP_IF,
 };
 
 const char *ctl_show_name(enum ctl_show s)
@@ -119,9 +122,10 @@ int ctl_show_parse(const char *what)
 /* --- requests --- */
 
 static const char *const ctl_cmd_names[] = {
-    [CTL_CMD_CONFIG] = "config", [CTL_CMD_SHOW] = "show",
-    [CTL_CMD_COPY] = "copy",     [CTL_CMD_RELOAD] = "reload",
-    [CTL_CMD_DEBUG] = "debug",   [CTL_CMD_PING] = "ping",
+    [CTL_CMD_CONFIG] = "config",       [CTL_CMD_SHOW] = "show",
+    [CTL_CMD_COPY] = "copy",           [CTL_CMD_RELOAD] = "reload",
+    [CTL_CMD_DEBUG] = "debug",         [CTL_CMD_PING] = "ping",
+    [CTL_CMD_PFC_QUEUE] = "pfc-queue",
 };
 
 /* The keys each command takes besides "cmd", in the order the encoder
@@ -190,14 +194,24 @@ static const struct ctl_key ctl_keys_reload[] = {
     CTL_BOOL("force", force, false),
     CTL_END,
 };
+static const struct ctl_key ctl_keys_pfc_queue[] = {
+    CTL_STR("op", op),
+    CTL_STR("interface", iface),
+    CTL_STR("qos-group", qos_group),
+    CTL_END,
+};
 static const struct ctl_key ctl_keys_none[] = {
     CTL_END,
 };
 
 static const struct ctl_key *const ctl_cmd_keys[] = {
-    [CTL_CMD_CONFIG] = ctl_keys_config, [CTL_CMD_SHOW] = ctl_keys_show,
-    [CTL_CMD_COPY] = ctl_keys_copy,     [CTL_CMD_RELOAD] = ctl_keys_reload,
-    [CTL_CMD_DEBUG] = ctl_keys_debug,   [CTL_CMD_PING] = ctl_keys_none,
+    [CTL_CMD_CONFIG] = ctl_keys_config,
+    [CTL_CMD_SHOW] = ctl_keys_show,
+    [CTL_CMD_COPY] = ctl_keys_copy,
+    [CTL_CMD_RELOAD] = ctl_keys_reload,
+    [CTL_CMD_DEBUG] = ctl_keys_debug,
+    [CTL_CMD_PING] = ctl_keys_none,
+    [CTL_CMD_PFC_QUEUE] = ctl_keys_pfc_queue,
 };
 
 /* The most a string member of N bytes takes encoded: every byte a
@@ -222,7 +236,8 @@ const char *ctl_cmd_name(enum ctl_cmd c)
 bool ctl_cmd_configures(enum ctl_cmd c)
 {
 	return c == CTL_CMD_CONFIG || c == CTL_CMD_COPY ||
-	       c == CTL_CMD_RELOAD || c == CTL_CMD_DEBUG;
+	       c == CTL_CMD_RELOAD || c == CTL_CMD_DEBUG ||
+	       c == CTL_CMD_PFC_QUEUE;
 }
 
 static const char *ctl_type_name(json_type t)

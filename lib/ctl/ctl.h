@@ -37,6 +37,12 @@
  *        interface list: empty, or cut off while being written) is
  *        refused unless FORCE (default false). Needs the configure right.
  *   {"cmd": "debug", "subsys": "dcbx", "on": true}   Needs configure.
+ *   {"cmd": "pfc-queue", "op": "recover", "interface": "X",
+ *    "qos-group": "3"}   `priority-flow-control recover interface X
+ *        qos-group 3`: restore a queue the PFC watchdog shut.
+ *   {"cmd": "pfc-queue", "op": "clear", "interface": "X" or "",
+ *    "qos-group": ""}   `clear queuing pfc-queue [interface X]`: the
+ *        watchdog's statistics back to 0. Both need configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "..."}
  * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
  * cmd, a missing, repeated or mistyped key, a request too large, or permission
@@ -91,6 +97,10 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_PFC_IF         "show interface priority-flow-control"
 #define CTL_WHAT_PFC_QUEUE      "show queuing pfc-queue"
 #define CTL_WHAT_LLDP_DCBX      "show lldp dcbx interface"
+/* LLDP (issue 7) */
+#define CTL_WHAT_LLDP_NEIGHBORS "show lldp neighbors"
+#define CTL_WHAT_LLDP_TRAFFIC   "show lldp traffic"
+#define CTL_WHAT_LLDP_IF        "show lldp interface"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -102,8 +112,12 @@ enum ctl_show {
 	CTL_SHOW_PFC_IF,
 	CTL_SHOW_PFC_QUEUE,
 	CTL_SHOW_LLDP_DCBX,
+	/* LLDP (issue 7) */
+	CTL_SHOW_LLDP_NEIGHBORS,
+	CTL_SHOW_LLDP_TRAFFIC,
+	CTL_SHOW_LLDP_IF,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_LLDP_DCBX + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_LLDP_IF + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */
@@ -116,6 +130,7 @@ enum ctl_cmd {
 	CTL_CMD_COPY,
 	CTL_CMD_RELOAD,
 	CTL_CMD_DEBUG,
+	CTL_CMD_PFC_QUEUE, /* issue 8: the PFC watchdog's queues */
 	CTL_CMD_PING,
 };
 
@@ -139,6 +154,11 @@ struct ctl_request {
 	bool on;
 	/* reload: even a file that removes roced's policy from every port */
 	bool force;
+	/* pfc-queue: OP "recover" (IFACE, QOS_GROUP) or "clear" (IFACE, ""
+	 * for every port) */
+	char op[CTL_NAME_LEN];
+	char iface[CTL_NAME_LEN];
+	char qos_group[CTL_NAME_LEN];
 };
 
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the

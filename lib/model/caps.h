@@ -22,8 +22,8 @@ enum caps_qdisc {
 	CAPS_QDISC_BFIFO,
 	CAPS_QDISC_PFIFO,
 	CAPS_QDISC_CLSACT,
+	CAPS_QDISC_TBF, /* a plan's kind too: software PFC's held queue */
 	CAPS_QDISC_MQPRIO,
-	CAPS_QDISC_TBF,
 	CAPS_QDISC_MAX,
 };
 

@@ -62,8 +62,9 @@ enum plan_qdisc_kind {
 	PLAN_QD_BFIFO = CAPS_QDISC_BFIFO,
 	PLAN_QD_PFIFO = CAPS_QDISC_PFIFO,
 	PLAN_QD_CLSACT = CAPS_QDISC_CLSACT,
+	PLAN_QD_TBF = CAPS_QDISC_TBF,
 };
-#define PLAN_QD_NKINDS (PLAN_QD_CLSACT + 1)
+#define PLAN_QD_NKINDS (PLAN_QD_TBF + 1)
 
 struct plan_ets {
 	uint8_t nbands;       /* always 8: one band per NX-OS queue */
@@ -106,6 +107,22 @@ struct plan_fifo {
 	uint32_t limit; /* bytes for bfifo, packets for pfifo */
 };
 
+/* tbf: the leaf of a no-drop queue on a software port (software PFC,
+ * issue 8). Released, its rate is above the port's, so it never shapes;
+ * held (a pause received), its rate is a trickle (PLAN_TBF_HOLD_SECONDS
+ * per bucket), so the queue keeps its packets without dropping; a change
+ * refills tbf's bucket, so a release has no token debt to pay back (HTB
+ * has: DOMAIN.md section 5). */
+struct plan_tbf {
+	uint64_t rate;  /* bytes/s */
+	uint32_t burst; /* bytes: at least the largest frame */
+	uint32_t limit; /* bytes queued (tbf's inner bfifo) */
+};
+/* A held bucket refills in this many seconds: long beside any pause (at
+ * most 65535 quanta, 3.4 ms at 10 Gb/s, refreshed by the peer), short
+ * enough that the kernel's 32-bit tick count holds it (274 s). */
+#define PLAN_TBF_HOLD_SECONDS 100u
+
 struct plan_qdisc {
 	enum plan_qdisc_kind kind;
 	uint32_t handle; /* PLAN_H_MAKE(major, 0); PLAN_H_CLSACT for clsact */
@@ -117,6 +134,7 @@ struct plan_qdisc {
 		struct plan_htb htb;
 		struct plan_red red;
 		struct plan_fifo fifo;
+		struct plan_tbf tbf;
 	} u;
 };
 
@@ -239,6 +257,14 @@ struct plan_port {
 	char qos_policy[POLICY_NAME_MAX];     /* in force, for show */
 	char queuing_policy[POLICY_NAME_MAX]; /* in force, for show */
 	struct plan_dcb dcb;
+	/* The DCB part as the policy alone makes it, before any DCBX
+	 * outcome: what roced advertises to the peer (issue 7). */
+	struct plan_dcb dcb_local;
+	/* DCBX made ETS / APP the peer's (a willing port). */
+	bool dcbx_ets_adopted, dcbx_app_adopted;
+	/* Why PFC mode auto keeps PFC off, in DCBX's words ("no peer",
+	 * "mismatch", ...); "" while it waits for the agent or runs. */
+	char pfc_dcbx_why[32];
 	struct plan_qdisc *qdiscs;
 	size_t nqdiscs;
 	struct plan_class *classes;

@@ -15,6 +15,7 @@ void policy_init(struct policy *p)
 	p->pfcwd.auto_restore_mult = POLICY_PFCWD_AUTO_RESTORE_MULT;
 	p->pfcwd.fixed_restore_mult = POLICY_PFCWD_FIXED_RESTORE_MULT;
 	p->pfcwd.internal_if_mult = POLICY_PFCWD_INTERNAL_IF_MULT;
+	policy_lldp_init(&p->lldp);
 }
 
 void policy_free(struct policy *p)
@@ -417,4 +418,66 @@ int policy_match_parse(const char *s)
 		if (!strcmp(s, policy_match_names[i]))
 			return (int)i;
 	return -1;
+}
+
+/* --- LLDP and DCBX (issue 7) --- */
+
+void policy_lldp_init(struct policy_lldp *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->timer = POLICY_LLDP_TIMER;
+	l->holdtime = POLICY_LLDP_HOLDTIME;
+	l->reinit = POLICY_LLDP_REINIT;
+	l->agent = POLICY_DCBX_AGENT_ROCED;
+}
+
+static const struct {
+	const char *name, *help;
+} policy_dcbx_agent_names[POLICY_DCBX_NAGENTS] = {
+    [POLICY_DCBX_AGENT_ROCED] = {"roced", "roced's own LLDP/DCBX agent"},
+    [POLICY_DCBX_AGENT_LLDPAD] = {"lldpad", "lldpad, driven through its client "
+                                            "interface"},
+};
+
+const char *policy_dcbx_agent_name(enum policy_dcbx_agent a)
+{
+	return (unsigned)a < POLICY_DCBX_NAGENTS
+	           ? policy_dcbx_agent_names[a].name
+	           : "?";
+}
+
+int policy_dcbx_agent_parse(const char *s)
+{
+	for (unsigned i = 0; s && i < POLICY_DCBX_NAGENTS; i++)
+		if (!strcmp(s, policy_dcbx_agent_names[i].name))
+			return (int)i;
+	return -1;
+}
+
+const char *policy_dcbx_agent_help(enum policy_dcbx_agent a)
+{
+	return (unsigned)a < POLICY_DCBX_NAGENTS
+	           ? policy_dcbx_agent_names[a].help
+	           : "?";
+}
+
+int policy_dcbx_agent_expected(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < POLICY_DCBX_NAGENTS; i++)
+		off += (size_t)snprintf(buf + (off < len ? off : len),
+		                        off < len ? len - off : 0, "%s%s",
+		                        !i                             ? ""
+		                        : i + 1 == POLICY_DCBX_NAGENTS ? " or "
+		                                                       : ", ",
+		                        policy_dcbx_agent_names[i].name);
+	return (int)off;
+}
+
+enum policy_dcbx_agent policy_iface_dcbx_agent(const struct policy *p,
+                                               const struct policy_iface *i)
+{
+	return i && i->lldp.has_agent ? i->lldp.agent : p->lldp.agent;
 }

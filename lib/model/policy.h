@@ -211,6 +211,29 @@ enum policy_tristate {
 	POLICY_OFF,
 };
 
+/* --- LLDP and DCBX (issue 7) --- */
+
+/* Who runs DCBX on a port: roced's own LLDP agent, or lldpad (driven
+ * through its client interface, for hosts where lldpad owns the DCB
+ * NICs). One name table (policy_lldp.c): "roced", "lldpad". */
+enum policy_dcbx_agent {
+	POLICY_DCBX_AGENT_ROCED,
+	POLICY_DCBX_AGENT_LLDPAD,
+};
+#define POLICY_DCBX_NAGENTS (POLICY_DCBX_AGENT_LLDPAD + 1)
+
+/* Per interface: `[no] lldp transmit`, `[no] lldp receive` (NX-OS, both
+ * on by default, so the zeroed struct is the default), `lldp dcbx
+ * willing` (a roced extension: NX-OS ports are never willing) and
+ * `dcbx agent NAME` (roced extension; HAS_AGENT false: the global one). */
+struct policy_iface_lldp {
+	bool no_transmit, no_receive;
+	bool willing;
+	bool has_agent;
+	enum policy_dcbx_agent agent;
+	unsigned willing_line, agent_line;
+};
+
 /* interface X: a Linux ifname with an optional NX-OS alias. Empty policy
  * names mean "use the system qos default", if any. */
 struct policy_iface {
@@ -222,6 +245,17 @@ struct policy_iface {
 	enum policy_tristate watchdog;
 	/* Replace a root qdisc roced did not create (default: refuse). */
 	bool qdisc_takeover;
+	/* --- issue 8 --- */
+	/* A fabric-internal port (switch to switch inside the fabric): the
+	 * watchdog's times are multiplied by internal-interface-multiplier
+	 * there. roced extension. */
+	bool fabric_internal;
+	/* `flowcontrol receive on` / `flowcontrol send on`: 802.3x link
+	 * pause, which excludes PFC on the port. */
+	bool fc_rx, fc_tx;
+	unsigned fabric_internal_line, fc_rx_line, fc_tx_line;
+	/* --- end of issue 8 --- */
+	struct policy_iface_lldp lldp;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
 	unsigned alias_line;
@@ -252,6 +286,27 @@ struct policy_system {
 	unsigned queuing_input_line;
 };
 
+/* --- PFC watchdog action (issue 8) --- */
+/* What the watchdog does to a queue in a PFC storm: drop (NX-OS's only
+ * behaviour, the default): flush the queue, drop what arrives for it and
+ * stop honouring pause for its priority; forward: the queue becomes lossy
+ * (pause ignored, nothing dropped on purpose); alert: log only. */
+enum policy_pfcwd_action {
+	POLICY_PFCWD_DROP,
+	POLICY_PFCWD_FORWARD,
+	POLICY_PFCWD_ALERT,
+};
+#define POLICY_PFCWD_NACTIONS (POLICY_PFCWD_ALERT + 1)
+
+/* "drop", "forward", "alert" ("?" for anything else); the parse is its
+ * inverse (-1 if unknown); the help is rocesh's `?` text; "expected"
+ * writes "drop, forward or alert" and returns what snprintf would. */
+const char *policy_pfcwd_action_name(enum policy_pfcwd_action a);
+int policy_pfcwd_action_parse(const char *s);
+const char *policy_pfcwd_action_help(enum policy_pfcwd_action a);
+int policy_pfcwd_action_expected(char *buf, size_t len);
+/* --- end of the PFC watchdog action --- */
+
 /* Global PFC watchdog. Detection time = poll_ms * shutdown_mult; restore
  * after poll_ms * auto_restore_mult without pause frames, or unconditionally
  * after poll_ms * fixed_restore_mult (0 = off). */
@@ -265,6 +320,9 @@ struct policy_pfcwd {
 	unsigned line;
 	unsigned poll_line, shutdown_line, auto_restore_line;
 	unsigned fixed_restore_line, internal_if_line;
+	/* What a storm does to its queue (roced's extension; issue 8). */
+	enum policy_pfcwd_action action;
+	unsigned action_line;
 };
 
 /* NX-OS defaults from `show queuing pfc-queue detail`. */
@@ -276,6 +334,32 @@ struct policy_pfcwd {
 #define POLICY_PFCWD_POLL_MIN           100
 #define POLICY_PFCWD_POLL_MAX           1000
 #define POLICY_PFCWD_MULT_MAX           100
+
+/* Global LLDP: `feature lldp` (on unless `no feature lldp`: PFC mode
+ * auto needs it), `lldp timer|holdtime|reinit N` (NX-OS names, ranges
+ * and defaults; holdtime is the TTL roced sends), `lldp tlv-select dcbxp
+ * [egress-queuing]` (DCBX TLVs sent unless `no lldp tlv-select dcbxp`;
+ * roced's ETS TLVs always come from the egress queuing policy, so
+ * egress-queuing is kept only for the round trip) and the global `dcbx
+ * agent NAME`. */
+struct policy_lldp {
+	bool no_feature;
+	uint32_t timer, holdtime, reinit;
+	bool no_dcbxp;
+	bool egress_queuing;
+	enum policy_dcbx_agent agent;
+	unsigned line, timer_line, holdtime_line, reinit_line, agent_line;
+};
+
+#define POLICY_LLDP_TIMER        30
+#define POLICY_LLDP_TIMER_MIN    5
+#define POLICY_LLDP_TIMER_MAX    254
+#define POLICY_LLDP_HOLDTIME     120
+#define POLICY_LLDP_HOLDTIME_MIN 10
+#define POLICY_LLDP_HOLDTIME_MAX 255
+#define POLICY_LLDP_REINIT       2
+#define POLICY_LLDP_REINIT_MIN   1
+#define POLICY_LLDP_REINIT_MAX   10
 
 struct policy {
 	struct policy_class_qos *class_qos;
@@ -299,6 +383,7 @@ struct policy {
 	/* `hardware qos pfc mc-drop`: multicast in no-drop classes may be
 	 * dropped (kept and shown; software ports queue it like unicast). */
 	bool pfc_mc_drop;
+	struct policy_lldp lldp;
 };
 
 /* An empty policy with NX-OS defaults (watchdog timers, PFC auto). */
@@ -401,6 +486,19 @@ int policy_pfc_mode_expected(char *buf, size_t len);
 const char *policy_match_name(enum policy_match m);
 int policy_match_parse(const char *s); /* -1 if unknown */
 
+/* LLDP/DCBX (policy_lldp.c): the defaults of P->lldp; the agent names
+ * "roced", "lldpad" and their inverse (-1 if unknown), the help of each
+ * and "roced or lldpad" for messages; the agent in force on I (NULL: the
+ * global one); the range checks of the timers (errors at their lines). */
+void policy_lldp_init(struct policy_lldp *l);
+const char *policy_dcbx_agent_name(enum policy_dcbx_agent a);
+int policy_dcbx_agent_parse(const char *s);
+const char *policy_dcbx_agent_help(enum policy_dcbx_agent a);
+int policy_dcbx_agent_expected(char *buf, size_t len);
+enum policy_dcbx_agent policy_iface_dcbx_agent(const struct policy *p,
+                                               const struct policy_iface *i);
+int policy_lldp_validate(const struct policy *p, struct diag *d);
+
 /* Semantic checks across objects (undefined names, sums, ranges,...).
  * Every problem is added to D at the line of the offending statement;
  * returns the number of errors added. Warnings do not fail validation. */
@@ -483,5 +581,9 @@ int policy_ifname_nxos(const char *in, char *out, size_t len);
  * longer than POLICY_ALIAS_MAX - 1, -2 for more than MAX members. */
 int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
                          size_t max);
+/* issue 8, part of policy_validate(): link pause and PFC on one port
+ * (a switch forbids it: both would pause the same traffic), the
+ * watchdog's action. Returns the number of errors added. */
+int policy_validate_pfc(const struct policy *p, struct diag *d);
 
 #endif

@@ -805,10 +805,64 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_system(p, d);
 	policy_validate_ifaces(p, d);
 	policy_validate_pfcwd(p, d);
+	policy_validate_pfc(p, d);
+	policy_lldp_validate(p, d);
 	return (int)(d->nerrors - errors);
 }
 
 int policy_validate(const struct policy *p, struct diag *d)
 {
 	return policy_validate_mode(p, d, POLICY_VALIDATE_FILE);
+}
+
+/* --- LLDP and DCBX (issue 7) --- */
+
+int policy_lldp_validate(const struct policy *p, struct diag *d)
+{
+	const struct policy_lldp *l = &p->lldp;
+	size_t errors = d->nerrors;
+	char names[64];
+
+	if (l->timer < POLICY_LLDP_TIMER_MIN ||
+	    l->timer > POLICY_LLDP_TIMER_MAX)
+		diag_err(d, l->timer_line ?: l->line,
+		         "lldp timer %u is out of range, expected %u-%u "
+		         "seconds",
+		         l->timer, POLICY_LLDP_TIMER_MIN,
+		         POLICY_LLDP_TIMER_MAX);
+	if (l->holdtime < POLICY_LLDP_HOLDTIME_MIN ||
+	    l->holdtime > POLICY_LLDP_HOLDTIME_MAX)
+		diag_err(d, l->holdtime_line ?: l->line,
+		         "lldp holdtime %u is out of range, expected %u-%u "
+		         "seconds",
+		         l->holdtime, POLICY_LLDP_HOLDTIME_MIN,
+		         POLICY_LLDP_HOLDTIME_MAX);
+	if (l->reinit < POLICY_LLDP_REINIT_MIN ||
+	    l->reinit > POLICY_LLDP_REINIT_MAX)
+		diag_err(d, l->reinit_line ?: l->line,
+		         "lldp reinit %u is out of range, expected %u-%u "
+		         "seconds",
+		         l->reinit, POLICY_LLDP_REINIT_MIN,
+		         POLICY_LLDP_REINIT_MAX);
+	policy_dcbx_agent_expected(names, sizeof(names));
+	if ((unsigned)l->agent >= POLICY_DCBX_NAGENTS)
+		diag_err(d, l->agent_line ?: l->line,
+		         "invalid dcbx agent, expected %s", names);
+	for (size_t k = 0; k < p->nifaces; k++) {
+		const struct policy_iface *i = &p->ifaces[k];
+
+		if (!i->lldp.has_agent ||
+		    (unsigned)i->lldp.agent < POLICY_DCBX_NAGENTS)
+			continue;
+		diag_err(d, i->lldp.agent_line ?: i->line,
+		         "invalid dcbx agent of interface %s, expected %s",
+		         i->name, names);
+	}
+	/* The peer forgets us when the TTL runs out between two frames. */
+	if (d->nerrors == errors && l->holdtime <= l->timer)
+		diag_warn(d, l->holdtime_line ?: l->timer_line ?: l->line,
+		          "lldp holdtime %u is not longer than lldp timer %u: "
+		          "neighbours age roced out between two frames",
+		          l->holdtime, l->timer);
+	return (int)(d->nerrors - errors);
 }

@@ -349,6 +349,8 @@ static bool tc_msg_red_same(const struct plan_red *w, const struct plan_red *h)
 	       w->ecn == h->ecn && w->harddrop == h->harddrop;
 }
 
+static bool tc_msg_bytes_close(uint32_t a, uint32_t b, uint64_t rate);
+
 bool tc_msg_qdisc_same(const struct plan_qdisc *want,
                        const struct plan_qdisc *have)
 {
@@ -373,6 +375,14 @@ bool tc_msg_qdisc_same(const struct plan_qdisc *want,
 		return want->u.fifo.limit == have->u.fifo.limit;
 	case PLAN_QD_CLSACT:
 		return true;
+	case PLAN_QD_TBF:
+		/* The bucket travels as whole microseconds at the rate:
+		 * allow a microsecond's worth of bytes (and one) either
+		 * way. */
+		return want->u.tbf.rate == have->u.tbf.rate &&
+		       want->u.tbf.limit == have->u.tbf.limit &&
+		       tc_msg_bytes_close(want->u.tbf.burst, have->u.tbf.burst,
+		                          want->u.tbf.rate);
 	}
 	return false;
 }

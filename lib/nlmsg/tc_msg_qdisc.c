@@ -242,6 +242,53 @@ static int tc_msg_red_put(struct tc_msg_enc *e, const struct plan_red *r)
 	return 0;
 }
 
+/* tbf as `tc qdisc add ... tbf rate R burst B limit L` sends it, less
+ * the rate table, which the kernel reads only for links of unknown type:
+ * the bucket goes both as a time (the ticks tc computes) and in bytes
+ * (TCA_TBF_BURST, which the kernel prefers). */
+static int tc_msg_tbf_put(struct tc_msg_enc *e, const struct plan_tbf *t)
+{
+	struct tc_tbf_qopt opt;
+	struct nlattr *opts;
+	uint64_t rate = t->rate;
+
+	if (!rate || !t->burst)
+		return -EINVAL;
+	memset(&opt, 0, sizeof(opt));
+	opt.rate.rate = rate >= (1ull << 32) ? UINT32_MAX : (uint32_t)rate;
+	tc_msg_rtab(&opt.rate, NULL);
+	opt.limit = t->limit;
+	opt.buffer = tc_msg_xmittime(rate, t->burst);
+	opts = tc_msg_nest_start(e, TCA_OPTIONS);
+	tc_msg_put(e, TCA_TBF_PARMS, sizeof(opt), &opt);
+	if (rate >= (1ull << 32))
+		tc_msg_put(e, TCA_TBF_RATE64, sizeof(rate), &rate);
+	tc_msg_put_u32(e, TCA_TBF_BURST, t->burst);
+	tc_msg_nest_end(e, opts);
+	return 0;
+}
+
+static int tc_msg_tbf_decode(const struct tc_msg_attr *opts, struct plan_tbf *t)
+{
+	struct tc_msg_attr tb[TCA_TBF_MAX + 1];
+	struct tc_tbf_qopt opt;
+	int err;
+
+	err = tc_msg_index(opts->data, opts->len, tb, TCA_TBF_MAX);
+	if (!err)
+		err = tc_msg_get(&tb[TCA_TBF_PARMS], &opt, sizeof(opt));
+	if (err)
+		return err;
+	t->rate = opt.rate.rate;
+	if (tb[TCA_TBF_RATE64].data &&
+	    tc_msg_get_u64(&tb[TCA_TBF_RATE64], &t->rate))
+		return -EINVAL;
+	t->limit = opt.limit;
+	/* The kernel reports the bucket as a time only. */
+	t->burst = t->rate ? tc_msg_ticks_bytes(t->rate, opt.buffer) : 0;
+	return 0;
+}
+
 static int tc_msg_qdisc_put_options(struct tc_msg_enc *e,
                                     const struct plan_qdisc *q)
 {
@@ -263,6 +310,8 @@ static int tc_msg_qdisc_put_options(struct tc_msg_enc *e,
 		return 0;
 	case PLAN_QD_CLSACT:
 		return 0;
+	case PLAN_QD_TBF:
+		return tc_msg_tbf_put(e, &q->u.tbf);
 	}
 	return -EINVAL;
 }
@@ -482,6 +531,9 @@ int tc_msg_qdisc_parse(const void *msg, size_t len, struct tc_msg_qdisc *out)
 	case PLAN_QD_PFIFO:
 		err = tc_msg_get(&opts, &fifo, sizeof(fifo));
 		q->u.fifo.limit = fifo.limit;
+		break;
+	case PLAN_QD_TBF:
+		err = tc_msg_tbf_decode(&opts, &q->u.tbf);
 		break;
 	default:
 		break;

@@ -51,16 +51,28 @@ static void compile_dcb_pfc(struct compile_ctx *c)
 		d->pfc_en = 0;
 		break;
 	case POLICY_PFC_AUTO:
-		/* DCBX hook: once struct compile_port carries the negotiated
-		 * PFC outcome, an agreement sets pfc_en to the agreed bitmap
-		 * here and clears pfc_awaiting_dcbx; a mismatch keeps PFC
-		 * off with a warning. Until then auto means "not yet". */
+		/* Operational only once DCBX agrees (or this willing port
+		 * took the peer's): then the agreed bitmap. */
+		if (c->dcbx && c->dcbx->pfc_agreed) {
+			d->pfc_en = c->dcbx->pfc.enable;
+			break;
+		}
 		d->pfc_en = 0;
 		pp->pfc_awaiting_dcbx = true;
-		diag_add(&pp->warnings, DIAG_NOTE,
-		         c->iface ? c->iface->line : 0,
-		         "priority-flow-control mode auto: PFC stays off until "
-		         "DCBX agrees with the peer");
+		if (c->dcbx)
+			compile_copy(pp->pfc_dcbx_why, sizeof(pp->pfc_dcbx_why),
+			             dcbx_why_name(c->dcbx->pfc_why));
+		if (c->dcbx)
+			diag_add(&pp->warnings, DIAG_NOTE,
+			         c->iface ? c->iface->line : 0,
+			         "priority-flow-control mode auto: PFC stays "
+			         "off: DCBX %s",
+			         dcbx_why_name(c->dcbx->pfc_why));
+		else
+			diag_add(&pp->warnings, DIAG_NOTE,
+			         c->iface ? c->iface->line : 0,
+			         "priority-flow-control mode auto: PFC stays "
+			         "off until DCBX agrees with the peer");
 		break;
 	}
 }
@@ -241,11 +253,15 @@ static void compile_resolve(struct compile_ctx *c)
 static int compile_port(const struct policy *p, const struct compile_port *cp,
                         struct plan *out)
 {
-	struct compile_ctx c = {.p = p, .pl = out};
+	struct compile_ctx c = {.p = p, .pl = out, .cp = cp};
 	struct plan_port *pp = plan_add_port(out, cp->ifname);
+	struct compile_dcbx_eff eff;
+	int rc;
 
 	if (!pp)
 		return -ENOMEM;
+	if (cp->has_dcbx)
+		c.dcbx = &cp->dcbx;
 	c.pp = pp;
 	pp->caps = cp->caps;
 	c.iface = policy_find_iface(p, cp->ifname);
@@ -260,7 +276,25 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 
 	compile_dcb_pfc(&c);
 	compile_dcb_ets(&c);
+	compile_pfc_dcb(&c);
 	compile_dcb_app(&c);
+	pp->dcb_local = pp->dcb;
+	/* A willing port realises the peer's ETS and APP like a policy of
+	 * its own: the DCB part again, and the tc part below. */
+	memset(&eff, 0, sizeof(eff));
+	if (c.dcbx) {
+		rc = compile_dcbx_adopt(&c, &eff);
+		if (rc < 0) {
+			compile_dcbx_eff_free(&eff);
+			return rc;
+		}
+		if (pp->dcbx_ets_adopted)
+			compile_dcb_ets(&c);
+		if (pp->dcbx_app_adopted) {
+			pp->dcb.napp = pp->dcb.ntrust = 0;
+			compile_dcb_app(&c);
+		}
+	}
 	c.frame = (pp->dcb.mtu ? pp->dcb.mtu : COMPILE_DEFAULT_MTU) +
 	          COMPILE_L2_OVERHEAD;
 	/* No network-qos MTU: the port gets back the MTU roced took from
@@ -270,7 +304,11 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 		pp->dcb.mtu = cp->mtu_restore;
 		pp->dcb.mtu_restore = true;
 	}
-	return compile_tc(&c);
+	pp->dcb_local.mtu = pp->dcb.mtu;
+	pp->dcb_local.mtu_restore = pp->dcb.mtu_restore;
+	rc = compile_tc(&c);
+	compile_dcbx_eff_free(&eff);
+	return rc;
 }
 
 int compile_release(const struct compile_port *ports, size_t nports,

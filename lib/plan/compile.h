@@ -12,6 +12,7 @@
 #include "model/caps.h"
 #include "model/plan.h"
 #include "model/policy.h"
+#include "proto/dcbx.h"
 
 /* Defaults used when the port reports no speed (veth, bridges). */
 #define COMPILE_DEFAULT_SPEED_MBPS 10000u
@@ -26,6 +27,27 @@ struct compile_port {
 	 * network-qos MTU applies to the port, this is the plan's MTU
 	 * (plan_dcb.mtu_restore set). */
 	uint32_t mtu_restore;
+	/* --- software PFC and the PFC watchdog (issue 8) --- */
+	/* roced runs software PFC on the port (the daemon listens for pause
+	 * frames there): its no-drop queues get leaves a pause can hold.
+	 * Off in the one-shot modes (-n, --dry-run, --once), where nobody
+	 * would hold or release them. */
+	bool softpfc;
+	/* Priorities (bit n = priority n) whose egress queue a pause
+	 * received on the port holds now (software ports). */
+	uint8_t pfc_hold;
+	/* Queues (bit q = NX-OS queue q) that the watchdog has shut for a
+	 * storm; the policy's watchdog action says what that does. */
+	uint8_t wd_shut;
+	/* --- end of software PFC --- */
+	/* The port's DCBX outcome (issue 7), when its agent runs: HAS_DCBX
+	 * false is "no DCBX at all" (PFC mode auto stays off, waiting).
+	 * With it, PFC mode auto follows DCBX.PFC when DCBX.PFC_AGREED, and
+	 * a willing port takes the peer's ETS (ETS_WHY adopted) and the
+	 * peer's APP entries (merged under the local ones) into both the
+	 * DCB part and the tc part. */
+	bool has_dcbx;
+	struct dcbx_oper dcbx;
 };
 
 /* Build OUT (initialised by the caller with plan_init) for PORTS, in order.
@@ -42,6 +64,14 @@ int compile_policy(const struct policy *p, const struct compile_port *ports,
  * -ENOMEM. */
 int compile_release(const struct compile_port *ports, size_t nports,
                     struct plan *out);
+
+/* The DCBX TLVs a port advertises, from its plan's DCB part as the
+ * policy alone makes it (PP->dcb_local): PFC enabled as the mode says
+ * (off advertises none), ETS Configuration and Recommendation from the
+ * queuing policy, APP from the qos policy (DSCP and EtherType entries;
+ * PCP has no APP selector on the wire), willing bits from WILLING. */
+void compile_dcbx_local(const struct plan_port *pp, bool willing,
+                        struct dcbx_tlvs *out);
 
 /* tc's RED helpers, reproduced so that the plan holds exactly what
  * `tc qdisc add ... red` would make the kernel hold. Return -1 when tc

@@ -49,18 +49,57 @@
 /* Everything about one port that the DCB and tc parts need. */
 struct compile_ctx {
 	const struct policy *p;
+	const struct dcbx_oper *dcbx;             /* NULL: no DCBX outcome */
 	const struct policy_iface *iface;         /* NULL: system defaults */
 	const struct policy_map_qos *qos;         /* NULL: none in force */
 	const struct policy_map_queuing *queuing; /* NULL: none in force */
 	const struct policy_map_nq *nq;           /* NULL: none in force */
 	struct plan *pl;
 	struct plan_port *pp;
+	const struct compile_port *cp;
 	uint32_t frame;    /* largest frame: MTU + COMPILE_L2_OVERHEAD */
 	bool speed_warned; /* the unknown-speed warning is given once */
 };
 
+/* --- compile_dcbx.c --- */
+
+/* What a willing port takes from its peer, in policy form so that the
+ * DCB and tc parts realise it like any policy: a queuing policy from the
+ * peer's ETS, class-maps and qos rules from the peer's APP entries. */
+struct compile_dcbx_eff {
+	struct policy p; /* C->p with the extra class-maps */
+	struct policy_map_queuing queuing;
+	struct policy_map_qos qos;
+	struct policy_class_qos *classes;
+	struct policy_qos_rule *rules;
+};
+/* Point C's policies at what DCBX adopted (E holds them); PP->dcb must
+ * hold the local DCB part already. Returns 0 or -ENOMEM. */
+int compile_dcbx_adopt(struct compile_ctx *c, struct compile_dcbx_eff *e);
+void compile_dcbx_eff_free(struct compile_dcbx_eff *e);
+
 /* The tc part of C's port (compile_tc.c). Returns 0 or -ENOMEM. */
 int compile_tc(struct compile_ctx *c);
+
+/* --- compile_pfc.c: software PFC and the watchdog's actions --- */
+
+/* The no-drop queues of C's port (bit q = queue q): those that a
+ * priority the network-qos policy pauses maps to, whether PFC is
+ * enabled now or not (mode auto before DCBX, mode off): the leaf stays
+ * the same kind when PFC comes and goes, so that its packets and
+ * counters stay; only a hold needs PFC enabled. */
+uint8_t compile_pfc_queues(const struct compile_ctx *c);
+/* The leaf QD (handle and parent set) of no-drop queue Q on a software
+ * port: a tbf, held or released, or, shut by the watchdog with the drop
+ * action, a fifo that takes nothing. Returns true when QD is planned;
+ * false when Q is not software PFC's (the caller plans its usual leaf). */
+bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
+/* Queue Q of a software port gets a red leaf (WRED where the kernel has
+ * sch_red): if it is no-drop, say that software PFC does not hold it. */
+void compile_pfc_red(struct compile_ctx *c, unsigned q);
+/* The watchdog's actions on a hardware port: a shut queue's priorities
+ * lose PFC (drop, forward). */
+void compile_pfc_dcb(struct compile_ctx *c);
 
 /* --- compile_util.c --- */
 

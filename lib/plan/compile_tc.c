@@ -287,6 +287,7 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 			          "random-detect: RED's limit follows its "
 			          "thresholds",
 			          policy_queue_name(q));
+		compile_pfc_red(c, q);
 		qd->kind = PLAN_QD_RED;
 		compile_red_fill(&qd->u.red, &pq->wred, q,
 		                 compile_port_speed_bytes(c), &c->pp->warnings);
@@ -297,6 +298,8 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 		          "%s: random-detect (WRED/ECN) is not realised: the "
 		          "kernel lacks sch_red, the queue is a plain fifo",
 		          policy_queue_name(q));
+	if (compile_pfc_leaf(c, qd, q))
+		return 0;
 	if (!(caps->qdiscs & CAPS_QD_BFIFO) && (caps->qdiscs & CAPS_QD_PFIFO)) {
 		if (pq->configured && pq->queue_limit_bytes)
 			diag_warn(&c->pp->warnings, pq->queue_limit_line,

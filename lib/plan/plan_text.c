@@ -343,6 +343,11 @@ static void plan_text_qdisc(struct plan_text_ctx *c, const struct plan_qdisc *q)
 	case PLAN_QD_PFIFO:
 		strbuf_printf(out, " limit %u", q->u.fifo.limit);
 		break;
+	case PLAN_QD_TBF:
+		strbuf_printf(out, " rate %llubit burst %u limit %u",
+		              (unsigned long long)q->u.tbf.rate * 8,
+		              q->u.tbf.burst, q->u.tbf.limit);
+		break;
 	case PLAN_QD_CLSACT:
 		break;
 	}

@@ -588,10 +588,43 @@ static void test_show_pfc(void **state)
 	    json_object_get_int(jget(d, "interface.0.priorities.0")), 3);
 	assert_null(jget(d, "interface.0.rx-pause"));
 	assert_non_null(strstr(json_object_get_string(jget(d, "note")),
-	                       "not implemented yet"));
+	                       "only on configured ports that are up"));
 	assert_non_null(strstr(strbuf_str(&text), "Ethernet1/1"));
 	assert_non_null(strstr(strbuf_str(&text), "On  (8)"));
 	assert_non_null(strstr(strbuf_str(&text), "n/a"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	/* Software PFC runs there (issue 8): its counters, RxPPP the frames,
+	 * per priority in the detail. */
+	f->st[0].softpfc = true;
+	f->st[0].rx_ppp = 7;
+	f->st[0].rx_pause[3] = 6;
+	f->st[0].rx_xon[3] = 1;
+	f->st[0].held = 0x08;
+	f->st[0].held_ms[3] = 1234.5;
+	q.detail = true;
+	d = answer(f, &q, &text);
+	assert_int_equal(json_object_get_int(jget(d, "interface.0.rx-pause")),
+	                 7);
+	assert_int_equal(json_object_get_int(jget(d, "interface.0.tx-pause")),
+	                 0);
+	assert_int_equal(
+	    json_object_get_int(jget(d, "interface.0.priority.3.rx-pause")), 6);
+	assert_int_equal(
+	    json_object_get_int(jget(d, "interface.0.priority.3.rx-xon")), 1);
+	assert_true(
+	    json_object_get_boolean(jget(d, "interface.0.priority.3.paused")));
+	assert_int_equal(
+	    json_object_get_int(jget(d, "interface.0.priority.3.paused-ms")),
+	    1234);
+	assert_non_null(strstr(json_object_get_string(jget(d, "note")),
+	                       "software PFC counters"));
+	assert_non_null(strstr(strbuf_str(&text), "RxPause"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "  3         6          1          0          "
+	                       "0          yes     1234"));
+	f->st[0].softpfc = false;
 	json_object_put(d);
 	strbuf_free(&text);
 }
@@ -672,11 +705,57 @@ static void test_show_pfc_queue_reference(void **state)
 	if (strncmp(strbuf_str(&text), strbuf_str(&want), want.len))
 		fail_msg("have:\n%s\nwant:\n%s", strbuf_str(&text),
 		         strbuf_str(&want));
-	assert_false(json_object_get_boolean(jget(d, "running")));
-	assert_non_null(strstr(strbuf_str(&text), "not running yet"));
+	assert_true(json_object_get_boolean(jget(d, "running")));
+	assert_string_equal(json_object_get_string(jget(d, "action")), "drop");
 	json_object_put(d);
 	strbuf_free(&text);
 	strbuf_free(&want);
+}
+
+/* The watchdog's per-queue state and counters (issue 8): a queue in a
+ * storm, in json and in the detail text. */
+static void test_show_pfc_queue_storm(void **state)
+{
+	struct fixture *f = *state;
+	struct show_query q = {.kind = CTL_SHOW_PFC_QUEUE, .detail = true};
+	struct json_object *d;
+	struct strbuf text;
+	struct pfcwd_queue *s = &f->st[0].wdq[3];
+
+	f->st[0].wd = true;
+	f->st[0].wd_queues = 0x08;
+	f->st[0].wd_prios[3] = 0x08;
+	f->st[0].now_ms = 10000;
+	pfcwd_init(s);
+	s->state = PFCWD_SHUTDOWN;
+	s->storms = 2;
+	s->restores = 1;
+	s->drained = 40;
+	s->dropped = 3590;
+	s->last_storm_ms = 7500;
+	d = answer(f, &q, &text);
+	assert_string_equal(
+	    json_object_get_string(jget(d, "interface.0.state")), "shutdown");
+	assert_int_equal(
+	    json_object_get_int(jget(d, "interface.0.queues.0.qos-group")), 3);
+	assert_int_equal(json_object_get_int(
+	                     jget(d, "interface.0.queues.0.dropped-packets")),
+	                 3590);
+	assert_true(json_object_get_double(jget(
+	                d, "interface.0.queues.0.last-storm-s-ago")) == 2.5);
+	assert_null(jget(d, "interface.0.queues.0.last-restore-s-ago"));
+	assert_non_null(strstr(strbuf_str(&text), "Enabled ( 0x8 )         "
+	                                          "shutdown"));
+	assert_non_null(
+	    strstr(strbuf_str(&text),
+	           "Ethernet1/1 QOS GROUP 3 [PFC-COS 3]: shutdown"));
+	assert_non_null(strstr(strbuf_str(&text), "Packets dropped   3590"));
+	assert_non_null(
+	    strstr(strbuf_str(&text), "Last storm        2.5 s ago"));
+	assert_non_null(strstr(strbuf_str(&text), "Last restore      never"));
+	f->st[0].wd = false;
+	json_object_put(d);
+	strbuf_free(&text);
 }
 
 /* The watchdog's poll interval has one JSON key, its roced.conf name, in
@@ -1064,6 +1143,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_show_pfc, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_hw, fx_setup,
+	                                    fx_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_storm, fx_setup,
 	                                    fx_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_reference,
 	                                    fx_setup, fx_teardown),

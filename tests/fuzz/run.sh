@@ -103,6 +103,9 @@ seed()
 			cp "$f" "$d/$(basename "$(dirname "$f")")-$(basename "$f")"
 		done
 		;;
+	pfc_frame)
+		c_arrays "$src/tests/unit/test_pfc_frame.c" "$d"
+		;;
 	cmd)
 		for f in "$src"/tests/cli/*.in "$src"/conf/nxos-roce.txt; do
 			cp "$f" "$d/"

@@ -54,7 +54,7 @@ allowed()
 	ctl) echo "base" ;;
 	conf) echo "base model" ;;
 	nlmsg) echo "base model" ;;
-	plan) echo "base model nlmsg" ;;
+	plan) echo "base model nlmsg proto" ;;
 	proto) echo "base model" ;;
 	pfcwd) echo "base model" ;;
 	cmd) echo "base model conf ctl plan" ;;

@@ -113,11 +113,14 @@ t_netns_adopt()
 }
 
 # _t_ns_gone NS: delete NS and the MTUs roced kept to give back to its
-# links (roced(8), FILES): they outlive roced on purpose, but the
-# namespace and its links go, so they go too.
+# links and its watchdog's storm state (roced(8), FILES): they outlive
+# roced on purpose, but the namespace and its links go, so they go too.
 _t_ns_gone()
 {
-	rm -f "/run/roced/roced.$(stat -L -c %i "/run/netns/$1" 2>/dev/null).mtu"
+	_t_ino=$(stat -L -c %i "/run/netns/$1" 2>/dev/null)
+	# .pfcwd: the PFC watchdog's storm state (roced(8), FILES), kept
+	# across restarts like the MTUs.
+	rm -f "/run/roced/roced.$_t_ino.mtu" "/run/roced/roced.$_t_ino.pfcwd"
 	"$IP" netns del "$1"
 }
 

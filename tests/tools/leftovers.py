@@ -36,7 +36,7 @@ import time
 
 NETNS_DIR = "/run/netns"
 # The programs the suite starts (their comm, or a word of their command line).
-KINDS = re.compile(r"^(roced|rocesh|tc|ip|tmux.*|qemu-system.*|fuzz_.*|setpriv)$")
+KINDS = re.compile(r"^(roced|rocesh|tc|ip|tmux.*|qemu-system.*|fuzz_.*|setpriv|pfc_storm|traffic)$")
 SCRIPTS = re.compile(r"(udp_sink\.py|udp_blast\.py|run-guest\.sh|ctl_client\.py)")
 LOOKALIKE = re.compile(r"^(roced|rocesh|tcmsg|fk)")
 

@@ -58,6 +58,8 @@ static void strip_lines(struct policy *p)
 		f->line = f->qos_input_line = f->queuing_output_line = 0;
 		f->alias_line = 0;
 		f->queuing_input_line = f->mtu_line = 0;
+		f->fabric_internal_line = f->fc_rx_line = f->fc_tx_line = 0;
+		f->lldp.willing_line = f->lldp.agent_line = 0;
 	}
 }
 
@@ -106,7 +108,15 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_int_equal(a.pfcwd.auto_restore_mult, b.pfcwd.auto_restore_mult);
 	assert_int_equal(a.pfcwd.fixed_restore_mult,
 	                 b.pfcwd.fixed_restore_mult);
+	assert_int_equal(a.pfcwd.action, b.pfcwd.action);
 	assert_int_equal(a.pfcwd.internal_if_mult, b.pfcwd.internal_if_mult);
+	assert_int_equal(a.lldp.no_feature, b.lldp.no_feature);
+	assert_int_equal(a.lldp.timer, b.lldp.timer);
+	assert_int_equal(a.lldp.holdtime, b.lldp.holdtime);
+	assert_int_equal(a.lldp.reinit, b.lldp.reinit);
+	assert_int_equal(a.lldp.no_dcbxp, b.lldp.no_dcbxp);
+	assert_int_equal(a.lldp.egress_queuing, b.lldp.egress_queuing);
+	assert_int_equal(a.lldp.agent, b.lldp.agent);
 	policy_free(&a);
 	policy_free(&b);
 }

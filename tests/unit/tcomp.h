@@ -51,5 +51,7 @@ void tcomp_want_nwarnings(const struct plan_port *pp, size_t n);
 
 /* The tc-part tests (test_compile_tc.c); returns the failure count. */
 int tcomp_run_tc_tests(void);
+/* Software PFC and the watchdog in the plan (test_compile_pfc.c). */
+int tcomp_run_pfc_tests(void);
 
 #endif

@@ -454,14 +454,18 @@ static void test_help(void **state)
 
 	(void)state;
 	help_is(CMD_MODE_EXEC, NULL, "",
-	        "  configure  Enter configuration mode\n"
-	        "  copy       Copy from one file to another\n"
-	        "  debug      Debugging functions\n"
-	        "  exit       Exit from command interpreter\n"
-	        "  no         Negate a command or set its defaults\n"
-	        "  reload     Reload roced's configuration, not the switch\n"
-	        "  show       Show running system information\n"
-	        "  terminal   Set terminal line parameters\n");
+	        "  clear                  Reset functions\n"
+	        "  configure              Enter configuration mode\n"
+	        "  copy                   Copy from one file to another\n"
+	        "  debug                  Debugging functions\n"
+	        "  exit                   Exit from command interpreter\n"
+	        "  no                     Negate a command or set its "
+	        "defaults\n"
+	        "  priority-flow-control  Configure priority flow control\n"
+	        "  reload                 Reload roced's configuration, not "
+	        "the switch\n"
+	        "  show                   Show running system information\n"
+	        "  terminal               Set terminal line parameters\n");
 	help_is(CMD_MODE_EXEC, NULL, "reload config ",
 	        "  force  Even when the file removes the policy from every "
 	        "port\n"
@@ -570,7 +574,7 @@ static void test_complete(void **state)
 
 	(void)state;
 	complete_is(CMD_MODE_EXEC, NULL, "sh", "show");
-	complete_is(CMD_MODE_EXEC, NULL, "c", "configure copy");
+	complete_is(CMD_MODE_EXEC, NULL, "c", "clear configure copy");
 	complete_is(CMD_MODE_EXEC, NULL, "show q", "queuing");
 	complete_is(CMD_MODE_EXEC, NULL, "show running-config ",
 	            "interface ipqos json qos");

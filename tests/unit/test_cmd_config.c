@@ -690,6 +690,84 @@ static void test_running_rich(void **state)
 	policy_free(&p);
 }
 
+/* LLDP and DCBX (issue 7): the global and interface lines, their `no`
+ * forms, running-config and the file both ways. */
+static void test_lldp_lines(void **state)
+{
+	struct policy p, q;
+	struct cmd_ctx c;
+	struct diag d;
+	char *t, *text;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(
+	    &p, &c,
+	    LINES("no feature lldp", "lldp timer 10", "lldp holdtime 40",
+	          "lldp reinit 5", "lldp tlv-select dcbxp egress-queuing",
+	          "dcbx agent lldpad", "interface swp1", "no lldp transmit",
+	          "no lldp receive", "lldp dcbx willing", "dcbx agent roced"));
+	assert_true(p.lldp.no_feature);
+	assert_int_equal(p.lldp.timer, 10);
+	assert_int_equal(p.lldp.holdtime, 40);
+	assert_int_equal(p.lldp.reinit, 5);
+	assert_true(p.lldp.egress_queuing);
+	assert_false(p.lldp.no_dcbxp);
+	assert_int_equal(p.lldp.agent, POLICY_DCBX_AGENT_LLDPAD);
+	assert_true(p.ifaces[0].lldp.no_transmit);
+	assert_true(p.ifaces[0].lldp.no_receive);
+	assert_true(p.ifaces[0].lldp.willing);
+	assert_true(p.ifaces[0].lldp.has_agent);
+	assert_int_equal(policy_iface_dcbx_agent(&p, &p.ifaces[0]),
+	                 POLICY_DCBX_AGENT_ROCED);
+	t = running(&p, NULL);
+	assert_non_null(strstr(t, "no feature lldp\nlldp timer 10\n"
+	                          "lldp holdtime 40\nlldp reinit 5\n"
+	                          "lldp tlv-select dcbxp egress-queuing\n"
+	                          "dcbx agent lldpad\n"));
+	assert_non_null(strstr(t, "interface swp1\n no lldp transmit\n"
+	                          " no lldp receive\n lldp dcbx willing\n"
+	                          " dcbx agent roced\n"));
+	free(t);
+	check_round_trip(&p);
+	/* The file holds the same. */
+	text = conf_write_string(&p);
+	assert_non_null(text);
+	diag_init(&d, NULL);
+	assert_int_equal(conf_load_string(text, &q, &d), 0);
+	policy_assert_equal(&p, &q);
+	policy_free(&q);
+	diag_free(&d);
+	free(text);
+	/* Interface mode: out of its range, `no` of what is not there. */
+	tc_apply_bad(&p, &c, "no dcbx agent lldpad", "is not configured",
+	             (size_t)-1);
+	tc_apply(&p, &c, "no dcbx agent");
+	assert_false(p.ifaces[0].lldp.has_agent);
+	tc_apply_bad(&p, &c, "no dcbx agent", "is not configured", 0);
+	paste(&p, &c,
+	      "lldp transmit\nlldp receive\nno lldp dcbx willing\nexit\n"
+	      "no feature lldp\nfeature lldp\nno lldp timer 10\n"
+	      "no lldp holdtime\nno lldp reinit\nno lldp tlv-select dcbxp\n"
+	      "no dcbx agent lldpad\n");
+	assert_false(p.ifaces[0].lldp.no_transmit);
+	assert_false(p.ifaces[0].lldp.no_receive);
+	assert_false(p.ifaces[0].lldp.willing);
+	assert_false(p.lldp.no_feature);
+	assert_int_equal(p.lldp.timer, POLICY_LLDP_TIMER);
+	assert_int_equal(p.lldp.holdtime, POLICY_LLDP_HOLDTIME);
+	assert_int_equal(p.lldp.reinit, POLICY_LLDP_REINIT);
+	assert_true(p.lldp.no_dcbxp);
+	assert_int_equal(p.lldp.agent, POLICY_DCBX_AGENT_ROCED);
+	tc_apply_bad(&p, &c, "lldp timer 4", "", (size_t)-1);
+	t = running(&p, NULL);
+	assert_string_equal(t, "no lldp tlv-select dcbxp\ninterface swp1\n");
+	free(t);
+	tc_apply(&p, &c, "lldp tlv-select dcbxp");
+	assert_false(p.lldp.no_dcbxp);
+	policy_free(&p);
+}
+
 /* Pasting the NX-OS reference gives what the shipped roced.conf loads.
  * The reference names the port Ethernet1/1, an NX-OS name that cannot be
  * a Linux one; the shipped file maps it to swp1 by an alias. So the
@@ -894,6 +972,46 @@ static void test_ets_scaling(void **state)
 	policy_free(&p);
 }
 
+/* issue 8: the watchdog's action, fabric-internal ports, link pause:
+ * each line, its `no`, refusals, and the running-config round trip. */
+static void test_pfc_extensions(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_iface *i;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("priority-flow-control watch-dog action forward",
+	                 "interface eth0", "fabric-internal",
+	                 "flowcontrol receive on", "flowcontrol send on"));
+	assert_int_equal(p.pfcwd.action, POLICY_PFCWD_FORWARD);
+	i = policy_find_iface(&p, "eth0");
+	assert_true(i->fabric_internal);
+	assert_true(i->fc_rx);
+	assert_true(i->fc_tx);
+	tc_apply_bad(&p, &c, "flowcontrol receive maybe", "", 20);
+	check_round_trip(&p);
+	tc_apply(&p, &c, "flowcontrol send off");
+	tc_apply(&p, &c, "no flowcontrol receive");
+	tc_apply(&p, &c, "no fabric-internal");
+	i = policy_find_iface(&p, "eth0");
+	assert_false(i->fc_rx);
+	assert_false(i->fc_tx);
+	assert_false(i->fabric_internal);
+	tc_apply(&p, &c, "exit");
+	tc_apply_bad(&p, &c, "no priority-flow-control watch-dog action alert",
+	             "is forward, not alert", 42);
+	tc_apply(&p, &c, "priority-flow-control watch-dog action alert");
+	assert_int_equal(p.pfcwd.action, POLICY_PFCWD_ALERT);
+	tc_apply(&p, &c, "no priority-flow-control watch-dog action");
+	assert_int_equal(p.pfcwd.action, POLICY_PFCWD_DROP);
+	tc_apply_bad(&p, &c, "priority-flow-control watch-dog action shutdown",
+	             "", 39);
+	policy_free(&p);
+}
+
 int test_cmd_config_main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -908,10 +1026,12 @@ int test_cmd_config_main(void)
 	    cmocka_unit_test(test_apply_refusals),
 	    cmocka_unit_test(test_running_shipped),
 	    cmocka_unit_test(test_running_rich),
+	    cmocka_unit_test(test_lldp_lines),
 	    cmocka_unit_test(test_reference_paste),
 	    cmocka_unit_test(test_validate_interactive),
 	    cmocka_unit_test(test_wred_threshold_limit),
 	    cmocka_unit_test(test_ets_scaling),
+	    cmocka_unit_test(test_pfc_extensions),
 	};
 
 	return cmocka_run_group_tests_name("cmd_config", tests, NULL, NULL);

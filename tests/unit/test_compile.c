@@ -723,5 +723,6 @@ int main(void)
 	};
 	int failed = cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 
-	return failed + tcomp_run_tc_tests();
+	failed += tcomp_run_tc_tests();
+	return failed + tcomp_run_pfc_tests();
 }

@@ -130,9 +130,10 @@ static void test_qdisc_kinds(void **state)
 	assert_string_equal(plan_qdisc_kind_name(PLAN_QD_CLSACT), "clsact");
 	assert_int_equal(CAPS_QD_RED, 1u << PLAN_QD_RED);
 	assert_int_equal(CAPS_QD_CLSACT, 1u << PLAN_QD_CLSACT);
-	/* Probed kinds that no plan holds, and kinds roced does not know. */
+	/* Probed kinds that no plan holds, and kinds roced does not know;
+	 * tbf is software PFC's leaf (issue 8). */
 	assert_int_equal(caps_qdisc_parse("tbf"), CAPS_QDISC_TBF);
-	assert_int_equal(plan_qdisc_kind_parse("tbf"), -1);
+	assert_int_equal(plan_qdisc_kind_parse("tbf"), PLAN_QD_TBF);
 	assert_int_equal(plan_qdisc_kind_parse("mqprio"), -1);
 	assert_int_equal(caps_qdisc_parse("fq_codel"), -1);
 	assert_int_equal(plan_qdisc_kind_parse("fq_codel"), -1);
@@ -140,7 +141,8 @@ static void test_qdisc_kinds(void **state)
 	assert_int_equal(caps_qdisc_parse(NULL), -1);
 	assert_string_equal(caps_qdisc_name(CAPS_QDISC_MAX), "?");
 	assert_string_equal(
-	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_TBF), "?");
+	    plan_qdisc_kind_name((enum plan_qdisc_kind)CAPS_QDISC_MQPRIO), "?");
+	assert_string_equal(plan_qdisc_kind_name(PLAN_QD_TBF), "tbf");
 }
 
 /* ---- port states in show (lib/model/plan.c) ---- */
@@ -283,6 +285,55 @@ static void test_pfc_modes(void **state)
 	policy_free(&p);
 }
 
+/* ---- DCBX agents (lib/model/policy.c) ---- */
+
+static void test_dcbx_agents(void **state)
+{
+	struct policy p;
+	struct diag d;
+	char buf[64];
+
+	(void)state;
+	for (int a = 0; a < POLICY_DCBX_NAGENTS; a++) {
+		const char *name =
+		    policy_dcbx_agent_name((enum policy_dcbx_agent)a);
+
+		assert_string_not_equal(name, "?");
+		assert_int_equal(policy_dcbx_agent_parse(name), a);
+		assert_string_not_equal(
+		    policy_dcbx_agent_help((enum policy_dcbx_agent)a), "?");
+	}
+	assert_int_equal(policy_dcbx_agent_parse("lldpd"), -1);
+	assert_int_equal(policy_dcbx_agent_parse(NULL), -1);
+	assert_string_equal(
+	    policy_dcbx_agent_name((enum policy_dcbx_agent)POLICY_DCBX_NAGENTS),
+	    "?");
+	assert_int_equal(policy_dcbx_agent_expected(buf, sizeof(buf)), 15);
+	assert_string_equal(buf, "roced or lldpad");
+	/* The loader's refusal names the table's words, at its line. */
+	diag_init(&d, NULL);
+	assert_int_equal(conf_load_string("lldp = {\n dcbx-agent = "
+	                                  "\"lldpd\"; };\n",
+	                                  &p, &d),
+	                 -1);
+	assert_int_equal(d.nerrors, 1);
+	assert_int_equal(d.v[0].line, 2);
+	assert_string_equal(d.v[0].text, "invalid dcbx-agent 'lldpd' in lldp, "
+	                                 "expected roced or lldpad");
+	diag_free(&d);
+	/* Validation refuses an agent outside the table with its words. */
+	policy_init(&p);
+	assert_non_null(policy_add_iface(&p, "swp1"));
+	p.ifaces[0].lldp.has_agent = true;
+	p.ifaces[0].lldp.agent = (enum policy_dcbx_agent)POLICY_DCBX_NAGENTS;
+	diag_init(&d, NULL);
+	assert_int_equal(policy_validate(&p, &d), 1);
+	assert_string_equal(d.v[0].text, "invalid dcbx agent of interface "
+	                                 "swp1, expected roced or lldpad");
+	diag_free(&d);
+	policy_free(&p);
+}
+
 /* ---- class-map match modes (lib/model/policy.c) ---- */
 
 static void test_match_names(void **state)
@@ -348,13 +399,21 @@ static const char conf_full[] =
     "  priority-flow-control = { mode = \"on\"; watch-dog-interval = false; "
     "send-tlv = true; };\n"
     "  qdisc-takeover = true;\n"
+    "  lldp = { transmit = false; receive = false; dcbx-willing = true;\n"
+    "    dcbx-agent = \"roced\"; };\n"
     "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\";\n"
-    "    queuing-input = \"QI\"; }; } );\n"
+    "    queuing-input = \"QI\"; }; },\n"
+    "  { name = \"swp2\"; priority-flow-control = { mode = \"off\"; };\n"
+    "    fabric-internal = true;\n"
+    "    flowcontrol = { receive = true; send = true; }; } );\n"
     "hardware-qos-pfc-mc-drop = true;\n"
     "priority-flow-control = { watch-dog-interval = true;\n"
     "  watch-dog = { interval = 250; shutdown-multiplier = 3;\n"
-    "    internal-interface-multiplier = 4; };\n"
-    "  auto-restore-multiplier = 5; fixed-restore-multiplier = 6; };\n";
+    "    internal-interface-multiplier = 4; action = \"alert\"; };\n"
+    "  auto-restore-multiplier = 5; fixed-restore-multiplier = 6; };\n"
+    "lldp = { feature = false; timer = 10; holdtime = 40; reinit = 3;\n"
+    "  tlv-select = { dcbxp = true; egress-queuing = true; };\n"
+    "  dcbx-agent = \"lldpad\"; };\n";
 
 /* Whether TEXT sets KEY somewhere: "KEY = " at the start of a word. */
 static bool sets_key(const char *text, const char *key)
@@ -441,6 +500,7 @@ int main(void)
 	    cmocka_unit_test(test_filter_kinds),
 	    cmocka_unit_test(test_debug_names),
 	    cmocka_unit_test(test_pfc_modes),
+	    cmocka_unit_test(test_dcbx_agents),
 	    cmocka_unit_test(test_match_names),
 	    cmocka_unit_test(test_conf_keys),
 	    cmocka_unit_test(test_conf_keys_unknown),

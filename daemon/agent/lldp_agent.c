@@ -1,0 +1,518 @@
+/* lldp_agent: see lldp_agent.h.
+ *
+ * Bounded work per frame and no allocation after a port starts: a flood
+ * of LLDPDUs (malformed or not) costs one decode each and a counter, so
+ * roced keeps answering; the raw-frame layer reads in bounded batches.
+ */
+#include "agent/lldp_agent.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/log.h"
+
+#define LLDP_ETH_HLEN 14
+#define LLDP_ETH_MIN  60 /* shortest frame without FCS */
+/* System capabilities (802.1AB 8.5.8): bridge, station only. */
+#define LLDP_CAP_BRIDGE  0x0004
+#define LLDP_CAP_STATION 0x0080
+/* Management address subtype: IANA address family 6 (802 MAC). */
+#define LLDP_MGMT_ALL802 6
+#define LLDP_IF_IFINDEX  2
+
+void lldp_agent_init(struct lldp_agent *a, struct frames *f,
+                     lldp_agent_changed_fn changed, void *arg)
+{
+	memset(a, 0, sizeof(*a));
+	a->frames = f;
+	a->changed = changed;
+	a->arg = arg;
+	a->cfg.tx.interval_ms = 30000;
+	a->cfg.tx.reinit_ms = 2000;
+	a->cfg.holdtime = 120;
+	a->cfg.dcbxp = true;
+	if (f)
+		frames_listen(f, FRAME_LLDP, lldp_agent_rx, a);
+}
+
+static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
+                                 double now);
+
+void lldp_agent_configure(struct lldp_agent *a, const struct lldp_agent_cfg *c,
+                          double now)
+{
+	bool dcbx_changed = a->cfg.dcbxp != c->dcbxp;
+
+	a->cfg = *c;
+	/* What the peers hear changed: tell them at once, and DCBX starts
+	 * or stops. */
+	for (size_t i = 0; dcbx_changed && i < a->n; i++) {
+		lldp_tx_fast(&a->v[i].tx, now);
+		lldp_agent_negotiate(a, &a->v[i], now);
+	}
+}
+
+struct lldp_port *lldp_agent_find(const struct lldp_agent *a,
+                                  const char *ifname)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->v[i].ifname, ifname))
+			return &a->v[i];
+	return NULL;
+}
+
+const struct lldp_nbr *lldp_port_peer(const struct lldp_port *p,
+                                      unsigned *count)
+{
+	const struct lldp_nbr *best = NULL;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++) {
+		const struct lldp_nbr *b = &p->nbr[i];
+
+		if (!b->used)
+			continue;
+		n++;
+		if (!best || b->added_ms > best->added_ms)
+			best = b;
+	}
+	if (count)
+		*count = n;
+	return best;
+}
+
+/* --- transmit --- */
+
+static void lldp_id_set(struct lldp_id *id, uint8_t subtype, const void *v,
+                        size_t len)
+{
+	id->subtype = subtype;
+	id->len = (uint8_t)(len < sizeof(id->v) ? len : sizeof(id->v));
+	memcpy(id->v, v, id->len);
+}
+
+/* The whole frame for P with TTL (0: the shutdown LLDPDU, mandatory TLVs
+ * only) into BUF; returns its length or -errno. */
+static int lldp_agent_frame(const struct lldp_agent *a,
+                            const struct lldp_port *p, unsigned ttl,
+                            uint8_t *buf, size_t cap)
+{
+	static const uint8_t dst[6] = LLDP_MAC_NEAREST_BRIDGE;
+	struct lldp_pdu *pdu = calloc(1, sizeof(*pdu));
+	int n;
+
+	if (!pdu)
+		return -ENOMEM;
+	memcpy(buf, dst, 6);
+	memcpy(buf + 6, p->mac, 6);
+	buf[12] = LLDP_ETHERTYPE >> 8;
+	buf[13] = LLDP_ETHERTYPE & 0xff;
+	lldp_id_set(&pdu->chassis, LLDP_CHASSIS_MAC, p->mac, 6);
+	lldp_id_set(&pdu->port, LLDP_PORT_IFNAME, p->ifname, strlen(p->ifname));
+	pdu->ttl = (uint16_t)ttl;
+	if (ttl) {
+		snprintf(pdu->port_desc, sizeof(pdu->port_desc), "%s",
+		         p->cfg.desc[0] ? p->cfg.desc : p->ifname);
+		snprintf(pdu->sys_name, sizeof(pdu->sys_name), "%s",
+		         a->cfg.sys_name);
+		snprintf(pdu->sys_desc, sizeof(pdu->sys_desc), "%s",
+		         a->cfg.sys_desc);
+		pdu->has_caps = true;
+		pdu->caps_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
+		pdu->caps_enabled = LLDP_CAP_STATION;
+		pdu->has_mgmt = true;
+		pdu->mgmt_subtype = LLDP_MGMT_ALL802;
+		pdu->mgmt_len = 6;
+		memcpy(pdu->mgmt, p->mac, 6);
+		pdu->mgmt_if_subtype = LLDP_IF_IFINDEX;
+		pdu->mgmt_ifnum = (uint32_t)p->ifindex;
+		if (a->cfg.dcbxp && p->has_local)
+			pdu->dcbx = p->local;
+	}
+	n = lldp_encode(pdu, buf + LLDP_ETH_HLEN, cap - LLDP_ETH_HLEN);
+	free(pdu);
+	if (n < 0)
+		return n;
+	n += LLDP_ETH_HLEN;
+	if (n < LLDP_ETH_MIN) {
+		memset(buf + n, 0, LLDP_ETH_MIN - (size_t)n);
+		n = LLDP_ETH_MIN;
+	}
+	return n;
+}
+
+static void lldp_agent_send(struct lldp_agent *a, struct lldp_port *p,
+                            unsigned ttl)
+{
+	uint8_t buf[FRAME_MAX];
+	int n = lldp_agent_frame(a, p, ttl, buf, sizeof(buf));
+
+	if (n >= 0)
+		n = frames_send(a->frames, p->ifname, buf, (size_t)n);
+	if (n < 0) {
+		p->c.tx_errors++;
+		log_debug(LOG_SUB_DCBX, "%s: cannot send an LLDPDU: %s",
+		          p->ifname, strerror(-n));
+		return;
+	}
+	p->c.frames_out++;
+}
+
+/* --- DCBX --- */
+
+static const char *lldp_agent_why(const struct lldp_port *p, enum dcbx_why w)
+{
+	(void)p;
+	return dcbx_why_name(w);
+}
+
+/* Negotiate P with its newest neighbour; a changed outcome is logged
+ * once and handed to the daemon. */
+static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
+                                 double now)
+{
+	const struct lldp_nbr *peer =
+	    p->cfg.receive ? lldp_port_peer(p, NULL) : NULL;
+	struct dcbx_oper oper;
+
+	if (!p->has_local)
+		return;
+	/* `no lldp tlv-select dcbxp`: the port runs no DCBX at all. */
+	if (!a->cfg.dcbxp) {
+		if (p->has_oper) {
+			p->has_oper = false;
+			p->changed_ms = now;
+			log_info("%s: DCBX off (no lldp tlv-select dcbxp)",
+			         p->ifname);
+			if (a->changed)
+				a->changed(a->arg, p);
+		}
+		return;
+	}
+	dcbx_negotiate(&p->local, p->mac, peer ? &peer->dcbx : NULL,
+	               peer ? peer->mac : NULL, &oper);
+	if (p->has_oper && !memcmp(&oper, &p->oper, sizeof(oper)))
+		return;
+	p->oper = oper;
+	p->has_oper = true;
+	p->changed_ms = now;
+	log_info("%s: DCBX: PFC %s (enabled %s0x%02x), ETS %s, APP %s",
+	         p->ifname, lldp_agent_why(p, oper.pfc_why),
+	         oper.pfc_agreed ? "" : "locally ", oper.pfc.enable,
+	         lldp_agent_why(p, oper.ets_why),
+	         lldp_agent_why(p, oper.app_why));
+	if (a->changed)
+		a->changed(a->arg, p);
+}
+
+/* `debug dcbx`: what each received DCBX TLV said and what became of it. */
+static void lldp_agent_debug_rx(const struct lldp_port *p,
+                                const struct lldp_pdu *pdu)
+{
+	const struct dcbx_tlvs *t = &pdu->dcbx;
+
+	if (!log_debug_on(LOG_SUB_DCBX))
+		return;
+	if (t->has_pfc)
+		log_debug(LOG_SUB_DCBX,
+		          "%s: rx PFC Configuration willing %d mbc %d cap %u "
+		          "enable 0x%02x (local willing %d enable 0x%02x)",
+		          p->ifname, t->pfc.willing, t->pfc.mbc, t->pfc.cap,
+		          t->pfc.enable, p->local.pfc.willing,
+		          p->local.pfc.enable);
+	if (t->has_ets_cfg)
+		log_debug(LOG_SUB_DCBX,
+		          "%s: rx ETS Configuration willing %d bw %u/%u/%u/%u/"
+		          "%u/%u/%u/%u",
+		          p->ifname, t->ets_cfg.willing, t->ets_cfg.tc_bw[0],
+		          t->ets_cfg.tc_bw[1], t->ets_cfg.tc_bw[2],
+		          t->ets_cfg.tc_bw[3], t->ets_cfg.tc_bw[4],
+		          t->ets_cfg.tc_bw[5], t->ets_cfg.tc_bw[6],
+		          t->ets_cfg.tc_bw[7]);
+	if (t->has_ets_rec)
+		log_debug(
+		    LOG_SUB_DCBX,
+		    "%s: rx ETS Recommendation bw %u/%u/%u/%u/%u/%u/%u/%u "
+		    "(local willing %d: %s)",
+		    p->ifname, t->ets_rec.tc_bw[0], t->ets_rec.tc_bw[1],
+		    t->ets_rec.tc_bw[2], t->ets_rec.tc_bw[3],
+		    t->ets_rec.tc_bw[4], t->ets_rec.tc_bw[5],
+		    t->ets_rec.tc_bw[6], t->ets_rec.tc_bw[7],
+		    p->local.ets_cfg.willing,
+		    p->local.ets_cfg.willing ? "taken" : "ignored");
+	for (size_t i = 0; t->has_app && i < t->app.n; i++)
+		log_debug(LOG_SUB_DCBX, "%s: rx APP %s %u -> priority %u",
+		          p->ifname, dcbx_app_sel_name(t->app.v[i].selector),
+		          t->app.v[i].protocol, t->app.v[i].prio);
+	if (t->cee)
+		log_debug(LOG_SUB_DCBX,
+		          "%s: rx legacy CEE DCBX: shown, not negotiated",
+		          p->ifname);
+}
+
+/* --- receive --- */
+
+static bool lldp_msap_eq(const struct lldp_pdu *a, const struct lldp_pdu *b)
+{
+	return a->chassis.subtype == b->chassis.subtype &&
+	       a->chassis.len == b->chassis.len &&
+	       !memcmp(a->chassis.v, b->chassis.v, a->chassis.len) &&
+	       a->port.subtype == b->port.subtype &&
+	       a->port.len == b->port.len &&
+	       !memcmp(a->port.v, b->port.v, a->port.len);
+}
+
+static void lldp_nbr_drop(struct lldp_port *p, struct lldp_nbr *b)
+{
+	(void)p;
+	b->used = false;
+	p->c.nbr_deleted++;
+}
+
+/* The entry for PDU's MSAP, or a free one (the least recently heard one
+ * when all are taken). *FRESH says it is new. */
+static struct lldp_nbr *lldp_nbr_slot(struct lldp_port *p,
+                                      const struct lldp_pdu *pdu, bool *fresh)
+{
+	struct lldp_nbr *free_slot = NULL, *oldest = NULL;
+
+	*fresh = false;
+	for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++) {
+		struct lldp_nbr *b = &p->nbr[i];
+
+		if (b->used && lldp_msap_eq(&b->pdu, pdu))
+			return b;
+		if (!b->used && !free_slot)
+			free_slot = b;
+		if (b->used && (!oldest || b->last_ms < oldest->last_ms))
+			oldest = b;
+	}
+	*fresh = true;
+	if (free_slot)
+		return free_slot;
+	lldp_nbr_drop(p, oldest);
+	return oldest;
+}
+
+void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
+                   size_t len, double now)
+{
+	struct lldp_agent *a = arg;
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+	/* One decode buffer: frames are handled one at a time. */
+	static struct lldp_pdu pdu;
+	struct lldp_nbr *b;
+	char err[160];
+	bool fresh;
+
+	if (!p || !p->running)
+		return;
+	p->c.frames_in++;
+	if (!p->cfg.receive) {
+		p->c.discarded++;
+		return;
+	}
+	if (len < LLDP_ETH_HLEN ||
+	    lldp_decode(buf + LLDP_ETH_HLEN, len - LLDP_ETH_HLEN, &pdu, err,
+	                sizeof(err)) < 0) {
+		p->c.malformed++;
+		p->c.discarded++;
+		log_debug(LOG_SUB_DCBX, "%s: malformed LLDPDU: %s", ifname,
+		          len < LLDP_ETH_HLEN ? "short frame" : err);
+		return;
+	}
+	p->c.unknown_tlvs += pdu.nunknown;
+	lldp_agent_debug_rx(p, &pdu);
+	if (!pdu.ttl) {
+		/* A shutdown LLDPDU: forget the sender at once. */
+		for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)
+			if (p->nbr[i].used &&
+			    lldp_msap_eq(&p->nbr[i].pdu, &pdu))
+				lldp_nbr_drop(p, &p->nbr[i]);
+		lldp_agent_negotiate(a, p, now);
+		return;
+	}
+	b = lldp_nbr_slot(p, &pdu, &fresh);
+	if (fresh) {
+		memset(b, 0, sizeof(*b));
+		b->used = true;
+		b->added_ms = now;
+		p->c.nbr_added++;
+		/* A new neighbour hears us at once. */
+		lldp_tx_fast(&p->tx, now);
+	}
+	memcpy(b->mac, buf + 6, 6);
+	b->pdu = pdu;
+	/* A legacy CEE peer without IEEE TLVs: negotiate with what its CEE
+	 * TLV says (a willing port takes a CEE switch's configuration). */
+	if (pdu.dcbx.cee && !pdu.dcbx.has_pfc && !pdu.dcbx.has_ets_cfg &&
+	    !pdu.dcbx.has_ets_rec && !pdu.dcbx.has_app)
+		lldp_cee_to_dcbx(&pdu.cee, &b->dcbx);
+	else
+		b->dcbx = pdu.dcbx;
+	b->last_ms = now;
+	b->expires_ms = lldp_rx_expiry(now, pdu.ttl);
+	lldp_agent_negotiate(a, p, now);
+}
+
+/* --- ports --- */
+
+int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
+                    const uint8_t mac[6], const struct lldp_agent_port_cfg *pc,
+                    double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (!p) {
+		struct lldp_port *v = realloc(a->v, (a->n + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		a->v = v;
+		p = &a->v[a->n++];
+		memset(p, 0, sizeof(*p));
+		snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
+	}
+	p->mark = true;
+	/* Another link under the same name, or a new address: the peer
+	 * must hear the new identity at once. */
+	if (p->ifindex != ifindex || memcmp(p->mac, mac, 6)) {
+		p->ifindex = ifindex;
+		memcpy(p->mac, mac, 6);
+		lldp_tx_fast(&p->tx, now);
+	}
+	if (p->cfg.transmit && !pc->transmit && p->tx.enabled) {
+		lldp_agent_send(a, p, 0);
+		lldp_tx_stop(&p->tx, now);
+	}
+	if (p->cfg.receive && !pc->receive) {
+		for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)
+			if (p->nbr[i].used)
+				lldp_nbr_drop(p, &p->nbr[i]);
+	}
+	p->cfg = *pc;
+	if (!p->running) {
+		p->running = true;
+		log_debug(LOG_SUB_DCBX,
+		          "%s: LLDP running (transmit %s, "
+		          "receive %s)",
+		          ifname, pc->transmit ? "on" : "off",
+		          pc->receive ? "on" : "off");
+	}
+	if (pc->transmit)
+		lldp_tx_start(&p->tx, &a->cfg.tx, now);
+	lldp_agent_negotiate(a, p, now);
+	return 0;
+}
+
+void lldp_agent_carrier(struct lldp_agent *a, const char *ifname, bool up,
+                        double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (!p)
+		return;
+	/* Link up: the peer hears us at once (a fast start). */
+	if (up && !p->carrier)
+		lldp_tx_fast(&p->tx, now);
+	p->carrier = up;
+}
+
+void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
+                     double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (!p)
+		return;
+	if (shutdown && p->running && p->tx.enabled)
+		lldp_agent_send(a, p, 0);
+	lldp_tx_stop(&p->tx, now);
+	*p = a->v[--a->n];
+}
+
+void lldp_agent_sweep(struct lldp_agent *a, double now)
+{
+	for (size_t i = a->n; i-- > 0;) {
+		if (a->v[i].mark) {
+			a->v[i].mark = false;
+			continue;
+		}
+		lldp_agent_stop(a, a->v[i].ifname,
+		                frames_find(a->frames, a->v[i].ifname) != NULL,
+		                now);
+	}
+}
+
+void lldp_agent_free(struct lldp_agent *a, double now)
+{
+	while (a->n)
+		lldp_agent_stop(a, a->v[a->n - 1].ifname, true, now);
+	free(a->v);
+	a->v = NULL;
+}
+
+void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
+                          const struct dcbx_tlvs *local, double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (!p)
+		return;
+	if (!local) {
+		p->has_local = false;
+		return;
+	}
+	if (p->has_local && !memcmp(&p->local, local, sizeof(*local)))
+		return;
+	/* The local DCB configuration changed: a fast start. */
+	if (p->has_local || p->c.frames_out)
+		lldp_tx_fast(&p->tx, now);
+	p->local = *local;
+	p->has_local = true;
+	lldp_agent_negotiate(a, p, now);
+}
+
+/* --- timers --- */
+
+double lldp_agent_next(const struct lldp_agent *a)
+{
+	double next = -1;
+
+	for (size_t i = 0; i < a->n; i++) {
+		const struct lldp_port *p = &a->v[i];
+		double t = lldp_tx_next(&p->tx);
+
+		if (t >= 0 && (next < 0 || t < next))
+			next = t;
+		for (size_t k = 0; k < LLDP_AGENT_NBR_MAX; k++)
+			if (p->nbr[k].used &&
+			    (next < 0 || p->nbr[k].expires_ms < next))
+				next = p->nbr[k].expires_ms;
+	}
+	return next;
+}
+
+void lldp_agent_tick(struct lldp_agent *a, double now)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		struct lldp_port *p = &a->v[i];
+		bool aged = false;
+
+		for (size_t k = 0; k < LLDP_AGENT_NBR_MAX; k++) {
+			if (!p->nbr[k].used || p->nbr[k].expires_ms > now)
+				continue;
+			p->c.ageouts++;
+			lldp_nbr_drop(p, &p->nbr[k]);
+			log_debug(LOG_SUB_DCBX, "%s: neighbour aged out",
+			          p->ifname);
+			aged = true;
+		}
+		if (aged)
+			lldp_agent_negotiate(a, p, now);
+		if (p->running && lldp_tx_due(&p->tx, &a->cfg.tx, now))
+			lldp_agent_send(a, p, a->cfg.holdtime);
+	}
+}

@@ -1,0 +1,144 @@
+/* lldp_agent: roced's IEEE 802.1AB LLDP agent with the 802.1Qaz DCBX
+ * TLVs, one per daemon, every port in the daemon's one loop (issue 7).
+ *
+ * Per port it sends LLDPDUs (lib/proto/lldp_tx.h decides when: the
+ * interval, fast starts on link up, a new neighbour or a change of the
+ * local DCB configuration, the transmit credit), keeps the neighbours it
+ * hears until their TTL runs out (more than one is counted; the newest
+ * is the DCBX peer), and negotiates DCBX with that peer whenever either
+ * side changes. A changed outcome is logged once and handed to the
+ * daemon (CHANGED), which makes it the port's compile input and asks for
+ * a reconcile: the agent itself never touches the kernel.
+ *
+ * Frames go through the raw-frame layer (agent/frame.h), so tests drive
+ * the agent with fake ports. Times are CLOCK_MONOTONIC milliseconds.
+ */
+#ifndef ROCED_LLDP_AGENT_H
+#define ROCED_LLDP_AGENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/frame.h"
+#include "proto/dcbx.h"
+#include "proto/lldp.h"
+#include "proto/lldp_tx.h"
+
+/* Neighbours kept per port; one is the normal case. */
+#define LLDP_AGENT_NBR_MAX 4
+
+struct lldp_agent_cfg {
+	struct lldp_tx_cfg tx;
+	unsigned holdtime; /* seconds: the TTL roced sends */
+	bool dcbxp;        /* send the DCBX TLVs */
+	char sys_name[64];
+	char sys_desc[256];
+};
+
+/* One port's settings (its interface block). */
+struct lldp_agent_port_cfg {
+	bool transmit, receive;
+	char desc[64]; /* Port Description: the NX-OS alias, or the name */
+};
+
+struct lldp_nbr {
+	bool used;
+	uint8_t mac[6]; /* the frames' source address */
+	double added_ms, last_ms, expires_ms;
+	struct lldp_pdu pdu;
+	/* Its DCBX TLVs as negotiated with: the IEEE ones it sent, or, from
+	 * a peer that speaks only legacy CEE (or CIN), what that says in
+	 * IEEE values (lldp_cee_to_dcbx; DCBX.cee set). */
+	struct dcbx_tlvs dcbx;
+};
+
+/* 802.1AB's statistics, and what roced counts beside them. */
+struct lldp_counters {
+	uint64_t frames_in, frames_out, discarded, malformed, unknown_tlvs;
+	uint64_t ageouts, nbr_added, nbr_deleted;
+	uint64_t tx_errors;
+};
+
+struct lldp_port {
+	char ifname[FRAME_IFNAME_MAX];
+	int ifindex;
+	uint8_t mac[6];
+	struct lldp_agent_port_cfg cfg;
+	bool running; /* started and not stopped */
+	bool carrier; /* the link's carrier, as last heard */
+	bool mark;    /* lldp_agent_sweep()'s */
+	struct lldp_tx tx;
+	bool has_local; /* LOCAL holds what roced advertises */
+	struct dcbx_tlvs local;
+	struct lldp_nbr nbr[LLDP_AGENT_NBR_MAX];
+	/* DCBX's outcome with the newest neighbour (HAS_OPER once local
+	 * values are known), and when it last changed. */
+	bool has_oper;
+	struct dcbx_oper oper;
+	double changed_ms;
+	struct lldp_counters c;
+};
+
+struct lldp_agent;
+typedef void (*lldp_agent_changed_fn)(void *arg, const struct lldp_port *p);
+
+struct lldp_agent {
+	struct frames *frames;
+	struct lldp_agent_cfg cfg;
+	struct lldp_port *v;
+	size_t n;
+	lldp_agent_changed_fn changed;
+	void *arg;
+};
+
+/* The agent listens for LLDP on F (frames_listen); CHANGED (may be NULL)
+ * hears each port whose DCBX outcome changed. */
+void lldp_agent_init(struct lldp_agent *a, struct frames *f,
+                     lldp_agent_changed_fn changed, void *arg);
+/* Shutdown frames on every running port, then forget them. */
+void lldp_agent_free(struct lldp_agent *a, double now);
+/* The global settings (a commit, the start). */
+void lldp_agent_configure(struct lldp_agent *a, const struct lldp_agent_cfg *c,
+                          double now);
+
+/* Port IFNAME (its frame port attached) runs LLDP with PC from NOW on:
+ * started with a fast start when it was not running; settings changed
+ * in place (transmit turned off sends the shutdown frame). Marks it for
+ * lldp_agent_sweep(). Returns 0 or -ENOMEM. */
+int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
+                    const uint8_t mac[6], const struct lldp_agent_port_cfg *pc,
+                    double now);
+/* Ports not marked since the last sweep stop (left the configuration,
+ * went down administratively: a shutdown frame while their frame port is
+ * still attached) and are forgotten; clears the marks. */
+void lldp_agent_sweep(struct lldp_agent *a, double now);
+/* IFNAME's carrier is UP (or not): a carrier that comes back makes a
+ * fast start. */
+void lldp_agent_carrier(struct lldp_agent *a, const char *ifname, bool up,
+                        double now);
+/* Stop IFNAME now (shutdown frame first when SHUTDOWN). */
+void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
+                     double now);
+
+/* What IFNAME advertises (after each apply; NULL: nothing known yet).
+ * A change makes a fast start and a new negotiation. */
+void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
+                          const struct dcbx_tlvs *local, double now);
+
+/* The frame_rx_fn for FRAME_LLDP (ARG is the agent). */
+void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
+                   size_t len, double now);
+/* When the agent next needs lldp_agent_tick() (-1: never). */
+double lldp_agent_next(const struct lldp_agent *a);
+/* Send what is due, age out what expired. */
+void lldp_agent_tick(struct lldp_agent *a, double now);
+
+struct lldp_port *lldp_agent_find(const struct lldp_agent *a,
+                                  const char *ifname);
+/* P's DCBX peer: its newest neighbour, or NULL. Also how many
+ * neighbours P has. */
+const struct lldp_nbr *lldp_port_peer(const struct lldp_port *p,
+                                      unsigned *count);
+
+#endif

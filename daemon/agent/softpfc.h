@@ -1,0 +1,123 @@
+/* softpfc: software PFC on ports without hardware DCB (veth, bridge
+ * ports, tap), issue 8.
+ *
+ * Receive: every MAC Control frame the raw-frame layer hands over (802.1Qbb
+ * PFC, 802.3x link pause) is counted per priority, whether or not it is
+ * honoured; a pause for a priority the port honours holds that priority
+ * for quanta x 512 bit times at the port's speed, until its time runs out
+ * or a pause time of 0 (XON) releases it. The agent never writes to the
+ * kernel: when the set of held priorities of a port changes it calls the
+ * daemon back (softpfc.changed), which puts the set into the port's
+ * compile inputs (ports_watchdog.pfc_hold) and reconciles the port, so
+ * that the no-drop queue's tbf leaf is held or released by compile ->
+ * diff -> apply. After a release is applied, the daemon sends the port
+ * a kick frame (softpfc_kick_frame) through the queue: a qdisc that
+ * stopped sending is only looked at again when something is queued or a
+ * timer of its own fires, which for HTB can be a second away (measured:
+ * a release without the kick drained 0.3-0.7 s late, with it at once).
+ *
+ * Counters are roced's own (the kernel has none for software PFC): pause
+ * frames received per priority (XON excluded: sonic-swss#4581), XON frames
+ * received, pause and XON frames sent, and the time each priority was
+ * held. The watchdog reads the pause count of a priority as its live
+ * counter: it goes on counting while the watchdog ignores pause, so an
+ * automatic restore cannot be satisfied falsely (sonic-buildimage#29203).
+ */
+#ifndef ROCED_SOFTPFC_H
+#define ROCED_SOFTPFC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/pfc_frame.h"
+
+#define SOFTPFC_IFNAME_MAX 16
+/* The kick: to our own MAC, EtherType 0x88b5 (IEEE 802 local
+ * experimental): a host peer drops it (not its address), a bridge drops
+ * it (the destination was learnt on the port it came in by). */
+#define SOFTPFC_KICK_ETHERTYPE 0x88b5
+#define SOFTPFC_KICK_LEN       60
+/* A hold lasts at least this long. Software PFC reacts in about a
+ * millisecond or more (an apply; roced(8), HOLDING A QUEUE), and each
+ * new hold refills the held tbf's one-frame bucket: holds shorter than
+ * that only flap, letting a frame's worth through each time. A peer in
+ * pause refreshes well within it (65535 quanta last 3.4 ms at 10 Gb/s,
+ * 34 ms at 1 Gb/s). */
+#define SOFTPFC_HOLD_MIN_MS 10.0
+/* ... and a refresh, a pause while the priority is held already, at
+ * least this long: the peer keeps pausing, and a loaded host may not
+ * read its frames for tens of milliseconds (measured: gaps of up to 25
+ * ms between reads with both cores busy); releasing in such a gap would
+ * let a frame's worth through at the next hold and hide a storm from the
+ * watchdog (nothing may leave a stormed queue for a whole poll). */
+#define SOFTPFC_REFRESH_MIN_MS 50.0
+
+struct softpfc_counters {
+	uint64_t rx_frames, tx_frames; /* PFC frames (NX-OS RxPPP, TxPPP) */
+	uint64_t rx_pause[PFC_NPRIO];  /* PFC frames pausing the priority */
+	uint64_t rx_xon[PFC_NPRIO];    /* PFC frames releasing it */
+	uint64_t tx_pause[PFC_NPRIO];
+	uint64_t tx_xon[PFC_NPRIO];
+	uint64_t rx_link_pause, rx_link_xon; /* 802.3x */
+	uint64_t tx_link_pause, tx_link_xon;
+	uint64_t rx_malformed;
+	/* Time held, ms, per priority (the current hold not included). */
+	double held_ms[PFC_NPRIO];
+};
+
+struct softpfc_port {
+	char ifname[SOFTPFC_IFNAME_MAX];
+	uint32_t speed_mbps; /* 0: 10 Gb/s assumed */
+	/* Priorities whose pause is honoured (PFC enabled and not ignored
+	 * by the watchdog); link pause honoured on the whole port. */
+	uint8_t honour;
+	bool link_pause_rx;
+	/* Each priority's hold ends at (CLOCK_MONOTONIC ms); 0: not held. */
+	double until[PFC_NPRIO];
+	double since[PFC_NPRIO]; /* when the hold began */
+	uint8_t held;            /* the set the daemon was last told */
+	struct softpfc_counters c;
+};
+
+/* The set of held priorities of IFNAME changed to HELD. */
+typedef void (*softpfc_changed_fn)(void *arg, const char *ifname, uint8_t held);
+
+struct softpfc {
+	struct softpfc_port *v;
+	size_t n;
+	softpfc_changed_fn changed;
+	void *arg;
+};
+
+void softpfc_init(struct softpfc *s, softpfc_changed_fn changed, void *arg);
+void softpfc_free(struct softpfc *s);
+/* IFNAME's entry, added (honouring nothing) when CREATE; NULL when absent
+ * or out of memory. */
+struct softpfc_port *softpfc_port(struct softpfc *s, const char *ifname,
+                                  bool create);
+/* Which priorities of IFNAME are honoured, link pause, and the speed the
+ * quanta are counted at. A priority no longer honoured is released at
+ * once (calling back when that changes the held set). Returns 0 or
+ * -ENOMEM. */
+int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
+                      bool link_pause_rx, uint32_t speed_mbps, double now);
+/* Forget IFNAME (the port went or is no longer configured). */
+void softpfc_remove(struct softpfc *s, const char *ifname);
+
+/* A frame received on IFNAME (a frame_rx_fn). Frames of ports without an
+ * entry are ignored. */
+void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
+                double now);
+/* Release the holds whose time ran out by NOW. */
+void softpfc_expire(struct softpfc *s, double now);
+/* The earliest hold end (ms), or -1 when nothing is held. */
+double softpfc_next(const struct softpfc *s);
+
+/* The kick frame for a port of MAC into BUF (SOFTPFC_KICK_LEN bytes). */
+void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN]);
+
+/* The time priority P of E has been held in all, up to NOW (ms). */
+double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now);
+
+#endif

@@ -1,0 +1,93 @@
+/* wdpoll: the PFC watchdog's poller (issue 8). Every poll interval it
+ * reads the counters of each watched no-drop queue, feeds them to the
+ * watchdog's state machine (lib/pfcwd) and acts on what it says, through
+ * the plan: a storm or a restore changes the port's compile input
+ * (ports_watchdog.wd_shut) and asks the daemon for a reconcile of the
+ * port. One log line per storm and per restore.
+ *
+ * Counters, per queue: pause frames received for its priorities
+ * (software ports: software PFC's own count, which goes on while pause
+ * is ignored), packets sent, dropped and queued (the leaf qdisc's tc
+ * statistics, one dump of all qdiscs per poll).
+ *
+ * The state of queues that are not simply monitored (shut, or restored
+ * and on probation) is kept in the state directory (ctl_state_path
+ * ".pfcwd") and loaded at start: a restarted roced neither forgets an
+ * ongoing storm nor keeps a recovered queue shut (pfcwd_parse()).
+ */
+#ifndef ROCED_WDPOLL_H
+#define ROCED_WDPOLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/softpfc.h"
+#include "core/ports.h"
+#include "kernel/nlb.h"
+#include "model/policy.h"
+#include "nlmsg/tc_stats.h"
+#include "pfcwd/pfcwd.h"
+
+struct wdpoll_port {
+	char ifname[POLICY_IFNAME_MAX];
+	int ifindex;
+	bool watched;                  /* the watchdog is on for the port */
+	bool internal;                 /* fabric-internal: longer times */
+	uint8_t queues;                /* no-drop queues watched */
+	uint8_t prios[POLICY_NQUEUES]; /* each queue's priorities */
+	struct pfcwd_queue q[POLICY_NQUEUES];
+	/* The last poll's leaf statistics. */
+	bool seen[POLICY_NQUEUES];
+	struct tc_stats_counters st[POLICY_NQUEUES];
+};
+
+/* Reconcile port IFNAME soon. */
+typedef void (*wdpoll_reconcile_fn)(void *arg, const char *ifname);
+
+struct wdpoll {
+	struct wdpoll_port *v;
+	size_t n;
+	struct policy_pfcwd cfg; /* the policy's settings */
+	double next_ms;          /* the next poll; 0: not polling */
+	char path[512];          /* the state file; "" : none */
+	uint64_t netns_cookie;
+	/* What the poller needs from the daemon. */
+	struct nlb *nl;
+	struct ports *ports;
+	const struct softpfc *softpfc;
+	wdpoll_reconcile_fn reconcile;
+	void *arg;
+	/* Polls done, for bench/watchdog. */
+	uint64_t polls;
+};
+
+void wdpoll_init(struct wdpoll *w);
+void wdpoll_free(struct wdpoll *w);
+/* Follow policy P: which configured ports are watched (watchdog on,
+ * no-drop queues in the applied plan of their registry entry), with
+ * which settings. A queue no longer watched forgets its state (and is
+ * no longer shut). Returns true when a port's wd_shut changed (the
+ * daemon reconciles it). */
+void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now);
+/* Milliseconds until the next poll (-1: not polling). */
+int wdpoll_wait(const struct wdpoll *w, double now);
+/* Poll when due. */
+void wdpoll_tick(struct wdpoll *w, double now);
+
+/* `priority-flow-control recover interface IFNAME qos-group Q`: restore
+ * a shut queue now. Returns 0, -ENOENT (no such watched port or queue),
+ * or -EALREADY (the queue is not shut). */
+int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q,
+                   double now);
+/* `clear queuing pfc-queue [interface IFNAME]` (NULL: every port). */
+int wdpoll_clear(struct wdpoll *w, const char *ifname);
+struct wdpoll_port *wdpoll_find(const struct wdpoll *w, const char *ifname);
+
+/* The state file: load at start (before the first sync: the entries
+ * wait there for their ports), save after a change. Return the number
+ * loaded / 0, or -errno. */
+int wdpoll_load(struct wdpoll *w, double now);
+int wdpoll_save(struct wdpoll *w);
+
+#endif

@@ -1,0 +1,689 @@
+/* show_lldp: the LLDP and DCBX shows (issue 7), one JSON builder per
+ * family and the NX-OS-like text rendered from that JSON:
+ *   show lldp neighbors [interface X] [detail]
+ *   show lldp traffic [interface X]
+ *   show lldp interface X
+ *   show lldp dcbx interface X
+ * They read the LLDP agent's state (the neighbours, counters and DCBX
+ * outcome of each port) and the plan applied to the port (what is
+ * operational), never the kernel.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan/compile.h"
+#include "show/show.h"
+#include "show/show_int.h"
+
+static double show_lldp_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void show_lldp_mac(const uint8_t *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2],
+	         m[3], m[4], m[5]);
+}
+
+/* An LLDP ID as text: a MAC as one, a name as it is, else hex. */
+static void show_lldp_id(const struct lldp_id *id, bool mac, char *buf,
+                         size_t len)
+{
+	bool text = id->len > 0;
+	size_t off = 0;
+
+	if (mac && id->len == 6) {
+		show_lldp_mac(id->v, buf, len);
+		return;
+	}
+	for (size_t i = 0; i < id->len; i++)
+		text = text && id->v[i] >= 0x20 && id->v[i] < 0x7f;
+	if (text) {
+		snprintf(buf, len, "%.*s", (int)id->len, (const char *)id->v);
+		return;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < id->len && off + 3 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%02x",
+		                        i ? ":" : "", id->v[i]);
+}
+
+static struct json_object *show_lldp_ets_json(const struct dcbx_ets *e,
+                                              bool willing)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *pt = json_object_new_array();
+	struct json_object *bw = json_object_new_array();
+	struct json_object *tsa = json_object_new_array();
+
+	if (willing)
+		show_add_bool(o, "willing", e->willing);
+	for (unsigned i = 0; i < DCBX_NTC; i++) {
+		json_object_array_add(pt, json_object_new_int(e->prio_tc[i]));
+		json_object_array_add(bw, json_object_new_int(e->tc_bw[i]));
+		json_object_array_add(
+		    tsa, json_object_new_string(dcbx_tsa_name(e->tsa[i])));
+	}
+	json_object_object_add(o, "priority-tc", pt);
+	json_object_object_add(o, "bandwidth", bw);
+	json_object_object_add(o, "tsa", tsa);
+	return o;
+}
+
+static struct json_object *show_lldp_pfc_json(const struct dcbx_pfc *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	show_add_bool(o, "willing", p->willing);
+	show_add_bool(o, "mbc", p->mbc);
+	show_add_int(o, "cap", p->cap);
+	json_object_object_add(o, "enabled", show_mask_json(p->enable));
+	return o;
+}
+
+static struct json_object *show_lldp_app_json(const struct dcbx_apps *a)
+{
+	struct json_object *arr = json_object_new_array();
+
+	for (size_t i = 0; i < a->n; i++) {
+		struct json_object *o = json_object_new_object();
+
+		show_add_str(o, "selector",
+		             dcbx_app_sel_name(a->v[i].selector));
+		show_add_int(o, "protocol", a->v[i].protocol);
+		show_add_int(o, "priority", a->v[i].prio);
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+/* The result of one feature: why, and the reason when it is not an
+ * agreement. */
+static void show_lldp_result(struct json_object *o, enum dcbx_why why)
+{
+	show_add_str(o, "result", dcbx_why_name(why));
+	if (why == DCBX_WHY_AGREED || why == DCBX_WHY_ADOPTED)
+		json_object_object_add(o, "mismatch-reason", NULL);
+	else
+		show_add_str(o, "mismatch-reason", dcbx_why_name(why));
+}
+
+static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
+                                              double now, bool detail)
+{
+	struct json_object *o = json_object_new_object();
+	const struct lldp_pdu *d = &b->pdu;
+	char buf[800];
+
+	show_lldp_id(&d->chassis, d->chassis.subtype == LLDP_CHASSIS_MAC, buf,
+	             sizeof(buf));
+	show_add_str(o, "chassis-id", buf);
+	show_lldp_id(&d->port, d->port.subtype == 3, buf, sizeof(buf));
+	show_add_str(o, "port-id", buf);
+	show_lldp_mac(b->mac, buf, sizeof(buf));
+	show_add_str(o, "mac", buf);
+	show_add_str(o, "system-name", d->sys_name);
+	show_add_int(o, "ttl", d->ttl);
+	show_add_int(o, "expires-in",
+	             (int64_t)((b->expires_ms - now) / 1000.0 + 0.5));
+	show_add_bool(o, "dcbx",
+	              d->dcbx.has_pfc || d->dcbx.has_ets_cfg ||
+	                  d->dcbx.has_ets_rec || d->dcbx.has_app);
+	show_add_bool(o, "cee", d->dcbx.cee);
+	if (!detail)
+		return o;
+	show_add_str(o, "port-description", d->port_desc);
+	show_add_str(o, "system-description", d->sys_desc);
+	if (d->has_caps) {
+		show_add_int(o, "capabilities", d->caps_sys);
+		show_add_int(o, "capabilities-enabled", d->caps_enabled);
+	}
+	show_add_int(o, "unknown-tlvs", d->nunknown);
+	return o;
+}
+
+/* The ports Q is about: each plan shown, by name. */
+static const struct lldp_port *show_lldp_port(const struct show_input *in,
+                                              size_t i)
+{
+	return in->lldp ? lldp_agent_find(in->lldp, in->plans[i]->ifname)
+	                : NULL;
+}
+
+static void show_lldp_names(struct json_object *o, const struct plan_port *pp)
+{
+	show_add_str(o, "name", pp->ifname);
+	if (pp->alias[0])
+		show_add_str(o, "alias", pp->alias);
+}
+
+static struct json_object *show_lldp_neighbors(const struct show_input *in,
+                                               bool detail)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	double now = show_lldp_now();
+
+	for (size_t i = 0; i < in->nports; i++) {
+		const struct lldp_port *lp = show_lldp_port(in, i);
+		const struct lldp_nbr *peer;
+		unsigned count = 0;
+
+		if (!lp)
+			continue;
+		peer = lldp_port_peer(lp, &count);
+		for (size_t k = 0; k < LLDP_AGENT_NBR_MAX; k++) {
+			struct json_object *n;
+
+			if (!lp->nbr[k].used)
+				continue;
+			n = show_lldp_nbr_json(&lp->nbr[k], now, detail);
+			show_lldp_names(n, in->plans[i]);
+			show_add_bool(n, "dcbx-peer", &lp->nbr[k] == peer);
+			show_add_int(n, "neighbors-on-port", count);
+			json_object_array_add(a, n);
+		}
+	}
+	json_object_object_add(o, "neighbors", a);
+	return o;
+}
+
+static struct json_object *show_lldp_counters(const struct lldp_counters *c)
+{
+	struct json_object *o = json_object_new_object();
+
+	show_add_int(o, "frames-in", (int64_t)c->frames_in);
+	show_add_int(o, "frames-out", (int64_t)c->frames_out);
+	show_add_int(o, "discarded", (int64_t)c->discarded);
+	show_add_int(o, "malformed", (int64_t)c->malformed);
+	show_add_int(o, "unknown-tlvs", (int64_t)c->unknown_tlvs);
+	show_add_int(o, "ageouts", (int64_t)c->ageouts);
+	show_add_int(o, "neighbors-added", (int64_t)c->nbr_added);
+	show_add_int(o, "neighbors-deleted", (int64_t)c->nbr_deleted);
+	show_add_int(o, "tx-errors", (int64_t)c->tx_errors);
+	return o;
+}
+
+static struct json_object *show_lldp_traffic(const struct show_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	struct lldp_counters total;
+
+	memset(&total, 0, sizeof(total));
+	for (size_t i = 0; i < in->nports; i++) {
+		const struct lldp_port *lp = show_lldp_port(in, i);
+		struct json_object *p;
+
+		if (!lp)
+			continue;
+		p = show_lldp_counters(&lp->c);
+		show_lldp_names(p, in->plans[i]);
+		json_object_array_add(a, p);
+		total.frames_in += lp->c.frames_in;
+		total.frames_out += lp->c.frames_out;
+		total.discarded += lp->c.discarded;
+		total.malformed += lp->c.malformed;
+		total.unknown_tlvs += lp->c.unknown_tlvs;
+		total.ageouts += lp->c.ageouts;
+		total.nbr_added += lp->c.nbr_added;
+		total.nbr_deleted += lp->c.nbr_deleted;
+		total.tx_errors += lp->c.tx_errors;
+	}
+	json_object_object_add(o, "total", show_lldp_counters(&total));
+	json_object_object_add(o, "interfaces", a);
+	return o;
+}
+
+/* Why the agent does not run on a port. */
+static const char *show_lldp_off(const struct show_input *in,
+                                 const struct plan_port *pp)
+{
+	const struct policy_iface *f =
+	    policy_find_iface(in->policy, pp->ifname);
+
+	if (in->policy->lldp.no_feature)
+		return "feature lldp is off";
+	if (!f)
+		return "roced does not configure this interface";
+	if (policy_iface_dcbx_agent(in->policy, f) == POLICY_DCBX_AGENT_LLDPAD)
+		return "dcbx agent lldpad: roced has no lldpad backend yet";
+	if (f->lldp.no_transmit && f->lldp.no_receive)
+		return "lldp transmit and receive are off";
+	return "the interface is absent or administratively down";
+}
+
+static struct json_object *show_lldp_if(const struct show_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	const struct plan_port *pp = in->nports ? in->plans[0] : NULL;
+	const struct lldp_port *lp = pp ? show_lldp_port(in, 0) : NULL;
+	unsigned count = 0;
+
+	if (!pp)
+		return o;
+	show_lldp_names(o, pp);
+	show_add_bool(o, "running", lp != NULL);
+	if (!lp) {
+		show_add_str(o, "reason", show_lldp_off(in, pp));
+		return o;
+	}
+	json_object_object_add(o, "reason", NULL);
+	show_add_bool(o, "transmit", lp->cfg.transmit);
+	show_add_bool(o, "receive", lp->cfg.receive);
+	show_add_bool(o, "dcbx-tlvs", in->lldp->cfg.dcbxp);
+	show_add_int(o, "timer",
+	             (int64_t)(in->lldp->cfg.tx.interval_ms / 1000));
+	show_add_int(o, "holdtime", in->lldp->cfg.holdtime);
+	show_add_int(o, "reinit", (int64_t)(in->lldp->cfg.tx.reinit_ms / 1000));
+	lldp_port_peer(lp, &count);
+	show_add_int(o, "neighbors", count);
+	json_object_object_add(o, "counters", show_lldp_counters(&lp->c));
+	return o;
+}
+
+static struct json_object *show_lldp_dcbx_pfc(const struct lldp_port *lp,
+                                              const struct dcbx_tlvs *peer,
+                                              const struct plan_port *pp)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "local", show_lldp_pfc_json(&lp->local.pfc));
+	json_object_object_add(
+	    o, "peer",
+	    peer && peer->has_pfc ? show_lldp_pfc_json(&peer->pfc) : NULL);
+	show_add_bool(o, "local-willing", lp->local.pfc.willing);
+	if (peer && peer->has_pfc)
+		show_add_bool(o, "peer-willing", peer->pfc.willing);
+	else
+		json_object_object_add(o, "peer-willing", NULL);
+	json_object_object_add(o, "negotiated",
+	                       show_mask_json(lp->oper.pfc.enable));
+	show_add_bool(o, "agreed", lp->oper.pfc_agreed);
+	show_lldp_result(o, lp->oper.pfc_why);
+	/* What the port runs: the plan's (the mode decides). */
+	show_add_str(o, "mode", policy_pfc_mode_name(pp->pfc_mode));
+	json_object_object_add(o, "oper", show_mask_json(pp->dcb.pfc_en));
+	show_add_bool(o, "operational", pp->dcb.pfc_en != 0);
+	if (pp->pfc_awaiting_dcbx)
+		show_add_str(o, "oper-reason", dcbx_why_name(lp->oper.pfc_why));
+	else
+		json_object_object_add(o, "oper-reason", NULL);
+	return o;
+}
+
+static struct json_object *show_lldp_dcbx(const struct show_input *in)
+{
+	struct json_object *o = json_object_new_object();
+	const struct plan_port *pp = in->nports ? in->plans[0] : NULL;
+	const struct lldp_port *lp = pp ? show_lldp_port(in, 0) : NULL;
+	const struct lldp_nbr *peer;
+	const struct dcbx_tlvs *pt;
+	struct json_object *f, *n;
+	unsigned count = 0;
+
+	if (!pp)
+		return o;
+	show_lldp_names(o, pp);
+	if (!lp || !lp->has_oper) {
+		show_add_bool(o, "running", false);
+		show_add_str(o, "reason",
+		             lp ? "the local DCB values are not "
+		                  "known yet (no plan applied)"
+		                : show_lldp_off(in, pp));
+		return o;
+	}
+	show_add_bool(o, "running", true);
+	json_object_object_add(o, "reason", NULL);
+	show_add_str(o, "dcbx", "ieee");
+	show_add_bool(o, "dcbx-tlvs", in->lldp->cfg.dcbxp);
+	peer = lp->cfg.receive ? lldp_port_peer(lp, &count) : NULL;
+	pt = peer ? &peer->dcbx : NULL;
+	if (peer) {
+		n = show_lldp_nbr_json(peer, show_lldp_now(), false);
+		show_add_int(n, "neighbors-on-port", count);
+		json_object_object_add(o, "peer", n);
+	} else {
+		json_object_object_add(o, "peer", NULL);
+	}
+	show_add_bool(o, "peer-speaks-cee", pt && pt->cee);
+	show_add_int(o, "last-change",
+	             (int64_t)((show_lldp_now() - lp->changed_ms) / 1000.0));
+	json_object_object_add(o, "pfc", show_lldp_dcbx_pfc(lp, pt, pp));
+	f = json_object_new_object();
+	json_object_object_add(f, "local",
+	                       show_lldp_ets_json(&lp->local.ets_cfg, true));
+	json_object_object_add(f, "peer",
+	                       pt && pt->has_ets_cfg
+	                           ? show_lldp_ets_json(&pt->ets_cfg, true)
+	                           : NULL);
+	json_object_object_add(f, "peer-recommendation",
+	                       pt && pt->has_ets_rec
+	                           ? show_lldp_ets_json(&pt->ets_rec, false)
+	                           : NULL);
+	show_add_bool(f, "local-willing", lp->local.ets_cfg.willing);
+	if (pt && pt->has_ets_cfg)
+		show_add_bool(f, "peer-willing", pt->ets_cfg.willing);
+	else
+		json_object_object_add(f, "peer-willing", NULL);
+	json_object_object_add(f, "oper",
+	                       show_lldp_ets_json(&lp->oper.ets, false));
+	show_add_bool(f, "adopted", pp->dcbx_ets_adopted);
+	show_lldp_result(f, lp->oper.ets_why);
+	json_object_object_add(o, "ets", f);
+	f = json_object_new_object();
+	json_object_object_add(f, "local", show_lldp_app_json(&lp->local.app));
+	json_object_object_add(
+	    f, "peer", pt && pt->has_app ? show_lldp_app_json(&pt->app) : NULL);
+	json_object_object_add(f, "oper", show_lldp_app_json(&lp->oper.app));
+	show_add_bool(f, "adopted", pp->dcbx_app_adopted);
+	show_lldp_result(f, lp->oper.app_why);
+	json_object_object_add(o, "app", f);
+	return o;
+}
+
+/* --- text --- */
+
+static void show_lldp_label(struct json_object *o, char *buf, size_t len)
+{
+	const char *alias = show_get_str(o, "alias");
+
+	if (alias[0])
+		snprintf(buf, len, "%s (%s)", alias, show_get_str(o, "name"));
+	else
+		snprintf(buf, len, "%s", show_get_str(o, "name"));
+}
+
+static int64_t show_lldp_int(struct json_object *o, const char *key)
+{
+	int64_t v = 0;
+
+	show_get_int(o, key, &v);
+	return v;
+}
+
+static void show_text_neighbors(struct json_object *data, bool detail,
+                                struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "neighbors");
+	size_t n = json_object_is_type(a, json_type_array)
+	               ? json_object_array_length(a)
+	               : 0;
+
+	if (!detail) {
+		strbuf_puts(out, "Capability codes:\n  (R) Router, (B) Bridge, "
+		                 "(T) Telephone, (C) DOCSIS Cable Device\n"
+		                 "  (W) WLAN Access Point, (P) Repeater, (S) "
+		                 "Station, (O) Other\n");
+		strbuf_printf(out, "%-20s %-14s %-8s %-12s %s\n", "Device ID",
+		              "Local Intf", "Hold-time", "Capability",
+		              "Port ID");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *b = json_object_array_get_idx(a, i);
+		const char *sys = show_get_str(b, "system-name");
+		const char *local = show_get_str(b, "alias");
+
+		if (!local[0])
+			local = show_get_str(b, "name");
+		if (!detail) {
+			strbuf_printf(
+			    out, "%-20.20s %-14s %-8lld  %-12s %s%s\n",
+			    sys[0] ? sys : show_get_str(b, "chassis-id"), local,
+			    (long long)show_lldp_int(b, "ttl"), "S",
+			    show_get_str(b, "port-id"),
+			    show_get_bool(b, "cee") ? " (CEE)" : "");
+			continue;
+		}
+		strbuf_printf(
+		    out,
+		    "Chassis id: %s\nPort id: %s\nLocal Port id: "
+		    "%s\nPort Description: %s\nSystem Name: %s\n"
+		    "System Description: %s\nTime remaining: %lld "
+		    "seconds\nDCBX TLVs: %s%s\nUnknown TLVs: %lld\n"
+		    "Neighbors on this port: %lld\n\n",
+		    show_get_str(b, "chassis-id"), show_get_str(b, "port-id"),
+		    local, show_get_str(b, "port-description"), sys,
+		    show_get_str(b, "system-description"),
+		    (long long)show_lldp_int(b, "expires-in"),
+		    show_get_bool(b, "dcbx") ? "yes" : "no",
+		    show_get_bool(b, "cee") ? " (peer speaks CEE)" : "",
+		    (long long)show_lldp_int(b, "unknown-tlvs"),
+		    (long long)show_lldp_int(b, "neighbors-on-port"));
+	}
+	strbuf_printf(out, "%sTotal entries displayed: %zu\n",
+	              detail ? "" : "\n", n);
+}
+
+static void show_text_counters(struct json_object *c, struct strbuf *out)
+{
+	strbuf_printf(out,
+	              "Total frames transmitted: %lld\n"
+	              "Total entries aged: %lld\n"
+	              "Total frames received: %lld\n"
+	              "Total frames received in error: %lld\n"
+	              "Total frames discarded: %lld\n"
+	              "Total unrecognized TLVs: %lld\n"
+	              "Total neighbors added: %lld\n"
+	              "Total neighbors deleted: %lld\n",
+	              (long long)show_lldp_int(c, "frames-out"),
+	              (long long)show_lldp_int(c, "ageouts"),
+	              (long long)show_lldp_int(c, "frames-in"),
+	              (long long)show_lldp_int(c, "malformed"),
+	              (long long)show_lldp_int(c, "discarded"),
+	              (long long)show_lldp_int(c, "unknown-tlvs"),
+	              (long long)show_lldp_int(c, "neighbors-added"),
+	              (long long)show_lldp_int(c, "neighbors-deleted"));
+}
+
+static void show_text_traffic(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interfaces");
+	size_t n = json_object_is_type(a, json_type_array)
+	               ? json_object_array_length(a)
+	               : 0;
+	char label[96];
+
+	strbuf_puts(out, "LLDP traffic statistics:\n\n");
+	show_text_counters(show_get(data, "total"), out);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *p = json_object_array_get_idx(a, i);
+
+		show_lldp_label(p, label, sizeof(label));
+		strbuf_printf(out, "\nInterface %s:\n", label);
+		show_text_counters(p, out);
+	}
+}
+
+static void show_text_lldp_if(struct json_object *data, struct strbuf *out)
+{
+	char label[96];
+
+	show_lldp_label(data, label, sizeof(label));
+	strbuf_printf(out, "Interface Information: %s\n", label);
+	if (!show_get_bool(data, "running")) {
+		strbuf_printf(out, "LLDP not running: %s\n",
+		              show_get_str(data, "reason"));
+		return;
+	}
+	strbuf_printf(out,
+	              "Enable (tx/rx/dcbx): %s/%s/%s\n"
+	              "Tx timer: %lld s, Hold time: %lld s, Reinit: %lld s\n"
+	              "Neighbors: %lld\n",
+	              show_get_bool(data, "transmit") ? "Y" : "N",
+	              show_get_bool(data, "receive") ? "Y" : "N",
+	              show_get_bool(data, "dcbx-tlvs") ? "Y" : "N",
+	              (long long)show_lldp_int(data, "timer"),
+	              (long long)show_lldp_int(data, "holdtime"),
+	              (long long)show_lldp_int(data, "reinit"),
+	              (long long)show_lldp_int(data, "neighbors"));
+	show_text_counters(show_get(data, "counters"), out);
+}
+
+static const char *show_yn(struct json_object *o, const char *key)
+{
+	struct json_object *v = show_get(o, key);
+
+	if (!v)
+		return "-";
+	return json_object_get_boolean(v) ? "yes" : "no";
+}
+
+static void show_text_ets_line(const char *what, struct json_object *e,
+                               struct strbuf *out)
+{
+	struct json_object *bw = show_get(e, "bandwidth");
+	struct json_object *pt = show_get(e, "priority-tc");
+	struct json_object *tsa = show_get(e, "tsa");
+
+	if (!e) {
+		strbuf_printf(out, "    %-15s -\n", what);
+		return;
+	}
+	strbuf_printf(out, "    %-15s", what);
+	for (int i = 0; i < 8; i++)
+		strbuf_printf(
+		    out, " tc%d:%d%%%s", i,
+		    (int)json_object_get_int(json_object_array_get_idx(bw, i)),
+		    strcmp(json_object_get_string(
+		               json_object_array_get_idx(tsa, i)),
+		           "strict")
+		        ? ""
+		        : "(strict)");
+	strbuf_puts(out, "  prio->tc:");
+	for (int i = 0; i < 8; i++)
+		strbuf_printf(
+		    out, "%d",
+		    (int)json_object_get_int(json_object_array_get_idx(pt, i)));
+	strbuf_puts(out, "\n");
+}
+
+static void show_text_apps(const char *what, struct json_object *a,
+                           struct strbuf *out)
+{
+	size_t n = json_object_is_type(a, json_type_array)
+	               ? json_object_array_length(a)
+	               : 0;
+
+	strbuf_printf(out, "    %-15s", what);
+	if (!a)
+		strbuf_puts(out, " -");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		strbuf_printf(out, " %s %lld->%lld",
+		              show_get_str(e, "selector"),
+		              (long long)show_lldp_int(e, "protocol"),
+		              (long long)show_lldp_int(e, "priority"));
+	}
+	if (a && !n)
+		strbuf_puts(out, " none");
+	strbuf_puts(out, "\n");
+}
+
+static void show_text_result(struct json_object *f, struct strbuf *out)
+{
+	strbuf_printf(out, "    Willing (local/peer): %s/%s\n",
+	              show_yn(f, "local-willing"), show_yn(f, "peer-willing"));
+	strbuf_printf(out, "    Result: %s\n", show_get_str(f, "result"));
+}
+
+static void show_text_dcbx(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *pfc = show_get(data, "pfc");
+	struct json_object *ets = show_get(data, "ets");
+	struct json_object *app = show_get(data, "app");
+	struct json_object *peer = show_get(data, "peer");
+	char label[96], list[64];
+
+	show_lldp_label(data, label, sizeof(label));
+	strbuf_printf(out, "Interface %s\n", label);
+	if (!show_get_bool(data, "running")) {
+		strbuf_printf(out, "  DCBX not running: %s\n",
+		              show_get_str(data, "reason"));
+		return;
+	}
+	strbuf_printf(out,
+	              "  DCBX: IEEE 802.1Qaz, TLVs %s, last change %lld "
+	              "s ago\n",
+	              show_get_bool(data, "dcbx-tlvs") ? "sent"
+	                                               : "not sent "
+	                                                 "(no lldp "
+	                                                 "tlv-select "
+	                                                 "dcbxp)",
+	              (long long)show_lldp_int(data, "last-change"));
+	if (peer)
+		strbuf_printf(out, "  Peer: %s port %s (%s)%s\n",
+		              show_get_str(peer, "chassis-id"),
+		              show_get_str(peer, "port-id"),
+		              show_get_str(peer, "system-name"),
+		              show_get_bool(data, "peer-speaks-cee")
+		                  ? ", peer speaks CEE"
+		                  : "");
+	else
+		strbuf_puts(out, "  Peer: none\n");
+	strbuf_puts(out, "  PFC:\n");
+	show_list_text(show_get(show_get(pfc, "local"), "enabled"), list,
+	               sizeof(list));
+	strbuf_printf(out, "    %-15s %s\n",
+	              "Local admin:", list[0] ? list : "none");
+	if (show_get(pfc, "peer")) {
+		show_list_text(show_get(show_get(pfc, "peer"), "enabled"), list,
+		               sizeof(list));
+		strbuf_printf(out, "    %-15s %s\n",
+		              "Peer:", list[0] ? list : "none");
+	} else {
+		strbuf_printf(out, "    %-15s -\n", "Peer:");
+	}
+	show_list_text(show_get(pfc, "oper"), list, sizeof(list));
+	strbuf_printf(out, "    %-15s %s (mode %s%s%s)\n",
+	              "Oper:", list[0] ? list : "off",
+	              show_get_str(pfc, "mode"),
+	              show_get_str(pfc, "oper-reason")[0] ? ", PFC off: " : "",
+	              show_get_str(pfc, "oper-reason"));
+	show_text_result(pfc, out);
+	strbuf_puts(out, "  ETS:\n");
+	show_text_ets_line("Local admin:", show_get(ets, "local"), out);
+	show_text_ets_line("Peer:", show_get(ets, "peer"), out);
+	show_text_ets_line(
+	    "Peer recommend:", show_get(ets, "peer-recommendation"), out);
+	show_text_ets_line("Oper:", show_get(ets, "oper"), out);
+	show_text_result(ets, out);
+	strbuf_puts(out, "  APP:\n");
+	show_text_apps("Local admin:", show_get(app, "local"), out);
+	show_text_apps("Peer:", show_get(app, "peer"), out);
+	show_text_apps("Oper:", show_get(app, "oper"), out);
+	strbuf_printf(out, "    Result: %s%s\n", show_get_str(app, "result"),
+	              show_get_bool(app, "adopted") ? " (peer entries realised)"
+	                                            : "");
+}
+
+int show_lldp_answer(const struct show_query *q, const struct show_input *in,
+                     struct json_object **data, struct strbuf *text)
+{
+	switch (q->kind) {
+	case CTL_SHOW_LLDP_DCBX:
+		*data = show_lldp_dcbx(in);
+		show_text_dcbx(*data, text);
+		return 0;
+	case CTL_SHOW_LLDP_NEIGHBORS:
+		*data = show_lldp_neighbors(in, q->detail);
+		show_text_neighbors(*data, q->detail, text);
+		return 0;
+	case CTL_SHOW_LLDP_TRAFFIC:
+		*data = show_lldp_traffic(in);
+		show_text_traffic(*data, text);
+		return 0;
+	case CTL_SHOW_LLDP_IF:
+		*data = show_lldp_if(in);
+		show_text_lldp_if(*data, text);
+		return 0;
+	default:
+		return -1;
+	}
+}

@@ -1,0 +1,355 @@
+/* pfcwd: the PFC watchdog's state machine. See pfcwd.h. */
+#include "pfcwd/pfcwd.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pfcwd_state_names[PFCWD_NSTATES] = {
+    [PFCWD_MONITORED] = "monitored",
+    [PFCWD_WAIT_SHUTDOWN] = "wait-to-shutdown",
+    [PFCWD_SHUTDOWN] = "shutdown",
+    [PFCWD_RESTORED] = "restored",
+};
+
+const char *pfcwd_state_name(enum pfcwd_state s)
+{
+	return (unsigned)s < PFCWD_NSTATES ? pfcwd_state_names[s] : "?";
+}
+
+int pfcwd_state_parse(const char *s)
+{
+	for (unsigned i = 0; s && i < PFCWD_NSTATES; i++)
+		if (!strcmp(s, pfcwd_state_names[i]))
+			return (int)i;
+	return -1;
+}
+
+void pfcwd_config_from_policy(const struct policy_pfcwd *w, bool internal,
+                              struct pfcwd_config *c)
+{
+	uint32_t m = internal && w->internal_if_mult ? w->internal_if_mult : 1;
+
+	c->poll_ms = w->poll_ms ? w->poll_ms : POLICY_PFCWD_POLL_MS;
+	c->detect_ms = c->poll_ms * w->shutdown_mult * m;
+	/* The config check refuses a detection time below the poll
+	 * (sonic-buildimage#27865); a policy that was not checked still
+	 * never detects on less than one whole poll. */
+	if (c->detect_ms < c->poll_ms)
+		c->detect_ms = c->poll_ms;
+	c->auto_restore_ms = c->poll_ms * w->auto_restore_mult * m;
+	c->fixed_restore_ms = c->poll_ms * w->fixed_restore_mult * m;
+	c->action = w->action;
+}
+
+void pfcwd_init(struct pfcwd_queue *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->state = PFCWD_MONITORED;
+}
+
+/* A restore wait of BASE ms after BACKOFF doublings, capped. */
+static double pfcwd_wait(uint32_t base, unsigned backoff)
+{
+	double w = (double)base * (double)(1u << backoff);
+
+	return w > PFCWD_WAIT_CAP_MS ? PFCWD_WAIT_CAP_MS : w;
+}
+
+/* Has SPAN ms reached TARGET? Polls come late or early by a little (the
+ * loop is busy, the counters are read one after the other): a quarter of
+ * a poll of slack keeps "N polls" from becoming N + 1 on a loaded host,
+ * and cannot make it N - 1. */
+static bool pfcwd_reached(double span, double target, uint32_t poll_ms)
+{
+	return span + (double)poll_ms / 4.0 >= target;
+}
+
+/* The growth of a cumulative counter; a counter that went back (the port
+ * was replaced, someone cleared it) starts again and grew by nothing. */
+static uint64_t pfcwd_delta(uint64_t now, uint64_t before, bool *reset)
+{
+	if (now < before) {
+		*reset = true;
+		return 0;
+	}
+	return now - before;
+}
+
+double pfcwd_restore_due(const struct pfcwd_queue *q,
+                         const struct pfcwd_config *c)
+{
+	double due = -1.0;
+
+	if (q->state != PFCWD_SHUTDOWN)
+		return -1.0;
+	if (c->fixed_restore_ms)
+		due = q->shut_ms + pfcwd_wait(c->fixed_restore_ms, q->backoff);
+	if (c->auto_restore_ms) {
+		/* Without a counter that counts while shut, silence proves
+		 * nothing: the restore is a trial after the wait. */
+		double from = q->prev.rx_live ? q->quiet_ms : q->shut_ms;
+		double a = from + pfcwd_wait(c->auto_restore_ms, q->backoff);
+
+		if (due < 0 || a < due)
+			due = a;
+	}
+	return due;
+}
+
+/* How long a restored queue stays on probation: a storm within it doubles
+ * the next wait. The longer of the restore waits, at least the detection
+ * time. */
+static double pfcwd_probation(const struct pfcwd_queue *q,
+                              const struct pfcwd_config *c)
+{
+	double p = pfcwd_wait(c->auto_restore_ms, q->backoff);
+	double f = pfcwd_wait(c->fixed_restore_ms, q->backoff);
+
+	if (f > p)
+		p = f;
+	return p > c->detect_ms ? p : c->detect_ms;
+}
+
+static enum pfcwd_event pfcwd_storm(struct pfcwd_queue *q,
+                                    const struct pfcwd_config *c,
+                                    const struct pfcwd_sample *s, double now)
+{
+	/* Again, soon after an automatic restore: wait longer this time. */
+	if (q->probe_pending)
+		q->backoff += q->backoff < PFCWD_BACKOFF_MAX;
+	q->probe_pending = false;
+	q->state = PFCWD_SHUTDOWN;
+	q->shut_ms = now;
+	q->quiet_ms = now; /* pause has just been seen */
+	q->cond_polls = 0;
+	q->storms++;
+	q->last_storm_ms = now;
+	/* What drop flushes: the packets the queue holds now. */
+	if (c->action == POLICY_PFCWD_DROP)
+		q->drained += s->backlog;
+	return PFCWD_EV_STORM;
+}
+
+static enum pfcwd_event pfcwd_restore(struct pfcwd_queue *q, double now,
+                                      bool probation)
+{
+	q->state = PFCWD_RESTORED;
+	q->restored_ms = now;
+	q->restores++;
+	q->last_restore_ms = now;
+	q->cond_polls = 0;
+	q->probe_pending = probation;
+	q->probe = probation && !q->prev.rx_live;
+	return PFCWD_EV_RESTORE;
+}
+
+enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
+                            const struct pfcwd_sample *s, double now)
+{
+	bool reset = false, cond;
+	uint64_t d_pause, d_tx, d_drops, d_paused;
+	double span;
+
+	if (!q->have_prev || now <= q->prev_ms) {
+		/* The first sample (or one from no time at all) is where
+		 * counting starts. */
+		if (!q->have_prev) {
+			q->prev = *s;
+			q->prev_ms = now;
+			q->have_prev = true;
+		}
+		return PFCWD_EV_NONE;
+	}
+	span = now - q->prev_ms;
+	d_pause = pfcwd_delta(s->pause_rx, q->prev.pause_rx, &reset);
+	d_tx = pfcwd_delta(s->tx_packets, q->prev.tx_packets, &reset);
+	d_drops = pfcwd_delta(s->drops, q->prev.drops, &reset);
+	d_paused = pfcwd_delta(s->paused_us, q->prev.paused_us, &reset);
+	q->prev = *s;
+	q->prev_ms = now;
+	cond = !reset && d_pause > 0 && s->backlog > 0 && d_tx == 0;
+	if (cond && s->has_duration)
+		cond = (double)d_paused >= PFCWD_PAUSED_RATIO * span * 1000.0;
+
+	switch (q->state) {
+	case PFCWD_SHUTDOWN: {
+		double due;
+
+		q->dropped += d_drops;
+		/* Pause still arriving: the storm goes on. Counted only
+		 * where the counter counts while the queue is shut. */
+		if (d_pause > 0 && s->rx_live)
+			q->quiet_ms = now;
+		due = pfcwd_restore_due(q, c);
+		if (due >= 0 && pfcwd_reached(now, due, c->poll_ms))
+			return pfcwd_restore(q, now, true);
+		return PFCWD_EV_NONE;
+	}
+	case PFCWD_RESTORED:
+		if (!cond && q->probe_pending &&
+		    !pfcwd_reached(now - q->restored_ms, pfcwd_probation(q, c),
+		                   c->poll_ms))
+			return PFCWD_EV_NONE;
+		if (!cond) {
+			/* Probation over: a clean slate. */
+			q->state = PFCWD_MONITORED;
+			q->probe_pending = false;
+			q->probe = false;
+			q->backoff = 0;
+			return PFCWD_EV_NONE;
+		}
+		break;
+	case PFCWD_MONITORED:
+	case PFCWD_WAIT_SHUTDOWN:
+		if (!cond) {
+			q->cond_polls = 0;
+			if (q->state == PFCWD_WAIT_SHUTDOWN)
+				q->state = q->probe_pending ? PFCWD_RESTORED
+				                            : PFCWD_MONITORED;
+			return PFCWD_EV_NONE;
+		}
+		break;
+	}
+	/* The condition held over this poll: the window began at the
+	 * previous poll. */
+	if (!q->cond_polls++)
+		q->cond_ms = now - span;
+	if (pfcwd_reached(now - q->cond_ms, c->detect_ms, c->poll_ms))
+		return pfcwd_storm(q, c, s, now);
+	q->state = PFCWD_WAIT_SHUTDOWN;
+	return PFCWD_EV_NONE;
+}
+
+enum pfcwd_event pfcwd_recover(struct pfcwd_queue *q, double now)
+{
+	if (q->state != PFCWD_SHUTDOWN)
+		return PFCWD_EV_NONE;
+	/* The operator vouches for the port: no probation, no backoff. */
+	q->backoff = 0;
+	pfcwd_restore(q, now, false);
+	q->state = PFCWD_MONITORED;
+	return PFCWD_EV_RESTORE;
+}
+
+void pfcwd_clear(struct pfcwd_queue *q)
+{
+	q->storms = q->restores = 0;
+	q->drained = q->dropped = 0;
+	q->last_storm_ms = q->last_restore_ms = 0;
+}
+
+bool pfcwd_mitigating(const struct pfcwd_queue *q, const struct pfcwd_config *c)
+{
+	return q->state == PFCWD_SHUTDOWN && c->action != POLICY_PFCWD_ALERT;
+}
+
+/* --- the state kept across restarts --- */
+
+int pfcwd_format(const struct pfcwd_queue *q, char *buf, size_t len)
+{
+	return snprintf(
+	    buf, len,
+	    "state=%s shut=%.3f quiet=%.3f restored=%.3f "
+	    "backoff=%u probation=%d storms=%" PRIu64 " restores=%" PRIu64
+	    " drained=%" PRIu64 " dropped=%" PRIu64 " last-storm=%.3f "
+	    "last-restore=%.3f",
+	    pfcwd_state_name(q->state), q->shut_ms, q->quiet_ms, q->restored_ms,
+	    q->backoff, q->probe_pending ? 1 : 0, q->storms, q->restores,
+	    q->drained, q->dropped, q->last_storm_ms, q->last_restore_ms);
+}
+
+static int pfcwd_parse_u64(const char *v, uint64_t *out)
+{
+	char *end;
+
+	if (!*v || *v == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/* A time of the file, no later than LOAD (a file from before a reboot
+ * holds times of another clock). */
+static int pfcwd_parse_ms(const char *v, double load, double *out)
+{
+	char *end;
+	double d;
+
+	if (!*v)
+		return -EINVAL;
+	errno = 0;
+	d = strtod(v, &end);
+	if (errno || *end || !isfinite(d) || d < 0)
+		return -EINVAL;
+	*out = d > load ? load : d;
+	return 0;
+}
+
+int pfcwd_parse(struct pfcwd_queue *q, const char *line, double load_ms)
+{
+	struct pfcwd_queue n;
+	char copy[512], *save = NULL, *tok;
+	uint64_t u;
+	int st = -1, r = 0;
+
+	if (strlen(line) >= sizeof(copy))
+		return -EINVAL;
+	snprintf(copy, sizeof(copy), "%s", line);
+	pfcwd_init(&n);
+	for (tok = strtok_r(copy, " \t", &save); tok && !r;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *v = strchr(tok, '=');
+
+		if (!v)
+			return -EINVAL;
+		*v++ = '\0';
+		if (!strcmp(tok, "state"))
+			r = (st = pfcwd_state_parse(v)) < 0 ? -EINVAL : 0;
+		else if (!strcmp(tok, "shut"))
+			r = pfcwd_parse_ms(v, load_ms, &n.shut_ms);
+		else if (!strcmp(tok, "quiet"))
+			r = pfcwd_parse_ms(v, load_ms, &n.quiet_ms);
+		else if (!strcmp(tok, "restored"))
+			r = pfcwd_parse_ms(v, load_ms, &n.restored_ms);
+		else if (!strcmp(tok, "last-storm"))
+			r = pfcwd_parse_ms(v, load_ms, &n.last_storm_ms);
+		else if (!strcmp(tok, "last-restore"))
+			r = pfcwd_parse_ms(v, load_ms, &n.last_restore_ms);
+		else if (!strcmp(tok, "backoff")) {
+			r = pfcwd_parse_u64(v, &u);
+			n.backoff = u > PFCWD_BACKOFF_MAX ? PFCWD_BACKOFF_MAX
+			                                  : (unsigned)u;
+		} else if (!strcmp(tok, "probation")) {
+			r = pfcwd_parse_u64(v, &u);
+			n.probe_pending = u != 0;
+		} else if (!strcmp(tok, "storms"))
+			r = pfcwd_parse_u64(v, &n.storms);
+		else if (!strcmp(tok, "restores"))
+			r = pfcwd_parse_u64(v, &n.restores);
+		else if (!strcmp(tok, "drained"))
+			r = pfcwd_parse_u64(v, &n.drained);
+		else if (!strcmp(tok, "dropped"))
+			r = pfcwd_parse_u64(v, &n.dropped);
+		/* Unknown keys are a later roced's: skipped. */
+	}
+	if (r || st < 0)
+		return -EINVAL;
+	/* A storm goes on being a storm, but what pause arrived while roced
+	 * was down is unknown: quiet time counts from now. A detection in
+	 * progress starts again from the next poll. */
+	n.state =
+	    st == PFCWD_WAIT_SHUTDOWN ? PFCWD_MONITORED : (enum pfcwd_state)st;
+	if (n.state == PFCWD_SHUTDOWN) {
+		n.quiet_ms = load_ms;
+		/* No sample yet: until one says otherwise, the counter is
+		 * taken to count while shut (roced's own do). */
+		n.prev.rx_live = true;
+	}
+	*q = n;
+	return 0;
+}

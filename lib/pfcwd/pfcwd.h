@@ -1,0 +1,148 @@
+/* pfcwd: the PFC watchdog of one no-drop queue as a pure function of its
+ * counters and the time. No I/O, no clock, no logging: the daemon's poller
+ * reads the counters, calls pfcwd_poll() once per poll with CLOCK_MONOTONIC
+ * milliseconds, logs the events it returns and feeds pfcwd_mitigating()
+ * into compile (struct compile_port), so that a storm reaches the kernel
+ * through compile -> diff -> apply like everything else.
+ *
+ * States, as NX-OS names them: monitored -> wait-to-shutdown (the storm
+ * condition holds, not yet for the detection time) -> shutdown (a storm:
+ * the action applies) -> restored (monitored again, on probation: a storm
+ * now makes the next restore wait twice as long) -> monitored.
+ *
+ * The storm condition of one poll (DOMAIN.md section 4): pause frames
+ * that pause (quanta > 0; XON frames never count) were received, the
+ * queue is not empty and it transmitted nothing since the last poll; and,
+ * where the port has a pause-duration counter, the queue was paused for
+ * more than 99 % of the poll. Any poll without it resets the detection.
+ *
+ * Restore: automatic once no pause frame arrived for the auto-restore
+ * time, fixed once the queue has been shut for the fixed-restore time
+ * (whatever arrives), or by hand (pfcwd_recover()). The automatic rule
+ * is only trusted on a pause counter that goes on counting while the
+ * queue is shut (pfcwd_sample.rx_live): hardware that stops counting once
+ * PFC is off for the priority would satisfy it falsely and make the
+ * queue flap (sonic-buildimage#29203). Without such a counter the
+ * queue is restored on trial (a probe) after the auto-restore time, and
+ * every storm on probation doubles the next wait, up to a cap.
+ */
+#ifndef ROCED_PFCWD_H
+#define ROCED_PFCWD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/policy.h"
+
+enum pfcwd_state {
+	PFCWD_MONITORED,
+	PFCWD_WAIT_SHUTDOWN,
+	PFCWD_SHUTDOWN,
+	PFCWD_RESTORED,
+};
+#define PFCWD_NSTATES (PFCWD_RESTORED + 1)
+
+/* What a poll did. */
+enum pfcwd_event {
+	PFCWD_EV_NONE,
+	PFCWD_EV_STORM,   /* the queue went into shutdown */
+	PFCWD_EV_RESTORE, /* the queue came out of it */
+};
+
+/* Restore waits double on each storm on probation, at most this many
+ * times (x 32), and never beyond PFCWD_WAIT_CAP_MS. */
+#define PFCWD_BACKOFF_MAX 5
+#define PFCWD_WAIT_CAP_MS 600000.0
+/* A pause-duration counter must cover more than this part of the poll. */
+#define PFCWD_PAUSED_RATIO 0.99
+
+/* The watchdog's settings for one port, in milliseconds. */
+struct pfcwd_config {
+	uint32_t poll_ms;
+	uint32_t detect_ms;        /* poll x shutdown-multiplier */
+	uint32_t auto_restore_ms;  /* 0: no automatic restore */
+	uint32_t fixed_restore_ms; /* 0: no fixed restore */
+	enum policy_pfcwd_action action;
+};
+
+/* The settings of W for a port; INTERNAL (a fabric-internal port)
+ * multiplies detection and restore times by internal-interface-multiplier:
+ * pause legitimately lasts longer inside a fabric. */
+void pfcwd_config_from_policy(const struct policy_pfcwd *w, bool internal,
+                              struct pfcwd_config *c);
+
+/* One poll's reading of a queue's counters. Counters are cumulative (they
+ * only grow; one that went back, a port replaced or a counter cleared, is
+ * taken as a new start and makes a clean poll). */
+struct pfcwd_sample {
+	uint64_t pause_rx;   /* pause frames with quanta > 0, XON excluded */
+	uint64_t tx_packets; /* packets the queue transmitted */
+	uint64_t drops;      /* packets the queue dropped */
+	uint64_t backlog;    /* packets in the queue now */
+	/* The port has a pause-duration counter: PAUSED_US (cumulative). */
+	bool has_duration;
+	uint64_t paused_us;
+	/* PAUSE_RX goes on counting while the queue is shut (roced's own
+	 * software counters do; a NIC may not once PFC is off). */
+	bool rx_live;
+};
+
+struct pfcwd_queue {
+	enum pfcwd_state state;
+	/* The previous sample and when it was read. */
+	bool have_prev;
+	struct pfcwd_sample prev;
+	double prev_ms;
+	/* Polls in a row with the storm condition, since COND_MS. */
+	unsigned cond_polls;
+	double cond_ms;
+	double shut_ms;     /* entered shutdown */
+	double quiet_ms;    /* no pause received since (in shutdown) */
+	double restored_ms; /* the last restore */
+	unsigned backoff;   /* restore waits x 2^BACKOFF */
+	bool probe_pending; /* on probation after an automatic restore */
+	bool probe;         /* the last restore was a trial (no live
+	                       pause counter) */
+	/* Statistics (cleared by pfcwd_clear()). */
+	uint64_t storms, restores;
+	uint64_t drained; /* packets flushed from the queue at a storm */
+	uint64_t dropped; /* packets dropped by the queue while shut */
+	double last_storm_ms, last_restore_ms; /* 0: never */
+};
+
+/* A queue monitored from scratch. */
+void pfcwd_init(struct pfcwd_queue *q);
+/* Feed one poll's sample S read at NOW. Returns the event, if any. */
+enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
+                            const struct pfcwd_sample *s, double now);
+/* `priority-flow-control recover`: a shut queue is restored at once, and
+ * its backoff forgotten. Returns PFCWD_EV_RESTORE, or NONE when the queue
+ * was not shut. */
+enum pfcwd_event pfcwd_recover(struct pfcwd_queue *q, double now);
+/* `clear queuing pfc-queue`: statistics back to 0; the state stays. */
+void pfcwd_clear(struct pfcwd_queue *q);
+/* Does the action apply to the queue now (shut, and not alert-only)? This
+ * is compile's input. */
+bool pfcwd_mitigating(const struct pfcwd_queue *q,
+                      const struct pfcwd_config *c);
+/* When the queue, shut, will be restored unless pause goes on (NOW
+ * included); a negative value when no restore is due by time. */
+double pfcwd_restore_due(const struct pfcwd_queue *q,
+                         const struct pfcwd_config *c);
+
+/* The states as show writes them: "monitored", "wait-to-shutdown",
+ * "shutdown", "restored"; the parse is its inverse (-1 if unknown). */
+const char *pfcwd_state_name(enum pfcwd_state s);
+int pfcwd_state_parse(const char *s);
+
+/* The state that must survive a restart of roced (state, times, backoff,
+ * statistics), as one line of text without a newline, and back. A line
+ * loaded takes no sample of the past: the next poll is a new start, and a
+ * shut queue counts its quiet time from LOAD_MS (what arrived while roced
+ * was down is unknown). Format returns what snprintf would; parse returns
+ * 0 or -EINVAL. */
+int pfcwd_format(const struct pfcwd_queue *q, char *buf, size_t len);
+int pfcwd_parse(struct pfcwd_queue *q, const char *line, double load_ms);
+
+#endif

@@ -1,0 +1,134 @@
+/* compile_pfc: what software PFC and the PFC watchdog put into a port's
+ * plan (issue 8). Their state is compile's input (struct compile_port's
+ * pfc_hold and wd_shut, filled by the daemon's port registry from the
+ * software PFC agent and the watchdog poller), so that a pause received
+ * or a storm reaches the kernel through compile -> diff -> apply like
+ * everything else.
+ *
+ * Software ports where the daemon runs software PFC (compile_port.softpfc):
+ * each no-drop queue's leaf is a tbf. Released, its rate
+ * is above the port's and it never shapes; held, it trickles (one bucket
+ * per PLAN_TBF_HOLD_SECONDS), so the queue keeps its packets and their
+ * senders are back-pressured. Measured on this machine's kernel (roced(8),
+ * HOLDING A QUEUE): the queue stops within the netlink change; HTB's own
+ * class rate, the other candidate, holds too but keeps a token debt of up
+ * to a minute after the release (DOMAIN.md section 5), whereas a tbf
+ * change refills its bucket. A queue the watchdog shut with the drop
+ * action gets a fifo of limit 0 instead: its backlog goes with the tbf,
+ * and whatever arrives is dropped (and counted by that fifo).
+ *
+ * Hardware ports: a shut queue's priorities lose PFC in the DCB part
+ * (drop and forward); alert changes nothing.
+ */
+#include <stdint.h>
+
+#include "plan/compile_int.h"
+
+/* The held tbf's trickle: its bucket refills in PLAN_TBF_HOLD_SECONDS. */
+static uint64_t compile_pfc_hold_rate(uint32_t burst)
+{
+	uint64_t r =
+	    (burst + PLAN_TBF_HOLD_SECONDS - 1) / PLAN_TBF_HOLD_SECONDS;
+
+	return r ? r : 1;
+}
+
+/* The released tbf's bucket: large beside a frame, so that a released
+ * queue leaves at the class's pace and not the bucket's. */
+#define COMPILE_PFC_BURST_RELEASED 65536u
+/* ... and its rate: above the port's, so that only HTB shapes. */
+#define COMPILE_PFC_RATE_FACTOR 4u
+
+uint8_t compile_pfc_queues(const struct compile_ctx *c)
+{
+	const struct plan_dcb *d = &c->pp->dcb;
+	uint8_t queues = 0;
+
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if ((d->pfc_admin & (1u << p)) &&
+		    d->prio_tc[p] < POLICY_NQUEUES)
+			queues |= (uint8_t)(1u << d->prio_tc[p]);
+	return queues;
+}
+
+/* Does a pause received hold queue Q now? */
+static bool compile_pfc_held(const struct compile_ctx *c, unsigned q)
+{
+	const struct plan_dcb *d = &c->pp->dcb;
+
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if ((c->cp->pfc_hold & (1u << p)) && (d->pfc_en & (1u << p)) &&
+		    d->prio_tc[p] == q)
+			return true;
+	return false;
+}
+
+void compile_pfc_red(struct compile_ctx *c, unsigned q)
+{
+	const struct policy_queue *pq = &c->queuing->queue[q];
+
+	if (!c->cp || !c->cp->softpfc || !c->pp->dcb.software ||
+	    !(compile_pfc_queues(c) & (1u << q)))
+		return;
+	/* tbf has no RED; RED inside a tbf is not planned yet. */
+	diag_warn(&c->pp->warnings, pq->wred.line,
+	          "%s: software PFC is not realised on a queue with "
+	          "random-detect where the kernel has sch_red: the queue "
+	          "keeps its red leaf and a pause received does not hold it",
+	          policy_queue_name(q));
+}
+
+bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
+{
+	struct plan_port *pp = c->pp;
+	enum policy_pfcwd_action act = c->p->pfcwd.action;
+	bool shut =
+	    c->cp && (c->cp->wd_shut & (1u << q)) && act != POLICY_PFCWD_ALERT;
+	uint64_t speed;
+	struct plan_tbf *t = &qd->u.tbf;
+
+	if (!c->cp || !c->cp->softpfc || !pp->dcb.software ||
+	    !(compile_pfc_queues(c) & (1u << q)))
+		return false;
+	if (!(pp->caps.qdiscs & CAPS_QD_TBF)) {
+		diag_warn(&pp->warnings, c->queuing ? c->queuing->line : 0,
+		          "%s: software PFC is not realised: the kernel lacks "
+		          "sch_tbf, a pause received cannot hold the queue",
+		          policy_queue_name(q));
+		return false;
+	}
+	if (shut && act == POLICY_PFCWD_DROP) {
+		/* Nothing fits in 0 bytes: everything is dropped, and counted
+		 * as the queue's drops. */
+		qd->kind = PLAN_QD_BFIFO;
+		qd->u.fifo.limit = 0;
+		return true;
+	}
+	speed = compile_port_speed_bytes(c);
+	qd->kind = PLAN_QD_TBF;
+	t->limit = COMPILE_FIFO_LIMIT_FRAMES * c->frame;
+	if (!shut && compile_pfc_held(c, q)) {
+		t->burst = c->frame;
+		t->rate = compile_pfc_hold_rate(t->burst);
+	} else {
+		t->burst = COMPILE_PFC_BURST_RELEASED > 2 * c->frame
+		               ? COMPILE_PFC_BURST_RELEASED
+		               : 2 * c->frame;
+		t->rate = speed * COMPILE_PFC_RATE_FACTOR;
+	}
+	return true;
+}
+
+void compile_pfc_dcb(struct compile_ctx *c)
+{
+	struct plan_dcb *d = &c->pp->dcb;
+	enum policy_pfcwd_action act = c->p->pfcwd.action;
+
+	if (!c->cp || d->software || !c->cp->wd_shut ||
+	    act == POLICY_PFCWD_ALERT)
+		return;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if (d->prio_tc[p] < POLICY_NQUEUES &&
+		    (c->cp->wd_shut & (1u << d->prio_tc[p])))
+			d->pfc_en &= (uint8_t) ~(1u << p);
+}

@@ -1,0 +1,208 @@
+/* test_softpfc: software PFC's receive side (daemon/agent/softpfc.c) on
+ * frames built by the codec and a clock of the test's: a pause holds only
+ * honoured priorities, for quanta x 512 bit times at the port's speed; a
+ * refresh extends the hold, XON or expiry releases it; the daemon hears
+ * each change of the held set once; every frame is counted, honoured or
+ * not, XON apart; link pause; malformed frames; the kick frame. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "agent/softpfc.h"
+
+static const uint8_t peer[6] = {0x02, 0, 0, 0, 0, 0x02};
+
+struct heard {
+	unsigned calls;
+	uint8_t held;
+	char ifname[16];
+};
+
+static void changed(void *arg, const char *ifname, uint8_t held)
+{
+	struct heard *h = arg;
+
+	h->calls++;
+	h->held = held;
+	snprintf(h->ifname, sizeof(h->ifname), "%s", ifname);
+}
+
+static void rx(struct softpfc *s, const char *ifname, enum pfc_frame_kind k,
+               uint8_t prios, uint16_t quanta, double now)
+{
+	struct pfc_frame f;
+	uint8_t buf[PFC_FRAME_MIN];
+
+	pfc_frame_make(&f, k, peer, prios, quanta);
+	assert_int_equal(pfc_frame_encode(&f, buf, sizeof(buf)), 60);
+	softpfc_rx(s, ifname, buf, sizeof(buf), now);
+}
+
+static void test_hold_release(void **state)
+{
+	struct softpfc s;
+	struct heard h = {0};
+	struct softpfc_port *e;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	assert_int_equal(
+	    softpfc_configure(&s, "veth0", 0x08, false, 10000, 1000.0), 0);
+	e = softpfc_port(&s, "veth0", false);
+	assert_non_null(e);
+	assert_int_equal(h.calls, 0);
+	/* 65535 quanta at 1 Gb/s: 33.55 ms */
+	softpfc_configure(&s, "veth0", 0x08, false, 1000, 1000.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1000.0);
+	assert_int_equal(h.calls, 1);
+	assert_int_equal(h.held, 0x08);
+	assert_string_equal(h.ifname, "veth0");
+	assert_true(softpfc_next(&s) > 1033.55 && softpfc_next(&s) < 1033.56);
+	/* a refresh: longer hold (at least 50 ms), no new call */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1020.0);
+	assert_int_equal(h.calls, 1);
+	softpfc_expire(&s, 1060.0);
+	assert_int_equal(e->held, 0x08);
+	softpfc_expire(&s, 1071.0);
+	assert_int_equal(h.calls, 2);
+	assert_int_equal(h.held, 0);
+	assert_true(softpfc_next(&s) < 0);
+	/* held 1000.0 -> 1070.0 */
+	assert_true(softpfc_held_ms(e, 3, 2000) > 69.99 &&
+	            softpfc_held_ms(e, 3, 2000) < 70.01);
+	/* at 10 Gb/s 65535 quanta are 3.4 ms: held the floor, 10 ms, and
+	 * a refresh at least 50 ms */
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 1500.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1500.0);
+	assert_true(softpfc_next(&s) == 1500.0 + SOFTPFC_HOLD_MIN_MS);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1505.0);
+	assert_true(softpfc_next(&s) == 1505.0 + SOFTPFC_REFRESH_MIN_MS);
+	softpfc_expire(&s, 1556.0);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(h.calls, 4);
+	/* XON releases at once */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 100, 2000.0);
+	assert_int_equal(h.held, 0x08);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 0, 2000.001);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(h.calls, 6);
+	assert_int_equal(e->c.rx_pause[3], 5);
+	assert_int_equal(e->c.rx_xon[3], 1);
+	/* at 100 Mb/s a quantum is ten times longer than at 1 Gb/s */
+	softpfc_configure(&s, "veth0", 0x08, false, 100, 3000.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 3000.0);
+	assert_true(softpfc_next(&s) > 3335.5 && softpfc_next(&s) < 3335.6);
+	softpfc_free(&s);
+}
+
+/* Pause for priorities that are not honoured holds nothing but is
+ * counted (the watchdog's live counter); XON never counts as pause. */
+static void test_not_honoured(void **state)
+{
+	struct softpfc s;
+	struct heard h = {0};
+	struct softpfc_port *e;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	softpfc_configure(&s, "veth0", 0x08, false, 0, 0);
+	e = softpfc_port(&s, "veth0", false);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x11, 1000, 1.0);
+	assert_int_equal(h.calls, 0);
+	assert_int_equal(e->c.rx_pause[0], 1);
+	assert_int_equal(e->c.rx_pause[4], 1);
+	/* a held priority that the watchdog stops honouring: released */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 2.0);
+	assert_int_equal(h.held, 0x08);
+	softpfc_configure(&s, "veth0", 0x00, false, 0, 2.5);
+	assert_int_equal(h.held, 0);
+	/* ... and goes on counting */
+	for (int i = 0; i < 10; i++)
+		rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 3.0 + i);
+	assert_int_equal(e->c.rx_pause[3], 11);
+	assert_int_equal(h.calls, 2);
+	/* an XON storm: counted as XON only */
+	for (int i = 0; i < 100; i++)
+		rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 0, 20.0 + i);
+	assert_int_equal(e->c.rx_pause[3], 11);
+	assert_int_equal(e->c.rx_xon[3], 100);
+	/* frames of a port without an entry are ignored */
+	rx(&s, "veth9", PFC_FRAME_PFC, 0x08, 65535, 200);
+	assert_null(softpfc_port(&s, "veth9", false));
+	softpfc_free(&s);
+}
+
+static void test_link_pause(void **state)
+{
+	struct softpfc s;
+	struct heard h = {0};
+	struct softpfc_port *e;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	softpfc_configure(&s, "veth0", 0, false, 1000, 0);
+	e = softpfc_port(&s, "veth0", false);
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 1000, 1.0);
+	assert_int_equal(h.calls, 0);
+	assert_int_equal(e->c.rx_link_pause, 1);
+	softpfc_configure(&s, "veth0", 0, true, 1000, 2.0);
+	/* 50000 quanta at 1 Gb/s: 25.6 ms, every priority */
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 50000, 3.0);
+	assert_int_equal(h.held, 0xff);
+	assert_true(softpfc_next(&s) > 28.59 && softpfc_next(&s) < 28.61);
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 0, 3.1);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(e->c.rx_link_xon, 1);
+	softpfc_free(&s);
+}
+
+static void test_malformed_and_kick(void **state)
+{
+	struct softpfc s;
+	struct heard h = {0};
+	uint8_t buf[PFC_FRAME_MIN], kick[SOFTPFC_KICK_LEN];
+	const uint8_t mac[6] = {0x02, 0x11, 0x22, 0x33, 0x44, 0x55};
+	struct pfc_frame f;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	softpfc_configure(&s, "veth0", 0xff, false, 0, 0);
+	pfc_frame_make(&f, PFC_FRAME_PFC, peer, 0xff, 1000);
+	pfc_frame_encode(&f, buf, sizeof(buf));
+	/* cut in the middle of the pause times */
+	softpfc_rx(&s, "veth0", buf, 25, 1.0);
+	assert_int_equal(softpfc_port(&s, "veth0", false)->c.rx_malformed, 1);
+	assert_int_equal(h.calls, 0);
+	/* not MAC Control at all: ignored */
+	softpfc_rx(&s, "veth0", buf, 10, 1.0);
+	assert_int_equal(softpfc_port(&s, "veth0", false)->c.rx_malformed, 1);
+	softpfc_kick_frame(mac, kick);
+	assert_memory_equal(kick, mac, 6);
+	assert_memory_equal(kick + 6, mac, 6);
+	assert_int_equal(kick[12], 0x88);
+	assert_int_equal(kick[13], 0xb5);
+	/* the kick is nothing the codec takes for flow control */
+	assert_int_equal(pfc_frame_decode(kick, sizeof(kick), &f, NULL, 0),
+	                 -ENOMSG);
+	softpfc_remove(&s, "veth0");
+	assert_null(softpfc_port(&s, "veth0", false));
+	softpfc_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_hold_release),
+	    cmocka_unit_test(test_not_honoured),
+	    cmocka_unit_test(test_link_pause),
+	    cmocka_unit_test(test_malformed_and_kick),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

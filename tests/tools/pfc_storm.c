@@ -1,0 +1,337 @@
+/* pfc_storm: a PFC storm injector. Sends 802.1Qbb PFC frames (or 802.3x
+ * link pause frames) out of one interface over AF_PACKET, for chosen
+ * priorities, at a chosen rate and pause time, for a given time or count:
+ * the faulty host of the watchdog's tests, the peer that pauses roced in
+ * the software PFC tests, and an XON storm (quanta 0) that must never
+ * count as a pause storm. With --pcap the frames go to a capture file
+ * instead (tshark checks the encoder on it).
+ *
+ *   pfc_storm -i IF [-k pfc|pause] [-p PRIOS] [-q QUANTA] [-r PPS]
+ *             [-t SECONDS] [-n COUNT] [-s SRC-MAC] [-w PCAP] [-x]
+ *
+ *   -p  priorities, a list "3" or "3,4" or "0-7" (default 3)
+ *   -q  pause time in quanta, 0-65535 (default 65535; 0: XON)
+ *   -r  frames per second (default 1000); 0: as fast as possible
+ *   -t  seconds to run (default 1); -n stops after COUNT frames first
+ *   -s  source MAC (default: the interface's)
+ *   -x  end with one XON (pause time 0) for the same priorities, at once
+ *
+ * Frames are paced on an absolute CLOCK_MONOTONIC schedule, so a late
+ * wake-up sends what is due at once instead of drifting. Prints
+ * "sent N frames in S s (R/s) first_ns T0 last_ns T1 xon_ns T2" (the
+ * first and last frame's and the XON's CLOCK_MONOTONIC time, 0 when none);
+ * exit 0, or 1 on an error (named).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto/pfc_frame.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int parse_prios(const char *s, uint8_t *mask)
+{
+	char *end;
+
+	*mask = 0;
+	while (*s) {
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a > 7)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b > 7)
+				return -1;
+		}
+		for (long p = a; p <= b; p++)
+			*mask |= (uint8_t)(1u << p);
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -1;
+		s = end;
+	}
+	return *mask ? 0 : -1;
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned v[6];
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4],
+	           &v[5]) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++) {
+		if (v[i] > 255)
+			return -1;
+		mac[i] = (uint8_t)v[i];
+	}
+	return 0;
+}
+
+/* A classic pcap file of Ethernet frames. */
+static FILE *pcap_open(const char *path)
+{
+	struct {
+		uint32_t magic;
+		uint16_t major, minor;
+		int32_t zone;
+		uint32_t sigfigs, snaplen, linktype;
+	} h = {0xa1b2c3d4, 2, 4, 0, 0, 65535, 1};
+	FILE *f = fopen(path, "wb");
+
+	if (f && fwrite(&h, sizeof(h), 1, f) != 1) {
+		fclose(f);
+		return NULL;
+	}
+	return f;
+}
+
+static int pcap_write(FILE *f, const uint8_t *b, size_t len, double t)
+{
+	uint32_t r[4] = {(uint32_t)t, (uint32_t)((t - (uint32_t)t) * 1e6),
+	                 (uint32_t)len, (uint32_t)len};
+
+	return fwrite(r, sizeof(r), 1, f) == 1 && fwrite(b, len, 1, f) == 1
+	           ? 0
+	           : -1;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: pfc_storm -i IF [-k pfc|pause] [-p PRIOS] "
+	                "[-q QUANTA] [-r PPS] [-t SECONDS] [-n COUNT] "
+	                "[-s SRC-MAC] [-w PCAP]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *ifname = NULL, *pcap = NULL;
+	uint8_t prios = 0x08, src[6] = {0x02, 0, 0, 0, 0, 0x01};
+	bool have_src = false, xon = false;
+	double xon_t = 0;
+	long quanta = 65535, count = -1;
+	double rate = 1000, secs = 1;
+	int kind = PFC_FRAME_PFC, c, fd = -1;
+	struct sockaddr_ll sll = {0};
+	struct pfc_frame f;
+	uint8_t buf[PFC_FRAME_MIN];
+	FILE *pf = NULL;
+	long sent = 0, errors = 0;
+	double t0, next, end, first = 0, last = 0;
+	char *e;
+
+	while ((c = getopt(argc, argv, "i:k:p:q:r:t:n:s:w:x")) != -1) {
+		switch (c) {
+		case 'i':
+			ifname = optarg;
+			break;
+		case 'k':
+			if ((kind = pfc_frame_kind_parse(optarg)) < 0) {
+				fprintf(
+				    stderr,
+				    "pfc_storm: invalid kind '%s', expected "
+				    "pfc or pause\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			if (parse_prios(optarg, &prios)) {
+				fprintf(
+				    stderr,
+				    "pfc_storm: invalid priorities '%s', "
+				    "expected a list of 0-7 like 3,4 or 0-7\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case 'q':
+			quanta = strtol(optarg, &e, 0);
+			if (*e || quanta < 0 || quanta > 65535) {
+				fprintf(stderr,
+				        "pfc_storm: invalid quanta '%s', "
+				        "expected 0..65535\n",
+				        optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			rate = strtod(optarg, &e);
+			if (*e || rate < 0 || rate > 10e6) {
+				fprintf(
+				    stderr,
+				    "pfc_storm: invalid rate '%s', expected "
+				    "0..10000000 frames/s\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			secs = strtod(optarg, &e);
+			if (*e || secs < 0 || secs > 86400) {
+				fprintf(
+				    stderr,
+				    "pfc_storm: invalid time '%s', expected "
+				    "0..86400 s\n",
+				    optarg);
+				return 2;
+			}
+			break;
+		case 'n':
+			count = strtol(optarg, &e, 10);
+			if (*e || count < 0) {
+				fprintf(stderr,
+				        "pfc_storm: invalid count '%s'\n",
+				        optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (parse_mac(optarg, src)) {
+				fprintf(stderr,
+				        "pfc_storm: invalid MAC '%s', expected "
+				        "xx:xx:xx:xx:xx:xx\n",
+				        optarg);
+				return 2;
+			}
+			have_src = true;
+			break;
+		case 'w':
+			pcap = optarg;
+			break;
+		case 'x':
+			xon = true;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (!ifname && !pcap)
+		usage();
+
+	if (pcap) {
+		if (!(pf = pcap_open(pcap))) {
+			fprintf(stderr, "pfc_storm: %s: %s\n", pcap,
+			        strerror(errno));
+			return 1;
+		}
+	} else {
+		struct ifreq ifr = {0};
+
+		fd = socket(AF_PACKET, SOCK_RAW, 0);
+		if (fd < 0) {
+			fprintf(stderr, "pfc_storm: AF_PACKET socket: %s\n",
+			        strerror(errno));
+			return 1;
+		}
+		sll.sll_family = AF_PACKET;
+		sll.sll_ifindex = (int)if_nametoindex(ifname);
+		sll.sll_halen = 6;
+		if (!sll.sll_ifindex) {
+			fprintf(stderr, "pfc_storm: %s: %s\n", ifname,
+			        strerror(errno));
+			return 1;
+		}
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+		if (!have_src && ioctl(fd, SIOCGIFHWADDR, &ifr) == 0)
+			memcpy(src, ifr.ifr_hwaddr.sa_data, 6);
+	}
+	pfc_frame_make(&f, (enum pfc_frame_kind)kind, src, prios,
+	               (uint16_t)quanta);
+	if (pfc_frame_encode(&f, buf, sizeof(buf)) < 0)
+		return 1;
+	memcpy(sll.sll_addr, f.dst, 6);
+
+	t0 = next = now_s();
+	end = t0 + secs;
+	while (count < 0 || sent < count) {
+		double t = now_s();
+
+		if (t >= end && !(count >= 0 && pf))
+			break;
+		if (rate > 0 && t < next && !pf) {
+			struct timespec ts = {
+			    .tv_sec = (time_t)next,
+			    .tv_nsec = (long)((next - (time_t)next) * 1e9)};
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+			                NULL);
+			continue;
+		}
+		if (pf) {
+			if (pcap_write(pf, buf, sizeof(buf),
+			               t0 + sent * 1e-3)) {
+				fprintf(stderr, "pfc_storm: %s: write error\n",
+				        pcap);
+				return 1;
+			}
+			if (count < 0)
+				count = 1;
+		} else if (sendto(fd, buf, sizeof(buf), 0,
+		                  (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN) {
+				fprintf(stderr, "pfc_storm: send on %s: %s\n",
+				        ifname, strerror(errno));
+				return 1;
+			}
+			errors++;
+		} else {
+			last = now_s();
+			if (!first)
+				first = last;
+		}
+		sent++;
+		if (rate > 0)
+			next += 1.0 / rate;
+	}
+	if (xon && fd >= 0) {
+		struct pfc_frame x;
+		uint8_t xb[PFC_FRAME_MIN];
+
+		pfc_frame_make(&x, (enum pfc_frame_kind)kind, src, prios, 0);
+		if (pfc_frame_encode(&x, xb, sizeof(xb)) < 0 ||
+		    sendto(fd, xb, sizeof(xb), 0, (struct sockaddr *)&sll,
+		           sizeof(sll)) < 0) {
+			fprintf(stderr, "pfc_storm: XON on %s: %s\n", ifname,
+			        strerror(errno));
+			return 1;
+		}
+		xon_t = now_s();
+	}
+	if (pf && fclose(pf)) {
+		fprintf(stderr, "pfc_storm: %s: %s\n", pcap, strerror(errno));
+		return 1;
+	}
+	if (fd >= 0)
+		close(fd);
+	t0 = now_s() - t0;
+	/* The first and last frame's CLOCK_MONOTONIC times, in ns: the
+	 * benchmarks measure reactions from them. */
+	printf("sent %ld frames in %.3f s (%.0f/s)%s first_ns %.0f last_ns "
+	       "%.0f xon_ns %.0f\n",
+	       sent - errors, t0, t0 > 0 ? (double)(sent - errors) / t0 : 0.0,
+	       errors ? " (some refused: ENOBUFS)" : "", first * 1e9,
+	       last * 1e9, xon_t * 1e9);
+	return 0;
+}

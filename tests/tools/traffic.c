@@ -1,0 +1,375 @@
+/* traffic: a UDP traffic pair that counts loss per DSCP and measures
+ * latency, for the lossless tests and bench/pfc.
+ *
+ *   traffic send DST[:PORT] [-T TOS] [-r PPS] [-t SECONDS] [-n COUNT]
+ *                [-s SIZE] [-b SNDBUF] [-f FLOW]
+ *   traffic recv [-p PORT] [-t SECONDS] [-i IDLE] [-e EXPECT] [-R READY]
+ *                [-l LOG]
+ *
+ * The sender's datagrams carry a flow id, a sequence number and the
+ * CLOCK_MONOTONIC time they were sent (namespaces share that clock, so a
+ * receiver on the same machine measures one-way latency). Its socket
+ * blocks (with SNDBUF bytes of send buffer, default the system's), so
+ * that a queue held by PFC back-pressures it instead of losing: it
+ * counts what it failed to send (errors) apart from what it sent.
+ * -r 0 sends as fast as the socket takes them.
+ *
+ * The receiver counts by TOS byte (IP_RECVTOS) and flow: received,
+ * lost (sequence numbers never seen, up to the highest seen), duplicated,
+ * and the latency min/median/max. It stops after -t seconds (default 30),
+ * when EXPECT datagrams arrived, or when nothing arrived for IDLE seconds
+ * (default 3) after the first. READY is created once it listens. LOG gets
+ * one line per datagram: "flow seq sent_ns recv_ns". Output, one line per
+ * TOS: "tos 0x68 flows 1 rx N lost L dup D lat_us MIN MED MAX", then
+ * "total rx N lost L".
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TRAFFIC_MAGIC 0x52434544u /* "RCED" */
+#define MAX_FLOWS     64
+#define MAX_SEQ       (1u << 24) /* per flow, for the seen bitmap */
+
+struct hdr {
+	uint32_t magic;
+	uint32_t flow;
+	uint64_t seq;
+	uint64_t sent_ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "traffic: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static double num(const char *s, const char *what, double lo, double hi)
+{
+	char *e;
+	double v = strtod(s, &e);
+
+	if (*e || e == s || v < lo || v > hi) {
+		fprintf(stderr, "traffic: invalid %s '%s', expected %g..%g\n",
+		        what, s, lo, hi);
+		exit(2);
+	}
+	return v;
+}
+
+static int do_send(int argc, char **argv)
+{
+	struct sockaddr_in to = {.sin_family = AF_INET,
+	                         .sin_port = htons(4791)};
+	double rate = 1000, secs = 1;
+	long count = -1, size = 1000, sndbuf = 0, flow = 0, tos = 0;
+	uint64_t sent = 0, errors = 0, t0, next, end;
+	char buf[65536], *colon;
+	int fd, c;
+
+	if (argc < 2) {
+		fprintf(stderr, "traffic send DST[:PORT] ...\n");
+		return 2;
+	}
+	colon = strchr(argv[1], ':');
+	if (colon) {
+		*colon = '\0';
+		to.sin_port = htons((uint16_t)num(colon + 1, "port", 1, 65535));
+	}
+	if (inet_pton(AF_INET, argv[1], &to.sin_addr) != 1) {
+		fprintf(stderr, "traffic: invalid address '%s'\n", argv[1]);
+		return 2;
+	}
+	optind = 2;
+	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:")) != -1) {
+		switch (c) {
+		case 'T':
+			tos = (long)num(optarg, "TOS", 0, 255);
+			break;
+		case 'r':
+			rate = num(optarg, "rate", 0, 1e7);
+			break;
+		case 't':
+			secs = num(optarg, "time", 0, 86400);
+			break;
+		case 'n':
+			count = (long)num(optarg, "count", 0, 1e12);
+			break;
+		case 's':
+			size = (long)num(optarg, "size", sizeof(struct hdr),
+			                 sizeof(buf));
+			break;
+		case 'b':
+			sndbuf =
+			    (long)num(optarg, "send buffer", 1024, 1 << 30);
+			break;
+		case 'f':
+			flow = (long)num(optarg, "flow", 0, MAX_FLOWS - 1);
+			break;
+		default:
+			return 2;
+		}
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	if (tos &&
+	    setsockopt(fd, IPPROTO_IP, IP_TOS, &(int){(int)tos}, sizeof(int)))
+		die("IP_TOS");
+	if (sndbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){(int)sndbuf},
+	                         sizeof(int)))
+		die("SO_SNDBUF");
+	memset(buf, 0, sizeof(buf));
+	t0 = next = now_ns();
+	end = t0 + (uint64_t)(secs * 1e9);
+	while (count < 0 || (long)sent + (long)errors < count) {
+		struct hdr h = {TRAFFIC_MAGIC, (uint32_t)flow, sent, 0};
+		uint64_t t = now_ns();
+
+		if (t >= end)
+			break;
+		if (rate > 0 && t < next) {
+			struct timespec ts = {(time_t)(next / 1000000000u),
+			                      (long)(next % 1000000000u)};
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+			                NULL);
+			continue;
+		}
+		h.sent_ns = now_ns();
+		memcpy(buf, &h, sizeof(h));
+		if (sendto(fd, buf, (size_t)size, 0, (struct sockaddr *)&to,
+		           sizeof(to)) < 0) {
+			if (errno != ENOBUFS && errno != EAGAIN &&
+			    errno != ECONNREFUSED)
+				die("sendto");
+			errors++;
+		} else
+			sent++;
+		if (rate > 0)
+			next += (uint64_t)(1e9 / rate);
+	}
+	printf("sent %llu errors %llu in %.3f s\n", (unsigned long long)sent,
+	       (unsigned long long)errors, (double)(now_ns() - t0) / 1e9);
+	close(fd);
+	return 0;
+}
+
+struct flowstat {
+	bool used;
+	uint8_t tos;
+	uint32_t flow;
+	uint64_t rx, dup, maxseq;
+	uint8_t *seen; /* bitmap of MAX_SEQ */
+	uint32_t *lat; /* microseconds, one per datagram (capped) */
+	size_t nlat, caplat;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int do_recv(int argc, char **argv)
+{
+	struct sockaddr_in me = {.sin_family = AF_INET,
+	                         .sin_port = htons(4791)};
+	double secs = 30, idle = 3;
+	long expect = 0;
+	const char *ready = NULL, *logp = NULL;
+	static struct flowstat fs[MAX_FLOWS * 4];
+	uint64_t total = 0, t0, last = 0;
+	FILE *log = NULL;
+	int fd, c;
+
+	optind = 1;
+	while ((c = getopt(argc, argv, "p:t:i:e:R:l:")) != -1) {
+		switch (c) {
+		case 'p':
+			me.sin_port =
+			    htons((uint16_t)num(optarg, "port", 1, 65535));
+			break;
+		case 't':
+			secs = num(optarg, "time", 0, 86400);
+			break;
+		case 'i':
+			idle = num(optarg, "idle time", 0.1, 86400);
+			break;
+		case 'e':
+			expect = (long)num(optarg, "count", 0, 1e12);
+			break;
+		case 'R':
+			ready = optarg;
+			break;
+		case 'l':
+			logp = optarg;
+			break;
+		default:
+			return 2;
+		}
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &(int){8 << 20},
+	           sizeof(int));
+	if (setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &(int){1}, sizeof(int)))
+		die("IP_RECVTOS");
+	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
+		die("bind");
+	if (logp && !(log = fopen(logp, "w")))
+		die(logp);
+	if (ready) {
+		FILE *r = fopen(ready, "w");
+
+		if (!r)
+			die(ready);
+		fclose(r);
+	}
+	t0 = now_ns();
+	for (;;) {
+		char buf[65536], cbuf[256];
+		struct iovec iov = {buf, sizeof(buf)};
+		struct msghdr mh = {.msg_iov = &iov,
+		                    .msg_iovlen = 1,
+		                    .msg_control = cbuf,
+		                    .msg_controllen = sizeof(cbuf)};
+		struct pollfd pfd = {fd, POLLIN, 0};
+		uint64_t t = now_ns();
+		double left = secs - (double)(t - t0) / 1e9;
+		struct hdr h;
+		uint8_t tos = 0;
+		ssize_t n;
+
+		if (expect && (long)total >= expect)
+			break;
+		if (left <= 0 || (last && (double)(t - last) / 1e9 >= idle))
+			break;
+		if (poll(&pfd, 1, 50) <= 0)
+			continue;
+		n = recvmsg(fd, &mh, MSG_DONTWAIT);
+		if (n < (ssize_t)sizeof(h))
+			continue;
+		last = now_ns();
+		memcpy(&h, buf, sizeof(h));
+		if (h.magic != TRAFFIC_MAGIC || h.flow >= MAX_FLOWS ||
+		    h.seq >= MAX_SEQ)
+			continue;
+		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm;
+		     cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == IPPROTO_IP &&
+			    cm->cmsg_type == IP_TOS)
+				tos = *(uint8_t *)CMSG_DATA(cm);
+		struct flowstat *f = NULL;
+		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
+			if (!fs[i].used ||
+			    (fs[i].tos == tos && fs[i].flow == h.flow)) {
+				f = &fs[i];
+				break;
+			}
+		if (!f)
+			continue;
+		if (!f->used) {
+			f->used = true;
+			f->tos = tos;
+			f->flow = h.flow;
+			f->seen = calloc(MAX_SEQ / 8, 1);
+			if (!f->seen)
+				die("calloc");
+		}
+		if (f->seen[h.seq / 8] & (1u << (h.seq % 8))) {
+			f->dup++;
+			continue;
+		}
+		f->seen[h.seq / 8] |= (uint8_t)(1u << (h.seq % 8));
+		f->rx++;
+		total++;
+		if (h.seq + 1 > f->maxseq)
+			f->maxseq = h.seq + 1;
+		if (f->nlat == f->caplat) {
+			size_t nc = f->caplat ? f->caplat * 2 : 4096;
+			uint32_t *nl = realloc(f->lat, nc * sizeof(*nl));
+
+			if (!nl)
+				die("realloc");
+			f->lat = nl;
+			f->caplat = nc;
+		}
+		f->lat[f->nlat++] = (uint32_t)((last - h.sent_ns) / 1000);
+		if (log)
+			fprintf(log, "%u %llu %llu %llu\n", h.flow,
+			        (unsigned long long)h.seq,
+			        (unsigned long long)h.sent_ns,
+			        (unsigned long long)last);
+	}
+	uint64_t trx = 0, tlost = 0;
+	for (unsigned tos = 0; tos < 256; tos++) {
+		uint64_t rx = 0, lost = 0, dup = 0, nflows = 0;
+		uint32_t *all = NULL;
+		size_t nall = 0;
+
+		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++) {
+			struct flowstat *f = &fs[i];
+
+			if (!f->used || f->tos != tos)
+				continue;
+			nflows++;
+			rx += f->rx;
+			dup += f->dup;
+			lost += f->maxseq - f->rx;
+			all = realloc(all, (nall + f->nlat) * sizeof(*all));
+			if (!all && nall + f->nlat)
+				die("realloc");
+			memcpy(all + nall, f->lat, f->nlat * sizeof(*all));
+			nall += f->nlat;
+		}
+		if (!nflows)
+			continue;
+		qsort(all, nall, sizeof(*all), cmp_u32);
+		printf("tos 0x%02x flows %llu rx %llu lost %llu dup %llu "
+		       "lat_us %u %u %u\n",
+		       tos, (unsigned long long)nflows, (unsigned long long)rx,
+		       (unsigned long long)lost, (unsigned long long)dup,
+		       nall ? all[0] : 0, nall ? all[nall / 2] : 0,
+		       nall ? all[nall - 1] : 0);
+		trx += rx;
+		tlost += lost;
+		free(all);
+	}
+	printf("total rx %llu lost %llu\n", (unsigned long long)trx,
+	       (unsigned long long)tlost);
+	if (log)
+		fclose(log);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "send"))
+		return do_send(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "recv"))
+		return do_recv(argc - 1, argv + 1);
+	fprintf(stderr, "usage: traffic send DST[:PORT] [-T TOS] [-r PPS] "
+	                "[-t S] [-n N] [-s SIZE] [-b SNDBUF] [-f FLOW]\n"
+	                "       traffic recv [-p PORT] [-t S] [-i IDLE] "
+	                "[-e N] [-R READY] [-l LOG]\n");
+	return 2;
+}

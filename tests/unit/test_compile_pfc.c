@@ -1,0 +1,256 @@
+/* test_compile_pfc: what software PFC and the watchdog put into a plan
+ * (lib/plan/compile_pfc.c): the no-drop queue's tbf leaf released and
+ * held, the watchdog's actions on software and hardware ports, the ports
+ * and modes where none of it applies, and that a hold and its release
+ * are one tbf change for diff (no rebuild, nothing dropped). Linked into
+ * test_compile. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plan/diff.h"
+#include "tcomp.h"
+
+/* The reference policy (PFC on CoS 3 -> queue 3) on one port with these
+ * software PFC and watchdog inputs. */
+static const struct plan_port *run(struct policy *p, enum caps_preset preset,
+                                   bool softpfc, uint8_t hold, uint8_t shut,
+                                   struct plan *pl)
+{
+	struct compile_port cp;
+
+	memset(&cp, 0, sizeof(cp));
+	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
+	caps_preset(&cp.caps, preset);
+	cp.softpfc = softpfc;
+	cp.pfc_hold = hold;
+	cp.wd_shut = shut;
+	plan_init(pl);
+	assert_int_equal(compile_policy(p, &cp, 1, pl), 0);
+	assert_int_equal(pl->nports, 1);
+	return &pl->ports[0];
+}
+
+static void want_released(const struct plan_qdisc *qd)
+{
+	assert_int_equal(qd->kind, PLAN_QD_TBF);
+	assert_int_equal(qd->u.tbf.rate, 4 * SPEED_B);
+	assert_int_equal(qd->u.tbf.burst, 65536);
+	assert_int_equal(qd->u.tbf.limit, 1000 * FRAME);
+}
+
+static void want_held(const struct plan_qdisc *qd)
+{
+	assert_int_equal(qd->kind, PLAN_QD_TBF);
+	/* one frame's bucket, refilled in 100 s */
+	assert_int_equal(qd->u.tbf.burst, FRAME);
+	assert_int_equal(qd->u.tbf.rate, (FRAME + 99) / 100);
+	assert_int_equal(qd->u.tbf.limit, 1000 * FRAME);
+}
+
+static void test_released_and_held(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	/* Without the daemon's software PFC: the fifo as ever. */
+	pp = run(&p, CAPS_PRESET_HOST, false, 0x08, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_BFIFO);
+	plan_free(&pl);
+	/* Released: a tbf above the port's rate; the other queues keep
+	 * their fifo. */
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	want_released(tcomp_qdisc(pp, LEAF(3)));
+	for (unsigned q = 0; q < 8; q++)
+		if (q != 3)
+			assert_int_equal(tcomp_qdisc(pp, LEAF(q))->kind,
+			                 PLAN_QD_BFIFO);
+	assert_int_equal(pp->nqdiscs, 9);
+	plan_free(&pl);
+	/* Held by a pause for priority 3. */
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0, &pl);
+	want_held(tcomp_qdisc(pp, LEAF(3)));
+	plan_free(&pl);
+	/* A pause for a priority that is not no-drop holds nothing. */
+	pp = run(&p, CAPS_PRESET_HOST, true, 0xf7, 0, &pl);
+	want_released(tcomp_qdisc(pp, LEAF(3)));
+	for (unsigned q = 0; q < 8; q++)
+		if (q != 3)
+			assert_int_equal(tcomp_qdisc(pp, LEAF(q))->kind,
+			                 PLAN_QD_BFIFO);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* PFC not enabled (mode auto before DCBX, mode off): the leaf is the
+ * same tbf (its packets and counters stay when PFC comes and goes), but
+ * a pause does not hold it. */
+static void test_pfc_not_enabled(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_AUTO);
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0, &pl);
+	want_released(tcomp_qdisc(pp, LEAF(3)));
+	plan_free(&pl);
+	policy_free(&p);
+	tcomp_ref_policy(&p, POLICY_PFC_OFF);
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0, &pl);
+	want_released(tcomp_qdisc(pp, LEAF(3)));
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* The watchdog on a software port: drop takes everything (a fifo of 0
+ * bytes), forward ignores the pause, alert leaves the hold alone. */
+static void test_watchdog_software(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	const struct plan_qdisc *qd;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0x08, &pl);
+	qd = tcomp_qdisc(pp, LEAF(3));
+	assert_int_equal(qd->kind, PLAN_QD_BFIFO);
+	assert_int_equal(qd->u.fifo.limit, 0);
+	assert_int_equal(pp->dcb.pfc_en, 0x08);
+	plan_free(&pl);
+	p.pfcwd.action = POLICY_PFCWD_FORWARD;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0x08, &pl);
+	want_released(tcomp_qdisc(pp, LEAF(3)));
+	plan_free(&pl);
+	p.pfcwd.action = POLICY_PFCWD_ALERT;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0x08, &pl);
+	want_held(tcomp_qdisc(pp, LEAF(3)));
+	plan_free(&pl);
+	/* another queue shut changes nothing here */
+	p.pfcwd.action = POLICY_PFCWD_DROP;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0x10, &pl);
+	want_held(tcomp_qdisc(pp, LEAF(3)));
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* The watchdog on a hardware port: PFC off for the shut queue's
+ * priorities (drop, forward), not for alert. */
+static void test_watchdog_hardware(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	pp = run(&p, CAPS_PRESET_HW, true, 0x08, 0, &pl);
+	assert_int_equal(pp->dcb.pfc_en, 0x08);
+	plan_free(&pl);
+	pp = run(&p, CAPS_PRESET_HW, true, 0, 0x08, &pl);
+	assert_int_equal(pp->dcb.pfc_en, 0);
+	assert_int_equal(pp->dcb.pfc_admin, 0x08);
+	plan_free(&pl);
+	p.pfcwd.action = POLICY_PFCWD_FORWARD;
+	pp = run(&p, CAPS_PRESET_HW, true, 0, 0x08, &pl);
+	assert_int_equal(pp->dcb.pfc_en, 0);
+	plan_free(&pl);
+	p.pfcwd.action = POLICY_PFCWD_ALERT;
+	pp = run(&p, CAPS_PRESET_HW, true, 0, 0x08, &pl);
+	assert_int_equal(pp->dcb.pfc_en, 0x08);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* Where the kernel has sch_red, a WRED no-drop queue keeps its red leaf
+ * and says that software PFC does not hold it; without sch_tbf, a
+ * warning too. */
+static void test_not_realised(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	struct caps caps;
+	struct compile_port cp;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	pp = run(&p, CAPS_PRESET_FULL, true, 0x08, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_RED);
+	tcomp_want_warning(pp, "software PFC is not realised on a queue "
+	                       "with random-detect");
+	plan_free(&pl);
+	caps_preset(&caps, CAPS_PRESET_HOST);
+	caps.qdiscs &= ~CAPS_QD_TBF;
+	memset(&cp, 0, sizeof(cp));
+	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
+	cp.caps = caps;
+	cp.softpfc = true;
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&p, &cp, 1, &pl), 0);
+	pp = &pl.ports[0];
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_BFIFO);
+	tcomp_want_warning(pp, "lacks sch_tbf");
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* Hold and release are one change of the tbf: diff neither deletes nor
+ * rebuilds anything (which would drop the queue's packets). */
+static void test_hold_is_one_change(void **state)
+{
+	struct policy p;
+	struct plan a, b;
+	const struct plan_port *released, *held;
+	struct diff d;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	released = run(&p, CAPS_PRESET_HOST, true, 0, 0, &a);
+	held = run(&p, CAPS_PRESET_HOST, true, 0x08, 0, &b);
+	for (int dir = 0; dir < 2; dir++) {
+		diff_init(&d);
+		assert_int_equal(
+		    diff_port(dir ? released : held, dir ? held : released, &d),
+		    0);
+		assert_int_equal(d.n, 1);
+		assert_int_equal(d.ops[0].kind, DIFF_CHANGE);
+		assert_int_equal(d.ops[0].obj, DIFF_QDISC);
+		assert_int_equal(d.ops[0].u.qdisc.handle, LEAF(3));
+		diff_free(&d);
+	}
+	/* the same plan again: nothing */
+	diff_init(&d);
+	assert_int_equal(diff_port(held, held, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+	plan_free(&a);
+	plan_free(&b);
+	policy_free(&p);
+}
+
+int tcomp_run_pfc_tests(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_released_and_held),
+	    cmocka_unit_test(test_pfc_not_enabled),
+	    cmocka_unit_test(test_watchdog_software),
+	    cmocka_unit_test(test_watchdog_hardware),
+	    cmocka_unit_test(test_not_realised),
+	    cmocka_unit_test(test_hold_is_one_change),
+	};
+
+	return cmocka_run_group_tests_name("compile_pfc", tests, NULL, NULL);
+}
