@@ -183,7 +183,7 @@ for what in 'show class-map' 'show policy-map' 'show policy-map interface' \
 		fail "$what: $out"
 done
 out=$(ctl '{"cmd":"show","what":"show interface priority-flow-control","args":[]}')
-jget "$out" 'R["text"]' | grep -q 'software PFC is not implemented yet' ||
+jget "$out" 'R["text"]' | grep -q "roced's software PFC counters" ||
 	fail "show interface priority-flow-control does not say PFC counts are n/a"
 out=$(ctl '{"cmd":"show","what":"show queuing pfc-queue","args":["detail"]}')
 jget "$out" 'R["text"]' | grep -q 'PFC watch-dog poll interval : 100 ms' || fail "pfc-queue detail: $out"
