@@ -79,29 +79,6 @@ static char *cmd_nx_descr_field(struct cmd_exec_arg *x, const char **what)
 	return NULL;
 }
 
-int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len)
-{
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t k = 0; k < x->pa->argc; k++) {
-		int w;
-
-		if (!(x->pa->argmask & (1u << k)))
-			continue;
-		w = snprintf(buf + n, len - n, "%s%s", n ? " " : "",
-		             x->pa->argv[k]);
-		if (w < 0 || (size_t)w >= len - n) {
-			cmd_fail(x->err, x->pa->pos[k],
-			         "%% description longer than %zu characters",
-			         len - 1);
-			return -1;
-		}
-		n += (size_t)w;
-	}
-	return 0;
-}
-
 /* `[no] description TEXT` in a class-map or policy-map. */
 int cmd_nx_map_description(struct cmd_exec_arg *x)
 {
