@@ -282,6 +282,12 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	qd->parent = compile_tc_queue_class(t, q);
 	qd->queue = (int)q;
 	if (wred && (caps->qdiscs & CAPS_QD_RED)) {
+		if (pq->queue_limit_bytes)
+			diag_warn(&c->pp->warnings, pq->queue_limit_line,
+			          "%s: queue-limit is not realised beside "
+			          "random-detect: RED's limit follows its "
+			          "thresholds",
+			          policy_queue_name(q));
 		compile_pfc_red(c, q);
 		qd->kind = PLAN_QD_RED;
 		compile_red_fill(&qd->u.red, &pq->wred, q,
@@ -296,6 +302,11 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	if (compile_pfc_leaf(c, qd, q))
 		return 0;
 	if (!(caps->qdiscs & CAPS_QD_BFIFO) && (caps->qdiscs & CAPS_QD_PFIFO)) {
+		if (pq->configured && pq->queue_limit_bytes)
+			diag_warn(&c->pp->warnings, pq->queue_limit_line,
+			          "%s: queue-limit is not realised: the kernel "
+			          "lacks bfifo, pfifo counts packets",
+			          policy_queue_name(q));
 		qd->kind = PLAN_QD_PFIFO;
 		qd->u.fifo.limit = COMPILE_PFIFO_LIMIT;
 		return 0;
@@ -304,6 +315,9 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	 * so; there is nothing better to plan. */
 	qd->kind = PLAN_QD_BFIFO;
 	qd->u.fifo.limit = COMPILE_FIFO_LIMIT_FRAMES * c->frame;
+	/* `queue-limit N bytes` is the fifo's byte limit. */
+	if (pq->configured && pq->queue_limit_bytes)
+		qd->u.fifo.limit = (uint32_t)pq->queue_limit_bytes;
 	return 0;
 }
 
