@@ -187,6 +187,7 @@ int main(int argc, char **argv)
 	} else {
 		main_stdin(&r, o.stop_on_error);
 	}
+	rocesh_finish(&r);
 	fflush(r.out);
 	/* A person at a terminal has seen each error already. */
 	rc = r.nerrors && !terminal ? ROCESH_EXIT_FAIL : 0;

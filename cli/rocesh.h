@@ -48,7 +48,15 @@ struct rocesh {
 	 * land in whatever mode the session was left in. */
 	unsigned rejected;
 	size_t rejected_indent;
-	bool quit; /* `exit` at roced# */
+	/* Known NX-OS lines that are not QoS (cmd_not_qos), and the lines
+	 * indented under one: counted and told once (rocesh_finish), as a
+	 * pasted full running-config has many. IGNORING is the line number
+	 * of the last such line while lines under it follow. */
+	unsigned nignored;
+	unsigned ignoring;
+	size_t ignored_indent;
+	struct strbuf ignored_what; /* the families seen, ", "-separated */
+	bool quit;                  /* `exit` at roced# */
 	FILE *out;
 	FILE *err;
 };
@@ -68,6 +76,10 @@ void rocesh_free(struct rocesh *r);
  * is refused too: "% skipped: under a rejected line N". On a terminal a
  * refused line only leaves the mode as it was, as in NX-OS. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col);
+
+/* The end of a session: "% ignored N lines: not QoS (families)" once,
+ * when any line was. */
+void rocesh_finish(struct rocesh *r);
 
 /* --echo: carry out LINE as if typed on a terminal, printing the prompt
  * and the line first (see rocesh(8), SCRIPTS). R->interactive must be set

@@ -9,6 +9,7 @@
  * answered by roced.
  */
 #include "rocesh.h"
+#include "pipe.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ int rocesh_init(struct rocesh *r, const char *sockpath)
 	cmd_ctx_init(&r->ctx);
 	policy_init(&r->known);
 	strbuf_init(&r->warnings);
+	strbuf_init(&r->ignored_what);
 	r->known_stale = true;
 	r->src = "stdin";
 	r->out = stdout;
@@ -36,6 +38,7 @@ void rocesh_free(struct rocesh *r)
 	client_close(&r->cl);
 	policy_free(&r->known);
 	strbuf_free(&r->warnings);
+	strbuf_free(&r->ignored_what);
 }
 
 void rocesh_print_error(struct rocesh *r, const char *line, size_t col,
@@ -273,26 +276,40 @@ static void rocesh_print_show(struct rocesh *r, struct json_object *reply,
 static void rocesh_show_args(const struct cmd_parsed *p,
                              struct ctl_request *req)
 {
-	size_t skip = 0, end = p->argc;
+	size_t end = p->argc, n = 0;
 	const char *s = p->name;
+	bool used[CMD_ARGV_MAX] = {false};
 
+	/* The command's own words are left out wherever they stand: they
+	 * lead the line, except in `show interface X priority-flow-control`,
+	 * whose name has them around the interface. */
 	while (s && *s) {
-		skip++;
-		s = strchr(s, ' ');
-		s = s ? s + 1 : NULL;
+		size_t wl = strcspn(s, " ");
+
+		for (size_t i = 0; i < p->argc; i++)
+			if (!used[i] && !(p->argmask & (1u << i)) &&
+			    strlen(p->argv[i]) == wl &&
+			    !strncmp(p->argv[i], s, wl)) {
+				used[i] = true;
+				break;
+			}
+		s = s[wl] ? s + wl + 1 : NULL;
 	}
-	if (p->json && end > skip && !strcmp(p->argv[end - 1], "json"))
+	if (p->json && end && !strcmp(p->argv[end - 1], "json"))
 		end--;
-	req->nargs = end > skip ? end - skip : 0;
-	for (size_t i = skip; i < end && i - skip < CTL_ARGS_MAX; i++)
-		ctl_request_set(req->args[i - skip], sizeof(req->args[0]),
-		                p->argv[i]);
+	for (size_t i = 0; i < end && n < CTL_ARGS_MAX; i++)
+		if (!used[i])
+			ctl_request_set(req->args[n++], sizeof(req->args[0]),
+			                p->argv[i]);
+	req->nargs = n;
 }
 
 static int rocesh_show(struct rocesh *r, const char *line,
-                       const struct cmd_parsed *p, size_t col)
+                       const struct cmd_parsed *p, size_t col,
+                       const struct rocesh_pipes *pp)
 {
-	struct ctl_request req = {.cmd = CTL_CMD_SHOW, .json = p->json};
+	struct ctl_request req = {.cmd = CTL_CMD_SHOW,
+	                          .json = p->json || (pp && pp->json)};
 	struct json_object *reply;
 	int rc = 0;
 
@@ -301,10 +318,26 @@ static int rocesh_show(struct rocesh *r, const char *line,
 	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
-	if (client_reply_ok(reply))
-		rocesh_print_show(r, reply, p->json);
-	else
+	if (client_reply_ok(reply) && pp && pp->n) {
+		/* The answer through the filters (pipe.c). */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		FILE *out = r->out;
+
+		if (mem) {
+			r->out = mem;
+			rocesh_print_show(r, reply, req.json);
+			r->out = out;
+			fclose(mem);
+			rocesh_pipes_run(pp, text ? text : "", out);
+			free(text);
+		}
+	} else if (client_reply_ok(reply)) {
+		rocesh_print_show(r, reply, req.json);
+	} else {
 		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+	}
 	json_object_put(reply);
 	return rc;
 }
@@ -428,14 +461,103 @@ static bool rocesh_blank(const char *line)
 	return *line == '\0' || *line == '#';
 }
 
+static size_t rocesh_indent(const char *line);
+
+/* A known NX-OS line that is not QoS (WHAT is its family), or a line
+ * under one: counted for rocesh_finish, on a terminal told at once. */
+static int rocesh_ignore(struct rocesh *r, const char *line, const char *what)
+{
+	r->nignored++;
+	if (what) {
+		const char *list = strbuf_str(&r->ignored_what), *p;
+		size_t n = strlen(what);
+		bool seen = false;
+
+		r->ignoring = r->lineno ? r->lineno : 1;
+		r->ignored_indent = rocesh_indent(line);
+		/* each family once, in the order first seen */
+		for (p = list; !seen && (p = strstr(p, what)); p += n)
+			seen = (p == list || p[-1] == ' ') &&
+			       (p[n] == ',' || p[n] == '\0');
+		if (!seen)
+			strbuf_printf(&r->ignored_what, "%s%s",
+			              r->ignored_what.len ? ", " : "", what);
+	}
+	if (r->interactive)
+		fprintf(r->err, "%% ignored: not QoS\n");
+	return 0;
+}
+
+/* A line indented deeper than the last ignored one belongs to it
+ * (`router bgp` and its neighbours). */
+static bool rocesh_under_ignored(struct rocesh *r, const char *line)
+{
+	if (!r->ignoring)
+		return false;
+	if (rocesh_indent(line) > r->ignored_indent)
+		return true;
+	r->ignoring = 0;
+	return false;
+}
+
+/* A show command's output filters (`| include ...`, pipe.c): the line
+ * without them is run with them; a line whose first part is no show
+ * command is run whole (a description may hold a '|'). Returns 1 when
+ * LINE has no filters. */
+static int rocesh_line_piped(struct rocesh *r, const char *line, size_t col)
+{
+	char cmdline[512];
+	struct rocesh_pipes pp;
+	struct cmd_parsed p;
+	struct cmd_error err;
+	int rc;
+
+	if (!strchr(line, '|'))
+		return 1;
+	if (cmd_parse(&r->ctx, line, &p, &err) == 0)
+		return 1; /* the '|' belongs to the command */
+	if (rocesh_pipes_parse(line, cmdline, sizeof(cmdline), &pp, &err) < 0) {
+		rocesh_print_error(r, line, col, &err);
+		r->nerrors++;
+		return -1;
+	}
+	if (cmd_parse(&r->ctx, cmdline, &p, &err) < 0 ||
+	    p.kind != CMD_KIND_SHOW) {
+		rocesh_pipes_free(&pp);
+		if (err.message[0] && p.kind == CMD_KIND_SHOW) {
+			rocesh_print_error(r, line, col, &err);
+		} else {
+			struct cmd_error e = {
+			    .pos = (size_t)(strchr(line, '|') - line)};
+
+			snprintf(e.message, sizeof(e.message),
+			         "%% Output filters (|) follow show commands "
+			         "only");
+			rocesh_print_error(r, line, col, &e);
+		}
+		r->nerrors++;
+		return -1;
+	}
+	rc = rocesh_show(r, line, &p, col, &pp);
+	rocesh_pipes_free(&pp);
+	return rc;
+}
+
 static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 {
 	struct cmd_parsed p;
 	struct cmd_error err, ignored;
 	size_t len = strlen(line);
+	const char *what;
+	int piped;
 
 	if (rocesh_blank(line))
 		return 0;
+	if (rocesh_under_ignored(r, line))
+		return rocesh_ignore(r, line, NULL);
+	piped = rocesh_line_piped(r, line, col);
+	if (piped <= 0)
+		return piped;
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 	if (len && line[len - 1] == '?')
@@ -449,6 +571,9 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 		conf.depth = 0;
 		if (r->interactive || r->ctx.mode != CMD_MODE_EXEC ||
 		    cmd_parse(&conf, line, &p, &ignored) < 0) {
+			what = cmd_not_qos(line);
+			if (what)
+				return rocesh_ignore(r, line, what);
 			/* The mode whose parse got further says more. */
 			if (!r->interactive && r->ctx.mode == CMD_MODE_EXEC &&
 			    ignored.pos > err.pos)
@@ -465,7 +590,7 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	case CMD_KIND_CONFIG:
 		return rocesh_config(r, line, &p, col);
 	case CMD_KIND_SHOW:
-		return rocesh_show(r, line, &p, col);
+		return rocesh_show(r, line, &p, col, NULL);
 	case CMD_KIND_ACTION:
 		return rocesh_action(r, line, &p, col);
 	}
@@ -514,6 +639,15 @@ static bool rocesh_skipped(struct rocesh *r, const char *line)
 	        r->lineno, r->rejected);
 	r->nerrors++;
 	return true;
+}
+
+void rocesh_finish(struct rocesh *r)
+{
+	if (!r->nignored)
+		return;
+	fprintf(r->err, "%% ignored %u line%s: not QoS (%s)\n", r->nignored,
+	        r->nignored == 1 ? "" : "s", strbuf_str(&r->ignored_what));
+	fflush(r->err);
 }
 
 /* Output and errors of one line stay in order when both go to one file. */

@@ -21,6 +21,9 @@ trap 'rm -rf "$runtmp" .leftovers.json' EXIT
 chmod 755 "$runtmp"
 leftovers() { python3 "$top/tests/tools/leftovers.py" "$@"; }
 leftovers snapshot .leftovers.json --build-dir "$PWD"
+# A build that fails stops make before any test runs: results of an
+# earlier run must not be counted as this one's.
+rm -f tests/*/*.trs tests/*/*.log
 ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check >make-check.out 2>&1 || rc=$?
 grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' make-check.out || true
 

@@ -40,6 +40,69 @@ static int show_copy_name(char *dst, size_t size, const char *s,
 	return 0;
 }
 
+/* `show interface [X] priority-flow-control [detail]`: the words of X
+ * (`ethernet 1/1`, `Eth1/1`, `swp1`) and detail, in any order after the
+ * command's own words. */
+static int show_query_pfc_if(struct show_query *q, const char *const *args,
+                             size_t n, char *err, size_t errlen)
+{
+	char joined[128] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(args[i], "detail")) {
+			q->detail = true;
+			continue;
+		}
+		if (!strcmp(args[i], "priority-flow-control"))
+			continue;
+		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
+		                        "%s%s", len ? " " : "", args[i]);
+		if (len >= sizeof(joined)) {
+			snprintf(err, errlen, "%% interface name too long");
+			return -1;
+		}
+	}
+	if (!len)
+		return 0;
+	if (policy_ifname_nxos(joined, q->iface, sizeof(q->iface)) < 0) {
+		snprintf(err, errlen, "%% interface name too long: %.64s",
+		         joined);
+		return -1;
+	}
+	return 0;
+}
+
+/* `[system] [type T]` at the start of *ARGS, consumed. */
+static int show_query_narrow(struct show_query *q, const char *const **args,
+                             size_t *n, char *err, size_t errlen)
+{
+	if (*n && !strcmp((*args)[0], "system") &&
+	    q->kind == CTL_SHOW_POLICY_MAP) {
+		q->system = true;
+		(*args)++;
+		(*n)--;
+	}
+	if (*n >= 2 && !strcmp((*args)[0], "type")) {
+		if (strcmp((*args)[1], "qos") &&
+		    strcmp((*args)[1], "queuing") &&
+		    strcmp((*args)[1], "network-qos")) {
+			snprintf(
+			    err, errlen,
+			    "%% Invalid type '%.32s', expected qos, queuing "
+			    "or network-qos",
+			    (*args)[1]);
+			return -1;
+		}
+		if (show_copy_name(q->type, sizeof(q->type), (*args)[1], "type",
+		                   err, errlen) < 0)
+			return -1;
+		*args += 2;
+		*n -= 2;
+	}
+	return 0;
+}
+
 int show_query_parse(const char *what, const char *const *args, size_t nargs,
                      struct show_query *q, char *err, size_t errlen)
 {
@@ -68,9 +131,16 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 	}
 	switch (q->kind) {
 	case CTL_SHOW_RUNNING_CONFIG:
-		if (n == 1 && !strcmp(args[0], "qos")) {
+		/* NX-OS calls the QoS part ipqos */
+		if (n == 1 &&
+		    (!strcmp(args[0], "qos") || !strcmp(args[0], "ipqos"))) {
 			q->qos_only = true;
 			return 0;
+		}
+		if (n == 3 && !strcmp(args[0], "interface") &&
+		    !strcmp(args[2], "all")) {
+			q->all = true;
+			n = 2;
 		}
 		if (n == 2 && !strcmp(args[0], "interface"))
 			return show_copy_name(q->iface, sizeof(q->iface),
@@ -81,11 +151,21 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		break;
 	case CTL_SHOW_CLASS_MAP:
 	case CTL_SHOW_POLICY_MAP:
+		if (show_query_narrow(q, &args, &n, err, errlen) < 0)
+			return -1;
 		if (n == 1)
 			return show_copy_name(q->name, sizeof(q->name), args[0],
 			                      "map", err, errlen);
 		break;
 	case CTL_SHOW_POLICY_MAP_IF:
+		if (n >= 2 && !strcmp(args[n - 2], "type")) {
+			if (show_copy_name(q->type, sizeof(q->type),
+			                   args[n - 1], "type", err,
+			                   errlen) < 0)
+				return -1;
+			n -= 2;
+		}
+		/* fall through */
 	case CTL_SHOW_QUEUING_IF:
 	case CTL_SHOW_LLDP_DCBX:
 	case CTL_SHOW_LLDP_IF:
@@ -102,11 +182,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		}
 		break;
 	case CTL_SHOW_PFC_IF:
-		if (n == 1 && !strcmp(args[0], "detail")) {
-			q->detail = true;
-			return 0;
-		}
-		break;
+		return show_query_pfc_if(q, args, n, err, errlen);
 	case CTL_SHOW_LLDP_NEIGHBORS:
 	case CTL_SHOW_LLDP_TRAFFIC:
 	case CTL_SHOW_PFC_QUEUE:
@@ -621,14 +697,15 @@ static void show_config_text(const struct show_query *q,
 		strbuf_puts(text, "!Command: show startup-config\n");
 	else if (f)
 		strbuf_printf(text,
-		              "!Command: show running-config interface %s\n",
-		              f->name);
+		              "!Command: show running-config interface %s%s\n",
+		              f->name, q->all ? " all" : "");
 	else
 		strbuf_printf(text, "!Command: show running-config%s\n",
 		              q->qos_only ? " qos" : "");
 	strbuf_puts(text, "\n");
 	if (f)
-		snprintf(section, sizeof(section), "interface %s", f->name);
+		snprintf(section, sizeof(section), "interface %s%s", f->name,
+		         q->all ? " all" : "");
 	cmd_running_config(in->policy,
 	                   f             ? section
 	                   : q->qos_only ? "qos"
@@ -665,16 +742,19 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		if (show_class_map_json(in->policy, q->name, data, err,
 		                        errlen) < 0)
 			return -1;
+		show_narrow_maps(*data, "class-map", q, in->policy);
 		show_text_class_map(*data, text);
 		break;
 	case CTL_SHOW_POLICY_MAP:
 		if (show_policy_map_json(in->policy, q->name, data, err,
 		                         errlen) < 0)
 			return -1;
+		show_narrow_maps(*data, "policy-map", q, in->policy);
 		show_text_policy_map(*data, text);
 		break;
 	case CTL_SHOW_POLICY_MAP_IF:
 		*data = show_ports(in, q->kind);
+		show_narrow_ports(*data, q);
 		show_text_policy_map_if(*data, text);
 		break;
 	case CTL_SHOW_QUEUING_IF:

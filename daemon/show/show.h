@@ -80,6 +80,13 @@ struct show_query {
 	char name[POLICY_NAME_MAX];   /* class-map / policy-map NAME, or "" */
 	char iface[POLICY_ALIAS_MAX]; /* interface X, or "" for all */
 	bool detail;
+	/* NX-OS's narrowing words: `type qos|queuing|network-qos` (class-map,
+	 * policy-map, policy-map interface), `system` (the policy-maps
+	 * system qos attaches), `all` (running-config interface X with its
+	 * defaults written out). */
+	char type[16];
+	bool system;
+	bool all;
 };
 
 /* The request's "what" (the command's protocol name, e.g. "show queuing

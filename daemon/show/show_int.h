@@ -27,6 +27,15 @@ int show_class_map_json(const struct policy *p, const char *name,
                         struct json_object **out, char *err, size_t errlen);
 int show_policy_map_json(const struct policy *p, const char *name,
                          struct json_object **out, char *err, size_t errlen);
+struct show_query;
+/* NX-OS's `type T` and `system`: keep the maps of DATA[KEY] ("class-map"
+ * or "policy-map") of that type, and with system those system qos of P
+ * attaches. */
+void show_narrow_maps(struct json_object *data, const char *key,
+                      const struct show_query *q, const struct policy *p);
+/* `show policy-map interface X type qos|queuing`: each port's other
+ * service policy left out. */
+void show_narrow_ports(struct json_object *data, const struct show_query *q);
 
 /* --- reading (show_text.c); absent or mistyped members read as empty --- */
 

@@ -44,6 +44,31 @@ static struct json_object *show_wred_json(const struct policy_wred *w)
 	return o;
 }
 
+/* `pause buffer-size ...` in bytes. */
+static struct json_object *
+show_pause_buffer_json(const struct policy_pause_buffer *b)
+{
+	struct json_object *o = json_object_new_object();
+
+	show_add_int(o, "buffer-size", b->buffer_size);
+	show_add_int(o, "pause-threshold", b->pause_threshold);
+	show_add_int(o, "resume-threshold", b->resume_threshold);
+	return o;
+}
+
+/* An ingress class (c-in-qN) of a queuing policy. */
+static struct json_object *show_in_queue_json(const struct policy_queue *q,
+                                              unsigned n)
+{
+	struct json_object *o = json_object_new_object();
+
+	show_add_str(o, "name", policy_in_queue_name(n));
+	if (q->pause.set)
+		json_object_object_add(o, "pause-buffer",
+		                       show_pause_buffer_json(&q->pause));
+	return o;
+}
+
 struct json_object *show_queue_conf_json(const struct policy_queue *q,
                                          unsigned n)
 {
@@ -55,6 +80,8 @@ struct json_object *show_queue_conf_json(const struct policy_queue *q,
 	if (q->has_bandwidth)
 		show_add_int(o, "bandwidth-remaining-percent",
 		             q->bandwidth_percent);
+	if (q->has_bandwidth_min)
+		show_add_int(o, "bandwidth-percent", q->bandwidth_min_percent);
 	if (q->wred.enabled)
 		json_object_object_add(o, "random-detect",
 		                       show_wred_json(&q->wred));
@@ -73,6 +100,10 @@ static struct json_object *show_queues_json(const struct policy_map_queuing *m)
 			    a, show_queue_conf_json(&m->queue[n], n));
 	if (m->queue[0].configured)
 		json_object_array_add(a, show_queue_conf_json(&m->queue[0], 0));
+	for (unsigned n = POLICY_NQUEUES; n-- > 0;)
+		if (m->in_queue[n].configured)
+			json_object_array_add(
+			    a, show_in_queue_json(&m->in_queue[n], n));
 	return a;
 }
 
@@ -142,6 +173,12 @@ static struct json_object *show_map_nq_json(const struct policy_map_nq *m)
 			                       show_mask_json(r->pfc_cos));
 		if (r->mtu)
 			show_add_int(c, "mtu", r->mtu);
+		if (r->no_drop)
+			show_add_bool(c, "pause-no-drop", true);
+		if (r->buffer.set)
+			json_object_object_add(
+			    c, "pause-buffer",
+			    show_pause_buffer_json(&r->buffer));
 		json_object_array_add(a, c);
 	}
 	json_object_object_add(o, "class", a);
@@ -155,6 +192,12 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 	show_add_str(o, "name", f->name);
 	if (f->alias[0])
 		show_add_str(o, "alias", f->alias);
+	if (f->description[0])
+		show_add_str(o, "description", f->description);
+	if (f->mtu)
+		show_add_int(o, "mtu", f->mtu);
+	if (f->shutdown != POLICY_INHERIT)
+		show_add_bool(o, "shutdown", f->shutdown == POLICY_ON);
 	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
 		struct json_object *pfc = json_object_new_object();
 
@@ -164,17 +207,21 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 		if (f->watchdog != POLICY_INHERIT)
 			show_add_bool(pfc, "watch-dog-interval",
 			              f->watchdog == POLICY_ON);
+		if (f->pfc_send_tlv)
+			show_add_bool(pfc, "send-tlv", true);
 		json_object_object_add(o, "priority-flow-control", pfc);
 	}
 	if (f->qdisc_takeover)
 		show_add_bool(o, "qdisc-takeover", true);
-	if (f->qos_input[0] || f->queuing_output[0]) {
+	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		struct json_object *sp = json_object_new_object();
 
 		if (f->qos_input[0])
 			show_add_str(sp, "qos-input", f->qos_input);
 		if (f->queuing_output[0])
 			show_add_str(sp, "queuing-output", f->queuing_output);
+		if (f->queuing_input[0])
+			show_add_str(sp, "queuing-input", f->queuing_input);
 		json_object_object_add(o, "service-policy", sp);
 	}
 	return o;
@@ -227,7 +274,7 @@ static void show_policy_qos_parts(const struct policy *p, struct json_object *o)
 	json_object_object_add(o, "policy-map", pm);
 
 	if (p->system.network_qos[0] || p->system.qos_input[0] ||
-	    p->system.queuing_output[0]) {
+	    p->system.queuing_output[0] || p->system.queuing_input[0]) {
 		struct json_object *sq = json_object_new_object();
 		struct json_object *sp = json_object_new_object();
 
@@ -238,6 +285,9 @@ static void show_policy_qos_parts(const struct policy *p, struct json_object *o)
 		if (p->system.queuing_output[0])
 			show_add_str(sp, "queuing-output",
 			             p->system.queuing_output);
+		if (p->system.queuing_input[0])
+			show_add_str(sp, "queuing-input",
+			             p->system.queuing_input);
 		json_object_object_add(sq, "service-policy", sp);
 		json_object_object_add(o, "system-qos", sq);
 	}
@@ -270,6 +320,8 @@ struct json_object *show_policy_json(const struct policy *p,
 	}
 	json_object_object_add(o, "priority-flow-control",
 	                       show_pfcwd_json(&p->pfcwd));
+	if (p->pfc_mc_drop)
+		show_add_bool(o, "hardware-qos-pfc-mc-drop", true);
 	return o;
 }
 
@@ -310,6 +362,27 @@ int show_class_map_json(const struct policy *p, const char *name,
 			continue;
 		o = show_class_nq_json(&p->class_nq[i]);
 		show_add_str(o, "type", "network-qos");
+		json_object_array_add(a, o);
+	}
+	/* The Nexus 9000 system-defined classes: network-qos c-8q-nqN
+	 * serves qos-group N, ingress queuing c-in-qN priority N. */
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		if (!show_match(name, policy_nq_system_name(q)))
+			continue;
+		o = json_object_new_object();
+		show_add_str(o, "name", policy_nq_system_name(q));
+		show_add_str(o, "type", "network-qos");
+		json_object_object_add(o, "qos-group", show_mask_json(1u << q));
+		json_object_array_add(a, o);
+	}
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		if (!show_match(name, policy_in_queue_name(q)))
+			continue;
+		o = json_object_new_object();
+		show_add_str(o, "name", policy_in_queue_name(q));
+		show_add_str(o, "type", "queuing");
+		show_add_str(o, "match", "any");
+		json_object_object_add(o, "qos-group", show_mask_json(1u << q));
 		json_object_array_add(a, o);
 	}
 	if (name[0] && !json_object_array_length(a)) {
@@ -357,4 +430,68 @@ int show_policy_map_json(const struct policy *p, const char *name,
 	*out = json_object_new_object();
 	json_object_object_add(*out, "policy-map", a);
 	return 0;
+}
+
+/* --- narrowing: type, system --- */
+
+/* Whether the map M (a "class-map" or "policy-map" entry) is one Q asks
+ * for: of its type, and with `system`, attached in system qos. */
+static bool show_narrow_keep(struct json_object *m, const struct show_query *q,
+                             const struct policy *p)
+{
+	struct json_object *v;
+	const char *type = "", *name = "";
+	const struct policy_system *s = &p->system;
+
+	if (json_object_object_get_ex(m, "type", &v))
+		type = json_object_get_string(v);
+	if (json_object_object_get_ex(m, "name", &v))
+		name = json_object_get_string(v);
+	if (q->type[0] && strcmp(type, q->type))
+		return false;
+	if (!q->system)
+		return true;
+	if (!strcmp(type, "network-qos"))
+		return !strcmp(name, s->network_qos);
+	if (!strcmp(type, "qos"))
+		return !strcmp(name, s->qos_input);
+	return !strcmp(name, s->queuing_output) ||
+	       !strcmp(name, s->queuing_input);
+}
+
+void show_narrow_maps(struct json_object *data, const char *key,
+                      const struct show_query *q, const struct policy *p)
+{
+	struct json_object *a, *keep;
+
+	if ((!q->type[0] && !q->system) ||
+	    !json_object_object_get_ex(data, key, &a))
+		return;
+	keep = json_object_new_array();
+	for (size_t i = 0; keep && i < json_object_array_length(a); i++) {
+		struct json_object *m = json_object_array_get_idx(a, i);
+
+		if (show_narrow_keep(m, q, p))
+			json_object_array_add(keep, json_object_get(m));
+	}
+	if (keep)
+		json_object_object_add(data, key, keep);
+}
+
+void show_narrow_ports(struct json_object *data, const struct show_query *q)
+{
+	struct json_object *a, *sp;
+
+	if (!q->type[0] || !json_object_object_get_ex(data, "interface", &a))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *f = json_object_array_get_idx(a, i);
+
+		if (!json_object_object_get_ex(f, "service-policy", &sp))
+			continue;
+		if (strcmp(q->type, "qos"))
+			json_object_object_del(sp, "qos-input");
+		if (strcmp(q->type, "queuing"))
+			json_object_object_del(sp, "queuing-output");
+	}
 }

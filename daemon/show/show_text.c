@@ -140,6 +140,26 @@ static void show_wred_line(struct json_object *rd, const char *indent,
 }
 
 /* The statements of one `class type queuing` block. */
+/* A class's pause buffer (network-qos or ingress queuing) and `pause
+ * no-drop`, as the running-config spells them. */
+static void show_pause_lines(struct json_object *c, const char *indent,
+                             struct strbuf *out)
+{
+	struct json_object *b = show_get(c, "pause-buffer");
+	int64_t size = 0, xoff = 0, xon = 0;
+
+	if (b && show_get_int(b, "buffer-size", &size) &&
+	    show_get_int(b, "pause-threshold", &xoff) &&
+	    show_get_int(b, "resume-threshold", &xon))
+		strbuf_printf(out,
+		              "%spause buffer-size %" PRId64
+		              " pause-threshold %" PRId64
+		              " resume-threshold %" PRId64 "\n",
+		              indent, size, xoff, xon);
+	if (show_get_bool(c, "pause-no-drop"))
+		strbuf_printf(out, "%spause no-drop\n", indent);
+}
+
 static void show_queue_lines(struct json_object *c, const char *indent,
                              struct strbuf *out)
 {
@@ -148,12 +168,16 @@ static void show_queue_lines(struct json_object *c, const char *indent,
 
 	if (show_get_int(c, "priority-level", &v))
 		strbuf_printf(out, "%spriority level %" PRId64 "\n", indent, v);
+	if (show_get_int(c, "bandwidth-percent", &v))
+		strbuf_printf(out, "%sbandwidth percent %" PRId64 "\n", indent,
+		              v);
 	if (show_get_int(c, "bandwidth-remaining-percent", &v))
 		strbuf_printf(out,
 		              "%sbandwidth remaining percent %" PRId64 "\n",
 		              indent, v);
 	if (rd)
 		show_wred_line(rd, indent, out);
+	show_pause_lines(c, indent, out);
 }
 
 static void show_heading(const char *title, struct strbuf *out)
@@ -267,6 +291,8 @@ void show_text_policy_map(struct json_object *data, struct strbuf *out)
 					strbuf_printf(
 					    out, "      pause pfc-cos %s\n",
 					    list);
+				if (t == 2)
+					show_pause_lines(c, "      ", out);
 				if (show_get_int(c, "mtu", &v))
 					strbuf_printf(
 					    out, "      mtu %" PRId64 "\n", v);

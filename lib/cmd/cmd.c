@@ -392,28 +392,33 @@ out:
 
 /* --- execution --- */
 
-/* A line typed in the mode of `interface RANGE`: carried out on every
- * member in turn (each as if in its own interface mode) on a copy of
- * POLICY, which replaces it only when every member took the line. */
-static int cmd_exec_range(struct policy *policy, struct cmd_exec_arg *x,
-                          const char *range, size_t plen, unsigned long first,
-                          unsigned long last)
+/* A line typed in the mode of `interface RANGE` or of a list: carried out
+ * on every member in turn (each as if in its own interface mode) on a
+ * copy of POLICY, which replaces it only when every member took the
+ * line. */
+static int cmd_exec_list(struct policy *policy, struct cmd_exec_arg *x,
+                         const char *spec)
 {
+	char(*m)[POLICY_ALIAS_MAX] = calloc(POLICY_IF_RANGE_MAX, sizeof(*m));
 	struct cmd_ctx member = *x->ctx;
-	char name[CMD_WORD_MAX];
+	int n, rc = 0;
 	struct policy tmp;
-	int rc = 0;
 
-	if (policy_copy(&tmp, policy) < 0) {
+	if (!m || policy_copy(&tmp, policy) < 0) {
+		free(m);
 		cmd_fail(x->err, 0, "%% Out of memory");
 		return -1;
 	}
+	n = policy_ifname_expand(spec, m, POLICY_IF_RANGE_MAX);
+	if (n <= 0) {
+		cmd_fail(x->err, 0, "%% Invalid interface range %s", spec);
+		rc = -1;
+	}
 	x->p = &tmp;
 	x->ctx = &member;
-	for (unsigned long n = first; !rc && n <= last; n++) {
-		policy_ifname_member(range, plen, n, name, sizeof(name));
+	for (int k = 0; !rc && k < n; k++) {
 		snprintf(member.path[0], sizeof(member.path[0]), "interface %s",
-		         name);
+		         m[k]);
 		rc = x->pa->def->exec(x);
 		if (rc) {
 			char why[sizeof(x->err->message)];
@@ -421,9 +426,10 @@ static int cmd_exec_range(struct policy *policy, struct cmd_exec_arg *x,
 			/* "% interface swp2: ..." */
 			snprintf(why, sizeof(why), "%s", x->err->message);
 			cmd_fail(x->err, x->err->pos, "%% interface %s: %s",
-			         name, why[0] == '%' ? why + 2 : why);
+			         m[k], why[0] == '%' ? why + 2 : why);
 		}
 	}
+	free(m);
 	if (rc) {
 		policy_free(&tmp);
 		return -1;
@@ -435,8 +441,8 @@ static int cmd_exec_range(struct policy *policy, struct cmd_exec_arg *x,
 
 /* The interface mode of a name that is not one port (cmd_nx_interface):
  * an NX-OS kind without QoS, whose lines are ignored with a note, or a
- * range. Returns 1 when the line was not for one port (carried out, or
- * -1 with ERR), 0 to carry it out as usual. */
+ * range or list. Returns 1 when the line was not for one port (carried
+ * out, or -1 with ERR), 0 to carry it out as usual. */
 static int cmd_exec_if(struct policy *policy, struct cmd_exec_arg *x)
 {
 	unsigned long first, last;
@@ -452,9 +458,10 @@ static int cmd_exec_if(struct policy *policy, struct cmd_exec_arg *x)
 		         "%% ignored: interface %s is not a QoS port", obj);
 		return 1;
 	}
-	if (policy_ifname_range(obj, &plen, &first, &last) != 0)
+	if (!strchr(obj, ',') &&
+	    policy_ifname_range(obj, &plen, &first, &last) != 0)
 		return 0;
-	return cmd_exec_range(policy, x, obj, plen, first, last) ? -1 : 1;
+	return cmd_exec_list(policy, x, obj) ? -1 : 1;
 }
 
 int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,

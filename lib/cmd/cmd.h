@@ -170,9 +170,16 @@ int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
 int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
                    struct cmd_error *err);
 
+/* Whether LINE, which does not parse, is a known NX-OS command that is
+ * not QoS (feature, switchport, spanning-tree, vpc, logging, cdp,
+ * routing, ...): its family ("feature", "routing", ...), or NULL. A
+ * pasted running-config's such lines are counted, not errors. */
+const char *cmd_not_qos(const char *line);
+
 /* `show running-config` text of POLICY in NX-OS syntax: pasting it into
  * rocesh recreates POLICY. SECTION is NULL for everything, "qos" for the
- * QoS part only, or "interface NAME" for one interface. */
+ * QoS part only, "interface NAME" for one interface, or "interface NAME
+ * all" for it with its defaults written out. */
 void cmd_running_config(const struct policy *policy, const char *section,
                         struct strbuf *out);
 

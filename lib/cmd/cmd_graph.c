@@ -42,6 +42,7 @@ static const struct {
     {"IFNAME", CMD_TOK_IF, CMD_NAMES_IF, "IFNAME"},
     {"ALIAS", CMD_TOK_ALIAS, CMD_NAMES_NONE, "WORD"},
     {"DSCPLIST", CMD_TOK_DSCP, CMD_NAMES_NONE, "<0-63>"},
+    {"TEXT", CMD_TOK_TEXT, CMD_NAMES_NONE, "LINE"},
 };
 
 /* Argument words that stand for every word of a vocabulary: the words
@@ -65,6 +66,18 @@ static const char *cmd_vocab_pfc_mode(unsigned i, const char **help)
 	return policy_pfc_mode_name((enum policy_pfc_mode)i);
 }
 
+static const char *cmd_vocab_rate(unsigned i, const char **help)
+{
+	*help = units_rate_help((enum units_rate)i);
+	return units_rate_name((enum units_rate)i);
+}
+
+static const char *cmd_vocab_wred_profile(unsigned i, const char **help)
+{
+	*help = policy_wred_profile_help((enum policy_wred_profile)i);
+	return policy_wred_profile_name((enum policy_wred_profile)i);
+}
+
 static const char *cmd_vocab_dcbx_agent(unsigned i, const char **help)
 {
 	*help = policy_dcbx_agent_help((enum policy_dcbx_agent)i);
@@ -83,6 +96,8 @@ static const struct {
 	const char *(*name)(unsigned i, const char **help);
 } cmd_vocab_words[] = {
     {"UNIT", UNITS_SIZE_MAX, cmd_vocab_unit},
+    {"RATEUNIT", UNITS_RATE_MAX, cmd_vocab_rate},
+    {"WREDPROFILE", POLICY_WRED_NPROFILES, cmd_vocab_wred_profile},
     {"SUBSYS", NAMES_DEBUG_MAX, cmd_vocab_subsys},
     {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
     {"PFCWDACT", POLICY_PFCWD_NACTIONS, cmd_vocab_pfcwd_action},
@@ -179,6 +194,9 @@ static struct cmd_frag cmd_sx_atom(struct cmd_sx *sx, const char *s, size_t len)
 	n->helplen = nl ? (size_t)(nl - sx->help) : strlen(sx->help);
 	sx->help = nl ? nl + 1 : sx->help + n->helplen;
 	f.first = f.last = 1ull << g->n;
+	/* Free text takes every word that follows: the node follows itself. */
+	if (n->type == CMD_TOK_TEXT)
+		n->next |= f.first;
 	g->n++;
 	return f;
 }
@@ -417,6 +435,8 @@ bool cmd_arg_ok(const struct cmd_node *n, const char *w, char *canon,
 	switch (n->type) {
 	case CMD_TOK_KW:
 		return false;
+	case CMD_TOK_TEXT:
+		break;
 	case CMD_TOK_NAME:
 		if (cmd_name_ok(w))
 			break;

@@ -8,6 +8,9 @@
  *   cmd_nxos.c     the NX-OS table (struct cmd_table cmd_nxos) and the
  *                  actions of its mode, system qos and interface rows
  *   cmd_nxos_maps.c  the actions of its class-map and policy-map rows
+ *   cmd_nxos_if.c    interface names, ranges and lists, mtu, shutdown,
+ *                    description; hardware qos pfc mc-drop, terminal
+ *   cmd_nxos_class.c descriptions, precedence, marking of those rows
  *   cmd_nx_util.c  the steps those actions share
  *   cmd_ctx.c      modes, contexts, a parsed line's arguments, cmd_fail
  * The engine knows no table by name: cmd.c hands it one.
@@ -37,6 +40,9 @@
  *              same way
  *   PFCMODE    a PFC mode: any word of model/policy.h's table, the same
  *              way
+ *   TEXT       free text: every word to the end of the line
+ *   RATEUNIT   a rate unit of model/units.h (kbps, mbps, gbps)
+ *   WREDPROFILE  a WRED threshold profile of model/policy.h
  *   PFCWDACT   a PFC watchdog action (drop, forward, alert): the same
  *   DCBXAGENT  a DCBX agent (roced, lldpad): model/policy.h's table, the
  *              same way
@@ -56,6 +62,8 @@
 #define CMD_HELP_NO   "Negate a command or set its defaults\n"
 #define CMD_DEPTH_MAX 3
 #define CMD_LINE_MAX  512
+/* An interface spec (name, range or list) as a mode line holds it. */
+#define CMD_IFSPEC_MAX 140
 
 /* --- token graphs (cmd_graph.c) --- */
 
@@ -69,6 +77,7 @@ enum cmd_tok {
 	CMD_TOK_RANGE,
 	CMD_TOK_LIST,
 	CMD_TOK_DSCP,
+	CMD_TOK_TEXT, /* free text to the end of the line (description) */
 };
 
 /* Which existing names complete an argument. */
@@ -214,6 +223,11 @@ void cmd_nx_remove(void *arr, size_t *n, size_t size, size_t i);
 /* "% policy-map type TYPE NAME does not exist" at POS; returns -1. */
 int cmd_nx_pmap_missing(struct cmd_exec_arg *x, const char *type,
                         const char *name, size_t pos);
+/* The interface block of the mode; NULL (error set) when it is gone. */
+struct policy_iface *cmd_nx_ctx_iface(struct cmd_exec_arg *x);
+/* The argument words of the line joined by blanks into BUF (free text);
+ * -1 with the error set when it does not fit. */
+int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len);
 /* For `no X [VALUE]`: X must be SET, and equal CUR when VALUE is given. */
 int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
                     const char *what);
@@ -237,5 +251,25 @@ int cmd_nx_random_detect(struct cmd_exec_arg *x);
 int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x);
 int cmd_nx_pause(struct cmd_exec_arg *x);
 int cmd_nx_mtu(struct cmd_exec_arg *x);
+/* Nexus 9000 pause buffers (cmd_nxos_maps.c). */
+int cmd_nx_nq_pause_buffer(struct cmd_exec_arg *x);
+int cmd_nx_que_pause_buffer(struct cmd_exec_arg *x);
+int cmd_nx_pause_no_drop(struct cmd_exec_arg *x);
+int cmd_nx_bandwidth_min(struct cmd_exec_arg *x);
+/* Interface lines (cmd_nxos_if.c). */
+int cmd_nx_interface(struct cmd_exec_arg *x);
+int cmd_nx_if_mtu(struct cmd_exec_arg *x);
+int cmd_nx_shutdown(struct cmd_exec_arg *x);
+int cmd_nx_description(struct cmd_exec_arg *x);
+int cmd_nx_mc_drop(struct cmd_exec_arg *x);
+int cmd_nx_terminal(struct cmd_exec_arg *x);
+/* Class-map and policy-map additions (cmd_nxos_class.c). */
+int cmd_nx_map_description(struct cmd_exec_arg *x);
+int cmd_nx_match_precedence(struct cmd_exec_arg *x);
+int cmd_nx_match_acl(struct cmd_exec_arg *x);
+int cmd_nx_set_mark(struct cmd_exec_arg *x);
+int cmd_nx_queue_limit(struct cmd_exec_arg *x);
+int cmd_nx_wred_profile(struct cmd_exec_arg *x);
+int cmd_nx_shape(struct cmd_exec_arg *x);
 
 #endif

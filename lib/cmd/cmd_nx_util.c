@@ -5,6 +5,7 @@
  */
 #include "cmd/cmd_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,40 @@ int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
 	if (v && strtoull(v, NULL, 10) != cur) {
 		cmd_fail(x->err, pos, "%% %s is %llu, not %s", what, cur, v);
 		return -1;
+	}
+	return 0;
+}
+
+struct policy_iface *cmd_nx_ctx_iface(struct cmd_exec_arg *x)
+{
+	char name[CMD_WORD_MAX];
+	struct policy_iface *i = (struct policy_iface *)(policy_find_iface(
+	    x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!i)
+		cmd_nx_gone(x, "interface", name);
+	return i;
+}
+
+int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < x->pa->argc; k++) {
+		int w;
+
+		if (!(x->pa->argmask & (1u << k)))
+			continue;
+		w = snprintf(buf + n, len - n, "%s%s", n ? " " : "",
+		             x->pa->argv[k]);
+		if (w < 0 || (size_t)w >= len - n) {
+			cmd_fail(x->err, x->pa->pos[k],
+			         "%% description longer than %zu characters",
+			         len - 1);
+			return -1;
+		}
+		n += (size_t)w;
 	}
 	return 0;
 }

@@ -72,18 +72,6 @@ static int cmd_nx_system_qos(struct cmd_exec_arg *x)
 
 /* ---- system qos and interfaces ---- */
 
-static struct policy_iface *cmd_nx_ctx_iface(struct cmd_exec_arg *x)
-{
-	char name[CMD_WORD_MAX];
-	struct policy_iface *i = NX_MUT(
-	    struct policy_iface,
-	    policy_find_iface(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
-
-	if (!i)
-		cmd_nx_gone(x, "interface", name);
-	return i;
-}
-
 /* service-policy type qos input / queuing output / network-qos, in
  * system qos or an interface. */
 static int cmd_nx_service_policy(struct cmd_exec_arg *x)
@@ -102,6 +90,11 @@ static int cmd_nx_service_policy(struct cmd_exec_arg *x)
 		type = "network-qos";
 		slot = x->p->system.network_qos;
 		found = name && policy_find_map_nq(x->p, name);
+	} else if (cmd_has(x->pa, "queuing", NULL) &&
+	           cmd_has(x->pa, "input", NULL)) {
+		type = "queuing";
+		slot = sys ? x->p->system.queuing_input : i->queuing_input;
+		found = name && policy_find_map_queuing(x->p, name);
 	} else if (cmd_has(x->pa, "input", NULL)) {
 		type = "qos";
 		slot = sys ? x->p->system.qos_input : i->qos_input;
@@ -125,116 +118,6 @@ static int cmd_nx_service_policy(struct cmd_exec_arg *x)
 		return cmd_nx_pmap_missing(x, type, name, pos);
 	snprintf(slot, POLICY_NAME_MAX, "%s", name);
 	return 0;
-}
-
-/* "% No interface has the alias NAME ..." at POS; returns -1. */
-static int cmd_nx_not_linux(struct cmd_exec_arg *x, const char *name,
-                            size_t pos)
-{
-	/* An alias only names a port once a block has it: roced cannot
-	 * guess which Linux port Ethernet1/1 is. */
-	cmd_fail(x->err, pos,
-	         "%% No interface has the alias %s, and it is not a Linux "
-	         "interface name: configure the port by its Linux name "
-	         "(interface swp1) and give it the alias there (alias %s)",
-	         name, name);
-	return -1;
-}
-
-/* `[no] interface PREFIX N-M`: every member as if typed alone, all or
- * none. The mode entered names the range: cmd_exec() carries each line
- * typed in it out on every member. */
-static int cmd_nx_interface_range(struct cmd_exec_arg *x, const char *name,
-                                  size_t pos, size_t plen, unsigned long first,
-                                  unsigned long last)
-{
-	char m[CMD_WORD_MAX], line[CMD_WORD_MAX + 16];
-
-	for (unsigned long n = first; n <= last; n++) {
-		const struct policy_iface *i;
-
-		if (policy_ifname_member(name, plen, n, m, sizeof(m)) < 0) {
-			cmd_fail(x->err, pos, "%% Invalid interface range %s",
-			         name);
-			return -1;
-		}
-		i = policy_find_iface(x->p, m);
-		if (x->pa->negated && !i) {
-			cmd_fail(x->err, pos,
-			         "%% interface %s is not configured", m);
-			return -1;
-		}
-		if (!i && !policy_ifname_linux(m))
-			return cmd_nx_not_linux(x, m, pos);
-	}
-	for (unsigned long n = first; n <= last; n++) {
-		const struct policy_iface *i;
-
-		policy_ifname_member(name, plen, n, m, sizeof(m));
-		i = policy_find_iface(x->p, m);
-		if (x->pa->negated)
-			cmd_nx_remove(x->p->ifaces, &x->p->nifaces, sizeof(*i),
-			              (size_t)(i - x->p->ifaces));
-		else if (!i && !policy_add_iface(x->p, m))
-			return cmd_nx_oom(x);
-	}
-	if (x->pa->negated)
-		return 0;
-	snprintf(line, sizeof(line), "interface %s", name);
-	return cmd_nx_enter(x, CMD_MODE_IF, line);
-}
-
-static int cmd_nx_interface(struct cmd_exec_arg *x)
-{
-	size_t pos, plen;
-	const char *name = cmd_arg(x->pa, 0, &pos);
-	struct policy_iface *i =
-	    NX_MUT(struct policy_iface, policy_find_iface(x->p, name));
-	char line[CMD_WORD_MAX + 16];
-	unsigned long first, last;
-	int range = i ? -1 : policy_ifname_range(name, &plen, &first, &last);
-
-	if (!i && policy_ifname_not_port(name)) {
-		/* A note, not an error: a pasted configuration has such
-		 * blocks. Its mode is entered so that the block's lines are
-		 * ignored with it (cmd_exec) instead of landing elsewhere. */
-		cmd_fail(x->err, pos,
-		         "%% ignored: interface %s is not a QoS port", name);
-		if (x->pa->negated)
-			return 0;
-		snprintf(line, sizeof(line), "interface %s", name);
-		return cmd_nx_enter(x, CMD_MODE_IF, line);
-	}
-	if (range == -2) {
-		cmd_fail(
-		    x->err, pos,
-		    "%% Invalid interface range %s: more than %d interfaces",
-		    name, POLICY_IF_RANGE_MAX);
-		return -1;
-	}
-	if (range == 0)
-		return cmd_nx_interface_range(x, name, pos, plen, first, last);
-	if (x->pa->negated) {
-		if (!i) {
-			cmd_fail(x->err, pos,
-			         "%% interface %s is not configured", name);
-			return -1;
-		}
-		cmd_nx_remove(x->p->ifaces, &x->p->nifaces, sizeof(*i),
-		              (size_t)(i - x->p->ifaces));
-		return 0;
-	}
-	if (!i && !policy_ifname_linux(name))
-		return cmd_nx_not_linux(x, name, pos);
-	if (!i) {
-		i = policy_add_iface(x->p, name);
-		if (!i)
-			return cmd_nx_oom(x);
-	}
-	/* The context names the Linux port, which an alias change inside
-	 * the block cannot invalidate. */
-	snprintf(line, sizeof(line), "interface %s", i->name);
-	return cmd_nx_enter(x, CMD_MODE_IF, line);
 }
 
 static int cmd_nx_alias(struct cmd_exec_arg *x)
@@ -262,17 +145,32 @@ static int cmd_nx_alias(struct cmd_exec_arg *x)
 static int cmd_nx_pfc_mode(struct cmd_exec_arg *x)
 {
 	struct policy_iface *i = cmd_nx_ctx_iface(x);
-	const char *mode = x->pa->argv[x->pa->argc - 1];
-	int m = policy_pfc_mode_parse(mode);
+	size_t tlv, at = x->pa->argc - 1;
+	bool send_tlv = cmd_has(x->pa, "send-tlv", &tlv);
+	const char *mode;
+	int m;
 
+	/* `priority-flow-control mode on send-tlv`: the mode before it. */
+	if (send_tlv)
+		at = tlv - 1;
+	mode = x->pa->argv[at];
+	m = policy_pfc_mode_parse(mode);
 	if (!i)
 		return -1;
+	if (send_tlv && m != POLICY_PFC_ON) {
+		cmd_fail(x->err, x->pa->pos[tlv],
+		         "%% send-tlv goes with priority-flow-control mode on "
+		         "only");
+		return -1;
+	}
 	if (!x->pa->negated) {
 		i->pfc_mode = (enum policy_pfc_mode)m;
+		i->pfc_send_tlv = send_tlv;
 		return 0;
 	}
+	i->pfc_send_tlv = false;
 	if (m >= 0 && (enum policy_pfc_mode)m != i->pfc_mode) {
-		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+		cmd_fail(x->err, x->pa->pos[at],
 		         "%% priority-flow-control mode is %s, not %s",
 		         policy_pfc_mode_name(i->pfc_mode), mode);
 		return -1;
@@ -532,7 +430,12 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 
 #define H_SHOW   "Show running system information\n"
 #define H_IFNAME "Interface name (Linux name or NX-OS alias)\n"
+/* `interface ethernet 1/1`, `interface Ethernet1/1-4, Ethernet1/7` */
+#define H_IFMORE "More of the name or list (ethernet 1/1, Ethernet1/7)\n"
 #define H_CMAP   "Configure class-map\n"
+/* show class-map / policy-map type T */
+#define SHTYPES  "(qos|queuing|network-qos)"
+#define H_SHTYPE "Type of the maps\nQos maps\nQueuing maps\nNetwork-qos maps\n"
 #define H_PMAP   "Configure policy-map\n"
 #define H_CTYPE  "Type of the class-map\n"
 #define H_PTYPE  "Type of the policy-map\n"
@@ -563,14 +466,40 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 	"Default queue (queue 0)\n"
 #define QUEUES                                                                 \
 	"(c-out-8q-q1|c-out-8q-q2|c-out-8q-q3|c-out-8q-q4|c-out-8q-q5|"        \
-	"c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default)"
+	"c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default|"                          \
+	"c-in-q1|c-in-q2|c-in-q3|c-in-q4|c-in-q5|c-in-q6|c-in-q7|"             \
+	"c-in-q-default)"
+/* The system-defined ingress classes (Nexus 9000), priority N. */
+#define H_INQUEUES                                                             \
+	"Ingress queue 1\nIngress queue 2\nIngress queue 3\n"                  \
+	"Ingress queue 4\nIngress queue 5\nIngress queue 6\n"                  \
+	"Ingress queue 7\nDefault ingress queue (queue 0)\n"
 #define H_NQCLASS                                                              \
 	H_CLASS "Type of the class\nNetwork-qos class\n"                       \
+	        "System class of qos-group 1\nSystem class of qos-group 2\n"   \
+	        "System class of qos-group 3\nSystem class of qos-group 4\n"   \
+	        "System class of qos-group 5\nSystem class of qos-group 6\n"   \
+	        "System class of qos-group 7\n"                                \
 	        "Default network-qos class\n" H_CNAME
+#define NQCLASSES                                                              \
+	"(c-8q-nq1|c-8q-nq2|c-8q-nq3|c-8q-nq4|c-8q-nq5|c-8q-nq6|c-8q-nq7|"     \
+	"c-8q-nq-default|CMAP_NQOS)"
+#define H_PBUF                                                                 \
+	"Pause (no-drop) configuration\nBuffer of the no-drop class\n"         \
+	"Bytes\nPause the sender when the buffer holds this much\nBytes\n"     \
+	"Let the sender go when the buffer is down to this\nBytes\n"
+#define PBUF                                                                   \
+	"pause buffer-size <1-4294967295> pause-threshold <1-4294967295> "     \
+	"resume-threshold <1-4294967295>"
 #define H_SP  "Configure service policy\n" H_PTYPE
 #define H_SPQ "Qos policy\nApply to the input direction\n" H_PNAME
 #define H_SPU "Queuing policy\nApply to the output direction\n" H_PNAME
 #define H_SPN "Network-qos policy\n" H_PNAME
+#define H_SPI                                                                  \
+	"Queuing policy\nApply to the input direction (pause "                 \
+	"buffers)\n" H_PNAME
+/* Accepted for pasted configurations; roced always keeps counters. */
+#define H_NOSTATS "Disable statistics (accepted; roced keeps counting)\n"
 /* PFCMODE: the modes of model/policy.c, with their help. */
 #define H_MODE  "Set PFC mode\n"
 #define H_DEBUG "Debugging functions\n"
@@ -595,27 +524,38 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 
 static const struct cmd_def cmd_nxos_table[] = {
     /* exec mode, and shows/actions reachable from every mode */
-    {M(EXEC), KMODE, "configure terminal", "configure terminal",
+    {M(EXEC), KMODE, "configure terminal", "configure [terminal]",
      "Enter configuration mode\nConfigure from the terminal\n",
      cmd_nx_configure},
+    {CMD_M_ALL, KMODE, "terminal length", "terminal length <0-511>",
+     "Set terminal line parameters\nSet number of lines on a screen\n"
+     "Number of lines (0: no paging)\n",
+     cmd_nx_terminal},
     {CMD_M_CONFIGS, KMODE, "end", "end", "Go to exec mode\n", cmd_nx_end},
     {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
      cmd_nx_exit},
     {CMD_M_ALL, KSHOW, CTL_WHAT_RUNNING_CONFIG,
-     CTL_WHAT_RUNNING_CONFIG " [qos|interface IFNAME]",
+     CTL_WHAT_RUNNING_CONFIG " [qos|ipqos|interface IFNAME [all]]",
      H_SHOW "Current operating configuration\nQoS configuration only\n"
-            "One interface's configuration\n" H_IFNAME,
+            "QoS configuration only (NX-OS's name)\n"
+            "One interface's configuration\n" H_IFNAME
+            "With the defaults written out\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_STARTUP_CONFIG, CTL_WHAT_STARTUP_CONFIG,
      H_SHOW "Contents of startup configuration\n", NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP, CTL_WHAT_CLASS_MAP " [CMAP]",
-     H_SHOW "Show class-maps\n" H_CNAME, NULL},
-    {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP, CTL_WHAT_POLICY_MAP " [PMAP]",
-     H_SHOW "Show policy-maps\n" H_PNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP,
+     CTL_WHAT_CLASS_MAP " [type " SHTYPES "] [CMAP]",
+     H_SHOW "Show class-maps\n" H_SHTYPE H_CNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP,
+     CTL_WHAT_POLICY_MAP " [system] [type " SHTYPES "] [PMAP]",
+     H_SHOW
+     "Show policy-maps\nThe policy-maps system qos attaches\n" H_SHTYPE H_PNAME,
+     NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_POLICY_MAP_IF,
-     CTL_WHAT_POLICY_MAP_IF " [IFNAME]",
+     CTL_WHAT_POLICY_MAP_IF " [IFNAME] [type (qos|queuing)]",
      H_SHOW "Show policy-maps\nPolicy-maps and counters of "
-            "interfaces\n" H_IFNAME,
+            "interfaces\n" H_IFNAME
+            "Type of the policy\nQos policy only\nQueuing policy only\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_QUEUING_IF, CTL_WHAT_QUEUING_IF " [IFNAME]",
      H_SHOW "Show queuing information\nQueues of interfaces\n" H_IFNAME, NULL},
@@ -626,6 +566,13 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF, CTL_WHAT_PFC_IF " [detail]",
      H_SHOW "Interface status\nPriority flow control status and counters\n"
+            "Counters per priority\n",
+     NULL},
+    /* NX-OS's per-port form, the interface between the words. */
+    {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF,
+     "show interface [ethernet] IFNAME priority-flow-control [detail]",
+     H_SHOW "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
+            "Priority flow control status and counters\n"
             "Counters per priority\n",
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
@@ -705,10 +652,14 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_pmap_nqos},
     {CFG, KMODE, "system qos", "system qos",
      "System management commands\nConfigure system qos\n", cmd_nx_system_qos},
-    {CFG, KCONF, "interface", "interface IFNAME",
-     "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
-    {CFG, KCONF, "interface", "no interface IFNAME",
-     NO "Configure interfaces\n" H_IFNAME, cmd_nx_interface},
+    {CFG, KCONF, "interface", "interface IFNAME [TEXT]",
+     "Configure interfaces\n" H_IFNAME H_IFMORE, cmd_nx_interface},
+    {CFG, KCONF, "interface", "no interface IFNAME [TEXT]",
+     NO "Configure interfaces\n" H_IFNAME H_IFMORE, cmd_nx_interface},
+    {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
+     NO "Hardware settings\nQoS settings\nPFC settings\n"
+        "Drop multicast in no-drop classes\n",
+     cmd_nx_mc_drop},
     {CFG, KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)", H_PFC H_WDI H_ONOFF,
      cmd_nx_wd_global},
@@ -820,6 +771,25 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_MATCH H_DSCP H_DSCPL, cmd_nx_match_dscp},
     {M(CMAP_QOS), KCONF, "match dscp", "no match dscp", NO H_MATCH H_DSCP,
      cmd_nx_match_dscp},
+    {M(CMAP_QOS), KCONF, "match precedence", "[no] match precedence LIST<0-7>",
+     NO H_MATCH "IP precedence (DSCP 8n to 8n+7)\n"
+                "List of precedence values, e.g. 3 or 4-5\n",
+     cmd_nx_match_precedence},
+    {M(CMAP_QOS), KCONF, "match precedence", "no match precedence",
+     NO H_MATCH "IP precedence (DSCP 8n to 8n+7)\n", cmd_nx_match_precedence},
+    {M(CMAP_QOS), KCONF, "match access-group", "match access-group name WORD",
+     H_MATCH "Access list (not supported: refused)\nAccess list by name\n"
+             "Access list name\n",
+     cmd_nx_match_acl},
+    /* description in every class-map and policy-map mode */
+    {M(CMAP_QOS) | M(CMAP_NQOS) | M(PMAP_QOS) | M(PMAP_QUE) | M(PMAP_NQOS),
+     KCONF, "description", "description TEXT",
+     "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_map_description},
+    {M(CMAP_QOS) | M(CMAP_NQOS) | M(PMAP_QOS) | M(PMAP_QUE) | M(PMAP_NQOS),
+     KCONF, "description", "no description [TEXT]",
+     NO "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_map_description},
     /* class-map type network-qos */
     {M(CMAP_NQOS), KCONF, "match qos-group", "[no] match qos-group LIST<0-7>",
      NO H_MATCH H_QG H_QGL, cmd_nx_match_qos_group},
@@ -832,9 +802,23 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Set qos values\nQos-group\nQos-group value\n", cmd_nx_set_qos_group},
     {M(PMAP_C_QOS), KCONF, "set qos-group", "no set qos-group",
      NO "Set qos values\nQos-group\n", cmd_nx_set_qos_group},
+    {M(PMAP_C_QOS), KCONF, "set dscp", "[no] set dscp DSCPLIST",
+     NO "Set qos values\nDSCP of the packets (kept, not realised)\n"
+        "DSCP value or name, e.g. 26 or af31\n",
+     cmd_nx_set_mark},
+    {M(PMAP_C_QOS), KCONF, "set dscp", "no set dscp",
+     NO "Set qos values\nDSCP of the packets (kept, not realised)\n",
+     cmd_nx_set_mark},
+    {M(PMAP_C_QOS), KCONF, "set cos", "[no] set cos <0-7>",
+     NO "Set qos values\nCoS of the packets (kept, not realised)\n"
+        "CoS value\n",
+     cmd_nx_set_mark},
+    {M(PMAP_C_QOS), KCONF, "set cos", "no set cos",
+     NO "Set qos values\nCoS of the packets (kept, not realised)\n",
+     cmd_nx_set_mark},
     /* policy-map type queuing */
     {M(PMAP_QUE), KCONF, "class type queuing",
-     "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES,
+     "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES H_INQUEUES,
      cmd_nx_pmap_que_class},
     {M(PMAP_C_QUE), KCONF, "bandwidth remaining percent",
      "[no] bandwidth remaining percent <0-100>",
@@ -846,6 +830,41 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Bandwidth allocation\nShare of the bandwidth left by strict "
         "queues\nPercentage\n",
      cmd_nx_bandwidth},
+    {M(PMAP_C_QUE), KCONF, "bandwidth percent",
+     "[no] bandwidth percent <0-100>",
+     NO "Bandwidth allocation\nGuaranteed minimum share of the port\n"
+        "Percent\n",
+     cmd_nx_bandwidth_min},
+    {M(PMAP_C_QUE), KCONF, "bandwidth percent", "no bandwidth percent",
+     NO "Bandwidth allocation\nGuaranteed minimum share of the port\n",
+     cmd_nx_bandwidth_min},
+    {M(PMAP_C_QUE), KCONF, "random-detect threshold",
+     "random-detect threshold WREDPROFILE [ecn]",
+     "Weighted random early detection (WRED)\n"
+     "Predefined thresholds (kept, not realised)\n"
+     "Mark ECN-capable packets instead of dropping them\n",
+     cmd_nx_wred_profile},
+    {M(PMAP_C_QUE), KCONF, "random-detect threshold",
+     "no random-detect threshold",
+     NO "Weighted random early detection (WRED)\n"
+        "Predefined thresholds (kept, not realised)\n",
+     cmd_nx_wred_profile},
+    {M(PMAP_C_QUE), KCONF, "shape",
+     "shape min <0-4294967295> RATEUNIT max <1-4294967295> RATEUNIT",
+     "Shape the queue (kept, not realised)\nGuaranteed rate\nRate\n"
+     "Largest rate\nRate\n",
+     cmd_nx_shape},
+    {M(PMAP_C_QUE), KCONF, "shape", "no shape",
+     NO "Shape the queue (kept, not realised)\n", cmd_nx_shape},
+    {M(PMAP_C_QUE), KCONF, "queue-limit",
+     "queue-limit [queue-size] <1-4294967295> UNIT",
+     "Queue buffer\nBuffer size of the queue\nSize\n", cmd_nx_queue_limit},
+    {M(PMAP_C_QUE), KCONF, "queue-limit", "queue-limit dynamic <0-10>",
+     "Queue buffer\nShare of the shared buffer (kept, not realised)\n"
+     "Alpha\n",
+     cmd_nx_queue_limit},
+    {M(PMAP_C_QUE), KCONF, "queue-limit", "no queue-limit", NO "Queue buffer\n",
+     cmd_nx_queue_limit},
     {M(PMAP_C_QUE), KCONF, "priority", "[no] priority [level <1-7>]",
      NO "Strict priority queue\nPriority level\nLevel\n", cmd_nx_priority},
     {M(PMAP_C_QUE), KCONF, "random-detect",
@@ -862,7 +881,7 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Weighted random early detection (WRED)\n", cmd_nx_random_detect},
     /* policy-map type network-qos */
     {M(PMAP_NQOS), KCONF, "class type network-qos",
-     "[no] class type network-qos (c-8q-nq-default|CMAP_NQOS)", NO H_NQCLASS,
+     "[no] class type network-qos " NQCLASSES, NO H_NQCLASS,
      cmd_nx_pmap_nq_class},
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "[no] pause pfc-cos LIST<0-7>",
      NO "Pause (no-drop) configuration\nPFC CoS values\n"
@@ -870,6 +889,21 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_pause},
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "no pause [pfc-cos]",
      NO "Pause (no-drop) configuration\nPFC CoS values\n", cmd_nx_pause},
+    {M(PMAP_C_NQOS), KCONF, "pause buffer-size", PBUF " [pfc-cos LIST<0-7>]",
+     H_PBUF "PFC CoS values\nList of CoS values to pause, e.g. 3\n",
+     cmd_nx_nq_pause_buffer},
+    {M(PMAP_C_NQOS), KCONF, "pause buffer-size", "no pause buffer-size",
+     NO "Pause (no-drop) configuration\nBuffer of the no-drop class\n",
+     cmd_nx_nq_pause_buffer},
+    {M(PMAP_C_QUE), KCONF, "pause buffer-size", PBUF, H_PBUF,
+     cmd_nx_que_pause_buffer},
+    {M(PMAP_C_QUE), KCONF, "pause buffer-size", "no pause buffer-size",
+     NO "Pause (no-drop) configuration\nBuffer of the no-drop class\n",
+     cmd_nx_que_pause_buffer},
+    {M(PMAP_C_NQOS), KCONF, "pause no-drop", "[no] pause no-drop",
+     NO "Pause (no-drop) configuration\n"
+        "Make the class's qos-groups no-drop (older Nexus form)\n",
+     cmd_nx_pause_no_drop},
     {M(PMAP_C_NQOS), KCONF, "mtu", "[no] mtu <576-9216>",
      NO "Set MTU\nMTU in bytes\n", cmd_nx_mtu},
     {M(PMAP_C_NQOS), KCONF, "mtu", "no mtu", NO "Set MTU\n", cmd_nx_mtu},
@@ -881,16 +915,22 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no service-policy type network-qos [PMAP_NQOS]", NO H_SP H_SPN,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
-     "service-policy type qos input PMAP_QOS", H_SP H_SPQ,
+     "service-policy type qos input PMAP_QOS [no-stats]", H_SP H_SPQ H_NOSTATS,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
      "no service-policy type qos input [PMAP_QOS]", NO H_SP H_SPQ,
      cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
-     "service-policy type queuing output PMAP_QUE", H_SP H_SPU,
-     cmd_nx_service_policy},
+     "service-policy type queuing output PMAP_QUE [no-stats]",
+     H_SP H_SPU H_NOSTATS, cmd_nx_service_policy},
     {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
      "no service-policy type queuing output [PMAP_QUE]", NO H_SP H_SPU,
+     cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
+     "service-policy type queuing input PMAP_QUE [no-stats]",
+     H_SP H_SPI H_NOSTATS, cmd_nx_service_policy},
+    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
+     "no service-policy type queuing input [PMAP_QUE]", NO H_SP H_SPI,
      cmd_nx_service_policy},
     /* interface */
     {M(IF), KCONF, "priority-flow-control mode",
@@ -898,6 +938,23 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(IF), KCONF, "priority-flow-control mode",
      "no priority-flow-control mode [PFCMODE]", NO H_PFC H_MODE,
      cmd_nx_pfc_mode},
+    {M(IF), KCONF, "priority-flow-control mode",
+     "[no] priority-flow-control mode PFCMODE send-tlv",
+     NO H_PFC H_MODE "Also advertise the PFC TLV (mode on only)\n",
+     cmd_nx_pfc_mode},
+    {M(IF), KCONF, "mtu", "[no] mtu <576-9216>",
+     NO "Set the interface MTU\nMTU in bytes\n", cmd_nx_if_mtu},
+    {M(IF), KCONF, "mtu", "no mtu", NO "Set the interface MTU\n",
+     cmd_nx_if_mtu},
+    {M(IF), KCONF, "shutdown", "[no] shutdown",
+     NO "Enable/disable an interface (kept, not realised by roced)\n",
+     cmd_nx_shutdown},
+    {M(IF), KCONF, "description", "description TEXT",
+     "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_description},
+    {M(IF), KCONF, "description", "no description [TEXT]",
+     NO "Enter description of maximum 254 characters\nDescription text\n",
+     cmd_nx_description},
     {M(IF), KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)",
      H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,

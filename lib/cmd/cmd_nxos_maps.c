@@ -93,8 +93,14 @@ int cmd_nx_cmap_nqos(struct cmd_exec_arg *x)
 	    NX_MUT(struct policy_class_nq, policy_find_class_nq(x->p, name));
 	const char *user;
 
-	if (cmd_nx_builtin(x, name, pos, POLICY_NQ_DEFAULT))
+	if (policy_nq_system_parse(name) >= 0) {
+		cmd_fail(x->err, pos,
+		         "%% %s is a system-defined class, built in and "
+		         "cannot be configured: use it in the policy-map as "
+		         "it is",
+		         name);
 		return -1;
+	}
 	if (x->pa->negated) {
 		if (!c) {
 			cmd_fail(x->err, pos,
@@ -212,11 +218,14 @@ static const char *cmd_nx_pmap_user(const struct policy *p, const char *name,
 
 	if ((type == 'q' && !strcmp(s->qos_input, name)) ||
 	    (type == 'u' && !strcmp(s->queuing_output, name)) ||
+	    (type == 'u' && !strcmp(s->queuing_input, name)) ||
 	    (type == 'n' && !strcmp(s->network_qos, name)))
 		return "system qos";
 	for (size_t i = 0; i < p->nifaces; i++)
 		if ((type == 'q' && !strcmp(p->ifaces[i].qos_input, name)) ||
-		    (type == 'u' && !strcmp(p->ifaces[i].queuing_output, name)))
+		    (type == 'u' &&
+		     !strcmp(p->ifaces[i].queuing_output, name)) ||
+		    (type == 'u' && !strcmp(p->ifaces[i].queuing_input, name)))
 			return p->ifaces[i].name;
 	return NULL;
 }
@@ -405,16 +414,17 @@ int cmd_nx_pmap_que_class(struct cmd_exec_arg *x)
 	struct policy_map_queuing *m = cmd_nx_ctx_pmap_que(x);
 	const char *qname = x->pa->argv[x->pa->argc - 1];
 	int q = policy_queue_parse(qname);
+	int in = policy_in_queue_parse(qname);
 	struct policy_queue *pq;
 
 	if (!m)
 		return -1;
-	if (q < 0) {
+	if (q < 0 && in < 0) {
 		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
 		         "%% Unknown queue %s", qname);
 		return -1;
 	}
-	pq = &m->queue[q];
+	pq = q >= 0 ? &m->queue[q] : &m->in_queue[in];
 	if (x->pa->negated) {
 		if (!pq->configured) {
 			cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
@@ -429,20 +439,47 @@ int cmd_nx_pmap_que_class(struct cmd_exec_arg *x)
 	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QUE, x->pa->canon);
 }
 
-static struct policy_queue *cmd_nx_ctx_queue(struct cmd_exec_arg *x)
+/* The class of the mode: an egress queue, or with INGRESS an ingress
+ * class (c-in-qN), which holds a pause buffer only; the other kind is
+ * refused, naming WHAT. */
+static struct policy_queue *cmd_nx_ctx_queue_of(struct cmd_exec_arg *x,
+                                                bool ingress, const char *what)
 {
 	struct policy_map_queuing *m = cmd_nx_ctx_pmap_que(x);
 	char qname[CMD_WORD_MAX];
-	int q;
+	struct policy_queue *pq;
+	int q, in;
 
 	if (!m)
 		return NULL;
-	q = policy_queue_parse(cmd_nx_obj(x, 1, qname, sizeof(qname)));
-	if (q < 0 || !m->queue[q].configured) {
+	cmd_nx_obj(x, 1, qname, sizeof(qname));
+	q = policy_queue_parse(qname);
+	in = policy_in_queue_parse(qname);
+	pq = q >= 0 ? &m->queue[q] : in >= 0 ? &m->in_queue[in] : NULL;
+	if (!pq || !pq->configured) {
 		cmd_nx_gone(x, "class", qname);
 		return NULL;
 	}
-	return &m->queue[q];
+	if (ingress && in < 0) {
+		cmd_fail(x->err, 0,
+		         "%% %s goes in an ingress class (%sN) or a "
+		         "network-qos class, not in %s",
+		         what, POLICY_IN_QUEUE_PREFIX, qname);
+		return NULL;
+	}
+	if (!ingress && in >= 0) {
+		cmd_fail(x->err, 0,
+		         "%% %s is not supported in ingress class %s: it "
+		         "holds pause buffer-size only",
+		         what, qname);
+		return NULL;
+	}
+	return pq;
+}
+
+static struct policy_queue *cmd_nx_ctx_queue(struct cmd_exec_arg *x)
+{
+	return cmd_nx_ctx_queue_of(x, false, x->pa->name);
 }
 
 int cmd_nx_bandwidth(struct cmd_exec_arg *x)
@@ -461,6 +498,27 @@ int cmd_nx_bandwidth(struct cmd_exec_arg *x)
 	}
 	q->has_bandwidth = true;
 	q->bandwidth_percent =
+	    (uint8_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	return 0;
+}
+
+int cmd_nx_bandwidth_min(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q = cmd_nx_ctx_queue(x);
+
+	if (!q)
+		return -1;
+	if (x->pa->negated) {
+		if (cmd_nx_no_value(x, q->has_bandwidth_min,
+		                    q->bandwidth_min_percent,
+		                    "bandwidth percent"))
+			return -1;
+		q->has_bandwidth_min = false;
+		q->bandwidth_min_percent = 0;
+		return 0;
+	}
+	q->has_bandwidth_min = true;
+	q->bandwidth_min_percent =
 	    (uint8_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
 	return 0;
 }
@@ -564,7 +622,7 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
 		                           r ? (long)(r - m->rules) : -1, cls,
 		                           m->name, pos);
-	if (!r && strcmp(cls, POLICY_NQ_DEFAULT) &&
+	if (!r && policy_nq_system_parse(cls) < 0 &&
 	    !policy_find_class_nq(x->p, cls)) {
 		cmd_fail(x->err, pos,
 		         "%% class-map type network-qos %s does not exist: "
@@ -623,5 +681,99 @@ int cmd_nx_mtu(struct cmd_exec_arg *x)
 		return 0;
 	}
 	r->mtu = (uint32_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	return 0;
+}
+
+/* ---- pause buffers (Nexus 9000) ---- */
+
+/* `pause buffer-size B pause-threshold X resume-threshold R [pfc-cos L]`
+ * into B (and L into *PFC_COS when given and PFC_COS is not NULL); `no
+ * pause buffer-size` removes the buffer. R < X < B is checked here as
+ * well as by validation, so that the caret points at the bad number. */
+static int cmd_nx_pause_buffer_set(struct cmd_exec_arg *x,
+                                   struct policy_pause_buffer *b,
+                                   uint8_t *pfc_cos)
+{
+	struct policy_pause_buffer nb = {.set = true};
+	size_t i;
+	uint64_t mask = 0;
+	char msg[128];
+
+	if (x->pa->negated) {
+		if (!b->set) {
+			cmd_fail(x->err, 0,
+			         "%% pause buffer-size is not configured");
+			return -1;
+		}
+		memset(b, 0, sizeof(*b));
+		return 0;
+	}
+	if (cmd_has(x->pa, "buffer-size", &i))
+		nb.buffer_size =
+		    (uint32_t)strtoul(x->pa->argv[i + 1], NULL, 10);
+	if (cmd_has(x->pa, "pause-threshold", &i))
+		nb.pause_threshold =
+		    (uint32_t)strtoul(x->pa->argv[i + 1], NULL, 10);
+	if (cmd_has(x->pa, "resume-threshold", &i))
+		nb.resume_threshold =
+		    (uint32_t)strtoul(x->pa->argv[i + 1], NULL, 10);
+	if (nb.pause_threshold >= nb.buffer_size) {
+		cmd_has(x->pa, "pause-threshold", &i);
+		cmd_fail(x->err, x->pa->pos[i + 1],
+		         "%% pause-threshold %u is not below buffer-size %u",
+		         nb.pause_threshold, nb.buffer_size);
+		return -1;
+	}
+	if (nb.resume_threshold >= nb.pause_threshold) {
+		cmd_has(x->pa, "resume-threshold", &i);
+		cmd_fail(x->err, x->pa->pos[i + 1],
+		         "%% resume-threshold %u is not below pause-threshold "
+		         "%u",
+		         nb.resume_threshold, nb.pause_threshold);
+		return -1;
+	}
+	if (pfc_cos && cmd_has(x->pa, "pfc-cos", &i)) {
+		if (policy_list_parse(x->pa->argv[i + 1], 7, false, &mask, msg,
+		                      sizeof(msg))) {
+			cmd_fail(x->err, x->pa->pos[i + 1], "%% %s", msg);
+			return -1;
+		}
+		*pfc_cos = (uint8_t)mask;
+	}
+	*b = nb;
+	return 0;
+}
+
+int cmd_nx_nq_pause_buffer(struct cmd_exec_arg *x)
+{
+	struct policy_nq_rule *r = cmd_nx_ctx_nq_rule(x);
+
+	if (!r)
+		return -1;
+	return cmd_nx_pause_buffer_set(x, &r->buffer, &r->pfc_cos);
+}
+
+int cmd_nx_que_pause_buffer(struct cmd_exec_arg *x)
+{
+	struct policy_queue *q =
+	    cmd_nx_ctx_queue_of(x, true, "pause buffer-size");
+
+	if (!q)
+		return -1;
+	return cmd_nx_pause_buffer_set(x, &q->pause, NULL);
+}
+
+/* `pause no-drop`: the class's qos-groups become no-drop CoS. */
+int cmd_nx_pause_no_drop(struct cmd_exec_arg *x)
+{
+	struct policy_nq_rule *r = cmd_nx_ctx_nq_rule(x);
+
+	if (!r)
+		return -1;
+	if (x->pa->negated && !r->no_drop) {
+		cmd_fail(x->err, 0, "%% pause no-drop is not configured");
+		return -1;
+	}
+	r->no_drop = !x->pa->negated;
 	return 0;
 }

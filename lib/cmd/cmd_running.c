@@ -23,6 +23,12 @@
 
 #include "model/units.h"
 
+static void cmd_running_descr(const char *d, struct strbuf *out)
+{
+	if (d[0])
+		strbuf_printf(out, " description %s\n", d);
+}
+
 static void cmd_running_class_qos(const struct policy *p, struct strbuf *out)
 {
 	char list[256];
@@ -30,17 +36,26 @@ static void cmd_running_class_qos(const struct policy *p, struct strbuf *out)
 	for (size_t i = 0; i < p->nclass_qos; i++) {
 		const struct policy_class_qos *c = &p->class_qos[i];
 
+		uint64_t dscp =
+		    c->dscp & ~policy_precedence_dscp(c->precedence);
+
 		strbuf_printf(out, "class-map type qos %s %s\n",
 		              c->match == POLICY_MATCH_ANY ? "match-any"
 		                                           : "match-all",
 		              c->name);
+		cmd_running_descr(c->description, out);
 		if (c->cos) {
 			policy_list_format(c->cos, list, sizeof(list));
 			strbuf_printf(out, " match cos %s\n", list);
 		}
-		if (c->dscp) {
-			policy_list_format(c->dscp, list, sizeof(list));
+		/* the precedences' DSCP values are theirs, not match dscp's */
+		if (dscp) {
+			policy_list_format(dscp, list, sizeof(list));
 			strbuf_printf(out, " match dscp %s\n", list);
+		}
+		if (c->precedence) {
+			policy_list_format(c->precedence, list, sizeof(list));
+			strbuf_printf(out, " match precedence %s\n", list);
 		}
 	}
 }
@@ -51,12 +66,18 @@ static void cmd_running_map_qos(const struct policy *p, struct strbuf *out)
 		const struct policy_map_qos *m = &p->map_qos[i];
 
 		strbuf_printf(out, "policy-map type qos %s\n", m->name);
+		cmd_running_descr(m->description, out);
 		for (size_t r = 0; r < m->nrules; r++) {
-			strbuf_printf(out, " class %s\n",
-			              m->rules[r].class_name);
-			if (m->rules[r].set_qos_group)
+			const struct policy_qos_rule *q = &m->rules[r];
+
+			strbuf_printf(out, " class %s\n", q->class_name);
+			if (q->set_qos_group)
 				strbuf_printf(out, "  set qos-group %u\n",
-				              m->rules[r].qos_group);
+				              q->qos_group);
+			if (q->set_dscp)
+				strbuf_printf(out, "  set dscp %u\n", q->dscp);
+			if (q->set_cos)
+				strbuf_printf(out, "  set cos %u\n", q->cos);
 		}
 	}
 }
@@ -74,12 +95,78 @@ static void cmd_running_wred(const struct policy_wred *w, struct strbuf *out)
 	              w->ecn ? " ecn" : "");
 }
 
+static void cmd_running_pause_buffer(const struct policy_pause_buffer *b,
+                                     uint8_t pfc_cos, struct strbuf *out)
+{
+	char list[64];
+
+	strbuf_printf(out,
+	              "  pause buffer-size %u pause-threshold %u "
+	              "resume-threshold %u",
+	              b->buffer_size, b->pause_threshold, b->resume_threshold);
+	if (pfc_cos) {
+		policy_list_format(pfc_cos, list, sizeof(list));
+		strbuf_printf(out, " pfc-cos %s", list);
+	}
+	strbuf_puts(out, "\n");
+}
+
+static void cmd_running_queue_limit(const struct policy_queue *q,
+                                    struct strbuf *out)
+{
+	char size[48];
+
+	if (q->queue_limit_dynamic)
+		strbuf_printf(out, "  queue-limit dynamic %u\n",
+		              q->queue_limit_dynamic - 1u);
+	if (!q->queue_limit_bytes)
+		return;
+	units_bytes_format(q->queue_limit_bytes, size, sizeof(size));
+	strbuf_printf(out, "  queue-limit queue-size %s\n", size);
+}
+
+/* A queue's WRED profile and shaping. */
+static void cmd_running_queue_more(const struct policy_queue *q,
+                                   struct strbuf *out)
+{
+	char min[48], max[48];
+
+	if (q->wred_profile)
+		strbuf_printf(
+		    out, "  random-detect threshold %s%s\n",
+		    policy_wred_profile_name(
+		        (enum policy_wred_profile)(q->wred_profile - 1)),
+		    q->wred_profile_ecn ? " ecn" : "");
+	if (!q->shape_max_kbps)
+		return;
+	units_kbps_format(q->shape_min_kbps, min, sizeof(min));
+	units_kbps_format(q->shape_max_kbps, max, sizeof(max));
+	strbuf_printf(out, "  shape min %s max %s\n", min, max);
+}
+
+/* The ingress classes of a queuing policy, c-in-q7 .. c-in-q-default. */
+static void cmd_running_in_queues(const struct policy_map_queuing *m,
+                                  struct strbuf *out)
+{
+	for (unsigned k = POLICY_NQUEUES; k-- > 0;) {
+		const struct policy_queue *q = &m->in_queue[k];
+
+		if (!q->configured)
+			continue;
+		strbuf_printf(out, " class type queuing %s\n",
+		              policy_in_queue_name(k));
+		if (q->pause.set)
+			cmd_running_pause_buffer(&q->pause, 0, out);
+	}
+}
+
 static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 {
 	for (size_t i = 0; i < p->nmap_queuing; i++) {
 		const struct policy_map_queuing *m = &p->map_queuing[i];
 
 		strbuf_printf(out, "policy-map type queuing %s\n", m->name);
+		cmd_running_descr(m->description, out);
 		for (unsigned k = POLICY_NQUEUES; k-- > 0;) {
 			/* q7 .. q1, then q-default (queue 0) last */
 			unsigned n = k;
@@ -92,6 +179,9 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 			if (q->priority_level)
 				strbuf_printf(out, "  priority level %u\n",
 				              q->priority_level);
+			if (q->has_bandwidth_min)
+				strbuf_printf(out, "  bandwidth percent %u\n",
+				              q->bandwidth_min_percent);
 			if (q->has_bandwidth)
 				strbuf_printf(out,
 				              "  bandwidth remaining percent "
@@ -99,7 +189,10 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 				              q->bandwidth_percent);
 			if (q->wred.enabled)
 				cmd_running_wred(&q->wred, out);
+			cmd_running_queue_limit(q, out);
+			cmd_running_queue_more(q, out);
 		}
+		cmd_running_in_queues(m, out);
 	}
 }
 
@@ -111,6 +204,7 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 		const struct policy_class_nq *c = &p->class_nq[i];
 
 		strbuf_printf(out, "class-map type network-qos %s\n", c->name);
+		cmd_running_descr(c->description, out);
 		if (c->qos_groups) {
 			policy_list_format(c->qos_groups, list, sizeof(list));
 			strbuf_printf(out, " match qos-group %s\n", list);
@@ -120,17 +214,23 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 		const struct policy_map_nq *m = &p->map_nq[i];
 
 		strbuf_printf(out, "policy-map type network-qos %s\n", m->name);
+		cmd_running_descr(m->description, out);
 		for (size_t r = 0; r < m->nrules; r++) {
 			const struct policy_nq_rule *nr = &m->rules[r];
 
 			strbuf_printf(out, " class type network-qos %s\n",
 			              nr->class_name);
-			if (nr->pfc_cos) {
+			if (nr->buffer.set) {
+				cmd_running_pause_buffer(&nr->buffer,
+				                         nr->pfc_cos, out);
+			} else if (nr->pfc_cos) {
 				policy_list_format(nr->pfc_cos, list,
 				                   sizeof(list));
 				strbuf_printf(out, "  pause pfc-cos %s\n",
 				              list);
 			}
+			if (nr->no_drop)
+				strbuf_puts(out, "  pause no-drop\n");
 			if (nr->mtu)
 				strbuf_printf(out, "  mtu %u\n", nr->mtu);
 		}
@@ -141,7 +241,8 @@ static void cmd_running_system(const struct policy *p, struct strbuf *out)
 {
 	const struct policy_system *s = &p->system;
 
-	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0])
+	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0] &&
+	    !s->queuing_input[0])
 		return;
 	strbuf_puts(out, "system qos\n");
 	if (s->network_qos[0])
@@ -153,6 +254,9 @@ static void cmd_running_system(const struct policy *p, struct strbuf *out)
 	if (s->queuing_output[0])
 		strbuf_printf(out, " service-policy type queuing output %s\n",
 		              s->queuing_output);
+	if (s->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              s->queuing_input);
 }
 
 static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
@@ -160,9 +264,14 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	strbuf_printf(out, "interface %s\n", i->name);
 	if (i->alias[0])
 		strbuf_printf(out, " alias %s\n", i->alias);
+	if (i->description[0])
+		strbuf_printf(out, " description %s\n", i->description);
+	if (i->mtu)
+		strbuf_printf(out, " mtu %u\n", i->mtu);
 	if (i->pfc_mode != POLICY_PFC_AUTO)
-		strbuf_printf(out, " priority-flow-control mode %s\n",
-		              policy_pfc_mode_name(i->pfc_mode));
+		strbuf_printf(out, " priority-flow-control mode %s%s\n",
+		              policy_pfc_mode_name(i->pfc_mode),
+		              i->pfc_send_tlv ? " send-tlv" : "");
 	if (i->watchdog != POLICY_INHERIT)
 		strbuf_printf(out,
 		              " priority-flow-control watch-dog-interval %s\n",
@@ -173,6 +282,9 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	if (i->queuing_output[0])
 		strbuf_printf(out, " service-policy type queuing output %s\n",
 		              i->queuing_output);
+	if (i->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              i->queuing_input);
 	if (i->qdisc_takeover)
 		strbuf_puts(out, " qdisc-takeover\n");
 	/* issue 8 */
@@ -192,6 +304,43 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	if (i->lldp.has_agent)
 		strbuf_printf(out, " dcbx agent %s\n",
 		              policy_dcbx_agent_name(i->lldp.agent));
+	if (i->shutdown != POLICY_INHERIT)
+		strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
+		                                          : " no shutdown\n");
+}
+
+/* `show running-config interface X all`: the block with its defaults
+ * written out, as NX-OS's `all` does (PFC mode auto, the watchdog the
+ * port follows, no shutdown); every line still pastes back. */
+static void cmd_running_iface_all(const struct policy *p,
+                                  const struct policy_iface *i,
+                                  struct strbuf *out)
+{
+	strbuf_printf(out, "interface %s\n", i->name);
+	if (i->alias[0])
+		strbuf_printf(out, " alias %s\n", i->alias);
+	if (i->description[0])
+		strbuf_printf(out, " description %s\n", i->description);
+	if (i->mtu)
+		strbuf_printf(out, " mtu %u\n", i->mtu);
+	strbuf_printf(out, " priority-flow-control mode %s%s\n",
+	              policy_pfc_mode_name(i->pfc_mode),
+	              i->pfc_send_tlv ? " send-tlv" : "");
+	strbuf_printf(out, " priority-flow-control watch-dog-interval %s\n",
+	              policy_iface_watchdog(p, i) ? "on" : "off");
+	if (i->qos_input[0])
+		strbuf_printf(out, " service-policy type qos input %s\n",
+		              i->qos_input);
+	if (i->queuing_output[0])
+		strbuf_printf(out, " service-policy type queuing output %s\n",
+		              i->queuing_output);
+	if (i->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              i->queuing_input);
+	strbuf_puts(out, i->qdisc_takeover ? " qdisc-takeover\n"
+	                                   : " no qdisc-takeover\n");
+	strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
+	                                          : " no shutdown\n");
 }
 
 /* LLDP and DCBX (issue 7): the global lines that differ from the
@@ -264,6 +413,8 @@ static void cmd_running_qos(const struct policy *p, struct strbuf *out)
 	cmd_running_map_queuing(p, out);
 	cmd_running_nq(p, out);
 	cmd_running_system(p, out);
+	if (p->pfc_mc_drop)
+		strbuf_puts(out, "hardware qos pfc mc-drop\n");
 }
 
 void cmd_running_config(const struct policy *policy, const char *section,
@@ -271,6 +422,8 @@ void cmd_running_config(const struct policy *policy, const char *section,
 {
 	const char *ifname;
 	const struct policy_iface *i;
+	char name[POLICY_ALIAS_MAX];
+	size_t len;
 
 	strbuf_puts(out, ""); /* an empty policy still gives "" */
 	if (!section) {
@@ -288,7 +441,14 @@ void cmd_running_config(const struct policy *policy, const char *section,
 	if (strncmp(section, "interface ", 10))
 		return;
 	ifname = section + 10;
-	i = policy_find_iface(policy, ifname);
-	if (i)
+	len = strcspn(ifname, " ");
+	if (len >= sizeof(name))
+		return;
+	memcpy(name, ifname, len);
+	name[len] = '\0';
+	i = policy_find_iface(policy, name);
+	if (i && !strcmp(ifname + len, " all"))
+		cmd_running_iface_all(policy, i, out);
+	else if (i && !ifname[len])
 		cmd_running_iface(i, out);
 }

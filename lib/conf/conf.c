@@ -28,8 +28,9 @@
 static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
                            void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_MATCH,
-	                                     CONF_K_COS, CONF_K_DSCP};
+	static const enum conf_key keys[] = {
+	    CONF_K_NAME, CONF_K_MATCH,      CONF_K_COS,
+	    CONF_K_DSCP, CONF_K_PRECEDENCE, CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX], match[8];
 	struct policy_class_qos *cl;
 	unsigned line = conf_line(e), mline = 0;
@@ -68,12 +69,14 @@ static void conf_class_qos(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_values(c, e, CONF_K_DSCP, where, 63, true, &mask,
 	                &cl->dscp_line) > 0)
 		cl->dscp = mask;
+	conf_nx_class_qos(c, e, where, cl);
 }
 
 static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
                           void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_class_nq *cl;
 	unsigned line = conf_line(e);
@@ -93,6 +96,8 @@ static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_values(c, e, CONF_K_QOS_GROUP, where, 7, false, &mask, NULL) >
 	    0)
 		cl->qos_groups = (uint8_t)mask;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, cl->description,
+	            sizeof(cl->description), NULL);
 }
 
 static void conf_class_maps(struct conf_ctx *c, const config_setting_t *root)
@@ -122,7 +127,8 @@ struct conf_map_arg {
 static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
                           void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_SET_QOS_GROUP};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_SET_QOS_GROUP,
+	                                     CONF_K_SET_DSCP, CONF_K_SET_COS};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_qos_rule *r;
@@ -144,12 +150,14 @@ static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 		r->set_qos_group = true;
 		r->qos_group = (uint8_t)v;
 	}
+	conf_nx_qos_rule(c, e, where, r);
 }
 
 static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_qos *m;
 	struct conf_map_arg ma = {.where = where};
@@ -165,6 +173,8 @@ static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	}
 	m->line = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
+	            sizeof(m->description), NULL);
 	ma.index = c->p->nmap_qos - 1;
 	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_qos_rule);
 }
@@ -228,9 +238,15 @@ static void conf_wred(struct conf_ctx *c, const config_setting_t *q,
 
 static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
-	static const enum conf_key keys[] = {
-	    CONF_K_NAME, CONF_K_BANDWIDTH_REMAINING_PERCENT,
-	    CONF_K_PRIORITY_LEVEL, CONF_K_RANDOM_DETECT};
+	static const enum conf_key keys[] = {CONF_K_NAME,
+	                                     CONF_K_BANDWIDTH_REMAINING_PERCENT,
+	                                     CONF_K_PRIORITY_LEVEL,
+	                                     CONF_K_RANDOM_DETECT,
+	                                     CONF_K_BANDWIDTH_PERCENT,
+	                                     CONF_K_QUEUE_LIMIT,
+	                                     CONF_K_QUEUE_LIMIT_DYNAMIC,
+	                                     CONF_K_RANDOM_DETECT_THRESHOLD,
+	                                     CONF_K_SHAPE};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_queue *q;
@@ -242,11 +258,19 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 		return;
 	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
 	n = policy_queue_parse(name);
+	if (n < 0 && policy_in_queue_parse(name) >= 0) {
+		conf_nx_in_queue(c, e, ma->where, &c->p->map_queuing[ma->index],
+		                 (unsigned)policy_in_queue_parse(name), line);
+		return;
+	}
 	if (n < 0) {
 		diag_err(c->d, line,
-		         "unknown queue '%s' in %s, expected %s1 .. %s7 or %s",
+		         "unknown queue '%s' in %s, expected %s1 .. %s7 or %s "
+		         "(or ingress %s1 .. %s7, %s)",
 		         name, ma->where, POLICY_QUEUE_PREFIX,
-		         POLICY_QUEUE_PREFIX, POLICY_QUEUE_DEFAULT);
+		         POLICY_QUEUE_PREFIX, POLICY_QUEUE_DEFAULT,
+		         POLICY_IN_QUEUE_PREFIX, POLICY_IN_QUEUE_PREFIX,
+		         POLICY_IN_QUEUE_DEFAULT);
 		return;
 	}
 	q = &c->p->map_queuing[ma->index].queue[n];
@@ -264,6 +288,12 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 		q->has_bandwidth = true;
 		q->bandwidth_percent = (uint8_t)v;
 	}
+	if (conf_int(c, e, CONF_K_BANDWIDTH_PERCENT, where, 0, 100, 0,
+	             UINT8_MAX, &v, &q->bandwidth_min_line) > 0) {
+		q->has_bandwidth_min = true;
+		q->bandwidth_min_percent = (uint8_t)v;
+	}
+	conf_nx_queue(c, e, where, q);
 	/* 0 means "not strict" in the policy, so it cannot be stored. */
 	if (conf_int(c, e, CONF_K_PRIORITY_LEVEL, where, 1, 7, 1, UINT8_MAX, &v,
 	             &q->priority_line) > 0)
@@ -274,7 +304,8 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
                              void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_queuing *m;
 	struct conf_map_arg ma = {.where = where};
@@ -291,6 +322,8 @@ static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	}
 	m->line = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
+	            sizeof(m->description), NULL);
 	ma.index = c->p->nmap_queuing - 1;
 	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_queue);
 }
@@ -299,7 +332,8 @@ static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
 	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_PAUSE_PFC_COS,
-	                                     CONF_K_MTU};
+	                                     CONF_K_MTU, CONF_K_PAUSE_NO_DROP,
+	                                     CONF_K_PAUSE_BUFFER};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_nq_rule *r;
@@ -324,12 +358,14 @@ static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_int(c, e, CONF_K_MTU, where, POLICY_MTU_MIN, POLICY_MTU_MAX, 1,
 	             UINT32_MAX, &v, &r->mtu_line) > 0)
 		r->mtu = (uint32_t)v;
+	conf_nx_nq_rule(c, e, where, r);
 }
 
 static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
                         void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS};
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
+	                                     CONF_K_DESCRIPTION};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_map_nq *m;
 	struct conf_map_arg ma = {.where = where};
@@ -346,6 +382,8 @@ static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	}
 	m->line = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
+	            sizeof(m->description), NULL);
 	ma.index = c->p->nmap_nq - 1;
 	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_nq_rule);
 }
@@ -375,7 +413,8 @@ static void conf_system(struct conf_ctx *c, const config_setting_t *root)
 {
 	static const enum conf_key keys[] = {CONF_K_SERVICE_POLICY};
 	static const enum conf_key sp_keys[] = {
-	    CONF_K_NETWORK_QOS, CONF_K_QOS_INPUT, CONF_K_QUEUING_OUTPUT};
+	    CONF_K_NETWORK_QOS, CONF_K_QOS_INPUT, CONF_K_QUEUING_OUTPUT,
+	    CONF_K_QUEUING_INPUT};
 	const char *sys_qos = conf_key_name(CONF_K_SYSTEM_QOS);
 	struct policy_system *sys = &c->p->system;
 	char where[CONF_SUBWHERE_MAX];
@@ -399,13 +438,15 @@ static void conf_system(struct conf_ctx *c, const config_setting_t *root)
 	            sizeof(sys->qos_input), &sys->qos_input_line);
 	conf_string(c, sp, CONF_K_QUEUING_OUTPUT, where, sys->queuing_output,
 	            sizeof(sys->queuing_output), &sys->queuing_output_line);
+	conf_string(c, sp, CONF_K_QUEUING_INPUT, where, sys->queuing_input,
+	            sizeof(sys->queuing_input), &sys->queuing_input_line);
 }
 
 static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
                            const char *iwhere, struct policy_iface *i)
 {
-	static const enum conf_key keys[] = {CONF_K_MODE,
-	                                     CONF_K_WATCH_DOG_INTERVAL};
+	static const enum conf_key keys[] = {
+	    CONF_K_MODE, CONF_K_WATCH_DOG_INTERVAL, CONF_K_SEND_TLV};
 	const config_setting_t *g = conf_typed(
 	    c, e, CONF_K_PRIORITY_FLOW_CONTROL, iwhere, CONFIG_TYPE_GROUP);
 	char where[CONF_SUBWHERE_MAX], mode[16];
@@ -434,6 +475,7 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 	}
 	if (conf_bool(c, g, CONF_K_WATCH_DOG_INTERVAL, where, &wd, NULL) > 0)
 		i->watchdog = wd ? POLICY_ON : POLICY_OFF;
+	conf_bool(c, g, CONF_K_SEND_TLV, where, &i->pfc_send_tlv, NULL);
 }
 
 /* --- LLDP and DCBX (issue 7) --- */
@@ -596,11 +638,14 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	                                     CONF_K_PRIORITY_FLOW_CONTROL,
 	                                     CONF_K_SERVICE_POLICY,
 	                                     CONF_K_QDISC_TAKEOVER,
+	                                     CONF_K_DESCRIPTION,
+	                                     CONF_K_MTU,
+	                                     CONF_K_SHUTDOWN,
 	                                     CONF_K_LLDP,
 	                                     CONF_K_FABRIC_INTERNAL,
 	                                     CONF_K_FLOWCONTROL};
-	static const enum conf_key sp_keys[] = {CONF_K_QOS_INPUT,
-	                                        CONF_K_QUEUING_OUTPUT};
+	static const enum conf_key sp_keys[] = {
+	    CONF_K_QOS_INPUT, CONF_K_QUEUING_OUTPUT, CONF_K_QUEUING_INPUT};
 	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
 	char spwhere[CONF_SUBWHERE_MAX];
 	const config_setting_t *sp;
@@ -626,6 +671,7 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	conf_iface_lldp(c, e, where, i);
 	if (conf_bool(c, e, CONF_K_QDISC_TAKEOVER, where, &takeover, NULL) > 0)
 		i->qdisc_takeover = takeover;
+	conf_nx_iface(c, e, where, i);
 	sp = conf_typed(c, e, CONF_K_SERVICE_POLICY, where, CONFIG_TYPE_GROUP);
 	if (!sp)
 		return;
@@ -635,6 +681,8 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	            sizeof(i->qos_input), &i->qos_input_line);
 	conf_string(c, sp, CONF_K_QUEUING_OUTPUT, spwhere, i->queuing_output,
 	            sizeof(i->queuing_output), &i->queuing_output_line);
+	conf_string(c, sp, CONF_K_QUEUING_INPUT, spwhere, i->queuing_input,
+	            sizeof(i->queuing_input), &i->queuing_input_line);
 }
 
 /* Store a watchdog number that fits 32 bits; the range is checked by
@@ -698,10 +746,13 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                     CONF_K_SYSTEM_QOS,
 	                                     CONF_K_INTERFACE,
 	                                     CONF_K_PRIORITY_FLOW_CONTROL,
+	                                     CONF_K_HARDWARE_QOS_PFC_MC_DROP,
 	                                     CONF_K_LLDP};
 	const config_setting_t *ifs;
 
 	conf_check_keys(c, root, "the top level", keys, CONF_NKEYS(keys));
+	conf_bool(c, root, CONF_K_HARDWARE_QOS_PFC_MC_DROP, "the top level",
+	          &c->p->pfc_mc_drop, NULL);
 	conf_class_maps(c, root);
 	conf_policy_maps(c, root);
 	conf_system(c, root);

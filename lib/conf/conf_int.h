@@ -82,4 +82,32 @@ int conf_name(struct conf_ctx *c, const config_setting_t *e, const char *what,
  * their lines in C. */
 void conf_scan_wrapped(struct conf_ctx *c, const char *text);
 
+/* --- the Nexus 9000 additions (conf_nexus.c) --- */
+
+/* `pause-buffer = { buffer-size; pause-threshold; resume-threshold; }`
+ * of entry E into B (absent: B untouched). */
+void conf_nx_pause_buffer(struct conf_ctx *c, const config_setting_t *e,
+                          const char *where, struct policy_pause_buffer *b);
+/* pause-no-drop and pause-buffer of a network-qos class entry. */
+void conf_nx_nq_rule(struct conf_ctx *c, const config_setting_t *e,
+                     const char *where, struct policy_nq_rule *r);
+/* An ingress class entry (name c-in-qN, already parsed into N) of the
+ * queuing policy M; WHERE names the policy. */
+void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
+                      const char *where, struct policy_map_queuing *m,
+                      unsigned n, unsigned line);
+/* A qos class-map's precedence (its DSCP values join the class's DSCP
+ * set) and description. */
+void conf_nx_class_qos(struct conf_ctx *c, const config_setting_t *e,
+                       const char *where, struct policy_class_qos *cl);
+/* set-dscp and set-cos of a qos policy-map class. */
+void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
+                      const char *where, struct policy_qos_rule *r);
+/* An egress queue's queue-limit and queue-limit-dynamic. */
+void conf_nx_queue(struct conf_ctx *c, const config_setting_t *e,
+                   const char *where, struct policy_queue *q);
+/* An interface's description, mtu and shutdown. */
+void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
+                   const char *where, struct policy_iface *i);
+
 #endif

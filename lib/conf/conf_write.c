@@ -132,7 +132,14 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 			conf_write_str(sb, CONF_K_MATCH,
 			               policy_match_name(c->match));
 			conf_write_set(sb, CONF_K_COS, c->cos);
-			conf_write_set(sb, CONF_K_DSCP, c->dscp);
+			/* the precedences' DSCP values are written as them */
+			conf_write_set(
+			    sb, CONF_K_DSCP,
+			    c->dscp & ~policy_precedence_dscp(c->precedence));
+			conf_write_set(sb, CONF_K_PRECEDENCE, c->precedence);
+			if (c->description[0])
+				conf_write_str(sb, CONF_K_DESCRIPTION,
+				               c->description);
 			strbuf_puts(sb, "}");
 			conf_write_list_next(sb, i, p->nclass_qos, 1);
 		}
@@ -146,6 +153,9 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 			conf_write_str(sb, CONF_K_NAME, p->class_nq[i].name);
 			conf_write_set(sb, CONF_K_QOS_GROUP,
 			               p->class_nq[i].qos_groups);
+			if (p->class_nq[i].description[0])
+				conf_write_str(sb, CONF_K_DESCRIPTION,
+				               p->class_nq[i].description);
 			strbuf_puts(sb, "}");
 			conf_write_list_next(sb, i, p->nclass_nq, 1);
 		}
@@ -158,13 +168,16 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 
 /* "{ name = NAME; class = ( ... ); }" of one policy-map at indent 2; the
  * class entries come from CLASS(SB, MAP, index). */
-static void
-conf_write_map(struct strbuf *sb, const char *name, size_t n, const void *map,
-               void (*entry)(struct strbuf *sb, const void *map, size_t i))
+static void conf_write_map(struct strbuf *sb, const char *name,
+                           const char *descr, size_t n, const void *map,
+                           void (*entry)(struct strbuf *sb, const void *map,
+                                         size_t i))
 {
 	strbuf_puts(sb, "{");
 	conf_write_nl(sb, 3);
 	conf_write_str(sb, CONF_K_NAME, name);
+	if (descr[0])
+		conf_write_str(sb, CONF_K_DESCRIPTION, descr);
 	conf_write_nl(sb, 3);
 	if (!n) {
 		strbuf_printf(sb, "%s = ();", conf_key_name(CONF_K_CLASS));
@@ -189,11 +202,32 @@ static void conf_write_qos_rule(struct strbuf *sb, const void *map, size_t i)
 	conf_write_str(sb, CONF_K_NAME, r->class_name);
 	if (r->set_qos_group)
 		conf_write_uint(sb, CONF_K_SET_QOS_GROUP, r->qos_group);
+	if (r->set_dscp)
+		conf_write_uint(sb, CONF_K_SET_DSCP, r->dscp);
+	if (r->set_cos)
+		conf_write_uint(sb, CONF_K_SET_COS, r->cos);
 	strbuf_puts(sb, "}");
 }
 
+/* "pause-buffer = { ... };" of B, when set, on a line at INDENT. */
+static void conf_write_pause_buffer(struct strbuf *sb,
+                                    const struct policy_pause_buffer *b,
+                                    unsigned indent)
+{
+	if (!b->set)
+		return;
+	conf_write_nl(sb, indent);
+	conf_write_group(sb, CONF_K_PAUSE_BUFFER);
+	conf_write_uint(sb, CONF_K_BUFFER_SIZE, b->buffer_size);
+	conf_write_uint(sb, CONF_K_PAUSE_THRESHOLD, b->pause_threshold);
+	conf_write_uint(sb, CONF_K_RESUME_THRESHOLD, b->resume_threshold);
+	strbuf_puts(sb, "};");
+	conf_write_nl(sb, indent - 1);
+}
+
 /* Queue entries are written q7 .. q1, then q-default (queue 0), as NX-OS
- * shows them; I counts configured queues only. */
+ * shows them, then the ingress classes c-in-q7 .. c-in-q-default (their
+ * numbers plus POLICY_NQUEUES); I counts configured queues only. */
 static unsigned conf_write_queue_nth(const struct policy_map_queuing *m,
                                      size_t i)
 {
@@ -203,6 +237,12 @@ static unsigned conf_write_queue_nth(const struct policy_map_queuing *m,
 		if (m->queue[n].configured && !i--)
 			return n;
 	}
+	for (unsigned k = 0; k < POLICY_NQUEUES; k++) {
+		unsigned n = POLICY_NQUEUES - 1 - k;
+
+		if (m->in_queue[n].configured && !i--)
+			return POLICY_NQUEUES + n;
+	}
 	return 0;
 }
 
@@ -210,16 +250,57 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 {
 	const struct policy_map_queuing *m = map;
 	unsigned n = conf_write_queue_nth(m, i);
-	const struct policy_queue *q = &m->queue[n];
+	const struct policy_queue *q = &m->queue[n % POLICY_NQUEUES];
 	char min[32], max[32];
 
+	if (n >= POLICY_NQUEUES) {
+		q = &m->in_queue[n - POLICY_NQUEUES];
+		strbuf_puts(sb, "{ ");
+		conf_write_str(sb, CONF_K_NAME,
+		               policy_in_queue_name(n - POLICY_NQUEUES));
+		conf_write_pause_buffer(sb, &q->pause, 5);
+		strbuf_puts(sb, "}");
+		return;
+	}
 	strbuf_puts(sb, "{ ");
 	conf_write_str(sb, CONF_K_NAME, policy_queue_name(n));
 	if (q->priority_level)
 		conf_write_uint(sb, CONF_K_PRIORITY_LEVEL, q->priority_level);
+	if (q->has_bandwidth_min)
+		conf_write_uint(sb, CONF_K_BANDWIDTH_PERCENT,
+		                q->bandwidth_min_percent);
 	if (q->has_bandwidth)
 		conf_write_uint(sb, CONF_K_BANDWIDTH_REMAINING_PERCENT,
 		                q->bandwidth_percent);
+	if (q->queue_limit_bytes) {
+		char size[32];
+
+		units_bytes_format(q->queue_limit_bytes, size, sizeof(size));
+		conf_write_str(sb, CONF_K_QUEUE_LIMIT, size);
+	}
+	if (q->queue_limit_dynamic)
+		conf_write_uint(sb, CONF_K_QUEUE_LIMIT_DYNAMIC,
+		                q->queue_limit_dynamic - 1u);
+	if (q->wred_profile) {
+		conf_write_group(sb, CONF_K_RANDOM_DETECT_THRESHOLD);
+		conf_write_str(
+		    sb, CONF_K_PROFILE,
+		    policy_wred_profile_name(
+		        (enum policy_wred_profile)(q->wred_profile - 1)));
+		if (q->wred_profile_ecn)
+			conf_write_bool(sb, CONF_K_ECN, true);
+		strbuf_puts(sb, "}; ");
+	}
+	if (q->shape_max_kbps) {
+		char lo[32], hi[32];
+
+		units_kbps_format(q->shape_min_kbps, lo, sizeof(lo));
+		units_kbps_format(q->shape_max_kbps, hi, sizeof(hi));
+		conf_write_group(sb, CONF_K_SHAPE);
+		conf_write_str(sb, CONF_K_MIN, lo);
+		conf_write_str(sb, CONF_K_MAX_RATE, hi);
+		strbuf_puts(sb, "}; ");
+	}
 	if (q->wred.enabled) {
 		units_bytes_format(q->wred.min_bytes, min, sizeof(min));
 		units_bytes_format(q->wred.max_bytes, max, sizeof(max));
@@ -250,6 +331,9 @@ static void conf_write_nq_rule(struct strbuf *sb, const void *map, size_t i)
 	conf_write_set(sb, CONF_K_PAUSE_PFC_COS, r->pfc_cos);
 	if (r->mtu)
 		conf_write_uint(sb, CONF_K_MTU, r->mtu);
+	if (r->no_drop)
+		conf_write_bool(sb, CONF_K_PAUSE_NO_DROP, true);
+	conf_write_pause_buffer(sb, &r->buffer, 5);
 	strbuf_puts(sb, "}");
 }
 
@@ -263,6 +347,7 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_list_open(sb, CONF_K_QOS, 1);
 		for (size_t i = 0; i < p->nmap_qos; i++) {
 			conf_write_map(sb, p->map_qos[i].name,
+			               p->map_qos[i].description,
 			               p->map_qos[i].nrules, &p->map_qos[i],
 			               conf_write_qos_rule);
 			conf_write_list_next(sb, i, p->nmap_qos, 1);
@@ -277,8 +362,10 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 			size_t n = 0;
 
 			for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-				n += m->queue[q].configured;
-			conf_write_map(sb, m->name, n, m, conf_write_queue);
+				n += m->queue[q].configured +
+				     m->in_queue[q].configured;
+			conf_write_map(sb, m->name, m->description, n, m,
+			               conf_write_queue);
 			conf_write_list_next(sb, i, p->nmap_queuing, 1);
 		}
 		strbuf_puts(sb, ");");
@@ -288,6 +375,7 @@ static void conf_write_policy_maps(struct strbuf *sb, const struct policy *p)
 		conf_write_list_open(sb, CONF_K_NETWORK_QOS, 1);
 		for (size_t i = 0; i < p->nmap_nq; i++) {
 			conf_write_map(sb, p->map_nq[i].name,
+			               p->map_nq[i].description,
 			               p->map_nq[i].nrules, &p->map_nq[i],
 			               conf_write_nq_rule);
 			conf_write_list_next(sb, i, p->nmap_nq, 1);
@@ -303,7 +391,8 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 {
 	const struct policy_system *s = &p->system;
 
-	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0])
+	if (!s->network_qos[0] && !s->qos_input[0] && !s->queuing_output[0] &&
+	    !s->queuing_input[0])
 		return;
 	conf_write_group(sb, CONF_K_SYSTEM_QOS);
 	conf_write_nl(sb, 1);
@@ -314,6 +403,8 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 		conf_write_str(sb, CONF_K_QOS_INPUT, s->qos_input);
 	if (s->queuing_output[0])
 		conf_write_str(sb, CONF_K_QUEUING_OUTPUT, s->queuing_output);
+	if (s->queuing_input[0])
+		conf_write_str(sb, CONF_K_QUEUING_INPUT, s->queuing_input);
 	strbuf_puts(sb, "};");
 	conf_write_nl(sb, 0);
 	strbuf_puts(sb, "};\n\n");
@@ -393,6 +484,16 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 	conf_write_str(sb, CONF_K_NAME, f->name);
 	if (f->alias[0])
 		conf_write_str(sb, CONF_K_ALIAS, f->alias);
+	if (f->description[0]) {
+		conf_write_nl(sb, 2);
+		conf_write_str(sb, CONF_K_DESCRIPTION, f->description);
+	}
+	if (f->mtu || f->shutdown != POLICY_INHERIT)
+		conf_write_nl(sb, 2);
+	if (f->mtu)
+		conf_write_uint(sb, CONF_K_MTU, f->mtu);
+	if (f->shutdown != POLICY_INHERIT)
+		conf_write_bool(sb, CONF_K_SHUTDOWN, f->shutdown == POLICY_ON);
 	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_PRIORITY_FLOW_CONTROL);
@@ -402,6 +503,8 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		if (f->watchdog != POLICY_INHERIT)
 			conf_write_bool(sb, CONF_K_WATCH_DOG_INTERVAL,
 			                f->watchdog == POLICY_ON);
+		if (f->pfc_send_tlv)
+			conf_write_bool(sb, CONF_K_SEND_TLV, true);
 		strbuf_puts(sb, "};");
 	}
 	if (f->qdisc_takeover) {
@@ -423,7 +526,7 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		strbuf_puts(sb, "};");
 	}
 	conf_write_iface_lldp(sb, f);
-	if (f->qos_input[0] || f->queuing_output[0]) {
+	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_SERVICE_POLICY);
 		if (f->qos_input[0])
@@ -431,6 +534,9 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		if (f->queuing_output[0])
 			conf_write_str(sb, CONF_K_QUEUING_OUTPUT,
 			               f->queuing_output);
+		if (f->queuing_input[0])
+			conf_write_str(sb, CONF_K_QUEUING_INPUT,
+			               f->queuing_input);
 		strbuf_puts(sb, "};");
 	}
 	conf_write_nl(sb, 1);
@@ -501,6 +607,9 @@ char *conf_write_string(const struct policy *p)
 	conf_write_system(&sb, p);
 	conf_write_ifaces(&sb, p);
 	conf_write_pfcwd(&sb, p);
+	if (p->pfc_mc_drop)
+		strbuf_printf(&sb, "\n%s = true;\n",
+		              conf_key_name(CONF_K_HARDWARE_QOS_PFC_MC_DROP));
 	conf_write_lldp(&sb, p);
 	if (sb.oom) {
 		strbuf_free(&sb);

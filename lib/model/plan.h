@@ -156,8 +156,22 @@ struct plan_class {
 enum plan_filter_kind {
 	PLAN_FILTER_FLOWER = CAPS_CLASSIFIER_FLOWER,
 	PLAN_FILTER_U32 = CAPS_CLASSIFIER_U32,
+	PLAN_FILTER_BPF = CAPS_CLASSIFIER_BPF,
 };
-#define PLAN_FILTER_NKINDS (PLAN_FILTER_U32 + 1)
+#define PLAN_FILTER_NKINDS (PLAN_FILTER_BPF + 1)
+
+/* One classic BPF instruction, laid out as the kernel's struct
+ * sock_filter (<linux/filter.h>), which cls_bpf takes as TCA_BPF_OPS. */
+struct plan_bpf_insn {
+	uint16_t code;
+	uint8_t jt, jf;
+	uint32_t k;
+};
+/* The longest program a plan holds: room for the prologue and about 30
+ * class-maps (compile_bpf.c says what one costs). The kernel takes 4096,
+ * but every plan_filter carries the array, so it is kept modest; a policy
+ * with more classes than fit is told which are not realised. */
+#define PLAN_BPF_MAX 256
 
 enum plan_filter_action {
 	PLAN_ACT_CLASSID,          /* egress: choose the queue's class/band */
@@ -166,7 +180,10 @@ enum plan_filter_action {
 
 /* One classification rule. A class-map becomes one or more of these
  * (one per protocol and per DSCP value/mask block); rules keep the
- * class-map order through ascending prio. */
+ * class-map order through ascending prio. A bpf rule is the exception:
+ * one program holds every class-map of the policy (BPF, BPF_LEN) and
+ * returns the class of the first that matches, or -1 for CLASSID (the
+ * class of class-default); its match_* fields stay unset. */
 struct plan_filter {
 	enum plan_filter_kind kind;
 	uint32_t parent;   /* root qdisc handle or PLAN_H_CLSACT_INGRESS */
@@ -183,6 +200,8 @@ struct plan_filter {
 	uint32_t priority; /* PLAN_ACT_SKBEDIT_PRIORITY */
 	uint8_t qos_group;
 	char class_name[POLICY_NAME_MAX]; /* the class-map, for show/comments */
+	uint16_t bpf_len; /* PLAN_FILTER_BPF: instructions in BPF */
+	struct plan_bpf_insn bpf[PLAN_BPF_MAX];
 };
 
 /* A clsact qdisc has a fixed handle and no options: nothing in it says
@@ -325,8 +344,8 @@ const char *plan_layout_name(enum plan_layout l); /* "htb+bfifo" ... */
  * (mqprio, tbf, or one roced does not know). */
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k);
 int plan_qdisc_kind_parse(const char *kind);
-/* "flower", "u32" ("?" for anything else); plan_filter_kind_parse is its
- * inverse, -1 for a classifier no plan uses. */
+/* "flower", "u32", "bpf" ("?" for anything else); plan_filter_kind_parse
+ * is its inverse, -1 for a classifier no plan uses. */
 const char *plan_filter_kind_name(enum plan_filter_kind k);
 int plan_filter_kind_parse(const char *kind);
 

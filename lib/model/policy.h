@@ -25,6 +25,7 @@
 #define POLICY_NAME_MAX   64 /* NX-OS allows 40 characters */
 #define POLICY_IFNAME_MAX 16 /* IFNAMSIZ */
 #define POLICY_ALIAS_MAX  64
+#define POLICY_DESCR_MAX  256 /* NX-OS allows 254 characters */
 
 #define POLICY_MTU_MIN 576
 #define POLICY_MTU_MAX 9216
@@ -50,6 +51,12 @@ struct policy_class_qos {
 	uint64_t dscp; /* bit n = DSCP n */
 	unsigned line;
 	unsigned cos_line, dscp_line;
+	/* `match precedence LIST`: bit n = IP precedence n, the DSCP values
+	 * 8n .. 8n+7, which DSCP also holds (so that classification needs
+	 * no word of its own); the printers leave them out of match dscp. */
+	uint8_t precedence;
+	unsigned precedence_line;
+	char description[POLICY_DESCR_MAX];
 };
 
 /* policy-map type qos: `class NAME` + `set qos-group N`, in match order. */
@@ -59,6 +66,11 @@ struct policy_qos_rule {
 	uint8_t qos_group; /* 0-7 */
 	unsigned line;
 	unsigned qos_group_line; /* the `set qos-group` statement */
+	/* `set dscp N` and `set cos N`: marking, kept and shown; roced does
+	 * not rewrite packets (policy_validate warns). */
+	bool set_dscp, set_cos;
+	uint8_t dscp, cos;
+	unsigned set_line;
 };
 
 struct policy_map_qos {
@@ -66,6 +78,7 @@ struct policy_map_qos {
 	struct policy_qos_rule *rules;
 	size_t nrules;
 	unsigned line;
+	char description[POLICY_DESCR_MAX];
 };
 
 /* `random-detect minimum-threshold .. maximum-threshold .. drop-probability
@@ -89,7 +102,19 @@ static inline uint64_t policy_wred_max_bytes(unsigned weight)
 	return weight > 15 ? 0 : (UINT64_C(1) << (31 - weight)) - 1;
 }
 
-/* One `class type queuing c-out-8q-qN` block. */
+/* `pause buffer-size N pause-threshold N resume-threshold N` (bytes), in
+ * a network-qos class or an ingress queuing class (c-in-qN): the buffer
+ * of a no-drop priority, where PFC pauses the sender (xoff) and where it
+ * lets it go again (xon); resume < pause < buffer-size. roced's software
+ * PFC takes its xoff/xon from here (policy_iface_pause_buffer). */
+struct policy_pause_buffer {
+	bool set;
+	uint32_t buffer_size, pause_threshold, resume_threshold;
+	unsigned line;
+};
+#define POLICY_PAUSE_BYTES_MAX 0xffffffffu
+
+/* One `class type queuing c-out-8q-qN` (or ingress c-in-qN) block. */
 struct policy_queue {
 	bool configured;
 	bool has_bandwidth;
@@ -98,13 +123,46 @@ struct policy_queue {
 	struct policy_wred wred;
 	unsigned line;
 	unsigned bandwidth_line, priority_line;
+	/* Ingress classes only (c-in-qN): the pause buffer of priority N. */
+	struct policy_pause_buffer pause;
+	/* `bandwidth percent N` (a guaranteed minimum), beside or instead
+	 * of `bandwidth remaining percent`: both count as the queue's share,
+	 * and what the shares leave of 100 is shared in proportion to them,
+	 * as NX-OS's DWRR weights share it. */
+	bool has_bandwidth_min;
+	uint8_t bandwidth_min_percent;
+	unsigned bandwidth_min_line;
+	/* `queue-limit [queue-size] N bytes|kbytes|mbytes`: the queue's
+	 * buffer, the byte limit of its fifo (0 = roced's default);
+	 * `queue-limit dynamic N` is kept as QUEUE_LIMIT_DYNAMIC + 1 (the
+	 * switch's shared-buffer alpha), shown, not realised. */
+	uint64_t queue_limit_bytes;
+	uint8_t queue_limit_dynamic; /* 0 = none, else alpha + 1 */
+	unsigned queue_limit_line;
+	/* `random-detect threshold PROFILE [ecn]`: the switch's predefined
+	 * thresholds (0 = none, else enum policy_wred_profile + 1); kept
+	 * and shown, not realised (their byte values are the switch's). */
+	uint8_t wred_profile;
+	bool wred_profile_ecn;
+	unsigned wred_profile_line;
+	/* `shape min N UNIT max M UNIT` in kbps (0 = not stated); kept and
+	 * shown, not realised. */
+	uint64_t shape_min_kbps, shape_max_kbps;
+	unsigned shape_line;
 };
+/* The largest queue-limit: what a fifo's 32-bit byte limit holds. */
+#define POLICY_QUEUE_LIMIT_MAX 0xffffffffu
 
-/* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0). */
+/* policy-map type queuing NAME; queue[N] is c-out-8q-qN (q-default = 0),
+ * in_queue[N] the ingress class c-in-qN (c-in-q-default = 0). A policy
+ * with egress classes is attached `output`, one with ingress classes
+ * `input`. */
 struct policy_map_queuing {
 	char name[POLICY_NAME_MAX];
 	struct policy_queue queue[POLICY_NQUEUES];
 	unsigned line;
+	struct policy_queue in_queue[POLICY_NQUEUES];
+	char description[POLICY_DESCR_MAX];
 };
 
 /* class-map type network-qos NAME: `match qos-group N` set. */
@@ -112,6 +170,7 @@ struct policy_class_nq {
 	char name[POLICY_NAME_MAX];
 	uint8_t qos_groups; /* bit n = qos-group n */
 	unsigned line;
+	char description[POLICY_DESCR_MAX];
 };
 
 /* policy-map type network-qos: `class type network-qos NAME` with `pause
@@ -122,6 +181,13 @@ struct policy_nq_rule {
 	uint32_t mtu;    /* 0 = not set */
 	unsigned line;
 	unsigned pause_line, mtu_line;
+	/* `pause no-drop` (older Nexus): the class's qos-groups are no-drop,
+	 * as if their CoS were listed in pause pfc-cos. */
+	bool no_drop;
+	unsigned no_drop_line;
+	/* `pause buffer-size .. [pfc-cos N]` (Nexus 9000); its pfc-cos is
+	 * pfc_cos above. */
+	struct policy_pause_buffer buffer;
 };
 
 struct policy_map_nq {
@@ -129,6 +195,7 @@ struct policy_map_nq {
 	struct policy_nq_rule *rules;
 	size_t nrules;
 	unsigned line;
+	char description[POLICY_DESCR_MAX];
 };
 
 enum policy_pfc_mode {
@@ -192,6 +259,19 @@ struct policy_iface {
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
 	unsigned alias_line;
+	/* Nexus interface lines. `service-policy type queuing input` names
+	 * the ingress queuing policy (pause buffers); `priority-flow-control
+	 * mode on send-tlv` also advertises the PFC TLV (realised by DCBX);
+	 * `mtu` is the port's link MTU (over the network-qos one);
+	 * `shutdown` is kept and shown, not realised (roced does not take
+	 * links down); `description` is text. */
+	char queuing_input[POLICY_NAME_MAX];
+	unsigned queuing_input_line;
+	bool pfc_send_tlv;
+	uint32_t mtu; /* 0 = not set */
+	unsigned mtu_line;
+	enum policy_tristate shutdown; /* INHERIT = not stated */
+	char description[POLICY_DESCR_MAX];
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
@@ -202,6 +282,8 @@ struct policy_system {
 	char queuing_output[POLICY_NAME_MAX];
 	unsigned line;
 	unsigned network_qos_line, qos_input_line, queuing_output_line;
+	char queuing_input[POLICY_NAME_MAX];
+	unsigned queuing_input_line;
 };
 
 /* --- PFC watchdog action (issue 8) --- */
@@ -298,6 +380,9 @@ struct policy {
 	 * file caught half written (see roced.conf(5)). */
 	unsigned ifaces_line;
 	struct policy_pfcwd pfcwd;
+	/* `hardware qos pfc mc-drop`: multicast in no-drop classes may be
+	 * dropped (kept and shown; software ports queue it like unicast). */
+	bool pfc_mc_drop;
 	struct policy_lldp lldp;
 };
 
@@ -430,6 +515,72 @@ enum policy_validate_mode {
 int policy_validate_mode(const struct policy *p, struct diag *d,
                          enum policy_validate_mode mode);
 
+/* ---- Nexus 9000 system-defined classes and pause buffers
+ * (policy_sysclass.c) ---- */
+
+/* The system-defined classes exist without a class-map and cannot be
+ * defined or deleted: network-qos c-8q-nq1 .. c-8q-nq7 and c-8q-nq-default
+ * (qos-group N, 0 for the default), ingress queuing c-in-q1 .. c-in-q7 and
+ * c-in-q-default (priority N). Each parse returns N or -1. */
+#define POLICY_NQ_PREFIX        "c-8q-nq"
+#define POLICY_IN_QUEUE_PREFIX  "c-in-q"
+#define POLICY_IN_QUEUE_DEFAULT "c-in-q-default"
+int policy_nq_system_parse(const char *name);
+const char *policy_nq_system_name(unsigned n);
+int policy_in_queue_parse(const char *name);
+const char *policy_in_queue_name(unsigned n);
+/* The predefined WRED threshold profiles of NX-OS's `random-detect
+ * threshold PROFILE`: one name table (policy_sysclass.c). */
+enum policy_wred_profile {
+	POLICY_WRED_BURST_OPTIMIZED,
+	POLICY_WRED_MESH_OPTIMIZED,
+	POLICY_WRED_NPROFILES,
+};
+const char *policy_wred_profile_name(enum policy_wred_profile w);
+const char *policy_wred_profile_help(enum policy_wred_profile w);
+int policy_wred_profile_parse(const char *s); /* -1 if unknown */
+
+/* The DSCP values of the IP precedences PREC (bit n = precedence n):
+ * precedence n is DSCP 8n .. 8n+7. */
+uint64_t policy_precedence_dscp(uint8_t prec);
+
+/* Whether NAME is any system-defined class name (of any type). */
+bool policy_class_builtin(const char *name);
+/* The qos-groups a network-qos class matches: its class-map's, or N for
+ * c-8q-nqN (0 for the default); 0 when the class is not defined. */
+uint8_t policy_nq_class_groups(const struct policy *p, const char *name);
+/* The CoS a network-qos rule makes no-drop: pause pfc-cos, and with
+ * `pause no-drop` the class's qos-groups. */
+uint8_t policy_nq_rule_pfc(const struct policy *p,
+                           const struct policy_nq_rule *r);
+/* The ingress queuing policy on IFACE (or system qos's), NULL if none. */
+const struct policy_map_queuing *
+policy_iface_queuing_input(const struct policy *p,
+                           const struct policy_iface *i);
+/* Whether a queuing policy has any egress / ingress class. */
+bool policy_queuing_has_out(const struct policy_map_queuing *m);
+bool policy_queuing_has_in(const struct policy_map_queuing *m);
+/* The pause buffer of priority PRIO on IFACE (may be NULL: system-wide
+ * only): the ingress queuing class c-in-qPRIO when it has one, else the
+ * system network-qos class whose pause pfc-cos holds PRIO; NULL when none
+ * is configured. This is the xoff/xon of roced's software PFC. */
+const struct policy_pause_buffer *
+policy_iface_pause_buffer(const struct policy *p, const struct policy_iface *i,
+                          unsigned prio);
+
+/* Interface names as NX-OS and its operators' runbooks write them, into
+ * one canonical spec in OUT: words joined ("ethernet 1/1" ->
+ * "Ethernet1/1"), the Ethernet abbreviations of slot/port names in any
+ * case (eth1/1, e1/1, ETHERNET1/1; only names with a '/', so that Linux's
+ * eth0 stays eth0) spelt Ethernet, and a list's items separated by ','
+ * alone ("Ethernet1/1-4, Ethernet1/7" -> "Ethernet1/1-4,Ethernet1/7").
+ * Returns 0, or -1 when OUT is too small. */
+int policy_ifname_nxos(const char *in, char *out, size_t len);
+/* The members of SPEC (a canonical name, range or list of them) into
+ * OUT[0..MAX): returns their number, -1 for an empty item or a member
+ * longer than POLICY_ALIAS_MAX - 1, -2 for more than MAX members. */
+int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
+                         size_t max);
 /* issue 8, part of policy_validate(): link pause and PFC on one port
  * (a switch forbids it: both would pause the same traffic), the
  * watchdog's action. Returns the number of errors added. */

@@ -266,6 +266,61 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 				    d, q->priority_line ?: q->line,
 				    "priority-level", q->priority_level, where,
 				    1, 7);
+			if (q->queue_limit_bytes)
+				policy_validate_range(
+				    d, q->queue_limit_line ?: q->line,
+				    "queue-limit", q->queue_limit_bytes, where,
+				    1, POLICY_QUEUE_LIMIT_MAX);
+			if (q->wred_profile && q->wred.enabled)
+				diag_err(
+				    d, q->wred_profile_line ?: q->line,
+				    "%s: random-detect threshold %s and "
+				    "random-detect minimum-threshold in one "
+				    "queue, expected one of them",
+				    where,
+				    policy_wred_profile_name(
+				        (enum policy_wred_profile)(
+				            q->wred_profile - 1)));
+			else if (q->wred_profile)
+				diag_warn(
+				    d, q->wred_profile_line ?: q->line,
+				    "random-detect threshold %s in %s is "
+				    "kept and shown but not realised: the "
+				    "profile's thresholds are the switch's; "
+				    "give minimum-threshold and "
+				    "maximum-threshold for WRED/ECN",
+				    policy_wred_profile_name(
+				        (enum policy_wred_profile)(
+				            q->wred_profile - 1)),
+				    where);
+			if (q->shape_max_kbps)
+				diag_warn(
+				    d, q->shape_line ?: q->line,
+				    "shape in %s is kept and shown but not "
+				    "realised",
+				    where);
+			if (q->queue_limit_dynamic)
+				diag_warn(
+				    d, q->queue_limit_line ?: q->line,
+				    "queue-limit dynamic %u in %s is kept "
+				    "and shown but not realised: Linux "
+				    "queues have no shared-buffer alpha "
+				    "(give queue-limit N bytes)",
+				    q->queue_limit_dynamic - 1u, where);
+			if (q->has_bandwidth_min)
+				policy_validate_range(
+				    d, q->bandwidth_min_line ?: q->line,
+				    "bandwidth-percent",
+				    q->bandwidth_min_percent, where, 0, 100);
+			if (q->priority_level && q->has_bandwidth_min)
+				diag_err(d, q->bandwidth_min_line ?: q->line,
+				         "queue %s of policy-map type queuing "
+				         "%s is strict (priority level %u) and "
+				         "also has bandwidth percent; a strict "
+				         "queue takes no share, remove one of "
+				         "them",
+				         policy_queue_name(n), m->name,
+				         q->priority_level);
 			if (q->priority_level && q->has_bandwidth)
 				diag_err(d, q->bandwidth_line ?: q->line,
 				         "queue %s of policy-map type queuing "
@@ -281,24 +336,143 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 			if (!q->priority_level) {
 				sum +=
 				    q->has_bandwidth ? q->bandwidth_percent : 0;
-				stated |= q->has_bandwidth;
+				sum += q->has_bandwidth_min
+				           ? q->bandwidth_min_percent
+				           : 0;
+				stated |=
+				    q->has_bandwidth || q->has_bandwidth_min;
 			}
 		}
-		/* Typed one queue at a time, the shares pass through sums
-		 * under 100 (compile scales them meanwhile); over 100 can
-		 * only be undone by lowering a share, so it is refused. */
+		/* NX-OS accepts shares under 100 (a public template has 50 +
+		 * 48 remaining and 2 percent), typed one queue at a time or
+		 * not, and its weights share the rest in proportion; compile
+		 * does the same. Over 100 can only be a mistake. */
 		if (stated && sum < 100 && mode == POLICY_VALIDATE_INTERACTIVE)
 			diag_warn(
 			    d, m->line,
 			    "bandwidth remaining percent of policy-map %s "
 			    "adds up to %u so far, expected 100",
 			    m->name, sum);
-		else if (stated && sum != 100)
+		else if (stated && sum < 100)
+			diag_warn(
+			    d, m->line,
+			    "bandwidth remaining percent of policy-map %s "
+			    "adds up to %u: the rest is shared in "
+			    "proportion to the shares, as on NX-OS",
+			    m->name, sum);
+		else if (stated && sum > 100)
 			diag_err(d, m->line,
 			         "bandwidth remaining percent of policy-map %s "
-			         "adds up to %u, expected 100",
+			         "adds up to %u, expected 100 at most",
 			         m->name, sum);
 	}
+}
+
+/* `pause buffer-size B pause-threshold X resume-threshold R`: the
+ * sender is paused at X and let go at R, so R < X < B; 0 is refused (a
+ * threshold at 0 pauses at once and forever). */
+static void policy_validate_pause_buffer(struct diag *d,
+                                         const struct policy_pause_buffer *b,
+                                         const char *where)
+{
+	if (!b->set)
+		return;
+	if (!b->buffer_size || !b->pause_threshold || !b->resume_threshold)
+		diag_err(d, b->line,
+		         "pause buffer-size %u pause-threshold %u "
+		         "resume-threshold %u in %s: a size of 0, expected "
+		         "1-%u bytes",
+		         b->buffer_size, b->pause_threshold,
+		         b->resume_threshold, where, POLICY_PAUSE_BYTES_MAX);
+	else if (b->resume_threshold >= b->pause_threshold ||
+	         b->pause_threshold >= b->buffer_size)
+		diag_err(d, b->line,
+		         "pause buffer-size %u pause-threshold %u "
+		         "resume-threshold %u in %s: expected "
+		         "resume-threshold < pause-threshold < buffer-size",
+		         b->buffer_size, b->pause_threshold,
+		         b->resume_threshold, where);
+}
+
+/* A queuing policy attached in one direction must hold that direction's
+ * classes only: c-out-8q-qN go out (output), c-in-qN come in (input). */
+static void policy_validate_direction(const struct policy *p, struct diag *d,
+                                      const char *name, unsigned line,
+                                      bool input, const char *where)
+{
+	const struct policy_map_queuing *m =
+	    name[0] ? policy_find_map_queuing(p, name) : NULL;
+
+	if (!m)
+		return;
+	if (input && policy_queuing_has_out(m))
+		diag_err(d, line,
+		         "service-policy type queuing input %s of %s: the "
+		         "policy has egress classes (%sN), expected ingress "
+		         "classes (%sN) only",
+		         name, where, POLICY_QUEUE_PREFIX,
+		         POLICY_IN_QUEUE_PREFIX);
+	else if (!input && policy_queuing_has_in(m))
+		diag_err(d, line,
+		         "service-policy type queuing output %s of %s: the "
+		         "policy has ingress classes (%sN), expected egress "
+		         "classes (%sN) only",
+		         name, where, POLICY_IN_QUEUE_PREFIX,
+		         POLICY_QUEUE_PREFIX);
+}
+
+/* What roced keeps and shows but does not do: marking (it does not
+ * rewrite packets), and match precedence beside match dscp in a
+ * match-all class (the two are one DSCP set here, so either holds). */
+static void policy_validate_marking(const struct policy *p, struct diag *d)
+{
+	for (size_t i = 0; i < p->nclass_qos; i++) {
+		const struct policy_class_qos *c = &p->class_qos[i];
+
+		if (c->precedence && c->match == POLICY_MATCH_ALL &&
+		    (c->dscp & ~policy_precedence_dscp(c->precedence)))
+			diag_warn(d, c->precedence_line ?: c->line,
+			          "class-map type qos %s: match precedence and "
+			          "match dscp are one DSCP set, so a packet "
+			          "that matches either matches the class "
+			          "(match-any between the two)",
+			          c->name);
+	}
+	for (size_t i = 0; i < p->nmap_qos; i++)
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++) {
+			const struct policy_qos_rule *q =
+			    &p->map_qos[i].rules[r];
+
+			if (q->set_dscp || q->set_cos)
+				diag_warn(
+				    d, q->set_line ?: q->line,
+				    "policy-map type qos %s class %s: set "
+				    "%s is kept and shown but not "
+				    "realised: roced does not rewrite "
+				    "packets",
+				    p->map_qos[i].name, q->class_name,
+				    q->set_dscp ? "dscp" : "cos");
+		}
+}
+
+/* The ingress classes: a pause buffer each at most. */
+static void policy_validate_in_queues(const struct policy *p, struct diag *d)
+{
+	char where[2 * POLICY_NAME_MAX + 48];
+
+	for (size_t i = 0; i < p->nmap_queuing; i++)
+		for (unsigned n = 0; n < POLICY_NQUEUES; n++) {
+			const struct policy_queue *q =
+			    &p->map_queuing[i].in_queue[n];
+
+			if (!q->configured)
+				continue;
+			snprintf(where, sizeof(where),
+			         "policy-map type queuing %s class %s",
+			         p->map_queuing[i].name,
+			         policy_in_queue_name(n));
+			policy_validate_pause_buffer(d, &q->pause, where);
+		}
 }
 
 static void policy_validate_class_nq(const struct policy *p, struct diag *d)
@@ -306,11 +480,11 @@ static void policy_validate_class_nq(const struct policy *p, struct diag *d)
 	POLICY_VALIDATE_DUPS(d, p->class_nq, p->nclass_nq,
 	                     "class-map type network-qos");
 	for (size_t i = 0; i < p->nclass_nq; i++)
-		if (!strcmp(p->class_nq[i].name, POLICY_NQ_DEFAULT))
+		if (policy_nq_system_parse(p->class_nq[i].name) >= 0)
 			diag_err(d, p->class_nq[i].line,
 			         "class-map type network-qos %s: %s is built "
 			         "in and cannot be defined",
-			         p->class_nq[i].name, POLICY_NQ_DEFAULT);
+			         p->class_nq[i].name, p->class_nq[i].name);
 }
 
 /* Whether some qos policy sets qos-group G: otherwise no traffic reaches
@@ -330,9 +504,9 @@ static void policy_validate_pause(const struct policy *p, struct diag *d,
                                   const struct policy_nq_rule *r,
                                   enum policy_validate_mode mode)
 {
-	const struct policy_class_nq *c =
-	    policy_find_class_nq(p, r->class_name);
-	unsigned line = r->pause_line ?: r->line;
+	uint8_t cgroups = policy_nq_class_groups(p, r->class_name);
+	uint8_t pfc = policy_nq_rule_pfc(p, r);
+	unsigned line = r->pause_line ?: r->no_drop_line ?: r->line;
 	char groups[32];
 
 	if (!strcmp(r->class_name, POLICY_NQ_DEFAULT)) {
@@ -344,14 +518,15 @@ static void policy_validate_pause(const struct policy *p, struct diag *d,
 		         r->class_name, m->name);
 		return;
 	}
-	if (!c)
+	if (!policy_find_class_nq(p, r->class_name) &&
+	    policy_nq_system_parse(r->class_name) < 0)
 		return; /* reported as undefined */
-	policy_list_format(c->qos_groups, groups, sizeof(groups));
+	policy_list_format(cgroups, groups, sizeof(groups));
 	for (unsigned cos = 0; cos < POLICY_NPRIO; cos++) {
-		if (!(r->pfc_cos & (1u << cos)))
+		if (!(pfc & (1u << cos)))
 			continue;
 		/* Interactively the class-map may get its match later. */
-		if (!(c->qos_groups & (1u << cos))) {
+		if (!(cgroups & (1u << cos))) {
 			diag_add(d,
 			         mode == POLICY_VALIDATE_INTERACTIVE
 			             ? DIAG_WARNING
@@ -388,7 +563,7 @@ static void policy_validate_map_nq(const struct policy *p, struct diag *d,
 		for (size_t k = 0; k < m->nrules; k++) {
 			const struct policy_nq_rule *r = &m->rules[k];
 			bool builtin =
-			    !strcmp(r->class_name, POLICY_NQ_DEFAULT);
+			    policy_nq_system_parse(r->class_name) >= 0;
 
 			snprintf(where, sizeof(where),
 			         "policy-map type network-qos %s class %s",
@@ -411,8 +586,14 @@ static void policy_validate_map_nq(const struct policy *p, struct diag *d,
 				         "network-qos %s is not defined (no "
 				         "class-map type network-qos %s)",
 				         r->class_name, m->name, r->class_name);
-			if (r->pfc_cos)
+			if (policy_nq_rule_pfc(p, r))
 				policy_validate_pause(p, d, m, r, mode);
+			if (r->no_drop && r->pfc_cos)
+				diag_err(d, r->no_drop_line ?: r->line,
+				         "%s: pause no-drop and pause pfc-cos "
+				         "in one class, expected one of them",
+				         where);
+			policy_validate_pause_buffer(d, &r->buffer, where);
 			if (r->mtu)
 				policy_validate_range(
 				    d, r->mtu_line ?: r->line, "mtu", r->mtu,
@@ -438,6 +619,16 @@ static void policy_validate_system(const struct policy *p, struct diag *d)
 	                    s->queuing_output, "policy-map type queuing",
 	                    policy_find_map_queuing(p, s->queuing_output),
 	                    "service-policy type queuing output", where);
+	policy_validate_ref(p, d, s->queuing_input_line ?: s->line,
+	                    s->queuing_input, "policy-map type queuing",
+	                    policy_find_map_queuing(p, s->queuing_input),
+	                    "service-policy type queuing input", where);
+	policy_validate_direction(p, d, s->queuing_output,
+	                          s->queuing_output_line ?: s->line, false,
+	                          where);
+	policy_validate_direction(p, d, s->queuing_input,
+	                          s->queuing_input_line ?: s->line, true,
+	                          where);
 	if (!s->network_qos[0] && p->nmap_nq)
 		diag_warn(d, p->map_nq[0].line,
 		          "policy-map type network-qos %s is defined but "
@@ -521,6 +712,26 @@ static void policy_validate_ifaces(const struct policy *p, struct diag *d)
 		    "policy-map type queuing",
 		    policy_find_map_queuing(p, f->queuing_output),
 		    "service-policy type queuing output", where);
+		policy_validate_ref(
+		    p, d, f->queuing_input_line ?: f->line, f->queuing_input,
+		    "policy-map type queuing",
+		    policy_find_map_queuing(p, f->queuing_input),
+		    "service-policy type queuing input", where);
+		policy_validate_direction(p, d, f->queuing_output,
+		                          f->queuing_output_line ?: f->line,
+		                          false, where);
+		policy_validate_direction(p, d, f->queuing_input,
+		                          f->queuing_input_line ?: f->line,
+		                          true, where);
+		if (f->mtu)
+			policy_validate_range(d, f->mtu_line ?: f->line, "mtu",
+			                      f->mtu, where, POLICY_MTU_MIN,
+			                      POLICY_MTU_MAX);
+		if (f->pfc_send_tlv && f->pfc_mode != POLICY_PFC_ON)
+			diag_err(d, f->line,
+			         "priority-flow-control send-tlv of %s goes "
+			         "with mode on only",
+			         where);
 		if (policy_pfc_mode_parse(policy_pfc_mode_name(f->pfc_mode)) <
 		    0) {
 			char modes[64];
@@ -587,6 +798,8 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_class_qos(p, d);
 	policy_validate_map_qos(p, d);
 	policy_validate_map_queuing(p, d, mode);
+	policy_validate_in_queues(p, d);
+	policy_validate_marking(p, d);
 	policy_validate_class_nq(p, d);
 	policy_validate_map_nq(p, d, mode);
 	policy_validate_system(p, d);

@@ -116,3 +116,71 @@ int units_bytes_format(uint64_t bytes, char *buf, size_t len)
 	return snprintf(buf, len, "%" PRIu64 " %s",
 	                bytes / units_sizes[u].bytes, units_sizes[u].name);
 }
+
+/* --- rates --- */
+
+static const struct {
+	const char *name;
+	uint64_t kbps;
+	const char *help;
+} units_rates[UNITS_RATE_MAX] = {
+    [UNITS_KBPS] = {"kbps", 1, "In kilobits per second (1000 bits)"},
+    [UNITS_MBPS] = {"mbps", 1000, "In megabits per second"},
+    [UNITS_GBPS] = {"gbps", 1000 * 1000, "In gigabits per second"},
+};
+
+const char *units_rate_name(enum units_rate u)
+{
+	return (unsigned)u < UNITS_RATE_MAX ? units_rates[u].name : "?";
+}
+
+int units_rate_parse(const char *name)
+{
+	for (int u = 0; name && u < UNITS_RATE_MAX; u++)
+		if (!strcmp(name, units_rates[u].name))
+			return u;
+	return -1;
+}
+
+uint64_t units_rate_kbps(enum units_rate u)
+{
+	return (unsigned)u < UNITS_RATE_MAX ? units_rates[u].kbps : 0;
+}
+
+const char *units_rate_help(enum units_rate u)
+{
+	return (unsigned)u < UNITS_RATE_MAX ? units_rates[u].help : "?";
+}
+
+int units_kbps_parse(const char *s, uint64_t *kbps, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long n;
+	int u;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	while (*end == ' ')
+		end++;
+	u = units_rate_parse(end);
+	if (!isdigit((unsigned char)*s) || errno || u < 0 ||
+	    n > UINT64_MAX / units_rates[u].kbps) {
+		snprintf(err, errlen,
+		         "invalid rate '%.64s', expected N kbps, N mbps or N "
+		         "gbps",
+		         s);
+		return -1;
+	}
+	*kbps = n * units_rates[u].kbps;
+	return 0;
+}
+
+int units_kbps_format(uint64_t kbps, char *buf, size_t len)
+{
+	unsigned u = UNITS_RATE_MAX - 1;
+
+	while (u && kbps % units_rates[u].kbps)
+		u--;
+	return snprintf(buf, len, "%" PRIu64 " %s", kbps / units_rates[u].kbps,
+	                units_rates[u].name);
+}

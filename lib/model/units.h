@@ -29,6 +29,23 @@ uint64_t units_size_bytes(enum units_size u);
 /* What rocesh's `?` says of U, e.g. "In kilobytes (1024 bytes)". */
 const char *units_size_help(enum units_size u);
 
+/* The rate units of `shape min N UNIT max M UNIT`, the same way: kbps
+ * = 1000 bits per second (rates count in powers of ten). */
+enum units_rate {
+	UNITS_KBPS,
+	UNITS_MBPS,
+	UNITS_GBPS,
+	UNITS_RATE_MAX,
+};
+const char *units_rate_name(enum units_rate u);
+int units_rate_parse(const char *name);
+uint64_t units_rate_kbps(enum units_rate u);
+const char *units_rate_help(enum units_rate u);
+/* "10 gbps" -> kbps; 0, or -1 with a message in ERR. */
+int units_kbps_parse(const char *s, uint64_t *kbps, char *err, size_t errlen);
+/* The exact form with the largest unit: 10000000 -> "10 gbps". */
+int units_kbps_format(uint64_t kbps, char *buf, size_t len);
+
 /* "150 kbytes", "3000000 bytes", "2 mbytes" (the unit may follow the
  * number with or without a space) -> bytes. Returns 0, or -1 with a
  * message naming the bad text in ERR. */

@@ -438,6 +438,12 @@ bool tc_msg_filter_same(const struct plan_filter *want,
 		return false;
 	if (want->match_pcp && want->pcp != have->pcp)
 		return false;
+	/* a program is the same only instruction for instruction */
+	if (want->kind == PLAN_FILTER_BPF &&
+	    (want->bpf_len != have->bpf_len ||
+	     memcmp(want->bpf, have->bpf,
+	            want->bpf_len * sizeof(want->bpf[0]))))
+		return false;
 	if (want->action == PLAN_ACT_CLASSID)
 		return want->classid == have->classid;
 	return want->priority == have->priority;

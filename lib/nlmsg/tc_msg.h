@@ -110,7 +110,10 @@ int tc_msg_class_cached(void *buf, size_t size, enum tc_msg_op op, int ifindex,
  *   tc filter add dev D parent P protocol PROTO prio PRIO flower
  *           [vlan_prio PCP] [vlan_ethtype T] [ip_tos V/M]
  *           { classid C | action skbedit priority N }
- * (PROTO all, ETH_P_ALL, takes no key: match u32 0 0, or flower bare)
+ *   tc filter add dev D parent P protocol all prio PRIO bpf
+ *           bytecode 'N,CODE JT JF K,...' classid C
+ * (PROTO all, ETH_P_ALL, takes no key: match u32 0 0, or flower bare;
+ * a bpf rule is always protocol all, its program does the matching)
  * (V and M are the DSCP value and mask shifted into the DS field; u32
  * takes neither PCP nor 802.1Q). Delete sends parent, prio and protocol,
  * which removes every filter of that prio. Requests carry no filter handle,

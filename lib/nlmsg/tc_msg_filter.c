@@ -1,7 +1,8 @@
 /* tc_msg_filter: u32 and flower filters (with a skbedit action or a
- * classid) <-> rtnetlink, as tc sends them (f_u32.c, f_flower.c,
- * m_skbedit.c) and as the kernel dumps them (cls_u32.c, cls_flower.c,
- * act_skbedit.c). See tc_msg.h. */
+ * classid) and classic BPF programs (cls_bpf with a classid) <->
+ * rtnetlink, as tc sends them (f_u32.c, f_flower.c, m_skbedit.c, f_bpf.c)
+ * and as the kernel dumps them (cls_u32.c, cls_flower.c, act_skbedit.c,
+ * cls_bpf.c). See tc_msg.h. */
 #include "nlmsg/tc_msg.h"
 
 #include <arpa/inet.h>
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <linux/filter.h>
 #include <linux/if_ether.h>
 #include <linux/tc_act/tc_skbedit.h>
 
@@ -145,6 +147,36 @@ static int tc_msg_flower_put(struct tc_msg_enc *e, const struct plan_filter *f)
 	return 0;
 }
 
+/* The plan's instructions are struct sock_filter's fields in its order;
+ * copying field by field keeps the bytes right whatever the padding. */
+_Static_assert(sizeof(struct sock_filter) == 8, "sock_filter is 8 bytes");
+
+/* `bpf bytecode 'N,OPS' classid C`: tc sends the classid, then the
+ * program's length and the program; no flags unless asked for. */
+static int tc_msg_bpf_put(struct tc_msg_enc *e, const struct plan_filter *f)
+{
+	struct sock_filter ops[PLAN_BPF_MAX];
+	struct nlattr *opts;
+
+	/* the program returns the class: nothing to match it with */
+	if (f->protocol != ETH_P_ALL || f->match_dscp || f->match_pcp ||
+	    f->vlan_ethtype || f->action != PLAN_ACT_CLASSID || !f->bpf_len ||
+	    f->bpf_len > PLAN_BPF_MAX)
+		return -EINVAL;
+	for (unsigned i = 0; i < f->bpf_len; i++)
+		ops[i] = (struct sock_filter){.code = f->bpf[i].code,
+		                              .jt = f->bpf[i].jt,
+		                              .jf = f->bpf[i].jf,
+		                              .k = f->bpf[i].k};
+	opts = tc_msg_nest_start(e, TCA_OPTIONS);
+	if (f->classid)
+		tc_msg_put_u32(e, TCA_BPF_CLASSID, f->classid);
+	tc_msg_put_u16(e, TCA_BPF_OPS_LEN, f->bpf_len);
+	tc_msg_put(e, TCA_BPF_OPS, f->bpf_len * sizeof(ops[0]), ops);
+	tc_msg_nest_end(e, opts);
+	return 0;
+}
+
 int tc_msg_filter(void *buf, size_t size, enum tc_msg_op op, int ifindex,
                   uint32_t seq, const struct plan_filter *f)
 {
@@ -154,7 +186,8 @@ int tc_msg_filter(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 
 	if (!f->prio || !f->protocol)
 		return -EINVAL;
-	if (f->kind != PLAN_FILTER_U32 && f->kind != PLAN_FILTER_FLOWER)
+	if (f->kind != PLAN_FILTER_U32 && f->kind != PLAN_FILTER_FLOWER &&
+	    f->kind != PLAN_FILTER_BPF)
 		return -EINVAL;
 	if (f->action != PLAN_ACT_CLASSID &&
 	    f->action != PLAN_ACT_SKBEDIT_PRIORITY)
@@ -174,6 +207,8 @@ int tc_msg_filter(void *buf, size_t size, enum tc_msg_op op, int ifindex,
 		return tc_msg_end(&e);
 	if (f->kind == PLAN_FILTER_U32)
 		err = tc_msg_u32_put(&e, f);
+	else if (f->kind == PLAN_FILTER_BPF)
+		err = tc_msg_bpf_put(&e, f);
 	else
 		err = tc_msg_flower_put(&e, f);
 	return err ? err : tc_msg_end(&e);
@@ -423,6 +458,72 @@ static int tc_msg_flower_decode(const struct tc_msg_attr *opts,
 	                          f, &out->known);
 }
 
+/* The cls_bpf attributes a rule of ours may carry. FLAGS (direct-action),
+ * a name, actions or an eBPF program's id and tag are someone else's. */
+static bool tc_msg_bpf_attr_ours(uint16_t type)
+{
+	switch (type) {
+	case TCA_BPF_CLASSID:
+	case TCA_BPF_OPS_LEN:
+	case TCA_BPF_OPS:
+	case TCA_BPF_FLAGS_GEN:
+		return true;
+	}
+	return false;
+}
+
+static int tc_msg_bpf_decode(const struct tc_msg_attr *opts,
+                             struct tc_msg_filter *out)
+{
+	struct tc_msg_attr tb[TCA_BPF_MAX + 1], a;
+	struct plan_filter *f = &out->f;
+	uint32_t gen = 0;
+	uint16_t n = 0;
+	size_t off = 0;
+	int err;
+
+	while ((err = tc_msg_next(opts->data, opts->len, &off, &a)) > 0) {
+		if (!tc_msg_bpf_attr_ours(a.type))
+			out->known = false;
+	}
+	if (!err)
+		err = tc_msg_index(opts->data, opts->len, tb, TCA_BPF_MAX);
+	if (err)
+		return err;
+	if ((tb[TCA_BPF_FLAGS_GEN].data &&
+	     tc_msg_get_u32(&tb[TCA_BPF_FLAGS_GEN], &gen)) ||
+	    (tb[TCA_BPF_CLASSID].data &&
+	     tc_msg_get_u32(&tb[TCA_BPF_CLASSID], &f->classid)))
+		return -EINVAL;
+	/* the length and the program must agree, as the kernel insists */
+	if (tb[TCA_BPF_OPS].data || tb[TCA_BPF_OPS_LEN].data) {
+		if (tc_msg_get_u16(&tb[TCA_BPF_OPS_LEN], &n) ||
+		    !tb[TCA_BPF_OPS].data ||
+		    tb[TCA_BPF_OPS].len !=
+		        (size_t)n * sizeof(struct sock_filter))
+			return -EINVAL;
+	}
+	out->rule = true;
+	f->kind = PLAN_FILTER_BPF;
+	f->action = PLAN_ACT_CLASSID;
+	/* an eBPF program (no ops), or one longer than a plan holds, cannot
+	 * be roced's */
+	if (!n || n > PLAN_BPF_MAX || f->protocol != ETH_P_ALL ||
+	    !tc_msg_cls_flags_ours(gen)) {
+		out->known = false;
+		return 0;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct sock_filter op;
+
+		memcpy(&op, tb[TCA_BPF_OPS].data + i * sizeof(op), sizeof(op));
+		f->bpf[i] = (struct plan_bpf_insn){
+		    .code = op.code, .jt = op.jt, .jf = op.jf, .k = op.k};
+	}
+	f->bpf_len = n;
+	return 0;
+}
+
 /* On failure OUT keeps only what names the rule (the header) and why. */
 static int tc_msg_filter_fail(struct tc_msg_filter *out, int err,
                               const char *why)
@@ -489,6 +590,14 @@ int tc_msg_filter_parse(const void *msg, size_t len, struct tc_msg_filter *out)
 			    out, err,
 			    "malformed flower options (keys, "
 			    "classid or actions)");
+	} else if (kind == PLAN_FILTER_BPF) {
+		out->known = true;
+		err = tc_msg_bpf_decode(&opts, out);
+		if (err)
+			return tc_msg_filter_fail(
+			    out, err,
+			    "malformed bpf options (classid, or a program "
+			    "whose length disagrees with its instructions)");
 	} else {
 		/* someone else's classifier: report it as a rule */
 		out->rule = true;

@@ -36,10 +36,13 @@ static void compile_dcb_pfc(struct compile_ctx *c)
 
 	d->pfc_cap = POLICY_NPRIO;
 	for (size_t i = 0; c->nq && i < c->nq->nrules; i++) {
-		d->pfc_admin |= c->nq->rules[i].pfc_cos;
+		d->pfc_admin |= policy_nq_rule_pfc(c->p, &c->nq->rules[i]);
 		if (c->nq->rules[i].mtu > d->mtu)
 			d->mtu = c->nq->rules[i].mtu;
 	}
+	/* The interface's own `mtu` is the more specific statement. */
+	if (c->iface && c->iface->mtu)
+		d->mtu = c->iface->mtu;
 	switch (pp->pfc_mode) {
 	case POLICY_PFC_ON:
 		d->pfc_en = d->pfc_admin;

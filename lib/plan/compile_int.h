@@ -1,5 +1,4 @@
-/* compile_int: shared between compile.c, compile_tc.c, compile_util.c
- * and compile_red.c.
+/* compile_int: shared between compile.c and the compile_*.c files.
  *
  * compile.c drives one port at a time: it resolves the policies in force
  * into a struct compile_ctx, builds the DCB part, then hands the context
@@ -100,6 +99,16 @@ void compile_pfc_red(struct compile_ctx *c, unsigned q);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */
 void compile_pfc_dcb(struct compile_ctx *c);
+
+/* --- compile_bpf.c --- */
+
+/* C's qos input policy as one cls_bpf filter on PARENT (the egress root)
+ * whose program returns QUEUE_CLASS[qos-group] of the first class-map
+ * that matches, and -1 (the filter's classid, QUEUE_CLASS[0]) for the
+ * rest. Classes that do not fit in PLAN_BPF_MAX are a warning on the
+ * port. Returns 0 or -ENOMEM. */
+int compile_bpf(struct compile_ctx *c, uint32_t parent,
+                const uint32_t queue_class[POLICY_NQUEUES]);
 
 /* --- compile_util.c --- */
 

@@ -11,7 +11,8 @@
  * can compare it field by field. On software ports the qos input policy
  * also becomes tc filters: flower + skbedit on clsact ingress when the
  * kernel has them (skb->priority = qos-group, and the egress priomap picks
- * the queue), else u32 on the egress root choosing the queue's class.
+ * the queue), else one cls_bpf program on the egress root choosing the
+ * queue's class (compile_bpf.c), else u32 there (which cannot see CoS).
  * Hardware DCB ports classify in the NIC (APP/trust) and get no filters.
  *
  * Band order for ets/prio: strict queues first, by priority level (1
@@ -281,6 +282,12 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	qd->parent = compile_tc_queue_class(t, q);
 	qd->queue = (int)q;
 	if (wred && (caps->qdiscs & CAPS_QD_RED)) {
+		if (pq->queue_limit_bytes)
+			diag_warn(&c->pp->warnings, pq->queue_limit_line,
+			          "%s: queue-limit is not realised beside "
+			          "random-detect: RED's limit follows its "
+			          "thresholds",
+			          policy_queue_name(q));
 		compile_pfc_red(c, q);
 		qd->kind = PLAN_QD_RED;
 		compile_red_fill(&qd->u.red, &pq->wred, q,
@@ -295,6 +302,11 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	if (compile_pfc_leaf(c, qd, q))
 		return 0;
 	if (!(caps->qdiscs & CAPS_QD_BFIFO) && (caps->qdiscs & CAPS_QD_PFIFO)) {
+		if (pq->configured && pq->queue_limit_bytes)
+			diag_warn(&c->pp->warnings, pq->queue_limit_line,
+			          "%s: queue-limit is not realised: the kernel "
+			          "lacks bfifo, pfifo counts packets",
+			          policy_queue_name(q));
 		qd->kind = PLAN_QD_PFIFO;
 		qd->u.fifo.limit = COMPILE_PFIFO_LIMIT;
 		return 0;
@@ -303,6 +315,9 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 	 * so; there is nothing better to plan. */
 	qd->kind = PLAN_QD_BFIFO;
 	qd->u.fifo.limit = COMPILE_FIFO_LIMIT_FRAMES * c->frame;
+	/* `queue-limit N bytes` is the fifo's byte limit. */
+	if (pq->configured && pq->queue_limit_bytes)
+		qd->u.fifo.limit = (uint32_t)pq->queue_limit_bytes;
 	return 0;
 }
 
@@ -472,6 +487,29 @@ static int compile_tc_rule_u32(struct compile_flt *f,
 	return compile_tc_dscp_filters(f, r, cls->dscp, -1);
 }
 
+/* --- cls_bpf: one program for the whole policy (compile_bpf.c) --- */
+
+/* Without flower and skbedit, cls_bpf still reads everything a class-map
+ * matches (u32 cannot reach an offloaded VLAN tag): prefer it to u32. It
+ * classifies on egress, choosing the queue's class, like u32. */
+static int compile_tc_classify_bpf(struct compile_ctx *c,
+                                   const struct compile_tree *t)
+{
+	uint32_t queue_class[POLICY_NQUEUES];
+
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		queue_class[q] = compile_tc_queue_class(t, q);
+	diag_warn(&c->pp->warnings, c->qos->line,
+	          "qos input policy %s is realised as egress classification "
+	          "on this port (one cls_bpf program choosing the queue): the "
+	          "kernel lacks act_skbedit/cls_flower to classify where "
+	          "packets enter",
+	          c->qos->name);
+	return compile_bpf(c, t->handle, queue_class);
+}
+
+/* --- end of cls_bpf --- */
+
 static int compile_tc_classify(struct compile_ctx *c,
                                const struct compile_tree *t)
 {
@@ -495,6 +533,8 @@ static int compile_tc_classify(struct compile_ctx *c,
 		f.kind = PLAN_FILTER_FLOWER;
 		f.parent = PLAN_H_CLSACT_INGRESS;
 		f.action = PLAN_ACT_SKBEDIT_PRIORITY;
+	} else if (caps->classifiers & CAPS_CLS_BPF) {
+		return compile_tc_classify_bpf(c, t);
 	} else if (caps->classifiers & CAPS_CLS_U32) {
 		f.kind = PLAN_FILTER_U32;
 		f.parent = t->handle;

@@ -48,7 +48,9 @@ bool compile_queue_strict(const struct policy_map_queuing *m, unsigned q)
 static bool compile_queuing_has_shares(const struct policy_map_queuing *m)
 {
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-		if (m->queue[q].configured && m->queue[q].has_bandwidth &&
+		if (m->queue[q].configured &&
+		    (m->queue[q].has_bandwidth ||
+		     m->queue[q].has_bandwidth_min) &&
 		    !m->queue[q].priority_level)
 			return true;
 	return false;
@@ -60,7 +62,12 @@ unsigned compile_queue_percent(const struct policy_map_queuing *m, unsigned q)
 	 * or only WRED): NX-OS's default, everything to q-default. */
 	if (!m || !compile_queuing_has_shares(m))
 		return q == 0 && !compile_queue_strict(m, 0) ? 100 : 0;
-	if (!m->queue[q].configured || !m->queue[q].has_bandwidth)
+	if (!m->queue[q].configured)
 		return 0;
-	return m->queue[q].bandwidth_percent;
+	/* `bandwidth percent` and `bandwidth remaining percent` are both
+	 * the queue's weight (policy.h). */
+	return (m->queue[q].has_bandwidth ? m->queue[q].bandwidth_percent : 0) +
+	       (m->queue[q].has_bandwidth_min
+	            ? m->queue[q].bandwidth_min_percent
+	            : 0);
 }

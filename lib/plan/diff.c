@@ -124,6 +124,29 @@ static bool diff_class_recreated(const struct plan_port *want,
 	return w && h && w->parent != h->parent;
 }
 
+/* Does class W hold what the kernel's H holds? htb takes a class's
+ * quantum and prio only while the class is a leaf (htb_change_class sets
+ * them for level 0 alone) and uses neither once it has children. An inner
+ * class created under an earlier plan (another MTU, so another quantum)
+ * therefore keeps that plan's quantum whatever is sent: comparing it would
+ * write the class again on every pass and never converge (found by
+ * tests/integration/chaos.sh: `roced --once` wrote 1 on such ports). */
+static bool diff_class_same(const struct plan_port *have,
+                            const struct plan_class *w,
+                            const struct plan_class *h)
+{
+	struct plan_class v = *w;
+
+	for (size_t i = 0; i < have->nclasses; i++) {
+		if (have->classes[i].parent == h->classid) {
+			v.quantum = h->quantum;
+			v.prio = h->prio;
+			break;
+		}
+	}
+	return tc_msg_class_same(&v, h);
+}
+
 /* Does deleting HAVE's root take this object with it? */
 static bool diff_under_root(const struct plan_qdisc *root, uint32_t parent)
 {
@@ -242,7 +265,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 			h = plan_port_class(have, w->classid);
 			if (!h || gone || h->parent != w->parent)
 				DIFF_PUSH(out, DIFF_ADD, DIFF_CLASS, cls, *w);
-			else if (!tc_msg_class_same(w, h))
+			else if (!diff_class_same(have, w, h))
 				DIFF_PUSH(out, DIFF_CHANGE, DIFF_CLASS, cls,
 				          *w);
 		}

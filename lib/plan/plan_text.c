@@ -434,6 +434,20 @@ static bool plan_text_flower_match(struct strbuf *out,
 	return true;
 }
 
+/* A classic BPF program as tc's `bytecode` takes it (and prints it):
+ * 'N,CODE JT JF K,...' in decimal. */
+static bool plan_text_bpf_match(struct strbuf *out, const struct plan_filter *f)
+{
+	if (!f->bpf_len || f->bpf_len > PLAN_BPF_MAX)
+		return false;
+	strbuf_printf(out, " bytecode '%u", f->bpf_len);
+	for (unsigned i = 0; i < f->bpf_len; i++)
+		strbuf_printf(out, ",%u %u %u %u", f->bpf[i].code, f->bpf[i].jt,
+		              f->bpf[i].jf, f->bpf[i].k);
+	strbuf_puts(out, "'");
+	return true;
+}
+
 static void plan_text_filter(struct plan_text_ctx *c,
                              const struct plan_filter *f)
 {
@@ -450,6 +464,8 @@ static void plan_text_filter(struct plan_text_ctx *c,
 	              plan_filter_kind_name(f->kind));
 	if (f->kind == PLAN_FILTER_U32)
 		ok = plan_text_u32_match(&line, f);
+	else if (f->kind == PLAN_FILTER_BPF)
+		ok = plan_text_bpf_match(&line, f);
 	else
 		ok = plan_text_flower_match(&line, f);
 	if (f->action == PLAN_ACT_CLASSID) {
@@ -587,8 +603,17 @@ static void plan_text_tc(const struct plan_port *pp, struct strbuf *out,
 	for (size_t i = 0; i < pp->nfilters; i++) {
 		const struct plan_filter *f = &pp->filters[i];
 
-		if (comments &&
-		    (!last_class || strcmp(last_class, f->class_name))) {
+		if (comments && f->kind == PLAN_FILTER_BPF) {
+			/* one program for every class of the policy */
+			plan_text_comment(out,
+			                  "qos policy %s: one cls_bpf program "
+			                  "returns the class of the first "
+			                  "class-map that matches, else -1 "
+			                  "(class-default)",
+			                  f->class_name);
+			last_class = NULL;
+		} else if (comments &&
+		           (!last_class || strcmp(last_class, f->class_name))) {
 			plan_text_comment(out, "class-map %s: qos-group %u",
 			                  f->class_name[0] ? f->class_name
 			                                   : "(none)",

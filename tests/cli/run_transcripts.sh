@@ -109,20 +109,24 @@ unrig() {
 	return "$rc"
 }
 
-# send N DSCP: N UDP frames (RoCEv2's port 4791) with that DSCP out of
-# swp1, all of one size, so that the queues count exactly N packets.
+# send N DSCP [PCP]: N UDP frames (RoCEv2's port 4791) with that DSCP out
+# of swp1, all of one size, so that the queues count exactly N packets;
+# with PCP, in an 802.1Q tag (VLAN 7) of that priority, inline as a switch
+# port would send it.
 send() {
 	command -v python3 >/dev/null ||
 		{ echo "FAIL: #@send needs python3 (scripts/install-deps.sh)"; return 1; }
-	"$IP" netns exec "$ns" python3 - "$1" "$2" <<'PY'
+	"$IP" netns exec "$ns" python3 - "$@" <<'PY'
 import socket, struct, sys
 n, dscp = int(sys.argv[1]), int(sys.argv[2])
+pcp = int(sys.argv[3]) if len(sys.argv) > 3 else -1
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(('swp1', 0x0800))
+s.bind(('swp1', 0x0800 if pcp < 0 else 0x8100))
 udp = struct.pack('!HHHH', 4791, 4791, 8 + 16, 0) + b'r' * 16
 ip = struct.pack('!BBHHHBBH4s4s', 0x45, dscp << 2, 20 + len(udp), 0, 0, 64,
                  17, 0, bytes([192, 0, 2, 1]), bytes([192, 0, 2, 2]))
-eth = b'\xff' * 6 + b'\x02\x00\x00\x00\x00\x01' + b'\x08\x00'
+tag = b'' if pcp < 0 else struct.pack('!HH', 0x8100, pcp << 13 | 7)
+eth = b'\xff' * 6 + b'\x02\x00\x00\x00\x00\x01' + tag + b'\x08\x00'
 for _ in range(n):
     s.send(eth + ip + udp)
 PY

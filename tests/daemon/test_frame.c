@@ -259,8 +259,10 @@ static int fake_send(void *impl, int fd, int ifindex, const uint8_t *buf,
 }
 
 static const struct frame_ops fake_ops = {
-    fake_open, fake_close, fake_recv,
-    fake_send, NULL, /* send_queued: the fake has no qdiscs, send serves */
+    .open = fake_open,
+    .close = fake_close,
+    .recv = fake_recv,
+    .send = fake_send,
 };
 
 /* A flood is read in slices (the loop comes back for the rest), short

@@ -2,7 +2,8 @@
 # class-default in a qos policy-map (and a class-map without match
 # statements) applies: both are rules of protocol all without a key. In a
 # private network namespace with a veth port swp1, on this machine's
-# kernel: `roced --once` programs the port, the match-all rule is there,
+# kernel: `roced --once` programs the port, the match-all rule is there
+# (a return in roced's cls_bpf program),
 # and a second `roced --once` writes nothing (the rule observed back is
 # roced's own).
 set -eu
@@ -53,9 +54,14 @@ import json, sys
 f = json.load(open(sys.argv[1]))
 rules = [(x['protocol'], x['pref'], x['options'].get('flowid'))
          for x in f if x.get('options', {}).get('flowid')]
-# DSCP 26 for IPv4 and IPv6 to queue 3, then everything else to queue 0
-assert rules == [('ip', 4791, '4791:13'), ('ipv6', 4792, '4791:13'),
-                 ('all', 4793, '4791:10')], rules
+# one cls_bpf program (no flower on this kernel): ROCE_CLASS to queue 3,
+# then the class that takes everything returns queue 0's class, 4791:10
+# (0x4791_0010), before the final -1
+assert rules == [('all', 4791, '4791:10')], rules
+ops = [(i['code'], i['k']) for i in f[-1]['options']['bytecode']['insns']]
+assert ops[-3] == (6, 0x47910013), ops  # ret ROCE_CLASS's class
+assert ops[-2] == (6, 0x47910010), ops  # ret: the class of everything
+assert ops[-1] == (6, 0xffffffff), ops  # ret -1: class-default
 PY
 	in_ns "$roced" --once -f "$tmp/$conf.conf" >"$tmp/out" 2>"$tmp/err" ||
 		fail "$conf: the second --once failed"

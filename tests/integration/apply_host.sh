@@ -94,8 +94,10 @@ assert leaves == ['47%d:' % (10 + i) for i in range(8)], leaves
 kinds = {x['handle']: x['kind'] for x in q if x.get('parent', '').startswith('4791:')}
 assert all(k == ('tbf' if h == '4713:' else 'bfifo') for h, k in kinds.items()), kinds
 f = json.load(open(d + '/f.json'))
-flows = [x['options'].get('flowid') for x in f if x.get('options', {}).get('flowid')]
-assert flows == ['4791:13', '4791:13'], flows  # DSCP 26, IPv4 and IPv6
+rules = [(x['kind'], x['protocol'], x['options'].get('flowid'))
+         for x in f if x.get('options', {}).get('flowid')]
+# no flower here: one cls_bpf program for the policy, the rest to q-default
+assert rules == [('bpf', 'all', '4791:10')], rules
 mtu = json.load(open(d + '/l.json'))[0]['mtu']
 assert mtu == 9216, mtu
 PY

@@ -5,6 +5,7 @@
 #     what happened;
 #  2. a class rate of swp2 changed with tc: put back;
 #  3. a foreign leaf grafted under a class of swp3: replaced by roced's;
+#     roced's cls_bpf program replaced by another: put back;
 #  4. `roced --once` is refused while the daemon serves the namespace, and
 #     runs with --force; changes whose notifications were lost are found
 #     (every port is checked);
@@ -79,6 +80,23 @@ until_ok 10 roced_leaf swp3 || { cat "$tmp/q"; fail "swp3's foreign leaf not rep
 until_ok 10 grep -q 'swp3: qdisc tbf 4713: under 4791:13 replaced by pfifo 10: by another process: repairing' \
 	"$tmp/log" || fail "no repair line for swp3"
 echo "foreign leaf grafted on swp3: replaced"
+
+# 3b. roced's classification program (one cls_bpf filter where the kernel
+#     has no flower, as here) replaced by someone else's: put back
+prog() { in_ns "$TC" filter show dev swp3 parent 4791: | sed -n "s/.* bpf .*\(bytecode '[^']*'\).*/\1/p"; }
+want=$(prog)
+if [ -n "$want" ]; then
+	in_ns "$TC" filter del dev swp3 parent 4791: prio 4791
+	in_ns "$TC" filter add dev swp3 parent 4791: protocol all prio 4791 bpf \
+		bytecode '1,6 0 0 4294967295' classid 4791:10
+	same_prog() { [ "$(prog)" = "$want" ]; }
+	until_ok 10 same_prog || fail "swp3's cls_bpf program not restored: $(prog)"
+	until_ok 10 grep -q 'swp3: filter bpf prio 4791 .*by another process.*: repairing' "$tmp/log" ||
+		fail "no repair line for swp3's filter"
+	echo "cls_bpf program replaced on swp3: restored; $(grep 'swp3: filter .*repairing' "$tmp/log" | tail -1)"
+else
+	echo "3b not run: this kernel classifies without cls_bpf (flower)"
+fi
 
 # 4. --once beside the daemon: refused, unless forced
 if in_ns "$roced" -f "$tmp/roced.conf" --caps probe --once >"$tmp/once" 2>&1; then

@@ -11,11 +11,10 @@
 # (roced --dry-run, the daemon's default --caps probe): the plan is
 # replayed with tc -batch onto veth ports swp1..swp3 of a namespace of our
 # own, and each port of the rig must equal its replayed twin in every
-# qdisc (tc -j -d), htb class (tc -d class show: iproute2 6.1 prints them
-# as text even with -j) and filter (tc -j, at each parent the plan uses),
-# hold as many of each as the plan has lines for it, and carry the plan's
-# MTU. Then the rocesh show output (each port's own header line) when
-# rocesh is built, and the instructions for rocesh and teardown.
+# qdisc, htb class and filter, hold as many of each as the plan has lines
+# for it, and carry the plan's MTU (plan_lib.sh). Then the rocesh show
+# output (each port's own header line) when rocesh is built, and the
+# instructions for rocesh and teardown.
 # Checked after "down": no namespace, no roced, and none of the rig's
 # files in /run/roced (conf, log, pid file, the control socket and pid
 # file of the switch namespace's roced). Other tests' daemons share
@@ -23,6 +22,7 @@
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/plan_lib.sh"
 t_init demo_rig
 t_need_root
 demo="$top_srcdir/scripts/demo.sh"
@@ -43,100 +43,6 @@ rigfiles() { ls -d /run/roced/demo"$ROCED_DEMO_TAG".* /run/roced/roced."$1".* 2>
 in_sw() { "$IP" netns exec "$sw" "$@"; }
 PORTS="swp1 swp2 swp3"
 
-# port_state NS PORT: PORT's tc objects in NS, one per line, in an order
-# that does not depend on the dump's; then the counts of qdiscs, classes
-# and filters, and the MTU. Filters are read at the parents the plan adds
-# filters to ($tmp/parents.PORT). Its stdout goes to a file: failures are
-# told on stderr.
-port_state() {
-	"$IP" netns exec "$1" "$TC" -j -d qdisc show dev "$2" >"$tmp/s.qdisc" &&
-		"$IP" netns exec "$1" "$TC" -d class show dev "$2" >"$tmp/s.class" &&
-		"$IP" -n "$1" -j link show dev "$2" >"$tmp/s.link" ||
-		fail "cannot read $2 in $1" >&2
-	: >"$tmp/s.filter"
-	while read -r parent; do
-		# shellcheck disable=SC2086 # "parent X" or "ingress"
-		"$IP" netns exec "$1" "$TC" -j filter show dev "$2" $parent |
-			python3 -c 'import json, sys; [print(sys.argv[1], json.dumps(f, sort_keys=True)) for f in json.load(sys.stdin)]' "$parent" \
-			>>"$tmp/s.filter" || fail "cannot read the filters of $2 in $1 at $parent" >&2
-	done <"$tmp/parents.$2"
-	python3 - "$tmp" <<'PY' || fail "cannot read the tc state of $2 in $1" >&2
-import json, re, sys
-d = sys.argv[1] + '/s.'
-qdiscs = json.load(open(d + 'qdisc'))
-for q in qdiscs:
-    q.pop('refcnt', None)  # the kernel's reference count, not the plan's
-# A tbf leaf (software PFC's no-drop queue) has a class of its own that
-# the kernel makes with it: not a line of the plan.
-classes = [l.rstrip() for l in open(d + 'class')
-           if l.strip() and not l.startswith('class tbf ')]
-filters = []
-for l in open(d + 'filter'):
-    if not l.strip():
-        continue
-    at, f = l[:l.index('{')].strip(), json.loads(l[l.index('{'):])
-    o = f.get('options', {})
-    # u32's hash table ids (800:, 801:, ...) are the kernel's choice, in
-    # the order of the device's history, not the plan's.
-    if f.get('kind') == 'u32':
-        if 'fh' in o:
-            o['fh'] = re.sub(r'^[0-9a-f]+:', 'HT:', o['fh'])
-        if 'key_ht' in o:
-            o['key_ht'] = 'HT'
-    filters.append((at, f))
-for l in sorted(json.dumps(q, sort_keys=True) for q in qdiscs):
-    print('qdisc', l)
-for l in sorted(classes):
-    print(l)
-for l in sorted('%s %s' % (at, json.dumps(f, sort_keys=True)) for at, f in filters):
-    print('filter', l)
-# A filter is one dump entry with options that are not a u32 hash table
-# (u32 adds a bare entry per priority and one per table).
-rules = [f for at, f in filters if 'options' in f and 'ht_divisor' not in f['options']]
-print('count qdisc', len(qdiscs), 'class', len(classes), 'filter', len(rules))
-print('mtu', json.load(open(d + 'link'))[0]['mtu'])
-PY
-}
-
-# plan_counts PORT: the same counts and MTU as the plan gives them.
-plan_counts() {
-	printf 'count qdisc %s class %s filter %s\n' \
-		"$(grep -c "^qdisc add dev $1 " "$tmp/plan" || true)" \
-		"$(grep -c "^class add dev $1 " "$tmp/plan" || true)" \
-		"$(grep -c "^filter add dev $1 " "$tmp/plan" || true)"
-	printf 'mtu %s\n' "$(sed -n "s/^#ip link set dev $1 mtu \([0-9]*\)$/\1/p" "$tmp/plan")"
-}
-
-# The plan for the rig's configuration, replayed by tc onto ports of our
-# own; the reference state of each port.
-replay_plan() {
-	conf="/run/roced/demo$ROCED_DEMO_TAG.conf"
-	"$top_builddir/roced" --dry-run --caps probe -f "$conf" >"$tmp/plan" 2>"$tmp/plan.err" ||
-		{ cat "$tmp/plan.err"; fail "roced --dry-run -f $conf"; }
-	t_netns_add ref demoref || fail "cannot create the replay namespace"
-	for p in $PORTS; do
-		"$IP" -n "$ref" link add "$p" type veth peer name "${p}p"
-		sed -n "s/^filter add dev $p \(parent [0-9a-f:]*\|ingress\|egress\) .*/\1/p" "$tmp/plan" |
-			sort -u >"$tmp/parents.$p"
-	done
-	"$IP" netns exec "$ref" "$TC" -batch "$tmp/plan" >"$tmp/replay.out" 2>&1 ||
-		{ cat "$tmp/replay.out"; fail "tc -batch refused the plan"; }
-	sed -n 's/^#ip //p' "$tmp/plan" | "$IP" -n "$ref" -batch - >"$tmp/replay.out" 2>&1 ||
-		{ cat "$tmp/replay.out"; fail "ip -batch refused the plan's #ip lines"; }
-	for p in $PORTS; do
-		port_state "$ref" "$p" >"$tmp/want.$p"
-		# Not an empty match: the replay holds what the plan counts.
-		[ "$(tail -n 2 "$tmp/want.$p")" = "$(plan_counts "$p")" ] || {
-			tail -n 2 "$tmp/want.$p"
-			plan_counts "$p"
-			fail "the replay of the plan on $p does not hold the plan's objects"
-		}
-		grep -q '^count qdisc [1-9][0-9]* class [1-9][0-9]* filter [1-9]' "$tmp/want.$p" ||
-			fail "the plan has no qdiscs, classes or filters for $p"
-	done
-	t_netns_del "$ref"
-}
-
 for round in 1 2; do
 	"$demo" --no-build >"$tmp/out" 2>&1 || fail "round $round: demo.sh --no-build exited $?"
 
@@ -147,15 +53,15 @@ for round in 1 2; do
 	[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = roced ] || fail "round $round: roced ($pid) is not running"
 	[ "$(readlink "/proc/$pid/ns/net")" = "$(in_sw readlink /proc/self/ns/net)" ] ||
 		fail "round $round: roced does not run in $sw"
-	[ "$round" = 2 ] || replay_plan
+	# shellcheck disable=SC2086
+	[ "$round" = 2 ] || tp_plan_daemon "/run/roced/demo$ROCED_DEMO_TAG.conf" $PORTS
 	i=0
 	for p in $PORTS; do
 		i=$((i + 1))
 		[ "$("$IP" -n "$sw" -j link show dev "$p" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0].get("master"))')" = br0 ] ||
 			fail "round $round: $p is not a port of br0"
-		port_state "$sw" "$p" >"$tmp/got.$p"
-		cmp -s "$tmp/want.$p" "$tmp/got.$p" || {
-			diff -u "$tmp/want.$p" "$tmp/got.$p" || true
+		[ -z "$(tp_check "$sw" "$p")" ] || {
+			cat "$t_tmp/tp.diff.$p"
 			fail "round $round: $p differs from the plan (- plan replayed by tc, + roced)"
 		}
 		"$IP" -n "roced$ROCED_DEMO_TAG-h$i" -j addr show dev eth0 |
@@ -164,7 +70,7 @@ for round in 1 2; do
 		[ "$(cat "$tmp/addr")" = "192.0.2.$i/24" ] ||
 			fail "round $round: host $i has '$(cat "$tmp/addr")', not 192.0.2.$i/24"
 	done
-	echo "round $round: swp1-3 each hold exactly the plan: $(sed -n 's/^count //p' "$tmp/want.swp1"), $(grep '^mtu ' "$tmp/want.swp1")"
+	echo "round $round: swp1-3 each hold exactly the plan: $(tp_summary swp1)"
 	# The output: real show output when rocesh is built, the commands to
 	# go on with in any case.
 	if [ -x "$top_builddir/rocesh" ]; then

@@ -33,7 +33,8 @@
 # namespace name, so that the leftovers check (tests/tools/leftovers.py)
 # counts this run's namespaces and not those of another engineer's run.
 #
-# Also here: the setup that daemon tests share (t_conf_ports, t_roced_*).
+# Also here: the setup that daemon tests share (t_conf_ports,
+# t_conf_match_any, t_roced_*).
 
 # shellcheck disable=SC2034 # for the tests that source this
 {
@@ -271,6 +272,18 @@ open(out, 'w').write(s[:b0] + ',\n\t'.join(blks) + '\n' + s[b1:])
 PY
 }
 
+# t_conf_match_any FILE: the shipped ROCE_CLASS (match-all cos 3, dscp
+# 26) as match-any in FILE, for rigs whose RoCE traffic is untagged IP
+# from the kernel's stack (this kernel has no 8021q to tag it): match-all
+# also wants CoS 3, which only a VLAN tag carries, as NX-OS (and roced's
+# classifiers, flower or cls_bpf) reads it.
+t_conf_match_any()
+{
+	sed -i 's/{ name = "ROCE_CLASS"; match = "all"; cos = 3; dscp = 26; }/{ name = "ROCE_CLASS"; match = "any"; cos = 3; dscp = 26; }/' "$1"
+	grep -q 'name = "ROCE_CLASS"; match = "any"' "$1" ||
+		t_fail "the shipped ROCE_CLASS changed: cannot make it match-any"
+}
+
 # t_roced_start NS CONF PATTERN [ARGS...]: roced -f CONF ARGS as a daemon
 # in NS, logging to $t_tmp/log, its pid in roced_pid; waits up to 30 s (a
 # loaded machine) for a log line matching PATTERN (grep's basic regex).
@@ -278,7 +291,12 @@ t_roced_start()
 {
 	_t_ns=$1 _t_conf=$2 _t_want=$3
 	shift 3
-	t_show_on_fail "roced log" "$t_tmp/log"
+	# (once, for a test that starts roced again)
+	case "$t_fail_files" in
+	*"|$t_tmp/log
+"*) ;;
+	*) t_show_on_fail "roced log" "$t_tmp/log" ;;
+	esac
 	# ip netns exec execs roced: the pid is roced's.
 	t_spawn "$IP" netns exec "$_t_ns" "$roced" -f "$_t_conf" "$@" >"$t_tmp/log" 2>&1
 	roced_pid=$t_pid

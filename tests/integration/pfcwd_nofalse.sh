@@ -24,6 +24,7 @@ $IP -n "$peer" addr add 10.83.0.2/24 dev h1
 $IP -n "$sw" link set swp1 up
 $IP -n "$peer" link set h1 up
 t_conf_ports "$t_tmp/roced.conf" swp1
+t_conf_match_any "$t_tmp/roced.conf"
 t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring'
 
 t_spawn $IP netns exec "$peer" "$traffic" recv -t $((secs + 60)) -i 10 -R "$t_tmp/ready" >"$t_tmp/recv"

@@ -27,6 +27,8 @@ $IP link add swp1 netns "$sw" type veth peer name h1 netns "$peer"
 $IP -n "$sw" link set swp1 up
 $IP -n "$peer" link set h1 up
 t_conf_ports "$t_tmp/roced.conf" swp1
+# its DSCP 26 traffic is untagged: the class must match on DSCP alone
+t_conf_match_any "$t_tmp/roced.conf"
 sed -i 's/auto-restore-multiplier = 10;/auto-restore-multiplier = 0;/' "$t_tmp/roced.conf"
 grep -q 'auto-restore-multiplier = 0;' "$t_tmp/roced.conf" ||
 	t_fail "the shipped roced.conf no longer sets auto-restore-multiplier"

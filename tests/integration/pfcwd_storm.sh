@@ -32,6 +32,8 @@ $IP -n "$peer" addr add 10.78.0.2/24 dev h1
 $IP -n "$sw" link set swp1 up
 $IP -n "$peer" link set h1 up
 t_conf_ports "$t_tmp/roced.conf" swp1
+# its DSCP 26 traffic is untagged: the class must match on DSCP alone
+t_conf_match_any "$t_tmp/roced.conf"
 t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring'
 
 leaf() { $TC -n "$sw" qdisc show dev swp1 | grep 'qdisc [a-z]* 4713:' || true; }

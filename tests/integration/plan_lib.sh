@@ -15,6 +15,9 @@
 #                            replayed onto twins of PORT...; fails the test
 #                            when tc refuses it or the twin does not hold
 #                            what the plan counts
+#   tp_plan_daemon CONF PORT...  the twins as a fresh roced daemon
+#                            programs them (see there: the daemon's plan
+#                            is not the dry run's)
 #   tp_port_state NS PORT    PORT's state in NS, normalised, on stdout
 #   tp_check NS PORT...      prints "PORT" for each port of NS that is not
 #                            its twin (diff in $t_tmp/tp.diff.PORT)
@@ -132,6 +135,54 @@ tp_plan()
 				"$(tail -n 2 "$t_tmp/tp.want.$_tp_p") vs $(_tp_plan_counts "$_tp_p")"
 		grep -q '^count qdisc [1-9][0-9]* class [1-9][0-9]* filter [1-9]' "$t_tmp/tp.want.$_tp_p" ||
 			t_fail "the plan has no qdiscs, classes or filters for $_tp_p"
+	done
+	t_netns_del "$_tp_ref"
+}
+
+# tp_plan_daemon CONF PORT...: the twins are programmed by a fresh roced
+# daemon of their own on CONF, which is then stopped (SIGTERM leaves the
+# kernel state in place). Why: the daemon's plan is not the dry run's
+# where it runs software PFC (each no-drop queue's leaf is a tbf it can
+# hold, roced(8)), so a daemon's ports are compared with what a daemon
+# that met no fault makes of the same file. The dry run's replay by tc is
+# checked on its own (dryrun_tc_batch.sh).
+tp_plan_daemon()
+{
+	_tp_conf=$1
+	shift
+	"$roced" --dry-run --caps probe -f "$_tp_conf" >"$t_tmp/tp.plan" 2>"$t_tmp/tp.plan.err" ||
+		t_fail "roced --dry-run -f $_tp_conf: $(cat "$t_tmp/tp.plan.err")"
+	t_netns_add _tp_ref planref || t_fail "cannot create the twin namespace"
+	"$IP" -n "$_tp_ref" link set lo up
+	_tp_i=0
+	for _tp_p in "$@"; do
+		_tp_i=$((_tp_i + 1))
+		"$IP" -n "$_tp_ref" link add "$_tp_p" type veth peer name "tp-peer$_tp_i" ||
+			t_fail "cannot create the twin of $_tp_p"
+		sed -n "s/^filter add dev $_tp_p \(parent [0-9a-f:]*\|ingress\|egress\) .*/\1/p" \
+			"$t_tmp/tp.plan" | sort -u >"$t_tmp/tp.parents.$_tp_p"
+	done
+	t_show_on_fail "the twins' roced" "$t_tmp/tp.ref.log"
+	t_spawn "$IP" netns exec "$_tp_ref" "$roced" -f "$_tp_conf" --caps probe \
+		>"$t_tmp/tp.ref.log" 2>&1
+	_tp_pid=$t_pid
+	_tp_i=0
+	until grep -q 'mirroring' "$t_tmp/tp.ref.log"; do
+		_t_alive "$_tp_pid" || t_fail "the twins' roced exited"
+		_tp_i=$((_tp_i + 1))
+		[ "$_tp_i" -lt 1200 ] || t_fail "the twins' roced did not program them within 60 s"
+		sleep 0.05
+	done
+	t_stop "$_tp_pid" TERM || t_fail "the twins' roced exited with an error"
+	for _tp_p in "$@"; do
+		tp_port_state "$_tp_ref" "$_tp_p" >"$t_tmp/tp.want.$_tp_p" ||
+			t_fail "cannot read the twin of $_tp_p"
+		grep -q '^count qdisc [1-9][0-9]* class [1-9][0-9]* filter [1-9]' "$t_tmp/tp.want.$_tp_p" ||
+			t_fail "the twins' roced put no qdiscs, classes or filters on $_tp_p"
+		# What the daemon adds to the dry run is its leaves alone.
+		[ "$(sed -n 's/^count qdisc \([0-9]*\) .* filter \([0-9]*\)$/\1 \2/p' "$t_tmp/tp.want.$_tp_p")" = \
+			"$(_tp_plan_counts "$_tp_p" | sed -n 's/^count qdisc \([0-9]*\) .* filter \([0-9]*\)$/\1 \2/p')" ] ||
+			t_fail "the twins' roced put on $_tp_p other numbers of qdiscs or filters than its plan has"
 	done
 	t_netns_del "$_tp_ref"
 }

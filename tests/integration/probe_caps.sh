@@ -26,6 +26,8 @@ has_qdisc red limit 400000 min 30000 max 90000 avpkt 1000 burst 55 \
 try qdisc add dev lo clsact && has="$has clsact"
 try filter add dev lo ingress prio 1 protocol ip flower ip_tos 0x68/0xfc \
 	action skbedit priority 3 && has="$has flower+skbedit"
+try filter add dev lo ingress prio 2 protocol all bpf \
+	bytecode '1,6 0 0 4294967295' classid 1:1 && has="$has bpf"
 echo "oracle (tc):$has"
 
 case " $has " in
@@ -47,9 +49,10 @@ if [ -n "${ROCED_EXPECT_LAYOUT:-}" ] && [ "$got" != "$ROCED_EXPECT_LAYOUT" ]; th
 fi
 
 # Classification: flower+skbedit at ingress when the kernel has them,
-# otherwise u32 on the egress root.
+# otherwise one cls_bpf program on the egress root, otherwise u32 there.
 case " $has " in
 *" flower+skbedit "*) pattern='^filter add dev swp1 ingress .* flower .*skbedit priority 3' ;;
+*" bpf "*) pattern="^filter add dev swp1 parent 4791: protocol all prio 4791 bpf bytecode '[0-9][0-9 ,]*' classid 4791:10\$" ;;
 *) pattern='^filter add dev swp1 parent 4791: .* u32 ' ;;
 esac
 printf '%s\n' "$out" | grep -q "$pattern" || {

@@ -29,6 +29,8 @@ $IP -n "$peer" addr add 10.77.0.2/24 dev h1
 $IP -n "$sw" link set swp1 up
 $IP -n "$peer" link set h1 up
 t_conf_ports "$t_tmp/roced.conf" swp1
+# its DSCP 26 traffic is untagged: the class must match on DSCP alone
+t_conf_match_any "$t_tmp/roced.conf"
 # The pause here lasts 1.5 s with traffic waiting: a storm, for the
 # watchdog. This test is about the hold, so the watchdog is off.
 sed -i 's/watch-dog-interval = true;/watch-dog-interval = false;/' "$t_tmp/roced.conf"

@@ -29,7 +29,8 @@
 # Why nspawn looks as it does: this machine's PID 1 is not systemd, so
 # nspawn must neither register with machined nor make a scope unit
 # (--register=no --keep-unit), and its runtime directory is a tmpfs of a
-# private mount namespace, so nothing of it stays on the host. The
+# private mount namespace, so nothing of it stays on the host (but the
+# empty directory /run/systemd/nspawn, made when missing). The
 # container shares a network namespace of the test's (where swp1 is),
 # so the host reads swp1 with its own tc; nspawn drops CAP_NET_ADMIN from
 # a container without a private network of its own, so it is given back.
@@ -142,7 +143,7 @@ t_netns_add ns sd
 "$IP" -n "$ns" link add swp1 type veth peer name h1
 "$IP" -n "$ns" link set swp1 up
 "$IP" -n "$ns" link set h1 up
-tp_plan "$tmp/good.conf" swp1
+tp_plan_daemon "$tmp/good.conf" swp1
 
 t_show_on_fail "container console (tail)" "$tmp/console.tail"
 t_defer 'stop_container'

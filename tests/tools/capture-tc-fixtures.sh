@@ -116,12 +116,12 @@ dump_to()
 	ip netns exec "$ns" "$tcdump" "$obj" v0 $parent
 }
 
-# run the tc commands of a state, one per line
+# run the tc commands of a state, one per line (as a shell reads them, so
+# that a quoted bpf program stays one word)
 build_state()
 {
 	printf '%s\n' "$1" | while read -r line; do
-		# shellcheck disable=SC2086
-		t $line
+		eval "t $line"
 	done
 }
 
@@ -136,6 +136,15 @@ filter add dev v0 parent 4791: protocol ip prio 4791 u32 match ip dsfield 0x68 0
 filter add dev v0 parent 4791: protocol ipv6 prio 4792 u32 match ip6 priority 0x68 0xfc classid 4791:13
 filter add dev v0 parent 4791: protocol ip prio 4799 u32 match u32 0 0 classid 4791:10
 qdisc add dev v0 clsact"
+
+# classification without flower: one classic BPF program returning the
+# class (4791:13 for IPv4 here), -1 for the filter's classid 4791:10
+host_bpf_prog='4,40 0 0 12,21 0 1 2048,6 0 0 1200685075,6 0 0 4294967295'
+host_bpf_state="qdisc add dev v0 root handle 4791: htb default 10
+class add dev v0 parent 4791: classid 4791:1 htb rate 10gbit ceil 10gbit
+class add dev v0 parent 4791:1 classid 4791:10 htb rate 100mbit ceil 10gbit prio 7
+class add dev v0 parent 4791:1 classid 4791:13 htb rate 5gbit ceil 10gbit prio 1 quantum 60000
+filter add dev v0 parent 4791: protocol all prio 4791 bpf bytecode '$host_bpf_prog' classid 4791:10"
 
 # class-default: a rule of protocol all without a key
 host_all_state="qdisc add dev v0 root handle 4791: htb default 10
@@ -207,6 +216,7 @@ req filter-u32-ip6-add filter add dev v0 parent 4791: protocol ipv6 prio 4792 u3
 req filter-u32-all-add filter add dev v0 parent 4791: protocol ip prio 4799 u32 match u32 0 0 classid 4791:10
 req filter-u32-all-replace filter replace dev v0 parent 4791: protocol ip prio 4799 u32 match u32 0 0 classid 4791:10
 req filter-u32-protoall-add filter add dev v0 parent 4791: protocol all prio 4793 u32 match u32 0 0 classid 4791:10
+req filter-bpf-add filter add dev v0 parent 4791: protocol all prio 4791 bpf bytecode "$host_bpf_prog" classid 4791:10
 req filter-del filter del dev v0 parent 4791: protocol ipv6 prio 4792
 req dump-qdisc qdisc show dev v0
 req dump-class class show dev v0
@@ -245,6 +255,10 @@ ip netns del "$ns"
 setup
 build_state "$host_all_state"
 dump_to dump-htb-filter-all filter 4791: "$host_all_state" >"$out/dump-htb-filter-all.hex"
+ip netns del "$ns"
+setup
+build_state "$host_bpf_state"
+dump_to dump-htb-filter-bpf filter 4791: "$host_bpf_state" >"$out/dump-htb-filter-bpf.hex"
 
 # --- dumps of the full kernel (QEMU) -----------------------------------------
 if [ $guest = 1 ]; then

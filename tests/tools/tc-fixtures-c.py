@@ -46,6 +46,10 @@ FLOWER = {1: "TCA_FLOWER_CLASSID", 2: "TCA_FLOWER_INDEV",
           74: "TCA_FLOWER_KEY_IP_TOS_MASK", 75: "TCA_FLOWER_KEY_IP_TTL",
           76: "TCA_FLOWER_KEY_IP_TTL_MASK", 86: "TCA_FLOWER_IN_HW_COUNT",
           102: "TCA_FLOWER_KEY_NUM_OF_VLANS"}
+BPF = {1: "TCA_BPF_ACT", 2: "TCA_BPF_POLICE", 3: "TCA_BPF_CLASSID",
+       4: "TCA_BPF_OPS_LEN", 5: "TCA_BPF_OPS", 6: "TCA_BPF_FD",
+       7: "TCA_BPF_NAME", 8: "TCA_BPF_FLAGS", 9: "TCA_BPF_FLAGS_GEN",
+       10: "TCA_BPF_TAG", 11: "TCA_BPF_ID"}
 ACT = {1: "TCA_ACT_KIND", 2: "TCA_ACT_OPTIONS", 3: "TCA_ACT_INDEX",
        4: "TCA_ACT_STATS", 5: "TCA_ACT_PAD", 6: "TCA_ACT_COOKIE",
        7: "TCA_ACT_FLAGS", 8: "TCA_ACT_HW_STATS",
@@ -150,7 +154,14 @@ def value(name, p, kind):
                 s += "; key mask %08x val %08x off %d offmask %d" % (
                     m, v, ko, kom)
         return s
-    if name in ("TCA_U32_CLASSID", "TCA_FLOWER_CLASSID", "TCA_U32_HASH",
+    if name == "TCA_BPF_OPS" and len(p) % 8 == 0:
+        return "struct sock_filter[%d] {code jt jf k}: %s" % (
+            len(p) // 8, ", ".join("%d %d %d %d" % struct.unpack_from(
+                "<HBBI", p, i) for i in range(0, len(p), 8)))
+    if name == "TCA_BPF_FLAGS_GEN" and len(p) >= 4:
+        return "%#x (8 = not in hardware)" % u(p, "<I")
+    if name in ("TCA_U32_CLASSID", "TCA_FLOWER_CLASSID", "TCA_BPF_CLASSID",
+                "TCA_U32_HASH",
                 "TCA_U32_LINK") and len(p) >= 4:
         return handle(u(p, "<I"))
     if name in ("TCA_FLOWER_KEY_ETH_TYPE", "TCA_FLOWER_KEY_VLAN_ETH_TYPE") \
@@ -175,7 +186,8 @@ def value(name, p, kind):
 
 def table(ctx):
     return {"top": TCA, "htb": HTB, "ets": ETS, "red": RED, "u32": U32,
-            "flower": FLOWER, "act": ACT, "skbedit": SKBEDIT}.get(ctx, {})
+            "flower": FLOWER, "bpf": BPF, "act": ACT,
+            "skbedit": SKBEDIT}.get(ctx, {})
 
 
 def attrs(out, b, depth, ctx, kind):
@@ -203,7 +215,7 @@ def attrs(out, b, depth, ctx, kind):
             ": " + v if v else ""))
         sub = None
         if name == "TCA_OPTIONS" and kind in ("htb", "ets", "red", "u32",
-                                              "flower"):
+                                              "flower", "bpf"):
             sub = kind
         elif name in ("TCA_U32_ACT", "TCA_FLOWER_ACT"):
             sub = "actlist"

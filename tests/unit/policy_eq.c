@@ -16,12 +16,15 @@ static void strip_lines(struct policy *p)
 	for (size_t i = 0; i < p->nclass_qos; i++) {
 		p->class_qos[i].line = 0;
 		p->class_qos[i].cos_line = p->class_qos[i].dscp_line = 0;
+		p->class_qos[i].precedence_line = 0;
 	}
 	for (size_t i = 0; i < p->nmap_qos; i++) {
 		p->map_qos[i].line = 0;
-		for (size_t r = 0; r < p->map_qos[i].nrules; r++)
+		for (size_t r = 0; r < p->map_qos[i].nrules; r++) {
 			p->map_qos[i].rules[r].line =
 			    p->map_qos[i].rules[r].qos_group_line = 0;
+			p->map_qos[i].rules[r].set_line = 0;
+		}
 	}
 	for (size_t i = 0; i < p->nmap_queuing; i++) {
 		p->map_queuing[i].line = 0;
@@ -31,6 +34,11 @@ static void strip_lines(struct policy *p)
 			q->line = q->bandwidth_line = q->priority_line = 0;
 			q->wred.line = q->wred.min_line = q->wred.max_line = 0;
 			q->wred.probability_line = q->wred.weight_line = 0;
+			q->pause.line = q->bandwidth_min_line = 0;
+			q->queue_limit_line = 0;
+			q->wred_profile_line = q->shape_line = 0;
+			q = &p->map_queuing[i].in_queue[n];
+			q->line = q->pause.line = 0;
 		}
 	}
 	for (size_t i = 0; i < p->nclass_nq; i++)
@@ -41,6 +49,7 @@ static void strip_lines(struct policy *p)
 			struct policy_nq_rule *nr = &p->map_nq[i].rules[r];
 
 			nr->line = nr->pause_line = nr->mtu_line = 0;
+			nr->no_drop_line = nr->buffer.line = 0;
 		}
 	}
 	for (size_t i = 0; i < p->nifaces; i++) {
@@ -48,6 +57,7 @@ static void strip_lines(struct policy *p)
 
 		f->line = f->qos_input_line = f->queuing_output_line = 0;
 		f->alias_line = 0;
+		f->queuing_input_line = f->mtu_line = 0;
 		f->fabric_internal_line = f->fc_rx_line = f->fc_tx_line = 0;
 		f->lldp.willing_line = f->lldp.agent_line = 0;
 	}
@@ -76,16 +86,22 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_int_equal(a.nmap_qos, b.nmap_qos);
 	for (size_t i = 0; i < a.nmap_qos; i++) {
 		assert_string_equal(a.map_qos[i].name, b.map_qos[i].name);
+		assert_string_equal(a.map_qos[i].description,
+		                    b.map_qos[i].description);
 		ASSERT_ARRAY_EQUAL(&a.map_qos[i], &b.map_qos[i], rules, nrules);
 	}
 	assert_int_equal(a.nmap_nq, b.nmap_nq);
 	for (size_t i = 0; i < a.nmap_nq; i++) {
 		assert_string_equal(a.map_nq[i].name, b.map_nq[i].name);
+		assert_string_equal(a.map_nq[i].description,
+		                    b.map_nq[i].description);
 		ASSERT_ARRAY_EQUAL(&a.map_nq[i], &b.map_nq[i], rules, nrules);
 	}
 	assert_string_equal(a.system.network_qos, b.system.network_qos);
 	assert_string_equal(a.system.qos_input, b.system.qos_input);
 	assert_string_equal(a.system.queuing_output, b.system.queuing_output);
+	assert_string_equal(a.system.queuing_input, b.system.queuing_input);
+	assert_int_equal(a.pfc_mc_drop, b.pfc_mc_drop);
 	assert_int_equal(a.pfcwd.enabled, b.pfcwd.enabled);
 	assert_int_equal(a.pfcwd.poll_ms, b.pfcwd.poll_ms);
 	assert_int_equal(a.pfcwd.shutdown_mult, b.pfcwd.shutdown_mult);

@@ -1157,6 +1157,51 @@ static const uint8_t tcfx_dump_htb_filter_all[] __attribute__((aligned(4))) = {
 	0x08, 0x00, 0x0b, 0x00, 0x08, 0x00, 0x00, 0x00,
 };
 
+/* dump-htb-filter-bpf:
+ *   tc qdisc add dev v0 root handle 4791: htb default 10
+ *   tc class add dev v0 parent 4791: classid 4791:1 htb rate 10gbit ceil 10gbit
+ *   tc class add dev v0 parent 4791:1 classid 4791:10 htb rate 100mbit ceil 10gbit prio 7
+ *   tc class add dev v0 parent 4791:1 classid 4791:13 htb rate 5gbit ceil 10gbit prio 1 quantum 60000
+ *   tc filter add dev v0 parent 4791: protocol all prio 4791 bpf bytecode '4,40 0 0 12,21 0 1 2048,6 0 0 1200685075,6 0 0 4294967295' classid 4791:10
+ *   kernel dump (filter parent 4791:) read by tc_dump; Linux 6.18.44-fc-v669, iproute2 6.1.0
+ */
+static const uint8_t tcfx_dump_htb_filter_bpf[] __attribute__((aligned(4))) = {
+	/* --- message 1 of 2 --- */
+	/* nlmsghdr: len 52, RTM_NEWTFILTER, flags MULTI, seq 0x6b047c58, pid 32061 */
+	0x34, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x02, 0x00, 0x58, 0x7c, 0x04, 0x6b,
+	0x3d, 0x7d, 0x00, 0x00,
+	/* tcmsg: family 0, ifindex 3, handle 0:0, parent 4791:0, info 0x12b70300 (prio 4791, protocol 0x0003 all) */
+	0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x91, 0x47, 0x00, 0x03, 0xb7, 0x12,
+	/* TCA_KIND, 8 bytes: "bpf" */
+	0x08, 0x00, 0x01, 0x00, 0x62, 0x70, 0x66, 0x00,
+	/* TCA_CHAIN, 8 bytes: 0 */
+	0x08, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* --- message 2 of 2 --- */
+	/* nlmsghdr: len 116, RTM_NEWTFILTER, flags MULTI, seq 0x6b047c58, pid 32061 */
+	0x74, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x02, 0x00, 0x58, 0x7c, 0x04, 0x6b,
+	0x3d, 0x7d, 0x00, 0x00,
+	/* tcmsg: family 0, ifindex 3, handle 0:1, parent 4791:0, info 0x12b70300 (prio 4791, protocol 0x0003 all) */
+	0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x91, 0x47, 0x00, 0x03, 0xb7, 0x12,
+	/* TCA_KIND, 8 bytes: "bpf" */
+	0x08, 0x00, 0x01, 0x00, 0x62, 0x70, 0x66, 0x00,
+	/* TCA_CHAIN, 8 bytes: 0 */
+	0x08, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* TCA_OPTIONS, 64 bytes */
+	0x40, 0x00, 0x02, 0x00,
+	/*   TCA_BPF_CLASSID, 8 bytes: 4791:10 */
+	0x08, 0x00, 0x03, 0x00, 0x10, 0x00, 0x91, 0x47,
+	/*   TCA_BPF_OPS_LEN, 6 bytes: 4 */
+	0x06, 0x00, 0x04, 0x00, 0x04, 0x00, 0x00, 0x00,
+	/*   TCA_BPF_OPS, 36 bytes: struct sock_filter[4] {code jt jf k}: 40 0 0 12, 21 0 1 2048, 6 0 0 1200685075, 6 0 0 4294967295 */
+	0x24, 0x00, 0x05, 0x00, 0x28, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00,
+	0x15, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00,
+	0x13, 0x00, 0x91, 0x47, 0x06, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+	/*   TCA_BPF_FLAGS_GEN, 8 bytes: 0x8 (8 = not in hardware) */
+	0x08, 0x00, 0x09, 0x00, 0x08, 0x00, 0x00, 0x00,
+};
+
 /* dump-htb-qdisc:
  *   tc qdisc add dev v0 root handle 4791: htb default 10
  *   tc class add dev v0 parent 4791: classid 4791:1 htb rate 10gbit ceil 10gbit
@@ -2742,6 +2787,31 @@ static const uint8_t tcfx_req_dump_qdisc[] __attribute__((aligned(4))) = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
 
+/* req-filter-bpf-add:
+ *   tc filter add dev v0 parent 4791: protocol all prio 4791 bpf bytecode 4,40 0 0 12,21 0 1 2048,6 0 0 1200685075,6 0 0 4294967295 classid 4791:10
+ *   request captured with strace; Linux 6.18.44-fc-v669, iproute2 6.1.0
+ */
+static const uint8_t tcfx_req_filter_bpf_add[] __attribute__((aligned(4))) = {
+	/* nlmsghdr: len 100, RTM_NEWTFILTER, flags REQUEST|ACK|EXCL|CREATE, seq 0x6b047c59, pid 0 */
+	0x64, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x05, 0x06, 0x59, 0x7c, 0x04, 0x6b,
+	0x00, 0x00, 0x00, 0x00,
+	/* tcmsg: family 0, ifindex 3, handle 0:0, parent 4791:0, info 0x12b70300 (prio 4791, protocol 0x0003 all) */
+	0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x91, 0x47, 0x00, 0x03, 0xb7, 0x12,
+	/* TCA_KIND, 8 bytes: "bpf" */
+	0x08, 0x00, 0x01, 0x00, 0x62, 0x70, 0x66, 0x00,
+	/* TCA_OPTIONS, 56 bytes */
+	0x38, 0x00, 0x02, 0x00,
+	/*   TCA_BPF_CLASSID, 8 bytes: 4791:10 */
+	0x08, 0x00, 0x03, 0x00, 0x10, 0x00, 0x91, 0x47,
+	/*   TCA_BPF_OPS_LEN, 6 bytes: 4 */
+	0x06, 0x00, 0x04, 0x00, 0x04, 0x00, 0x00, 0x00,
+	/*   TCA_BPF_OPS, 36 bytes: struct sock_filter[4] {code jt jf k}: 40 0 0 12, 21 0 1 2048, 6 0 0 1200685075, 6 0 0 4294967295 */
+	0x24, 0x00, 0x05, 0x00, 0x28, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00,
+	0x15, 0x00, 0x00, 0x01, 0x00, 0x08, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00,
+	0x13, 0x00, 0x91, 0x47, 0x06, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+};
+
 /* req-filter-del:
  *   tc filter del dev v0 parent 4791: protocol ipv6 prio 4792
  *   request captured with strace; Linux 6.18.44-fc-v669, iproute2 6.1.0
@@ -3598,6 +3668,7 @@ static const struct tcfx tcfx_all[] = {
 	{ "dump-htb-class", tcfx_dump_htb_class, sizeof(tcfx_dump_htb_class) },
 	{ "dump-htb-filter", tcfx_dump_htb_filter, sizeof(tcfx_dump_htb_filter) },
 	{ "dump-htb-filter-all", tcfx_dump_htb_filter_all, sizeof(tcfx_dump_htb_filter_all) },
+	{ "dump-htb-filter-bpf", tcfx_dump_htb_filter_bpf, sizeof(tcfx_dump_htb_filter_bpf) },
 	{ "dump-htb-qdisc", tcfx_dump_htb_qdisc, sizeof(tcfx_dump_htb_qdisc) },
 	{ "dump-prio-qdisc", tcfx_dump_prio_qdisc, sizeof(tcfx_dump_prio_qdisc) },
 	{ "req-class-del", tcfx_req_class_del, sizeof(tcfx_req_class_del) },
@@ -3612,6 +3683,7 @@ static const struct tcfx tcfx_all[] = {
 	{ "req-dump-filter", tcfx_req_dump_filter, sizeof(tcfx_req_dump_filter) },
 	{ "req-dump-filter-ingress", tcfx_req_dump_filter_ingress, sizeof(tcfx_req_dump_filter_ingress) },
 	{ "req-dump-qdisc", tcfx_req_dump_qdisc, sizeof(tcfx_req_dump_qdisc) },
+	{ "req-filter-bpf-add", tcfx_req_filter_bpf_add, sizeof(tcfx_req_filter_bpf_add) },
 	{ "req-filter-del", tcfx_req_filter_del, sizeof(tcfx_req_filter_del) },
 	{ "req-filter-flower-classid-add", tcfx_req_filter_flower_classid_add, sizeof(tcfx_req_filter_flower_classid_add) },
 	{ "req-filter-flower-ip6-classid-add", tcfx_req_filter_flower_ip6_classid_add, sizeof(tcfx_req_filter_flower_ip6_classid_add) },

@@ -39,6 +39,7 @@ extern const struct plan_filter f_flower_vlan;
 extern const struct plan_filter f_flower_vlan_dscp;
 extern const struct plan_filter f_flower_classid;
 extern const struct plan_filter f_flower_ip6_classid;
+extern const struct plan_filter f_bpf_ipv4;
 
 void test_encode_invalid(void **state);
 void test_decode_foreign(void **state);
@@ -49,5 +50,9 @@ void test_ownership(void **state);
 void test_red_wlog0(void **state);
 void test_class_burst_round_trip(void **state);
 void test_class_rtab_cache(void **state);
+/* test_tc_msg_bpf.c */
+void test_decode_bpf_shapes(void **state);
+void test_encode_bpf_invalid(void **state);
+void test_same_bpf(void **state);
 
 #endif

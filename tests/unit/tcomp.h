@@ -1,4 +1,5 @@
-/* tcomp: helpers shared by test_compile.c and test_compile_tc.c. */
+/* tcomp: helpers shared by test_compile.c and the test_compile_*.c
+ * files linked with it. */
 #ifndef ROCED_TCOMP_H
 #define ROCED_TCOMP_H
 
@@ -53,5 +54,7 @@ void tcomp_want_nwarnings(const struct plan_port *pp, size_t n);
 int tcomp_run_tc_tests(void);
 /* Software PFC and the watchdog in the plan (test_compile_pfc.c). */
 int tcomp_run_pfc_tests(void);
+/* The cls_bpf program tests (test_compile_bpf.c); the same. */
+int tcomp_run_bpf_tests(void);
 
 #endif

@@ -314,25 +314,16 @@ static void test_ref_host(void **state)
 		assert_int_equal(cl->cburst, 1250000);
 	}
 
-	/* u32 on the root: DSCP 26 alone, IPv4 then IPv6, to 4791:13. */
-	assert_int_equal(pp->nfilters, 2);
-	for (unsigned i = 0; i < 2; i++) {
-		const struct plan_filter *f = &pp->filters[i];
-
-		assert_int_equal(f->kind, PLAN_FILTER_U32);
-		assert_int_equal(f->parent, ROOT);
-		assert_int_equal(f->prio, PLAN_FILTER_PRIO_BASE + i);
-		assert_int_equal(f->protocol,
-		                 i ? COMPILE_ETH_P_IPV6 : COMPILE_ETH_P_IP);
-		assert_true(f->match_dscp);
-		assert_int_equal(f->dscp, 26);
-		assert_int_equal(f->dscp_mask, 0x3f);
-		assert_false(f->match_pcp);
-		assert_int_equal(f->action, PLAN_ACT_CLASSID);
-		assert_int_equal(f->classid, HTBQ(3));
-		assert_int_equal(f->qos_group, 3);
-		assert_string_equal(f->class_name, "ROCE_CLASS");
-	}
+	/* one cls_bpf program on the root (test_compile_bpf.c runs it):
+	 * class-default to 4791:10 */
+	assert_int_equal(pp->nfilters, 1);
+	assert_int_equal(pp->filters[0].kind, PLAN_FILTER_BPF);
+	assert_int_equal(pp->filters[0].parent, ROOT);
+	assert_int_equal(pp->filters[0].prio, PLAN_FILTER_PRIO_BASE);
+	assert_int_equal(pp->filters[0].protocol, COMPILE_ETH_P_ALL);
+	assert_int_equal(pp->filters[0].action, PLAN_ACT_CLASSID);
+	assert_int_equal(pp->filters[0].classid, HTBQ(0));
+	assert_string_equal(pp->filters[0].class_name, "ROCE_POLICY");
 
 	tcomp_want_warning(pp, "random-detect (WRED/ECN) is not realised");
 	tcomp_want_warning(pp, "link speed unknown");
@@ -340,8 +331,9 @@ static void test_ref_host(void **state)
 	tcomp_want_warning(pp,
 	                   "queues 1-2,4-7 have bandwidth remaining percent 0");
 	tcomp_want_warning(pp, "egress classification");
-	tcomp_want_warning(pp, "classified on DSCP alone");
-	tcomp_want_nwarnings(pp, 6);
+	tcomp_want_nwarnings(pp, 5);
+	assert_int_equal(
+	    tcomp_count_msgs(pp, DIAG_NOTE, "untagged frames carry no CoS"), 1);
 	plan_free(&pl);
 	policy_free(&p);
 }
@@ -724,5 +716,6 @@ int main(void)
 	int failed = cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 
 	failed += tcomp_run_tc_tests();
+	failed += tcomp_run_bpf_tests();
 	return failed + tcomp_run_pfc_tests();
 }

@@ -34,6 +34,15 @@ static void strict_policy(struct policy *p)
 
 static const int8_t strict_bands[8] = {6, 2, 5, 7, 4, 3, 1, 0};
 
+/* A kernel without flower and without cls_bpf: u32 is all it has (the
+ * cls_bpf program of the host kernel has tests of its own,
+ * test_compile_bpf.c). */
+static void u32_caps(struct caps *caps)
+{
+	caps_preset(caps, CAPS_PRESET_HOST);
+	caps->classifiers &= ~CAPS_CLS_BPF;
+}
+
 static unsigned band_of(unsigned q)
 {
 	for (unsigned b = 0; b < 8; b++)
@@ -77,10 +86,16 @@ static void test_strict_ets(void **state)
 	}
 	tcomp_want_warning(pp,
 	                   "queues 1,4,7 have bandwidth remaining percent 0");
-	/* On the host kernel the same policy gets htb: u32 picks q3's htb
-	 * class. */
+	/* On a kernel with htb and u32 only the same policy gets htb: u32
+	 * picks q3's htb class. */
 	plan_free(&pl);
-	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_HOST, &pl);
+	{
+		struct caps caps;
+
+		u32_caps(&caps);
+		pp = tcomp_run(&p, "eth1", &caps, &pl);
+	}
+	assert_int_equal(pp->filters[0].kind, PLAN_FILTER_U32);
 	assert_int_equal(pp->filters[0].classid, HTBQ(3));
 	plan_free(&pl);
 	policy_free(&p);
@@ -98,7 +113,7 @@ static void test_strict_prio(void **state)
 	strict_policy(&p);
 	caps_preset(&caps, CAPS_PRESET_FULL);
 	caps.qdiscs &= ~CAPS_QD_ETS;
-	caps.classifiers &= ~CAPS_CLS_FLOWER;
+	caps.classifiers &= ~(CAPS_CLS_FLOWER | CAPS_CLS_BPF);
 	caps.speed_mbps = 100000;
 	pp = tcomp_run(&p, "eth1", &caps, &pl);
 	assert_int_equal(pp->layout, PLAN_LAYOUT_PRIO_RED);
@@ -235,10 +250,11 @@ static void test_dscp_blocks(void **state)
 	assert_int_equal(compile_dscp_blocks(0x5555555555555555ull, v, m), 32);
 }
 
-/* A port whose only class is CLS (group 5), on PRESET. */
-static const struct plan_port *one_class(struct policy *p, struct plan *pl,
-                                         enum policy_match match, uint8_t cos,
-                                         uint64_t dscp, enum caps_preset preset)
+/* A port whose only class is CLS (group 5), with CAPS. */
+static const struct plan_port *one_class_caps(struct policy *p, struct plan *pl,
+                                              enum policy_match match,
+                                              uint8_t cos, uint64_t dscp,
+                                              const struct caps *caps)
 {
 	struct policy_class_qos *c;
 
@@ -248,7 +264,29 @@ static const struct plan_port *one_class(struct policy *p, struct plan *pl,
 	c->cos = cos;
 	c->dscp = dscp;
 	p->map_qos[0].rules[0].qos_group = 5;
-	return tcomp_run_preset(p, "eth1", preset, pl);
+	return tcomp_run(p, "eth1", caps, pl);
+}
+
+/* The same on PRESET. */
+static const struct plan_port *one_class(struct policy *p, struct plan *pl,
+                                         enum policy_match match, uint8_t cos,
+                                         uint64_t dscp, enum caps_preset preset)
+{
+	struct caps caps;
+
+	caps_preset(&caps, preset);
+	return one_class_caps(p, pl, match, cos, dscp, &caps);
+}
+
+/* The same with u32 only. */
+static const struct plan_port *one_class_u32(struct policy *p, struct plan *pl,
+                                             enum policy_match match,
+                                             uint8_t cos, uint64_t dscp)
+{
+	struct caps caps;
+
+	u32_caps(&caps);
+	return one_class_caps(p, pl, match, cos, dscp, &caps);
 }
 
 static void test_dscp_range_filters(void **state)
@@ -308,8 +346,7 @@ static void test_match_any_filters(void **state)
 	policy_free(&p);
 
 	/* u32: only the DSCP part, and a warning for the CoS part. */
-	pp = one_class(&p, &pl, POLICY_MATCH_ANY, 1u << 3, 1ull << 26,
-	               CAPS_PRESET_HOST);
+	pp = one_class_u32(&p, &pl, POLICY_MATCH_ANY, 1u << 3, 1ull << 26);
 	assert_int_equal(pp->nfilters, 2);
 	assert_int_equal(pp->filters[0].classid, HTBQ(5));
 	tcomp_want_warning(pp, "match cos is not realised");
@@ -349,7 +386,7 @@ static void test_match_all_filters(void **state)
 	policy_free(&p);
 
 	/* cos only on u32: no filter, a warning. */
-	pp = one_class(&p, &pl, POLICY_MATCH_ALL, 1u << 3, 0, CAPS_PRESET_HOST);
+	pp = one_class_u32(&p, &pl, POLICY_MATCH_ALL, 1u << 3, 0);
 	assert_int_equal(pp->nfilters, 0);
 	tcomp_want_warning(pp, "matches cos only");
 	plan_free(&pl);

@@ -400,7 +400,7 @@ static void test_one_pass(void **state)
 	    {2, "cos 8 in class-map type qos C"},
 	    {3, "unknown setting 'dscpp'"},
 	    {6, "class NOPE in policy-map type qos P is not defined"},
-	    {9, "bandwidth remaining percent of policy-map Q adds up to 60"},
+	    {9, "bandwidth remaining percent of policy-map Q adds up to 160"},
 	    {10, "drop-probability 200"},
 	    {14, "mtu 10000"},
 	    {17, "policy-map type network-qos NQ is not defined"},
@@ -423,7 +423,8 @@ static void test_one_pass(void **state)
 	    "drop-probability = 200;\n" /* 10 */
 	    "          minimum-threshold = 1; maximum-threshold = 2; }; },\n"
 	    "      { name = \"c-out-8q-q-default\"; "
-	    "bandwidth-remaining-percent = 60; } ); } );\n"  /* 12 */
+	    "bandwidth-remaining-percent = 60; }, { name = \"c-out-8q-q2\"; "
+	    "bandwidth-remaining-percent = 100; } ); } );\n" /* 12 */
 	    "  network-qos = ( { name = \"NP\"; class = (\n" /* 13 */
 	    "    { name = \"c-8q-nq-default\"; mtu = 10000; } ); } );\n"
 	    "};\n"                                  /* 15 */

@@ -164,15 +164,6 @@ const struct bad_case test_conf_bad[] = {
      "service-policy type network-qos of system qos: policy-map type "
      "network-qos MISSING is not defined",
      0},
-    {"bandwidth adds up to 90",
-     "policy-map = {\n  queuing = (\n    { name = \"Q\";\n      class = (\n"
-     "        { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = 40; },\n"
-     "        { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = "
-     "50; }\n      ); }\n  );\n};\n",
-     3,
-     "bandwidth remaining percent of policy-map Q adds up to 90, expected "
-     "100",
-     0},
     {"bandwidth above 100",
      "policy-map = {\n  queuing = ( { name = \"Q\"; class = (\n"
      "    { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = 101; "
@@ -372,6 +363,15 @@ const struct bad_case test_conf_bad[] = {
 const size_t test_conf_nbad = sizeof(test_conf_bad) / sizeof(test_conf_bad[0]);
 
 const struct bad_case test_conf_warn[] = {
+    {"bandwidth adds up to 90",
+     "policy-map = {\n  queuing = (\n    { name = \"Q\";\n      class = (\n"
+     "        { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = 40; },\n"
+     "        { name = \"c-out-8q-q-default\"; bandwidth-remaining-percent = "
+     "50; }\n      ); }\n  );\n};\n",
+     3,
+     "bandwidth remaining percent of policy-map Q adds up to 90: the rest "
+     "is shared in proportion to the shares, as on NX-OS",
+     0},
     {"no qos policy sets the paused group",
      NQ("    { name = \"N\";\n      pause-pfc-cos = 3; }") "system-qos = { "
                                                            "service-policy = { "

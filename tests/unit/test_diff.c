@@ -116,6 +116,38 @@ static void test_one_class_change(void **state)
 	port_free(&have);
 }
 
+/* htb ignores quantum and prio sent for a class that has children: the
+ * port class keeps an earlier plan's quantum, and the diff must not want
+ * to write it for ever. A leaf's quantum is still compared. */
+static void test_inner_class_quantum_ignored(void **state)
+{
+	struct plan_port want, have;
+	struct diff d;
+
+	(void)state;
+	build_htb(&want, 625000000ULL);
+	build_htb(&have, 625000000ULL);
+	want.classes[0].quantum = 9234; /* the port class, 4791:1 */
+	have.classes[0].quantum = 9018;
+	have.classes[0].prio = 3;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+	want.classes[1].quantum = 9234; /* a queue's class: a leaf */
+	have.classes[1].quantum = 9018;
+	diff_init(&d);
+	assert_int_equal(diff_port(&want, &have, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ops[0].kind, DIFF_CHANGE);
+	assert_int_equal(d.ops[0].obj, DIFF_CLASS);
+	assert_int_equal(d.ops[0].u.cls.classid, want.classes[1].classid);
+	assert_int_equal(d.ops[0].u.cls.quantum, 9234);
+	diff_free(&d);
+	port_free(&want);
+	port_free(&have);
+}
+
 static void test_cold_apply_order(void **state)
 {
 	struct plan_port want, have;
@@ -587,6 +619,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_unchanged_is_empty),
 	    cmocka_unit_test(test_one_class_change),
+	    cmocka_unit_test(test_inner_class_quantum_ignored),
 	    cmocka_unit_test(test_cold_apply_order),
 	    cmocka_unit_test(test_removal_deletes_root_only),
 	    cmocka_unit_test(test_root_kind_change_rebuilds),

@@ -196,6 +196,8 @@ static void test_filter_kinds(void **state)
 		assert_int_equal(plan_filter_kind_parse(name), k);
 	}
 	assert_string_equal(plan_filter_kind_name(PLAN_FILTER_U32), "u32");
+	assert_string_equal(plan_filter_kind_name(PLAN_FILTER_BPF), "bpf");
+	assert_int_equal(CAPS_CLS_BPF, 1u << PLAN_FILTER_BPF);
 	assert_int_equal(CAPS_CLS_FLOWER, 1u << PLAN_FILTER_FLOWER);
 	assert_int_equal(plan_filter_kind_parse("matchall"), -1);
 	assert_int_equal(caps_classifier_parse("basic"), -1);
@@ -368,31 +370,45 @@ static void test_match_names(void **state)
  * does not leave out. */
 static const char conf_full[] =
     "class-map = { qos = ( { name = \"C\"; match = \"any\"; cos = 3;\n"
-    "    dscp = \"24-31\"; } );\n"
+    "    dscp = \"24-31\"; precedence = 5; } );\n"
     "  network-qos = ( { name = \"N\"; qos-group = 3; } ); };\n"
     "policy-map = {\n"
     "  qos = ( { name = \"P\"; class = ( { name = \"C\";\n"
-    "    set-qos-group = 3; } ); } );\n"
+    "    set-qos-group = 3; set-dscp = \"af31\"; set-cos = 3; } ); } );\n"
     "  queuing = ( { name = \"Q\"; class = (\n"
     "    { name = \"c-out-8q-q3\"; bandwidth-remaining-percent = 100;\n"
     "      random-detect = { minimum-threshold = \"150 kbytes\";\n"
     "        maximum-threshold = \"3 mbytes\"; drop-probability = 7;\n"
     "        weight = 2; ecn = true; }; },\n"
-    "    { name = \"c-out-8q-q7\"; priority-level = 1; } ); } );\n"
+    "    { name = \"c-out-8q-q2\"; bandwidth-percent = 0;\n"
+    "      queue-limit = \"1 mbytes\"; },\n"
+    "    { name = \"c-out-8q-q4\"; queue-limit-dynamic = 3;\n"
+    "      random-detect-threshold = { profile = \"burst-optimized\";\n"
+    "        ecn = true; };\n"
+    "      shape = { min = \"1 gbps\"; max = \"2 gbps\"; }; },\n"
+    "    { name = \"c-out-8q-q7\"; priority-level = 1; } ); },\n"
+    "    { name = \"QI\"; class = ( { name = \"c-in-q3\";\n"
+    "      pause-buffer = { buffer-size = 300; pause-threshold = 200;\n"
+    "        resume-threshold = 100; }; } ); } );\n"
     "  network-qos = ( { name = \"NQ\"; class = ( { name = \"N\";\n"
-    "    pause-pfc-cos = 3; mtu = 9216; } ); } ); };\n"
+    "    pause-pfc-cos = 3; mtu = 9216; },\n"
+    "    { name = \"c-8q-nq5\"; pause-no-drop = true; } ); } ); };\n"
     "system-qos = { service-policy = { network-qos = \"NQ\";\n"
-    "  qos-input = \"P\"; queuing-output = \"Q\"; }; };\n"
+    "  qos-input = \"P\"; queuing-output = \"Q\";\n"
+    "  queuing-input = \"QI\"; }; };\n"
     "interface = ( { name = \"swp1\"; alias = \"Ethernet1/1\";\n"
+    "  description = \"d\"; mtu = 9000; shutdown = true;\n"
     "  priority-flow-control = { mode = \"on\"; watch-dog-interval = false; "
-    "};\n"
+    "send-tlv = true; };\n"
     "  qdisc-takeover = true;\n"
     "  lldp = { transmit = false; receive = false; dcbx-willing = true;\n"
     "    dcbx-agent = \"roced\"; };\n"
-    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\"; }; },\n"
+    "  service-policy = { qos-input = \"P\"; queuing-output = \"Q\";\n"
+    "    queuing-input = \"QI\"; }; },\n"
     "  { name = \"swp2\"; priority-flow-control = { mode = \"off\"; };\n"
     "    fabric-internal = true;\n"
     "    flowcontrol = { receive = true; send = true; }; } );\n"
+    "hardware-qos-pfc-mc-drop = true;\n"
     "priority-flow-control = { watch-dog-interval = true;\n"
     "  watch-dog = { interval = 250; shutdown-multiplier = 3;\n"
     "    internal-interface-multiplier = 4; action = \"alert\"; };\n"

@@ -715,6 +715,42 @@ static void test_unexpressible(void **state)
 	plan_free(&pl);
 }
 
+/* A cls_bpf rule: tc's bytecode argument ('N,CODE JT JF K,...' in
+ * decimal) and the default class; the dry run says what the program is,
+ * and a program without instructions is left out with a warning. */
+static void test_bpf(void **state)
+{
+	struct plan pl;
+	struct plan_port *pp;
+	struct plan_filter *f;
+	char *t, *tc;
+
+	(void)state;
+	plan_init(&pl);
+	pp = plan_add_port(&pl, "swp1");
+	f = add_filter(pp, PLAN_FILTER_BPF, ROOT, 4791, 0x0003);
+	snprintf(f->class_name, sizeof(f->class_name), "ROCE_POLICY");
+	f->classid = CL(0x10);
+	f->bpf_len = 3;
+	f->bpf[0] = (struct plan_bpf_insn){0x28, 0, 0, 12}; /* ldh [12] */
+	f->bpf[1] = (struct plan_bpf_insn){0x15, 0, 1, 0x800};
+	f->bpf[2] = (struct plan_bpf_insn){0x06, 0, 0, 0xffffffffu};
+	f = add_filter(pp, PLAN_FILTER_BPF, ROOT, 4792, 0x0003);
+	t = text_all(&pl);
+	tc = text_tc(pp);
+	assert_string_equal(tc, "filter add dev swp1 parent 4791: protocol all "
+	                        "prio 4791 bpf bytecode '3,40 0 0 12,21 0 1 "
+	                        "2048,6 0 0 4294967295' classid 4791:10\n");
+	assert_non_null(strstr(t, "# qos policy ROCE_POLICY: one cls_bpf "
+	                          "program returns the class of the first "
+	                          "class-map that matches, else -1 "
+	                          "(class-default)\n"));
+	assert_non_null(strstr(t, "# warning: bpf cannot express class "));
+	free(t);
+	free(tc);
+	plan_free(&pl);
+}
+
 /* Several ports: each gets its block, in plan order. */
 static void test_two_ports(void **state)
 {
@@ -750,6 +786,7 @@ int main(void)
 	    cmocka_unit_test(test_full_software),
 	    cmocka_unit_test(test_full_hardware),
 	    cmocka_unit_test(test_unexpressible),
+	    cmocka_unit_test(test_bpf),
 	    cmocka_unit_test(test_two_ports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,6 +199,8 @@ static const struct req_case req_cases[] = {
      TC_MSG_QDISC, 0},
     {"req-filter-flower-protoall-add", REQ_FILTER, TC_MSG_ADD,
      &f_flower_protoall, TC_MSG_QDISC, 0},
+    {"req-filter-bpf-add", REQ_FILTER, TC_MSG_ADD, &f_bpf_ipv4, TC_MSG_QDISC,
+     0},
     {"req-filter-del", REQ_FILTER, TC_MSG_DEL, &f_u32_ip6, TC_MSG_QDISC, 0},
     {"req-filter-flower-skbedit-add", REQ_FILTER, TC_MSG_ADD, &f_flower_skbedit,
      TC_MSG_QDISC, 0},
@@ -577,6 +579,30 @@ static void test_decode_u32_protoall_dump(void **state)
 	assert_true(tc_msg_filter_same(&f_u32_protoall, &r[0].f));
 }
 
+/* The one bpf rule as the kernel dumps it (with not_in_hw and its own
+ * handle): what roced planned, so an unchanged plan writes nothing. */
+static void test_decode_bpf_dump(void **state)
+{
+	struct tc_msg_filter r[4];
+	size_t headers, n;
+
+	(void)state;
+	n = dump_rules("dump-htb-filter-bpf", r, ARRAY_SIZE(r), &headers);
+	assert_int_equal(headers, 1);
+	assert_int_equal(n, 1);
+	assert_string_equal(r[0].kind, "bpf");
+	assert_true(r[0].known && r[0].roced);
+	assert_null(r[0].why);
+	assert_int_equal(r[0].handle, 1);
+	assert_int_equal(r[0].f.kind, PLAN_FILTER_BPF);
+	assert_int_equal(r[0].f.protocol, ETH_P_ALL);
+	assert_int_equal(r[0].f.classid, H(4791, 10));
+	assert_int_equal(r[0].f.bpf_len, 4);
+	assert_memory_equal(r[0].f.bpf, f_bpf_ipv4.bpf,
+	                    4 * sizeof(f_bpf_ipv4.bpf[0]));
+	assert_true(tc_msg_filter_same(&f_bpf_ipv4, &r[0].f));
+}
+
 /* A rule that does not decode says why, and keeps what names it. */
 static void test_decode_filter_why(void **state)
 {
@@ -834,6 +860,10 @@ int main(void)
 	    cmocka_unit_test(test_decode_u32_dump),
 	    cmocka_unit_test(test_decode_u32_protoall_dump),
 	    cmocka_unit_test(test_decode_filter_why),
+	    cmocka_unit_test(test_decode_bpf_dump),
+	    cmocka_unit_test(test_decode_bpf_shapes),
+	    cmocka_unit_test(test_encode_bpf_invalid),
+	    cmocka_unit_test(test_same_bpf),
 	    cmocka_unit_test(test_decode_fullkernel_dumps),
 	    cmocka_unit_test(test_mutations),
 	    cmocka_unit_test(test_encode_small_buffer),

@@ -558,7 +558,7 @@ void test_decode_foreign(void **state)
 	assert_int_equal(tc_msg_qdisc_parse(m.buf, sizeof(m.buf), &q), -EINVAL);
 
 	/* a filter of a classifier roced does not use */
-	o = msg_opts(&m, "bpf", RTM_NEWTFILTER, 1, H(4791, 0),
+	o = msg_opts(&m, "matchall", RTM_NEWTFILTER, 1, H(4791, 0),
 	             PLAN_H_MAKE(49152, htons(ETH_P_ALL)));
 	mnl_attr_put_u32(m.nlh, 1, 1);
 	mnl_attr_nest_end(m.nlh, o);

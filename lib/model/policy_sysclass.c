@@ -1,0 +1,279 @@
+/* policy_sysclass: the Nexus 9000 system-defined classes and the pause
+ * buffers of no-drop priorities. See policy.h.
+ *
+ * A Nexus 9000 in 8-queue mode has its network-qos classes (c-8q-nq1 ..
+ * c-8q-nq7, c-8q-nq-default) and its ingress queuing classes (c-in-q1 ..
+ * c-in-q7, c-in-q-default) built in: real configurations put `pause
+ * pfc-cos 3` under `class type network-qos c-8q-nq3` without any
+ * class-map. They are names with a number, like the egress queues
+ * (policy_queue_parse), so they are parsed rather than listed; the one
+ * table of names is the pair of prefix and default name per kind.
+ */
+#include "model/policy.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* "PREFIXN" (N 1-7) -> N, DEFNAME -> 0, anything else -> -1. */
+static int policy_numbered_parse(const char *name, const char *prefix,
+                                 const char *defname)
+{
+	size_t plen = strlen(prefix);
+
+	if (!name)
+		return -1;
+	if (!strcmp(name, defname))
+		return 0;
+	if (strncmp(name, prefix, plen) || name[plen] < '1' ||
+	    name[plen] > '7' || name[plen + 1])
+		return -1;
+	return name[plen] - '0';
+}
+
+int policy_nq_system_parse(const char *name)
+{
+	return policy_numbered_parse(name, POLICY_NQ_PREFIX, POLICY_NQ_DEFAULT);
+}
+
+const char *policy_nq_system_name(unsigned n)
+{
+	static const char *const names[POLICY_NQUEUES] = {
+	    POLICY_NQ_DEFAULT,    POLICY_NQ_PREFIX "1", POLICY_NQ_PREFIX "2",
+	    POLICY_NQ_PREFIX "3", POLICY_NQ_PREFIX "4", POLICY_NQ_PREFIX "5",
+	    POLICY_NQ_PREFIX "6", POLICY_NQ_PREFIX "7",
+	};
+
+	return n < POLICY_NQUEUES ? names[n] : "?";
+}
+
+int policy_in_queue_parse(const char *name)
+{
+	return policy_numbered_parse(name, POLICY_IN_QUEUE_PREFIX,
+	                             POLICY_IN_QUEUE_DEFAULT);
+}
+
+const char *policy_in_queue_name(unsigned n)
+{
+	static const char *const names[POLICY_NQUEUES] = {
+	    POLICY_IN_QUEUE_DEFAULT,    POLICY_IN_QUEUE_PREFIX "1",
+	    POLICY_IN_QUEUE_PREFIX "2", POLICY_IN_QUEUE_PREFIX "3",
+	    POLICY_IN_QUEUE_PREFIX "4", POLICY_IN_QUEUE_PREFIX "5",
+	    POLICY_IN_QUEUE_PREFIX "6", POLICY_IN_QUEUE_PREFIX "7",
+	};
+
+	return n < POLICY_NQUEUES ? names[n] : "?";
+}
+
+static const struct {
+	const char *name, *help;
+} policy_wred_profiles[POLICY_WRED_NPROFILES] = {
+    [POLICY_WRED_BURST_OPTIMIZED] = {"burst-optimized",
+                                     "The switch's thresholds for bursts"},
+    [POLICY_WRED_MESH_OPTIMIZED] = {"mesh-optimized",
+                                    "The switch's thresholds for meshes"},
+};
+
+const char *policy_wred_profile_name(enum policy_wred_profile w)
+{
+	return (unsigned)w < POLICY_WRED_NPROFILES
+	           ? policy_wred_profiles[w].name
+	           : "?";
+}
+
+const char *policy_wred_profile_help(enum policy_wred_profile w)
+{
+	return (unsigned)w < POLICY_WRED_NPROFILES
+	           ? policy_wred_profiles[w].help
+	           : "?";
+}
+
+int policy_wred_profile_parse(const char *s)
+{
+	for (int w = 0; s && w < POLICY_WRED_NPROFILES; w++)
+		if (!strcmp(s, policy_wred_profiles[w].name))
+			return w;
+	return -1;
+}
+
+uint64_t policy_precedence_dscp(uint8_t prec)
+{
+	uint64_t dscp = 0;
+
+	for (unsigned n = 0; n < 8; n++)
+		if (prec & (1u << n))
+			dscp |= UINT64_C(0xff) << (8 * n);
+	return dscp;
+}
+
+bool policy_class_builtin(const char *name)
+{
+	return policy_nq_system_parse(name) >= 0 ||
+	       policy_in_queue_parse(name) >= 0 ||
+	       policy_queue_parse(name) >= 0 ||
+	       (name && !strcmp(name, POLICY_CLASS_DEFAULT));
+}
+
+uint8_t policy_nq_class_groups(const struct policy *p, const char *name)
+{
+	const struct policy_class_nq *c = policy_find_class_nq(p, name);
+	int n;
+
+	if (c)
+		return c->qos_groups;
+	n = policy_nq_system_parse(name);
+	return n < 0 ? 0 : (uint8_t)(1u << n);
+}
+
+uint8_t policy_nq_rule_pfc(const struct policy *p,
+                           const struct policy_nq_rule *r)
+{
+	uint8_t cos = r->pfc_cos;
+
+	if (r->no_drop)
+		cos |= policy_nq_class_groups(p, r->class_name);
+	return cos;
+}
+
+const struct policy_map_queuing *
+policy_iface_queuing_input(const struct policy *p, const struct policy_iface *i)
+{
+	if (i && i->queuing_input[0])
+		return policy_find_map_queuing(p, i->queuing_input);
+	if (p->system.queuing_input[0])
+		return policy_find_map_queuing(p, p->system.queuing_input);
+	return NULL;
+}
+
+bool policy_queuing_has_out(const struct policy_map_queuing *m)
+{
+	for (unsigned n = 0; n < POLICY_NQUEUES; n++)
+		if (m->queue[n].configured)
+			return true;
+	return false;
+}
+
+bool policy_queuing_has_in(const struct policy_map_queuing *m)
+{
+	for (unsigned n = 0; n < POLICY_NQUEUES; n++)
+		if (m->in_queue[n].configured)
+			return true;
+	return false;
+}
+
+const struct policy_pause_buffer *
+policy_iface_pause_buffer(const struct policy *p, const struct policy_iface *i,
+                          unsigned prio)
+{
+	const struct policy_map_queuing *in = policy_iface_queuing_input(p, i);
+	const struct policy_map_nq *nq;
+
+	if (prio >= POLICY_NPRIO)
+		return NULL;
+	/* The ingress class is the port's own: it wins over the system
+	 * network-qos class, as the more specific statement. */
+	if (in && in->in_queue[prio].configured && in->in_queue[prio].pause.set)
+		return &in->in_queue[prio].pause;
+	nq = p->system.network_qos[0]
+	         ? policy_find_map_nq(p, p->system.network_qos)
+	         : NULL;
+	for (size_t r = 0; nq && r < nq->nrules; r++)
+		if (nq->rules[r].buffer.set &&
+		    (policy_nq_rule_pfc(p, &nq->rules[r]) & (1u << prio)))
+			return &nq->rules[r].buffer;
+	return NULL;
+}
+
+/* ---- interface names as NX-OS writes them ---- */
+
+/* ITEM (no blanks) spelt canonically into OUT at *N. */
+static int policy_ifname_item(const char *item, size_t ilen, char *out,
+                              size_t len, size_t *n)
+{
+	static const char *const eth[] = {"ethernet", "eth", "e"};
+	const char *rest = item;
+	int w;
+
+	/* Only a slot/port name is NX-OS's: eth0 is Linux's. */
+	if (memchr(item, '/', ilen))
+		for (size_t k = 0; k < sizeof(eth) / sizeof(*eth); k++) {
+			size_t el = strlen(eth[k]);
+
+			if (ilen > el && !strncasecmp(item, eth[k], el) &&
+			    isdigit((unsigned char)item[el])) {
+				rest = item + el;
+				break;
+			}
+		}
+	w = snprintf(out + *n, len - *n, "%s%s%.*s", *n ? "," : "",
+	             rest != item ? "Ethernet" : "",
+	             (int)(ilen - (size_t)(rest - item)), rest);
+	if (w < 0 || (size_t)w >= len - *n)
+		return -1;
+	*n += (size_t)w;
+	return 0;
+}
+
+int policy_ifname_nxos(const char *in, char *out, size_t len)
+{
+	char item[POLICY_ALIAS_MAX * 2];
+	size_t n = 0, il = 0;
+
+	if (!len)
+		return -1;
+	out[0] = '\0';
+	for (const char *s = in;; s++) {
+		if (*s == ',' || !*s) {
+			if (il && policy_ifname_item(item, il, out, len, &n))
+				return -1;
+			il = 0;
+			if (!*s)
+				return 0;
+			continue;
+		}
+		if (isspace((unsigned char)*s))
+			continue;
+		if (il + 1 >= sizeof(item))
+			return -1;
+		item[il++] = *s;
+	}
+}
+
+int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
+                         size_t max)
+{
+	char item[POLICY_ALIAS_MAX];
+	size_t n = 0;
+
+	for (const char *s = spec; *s;) {
+		size_t il = strcspn(s, ","), plen;
+		unsigned long first, last;
+		int range;
+
+		if (!il || il >= sizeof(item))
+			return -1;
+		memcpy(item, s, il);
+		item[il] = '\0';
+		s += il + (s[il] == ',');
+		range = policy_ifname_range(item, &plen, &first, &last);
+		if (range == -2)
+			return -2;
+		if (range < 0) {
+			if (n >= max)
+				return -2;
+			snprintf(out[n++], POLICY_ALIAS_MAX, "%s", item);
+			continue;
+		}
+		for (unsigned long m = first; m <= last; m++) {
+			if (n >= max)
+				return -2;
+			if (policy_ifname_member(item, plen, m, out[n],
+			                         POLICY_ALIAS_MAX) < 0)
+				return -1;
+			n++;
+		}
+	}
+	return (int)n;
+}

@@ -1,0 +1,188 @@
+#!/bin/sh
+# tests/nxos/run.sh: every public Nexus configuration of tests/nxos/*.nxos
+# (each names its source in its header) pasted whole through rocesh into
+# a roced on a rig of its own, as an operator would paste a switch's
+# running-config. Per configuration:
+#   - the rig: a namespace with one veth port per Ethernet interface the
+#     configuration names (swpN, given the NX-OS name as its alias in
+#     roced.conf: the operator's one step), roced on this machine's
+#     kernel (--caps probe);
+#   - the paste: exit status 0, no line refused, the known non-QoS lines
+#     told once in "% ignored N lines: not QoS (...)";
+#   - running-config: the configuration's QoS statements are there
+#     (system-defined classes, pause pfc-cos, bandwidth, WRED, PFC mode,
+#     service policies), and it pastes back to the same text;
+#   - the plan (show interface priority-flow-control json): the no-drop
+#     CoS of the network-qos policy is PFC-enabled on every port whose
+#     mode is on;
+#   - the kernel (tc -j): every port with a policy holds roced's root
+#     qdisc (htb 4791:) and one class per queue; the link MTU is the
+#     configuration's.
+# The full-kernel layout (ets/red/flower) of the same policies is the
+# QEMU tier's (tests/integration/fullkernel_*.sh), which pastes the
+# reference configuration; here the minimal kernel's layout is checked.
+set -eu
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+. "$top_srcdir/tests/integration/lib.sh"
+t_init nxos_corpus
+t_need_root
+tmp=$t_tmp
+corpus=${NXOS_CORPUS:-$top_srcdir/tests/nxos}
+
+fail() {
+	echo "FAIL: $cur: $*"
+	for f in out err run; do
+		echo "--- $f"
+		cat "$tmp/$f" 2>/dev/null
+	done
+	echo "--- roced log"
+	cat "$tmp/log" 2>/dev/null
+	exit 1
+}
+sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
+jget() { "$PY" -c 'import json,sys; R=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
+PY=${PYTHON:-python3}
+
+# The Ethernet ports a configuration names (tests/nxos/ports.py).
+ports_of() { "$PY" "$top_srcdir/tests/nxos/ports.py" "$1"; }
+
+# The number of non-blank, non-comment lines the file has.
+nlines() { grep -cv '^[[:space:]]*\(!.*\)\{0,1\}$' "$1"; }
+
+n=0
+for f in "$corpus"/*.nxos; do
+	cur=$(basename "$f")
+	n=$((n + 1))
+	grep -q '^! Source' "$f" || fail "no source in the header"
+	t_netns_add ns "nxos$n"
+	ports=$(ports_of "$f")
+	{
+		echo 'interface = ('
+		i=0
+		for p in $ports; do
+			i=$((i + 1))
+			"$IP" -n "$ns" link add "swp$i" type veth peer name "h$i"
+			"$IP" -n "$ns" link set "swp$i" up
+			"$IP" -n "$ns" link set "h$i" up
+			[ "$i" = 1 ] || echo ','
+			printf '\t{ name = "swp%s"; alias = "%s"; }' "$i" "$p"
+		done
+		echo
+		echo ');'
+	} >"$tmp/roced.conf"
+	t_roced_start "$ns" "$tmp/roced.conf" "started with" --caps probe
+	for _ in $(seq 100); do
+		sh_ns -c 'show running-config' >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+
+	# --- the paste ---
+	st=0
+	sh_ns <"$f" >"$tmp/out" 2>"$tmp/err" || st=$?
+	[ "$st" = 0 ] || fail "paste: exit status $st"
+	grep '^stdin:' "$tmp/err" && fail "lines refused"
+	sh_ns -c 'show running-config' >"$tmp/run" || fail "show running-config"
+
+	# --- running-config holds the configuration's QoS statements ---
+	# every one of these lines of the file is a line of running-config
+	# (canonical spelling aside: keywords, blanks)
+	grep -E '^\s*(class type (network-qos|queuing) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos))' "$f" |
+		sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$tmp/want"
+	sed 's/^[[:space:]]*//' "$tmp/run" | sort -u >"$tmp/have"
+	missing=$(comm -23 "$tmp/want" "$tmp/have")
+	[ -z "$missing" ] || fail "running-config lacks: $missing"
+	# round trip: running-config pasted into a fresh session again
+	# changes nothing
+	sh_ns <"$tmp/run" >/dev/null 2>"$tmp/err2" || fail "running-config does not paste back: $(cat "$tmp/err2")"
+	sh_ns -c 'show running-config' >"$tmp/run2"
+	cmp -s "$tmp/run" "$tmp/run2" || fail "running-config changed when pasted back"
+
+	# every port's QoS lines of the file (PFC mode, service policies,
+	# mtu, description) are in its running-config block
+	"$PY" - "$f" "$tmp/run" $ports <<'PY' || fail "a port's lines are missing"
+import re, sys
+src, run, aliases = sys.argv[1], sys.argv[2], sys.argv[3:]
+port = {a: 'swp%d' % (i + 1) for i, a in enumerate(aliases)}
+def members(spec):
+    out = []
+    for item in re.sub(r'\s+', '', spec).split(','):
+        m = re.match(r'(?i)(?:ethernet|eth|e)(\d+)/(\d+)(?:-(\d+))?$', item)
+        if m:
+            out += ['Ethernet%s/%d' % (m.group(1), n)
+                    for n in range(int(m.group(2)), int(m.group(3) or m.group(2)) + 1)]
+    return out
+want, cur = {}, []
+for line in open(src):
+    m = re.match(r'interface\s+(.*)$', line.rstrip(), re.I)
+    if m:
+        cur = members(m.group(1))
+        continue
+    if not line.startswith(' '):
+        cur = []
+        continue
+    l = line.strip()
+    if re.match(r'(priority-flow-control mode|service-policy type|mtu |description )', l):
+        l = re.sub(r'\s+no-stats$', '', l)
+        for a in cur:
+            want.setdefault(port[a], []).append(l)
+blocks, cur = {}, None
+for line in open(run):
+    m = re.match(r'interface (\S+)$', line.rstrip())
+    if m:
+        cur = blocks.setdefault(m.group(1), [])
+    elif not line.startswith(' '):
+        cur = None
+    elif cur is not None:
+        cur.append(line.strip())
+bad = 0
+for dev, lines in want.items():
+    for l in lines:
+        if l not in blocks.get(dev, []) and l != 'priority-flow-control mode auto':
+            print('%s: running-config lacks "%s"' % (dev, l))
+            bad = 1
+sys.exit(bad)
+PY
+
+	# --- the summary of what is not QoS ---
+	if grep -qiE '^\s*(feature|vlan|spanning-tree|switchport|router|vpc)\b' "$f"; then
+		grep -qE '^% ignored [0-9]+ lines?: not QoS \(' "$tmp/err" ||
+			fail "no 'ignored N lines: not QoS' summary"
+		[ "$(grep -c 'not QoS (' "$tmp/err")" = 1 ] || fail "the summary is told more than once"
+	fi
+
+	# --- plan and kernel, per port ---
+	pfc=$(jget "$(sh_ns -c 'show interface priority-flow-control json')" 'json.dumps(R)')
+	nodrop=$(grep -E '^\s*pause pfc-cos' "$f" | head -1 | awk '{print $3}')
+	i=0
+	for p in $ports; do
+		i=$((i + 1))
+		dev=swp$i
+		blk=$(awk -v d="$dev" '$0 == "interface " d {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run")
+		# PFC: a no-drop CoS on a port with mode on is enabled
+		if [ -n "$nodrop" ] && echo "$blk" | grep -q 'priority-flow-control mode on'; then
+			echo "$pfc" >"$tmp/pfc.json"
+			"$PY" - "$tmp/pfc.json" "$dev" "$nodrop" <<'PY' || fail "$dev ($p): PFC not enabled on CoS $nodrop: $(cat "$tmp/pfc.json")"
+import json, sys
+data, dev, cos = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+port = [i for i in data['interface'] if i['name'] == dev][0]
+sys.exit(0 if cos in port['priorities'] and port['oper'] == 'on' else 1)
+PY
+		fi
+		# tc: a port with a policy holds roced's root qdisc
+		if echo "$blk" | grep -q 'service-policy' || grep -q '^system qos' "$tmp/run"; then
+			"$IP" netns exec "$ns" "$TC" -j qdisc show dev "$dev" |
+				"$PY" -c 'import json,sys; q=json.load(sys.stdin); sys.exit(0 if any(x.get("root") and x["kind"]=="htb" and x["handle"]=="4791:" for x in q) else 1)' ||
+				fail "$dev ($p): no htb 4791: root: $("$IP" netns exec "$ns" "$TC" qdisc show dev "$dev")"
+		fi
+		# link MTU: the interface's own mtu line
+		mtu=$(echo "$blk" | awk '$1 == "mtu" {print $2}')
+		if [ -n "$mtu" ]; then
+			have=$("$IP" -n "$ns" -j link show "$dev" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')
+			[ "$have" = "$mtu" ] || fail "$dev ($p): link MTU $have, not $mtu"
+		fi
+	done
+	echo "ok: $cur: $(nlines "$f") lines, $(echo "$ports" | grep -c .) ports; $(grep 'not QoS' "$tmp/err" || echo 'all QoS')"
+	t_roced_stop
+	t_netns_del "$ns"
+done
+[ "$n" -ge 8 ] || fail "the corpus has $n configurations, expected at least 8"
