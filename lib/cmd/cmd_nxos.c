@@ -851,11 +851,11 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_wred_profile},
     {M(PMAP_C_QUE), KCONF, "shape",
      "shape min <0-4294967295> RATEUNIT max <1-4294967295> RATEUNIT",
-     "Shape the queue (kept, not realised)\nGuaranteed rate\nRate\n"
+     "Shape the queue (htb: its rate and ceil)\nGuaranteed rate\nRate\n"
      "Largest rate\nRate\n",
      cmd_nx_shape},
     {M(PMAP_C_QUE), KCONF, "shape", "no shape",
-     NO "Shape the queue (kept, not realised)\n", cmd_nx_shape},
+     NO "Shape the queue (htb: its rate and ceil)\n", cmd_nx_shape},
     {M(PMAP_C_QUE), KCONF, "queue-limit",
      "queue-limit [queue-size] <1-4294967295> UNIT",
      "Queue buffer\nBuffer size of the queue\nSize\n", cmd_nx_queue_limit},

@@ -293,12 +293,6 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 				        (enum policy_wred_profile)(
 				            q->wred_profile - 1)),
 				    where);
-			if (q->shape_max_kbps)
-				diag_warn(
-				    d, q->shape_line ?: q->line,
-				    "shape in %s is kept and shown but not "
-				    "realised",
-				    where);
 			if (q->queue_limit_dynamic)
 				diag_warn(
 				    d, q->queue_limit_line ?: q->line,

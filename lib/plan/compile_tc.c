@@ -204,6 +204,57 @@ static struct plan_class *compile_tc_class(struct compile_ctx *c,
 	return cl;
 }
 
+/* `shape min A max B` (NX-OS: the queue's guaranteed and peak rate) on
+ * the htb layout: the queue class's ceil becomes B, and its rate at least
+ * A (never above the ceil, which htb would refuse). A strict queue, whose
+ * rate is the port's, is capped the same way. */
+static void compile_tc_shape_htb(struct compile_ctx *c,
+                                 const struct compile_tree *t, uint32_t top)
+{
+	for (size_t i = 0; i < c->pp->nclasses; i++) {
+		struct plan_class *cl = &c->pp->classes[i];
+		const struct policy_queue *pq;
+		uint64_t min, max;
+
+		if (cl->parent != top || cl->queue < 0 ||
+		    cl->classid !=
+		        compile_tc_queue_class(t, (unsigned)cl->queue))
+			continue;
+		pq = &c->queuing->queue[cl->queue];
+		if (!pq->configured || !pq->shape_max_kbps)
+			continue;
+		max = pq->shape_max_kbps * 1000 / 8; /* bytes per second */
+		min = pq->shape_min_kbps * 1000 / 8;
+		if (max && max < cl->ceil)
+			cl->ceil = max;
+		if (min > cl->rate)
+			cl->rate = min;
+		if (cl->rate > cl->ceil)
+			cl->rate = cl->ceil;
+		if (!cl->rate)
+			cl->rate = 1;
+		compile_tc_class_buckets(c, cl);
+	}
+}
+
+/* Where the tree has no per-queue rate (ets, prio), shape is told, not
+ * dropped in silence. */
+static void compile_tc_shape_unrealised(struct compile_ctx *c, const char *kind)
+{
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		const struct policy_queue *pq = &c->queuing->queue[q];
+
+		if (pq->configured && pq->shape_max_kbps)
+			diag_warn(
+			    &c->pp->warnings,
+			    pq->shape_line ? pq->shape_line : pq->line,
+			    "%s: shape is kept and shown but not realised "
+			    "on the %s layout (roced shapes a queue only "
+			    "where its tree is htb)",
+			    policy_queue_name(q), kind);
+	}
+}
+
 /* htb has no DWRR or strict band, so both are approximated:
  *  - a DWRR queue is guaranteed its share of the port speed (rate) and may
  *    borrow up to the speed (ceil) at prio 1; borrowers split leftovers
@@ -259,6 +310,7 @@ static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t)
 		cl->quantum = compile_tc_quantum(c, q);
 		compile_tc_class_buckets(c, cl);
 	}
+	compile_tc_shape_htb(c, t, top);
 	diag_warn(&c->pp->warnings, c->queuing->line,
 	          "the kernel lacks sch_ets and sch_prio: htb approximates "
 	          "DWRR with per-queue rates (share of %llu Mb/s) and strict "
@@ -614,9 +666,11 @@ int compile_tc(struct compile_ctx *c)
 	switch (t.root) {
 	case COMPILE_ROOT_ETS:
 		rc = compile_tc_root_ets(c, &t);
+		compile_tc_shape_unrealised(c, "ets");
 		break;
 	case COMPILE_ROOT_PRIO:
 		rc = compile_tc_root_prio(c, &t);
+		compile_tc_shape_unrealised(c, "prio");
 		break;
 	default:
 		rc = compile_tc_root_htb(c, &t);

@@ -506,6 +506,45 @@ static void test_speed(void **state)
 	policy_free(&p);
 }
 
+/* shape min/max: the queue class's rate and ceil on the htb layout
+ * (issue 10); a warning on the ets layout, which has no per-queue rate. */
+static void test_shape(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	const struct plan_class *cl;
+	struct policy_queue *q3, *q1;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	q3 = &p.map_queuing[0].queue[3];
+	q3->shape_min_kbps = 6000000; /* 6 gbps: above its 50 % share */
+	q3->shape_max_kbps = 8000000;
+	q1 = &p.map_queuing[0].queue[1];
+	q1->configured = true;
+	q1->shape_max_kbps = 1000; /* 1 mbps: below its share */
+	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_HOST, &pl);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_HTB_FIFO);
+	cl = tcomp_class(pp, HTBQ(3));
+	assert_int_equal(cl->ceil, 1000000000ull);
+	assert_int_equal(cl->rate, 750000000ull);
+	cl = tcomp_class(pp, HTBQ(1));
+	assert_int_equal(cl->ceil, 125000u);
+	assert_int_equal(cl->rate, 125000u);
+	/* Unshaped queues keep the port's speed as their ceil. */
+	assert_int_equal(tcomp_class(pp, HTBQ(0))->ceil, SPEED_B);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "shape"), 0);
+	plan_free(&pl);
+	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_FULL, &pl);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING,
+	                                  "shape is kept and shown but not "
+	                                  "realised on the ets layout"),
+	                 2);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
 static void test_port_without_iface(void **state)
 {
 	struct policy p;
@@ -709,6 +748,7 @@ int main(void)
 	    cmocka_unit_test(test_ref_hw),
 	    cmocka_unit_test(test_pfc_modes),
 	    cmocka_unit_test(test_speed),
+	    cmocka_unit_test(test_shape),
 	    cmocka_unit_test(test_port_without_iface),
 	    cmocka_unit_test(test_no_queuing),
 	    cmocka_unit_test(test_undefined_names),
