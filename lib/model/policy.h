@@ -140,8 +140,8 @@ struct policy_queue {
 	uint8_t queue_limit_dynamic; /* 0 = none, else alpha + 1 */
 	unsigned queue_limit_line;
 	/* `random-detect threshold PROFILE [ecn]`: the switch's predefined
-	 * thresholds (0 = none, else enum policy_wred_profile + 1); kept
-	 * and shown, not realised (their byte values are the switch's). */
+	 * thresholds (0 = none, else enum policy_wred_profile + 1), realised
+	 * with the byte values of policy_queue_wred(). */
 	uint8_t wred_profile;
 	bool wred_profile_ecn;
 	unsigned wred_profile_line;
@@ -539,6 +539,10 @@ enum policy_wred_profile {
 const char *policy_wred_profile_name(enum policy_wred_profile w);
 const char *policy_wred_profile_help(enum policy_wred_profile w);
 int policy_wred_profile_parse(const char *s); /* -1 if unknown */
+/* The WRED a queue asks for: its own thresholds, or those its threshold
+ * profile maps to (roced's documented mapping, roced.conf(5)); false
+ * when it asks for none. OUT's lines point at the queue's line. */
+bool policy_queue_wred(const struct policy_queue *q, struct policy_wred *out);
 
 /* The DSCP values of the IP precedences PREC (bit n = precedence n):
  * precedence n is DSCP 8n .. 8n+7. */

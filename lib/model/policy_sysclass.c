@@ -67,14 +67,56 @@ const char *policy_in_queue_name(unsigned n)
 	return n < POLICY_NQUEUES ? names[n] : "?";
 }
 
+/* NX-OS does not publish the bytes behind its profiles (they are the
+ * ASIC's). roced maps each to one of the two threshold sets that public
+ * RoCE configurations write out by hand, so that a pasted profile marks
+ * as those do (roced.conf(5) says so):
+ *  - burst-optimized: a wide ramp that lets bursts through, 150 kbytes to
+ *    3000 kbytes at 7 % (the reference configuration, Cisco's RoCE
+ *    design);
+ *  - mesh-optimized: a step at 300 kbytes, every packet above it marked
+ *    (the many-to-many storage configurations of tests/nxos).
+ * Weight 0 (instantaneous queue length) in both, as in those configs. */
 static const struct {
 	const char *name, *help;
+	uint64_t min_bytes, max_bytes;
+	uint8_t probability;
 } policy_wred_profiles[POLICY_WRED_NPROFILES] = {
     [POLICY_WRED_BURST_OPTIMIZED] = {"burst-optimized",
-                                     "The switch's thresholds for bursts"},
+                                     "Thresholds for bursts (150-3000 "
+                                     "kbytes, 7 %)",
+                                     150000, 3000000, 7},
     [POLICY_WRED_MESH_OPTIMIZED] = {"mesh-optimized",
-                                    "The switch's thresholds for meshes"},
+                                    "Thresholds for meshes (300 kbytes, "
+                                    "100 %)",
+                                    300000, 300000, 100},
 };
+
+bool policy_queue_wred(const struct policy_queue *q, struct policy_wred *out)
+{
+	unsigned w;
+
+	if (!q->configured)
+		return false;
+	if (q->wred.enabled) {
+		*out = q->wred;
+		return true;
+	}
+	if (!q->wred_profile || q->wred_profile > POLICY_WRED_NPROFILES)
+		return false;
+	w = q->wred_profile - 1u;
+	memset(out, 0, sizeof(*out));
+	out->enabled = true;
+	out->min_bytes = policy_wred_profiles[w].min_bytes;
+	out->max_bytes = policy_wred_profiles[w].max_bytes;
+	out->drop_probability = policy_wred_profiles[w].probability;
+	out->weight = 0;
+	out->ecn = q->wred_profile_ecn;
+	out->line = out->min_line = out->max_line = out->probability_line =
+	    out->weight_line =
+	        q->wred_profile_line ? q->wred_profile_line : q->line;
+	return true;
+}
 
 const char *policy_wred_profile_name(enum policy_wred_profile w)
 {

@@ -281,18 +281,6 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 				    policy_wred_profile_name(
 				        (enum policy_wred_profile)(
 				            q->wred_profile - 1)));
-			else if (q->wred_profile)
-				diag_warn(
-				    d, q->wred_profile_line ?: q->line,
-				    "random-detect threshold %s in %s is "
-				    "kept and shown but not realised: the "
-				    "profile's thresholds are the switch's; "
-				    "give minimum-threshold and "
-				    "maximum-threshold for WRED/ECN",
-				    policy_wred_profile_name(
-				        (enum policy_wred_profile)(
-				            q->wred_profile - 1)),
-				    where);
 			if (q->queue_limit_dynamic)
 				diag_warn(
 				    d, q->queue_limit_line ?: q->line,

@@ -71,7 +71,8 @@ void compile_pfc_red(struct compile_ctx *c, unsigned q)
 	    !(compile_pfc_queues(c) & (1u << q)))
 		return;
 	/* tbf has no RED; RED inside a tbf is not planned yet. */
-	diag_warn(&c->pp->warnings, pq->wred.line,
+	diag_warn(&c->pp->warnings,
+	          pq->wred.line ? pq->wred.line : pq->wred_profile_line,
 	          "%s: software PFC is not realised on a queue with "
 	          "random-detect where the kernel has sch_red: the queue "
 	          "keeps its red leaf and a pause received does not hold it",

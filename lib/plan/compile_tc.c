@@ -325,7 +325,8 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 {
 	const struct policy_queue *pq = &c->queuing->queue[q];
 	const struct caps *caps = &c->pp->caps;
-	bool wred = pq->configured && pq->wred.enabled;
+	struct policy_wred wr;
+	bool wred = policy_queue_wred(pq, &wr);
 	struct plan_qdisc *qd = plan_port_add_qdisc(c->pp);
 
 	if (!qd)
@@ -342,12 +343,12 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 			          policy_queue_name(q));
 		compile_pfc_red(c, q);
 		qd->kind = PLAN_QD_RED;
-		compile_red_fill(&qd->u.red, &pq->wred, q,
+		compile_red_fill(&qd->u.red, &wr, q,
 		                 compile_port_speed_bytes(c), &c->pp->warnings);
 		return 0;
 	}
 	if (wred)
-		diag_warn(&c->pp->warnings, pq->wred.line,
+		diag_warn(&c->pp->warnings, wr.line,
 		          "%s: random-detect (WRED/ECN) is not realised: the "
 		          "kernel lacks sch_red, the queue is a plain fifo",
 		          policy_queue_name(q));

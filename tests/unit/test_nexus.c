@@ -667,7 +667,9 @@ static void test_queue_limit(void **state)
 	apply_bad(&p, &c, "no queue-limit", "not configured", (size_t)-1);
 	apply_bad(&p, &c, "queue-limit 5000 mbytes", "more than a fifo holds",
 	          (size_t)-1);
-	/* the predefined WRED profiles and shaping: kept, shown, warned */
+	/* the predefined WRED profiles and shaping: kept, shown, realised
+	 * (the profile as RED with roced's mapping where the kernel has
+	 * sch_red, the shape as the htb class's rate and ceil) */
 	apply(&p, &c, "random-detect threshold burst-optimized ecn");
 	apply(&p, &c, "shape min 10 gbps max 40 gbps");
 	apply_bad(&p, &c, "shape min 10 gbps max 1 gbps", "below min",
@@ -677,18 +679,56 @@ static void test_queue_limit(void **state)
 	assert_true(q->wred_profile_ecn);
 	assert_int_equal(q->shape_max_kbps, 40 * 1000 * 1000);
 	t = running(&p, NULL);
-	assert_non_null(
-	    strstr(t, "  random-detect threshold burst-optimized ecn\n"
-	              "  shape min 10 gbps max 40 gbps\n"));
+	assert_non_null(strstr(t,
+	                       "  random-detect threshold burst-optimized ecn\n"
+	                       "  shape min 10 gbps max 40 gbps\n"));
 	free(t);
 	{
 		struct diag d;
+		struct policy_wred w;
 
 		diag_init(&d, NULL);
 		assert_int_equal(policy_validate(&p, &d), 0);
-		assert_true(d.nwarnings >= 2);
 		diag_free(&d);
+		assert_true(policy_queue_wred(q, &w));
+		assert_int_equal(w.min_bytes, 150000);
+		assert_int_equal(w.max_bytes, 3000000);
+		assert_int_equal(w.drop_probability, 7);
+		assert_true(w.ecn);
 	}
+	port.caps.qdiscs |= CAPS_QD_RED;
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&p, &port, 1, &pl), 0);
+	{
+		bool red = false, shaped = false;
+
+		for (size_t k = 0; k < pl.ports[0].nqdiscs; k++) {
+			const struct plan_qdisc *qd = &pl.ports[0].qdiscs[k];
+
+			if (qd->queue == 3 && qd->kind == PLAN_QD_RED) {
+				assert_int_equal(qd->u.red.qth_min, 150000);
+				assert_int_equal(qd->u.red.qth_max, 3000000);
+				assert_true(qd->u.red.ecn);
+				red = true;
+			}
+		}
+		for (size_t k = 0; k < pl.ports[0].nclasses; k++) {
+			const struct plan_class *cl = &pl.ports[0].classes[k];
+
+			if (cl->queue == 3) {
+				/* max 40 gbps is above the port's (assumed)
+				 * 10 gbps: the ceil stays the port's; min 10
+				 * gbps raises the rate from its 50 % share to
+				 * the whole port. */
+				assert_int_equal(cl->ceil, 1250000000ull);
+				assert_int_equal(cl->rate, 1250000000ull);
+				shaped = true;
+			}
+		}
+		assert_true(red);
+		assert_true(shaped);
+	}
+	plan_free(&pl);
 	round_trips(&p);
 	apply(&p, &c, "no random-detect threshold");
 	apply(&p, &c, "no shape");
