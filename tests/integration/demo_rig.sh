@@ -54,7 +54,7 @@ for round in 1 2; do
 	[ "$(readlink "/proc/$pid/ns/net")" = "$(in_sw readlink /proc/self/ns/net)" ] ||
 		fail "round $round: roced does not run in $sw"
 	# shellcheck disable=SC2086
-	[ "$round" = 2 ] || tp_plan_daemon "/run/roced/demo$ROCED_DEMO_TAG.conf" $PORTS
+	[ "$round" = 2 ] || tp_plan "/run/roced/demo$ROCED_DEMO_TAG.conf" $PORTS
 	i=0
 	for p in $PORTS; do
 		i=$((i + 1))

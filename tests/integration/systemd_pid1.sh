@@ -143,7 +143,7 @@ t_netns_add ns sd
 "$IP" -n "$ns" link add swp1 type veth peer name h1
 "$IP" -n "$ns" link set swp1 up
 "$IP" -n "$ns" link set h1 up
-tp_plan_daemon "$tmp/good.conf" swp1
+tp_plan "$tmp/good.conf" swp1
 
 t_show_on_fail "container console (tail)" "$tmp/console.tail"
 t_defer 'stop_container'
