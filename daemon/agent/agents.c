@@ -95,6 +95,7 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.softpfc = &a->softpfc;
 	a->wd.reconcile = fn;
 	a->wd.arg = arg;
+	a->tx.nl = nl;
 }
 
 void agents_applied(struct agents *a)
@@ -119,6 +120,8 @@ void agents_applied(struct agents *a)
 	agents_softpfc_sync(a, agents_ms());
 	if (a->policy)
 		wdpoll_sync(&a->wd, a->policy, agents_ms());
+	if (a->policy && a->ports)
+		txpoll_sync(&a->tx, a->ports, a->policy, agents_ms());
 }
 
 /* --- end of software PFC --- */
@@ -132,6 +135,9 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->dirty = true;
 	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
 	wdpoll_init(&a->wd);
+	txpoll_init(&a->tx);
+	a->tx.frames = &a->frames;
+	a->tx.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
 }
 
@@ -142,6 +148,7 @@ void agents_free(struct agents *a)
 	frames_free(&a->frames);
 	softpfc_free(&a->softpfc);
 	wdpoll_free(&a->wd);
+	txpoll_free(&a->tx);
 }
 
 /* --- LLDP and DCBX (issue 7) --- */
@@ -298,6 +305,8 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 	agents_softpfc_sync(a, agents_ms());
 	a->policy = p;
 	wdpoll_sync(&a->wd, p, agents_ms());
+	if (a->ports)
+		txpoll_sync(&a->tx, a->ports, p, agents_ms());
 }
 
 bool agents_fd(struct agents *a, int fd, double now_ms)
@@ -313,12 +322,15 @@ int agents_wait(const struct agents *a, double now_ms)
 	double next = lldp_agent_next(&a->lldp);
 	double pfc = softpfc_next(&a->softpfc);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
+	int tx = txpoll_wait(&a->tx, now_ms);
 
 	if (pfc >= 0 && (next < 0 || pfc < next))
 		next = pfc;
 	wait = next < 0 ? -1 : next <= now_ms ? 0 : (int)(next - now_ms) + 1;
 	if (wd >= 0 && (wait < 0 || wd < wait))
 		wait = wd;
+	if (tx >= 0 && (wait < 0 || tx < wait))
+		wait = tx;
 	return wait;
 }
 
@@ -337,4 +349,5 @@ void agents_tick(struct agents *a, double now_ms)
 				               now_ms);
 	softpfc_expire(&a->softpfc, now_ms);
 	wdpoll_tick(&a->wd, now_ms);
+	txpoll_tick(&a->tx, now_ms);
 }

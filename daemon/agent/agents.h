@@ -17,6 +17,7 @@
 #include "agent/frame.h"
 #include "agent/lldp_agent.h"
 #include "agent/softpfc.h"
+#include "agent/txpoll.h"
 #include "agent/wdpoll.h"
 #include "core/ports.h"
 #include "kernel/link.h"
@@ -42,6 +43,9 @@ struct agents {
 	 * daemon's running one, at a stable address). */
 	struct wdpoll wd;
 	const struct policy *policy;
+	/* Software PFC's transmit side: pause out of the ports feeding a
+	 * congested no-drop queue. */
+	struct txpoll tx;
 	/* --- end of software PFC --- */
 };
 

@@ -1,0 +1,315 @@
+/* txpoll: software PFC's transmit side. See txpoll.h. */
+#include "agent/txpoll.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+#include "core/log.h"
+#include "model/plan.h"
+#include "nlmsg/tc_msg.h"
+#include "nlmsg/tc_stats.h"
+#include "proto/pfc_frame.h"
+
+void txpoll_init(struct txpoll *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void txpoll_free(struct txpoll *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+const struct txpoll_port *txpoll_find(const struct txpoll *t,
+                                      const char *ifname)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->v[i].ifname, ifname))
+			return &t->v[i];
+	return NULL;
+}
+
+/* The ifindex of IFNAME's bridge (or other master), 0 when it has none.
+ * The link monitor does not keep masters; sysfs is read at sync only. */
+static int txpoll_master(const char *ifname)
+{
+	char path[128], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master", ifname);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	return (int)if_nametoindex(base ? base + 1 : target);
+}
+
+/* The no-drop queues of E's applied plan whose leaf is a tbf (software
+ * PFC's), and the priorities of each; the leaf's limit into LIMIT. */
+static uint8_t txpoll_queues(const struct ports_port *e,
+                             uint8_t prios[POLICY_NQUEUES],
+                             uint32_t limit[POLICY_NQUEUES])
+{
+	const struct plan_port *pp = &e->plan;
+	uint8_t queues = 0;
+
+	memset(prios, 0, POLICY_NQUEUES);
+	if (!e->applied || !pp->dcb.software)
+		return 0;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		const struct plan_qdisc *leaf;
+		unsigned q = pp->dcb.prio_tc[p];
+
+		if (!(pp->dcb.pfc_en & (1u << p)) || q >= POLICY_NQUEUES)
+			continue;
+		leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
+		if (!leaf || leaf->kind != PLAN_QD_TBF ||
+		    (e->watchdog.wd_shut & (1u << q)))
+			continue;
+		queues |= (uint8_t)(1u << q);
+		prios[q] |= (uint8_t)(1u << p);
+		limit[q] = leaf->u.tbf.limit;
+	}
+	return queues;
+}
+
+static void txpoll_thresholds(struct txpoll_port *x, const struct ports_port *e,
+                              const struct policy *p,
+                              const uint32_t limit[POLICY_NQUEUES])
+{
+	const struct policy_iface *f = policy_find_iface(p, x->ifname);
+	uint32_t mtu = e->plan.dcb.mtu ? e->plan.dcb.mtu : 1500;
+
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		for (unsigned pr = 0; pr < POLICY_NPRIO; pr++) {
+			const struct policy_pause_buffer *b;
+
+			if (!(x->prios[q] & (1u << pr)))
+				continue;
+			b = f ? policy_iface_pause_buffer(p, f, pr) : NULL;
+			x->configured_thresholds[pr] = b && b->set;
+			if (b && b->set) {
+				x->t[pr].xoff = b->pause_threshold;
+				x->t[pr].xon = b->resume_threshold;
+			} else {
+				pfctx_defaults(limit[q], mtu,
+				               (uint32_t)e->caps.speed_mbps,
+				               TXPOLL_REACTION_MS, &x->t[pr]);
+			}
+		}
+}
+
+void txpoll_sync(struct txpoll *t, const struct ports *r,
+                 const struct policy *p, double now)
+{
+	struct txpoll_port *nv;
+	size_t n = 0;
+	bool any = false;
+
+	nv = calloc(r->n ? r->n : 1, sizeof(*nv));
+	if (!nv) {
+		log_warnx("software PFC transmit: out of memory");
+		return;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct ports_port *e = &r->v[i];
+		const struct txpoll_port *old = txpoll_find(t, e->ifname);
+		struct txpoll_port *x = &nv[n];
+		uint32_t limit[POLICY_NQUEUES] = {0};
+
+		memset(x, 0, sizeof(*x));
+		x->queues = txpoll_queues(e, x->prios, limit);
+		if (!x->queues)
+			continue;
+		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
+		x->ifindex = (int)if_nametoindex(e->ifname);
+		x->master = txpoll_master(e->ifname);
+		/* A port keeps what it told its feeders: forgetting a
+		 * pause here would leave them paused until it runs out. */
+		if (old)
+			memcpy(x->s, old->s, sizeof(x->s));
+		txpoll_thresholds(x, e, p, limit);
+		n++;
+	}
+	/* A port feeds another when both are in one bridge and roced has
+	 * its frame socket. */
+	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
+		const char *fn = t->frames->v[j].ifname;
+		int m = txpoll_master(fn);
+
+		for (size_t i = 0; m && i < n; i++) {
+			struct txpoll_port *x = &nv[i];
+
+			if (x->master != m || !strcmp(fn, x->ifname) ||
+			    x->nfeeders == TXPOLL_FEEDERS_MAX)
+				continue;
+			snprintf(x->feeders[x->nfeeders++],
+			         sizeof(x->feeders[0]), "%s", fn);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		any |= nv[i].nfeeders > 0;
+	free(t->v);
+	t->v = nv;
+	t->n = n;
+	if (!any)
+		t->next_ms = 0;
+	else if (!t->next_ms)
+		t->next_ms = now + TXPOLL_MS;
+}
+
+int txpoll_wait(const struct txpoll *t, double now)
+{
+	if (!t->next_ms)
+		return -1;
+	return t->next_ms <= now ? 0 : (int)(t->next_ms - now) + 1;
+}
+
+static int txpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct txpoll *t = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct tc_stats_obj o;
+	int q;
+
+	if (nlh->nlmsg_type != RTM_NEWQDISC ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
+		return MNL_CB_OK;
+	q = tc_msg_leaf_queue(tcm->tcm_handle);
+	if (q < 0 || q >= POLICY_NQUEUES)
+		return MNL_CB_OK;
+	for (size_t i = 0; i < t->n; i++) {
+		struct txpoll_port *x = &t->v[i];
+
+		if (x->ifindex != tcm->tcm_ifindex || !(x->queues & (1u << q)))
+			continue;
+		if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) == 0 &&
+		    o.obj == TC_MSG_QDISC)
+			x->backlog[q] = o.st.backlog;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* Does another congested port still pause priority P out of FEEDER? */
+static bool txpoll_paused_elsewhere(const struct txpoll *t,
+                                    const struct txpoll_port *self,
+                                    const char *feeder, unsigned p)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct txpoll_port *o = &t->v[i];
+
+		if (o == self || !o->s[p].paused)
+			continue;
+		for (size_t k = 0; k < o->nfeeders; k++)
+			if (!strcmp(o->feeders[k], feeder))
+				return true;
+	}
+	return false;
+}
+
+/* Send a PFC frame for priority P (QUANTA; 0: XON) out of X's feeders. */
+static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
+                        unsigned p, uint16_t quanta)
+{
+	for (size_t k = 0; k < x->nfeeders; k++) {
+		struct frame_port *fp = frames_find(t->frames, x->feeders[k]);
+		struct softpfc_port *sp;
+		struct pfc_frame f;
+		uint8_t buf[PFC_FRAME_MIN];
+		int len, rc;
+
+		if (!fp || fp->fd < 0)
+			continue;
+		if (!quanta && txpoll_paused_elsewhere(t, x, fp->ifname, p))
+			continue;
+		pfc_frame_make(&f, PFC_FRAME_PFC, fp->mac, (uint8_t)(1u << p),
+		               quanta);
+		len = pfc_frame_encode(&f, buf, sizeof(buf));
+		if (len < 0)
+			continue;
+		rc = frames_send(t->frames, fp->ifname, buf, (size_t)len);
+		if (rc < 0) {
+			log_debug(LOG_SUB_WATCHDOG, "%s: PFC %s: %s",
+			          fp->ifname, quanta ? "pause" : "XON",
+			          strerror(-rc));
+			continue;
+		}
+		sp = t->softpfc ? softpfc_port(t->softpfc, fp->ifname, false)
+		                : NULL;
+		if (!sp)
+			continue;
+		sp->c.tx_frames++;
+		if (quanta)
+			sp->c.tx_pause[p]++;
+		else
+			sp->c.tx_xon[p]++;
+	}
+}
+
+void txpoll_tick(struct txpoll *t, double now)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct nlb_error nerr;
+	int rc;
+
+	if (!t->next_ms || now < t->next_ms)
+		return;
+	t->next_ms += TXPOLL_MS;
+	if (t->next_ms <= now)
+		t->next_ms = now + TXPOLL_MS; /* polls missed: skipped */
+	t->polls++;
+	for (size_t i = 0; i < t->n; i++)
+		memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
+	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
+	if (rc == 0 && t->nl)
+		rc = nlb_dump(t->nl, (struct nlmsghdr *)req, txpoll_stats_cb, t,
+		              &nerr);
+	if (rc < 0) {
+		log_debug(LOG_SUB_WATCHDOG,
+		          "cannot read the qdisc counters: %s", strerror(-rc));
+		return;
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		struct txpoll_port *x = &t->v[i];
+
+		if (!x->nfeeders)
+			continue;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+				enum pfctx_action a;
+				double refresh;
+
+				if (!(x->prios[q] & (1u << p)))
+					continue;
+				/* At 10 Gb/s, the shortest a peer may
+				 * count the pause time (a speed of its
+				 * own we do not know). */
+				refresh = pfctx_refresh_ms(0, TXPOLL_MS);
+				a = pfctx_step(&x->s[p], &x->t[p],
+				               x->backlog[q], refresh, now);
+				if (a == PFCTX_NONE)
+					continue;
+				log_debug(LOG_SUB_WATCHDOG,
+				          "%s: priority %u backlog %u bytes: "
+				          "%s to the bridge's other ports",
+				          x->ifname, p, x->backlog[q],
+				          a == PFCTX_PAUSE ? "pause" : "XON");
+				txpoll_send(t, x, p,
+				            a == PFCTX_PAUSE ? PFCTX_QUANTA
+				                             : 0);
+			}
+	}
+}

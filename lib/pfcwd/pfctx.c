@@ -1,0 +1,57 @@
+/* pfctx: software PFC's transmit decisions. See pfctx.h. */
+#include "pfcwd/pfctx.h"
+
+/* One quantum is 512 bit times. */
+#define PFCTX_QUANTUM_BITS 512.0
+
+void pfctx_defaults(uint32_t buffer, uint32_t mtu, uint32_t speed_mbps,
+                    double reaction_ms, struct pfctx_thresholds *t)
+{
+	double bps = (speed_mbps ? speed_mbps : 10000) * 1e6;
+	/* In flight before the peer stops: the line rate for the reaction
+	 * time, plus the frame the peer is sending when the pause lands
+	 * and the one we were sending when we decided. */
+	double headroom = bps / 8.0 * reaction_ms / 1000.0 + 2.0 * mtu;
+	double xoff = (double)buffer - headroom;
+
+	/* A buffer too small for the headroom still pauses early rather
+	 * than never: at half of it. */
+	if (xoff < buffer / 2.0)
+		xoff = buffer / 2.0;
+	t->xoff = (uint32_t)xoff;
+	/* Resume two frames below xoff: the queue has drained enough for
+	 * a burst, and pause and resume do not alternate every poll. */
+	t->xon = t->xoff > 2 * mtu ? t->xoff - 2 * mtu : 0;
+}
+
+double pfctx_refresh_ms(uint32_t speed_mbps, double min_ms)
+{
+	double bps = (speed_mbps ? speed_mbps : 10000) * 1e6;
+	double ms = PFCTX_QUANTA * PFCTX_QUANTUM_BITS / bps * 1000.0 / 2.0;
+
+	return ms < min_ms ? min_ms : ms;
+}
+
+enum pfctx_action pfctx_step(struct pfctx_prio *s,
+                             const struct pfctx_thresholds *t, uint64_t backlog,
+                             double refresh_ms, double now)
+{
+	if (!s->paused) {
+		if (backlog < t->xoff || !t->xoff)
+			return PFCTX_NONE;
+		s->paused = true;
+		s->sent_ms = now;
+		s->pauses++;
+		return PFCTX_PAUSE;
+	}
+	if (backlog <= t->xon) {
+		s->paused = false;
+		s->xons++;
+		return PFCTX_XON;
+	}
+	if (now - s->sent_ms < refresh_ms)
+		return PFCTX_NONE;
+	s->sent_ms = now;
+	s->pauses++;
+	return PFCTX_PAUSE;
+}

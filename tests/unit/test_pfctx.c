@@ -1,0 +1,91 @@
+/* test_pfctx: software PFC's transmit decisions (lib/pfcwd/pfctx) as a
+ * function of backlog and time: pause at xoff, refresh while above xon,
+ * XON once at or below it, and the default thresholds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "pfcwd/pfctx.h"
+
+static const struct pfctx_thresholds T = {.xoff = 30000, .xon = 27000};
+
+static void test_below_xoff_sends_nothing(void **state)
+{
+	struct pfctx_prio s = {0};
+
+	(void)state;
+	assert_int_equal(pfctx_step(&s, &T, 0, 2, 0), PFCTX_NONE);
+	assert_int_equal(pfctx_step(&s, &T, 29999, 2, 1), PFCTX_NONE);
+	assert_false(s.paused);
+}
+
+static void test_pause_refresh_xon(void **state)
+{
+	struct pfctx_prio s = {0};
+
+	(void)state;
+	assert_int_equal(pfctx_step(&s, &T, 30000, 2, 10), PFCTX_PAUSE);
+	assert_true(s.paused);
+	/* Above xon, before the refresh is due: nothing. */
+	assert_int_equal(pfctx_step(&s, &T, 28000, 2, 11), PFCTX_NONE);
+	/* Due: the pause again. */
+	assert_int_equal(pfctx_step(&s, &T, 28000, 2, 12), PFCTX_PAUSE);
+	/* Between xon and xoff, still paused: refreshed, never released. */
+	assert_int_equal(pfctx_step(&s, &T, 27001, 2, 14), PFCTX_PAUSE);
+	assert_int_equal(pfctx_step(&s, &T, 27000, 2, 15), PFCTX_XON);
+	assert_false(s.paused);
+	/* Released: a backlog between the two does not pause again. */
+	assert_int_equal(pfctx_step(&s, &T, 29000, 2, 20), PFCTX_NONE);
+	assert_int_equal(s.pauses, 3);
+	assert_int_equal(s.xons, 1);
+}
+
+static void test_no_threshold_never_pauses(void **state)
+{
+	struct pfctx_prio s = {0};
+	struct pfctx_thresholds z = {0};
+
+	(void)state;
+	assert_int_equal(pfctx_step(&s, &z, 1000000, 2, 0), PFCTX_NONE);
+}
+
+static void test_defaults(void **state)
+{
+	struct pfctx_thresholds t;
+
+	(void)state;
+	/* 1 Gb/s, 2 ms: 250000 bytes in flight + 2 x 1500. */
+	pfctx_defaults(1000000, 1500, 1000, 2.0, &t);
+	assert_int_equal(t.xoff, 1000000 - 250000 - 3000);
+	assert_int_equal(t.xon, t.xoff - 3000);
+	/* A buffer smaller than the headroom pauses at half of it. */
+	pfctx_defaults(100000, 1500, 10000, 2.0, &t);
+	assert_int_equal(t.xoff, 50000);
+	assert_int_equal(t.xon, 47000);
+}
+
+static void test_refresh(void **state)
+{
+	(void)state;
+	/* 65535 quanta at 10 Gb/s: 3.355 ms; half of it. */
+	assert_true(pfctx_refresh_ms(10000, 0.1) > 1.67 &&
+	            pfctx_refresh_ms(10000, 0.1) < 1.68);
+	/* Never more often than the poll. */
+	assert_true(pfctx_refresh_ms(100000, 5) == 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_below_xoff_sends_nothing),
+	    cmocka_unit_test(test_pause_refresh_xon),
+	    cmocka_unit_test(test_no_threshold_never_pauses),
+	    cmocka_unit_test(test_defaults),
+	    cmocka_unit_test(test_refresh),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
