@@ -6,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <lldpad/clif.h>
 
@@ -122,6 +125,27 @@ double lldpad_client_next(const struct lldpad_client *c)
 	return c->n ? c->next_ms : -1;
 }
 
+/* Whether lldpad's control socket is there. clif_open() says so too, but
+ * by printing to stderr on every try; this asks quietly first (a
+ * datagram connect only looks the address up). */
+static bool lldpad_client_there(void)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX};
+	size_t n = strlen(LLDP_CLIF_SOCK);
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	/* An abstract address: a NUL, then the name, no padding. */
+	memcpy(a.sun_path + 1, LLDP_CLIF_SOCK, n);
+	ok = connect(fd, (struct sockaddr *)&a,
+	             (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+	                         n)) == 0;
+	close(fd);
+	return ok;
+}
+
 /* One request and its reply into R (pointing into BUF). Returns 0 (R's
  * status says what lldpad thought), -ENOTCONN (lldpad is not there),
  * -ETIMEDOUT or -EBADMSG; the connection is dropped on the latter. */
@@ -138,7 +162,7 @@ static int lldpad_client_req(struct lldpad_client *c, unsigned cmd,
 	                      nargs);
 	if (n < 0)
 		return n;
-	if (!c->clif)
+	if (!c->clif && lldpad_client_there())
 		c->clif = clif_open();
 	if (!c->clif)
 		return -ENOTCONN;

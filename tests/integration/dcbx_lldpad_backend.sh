@@ -69,6 +69,8 @@ sleep 2.5
 n=$(grep -c "swp1: dcbx agent lldpad: lldpad is not running" "$tmp/log" || true)
 [ "$n" = 1 ] || t_fail "expected one log line for swp1, got $n"
 grep -q "swp2.*lldpad" "$tmp/log" && t_fail "swp2 was touched by the lldpad backend"
+# The client asks quietly: no "connect: ..." from liblldp_clif per poll.
+grep -q "^connect:" "$tmp/log" && t_fail "liblldp_clif writes to roced's stderr"
 
 # --- lldpad running, refusing the veth ---
 if command -v lldpad >/dev/null && command -v lldptool >/dev/null; then
