@@ -158,6 +158,8 @@ static int lldpad_client_req(struct lldpad_client *c, unsigned cmd,
 	double until;
 	int n, fd;
 
+	if (c->stalled)
+		return -ETIMEDOUT;
 	n = lldpad_msg_encode(req, sizeof(req), cmd, ops, ifname, tlvid, args,
 	                      nargs);
 	if (n < 0)
@@ -197,6 +199,7 @@ static int lldpad_client_req(struct lldpad_client *c, unsigned cmd,
 		return 0;
 	}
 	lldpad_client_close(c);
+	c->stalled = true;
 	return -ETIMEDOUT;
 }
 
@@ -356,6 +359,7 @@ void lldpad_client_tick(struct lldpad_client *c, double now_ms)
 {
 	if (!c->n || c->next_ms < 0 || c->next_ms > now_ms)
 		return;
+	c->stalled = false;
 	for (size_t i = 0; i < c->n; i++)
 		lldpad_client_poll(c, &c->v[i], now_ms);
 	c->next_ms = now_ms + LLDPAD_CLIENT_POLL_MS;

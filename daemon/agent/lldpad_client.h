@@ -53,6 +53,9 @@ struct lldpad_client {
 	struct lldpad_port *v;
 	size_t n, cap;
 	double next_ms; /* the next poll (-1: no port) */
+	/* lldpad did not answer in this poll: the other ports wait for the
+	 * next one, so that a hung lldpad stalls the loop once per poll. */
+	bool stalled;
 };
 
 void lldpad_client_init(struct lldpad_client *c);

@@ -664,6 +664,7 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 	struct json_object *ets = show_get(data, "ets");
 	struct json_object *app = show_get(data, "app");
 	struct json_object *peer = show_get(data, "peer");
+	bool lldpad = !strcmp(show_get_str(data, "agent"), "lldpad");
 	char label[96], list[64];
 
 	show_lldp_label(data, label, sizeof(label));
@@ -682,7 +683,13 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 	                                                 "tlv-select "
 	                                                 "dcbxp)",
 	              (long long)show_lldp_int(data, "last-change"));
-	if (peer)
+	if (lldpad)
+		strbuf_puts(out, "  Agent: lldpad (roced sets its admin values "
+		                 "and reads back its outcome)\n");
+	if (lldpad && (show_get(pfc, "peer") || show_get(ets, "peer") ||
+	               show_get(app, "peer")))
+		strbuf_puts(out, "  Peer: heard by lldpad (lldptool -t -n)\n");
+	else if (peer)
 		strbuf_printf(out, "  Peer: %s port %s (%s)%s\n",
 		              show_get_str(peer, "chassis-id"),
 		              show_get_str(peer, "port-id"),

@@ -122,6 +122,9 @@ poll "roced does not take lldpad's outcome" 10 json_check "show lldp dcbx interf
 poll "the adopted ETS does not reach the kernel" 10 \
 	sh -c "'$IP' netns exec '$host' '$TC' qdisc show dev eth0 root | grep -q ' 4791: root'"
 grep -q "eth0: lldpad: PFC adopted (0x08)" "$tmp/log" || t_fail "no log line for the adoption"
+hsh "show lldp dcbx interface eth0" >"$tmp/dcbx.txt"
+grep -q "Agent: lldpad" "$tmp/dcbx.txt" && grep -q "Result: adopted" "$tmp/dcbx.txt" ||
+	t_fail "show lldp dcbx interface eth0: $(cat "$tmp/dcbx.txt")"
 t_stop "$sw_pid" || true
 
 # --- lldpad stopped: a clear error on eth0 only ---
