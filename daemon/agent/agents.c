@@ -132,6 +132,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	memset(a, 0, sizeof(*a));
 	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, epfd);
 	lldp_agent_init(&a->lldp, &a->frames, NULL, NULL);
+	lldpad_client_init(&a->lldpad);
 	a->dirty = true;
 	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
 	wdpoll_init(&a->wd);
@@ -145,6 +146,7 @@ void agents_free(struct agents *a)
 {
 	/* roced stops: the peers forget it at once (TTL 0). */
 	lldp_agent_free(&a->lldp, agents_ms());
+	lldpad_client_free(&a->lldpad);
 	frames_free(&a->frames);
 	softpfc_free(&a->softpfc);
 	wdpoll_free(&a->wd);
@@ -192,9 +194,9 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 		struct link_info li;
 
 		if (fp && !p->lldp.no_feature &&
-		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD)
-			log_warnx("%s: dcbx agent lldpad: this roced has no "
-			          "lldpad backend; the port runs no DCBX",
+		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD &&
+		    lldpad_client_port(&a->lldpad, fp->ifname) < 0)
+			log_warnx("%s: out of memory for its lldpad backend",
 			          f->name);
 		if (!fp || !agents_lldp_on(p, f))
 			continue;
@@ -214,6 +216,7 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 	/* The others stop, with a shutdown frame while their socket is
 	 * still open (before frames_detach). */
 	lldp_agent_sweep(&a->lldp, now);
+	lldpad_client_sweep(&a->lldpad);
 }
 
 void agents_dcbx_local(struct agents *a, const struct ports *r,
@@ -224,10 +227,14 @@ void agents_dcbx_local(struct agents *a, const struct ports *r,
 		const struct policy_iface *f = policy_find_iface(p, e->ifname);
 		struct dcbx_tlvs t;
 
-		if (!e->applied || !f || !lldp_agent_find(&a->lldp, e->ifname))
+		if (!e->applied || !f)
 			continue;
 		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
-		lldp_agent_set_local(&a->lldp, e->ifname, &t, now_ms);
+		if (lldp_agent_find(&a->lldp, e->ifname))
+			lldp_agent_set_local(&a->lldp, e->ifname, &t, now_ms);
+		else
+			lldpad_client_set_local(&a->lldpad, e->ifname, &t,
+			                        now_ms);
 	}
 }
 
@@ -239,17 +246,21 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r)
 		struct ports_port *e = &r->v[i];
 		const struct lldp_port *lp =
 		    lldp_agent_find(&a->lldp, e->ifname);
-		bool has = lp && lp->has_oper;
+		const struct lldpad_port *dp =
+		    lp ? NULL : lldpad_client_find(&a->lldpad, e->ifname);
+		const struct dcbx_oper *oper = lp   ? &lp->oper
+		                               : dp ? &dp->oper
+		                                    : NULL;
+		bool has = (lp && lp->has_oper) || (dp && dp->has_oper);
 
 		if (has == e->dcbx.has &&
-		    (!has ||
-		     !memcmp(&lp->oper, &e->dcbx.oper, sizeof(lp->oper)))) {
+		    (!has || !memcmp(oper, &e->dcbx.oper, sizeof(*oper)))) {
 			due = due || e->dcbx.due;
 			continue;
 		}
 		e->dcbx.has = has;
 		if (has)
-			e->dcbx.oper = lp->oper;
+			e->dcbx.oper = *oper;
 		e->dcbx.due = true;
 		due = true;
 	}
@@ -321,11 +332,14 @@ int agents_wait(const struct agents *a, double now_ms)
 {
 	double next = lldp_agent_next(&a->lldp);
 	double pfc = softpfc_next(&a->softpfc);
+	double lldpad = lldpad_client_next(&a->lldpad);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 	int tx = txpoll_wait(&a->tx, now_ms);
 
 	if (pfc >= 0 && (next < 0 || pfc < next))
 		next = pfc;
+	if (lldpad >= 0 && (next < 0 || lldpad < next))
+		next = lldpad;
 	wait = next < 0 ? -1 : next <= now_ms ? 0 : (int)(next - now_ms) + 1;
 	if (wd >= 0 && (wait < 0 || wd < wait))
 		wait = wd;
@@ -337,6 +351,7 @@ int agents_wait(const struct agents *a, double now_ms)
 void agents_tick(struct agents *a, double now_ms)
 {
 	lldp_agent_tick(&a->lldp, now_ms);
+	lldpad_client_tick(&a->lldpad, now_ms);
 	/* A hold ends only if no refresh is waiting on its socket: the
 	 * loop may have been busy (an apply) past the frame's arrival. */
 	if (softpfc_next(&a->softpfc) >= 0 &&

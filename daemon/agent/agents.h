@@ -16,6 +16,7 @@
 
 #include "agent/frame.h"
 #include "agent/lldp_agent.h"
+#include "agent/lldpad_client.h"
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
@@ -32,6 +33,9 @@ struct agents {
 	/* LLDP and DCBX (issue 7): on every port the policy configures and
 	 * that is up, unless `no feature lldp` or `dcbx agent lldpad`. */
 	struct lldp_agent lldp;
+	/* The lldpad backend: the ports of `dcbx agent lldpad`, whose DCBX
+	 * lldpad runs (roced's own agent stays silent there). */
+	struct lldpad_client lldpad;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
 	/* --- software PFC (issue 8) --- */

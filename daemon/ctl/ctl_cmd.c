@@ -357,8 +357,11 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
 	const char *args[CTL_ARGS_MAX];
-	struct show_input in = {
-	    .policy = c->policy, .config_file = c->file, .lldp = c->lldp};
+	struct show_input in = {.policy = c->policy,
+	                        .config_file = c->file,
+	                        .lldp = c->lldp,
+	                        .lldpad =
+	                            c->agents ? &c->agents->lldpad : NULL};
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;

@@ -67,6 +67,7 @@
 #include <json-c/json.h>
 
 #include "agent/lldp_agent.h"
+#include "agent/lldpad_client.h"
 #include "ctl/ctl.h"
 #include "model/plan.h"
 #include "model/policy.h"
@@ -145,6 +146,8 @@ struct show_input {
 	size_t nports;
 	/* The LLDP agent, for the lldp shows (NULL: none runs). */
 	const struct lldp_agent *lldp;
+	/* The lldpad backend, for `show lldp dcbx` (NULL: none). */
+	const struct lldpad_client *lldpad;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)

@@ -9,6 +9,7 @@
  * operational), never the kernel.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -252,7 +253,7 @@ static const char *show_lldp_off(const struct show_input *in,
 	if (!f)
 		return "roced does not configure this interface";
 	if (policy_iface_dcbx_agent(in->policy, f) == POLICY_DCBX_AGENT_LLDPAD)
-		return "dcbx agent lldpad: roced has no lldpad backend yet";
+		return "dcbx agent lldpad: lldpad runs LLDP on this interface";
 	if (f->lldp.no_transmit && f->lldp.no_receive)
 		return "lldp transmit and receive are off";
 	return "the interface is absent or administratively down";
@@ -317,19 +318,72 @@ static struct json_object *show_lldp_dcbx_pfc(const struct lldp_port *lp,
 	return o;
 }
 
+static void show_lldp_dcbx_feats(struct json_object *o,
+                                 const struct lldp_port *lp,
+                                 const struct dcbx_tlvs *pt,
+                                 const struct plan_port *pp);
+
+/* A port of the lldpad backend: lldpad's view in the same layout, with
+ * "agent" saying whose it is; why it has none when lldpad failed. */
+static struct json_object *show_lldp_dcbx_lldpad(struct json_object *o,
+                                                 const struct lldpad_port *dp,
+                                                 const struct plan_port *pp)
+{
+	struct lldp_port *lp;
+
+	show_add_str(o, "agent", "lldpad");
+	if (!dp->has_oper) {
+		show_add_bool(o, "running", false);
+		show_add_str(o, "reason",
+		             dp->error[0]
+		                 ? dp->error
+		                 : "waiting for lldpad's first answer");
+		return o;
+	}
+	/* The shared builder reads a port of roced's agent: lldpad's
+	 * values are laid into one (no neighbour: lldpad keeps those). */
+	lp = calloc(1, sizeof(*lp));
+	if (!lp)
+		return o;
+	lp->local = dp->local;
+	if (dp->lldpad_local.has_pfc)
+		lp->local.pfc = dp->lldpad_local.pfc;
+	if (dp->lldpad_local.has_ets_cfg)
+		lp->local.ets_cfg = dp->lldpad_local.ets_cfg;
+	if (dp->lldpad_local.has_app)
+		lp->local.app = dp->lldpad_local.app;
+	lp->oper = dp->oper;
+	lp->changed_ms = dp->changed_ms;
+	show_add_bool(o, "running", true);
+	json_object_object_add(o, "reason", NULL);
+	show_add_str(o, "dcbx", "ieee");
+	show_add_bool(o, "dcbx-tlvs", true);
+	json_object_object_add(o, "peer", NULL);
+	show_add_bool(o, "peer-speaks-cee", false);
+	show_lldp_dcbx_feats(o, lp, dp->has_peer ? &dp->peer : NULL, pp);
+	free(lp);
+	return o;
+}
+
 static struct json_object *show_lldp_dcbx(const struct show_input *in)
 {
 	struct json_object *o = json_object_new_object();
 	const struct plan_port *pp = in->nports ? in->plans[0] : NULL;
 	const struct lldp_port *lp = pp ? show_lldp_port(in, 0) : NULL;
+	const struct lldpad_port *dp =
+	    pp && !lp && in->lldpad ? lldpad_client_find(in->lldpad, pp->ifname)
+	                            : NULL;
 	const struct lldp_nbr *peer;
 	const struct dcbx_tlvs *pt;
-	struct json_object *f, *n;
+	struct json_object *n;
 	unsigned count = 0;
 
 	if (!pp)
 		return o;
 	show_lldp_names(o, pp);
+	if (dp)
+		return show_lldp_dcbx_lldpad(o, dp, pp);
+	show_add_str(o, "agent", "roced");
 	if (!lp || !lp->has_oper) {
 		show_add_bool(o, "running", false);
 		show_add_str(o, "reason",
@@ -352,6 +406,18 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 		json_object_object_add(o, "peer", NULL);
 	}
 	show_add_bool(o, "peer-speaks-cee", pt && pt->cee);
+	show_lldp_dcbx_feats(o, lp, pt, pp);
+	return o;
+}
+
+/* Per feature: local, peer, willing bits, outcome, last change. */
+static void show_lldp_dcbx_feats(struct json_object *o,
+                                 const struct lldp_port *lp,
+                                 const struct dcbx_tlvs *pt,
+                                 const struct plan_port *pp)
+{
+	struct json_object *f;
+
 	show_add_int(o, "last-change",
 	             (int64_t)((show_lldp_now() - lp->changed_ms) / 1000.0));
 	json_object_object_add(o, "pfc", show_lldp_dcbx_pfc(lp, pt, pp));
@@ -384,7 +450,6 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 	show_add_bool(f, "adopted", pp->dcbx_app_adopted);
 	show_lldp_result(f, lp->oper.app_why);
 	json_object_object_add(o, "app", f);
-	return o;
 }
 
 /* --- text --- */
@@ -599,6 +664,7 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 	struct json_object *ets = show_get(data, "ets");
 	struct json_object *app = show_get(data, "app");
 	struct json_object *peer = show_get(data, "peer");
+	bool lldpad = !strcmp(show_get_str(data, "agent"), "lldpad");
 	char label[96], list[64];
 
 	show_lldp_label(data, label, sizeof(label));
@@ -617,7 +683,13 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 	                                                 "tlv-select "
 	                                                 "dcbxp)",
 	              (long long)show_lldp_int(data, "last-change"));
-	if (peer)
+	if (lldpad)
+		strbuf_puts(out, "  Agent: lldpad (roced sets its admin values "
+		                 "and reads back its outcome)\n");
+	if (lldpad && (show_get(pfc, "peer") || show_get(ets, "peer") ||
+	               show_get(app, "peer")))
+		strbuf_puts(out, "  Peer: heard by lldpad (lldptool -t -n)\n");
+	else if (peer)
 		strbuf_printf(out, "  Peer: %s port %s (%s)%s\n",
 		              show_get_str(peer, "chassis-id"),
 		              show_get_str(peer, "port-id"),
