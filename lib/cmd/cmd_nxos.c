@@ -575,6 +575,16 @@ static const struct cmd_def cmd_nxos_table[] = {
             "Priority flow control status and counters\n"
             "Counters per priority\n",
      NULL},
+    /* link pause (issue 8), both forms as above */
+    {CMD_M_ALL, KSHOW, CTL_WHAT_FC_IF, CTL_WHAT_FC_IF,
+     H_SHOW "Interface status\n802.3x flow control (link pause) status and "
+            "counters\n",
+     NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_FC_IF,
+     "show interface [ethernet] IFNAME flowcontrol",
+     H_SHOW "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
+            "802.3x flow control (link pause) status and counters\n",
+     NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_NEIGHBORS,
