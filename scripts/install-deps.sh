@@ -16,11 +16,12 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev iproute2"
 # man-db to lint and render the man pages, clang and its libFuzzer runtime
 # (only Recommended by clang, and apt is told to skip those) for tests/fuzz;
 # mmdebstrap and systemd-nspawn boot roced.service under systemd as PID 1
-# (tests/integration/systemd_pid1.sh).
+# (tests/integration/systemd_pid1.sh); ethtool is the independent reader
+# of a port's pause settings (tests/integration/linkpause.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
-mmdebstrap systemd-container"
+mmdebstrap systemd-container ethtool"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"

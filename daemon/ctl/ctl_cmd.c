@@ -254,6 +254,27 @@ static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
 	v->n++;
 }
 
+/* Link pause as a hardware port's driver holds it, and its pause frame
+ * counters where the driver counts them (PAUSE_GET with statistics). */
+static void dctl_view_pause(struct ctl_cmd_ctx *c, const struct plan_port *pp,
+                            struct show_port_state *st)
+{
+	struct ethtool_msg_pause ep;
+	int rc;
+
+	if (pp->dcb.software || !st->exists || !c->e->rc.ethtool)
+		return;
+	rc = ethtool_pause_stats(c->e->rc.ethtool, pp->ifname, &ep);
+	if (rc < 0 && !(ep.dev.ifindex || ep.dev.ifname[0]))
+		return; /* no pause settings at all (EOPNOTSUPP) */
+	st->pause = true;
+	st->pause_rx = ep.rx;
+	st->pause_tx = ep.tx;
+	st->pause_counted = rc == 0;
+	st->rx_pause_frames = ep.rx_frames;
+	st->tx_pause_frames = ep.tx_frames;
+}
+
 /* What the kernel holds for the ports of V: one qdisc dump for the queue
  * counters (the kernel answers it with every link's qdiscs), and the IEEE
  * DCB state of hardware ports. */
@@ -288,6 +309,8 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 		for (size_t i = 0; rc == 0 && i < v->n; i++)
 			v->st[i].stats = v->st[i].exists;
 	}
+	for (size_t i = 0; q->kind == CTL_SHOW_FC_IF && i < v->n; i++)
+		dctl_view_pause(c, v->plans[i], &v->st[i]);
 	for (size_t i = 0; i < v->n; i++) {
 		struct dcbnl_msg_ieee *cur;
 		struct plan_dcb have;

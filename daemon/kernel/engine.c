@@ -26,6 +26,12 @@ int engine_open(struct engine *e, bool takeover, link_cb cb, void *data)
 	e->rc.dcb_ctx = &e->nl;
 	e->rc.links = e->links;
 	e->rc.takeover = takeover;
+	/* Without it only link pause is missing, and a plan that asks for
+	 * it on a hardware port is refused there, saying so. */
+	if (ethtool_kernel_open(&e->ek) == 0) {
+		ethtool_init(&e->et, &ethtool_ops_kernel, &e->ek);
+		e->rc.ethtool = &e->et;
+	}
 	mirror_init(&e->mirror);
 	return 0;
 }
@@ -51,6 +57,8 @@ void engine_close(struct engine *e)
 	tc_events_close(&e->events);
 	mirror_free(&e->mirror);
 	link_mon_close(e->links);
+	if (e->rc.ethtool)
+		ethtool_kernel_close(&e->ek);
 	nlb_close(&e->nl);
 	memset(e, 0, sizeof(*e));
 }

@@ -18,6 +18,10 @@ struct engine {
 	struct tc_nl tc; /* the tc backend's context, on NL */
 	struct link_mon *links;
 	struct reconcile rc;
+	/* Link pause on hardware ports: its own NETLINK_GENERIC socket
+	 * (rc.ethtool points at ET once it opened). */
+	struct ethtool_kernel ek;
+	struct ethtool et;
 	/* The daemon's mirror of roced's tc objects, kept current by tc
 	 * notifications from others (mirror.h); not for a one-shot job. */
 	bool mirroring;

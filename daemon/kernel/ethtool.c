@@ -229,6 +229,30 @@ int ethtool_pause_stats(struct ethtool *et, const char *ifname,
 	return (out->present & both) == both ? 0 : -EOPNOTSUPP;
 }
 
+int ethtool_pause_set(struct ethtool *et, const char *ifname, bool rx, bool tx,
+                      struct nlb_error *err)
+{
+	char req[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
+	struct nlb_error e;
+	int rc = ethtool_family(et);
+
+	memset(&e, 0, sizeof(e));
+	if (rc >= 0)
+		rc = ethtool_msg_pause_set(req, sizeof(req), ++et->seq,
+		                           et->family, ifname, rx, tx);
+	if (rc >= 0) {
+		/* A set answers with an ACK only: no reply callback. */
+		et->nrequests++;
+		rc = et->ops->transact(et->ctx, (struct nlmsghdr *)req, NULL,
+		                       NULL, &e);
+	}
+	if (rc < 0 && !e.err)
+		e.err = rc;
+	if (err)
+		*err = e;
+	return rc < 0 ? rc : 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Driver statistics (ioctl) */
 

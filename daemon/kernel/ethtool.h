@@ -19,6 +19,7 @@
 #ifndef ROCED_ETHTOOL_H
 #define ROCED_ETHTOOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -79,6 +80,15 @@ int ethtool_link_dump(struct ethtool *et, ethtool_link_cb cb, void *data);
  * -errno. */
 int ethtool_pause_stats(struct ethtool *et, const char *ifname,
                         struct ethtool_msg_pause *out);
+
+/* Set IFNAME's 802.3x pause: honour received pause (RX), send pause (TX)
+ * (ETHTOOL_MSG_PAUSE_SET, `ethtool -A`). Returns 0, -EOPNOTSUPP when the
+ * driver has no pause settings (veth, bridges), -EINVAL when it refuses
+ * the combination (ERR's extack text says why), or -errno. ERR (may be
+ * NULL) gets the kernel's verdict and extack text, so that the caller's
+ * refusal names the port and the kernel's reason. */
+int ethtool_pause_set(struct ethtool *et, const char *ifname, bool rx, bool tx,
+                      struct nlb_error *err);
 
 /* Called for every driver statistic, in the driver's order. */
 typedef void (*ethtool_stat_cb)(const char *name, uint64_t value, void *data);

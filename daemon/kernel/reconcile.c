@@ -131,6 +131,21 @@ static void rc_on_fail(size_t index, int err, const char *msg, void *data)
 	rc_fail(b->reqs[index].port, b->reqs[index].op, err, msg);
 }
 
+/* Link pause through ethtool (hardware ports). */
+static int rc_apply_pause(const struct reconcile *r, struct rc_port *p,
+                          struct nlb_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	if (!r->ethtool) {
+		snprintf(err->msg, sizeof(err->msg),
+		         "no ethtool netlink to set 802.3x pause with");
+		return -EOPNOTSUPP;
+	}
+	return ethtool_pause_set(r->ethtool, p->want->ifname,
+	                         p->want->dcb.pause_rx, p->want->dcb.pause_tx,
+	                         err);
+}
+
 /* DCB operations (hardware ports): one request each, in diff's order.
  * Everything else goes in the batch. */
 static void rc_apply_direct(const struct reconcile *r, struct rc_port *p,
@@ -143,8 +158,11 @@ static void rc_apply_direct(const struct reconcile *r, struct rc_port *p,
 
 		if (tc_op_batched(op))
 			continue;
-		rc = dcb_apply_op(r->dcb, r->dcb_ctx, p->want->ifname, op,
-		                  &p->want->dcb, &p->cur, &err);
+		if (op->obj == DIFF_LINK_PAUSE)
+			rc = rc_apply_pause(r, p, &err);
+		else
+			rc = dcb_apply_op(r->dcb, r->dcb_ctx, p->want->ifname,
+			                  op, &p->want->dcb, &p->cur, &err);
 		if (rc < 0)
 			rc_fail(p, op, rc, err.msg);
 		p->res->writes++;
@@ -185,6 +203,25 @@ static void rc_unread(struct rc_port *p, int err, const char *what)
 	p->res->status = RECONCILE_FAILED;
 }
 
+/* Link pause as the driver holds it. A driver without pause settings
+ * (EOPNOTSUPP, no reply) leaves it unread: diff then writes it, and the
+ * write's refusal names the port. Settings without counters are read. */
+static void rc_observe_pause(const struct reconcile *r, struct rc_port *p)
+{
+	struct ethtool_msg_pause ep;
+	int rc;
+
+	if (!r->ethtool)
+		return;
+	rc = ethtool_pause_stats(r->ethtool, p->want->ifname, &ep);
+	if (rc < 0 &&
+	    !(rc == -EOPNOTSUPP && (ep.dev.ifindex || ep.dev.ifname[0])))
+		return;
+	p->have.dcb.pause_managed = true;
+	p->have.dcb.pause_rx = ep.rx;
+	p->have.dcb.pause_tx = ep.tx;
+}
+
 /* Everything but tc: the link MTU and, on hardware ports, DCB. */
 static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 {
@@ -206,6 +243,8 @@ static int rc_observe_rest(const struct reconcile *r, struct rc_port *p)
 		snprintf(p->obs.error, sizeof(p->obs.error),
 		         "cannot read its DCB settings (dcbnl): %s",
 		         strerror(-rc));
+	if (rc >= 0 && p->want->dcb.pause_managed)
+		rc_observe_pause(r, p);
 	return rc;
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "kernel/dcb.h"
+#include "kernel/ethtool.h"
 #include "kernel/link.h"
 #include "kernel/mirror.h"
 #include "model/plan.h"
@@ -52,6 +53,9 @@ struct reconcile {
 	const struct dcb_ops *dcb;
 	void *dcb_ctx;
 	struct link_mon *links;
+	/* Link pause on hardware ports (ethtool PAUSE_GET / PAUSE_SET);
+	 * NULL: none, and a plan that sets it is refused on that port. */
+	struct ethtool *ethtool;
 	/* Replace a root qdisc roced did not create (config: takeover). */
 	bool takeover;
 	/* A qdisc scan taken just before (nothing written since), so that

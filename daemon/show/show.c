@@ -40,7 +40,8 @@ static int show_copy_name(char *dst, size_t size, const char *s,
 	return 0;
 }
 
-/* `show interface [X] priority-flow-control [detail]`: the words of X
+/* `show interface [X] priority-flow-control [detail]` and `show interface
+ * [X] flowcontrol`: the words of X
  * (`ethernet 1/1`, `Eth1/1`, `swp1`) and detail, in any order after the
  * command's own words. */
 static int show_query_pfc_if(struct show_query *q, const char *const *args,
@@ -54,7 +55,9 @@ static int show_query_pfc_if(struct show_query *q, const char *const *args,
 			q->detail = true;
 			continue;
 		}
-		if (!strcmp(args[i], "priority-flow-control"))
+		if (!strcmp(args[i], q->kind == CTL_SHOW_FC_IF
+		                         ? "flowcontrol"
+		                         : "priority-flow-control"))
 			continue;
 		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
 		                        "%s%s", len ? " " : "", args[i]);
@@ -182,6 +185,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		}
 		break;
 	case CTL_SHOW_PFC_IF:
+	case CTL_SHOW_FC_IF:
 		return show_query_pfc_if(q, args, n, err, errlen);
 	case CTL_SHOW_LLDP_NEIGHBORS:
 	case CTL_SHOW_LLDP_TRAFFIC:
@@ -218,7 +222,8 @@ bool show_query_ports(const struct show_query *q)
 	       q->kind == CTL_SHOW_QUEUING_IF || q->kind == CTL_SHOW_PFC_IF ||
 	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX ||
 	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
-	       q->kind == CTL_SHOW_LLDP_TRAFFIC || q->kind == CTL_SHOW_LLDP_IF;
+	       q->kind == CTL_SHOW_LLDP_TRAFFIC ||
+	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF;
 }
 
 /* --- ports --- */
@@ -648,6 +653,53 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 	return o;
 }
 
+/* One direction of link pause: what the policy asks (admin) and what the
+ * port does (oper): the driver's setting on hardware ports when it was
+ * read, null when unknown; software ports do not realise it yet. */
+static struct json_object *show_fc_dir(const struct plan_port *pp,
+                                       const struct show_port_state *st,
+                                       bool admin, bool oper)
+{
+	struct json_object *o = json_object_new_object();
+
+	show_add_str(o, "admin", admin ? "on" : "off");
+	if (!pp->dcb.software && st->pause)
+		show_add_str(o, "oper", oper ? "on" : "off");
+	else if (pp->dcb.software)
+		show_add_str(o, "oper", "off");
+	else
+		json_object_object_add(o, "oper", NULL);
+	return o;
+}
+
+/* `show interface flowcontrol`: 802.3x link pause per port. */
+static struct json_object *show_fc_port(const struct show_input *in, size_t i)
+{
+	const struct plan_port *pp = in->plans[i];
+	const struct show_port_state *st = &in->state[i];
+	struct json_object *o = json_object_new_object();
+
+	show_port_names(o, pp, st);
+	show_port_state_json(o, pp, st);
+	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
+	json_object_object_add(
+	    o, "send", show_fc_dir(pp, st, pp->dcb.pause_tx, st->pause_tx));
+	json_object_object_add(
+	    o, "receive", show_fc_dir(pp, st, pp->dcb.pause_rx, st->pause_rx));
+	if (st->pause_counted) {
+		show_add_int(o, "rx-pause", (int64_t)st->rx_pause_frames);
+		show_add_int(o, "tx-pause", (int64_t)st->tx_pause_frames);
+	} else {
+		json_object_object_add(o, "rx-pause", NULL);
+		json_object_object_add(o, "tx-pause", NULL);
+	}
+	return o;
+}
+
+#define SHOW_FC_SOFT_NOTE                                                      \
+	"software ports: roced does not honour or send 802.3x link pause "     \
+	"yet (software PFC only), and counts no link pause frames"
+
 static struct json_object *show_ports(const struct show_input *in,
                                       enum ctl_show kind)
 {
@@ -662,11 +714,16 @@ static struct json_object *show_ports(const struct show_input *in,
 			p = show_queuing_port(in, i);
 		else if (kind == CTL_SHOW_POLICY_MAP_IF)
 			p = show_policy_map_port(in, i);
-		else
+		else if (kind == CTL_SHOW_FC_IF) {
+			p = show_fc_port(in, i);
+			software |= in->plans[i]->dcb.software;
+		} else
 			p = show_pfc_port(in, i, &software);
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);
+	if (kind == CTL_SHOW_FC_IF)
+		show_add_str(o, "note", software ? SHOW_FC_SOFT_NOTE : "");
 	if (kind == CTL_SHOW_PFC_IF && software) {
 		bool counted = false, uncounted = false;
 
@@ -767,6 +824,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 			show_text_pfc_if_detail(*data, text);
 		else
 			show_text_pfc_if(*data, text);
+		break;
+	case CTL_SHOW_FC_IF:
+		*data = show_ports(in, q->kind);
+		show_text_fc_if(*data, text);
 		break;
 	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);

@@ -133,7 +133,12 @@ struct show_port_state {
 	uint8_t wd_prios[8]; /* each queue's priorities */
 	struct pfcwd_queue wdq[8];
 	double now_ms; /* CLOCK_MONOTONIC when the state was read */
-	               /* --- end of issue 8 --- */
+	/* Link pause of hardware ports (ethtool PAUSE_GET): PAUSE when
+	 * the settings were read, PAUSE_COUNTED when the driver counts
+	 * pause frames too. */
+	bool pause, pause_rx, pause_tx, pause_counted;
+	uint64_t rx_pause_frames, tx_pause_frames;
+	/* --- end of issue 8 --- */
 };
 
 struct show_input {
@@ -171,6 +176,8 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out);
 void show_text_pfc_if(struct json_object *data, struct strbuf *out);
 /* The same, then each software port's per-priority counters. */
 void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out);
+/* `show interface flowcontrol`, NX-OS's table. */
+void show_text_fc_if(struct json_object *data, struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
 

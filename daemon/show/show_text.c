@@ -631,6 +631,47 @@ void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out)
 	}
 }
 
+/* --- show interface flowcontrol --- */
+
+static const char *show_fc_oper(struct json_object *dir)
+{
+	const char *s = show_get_str(dir, "oper");
+
+	return s[0] ? s : "n/a"; /* null: the driver was not read */
+}
+
+void show_text_fc_if(struct json_object *data, struct strbuf *out)
+{
+	struct json_object *a = show_get(data, "interface");
+	const char *note = show_get_str(data, "note");
+	const char *rule = "-------------------------------------------------"
+	                   "-------------------------------\n";
+
+	strbuf_printf(out,
+	              "\n%sPort         Send FlowControl  Receive FlowControl"
+	              "  RxPause     TxPause\n"
+	              "             admin    oper     admin    oper\n%s",
+	              rule, rule);
+	for (size_t i = 0; i < show_len(a); i++) {
+		struct json_object *p = show_at(a, i);
+		struct json_object *tx = show_get(p, "send");
+		struct json_object *rx = show_get(p, "receive");
+		const char *alias = show_get_str(p, "alias");
+		char rxp[24], txp[24];
+
+		show_counter(rxp, sizeof(rxp), p, "rx-pause");
+		show_counter(txp, sizeof(txp), p, "tx-pause");
+		strbuf_printf(out, "%-12s %-8s %-8s %-8s %-11s %-11s %s\n",
+		              alias[0] ? alias : show_get_str(p, "name"),
+		              show_get_str(tx, "admin"), show_fc_oper(tx),
+		              show_get_str(rx, "admin"), show_fc_oper(rx), rxp,
+		              txp);
+	}
+	if (note[0])
+		strbuf_printf(out, "\nNote: %s.\n", note);
+	strbuf_puts(out, "\n");
+}
+
 /* --- show queuing pfc-queue --- */
 
 static const char *show_ed(bool on)

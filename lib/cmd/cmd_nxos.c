@@ -430,6 +430,7 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 
 #define H_SHOW   "Show running system information\n"
 #define H_IFNAME "Interface name (Linux name or NX-OS alias)\n"
+#define H_ETHIF  "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
 /* `interface ethernet 1/1`, `interface Ethernet1/1-4, Ethernet1/7` */
 #define H_IFMORE "More of the name or list (ethernet 1/1, Ethernet1/7)\n"
 #define H_CMAP   "Configure class-map\n"
@@ -446,6 +447,7 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 	"Logical-OR all matching statements in this class-map\n"
 #define H_PFC    "Configure priority flow control\n"
 #define H_WDI    "Enable/Disable PFC watch-dog on all queues\n"
+#define H_FC     "802.3x flow control (link pause) status and counters\n"
 #define H_ONOFF  "Enable\nDisable\n"
 #define H_WD     "Configure PFC watch-dog\n"
 #define H_MATCH  "Configure class-map match criteria\n"
@@ -571,10 +573,13 @@ static const struct cmd_def cmd_nxos_table[] = {
     /* NX-OS's per-port form, the interface between the words. */
     {CMD_M_ALL, KSHOW, CTL_WHAT_PFC_IF,
      "show interface [ethernet] IFNAME priority-flow-control [detail]",
-     H_SHOW "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
-            "Priority flow control status and counters\n"
-            "Counters per priority\n",
+     H_SHOW H_ETHIF "Priority flow control status and counters\n"
+                    "Counters per priority\n",
      NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_FC_IF, CTL_WHAT_FC_IF,
+     H_SHOW "Interface status\n" H_FC, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_FC_IF,
+     "show interface [ethernet] IFNAME flowcontrol", H_SHOW H_ETHIF H_FC, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_NEIGHBORS,

@@ -101,6 +101,8 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_LLDP_NEIGHBORS "show lldp neighbors"
 #define CTL_WHAT_LLDP_TRAFFIC   "show lldp traffic"
 #define CTL_WHAT_LLDP_IF        "show lldp interface"
+/* link pause (issue 8) */
+#define CTL_WHAT_FC_IF "show interface flowcontrol"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -116,8 +118,10 @@ enum ctl_show {
 	CTL_SHOW_LLDP_NEIGHBORS,
 	CTL_SHOW_LLDP_TRAFFIC,
 	CTL_SHOW_LLDP_IF,
+	/* link pause (issue 8) */
+	CTL_SHOW_FC_IF,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_LLDP_IF + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_FC_IF + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */

@@ -256,6 +256,15 @@ struct plan_dcb {
 	 * ports no longer configured: compile_release()) must not undo
 	 * what others set there. compile_policy() never sets it. */
 	bool unmanaged;
+	/* --- link pause (issue 8) --- */
+	/* 802.3x pause (`flowcontrol receive|send`): PAUSE_RX honours the
+	 * peer's pause, PAUSE_TX sends it. On hardware ports the driver does
+	 * both (ethtool PAUSE_SET), written only when PAUSE_MANAGED: the
+	 * policy says something about flowcontrol, and a port it says
+	 * nothing about keeps its driver's setting. Observed, PAUSE_MANAGED
+	 * means PAUSE_GET answered. */
+	bool pause_managed, pause_rx, pause_tx;
+	/* --- end of link pause --- */
 };
 
 struct plan_port {

@@ -122,6 +122,25 @@ int ethtool_msg_pause_get(void *buf, size_t len, uint32_t seq, uint16_t family,
 	                           stats ? ETHTOOL_FLAG_STATS : 0);
 }
 
+int ethtool_msg_pause_set(void *buf, size_t len, uint32_t seq, uint16_t family,
+                          const char *ifname, bool rx, bool tx)
+{
+	struct nlmsghdr *nlh = buf;
+	int err;
+
+	if (!ifname)
+		return -EINVAL;
+	err = ethtool_msg_request(buf, len, seq, family, ETHTOOL_MSG_PAUSE_SET,
+	                          ETHTOOL_A_PAUSE_HEADER, ifname, 0, 0);
+	if (err)
+		return err;
+	/* RX before TX, as ethtool(8) sends them. */
+	if (!mnl_attr_put_u8_check(nlh, len, ETHTOOL_A_PAUSE_RX, rx) ||
+	    !mnl_attr_put_u8_check(nlh, len, ETHTOOL_A_PAUSE_TX, tx))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Replies */
 

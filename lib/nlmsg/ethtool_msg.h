@@ -68,6 +68,14 @@ int ethtool_msg_linkmodes_get(void *buf, size_t len, uint32_t seq,
 int ethtool_msg_pause_get(void *buf, size_t len, uint32_t seq, uint16_t family,
                           const char *ifname, uint32_t ifindex, bool stats);
 
+/* ETHTOOL_MSG_PAUSE_SET of IFNAME: 802.3x pause receive RX and send TX,
+ * the same bytes as `ethtool -A IFNAME rx on|off tx on|off`. Autoneg is
+ * left as it is: roced states what the port honours and sends, and a
+ * driver that negotiates pause resolves it against the peer's offer.
+ * IFNAME is required (a set has no dump). */
+int ethtool_msg_pause_set(void *buf, size_t len, uint32_t seq, uint16_t family,
+                          const char *ifname, bool rx, bool tx);
+
 /* --- replies. Each parses the first message of BUF and returns 0;
  * -EINVAL when it is malformed (truncated, bad lengths, an attribute of
  * the wrong size); -ENOMSG when it is well formed but not the reply asked

@@ -272,6 +272,25 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	pp->watchdog = policy_iface_watchdog(p, c.iface);
 	pp->qdisc_takeover = c.iface && c.iface->qdisc_takeover;
 	pp->dcb.software = !pp->caps.hw_dcb;
+	/* Link pause: what `flowcontrol` says, on or off, once it says
+	 * anything (cmd sets the values without a line). */
+	if (c.iface && (c.iface->fc_rx || c.iface->fc_tx ||
+	                c.iface->fc_rx_line || c.iface->fc_tx_line)) {
+		pp->dcb.pause_managed = true;
+		pp->dcb.pause_rx = c.iface->fc_rx;
+		pp->dcb.pause_tx = c.iface->fc_tx;
+		/* Said, not silently dropped: software ports have no 802.3x
+		 * pause of roced's yet (software PFC only). */
+		if (pp->dcb.software && (c.iface->fc_rx || c.iface->fc_tx))
+			diag_warn(&pp->warnings,
+			          c.iface->fc_rx ? c.iface->fc_rx_line
+			                         : c.iface->fc_tx_line,
+			          "flowcontrol %s on: 802.3x link pause is not "
+			          "realised on a software port (no driver "
+			          "pause, and roced's frame layer does PFC "
+			          "only)",
+			          c.iface->fc_rx ? "receive" : "send");
+	}
 	compile_resolve(&c);
 
 	compile_dcb_pfc(&c);

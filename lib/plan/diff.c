@@ -95,6 +95,12 @@ static void diff_dcb(const struct plan_port *want, const struct plan_port *have,
 	if (w->ntrust != h->ntrust ||
 	    memcmp(w->trust, h->trust, w->ntrust * sizeof(w->trust[0])))
 		diff_push(out, DIFF_CHANGE, DIFF_DCB_TRUST);
+	/* Unread (the driver did not answer PAUSE_GET) counts as different:
+	 * the write then says why the port has no link pause. */
+	if (w->pause_managed &&
+	    (!h->pause_managed || w->pause_rx != h->pause_rx ||
+	     w->pause_tx != h->pause_tx))
+		diff_push(out, DIFF_CHANGE, DIFF_LINK_PAUSE);
 }
 
 /* Classes whose depth diff_port() keeps on the stack (a policy has 9). */
@@ -341,6 +347,8 @@ const char *diff_obj_name(enum diff_obj o)
 		return "dcb apptrust";
 	case DIFF_MTU:
 		return "link mtu";
+	case DIFF_LINK_PAUSE:
+		return "link pause";
 	}
 	return "?";
 }

@@ -34,6 +34,7 @@ enum diff_obj {
 	DIFF_DCB_APP,   /* one APP entry, ADD or DEL */
 	DIFF_DCB_TRUST, /* apptrust order */
 	DIFF_MTU,
+	DIFF_LINK_PAUSE, /* 802.3x rx/tx from want->dcb (ethtool PAUSE_SET) */
 };
 
 struct diff_op {

@@ -788,6 +788,25 @@ static void plan_text_dcb(const struct plan_port *pp, struct strbuf *out,
 	}
 }
 
+/* Link pause as the ethtool command that sets it. */
+static void plan_text_pause(const struct plan_port *pp, struct strbuf *out)
+{
+	const struct plan_dcb *d = &pp->dcb;
+
+	if (!d->pause_managed || (d->software && !d->pause_rx && !d->pause_tx))
+		return;
+	if (d->software)
+		plan_text_comment(out,
+		                  "link pause rx %s tx %s: software port, "
+		                  "not realised (see the warnings)",
+		                  d->pause_rx ? "on" : "off",
+		                  d->pause_tx ? "on" : "off");
+	else
+		strbuf_printf(out, "#ethtool -A %s rx %s tx %s\n", pp->ifname,
+		              d->pause_rx ? "on" : "off",
+		              d->pause_tx ? "on" : "off");
+}
+
 static void plan_text_mask(char *buf, size_t len, uint8_t mask)
 {
 	if (!mask || policy_list_format(mask, buf, len) < 0)
@@ -852,6 +871,7 @@ static void plan_text_port(const struct plan_port *pp, struct strbuf *out)
 		strbuf_printf(out, "#ip link set dev %s mtu %u\n", pp->ifname,
 		              pp->dcb.mtu);
 	plan_text_dcb(pp, out, "#dcb ");
+	plan_text_pause(pp, out);
 	plan_text_tc(pp, out, true);
 }
 

@@ -56,7 +56,9 @@ struct fake {
 	uint8_t cmd;   /* its genetlink command */
 	bool dump;     /* it carried NLM_F_DUMP */
 	char dev[IFNAMSIZ];
-	uint32_t flags; /* ETHTOOL_A_HEADER_FLAGS */
+	uint32_t flags;     /* ETHTOOL_A_HEADER_FLAGS */
+	int set_rx, set_tx; /* PAUSE_SET's RX/TX, -1 when absent */
+	const char *extack; /* the refusal's text when RC is set */
 	/* SIOCETHTOOL */
 	const struct fake_stat *stats;
 	size_t nstats;
@@ -84,6 +86,10 @@ static int fake_req_cb(const struct nlattr *a, void *data)
 		assert_true(a->nla_type & NLA_F_NESTED);
 		mnl_attr_parse_nested(a, fake_hdr_cb, data);
 	}
+	if (mnl_attr_get_type(a) == ETHTOOL_A_PAUSE_RX)
+		((struct fake *)data)->set_rx = mnl_attr_get_u8(a);
+	if (mnl_attr_get_type(a) == ETHTOOL_A_PAUSE_TX)
+		((struct fake *)data)->set_tx = mnl_attr_get_u8(a);
 	return MNL_CB_OK;
 }
 
@@ -94,7 +100,8 @@ static int fake_deliver(const uint8_t *b, size_t n, mnl_cb_t cb, void *data)
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)copy;
 	int left = (int)n, rc = 0;
 
-	memcpy(copy, b, n);
+	if (n) /* an ACK-only answer has no bytes (and may have no buffer) */
+		memcpy(copy, b, n);
 	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left))
 		if (cb(nlh, data) < 0) {
 			rc = -EIO; /* what nlb returns when a callback stops */
@@ -127,9 +134,13 @@ static int fake_transact(void *ctx, struct nlmsghdr *req, mnl_cb_t cb,
 	f->dump = req->nlmsg_flags & NLM_F_DUMP;
 	f->dev[0] = '\0';
 	f->flags = 0;
+	f->set_rx = f->set_tx = -1;
 	mnl_attr_parse(req, GENL_HDRLEN, fake_req_cb, f);
-	if (f->rc)
+	if (f->rc) {
+		if (f->extack)
+			snprintf(err->msg, sizeof(err->msg), "%s", f->extack);
 		return err->err = f->rc;
+	}
 	return fake_deliver(f->reply, f->reply_len, cb, data);
 }
 
@@ -370,6 +381,42 @@ static void test_pause_stats(void **state)
 	/* veth: no pause at all. */
 	f.rc = -EOPNOTSUPP;
 	assert_int_equal(ethtool_pause_stats(&et, "veth0", &p), -EOPNOTSUPP);
+}
+
+/* PAUSE_SET: the port's name and both settings reach the kernel; its
+ * refusal comes back with the extack text for the plan's warning. */
+static void test_pause_set(void **state)
+{
+	struct fake f = {0};
+	struct ethtool et;
+	struct nlb_error e;
+
+	(void)state;
+	ethtool_init(&et, &fake_ops, &f);
+	assert_int_equal(ethtool_pause_set(&et, "enp1s0f0np0", true, false, &e),
+	                 0);
+	assert_int_equal(e.err, 0);
+	assert_int_equal(f.cmd, ETHTOOL_MSG_PAUSE_SET);
+	assert_string_equal(f.dev, "enp1s0f0np0");
+	assert_int_equal(f.set_rx, 1);
+	assert_int_equal(f.set_tx, 0);
+	assert_int_equal(f.flags, 0);
+	assert_int_equal(ethtool_pause_set(&et, "eth0", false, true, NULL), 0);
+	assert_int_equal(f.set_rx, 0);
+	assert_int_equal(f.set_tx, 1);
+
+	f.rc = -EINVAL;
+	f.extack = "autoneg pause not supported";
+	assert_int_equal(ethtool_pause_set(&et, "eth0", true, true, &e),
+	                 -EINVAL);
+	assert_int_equal(e.err, -EINVAL);
+	assert_string_equal(e.msg, "autoneg pause not supported");
+	/* No family: the verdict still reaches ERR. */
+	f.family_rc = -ENOENT;
+	et.family = 0;
+	assert_int_equal(ethtool_pause_set(&et, "eth0", true, true, &e),
+	                 -ENOENT);
+	assert_int_equal(e.err, -ENOENT);
 }
 
 static void test_prio_pause_mlx5(void **state)
@@ -755,6 +802,9 @@ static void test_kernel_pause_unsupported(void **state)
 	/* veth has no get_pauseparam: EOPNOTSUPP from the kernel. */
 	assert_int_equal(ethtool_pause_stats(&et, "swp0", &p), -EOPNOTSUPP);
 	assert_int_equal(ethtool_prio_pause(&et, "swp0", &pp), -EOPNOTSUPP);
+	/* Nor set_pauseparam: `ethtool -A swp0 rx on tx on` fails alike. */
+	assert_int_equal(ethtool_pause_set(&et, "swp0", true, true, NULL),
+	                 -EOPNOTSUPP);
 	/* The ioctl path works: veth's statistics name its peer. */
 	assert_int_equal(ethtool_stats(&et, "swp0", veth_peer_cb, &peer), 0);
 	assert_int_equal(peer, if_nametoindex("host0"));
@@ -882,6 +932,7 @@ int main(void)
 	    cmocka_unit_test(test_link_get),
 	    cmocka_unit_test(test_link_dump),
 	    cmocka_unit_test(test_pause_stats),
+	    cmocka_unit_test(test_pause_set),
 	    cmocka_unit_test(test_prio_pause_mlx5),
 	    cmocka_unit_test(test_prio_pause_ice),
 	    cmocka_unit_test(test_prio_pause_unsupported),

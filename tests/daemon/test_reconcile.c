@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <net/if.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +21,15 @@
 #include <unistd.h>
 
 #include <linux/dcbnl.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
 #include <linux/if_ether.h>
 #include <linux/rtnetlink.h>
 
 #include "kernel/reconcile.h"
 
 #include "../fixtures/dcb/replies.h"
+#include "../fixtures/ethtool/replies.h"
 
 #define FAKE_LOG_MAX 64
 #define FAKE_PORTS   4
@@ -78,6 +82,10 @@ struct fake {
 	int observe_fail_ifindex; /* this link cannot be read */
 	int dcb_refuse_cmd;       /* DCB requests with this dcbmsg cmd fail */
 	const char *dcb_refuse_what;
+	/* ethtool: PAUSE_GET answers rp_pause_stats (rx on, tx on) unless
+	 * PAUSE_NONE (veth: EOPNOTSUPP); PAUSE_SET is logged as "ethtool
+	 * IFNAME pause rx N tx N" and refused when PAUSE_REFUSE. */
+	bool pause_none, pause_refuse;
 };
 
 static struct fake_link *fake_link(struct fake *f, int ifindex)
@@ -385,6 +393,59 @@ static int fake_transact(void *ctx, struct nlmsghdr *req, void *reply,
 
 static const struct dcb_ops fake_dcb = {.transact = fake_transact};
 
+struct fake_pause_set {
+	char dev[IFNAMSIZ];
+	int rx, tx;
+};
+
+static int fake_pause_cb(const struct nlattr *a, void *data)
+{
+	struct fake_pause_set *s = data;
+
+	if (mnl_attr_get_type(a) == ETHTOOL_A_PAUSE_HEADER)
+		snprintf(s->dev, sizeof(s->dev), "%s",
+		         mnl_attr_get_str(mnl_attr_get_payload(a)));
+	if (mnl_attr_get_type(a) == ETHTOOL_A_PAUSE_RX)
+		s->rx = mnl_attr_get_u8(a);
+	if (mnl_attr_get_type(a) == ETHTOOL_A_PAUSE_TX)
+		s->tx = mnl_attr_get_u8(a);
+	return MNL_CB_OK;
+}
+
+static int fake_ethtool_transact(void *ctx, struct nlmsghdr *req, mnl_cb_t cb,
+                                 void *data, struct nlb_error *err)
+{
+	struct fake *f = ctx;
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(req);
+	uint32_t buf[64];
+	struct fake_pause_set s = {.rx = -1, .tx = -1};
+	char what[96];
+
+	memset(err, 0, sizeof(*err));
+	if (req->nlmsg_type == GENL_ID_CTRL) {
+		memcpy(buf, rp_family, sizeof(rp_family));
+		return cb((struct nlmsghdr *)buf, data) < 0 ? -EIO : 0;
+	}
+	if (g->cmd == ETHTOOL_MSG_PAUSE_GET) {
+		if (f->pause_none)
+			return err->err = -EOPNOTSUPP;
+		memcpy(buf, rp_pause_stats, sizeof(rp_pause_stats));
+		return cb((struct nlmsghdr *)buf, data) < 0 ? -EIO : 0;
+	}
+	assert_int_equal(g->cmd, ETHTOOL_MSG_PAUSE_SET);
+	mnl_attr_parse(req, GENL_HDRLEN, fake_pause_cb, &s);
+	snprintf(what, sizeof(what), "ethtool %s pause rx %d tx %d%s", s.dev,
+	         s.rx, s.tx, f->pause_refuse ? ": refused" : "");
+	fake_log(f, what);
+	if (!f->pause_refuse)
+		return 0;
+	snprintf(err->msg, sizeof(err->msg), "fake driver has no pause");
+	return err->err = -EOPNOTSUPP;
+}
+
+static const struct ethtool_ops fake_ethtool_ops = {.transact =
+                                                        fake_ethtool_transact};
+
 static void fake_free(struct fake *f)
 {
 	for (size_t i = 0; i < f->nlinks; i++) {
@@ -478,6 +539,7 @@ struct rig {
 	struct plan pl;
 	struct reconcile_result res[2];
 	int a, b; /* rc0's and rc1's ifindex */
+	struct ethtool et;
 };
 
 static void rig_init(struct rig *g)
@@ -488,7 +550,9 @@ static void rig_init(struct rig *g)
 	                          .tc_ctx = &g->f,
 	                          .dcb = &fake_dcb,
 	                          .dcb_ctx = &g->f,
-	                          .links = g->lm};
+	                          .links = g->lm,
+	                          .ethtool = &g->et};
+	ethtool_init(&g->et, &fake_ethtool_ops, &g->f);
 	g->a = ifindex_of(g->lm, "rc0");
 	g->b = ifindex_of(g->lm, "rc1");
 	plan_init(&g->pl);
@@ -716,6 +780,49 @@ static void test_dcb_refused_sends_no_tc(void **state)
 	rig_free(&g);
 }
 
+/* Link pause on a hardware port: written when the driver holds another
+ * setting, not when it holds the plan's; a driver without pause refuses
+ * it, naming the port, and the port is rolled back. */
+static void test_link_pause(void **state)
+{
+	struct rig g;
+
+	(void)state;
+	rig_init(&g);
+	plan_dcb_pfc(&g.f, &g.pl.ports[0]);
+	g.pl.ports[0].dcb.pause_managed = true;
+	g.pl.ports[0].dcb.pause_rx = true; /* the driver: rx on, tx on */
+	g.pl.ports[0].dcb.pause_tx = false;
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), 0);
+	CHECK_LOG(&g.f, "dcb rc0 set pfc", "ethtool rc0 pause rx 1 tx 0");
+	assert_int_equal(g.res[0].writes, 2);
+
+	/* What the driver holds: nothing to write. */
+	g.f.nlog = 0;
+	g.pl.ports[0].dcb.pause_tx = true;
+	g.pl.ports[0].dcb.pfc_en &= (uint8_t) ~(1u << 4);
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), 0);
+	assert_int_equal(g.f.nlog, 0);
+
+	/* No pause at all (veth's answer): refused, the port named. */
+	g.f.pause_none = g.f.pause_refuse = true;
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), -EAGAIN);
+	CHECK_LOG(&g.f, "ethtool rc0 pause rx 1 tx 1: refused");
+	assert_int_equal(g.res[0].status, RECONCILE_ROLLED_BACK);
+	assert_string_equal(g.res[0].error,
+	                    "rc0: change link pause: Operation not "
+	                    "supported: fake driver has no pause");
+
+	/* No ethtool backend: the same refusal, saying why. */
+	g.r.ethtool = NULL;
+	assert_int_equal(reconcile_apply(&g.r, &g.pl, g.res), -EAGAIN);
+	assert_string_equal(g.res[0].error,
+	                    "rc0: change link pause: Operation not "
+	                    "supported: no ethtool netlink to set 802.3x "
+	                    "pause with");
+	rig_free(&g);
+}
+
 /* (a) A port whose requests cannot be encoded, after rc0's DCB write:
  * that port fails and is rolled back, the pass does not claim that
  * nothing was written. */
@@ -869,6 +976,7 @@ int main(void)
 	    cmocka_unit_test(test_rollback_deletes_unmarked_clsact),
 	    cmocka_unit_test(test_diff_oom_writes_nothing),
 	    cmocka_unit_test(test_dcb_refused_sends_no_tc),
+	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_queue_failure_is_per_port),
 	    cmocka_unit_test(test_tc_queue_unknown_kind),
 	    cmocka_unit_test(test_unreadable_port_named),

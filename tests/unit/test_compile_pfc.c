@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "plan/diff.h"
+#include "plan/plan_text.h"
 #include "tcomp.h"
 
 /* The reference policy (PFC on CoS 3 -> queue 3) on one port with these
@@ -241,6 +242,71 @@ static void test_hold_is_one_change(void **state)
 	policy_free(&p);
 }
 
+static size_t count_pause_ops(const struct plan_port *want,
+                              const struct plan_port *have)
+{
+	struct diff d;
+	size_t n = 0;
+
+	diff_init(&d);
+	assert_int_equal(diff_port(want, have, &d), 0);
+	for (size_t i = 0; i < d.n; i++)
+		n += d.ops[i].obj == DIFF_LINK_PAUSE;
+	diff_free(&d);
+	return n;
+}
+
+/* `flowcontrol receive on`: link pause in the DCB part of a hardware
+ * port, one ethtool write while the driver holds something else; on a
+ * software port a warning, since nothing realises it there yet. */
+static void test_link_pause(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	struct plan_port have;
+	const struct plan_port *pp;
+	struct policy_iface *i;
+	struct strbuf sb;
+
+	(void)state;
+	i = tcomp_ref_policy(&p, POLICY_PFC_OFF);
+	/* Nothing said: the driver's setting stays. */
+	pp = run(&p, CAPS_PRESET_HW, false, 0, 0, &pl);
+	assert_false(pp->dcb.pause_managed);
+	assert_int_equal(count_pause_ops(pp, pp), 0);
+	plan_free(&pl);
+
+	i->fc_rx = true;
+	i->fc_rx_line = 12;
+	pp = run(&p, CAPS_PRESET_HW, false, 0, 0, &pl);
+	assert_true(pp->dcb.pause_managed);
+	assert_true(pp->dcb.pause_rx);
+	assert_false(pp->dcb.pause_tx);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "flowcontrol"), 0);
+	/* Unread, or rx on tx on in the driver: one write; the same: none. */
+	memset(&have, 0, sizeof(have));
+	have.dcb = pp->dcb;
+	have.dcb.pause_managed = false;
+	assert_int_equal(count_pause_ops(pp, &have), 1);
+	have.dcb.pause_managed = have.dcb.pause_tx = true;
+	assert_int_equal(count_pause_ops(pp, &have), 1);
+	have.dcb.pause_tx = false;
+	assert_int_equal(count_pause_ops(pp, &have), 0);
+	strbuf_init(&sb);
+	plan_text_write(&pl, &sb);
+	assert_non_null(strstr(sb.s, "#ethtool -A eth1 rx on tx off\n"));
+	strbuf_free(&sb);
+	plan_free(&pl);
+
+	/* A software port: said, and no write. */
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	tcomp_want_warning(pp, "flowcontrol receive on: 802.3x link pause "
+	                       "is not realised on a software port");
+	assert_int_equal(count_pause_ops(pp, &have), 0);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
 int tcomp_run_pfc_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +316,7 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_watchdog_hardware),
 	    cmocka_unit_test(test_not_realised),
 	    cmocka_unit_test(test_hold_is_one_change),
+	    cmocka_unit_test(test_link_pause),
 	};
 
 	return cmocka_run_group_tests_name("compile_pfc", tests, NULL, NULL);

@@ -77,6 +77,61 @@ static const uint8_t rq_pause_5[] = {
 		0x08, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00,
 };
 
+/* PAUSE_SET of "lpa" rx on tx on, seq 2: what `ethtool -A lpa rx on tx on`
+ * (ethtool 6.1) sent, captured with strace -e sendto -xx on a veth in a
+ * scratch namespace, with NLM_F_ACK (which the transport adds) left out.
+ * The kernel answered EOPNOTSUPP: veth has no pause settings. */
+static const uint8_t rq_pause_set_on[] = {
+	/* nlmsghdr: len 48, ethtool (0x15), NLM_F_REQUEST, seq 2, pid 0 */
+	0x30, 0x00, 0x00, 0x00, 0x15, 0x00, 0x01, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* genlmsghdr: ETHTOOL_MSG_PAUSE_SET (22), version 1 */
+	0x16, 0x01, 0x00, 0x00,
+	/* ETHTOOL_A_PAUSE_HEADER (1), NLA_F_NESTED, len 12 */
+	0x0c, 0x00, 0x01, 0x80,
+		/* ETHTOOL_A_HEADER_DEV_NAME (2), len 8: "lpa\0" */
+		0x08, 0x00, 0x02, 0x00, 0x6c, 0x70, 0x61, 0x00,
+	/* ETHTOOL_A_PAUSE_RX (3), len 5: 1, padding */
+	0x05, 0x00, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,
+	/* ETHTOOL_A_PAUSE_TX (4), len 5: 1, padding */
+	0x05, 0x00, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00,
+};
+
+/* `ethtool -A lpa rx off tx on`, captured the same way. */
+static const uint8_t rq_pause_set_tx[] = {
+	0x30, 0x00, 0x00, 0x00, 0x15, 0x00, 0x01, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x16, 0x01, 0x00, 0x00,
+	0x0c, 0x00, 0x01, 0x80,
+		0x08, 0x00, 0x02, 0x00, 0x6c, 0x70, 0x61, 0x00,
+	/* ETHTOOL_A_PAUSE_RX: 0 */
+	0x05, 0x00, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* ETHTOOL_A_PAUSE_TX: 1 */
+	0x05, 0x00, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00,
+};
+
+/* `ethtool -I -a lpa` (ethtool 6.1): PAUSE_GET by name with
+ * ETHTOOL_FLAG_STATS, seq 3. */
+static const uint8_t rq_pause_get_lpa[] = {
+	0x28, 0x00, 0x00, 0x00, 0x15, 0x00, 0x01, 0x00,
+	0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* genlmsghdr: ETHTOOL_MSG_PAUSE_GET (21), version 1 */
+	0x15, 0x01, 0x00, 0x00,
+	0x14, 0x00, 0x01, 0x80,
+		0x08, 0x00, 0x02, 0x00, 0x6c, 0x70, 0x61, 0x00,
+		/* ETHTOOL_A_HEADER_FLAGS: ETHTOOL_FLAG_STATS */
+		0x08, 0x00, 0x03, 0x00, 0x04, 0x00, 0x00, 0x00,
+};
+
+/* `ethtool --json -a lpa`: the same without statistics, seq 2. */
+static const uint8_t rq_pause_get_lpa_nostats[] = {
+	0x20, 0x00, 0x00, 0x00, 0x15, 0x00, 0x01, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x15, 0x01, 0x00, 0x00,
+	0x0c, 0x00, 0x01, 0x80,
+		0x08, 0x00, 0x02, 0x00, 0x6c, 0x70, 0x61, 0x00,
+};
+
 /* clang-format on */
 
 static void assert_msg(const char *buf, const uint8_t *want, size_t n)
@@ -114,6 +169,58 @@ static void test_requests(void **state)
 	                                       NULL, 5, true),
 	                 0);
 	assert_msg(buf, rq_pause_5, sizeof(rq_pause_5));
+}
+
+/* Byte for byte what ethtool(8) sends for the same request. */
+static void test_requests_like_ethtool(void **state)
+{
+	char buf[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
+
+	(void)state;
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(ethtool_msg_pause_set(buf, sizeof(buf), 2, RP_FAMILY,
+	                                       "lpa", true, true),
+	                 0);
+	assert_msg(buf, rq_pause_set_on, sizeof(rq_pause_set_on));
+	memset(buf, 0xa5, sizeof(buf));
+	assert_int_equal(ethtool_msg_pause_set(buf, sizeof(buf), 2, RP_FAMILY,
+	                                       "lpa", false, true),
+	                 0);
+	assert_msg(buf, rq_pause_set_tx, sizeof(rq_pause_set_tx));
+	assert_int_equal(ethtool_msg_pause_get(buf, sizeof(buf), 3, RP_FAMILY,
+	                                       "lpa", 0, true),
+	                 0);
+	assert_msg(buf, rq_pause_get_lpa, sizeof(rq_pause_get_lpa));
+	assert_int_equal(ethtool_msg_pause_get(buf, sizeof(buf), 2, RP_FAMILY,
+	                                       "lpa", 0, false),
+	                 0);
+	assert_msg(buf, rq_pause_get_lpa_nostats,
+	           sizeof(rq_pause_get_lpa_nostats));
+}
+
+static void test_pause_set_errors(void **state)
+{
+	char buf[ETHTOOL_MSG_REQ_SIZE] __attribute__((aligned(4)));
+
+	(void)state;
+	/* A set names its device: there is no "every device". */
+	assert_int_equal(ethtool_msg_pause_set(buf, sizeof(buf), 1, RP_FAMILY,
+	                                       NULL, true, true),
+	                 -EINVAL);
+	assert_int_equal(ethtool_msg_pause_set(buf, sizeof(buf), 1, RP_FAMILY,
+	                                       "", true, true),
+	                 -EINVAL);
+	assert_int_equal(
+	    ethtool_msg_pause_set(buf, sizeof(buf), 1, 0, "lpa", true, true),
+	    -EINVAL);
+	for (size_t n = 0; n < sizeof(rq_pause_set_on); n++) {
+		char *b = malloc(n ? n : 1);
+
+		assert_int_equal(ethtool_msg_pause_set(b, n, 2, RP_FAMILY,
+		                                       "lpa", true, true),
+		                 -EMSGSIZE);
+		free(b);
+	}
 }
 
 static void test_request_errors(void **state)
@@ -500,6 +607,8 @@ int main(void)
 	    cmocka_unit_test(test_parse_family),
 	    cmocka_unit_test(test_parse_links),
 	    cmocka_unit_test(test_parse_pause),
+	    cmocka_unit_test(test_requests_like_ethtool),
+	    cmocka_unit_test(test_pause_set_errors),
 	    cmocka_unit_test(test_parse_rejects),
 	    cmocka_unit_test(test_prio_match),
 	    cmocka_unit_test(test_prio_match_full_name),

@@ -1,0 +1,155 @@
+/* test_show_fc: `show interface flowcontrol` (daemon/show), text and json
+ * from one builder: NX-OS's table (Port, Send FlowControl admin/oper,
+ * Receive FlowControl admin/oper, RxPause, TxPause), the admin side from
+ * the plan, the oper side and the counters from what the driver answered
+ * (ethtool PAUSE_GET) on hardware ports, and software ports saying that
+ * they do not realise link pause. The query's both spellings too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "plan/compile.h"
+#include "conf/conf.h"
+#include "ctl/ctl.h"
+#include "show/show.h"
+
+static struct json_object *jget(struct json_object *o, const char *path)
+{
+	char buf[256], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *k = strtok_r(buf, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save)) {
+		if (k[0] >= '0' && k[0] <= '9')
+			o = json_object_array_get_idx(o, (size_t)atoi(k));
+		else if (!json_object_object_get_ex(o, k, &o))
+			return NULL;
+	}
+	return o;
+}
+
+static const char *jstr(struct json_object *o, const char *path)
+{
+	struct json_object *v = jget(o, path);
+
+	assert_non_null(v);
+	return json_object_get_string(v);
+}
+
+/* Two ports of the shipped policy: Ethernet1/1 on hardware, receive on,
+ * send off; swp2 a software port with receive on. */
+static void test_show_fc(void **state)
+{
+	struct show_query q;
+	struct show_port_state st[2];
+	const struct plan_port *plans[2];
+	struct show_input in;
+	struct json_object *d;
+	struct strbuf text;
+	struct policy p;
+	struct plan pl;
+	struct diag dg;
+	char err[128];
+	const char *args[] = {"ethernet", "1/1", "flowcontrol"};
+
+	(void)state;
+	diag_init(&dg, "roced.conf");
+	assert_int_equal(
+	    conf_load_file(TEST_SRCDIR "/conf/roced.conf", &p, &dg), 0);
+	diag_free(&dg);
+	plan_init(&pl);
+	assert_non_null(plan_add_port(&pl, "swp1"));
+	assert_non_null(plan_add_port(&pl, "swp2"));
+	snprintf(pl.ports[0].alias, sizeof(pl.ports[0].alias), "Ethernet1/1");
+	pl.ports[0].dcb = (struct plan_dcb){
+	    .pause_managed = true, .pause_rx = true, .pause_tx = false};
+	pl.ports[1].dcb = (struct plan_dcb){
+	    .software = true, .pause_managed = true, .pause_rx = true};
+	memset(st, 0, sizeof(st));
+	st[0] = (struct show_port_state){.exists = true,
+	                                 .state = PLAN_PORT_PROGRAMMED,
+	                                 .pause = true,
+	                                 .pause_rx = true,
+	                                 .pause_tx = true, /* the driver's */
+	                                 .pause_counted = true,
+	                                 .rx_pause_frames = 1234,
+	                                 .tx_pause_frames = 5};
+	st[1] = (struct show_port_state){.exists = true,
+	                                 .state = PLAN_PORT_PROGRAMMED};
+	plans[0] = &pl.ports[0];
+	plans[1] = &pl.ports[1];
+	memset(&in, 0, sizeof(in));
+	in.policy = &p;
+	in.config_file = "roced.conf";
+	in.plans = plans;
+	in.state = st;
+	in.nports = 2;
+
+	/* NX-OS's per-port spelling names the port. */
+	memset(&q, 0, sizeof(q));
+	assert_int_equal(
+	    show_query_parse(CTL_WHAT_FC_IF, args, 3, &q, err, sizeof(err)), 0);
+	assert_string_equal(q.iface, "Ethernet1/1");
+	assert_int_equal(q.kind, CTL_SHOW_FC_IF);
+	assert_true(show_query_ports(&q));
+
+	memset(&q, 0, sizeof(q));
+	q.kind = CTL_SHOW_FC_IF;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, err, sizeof(err)), 0);
+	assert_string_equal(jstr(d, "interface.0.receive.admin"), "on");
+	assert_string_equal(jstr(d, "interface.0.receive.oper"), "on");
+	assert_string_equal(jstr(d, "interface.0.send.admin"), "off");
+	/* what the driver holds, not what the plan says */
+	assert_string_equal(jstr(d, "interface.0.send.oper"), "on");
+	assert_int_equal(json_object_get_int(jget(d, "interface.0.rx-pause")),
+	                 1234);
+	assert_int_equal(json_object_get_int(jget(d, "interface.0.tx-pause")),
+	                 5);
+	assert_string_equal(jstr(d, "interface.1.dcb"), "software");
+	assert_string_equal(jstr(d, "interface.1.receive.oper"), "off");
+	assert_null(jget(d, "interface.1.rx-pause"));
+	assert_non_null(strstr(jstr(d, "note"), "802.3x"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "Port         Send FlowControl  Receive "
+	                       "FlowControl  RxPause     TxPause\n"
+	                       "             admin    oper     admin    "
+	                       "oper\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "Ethernet1/1  off      on       on       on   "
+	                       "       1234        5\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "swp2         off      off      on       off  "
+	                       "       n/a         n/a\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	/* A driver that was not read: oper unknown, not "off". */
+	st[0].pause = st[0].pause_counted = false;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, err, sizeof(err)), 0);
+	assert_null(jget(d, "interface.0.receive.oper"));
+	assert_null(jget(d, "interface.0.rx-pause"));
+	assert_non_null(
+	    strstr(strbuf_str(&text),
+	           "Ethernet1/1  off      n/a      on       n/a  "));
+	json_object_put(d);
+	strbuf_free(&text);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_show_fc),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
