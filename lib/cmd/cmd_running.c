@@ -259,6 +259,22 @@ static void cmd_running_system(const struct policy *p, struct strbuf *out)
 		              s->queuing_input);
 }
 
+/* An interface's service-policy lines, the same in its plain and its
+ * `all` form. */
+static void cmd_running_iface_policies(const struct policy_iface *i,
+                                       struct strbuf *out)
+{
+	if (i->qos_input[0])
+		strbuf_printf(out, " service-policy type qos input %s\n",
+		              i->qos_input);
+	if (i->queuing_output[0])
+		strbuf_printf(out, " service-policy type queuing output %s\n",
+		              i->queuing_output);
+	if (i->queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              i->queuing_input);
+}
+
 static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 {
 	strbuf_printf(out, "interface %s\n", i->name);
@@ -276,15 +292,7 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 		strbuf_printf(out,
 		              " priority-flow-control watch-dog-interval %s\n",
 		              i->watchdog == POLICY_ON ? "on" : "off");
-	if (i->qos_input[0])
-		strbuf_printf(out, " service-policy type qos input %s\n",
-		              i->qos_input);
-	if (i->queuing_output[0])
-		strbuf_printf(out, " service-policy type queuing output %s\n",
-		              i->queuing_output);
-	if (i->queuing_input[0])
-		strbuf_printf(out, " service-policy type queuing input %s\n",
-		              i->queuing_input);
+	cmd_running_iface_policies(i, out);
 	if (i->qdisc_takeover)
 		strbuf_puts(out, " qdisc-takeover\n");
 	/* issue 8 */
@@ -328,15 +336,7 @@ static void cmd_running_iface_all(const struct policy *p,
 	              i->pfc_send_tlv ? " send-tlv" : "");
 	strbuf_printf(out, " priority-flow-control watch-dog-interval %s\n",
 	              policy_iface_watchdog(p, i) ? "on" : "off");
-	if (i->qos_input[0])
-		strbuf_printf(out, " service-policy type qos input %s\n",
-		              i->qos_input);
-	if (i->queuing_output[0])
-		strbuf_printf(out, " service-policy type queuing output %s\n",
-		              i->queuing_output);
-	if (i->queuing_input[0])
-		strbuf_printf(out, " service-policy type queuing input %s\n",
-		              i->queuing_input);
+	cmd_running_iface_policies(i, out);
 	strbuf_puts(out, i->qdisc_takeover ? " qdisc-takeover\n"
 	                                   : " no qdisc-takeover\n");
 	strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
