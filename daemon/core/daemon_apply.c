@@ -1,0 +1,448 @@
+/* daemon_apply: the passes of the long-running daemon that change the
+ * kernel, all along the one path (compile -> diff -> apply): a full or
+ * partial apply with its logging and the control client's messages, a
+ * commit of a candidate policy (a rocesh line), a reload of the file
+ * (refused when the file looks caught half written), the DCBX passes and
+ * the cleanup at exit. The event loop that decides when they run is
+ * daemon.c.
+ */
+#include "core/daemon_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "conf/conf.h"
+#include "core/log.h"
+#include "plan/plan_warn.h"
+
+double daemon_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void daemon_log_line(const char *line, void *data)
+{
+	(void)data;
+	log_info("%s", line);
+}
+
+void daemon_log_diag(const struct diag *d, const char *port)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		diag_format(d, i, line, sizeof(line));
+		if (port)
+			log_info("%s: %s", port, line);
+		else
+			log_info("%s", line);
+	}
+}
+
+/* A warning line of plan_warn_each() ("warning: swp1: text") into the
+ * diag DATA, for a control client; notes stay in the log. */
+static void daemon_msg_line(const char *line, void *data)
+{
+	if (!strncmp(line, "warning: ", 9))
+		diag_warn(data, 0, "%s", line + 9);
+}
+
+static void daemon_new_warnings(struct daemon *d, const struct plan *pl,
+                                struct diag *msgs)
+{
+	const struct plan_port **before =
+	    calloc(pl->nports ? pl->nports : 1, sizeof(*before));
+
+	for (size_t i = 0; before && i < pl->nports; i++) {
+		const struct ports_port *e =
+		    ports_find(&d->ports, pl->ports[i].ifname);
+
+		before[i] = e && e->applied ? &e->plan : NULL;
+	}
+	if (!before ||
+	    plan_warn_each_new(pl, before, NULL, daemon_msg_line, msgs) < 0)
+		diag_warn(msgs, 0,
+		          "out of memory: the plan's new warnings are only in "
+		          "the log");
+	free(before);
+}
+
+/* R is a pass's result for a port that others changed (whichever pass
+ * it is: the repair, or a link event's, a reload's that came first): when
+ * the port was not as planned (something written, or refused), say what
+ * someone else did, and count the repair. */
+static void daemon_repaired(struct daemon *d, const struct reconcile_result *r)
+{
+	struct ports_port *e = ports_find(&d->ports, r->ifname);
+
+	if (!e || !e->repair_due)
+		return;
+	e->repair_due = false;
+	if ((!r->writes && r->status == RECONCILE_OK) ||
+	    r->status == RECONCILE_ABSENT)
+		return;
+	if (e->repair_more)
+		log_info("%s: %s (and %u more change%s): repairing", r->ifname,
+		         e->repair_what, e->repair_more,
+		         e->repair_more == 1 ? "" : "s");
+	else
+		log_info("%s: %s: repairing", r->ifname, e->repair_what);
+	if (ports_repaired(e, daemon_ms()))
+		log_warnx("%s: contested: another process keeps changing "
+		          "roced's tc objects (%d repairs within %.0f s); "
+		          "not repairing them until nobody changes them for "
+		          "%.0f s, or a reload",
+		          r->ifname, PORTS_REPAIR_MAX,
+		          PORTS_REPAIR_WINDOW_MS / 1000, PORTS_QUIET_MS / 1000);
+}
+
+/* Keep the MTUs to give back on disk when they changed. */
+static void daemon_save_mtu(struct daemon *d)
+{
+	int rc;
+
+	if (!d->ports.mtu_dirty || !d->mtu_path[0])
+		return;
+	rc = ports_mtu_save(&d->ports, d->mtu_path);
+	if (rc < 0)
+		log_warnx("cannot keep the ports' MTUs to give back in %s: %s",
+		          d->mtu_path, strerror(-rc));
+}
+
+/* Log what became of one port (RES) and return its writes. A port that
+ * stays refused (a foreign root qdisc, the same refusal of the kernel) is
+ * logged once, when that begins, not on every pass; the orphans an apply
+ * added (not PLANNED: the registry has no entry for them) every time, and
+ * every port of an apply that FAILED (nothing could be read: the registry
+ * did not change). MSGS (a control client's, may be NULL) hears every
+ * refusal: as an error when the apply failed (nothing was written and the
+ * change fails), else as a warning (the port was rolled back, the others
+ * applied). */
+static size_t daemon_log_result(struct daemon *d,
+                                const struct reconcile_result *res,
+                                bool planned, bool failed, struct diag *msgs)
+{
+	const struct ports_port *e =
+	    planned ? ports_find(&d->ports, res->ifname) : NULL;
+
+	if (res->status == RECONCILE_ABSENT) {
+		log_debug(LOG_SUB_APPLY, "%s: absent, waiting for it",
+		          res->ifname);
+		return 0;
+	}
+	if (res->error[0]) {
+		if (!e || e->news || failed)
+			log_warnx("%s", res->error);
+		if (msgs)
+			diag_add(msgs, failed ? DIAG_ERROR : DIAG_WARNING, 0,
+			         "%s", res->error);
+	}
+	log_debug(LOG_SUB_APPLY, "%s: %s, %zu writes", res->ifname,
+	          reconcile_status_name(res->status), res->writes);
+	if (res->writes)
+		log_info("%s: %s, %zu write%s", res->ifname,
+		         reconcile_status_name(res->status), res->writes,
+		         res->writes == 1 ? "" : "s");
+	return res->writes;
+}
+
+/* Compile POLICY for NAMES (all configured ports when N is 0; those not
+ * configured are dropped, aliases become names, in place) and apply. MSGS
+ * (may be NULL) gets the compiler's errors at their FILE:LINE and each
+ * port's refusal, for a control client. Each port's plan and result stay
+ * in the registry. */
+int daemon_apply(struct daemon *d, const struct policy *policy,
+                 char (*names)[POLICY_IFNAME_MAX], size_t n, struct diag *msgs)
+{
+	size_t writes = 0, warnings = 0, np = 0, first, planned;
+	struct reconcile_result *res = NULL;
+	struct diag own;
+	struct plan pl;
+	bool compiled;
+	int rc;
+
+	/* Only configured ports (by name or alias). */
+	for (size_t i = 0; i < n; i++) {
+		const struct policy_iface *f =
+		    policy_find_iface(policy, names[i]);
+
+		if (f)
+			snprintf(names[np++], sizeof(names[0]), "%s", f->name);
+	}
+	diag_init(&own, d->opts->file);
+	if (!msgs)
+		msgs = &own;
+	first = msgs->n;
+	plan_init(&pl);
+	rc = ports_compile(&d->ports, policy, d->opts->file, n ? names : NULL,
+	                   np, &pl, msgs);
+	if (d->ports.unprobed)
+		log_warnx("cannot probe the ports: planning them as software "
+		          "ports of unknown speed");
+	for (size_t i = first; rc == -EINVAL && i < msgs->n; i++) {
+		char line[1024];
+
+		diag_format(msgs, i, line, sizeof(line));
+		log_warnx("%s", line);
+	}
+	/* A full apply also removes roced's objects from ports the
+	 * configuration no longer names. */
+	compiled = rc == 0;
+	planned = pl.nports; /* the orphans engine_apply() adds follow */
+	if (compiled)
+		rc = engine_apply(&d->e, &pl, !n, &res);
+	/* What the kernel cannot realise, once per full apply (not on every
+	 * link event), each warning once with its ports. */
+	if (!n && plan_warn_each(&pl, d->opts->file, daemon_log_line, NULL) < 0)
+		log_warnx("out of memory while logging the plan's warnings");
+	/* The client whose change this is hears at once what it brought
+	 * (a class without a filter on a port...), not only the log: the
+	 * warnings a port's last plan in the registry did not have (before
+	 * ports_applied() below replaces it). */
+	if (msgs != &own && (rc == 0 || rc == -EAGAIN))
+		daemon_new_warnings(d, &pl, msgs);
+	/* Before the registry takes the results: a port others changed. */
+	for (size_t i = 0; res && i < pl.nports; i++)
+		daemon_repaired(d, &res[i]);
+	for (size_t i = 0; i < pl.nports; i++)
+		warnings += pl.ports[i].warnings.nwarnings;
+	if (compiled) {
+		char why[160];
+
+		/* Nothing written: the ports keep their last apply. */
+		snprintf(why, sizeof(why),
+		         "the kernel's state could not be read: %s",
+		         strerror(-rc));
+		ports_applied(&d->ports, &pl, planned,
+		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
+	}
+	daemon_save_mtu(d);
+	for (size_t i = 0; res && i < pl.nports; i++)
+		writes += daemon_log_result(d, &res[i], i < planned,
+		                            rc < 0 && rc != -EAGAIN,
+		                            msgs != &own ? msgs : NULL);
+	/* A failure always has a reason for the client. */
+	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
+		diag_err(msgs, 0, "%s", strerror(-rc));
+	/* What each port advertises follows the plan now applied to it. */
+	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
+	d->stat_writes += writes;
+	if (!n && rc >= 0 && res) {
+		d->stat_ports = policy->nifaces;
+		d->stat_warnings = warnings;
+	}
+	free(res);
+	plan_free(&pl);
+	diag_free(&own);
+	return rc == -EAGAIN ? 0 : rc;
+}
+
+/* A DCBX agreement (or its end) reaches the kernel like any change
+ * (issue 7): compile -> diff -> apply of the ports whose outcome the LLDP
+ * agent changed. The apply changes what they advertise only through
+ * their policy, so this settles. */
+void daemon_dcbx(struct daemon *d)
+{
+	char(*names)[POLICY_IFNAME_MAX];
+
+	for (int round = 0;
+	     round < 3 && agents_dcbx_pull(&d->agents, &d->ports); round++) {
+		size_t n = 0;
+
+		names = calloc(d->ports.n, sizeof(*names));
+		if (!names)
+			return;
+		for (size_t i = 0; i < d->ports.n; i++)
+			if (d->ports.v[i].dcbx.due)
+				snprintf(names[n++], sizeof(names[0]), "%s",
+				         d->ports.v[i].ifname);
+		if (n)
+			daemon_apply(d, &d->policy, names, n, NULL);
+		/* A port that did not compile stays as it was until its
+		 * next change. */
+		for (size_t i = 0; i < d->ports.n; i++)
+			d->ports.v[i].dcbx.due = false;
+		free(names);
+	}
+}
+
+static void daemon_status(struct daemon *d)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text), "%zu port%s, %zu write%s, %zu warning%s",
+	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,
+	         d->stat_writes == 1 ? "" : "s", d->stat_warnings,
+	         d->stat_warnings == 1 ? "" : "s");
+	svc_status(text);
+}
+
+/* Make CAND the running policy (a reload, a rocesh line): see
+ * ctl_cmd_ops. */
+static int daemon_commit(struct daemon *d, struct policy *cand,
+                         struct diag *msgs)
+{
+	int rc = daemon_apply(d, cand, NULL, 0, msgs);
+
+	if (rc == 0) {
+		policy_free(&d->policy);
+		d->policy = *cand;
+		policy_init(cand);
+		daemon_status(d);
+		d->agents.dirty = true;
+	}
+	/* The registry follows the running policy: without the old ports
+	 * after a commit, without the candidate's after a failed one. */
+	ports_prune(&d->ports, &d->policy);
+	return rc;
+}
+
+/* A file caught while it is being written (emptied by `>`, or cut off
+ * before its interface list) still parses: every part of it is optional.
+ * Applied, it would take roced's policy off every port it programs. A
+ * file that means that says so with an interface list, even an empty
+ * one; anything else needs a forced reload. */
+static bool daemon_reload_wipes(const struct daemon *d,
+                                const struct policy *fresh)
+{
+	return d->policy.nifaces && !fresh->nifaces && !fresh->ifaces_line;
+}
+
+static int daemon_reload_refuse(struct daemon *d, struct diag *msgs)
+{
+	size_t n = d->policy.nifaces;
+	char ports[64];
+
+	if (n == 1)
+		snprintf(ports, sizeof(ports), "the port it programs");
+	else
+		snprintf(ports, sizeof(ports), "all %zu ports it programs", n);
+	log_warnx("reload refused: %s has no interface list (empty, or cut "
+	          "off while being written?) and would remove roced's "
+	          "policy from %s; keeping the running "
+	          "configuration. Write the file to a temporary name and "
+	          "rename it over %s; to remove the policy from every port, "
+	          "write `interface = ( );` in it or force the reload "
+	          "(rocesh -c 'reload config force')",
+	          d->opts->file, ports, d->opts->file);
+	if (msgs)
+		diag_err(msgs, 0,
+		         "no interface list (empty, or cut off while being "
+		         "written?): it would remove roced's policy from %s; "
+		         "write `interface = ( );` to mean that, or force it "
+		         "with `reload config force`",
+		         ports);
+	svc_ready(&d->svc, "reload refused, running configuration kept");
+	return -EINVAL;
+}
+
+/* Parse and compile the file completely; swap only when both succeed. */
+int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
+{
+	struct policy fresh;
+	struct diag diag;
+	double t0, t1;
+	int rc;
+
+	log_info("reloading %s", d->opts->file);
+	t0 = daemon_ms();
+	svc_reloading();
+	diag_init(&diag, d->opts->file);
+	rc = conf_load_file(d->opts->file, &fresh, &diag);
+	t1 = daemon_ms();
+	daemon_log_diag(&diag, NULL);
+	for (size_t i = 0; msgs && i < diag.n; i++)
+		diag_add(msgs, diag.v[i].sev, diag.v[i].line, "%s",
+		         diag.v[i].text ? diag.v[i].text : "?");
+	if (rc < 0) {
+		log_warnx("reload failed: %zu error%s, keeping the running "
+		          "configuration",
+		          diag.nerrors, diag.nerrors == 1 ? "" : "s");
+		diag_free(&diag);
+		svc_ready(&d->svc, "reload failed, running configuration kept");
+		return -EINVAL;
+	}
+	diag_free(&diag);
+	if (daemon_reload_wipes(d, &fresh)) {
+		if (!force) {
+			policy_free(&fresh);
+			return daemon_reload_refuse(d, msgs);
+		}
+		log_info("reload forced: %s has no interface list, removing "
+		         "roced's policy from every port",
+		         d->opts->file);
+	}
+	rc = daemon_commit(d, &fresh, msgs);
+	policy_free(&fresh);
+	/* The reload's apply repaired every port: fight for the contested
+	 * ones again. */
+	if (rc == 0)
+		ports_uncontest(&d->ports);
+	if (rc < 0) {
+		log_warnx("reload: cannot apply the new configuration, keeping "
+		          "the running one");
+		svc_ready(&d->svc, "reload failed, running configuration kept");
+		return rc;
+	}
+	/* How long a reload takes, file to kernel (bench/apply -d). */
+	log_info("reloaded %s in %.2f ms (configuration %.2f ms)",
+	         d->opts->file, daemon_ms() - t0, t1 - t0);
+	svc_ready(&d->svc, "reloaded");
+	daemon_status(d);
+	return 0;
+}
+
+/* The changes a control request may ask for (ctl_cmd.h). */
+static int daemon_ctl_commit(void *d, struct policy *cand, struct diag *msgs)
+{
+	return daemon_commit(d, cand, msgs);
+}
+
+static int daemon_ctl_reload(void *d, bool force, struct diag *msgs)
+{
+	return daemon_reload(d, force, msgs);
+}
+
+const struct ctl_cmd_ops daemon_ctl_ops = {
+    .commit = daemon_ctl_commit,
+    .reload = daemon_ctl_reload,
+};
+
+/* --cleanup-on-exit: a release plan for every configured port, and the
+ * ports roced configured before, removes roced's tc objects and gives
+ * back the MTUs roced changed; DCB settings stay. */
+void daemon_cleanup(struct daemon *d)
+{
+	struct reconcile_result *res = NULL;
+	size_t writes = 0, planned;
+	struct plan pl;
+	int rc;
+
+	plan_init(&pl);
+	rc = ports_release(&d->ports, &d->policy, &pl);
+	planned = pl.nports; /* the orphans engine_apply() adds follow */
+	if (rc == 0)
+		rc = engine_apply(&d->e, &pl, true, &res);
+	if (res && (rc == 0 || rc == -EAGAIN)) {
+		ports_applied(&d->ports, &pl, planned, res, NULL);
+		daemon_save_mtu(d);
+	}
+	for (size_t i = 0; res && i < pl.nports; i++) {
+		writes += res[i].writes;
+		if (res[i].error[0])
+			log_warnx("%s", res[i].error);
+	}
+	if (rc < 0 && rc != -EAGAIN)
+		log_warnx("cleanup: %s", strerror(-rc));
+	log_info("stopping, removed roced's objects (%zu write%s)", writes,
+	         writes == 1 ? "" : "s");
+	free(res);
+	plan_free(&pl);
+}

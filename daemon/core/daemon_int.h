@@ -1,0 +1,72 @@
+/* daemon_int: what daemon.c (the event loop, start and stop) and
+ * daemon_apply.c (the passes that change the kernel) share. Only those two
+ * include it; the loop calls the passes, never the other way round. */
+#ifndef ROCED_DAEMON_INT_H
+#define ROCED_DAEMON_INT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "agent/agents.h"
+#include "base/diag.h"
+#include "core/daemon.h"
+#include "core/ports.h"
+#include "core/svc.h"
+#include "ctl/ctl_cmd.h"
+#include "ctl/ctl_srv.h"
+#include "kernel/engine.h"
+#include "model/policy.h"
+
+#define DAEMON_PENDING_MAX 256
+
+struct daemon {
+	const struct daemon_opts *opts;
+	struct policy policy;
+	/* Every configured port's compile inputs and applied plan. */
+	struct ports ports;
+	struct engine e;
+	/* Raw frames on the ports, and the agents that use them. */
+	struct agents agents;
+	int epfd, sigfd;
+	struct ctl_srv *ctl;
+	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
+	struct svc svc;
+	int lockfd; /* the instance lock, held while roced runs */
+	/* Where the MTUs to give back are kept ("" when there is no room
+	 * for the path: they are then kept in memory only). */
+	char mtu_path[PATH_MAX];
+	/* For STATUS=: the last full apply's ports and warnings, the writes
+	 * since the start. */
+	size_t stat_ports, stat_writes, stat_warnings;
+	/* Ports named by link events, reconciled after the event batch. */
+	char pending[DAEMON_PENDING_MAX][POLICY_IFNAME_MAX];
+	size_t npending;
+	bool pending_all;
+	bool stop;
+};
+
+/* The monotonic clock in ms. */
+double daemon_ms(void);
+
+/* Log each line of D, prefixed with PORT when it is not NULL. */
+void daemon_log_diag(const struct diag *d, const char *port);
+
+/* Compile POLICY for NAMES (all configured ports when N is 0) and apply
+ * it; MSGS (may be NULL) hears errors and refusals for a control client. */
+int daemon_apply(struct daemon *d, const struct policy *policy,
+                 char (*names)[POLICY_IFNAME_MAX], size_t n, struct diag *msgs);
+
+/* Apply the ports whose DCBX outcome the LLDP agent changed. */
+void daemon_dcbx(struct daemon *d);
+
+/* Reload the configuration file (SIGHUP, `reload config [force]`). */
+int daemon_reload(struct daemon *d, bool force, struct diag *msgs);
+
+/* --cleanup-on-exit: remove roced's tc objects, give the MTUs back. */
+void daemon_cleanup(struct daemon *d);
+
+/* What control requests may change (commit a candidate, reload). */
+extern const struct ctl_cmd_ops daemon_ctl_ops;
+
+#endif
