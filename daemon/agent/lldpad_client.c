@@ -225,8 +225,54 @@ static void lldpad_client_why(struct lldpad_port *p, int rc, uint32_t tlvid,
 		         lldpad_msg_status_name(r->status));
 }
 
+/* Delete from lldpad the APP entries roced set there that the plan no
+ * longer has (what `lldptool -T -V APP -d app=P,S,N` does). They go
+ * before the new ones are set, so that an entry moved to another
+ * priority is never advertised twice. */
+static int lldpad_client_app_delete(struct lldpad_client *c,
+                                    struct lldpad_port *p, char *buf)
+{
+	struct lldpad_msg_arg a[LLDPAD_MSG_MAXARGS];
+	struct lldpad_msg_reply r;
+	struct dcbx_tlvs one;
+	char store[512];
+
+	/* Backwards: lldpad_msg_app_note() moves the last entry into the
+	 * place of the one it removes. */
+	for (size_t i = p->app_set.n; i-- > 0;) {
+		const struct dcbx_app e = p->app_set.v[i];
+		int n, rc;
+
+		if (lldpad_msg_app_has(&p->local.app, &e))
+			continue;
+		memset(&one, 0, sizeof(one));
+		one.app.n = 1;
+		one.app.v[0] = e;
+		n = lldpad_msg_admin_args(&one, LLDPAD_TLV_APP, 0, a, store,
+		                          sizeof(store));
+		if (n < 0)
+			return n;
+		/* The entry alone: a delete does not touch enableTx (the
+		 * first argument). */
+		rc = lldpad_client_req(
+		    c, LLDPAD_MSG_SET,
+		    LLDPAD_OP_ARG | LLDPAD_OP_ARGVAL | LLDPAD_OP_DELETE,
+		    p->ifname, LLDPAD_TLV_APP, a + 1, (size_t)n - 1, buf, &r);
+		if (rc < 0 || r.status != LLDPAD_ST_OK) {
+			lldpad_client_why(p, rc, LLDPAD_TLV_APP, &r);
+			return -EIO;
+		}
+		lldpad_msg_app_note(&p->app_set, &e, false);
+		log_info("%s: lldpad: APP %s %u -> priority %u deleted (no "
+		         "longer in roced's plan)",
+		         p->ifname, dcbx_app_sel_name(e.selector), e.protocol,
+		         e.prio);
+	}
+	return 0;
+}
+
 /* roced's admin values into lldpad: PFC, ETS Configuration, each APP
- * entry. */
+ * entry, after the APP entries that are gone were deleted. */
 static int lldpad_client_push(struct lldpad_client *c, struct lldpad_port *p,
                               char *buf)
 {
@@ -235,7 +281,10 @@ static int lldpad_client_push(struct lldpad_client *c, struct lldpad_port *p,
 	struct lldpad_msg_arg a[LLDPAD_MSG_MAXARGS];
 	struct lldpad_msg_reply r;
 	char store[512];
+	int gone = lldpad_client_app_delete(c, p, buf);
 
+	if (gone < 0)
+		return gone;
 	for (size_t t = 0; t < sizeof(tlvs) / sizeof(tlvs[0]); t++) {
 		size_t nent = tlvs[t] == LLDPAD_TLV_APP ? p->local.app.n : 1;
 
@@ -253,6 +302,10 @@ static int lldpad_client_push(struct lldpad_client *c, struct lldpad_port *p,
 				lldpad_client_why(p, rc, tlvs[t], &r);
 				return -EIO;
 			}
+			/* At most DCBX_APP_MAX: the gone ones went first. */
+			if (tlvs[t] == LLDPAD_TLV_APP)
+				lldpad_msg_app_note(&p->app_set,
+				                    &p->local.app.v[i], true);
 		}
 	}
 	p->pushed = true;

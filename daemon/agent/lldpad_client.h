@@ -36,6 +36,10 @@ struct lldpad_port {
 	bool has_local;
 	struct dcbx_tlvs local;
 	bool pushed;
+	/* The APP entries lldpad holds from roced's pushes: one the plan
+	 * no longer has is deleted from lldpad at the next push (lldpad
+	 * keeps every entry it was given until told otherwise). */
+	struct dcbx_apps app_set;
 	/* What lldpad says it advertises, and the peer's TLVs. */
 	struct dcbx_tlvs lldpad_local;
 	bool has_peer;

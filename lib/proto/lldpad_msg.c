@@ -399,3 +399,33 @@ int lldpad_msg_admin_args(const struct dcbx_tlvs *l, uint32_t tlvid, size_t i,
 	}
 	return n;
 }
+
+bool lldpad_msg_app_has(const struct dcbx_apps *apps, const struct dcbx_app *e)
+{
+	for (size_t i = 0; i < apps->n; i++)
+		if (apps->v[i].prio == e->prio &&
+		    apps->v[i].selector == e->selector &&
+		    apps->v[i].protocol == e->protocol)
+			return true;
+	return false;
+}
+
+int lldpad_msg_app_note(struct dcbx_apps *set, const struct dcbx_app *e,
+                        bool added)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		if (set->v[i].prio != e->prio ||
+		    set->v[i].selector != e->selector ||
+		    set->v[i].protocol != e->protocol)
+			continue;
+		if (!added)
+			set->v[i] = set->v[--set->n];
+		return 0;
+	}
+	if (!added)
+		return 0;
+	if (set->n == DCBX_APP_MAX)
+		return -ENOSPC;
+	set->v[set->n++] = *e;
+	return 0;
+}

@@ -34,6 +34,8 @@
 #define LLDPAD_OP_ARG      0x04u
 #define LLDPAD_OP_ARGVAL   0x08u
 #define LLDPAD_OP_CONFIG   0x10u
+/* With a set of an APP entry: delete it (lldptool -d). */
+#define LLDPAD_OP_DELETE 0x20u
 
 /* The 802.1Qaz TLVs, as lldpad names them: OUI 00-80-C2 and subtype. */
 #define LLDPAD_TLV_ETS_CFG 0x0080c209u
@@ -105,6 +107,14 @@ int lldpad_msg_tlvs(const struct lldpad_msg_reply *r, struct dcbx_tlvs *out,
 int lldpad_msg_admin_args(const struct dcbx_tlvs *l, uint32_t tlvid, size_t i,
                           struct lldpad_msg_arg *args, char *store,
                           size_t store_len);
+
+/* Whether APPS holds entry E (the same priority, selector and protocol). */
+bool lldpad_msg_app_has(const struct dcbx_apps *apps, const struct dcbx_app *e);
+
+/* Record in SET (what lldpad holds of roced's APP entries) that E was set
+ * (ADDED) or deleted. Returns 0, or -ENOSPC when SET is full. */
+int lldpad_msg_app_note(struct dcbx_apps *set, const struct dcbx_app *e,
+                        bool added);
 
 /* "ok", "failed", "device not found or inactive", "device not capable",
  * ... for the log and show ("status N" past the table). */

@@ -35,6 +35,10 @@ static const char nodev_reply[] = "R02C3010000000105nonex";
 /* `lldptool -T -i la0 -V APP app=3,5,26`. */
 static const char set_app[] = "M00000001C3020000000c03la0000080c20c03app"
                               "00063,5,26";
+/* `lldptool -T -i la0 -V APP -d app=3,5,26`: ops 0000002c (arg, argval,
+ * delete), the entry alone. */
+static const char del_app[] = "M00000001C3020000002c03la0000080c20c03app"
+                              "00063,5,26";
 
 static void test_encode_captures(void **state)
 {
@@ -220,6 +224,55 @@ static void test_admin_args(void **state)
 	assert_string_equal(lldpad_msg_tlv_name(LLDPAD_TLV_ETS_CFG), "ETS-CFG");
 }
 
+/* The APP entries lldpad holds from roced: set ones are recorded once,
+ * deleted ones leave, and a delete is the entry alone with the delete
+ * option, as lldptool -d sends it. */
+static void test_app_set(void **state)
+{
+	struct dcbx_app e1 = {3, 5, 26}, e2 = {4, 5, 26}, e3 = {3, 1, 0x8915};
+	struct lldpad_msg_arg a[LLDPAD_MSG_MAXARGS];
+	struct dcbx_apps set;
+	struct dcbx_tlvs l;
+	char store[256], b[512];
+	int n;
+
+	(void)state;
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(lldpad_msg_app_note(&set, &e1, true), 0);
+	assert_int_equal(lldpad_msg_app_note(&set, &e1, true), 0);
+	assert_int_equal(lldpad_msg_app_note(&set, &e2, true), 0);
+	assert_int_equal(lldpad_msg_app_note(&set, &e3, true), 0);
+	assert_int_equal(set.n, 3);
+	assert_true(lldpad_msg_app_has(&set, &e2));
+	assert_int_equal(lldpad_msg_app_note(&set, &e1, false), 0);
+	assert_int_equal(set.n, 2);
+	assert_false(lldpad_msg_app_has(&set, &e1));
+	assert_true(lldpad_msg_app_has(&set, &e2));
+	assert_true(lldpad_msg_app_has(&set, &e3));
+	/* Deleting what is not there changes nothing. */
+	assert_int_equal(lldpad_msg_app_note(&set, &e1, false), 0);
+	assert_int_equal(set.n, 2);
+	for (unsigned i = 0; set.n < DCBX_APP_MAX; i++) {
+		struct dcbx_app e = {0, 5, (uint16_t)(i + 100)};
+
+		assert_int_equal(lldpad_msg_app_note(&set, &e, true), 0);
+	}
+	assert_int_equal(lldpad_msg_app_note(&set, &e1, true), -ENOSPC);
+
+	memset(&l, 0, sizeof(l));
+	l.app.n = 1;
+	l.app.v[0] = e1;
+	n = lldpad_msg_admin_args(&l, LLDPAD_TLV_APP, 0, a, store,
+	                          sizeof(store));
+	assert_int_equal(n, 2);
+	assert_int_equal(lldpad_msg_encode(b, sizeof(b), LLDPAD_MSG_SET,
+	                                   LLDPAD_OP_ARG | LLDPAD_OP_ARGVAL |
+	                                       LLDPAD_OP_DELETE,
+	                                   "la0", LLDPAD_TLV_APP, a + 1, 1),
+	                 (int)strlen(del_app));
+	assert_string_equal(b, del_app);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +281,7 @@ int main(void)
 	    cmocka_unit_test(test_decode_bounds),
 	    cmocka_unit_test(test_tlvs),
 	    cmocka_unit_test(test_admin_args),
+	    cmocka_unit_test(test_app_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
