@@ -11,8 +11,9 @@
 #    prints them, after creating the objects with tc: htb, fifos, clsact
 #    and u32 on this kernel; ets, prio, red, flower and skbedit in the QEMU
 #    full-kernel guest (tests/rig/qemu), unless --no-guest.
-# Then regenerate tests/unit/tc_msg_fixtures.h (C arrays with dissection
-# comments) with tc-fixtures-c.py.
+# Then regenerate the C arrays with dissection comments (one header per
+# fixture family in tests/unit/tcfx/, indexed by tests/unit/tc_msg_fixtures.h)
+# with tc-fixtures-c.py.
 #
 # Each .hex file has '#' comment lines (the commands, the kernel and tc
 # versions) and one netlink message per line in hex. Run as root; needs
@@ -271,5 +272,5 @@ if [ $guest = 1 ]; then
 	rm -f "$res"
 fi
 
-python3 "$here/tc-fixtures-c.py" "$out" >"$top/tests/unit/tc_msg_fixtures.h"
-echo "fixtures in $out, C arrays in tests/unit/tc_msg_fixtures.h"
+python3 "$here/tc-fixtures-c.py" "$out" "$top/tests/unit"
+echo "fixtures in $out, C arrays in tests/unit/tcfx/ (tc_msg_fixtures.h)"

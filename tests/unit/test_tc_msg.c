@@ -1,8 +1,8 @@
 /* Unit tests for lib/nlmsg/tc_msg*.c: the tc rtnetlink codec.
  *
- * The fixtures (tests/fixtures/tc/, as C arrays in tc_msg_fixtures.h) are
- * what iproute2 6.1's tc sends for a command line and what the kernel
- * dumps back, recorded by tests/tools/capture-tc-fixtures.sh: requests and
+ * The fixtures (tests/fixtures/tc/, as C arrays in tcfx/, tc_msg_fixtures.h)
+ * are what iproute2 6.1's tc sends for a command line and what the kernel dumps
+ * back, recorded by tests/tools/capture-tc-fixtures.sh: requests and
  * htb/fifo/clsact/u32 dumps on this machine's kernel, ets/prio/red/flower/
  * skbedit dumps in the QEMU full-kernel guest.
  *
@@ -133,8 +133,8 @@ static void test_fixture_files(void **state)
 		size_t n = hex_file(tcfx_all[i].name, buf, sizeof(buf));
 
 		if (n != tcfx_all[i].len || memcmp(buf, tcfx_all[i].data, n))
-			fail_msg("%s: tc_msg_fixtures.h is stale (run "
-			         "tests/tools/tc-fixtures-c.py)",
+			fail_msg("%s: the arrays of tests/unit/tcfx/ are "
+			         "stale (run `make tc-fixtures`)",
 			         tcfx_all[i].name);
 		fx_count(&tcfx_all[i]);
 	}
