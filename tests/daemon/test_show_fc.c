@@ -18,25 +18,11 @@
 #include "conf/conf.h"
 #include "ctl/ctl.h"
 #include "show/show.h"
-
-static struct json_object *jget(struct json_object *o, const char *path)
-{
-	char buf[256], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *k = strtok_r(buf, ".", &save); k && o;
-	     k = strtok_r(NULL, ".", &save)) {
-		if (k[0] >= '0' && k[0] <= '9')
-			o = json_object_array_get_idx(o, (size_t)atoi(k));
-		else if (!json_object_object_get_ex(o, k, &o))
-			return NULL;
-	}
-	return o;
-}
+#include "ctl_test.h"
 
 static const char *jstr(struct json_object *o, const char *path)
 {
-	struct json_object *v = jget(o, path);
+	struct json_object *v = ctlt_jget(o, path);
 
 	assert_non_null(v);
 	return json_object_get_string(v);
@@ -108,13 +94,13 @@ static void test_show_fc(void **state)
 	assert_string_equal(jstr(d, "interface.0.send.admin"), "off");
 	/* what the driver holds, not what the plan says */
 	assert_string_equal(jstr(d, "interface.0.send.oper"), "on");
-	assert_int_equal(json_object_get_int(jget(d, "interface.0.rx-pause")),
-	                 1234);
-	assert_int_equal(json_object_get_int(jget(d, "interface.0.tx-pause")),
-	                 5);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.0.rx-pause")), 1234);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.0.tx-pause")), 5);
 	assert_string_equal(jstr(d, "interface.1.dcb"), "software");
 	assert_string_equal(jstr(d, "interface.1.receive.oper"), "off");
-	assert_null(jget(d, "interface.1.rx-pause"));
+	assert_null(ctlt_jget(d, "interface.1.rx-pause"));
 	assert_non_null(strstr(jstr(d, "note"), "802.3x"));
 	assert_non_null(strstr(strbuf_str(&text),
 	                       "Port         Send FlowControl  Receive "
@@ -134,8 +120,8 @@ static void test_show_fc(void **state)
 	st[0].pause = st[0].pause_counted = false;
 	strbuf_init(&text);
 	assert_int_equal(show_answer(&q, &in, &d, &text, err, sizeof(err)), 0);
-	assert_null(jget(d, "interface.0.receive.oper"));
-	assert_null(jget(d, "interface.0.rx-pause"));
+	assert_null(ctlt_jget(d, "interface.0.receive.oper"));
+	assert_null(ctlt_jget(d, "interface.0.rx-pause"));
 	assert_non_null(
 	    strstr(strbuf_str(&text),
 	           "Ethernet1/1  off      n/a      on       n/a  "));
