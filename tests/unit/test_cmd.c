@@ -1,9 +1,9 @@
 /* Unit tests of the command language (lib/cmd/cmd.c, cmd_nxos.c,
  * cmd_running.c, cmd_render.c): the table, parsing with abbreviations,
  * ambiguity, carets, ranges, modes and prompts, `?` and TAB listings. The
- * configuration commands' effects, the round trips through
- * `show running-config` and the pasted reference are in
- * test_cmd_config.c. */
+ * configuration commands' effects are in test_cmd_config.c, the round
+ * trips through `show running-config` and the pasted reference in
+ * test_cmd_running.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,81 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test_cmd.h"
-
-/* ---- helpers shared with test_cmd_config.c ---- */
-
-void tc_enter(struct cmd_ctx *c, enum cmd_mode m, const char *const *path,
-              size_t n)
-{
-	assert_int_equal(cmd_ctx_from_path(c, path, n), 0);
-	c->mode = m;
-}
-
-void tc_parse(const struct cmd_ctx *c, const char *line, struct cmd_parsed *p)
-{
-	struct cmd_error err;
-
-	if (cmd_parse(c, line, p, &err))
-		fail_msg("'%s' in %s: %s (at %zu)", line,
-		         cmd_mode_name(c->mode), err.message, err.pos);
-}
-
-void tc_parse_bad(enum cmd_mode m, const char *line, const char *msg,
-                  size_t pos)
-{
-	struct cmd_ctx c;
-	struct cmd_parsed p;
-	struct cmd_error err;
-
-	cmd_ctx_init(&c);
-	c.mode = m;
-	/* Submodes sit below config mode, class ones below policy-maps. */
-	if (m != CMD_MODE_EXEC && m != CMD_MODE_CONFIG)
-		c.depth = cmd_mode_parent(m) == CMD_MODE_CONFIG ? 1 : 2;
-	if (!cmd_parse(&c, line, &p, &err))
-		fail_msg("'%s' parsed as '%s'", line, p.canon);
-	if (!strstr(err.message, msg))
-		fail_msg("'%s': '%s' lacks '%s'", line, err.message, msg);
-	if (pos != (size_t)-1 && err.pos != pos)
-		fail_msg("'%s': '%s' at %zu, expected %zu", line, err.message,
-		         err.pos, pos);
-}
-
-void tc_apply(struct policy *p, struct cmd_ctx *c, const char *line)
-{
-	struct cmd_error err;
-
-	if (cmd_apply_line(p, c, line, &err))
-		fail_msg("'%s' in %s: %s (at %zu)", line,
-		         cmd_mode_name(c->mode), err.message, err.pos);
-}
-
-void tc_apply_bad(struct policy *p, struct cmd_ctx *c, const char *line,
-                  const char *msg, size_t pos)
-{
-	struct cmd_error err;
-	struct cmd_ctx before = *c;
-
-	if (!cmd_apply_line(p, c, line, &err))
-		fail_msg("'%s' in %s was accepted", line,
-		         cmd_mode_name(c->mode));
-	if (!strstr(err.message, msg))
-		fail_msg("'%s': '%s' lacks '%s'", line, err.message, msg);
-	if (pos != (size_t)-1 && err.pos != pos)
-		fail_msg("'%s': '%s' at %zu, expected %zu", line, err.message,
-		         err.pos, pos);
-	/* A refused line leaves the session where it was. */
-	assert_memory_equal(&before, c, sizeof(before));
-}
-
-void tc_session(struct policy *p, struct cmd_ctx *c, const char *const *lines)
-{
-	cmd_ctx_init(c);
-	tc_apply(p, c, "configure terminal");
-	for (; *lines; lines++)
-		tc_apply(p, c, *lines);
-}
+#include "cmd_session.h"
 
 /* ---- the table ---- */
 
@@ -662,7 +588,6 @@ int main(void)
 	    cmocka_unit_test(test_complete),
 	    cmocka_unit_test(test_render),
 	};
-	int failed = cmocka_run_group_tests_name("cmd", tests, NULL, NULL);
 
-	return failed | test_cmd_config_main();
+	return cmocka_run_group_tests_name("cmd", tests, NULL, NULL);
 }

@@ -23,78 +23,17 @@
 #include "model/policy.h"
 #include "plan/compile.h"
 #include "policy_eq.h"
-
-#define LINES(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static void apply(struct policy *p, struct cmd_ctx *c, const char *line)
-{
-	struct cmd_error err;
-
-	if (cmd_apply_line(p, c, line, &err))
-		fail_msg("'%s' in %s: %s (at %zu)", line,
-		         cmd_mode_name(c->mode), err.message, err.pos);
-}
-
-/* LINE is refused with MSG (at POS unless (size_t)-1), nothing changed. */
-static void apply_bad(struct policy *p, struct cmd_ctx *c, const char *line,
-                      const char *msg, size_t pos)
-{
-	struct cmd_error err;
-	struct cmd_ctx before = *c;
-
-	if (!cmd_apply_line(p, c, line, &err))
-		fail_msg("'%s' was accepted", line);
-	if (!strstr(err.message, msg))
-		fail_msg("'%s': '%s' lacks '%s'", line, err.message, msg);
-	if (pos != (size_t)-1 && err.pos != pos)
-		fail_msg("'%s': '%s' at %zu, expected %zu", line, err.message,
-		         err.pos, pos);
-	assert_memory_equal(&before, c, sizeof(before));
-}
-
-static void session(struct policy *p, struct cmd_ctx *c,
-                    const char *const *lines)
-{
-	cmd_ctx_init(c);
-	apply(p, c, "configure terminal");
-	for (; *lines; lines++)
-		apply(p, c, *lines);
-}
-
-static char *running(const struct policy *p, const char *section)
-{
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	cmd_running_config(p, section, &sb);
-	assert_false(sb.oom);
-	return strbuf_detach(&sb);
-}
+#include "cmd_session.h"
 
 /* Both round trips: running-config pasted back, roced.conf written and
  * loaded back, each equal to P and canonical. */
 static void round_trips(const struct policy *p)
 {
 	struct policy q;
-	struct cmd_ctx c;
 	struct diag d;
-	char *t1 = running(p, NULL), *t2, *save = NULL;
-	char *copy = strdup(t1), *f1, *f2;
+	char *f1, *f2;
 
-	policy_init(&q);
-	cmd_ctx_init(&c);
-	apply(&q, &c, "configure terminal");
-	for (char *l = strtok_r(copy, "\n", &save); l;
-	     l = strtok_r(NULL, "\n", &save))
-		apply(&q, &c, l);
-	free(copy);
-	policy_assert_equal(p, &q);
-	t2 = running(&q, NULL);
-	assert_string_equal(t1, t2);
-	free(t1);
-	free(t2);
-	policy_free(&q);
-
+	tc_round_trip(p);
 	f1 = conf_write_string(p);
 	assert_non_null(f1);
 	diag_init(&d, "written.conf");
@@ -188,7 +127,7 @@ static void test_system_classes(void **state)
 
 	(void)state;
 	policy_init(&p);
-	session(&p, &c, nexus_lines);
+	tc_session(&p, &c, nexus_lines);
 	nq = policy_find_map_nq(&p, "NQ");
 	assert_non_null(nq);
 	assert_int_equal(nq->nrules, 2);
@@ -216,13 +155,13 @@ static void test_system_classes(void **state)
 	diag_init(&d, NULL);
 	assert_int_equal(policy_validate(&p, &d), 0);
 	diag_free(&d);
-	t = running(&p, NULL);
+	t = tc_running(&p, NULL);
 	assert_string_equal(t, nexus_text);
 	free(t);
 	round_trips(&p);
 	/* Without the ingress policy the network-qos buffer is in force. */
-	apply(&p, &c, "system qos");
-	apply(&p, &c, "no service-policy type queuing input IN_Q");
+	tc_apply(&p, &c, "system qos");
+	tc_apply(&p, &c, "no service-policy type queuing input IN_Q");
 	i = policy_find_iface(&p, "swp1");
 	assert_int_equal(policy_iface_pause_buffer(&p, i, 3)->pause_threshold,
 	                 46800);
@@ -240,16 +179,16 @@ static void test_system_classes_refused(void **state)
 
 	(void)state;
 	policy_init(&p);
-	session(&p, &c, LINES("policy-map type network-qos NQ"));
-	apply_bad(&p, &c, "class-map type network-qos c-8q-nq3",
-	          "system-defined class", 27);
-	apply_bad(&p, &c, "no class-map type network-qos c-8q-nq-default",
-	          "system-defined class", (size_t)-1);
-	apply_bad(&p, &c, "class-map type qos class-default", "built in",
-	          (size_t)-1);
-	apply(&p, &c, "policy-map type network-qos NQ");
-	apply(&p, &c, "class type network-qos c-8q-nq4");
-	apply(&p, &c, "pause pfc-cos 3");
+	tc_session(&p, &c, LINES("policy-map type network-qos NQ"));
+	tc_apply_bad(&p, &c, "class-map type network-qos c-8q-nq3",
+	             "system-defined class", 27);
+	tc_apply_bad(&p, &c, "no class-map type network-qos c-8q-nq-default",
+	             "system-defined class", (size_t)-1);
+	tc_apply_bad(&p, &c, "class-map type qos class-default", "built in",
+	             (size_t)-1);
+	tc_apply(&p, &c, "policy-map type network-qos NQ");
+	tc_apply(&p, &c, "class type network-qos c-8q-nq4");
+	tc_apply(&p, &c, "pause pfc-cos 3");
 	diag_init(&d, NULL);
 	assert_int_equal(policy_validate(&p, &d), 1);
 	assert_non_null(strstr(d.v[0].text, "qos-group 4"));
@@ -265,54 +204,56 @@ static void test_pause_buffer_cli(void **state)
 
 	(void)state;
 	policy_init(&p);
-	session(&p, &c,
-	        LINES("policy-map type network-qos NQ",
-	              "class type network-qos c-8q-nq3"));
+	tc_session(&p, &c,
+	           LINES("policy-map type network-qos NQ",
+	                 "class type network-qos c-8q-nq3"));
 	/* resume < pause < buffer, the caret under the bad number */
-	apply_bad(
+	tc_apply_bad(
 	    &p, &c,
 	    "pause buffer-size 100 pause-threshold 100 resume-threshold 1",
 	    "pause-threshold 100 is not below buffer-size 100", 38);
-	apply_bad(
+	tc_apply_bad(
 	    &p, &c,
 	    "pause buffer-size 100 pause-threshold 50 resume-threshold 50",
 	    "resume-threshold 50 is not below pause-threshold 50", 58);
-	apply_bad(&p, &c,
-	          "pause buffer-size 0 pause-threshold 50 resume-threshold 5",
-	          "Invalid value '0'", 18);
-	apply_bad(&p, &c, "no pause buffer-size", "is not configured",
-	          (size_t)-1);
-	apply(&p, &c, "pause no-drop");
+	tc_apply_bad(
+	    &p, &c, "pause buffer-size 0 pause-threshold 50 resume-threshold 5",
+	    "Invalid value '0'", 18);
+	tc_apply_bad(&p, &c, "no pause buffer-size", "is not configured",
+	             (size_t)-1);
+	tc_apply(&p, &c, "pause no-drop");
 	assert_true(p.map_nq[0].rules[0].no_drop);
-	apply(&p, &c, "no pause no-drop");
+	tc_apply(&p, &c, "no pause no-drop");
 	assert_false(p.map_nq[0].rules[0].no_drop);
-	apply_bad(&p, &c, "no pause no-drop", "is not configured", (size_t)-1);
-	apply(&p, &c,
-	      "pause buffer-size 100 pause-threshold 50 "
-	      "resume-threshold 20");
+	tc_apply_bad(&p, &c, "no pause no-drop", "is not configured",
+	             (size_t)-1);
+	tc_apply(&p, &c,
+	         "pause buffer-size 100 pause-threshold 50 "
+	         "resume-threshold 20");
 	assert_int_equal(p.map_nq[0].rules[0].pfc_cos, 0);
-	apply(&p, &c, "no pause buffer-size");
+	tc_apply(&p, &c, "no pause buffer-size");
 	assert_false(p.map_nq[0].rules[0].buffer.set);
 
 	/* ingress and egress classes each take their own lines */
-	apply(&p, &c, "policy-map type queuing Q");
-	apply(&p, &c, "class type queuing c-out-8q-q3");
-	apply_bad(
+	tc_apply(&p, &c, "policy-map type queuing Q");
+	tc_apply(&p, &c, "class type queuing c-out-8q-q3");
+	tc_apply_bad(
 	    &p, &c,
 	    "pause buffer-size 100 pause-threshold 50 resume-threshold 20",
 	    "goes in an ingress class", (size_t)-1);
-	apply(&p, &c, "class type queuing c-in-q3");
-	apply_bad(&p, &c, "bandwidth remaining percent 50",
-	          "not supported in ingress class c-in-q3", (size_t)-1);
-	apply(&p, &c,
-	      "pause buffer-size 100 pause-threshold 50 resume-threshold 20");
+	tc_apply(&p, &c, "class type queuing c-in-q3");
+	tc_apply_bad(&p, &c, "bandwidth remaining percent 50",
+	             "not supported in ingress class c-in-q3", (size_t)-1);
+	tc_apply(
+	    &p, &c,
+	    "pause buffer-size 100 pause-threshold 50 resume-threshold 20");
 	q = policy_find_map_queuing(&p, "Q");
 	assert_true(q->in_queue[3].pause.set);
 	assert_true(q->queue[3].configured);
 	assert_false(q->queue[3].pause.set);
 	/* a policy with both kinds cannot be attached either way */
-	apply(&p, &c, "system qos");
-	apply(&p, &c, "service-policy type queuing input Q");
+	tc_apply(&p, &c, "system qos");
+	tc_apply(&p, &c, "service-policy type queuing input Q");
 	{
 		struct diag d;
 
@@ -321,10 +262,10 @@ static void test_pause_buffer_cli(void **state)
 		assert_non_null(strstr(d.v[0].text, "egress classes"));
 		diag_free(&d);
 	}
-	apply_bad(&p, &c, "no policy-map type queuing Q", "attached to system",
-	          (size_t)-1);
-	apply(&p, &c, "no service-policy type queuing input");
-	apply(&p, &c, "no policy-map type queuing Q");
+	tc_apply_bad(&p, &c, "no policy-map type queuing Q",
+	             "attached to system", (size_t)-1);
+	tc_apply(&p, &c, "no service-policy type queuing input");
+	tc_apply(&p, &c, "no policy-map type queuing Q");
 	policy_free(&p);
 }
 
@@ -338,28 +279,29 @@ static void test_interface_basics(void **state)
 
 	(void)state;
 	policy_init(&p);
-	session(&p, &c, LINES("interface swp1"));
-	apply_bad(&p, &c, "priority-flow-control mode auto send-tlv",
-	          "send-tlv goes with priority-flow-control mode on", 32);
-	apply_bad(&p, &c, "mtu 100", "Invalid value '100'", 4);
-	apply(&p, &c, "shutdown");
+	tc_session(&p, &c, LINES("interface swp1"));
+	tc_apply_bad(&p, &c, "priority-flow-control mode auto send-tlv",
+	             "send-tlv goes with priority-flow-control mode on", 32);
+	tc_apply_bad(&p, &c, "mtu 100", "Invalid value '100'", 4);
+	tc_apply(&p, &c, "shutdown");
 	assert_int_equal(SWP1->shutdown, POLICY_ON);
-	apply(&p, &c, "description a b  c");
+	tc_apply(&p, &c, "description a b  c");
 	assert_string_equal(SWP1->description, "a b c");
-	apply_bad(&p, &c, "no description x", "is not configured", (size_t)-1);
-	apply(&p, &c, "no description");
+	tc_apply_bad(&p, &c, "no description x", "is not configured",
+	             (size_t)-1);
+	tc_apply(&p, &c, "no description");
 	assert_string_equal(SWP1->description, "");
-	apply(&p, &c, "priority-flow-control mode on send-tlv");
+	tc_apply(&p, &c, "priority-flow-control mode on send-tlv");
 	assert_true(SWP1->pfc_send_tlv);
-	apply(&p, &c, "priority-flow-control mode on");
+	tc_apply(&p, &c, "priority-flow-control mode on");
 	assert_false(SWP1->pfc_send_tlv);
-	apply(&p, &c, "priority-flow-control mode on send-tlv");
-	apply(&p, &c, "no priority-flow-control mode");
+	tc_apply(&p, &c, "priority-flow-control mode on send-tlv");
+	tc_apply(&p, &c, "no priority-flow-control mode");
 	assert_false(SWP1->pfc_send_tlv);
 	assert_int_equal(SWP1->pfc_mode, POLICY_PFC_AUTO);
-	apply(&p, &c, "mtu 4200");
-	apply(&p, &c, "no mtu");
-	apply_bad(&p, &c, "no mtu", "not configured", (size_t)-1);
+	tc_apply(&p, &c, "mtu 4200");
+	tc_apply(&p, &c, "no mtu");
+	tc_apply_bad(&p, &c, "no mtu", "not configured", (size_t)-1);
 	round_trips(&p);
 	policy_free(&p);
 }
@@ -373,13 +315,13 @@ static void test_modes(void **state)
 	(void)state;
 	policy_init(&p);
 	cmd_ctx_init(&c);
-	apply(&p, &c, "terminal length 0");
-	apply(&p, &c, "conf");
+	tc_apply(&p, &c, "terminal length 0");
+	tc_apply(&p, &c, "conf");
 	assert_int_equal(c.mode, CMD_MODE_CONFIG);
-	apply(&p, &c, "terminal length 0");
+	tc_apply(&p, &c, "terminal length 0");
 	assert_int_equal(c.mode, CMD_MODE_CONFIG);
-	apply(&p, &c, "end");
-	apply(&p, &c, "configure");
+	tc_apply(&p, &c, "end");
+	tc_apply(&p, &c, "configure");
 	assert_int_equal(c.mode, CMD_MODE_CONFIG);
 	policy_free(&p);
 }
@@ -503,23 +445,24 @@ static void test_interface_names(void **state)
 	assert_int_equal(policy_ifname_expand("a,,b", m, 8), -1);
 
 	policy_init(&p);
-	session(&p, &c,
-	        LINES("interface swp1", "alias Ethernet1/1", "interface swp2",
-	              "alias Ethernet1/2", "interface swp3",
-	              "alias Ethernet1/3", "interface swp7",
-	              "alias Ethernet1/7", "interface ethernet 1/1-3, e1/7",
-	              "mtu 9000", "description storage"));
+	tc_session(&p, &c,
+	           LINES("interface swp1", "alias Ethernet1/1",
+	                 "interface swp2", "alias Ethernet1/2",
+	                 "interface swp3", "alias Ethernet1/3",
+	                 "interface swp7", "alias Ethernet1/7",
+	                 "interface ethernet 1/1-3, e1/7", "mtu 9000",
+	                 "description storage"));
 	for (size_t k = 0; k < p.nifaces; k++) {
 		assert_int_equal(p.ifaces[k].mtu, 9000);
 		assert_string_equal(p.ifaces[k].description, "storage");
 	}
 	assert_string_equal(c.path[0], "interface Ethernet1/1-3,Ethernet1/7");
-	apply(&p, &c, "interface Eth1/2");
+	tc_apply(&p, &c, "interface Eth1/2");
 	assert_string_equal(c.path[0], "interface swp2");
-	apply_bad(&p, &c, "interface eth1/9",
-	          "No interface has the alias Ethernet1/9", 10);
-	apply_bad(&p, &c, "interface Ethernet1/1-2, Ethernet1/9",
-	          "No interface has the alias Ethernet1/9", (size_t)-1);
+	tc_apply_bad(&p, &c, "interface eth1/9",
+	             "No interface has the alias Ethernet1/9", 10);
+	tc_apply_bad(&p, &c, "interface Ethernet1/1-2, Ethernet1/9",
+	             "No interface has the alias Ethernet1/9", (size_t)-1);
 	policy_free(&p);
 }
 
@@ -567,16 +510,16 @@ static void test_class_lines(void **state)
 
 	(void)state;
 	policy_init(&p);
-	session(&p, &c,
-	        LINES("class-map type qos match-any RDMA",
-	              "description RoCE and its CNPs", "match dscp 26",
-	              "match precedence 6", "class-map type network-qos NC",
-	              "description lossless", "match qos-group 3",
-	              "policy-map type qos P", "description ingress marking",
-	              "class RDMA", "set qos-group 3", "set dscp af31",
-	              "set cos 3", "policy-map type queuing Q",
-	              "description egress", "policy-map type network-qos N",
-	              "description jumbo", "class-map type qos RDMA"));
+	tc_session(&p, &c,
+	           LINES("class-map type qos match-any RDMA",
+	                 "description RoCE and its CNPs", "match dscp 26",
+	                 "match precedence 6", "class-map type network-qos NC",
+	                 "description lossless", "match qos-group 3",
+	                 "policy-map type qos P", "description ingress marking",
+	                 "class RDMA", "set qos-group 3", "set dscp af31",
+	                 "set cos 3", "policy-map type queuing Q",
+	                 "description egress", "policy-map type network-qos N",
+	                 "description jumbo", "class-map type qos RDMA"));
 	cq = policy_find_class_qos(&p, "RDMA");
 	assert_string_equal(cq->description, "RoCE and its CNPs");
 	assert_int_equal(cq->precedence, 1u << 6);
@@ -585,15 +528,15 @@ static void test_class_lines(void **state)
 	assert_true(cq->dscp & (UINT64_C(1) << 26));
 	assert_int_equal(p.map_qos[0].rules[0].dscp, 26);
 	assert_int_equal(p.map_qos[0].rules[0].cos, 3);
-	apply_bad(&p, &c, "match access-group name ROCE-ACL",
-	          "match access-group is not supported", 0);
-	apply_bad(&p, &c, "no match precedence 5", "is not configured", 20);
+	tc_apply_bad(&p, &c, "match access-group name ROCE-ACL",
+	             "match access-group is not supported", 0);
+	tc_apply_bad(&p, &c, "no match precedence 5", "is not configured", 20);
 	/* marking is kept, not realised: a warning */
 	diag_init(&d, NULL);
 	assert_int_equal(policy_validate(&p, &d), 0);
 	assert_true(d.nwarnings >= 1);
 	diag_free(&d);
-	t = running(&p, NULL);
+	t = tc_running(&p, NULL);
 	assert_non_null(strstr(t, "class-map type qos match-any RDMA\n"
 	                          " description RoCE and its CNPs\n"
 	                          " match dscp 26\n"
@@ -603,11 +546,11 @@ static void test_class_lines(void **state)
 	                          " description jumbo\n"));
 	free(t);
 	round_trips(&p);
-	apply(&p, &c, "no match precedence 6");
+	tc_apply(&p, &c, "no match precedence 6");
 	cq = policy_find_class_qos(&p, "RDMA");
 	assert_int_equal(cq->precedence, 0);
 	assert_false(cq->dscp & (UINT64_C(1) << 48));
-	apply(&p, &c, "no description");
+	tc_apply(&p, &c, "no description");
 	assert_string_equal(policy_find_class_qos(&p, "RDMA")->description, "");
 	policy_free(&p);
 }
@@ -624,20 +567,20 @@ static void test_queue_limit(void **state)
 
 	(void)state;
 	policy_init(&p);
-	session(&p, &c,
-	        LINES("policy-map type queuing Q",
-	              "class type queuing c-out-8q-q3",
-	              "bandwidth remaining percent 50",
-	              "queue-limit queue-size 200 kbytes",
-	              "class type queuing c-out-8q-q-default",
-	              "bandwidth remaining percent 50", "queue-limit dynamic 4",
-	              "system qos", "service-policy type queuing output Q",
-	              "interface swp1"));
+	tc_session(
+	    &p, &c,
+	    LINES("policy-map type queuing Q", "class type queuing c-out-8q-q3",
+	          "bandwidth remaining percent 50",
+	          "queue-limit queue-size 200 kbytes",
+	          "class type queuing c-out-8q-q-default",
+	          "bandwidth remaining percent 50", "queue-limit dynamic 4",
+	          "system qos", "service-policy type queuing output Q",
+	          "interface swp1"));
 	q = &policy_find_map_queuing(&p, "Q")->queue[3];
 	assert_int_equal(q->queue_limit_bytes, 200 * 1024);
 	assert_int_equal(
 	    policy_find_map_queuing(&p, "Q")->queue[0].queue_limit_dynamic, 5);
-	t = running(&p, NULL);
+	t = tc_running(&p, NULL);
 	assert_non_null(strstr(t, "  queue-limit queue-size 200 kbytes\n"));
 	assert_non_null(strstr(t, "  queue-limit dynamic 4\n"));
 	free(t);
@@ -661,24 +604,24 @@ static void test_queue_limit(void **state)
 		assert_true(found);
 	}
 	plan_free(&pl);
-	apply(&p, &c, "policy-map type queuing Q");
-	apply(&p, &c, "class type queuing c-out-8q-q3");
-	apply(&p, &c, "no queue-limit");
-	apply_bad(&p, &c, "no queue-limit", "not configured", (size_t)-1);
-	apply_bad(&p, &c, "queue-limit 5000 mbytes", "more than a fifo holds",
-	          (size_t)-1);
+	tc_apply(&p, &c, "policy-map type queuing Q");
+	tc_apply(&p, &c, "class type queuing c-out-8q-q3");
+	tc_apply(&p, &c, "no queue-limit");
+	tc_apply_bad(&p, &c, "no queue-limit", "not configured", (size_t)-1);
+	tc_apply_bad(&p, &c, "queue-limit 5000 mbytes",
+	             "more than a fifo holds", (size_t)-1);
 	/* the predefined WRED profiles and shaping: kept, shown, realised
 	 * (the profile as RED with roced's mapping where the kernel has
 	 * sch_red, the shape as the htb class's rate and ceil) */
-	apply(&p, &c, "random-detect threshold burst-optimized ecn");
-	apply(&p, &c, "shape min 10 gbps max 40 gbps");
-	apply_bad(&p, &c, "shape min 10 gbps max 1 gbps", "below min",
-	          (size_t)-1);
+	tc_apply(&p, &c, "random-detect threshold burst-optimized ecn");
+	tc_apply(&p, &c, "shape min 10 gbps max 40 gbps");
+	tc_apply_bad(&p, &c, "shape min 10 gbps max 1 gbps", "below min",
+	             (size_t)-1);
 	q = &policy_find_map_queuing(&p, "Q")->queue[3];
 	assert_int_equal(q->wred_profile, POLICY_WRED_BURST_OPTIMIZED + 1);
 	assert_true(q->wred_profile_ecn);
 	assert_int_equal(q->shape_max_kbps, 40 * 1000 * 1000);
-	t = running(&p, NULL);
+	t = tc_running(&p, NULL);
 	assert_non_null(strstr(t,
 	                       "  random-detect threshold burst-optimized ecn\n"
 	                       "  shape min 10 gbps max 40 gbps\n"));
@@ -730,9 +673,9 @@ static void test_queue_limit(void **state)
 	}
 	plan_free(&pl);
 	round_trips(&p);
-	apply(&p, &c, "no random-detect threshold");
-	apply(&p, &c, "no shape");
-	apply_bad(&p, &c, "no shape", "not configured", (size_t)-1);
+	tc_apply(&p, &c, "no random-detect threshold");
+	tc_apply(&p, &c, "no shape");
+	tc_apply_bad(&p, &c, "no shape", "not configured", (size_t)-1);
 	policy_free(&p);
 }
 
