@@ -1,5 +1,7 @@
-/* tcomp: helpers shared by test_compile.c and the test_compile_*.c
- * files linked with it. */
+/* tcomp: the scaffolding of the compile tests (test_compile and the
+ * test_compile_*.c files linked with it, test_compile_dcbx): policies
+ * built through the policy_add_* API, one port compiled, the plan's
+ * objects and messages looked up. tcomp.c holds them. */
 #ifndef ROCED_TCOMP_H
 #define ROCED_TCOMP_H
 
@@ -28,10 +30,29 @@ struct policy_queue *tcomp_set_queue(struct policy_map_queuing *m, unsigned q,
                                      int percent, int level);
 void tcomp_set_wred(struct policy_queue *pq, uint64_t min, uint64_t max,
                     unsigned prob, unsigned weight);
+/* Class-map type network-qos CLS (qos-group GROUP) and policy-map MAP
+ * with one rule for it, `pause pfc-cos COS` (COS < 0: none), MAP the
+ * system's network-qos policy. Returns the map. */
+struct policy_map_nq *tcomp_add_nq(struct policy *p, const char *cls,
+                                   const char *map, unsigned group, int cos);
+/* Interface NAME in PFC mode MODE with these service policies (NULL:
+ * none). */
+struct policy_iface *tcomp_add_iface(struct policy *p, const char *name,
+                                     enum policy_pfc_mode mode,
+                                     const char *qos_input,
+                                     const char *queuing_output);
 /* The reference policy with interface eth1 in PFC mode MODE. */
 struct policy_iface *tcomp_ref_policy(struct policy *p,
                                       enum policy_pfc_mode mode);
 
+/* CP: port IFNAME with PRESET's capabilities and no other input. */
+void tcomp_port(struct compile_port *cp, const char *ifname,
+                enum caps_preset preset);
+/* Compile P for the one port CP into PL (initialised here); the test
+ * fails on a compile error. */
+const struct plan_port *tcomp_run_port(const struct policy *p,
+                                       const struct compile_port *cp,
+                                       struct plan *pl);
 /* Compile P for one port IFNAME into PL (initialised here). */
 const struct plan_port *tcomp_run(const struct policy *p, const char *ifname,
                                   const struct caps *caps, struct plan *pl);

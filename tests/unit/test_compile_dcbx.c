@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "plan/compile.h"
 #include "proto/dcbx.h"
+#include "tcomp.h"
 
 static const uint8_t mac_switch[6] = {0x02, 0, 0, 0, 0, 0x01};
 static const uint8_t mac_host[6] = {0x02, 0, 0, 0, 0, 0x02};
@@ -24,70 +24,31 @@ static const uint8_t mac_host[6] = {0x02, 0, 0, 0, 0, 0x02};
  * and q3, network-qos pause pfc-cos 3, PFC mode MODE on swp1. */
 static void switch_policy(struct policy *p, enum policy_pfc_mode mode)
 {
-	struct policy_class_qos *cl;
 	struct policy_map_qos *mq;
-	struct policy_qos_rule *r;
 	struct policy_map_queuing *q;
-	struct policy_class_nq *cn;
-	struct policy_map_nq *nq;
-	struct policy_nq_rule *nr;
-	struct policy_iface *i;
 
 	policy_init(p);
-	cl = policy_add_class_qos(p, "ROCE");
-	assert_non_null(cl);
-	cl->dscp = 1ull << 26;
+	tcomp_add_class(p, "ROCE", POLICY_MATCH_ALL, 0, 1ull << 26);
 	mq = policy_add_map_qos(p, "QOS");
 	assert_non_null(mq);
-	r = policy_map_qos_add_rule(mq, "ROCE");
-	assert_non_null(r);
-	r->set_qos_group = true;
-	r->qos_group = 3;
+	tcomp_add_rule(mq, "ROCE", 3);
 	q = policy_add_map_queuing(p, "QUE");
 	assert_non_null(q);
-	for (unsigned n = 0; n < 8; n += 3) {
-		q->queue[n].configured = true;
-		q->queue[n].has_bandwidth = true;
-		q->queue[n].bandwidth_percent = 50;
-	}
-	cn = policy_add_class_nq(p, "NC");
-	assert_non_null(cn);
-	cn->qos_groups = 1u << 3;
-	nq = policy_add_map_nq(p, "NQ");
-	assert_non_null(nq);
-	nr = policy_map_nq_add_rule(nq, "NC");
-	assert_non_null(nr);
-	nr->pfc_cos = 1u << 3;
-	snprintf(p->system.network_qos, sizeof(p->system.network_qos), "NQ");
-	i = policy_add_iface(p, "swp1");
-	assert_non_null(i);
-	i->pfc_mode = mode;
-	snprintf(i->qos_input, sizeof(i->qos_input), "QOS");
-	snprintf(i->queuing_output, sizeof(i->queuing_output), "QUE");
+	tcomp_set_queue(q, 0, 50, 0);
+	tcomp_set_queue(q, 3, 50, 0);
+	tcomp_set_queue(q, 6, 50, 0);
+	tcomp_add_nq(p, "NC", "NQ", 3, 3);
+	tcomp_add_iface(p, "swp1", mode, "QOS", "QUE");
 }
 
 /* The host: willing, mode auto, only the network-qos (no queuing or qos
  * policy of its own). */
 static void host_policy(struct policy *p, bool willing)
 {
-	struct policy_class_nq *cn;
-	struct policy_map_nq *nq;
-	struct policy_nq_rule *nr;
-	struct policy_iface *i;
-
 	policy_init(p);
-	cn = policy_add_class_nq(p, "NC");
-	assert_non_null(cn);
-	cn->qos_groups = 1u << 3;
-	nq = policy_add_map_nq(p, "NQ");
-	assert_non_null(nq);
-	nr = policy_map_nq_add_rule(nq, "NC");
-	assert_non_null(nr);
-	nr->pfc_cos = 1u << 3;
-	snprintf(p->system.network_qos, sizeof(p->system.network_qos), "NQ");
-	i = policy_add_iface(p, "eth0");
-	assert_non_null(i);
-	i->lldp.willing = willing;
+	tcomp_add_nq(p, "NC", "NQ", 3, 3);
+	tcomp_add_iface(p, "eth0", POLICY_PFC_AUTO, NULL, NULL)->lldp.willing =
+	    willing;
 }
 
 static const struct plan_port *run(const struct policy *p, const char *ifname,
@@ -96,27 +57,19 @@ static const struct plan_port *run(const struct policy *p, const char *ifname,
 {
 	struct compile_port cp;
 
-	memset(&cp, 0, sizeof(cp));
-	snprintf(cp.ifname, sizeof(cp.ifname), "%s", ifname);
-	caps_preset(&cp.caps, CAPS_PRESET_HOST);
+	tcomp_port(&cp, ifname, CAPS_PRESET_HOST);
 	if (oper) {
 		cp.has_dcbx = true;
 		cp.dcbx = *oper;
 	}
-	plan_init(pl);
-	assert_int_equal(compile_policy(p, &cp, 1, pl), 0);
-	assert_int_equal(pl->diag.nerrors, 0);
-	return &pl->ports[0];
+	return tcomp_run_port(p, &cp, pl);
 }
 
+/* Notes and warnings alike. */
 static size_t count_notes(const struct plan_port *pp, const char *needle)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < pp->warnings.n; i++)
-		n += pp->warnings.v[i].text &&
-		     strstr(pp->warnings.v[i].text, needle) != NULL;
-	return n;
+	return tcomp_count_msgs(pp, DIAG_NOTE, needle) +
+	       tcomp_count_msgs(pp, DIAG_WARNING, needle);
 }
 
 /* What the switch advertises follows its policy and PFC mode. */

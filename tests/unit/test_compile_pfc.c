@@ -26,16 +26,11 @@ static const struct plan_port *run(struct policy *p, enum caps_preset preset,
 {
 	struct compile_port cp;
 
-	memset(&cp, 0, sizeof(cp));
-	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
-	caps_preset(&cp.caps, preset);
+	tcomp_port(&cp, "eth1", preset);
 	cp.softpfc = softpfc;
 	cp.pfc_hold = hold;
 	cp.wd_shut = shut;
-	plan_init(pl);
-	assert_int_equal(compile_policy(p, &cp, 1, pl), 0);
-	assert_int_equal(pl->nports, 1);
-	return &pl->ports[0];
+	return tcomp_run_port(p, &cp, pl);
 }
 
 static void want_released(const struct plan_qdisc *qd)
