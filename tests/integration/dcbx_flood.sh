@@ -24,12 +24,8 @@ t_init dcbx_flood
 t_need_root
 [ -x "$rocesh" ] || t_skip "rocesh is not built"
 tmp=$t_tmp
-t_netns_add ns dcbxfl
+t_veth_ns ns dcbxfl eth0 fl0
 in_ns() { "$IP" netns exec "$ns" "$@"; }
-in_ns "$IP" link set lo up
-in_ns "$IP" link add eth0 type veth peer name fl0
-in_ns "$IP" link set eth0 up
-in_ns "$IP" link set fl0 up
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0:thread_local_quarantine_size_kb=0"
 export ASAN_OPTIONS
 t_roced_start "$ns" "$top_srcdir/tests/fixtures/dcbx/host.conf" \

@@ -18,13 +18,9 @@ t_init dcbx_lldpad
 t_need_root
 command -v lldpad >/dev/null || t_skip "lldpad is not installed (scripts/install-deps.sh)"
 tmp=$t_tmp
-t_netns_add ns dcbxla
+t_veth_ns ns dcbxla swp1 la0
 in_ns() { "$IP" netns exec "$ns" "$@"; }
-in_ns "$IP" link set lo up
-in_ns "$IP" link add swp1 type veth peer name la0
-in_ns "$IP" link set swp1 up
-in_ns "$IP" link set la0 up
-mac=$(in_ns cat /sys/class/net/swp1/address)
+mac=$t_mac
 
 t_show_on_fail "lldpad" "$tmp/lldpad.log"
 t_spawn "$IP" netns exec "$ns" sh -c \

@@ -37,13 +37,9 @@ shim=$top_builddir/tests/tools/fake_dcbnl.so
 [ -f "$shim" ] || t_skip "tests/tools/fake_dcbnl.so is not built (make check builds it)"
 tmp=$t_tmp
 fix="$top_srcdir/tests/fixtures/dcbx"
-t_netns_add sw dcbxlbs
-t_netns_add host dcbxlbh
-"$IP" -n "$sw" link add swp1 type veth peer name eth0 netns "$host"
+t_veth_link sw dcbxlbs swp1 host dcbxlbh eth0
 "$IP" -n "$host" link add eth1 type veth peer name pe1
-for l in lo eth0 eth1 pe1; do "$IP" -n "$host" link set "$l" up; done
-"$IP" -n "$sw" link set lo up
-"$IP" -n "$sw" link set swp1 up
+for l in eth1 pe1; do "$IP" -n "$host" link set "$l" up; done
 
 cat >"$tmp/host.conf" <<'CONF'
 class-map = { network-qos = ( { name = "NC"; qos-group = 4; } ); };

@@ -14,14 +14,9 @@ t_need_root
 command -v lldpd >/dev/null || t_skip "lldpd is not installed (scripts/install-deps.sh)"
 [ -x "$rocesh" ] || t_skip "rocesh is not built"
 tmp=$t_tmp
-t_netns_add ns dcbxld
+t_veth_ns ns dcbxld eth0 lp0
 in_ns() { "$IP" netns exec "$ns" "$@"; }
-in_ns "$IP" link set lo up
-in_ns "$IP" link add eth0 type veth peer name lp0
-in_ns "$IP" link set eth0 up
-in_ns "$IP" link set lp0 up
-mac=$(in_ns cat /sys/class/net/eth0/address)
-lmac=$(in_ns cat /sys/class/net/lp0/address)
+mac=$t_mac lmac=$t_peer_mac
 
 # subtype 11 PFC: willing 0, cap 8 | enable bit 3; 10 ETS Recommendation:
 # reserved, priority n -> TC n, 50 % on TC 0 and 3, TSA ETS everywhere;

@@ -23,13 +23,7 @@ t_need_root
 fix="$top_srcdir/tests/fixtures/dcbx"
 tmp=$t_tmp
 
-t_netns_add sw dcbxsw
-t_netns_add host dcbxh
-"$IP" -n "$sw" link add swp1 type veth peer name eth0 netns "$host"
-"$IP" -n "$sw" link set lo up
-"$IP" -n "$host" link set lo up
-"$IP" -n "$sw" link set swp1 up
-"$IP" -n "$host" link set eth0 up
+t_veth_link sw dcbxsw swp1 host dcbxh eth0
 
 now() { date +%s.%N; }
 elapsed() { echo "$(now) $1" | awk '{ printf "%.3f", $1 - $2 }'; }

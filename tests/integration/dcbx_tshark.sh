@@ -14,13 +14,9 @@ t_need_root
 command -v tshark >/dev/null || t_skip "tshark is not installed (scripts/install-deps.sh)"
 [ -x "$rocesh" ] || t_skip "rocesh is not built"
 tmp=$t_tmp
-t_netns_add ns dcbxts
+t_veth_ns ns dcbxts swp1 cap0
 in_ns() { "$IP" netns exec "$ns" "$@"; }
-in_ns "$IP" link set lo up
-in_ns "$IP" link add swp1 type veth peer name cap0
-in_ns "$IP" link set swp1 up
-in_ns "$IP" link set cap0 up
-mac=$(in_ns cat /sys/class/net/swp1/address)
+mac=$t_mac
 
 t_show_on_fail "tshark" "$tmp/tshark.err"
 t_spawn "$IP" netns exec "$ns" tshark -q -i cap0 -f "ether proto 0x88cc" \

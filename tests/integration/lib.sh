@@ -252,6 +252,35 @@ t_cleanup()
 
 # --- roced as a daemon (daemon_events.sh, daemon_mirror.sh, daemon_repair.sh) ---
 
+# t_veth_ns VAR TAG PORT PEER: the one-namespace rig of the LLDP/DCBX
+# tests: a namespace (its name in VAR, as t_netns_add) with lo and the
+# veth pair PORT-PEER up in it (roced on PORT, a peer tool on PEER);
+# t_mac is PORT's MAC address, t_peer_mac PEER's.
+t_veth_ns()
+{
+	t_netns_add "$1" "$2" || return 1
+	eval "_t_vns=\$$1"
+	"$IP" -n "$_t_vns" link set lo up
+	"$IP" -n "$_t_vns" link add "$3" type veth peer name "$4"
+	"$IP" -n "$_t_vns" link set "$3" up
+	"$IP" -n "$_t_vns" link set "$4" up
+	t_mac=$("$IP" netns exec "$_t_vns" cat "/sys/class/net/$3/address")
+	t_peer_mac=$("$IP" netns exec "$_t_vns" cat "/sys/class/net/$4/address")
+}
+
+# t_veth_link VAR1 TAG1 PORT1 VAR2 TAG2 PORT2: the two-namespace rig (a
+# switch and a host, say): two namespaces (names in VAR1 and VAR2) with
+# lo up, linked by the veth pair PORT1 (in the first) - PORT2, both up.
+t_veth_link()
+{
+	t_netns_add "$1" "$2" || return 1
+	t_netns_add "$4" "$5" || return 1
+	eval "_t_vn1=\$$1 _t_vn2=\$$4"
+	"$IP" -n "$_t_vn1" link add "$3" type veth peer name "$6" netns "$_t_vn2"
+	for _t_l in lo "$3"; do "$IP" -n "$_t_vn1" link set "$_t_l" up; done
+	for _t_l in lo "$6"; do "$IP" -n "$_t_vn2" link set "$_t_l" up; done
+}
+
 # t_conf_ports OUT PORT...: conf/roced.conf with its one interface block
 # repeated for each PORT (swpN gets the alias Ethernet1/N).
 t_conf_ports()
