@@ -259,7 +259,7 @@ t_cleanup()
 t_veth_ns()
 {
 	t_netns_add "$1" "$2" || return 1
-	eval "_t_vns=\$$1"
+	_t_vns=$_t_ns
 	"$IP" -n "$_t_vns" link set lo up
 	"$IP" -n "$_t_vns" link add "$3" type veth peer name "$4"
 	"$IP" -n "$_t_vns" link set "$3" up
@@ -274,8 +274,9 @@ t_veth_ns()
 t_veth_link()
 {
 	t_netns_add "$1" "$2" || return 1
+	_t_vn1=$_t_ns
 	t_netns_add "$4" "$5" || return 1
-	eval "_t_vn1=\$$1 _t_vn2=\$$4"
+	_t_vn2=$_t_ns
 	"$IP" -n "$_t_vn1" link add "$3" type veth peer name "$6" netns "$_t_vn2"
 	for _t_l in lo "$3"; do "$IP" -n "$_t_vn1" link set "$_t_l" up; done
 	for _t_l in lo "$6"; do "$IP" -n "$_t_vn2" link set "$_t_l" up; done
