@@ -75,17 +75,20 @@ void diag_add(struct diag *d, enum diag_severity sev, unsigned line,
 	va_end(ap);
 }
 
-static const char *diag_sev_name(enum diag_severity sev)
+/* The severities' one name table: FILE:LINE lists and the plan's
+ * warnings print them alike. */
+static const char *const diag_sev_names[] = {
+    [DIAG_ERROR] = "error",
+    [DIAG_WARNING] = "warning",
+    [DIAG_NOTE] = "note",
+};
+
+const char *diag_sev_name(enum diag_severity sev)
 {
-	switch (sev) {
-	case DIAG_ERROR:
-		return "error";
-	case DIAG_WARNING:
-		return "warning";
-	case DIAG_NOTE:
-		return "note";
-	}
-	return "?";
+	if ((size_t)sev >= sizeof(diag_sev_names) / sizeof(diag_sev_names[0]) ||
+	    !diag_sev_names[sev])
+		return "?";
+	return diag_sev_names[sev];
 }
 
 int diag_format(const struct diag *d, size_t i, char *buf, size_t len)

@@ -44,6 +44,9 @@ void diag_addv(struct diag *d, enum diag_severity sev, unsigned line,
 #define diag_err(d, line, ...)  diag_add((d), DIAG_ERROR, (line), __VA_ARGS__)
 #define diag_warn(d, line, ...) diag_add((d), DIAG_WARNING, (line), __VA_ARGS__)
 
+/* "error", "warning", "note" ("?" for anything else). */
+const char *diag_sev_name(enum diag_severity sev);
+
 /* Render message I as "FILE:LINE: error: text" (parts omitted when unknown)
  * into BUF. Returns the length snprintf would have written. */
 int diag_format(const struct diag *d, size_t i, char *buf, size_t len);

@@ -237,6 +237,26 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 	}
 }
 
+/* The service-policy lines of system qos (NETWORK_QOS: its own) and of
+ * an interface (NULL), the same in an interface's plain and `all` form. */
+static void cmd_running_policies(const char *network_qos, const char *qos_input,
+                                 const char *queuing_output,
+                                 const char *queuing_input, struct strbuf *out)
+{
+	if (network_qos && network_qos[0])
+		strbuf_printf(out, " service-policy type network-qos %s\n",
+		              network_qos);
+	if (qos_input[0])
+		strbuf_printf(out, " service-policy type qos input %s\n",
+		              qos_input);
+	if (queuing_output[0])
+		strbuf_printf(out, " service-policy type queuing output %s\n",
+		              queuing_output);
+	if (queuing_input[0])
+		strbuf_printf(out, " service-policy type queuing input %s\n",
+		              queuing_input);
+}
+
 static void cmd_running_system(const struct policy *p, struct strbuf *out)
 {
 	const struct policy_system *s = &p->system;
@@ -245,34 +265,15 @@ static void cmd_running_system(const struct policy *p, struct strbuf *out)
 	    !s->queuing_input[0])
 		return;
 	strbuf_puts(out, "system qos\n");
-	if (s->network_qos[0])
-		strbuf_printf(out, " service-policy type network-qos %s\n",
-		              s->network_qos);
-	if (s->qos_input[0])
-		strbuf_printf(out, " service-policy type qos input %s\n",
-		              s->qos_input);
-	if (s->queuing_output[0])
-		strbuf_printf(out, " service-policy type queuing output %s\n",
-		              s->queuing_output);
-	if (s->queuing_input[0])
-		strbuf_printf(out, " service-policy type queuing input %s\n",
-		              s->queuing_input);
+	cmd_running_policies(s->network_qos, s->qos_input, s->queuing_output,
+	                     s->queuing_input, out);
 }
 
-/* An interface's service-policy lines, the same in its plain and its
- * `all` form. */
 static void cmd_running_iface_policies(const struct policy_iface *i,
                                        struct strbuf *out)
 {
-	if (i->qos_input[0])
-		strbuf_printf(out, " service-policy type qos input %s\n",
-		              i->qos_input);
-	if (i->queuing_output[0])
-		strbuf_printf(out, " service-policy type queuing output %s\n",
-		              i->queuing_output);
-	if (i->queuing_input[0])
-		strbuf_printf(out, " service-policy type queuing input %s\n",
-		              i->queuing_input);
+	cmd_running_policies(NULL, i->qos_input, i->queuing_output,
+	                     i->queuing_input, out);
 }
 
 static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)

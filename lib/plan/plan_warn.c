@@ -137,19 +137,6 @@ static void pw_ports(const struct pw *w, const struct pw_group *grp,
 		pw_flush(sb, first, last, count, &sep);
 }
 
-static const char *pw_sev_name(enum diag_severity s)
-{
-	switch (s) {
-	case DIAG_ERROR:
-		return "error";
-	case DIAG_WARNING:
-		return "warning";
-	case DIAG_NOTE:
-		return "note";
-	}
-	return "?";
-}
-
 int plan_warn_each(const struct plan *pl, const char *file,
                    void (*cb)(const char *line, void *data), void *data)
 {
@@ -186,7 +173,7 @@ int plan_warn_each(const struct plan *pl, const char *file,
 			strbuf_printf(&sb, "%s:%u: ", file, m->line);
 		else if (file)
 			strbuf_printf(&sb, "%s: ", file);
-		strbuf_printf(&sb, "%s: ", pw_sev_name(m->sev));
+		strbuf_printf(&sb, "%s: ", diag_sev_name(m->sev));
 		pw_ports(&w, &w.g[i], &sb);
 		strbuf_printf(&sb, ": %s", m->text ? m->text : "?");
 		if (!sb.oom)
