@@ -222,14 +222,44 @@ static int cmd_nx_wd_global(struct cmd_exec_arg *x)
 	return 0;
 }
 
+/* A number setting of a command family: its keyword, where it sits in
+ * the family's struct and its NX-OS default. */
+struct cmd_nx_number {
+	const char *kw;
+	size_t off;
+	uint32_t def;
+};
+
+/* Set the number of TAB (N rows) whose keyword the line has, in the
+ * struct at BASE; `no` restores the default. WHAT names the family in
+ * the error for a line that has none of them. */
+static int cmd_nx_set_number(struct cmd_exec_arg *x,
+                             const struct cmd_nx_number *tab, size_t n,
+                             void *base, const char *what)
+{
+	const char *v = cmd_arg(x->pa, 0, NULL);
+
+	for (size_t k = 0; k < n; k++) {
+		uint32_t *field;
+
+		if (!cmd_has(x->pa, tab[k].kw, NULL))
+			continue;
+		field = (uint32_t *)((char *)base + tab[k].off);
+		if (x->pa->negated &&
+		    cmd_nx_no_value(x, true, *field, x->pa->name))
+			return -1;
+		*field = x->pa->negated || !v ? tab[k].def
+		                              : (uint32_t)strtoul(v, NULL, 10);
+		return 0;
+	}
+	cmd_fail(x->err, 0, "%% Unknown %s setting", what);
+	return -1;
+}
+
 /* The watchdog's numbers; `no` restores the NX-OS default. */
 static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 {
-	static const struct {
-		const char *kw;
-		size_t off;
-		uint32_t def;
-	} tab[] = {
+	static const struct cmd_nx_number tab[] = {
 	    {"interval", offsetof(struct policy_pfcwd, poll_ms),
 	     POLICY_PFCWD_POLL_MS},
 	    {"shutdown-multiplier",
@@ -243,23 +273,9 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 	    {"fixed-restore", offsetof(struct policy_pfcwd, fixed_restore_mult),
 	     POLICY_PFCWD_FIXED_RESTORE_MULT},
 	};
-	const char *v = cmd_arg(x->pa, 0, NULL);
 
-	for (size_t k = 0; k < sizeof(tab) / sizeof(*tab); k++) {
-		uint32_t *field;
-
-		if (!cmd_has(x->pa, tab[k].kw, NULL))
-			continue;
-		field = (uint32_t *)((char *)&x->p->pfcwd + tab[k].off);
-		if (x->pa->negated &&
-		    cmd_nx_no_value(x, true, *field, x->pa->name))
-			return -1;
-		*field = x->pa->negated || !v ? tab[k].def
-		                              : (uint32_t)strtoul(v, NULL, 10);
-		return 0;
-	}
-	cmd_fail(x->err, 0, "%% Unknown watch-dog setting");
-	return -1;
+	return cmd_nx_set_number(x, tab, sizeof(tab) / sizeof(*tab),
+	                         &x->p->pfcwd, "watch-dog");
 }
 
 /* ---- LLDP and DCBX (issue 7) ---- */
@@ -273,34 +289,16 @@ static int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
 /* lldp timer|holdtime|reinit N; `no` restores the NX-OS default. */
 static int cmd_nx_lldp_number(struct cmd_exec_arg *x)
 {
-	static const struct {
-		const char *kw;
-		size_t off;
-		uint32_t def;
-	} tab[] = {
+	static const struct cmd_nx_number tab[] = {
 	    {"timer", offsetof(struct policy_lldp, timer), POLICY_LLDP_TIMER},
 	    {"holdtime", offsetof(struct policy_lldp, holdtime),
 	     POLICY_LLDP_HOLDTIME},
 	    {"reinit", offsetof(struct policy_lldp, reinit),
 	     POLICY_LLDP_REINIT},
 	};
-	const char *v = cmd_arg(x->pa, 0, NULL);
 
-	for (size_t k = 0; k < sizeof(tab) / sizeof(*tab); k++) {
-		uint32_t *field;
-
-		if (!cmd_has(x->pa, tab[k].kw, NULL))
-			continue;
-		field = (uint32_t *)((char *)&x->p->lldp + tab[k].off);
-		if (x->pa->negated &&
-		    cmd_nx_no_value(x, true, *field, x->pa->name))
-			return -1;
-		*field = x->pa->negated || !v ? tab[k].def
-		                              : (uint32_t)strtoul(v, NULL, 10);
-		return 0;
-	}
-	cmd_fail(x->err, 0, "%% Unknown lldp setting");
-	return -1;
+	return cmd_nx_set_number(x, tab, sizeof(tab) / sizeof(*tab),
+	                         &x->p->lldp, "lldp");
 }
 
 /* `no lldp tlv-select dcbxp egress-queuing` keeps the DCBX TLVs and
