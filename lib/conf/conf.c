@@ -153,32 +153,6 @@ static void conf_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 	conf_nx_qos_rule(c, e, where, r);
 }
 
-static void conf_map_qos(struct conf_ctx *c, const config_setting_t *e,
-                         void *arg)
-{
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
-	                                     CONF_K_DESCRIPTION};
-	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
-	struct policy_map_qos *m;
-	struct conf_map_arg ma = {.where = where};
-	unsigned line = conf_line(e);
-
-	if (conf_name(c, e, "policy-map type qos", name, sizeof(name), &line))
-		return;
-	snprintf(where, sizeof(where), "policy-map type qos %s", name);
-	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
-	m = policy_add_map_qos(c->p, name);
-	if (!m) {
-		conf_oom(c, e);
-		return;
-	}
-	m->line = line;
-	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
-	            sizeof(m->description), NULL);
-	ma.index = c->p->nmap_qos - 1;
-	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_qos_rule);
-}
-
 /* Report the random-detect group G of WHERE without KEY, a threshold it
  * cannot do without, with an EXAMPLE value. */
 static void conf_wred_required(struct conf_ctx *c, const config_setting_t *g,
@@ -301,33 +275,6 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	conf_wred(c, e, where, &q->wred);
 }
 
-static void conf_map_queuing(struct conf_ctx *c, const config_setting_t *e,
-                             void *arg)
-{
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
-	                                     CONF_K_DESCRIPTION};
-	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
-	struct policy_map_queuing *m;
-	struct conf_map_arg ma = {.where = where};
-	unsigned line = conf_line(e);
-
-	if (conf_name(c, e, "policy-map type queuing", name, sizeof(name),
-	              &line))
-		return;
-	snprintf(where, sizeof(where), "policy-map type queuing %s", name);
-	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
-	m = policy_add_map_queuing(c->p, name);
-	if (!m) {
-		conf_oom(c, e);
-		return;
-	}
-	m->line = line;
-	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
-	            sizeof(m->description), NULL);
-	ma.index = c->p->nmap_queuing - 1;
-	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_queue);
-}
-
 static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
@@ -361,31 +308,83 @@ static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 	conf_nx_nq_rule(c, e, where, r);
 }
 
-static void conf_map_nq(struct conf_ctx *c, const config_setting_t *e,
-                        void *arg)
+/* The three policy-map types read alike: a name, a description and the
+ * list of classes, each class read by the type's own reader. */
+enum conf_map_type {
+	CONF_MAP_QOS,
+	CONF_MAP_QUEUING,
+	CONF_MAP_NQ,
+};
+
+struct conf_map_kind {
+	enum conf_map_type type;
+	const char *what; /* "policy-map type qos" */
+	void (*rule)(struct conf_ctx *c, const config_setting_t *e, void *arg);
+};
+
+static const struct conf_map_kind conf_map_kinds[] = {
+    [CONF_MAP_QOS] = {CONF_MAP_QOS, "policy-map type qos", conf_qos_rule},
+    [CONF_MAP_QUEUING] = {CONF_MAP_QUEUING, "policy-map type queuing",
+                          conf_queue},
+    [CONF_MAP_NQ] = {CONF_MAP_NQ, "policy-map type network-qos", conf_nq_rule},
+};
+
+/* One policy-map of the kind ARG (a struct conf_map_kind). */
+static void conf_map(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
 	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_CLASS,
 	                                     CONF_K_DESCRIPTION};
+	const struct conf_map_kind *k = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
-	struct policy_map_nq *m;
 	struct conf_map_arg ma = {.where = where};
-	unsigned line = conf_line(e);
+	unsigned line = conf_line(e), *mline = NULL;
+	char *descr = NULL;
 
-	if (conf_name(c, e, "policy-map type network-qos", name, sizeof(name),
-	              &line))
+	if (conf_name(c, e, k->what, name, sizeof(name), &line))
 		return;
-	snprintf(where, sizeof(where), "policy-map type network-qos %s", name);
+	snprintf(where, sizeof(where), "%s %s", k->what, name);
 	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
-	m = policy_add_map_nq(c->p, name);
-	if (!m) {
+	switch (k->type) {
+	case CONF_MAP_QOS: {
+		struct policy_map_qos *m = policy_add_map_qos(c->p, name);
+
+		if (m) {
+			mline = &m->line;
+			descr = m->description;
+			ma.index = c->p->nmap_qos - 1;
+		}
+		break;
+	}
+	case CONF_MAP_QUEUING: {
+		struct policy_map_queuing *m =
+		    policy_add_map_queuing(c->p, name);
+
+		if (m) {
+			mline = &m->line;
+			descr = m->description;
+			ma.index = c->p->nmap_queuing - 1;
+		}
+		break;
+	}
+	case CONF_MAP_NQ: {
+		struct policy_map_nq *m = policy_add_map_nq(c->p, name);
+
+		if (m) {
+			mline = &m->line;
+			descr = m->description;
+			ma.index = c->p->nmap_nq - 1;
+		}
+		break;
+	}
+	}
+	if (!mline) {
 		conf_oom(c, e);
 		return;
 	}
-	m->line = line;
-	conf_string(c, e, CONF_K_DESCRIPTION, where, m->description,
-	            sizeof(m->description), NULL);
-	ma.index = c->p->nmap_nq - 1;
-	conf_each(c, e, CONF_K_CLASS, where, &ma, conf_nq_rule);
+	*mline = line;
+	conf_string(c, e, CONF_K_DESCRIPTION, where, descr, POLICY_DESCR_MAX,
+	            NULL);
+	conf_each(c, e, CONF_K_CLASS, where, &ma, k->rule);
 }
 
 static void conf_policy_maps(struct conf_ctx *c, const config_setting_t *root)
@@ -399,12 +398,12 @@ static void conf_policy_maps(struct conf_ctx *c, const config_setting_t *root)
 		return;
 	conf_check_keys(c, g, conf_key_name(CONF_K_POLICY_MAP), keys,
 	                CONF_NKEYS(keys));
-	conf_each(c, g, CONF_K_QOS, conf_key_name(CONF_K_POLICY_MAP), NULL,
-	          conf_map_qos);
-	conf_each(c, g, CONF_K_QUEUING, conf_key_name(CONF_K_POLICY_MAP), NULL,
-	          conf_map_queuing);
+	conf_each(c, g, CONF_K_QOS, conf_key_name(CONF_K_POLICY_MAP),
+	          (void *)&conf_map_kinds[CONF_MAP_QOS], conf_map);
+	conf_each(c, g, CONF_K_QUEUING, conf_key_name(CONF_K_POLICY_MAP),
+	          (void *)&conf_map_kinds[CONF_MAP_QUEUING], conf_map);
 	conf_each(c, g, CONF_K_NETWORK_QOS, conf_key_name(CONF_K_POLICY_MAP),
-	          NULL, conf_map_nq);
+	          (void *)&conf_map_kinds[CONF_MAP_NQ], conf_map);
 }
 
 /* --- system qos, interfaces, PFC watchdog --- */
