@@ -90,18 +90,8 @@ self=$here/$(basename "$0")
 rig=$here/../rig/qemu
 
 if [ "${ROCED_GUEST:-}" != 1 ]; then
-	# The guest runs as a child waited for, so that a TERM to this
-	# script reaches run-guest.sh, whose trap stops QEMU.
 	. "$here/lib.sh"
-	t_init fullkernel_apply
-	t0=$(date +%s.%N)
-	rc=0
-	t_run "$rig/run-guest.sh" "$self" "$@" || rc=$?
-	t1=$(date +%s.%N)
-	[ $rc -eq 77 ] && exit 77
-	awk -v a="$t0" -v b="$t1" 'BEGIN {
-		printf "fullkernel_apply: boot to result %.1f s (host wall clock)\n", b - a }'
-	exit $rc
+	t_guest fullkernel_apply "$self" "$@"
 fi
 
 . "$rig/guest-lib.sh"

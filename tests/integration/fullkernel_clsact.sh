@@ -20,13 +20,8 @@ self=$here/$(basename "$0")
 rig=$here/../rig/qemu
 
 if [ "${ROCED_GUEST:-}" != 1 ]; then
-	# The guest runs as a child waited for, so that a TERM to this
-	# script reaches run-guest.sh, whose trap stops QEMU.
 	. "$here/lib.sh"
-	t_init fullkernel_clsact
-	rc=0
-	t_run "$rig/run-guest.sh" "$self" "$@" || rc=$?
-	exit $rc
+	t_guest fullkernel_clsact "$self" "$@"
 fi
 
 . "$rig/guest-lib.sh"

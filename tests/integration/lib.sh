@@ -33,8 +33,9 @@
 # namespace name, so that the leftovers check (tests/tools/leftovers.py)
 # counts this run's namespaces and not those of another engineer's run.
 #
-# Also here: the setup that daemon tests share (t_conf_ports,
-# t_conf_match_any, t_roced_*).
+# Also here: the setup that daemon tests share (t_veth_ns, t_veth_link,
+# t_conf_ports, t_conf_match_any, t_roced_*) and the host side of the
+# QEMU tier's tests (t_guest).
 
 # shellcheck disable=SC2034 # for the tests that source this
 {
@@ -280,6 +281,26 @@ t_veth_link()
 	"$IP" -n "$_t_vn1" link add "$3" type veth peer name "$6" netns "$_t_vn2"
 	for _t_l in lo "$3"; do "$IP" -n "$_t_vn1" link set "$_t_l" up; done
 	for _t_l in lo "$6"; do "$IP" -n "$_t_vn2" link set "$_t_l" up; done
+}
+
+# t_guest NAME SCRIPT [ARGS...]: a fullkernel test's host side: boot the
+# QEMU full-kernel guest (tests/rig/qemu/run-guest.sh) and run SCRIPT (the
+# test itself) inside it, as a child waited for, so that a TERM to the test
+# reaches run-guest.sh, whose trap stops QEMU; print the boot-to-result
+# time (host wall clock) and exit with the guest's status (77: QEMU or the
+# distro kernel is missing).
+t_guest()
+{
+	t_init "$1"
+	shift
+	_t_g0=$(date +%s.%N)
+	_t_grc=0
+	t_run "$top_srcdir/tests/rig/qemu/run-guest.sh" "$@" || _t_grc=$?
+	_t_g1=$(date +%s.%N)
+	[ $_t_grc -eq 77 ] && exit 77
+	awk -v n="$t_name" -v a="$_t_g0" -v b="$_t_g1" 'BEGIN {
+		printf "%s: boot to result %.1f s (host wall clock)\n", n, b - a }'
+	exit $_t_grc
 }
 
 # t_conf_ports OUT PORT...: conf/roced.conf with its one interface block

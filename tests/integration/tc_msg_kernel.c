@@ -119,46 +119,49 @@ static int ifindex_of(const char *name)
 
 /* --- sending plan objects ----------------------------------------------- */
 
-static int send_qdisc(int ifi, enum tc_msg_op op, const struct plan_qdisc *q)
+/* Send the request an encoder wrote into BUF (ENC: its result; WHAT
+ * names the object when it failed); the kernel's extack is printed. */
+static int send_encoded(uint32_t *buf, int enc, const char *what)
 {
-	static uint32_t buf[TC_MSG_BUF_SIZE / 4];
 	char msg[256];
-	int err = tc_msg_qdisc(buf, sizeof(buf), op, ifi, seq++, q);
+	int err;
 
-	if (err)
-		die("encode qdisc %x: %s", q->handle >> 16, strerror(-err));
+	if (enc)
+		die("encode %s: %s", what, strerror(-enc));
 	err = talk(buf, msg, sizeof(msg));
 	if (err && msg[0])
 		printf("   kernel: %s\n", msg);
 	return err;
+}
+
+static int send_qdisc(int ifi, enum tc_msg_op op, const struct plan_qdisc *q)
+{
+	static uint32_t buf[TC_MSG_BUF_SIZE / 4];
+	char what[32];
+
+	snprintf(what, sizeof(what), "qdisc %x", q->handle >> 16);
+	return send_encoded(
+	    buf, tc_msg_qdisc(buf, sizeof(buf), op, ifi, seq++, q), what);
 }
 
 static int send_class(int ifi, enum tc_msg_op op, const struct plan_class *c)
 {
 	static uint32_t buf[TC_MSG_BUF_SIZE / 4];
-	char msg[256];
-	int err = tc_msg_class(buf, sizeof(buf), op, ifi, seq++, c);
+	char what[32];
 
-	if (err)
-		die("encode class %x: %s", c->classid, strerror(-err));
-	err = talk(buf, msg, sizeof(msg));
-	if (err && msg[0])
-		printf("   kernel: %s\n", msg);
-	return err;
+	snprintf(what, sizeof(what), "class %x", c->classid);
+	return send_encoded(
+	    buf, tc_msg_class(buf, sizeof(buf), op, ifi, seq++, c), what);
 }
 
 static int send_filter(int ifi, enum tc_msg_op op, const struct plan_filter *f)
 {
 	static uint32_t buf[TC_MSG_BUF_SIZE / 4];
-	char msg[256];
-	int err = tc_msg_filter(buf, sizeof(buf), op, ifi, seq++, f);
+	char what[32];
 
-	if (err)
-		die("encode filter %u: %s", f->prio, strerror(-err));
-	err = talk(buf, msg, sizeof(msg));
-	if (err && msg[0])
-		printf("   kernel: %s\n", msg);
-	return err;
+	snprintf(what, sizeof(what), "filter %u", f->prio);
+	return send_encoded(
+	    buf, tc_msg_filter(buf, sizeof(buf), op, ifi, seq++, f), what);
 }
 
 #define MUST(call, what)                                                       \
