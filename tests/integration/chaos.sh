@@ -46,18 +46,6 @@ rss_max=${CHAOS_RSS_KB:-1024}
 ctl="$top_srcdir/tests/integration/ctl_client.py"
 echo "chaos: $nports ports, ${secs} s, seed $seed (CHAOS_SEED=$seed replays it)"
 in_ns() { "$IP" netns exec "$ns" "$@"; }
-until_ok()
-{
-	_t=$1
-	shift
-	_i=0
-	while [ "$_i" -lt $((_t * 10)) ]; do
-		if "$@" >/dev/null 2>&1; then return 0; fi
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
 
 # --- the rig: swp1..swpN, the shipped policy on each ---------------------
 ports=$(seq -f 'swp%g' 1 "$nports" | paste -sd' ' -)
@@ -289,7 +277,7 @@ quiesce()
 	current=a
 	in_ns "$rocesh" -c 'reload config' >"$tmp/reload" 2>&1 ||
 		t_fail "reload config: $(cat "$tmp/reload")"
-	until_ok 60 settled || true
+	t_until 60 settled || true
 	in_ns python3 "$ctl" send '{"cmd":"show","what":"show queuing interface","args":[],"json":true}' \
 		>"$tmp/show" 2>&1 || t_fail "show queuing interface: $(cat "$tmp/show")"
 	in_ns "$rocesh" -c 'show running-config' >"$1" 2>&1 ||
@@ -319,7 +307,7 @@ quiesce "$tmp/running.after"
 fds1=$q_fds
 rss1=$q_rss
 # shellcheck disable=SC2086
-if ! until_ok 60 settled; then
+if ! t_until 60 settled; then
 	for p in $(tp_check "$ns" $ports); do
 		echo "--- $p: - plan replayed by tc, + roced"
 		cat "$t_tmp/tp.diff.$p"

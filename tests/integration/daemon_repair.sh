@@ -23,18 +23,6 @@ tmp=$t_tmp
 loop=""
 fail() { t_fail "$@"; }
 in_ns() { "$IP" netns exec "$ns" "$@"; }
-# Poll COMMAND for up to $1 seconds.
-until_ok() {
-	t=$1
-	shift
-	i=0
-	while [ "$i" -lt $((t * 10)) ]; do
-		if "$@" >/dev/null 2>&1; then return 0; fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 has_root() { in_ns "$TC" qdisc show dev "$1" | grep -q 'htb 4791: root'; }
 q3_rate() { in_ns "$TC" class show dev "$1" classid 4791:13 | grep -q 'rate 5Gbit'; }
 roced_leaf() {
@@ -55,8 +43,8 @@ for p in swp1 swp2 swp3; do has_root "$p" || fail "$p: no root after start"; don
 
 # 1. root deleted: back, and said once
 in_ns "$TC" qdisc del dev swp1 root
-until_ok 10 has_root swp1 || fail "swp1's root not restored"
-until_ok 10 grep -q 'swp1: .*by another process.*: repairing' "$tmp/log" ||
+t_until 10 has_root swp1 || fail "swp1's root not restored"
+t_until 10 grep -q 'swp1: .*by another process.*: repairing' "$tmp/log" ||
 	fail "no repair line for swp1"
 sleep 1 # a second repair line would come now
 [ "$(count 'swp1: .*: repairing')" = 1 ] || fail "not one repair line for swp1"
@@ -69,15 +57,15 @@ echo "root deleted on swp1: restored; $(grep 'swp1: .*repairing' "$tmp/log")"
 
 # 2. a class rate changed: put back
 in_ns "$TC" class change dev swp2 parent 4791:1 classid 4791:13 htb rate 1gbit ceil 10gbit prio 1
-until_ok 10 q3_rate swp2 || fail "swp2's class 4791:13 not restored"
-until_ok 10 grep -q 'swp2: class htb 4791:13 .* by another process: repairing' "$tmp/log" ||
+t_until 10 q3_rate swp2 || fail "swp2's class 4791:13 not restored"
+t_until 10 grep -q 'swp2: class htb 4791:13 .* by another process: repairing' "$tmp/log" ||
 	fail "no repair line for swp2"
 echo "class rate changed on swp2: restored"
 
 # 3. a foreign leaf under a roced class: replaced by roced's
 in_ns "$TC" qdisc replace dev swp3 parent 4791:13 handle 10: pfifo
-until_ok 10 roced_leaf swp3 || { cat "$tmp/q"; fail "swp3's foreign leaf not replaced"; }
-until_ok 10 grep -q 'swp3: qdisc tbf 4713: under 4791:13 replaced by pfifo 10: by another process: repairing' \
+t_until 10 roced_leaf swp3 || { cat "$tmp/q"; fail "swp3's foreign leaf not replaced"; }
+t_until 10 grep -q 'swp3: qdisc tbf 4713: under 4791:13 replaced by pfifo 10: by another process: repairing' \
 	"$tmp/log" || fail "no repair line for swp3"
 echo "foreign leaf grafted on swp3: replaced"
 
@@ -90,8 +78,8 @@ if [ -n "$want" ]; then
 	in_ns "$TC" filter add dev swp3 parent 4791: protocol all prio 4791 bpf \
 		bytecode '1,6 0 0 4294967295' classid 4791:10
 	same_prog() { [ "$(prog)" = "$want" ]; }
-	until_ok 10 same_prog || fail "swp3's cls_bpf program not restored: $(prog)"
-	until_ok 10 grep -q 'swp3: filter bpf prio 4791 .*by another process.*: repairing' "$tmp/log" ||
+	t_until 10 same_prog || fail "swp3's cls_bpf program not restored: $(prog)"
+	t_until 10 grep -q 'swp3: filter bpf prio 4791 .*by another process.*: repairing' "$tmp/log" ||
 		fail "no repair line for swp3's filter"
 	echo "cls_bpf program replaced on swp3: restored; $(grep 'swp3: filter .*repairing' "$tmp/log" | tail -1)"
 else
@@ -123,7 +111,7 @@ kill -STOP "$pid"
 in_ns "$TC" -batch "$tmp/flood" || { kill -CONT "$pid"; fail "tc -batch"; }
 in_ns "$TC" class change dev swp2 parent 4791:1 classid 4791:13 htb rate 1gbit ceil 10gbit prio 1
 kill -CONT "$pid"
-until_ok 30 q3_rate swp2 || fail "swp2's class 4791:13 not restored after lost notifications"
+t_until 30 q3_rate swp2 || fail "swp2's class 4791:13 not restored after lost notifications"
 grep -q 'tc notifications were lost' "$tmp/log" || fail "no notification was lost (flood too small?)"
 echo "notifications lost: every port checked, swp2 restored"
 
@@ -134,7 +122,7 @@ n0=$(count 'swp1: .*: repairing')
 t_spawn sh -c 'while :; do "$1" netns exec "$2" "$3" qdisc del dev swp1 root 2>/dev/null; sleep 0.1; done' \
 	loop "$IP" "$ns" "$TC"
 loop=$t_pid
-until_ok 60 grep -q 'swp1: contested:' "$tmp/log" || fail "swp1 never contested"
+t_until 60 grep -q 'swp1: contested:' "$tmp/log" || fail "swp1 never contested"
 n=$(($(count 'swp1: .*: repairing') - n0))
 sleep 2 # the loop goes on deleting; roced must leave swp1 alone now
 t_stop "$loop" || true
@@ -158,8 +146,8 @@ echo "swp1 contested after $n repairs: $(grep 'swp1: contested' "$tmp/log" | hea
 # ... and a reload takes it back
 in_ns "$TC" qdisc del dev swp1 root 2>/dev/null || true
 kill -HUP "$pid"
-until_ok 30 grep -q 'reloaded' "$tmp/log" || fail "reload did not finish"
-until_ok 10 has_root swp1 || fail "swp1's root not restored by the reload"
+t_until 30 grep -q 'reloaded' "$tmp/log" || fail "reload did not finish"
+t_until 10 has_root swp1 || fail "swp1's root not restored by the reload"
 in_ns python3 "$top_srcdir/tests/integration/ctl_client.py" send \
 	'{"cmd":"show","what":"show queuing interface","args":["swp1"],"json":true}' >"$tmp/show"
 grep -q '"contested":false' "$tmp/show" || { cat "$tmp/show"; fail "swp1 still contested after the reload"; }

@@ -253,6 +253,21 @@ t_cleanup()
 
 # --- roced as a daemon (daemon_events.sh, daemon_mirror.sh, daemon_repair.sh) ---
 
+# t_until SECS COMMAND...: poll COMMAND (its output discarded) every
+# 0.1 s until it succeeds, for up to SECS seconds; fails (1) when it never
+# did. A wait for a state, not a timing assertion: give it slack.
+t_until()
+{
+	_t_u=$(($1 * 10))
+	shift
+	while [ "$_t_u" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		_t_u=$((_t_u - 1))
+	done
+	return 1
+}
+
 # t_veth_ns VAR TAG PORT PEER: the one-namespace rig of the LLDP/DCBX
 # tests: a namespace (its name in VAR, as t_netns_add) with lo and the
 # veth pair PORT-PEER up in it (roced on PORT, a peer tool on PEER);

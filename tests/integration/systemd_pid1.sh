@@ -49,19 +49,6 @@ root=$tmp/root
 nspawn=""
 leader=""
 
-# Poll COMMAND for up to $1 seconds (no timing is asserted).
-until_ok()
-{
-	_t=$1
-	shift
-	_i=0
-	while [ "$_i" -lt $((_t * 10)) ]; do
-		if "$@" >/dev/null 2>&1; then return 0; fi
-		sleep 0.1
-		_i=$((_i + 1))
-	done
-	return 1
-}
 
 # --- the root file system -------------------------------------------------
 # The packages: systemd, and the one of each library the installed
@@ -153,7 +140,7 @@ stop_container()
 	[ -n "$nspawn" ] && _t_alive "$nspawn" || return 0
 	# nspawn turns a TERM into an orderly poweroff of the container.
 	kill -TERM "$nspawn" 2>/dev/null
-	until_ok 30 nspawn_gone ||
+	t_until 30 nspawn_gone ||
 		{ [ -n "$leader" ] && kill -KILL "$leader" 2>/dev/null; }
 }
 t_spawn unshare --mount --propagation private sh -c '
@@ -169,7 +156,7 @@ find_leader()
 	leader=$(ps -o pid= --ppid "$nspawn" | head -n 1 | tr -d ' ')
 	[ -n "$leader" ] && [ "$(cat "/proc/$leader/comm" 2>/dev/null)" = systemd ]
 }
-until_ok 60 find_leader || { console_tail; t_fail "systemd did not start in the container"; }
+t_until 60 find_leader || { console_tail; t_fail "systemd did not start in the container"; }
 # Commands run inside: the container's namespaces, root and binaries.
 ct()
 {
@@ -179,7 +166,7 @@ ct()
 }
 booted() { ct systemctl is-system-running 2>/dev/null | grep -qxE 'running|degraded'; }
 t0=$(date +%s)
-until_ok 180 booted || { console_tail; t_fail "the container did not finish booting"; }
+t_until 180 booted || { console_tail; t_fail "the container did not finish booting"; }
 echo "booted: $(ct systemctl --version | head -n 1) as PID 1 in $(($(date +%s) - t0)) s, state $(ct systemctl is-system-running || true)"
 
 prop() { ct systemctl show -P "$1" roced.service; }
@@ -257,7 +244,7 @@ plan_ok || t_fail "after reloading the shipped file, swp1 does not hold the plan
 # 4. kill -9: restarted (Restart=on-failure), and the new roced finds
 #    nothing to write
 ct sh -c 'kill -KILL "$1"' sh "$pid"
-until_ok 120 restarted 1 "$pid" || { journal; t_fail "roced was not restarted after kill -9"; }
+t_until 120 restarted 1 "$pid" || { journal; t_fail "roced was not restarted after kill -9"; }
 status=$(prop StatusText)
 echo "$status" | grep -qE '^1 port, 0 writes' || t_fail "after kill -9 the new roced says '$status'"
 plan_ok || t_fail "after kill -9, swp1 does not hold the plan"
@@ -270,7 +257,7 @@ echo "kill -9: restarted (NRestarts=1), STATUS='$status'"
 wd=$(prop WatchdogUSec)
 t1=$(date +%s)
 ct sh -c 'kill -STOP "$1"' sh "$pid2"
-until_ok 300 restarted 2 "$pid2" || { journal; t_fail "roced was not restarted by the watchdog ($wd)"; }
+t_until 300 restarted 2 "$pid2" || { journal; t_fail "roced was not restarted by the watchdog ($wd)"; }
 journal
 grep -q 'Watchdog timeout' "$tmp/journal" || t_fail "the journal does not tell the watchdog timeout"
 status=$(prop StatusText)
@@ -288,7 +275,7 @@ echo "stop: inactive, result success, swp1 kept"
 
 # The container powers off by itself.
 ct systemctl poweroff >/dev/null 2>&1 || true
-until_ok 120 nspawn_gone ||
+t_until 120 nspawn_gone ||
 	t_fail "the container did not power off"
 rc=0
 t_wait "$nspawn" || rc=$?
