@@ -98,6 +98,16 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->tx.nl = nl;
 }
 
+void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
+                      const struct hwcnt_ops *ops, void *ctx)
+{
+	hwcnt_free(&a->hw);
+	hwcnt_init(&a->hw, ops, ctx);
+	a->hw.k.et = et;
+	a->hw.k.nl = nl;
+	a->wd.hw = &a->hw;
+}
+
 void agents_applied(struct agents *a)
 {
 	for (size_t i = 0; i < a->frames.n; i++) {
@@ -136,6 +146,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->dirty = true;
 	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
 	wdpoll_init(&a->wd);
+	hwcnt_init(&a->hw, NULL, NULL);
 	txpoll_init(&a->tx);
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
@@ -150,6 +161,7 @@ void agents_free(struct agents *a)
 	frames_free(&a->frames);
 	softpfc_free(&a->softpfc);
 	wdpoll_free(&a->wd);
+	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
 }
 

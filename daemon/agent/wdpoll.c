@@ -117,6 +117,14 @@ static uint8_t wdpoll_queues(const struct ports_port *pe,
 	return queues;
 }
 
+/* Hardware counters are kept for the watched hardware ports only. */
+static bool wdpoll_hw_keep(void *arg, const char *ifname)
+{
+	const struct wdpoll_port *e = wdpoll_find(arg, ifname);
+
+	return e && e->hw && e->watched;
+}
+
 void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 {
 	bool any = false;
@@ -146,6 +154,7 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		else
 			memcpy(e->prios, prios, sizeof(prios));
 		e->internal = f->fabric_internal;
+		e->hw = pe && pe->applied && !pe->plan.dcb.software;
 		e->watched = on && queues;
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			if (!e->watched || !(queues & (1u << q)))
@@ -154,6 +163,8 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		any |= e->watched;
 		wdpoll_push(w, e);
 	}
+	if (w->hw)
+		hwcnt_sweep(w->hw, wdpoll_hw_keep, w);
 	if (!any)
 		w->next_ms = 0;
 	else if (!w->next_ms)
@@ -280,6 +291,12 @@ static uint64_t wdpoll_pause(const struct wdpoll_port *e,
 {
 	uint64_t n = 0;
 
+	if (e->hp) {
+		struct pfcwd_sample s;
+
+		hwcnt_sample(e->hp, e->prios[q], &s);
+		return s.pause_rx;
+	}
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
 		if (e->prios[q] & (1u << p))
 			n += sp->c.rx_pause[p];
@@ -299,6 +316,47 @@ static bool wdpoll_wants(const struct wdpoll_port *e,
 	       wdpoll_pause(e, sp, q) != s->prev.pause_rx;
 }
 
+/* Read the counters of the watched hardware ports (all reads first:
+ * a read may add an entry and move the others), then point each port
+ * at its entry for this poll. A port whose counters cannot be read is
+ * not watched this poll; said once. */
+static void wdpoll_hw_read(struct wdpoll *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		w->v[i].hp = NULL;
+		if (w->hw && w->v[i].hw && w->v[i].watched)
+			hwcnt_read(w->hw, w->v[i].ifname);
+	}
+	for (size_t i = 0; w->hw && i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct hwcnt_port *hp;
+		int err;
+
+		if (!e->hw || !e->watched)
+			continue;
+		hp = hwcnt_find(w->hw, e->ifname);
+		err = !hp ? -ENOMEM : hp->ok ? 0 : hp->err;
+		if (err && err != e->hw_err)
+			log_warnx("%s: PFC watchdog: cannot read the port's "
+			          "PFC counters (%s): its queues are not "
+			          "watched until they can be",
+			          e->ifname, strerror(-err));
+		else if (!err && e->hw_err)
+			log_info("%s: PFC watchdog: the port's PFC counters "
+			         "can be read again",
+			         e->ifname);
+		e->hw_err = err;
+		e->hp = err ? NULL : hp;
+	}
+}
+
+/* The entries HP points at are hwcnt's: good for one poll only. */
+static void wdpoll_hw_done(struct wdpoll *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		w->v[i].hp = NULL;
+}
+
 /* E's software PFC entry: the one found last time when it is still that
  * port's (entries move when ports come and go), else looked up again; a
  * name lookup per port per poll would cost N^2 at N ports. */
@@ -308,7 +366,9 @@ static const struct softpfc_port *wdpoll_sp(const struct wdpoll *w,
 	const struct softpfc *s = w->softpfc;
 	const struct softpfc_port *sp = e->sp;
 
-	if (!s)
+	/* A hardware port's PFC is the driver's, whatever software PFC
+	 * counts on its raw-frame socket. */
+	if (!s || e->hw)
 		return NULL;
 	if (sp && sp >= s->v && sp < s->v + s->n &&
 	    !strcmp(sp->ifname, e->ifname))
@@ -330,11 +390,13 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	if (w->next_ms <= now)
 		w->next_ms = now + w->cfg.poll_ms; /* polls missed: skipped */
 	w->polls++;
+	wdpoll_hw_read(w);
 	for (size_t i = 0; i < w->n && !dump; i++) {
 		const struct softpfc_port *sp = wdpoll_sp(w, &w->v[i]);
 
-		for (unsigned q = 0;
-		     sp && w->v[i].watched && q < POLICY_NQUEUES; q++)
+		for (unsigned q = 0; (sp || w->v[i].hp) && w->v[i].watched &&
+		                     q < POLICY_NQUEUES;
+		     q++)
 			dump |= (w->v[i].queues & (1u << q)) &&
 			        wdpoll_wants(&w->v[i], sp, q);
 	}
@@ -351,6 +413,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	if (rc < 0) {
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
+		wdpoll_hw_done(w);
 		return;
 	}
 	for (size_t i = 0; i < w->n; i++) {
@@ -358,8 +421,8 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
 		struct pfcwd_config c;
 
-		if (!e->watched || !sp)
-			continue; /* hardware ports: not read yet */
+		if (!e->watched || (!sp && !e->hp))
+			continue;
 		wdpoll_config(w, e, &c);
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 			struct pfcwd_sample s = {0};
@@ -367,8 +430,12 @@ void wdpoll_tick(struct wdpoll *w, double now)
 
 			if (!(e->queues & (1u << q)))
 				continue;
-			s.pause_rx = wdpoll_pause(e, sp, q);
-			s.rx_live = true;
+			if (e->hp) {
+				hwcnt_sample(e->hp, e->prios[q], &s);
+			} else {
+				s.pause_rx = wdpoll_pause(e, sp, q);
+				s.rx_live = true;
+			}
 			if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
 				/* No pause since the last poll: a clean poll
 				 * whatever the queue did; its counters as
@@ -396,6 +463,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		}
 		wdpoll_push(w, e);
 	}
+	wdpoll_hw_done(w);
 	if (changed && wdpoll_save(w) < 0)
 		log_warn("%s", w->path);
 }

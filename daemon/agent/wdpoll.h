@@ -7,8 +7,10 @@
  *
  * Counters, per queue: pause frames received for its priorities
  * (software ports: software PFC's own count, which goes on while pause
- * is ignored), packets sent, dropped and queued (the leaf qdisc's tc
- * statistics, one dump of all qdiscs per poll).
+ * is ignored; hardware DCB ports: the driver's, read through hwcnt.h each
+ * poll, with the pause time where the driver counts it), packets sent,
+ * dropped and queued (the leaf qdisc's tc statistics, one dump of all
+ * qdiscs per poll, which also refreshes what offloaded leaves report).
  *
  * The state of queues that are not simply monitored (shut, or restored
  * and on probation) is kept in the state directory (ctl_state_path
@@ -22,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/hwcnt.h"
 #include "agent/softpfc.h"
 #include "core/ports.h"
 #include "kernel/nlb.h"
@@ -42,6 +45,12 @@ struct wdpoll_port {
 	struct tc_stats_counters st[POLICY_NQUEUES];
 	/* Software PFC's entry for the port, as last found (a cache). */
 	const struct softpfc_port *sp;
+	/* A hardware DCB port (its applied plan's DCB part is the
+	 * driver's): counters from hwcnt, HP during a poll, HW_ERR the last
+	 * read's failure (logged once). */
+	bool hw;
+	const struct hwcnt_port *hp;
+	int hw_err;
 };
 
 /* Reconcile port IFNAME soon. */
@@ -58,6 +67,7 @@ struct wdpoll {
 	struct nlb *nl;
 	struct ports *ports;
 	const struct softpfc *softpfc;
+	struct hwcnt *hw; /* hardware ports' counters (NULL: not read) */
 	wdpoll_reconcile_fn reconcile;
 	void *arg;
 	/* Polls done, and those that read the kernel's counters (only
