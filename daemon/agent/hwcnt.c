@@ -55,8 +55,8 @@ static int hwcnt_kernel_read(void *ctx, struct hwcnt_port *p,
 		hwcnt_kernel_stats(k, p, raw);
 	cur = k->nl ? calloc(1, sizeof(*cur)) : NULL;
 	if (cur) {
-		rc = dcb_observe(&dcb_ops_netlink, k->nl, p->ifname, cur,
-		                 &have);
+		rc =
+		    dcb_observe(&dcb_ops_netlink, k->nl, p->ifname, cur, &have);
 		if (rc == 0 && (cur->present & DCBNL_MSG_HAS_PFC)) {
 			raw->dcb = true;
 			raw->pfc_en = cur->pfc.pfc_en;

@@ -52,10 +52,10 @@ struct hwcnt_raw {
 /* One hardware port's counters, as of its last read. */
 struct hwcnt_port {
 	char ifname[16];
-	bool ok;      /* the last read found PFC frame counters */
-	int err;      /* else why not (-errno) */
-	bool dcb;     /* ... dcbnl answered it */
-	uint8_t pfc_en; /* the priorities the driver has PFC on */
+	bool ok;            /* the last read found PFC frame counters */
+	int err;            /* else why not (-errno) */
+	bool dcb;           /* ... dcbnl answered it */
+	uint8_t pfc_en;     /* the priorities the driver has PFC on */
 	const char *driver; /* whose statistics names matched, or NULL */
 	uint64_t rx[HWCNT_NPRIO], tx[HWCNT_NPRIO]; /* PFC frames */
 	/* Pause time (us) where the driver counts it: DUR has the

@@ -405,7 +405,10 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		for (size_t i = 0; i < w->n; i++)
 			memset(w->v[i].seen, 0, sizeof(w->v[i].seen));
 		rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-		if (rc == 0 && w->nl)
+		if (rc == 0 && w->dump)
+			rc = w->dump(w->dump_arg, (struct nlmsghdr *)req,
+			             wdpoll_stats_cb, w);
+		else if (rc == 0 && w->nl)
 			rc = nlb_dump(w->nl, (struct nlmsghdr *)req,
 			              wdpoll_stats_cb, w, &nerr);
 		w->dumps++;

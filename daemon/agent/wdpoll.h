@@ -55,6 +55,10 @@ struct wdpoll_port {
 
 /* Reconcile port IFNAME soon. */
 typedef void (*wdpoll_reconcile_fn)(void *arg, const char *ifname);
+/* Send the qdisc dump request REQ and call CB for each answer (tests
+ * play the kernel's dump with it). Returns 0 or -errno. */
+typedef int (*wdpoll_dump_fn)(void *arg, struct nlmsghdr *req, mnl_cb_t cb,
+                              void *data);
 
 struct wdpoll {
 	struct wdpoll_port *v;
@@ -67,7 +71,9 @@ struct wdpoll {
 	struct nlb *nl;
 	struct ports *ports;
 	const struct softpfc *softpfc;
-	struct hwcnt *hw; /* hardware ports' counters (NULL: not read) */
+	struct hwcnt *hw;    /* hardware ports' counters (NULL: not read) */
+	wdpoll_dump_fn dump; /* NULL: nlb_dump() on NL */
+	void *dump_arg;
 	wdpoll_reconcile_fn reconcile;
 	void *arg;
 	/* Polls done, and those that read the kernel's counters (only
