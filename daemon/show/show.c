@@ -495,28 +495,69 @@ static uint64_t show_sum(const uint64_t *v)
 	"only "                                                                \
 	"on configured ports that are up"
 
-/* Software PFC's counters per priority (issue 8). */
-static struct json_object *show_pfc_prios(const struct show_port_state *st)
+#define SHOW_HW_PFC_NOTE                                                       \
+	"hardware ports: RxPPP/TxPPP are the driver's PFC frame counters "     \
+	"(dcbnl IEEE_PFC, and its statistics where roced knows their "         \
+	"names); per priority, XON is counted apart by Intel drivers only, "   \
+	"pause time by mlx5, mlxsw and bnxt only, and whether a priority is "  \
+	"paused now is not reported by any: n/a"
+
+/* A counter of priority P, or null where the port has none (MASK). */
+static void show_add_prio_int(struct json_object *o, const char *key,
+                              uint8_t mask, unsigned p, int64_t v)
+{
+	if (mask & (1u << p))
+		show_add_int(o, key, v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+/* PFC counters per priority: software PFC's (issue 8), or a hardware
+ * port's (what its driver does not count is null). */
+static struct json_object *show_pfc_prios(const struct show_port_state *st,
+                                          bool hw)
 {
 	struct json_object *a = json_object_new_array();
+	uint8_t xon = hw ? st->hw_xon : 0xff, dur = hw ? st->hw_dur : 0xff;
 
 	for (unsigned p = 0; p < 8; p++) {
 		struct json_object *o = json_object_new_object();
 
 		show_add_int(o, "priority", p);
 		show_add_int(o, "rx-pause", (int64_t)st->rx_pause[p]);
-		show_add_int(o, "rx-xon", (int64_t)st->rx_xon[p]);
+		show_add_prio_int(o, "rx-xon", xon, p, (int64_t)st->rx_xon[p]);
 		show_add_int(o, "tx-pause", (int64_t)st->tx_pause[p]);
-		show_add_int(o, "tx-xon", (int64_t)st->tx_xon[p]);
-		show_add_bool(o, "paused", st->held & (1u << p));
-		show_add_int(o, "paused-ms", (int64_t)st->held_ms[p]);
+		show_add_prio_int(o, "tx-xon", xon, p, (int64_t)st->tx_xon[p]);
+		if (hw)
+			json_object_object_add(o, "paused", NULL);
+		else
+			show_add_bool(o, "paused", st->held & (1u << p));
+		show_add_prio_int(o, "paused-ms", dur, p,
+		                  (int64_t)st->held_ms[p]);
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
+/* Where a hardware port's counters come from: "dcbnl", "ethtool (mlx5)"
+ * or both. */
+static void show_hw_source(struct json_object *o,
+                           const struct show_port_state *st)
+{
+	char buf[64];
+
+	if (st->hw_dcb && st->hw_driver)
+		snprintf(buf, sizeof(buf), "dcbnl, ethtool (%s)",
+		         st->hw_driver);
+	else if (st->hw_driver)
+		snprintf(buf, sizeof(buf), "ethtool (%s)", st->hw_driver);
+	else
+		snprintf(buf, sizeof(buf), "dcbnl");
+	show_add_str(o, "counters", buf);
+}
+
 static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
-                                         bool *software)
+                                         bool *software, bool *hardware)
 {
 	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
@@ -543,14 +584,32 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	else
 		json_object_object_add(o, "oper-reason", NULL);
 	json_object_object_add(o, "priorities", show_mask_json(en));
-	if (!pp->dcb.software && st->dcb) {
+	if (!pp->dcb.software && st->hwcnt) {
+		show_add_int(o, "rx-pause", (int64_t)st->rx_ppp);
+		show_add_int(o, "tx-pause", (int64_t)st->tx_ppp);
+		show_hw_source(o, st);
+		json_object_object_add(o, "priority", show_pfc_prios(st, true));
+		*hardware = true;
+	} else if (!pp->dcb.software && st->dcb) {
 		show_add_int(o, "rx-pause", (int64_t)show_sum(st->indications));
 		show_add_int(o, "tx-pause", (int64_t)show_sum(st->requests));
+		show_add_str(o, "counters", "dcbnl");
+		*hardware = true;
 	} else if (pp->dcb.software && st->softpfc) {
 		show_add_int(o, "rx-pause", (int64_t)st->rx_ppp);
 		show_add_int(o, "tx-pause", (int64_t)st->tx_ppp);
-		json_object_object_add(o, "priority", show_pfc_prios(st));
+		json_object_object_add(o, "priority",
+		                       show_pfc_prios(st, false));
 		*software = true;
+	} else if (!pp->dcb.software) {
+		/* The driver answers neither dcbnl's PFC nor statistics
+		 * roced knows: say so, do not print 0. */
+		json_object_object_add(o, "rx-pause", NULL);
+		json_object_object_add(o, "tx-pause", NULL);
+		show_add_str(o, "counters-reason",
+		             st->hw_why[0]
+		                 ? st->hw_why
+		                 : "the port's DCB state was not read");
 	} else {
 		json_object_object_add(o, "rx-pause", NULL);
 		json_object_object_add(o, "tx-pause", NULL);
@@ -560,8 +619,9 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 }
 
 #define SHOW_WD_HW_NOTE                                                        \
-	"hardware ports: their pause counters are not read yet, so the "       \
-	"watchdog does not watch their queues"
+	"the PFC counters of a hardware port could not be read (its "          \
+	"counters-error): the watchdog does not watch its queues until they "  \
+	"can be"
 
 /* A time of the watchdog (CLOCK_MONOTONIC ms) as seconds before NOW;
  * null when it never happened. */
@@ -644,7 +704,13 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 		else
 			json_object_object_add(p, "queues",
 			                       json_object_new_array());
-		hw |= pp->watchdog && !pp->dcb.software && pp->dcb.pfc_admin;
+		show_add_str(p, "counters",
+		             pp->dcb.software ? "software" : "hardware");
+		if (st->wd && st->wd_hw_err) {
+			show_add_str(p, "counters-error",
+			             strerror(-st->wd_hw_err));
+			hw = true;
+		}
 		show_add_str(p, "state", worst);
 		json_object_array_add(a, p);
 	}
@@ -705,7 +771,7 @@ static struct json_object *show_ports(const struct show_input *in,
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
-	bool software = false;
+	bool software = false, hardware = false;
 
 	for (size_t i = 0; i < in->nports; i++) {
 		struct json_object *p;
@@ -718,7 +784,7 @@ static struct json_object *show_ports(const struct show_input *in,
 			p = show_fc_port(in, i);
 			software |= in->plans[i]->dcb.software;
 		} else
-			p = show_pfc_port(in, i, &software);
+			p = show_pfc_port(in, i, &software, &hardware);
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);
@@ -736,6 +802,14 @@ static struct json_object *show_ports(const struct show_input *in,
 		show_add_str(o, "note",
 		             uncounted && !counted ? SHOW_NO_SOFT_PFC_NOTE
 		                                   : SHOW_SOFT_PFC_NOTE);
+	}
+	if (kind == CTL_SHOW_PFC_IF && hardware) {
+		const char *soft = show_get_str(o, "note");
+		char note[1024];
+
+		snprintf(note, sizeof(note), "%s%s%s", soft,
+		         soft[0] ? "; " : "", SHOW_HW_PFC_NOTE);
+		show_add_str(o, "note", note);
 	}
 	return o;
 }
