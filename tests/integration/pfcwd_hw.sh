@@ -27,11 +27,7 @@ fi
 shim=$top_builddir/tests/tools/fake_dcbnl.so
 [ -f "$shim" ] || t_fail "tests/tools/fake_dcbnl.so is not built (make check builds it)"
 
-t_netns_add sw pfcwdhw
-t_netns_add peer pfcwdhw-peer
-$IP link add swp1 netns "$sw" type veth peer name h1 netns "$peer"
-$IP -n "$sw" link set swp1 up
-$IP -n "$peer" link set h1 up
+t_veth_link sw pfcwdhw swp1 peer pfcwdhw-peer h1
 t_conf_ports "$t_tmp/roced.conf" swp1
 sh_() { $IP netns exec "$sw" "$rocesh" "$@"; }
 counters=$t_tmp/counters
