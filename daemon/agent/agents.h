@@ -18,6 +18,7 @@
 #include "agent/hwcnt.h"
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
+#include "agent/lpsend.h"
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
@@ -53,6 +54,8 @@ struct agents {
 	struct txpoll tx;
 	/* Hardware DCB ports' PFC counters (the watchdog's, and show's). */
 	struct hwcnt hw;
+	/* 802.3x link pause's transmit side (`flowcontrol send on`). */
+	struct lpsend lp;
 	/* --- end of software PFC --- */
 };
 

@@ -204,6 +204,14 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		st->held = sp->held;
 		for (unsigned p = 0; p < 8; p++)
 			st->held_ms[p] = softpfc_held_ms(sp, p, st->now_ms);
+		st->lp_rx = sp->link_pause_rx;
+		st->lp_tx = lpsend_feeds(&c->agents->lp, ifname);
+		st->lp_held = sp->lp_held;
+		st->lp_rx_frames = sp->c.rx_link_pause + sp->c.rx_link_xon;
+		st->lp_rx_xon = sp->c.rx_link_xon;
+		st->lp_tx_frames = sp->c.tx_link_pause + sp->c.tx_link_xon;
+		st->lp_tx_xon = sp->c.tx_link_xon;
+		st->lp_held_ms = softpfc_lp_held_ms(sp, st->now_ms);
 	}
 	wp = wdpoll_find(&c->agents->wd, ifname);
 	if (wp && wp->watched) {

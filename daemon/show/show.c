@@ -721,10 +721,11 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 
 /* One direction of link pause: what the policy asks (admin) and what the
  * port does (oper): the driver's setting on hardware ports when it was
- * read, null when unknown; software ports do not realise it yet. */
+ * read, null when unknown; on software ports whether roced's frame layer
+ * does it (SOFT_OPER). */
 static struct json_object *show_fc_dir(const struct plan_port *pp,
                                        const struct show_port_state *st,
-                                       bool admin, bool oper)
+                                       bool admin, bool oper, bool soft_oper)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -732,39 +733,69 @@ static struct json_object *show_fc_dir(const struct plan_port *pp,
 	if (!pp->dcb.software && st->pause)
 		show_add_str(o, "oper", oper ? "on" : "off");
 	else if (pp->dcb.software)
-		show_add_str(o, "oper", "off");
+		show_add_str(o, "oper", admin && soft_oper ? "on" : "off");
 	else
 		json_object_object_add(o, "oper", NULL);
 	return o;
 }
 
-/* `show interface flowcontrol`: 802.3x link pause per port. */
+/* A counter, or null when PORT counts none. */
+static void show_fc_count(struct json_object *o, const char *key, bool counted,
+                          uint64_t v)
+{
+	if (counted)
+		show_add_int(o, key, (int64_t)v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+/* `show interface flowcontrol`: 802.3x link pause per port. RxPause and
+ * TxPause count every pause frame, XON (pause time 0) among them, as the
+ * drivers' statistics do; software ports also say how many were XON and
+ * how long link pause held the port. */
 static struct json_object *show_fc_port(const struct show_input *in, size_t i)
 {
 	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
 	struct json_object *o = json_object_new_object();
+	bool soft = pp->dcb.software && st->softpfc;
 
 	show_port_names(o, pp, st);
 	show_port_state_json(o, pp, st);
 	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
 	json_object_object_add(
-	    o, "send", show_fc_dir(pp, st, pp->dcb.pause_tx, st->pause_tx));
+	    o, "send",
+	    show_fc_dir(pp, st, pp->dcb.pause_tx, st->pause_tx, st->lp_tx));
 	json_object_object_add(
-	    o, "receive", show_fc_dir(pp, st, pp->dcb.pause_rx, st->pause_rx));
-	if (st->pause_counted) {
-		show_add_int(o, "rx-pause", (int64_t)st->rx_pause_frames);
-		show_add_int(o, "tx-pause", (int64_t)st->tx_pause_frames);
+	    o, "receive",
+	    show_fc_dir(pp, st, pp->dcb.pause_rx, st->pause_rx, st->lp_rx));
+	if (soft) {
+		show_fc_count(o, "rx-pause", true, st->lp_rx_frames);
+		show_fc_count(o, "tx-pause", true, st->lp_tx_frames);
 	} else {
-		json_object_object_add(o, "rx-pause", NULL);
-		json_object_object_add(o, "tx-pause", NULL);
+		show_fc_count(o, "rx-pause", st->pause_counted,
+		              st->rx_pause_frames);
+		show_fc_count(o, "tx-pause", st->pause_counted,
+		              st->tx_pause_frames);
+	}
+	show_fc_count(o, "rx-xon", soft, st->lp_rx_xon);
+	show_fc_count(o, "tx-xon", soft, st->lp_tx_xon);
+	if (soft) {
+		json_object_object_add(o, "paused-ms",
+		                       json_object_new_double(st->lp_held_ms));
+		json_object_object_add(o, "paused",
+		                       json_object_new_boolean(st->lp_held));
+	} else {
+		json_object_object_add(o, "paused-ms", NULL);
+		json_object_object_add(o, "paused", NULL);
 	}
 	return o;
 }
 
 #define SHOW_FC_SOFT_NOTE                                                      \
-	"software ports: roced does not honour or send 802.3x link pause "     \
-	"yet (software PFC only), and counts no link pause frames"
+	"software ports: roced honours 802.3x link pause (all queues held) "   \
+	"and sends it out of bridge ports whose bridge's other ports "         \
+	"congest; the counters are roced's own"
 
 static struct json_object *show_ports(const struct show_input *in,
                                       enum ctl_show kind)

@@ -158,6 +158,13 @@ struct show_port_state {
 	const char *hw_driver;
 	char hw_why[96];
 	int wd_hw_err;
+	/* Link pause of software ports (roced's frame layer, with SOFTPFC):
+	 * whether roced honours it (LP_RX) and sends it (LP_TX: a bridge
+	 * port that feeds others), its frames (XON among them) and the
+	 * time it held the port. */
+	bool lp_rx, lp_tx, lp_held;
+	uint64_t lp_rx_frames, lp_rx_xon, lp_tx_frames, lp_tx_xon;
+	double lp_held_ms;
 	/* --- end of issue 8 --- */
 };
 
