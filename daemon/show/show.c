@@ -780,11 +780,10 @@ static struct json_object *show_fc_port(const struct show_input *in, size_t i)
 	}
 	show_fc_count(o, "rx-xon", soft, st->lp_rx_xon);
 	show_fc_count(o, "tx-xon", soft, st->lp_tx_xon);
+	/* as show interface priority-flow-control has them per priority */
 	if (soft) {
-		json_object_object_add(o, "paused-ms",
-		                       json_object_new_double(st->lp_held_ms));
-		json_object_object_add(o, "paused",
-		                       json_object_new_boolean(st->lp_held));
+		show_add_int(o, "paused-ms", (int64_t)st->lp_held_ms);
+		show_add_bool(o, "paused", st->lp_held);
 	} else {
 		json_object_object_add(o, "paused-ms", NULL);
 		json_object_object_add(o, "paused", NULL);

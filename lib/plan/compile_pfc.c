@@ -135,6 +135,11 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	speed = compile_port_speed_bytes(c);
 	qd->kind = PLAN_QD_TBF;
 	t->limit = COMPILE_FIFO_LIMIT_FRAMES * c->frame;
+	/* `queue-limit N bytes` is the tbf's limit, as it is the fifo's
+	 * (with link pause every queue is a tbf). */
+	if (c->queuing && c->queuing->queue[q].configured &&
+	    c->queuing->queue[q].queue_limit_bytes)
+		t->limit = (uint32_t)c->queuing->queue[q].queue_limit_bytes;
 	if (!shut && compile_pfc_held(c, q)) {
 		t->burst = c->frame;
 		t->rate = compile_pfc_hold_rate(t->burst);

@@ -351,6 +351,13 @@ static void test_link_pause_software(void **state)
 	for (unsigned q = 0; q < 8; q++)
 		want_held(tcomp_qdisc(pp, LEAF(q)));
 	plan_free(&pl);
+	/* a queue-limit stays the queue's limit on its tbf */
+	p.map_queuing[0].queue[1].queue_limit_bytes = 300000;
+	pp = run_lp(&p, CAPS_PRESET_HOST, false, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(1))->u.tbf.limit, 300000);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(1))->kind, PLAN_QD_TBF);
+	plan_free(&pl);
+	p.map_queuing[0].queue[1].queue_limit_bytes = 0;
 	/* a PFC pause with PFC off holds nothing */
 	pp = run_lp(&p, CAPS_PRESET_HOST, false, 0xff, &pl);
 	for (unsigned q = 0; q < 8; q++)
