@@ -133,17 +133,20 @@ static void test_show_fc(void **state)
 	assert_int_equal(show_answer(&q, &in, &d, &text, err, sizeof(err)), 0);
 	assert_string_equal(jstr(d, "interface.1.receive.oper"), "on");
 	assert_string_equal(jstr(d, "interface.1.send.oper"), "off");
-	assert_int_equal(json_object_get_int(jget(d, "interface.1.rx-pause")),
-	                 42);
-	assert_int_equal(json_object_get_int(jget(d, "interface.1.rx-xon")), 2);
-	assert_int_equal(json_object_get_int(jget(d, "interface.1.tx-pause")),
-	                 7);
-	assert_int_equal(json_object_get_int(jget(d, "interface.1.tx-xon")), 1);
-	assert_int_equal(json_object_get_int(jget(d, "interface.1.paused-ms")),
-	                 12);
-	assert_true(json_object_get_boolean(jget(d, "interface.1.paused")));
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.rx-pause")), 42);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.rx-xon")), 2);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.tx-pause")), 7);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.tx-xon")), 1);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.paused-ms")), 12);
+	assert_true(
+	    json_object_get_boolean(ctlt_jget(d, "interface.1.paused")));
 	/* hardware ports: no XON count of roced's */
-	assert_null(jget(d, "interface.0.rx-xon"));
+	assert_null(ctlt_jget(d, "interface.0.rx-xon"));
 	assert_non_null(strstr(strbuf_str(&text),
 	                       "swp2         off      off      on       on   "
 	                       "       42          7\n"));

@@ -316,15 +316,11 @@ static const struct plan_port *run_lp(struct policy *p, enum caps_preset preset,
 {
 	struct compile_port cp;
 
-	memset(&cp, 0, sizeof(cp));
-	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
-	caps_preset(&cp.caps, preset);
+	tcomp_port(&cp, "eth1", preset);
 	cp.softpfc = true;
 	cp.lp_hold = lp_hold;
 	cp.pfc_hold = pfc_hold;
-	plan_init(pl);
-	assert_int_equal(compile_policy(p, &cp, 1, pl), 0);
-	return &pl->ports[0];
+	return tcomp_run_port(p, &cp, pl);
 }
 
 /* Link pause received on a software port (802.3x: the whole port): every
@@ -397,7 +393,6 @@ static void test_link_pause_software_limits(void **state)
 	struct plan a, b;
 	const struct plan_port *pp, *held;
 	struct policy_iface *i;
-	struct caps caps;
 	struct compile_port cp;
 	struct diff d;
 
@@ -413,16 +408,11 @@ static void test_link_pause_software_limits(void **state)
 	want_held(tcomp_qdisc(pp, LEAF(0)));
 	plan_free(&a);
 
-	caps_preset(&caps, CAPS_PRESET_HOST);
-	caps.qdiscs &= ~CAPS_QD_TBF;
-	memset(&cp, 0, sizeof(cp));
-	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
-	cp.caps = caps;
+	tcomp_port(&cp, "eth1", CAPS_PRESET_HOST);
+	cp.caps.qdiscs &= ~CAPS_QD_TBF;
 	cp.softpfc = true;
 	cp.lp_hold = true;
-	plan_init(&a);
-	assert_int_equal(compile_policy(&p, &cp, 1, &a), 0);
-	pp = &a.ports[0];
+	pp = tcomp_run_port(&p, &cp, &a);
 	for (unsigned q = 0; q < 8; q++)
 		assert_int_equal(tcomp_qdisc(pp, LEAF(q))->kind, PLAN_QD_BFIFO);
 	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING,
