@@ -363,8 +363,13 @@ static struct json_object *show_queue(const struct policy_map_queuing *m,
 		struct json_object *rd =
 		    json_object_object_get(o, "random-detect");
 
+		const struct plan_qdisc *in =
+		    plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_INNER_MAJOR(q), 0));
+
+		/* alone, or inside software PFC's tbf */
 		show_add_bool(rd, "realised",
-		              leaf && leaf->kind == PLAN_QD_RED);
+		              (leaf && leaf->kind == PLAN_QD_RED) ||
+		                  (in && in->kind == PLAN_QD_RED));
 	}
 	if (leaf)
 		show_add_str(o, "leaf", plan_qdisc_kind_name(leaf->kind));
