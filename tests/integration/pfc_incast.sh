@@ -17,10 +17,19 @@
 # guest (a distro kernel under TCG, far slower) with these scaled down:
 #   ROCED_INCAST_PPS      datagrams/s per sender (5000)
 #   ROCED_INCAST_SECONDS  seconds of traffic (6)
+#   ROCED_INCAST_SHAPE    the shape of the switch's two queues, Mb/s
+#                         (PPS x 8 / 1000: each sender offers it)
+#   ROCED_INCAST_BE_LIMIT the switch's q-default queue-limit, kbytes
+#                         (none: 1000 frames, 9.2 MB)
+#   ROCED_INCAST_XOFF     the switch's pause-threshold, bytes (300000;
+#                         resume at 2/3 of it, buffer twice it)
 #   ROCED_INCAST_SW_CAPS  the switch's --caps (the running kernel's)
 #   ROCED_INCAST_HOST_RED 1: the hosts' queue 3 must be software PFC's
 #                         tbf with RED inside (a kernel with sch_red)
-# The shapes follow the rate: each sender offers the shape, two arrive.
+#   ROCED_INCAST_ND_PRIO  the no-drop senders' socket priority (none):
+#                         where roced classifies on clsact ingress
+#                         (flower, a full kernel), a host's own DSCP 26
+#                         datagrams reach queue 3 only with priority 3
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -34,8 +43,11 @@ tmp=$t_tmp
 pps=${ROCED_INCAST_PPS:-5000}
 secs=${ROCED_INCAST_SECONDS:-6}
 # 1000-byte datagrams: PPS x 8 kb/s per sender, the shape of one.
-shape_mbps=$((pps * 8 / 1000))
-[ "$shape_mbps" -ge 1 ] || t_fail "ROCED_INCAST_PPS $pps is below 125"
+shape_mbps=${ROCED_INCAST_SHAPE:-$((pps * 8 / 1000))}
+[ "$shape_mbps" -ge 1 ] || t_fail "a shape below 1 Mb/s (ROCED_INCAST_PPS $pps)"
+# What the shape lets through, in datagrams (1042 bytes on the wire).
+shape_pps=$((shape_mbps * 1000000 / 8 / 1042))
+ndprio=${ROCED_INCAST_ND_PRIO:+-P $ROCED_INCAST_ND_PRIO}
 
 t_netns_add sw incsw
 $IP -n "$sw" link add br0 type bridge
@@ -55,19 +67,21 @@ done
 # and the default queue shaped, priority 3's pause thresholds set.
 t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3
 t_conf_match_any "$tmp/sw.conf"
-python3 - "$tmp/sw.conf" "$shape_mbps" <<'PY'
+python3 - "$tmp/sw.conf" "$shape_mbps" "${ROCED_INCAST_BE_LIMIT:-}" "${ROCED_INCAST_XOFF:-300000}" <<'PY'
 import sys
+xoff = int(sys.argv[4])
 p = sys.argv[1]
 s = open(p).read()
 shape = 'shape = { min = "1 mbps"; max = "%s mbps"; };' % sys.argv[2]
+belimit = ' queue-limit = "%s kbytes";' % sys.argv[3] if sys.argv[3] else ''
 reps = [
     ('name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;',
      'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50; ' + shape),
     ('{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 50; }',
-     '{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 50; ' + shape + ' }'),
+     '{ name = "c-out-8q-q-default"; bandwidth-remaining-percent = 50; ' + shape + belimit + ' }'),
     ('pause-pfc-cos = 3; mtu = 9216;',
-     'pause-pfc-cos = 3; mtu = 9216; pause-buffer = { buffer-size = 600000; '
-     'pause-threshold = 300000; resume-threshold = 200000; };'),
+     'pause-pfc-cos = 3; mtu = 9216; pause-buffer = { buffer-size = %d; '
+     'pause-threshold = %d; resume-threshold = %d; };' % (2 * xoff, xoff, xoff * 2 // 3)),
 ]
 for a, b in reps:
     assert a in s, 'the shipped roced.conf changed: ' + a
@@ -125,11 +139,20 @@ rx=$t_pid
 t_show_on_fail "receiver" "$tmp/recv"
 for _ in $(seq 300); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
 [ -e "$tmp/ready" ] || t_fail "the receiver did not start"
+# Packets a CPU's input backlog dropped (netdev_max_backlog): a veth
+# hands its packets to the peer's backlog, which drops when softirqs
+# fall behind; no qdisc of roced's sees those.
+backlog_drops() {
+	python3 -c 'import sys
+print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
+}
+drops0=$(backlog_drops)
 # PPS datagrams/s of 1000 bytes (5000: 40 Mb/s) per host and class.
 senders=
 for h in 1 2; do
 	eval "ns=\$h$h"
-	t_spawn $IP netns exec "$ns" "$traffic" send 10.78.0.3 -T 0x68 -r "$pps" -t "$secs" -s 1000 -b 32768 -f "$h" >"$tmp/nd$h"
+	# shellcheck disable=SC2086 # ndprio: none or two words
+	t_spawn $IP netns exec "$ns" "$traffic" send 10.78.0.3 -T 0x68 -r "$pps" -t "$secs" -s 1000 -b 32768 -f "$h" $ndprio >"$tmp/nd$h"
 	senders="$senders $t_pid"
 	t_show_on_fail "no-drop sender h$h" "$tmp/nd$h"
 	t_spawn $IP netns exec "$ns" "$traffic" send 10.78.0.3 -T 0x00 -r "$pps" -t "$secs" -s 1000 -f "$((h + 10))" >"$tmp/be$h"
@@ -139,6 +162,18 @@ done
 for p in $senders; do t_wait "$p" || t_fail "a sender failed"; done
 t_wait "$rx" || t_fail "the receiver failed"
 cat "$tmp/nd1" "$tmp/nd2" "$tmp/be1" "$tmp/be2" "$tmp/recv"
+# The bottleneck's counters, printed should a check below fail.
+$TC -n "$sw" -s qdisc show dev swp3 >"$tmp/swp3.qdisc"
+$TC -n "$sw" -s class show dev swp3 >"$tmp/swp3.class"
+t_show_on_fail "swp3 qdiscs (the bottleneck)" "$tmp/swp3.qdisc"
+t_show_on_fail "swp3 classes" "$tmp/swp3.class"
+echo "input backlog drops during the traffic: $(($(backlog_drops) - drops0))" | tee "$tmp/backlog"
+t_show_on_fail "the CPUs' input backlogs" "$tmp/backlog"
+for h in 1 2; do
+	eval "ns=\$h$h"
+	$TC -n "$ns" -s qdisc show dev "eth$h" >"$tmp/h$h.qdisc"
+	t_show_on_fail "h$h qdiscs" "$tmp/h$h.qdisc"
+done
 
 sent_nd=$(cat "$tmp/nd1" "$tmp/nd2" | awk '/^sent/ {n += $2} END {print n + 0}')
 sent_be=$(cat "$tmp/be1" "$tmp/be2" | awk '/^sent/ {n += $2} END {print n + 0}')
@@ -146,7 +181,7 @@ got_nd=$(awk '/^tos 0x68/ {print $6}' "$tmp/recv")
 lost_nd=$(awk '/^tos 0x68/ {print $8}' "$tmp/recv")
 got_be=$(awk '/^tos 0x00/ {print $6}' "$tmp/recv")
 # Paused, the two no-drop senders share one shape: at least 2/3 of that.
-[ "$sent_nd" -gt $((pps * secs * 2 / 3)) ] || t_fail "the no-drop senders sent only $sent_nd"
+[ "$sent_nd" -gt $((shape_pps * secs * 2 / 3)) ] || t_fail "the no-drop senders sent only $sent_nd"
 [ "$lost_nd" = 0 ] && [ "$got_nd" = "$sent_nd" ] ||
 	t_fail "the no-drop class lost datagrams: sent $sent_nd, received $got_nd (lost $lost_nd)"
 if [ "${got_be:-0}" -ge "$sent_be" ]; then
@@ -192,7 +227,8 @@ if [ "${ROCED_INCAST_HOST_RED:-}" = 1 ]; then
 	for h in 1 2; do
 		eval "ns=\$h$h"
 		echo "h$h eth$h queue 3:"
-		$TC -n "$ns" -s qdisc show dev "eth$h" | sed -n '/qdisc \(tbf 4713\|red 4723\):/,/^qdisc [a-z]* 47[0-9][0-9]: parent 4791/p' | sed '$d'
+		$TC -n "$ns" -s qdisc show dev "eth$h" |
+			awk '/^qdisc/ {on = ($3 == "4713:" || $3 == "4723:")} on'
 	done
 fi
 tx3=$(ppp "$sw" swp3 tx-pause)
