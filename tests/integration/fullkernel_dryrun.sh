@@ -238,7 +238,7 @@ for p in $ports; do
 		test "$hits" -ge 10
 	red=$(tc -n "$ns" -s -j qdisc show dev "$p" | jq \
 		"map(select(.handle == \"471$exp_queue:\")) | .[0].packets // -1")
-	fk_check "$p: 10 priority $exp_prio packets in queue $exp_queue's red leaf, none of the best effort (got $red)" \
+	fk_check "$p: 10 priority $exp_prio packets in queue $exp_queue's leaf (a tbf with red inside), none of the best effort (got $red)" \
 		test "$red" -eq 10
 done
 

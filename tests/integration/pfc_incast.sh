@@ -223,12 +223,35 @@ for h in 1 2; do
 	[ "$rx" -gt 0 ] || t_fail "h$h received no pause"
 done
 if [ "${ROCED_INCAST_HOST_RED:-}" = 1 ]; then
-	# What the hosts' held tbf and the red inside it counted.
+	# What the hosts' held tbf and the red inside it counted, and that
+	# show queuing has RED realised and its counters (from the red inside
+	# the tbf).
 	for h in 1 2; do
 		eval "ns=\$h$h"
 		echo "h$h eth$h queue 3:"
 		$TC -n "$ns" -s qdisc show dev "eth$h" |
 			awk '/^qdisc/ {on = ($3 == "4713:" || $3 == "4723:")} on'
+		$IP netns exec "$ns" "$rocesh" -c "show queuing interface eth$h json" >"$tmp/h$h.queuing"
+		python3 - "$tmp/h$h.queuing" <<'PY' || t_fail "h$h: show queuing interface eth$h json does not show queue 3's RED: $(cat "$tmp/h$h.queuing")"
+import json, sys
+def walk(o):
+    if isinstance(o, dict):
+        if o.get('queue') == 3 and 'counters' in o:
+            yield o
+        for v in o.values():
+            yield from walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            yield from walk(v)
+q = list(walk(json.load(open(sys.argv[1]))))
+assert q, 'no queue 3'
+q = q[0]
+assert q['leaf'] == 'tbf', q['leaf']
+assert q['random-detect']['realised'] is True, q['random-detect']
+c = q['counters']
+assert c['ecn-marked'] is not None and c['early-drops'] is not None, c
+print('  show queuing: realised, ecn-marked %s, early-drops %s' % (c['ecn-marked'], c['early-drops']))
+PY
 	done
 fi
 tx3=$(ppp "$sw" swp3 tx-pause)
