@@ -19,21 +19,10 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 self=$here/$(basename "$0")
-rig=$here/../rig/qemu
 
 if [ "${ROCED_GUEST:-}" != 1 ]; then
-	# The guest runs as a child waited for, so that a TERM to this
-	# script reaches run-guest.sh, whose trap stops QEMU.
 	. "$here/lib.sh"
-	t_init fullkernel_incast
-	t0=$(date +%s.%N)
-	rc=0
-	t_run "$rig/run-guest.sh" "$self" "$@" || rc=$?
-	t1=$(date +%s.%N)
-	[ $rc -eq 77 ] && exit 77
-	awk -v a="$t0" -v b="$t1" 'BEGIN {
-		printf "fullkernel_incast: guest run %.1f s (host wall clock)\n", b - a }'
-	exit $rc
+	t_guest fullkernel_incast "$self" "$@"
 fi
 
 # Under TCG four senders manage some 200-250 datagrams/s each (measured
