@@ -17,8 +17,8 @@
 # guest (a distro kernel under TCG, far slower) with these scaled down:
 #   ROCED_INCAST_PPS      datagrams/s per sender (5000)
 #   ROCED_INCAST_SECONDS  seconds of traffic (6)
-#   ROCED_INCAST_SHAPE    the shape of the switch's two queues, Mb/s
-#                         (PPS x 8 / 1000: each sender offers it)
+#   ROCED_INCAST_SHAPE_KBPS  the shape of the switch's two queues, kb/s
+#                         (PPS x 8: each sender offers it)
 #   ROCED_INCAST_BE_LIMIT the switch's q-default queue-limit, kbytes
 #                         (none: 1000 frames, 9.2 MB)
 #   ROCED_INCAST_XOFF     the switch's pause-threshold, bytes (300000;
@@ -43,10 +43,10 @@ tmp=$t_tmp
 pps=${ROCED_INCAST_PPS:-5000}
 secs=${ROCED_INCAST_SECONDS:-6}
 # 1000-byte datagrams: PPS x 8 kb/s per sender, the shape of one.
-shape_mbps=${ROCED_INCAST_SHAPE:-$((pps * 8 / 1000))}
-[ "$shape_mbps" -ge 1 ] || t_fail "a shape below 1 Mb/s (ROCED_INCAST_PPS $pps)"
+shape_kbps=${ROCED_INCAST_SHAPE_KBPS:-$((pps * 8))}
 # What the shape lets through, in datagrams (1042 bytes on the wire).
-shape_pps=$((shape_mbps * 1000000 / 8 / 1042))
+shape_pps=$((shape_kbps * 1000 / 8 / 1042))
+[ "$shape_pps" -ge 10 ] || t_fail "a shape of $shape_kbps kb/s is too small"
 ndprio=${ROCED_INCAST_ND_PRIO:+-P $ROCED_INCAST_ND_PRIO}
 
 t_netns_add sw incsw
@@ -63,16 +63,26 @@ for h in 1 2 3; do
 	$IP -n "$ns" link set lo up
 done
 
+# The senders' neighbour entry for h3, set beforehand: while ARP resolves,
+# datagrams wait in the neighbour's small queue and the excess is dropped
+# after sendto() succeeded (seen in the QEMU guest under load: 145 of 493
+# no-drop datagrams, with ARP's own frames stuck behind a held queue).
+h3mac=$($IP -n "$h3" -j link show dev eth3 | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["address"])')
+for h in 1 2; do
+	eval "ns=\$h$h"
+	$IP -n "$ns" neigh replace 10.78.0.3 lladdr "$h3mac" dev "eth$h" nud permanent
+done
+
 # The switch: swp1-3, DSCP 26 alone classifies (untagged IP), queue 3
 # and the default queue shaped, priority 3's pause thresholds set.
 t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3
 t_conf_match_any "$tmp/sw.conf"
-python3 - "$tmp/sw.conf" "$shape_mbps" "${ROCED_INCAST_BE_LIMIT:-}" "${ROCED_INCAST_XOFF:-300000}" <<'PY'
+python3 - "$tmp/sw.conf" "$shape_kbps" "${ROCED_INCAST_BE_LIMIT:-}" "${ROCED_INCAST_XOFF:-300000}" <<'PY'
 import sys
 xoff = int(sys.argv[4])
 p = sys.argv[1]
 s = open(p).read()
-shape = 'shape = { min = "1 mbps"; max = "%s mbps"; };' % sys.argv[2]
+shape = 'shape = { min = "1 kbps"; max = "%s kbps"; };' % sys.argv[2]
 belimit = ' queue-limit = "%s kbytes";' % sys.argv[3] if sys.argv[3] else ''
 reps = [
     ('name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;',
