@@ -497,8 +497,8 @@ static uint64_t show_sum(const uint64_t *v)
 
 #define SHOW_SOFT_PFC_NOTE                                                     \
 	"software ports: RxPPP/TxPPP are roced's software PFC counters; "      \
-	"roced "                                                               \
-	"honours pause there but does not send any yet"
+	"roced honours pause received there and sends it out of a bridge's "   \
+	"other ports when a no-drop queue crosses xoff"
 #define SHOW_NO_SOFT_PFC_NOTE                                                  \
 	"software ports without counters: roced listens for pause frames "     \
 	"only "                                                                \
