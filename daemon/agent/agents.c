@@ -37,6 +37,10 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 	     (e->watchdog.lp_hold && !lp_held)) &&
 	    fp)
 		fp->kick = true;
+	/* A hold begins: the held queue fills with nothing leaving, and the
+	 * transmit side must see it at its fast pace, not an idle one. */
+	if ((held & ~e->watchdog.pfc_hold) || (lp_held && !e->watchdog.lp_hold))
+		txpoll_hurry(&a->tx, agents_ms());
 	if (held != e->watchdog.pfc_hold)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "%s: software PFC holds priorities 0x%02x", ifname,

@@ -21,6 +21,9 @@
 void txpoll_init(struct txpoll *t)
 {
 	memset(t, 0, sizeof(*t));
+	pfctx_pace_init(&t->pace, TXPOLL_FAST_MS, TXPOLL_IDLE_MS,
+	                TXPOLL_LINGER_MS);
+	t->reference = getenv("ROCED_TXPOLL_REFERENCE") != NULL;
 }
 
 void txpoll_free(struct txpoll *t)
@@ -167,7 +170,13 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 	if (!any)
 		t->next_ms = 0;
 	else if (!t->next_ms)
-		t->next_ms = now + TXPOLL_MS;
+		t->next_ms = now + TXPOLL_FAST_MS;
+}
+
+void txpoll_hurry(struct txpoll *t, double now)
+{
+	if (t->next_ms)
+		t->next_ms = pfctx_pace_hurry(&t->pace, t->next_ms, now);
 }
 
 int txpoll_wait(const struct txpoll *t, double now)
@@ -259,57 +268,101 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 	}
 }
 
-void txpoll_tick(struct txpoll *t, double now)
+int txpoll_read(struct txpoll *t)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct nlb_error nerr;
 	int rc;
 
-	if (!t->next_ms || now < t->next_ms)
-		return;
-	t->next_ms += TXPOLL_MS;
-	if (t->next_ms <= now)
-		t->next_ms = now + TXPOLL_MS; /* polls missed: skipped */
-	t->polls++;
 	for (size_t i = 0; i < t->n; i++)
 		memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
+	if (!t->nl)
+		return -ENOTCONN;
 	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-	if (rc == 0 && t->nl)
+	if (rc == 0)
 		rc = nlb_dump(t->nl, (struct nlmsghdr *)req, txpoll_stats_cb, t,
 		              &nerr);
-	if (rc < 0) {
+	if (rc < 0)
+		for (size_t i = 0; i < t->n; i++)
+			memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
+	return rc;
+}
+
+/* Does X need the fast pace: something queued in a watched queue, a
+ * priority we pause, or its peer holding it (the queue fills with nothing
+ * leaving)? */
+static bool txpoll_busy(const struct txpoll *t, const struct txpoll_port *x)
+{
+	const struct softpfc_port *sp =
+	    t->softpfc ? softpfc_port(t->softpfc, x->ifname, false) : NULL;
+	uint8_t prios = 0;
+
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		if ((x->queues & (1u << q)) && x->backlog[q])
+			return true;
+		prios |= x->prios[q];
+	}
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if ((prios & (1u << p)) && x->s[p].paused)
+			return true;
+	return sp && (sp->held & prios);
+}
+
+static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
+                             double now)
+{
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+			enum pfctx_action a;
+			double refresh;
+
+			if (!(x->prios[q] & (1u << p)))
+				continue;
+			/* At 10 Gb/s, the shortest a peer may count the
+			 * pause time (a speed of its own we do not know).
+			 * A paused priority keeps the pace fast, so the
+			 * refresh is never an idle interval late. */
+			refresh = pfctx_refresh_ms(0, TXPOLL_FAST_MS);
+			a = pfctx_step(&x->s[p], &x->t[p], x->backlog[q],
+			               refresh, now);
+			if (a == PFCTX_NONE)
+				continue;
+			log_debug(LOG_SUB_WATCHDOG,
+			          "%s: priority %u backlog %u bytes: "
+			          "%s to the bridge's other ports",
+			          x->ifname, p, x->backlog[q],
+			          a == PFCTX_PAUSE ? "pause" : "XON");
+			txpoll_send(t, x, p,
+			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0);
+		}
+}
+
+void txpoll_tick(struct txpoll *t, double now)
+{
+	bool busy = false;
+	double iv;
+	int rc;
+
+	if (!t->next_ms || now < t->next_ms)
+		return;
+	t->polls++;
+	rc = txpoll_read(t);
+	if (rc < 0)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
-		return;
-	}
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = 0; rc == 0 && i < t->n; i++) {
 		struct txpoll_port *x = &t->v[i];
 
 		if (!x->nfeeders)
 			continue;
-		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-			for (unsigned p = 0; p < POLICY_NPRIO; p++) {
-				enum pfctx_action a;
-				double refresh;
-
-				if (!(x->prios[q] & (1u << p)))
-					continue;
-				/* At 10 Gb/s, the shortest a peer may
-				 * count the pause time (a speed of its
-				 * own we do not know). */
-				refresh = pfctx_refresh_ms(0, TXPOLL_MS);
-				a = pfctx_step(&x->s[p], &x->t[p],
-				               x->backlog[q], refresh, now);
-				if (a == PFCTX_NONE)
-					continue;
-				log_debug(LOG_SUB_WATCHDOG,
-				          "%s: priority %u backlog %u bytes: "
-				          "%s to the bridge's other ports",
-				          x->ifname, p, x->backlog[q],
-				          a == PFCTX_PAUSE ? "pause" : "XON");
-				txpoll_send(t, x, p,
-				            a == PFCTX_PAUSE ? PFCTX_QUANTA
-				                             : 0);
-			}
+		txpoll_port_step(t, x, now);
+		busy |= txpoll_busy(t, x);
 	}
+	iv = t->reference ? TXPOLL_FAST_MS
+	                  : pfctx_pace_next(&t->pace, busy, now);
+	if (iv <= TXPOLL_FAST_MS)
+		t->fast_polls++;
+	t->next_ms += iv;
+	if (t->next_ms <= now)
+		t->next_ms = now + iv; /* polls missed: skipped */
 }

@@ -1,20 +1,35 @@
-/* txpoll: software PFC's transmit side (issue 8). Every TXPOLL_MS it
- * reads the backlog of each no-drop queue's leaf on the software ports
- * (one dump of the kernel's qdisc counters) and feeds it to the decision
- * of lib/pfcwd/pfctx per priority; a pause, a refresh or an XON goes out
+/* txpoll: software PFC's transmit side (issue 8). It reads the backlog of
+ * each no-drop queue's leaf on the software ports (txpoll_read: one dump
+ * of the kernel's qdisc counters) and feeds it to the decision of
+ * lib/pfcwd/pfctx per priority; a pause, a refresh or an XON goes out
  * through the frame layer (frames_send, so it never waits in a queue of
  * its own) on the ports that feed the queue: the other software ports of
  * the same bridge, where the traffic that queues there comes in. A port
  * outside a bridge (a host's) has no feeders and sends nothing.
  *
+ * The pace (pfctx_pace): every TXPOLL_FAST_MS while a watched queue holds
+ * a backlog, a priority is paused by us or a port is held by its peer,
+ * and for TXPOLL_LINGER_MS after; every TXPOLL_IDLE_MS otherwise. Why a
+ * dump: on Linux 6.18 a qdisc dump does not filter on tcm_ifindex, a
+ * class dump per port costs more than the one qdisc dump (more system
+ * calls for as many messages), and a GET of one qdisc or class is sent to
+ * every tc listener as a notification besides its answer (roced's own
+ * mirror among them). So the read stays one dump and the pace is what
+ * makes an idle rig cheap (bench/txpoll).
+ *
  * Thresholds: `pause buffer-size N pause-threshold N resume-threshold N`
  * of the priority (policy_iface_pause_buffer), else pfctx_defaults() from
- * the leaf's limit, the MTU, the port's speed and TXPOLL_REACTION_MS.
+ * the leaf's limit, the MTU, the port's speed and TXPOLL_REACTION_MS,
+ * the worst case: a queue starting to fill just after an idle poll.
  *
  * A feeder paused by several congested ports of its bridge gets XON only
  * once none of them wants it paused any more. Frames sent are counted in
  * the feeder's software PFC counters (TxPPP, tx-pause, tx-xon). Nothing
  * here writes to the kernel's configuration.
+ *
+ * ROCED_TXPOLL_REFERENCE set in the environment (benchmarks only) polls
+ * every TXPOLL_FAST_MS whatever the queues hold, as roced did before the
+ * pace: bench/txpoll and bench/pfc compare the two in one run.
  */
 #ifndef ROCED_TXPOLL_H
 #define ROCED_TXPOLL_H
@@ -30,13 +45,17 @@
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"
 
-/* The poll: the backlog is sampled this often while a congestible port
- * has feeders. */
-#define TXPOLL_MS 2.0
-/* From crossing xoff to the peer's queue held, for the default
- * thresholds: a poll, and software PFC's hold on the peer (roced(8),
- * "Holding a queue": median 2.2 ms). */
-#define TXPOLL_REACTION_MS (TXPOLL_MS + 2.2)
+/* The pace while a port with a no-drop queue has feeders: fast while
+ * something is queued, paused or held and for the linger after, idle
+ * otherwise (the poll costs a qdisc dump of the whole namespace). */
+#define TXPOLL_FAST_MS   2.0
+#define TXPOLL_IDLE_MS   10.0
+#define TXPOLL_LINGER_MS 100.0
+/* From crossing xoff to the peer's queue held, worst case, for the
+ * default thresholds: an idle poll (the queue began to fill just after
+ * the last one), and software PFC's hold on the peer (roced(8), "Holding
+ * a queue": median 2.2 ms). */
+#define TXPOLL_REACTION_MS (TXPOLL_IDLE_MS + 2.2)
 
 #define TXPOLL_FEEDERS_MAX 64
 
@@ -48,7 +67,7 @@ struct txpoll_port {
 	struct pfctx_thresholds t[POLICY_NPRIO];
 	struct pfctx_prio s[POLICY_NPRIO];
 	bool configured_thresholds[POLICY_NPRIO];
-	uint32_t backlog[POLICY_NQUEUES]; /* the last poll's */
+	uint32_t backlog[POLICY_NQUEUES]; /* the last txpoll_read()'s */
 	/* The ports that feed it: the bridge's other ports with a frame
 	 * socket (at the last sync). */
 	char feeders[TXPOLL_FEEDERS_MAX][POLICY_IFNAME_MAX];
@@ -59,10 +78,12 @@ struct txpoll {
 	struct txpoll_port *v;
 	size_t n;
 	double next_ms; /* 0: not polling */
+	struct pfctx_pace pace;
+	bool reference; /* ROCED_TXPOLL_REFERENCE: always the fast pace */
 	struct nlb *nl;
 	struct frames *frames;
 	struct softpfc *softpfc;
-	uint64_t polls;
+	uint64_t polls, fast_polls;
 };
 
 void txpoll_init(struct txpoll *t);
@@ -72,6 +93,14 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
                  const struct policy *p, double now);
 int txpoll_wait(const struct txpoll *t, double now);
 void txpoll_tick(struct txpoll *t, double now);
+/* Read the backlog of every watched queue (T->v[i].backlog[q], 0 for a
+ * queue the kernel no longer shows) in one dump. Returns 0 or -errno;
+ * the backlogs are all 0 on failure. Others that need the ports'
+ * backlogs (link pause) call it too. */
+int txpoll_read(struct txpoll *t);
+/* A port began to be held (its peer paused it): its queues may fill with
+ * nothing leaving, so poll at the fast pace from now on. */
+void txpoll_hurry(struct txpoll *t, double now);
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
                                       const char *ifname);
 

@@ -55,3 +55,32 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 	s->pauses++;
 	return PFCTX_PAUSE;
 }
+
+void pfctx_pace_init(struct pfctx_pace *p, double fast_ms, double idle_ms,
+                     double linger_ms)
+{
+	p->fast_ms = fast_ms;
+	p->idle_ms = idle_ms < fast_ms ? fast_ms : idle_ms;
+	p->linger_ms = linger_ms;
+	p->busy_ms = -1;
+}
+
+double pfctx_pace_next(struct pfctx_pace *p, bool busy, double now)
+{
+	if (busy) {
+		p->busy_ms = now;
+		return p->fast_ms;
+	}
+	/* Bursts come in trains: a queue that just drained is likely to
+	 * fill again, and the linger keeps the first of them from paying
+	 * the idle interval. */
+	if (p->busy_ms >= 0 && now - p->busy_ms < p->linger_ms)
+		return p->fast_ms;
+	return p->idle_ms;
+}
+
+double pfctx_pace_hurry(struct pfctx_pace *p, double next_ms, double now)
+{
+	p->busy_ms = now;
+	return next_ms > now + p->fast_ms ? now + p->fast_ms : next_ms;
+}

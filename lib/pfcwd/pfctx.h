@@ -15,6 +15,16 @@
  * xoff and the peer stopping is the port's speed times (the poll + the
  * peer's reaction), plus a frame in flight each way; xoff leaves that much
  * of the buffer free.
+ *
+ * The poll's pace (pfctx_pace_next()): reading the backlog costs a dump
+ * of every qdisc of the namespace, the kernel's only quiet way to read it
+ * (a GET of one qdisc or class is answered as a notification to every tc
+ * listener too), so the poller reads fast only while it matters: while a
+ * watched queue holds a backlog, a priority is paused by us or the port is
+ * held by its peer, and for a linger after; otherwise at the idle pace. A
+ * queue that starts filling while idle is seen at most one idle interval
+ * late, which is why the default thresholds take the idle interval as the
+ * poll's part of the reaction time.
  */
 #ifndef ROCED_PFCTX_H
 #define ROCED_PFCTX_H
@@ -57,5 +67,20 @@ double pfctx_refresh_ms(uint32_t speed_mbps, double min_ms);
 enum pfctx_action pfctx_step(struct pfctx_prio *s,
                              const struct pfctx_thresholds *t, uint64_t backlog,
                              double refresh_ms, double now);
+
+/* The pace of the poll: FAST_MS while busy and for LINGER_MS after the
+ * last busy poll, IDLE_MS otherwise. */
+struct pfctx_pace {
+	double fast_ms, idle_ms, linger_ms;
+	double busy_ms; /* the last poll that found work; < 0: none yet */
+};
+
+void pfctx_pace_init(struct pfctx_pace *p, double fast_ms, double idle_ms,
+                     double linger_ms);
+/* A poll at NOW found work (BUSY) or not: the interval to the next. */
+double pfctx_pace_next(struct pfctx_pace *p, bool busy, double now);
+/* Something happened that makes the queues busy (a hold began): should a
+ * poll due at NEXT_MS come sooner? Returns the time of the next poll. */
+double pfctx_pace_hurry(struct pfctx_pace *p, double next_ms, double now);
 
 #endif

@@ -1,6 +1,7 @@
 /* test_pfctx: software PFC's transmit decisions (lib/pfcwd/pfctx) as a
  * function of backlog and time: pause at xoff, refresh while above xon,
- * XON once at or below it, and the default thresholds. */
+ * XON once at or below it, the default thresholds, and the poll's pace
+ * (fast while busy and for a linger after, idle otherwise). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,6 +78,67 @@ static void test_refresh(void **state)
 	assert_true(pfctx_refresh_ms(100000, 5) == 5);
 }
 
+static void test_pace_idle_until_busy(void **state)
+{
+	struct pfctx_pace p;
+
+	(void)state;
+	pfctx_pace_init(&p, 2, 10, 100);
+	/* Nothing ever queued: the idle pace from the first poll on. */
+	assert_true(pfctx_pace_next(&p, false, 0) == 10);
+	assert_true(pfctx_pace_next(&p, false, 10) == 10);
+	/* A backlog: fast at once. */
+	assert_true(pfctx_pace_next(&p, true, 20) == 2);
+	assert_true(pfctx_pace_next(&p, true, 22) == 2);
+}
+
+static void test_pace_lingers(void **state)
+{
+	struct pfctx_pace p;
+
+	(void)state;
+	pfctx_pace_init(&p, 2, 10, 100);
+	assert_true(pfctx_pace_next(&p, true, 1000) == 2);
+	/* Drained: still fast within the linger... */
+	assert_true(pfctx_pace_next(&p, false, 1002) == 2);
+	assert_true(pfctx_pace_next(&p, false, 1099.9) == 2);
+	/* ... idle once it has passed. */
+	assert_true(pfctx_pace_next(&p, false, 1100) == 10);
+	/* Busy again restarts the linger. */
+	assert_true(pfctx_pace_next(&p, true, 1110) == 2);
+	assert_true(pfctx_pace_next(&p, false, 1200) == 2);
+	assert_true(pfctx_pace_next(&p, false, 1210) == 10);
+}
+
+static void test_pace_hurry(void **state)
+{
+	struct pfctx_pace p;
+
+	(void)state;
+	pfctx_pace_init(&p, 2, 10, 100);
+	assert_true(pfctx_pace_next(&p, false, 0) == 10);
+	/* A hold begins at 3: the poll due at 10 comes at 5, and the
+	 * linger runs from the hurry. */
+	assert_true(pfctx_pace_hurry(&p, 10, 3) == 5);
+	assert_true(pfctx_pace_next(&p, false, 5) == 2);
+	/* A poll due sooner than the fast pace stays where it is. */
+	assert_true(pfctx_pace_hurry(&p, 4, 3) == 4);
+}
+
+static void test_pace_idle_never_faster(void **state)
+{
+	struct pfctx_pace p;
+
+	(void)state;
+	/* An idle interval below the fast one is the fast one. */
+	pfctx_pace_init(&p, 5, 1, 0);
+	assert_true(pfctx_pace_next(&p, false, 0) == 5);
+	/* No linger: idle at the first clean poll. */
+	pfctx_pace_init(&p, 2, 10, 0);
+	assert_true(pfctx_pace_next(&p, true, 0) == 2);
+	assert_true(pfctx_pace_next(&p, false, 2) == 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -85,6 +147,10 @@ int main(void)
 	    cmocka_unit_test(test_no_threshold_never_pauses),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_refresh),
+	    cmocka_unit_test(test_pace_idle_until_busy),
+	    cmocka_unit_test(test_pace_lingers),
+	    cmocka_unit_test(test_pace_hurry),
+	    cmocka_unit_test(test_pace_idle_never_faster),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
