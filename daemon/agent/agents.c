@@ -187,6 +187,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
+	frames_listen(&a->frames, FRAME_DATA, txpoll_data_rx, &a->tx);
 }
 
 void agents_free(struct agents *a)

@@ -113,6 +113,7 @@ int frames_attach(struct frames *f, const char *ifname, int ifindex,
 	}
 	p->ifindex = ifindex;
 	memcpy(p->mac, mac, 6);
+	p->wake = false;
 	return frames_open(f, p);
 }
 
@@ -175,6 +176,10 @@ void frames_process(struct frames *f, int fd, double now_ms)
 			continue;
 		}
 		kind = frames_kind(buf, (size_t)n);
+		if (kind < 0 && p->wake) {
+			kind = FRAME_DATA;
+			p->c.rx_wake++;
+		}
 		if (kind < 0 || !f->rx[kind]) {
 			p->c.rx_other++;
 			continue;
@@ -182,6 +187,23 @@ void frames_process(struct frames *f, int fd, double now_ms)
 		p->c.rx++;
 		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, now_ms);
 	}
+}
+
+int frames_wake(struct frames *f, const char *ifname, bool on)
+{
+	struct frame_port *p = frames_find(f, ifname);
+	int rc;
+
+	if (!p || p->fd < 0)
+		return -ENOENT;
+	if (!f->ops->wake)
+		return -EOPNOTSUPP;
+	if (p->wake == on)
+		return 0;
+	rc = f->ops->wake(f->impl, p->fd, on);
+	if (rc == 0)
+		p->wake = on;
+	return rc;
 }
 
 int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,

@@ -7,7 +7,12 @@
  *   - LLDP: EtherType 0x88cc to 01:80:c2:00:00:0e;
  *   - MAC Control (PFC 0x0101 and link pause 0x0001): EtherType 0x8808
  *     to 01:80:c2:00:00:01;
- * and never the port's own transmissions.
+ * and never the port's own transmissions. While a port's wake is armed
+ * (frames_wake), every other frame coming in is let through too, cut to
+ * its Ethernet header: software PFC's transmit side sleeps while its
+ * queues are idle and wakes at the first frame a feeder brings in
+ * (agent/txpoll.h), instead of reading the kernel's counters every few
+ * milliseconds for nothing.
  *
  * The sockets sit behind an ops table so that tests/daemon can drive the
  * agents with fake ports (frames injected and captured in memory).
@@ -29,8 +34,11 @@
 enum frame_kind {
 	FRAME_LLDP, /* 0x88cc */
 	FRAME_MACC, /* 0x8808: PFC and link pause */
+	FRAME_DATA, /* anything else, only while the wake is armed; its
+	               header alone (FRAME_WAKE_SNAP bytes) */
 };
-#define FRAME_NKINDS (FRAME_MACC + 1)
+#define FRAME_NKINDS    (FRAME_DATA + 1)
+#define FRAME_WAKE_SNAP 14
 
 /* A whole frame received on port IFNAME at NOW_MS (CLOCK_MONOTONIC). */
 typedef void (*frame_rx_fn)(void *arg, const char *ifname, const uint8_t *buf,
@@ -50,6 +58,10 @@ struct frame_ops {
 	 * (fakes: send is used): software PFC's kick (agent/softpfc.h). */
 	int (*send_queued)(void *impl, int fd, int ifindex, const uint8_t *buf,
 	                   size_t len);
+	/* Let every frame coming in through as well (ON), cut to its
+	 * header, or only LLDP and MAC Control again; 0 or -errno. NULL
+	 * when the ports cannot (fakes): frames_wake() says -EOPNOTSUPP. */
+	int (*wake)(void *impl, int fd, bool on);
 };
 extern const struct frame_ops frame_ops_packet;
 
@@ -58,6 +70,7 @@ struct frame_counters {
 	uint64_t rx, tx;
 	uint64_t rx_short; /* shorter than an Ethernet header */
 	uint64_t rx_other; /* let through by the filter, yet no receiver */
+	uint64_t rx_wake;  /* frames that came in while the wake was armed */
 	uint64_t tx_errors;
 	uint64_t rx_errors;
 };
@@ -71,6 +84,7 @@ struct frame_port {
 	/* Software PFC released a queue of the port: send the kick once
 	 * the release is applied (agents_applied). */
 	bool kick;
+	bool wake; /* armed (frames_wake) */
 };
 
 struct frames {
@@ -107,6 +121,11 @@ void frames_process(struct frames *f, int fd, double now_ms);
  * -errno. */
 int frames_send_queued(struct frames *f, const char *ifname, const uint8_t *buf,
                        size_t len);
+/* Arm (ON) or disarm IFNAME's wake: while armed, FRAME_DATA's receiver
+ * hears of every frame coming in. A reopened socket starts disarmed.
+ * Returns 0 or -errno (-EOPNOTSUPP when the ops cannot, -ENOENT for a
+ * port without a socket). */
+int frames_wake(struct frames *f, const char *ifname, bool on);
 /* Send a whole frame out of IFNAME. Returns 0 or -errno. */
 int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
                 size_t len);

@@ -44,6 +44,26 @@ static struct sock_filter frame_filter[] = {
     /* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
 };
 
+/* The same while the wake is armed, except that every other frame coming
+ * in is let through too, cut to its Ethernet header: all that the waker
+ * needs, and the least to copy. */
+static struct sock_filter frame_filter_wake[] = {
+    /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
+    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 11, 0),
+    /* 2 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
+    /* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88cc, 0, 2),
+    /* 4 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
+    /* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc200000e, 3, 6),
+    /* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_MACC, 0, 5),
+    /* 7 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
+    /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc2000001, 0, 3),
+    /* 9 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0180, 0, 1),
+    /* 11 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
+    /* 12 */ BPF_STMT(BPF_RET | BPF_K, FRAME_WAKE_SNAP),
+    /* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
+};
+
 static int packet_open(void *impl, int ifindex)
 {
 	struct sock_fprog prog = {
@@ -135,10 +155,28 @@ static int packet_send_queued(void *impl, int fd, int ifindex,
 	return rc;
 }
 
+/* Swapping a socket's filter is atomic in the kernel: no frame sees
+ * neither program. */
+static int packet_wake(void *impl, int fd, bool on)
+{
+	struct sock_fprog prog = {
+	    .len = on ? sizeof(frame_filter_wake) / sizeof(frame_filter_wake[0])
+	              : sizeof(frame_filter) / sizeof(frame_filter[0]),
+	    .filter = on ? frame_filter_wake : frame_filter,
+	};
+
+	(void)impl;
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) <
+	    0)
+		return -errno;
+	return 0;
+}
+
 const struct frame_ops frame_ops_packet = {
     .open = packet_open,
     .close = packet_close,
     .recv = packet_recv,
     .send = packet_send,
     .send_queued = packet_send_queued,
+    .wake = packet_wake,
 };

@@ -26,11 +26,46 @@ void txpoll_init(struct txpoll *t)
 	t->reference = getenv("ROCED_TXPOLL_REFERENCE") != NULL;
 }
 
+/* Disarm every armed wake (whether it is still a waker or not). */
+static void txpoll_disarm(struct txpoll *t)
+{
+	for (size_t j = 0; t->frames && j < t->frames->n; j++)
+		if (t->frames->v[j].wake)
+			frames_wake(t->frames, t->frames->v[j].ifname, false);
+	t->armed = false;
+}
+
+/* Arm every waker; on any failure none stays armed and the pace stays
+ * fast until the next sync. */
+static bool txpoll_arm(struct txpoll *t)
+{
+	for (size_t i = 0; t->frames && i < t->nwakers; i++) {
+		int rc = frames_wake(t->frames, t->wakers[i], true);
+
+		if (rc < 0) {
+			log_debug(
+			    LOG_SUB_WATCHDOG,
+			    "%s: cannot arm the transmit poll's wake: %s; "
+			    "polling every %.0f ms",
+			    t->wakers[i], strerror(-rc), TXPOLL_FAST_MS);
+			txpoll_disarm(t);
+			t->nowake = true;
+			return false;
+		}
+	}
+	t->armed = t->frames && t->nwakers > 0;
+	return t->armed;
+}
+
 void txpoll_free(struct txpoll *t)
 {
+	txpoll_disarm(t);
 	free(t->v);
 	t->v = NULL;
 	t->n = 0;
+	free(t->wakers);
+	t->wakers = NULL;
+	t->nwakers = 0;
 }
 
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
@@ -118,11 +153,15 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
                  const struct policy *p, double now)
 {
 	struct txpoll_port *nv;
-	size_t n = 0;
+	char(*nw)[POLICY_IFNAME_MAX];
+	size_t n = 0, nwakers = 0;
 	bool any = false;
 
 	nv = calloc(r->n ? r->n : 1, sizeof(*nv));
-	if (!nv) {
+	nw = calloc(t->frames && t->frames->n ? t->frames->n : 1, sizeof(*nw));
+	if (!nv || !nw) {
+		free(nv);
+		free(nw);
 		log_warnx("software PFC transmit: out of memory");
 		return;
 	}
@@ -151,6 +190,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		int m = txpoll_master(fn);
+		bool feeds = false;
 
 		for (size_t i = 0; m && i < n; i++) {
 			struct txpoll_port *x = &nv[i];
@@ -160,17 +200,47 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 				continue;
 			snprintf(x->feeders[x->nfeeders++],
 			         sizeof(x->feeders[0]), "%s", fn);
+			feeds = true;
 		}
+		if (feeds)
+			snprintf(nw[nwakers++], sizeof(nw[0]), "%s", fn);
 	}
-	for (size_t i = 0; i < n; i++)
+	t->queues = 0;
+	for (size_t i = 0; i < n; i++) {
 		any |= nv[i].nfeeders > 0;
+		t->queues |= nv[i].queues;
+	}
 	free(t->v);
 	t->v = nv;
 	t->n = n;
+	free(t->wakers);
+	t->wakers = nw;
+	t->nwakers = nwakers;
+	/* The feeders may have changed: the next poll, a fast one, reads
+	 * and arms them again. */
+	txpoll_disarm(t);
+	t->nowake = false;
 	if (!any)
 		t->next_ms = 0;
-	else if (!t->next_ms)
+	else if (!t->next_ms || t->next_ms > now + TXPOLL_FAST_MS)
 		t->next_ms = now + TXPOLL_FAST_MS;
+}
+
+void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
+                    size_t len, double now)
+{
+	struct txpoll *t = arg;
+
+	(void)ifname;
+	(void)buf;
+	(void)len;
+	/* Frames that came in before the disarm took effect are still read:
+	 * they change nothing. */
+	if (!t->armed)
+		return;
+	txpoll_disarm(t);
+	t->wakes++;
+	txpoll_hurry(t, now);
 }
 
 void txpoll_hurry(struct txpoll *t, double now)
@@ -196,8 +266,10 @@ static int txpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_type != RTM_NEWQDISC ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
 		return MNL_CB_OK;
+	/* Most of the dump is other queues' leaves and roots: passed over
+	 * without a look at the ports. */
 	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES)
+	if (q < 0 || q >= POLICY_NQUEUES || !(t->queues & (1u << q)))
 		return MNL_CB_OK;
 	for (size_t i = 0; i < t->n; i++) {
 		struct txpoll_port *x = &t->v[i];
@@ -288,24 +360,30 @@ int txpoll_read(struct txpoll *t)
 	return rc;
 }
 
-/* Does X need the fast pace: something queued in a watched queue, a
- * priority we pause, or its peer holding it (the queue fills with nothing
- * leaving)? */
-static bool txpoll_busy(const struct txpoll *t, const struct txpoll_port *x)
+/* Does X need the fast pace: something queued in a watched queue, or a
+ * priority we pause? */
+static bool txpoll_busy(const struct txpoll_port *x)
 {
-	const struct softpfc_port *sp =
-	    t->softpfc ? softpfc_port(t->softpfc, x->ifname, false) : NULL;
-	uint8_t prios = 0;
-
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
-		if ((x->queues & (1u << q)) && x->backlog[q])
+		if (!(x->queues & (1u << q)))
+			continue;
+		if (x->backlog[q])
 			return true;
-		prios |= x->prios[q];
+		for (unsigned p = 0; p < POLICY_NPRIO; p++)
+			if ((x->prios[q] & (1u << p)) && x->s[p].paused)
+				return true;
 	}
-	for (unsigned p = 0; p < POLICY_NPRIO; p++)
-		if ((prios & (1u << p)) && x->s[p].paused)
+	return false;
+}
+
+/* Is a port held by its peer? Its held queue fills with nothing leaving.
+ * Only priorities software PFC honours are held: watched queues. */
+static bool txpoll_held(const struct txpoll *t)
+{
+	for (size_t i = 0; t->softpfc && i < t->softpfc->n; i++)
+		if (t->softpfc->v[i].held)
 			return true;
-	return sp && (sp->held & prios);
+	return false;
 }
 
 static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
@@ -356,10 +434,15 @@ void txpoll_tick(struct txpoll *t, double now)
 		if (!x->nfeeders)
 			continue;
 		txpoll_port_step(t, x, now);
-		busy |= txpoll_busy(t, x);
+		busy = busy || txpoll_busy(x);
 	}
+	busy = busy || txpoll_held(t);
 	iv = t->reference ? TXPOLL_FAST_MS
 	                  : pfctx_pace_next(&t->pace, busy, now);
+	if (iv > TXPOLL_FAST_MS && !t->armed && (t->nowake || !txpoll_arm(t)))
+		iv = TXPOLL_FAST_MS; /* no wake: nothing may sleep */
+	else if (iv <= TXPOLL_FAST_MS && t->armed)
+		txpoll_disarm(t);
 	if (iv <= TXPOLL_FAST_MS)
 		t->fast_polls++;
 	t->next_ms += iv;

@@ -9,18 +9,24 @@
  *
  * The pace (pfctx_pace): every TXPOLL_FAST_MS while a watched queue holds
  * a backlog, a priority is paused by us or a port is held by its peer,
- * and for TXPOLL_LINGER_MS after; every TXPOLL_IDLE_MS otherwise. Why a
- * dump: on Linux 6.18 a qdisc dump does not filter on tcm_ifindex, a
- * class dump per port costs more than the one qdisc dump (more system
- * calls for as many messages), and a GET of one qdisc or class is sent to
- * every tc listener as a notification besides its answer (roced's own
- * mirror among them). So the read stays one dump and the pace is what
- * makes an idle rig cheap (bench/txpoll).
+ * and for TXPOLL_LINGER_MS after. Then the feeders' frame sockets are
+ * armed (frames_wake) and the poll sleeps, TXPOLL_IDLE_MS between reads:
+ * the first frame a feeder brings in wakes it (txpoll_data_rx) and the
+ * fast pace resumes at once. Traffic that queues on a port and can be
+ * paused comes in through a feeder, so an idle rig costs next to nothing
+ * and a queue starting to fill is still read within a fast interval of
+ * its first frame. Where the wake cannot be armed (fake ports, an old
+ * kernel) the pace stays fast.
+ *
+ * Why a dump and a wake rather than a cheaper read: on Linux 6.18 a
+ * qdisc dump does not filter on tcm_ifindex, a class dump per port costs
+ * more than the one qdisc dump (more system calls for as many messages),
+ * and a GET of one qdisc or class is sent to every tc listener as a
+ * notification besides its answer (roced's own mirror among them).
  *
  * Thresholds: `pause buffer-size N pause-threshold N resume-threshold N`
  * of the priority (policy_iface_pause_buffer), else pfctx_defaults() from
- * the leaf's limit, the MTU, the port's speed and TXPOLL_REACTION_MS,
- * the worst case: a queue starting to fill just after an idle poll.
+ * the leaf's limit, the MTU, the port's speed and TXPOLL_REACTION_MS.
  *
  * A feeder paused by several congested ports of its bridge gets XON only
  * once none of them wants it paused any more. Frames sent are counted in
@@ -45,17 +51,18 @@
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"
 
-/* The pace while a port with a no-drop queue has feeders: fast while
- * something is queued, paused or held and for the linger after, idle
- * otherwise (the poll costs a qdisc dump of the whole namespace). */
+/* The pace while a port with a no-drop queue has feeders (a read costs a
+ * qdisc dump of the whole namespace): fast while something is queued,
+ * paused or held and for the linger after; then the wake is armed and a
+ * read comes only every TXPOLL_IDLE_MS, in case a frame got past it. */
 #define TXPOLL_FAST_MS   2.0
-#define TXPOLL_IDLE_MS   10.0
+#define TXPOLL_IDLE_MS   100.0
 #define TXPOLL_LINGER_MS 100.0
-/* From crossing xoff to the peer's queue held, worst case, for the
- * default thresholds: an idle poll (the queue began to fill just after
- * the last one), and software PFC's hold on the peer (roced(8), "Holding
- * a queue": median 2.2 ms). */
-#define TXPOLL_REACTION_MS (TXPOLL_IDLE_MS + 2.2)
+/* From crossing xoff to the peer's queue held, for the default
+ * thresholds: a fast poll (a queue that starts to fill wakes the poll
+ * with its first frame), and software PFC's hold on the peer (roced(8),
+ * "Holding a queue": median 2.2 ms). */
+#define TXPOLL_REACTION_MS (TXPOLL_FAST_MS + 2.2)
 
 #define TXPOLL_FEEDERS_MAX 64
 
@@ -78,12 +85,18 @@ struct txpoll {
 	struct txpoll_port *v;
 	size_t n;
 	double next_ms; /* 0: not polling */
+	uint8_t queues; /* every port's watched queues */
 	struct pfctx_pace pace;
 	bool reference; /* ROCED_TXPOLL_REFERENCE: always the fast pace */
+	/* The frame ports that feed a polled port: the ones armed. */
+	char (*wakers)[POLICY_IFNAME_MAX];
+	size_t nwakers;
+	bool armed;  /* every waker's wake is armed: the pace may sleep */
+	bool nowake; /* arming failed since the last sync: stay fast */
 	struct nlb *nl;
 	struct frames *frames;
 	struct softpfc *softpfc;
-	uint64_t polls, fast_polls;
+	uint64_t polls, fast_polls, wakes;
 };
 
 void txpoll_init(struct txpoll *t);
@@ -98,6 +111,10 @@ void txpoll_tick(struct txpoll *t, double now);
  * the backlogs are all 0 on failure. Others that need the ports'
  * backlogs (link pause) call it too. */
 int txpoll_read(struct txpoll *t);
+/* A frame came in on a feeder while the wake was armed (a frame_rx_fn
+ * for FRAME_DATA; ARG is the struct txpoll): disarm, poll fast. */
+void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
+                    size_t len, double now);
 /* A port began to be held (its peer paused it): its queues may fill with
  * nothing leaving, so poll at the fast pace from now on. */
 void txpoll_hurry(struct txpoll *t, double now);
