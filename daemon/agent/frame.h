@@ -8,9 +8,9 @@
  *   - MAC Control (PFC 0x0101 and link pause 0x0001): EtherType 0x8808
  *     to 01:80:c2:00:00:01;
  * and never the port's own transmissions. While a port's wake is armed
- * (frames_wake), every other frame coming in is let through too, cut to
- * its Ethernet header: software PFC's transmit side sleeps while its
- * queues are idle and wakes at the first frame a feeder brings in
+ * (frames_wake), the IP and VLAN-tagged frames coming in are let through
+ * too, cut to their Ethernet header: software PFC's transmit side sleeps while
+ * its queues are idle and wakes at the first frame a feeder brings in
  * (agent/txpoll.h), instead of reading the kernel's counters every few
  * milliseconds for nothing.
  *
@@ -34,7 +34,7 @@
 enum frame_kind {
 	FRAME_LLDP, /* 0x88cc */
 	FRAME_MACC, /* 0x8808: PFC and link pause */
-	FRAME_DATA, /* anything else, only while the wake is armed; its
+	FRAME_DATA, /* IP or tagged, only while the wake is armed; its
 	               header alone (FRAME_WAKE_SNAP bytes) */
 };
 #define FRAME_NKINDS    (FRAME_DATA + 1)
@@ -58,8 +58,9 @@ struct frame_ops {
 	 * (fakes: send is used): software PFC's kick (agent/softpfc.h). */
 	int (*send_queued)(void *impl, int fd, int ifindex, const uint8_t *buf,
 	                   size_t len);
-	/* Let every frame coming in through as well (ON), cut to its
-	 * header, or only LLDP and MAC Control again; 0 or -errno. NULL
+	/* Let the IP and tagged frames coming in through as well (ON),
+	 * cut to their header, or only LLDP and MAC Control again; 0 or
+	 * -errno. NULL
 	 * when the ports cannot (fakes): frames_wake() says -EOPNOTSUPP. */
 	int (*wake)(void *impl, int fd, bool on);
 };
@@ -122,8 +123,8 @@ void frames_process(struct frames *f, int fd, double now_ms);
 int frames_send_queued(struct frames *f, const char *ifname, const uint8_t *buf,
                        size_t len);
 /* Arm (ON) or disarm IFNAME's wake: while armed, FRAME_DATA's receiver
- * hears of every frame coming in. A reopened socket starts disarmed.
- * Returns 0 or -errno (-EOPNOTSUPP when the ops cannot, -ENOENT for a
+ * hears of every IP or tagged frame coming in. A reopened socket starts
+ * disarmed. Returns 0 or -errno (-EOPNOTSUPP when the ops cannot, -ENOENT for a
  * port without a socket). */
 int frames_wake(struct frames *f, const char *ifname, bool on);
 /* Send a whole frame out of IFNAME. Returns 0 or -errno. */

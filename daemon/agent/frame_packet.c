@@ -44,24 +44,30 @@ static struct sock_filter frame_filter[] = {
     /* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
 };
 
-/* The same while the wake is armed, except that every other frame coming
- * in is let through too, cut to its Ethernet header: all that the waker
- * needs, and the least to copy. */
+/* The same while the wake is armed, except that the frames that may
+ * carry no-drop traffic coming in (IPv4, IPv6, 802.1Q and 802.1ad
+ * tagged) are let through too, cut to their Ethernet header: all that
+ * the waker needs, and the least to copy. ARP, STP and the like stay out,
+ * so that a quiet fabric's chatter does not wake the poll. */
 static struct sock_filter frame_filter_wake[] = {
     /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
-    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 11, 0),
+    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 15, 0),
     /* 2 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 12),
     /* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x88cc, 0, 2),
     /* 4 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
-    /* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc200000e, 3, 6),
+    /* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc200000e, 3, 11),
     /* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_MACC, 0, 5),
     /* 7 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, 2),
-    /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc2000001, 0, 3),
+    /* 8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xc2000001, 0, 8),
     /* 9 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
-    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0180, 0, 1),
+    /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x0180, 0, 6),
     /* 11 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
-    /* 12 */ BPF_STMT(BPF_RET | BPF_K, FRAME_WAKE_SNAP),
-    /* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
+    /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IP, 3, 0),
+    /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_IPV6, 2, 0),
+    /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_8021Q, 1, 0),
+    /* 15 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ETH_P_8021AD, 0, 1),
+    /* 16 */ BPF_STMT(BPF_RET | BPF_K, FRAME_WAKE_SNAP),
+    /* 17 */ BPF_STMT(BPF_RET | BPF_K, 0),
 };
 
 static int packet_open(void *impl, int ifindex)

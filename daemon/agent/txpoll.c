@@ -231,13 +231,16 @@ void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
 {
 	struct txpoll *t = arg;
 
-	(void)ifname;
 	(void)buf;
 	(void)len;
 	/* Frames that came in before the disarm took effect are still read:
 	 * they change nothing. */
 	if (!t->armed)
 		return;
+	log_debug(LOG_SUB_WATCHDOG,
+	          "%s: traffic came in: software PFC transmit reads the "
+	          "backlogs every %.0f ms",
+	          ifname, TXPOLL_FAST_MS);
 	txpoll_disarm(t);
 	t->wakes++;
 	txpoll_hurry(t, now);

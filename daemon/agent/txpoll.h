@@ -54,9 +54,10 @@
 /* The pace while a port with a no-drop queue has feeders (a read costs a
  * qdisc dump of the whole namespace): fast while something is queued,
  * paused or held and for the linger after; then the wake is armed and a
- * read comes only every TXPOLL_IDLE_MS, in case a frame got past it. */
+ * read comes only every TXPOLL_IDLE_MS, in case something filled a queue
+ * without a frame of a feeder (which roced could not pause anyway). */
 #define TXPOLL_FAST_MS   2.0
-#define TXPOLL_IDLE_MS   100.0
+#define TXPOLL_IDLE_MS   1000.0
 #define TXPOLL_LINGER_MS 100.0
 /* From crossing xoff to the peer's queue held, for the default
  * thresholds: a fast poll (a queue that starts to fill wakes the poll
