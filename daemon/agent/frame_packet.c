@@ -45,10 +45,12 @@ static struct sock_filter frame_filter[] = {
 };
 
 /* The same while the wake is armed, except that the frames that may
- * carry no-drop traffic coming in (IPv4, IPv6, 802.1Q and 802.1ad
- * tagged) are let through too, cut to their Ethernet header: all that
- * the waker needs, and the least to copy. ARP, STP and the like stay out,
- * so that a quiet fabric's chatter does not wake the poll. */
+ * carry no-drop traffic coming in (IPv4, IPv6; 802.1Q and 802.1ad tagged
+ * where the tag is still in the frame, though the kernel usually takes it
+ * off before the taps and leaves the inner EtherType) are let through too, cut
+ * to their Ethernet header: all that the waker needs, and the least to copy.
+ * ARP, STP and the like stay out, so that a quiet fabric's chatter does not
+ * wake the poll. */
 static struct sock_filter frame_filter_wake[] = {
     /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
     /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 15, 0),

@@ -54,6 +54,11 @@ static bool txpoll_arm(struct txpoll *t)
 		}
 	}
 	t->armed = t->frames && t->nwakers > 0;
+	if (t->armed)
+		log_debug(LOG_SUB_WATCHDOG,
+		          "software PFC transmit: queues idle, reading the "
+		          "backlogs every %.0f ms until traffic comes in",
+		          TXPOLL_IDLE_MS);
 	return t->armed;
 }
 

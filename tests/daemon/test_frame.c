@@ -51,6 +51,18 @@ static void on_macc(void *arg, const char *ifname, const uint8_t *buf,
 	h->len = len;
 }
 
+static void on_data(void *arg, const char *ifname, const uint8_t *buf,
+                    size_t len, double now)
+{
+	struct heard *h = arg;
+
+	(void)now;
+	h->n[FRAME_DATA]++;
+	snprintf(h->ifname, sizeof(h->ifname), "%s", ifname);
+	memcpy(h->last, buf, len);
+	h->len = len;
+}
+
 static void sh(const char *cmd)
 {
 	assert_int_equal(system(cmd), 0);
@@ -212,6 +224,66 @@ static void test_bridge_port(void **state)
 	sh("ip link del fa1 && ip link del br0");
 }
 
+/* The wake: while armed, the IP and tagged frames coming in reach
+ * FRAME_DATA's receiver cut to their header, LLDP and MAC Control still
+ * whole, ARP never; disarmed, the filter is as before. */
+static void test_wake(void **state)
+{
+	struct frames f;
+	struct heard h = {0};
+	uint8_t buf[FRAME_MAX];
+	const uint16_t types[] = {0x0800, 0x86dd, 0x8100, 0x88a8, 0x0806};
+	size_t len;
+
+	(void)state;
+	sh("ip link add fa2 type veth peer name fb2 && ip link set fa2 up && "
+	   "ip link set fb2 up");
+	frames_init(&f, &frame_ops_packet, NULL, -1);
+	frames_listen(&f, FRAME_LLDP, on_lldp, &h);
+	frames_listen(&f, FRAME_DATA, on_data, &h);
+	attach(&f, "fa2");
+	attach(&f, "fb2");
+
+	/* Disarmed: data never reaches the socket. */
+	len = frame(buf, src, src, 0x0800, 0x33);
+	assert_int_equal(frames_send(&f, "fa2", buf, len), 0);
+	pump(&f, "fb2", 100);
+	assert_int_equal(h.n[FRAME_DATA], 0);
+	assert_int_equal(frames_find(&f, "fb2")->c.rx_other, 0);
+
+	assert_int_equal(frames_wake(&f, "fb2", true), 0);
+	assert_true(frames_find(&f, "fb2")->wake);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		len = frame(buf, src, src, types[i], 0x44);
+		/* A tagged frame carries IPv4 (the kernel takes the tag off
+		 * before the taps see it). */
+		buf[16] = 0x08;
+		buf[17] = 0x00;
+		assert_int_equal(frames_send(&f, "fa2", buf, len), 0);
+	}
+	len = frame(buf, lldp_dst, src, 0x88cc, 0x55);
+	assert_int_equal(frames_send(&f, "fa2", buf, len), 0);
+	pump(&f, "fb2", 200);
+	assert_int_equal(h.n[FRAME_DATA], 4);
+	assert_int_equal(h.n[FRAME_LLDP], 1);
+	assert_int_equal(h.len, 60); /* the LLDPDU, whole */
+	assert_int_equal(frames_find(&f, "fb2")->c.rx_wake, 4);
+	/* What the port sends itself never wakes it. */
+	len = frame(buf, src, src, 0x0800, 0x66);
+	assert_int_equal(frames_send(&f, "fb2", buf, len), 0);
+	pump(&f, "fb2", 100);
+	assert_int_equal(h.n[FRAME_DATA], 4);
+
+	assert_int_equal(frames_wake(&f, "fb2", false), 0);
+	assert_int_equal(frames_send(&f, "fa2", buf, len), 0);
+	pump(&f, "fb2", 100);
+	assert_int_equal(h.n[FRAME_DATA], 4);
+	assert_int_equal(frames_wake(&f, "nope", true), -ENOENT);
+
+	frames_free(&f);
+	sh("ip link del fa2");
+}
+
 /* Fake ports: a queue of frames per fd. */
 struct fake {
 	uint8_t q[200][64];
@@ -296,6 +368,9 @@ static void test_batches(void **state)
 	assert_null(frames_by_fd(&f, 999));
 	assert_int_equal(frames_attach(&f, "an-ifname-far-too-long", 2, mac),
 	                 -ENAMETOOLONG);
+	/* Fakes without a wake say so: their poller stays fast. */
+	assert_int_equal(frames_wake(&f, "p1", true), -EOPNOTSUPP);
+	assert_false(f.v[0].wake);
 	frames_free(&f);
 }
 
@@ -305,6 +380,7 @@ int main(void)
 	    cmocka_unit_test(test_batches),
 	    cmocka_unit_test(test_veth),
 	    cmocka_unit_test(test_bridge_port),
+	    cmocka_unit_test(test_wake),
 	};
 
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
