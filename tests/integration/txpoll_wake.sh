@@ -51,14 +51,8 @@ $TC -n "$sw" qdisc show dev swp2 | grep -q 'qdisc tbf 4713:' ||
 
 # count PATTERN: the log lines matching PATTERN so far.
 count() { grep -c -- "$1" "$t_tmp/log" || true; }
-# wait_more PATTERN N WHAT: wait up to 30 s for more than N such lines.
-wait_more() {
-	for _ in $(seq 600); do
-		[ "$(count "$1")" -gt "$2" ] && return 0
-		sleep 0.05
-	done
-	t_fail "$3"
-}
+# more PATTERN N: are there more than N such lines?
+more() { [ "$(count "$1")" -gt "$2" ]; }
 
 for round in 1 2; do
 	w0=$(count "$woken")
@@ -70,10 +64,12 @@ u.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, 0x68)
 for _ in range(5):
     u.sendto(bytes(200), ("10.79.0.2", 4791))
 PY
-	wait_more "$woken" "$w0" "round $round: the datagrams did not wake the transmit poll"
+	t_until 30 more "$woken" "$w0" ||
+		t_fail "round $round: the datagrams did not wake the transmit poll"
 	grep -- "$woken" "$t_tmp/log" | tail -n +$((w0 + 1)) | grep -q "swp1: " ||
 		t_fail "round $round: the wake did not come from swp1: $(grep -- "$woken" "$t_tmp/log" | tail -n 1)"
-	wait_more "$asleep" "$a0" "round $round: the transmit poll did not go back to sleep"
+	t_until 30 more "$asleep" "$a0" ||
+		t_fail "round $round: the transmit poll did not go back to sleep"
 	echo "round $round: woken by swp1, asleep again"
 done
 t_roced_stop
