@@ -56,6 +56,11 @@ enum pfcwd_event {
 #define PFCWD_WAIT_CAP_MS 600000.0
 /* A pause-duration counter must cover more than this part of the poll. */
 #define PFCWD_PAUSED_RATIO 0.99
+/* How much sooner than due a sample may come and still count (the
+ * timers' millisecond rounding): the poller samples at the due times
+ * (pfcwd_due), so a storm is never declared on less than the detection
+ * time, nor a queue restored before its wait. */
+#define PFCWD_SLACK_MS 1.0
 
 /* The watchdog's settings for one port, in milliseconds. */
 struct pfcwd_config {
@@ -86,6 +91,11 @@ struct pfcwd_sample {
 	/* PAUSE_RX goes on counting while the queue is shut (roced's own
 	 * software counters do; a NIC may not once PFC is off). */
 	bool rx_live;
+	/* When the last pause frame arrived (ms, the poll's clock), where
+	 * the port knows it (software PFC does); 0: unknown, the poll that
+	 * saw the count grow stands for it. The quiet time of a shut queue
+	 * then starts when the storm really stopped, not at the next poll. */
+	double last_pause_ms;
 };
 
 struct pfcwd_queue {
@@ -130,6 +140,14 @@ bool pfcwd_mitigating(const struct pfcwd_queue *q,
  * included); a negative value when no restore is due by time. */
 double pfcwd_restore_due(const struct pfcwd_queue *q,
                          const struct pfcwd_config *c);
+/* When a sample decides the next step of Q: the storm, if the condition
+ * still holds then (wait-to-shutdown: the condition began at cond_ms),
+ * or the restore (pfcwd_restore_due); a negative value when no sample
+ * before the next poll can change the state. The poller samples the
+ * queue then as well as at its polls: a storm is declared when the
+ * condition has held for the detection time, not at the first poll
+ * after that (up to a poll later). */
+double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c);
 
 /* The states as show writes them: "monitored", "wait-to-shutdown",
  * "shutdown", "restored"; the parse is its inverse (-1 if unknown). */
