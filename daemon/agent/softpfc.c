@@ -84,6 +84,10 @@ static void softpfc_hold(struct softpfc_port *e, unsigned p, uint16_t quanta,
 		ms = e->until[p] > 0 ? SOFTPFC_REFRESH_MIN_MS
 		                     : SOFTPFC_HOLD_MIN_MS;
 
+	/* A hold whose time ran out before this frame came ended then,
+	 * though roced, busy, has not released it yet: this is a new one. */
+	if (e->until[p] > 0 && e->until[p] < now)
+		softpfc_release(e, p, e->until[p]);
 	if (e->until[p] <= 0)
 		e->since[p] = now;
 	/* A pause replaces the time left (802.1Qbb: the new time counts
@@ -150,6 +154,7 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 			/* Counted whether honoured or not: the watchdog's
 			 * live counter. */
 			e->c.rx_pause[p]++;
+			e->c.last_pause_ms[p] = now;
 			if (e->honour & (1u << p))
 				softpfc_hold(e, p, f.quanta[p], now);
 		} else if (pfc_frame_releases(&f, p)) {
@@ -199,5 +204,7 @@ double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now)
 {
 	if (p >= PFC_NPRIO)
 		return 0;
-	return e->c.held_ms[p] + (e->until[p] > 0 ? now - e->since[p] : 0);
+	double end = e->until[p] < now ? e->until[p] : now;
+
+	return e->c.held_ms[p] + (e->until[p] > 0 ? end - e->since[p] : 0);
 }

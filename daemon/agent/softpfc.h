@@ -64,6 +64,9 @@ struct softpfc_counters {
 	uint64_t rx_malformed;
 	/* Time held, ms, per priority (the current hold not included). */
 	double held_ms[PFC_NPRIO];
+	/* When the last pause frame for the priority arrived (ms; 0:
+	 * never), honoured or not: the watchdog's quiet time starts there. */
+	double last_pause_ms[PFC_NPRIO];
 };
 
 struct softpfc_port {
@@ -117,7 +120,11 @@ double softpfc_next(const struct softpfc *s);
 /* The kick frame for a port of MAC into BUF (SOFTPFC_KICK_LEN bytes). */
 void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN]);
 
-/* The time priority P of E has been held in all, up to NOW (ms). */
+/* The time priority P of E has been held in all, up to NOW (ms): the
+ * time its peer asked for, each hold ending when its time ran out even
+ * where roced released it late (a loaded host): the watchdog's pause-
+ * duration counter, which must not count roced's own lateness as a
+ * peer's pause (pfcwd_nofalse). */
 double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now);
 
 #endif
