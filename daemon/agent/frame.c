@@ -12,6 +12,10 @@
  * between them (the socket's receive buffer, not roced, then drops what
  * it cannot hold; the kernel counts those). */
 #define FRAME_BATCH 64
+/* A receive stamp older than this is not believed: the socket buffer
+ * holds a few thousand frames, read within a second even on a loaded
+ * host; an older one means the wall clock stepped. */
+#define FRAME_AGE_MAX_MS 10000.0
 
 static const uint8_t frame_lldp_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e};
 static const uint8_t frame_macc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
@@ -154,12 +158,14 @@ void frames_process(struct frames *f, int fd, double now_ms)
 	snprintf(ifname, sizeof(ifname), "%s", p->ifname);
 	for (int i = 0; i < FRAME_BATCH; i++) {
 		ssize_t n;
+		double at;
 		int kind;
 
 		p = frames_by_fd(f, fd);
 		if (!p)
 			return;
-		n = f->ops->recv(f->impl, fd, buf, sizeof(buf));
+		at = now_ms;
+		n = f->ops->recv(f->impl, fd, buf, sizeof(buf), &at);
 		if (n == -EAGAIN || n == -EWOULDBLOCK)
 			return;
 		if (n == -EINTR)
@@ -180,7 +186,11 @@ void frames_process(struct frames *f, int fd, double now_ms)
 			continue;
 		}
 		p->c.rx++;
-		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, now_ms);
+		/* Never later than now, nor older than the socket can hold
+		 * (a clock stepped under the kernel's stamp). */
+		if (!(at <= now_ms && at > now_ms - FRAME_AGE_MAX_MS))
+			at = now_ms;
+		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, at);
 	}
 }
 

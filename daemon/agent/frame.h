@@ -32,7 +32,8 @@ enum frame_kind {
 };
 #define FRAME_NKINDS (FRAME_MACC + 1)
 
-/* A whole frame received on port IFNAME at NOW_MS (CLOCK_MONOTONIC). */
+/* A whole frame received on port IFNAME at NOW_MS (CLOCK_MONOTONIC): when
+ * it arrived, where the socket dates it, else when it was read. */
 typedef void (*frame_rx_fn)(void *arg, const char *ifname, const uint8_t *buf,
                             size_t len, double now_ms);
 
@@ -42,8 +43,12 @@ struct frame_ops {
 	 * non-blocking; returns an fd the loop polls, or -errno. */
 	int (*open)(void *impl, int ifindex);
 	void (*close)(void *impl, int fd);
-	/* One frame, or -EAGAIN when none is waiting, or -errno. */
-	ssize_t (*recv)(void *impl, int fd, uint8_t *buf, size_t len);
+	/* One frame, or -EAGAIN when none is waiting, or -errno. AT_MS
+	 * comes in as the time of the read; the op may set it to when the
+	 * frame arrived (CLOCK_MONOTONIC ms): a loaded host reads frames
+	 * late, and a pause counts from its reception. */
+	ssize_t (*recv)(void *impl, int fd, uint8_t *buf, size_t len,
+	                double *at_ms);
 	int (*send)(void *impl, int fd, int ifindex, const uint8_t *buf,
 	            size_t len);
 	/* The same through the port's qdiscs (send bypasses them), or NULL
