@@ -84,6 +84,30 @@ static void agents_softpfc_sync(struct agents *a, double now)
 	}
 }
 
+/* The watchdog's log names where the pause comes from: the port's LLDP
+ * neighbour (the DCBX peer, its newest), as lldpd and NX-OS show it. */
+static void agents_neighbour(void *arg, const char *ifname, char *buf,
+                             size_t len)
+{
+	const struct agents *a = arg;
+	const struct lldp_port *lp = lldp_agent_find(&a->lldp, ifname);
+	const struct lldp_nbr *n = lp ? lldp_port_peer(lp, NULL) : NULL;
+	char chassis[LLDP_ID_TEXT_MAX], port[LLDP_ID_TEXT_MAX];
+
+	if (!n) {
+		snprintf(buf, len, "no LLDP neighbour");
+		return;
+	}
+	lldp_id_format(&n->pdu.chassis, false, chassis, sizeof(chassis));
+	lldp_id_format(&n->pdu.port, true, port, sizeof(port));
+	if (n->pdu.sys_name[0])
+		snprintf(buf, len, "LLDP neighbour %.64s (chassis %s, port %s)",
+		         n->pdu.sys_name, chassis, port);
+	else
+		snprintf(buf, len, "LLDP neighbour chassis %s, port %s",
+		         chassis, port);
+}
+
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg)
 {
@@ -95,6 +119,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.softpfc = &a->softpfc;
 	a->wd.reconcile = fn;
 	a->wd.arg = arg;
+	a->wd.neighbour = agents_neighbour;
+	a->wd.neighbour_arg = a;
 	a->tx.nl = nl;
 }
 
@@ -116,8 +142,9 @@ void agents_applied(struct agents *a)
 			          strerror(-rc));
 	}
 	/* What the apply changed (a queue shut, PFC enabled): honoured,
-	 * watched. */
+	 * watched; a hold just applied gets the watchdog's sample. */
 	agents_softpfc_sync(a, agents_ms());
+	wdpoll_held(&a->wd, agents_ms());
 	if (a->policy)
 		wdpoll_sync(&a->wd, a->policy, agents_ms());
 	if (a->policy && a->ports)

@@ -162,9 +162,13 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 
 int wdpoll_wait(const struct wdpoll *w, double now)
 {
-	if (!w->next_ms)
+	double next = w->next_ms;
+
+	if (w->extra_ms && (!next || w->extra_ms < next))
+		next = w->extra_ms;
+	if (!next)
 		return -1;
-	return w->next_ms <= now ? 0 : (int)(w->next_ms - now) + 1;
+	return next <= now ? 0 : (int)(next - now) + 1;
 }
 
 /* The watched port of IFINDEX (W->byidx sorted by ifindex), or NULL. */
@@ -248,27 +252,32 @@ static void wdpoll_index(struct wdpoll *w)
 	qsort_r(w->byidx, w->nbyidx, sizeof(*w->byidx), wdpoll_idx_cmp, w);
 }
 
-static void wdpoll_log(const struct wdpoll_port *e, unsigned q,
-                       enum pfcwd_event ev, const struct pfcwd_config *c,
-                       const char *how)
+/* One line per storm and per restore: the port, the qos-group and its
+ * priorities, and the LLDP neighbour (where the pause comes from). */
+static void wdpoll_log(const struct wdpoll *w, const struct wdpoll_port *e,
+                       unsigned q, enum pfcwd_event ev,
+                       const struct pfcwd_config *c, const char *how)
 {
 	const struct pfcwd_queue *s = &e->q[q];
-	char prios[32];
+	char prios[32], nbr[WDPOLL_NEIGHBOUR_MAX];
 
 	policy_list_format(e->prios[q], prios, sizeof(prios));
+	snprintf(nbr, sizeof(nbr), "no LLDP neighbour");
+	if (w->neighbour)
+		w->neighbour(w->neighbour_arg, e->ifname, nbr, sizeof(nbr));
 	if (ev == PFCWD_EV_STORM)
-		log_warnx("%s: PFC storm on qos-group %u (priority %s): "
+		log_warnx("%s: PFC storm on qos-group %u (priority %s), %s: "
 		          "pause received with the queue stuck for %u ms, "
 		          "action %s%s",
-		          e->ifname, q, prios, c->detect_ms,
+		          e->ifname, q, prios, nbr, c->detect_ms,
 		          policy_pfcwd_action_name(c->action),
 		          c->action == POLICY_PFCWD_DROP ? ", queue flushed"
 		                                         : "");
 	else
-		log_info("%s: PFC storm over on qos-group %u (priority %s): "
-		         "queue restored (%s) after %.1f s, %" PRIu64
+		log_info("%s: PFC storm over on qos-group %u (priority %s), "
+		         "%s: queue restored (%s) after %.1f s, %" PRIu64
 		         " packets dropped",
-		         e->ifname, q, prios, how,
+		         e->ifname, q, prios, nbr, how,
 		         (s->last_restore_ms - s->shut_ms) / 1000.0,
 		         s->drained + s->dropped);
 }
@@ -317,26 +326,144 @@ static const struct softpfc_port *wdpoll_sp(const struct wdpoll *w,
 	return e->sp;
 }
 
+/* When queue Q of E wants a sample before the next poll; < 0: never. */
+static double wdpoll_qdue(const struct wdpoll_port *e, unsigned q,
+                          const struct pfcwd_config *c)
+{
+	double d = pfcwd_due(&e->q[q], c), x = e->due[q];
+
+	return x > 0 && (d < 0 || x < d) ? x : d;
+}
+
+/* The earliest sample due after NOW between polls. One that is not
+ * after NOW was taken by this tick and decided nothing (no counters):
+ * the next poll takes it up, and the loop does not spin on it. */
+static void wdpoll_plan(struct wdpoll *w, double now)
+{
+	w->extra_ms = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct wdpoll_port *e = &w->v[i];
+		struct pfcwd_config c;
+
+		if (!e->watched)
+			continue;
+		wdpoll_config(w, e, &c);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			double d;
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			d = wdpoll_qdue(e, q, &c);
+			if (d > now && (!w->extra_ms || d < w->extra_ms))
+				w->extra_ms = d;
+		}
+	}
+}
+
+void wdpoll_held(struct wdpoll *w, double now)
+{
+	bool asked = false;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp;
+
+		if (!e->watched || !(sp = wdpoll_sp(w, e)))
+			continue;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			bool held = sp->held & e->prios[q];
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			if (held && !e->hold_seen[q] &&
+			    e->q[q].state != PFCWD_SHUTDOWN) {
+				e->due[q] = now + WDPOLL_SETTLE_MS;
+				asked = true;
+			}
+			e->hold_seen[q] = held;
+		}
+	}
+	if (asked)
+		wdpoll_plan(w, now);
+}
+
+/* The sample of queue Q of E at NOW; false when there is none (its
+ * counters were not in the dump). */
+static bool wdpoll_sample(const struct wdpoll_port *e,
+                          const struct softpfc_port *sp, unsigned q, double now,
+                          struct pfcwd_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->pause_rx = wdpoll_pause(e, sp, q);
+	s->rx_live = true;
+	/* Software PFC's time paused is the queue's pause-duration counter
+	 * (the longest of its priorities'), and it dates the last frame. */
+	s->has_duration = true;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		uint64_t us;
+
+		if (!(e->prios[q] & (1u << p)))
+			continue;
+		us = (uint64_t)(softpfc_held_ms(sp, p, now) * 1000.0);
+		if (us > s->paused_us)
+			s->paused_us = us;
+		if (sp->c.last_pause_ms[p] > s->last_pause_ms)
+			s->last_pause_ms = sp->c.last_pause_ms[p];
+	}
+	if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
+		/* No pause since the last sample: a clean poll whatever the
+		 * queue did; its counters as they were (no netlink read). */
+		s->tx_packets = e->q[q].prev.tx_packets;
+		s->drops = e->q[q].prev.drops;
+		s->backlog = e->q[q].prev.backlog;
+	} else if (e->seen[q]) {
+		s->tx_packets = e->st[q].packets;
+		s->drops = e->st[q].drops;
+		s->backlog = e->st[q].qlen;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 void wdpoll_tick(struct wdpoll *w, double now)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct nlb_error nerr;
-	bool changed = false, dump = false;
+	bool changed = false, dump = false, poll;
 	int rc = 0;
 
-	if (!w->next_ms || now < w->next_ms)
+	poll = w->next_ms && now >= w->next_ms;
+	if (!poll && !(w->extra_ms && now >= w->extra_ms))
 		return;
-	w->next_ms += w->cfg.poll_ms;
-	if (w->next_ms <= now)
-		w->next_ms = now + w->cfg.poll_ms; /* polls missed: skipped */
-	w->polls++;
-	for (size_t i = 0; i < w->n && !dump; i++) {
-		const struct softpfc_port *sp = wdpoll_sp(w, &w->v[i]);
+	if (poll) {
+		w->next_ms += w->cfg.poll_ms;
+		if (w->next_ms <= now) /* polls missed: skipped */
+			w->next_ms = now + w->cfg.poll_ms;
+		w->polls++;
+	}
+	/* Which queues this tick samples: all at a poll, else those due. */
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp = wdpoll_sp(w, e);
+		struct pfcwd_config c;
 
-		for (unsigned q = 0;
-		     sp && w->v[i].watched && q < POLICY_NQUEUES; q++)
-			dump |= (w->v[i].queues & (1u << q)) &&
-			        wdpoll_wants(&w->v[i], sp, q);
+		e->take = 0;
+		if (!e->watched || !sp)
+			continue; /* hardware ports: not read yet */
+		wdpoll_config(w, e, &c);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			double d;
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			d = wdpoll_qdue(e, q, &c);
+			if (!poll && (d < 0 || d > now + PFCWD_SLACK_MS))
+				continue;
+			e->take |= (uint8_t)(1u << q);
+			e->due[q] = 0;
+			dump |= wdpoll_wants(e, sp, q);
+		}
 	}
 	if (dump) {
 		wdpoll_index(w);
@@ -351,6 +478,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	if (rc < 0) {
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
+		wdpoll_plan(w, now);
 		return;
 	}
 	for (size_t i = 0; i < w->n; i++) {
@@ -358,36 +486,21 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
 		struct pfcwd_config c;
 
-		if (!e->watched || !sp)
-			continue; /* hardware ports: not read yet */
+		if (!e->take || !sp)
+			continue;
 		wdpoll_config(w, e, &c);
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
-			struct pfcwd_sample s = {0};
+			struct pfcwd_sample s;
 			enum pfcwd_event ev;
 
-			if (!(e->queues & (1u << q)))
+			if (!(e->take & (1u << q)) ||
+			    !wdpoll_sample(e, sp, q, now, &s))
 				continue;
-			s.pause_rx = wdpoll_pause(e, sp, q);
-			s.rx_live = true;
-			if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
-				/* No pause since the last poll: a clean poll
-				 * whatever the queue did; its counters as
-				 * they were (no netlink read). */
-				s.tx_packets = e->q[q].prev.tx_packets;
-				s.drops = e->q[q].prev.drops;
-				s.backlog = e->q[q].prev.backlog;
-			} else if (e->seen[q]) {
-				s.tx_packets = e->st[q].packets;
-				s.drops = e->st[q].drops;
-				s.backlog = e->st[q].qlen;
-			} else {
-				continue;
-			}
 			ev = pfcwd_poll(&e->q[q], &c, &s, now);
 			if (ev == PFCWD_EV_NONE)
 				continue;
 			changed = true;
-			wdpoll_log(e, q, ev, &c,
+			wdpoll_log(w, e, q, ev, &c,
 			           c.fixed_restore_ms &&
 			                   now - e->q[q].shut_ms + 1 >=
 			                       c.fixed_restore_ms
@@ -396,6 +509,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		}
 		wdpoll_push(w, e);
 	}
+	wdpoll_plan(w, now);
 	if (changed && wdpoll_save(w) < 0)
 		log_warn("%s", w->path);
 }
@@ -410,7 +524,7 @@ int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
 	if (pfcwd_recover(&e->q[q], now) == PFCWD_EV_NONE)
 		return -EALREADY;
 	wdpoll_config(w, e, &c);
-	wdpoll_log(e, q, PFCWD_EV_RESTORE, &c, "by hand");
+	wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c, "by hand");
 	wdpoll_push(w, e);
 	if (wdpoll_save(w) < 0)
 		log_warn("%s", w->path);

@@ -149,6 +149,8 @@ void lldp_cee_to_dcbx(const struct lldp_cee *cee, struct dcbx_tlvs *out);
  * a printable name as it is, anything else as colon-separated hex. */
 void lldp_id_format(const struct lldp_id *id, bool is_port, char *buf,
                     size_t len);
+/* Room for a short ID's text (longer ones are cut). */
+#define LLDP_ID_TEXT_MAX 64
 /* The name of a TLV: "Chassis ID", "PFC Configuration", ...; OUI and
  * SUBTYPE matter for type 127 only. "unknown" when the table lacks it. */
 const char *lldp_tlv_name(uint8_t type, const uint8_t oui[3], uint8_t subtype);
