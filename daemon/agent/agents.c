@@ -11,6 +11,11 @@
 #include "model/plan.h"
 #include "plan/compile.h"
 
+/* At most this many batches of frames are read from a port before its
+ * hold may end (frames_process reads 64 at a time): what a socket
+ * buffer holds (frame_packet.c), some 5000 small frames. */
+#define AGENTS_DRAIN_BATCHES 96
+
 static double agents_ms(void)
 {
 	struct timespec t;
@@ -380,15 +385,24 @@ void agents_tick(struct agents *a, double now_ms)
 	lldp_agent_tick(&a->lldp, now_ms);
 	lldpad_client_tick(&a->lldpad, now_ms);
 	/* A hold ends only if no refresh is waiting on its socket: the
-	 * loop may have been busy (an apply) past the frame's arrival. */
+	 * loop may have been busy (an apply, or no CPU) past the frame's
+	 * arrival. Everything waiting is read, not one batch: frames are
+	 * dated on arrival, and a storm's backlog of more than a batch
+	 * would otherwise end its hold in the middle of the storm. */
 	if (softpfc_next(&a->softpfc) >= 0 &&
 	    softpfc_next(&a->softpfc) <= now_ms)
-		for (size_t i = 0; i < a->frames.n; i++)
-			if (a->frames.v[i].fd >= 0 &&
-			    softpfc_port(&a->softpfc, a->frames.v[i].ifname,
-			                 false))
-				frames_process(&a->frames, a->frames.v[i].fd,
-				               now_ms);
+		for (size_t i = 0; i < a->frames.n; i++) {
+			int fd = a->frames.v[i].fd;
+
+			if (fd < 0 ||
+			    !softpfc_port(&a->softpfc, a->frames.v[i].ifname,
+			                  false))
+				continue;
+			for (int k = 0; k < AGENTS_DRAIN_BATCHES &&
+			                frames_process(&a->frames, fd, now_ms);
+			     k++)
+				;
+		}
 	softpfc_expire(&a->softpfc, now_ms);
 	wdpoll_tick(&a->wd, now_ms);
 	txpoll_tick(&a->tx, now_ms);

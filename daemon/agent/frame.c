@@ -145,14 +145,14 @@ static int frames_kind(const uint8_t *buf, size_t len)
 	return -1;
 }
 
-void frames_process(struct frames *f, int fd, double now_ms)
+bool frames_process(struct frames *f, int fd, double now_ms)
 {
 	struct frame_port *p = frames_by_fd(f, fd);
 	uint8_t buf[FRAME_MAX];
 	char ifname[FRAME_IFNAME_MAX];
 
 	if (!p)
-		return;
+		return false;
 	/* The receiver may detach the port (or attach others, which moves
 	 * the array): it is looked up again after each frame. */
 	snprintf(ifname, sizeof(ifname), "%s", p->ifname);
@@ -163,18 +163,18 @@ void frames_process(struct frames *f, int fd, double now_ms)
 
 		p = frames_by_fd(f, fd);
 		if (!p)
-			return;
+			return false;
 		at = now_ms;
 		n = f->ops->recv(f->impl, fd, buf, sizeof(buf), &at);
 		if (n == -EAGAIN || n == -EWOULDBLOCK)
-			return;
+			return false;
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
 			/* ENETDOWN after the port went down, for one: not
 			 * a frame, and the next read may work. */
 			p->c.rx_errors++;
-			return;
+			return false;
 		}
 		if (n < 14) {
 			p->c.rx_short++;
@@ -192,6 +192,7 @@ void frames_process(struct frames *f, int fd, double now_ms)
 			at = now_ms;
 		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, at);
 	}
+	return true;
 }
 
 int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,

@@ -105,8 +105,9 @@ struct frame_port *frames_find(struct frames *f, const char *ifname);
 struct frame_port *frames_by_fd(struct frames *f, int fd);
 /* Read what waits on FD's port (at most a bounded batch, so that a flood
  * cannot starve the control socket; the loop comes back for the rest)
- * and hand each frame to its receiver. */
-void frames_process(struct frames *f, int fd, double now_ms);
+ * and hand each frame to its receiver. Returns true when the batch was
+ * full: more may wait. */
+bool frames_process(struct frames *f, int fd, double now_ms);
 /* Send a whole frame out of IFNAME through its qdiscs, unlike
  * frames_send(): software PFC's kick of a released queue. Returns 0 or
  * -errno. */

@@ -378,6 +378,7 @@ void wdpoll_held(struct wdpoll *w, double now)
 			if (held && !e->hold_seen[q] &&
 			    e->q[q].state != PFCWD_SHUTDOWN) {
 				e->due[q] = now + WDPOLL_SETTLE_MS;
+				e->hold_tries[q] = 1;
 				asked = true;
 			}
 			e->hold_seen[q] = held;
@@ -461,7 +462,9 @@ void wdpoll_tick(struct wdpoll *w, double now)
 			if (!poll && (d < 0 || d > now + PFCWD_SLACK_MS))
 				continue;
 			e->take |= (uint8_t)(1u << q);
-			e->due[q] = 0;
+			/* a sample asked for later (a hold's) still comes */
+			if (e->due[q] <= now + PFCWD_SLACK_MS)
+				e->due[q] = 0;
 			dump |= wdpoll_wants(e, sp, q);
 		}
 	}
@@ -497,6 +500,27 @@ void wdpoll_tick(struct wdpoll *w, double now)
 			    !wdpoll_sample(e, sp, q, now, &s))
 				continue;
 			ev = pfcwd_poll(&e->q[q], &c, &s, now);
+			/* Held, yet not stuck by this sample: the hold's
+			 * bucket went late, or nothing had come to queue
+			 * yet (a loaded host); once more soon. */
+			if ((sp->held & e->prios[q]) &&
+			    e->q[q].state == PFCWD_MONITORED &&
+			    e->hold_tries[q] &&
+			    e->hold_tries[q] < WDPOLL_SETTLE_TRIES &&
+			    !e->due[q]) {
+				e->due[q] = now + WDPOLL_SETTLE_MS;
+				e->hold_tries[q]++;
+			}
+			log_debug(LOG_SUB_WATCHDOG,
+			          "DBG %s q%u %s now %.1f poll %d pause %llu "
+			          "tx %llu bl %llu paused %llu last %.1f st %s",
+			          e->ifname, q, poll ? "P" : "x", now, poll,
+			          (unsigned long long)s.pause_rx,
+			          (unsigned long long)s.tx_packets,
+			          (unsigned long long)s.backlog,
+			          (unsigned long long)s.paused_us,
+			          s.last_pause_ms,
+			          pfcwd_state_name(e->q[q].state));
 			if (ev == PFCWD_EV_NONE)
 				continue;
 			changed = true;

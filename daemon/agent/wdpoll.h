@@ -59,12 +59,18 @@ struct wdpoll_port {
 	 * current hold of the queue had its sample asked for. */
 	double due[POLICY_NQUEUES];
 	bool hold_seen[POLICY_NQUEUES];
+	uint8_t hold_tries[POLICY_NQUEUES]; /* samples of this hold so far */
 	uint8_t take; /* the queues sampled by this tick */
 };
 
 /* The sample after a hold began waits this long after the hold was
- * applied: the held tbf lets its bucket (a frame) go at the change. */
-#define WDPOLL_SETTLE_MS 10.0
+ * applied: the held tbf lets its bucket (a frame's worth of bytes) go
+ * when packets come. While the samples of a hold do not find the queue
+ * stuck (the bucket went late, or nothing was queued yet: a loaded
+ * host), one more is taken as long, this many in all, so that the
+ * condition starts when the queue really stopped and not a poll later. */
+#define WDPOLL_SETTLE_MS    10.0
+#define WDPOLL_SETTLE_TRIES 4
 
 #define WDPOLL_NEIGHBOUR_MAX 200
 /* Port IFNAME's LLDP neighbour as one phrase for the log, into BUF:
