@@ -34,13 +34,25 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held)
 	struct agents *a = arg;
 	struct ports_port *e = a->ports ? ports_find(a->ports, ifname) : NULL;
 	struct frame_port *fp = frames_find(&a->frames, ifname);
+	const struct softpfc_port *sp =
+	    softpfc_port(&a->softpfc, ifname, false);
+	uint8_t gone = e ? (uint8_t)(e->watchdog.pfc_hold & ~held) : 0;
+	char why[64] = "";
 
 	if (!e)
 		return;
-	if (e->watchdog.pfc_hold & ~held && fp)
+	if (gone && fp)
 		fp->kick = true;
-	log_debug(LOG_SUB_WATCHDOG, "%s: software PFC holds priorities 0x%02x",
-	          ifname, held);
+	/* How long the pause lasted (the first priority released): what
+	 * the watchdog's detection time must exceed for legitimate pause. */
+	for (unsigned p = 0; sp && p < PFC_NPRIO && !why[0]; p++)
+		if (gone & (1u << p))
+			snprintf(why, sizeof(why),
+			         " (priority %u held %.1f ms)", p,
+			         sp->last_held[p]);
+	log_debug(LOG_SUB_WATCHDOG,
+	          "%s: software PFC holds priorities 0x%02x%s", ifname, held,
+	          why);
 	e->watchdog.pfc_hold = held;
 	if (a->reconcile)
 		a->reconcile(a->reconcile_arg, ifname);

@@ -69,6 +69,7 @@ static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 	if (e->until[p] <= 0)
 		return;
 	e->c.held_ms[p] += now - e->since[p];
+	e->last_held[p] = now - e->since[p];
 	e->until[p] = 0;
 }
 

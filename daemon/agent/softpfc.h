@@ -78,8 +78,9 @@ struct softpfc_port {
 	bool link_pause_rx;
 	/* Each priority's hold ends at (CLOCK_MONOTONIC ms); 0: not held. */
 	double until[PFC_NPRIO];
-	double since[PFC_NPRIO]; /* when the hold began */
-	uint8_t held;            /* the set the daemon was last told */
+	double since[PFC_NPRIO];     /* when the hold began */
+	double last_held[PFC_NPRIO]; /* how long the last hold lasted, ms */
+	uint8_t held;                /* the set the daemon was last told */
 	struct softpfc_counters c;
 };
 

@@ -511,16 +511,19 @@ void wdpoll_tick(struct wdpoll *w, double now)
 				e->due[q] = now + WDPOLL_SETTLE_MS;
 				e->hold_tries[q]++;
 			}
-			log_debug(LOG_SUB_WATCHDOG,
-			          "DBG %s q%u %s now %.1f poll %d pause %llu "
-			          "tx %llu bl %llu paused %llu last %.1f st %s",
-			          e->ifname, q, poll ? "P" : "x", now, poll,
-			          (unsigned long long)s.pause_rx,
-			          (unsigned long long)s.tx_packets,
-			          (unsigned long long)s.backlog,
-			          (unsigned long long)s.paused_us,
-			          s.last_pause_ms,
-			          pfcwd_state_name(e->q[q].state));
+			/* What decided, for `debug watchdog`: the samples
+			 * of a queue that saw pause or is not monitored. */
+			if (e->q[q].state != PFCWD_MONITORED ||
+			    ev != PFCWD_EV_NONE || e->hold_seen[q])
+				log_debug(
+				    LOG_SUB_WATCHDOG,
+				    "%s: qos-group %u %s at %.1f: pause "
+				    "%" PRIu64 " sent %" PRIu64
+				    " queued %" PRIu64 " paused %.1f ms: %s",
+				    e->ifname, q, poll ? "poll" : "sample", now,
+				    s.pause_rx, s.tx_packets, s.backlog,
+				    (double)s.paused_us / 1e3,
+				    pfcwd_state_name(e->q[q].state));
 			if (ev == PFCWD_EV_NONE)
 				continue;
 			changed = true;

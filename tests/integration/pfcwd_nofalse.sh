@@ -50,7 +50,7 @@ n=$(awk '/^bursts/ {print $2}' "$t_tmp/pauses")
 grep -q 'PFC storm' "$t_tmp/log" && t_fail "a false alarm: $(grep 'PFC storm' "$t_tmp/log")"
 sent=$(awk '/^sent/ {print $2}' "$t_tmp/send")
 got=$(awk '/^total/ {print $3}' "$t_tmp/recv")
-[ "$got" = "$sent" ] || t_fail "the no-drop class lost datagrams: sent $sent, received $got"
+[ "$got" = "$sent" ] || t_fail "the no-drop class lost datagrams: sent $sent, received $got ($($IP netns exec "$peer" awk '/^Udp:/ {n++; if (n == 1) for (i = 1; i <= NF; i++) k[i] = $i; else for (i = 1; i <= NF; i++) if (k[i] == "RcvbufErrors") print "receiver socket overflows: " $i}' /proc/net/snmp))"
 # Pause was really honoured: software PFC counted it and held the queue.
 $IP netns exec "$sw" "$rocesh" -c 'show interface priority-flow-control detail json' >"$t_tmp/pfc.json"
 python3 - "$t_tmp/pfc.json" <<'PY' || t_fail "show interface priority-flow-control: $(cat "$t_tmp/pfc.json")"
