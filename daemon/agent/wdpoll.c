@@ -217,6 +217,63 @@ static int wdpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* A class dump of one port: the drops of the classes of its queues. */
+static int wdpoll_class_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct wdpoll_port *e = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct tc_stats_obj o;
+	int q;
+
+	if (nlh->nlmsg_type != RTM_NEWTCLASS ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
+	    tcm->tcm_ifindex != e->ifindex)
+		return MNL_CB_OK;
+	q = tc_msg_class_queue(tcm->tcm_handle);
+	if (q < 0 || q >= POLICY_NQUEUES || !(e->queues & (1u << q)) ||
+	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
+	    o.obj != TC_MSG_CLASS || !o.st.queue)
+		return MNL_CB_OK;
+	e->cseen |= (uint8_t)(1u << q);
+	e->cdrops[q] = o.st.drops;
+	return MNL_CB_OK;
+}
+
+/* Does queue Q of E need its class's drops now: near a storm, in one,
+ * or restored with the shut leaf's last drops still to count? */
+static bool wdpoll_wants_class(const struct wdpoll_port *e, unsigned q)
+{
+	const struct pfcwd_queue *s = &e->q[q];
+
+	return s->state == PFCWD_WAIT_SHUTDOWN || s->state == PFCWD_SHUTDOWN ||
+	       s->tail || e->restore_how[q];
+}
+
+/* Read the class drops of the ports with a queue that wants them (one
+ * dump per such port; storms are rare). */
+static void wdpoll_classes(struct wdpoll *w)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct nlb_error nerr;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		bool want = false;
+
+		e->cseen = 0;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			want |=
+			    (e->take & (1u << q)) && wdpoll_wants_class(e, q);
+		if (!want || !e->ifindex || !w->nl ||
+		    tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, e->ifindex, 0,
+		                0) < 0)
+			continue;
+		if (nlb_dump(w->nl, (struct nlmsghdr *)req, wdpoll_class_cb, e,
+		             &nerr) < 0)
+			e->cseen = 0;
+	}
+}
+
 static int wdpoll_idx_cmp(const void *a, const void *b, void *arg)
 {
 	const struct wdpoll *w = arg;
@@ -304,8 +361,8 @@ static bool wdpoll_wants(const struct wdpoll_port *e,
 {
 	const struct pfcwd_queue *s = &e->q[q];
 
-	return !s->have_prev || s->state != PFCWD_MONITORED ||
-	       wdpoll_pause(e, sp, q) != s->prev.pause_rx;
+	return !s->have_prev || s->state != PFCWD_MONITORED || s->tail ||
+	       e->restore_how[q] || wdpoll_pause(e, sp, q) != s->prev.pause_rx;
 }
 
 /* E's software PFC entry: the one found last time when it is still that
@@ -424,6 +481,8 @@ static bool wdpoll_sample(const struct wdpoll_port *e,
 	} else {
 		return false;
 	}
+	s->has_class_drops = e->cseen & (1u << q);
+	s->class_drops = e->cdrops[q];
 	return true;
 }
 
@@ -484,6 +543,8 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		wdpoll_plan(w, now);
 		return;
 	}
+	if (dump)
+		wdpoll_classes(w);
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
@@ -524,9 +585,28 @@ void wdpoll_tick(struct wdpoll *w, double now)
 				    s.pause_rx, s.tx_packets, s.backlog,
 				    (double)s.paused_us / 1e3,
 				    pfcwd_state_name(e->q[q].state));
+			/* A restore's line, once the shut leaf's last
+			 * drops are counted (the sample after its apply). */
+			if (e->restore_how[q] && ev == PFCWD_EV_NONE &&
+			    pfcwd_tail(&e->q[q], &s)) {
+				wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c,
+				           e->restore_how[q]);
+				e->restore_how[q] = NULL;
+				changed = true;
+			}
 			if (ev == PFCWD_EV_NONE)
 				continue;
 			changed = true;
+			if (ev == PFCWD_EV_RESTORE && e->q[q].tail) {
+				e->restore_how[q] =
+				    c.fixed_restore_ms &&
+				            now - e->q[q].shut_ms + 1 >=
+				                c.fixed_restore_ms
+				        ? "fixed"
+				        : "auto";
+				e->due[q] = now + WDPOLL_SETTLE_MS;
+				continue;
+			}
 			wdpoll_log(w, e, q, ev, &c,
 			           c.fixed_restore_ms &&
 			                   now - e->q[q].shut_ms + 1 >=
@@ -551,7 +631,14 @@ int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
 	if (pfcwd_recover(&e->q[q], now) == PFCWD_EV_NONE)
 		return -EALREADY;
 	wdpoll_config(w, e, &c);
-	wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c, "by hand");
+	if (e->q[q].tail) {
+		/* logged with the shut leaf's last drops, after the apply */
+		e->restore_how[q] = "by hand";
+		e->due[q] = now + WDPOLL_SETTLE_MS;
+		wdpoll_plan(w, now);
+	} else {
+		wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c, "by hand");
+	}
 	wdpoll_push(w, e);
 	if (wdpoll_save(w) < 0)
 		log_warn("%s", w->path);

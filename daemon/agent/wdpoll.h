@@ -61,6 +61,12 @@ struct wdpoll_port {
 	bool hold_seen[POLICY_NQUEUES];
 	uint8_t hold_tries[POLICY_NQUEUES]; /* samples of this hold so far */
 	uint8_t take; /* the queues sampled by this tick */
+	/* The queues' HTB class drops (read for queues near or in a storm,
+	 * and after a restore), and restores whose log line waits for the
+	 * shut leaf's last drops (pfcwd_tail). */
+	uint8_t cseen;
+	uint64_t cdrops[POLICY_NQUEUES];
+	const char *restore_how[POLICY_NQUEUES];
 };
 
 /* The sample after a hold began waits this long after the hold was

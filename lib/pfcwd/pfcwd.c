@@ -155,6 +155,9 @@ static enum pfcwd_event pfcwd_storm(struct pfcwd_queue *q,
 static enum pfcwd_event pfcwd_restore(struct pfcwd_queue *q, double now,
                                       bool probation)
 {
+	/* The shut leaf drops until the restore is applied: counted by the
+	 * next sample of the class (pfcwd_tail). */
+	q->tail = q->have_cdrops;
 	q->state = PFCWD_RESTORED;
 	q->restored_ms = now;
 	q->restores++;
@@ -165,11 +168,42 @@ static enum pfcwd_event pfcwd_restore(struct pfcwd_queue *q, double now,
 	return PFCWD_EV_RESTORE;
 }
 
+/* The growth of the class drops since the last sample that had them
+ * (0 when either lacks them), and S's as the new reference. */
+static uint64_t pfcwd_cdrops(struct pfcwd_queue *q,
+                             const struct pfcwd_sample *s)
+{
+	bool reset = false;
+	uint64_t d = 0;
+
+	if (s->has_class_drops && q->have_cdrops)
+		d = pfcwd_delta(s->class_drops, q->cdrops, &reset);
+	q->have_cdrops = s->has_class_drops;
+	q->cdrops = s->class_drops;
+	return d;
+}
+
+bool pfcwd_tail(struct pfcwd_queue *q, const struct pfcwd_sample *s)
+{
+	bool had = q->have_cdrops;
+	uint64_t d;
+
+	if (!q->tail)
+		return true;
+	if (!s->has_class_drops)
+		return false;
+	d = pfcwd_cdrops(q, s);
+	if (had)
+		q->dropped += d;
+	q->tail = false;
+	return true;
+}
+
 enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
                             const struct pfcwd_sample *s, double now)
 {
-	bool reset = false, cond;
-	uint64_t d_pause, d_tx, d_drops, d_paused;
+	bool reset = false, cond, cls;
+	uint64_t d_pause, d_tx, d_drops, d_paused, d_cdrops;
 	double span;
 
 	if (!q->have_prev || now <= q->prev_ms) {
@@ -183,6 +217,12 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 		return PFCWD_EV_NONE;
 	}
 	span = now - q->prev_ms;
+	/* The class's count where both this sample and the last had it;
+	 * a pending restore's tail first (the leaf's last drops). */
+	cls = s->has_class_drops && q->have_cdrops;
+	if (q->tail)
+		pfcwd_tail(q, s);
+	d_cdrops = pfcwd_cdrops(q, s);
 	d_pause = pfcwd_delta(s->pause_rx, q->prev.pause_rx, &reset);
 	d_tx = pfcwd_delta(s->tx_packets, q->prev.tx_packets, &reset);
 	d_drops = pfcwd_delta(s->drops, q->prev.drops, &reset);
@@ -197,7 +237,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	case PFCWD_SHUTDOWN: {
 		double due;
 
-		q->dropped += d_drops;
+		q->dropped += cls ? d_cdrops : d_drops;
 		/* Pause still arriving: the storm goes on. Counted only
 		 * where the counter counts while the queue is shut; from the
 		 * last frame where the port dates it. */

@@ -96,6 +96,13 @@ struct pfcwd_sample {
 	 * saw the count grow stands for it. The quiet time of a shut queue
 	 * then starts when the storm really stopped, not at the next poll. */
 	double last_pause_ms;
+	/* The packets dropped as the queue's parent class counts them,
+	 * where the poller read them (HTB counts its leaf's drops in the
+	 * class, which outlives a change of leaf): a shut queue's drops are
+	 * counted from it, up to the leaf's very last drop before a restore
+	 * replaced it (the leaf's own counter goes with the leaf). */
+	bool has_class_drops;
+	uint64_t class_drops;
 };
 
 struct pfcwd_queue {
@@ -114,6 +121,13 @@ struct pfcwd_queue {
 	bool probe_pending; /* on probation after an automatic restore */
 	bool probe;         /* the last restore was a trial (no live
 	                       pause counter) */
+	/* The class drops of the last sample that had them. */
+	bool have_cdrops;
+	uint64_t cdrops;
+	/* Restored, and the drops of the shut leaf between the sample that
+	 * restored it and the apply that replaced it are still to be
+	 * counted, by the next sample with class drops (pfcwd_tail()). */
+	bool tail;
 	/* Statistics (cleared by pfcwd_clear()). */
 	uint64_t storms, restores;
 	uint64_t drained; /* packets flushed from the queue at a storm */
@@ -130,6 +144,12 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
  * its backoff forgotten. Returns PFCWD_EV_RESTORE, or NONE when the queue
  * was not shut. */
 enum pfcwd_event pfcwd_recover(struct pfcwd_queue *q, double now);
+/* Count what a restored queue's shut leaf dropped after the restore's
+ * sample, from S (a sample with class drops, taken once the restore is
+ * applied; pfcwd_poll() does it too). Returns true when the count is
+ * complete (nothing was pending, or S settled it), false while S has no
+ * class drops. */
+bool pfcwd_tail(struct pfcwd_queue *q, const struct pfcwd_sample *s);
 /* `clear queuing pfc-queue`: statistics back to 0; the state stays. */
 void pfcwd_clear(struct pfcwd_queue *q);
 /* Does the action apply to the queue now (shut, and not alert-only)? This

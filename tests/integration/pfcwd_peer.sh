@@ -16,7 +16,10 @@
 #     held (a held queue would keep its packets for the storm's 2 s);
 #   - restore: measured from the storm's last frame to the restore as
 #     roced dates it; never before auto-restore-multiplier x interval
-#     (1 s, by roced's own clock); within it and a poll, printed.
+#     (1 s, by roced's own clock); within it and a poll, printed;
+#   - the packets the watchdog says it dropped are those h1 lost, though
+#     traffic still runs at the restore (the shut queue's drops between
+#     the restore's sample and its apply are counted too).
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -111,6 +114,15 @@ want="swp1: PFC storm over on qos-group 3 (priority 3), LLDP neighbour wdpeer-h1
 n=$(grep -cF "$want" "$t_tmp/log" || true)
 [ "$n" = 1 ] || t_fail "$n restore lines naming the neighbour, expected 1 like '$want'"
 [ "$(grep -c 'PFC storm' "$t_tmp/log")" = 2 ] || t_fail "more PFC storm lines than one storm and one restore"
+
+# What the watchdog says it dropped is what the stormed flow lost, the
+# shut queue's drops up to its replacement at the restore included
+# (traffic still runs then).
+sent1=$(awk '/^sent/ {print $2}' "$t_tmp/send1")
+got1=$(awk '/^tos 0x68/ {print $6}' "$t_tmp/recv1")
+wd=$(sed -n 's/.*PFC storm over.* \([0-9]*\) packets dropped.*/\1/p' "$t_tmp/log")
+echo "DSCP 26 to h1: sent $sent1, received $got1, the watchdog dropped $wd"
+[ $((sent1 - got1)) = "$wd" ] || t_fail "the watchdog counted $wd drops, h1 lost $((sent1 - got1))"
 
 # Other flows during the storm, from the per-datagram logs.
 python3 - "$t_tmp/storm" "$t_tmp/dg1" "$t_tmp/dg2" "$t_tmp/send2" "$t_tmp/send3" <<'PY' || t_fail "the other flows did not keep flowing"

@@ -625,6 +625,63 @@ static void test_detect_below_poll(void **state)
 	diag_free(&d);
 }
 
+/* sonic-buildimage#19067: drop counters that do not match real drops.
+ * The shut leaf is replaced at the restore, and what it dropped between
+ * the restore's sample and the apply went with its own counter; the
+ * parent class's count survives the change of leaf, and the sample after
+ * the apply settles it (pfcwd_tail) before the restore is reported. */
+static void test_class_drops(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 1, 3, 0);
+	r.s.has_class_drops = true;
+	r.s.class_drops = 7; /* drops of an earlier life: not ours */
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	/* shut: the leaf is a new fifo (its counter starts again), the
+	 * class goes on counting */
+	r.s.drops = 0;
+	for (int i = 0; i < 2; i++) {
+		r.now += 100;
+		r.s.pause_rx += 10;
+		r.s.drops += 100;
+		r.s.class_drops += 100;
+		assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now),
+		                 PFCWD_EV_NONE);
+	}
+	assert_int_equal(r.q.dropped, 200);
+	/* quiet: restored at the third poll; 100 dropped meanwhile */
+	int n = 0;
+	enum pfcwd_event ev = PFCWD_EV_NONE;
+	while (ev != PFCWD_EV_RESTORE && n++ < 10) {
+		r.now += 100;
+		r.s.drops += 100;
+		r.s.class_drops += 100;
+		ev = pfcwd_poll(&r.q, &r.c, &r.s, r.now);
+	}
+	assert_int_equal(ev, PFCWD_EV_RESTORE);
+	uint64_t at_restore = r.q.dropped;
+	assert_true(r.q.tail);
+	/* the leaf dropped 4 more before the apply replaced it: the sample
+	 * after the apply (a new leaf, counters from 0) counts them */
+	r.now += 10;
+	r.s.drops = 0;
+	r.s.class_drops += 4;
+	r.s.tx_packets += 50;
+	assert_false(pfcwd_tail(&r.q, &(struct pfcwd_sample){0}));
+	assert_true(pfcwd_tail(&r.q, &r.s));
+	assert_int_equal(r.q.dropped, at_restore + 4);
+	assert_false(r.q.tail);
+	/* nothing pending: complete at once */
+	assert_true(pfcwd_tail(&r.q, &r.s));
+	/* without class counters, no tail is pending */
+	rig_init(&r, 1, 3, 0);
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	assert_int_equal(pfcwd_recover(&r.q, r.now + 1), PFCWD_EV_RESTORE);
+	assert_false(r.q.tail);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -647,6 +704,7 @@ int main(void)
 	    cmocka_unit_test(test_due),
 	    cmocka_unit_test(test_late_poll_duration),
 	    cmocka_unit_test(test_quiet_from_last_pause),
+	    cmocka_unit_test(test_class_drops),
 	    cmocka_unit_test(test_restart),
 	    cmocka_unit_test(test_detect_below_poll),
 	};
