@@ -587,8 +587,11 @@ void wdpoll_tick(struct wdpoll *w, double now)
 				    pfcwd_state_name(e->q[q].state));
 			/* A restore's line, once the shut leaf's last
 			 * drops are counted (the sample after its apply). */
-			if (e->restore_how[q] && ev == PFCWD_EV_NONE &&
-			    pfcwd_tail(&e->q[q], &s)) {
+			if (e->restore_how[q] && ev == PFCWD_EV_NONE) {
+				/* without the class's count (gone?), the
+				 * line all the same */
+				if (!pfcwd_tail(&e->q[q], &s))
+					e->q[q].tail = false;
 				wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c,
 				           e->restore_how[q]);
 				e->restore_how[q] = NULL;
