@@ -509,6 +509,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		struct pfcwd_config c;
 
 		e->take = 0;
+		e->cseen = 0; /* read again below, if at all */
 		if (!e->watched || !sp)
 			continue; /* hardware ports: not read yet */
 		wdpoll_config(w, e, &c);
