@@ -29,7 +29,8 @@ static double agents_ms(void)
 /* The held priorities of IFNAME changed: they become the port's compile
  * input, and the daemon reconciles it. A release is kicked once applied
  * (agents_applied). */
-static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held)
+static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
+                                   bool lp_held)
 {
 	struct agents *a = arg;
 	struct ports_port *e = a->ports ? ports_find(a->ports, ifname) : NULL;
@@ -41,7 +42,7 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held)
 
 	if (!e)
 		return;
-	if (gone && fp)
+	if ((gone || (e->watchdog.lp_hold && !lp_held)) && fp)
 		fp->kick = true;
 	/* How long the pause lasted (the first priority released): what
 	 * the watchdog's detection time must exceed for legitimate pause. */
@@ -50,10 +51,15 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held)
 			snprintf(why, sizeof(why),
 			         " (priority %u held %.1f ms)", p,
 			         sp->last_held[p]);
-	log_debug(LOG_SUB_WATCHDOG,
-	          "%s: software PFC holds priorities 0x%02x%s", ifname, held,
-	          why);
+	if (held != e->watchdog.pfc_hold)
+		log_debug(LOG_SUB_WATCHDOG,
+		          "%s: software PFC holds priorities 0x%02x%s", ifname,
+		          held, why);
+	if (lp_held != e->watchdog.lp_hold)
+		log_debug(LOG_SUB_WATCHDOG, "%s: link pause %s the port",
+		          ifname, lp_held ? "holds" : "releases");
 	e->watchdog.pfc_hold = held;
+	e->watchdog.lp_hold = lp_held;
 	if (a->reconcile)
 		a->reconcile(a->reconcile_arg, ifname);
 }
@@ -82,6 +88,22 @@ static uint8_t agents_softpfc_honour(const struct ports_port *e)
 	return honour;
 }
 
+/* Whether E's applied plan can honour 802.3x link pause: `flowcontrol
+ * receive on` on a software port, and the leaves tbfs software PFC holds
+ * (compile_pfc.c; not where the kernel lacks sch_tbf). */
+static bool agents_lp_honour(const struct ports_port *e)
+{
+	const struct plan_port *pp = &e->plan;
+
+	if (!e->applied || !pp->dcb.software || !pp->dcb.pause_rx)
+		return false;
+	for (size_t i = 0; i < pp->nqdiscs; i++)
+		if (pp->qdiscs[i].queue >= 0 &&
+		    pp->qdiscs[i].kind == PLAN_QD_TBF)
+			return true;
+	return false;
+}
+
 /* Software PFC follows the ports the frame layer follows, honouring what
  * their applied plans can hold. */
 static void agents_softpfc_sync(struct agents *a, double now)
@@ -96,7 +118,8 @@ static void agents_softpfc_sync(struct agents *a, double now)
 
 		if (softpfc_configure(
 		        &a->softpfc, ifname, e ? agents_softpfc_honour(e) : 0,
-		        false, e ? (uint32_t)e->caps.speed_mbps : 0, now) < 0)
+		        e && agents_lp_honour(e),
+		        e ? (uint32_t)e->caps.speed_mbps : 0, now) < 0)
 			log_warnx("%s: software PFC: out of memory", ifname);
 	}
 }
@@ -139,6 +162,17 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.neighbour = agents_neighbour;
 	a->wd.neighbour_arg = a;
 	a->tx.nl = nl;
+	a->lp.nl = nl;
+}
+
+void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
+                      const struct hwcnt_ops *ops, void *ctx)
+{
+	hwcnt_free(&a->hw);
+	hwcnt_init(&a->hw, ops, ctx);
+	a->hw.k.et = et;
+	a->hw.k.nl = nl;
+	a->wd.hw = &a->hw;
 }
 
 void agents_applied(struct agents *a)
@@ -164,8 +198,10 @@ void agents_applied(struct agents *a)
 	wdpoll_held(&a->wd, agents_ms());
 	if (a->policy)
 		wdpoll_sync(&a->wd, a->policy, agents_ms());
-	if (a->policy && a->ports)
+	if (a->policy && a->ports) {
 		txpoll_sync(&a->tx, a->ports, a->policy, agents_ms());
+		lpsend_sync(&a->lp, a->ports, a->policy, agents_ms());
+	}
 }
 
 /* --- end of software PFC --- */
@@ -180,9 +216,13 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->dirty = true;
 	softpfc_init(&a->softpfc, agents_softpfc_changed, a);
 	wdpoll_init(&a->wd);
+	hwcnt_init(&a->hw, NULL, NULL);
 	txpoll_init(&a->tx);
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
+	lpsend_init(&a->lp);
+	a->lp.frames = &a->frames;
+	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
 }
 
@@ -194,7 +234,9 @@ void agents_free(struct agents *a)
 	frames_free(&a->frames);
 	softpfc_free(&a->softpfc);
 	wdpoll_free(&a->wd);
+	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
+	lpsend_free(&a->lp);
 }
 
 /* --- LLDP and DCBX (issue 7) --- */
@@ -360,8 +402,10 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 	agents_softpfc_sync(a, agents_ms());
 	a->policy = p;
 	wdpoll_sync(&a->wd, p, agents_ms());
-	if (a->ports)
+	if (a->ports) {
 		txpoll_sync(&a->tx, a->ports, p, agents_ms());
+		lpsend_sync(&a->lp, a->ports, p, agents_ms());
+	}
 }
 
 bool agents_fd(struct agents *a, int fd, double now_ms)
@@ -379,6 +423,7 @@ int agents_wait(const struct agents *a, double now_ms)
 	double lldpad = lldpad_client_next(&a->lldpad);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 	int tx = txpoll_wait(&a->tx, now_ms);
+	int lp = lpsend_wait(&a->lp, now_ms);
 
 	if (pfc >= 0 && (next < 0 || pfc < next))
 		next = pfc;
@@ -389,6 +434,8 @@ int agents_wait(const struct agents *a, double now_ms)
 		wait = wd;
 	if (tx >= 0 && (wait < 0 || tx < wait))
 		wait = tx;
+	if (lp >= 0 && (wait < 0 || lp < wait))
+		wait = lp;
 	return wait;
 }
 
@@ -418,4 +465,5 @@ void agents_tick(struct agents *a, double now_ms)
 	softpfc_expire(&a->softpfc, now_ms);
 	wdpoll_tick(&a->wd, now_ms);
 	txpoll_tick(&a->tx, now_ms);
+	lpsend_tick(&a->lp, now_ms);
 }

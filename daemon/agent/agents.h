@@ -15,8 +15,10 @@
 #include <stdbool.h>
 
 #include "agent/frame.h"
+#include "agent/hwcnt.h"
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
+#include "agent/lpsend.h"
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
@@ -50,6 +52,10 @@ struct agents {
 	/* Software PFC's transmit side: pause out of the ports feeding a
 	 * congested no-drop queue. */
 	struct txpoll tx;
+	/* Hardware DCB ports' PFC counters (the watchdog's, and show's). */
+	struct hwcnt hw;
+	/* 802.3x link pause's transmit side (`flowcontrol send on`). */
+	struct lpsend lp;
 	/* --- end of software PFC --- */
 };
 
@@ -57,6 +63,10 @@ struct agents {
  * they ask for a reconcile of a port. */
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg);
+/* Hardware ports' counters come through ET (may be NULL: dcbnl alone)
+ * and NL, unless OPS (NULL: the kernel's) with CTX replace them. */
+void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
+                      const struct hwcnt_ops *ops, void *ctx);
 /* After the daemon applied what the agents asked for: software PFC
  * kicks the queues it released (softpfc.h). */
 void agents_applied(struct agents *a);

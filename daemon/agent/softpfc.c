@@ -49,51 +49,72 @@ void softpfc_remove(struct softpfc *s, const char *ifname)
 	*e = s->v[--s->n];
 }
 
-/* Tell the daemon when E's held set is not what it was last told. */
+/* Tell the daemon when E's held set (or its link pause hold) is not what
+ * it was last told. */
 static void softpfc_sync(struct softpfc *s, struct softpfc_port *e)
 {
 	uint8_t held = 0;
+	bool lp = e->lp.until > 0;
 
 	for (unsigned p = 0; p < PFC_NPRIO; p++)
 		if (e->until[p] > 0)
 			held |= (uint8_t)(1u << p);
-	if (held == e->held)
+	if (held == e->held && lp == e->lp_held)
 		return;
 	e->held = held;
+	e->lp_held = lp;
 	if (s->changed)
-		s->changed(s->arg, e->ifname, held);
+		s->changed(s->arg, e->ifname, held, lp);
+}
+
+/* One hold (a priority's, or the whole port's for link pause): ends at
+ * *UNTIL (0: not held), began at *SINCE, adds to *TOTAL once over. */
+static void softpfc_end(double *until, double since, double *total, double now)
+{
+	if (*until <= 0)
+		return;
+	*total += now - since;
+	*until = 0;
+}
+
+static void softpfc_begin(const struct softpfc_port *e, double *until,
+                          double *since, double *total, uint16_t quanta,
+                          double now)
+{
+	double ms = (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
+
+	/* A hold whose time ran out before this frame came ended then,
+	 * though roced, busy, has not released it yet: this is a new one
+	 * (the time held is the time the peer asked for). */
+	if (*until > 0 && *until < now)
+		softpfc_end(until, *since, total, *until);
+
+	/* A refresh of a hold (the peer keeps pausing) is stickier than a
+	 * lone pause: see SOFTPFC_REFRESH_MIN_MS. */
+	if (ms < (*until > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS))
+		ms = *until > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS;
+	if (*until <= 0)
+		*since = now;
+	/* A pause replaces the time left (802.1Qbb and 802.3x: the new
+	 * time counts from its reception), shorter or longer. */
+	*until = now + ms;
 }
 
 static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 {
+	double since = e->since[p];
+
 	if (e->until[p] <= 0)
 		return;
-	e->c.held_ms[p] += now - e->since[p];
-	e->last_held[p] = now - e->since[p];
-	e->until[p] = 0;
+	softpfc_end(&e->until[p], since, &e->c.held_ms[p], now);
+	e->last_held[p] = now - since;
 }
 
 static void softpfc_hold(struct softpfc_port *e, unsigned p, uint16_t quanta,
                          double now)
 {
-	double ms = (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
-
-	/* A refresh of a hold (the peer keeps pausing) is stickier than a
-	 * lone pause: see SOFTPFC_REFRESH_MIN_MS. */
-	if (ms <
-	    (e->until[p] > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS))
-		ms = e->until[p] > 0 ? SOFTPFC_REFRESH_MIN_MS
-		                     : SOFTPFC_HOLD_MIN_MS;
-
-	/* A hold whose time ran out before this frame came ended then,
-	 * though roced, busy, has not released it yet: this is a new one. */
-	if (e->until[p] > 0 && e->until[p] < now)
-		softpfc_release(e, p, e->until[p]);
-	if (e->until[p] <= 0)
-		e->since[p] = now;
-	/* A pause replaces the time left (802.1Qbb: the new time counts
-	 * from its reception), shorter or longer. */
-	e->until[p] = now + ms;
+	softpfc_begin(e, &e->until[p], &e->since[p], &e->c.held_ms[p], quanta,
+	              now);
 }
 
 int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
@@ -107,8 +128,10 @@ int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
 	e->link_pause_rx = link_pause_rx;
 	e->speed_mbps = speed_mbps;
 	for (unsigned p = 0; p < PFC_NPRIO; p++)
-		if (!(honour & (1u << p)) && !link_pause_rx)
+		if (!(honour & (1u << p)))
 			softpfc_release(e, p, now);
+	if (!link_pause_rx)
+		softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms, now);
 	softpfc_sync(s, e);
 	return 0;
 }
@@ -138,14 +161,15 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 			e->c.rx_link_pause++;
 		else
 			e->c.rx_link_xon++;
+		/* `flowcontrol receive off`: counted, and ignored. */
 		if (!e->link_pause_rx)
 			return;
-		for (unsigned p = 0; p < PFC_NPRIO; p++) {
-			if (f.quanta[0])
-				softpfc_hold(e, p, f.quanta[0], now);
-			else
-				softpfc_release(e, p, now);
-		}
+		if (f.quanta[0])
+			softpfc_begin(e, &e->lp.until, &e->lp.since,
+			              &e->c.lp_held_ms, f.quanta[0], now);
+		else
+			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
+			            now);
 		softpfc_sync(s, e);
 		return;
 	}
@@ -174,6 +198,9 @@ void softpfc_expire(struct softpfc *s, double now)
 		for (unsigned p = 0; p < PFC_NPRIO; p++)
 			if (e->until[p] > 0 && e->until[p] <= now)
 				softpfc_release(e, p, e->until[p]);
+		if (e->lp.until > 0 && e->lp.until <= now)
+			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
+			            e->lp.until);
 		softpfc_sync(s, e);
 	}
 }
@@ -183,8 +210,10 @@ double softpfc_next(const struct softpfc *s)
 	double next = -1;
 
 	for (size_t i = 0; i < s->n; i++)
-		for (unsigned p = 0; p < PFC_NPRIO; p++) {
-			double u = s->v[i].until[p];
+		for (unsigned p = 0; p <= PFC_NPRIO; p++) {
+			/* the priorities, then the link pause hold */
+			double u =
+			    p < PFC_NPRIO ? s->v[i].until[p] : s->v[i].lp.until;
 
 			if (u > 0 && (next < 0 || u < next))
 				next = u;
@@ -201,11 +230,23 @@ void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN])
 	buf[13] = SOFTPFC_KICK_ETHERTYPE & 0xff;
 }
 
+/* A hold's time so far: up to NOW, or to its end if that is past and
+ * roced has not released it yet. */
+static double softpfc_so_far(double until, double since, double now)
+{
+	if (until <= 0)
+		return 0;
+	return (until < now ? until : now) - since;
+}
+
 double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now)
 {
 	if (p >= PFC_NPRIO)
 		return 0;
-	double end = e->until[p] < now ? e->until[p] : now;
+	return e->c.held_ms[p] + softpfc_so_far(e->until[p], e->since[p], now);
+}
 
-	return e->c.held_ms[p] + (e->until[p] > 0 ? end - e->since[p] : 0);
+double softpfc_lp_held_ms(const struct softpfc_port *e, double now)
+{
+	return e->c.lp_held_ms + softpfc_so_far(e->lp.until, e->lp.since, now);
 }

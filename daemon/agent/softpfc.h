@@ -5,9 +5,11 @@
  * PFC, 802.3x link pause) is counted per priority, whether or not it is
  * honoured; a pause for a priority the port honours holds that priority
  * for quanta x 512 bit times at the port's speed, until its time runs out
- * or a pause time of 0 (XON) releases it. The agent never writes to the
- * kernel: when the set of held priorities of a port changes it calls the
- * daemon back (softpfc.changed), which puts the set into the port's
+ * or a pause time of 0 (XON) releases it. An 802.3x link pause, with
+ * `flowcontrol receive on`, holds the whole port the same way (every
+ * egress queue: compile_port.lp_hold), as a hold of its own. The agent never
+ * writes to the kernel: when the set of held priorities of a port changes it
+ * calls the daemon back (softpfc.changed), which puts the set into the port's
  * compile inputs (ports_watchdog.pfc_hold) and reconciles the port, so
  * that the no-drop queue's tbf leaf is held or released by compile ->
  * diff -> apply. After a release is applied, the daemon sends the port
@@ -59,11 +61,14 @@ struct softpfc_counters {
 	uint64_t rx_xon[PFC_NPRIO];    /* PFC frames releasing it */
 	uint64_t tx_pause[PFC_NPRIO];
 	uint64_t tx_xon[PFC_NPRIO];
-	uint64_t rx_link_pause, rx_link_xon; /* 802.3x */
+	/* 802.3x link pause frames: pause time > 0, and 0 (XON) */
+	uint64_t rx_link_pause, rx_link_xon;
 	uint64_t tx_link_pause, tx_link_xon;
 	uint64_t rx_malformed;
 	/* Time held, ms, per priority (the current hold not included). */
 	double held_ms[PFC_NPRIO];
+	/* Time the whole port was held by link pause, ms (the same). */
+	double lp_held_ms;
 	/* When the last pause frame for the priority arrived (ms; 0:
 	 * never), honoured or not: the watchdog's quiet time starts there. */
 	double last_pause_ms[PFC_NPRIO];
@@ -81,11 +86,20 @@ struct softpfc_port {
 	double since[PFC_NPRIO];     /* when the hold began */
 	double last_held[PFC_NPRIO]; /* how long the last hold lasted, ms */
 	uint8_t held;                /* the set the daemon was last told */
+	/* The whole port's hold by 802.3x link pause, apart from the
+	 * priorities' (a PFC XON must not end it), and whether the daemon
+	 * was last told it is held. */
+	struct {
+		double until, since;
+	} lp;
+	bool lp_held;
 	struct softpfc_counters c;
 };
 
-/* The set of held priorities of IFNAME changed to HELD. */
-typedef void (*softpfc_changed_fn)(void *arg, const char *ifname, uint8_t held);
+/* The set of held priorities of IFNAME changed to HELD, or its link
+ * pause hold to LP_HELD (all its egress queues). */
+typedef void (*softpfc_changed_fn)(void *arg, const char *ifname, uint8_t held,
+                                   bool lp_held);
 
 struct softpfc {
 	struct softpfc_port *v;
@@ -127,5 +141,7 @@ void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN]);
  * duration counter, which must not count roced's own lateness as a
  * peer's pause (pfcwd_nofalse). */
 double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now);
+/* The time link pause has held E's port in all, up to NOW (ms). */
+double softpfc_lp_held_ms(const struct softpfc_port *e, double now);
 
 #endif

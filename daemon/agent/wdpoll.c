@@ -117,6 +117,14 @@ static uint8_t wdpoll_queues(const struct ports_port *pe,
 	return queues;
 }
 
+/* Hardware counters are kept for the watched hardware ports only. */
+static bool wdpoll_hw_keep(void *arg, const char *ifname)
+{
+	const struct wdpoll_port *e = wdpoll_find(arg, ifname);
+
+	return e && e->hw && e->watched;
+}
+
 void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 {
 	bool any = false;
@@ -131,7 +139,7 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		struct ports_port *pe =
 		    w->ports ? ports_find(w->ports, f->name) : NULL;
 		struct wdpoll_port *e = wdpoll_add(w, f->name);
-		uint8_t prios[POLICY_NQUEUES], queues;
+		uint8_t prios[POLICY_NQUEUES] = {0}, queues;
 		bool on = policy_iface_watchdog(p, f);
 
 		if (!e) {
@@ -146,6 +154,7 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		else
 			memcpy(e->prios, prios, sizeof(prios));
 		e->internal = f->fabric_internal;
+		e->hw = pe && pe->applied && !pe->plan.dcb.software;
 		e->watched = on && queues;
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			if (!e->watched || !(queues & (1u << q)))
@@ -154,6 +163,8 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		any |= e->watched;
 		wdpoll_push(w, e);
 	}
+	if (w->hw)
+		hwcnt_sweep(w->hw, wdpoll_hw_keep, w);
 	if (!any)
 		w->next_ms = 0;
 	else if (!w->next_ms)
@@ -346,6 +357,12 @@ static uint64_t wdpoll_pause(const struct wdpoll_port *e,
 {
 	uint64_t n = 0;
 
+	if (e->hp) {
+		struct pfcwd_sample s;
+
+		hwcnt_sample(e->hp, e->prios[q], &s);
+		return s.pause_rx;
+	}
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
 		if (e->prios[q] & (1u << p))
 			n += sp->c.rx_pause[p];
@@ -365,6 +382,47 @@ static bool wdpoll_wants(const struct wdpoll_port *e,
 	       e->restore_how[q] || wdpoll_pause(e, sp, q) != s->prev.pause_rx;
 }
 
+/* Read the counters of the watched hardware ports (all reads first:
+ * a read may add an entry and move the others), then point each port
+ * at its entry for this poll. A port whose counters cannot be read is
+ * not watched this poll; said once. */
+static void wdpoll_hw_read(struct wdpoll *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		w->v[i].hp = NULL;
+		if (w->hw && w->v[i].hw && w->v[i].watched && w->v[i].take)
+			hwcnt_read(w->hw, w->v[i].ifname);
+	}
+	for (size_t i = 0; w->hw && i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct hwcnt_port *hp;
+		int err;
+
+		if (!e->hw || !e->watched || !e->take)
+			continue;
+		hp = hwcnt_find(w->hw, e->ifname);
+		err = !hp ? -ENOMEM : hp->ok ? 0 : hp->err;
+		if (err && err != e->hw_err)
+			log_warnx("%s: PFC watchdog: cannot read the port's "
+			          "PFC counters (%s): its queues are not "
+			          "watched until they can be",
+			          e->ifname, strerror(-err));
+		else if (!err && e->hw_err)
+			log_info("%s: PFC watchdog: the port's PFC counters "
+			         "can be read again",
+			         e->ifname);
+		e->hw_err = err;
+		e->hp = err ? NULL : hp;
+	}
+}
+
+/* The entries HP points at are hwcnt's: good for one poll only. */
+static void wdpoll_hw_done(struct wdpoll *w)
+{
+	for (size_t i = 0; i < w->n; i++)
+		w->v[i].hp = NULL;
+}
+
 /* E's software PFC entry: the one found last time when it is still that
  * port's (entries move when ports come and go), else looked up again; a
  * name lookup per port per poll would cost N^2 at N ports. */
@@ -374,7 +432,9 @@ static const struct softpfc_port *wdpoll_sp(const struct wdpoll *w,
 	const struct softpfc *s = w->softpfc;
 	const struct softpfc_port *sp = e->sp;
 
-	if (!s)
+	/* A hardware port's PFC is the driver's, whatever software PFC
+	 * counts on its raw-frame socket. */
+	if (!s || e->hw)
 		return NULL;
 	if (sp && sp >= s->v && sp < s->v + s->n &&
 	    !strcmp(sp->ifname, e->ifname))
@@ -452,6 +512,10 @@ static bool wdpoll_sample(const struct wdpoll_port *e,
                           struct pfcwd_sample *s)
 {
 	memset(s, 0, sizeof(*s));
+	if (e->hp) {
+		hwcnt_sample(e->hp, e->prios[q], s);
+		goto counters;
+	}
 	s->pause_rx = wdpoll_pause(e, sp, q);
 	s->rx_live = true;
 	/* Software PFC's time paused is the queue's pause-duration counter
@@ -468,6 +532,7 @@ static bool wdpoll_sample(const struct wdpoll_port *e,
 		if (sp->c.last_pause_ms[p] > s->last_pause_ms)
 			s->last_pause_ms = sp->c.last_pause_ms[p];
 	}
+counters:
 	if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
 		/* No pause since the last sample: a clean poll whatever the
 		 * queue did; its counters as they were (no netlink read). */
@@ -510,8 +575,8 @@ void wdpoll_tick(struct wdpoll *w, double now)
 
 		e->take = 0;
 		e->cseen = 0; /* read again below, if at all */
-		if (!e->watched || !sp)
-			continue; /* hardware ports: not read yet */
+		if (!e->watched || (!sp && !e->hw))
+			continue;
 		wdpoll_config(w, e, &c);
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 			double d;
@@ -525,15 +590,27 @@ void wdpoll_tick(struct wdpoll *w, double now)
 			/* a sample asked for later (a hold's) still comes */
 			if (e->due[q] <= now + PFCWD_SLACK_MS)
 				e->due[q] = 0;
-			dump |= wdpoll_wants(e, sp, q);
 		}
+	}
+	/* Hardware ports' counters, for those sampled; then whether the
+	 * kernel's qdisc counters are needed at all. */
+	wdpoll_hw_read(w);
+	for (size_t i = 0; i < w->n && !dump; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp = wdpoll_sp(w, e);
+
+		for (unsigned q = 0; (sp || e->hp) && q < POLICY_NQUEUES; q++)
+			dump |= (e->take & (1u << q)) && wdpoll_wants(e, sp, q);
 	}
 	if (dump) {
 		wdpoll_index(w);
 		for (size_t i = 0; i < w->n; i++)
 			memset(w->v[i].seen, 0, sizeof(w->v[i].seen));
 		rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-		if (rc == 0 && w->nl)
+		if (rc == 0 && w->dump)
+			rc = w->dump(w->dump_arg, (struct nlmsghdr *)req,
+			             wdpoll_stats_cb, w);
+		else if (rc == 0 && w->nl)
 			rc = nlb_dump(w->nl, (struct nlmsghdr *)req,
 			              wdpoll_stats_cb, w, &nerr);
 		w->dumps++;
@@ -541,6 +618,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	if (rc < 0) {
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
+		wdpoll_hw_done(w);
 		wdpoll_plan(w, now);
 		return;
 	}
@@ -551,7 +629,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
 		struct pfcwd_config c;
 
-		if (!e->take || !sp)
+		if (!e->take || (!sp && !e->hp))
 			continue;
 		wdpoll_config(w, e, &c);
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
@@ -565,7 +643,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 			/* Held, yet not stuck by this sample: the hold's
 			 * bucket went late, or nothing had come to queue
 			 * yet (a loaded host); once more soon. */
-			if ((sp->held & e->prios[q]) &&
+			if (sp && (sp->held & e->prios[q]) &&
 			    e->q[q].state == PFCWD_MONITORED &&
 			    e->hold_tries[q] &&
 			    e->hold_tries[q] < WDPOLL_SETTLE_TRIES &&
@@ -620,6 +698,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		}
 		wdpoll_push(w, e);
 	}
+	wdpoll_hw_done(w);
 	wdpoll_plan(w, now);
 	if (changed && wdpoll_save(w) < 0)
 		log_warn("%s", w->path);

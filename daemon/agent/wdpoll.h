@@ -7,8 +7,10 @@
  *
  * Counters, per queue: pause frames received for its priorities
  * (software ports: software PFC's own count, which goes on while pause
- * is ignored), packets sent, dropped and queued (the leaf qdisc's tc
- * statistics, one dump of all qdiscs per poll).
+ * is ignored; hardware DCB ports: the driver's, read through hwcnt.h each
+ * poll, with the pause time where the driver counts it), packets sent,
+ * dropped and queued (the leaf qdisc's tc statistics, one dump of all
+ * qdiscs per poll, which also refreshes what offloaded leaves report).
  *
  * Samples: at every poll, and between polls when a sample decides
  * something (pfcwd_due(): the storm once the condition has held for the
@@ -35,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/hwcnt.h"
 #include "agent/softpfc.h"
 #include "core/ports.h"
 #include "kernel/nlb.h"
@@ -67,6 +70,12 @@ struct wdpoll_port {
 	uint8_t cseen;
 	uint64_t cdrops[POLICY_NQUEUES];
 	const char *restore_how[POLICY_NQUEUES];
+	/* A hardware DCB port (its applied plan's DCB part is the
+	 * driver's): counters from hwcnt, HP during a poll, HW_ERR the last
+	 * read's failure (logged once). */
+	bool hw;
+	const struct hwcnt_port *hp;
+	int hw_err;
 };
 
 /* The sample after a hold began waits this long after the hold was
@@ -87,6 +96,10 @@ typedef void (*wdpoll_neighbour_fn)(void *arg, const char *ifname, char *buf,
 
 /* Reconcile port IFNAME soon. */
 typedef void (*wdpoll_reconcile_fn)(void *arg, const char *ifname);
+/* Send the qdisc dump request REQ and call CB for each answer (tests
+ * play the kernel's dump with it). Returns 0 or -errno. */
+typedef int (*wdpoll_dump_fn)(void *arg, struct nlmsghdr *req, mnl_cb_t cb,
+                              void *data);
 
 struct wdpoll {
 	struct wdpoll_port *v;
@@ -99,6 +112,9 @@ struct wdpoll {
 	struct nlb *nl;
 	struct ports *ports;
 	const struct softpfc *softpfc;
+	struct hwcnt *hw;    /* hardware ports' counters (NULL: not read) */
+	wdpoll_dump_fn dump; /* NULL: nlb_dump() on NL */
+	void *dump_arg;
 	wdpoll_reconcile_fn reconcile;
 	void *arg;
 	wdpoll_neighbour_fn neighbour; /* NULL: no LLDP */

@@ -207,6 +207,7 @@ static int daemon_setup(struct daemon *d)
 	agents_init(&d->agents, d->epfd, NULL, NULL);
 	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
 	                  daemon_agent_reconcile, d);
+	agents_set_hwcnt(&d->agents, d->e.rc.ethtool, &d->e.nl, NULL, NULL);
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)

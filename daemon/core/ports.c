@@ -264,6 +264,7 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 		in[i].softpfc = r->softpfc;
 		in[i].pfc_hold = e->watchdog.pfc_hold;
 		in[i].wd_shut = e->watchdog.wd_shut;
+		in[i].lp_hold = e->watchdog.lp_hold;
 		in[i].has_dcbx = e->dcbx.has;
 		in[i].dcbx = e->dcbx.oper;
 		e->dcbx.due = false;

@@ -54,6 +54,7 @@ struct ports_dcbx {
 struct ports_watchdog {
 	uint8_t pfc_hold; /* priorities held by a pause received */
 	uint8_t wd_shut;  /* queues the watchdog shut for a storm */
+	bool lp_hold;     /* an 802.3x link pause holds the whole port */
 };
 
 /* A port whose changes by others roced has repaired this many times

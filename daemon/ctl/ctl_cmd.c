@@ -204,9 +204,18 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		st->held = sp->held;
 		for (unsigned p = 0; p < 8; p++)
 			st->held_ms[p] = softpfc_held_ms(sp, p, st->now_ms);
+		st->lp_rx = sp->link_pause_rx;
+		st->lp_tx = lpsend_feeds(&c->agents->lp, ifname);
+		st->lp_held = sp->lp_held;
+		st->lp_rx_frames = sp->c.rx_link_pause + sp->c.rx_link_xon;
+		st->lp_rx_xon = sp->c.rx_link_xon;
+		st->lp_tx_frames = sp->c.tx_link_pause + sp->c.tx_link_xon;
+		st->lp_tx_xon = sp->c.tx_link_xon;
+		st->lp_held_ms = softpfc_lp_held_ms(sp, st->now_ms);
 	}
 	wp = wdpoll_find(&c->agents->wd, ifname);
 	if (wp && wp->watched) {
+		st->wd_hw_err = wp->hw ? wp->hw_err : 0;
 		st->wd = true;
 		st->wd_internal = wp->internal;
 		st->wd_queues = wp->queues;
@@ -275,6 +284,39 @@ static void dctl_view_pause(struct ctl_cmd_ctx *c, const struct plan_port *pp,
 	st->tx_pause_frames = ep.tx_frames;
 }
 
+/* A hardware port's PFC counters, read now through the agents' reader
+ * (the watchdog's): dcbnl's and the driver's statistics. */
+static void dctl_view_hwcnt(struct ctl_cmd_ctx *c, const char *ifname,
+                            struct show_port_state *st)
+{
+	const struct hwcnt_port *p = hwcnt_read(&c->agents->hw, ifname);
+
+	if (!p || !p->ok) {
+		snprintf(st->hw_why, sizeof(st->hw_why), "%s",
+		         strerror(p ? -p->err : ENOMEM));
+		return;
+	}
+	st->hwcnt = true;
+	st->hw_dcb = p->dcb;
+	st->dcb = p->dcb;
+	st->pfc_en = p->pfc_en;
+	st->hw_driver = p->driver;
+	/* A duration there at this read (the watchdog's DUR also wants
+	 * the read before). */
+	st->hw_dur = p->prev_dur;
+	st->hw_xon = p->xon;
+	st->rx_ppp = st->tx_ppp = 0;
+	for (unsigned k = 0; k < 8; k++) {
+		st->indications[k] = st->rx_pause[k] = p->rx[k];
+		st->requests[k] = st->tx_pause[k] = p->tx[k];
+		st->rx_xon[k] = p->rx_xon[k];
+		st->tx_xon[k] = p->tx_xon[k];
+		st->held_ms[k] = (double)p->rx_us[k] / 1000.0;
+		st->rx_ppp += p->rx[k];
+		st->tx_ppp += p->tx[k];
+	}
+}
+
 /* What the kernel holds for the ports of V: one qdisc dump for the queue
  * counters (the kernel answers it with every link's qdiscs), and the IEEE
  * DCB state of hardware ports. */
@@ -317,6 +359,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 
 		if (v->plans[i]->dcb.software || !v->st[i].exists)
 			continue;
+		if (c->agents) {
+			dctl_view_hwcnt(c, v->plans[i]->ifname, &v->st[i]);
+			continue;
+		}
 		cur = calloc(1, sizeof(*cur));
 		if (cur &&
 		    dcb_observe(&dcb_ops_netlink, &e->nl, v->plans[i]->ifname,

@@ -401,3 +401,66 @@ int ethtool_prio_pause(struct ethtool *et, const char *ifname,
 	free(vals);
 	return rc;
 }
+
+int ethtool_prio_map_read(struct ethtool *et, const char *ifname,
+                          struct ethtool_msg_prio_map *m)
+{
+	struct ethtool_gstrings *gs = NULL;
+	size_t n = 0, cap, got;
+	const char *names;
+	int rc;
+
+	ethtool_msg_prio_map(NULL, 0, m); /* empty until read */
+	for (int i = 0; i < ETHTOOL_STATS_TRIES; i++) {
+		rc = ethtool_stats_count(et, ifname, &n);
+		if (rc < 0)
+			return rc;
+		/* The kernel writes the driver's count of the moment, not
+		 * ours: room for it to have grown a little. */
+		cap = n + ETHTOOL_STATS_SLACK(n);
+		gs = calloc(1, sizeof(*gs) + cap * ETH_GSTRING_LEN);
+		if (!gs)
+			return -ENOMEM;
+		gs->cmd = ETHTOOL_GSTRINGS;
+		gs->string_set = ETH_SS_STATS;
+		gs->len = (uint32_t)n;
+		et->nrequests++;
+		rc = et->ops->ioctl(et->ctx, ifname, gs);
+		if (rc == 0)
+			rc = ethtool_msg_parse_gstrings(
+			    gs, sizeof(*gs) + cap * ETH_GSTRING_LEN, &names,
+			    &got);
+		if (rc == 0 && got == n) {
+			rc = ethtool_msg_prio_map(names, got, m);
+			free(gs);
+			return rc;
+		}
+		free(gs);
+		if (rc < 0)
+			return rc;
+	}
+	return -EAGAIN;
+}
+
+int ethtool_prio_read(struct ethtool *et, const char *ifname,
+                      const struct ethtool_msg_prio_map *m,
+                      struct ethtool_msg_prio *out)
+{
+	size_t cap = m->count + ETHTOOL_STATS_SLACK((size_t)m->count);
+	size_t len = sizeof(struct ethtool_stats) + cap * sizeof(uint64_t);
+	struct ethtool_stats *st = calloc(1, len);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return -ENOMEM;
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = m->count;
+	et->nrequests++;
+	rc = et->ops->ioctl(et->ctx, ifname, st);
+	if (rc == 0)
+		rc = ethtool_msg_parse_gstats(st, len, m, out);
+	free(st);
+	/* More values than room: the set grew past the slack. */
+	return rc == -EINVAL ? -ESTALE : rc;
+}

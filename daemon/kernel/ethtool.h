@@ -104,4 +104,19 @@ int ethtool_stats(struct ethtool *et, const char *ifname, ethtool_stat_cb cb,
 int ethtool_prio_pause(struct ethtool *et, const char *ifname,
                        struct ethtool_msg_prio *out);
 
+/* The same for a poller, in two steps: the map of where IFNAME's driver
+ * lists its per-priority counters, read once (ETHTOOL_GSSET_INFO and
+ * ETHTOOL_GSTRINGS): 0, -EOPNOTSUPP (no statistics, or none known: M is
+ * a valid empty map) or -errno ... */
+int ethtool_prio_map_read(struct ethtool *et, const char *ifname,
+                          struct ethtool_msg_prio_map *m);
+/* ... then each poll one ETHTOOL_GSTATS, the counters M places into OUT:
+ * 0, -ESTALE (the driver's set changed since M was read: read M again),
+ * -EOPNOTSUPP (M knows none) or -errno. Reading GSTATS also refreshes
+ * what some drivers cache for dcbnl (mlx5 answers IEEE_PFC's requests and
+ * indications from the counters its last statistics read fetched). */
+int ethtool_prio_read(struct ethtool *et, const char *ifname,
+                      const struct ethtool_msg_prio_map *m,
+                      struct ethtool_msg_prio *out);
+
 #endif

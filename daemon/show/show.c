@@ -495,28 +495,69 @@ static uint64_t show_sum(const uint64_t *v)
 	"only "                                                                \
 	"on configured ports that are up"
 
-/* Software PFC's counters per priority (issue 8). */
-static struct json_object *show_pfc_prios(const struct show_port_state *st)
+#define SHOW_HW_PFC_NOTE                                                       \
+	"hardware ports: RxPPP/TxPPP are the driver's PFC frame counters "     \
+	"(dcbnl IEEE_PFC, and its statistics where roced knows their "         \
+	"names); per priority, XON is counted apart by Intel drivers only, "   \
+	"pause time by mlx5, mlxsw and bnxt only, and whether a priority is "  \
+	"paused now is not reported by any: n/a"
+
+/* A counter of priority P, or null where the port has none (MASK). */
+static void show_add_prio_int(struct json_object *o, const char *key,
+                              uint8_t mask, unsigned p, int64_t v)
+{
+	if (mask & (1u << p))
+		show_add_int(o, key, v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+/* PFC counters per priority: software PFC's (issue 8), or a hardware
+ * port's (what its driver does not count is null). */
+static struct json_object *show_pfc_prios(const struct show_port_state *st,
+                                          bool hw)
 {
 	struct json_object *a = json_object_new_array();
+	uint8_t xon = hw ? st->hw_xon : 0xff, dur = hw ? st->hw_dur : 0xff;
 
 	for (unsigned p = 0; p < 8; p++) {
 		struct json_object *o = json_object_new_object();
 
 		show_add_int(o, "priority", p);
 		show_add_int(o, "rx-pause", (int64_t)st->rx_pause[p]);
-		show_add_int(o, "rx-xon", (int64_t)st->rx_xon[p]);
+		show_add_prio_int(o, "rx-xon", xon, p, (int64_t)st->rx_xon[p]);
 		show_add_int(o, "tx-pause", (int64_t)st->tx_pause[p]);
-		show_add_int(o, "tx-xon", (int64_t)st->tx_xon[p]);
-		show_add_bool(o, "paused", st->held & (1u << p));
-		show_add_int(o, "paused-ms", (int64_t)st->held_ms[p]);
+		show_add_prio_int(o, "tx-xon", xon, p, (int64_t)st->tx_xon[p]);
+		if (hw)
+			json_object_object_add(o, "paused", NULL);
+		else
+			show_add_bool(o, "paused", st->held & (1u << p));
+		show_add_prio_int(o, "paused-ms", dur, p,
+		                  (int64_t)st->held_ms[p]);
 		json_object_array_add(a, o);
 	}
 	return a;
 }
 
+/* Where a hardware port's counters come from: "dcbnl", "ethtool (mlx5)"
+ * or both. */
+static void show_hw_source(struct json_object *o,
+                           const struct show_port_state *st)
+{
+	char buf[64];
+
+	if (st->hw_dcb && st->hw_driver)
+		snprintf(buf, sizeof(buf), "dcbnl, ethtool (%s)",
+		         st->hw_driver);
+	else if (st->hw_driver)
+		snprintf(buf, sizeof(buf), "ethtool (%s)", st->hw_driver);
+	else
+		snprintf(buf, sizeof(buf), "dcbnl");
+	show_add_str(o, "counters", buf);
+}
+
 static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
-                                         bool *software)
+                                         bool *software, bool *hardware)
 {
 	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
@@ -543,14 +584,32 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 	else
 		json_object_object_add(o, "oper-reason", NULL);
 	json_object_object_add(o, "priorities", show_mask_json(en));
-	if (!pp->dcb.software && st->dcb) {
+	if (!pp->dcb.software && st->hwcnt) {
+		show_add_int(o, "rx-pause", (int64_t)st->rx_ppp);
+		show_add_int(o, "tx-pause", (int64_t)st->tx_ppp);
+		show_hw_source(o, st);
+		json_object_object_add(o, "priority", show_pfc_prios(st, true));
+		*hardware = true;
+	} else if (!pp->dcb.software && st->dcb) {
 		show_add_int(o, "rx-pause", (int64_t)show_sum(st->indications));
 		show_add_int(o, "tx-pause", (int64_t)show_sum(st->requests));
+		show_add_str(o, "counters", "dcbnl");
+		*hardware = true;
 	} else if (pp->dcb.software && st->softpfc) {
 		show_add_int(o, "rx-pause", (int64_t)st->rx_ppp);
 		show_add_int(o, "tx-pause", (int64_t)st->tx_ppp);
-		json_object_object_add(o, "priority", show_pfc_prios(st));
+		json_object_object_add(o, "priority",
+		                       show_pfc_prios(st, false));
 		*software = true;
+	} else if (!pp->dcb.software) {
+		/* The driver answers neither dcbnl's PFC nor statistics
+		 * roced knows: say so, do not print 0. */
+		json_object_object_add(o, "rx-pause", NULL);
+		json_object_object_add(o, "tx-pause", NULL);
+		show_add_str(o, "counters-reason",
+		             st->hw_why[0]
+		                 ? st->hw_why
+		                 : "the port's DCB state was not read");
 	} else {
 		json_object_object_add(o, "rx-pause", NULL);
 		json_object_object_add(o, "tx-pause", NULL);
@@ -560,8 +619,9 @@ static struct json_object *show_pfc_port(const struct show_input *in, size_t i,
 }
 
 #define SHOW_WD_HW_NOTE                                                        \
-	"hardware ports: their pause counters are not read yet, so the "       \
-	"watchdog does not watch their queues"
+	"the PFC counters of a hardware port could not be read (its "          \
+	"counters-error): the watchdog does not watch its queues until they "  \
+	"can be"
 
 /* A time of the watchdog (CLOCK_MONOTONIC ms) as seconds before NOW;
  * null when it never happened. */
@@ -644,7 +704,13 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 		else
 			json_object_object_add(p, "queues",
 			                       json_object_new_array());
-		hw |= pp->watchdog && !pp->dcb.software && pp->dcb.pfc_admin;
+		show_add_str(p, "counters",
+		             pp->dcb.software ? "software" : "hardware");
+		if (st->wd && st->wd_hw_err) {
+			show_add_str(p, "counters-error",
+			             strerror(-st->wd_hw_err));
+			hw = true;
+		}
 		show_add_str(p, "state", worst);
 		json_object_array_add(a, p);
 	}
@@ -655,10 +721,11 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 
 /* One direction of link pause: what the policy asks (admin) and what the
  * port does (oper): the driver's setting on hardware ports when it was
- * read, null when unknown; software ports do not realise it yet. */
+ * read, null when unknown; on software ports whether roced's frame layer
+ * does it (SOFT_OPER). */
 static struct json_object *show_fc_dir(const struct plan_port *pp,
                                        const struct show_port_state *st,
-                                       bool admin, bool oper)
+                                       bool admin, bool oper, bool soft_oper)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -666,46 +733,75 @@ static struct json_object *show_fc_dir(const struct plan_port *pp,
 	if (!pp->dcb.software && st->pause)
 		show_add_str(o, "oper", oper ? "on" : "off");
 	else if (pp->dcb.software)
-		show_add_str(o, "oper", "off");
+		show_add_str(o, "oper", admin && soft_oper ? "on" : "off");
 	else
 		json_object_object_add(o, "oper", NULL);
 	return o;
 }
 
-/* `show interface flowcontrol`: 802.3x link pause per port. */
+/* A counter, or null when PORT counts none. */
+static void show_fc_count(struct json_object *o, const char *key, bool counted,
+                          uint64_t v)
+{
+	if (counted)
+		show_add_int(o, key, (int64_t)v);
+	else
+		json_object_object_add(o, key, NULL);
+}
+
+/* `show interface flowcontrol`: 802.3x link pause per port. RxPause and
+ * TxPause count every pause frame, XON (pause time 0) among them, as the
+ * drivers' statistics do; software ports also say how many were XON and
+ * how long link pause held the port. */
 static struct json_object *show_fc_port(const struct show_input *in, size_t i)
 {
 	const struct plan_port *pp = in->plans[i];
 	const struct show_port_state *st = &in->state[i];
 	struct json_object *o = json_object_new_object();
+	bool soft = pp->dcb.software && st->softpfc;
 
 	show_port_names(o, pp, st);
 	show_port_state_json(o, pp, st);
 	show_add_str(o, "dcb", pp->dcb.software ? "software" : "hardware");
 	json_object_object_add(
-	    o, "send", show_fc_dir(pp, st, pp->dcb.pause_tx, st->pause_tx));
+	    o, "send",
+	    show_fc_dir(pp, st, pp->dcb.pause_tx, st->pause_tx, st->lp_tx));
 	json_object_object_add(
-	    o, "receive", show_fc_dir(pp, st, pp->dcb.pause_rx, st->pause_rx));
-	if (st->pause_counted) {
-		show_add_int(o, "rx-pause", (int64_t)st->rx_pause_frames);
-		show_add_int(o, "tx-pause", (int64_t)st->tx_pause_frames);
+	    o, "receive",
+	    show_fc_dir(pp, st, pp->dcb.pause_rx, st->pause_rx, st->lp_rx));
+	if (soft) {
+		show_fc_count(o, "rx-pause", true, st->lp_rx_frames);
+		show_fc_count(o, "tx-pause", true, st->lp_tx_frames);
 	} else {
-		json_object_object_add(o, "rx-pause", NULL);
-		json_object_object_add(o, "tx-pause", NULL);
+		show_fc_count(o, "rx-pause", st->pause_counted,
+		              st->rx_pause_frames);
+		show_fc_count(o, "tx-pause", st->pause_counted,
+		              st->tx_pause_frames);
+	}
+	show_fc_count(o, "rx-xon", soft, st->lp_rx_xon);
+	show_fc_count(o, "tx-xon", soft, st->lp_tx_xon);
+	/* as show interface priority-flow-control has them per priority */
+	if (soft) {
+		show_add_int(o, "paused-ms", (int64_t)st->lp_held_ms);
+		show_add_bool(o, "paused", st->lp_held);
+	} else {
+		json_object_object_add(o, "paused-ms", NULL);
+		json_object_object_add(o, "paused", NULL);
 	}
 	return o;
 }
 
 #define SHOW_FC_SOFT_NOTE                                                      \
-	"software ports: roced does not honour or send 802.3x link pause "     \
-	"yet (software PFC only), and counts no link pause frames"
+	"software ports: roced honours 802.3x link pause (all queues held) "   \
+	"and sends it out of bridge ports whose bridge's other ports "         \
+	"congest; the counters are roced's own"
 
 static struct json_object *show_ports(const struct show_input *in,
                                       enum ctl_show kind)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
-	bool software = false;
+	bool software = false, hardware = false;
 
 	for (size_t i = 0; i < in->nports; i++) {
 		struct json_object *p;
@@ -718,7 +814,7 @@ static struct json_object *show_ports(const struct show_input *in,
 			p = show_fc_port(in, i);
 			software |= in->plans[i]->dcb.software;
 		} else
-			p = show_pfc_port(in, i, &software);
+			p = show_pfc_port(in, i, &software, &hardware);
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);
@@ -736,6 +832,14 @@ static struct json_object *show_ports(const struct show_input *in,
 		show_add_str(o, "note",
 		             uncounted && !counted ? SHOW_NO_SOFT_PFC_NOTE
 		                                   : SHOW_SOFT_PFC_NOTE);
+	}
+	if (kind == CTL_SHOW_PFC_IF && hardware) {
+		const char *soft = show_get_str(o, "note");
+		char note[1024];
+
+		snprintf(note, sizeof(note), "%s%s%s", soft,
+		         soft[0] ? "; " : "", SHOW_HW_PFC_NOTE);
+		show_add_str(o, "note", note);
 	}
 	return o;
 }

@@ -46,7 +46,14 @@
  *    "auto-restore-multiplier", "fixed-restore-multiplier",
  *    "internal-interface-multiplier", "running", "note",
  *    "interface": [{"name", "alias", "watch-dog", "priorities": [..],
+ *                   "counters": "software"|"hardware", "counters-error"
+ *                   (a hardware port whose counters cannot be read),
  *                   "state"}]}
+ *
+ * show interface priority-flow-control gives a hardware port's counters
+ * with "counters": where they come from ("dcbnl", "dcbnl, ethtool
+ * (mlx5)"), and per priority (detail) what the driver counts; what it
+ * does not is null. Without any, "counters-reason" says why.
  *
  * Each port of show queuing interface, show policy-map interface and show
  * interface priority-flow-control says what it really holds:
@@ -138,6 +145,26 @@ struct show_port_state {
 	 * pause frames too. */
 	bool pause, pause_rx, pause_tx, pause_counted;
 	uint64_t rx_pause_frames, tx_pause_frames;
+	/* Hardware DCB ports' PFC counters (agent/hwcnt.h), when HWCNT:
+	 * per priority in rx_pause/tx_pause (sums in rx_ppp/tx_ppp),
+	 * rx_xon/tx_xon for the priorities of HW_XON, held_ms (the pause
+	 * time the driver counted) for those of HW_DUR; HW_DRIVER the
+	 * driver whose statistics named them (NULL: dcbnl alone). Else
+	 * HW_WHY says why there are none. WD_HW_ERR: the watchdog's last
+	 * read of them failed (-errno). */
+	bool hwcnt;
+	uint8_t hw_xon, hw_dur;
+	bool hw_dcb;
+	const char *hw_driver;
+	char hw_why[96];
+	int wd_hw_err;
+	/* Link pause of software ports (roced's frame layer, with SOFTPFC):
+	 * whether roced honours it (LP_RX) and sends it (LP_TX: a bridge
+	 * port that feeds others), its frames (XON among them) and the
+	 * time it held the port. */
+	bool lp_rx, lp_tx, lp_held;
+	uint64_t lp_rx_frames, lp_rx_xon, lp_tx_frames, lp_tx_xon;
+	double lp_held_ms;
 	/* --- end of issue 8 --- */
 };
 

@@ -606,26 +606,33 @@ void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out)
 		if (!show_len(pr))
 			continue;
 		show_label(p, label, sizeof(label));
-		strbuf_printf(out,
-		              "%s\n  Priority  RxPause    RxXON      "
-		              "TxPause    TxXON      Paused  Paused(ms)\n",
-		              label);
+		strbuf_printf(out, "%s", label);
+		/* A hardware port says whose counters these are. */
+		if (show_get_str(p, "counters")[0])
+			strbuf_printf(out, " (counters: %s)",
+			              show_get_str(p, "counters"));
+		strbuf_puts(out, "\n  Priority  RxPause    RxXON      "
+		                 "TxPause    TxXON      Paused  Paused(ms)\n");
 		for (size_t j = 0; j < show_len(pr); j++) {
 			struct json_object *o = show_at(pr, j);
-			int64_t v[6] = {0};
+			struct json_object *pz = show_get(o, "paused");
+			char c[5][24];
+			int64_t prio = 0;
 
-			show_get_int(o, "priority", &v[0]);
-			show_get_int(o, "rx-pause", &v[1]);
-			show_get_int(o, "rx-xon", &v[2]);
-			show_get_int(o, "tx-pause", &v[3]);
-			show_get_int(o, "tx-xon", &v[4]);
-			show_get_int(o, "paused-ms", &v[5]);
-			strbuf_printf(
-			    out,
-			    "  %-9" PRId64 " %-10" PRId64 " %-10" PRId64
-			    " %-10" PRId64 " %-10" PRId64 " %-7s %" PRId64 "\n",
-			    v[0], v[1], v[2], v[3], v[4],
-			    show_get_bool(o, "paused") ? "yes" : "no", v[5]);
+			show_get_int(o, "priority", &prio);
+			show_counter(c[0], sizeof(c[0]), o, "rx-pause");
+			show_counter(c[1], sizeof(c[1]), o, "rx-xon");
+			show_counter(c[2], sizeof(c[2]), o, "tx-pause");
+			show_counter(c[3], sizeof(c[3]), o, "tx-xon");
+			show_counter(c[4], sizeof(c[4]), o, "paused-ms");
+			strbuf_printf(out,
+			              "  %-9" PRId64
+			              " %-10s %-10s %-10s %-10s %-7s %s\n",
+			              prio, c[0], c[1], c[2], c[3],
+			              !pz                          ? "n/a"
+			              : show_get_bool(o, "paused") ? "yes"
+			                                           : "no",
+			              c[4]);
 		}
 		strbuf_puts(out, "\n");
 	}

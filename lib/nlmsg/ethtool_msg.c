@@ -8,6 +8,7 @@
  * preceded by a PAD attribute that aligns them.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <libmnl/libmnl.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
@@ -463,12 +464,24 @@ static const struct ethtool_msg_prio_name ethtool_msg_prio_names[] = {
     {"tx_pause_duration_prio_", "", ETHTOOL_MSG_PRIO_TX_US, "mlxsw"},
     {"rx_priority_", "_xoff.nic", ETHTOOL_MSG_PRIO_RX, "ice"},
     {"tx_priority_", "_xoff.nic", ETHTOOL_MSG_PRIO_TX, "ice"},
+    {"rx_priority_", "_xon.nic", ETHTOOL_MSG_PRIO_RX_XON, "ice"},
+    {"tx_priority_", "_xon.nic", ETHTOOL_MSG_PRIO_TX_XON, "ice"},
+    {"port-rx-xoff_prio-", "_events", ETHTOOL_MSG_PRIO_RX, "ice"},
+    {"port-tx-xoff_prio-", "_events", ETHTOOL_MSG_PRIO_TX, "ice"},
+    {"port-rx-xon_prio-", "_events", ETHTOOL_MSG_PRIO_RX_XON, "ice"},
+    {"port-tx-xon_prio-", "_events", ETHTOOL_MSG_PRIO_TX_XON, "ice"},
     {"port.rx_priority_", "_xoff_rx", ETHTOOL_MSG_PRIO_RX, "i40e"},
     {"port.tx_priority_", "_xoff_tx", ETHTOOL_MSG_PRIO_TX, "i40e"},
+    {"port.rx_priority_", "_xon_rx", ETHTOOL_MSG_PRIO_RX_XON, "i40e"},
+    {"port.tx_priority_", "_xon_tx", ETHTOOL_MSG_PRIO_TX_XON, "i40e"},
     {"port.rx_priority_", "_xoff", ETHTOOL_MSG_PRIO_RX, "i40e"},
     {"port.tx_priority_", "_xoff", ETHTOOL_MSG_PRIO_TX, "i40e"},
+    {"port.rx_priority_", "_xon", ETHTOOL_MSG_PRIO_RX_XON, "i40e"},
+    {"port.tx_priority_", "_xon", ETHTOOL_MSG_PRIO_TX_XON, "i40e"},
     {"rx_pfc_ena_frames_pri", "", ETHTOOL_MSG_PRIO_RX, "bnxt"},
     {"tx_pfc_ena_frames_pri", "", ETHTOOL_MSG_PRIO_TX, "bnxt"},
+    {"pfc_pri", "_rx_duration_us", ETHTOOL_MSG_PRIO_RX_US, "bnxt"},
+    {"pfc_pri", "_tx_duration_us", ETHTOOL_MSG_PRIO_TX_US, "bnxt"},
 };
 
 int ethtool_msg_prio_match(const char *name, unsigned *prio,
@@ -496,25 +509,104 @@ int ethtool_msg_prio_match(const char *name, unsigned *prio,
 	return -1;
 }
 
-int ethtool_msg_prio_collect(const char *names, const uint64_t *vals, size_t n,
-                             struct ethtool_msg_prio *out)
+int ethtool_msg_prio_map(const char *names, size_t n,
+                         struct ethtool_msg_prio_map *m)
 {
-	memset(out, 0, sizeof(*out));
+	memset(m, 0, sizeof(*m));
+	memset(m->idx, 0xff, sizeof(m->idx)); /* -1 */
+	if (n > UINT32_MAX)
+		return -E2BIG;
+	m->count = (uint32_t)n;
 	for (size_t i = 0; i < n; i++) {
 		const char *drv = NULL;
 		unsigned prio;
 		int s = ethtool_msg_prio_match(
 		    names + i * ETHTOOL_MSG_GSTRING_LEN, &prio, &drv);
 
-		if (s < 0)
+		/* A name twice (a driver's bug): the first one counts. */
+		if (s < 0 || m->idx[s][prio] >= 0)
 			continue;
-		out->v[s][prio] = vals[i];
-		out->present[s] |= (uint8_t)(1u << prio);
-		if (!out->driver)
-			out->driver = drv;
+		m->idx[s][prio] = (int32_t)i;
+		if (!m->driver)
+			m->driver = drv;
 	}
+	for (unsigned p = 0; p < ETHTOOL_MSG_NPRIO; p++)
+		if (m->idx[ETHTOOL_MSG_PRIO_RX][p] >= 0 ||
+		    m->idx[ETHTOOL_MSG_PRIO_TX][p] >= 0)
+			return 0;
+	return -EOPNOTSUPP;
+}
+
+/* Pick M's counters out of N values. */
+static int ethtool_msg_prio_pick(const struct ethtool_msg_prio_map *m,
+                                 const void *vals, size_t n,
+                                 struct ethtool_msg_prio *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->driver = m->driver;
+	for (unsigned s = 0; s < ETHTOOL_MSG_PRIO_NSTATS; s++)
+		for (unsigned p = 0; p < ETHTOOL_MSG_NPRIO; p++) {
+			int32_t i = m->idx[s][p];
+
+			if (i < 0 || (size_t)i >= n)
+				continue;
+			memcpy(&out->v[s][p],
+			       (const char *)vals +
+			           (size_t)i * sizeof(uint64_t),
+			       sizeof(uint64_t));
+			out->present[s] |= (uint8_t)(1u << p);
+		}
 	if (!out->present[ETHTOOL_MSG_PRIO_RX] &&
 	    !out->present[ETHTOOL_MSG_PRIO_TX])
 		return -EOPNOTSUPP;
 	return 0;
+}
+
+int ethtool_msg_prio_collect(const char *names, const uint64_t *vals, size_t n,
+                             struct ethtool_msg_prio *out)
+{
+	struct ethtool_msg_prio_map m;
+
+	if (ethtool_msg_prio_map(names, n, &m) == -E2BIG) {
+		memset(out, 0, sizeof(*out));
+		return -EOPNOTSUPP;
+	}
+	return ethtool_msg_prio_pick(&m, vals, n, out);
+}
+
+int ethtool_msg_parse_gstrings(const void *buf, size_t len, const char **names,
+                               size_t *n)
+{
+	struct ethtool_gstrings gs;
+
+	if (!buf || len < sizeof(gs))
+		return -EINVAL;
+	memcpy(&gs, buf, sizeof(gs));
+	if (gs.cmd != ETHTOOL_GSTRINGS || gs.string_set != ETH_SS_STATS)
+		return -EINVAL;
+	/* The count is the driver's: it must fit what was received. */
+	if (gs.len > (len - sizeof(gs)) / ETH_GSTRING_LEN)
+		return -EINVAL;
+	*names = (const char *)buf + sizeof(gs);
+	*n = gs.len;
+	return 0;
+}
+
+int ethtool_msg_parse_gstats(const void *buf, size_t len,
+                             const struct ethtool_msg_prio_map *m,
+                             struct ethtool_msg_prio *out)
+{
+	struct ethtool_stats st;
+
+	memset(out, 0, sizeof(*out));
+	if (!buf || len < sizeof(st))
+		return -EINVAL;
+	memcpy(&st, buf, sizeof(st));
+	if (st.cmd != ETHTOOL_GSTATS ||
+	    st.n_stats > (len - sizeof(st)) / sizeof(uint64_t))
+		return -EINVAL;
+	if (st.n_stats != m->count)
+		return -ESTALE;
+	return ethtool_msg_prio_pick(m, (const char *)buf + sizeof(st),
+	                             st.n_stats, out);
 }

@@ -22,15 +22,35 @@
  *                     rx_prioN_pause_duration, tx_prioN_pause_duration
  *   mlxsw (Spectrum)  rx_pause_prio_N, tx_pause_prio_N,
  *                     rx_pause_duration_prio_N, tx_pause_duration_prio_N
- *   ice (E8xx)        rx_priority_N_xoff.nic, tx_priority_N_xoff.nic
- *   i40e (X7xx)       port.rx_priority_N_xoff_rx, port.tx_priority_N_xoff_tx
+ *   ice (E8xx)        rx_priority_N_xoff.nic, tx_priority_N_xoff.nic,
+ *                     rx_priority_N_xon.nic, tx_priority_N_xon.nic (Intel's
+ *                     out-of-tree driver may say port-rx-xoff_prio-N_events,
+ *                     port-tx-xoff_prio-N_events, ..._xon_...)
+ *   i40e (X7xx)       port.rx_priority_N_xoff_rx, port.tx_priority_N_xoff_tx,
+ *                     port.rx_priority_N_xon_rx, port.tx_priority_N_xon_tx
  *                     (older drivers: port.rx_priority_N_xoff, ...)
- *   bnxt (Broadcom)   rx_pfc_ena_frames_priN, tx_pfc_ena_frames_priN
+ *   bnxt (Broadcom)   rx_pfc_ena_frames_priN, tx_pfc_ena_frames_priN,
+ *                     pfc_priN_rx_duration_us, pfc_priN_tx_duration_us
  * The frame counters count PFC frames that pause priority N (mlx5 and
  * mlxsw count every PFC frame with N's enable bit, Intel's XOFF counters
  * the ones with a non-zero quantum; XON frames are left out). Durations
  * are in microseconds. ixgbe's rx_pb_N_pxoff counts per packet buffer,
- * not per priority, and is deliberately not matched.
+ * not per priority, and is deliberately not matched; neither are mlx5's
+ * rx_prioN_pause_transition nor i40e's xon_2_xoff (transitions, not
+ * frames).
+ *
+ * Drivers change their set as they run: mlx5 publishes a priority's
+ * counters only while PFC is on for it (so a priority the watchdog shut
+ * loses them until it is restored), and any driver's count moves with
+ * its channels. The names are therefore read once into a map
+ * (ethtool_msg_prio_map()), every poll reads only the values
+ * (ETHTOOL_GSTATS, one ioctl), and a count that is no longer the map's
+ * says the names must be read again (ethtool_msg_parse_gstats()).
+ * The names come from the ETHTOOL_GSTRINGS ioctl rather than netlink's
+ * STRSET_GET: the ioctl answers into a buffer of the caller's size,
+ * while STRSET_GET sends the whole set as one message, which for a
+ * ConnectX port (thousands of counters, about 50 bytes each in netlink)
+ * outgrows a socket read.
  */
 #ifndef ROCED_ETHTOOL_MSG_H
 #define ROCED_ETHTOOL_MSG_H
@@ -127,10 +147,12 @@ int ethtool_msg_parse_pause(const void *buf, size_t len, uint16_t family,
 /* --- per-priority pause counters from ETH_SS_STATS (see above) --- */
 
 enum ethtool_msg_prio_stat {
-	ETHTOOL_MSG_PRIO_RX,    /* PFC frames received that pause N */
-	ETHTOOL_MSG_PRIO_TX,    /* PFC frames sent that pause N */
-	ETHTOOL_MSG_PRIO_RX_US, /* time the port was paused by the peer */
-	ETHTOOL_MSG_PRIO_TX_US, /* time the port paused the peer */
+	ETHTOOL_MSG_PRIO_RX,     /* PFC frames received that pause N */
+	ETHTOOL_MSG_PRIO_TX,     /* PFC frames sent that pause N */
+	ETHTOOL_MSG_PRIO_RX_US,  /* time the port was paused by the peer */
+	ETHTOOL_MSG_PRIO_TX_US,  /* time the port paused the peer */
+	ETHTOOL_MSG_PRIO_RX_XON, /* XON frames received for N (Intel) */
+	ETHTOOL_MSG_PRIO_TX_XON, /* XON frames sent for N (Intel) */
 	ETHTOOL_MSG_PRIO_NSTATS,
 };
 
@@ -151,6 +173,36 @@ int ethtool_msg_prio_match(const char *name, unsigned *prio,
  * values (ETHTOOL_GSTATS'). Returns 0 when at least one frame counter (RX
  * or TX) was found, -EOPNOTSUPP when none was. */
 int ethtool_msg_prio_collect(const char *names, const uint64_t *vals, size_t n,
+                             struct ethtool_msg_prio *out);
+
+/* Where each per-priority counter sits in a driver's ETH_SS_STATS set. */
+struct ethtool_msg_prio_map {
+	uint32_t count; /* the set's size when its names were read */
+	int32_t idx[ETHTOOL_MSG_PRIO_NSTATS][ETHTOOL_MSG_NPRIO]; /* -1: none */
+	const char *driver; /* as in struct ethtool_msg_prio */
+};
+
+/* The map of N names (ETHTOOL_GSTRINGS' layout). Returns 0 when at least
+ * one frame counter (RX or TX) is in it, -EOPNOTSUPP when none is (M is
+ * still a valid, empty map of N), -E2BIG when N does not fit a u32. */
+int ethtool_msg_prio_map(const char *names, size_t n,
+                         struct ethtool_msg_prio_map *m);
+
+/* The ETHTOOL_GSTRINGS answer to a request for ETH_SS_STATS, BUF of LEN
+ * bytes (struct ethtool_gstrings, then its names): *NAMES points into
+ * BUF, *N is the count. Returns 0, or -EINVAL when BUF is not such an
+ * answer or its count runs past LEN. */
+int ethtool_msg_parse_gstrings(const void *buf, size_t len, const char **names,
+                               size_t *n);
+
+/* The ETHTOOL_GSTATS answer, BUF of LEN bytes (struct ethtool_stats, then
+ * its values): the counters M places, into OUT. Returns 0 (OUT holds the
+ * counters M has, -EOPNOTSUPP when M has none); -ESTALE when the
+ * driver's count is no longer M's (its names changed: read them again;
+ * OUT is empty); -EINVAL when BUF is not such an answer or its count
+ * runs past LEN. */
+int ethtool_msg_parse_gstats(const void *buf, size_t len,
+                             const struct ethtool_msg_prio_map *m,
                              struct ethtool_msg_prio *out);
 
 #endif

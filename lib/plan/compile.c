@@ -279,16 +279,17 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 		pp->dcb.pause_managed = true;
 		pp->dcb.pause_rx = c.iface->fc_rx;
 		pp->dcb.pause_tx = c.iface->fc_tx;
-		/* Said, not silently dropped: software ports have no 802.3x
-		 * pause of roced's yet (software PFC only). */
-		if (pp->dcb.software && (c.iface->fc_rx || c.iface->fc_tx))
+		/* Software ports: roced's frame layer honours and sends it
+		 * (compile_pfc.c, the daemon's agents); only a job that
+		 * plans no software PFC leaves it unrealised, and says so. */
+		if (pp->dcb.software && !cp->softpfc &&
+		    (c.iface->fc_rx || c.iface->fc_tx))
 			diag_warn(&pp->warnings,
 			          c.iface->fc_rx ? c.iface->fc_rx_line
 			                         : c.iface->fc_tx_line,
 			          "flowcontrol %s on: 802.3x link pause is not "
-			          "realised on a software port (no driver "
-			          "pause, and roced's frame layer does PFC "
-			          "only)",
+			          "realised on a software port without "
+			          "roced's software PFC",
 			          c.iface->fc_rx ? "receive" : "send");
 	}
 	compile_resolve(&c);

@@ -39,6 +39,9 @@ struct compile_port {
 	/* Queues (bit q = NX-OS queue q) that the watchdog has shut for a
 	 * storm; the policy's watchdog action says what that does. */
 	uint8_t wd_shut;
+	/* An 802.3x link pause received on the port holds every egress
+	 * queue now (software ports with `flowcontrol receive on`). */
+	bool lp_hold;
 	/* --- end of software PFC --- */
 	/* The port's DCBX outcome (issue 7), when its agent runs: HAS_DCBX
 	 * false is "no DCBX at all" (PFC mode auto stays off, waiting).

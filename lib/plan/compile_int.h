@@ -88,13 +88,19 @@ int compile_tc(struct compile_ctx *c);
  * the same kind when PFC comes and goes, so that its packets and
  * counters stay; only a hold needs PFC enabled. */
 uint8_t compile_pfc_queues(const struct compile_ctx *c);
+/* C's port honours 802.3x link pause itself (a software port, software
+ * PFC planned, `flowcontrol receive on`): every queue gets a holdable
+ * leaf, held while compile_port.lp_hold. */
+bool compile_pfc_lp_rx(const struct compile_ctx *c);
 /* The leaf QD (handle and parent set) of no-drop queue Q on a software
- * port: a tbf, held or released, or, shut by the watchdog with the drop
- * action, a fifo that takes nothing. Returns true when QD is planned;
- * false when Q is not software PFC's (the caller plans its usual leaf). */
+ * port (of any queue, with link pause received honoured): a tbf, held or
+ * released, or, shut by the watchdog with the drop action, a fifo that
+ * takes nothing. Returns true when QD is planned; false when Q is not
+ * software PFC's (the caller plans its usual leaf). */
 bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
 /* Queue Q of a software port gets a red leaf (WRED where the kernel has
- * sch_red): if it is no-drop, say that software PFC does not hold it. */
+ * sch_red): if it is no-drop, or link pause is honoured, say that a
+ * pause does not hold it. */
 void compile_pfc_red(struct compile_ctx *c, unsigned q);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */

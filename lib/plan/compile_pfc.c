@@ -17,6 +17,14 @@
  * action gets a fifo of limit 0 instead: its backlog goes with the tbf,
  * and whatever arrives is dropped (and counted by that fifo).
  *
+ * Link pause (802.3x, `flowcontrol receive on`) on a software port pauses
+ * the whole port, so every queue's leaf is such a tbf, and
+ * compile_port.lp_hold holds them all at once. A queue with
+ * random-detect where the kernel has sch_red keeps its red leaf (ECN
+ * marking goes on) and is not held, with a warning at its random-detect
+ * line, as for PFC: tbf has no RED, and a red leaf inside a tbf is not
+ * planned yet.
+ *
  * Hardware ports: a shut queue's priorities lose PFC in the DCB part
  * (drop and forward); alert changes nothing.
  */
@@ -51,11 +59,27 @@ uint8_t compile_pfc_queues(const struct compile_ctx *c)
 	return queues;
 }
 
+bool compile_pfc_lp_rx(const struct compile_ctx *c)
+{
+	return c->cp && c->cp->softpfc && c->pp->dcb.software &&
+	       c->pp->dcb.pause_rx;
+}
+
+/* The queues of C's port whose leaf software PFC or link pause holds. */
+static uint8_t compile_pfc_holdable(const struct compile_ctx *c)
+{
+	if (!c->cp || !c->cp->softpfc || !c->pp->dcb.software)
+		return 0;
+	return compile_pfc_lp_rx(c) ? 0xff : compile_pfc_queues(c);
+}
+
 /* Does a pause received hold queue Q now? */
 static bool compile_pfc_held(const struct compile_ctx *c, unsigned q)
 {
 	const struct plan_dcb *d = &c->pp->dcb;
 
+	if (compile_pfc_lp_rx(c) && c->cp->lp_hold)
+		return true;
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
 		if ((c->cp->pfc_hold & (1u << p)) && (d->pfc_en & (1u << p)) &&
 		    d->prio_tc[p] == q)
@@ -67,16 +91,18 @@ void compile_pfc_red(struct compile_ctx *c, unsigned q)
 {
 	const struct policy_queue *pq = &c->queuing->queue[q];
 
-	if (!c->cp || !c->cp->softpfc || !c->pp->dcb.software ||
-	    !(compile_pfc_queues(c) & (1u << q)))
+	if (!(compile_pfc_holdable(c) & (1u << q)))
 		return;
 	/* tbf has no RED; RED inside a tbf is not planned yet. */
 	diag_warn(&c->pp->warnings,
 	          pq->wred.line ? pq->wred.line : pq->wred_profile_line,
-	          "%s: software PFC is not realised on a queue with "
+	          "%s: %s is not realised on a queue with "
 	          "random-detect where the kernel has sch_red: the queue "
 	          "keeps its red leaf and a pause received does not hold it",
-	          policy_queue_name(q));
+	          policy_queue_name(q),
+	          compile_pfc_lp_rx(c) ? "802.3x link pause (flowcontrol "
+	                                 "receive on)"
+	                               : "software PFC");
 }
 
 bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
@@ -88,14 +114,15 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	uint64_t speed;
 	struct plan_tbf *t = &qd->u.tbf;
 
-	if (!c->cp || !c->cp->softpfc || !pp->dcb.software ||
-	    !(compile_pfc_queues(c) & (1u << q)))
+	if (!(compile_pfc_holdable(c) & (1u << q)))
 		return false;
 	if (!(pp->caps.qdiscs & CAPS_QD_TBF)) {
 		diag_warn(&pp->warnings, c->queuing ? c->queuing->line : 0,
-		          "%s: software PFC is not realised: the kernel lacks "
+		          "%s: %s is not realised: the kernel lacks "
 		          "sch_tbf, a pause received cannot hold the queue",
-		          policy_queue_name(q));
+		          policy_queue_name(q),
+		          compile_pfc_lp_rx(c) ? "802.3x link pause"
+		                               : "software PFC");
 		return false;
 	}
 	if (shut && act == POLICY_PFCWD_DROP) {
@@ -108,6 +135,11 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	speed = compile_port_speed_bytes(c);
 	qd->kind = PLAN_QD_TBF;
 	t->limit = COMPILE_FIFO_LIMIT_FRAMES * c->frame;
+	/* `queue-limit N bytes` is the tbf's limit, as it is the fifo's
+	 * (with link pause every queue is a tbf). */
+	if (c->queuing && c->queuing->queue[q].configured &&
+	    c->queuing->queue[q].queue_limit_bytes)
+		t->limit = (uint32_t)c->queuing->queue[q].queue_limit_bytes;
 	if (!shut && compile_pfc_held(c, q)) {
 		t->burst = c->frame;
 		t->rate = compile_pfc_hold_rate(t->burst);

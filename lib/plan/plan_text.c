@@ -798,7 +798,7 @@ static void plan_text_pause(const struct plan_port *pp, struct strbuf *out)
 	if (d->software)
 		plan_text_comment(out,
 		                  "link pause rx %s tx %s: software port, "
-		                  "not realised (see the warnings)",
+		                  "roced's frame layer honours and sends it",
 		                  d->pause_rx ? "on" : "off",
 		                  d->pause_tx ? "on" : "off");
 	else

@@ -292,6 +292,76 @@ static void test_show_pfc(void **state)
 	strbuf_free(&text);
 }
 
+/* A hardware port read through hwcnt (dcbnl and mlx5's statistics):
+ * per-priority counters in detail, pause time where the driver counts
+ * it, n/a (null) for what it does not: XON, paused now. A hardware port
+ * whose driver answers neither says why instead of printing 0. */
+static void test_show_pfc_hwcnt(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q = {.kind = CTL_SHOW_PFC_IF, .detail = true};
+	struct compile_port port = {.ifname = "swp1"};
+	struct show_port_state st = {.exists = true, .dcb = true};
+	struct show_input in = f->in;
+	const struct plan_port *plans[1];
+	struct json_object *d;
+	struct strbuf text;
+	struct plan pl;
+
+	caps_preset(&port.caps, CAPS_PRESET_HW);
+	plan_init(&pl);
+	assert_int_equal(compile_policy(&f->p, &port, 1, &pl), 0);
+	st.pfc_en = 0x08;
+	st.hwcnt = st.hw_dcb = true;
+	st.hw_driver = "mlx5";
+	st.hw_dur = 0x08;
+	st.rx_pause[3] = 1000;
+	st.tx_pause[3] = 12;
+	st.rx_ppp = 1000;
+	st.tx_ppp = 12;
+	st.held_ms[3] = 950.0;
+	plans[0] = &pl.ports[0];
+	in.plans = plans;
+	in.state = &st;
+	in.nports = 1;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, NULL, 0), 0);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.0.rx-pause")), 1000);
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "interface.0.counters")),
+	    "dcbnl, ethtool (mlx5)");
+	assert_int_equal(json_object_get_int(
+	                     ctlt_jget(d, "interface.0.priority.3.paused-ms")),
+	                 950);
+	assert_null(ctlt_jget(d, "interface.0.priority.3.rx-xon"));
+	assert_null(ctlt_jget(d, "interface.0.priority.3.paused"));
+	assert_null(ctlt_jget(d, "interface.0.priority.4.paused-ms"));
+	assert_int_equal(json_object_get_int(
+	                     ctlt_jget(d, "interface.0.priority.4.rx-pause")),
+	                 0);
+	assert_non_null(
+	    strstr(strbuf_str(&text), "(counters: dcbnl, ethtool (mlx5))"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "  3         1000       n/a        12         "
+	                       "n/a        n/a     950"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	memset(&st, 0, sizeof(st));
+	st.exists = true;
+	snprintf(st.hw_why, sizeof(st.hw_why), "Operation not supported");
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, NULL, 0), 0);
+	assert_null(ctlt_jget(d, "interface.0.rx-pause"));
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "interface.0.counters-reason")),
+	    "Operation not supported");
+	json_object_put(d);
+	strbuf_free(&text);
+	plan_free(&pl);
+}
+
 /* A hardware port: the driver's PFC state and pause counts (dcbnl's
  * requests = sent, indications = received) are shown, not the plan's. */
 static void test_show_pfc_hw(void **state)
@@ -327,7 +397,12 @@ static void test_show_pfc_hw(void **state)
 	    json_object_get_int(ctlt_jget(d, "interface.0.rx-pause")), 1007);
 	assert_int_equal(
 	    json_object_get_int(ctlt_jget(d, "interface.0.tx-pause")), 55);
-	assert_null(ctlt_jget(d, "note"));
+	assert_non_null(strstr(
+	    json_object_get_string(ctlt_jget(d, "note")),
+	    "hardware ports: RxPPP/TxPPP are the driver's PFC frame counters"));
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "interface.0.counters")),
+	    "dcbnl");
 	assert_non_null(strstr(strbuf_str(&text), "1007"));
 	json_object_put(d);
 	strbuf_free(&text);
@@ -544,6 +619,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_show_port_state, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc_hwcnt, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_hw, ctlt_setup,
 	                                    ctlt_teardown),

@@ -2,8 +2,9 @@
  * from one builder: NX-OS's table (Port, Send FlowControl admin/oper,
  * Receive FlowControl admin/oper, RxPause, TxPause), the admin side from
  * the plan, the oper side and the counters from what the driver answered
- * (ethtool PAUSE_GET) on hardware ports, and software ports saying that
- * they do not realise link pause. The query's both spellings too. */
+ * (ethtool PAUSE_GET) on hardware ports, and on software ports from
+ * roced's frame layer (n/a where it does not run). The query's both
+ * spellings too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +114,48 @@ static void test_show_fc(void **state)
 	assert_non_null(strstr(strbuf_str(&text),
 	                       "swp2         off      off      on       off  "
 	                       "       n/a         n/a\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	/* A software port where roced's frame layer runs: its own
+	 * counters, XON among the frames, and the time it held the port;
+	 * oper on where it honours (receive) and sends (a bridge port). */
+	st[1].softpfc = true;
+	st[1].lp_rx = true;
+	st[1].lp_tx = true; /* feeds, yet send is admin off: oper off */
+	st[1].lp_held = true;
+	st[1].lp_rx_frames = 42;
+	st[1].lp_rx_xon = 2;
+	st[1].lp_tx_frames = 7;
+	st[1].lp_tx_xon = 1;
+	st[1].lp_held_ms = 12.5;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, err, sizeof(err)), 0);
+	assert_string_equal(jstr(d, "interface.1.receive.oper"), "on");
+	assert_string_equal(jstr(d, "interface.1.send.oper"), "off");
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.rx-pause")), 42);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.rx-xon")), 2);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.tx-pause")), 7);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.tx-xon")), 1);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "interface.1.paused-ms")), 12);
+	assert_true(
+	    json_object_get_boolean(ctlt_jget(d, "interface.1.paused")));
+	/* hardware ports: no XON count of roced's */
+	assert_null(ctlt_jget(d, "interface.0.rx-xon"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "swp2         off      off      on       on   "
+	                       "       42          7\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+	pl.ports[1].dcb.pause_tx = true;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &in, &d, &text, err, sizeof(err)), 0);
+	assert_string_equal(jstr(d, "interface.1.send.oper"), "on");
 	json_object_put(d);
 	strbuf_free(&text);
 

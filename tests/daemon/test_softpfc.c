@@ -21,15 +21,17 @@ static const uint8_t peer[6] = {0x02, 0, 0, 0, 0, 0x02};
 struct heard {
 	unsigned calls;
 	uint8_t held;
+	bool lp;
 	char ifname[16];
 };
 
-static void changed(void *arg, const char *ifname, uint8_t held)
+static void changed(void *arg, const char *ifname, uint8_t held, bool lp)
 {
 	struct heard *h = arg;
 
 	h->calls++;
 	h->held = held;
+	h->lp = lp;
 	snprintf(h->ifname, sizeof(h->ifname), "%s", ifname);
 }
 
@@ -152,13 +154,43 @@ static void test_link_pause(void **state)
 	assert_int_equal(h.calls, 0);
 	assert_int_equal(e->c.rx_link_pause, 1);
 	softpfc_configure(&s, "veth0", 0, true, 1000, 2.0);
-	/* 50000 quanta at 1 Gb/s: 25.6 ms, every priority */
+	/* 50000 quanta at 1 Gb/s: 25.6 ms, the whole port (no priority) */
 	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 50000, 3.0);
-	assert_int_equal(h.held, 0xff);
-	assert_true(softpfc_next(&s) > 28.59 && softpfc_next(&s) < 28.61);
-	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 0, 3.1);
+	assert_int_equal(h.calls, 1);
+	assert_true(h.lp);
 	assert_int_equal(h.held, 0);
+	assert_true(softpfc_next(&s) > 28.59 && softpfc_next(&s) < 28.61);
+	/* a PFC XON is no 802.3x XON: the port stays held */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0xff, 0, 3.05);
+	assert_int_equal(h.calls, 1);
+	assert_true(e->lp_held);
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 0, 3.1);
+	assert_int_equal(h.calls, 2);
+	assert_false(h.lp);
 	assert_int_equal(e->c.rx_link_xon, 1);
+	assert_int_equal(e->c.rx_link_pause, 2);
+	/* expiry releases: held 10.0 -> 35.6 ms */
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 50000, 10.0);
+	assert_true(h.lp);
+	softpfc_expire(&s, 35.0);
+	assert_true(h.lp);
+	softpfc_expire(&s, 36.0);
+	assert_false(h.lp);
+	assert_int_equal(h.calls, 4);
+	assert_true(softpfc_next(&s) < 0);
+	/* 0.1 ms, then 25.6 ms */
+	assert_true(softpfc_lp_held_ms(e, 100.0) > 25.69 &&
+	            softpfc_lp_held_ms(e, 100.0) < 25.71);
+	/* `flowcontrol receive off` while held: released, and later link
+	 * pause is counted, never honoured */
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 50000, 200.0);
+	assert_true(h.lp);
+	softpfc_configure(&s, "veth0", 0, false, 1000, 201.0);
+	assert_false(h.lp);
+	rx(&s, "veth0", PFC_FRAME_PAUSE, 0, 50000, 202.0);
+	assert_false(h.lp);
+	assert_int_equal(h.calls, 6);
+	assert_int_equal(e->c.rx_link_pause, 5);
 	softpfc_free(&s);
 }
 

@@ -1,7 +1,11 @@
-/* fuzz_ethtool_msg: the ethtool generic netlink reply decoders and the
- * ETH_SS_STATS name matcher (lib/nlmsg/ethtool_msg.h) on arbitrary bytes. The
+/* fuzz_ethtool_msg: the ethtool generic netlink reply decoders, the
+ * ETH_SS_STATS name matcher and the ETHTOOL_GSTRINGS / ETHTOOL_GSTATS
+ * answer decoders (lib/nlmsg/ethtool_msg.h) on arbitrary bytes. The
  * family id the decoders expect is taken from the message itself, so that
- * the fuzzer reaches past the family check. */
+ * the fuzzer reaches past the family check. For the ioctl answers, the
+ * first two bytes (little endian) say where the GSTRINGS answer ends and
+ * the GSTATS answer begins (seeds: tests/fuzz/corpus/ethtool_msg, the
+ * mlx5 and mlxsw name sets of tests/fixtures/ethtool/stats_names.h). */
 #include <linux/netlink.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +43,43 @@ static void fuzz_prio(const uint8_t *data, size_t size)
 	free(vals);
 }
 
+/* A GSTRINGS answer, its map, and a GSTATS answer read with it. */
+static void fuzz_gstats(const uint8_t *data, size_t size)
+{
+	struct ethtool_msg_prio_map m;
+	struct ethtool_msg_prio out;
+	const char *names;
+	size_t split, n;
+	uint8_t *a, *b;
+
+	if (size < 2)
+		return;
+	split = (size_t)data[0] | (size_t)data[1] << 8;
+	data += 2;
+	size -= 2;
+	if (split > size)
+		split = size;
+	/* Copies of exactly their size: ASan sees any read past them. */
+	a = malloc(split ? split : 1);
+	b = malloc(size - split ? size - split : 1);
+	if (a && b) {
+		memcpy(a, data, split);
+		memcpy(b, data + split, size - split);
+		if (ethtool_msg_parse_gstrings(a, split, &names, &n) == 0) {
+			(void)ethtool_msg_prio_map(names, n, &m);
+			(void)ethtool_msg_parse_gstats(b, size - split, &m,
+			                               &out);
+		}
+		ethtool_msg_prio_map(NULL, 0, &m);
+		m.count = 4;
+		m.idx[ETHTOOL_MSG_PRIO_RX][3] = 3;
+		m.idx[ETHTOOL_MSG_PRIO_TX][0] = 7; /* past the count */
+		(void)ethtool_msg_parse_gstats(b, size - split, &m, &out);
+	}
+	free(a);
+	free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ethtool_msg_link link;
@@ -56,5 +97,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)ethtool_msg_parse_pause(buf, size, family, &pause);
 	free(buf);
 	fuzz_prio(data, size);
+	fuzz_gstats(data, size);
 	return 0;
 }

@@ -4,13 +4,14 @@
 #   - `roced -n` takes the port with PFC mode off and link pause on;
 #   - the dry run for a hardware DCB port (--caps hw) plans it as
 #     `#ethtool -A swp1 rx on tx off` (what ethtool netlink PAUSE_SET
-#     sets); for the veth's own capabilities it plans no ethtool write and
-#     warns that a software port does not realise
-#     it (never a silent drop);
+#     sets); for the veth's own capabilities it plans no ethtool write,
+#     no warning, and every queue's leaf a tbf (roced's frame layer holds
+#     them: softlp_rx tests the hold);
 #   - the daemon programs the port, and `rocesh show interface
 #     flowcontrol` (both spellings, text and json) shows receive admin on,
-#     oper off, counters n/a, with the note; the kernel's pause settings
-#     of the veth (none: ethtool -a says not supported) are untouched.
+#     oper on, roced's counters (0), with the note; the kernel's pause
+#     settings of the veth (none: ethtool -a says not supported) are
+#     untouched.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -44,11 +45,15 @@ grep -qx '#ethtool -A swp1 rx on tx off' "$tmp/hw.plan" ||
 grep -q 'not realised on a software port' "$tmp/hw.plan" &&
 	t_fail "a hardware port warned that link pause is not realised"
 
-# Software port: no ethtool write, a warning at the flowcontrol line.
+# Software port: no ethtool write, no warning, every leaf a tbf.
 "$roced" -f "$conf" --dry-run --caps host >"$tmp/sw.plan" 2>&1 || t_fail "dry run (host) failed: $(cat "$tmp/sw.plan")"
 grep -q '^#ethtool' "$tmp/sw.plan" && t_fail "a software port's plan writes ethtool pause"
-grep -q "warning: flowcontrol receive on: 802.3x link pause is not realised on a software port" "$tmp/sw.plan" ||
-	t_fail "no warning: $(grep -n 'flowcontrol\|warning' "$tmp/sw.plan")"
+grep -q "warning: flowcontrol" "$tmp/sw.plan" &&
+	t_fail "a software port warned about link pause: $(grep -n 'flowcontrol' "$tmp/sw.plan")"
+grep -q "link pause rx on tx off: software port, roced's frame layer" "$tmp/sw.plan" ||
+	t_fail "the plan does not say who realises link pause: $(grep -n 'link pause' "$tmp/sw.plan")"
+n=$(grep -c 'qdisc add dev swp1 parent .* tbf ' "$tmp/sw.plan" || true)
+[ "$n" = 8 ] || t_fail "not every queue's leaf is a tbf ($n): $(grep -n 'qdisc add' "$tmp/sw.plan")"
 
 t_netns_add ns lpz
 in_ns "$IP" link set lo up
@@ -66,19 +71,20 @@ in_ns "$TC" qdisc show dev swp1 root | grep -q ' 4791: root' || t_fail "swp1 was
 sh_ns -c 'show interface flowcontrol' >"$tmp/fc.txt" || t_fail "show interface flowcontrol failed: $(cat "$tmp/fc.txt")"
 grep -q '^Port         Send FlowControl  Receive FlowControl  RxPause     TxPause$' "$tmp/fc.txt" ||
 	t_fail "no NX-OS header: $(cat "$tmp/fc.txt")"
-grep -Eq '^Ethernet1/1 +off +off +on +off +n/a +n/a$' "$tmp/fc.txt" ||
+grep -Eq '^Ethernet1/1 +off +off +on +on +0 +0$' "$tmp/fc.txt" ||
 	t_fail "swp1's row is wrong: $(cat "$tmp/fc.txt")"
-grep -q 'does not honour or send 802.3x link pause' "$tmp/fc.txt" || t_fail "no note: $(cat "$tmp/fc.txt")"
+grep -q 'roced honours 802.3x link pause' "$tmp/fc.txt" || t_fail "no note: $(cat "$tmp/fc.txt")"
 sh_ns -c 'show interface ethernet 1/1 flowcontrol' >"$tmp/fc1.txt" || t_fail "the per-port form failed: $(cat "$tmp/fc1.txt")"
-grep -Eq '^Ethernet1/1 +off +off +on +off' "$tmp/fc1.txt" || t_fail "per-port form: $(cat "$tmp/fc1.txt")"
+grep -Eq '^Ethernet1/1 +off +off +on +on' "$tmp/fc1.txt" || t_fail "per-port form: $(cat "$tmp/fc1.txt")"
 sh_ns -c 'show interface flowcontrol | json' >"$tmp/fc.json" || t_fail "json failed: $(cat "$tmp/fc.json")"
 python3 - "$tmp/fc.json" <<'PY' || t_fail "json: $(cat "$tmp/fc.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
 p = [i for i in d["interface"] if i["name"] == "swp1"][0]
-assert p["receive"] == {"admin": "on", "oper": "off"}, p
+assert p["receive"] == {"admin": "on", "oper": "on"}, p
 assert p["send"] == {"admin": "off", "oper": "off"}, p
-assert p["rx-pause"] is None and p["tx-pause"] is None, p
+assert p["rx-pause"] == 0 and p["tx-pause"] == 0, p
+assert p["rx-xon"] == 0 and p["tx-xon"] == 0 and p["paused"] is False, p
 assert p["dcb"] == "software", p
 PY
 # veth has no pause settings at all (ethtool(8) as the independent

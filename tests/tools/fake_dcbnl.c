@@ -12,6 +12,12 @@
  * usual, and the shim's receive functions hand over its own reply (and
  * the ACK asked for) in the error's place. Test code only, not part of
  * roced; FAKE_DCBNL_LOG=FILE logs each request answered.
+ *
+ * Preloaded into roced (pfcwd_hw.sh), it makes a veth a hardware DCB
+ * port; FAKE_DCBNL_COUNTERS=FILE then plays the driver's PFC counters:
+ * each line "IFNAME PRIO RX TX" sets IEEE_PFC's indications (PFC frames
+ * received) and requests (sent) of that priority, read at every
+ * IEEE_GET, so that a test changes them as it goes.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -177,10 +183,31 @@ static void fake_ieee_set(const struct nlattr *ieee, int port)
 	}
 }
 
+/* The PFC frame counters FAKE_DCBNL_COUNTERS gives IFNAME, into PFC. */
+static void fake_counters(const char *ifname, struct ieee_pfc *pfc)
+{
+	const char *path = getenv("FAKE_DCBNL_COUNTERS");
+	char line[128], name[32];
+	unsigned prio;
+	unsigned long long rx, tx;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "r")))
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %u %llu %llu", name, &prio, &rx, &tx) ==
+		        4 &&
+		    prio < 8 && !strcmp(name, ifname)) {
+			pfc->indications[prio] = rx;
+			pfc->requests[prio] = tx;
+		}
+	fclose(f);
+}
+
 /* The reply to dcbnl request REQ into OUT; 0 when the shim does not
  * answer it (the kernel's error stands). */
-static uint32_t fake_answer(const struct nlmsghdr *req, uint8_t *buf,
-                            uint32_t cap)
+static uint32_t fake_answer(const struct nlmsghdr *req, uint32_t portid,
+                            uint8_t *buf, uint32_t cap)
 {
 	const struct dcbmsg *dm = NLMSG_DATA(req);
 	const struct nlattr *ifa = fake_find(req, DCB_ATTR_IFNAME);
@@ -202,7 +229,7 @@ static uint32_t fake_answer(const struct nlmsghdr *req, uint8_t *buf,
 	rd = fake_put(&o, sizeof(*rd));
 	h->nlmsg_type = req->nlmsg_type;
 	h->nlmsg_seq = req->nlmsg_seq;
-	h->nlmsg_pid = req->nlmsg_pid;
+	h->nlmsg_pid = portid;
 	rd->dcb_family = AF_UNSPEC;
 	rd->cmd = dm->cmd;
 	switch (dm->cmd) {
@@ -263,6 +290,7 @@ static uint32_t fake_answer(const struct nlmsghdr *req, uint8_t *buf,
 			ets = fake_ports[port].ets;
 		if (port >= 0 && fake_ports[port].has_pfc)
 			pfc = fake_ports[port].pfc;
+		fake_counters(ifname, &pfc);
 		fake_attr(&o, DCB_ATTR_IFNAME, ifname,
 		          (uint16_t)(strlen(ifname) + 1));
 		at = o.len;
@@ -297,7 +325,7 @@ static uint32_t fake_answer(const struct nlmsghdr *req, uint8_t *buf,
 		ack->nlmsg_len = NLMSG_HDRLEN + sizeof(*e);
 		ack->nlmsg_flags = NLM_F_CAPPED;
 		ack->nlmsg_seq = req->nlmsg_seq;
-		ack->nlmsg_pid = req->nlmsg_pid;
+		ack->nlmsg_pid = portid;
 		e->error = 0;
 		e->msg = *req;
 		e->msg.nlmsg_len = NLMSG_HDRLEN;
@@ -325,13 +353,23 @@ static int fake_is_rtnl(int fd)
 static void fake_sent(int fd, const void *buf, size_t len)
 {
 	const struct nlmsghdr *n = buf;
+	struct sockaddr_nl sa;
+	socklen_t salen = sizeof(sa);
+	uint32_t portid;
 
 	if (len < NLMSG_HDRLEN || n->nlmsg_len > len ||
 	    (n->nlmsg_type != RTM_GETDCB && n->nlmsg_type != RTM_SETDCB) ||
 	    !fake_is_rtnl(fd))
 		return;
-	fake_pending[fd].len =
-	    fake_answer(n, fake_pending[fd].buf, sizeof(fake_pending[fd].buf));
+	portid = n->nlmsg_pid;
+	memset(&sa, 0, sizeof(sa));
+	/* The kernel answers to the socket's port id, whatever the request
+	 * says (0 from libmnl's users, roced among them). */
+	if (getsockname(fd, (struct sockaddr *)&sa, &salen) == 0 &&
+	    sa.nl_family == AF_NETLINK)
+		portid = sa.nl_pid;
+	fake_pending[fd].len = fake_answer(n, portid, fake_pending[fd].buf,
+	                                   sizeof(fake_pending[fd].buf));
 }
 
 /* The kernel's reply GOT (N bytes in BUF, CAP of room) on FD: the shim's

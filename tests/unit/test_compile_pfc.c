@@ -252,8 +252,8 @@ static size_t count_pause_ops(const struct plan_port *want,
 }
 
 /* `flowcontrol receive on`: link pause in the DCB part of a hardware
- * port, one ethtool write while the driver holds something else; on a
- * software port a warning, since nothing realises it there yet. */
+ * port, one ethtool write while the driver holds something else; none on
+ * a software port. */
 static void test_link_pause(void **state)
 {
 	struct policy p;
@@ -293,12 +293,146 @@ static void test_link_pause(void **state)
 	strbuf_free(&sb);
 	plan_free(&pl);
 
-	/* A software port: said, and no write. */
+	/* A software port: no ethtool write (roced's frame layer does it:
+	 * test_link_pause_software); without software PFC planned, said. */
 	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
-	tcomp_want_warning(pp, "flowcontrol receive on: 802.3x link pause "
-	                       "is not realised on a software port");
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "flowcontrol"), 0);
 	assert_int_equal(count_pause_ops(pp, &have), 0);
 	plan_free(&pl);
+	pp = run(&p, CAPS_PRESET_HOST, false, 0, 0, &pl);
+	tcomp_want_warning(pp, "flowcontrol receive on: 802.3x link pause "
+	                       "is not realised on a software port without "
+	                       "roced's software PFC");
+	assert_int_equal(count_pause_ops(pp, &have), 0);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* The reference policy with PFC off and `flowcontrol receive on` on a
+ * software port, link pause holding it (LP_HOLD) or not. */
+static const struct plan_port *run_lp(struct policy *p, enum caps_preset preset,
+                                      bool lp_hold, uint8_t pfc_hold,
+                                      struct plan *pl)
+{
+	struct compile_port cp;
+
+	tcomp_port(&cp, "eth1", preset);
+	cp.softpfc = true;
+	cp.lp_hold = lp_hold;
+	cp.pfc_hold = pfc_hold;
+	return tcomp_run_port(p, &cp, pl);
+}
+
+/* Link pause received on a software port (802.3x: the whole port): every
+ * queue's leaf is a tbf, all released, all held by LP_HOLD; `receive off`
+ * or send alone leaves the fifos; a PFC hold (PFC is off) holds nothing. */
+static void test_link_pause_software(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	struct policy_iface *i;
+
+	(void)state;
+	i = tcomp_ref_policy(&p, POLICY_PFC_OFF);
+	i->fc_rx = true;
+	i->fc_rx_line = 12;
+	pp = run_lp(&p, CAPS_PRESET_HOST, false, 0, &pl);
+	for (unsigned q = 0; q < 8; q++)
+		want_released(tcomp_qdisc(pp, LEAF(q)));
+	assert_int_equal(pp->nqdiscs, 9);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "link pause"), 0);
+	plan_free(&pl);
+	pp = run_lp(&p, CAPS_PRESET_HOST, true, 0, &pl);
+	for (unsigned q = 0; q < 8; q++)
+		want_held(tcomp_qdisc(pp, LEAF(q)));
+	plan_free(&pl);
+	/* a queue-limit stays the queue's limit on its tbf */
+	p.map_queuing[0].queue[1].queue_limit_bytes = 300000;
+	pp = run_lp(&p, CAPS_PRESET_HOST, false, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(1))->u.tbf.limit, 300000);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(1))->kind, PLAN_QD_TBF);
+	plan_free(&pl);
+	p.map_queuing[0].queue[1].queue_limit_bytes = 0;
+	/* a PFC pause with PFC off holds nothing */
+	pp = run_lp(&p, CAPS_PRESET_HOST, false, 0xff, &pl);
+	for (unsigned q = 0; q < 8; q++)
+		want_released(tcomp_qdisc(pp, LEAF(q)));
+	plan_free(&pl);
+	/* receive off (send on): no hold input can hold anything, and the
+	 * queues that are not no-drop keep their fifo */
+	i->fc_rx = false;
+	i->fc_tx = true;
+	i->fc_tx_line = 13;
+	pp = run_lp(&p, CAPS_PRESET_HOST, true, 0, &pl);
+	want_released(tcomp_qdisc(pp, LEAF(3)));
+	for (unsigned q = 0; q < 8; q++)
+		if (q != 3)
+			assert_int_equal(tcomp_qdisc(pp, LEAF(q))->kind,
+			                 PLAN_QD_BFIFO);
+	assert_true(pp->dcb.pause_tx);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "flowcontrol"), 0);
+	plan_free(&pl);
+	/* a hardware port: its driver pauses, the leaves stay fifos */
+	i->fc_rx = true;
+	pp = run_lp(&p, CAPS_PRESET_HW, true, 0, &pl);
+	for (unsigned q = 0; q < 8; q++)
+		assert_int_not_equal(tcomp_qdisc(pp, LEAF(q))->kind,
+		                     PLAN_QD_TBF);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* Where the kernel has sch_red, the WRED queue keeps its red leaf (ECN
+ * marking) and says link pause does not hold it; the others are held.
+ * Without sch_tbf nothing is held, and each queue says so. A hold and
+ * its release change only the leaves, in place. */
+static void test_link_pause_software_limits(void **state)
+{
+	struct policy p;
+	struct plan a, b;
+	const struct plan_port *pp, *held;
+	struct policy_iface *i;
+	struct compile_port cp;
+	struct diff d;
+
+	(void)state;
+	i = tcomp_ref_policy(&p, POLICY_PFC_OFF);
+	i->fc_rx = true;
+	i->fc_rx_line = 12;
+	pp = run_lp(&p, CAPS_PRESET_FULL, true, 0, &a);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_RED);
+	tcomp_want_warning(pp, "q3: 802.3x link pause (flowcontrol receive "
+	                       "on) is not realised on a queue with "
+	                       "random-detect");
+	want_held(tcomp_qdisc(pp, LEAF(0)));
+	plan_free(&a);
+
+	tcomp_port(&cp, "eth1", CAPS_PRESET_HOST);
+	cp.caps.qdiscs &= ~CAPS_QD_TBF;
+	cp.softpfc = true;
+	cp.lp_hold = true;
+	pp = tcomp_run_port(&p, &cp, &a);
+	for (unsigned q = 0; q < 8; q++)
+		assert_int_equal(tcomp_qdisc(pp, LEAF(q))->kind, PLAN_QD_BFIFO);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING,
+	                                  "802.3x link pause is not realised: "
+	                                  "the kernel lacks sch_tbf"),
+	                 8);
+	plan_free(&a);
+
+	pp = run_lp(&p, CAPS_PRESET_HOST, false, 0, &a);
+	held = run_lp(&p, CAPS_PRESET_HOST, true, 0, &b);
+	diff_init(&d);
+	assert_int_equal(diff_port(held, pp, &d), 0);
+	assert_int_equal(d.n, 8);
+	for (size_t k = 0; k < d.n; k++) {
+		assert_int_equal(d.ops[k].kind, DIFF_CHANGE);
+		assert_int_equal(d.ops[k].obj, DIFF_QDISC);
+	}
+	diff_free(&d);
+	plan_free(&a);
+	plan_free(&b);
 	policy_free(&p);
 }
 
@@ -312,6 +446,8 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_not_realised),
 	    cmocka_unit_test(test_hold_is_one_change),
 	    cmocka_unit_test(test_link_pause),
+	    cmocka_unit_test(test_link_pause_software),
+	    cmocka_unit_test(test_link_pause_software_limits),
 	};
 
 	return cmocka_run_group_tests_name("compile_pfc", tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <linux/netlink.h>
 
 #include "nlmsg/ethtool_msg.h"
+#include "../fixtures/ethtool/stats_names.h"
 
 #include "../fixtures/ethtool/replies.h"
 
@@ -398,7 +399,16 @@ static void test_prio_match(void **state)
 	    {"rx_prio3_pause_transition", -1, 0, NULL},
 	    {"rx_prio3_pausex", -1, 0, NULL},
 	    {"rx_prio_pause", -1, 0, NULL},
-	    {"rx_priority_3_xon.nic", -1, 0, NULL},
+	    {"rx_priority_3_xon.nic", ETHTOOL_MSG_PRIO_RX_XON, 3, "ice"},
+	    {"tx_priority_5_xon.nic", ETHTOOL_MSG_PRIO_TX_XON, 5, "ice"},
+	    {"port-rx-xoff_prio-2_events", ETHTOOL_MSG_PRIO_RX, 2, "ice"},
+	    {"port-tx-xon_prio-2_events", ETHTOOL_MSG_PRIO_TX_XON, 2, "ice"},
+	    {"port.rx_priority_1_xon_rx", ETHTOOL_MSG_PRIO_RX_XON, 1, "i40e"},
+	    {"port.tx_priority_1_xon", ETHTOOL_MSG_PRIO_TX_XON, 1, "i40e"},
+	    {"pfc_pri3_rx_duration_us", ETHTOOL_MSG_PRIO_RX_US, 3, "bnxt"},
+	    {"pfc_pri4_tx_duration_us", ETHTOOL_MSG_PRIO_TX_US, 4, "bnxt"},
+	    {"pfc_pri3_rx_transitions", -1, 0, NULL},
+	    {"rx_priority_3_xon", -1, 0, NULL},
 	    {"port.rx_priority_3_xon_2_xoff", -1, 0, NULL},
 	    {"rx_pb_3_pxoff", -1, 0, NULL},
 	    {"rx_pause_ctrl_phy", -1, 0, NULL},
@@ -561,6 +571,208 @@ static uint32_t xorshift(uint32_t *s)
 	return *s;
 }
 
+/* --- ETHTOOL_GSTRINGS / ETHTOOL_GSTATS replies of real name sets --- */
+
+#define NNAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The GSTRINGS answer for NAMES as the kernel writes it: the header, then
+ * each name in 32 zero-padded bytes. Freed by the caller. */
+static void *gstrings_reply(const char *const *names, size_t n, size_t *len)
+{
+	struct ethtool_gstrings *gs;
+
+	*len = sizeof(*gs) + n * ETH_GSTRING_LEN;
+	gs = calloc(1, *len);
+	assert_non_null(gs);
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->string_set = ETH_SS_STATS;
+	gs->len = (uint32_t)n;
+	for (size_t i = 0; i < n; i++)
+		memcpy(gs->data + i * ETH_GSTRING_LEN, names[i],
+		       strnlen(names[i], ETH_GSTRING_LEN));
+	return gs;
+}
+
+/* The GSTATS answer with N values, value I = 1000 + I unless VALS (may be
+ * NULL) says otherwise at I (0 in VALS: the default). */
+static void *gstats_reply(size_t n, const uint64_t *vals, size_t nvals,
+                          size_t *len)
+{
+	struct ethtool_stats *st;
+
+	*len = sizeof(*st) + n * sizeof(uint64_t);
+	st = calloc(1, *len);
+	assert_non_null(st);
+	st->cmd = ETHTOOL_GSTATS;
+	st->n_stats = (uint32_t)n;
+	for (size_t i = 0; i < n; i++)
+		st->data[i] = i < nvals && vals[i] ? vals[i] : 1000 + i;
+	return st;
+}
+
+static void map_of(const char *const *names, size_t n,
+                   struct ethtool_msg_prio_map *m, int want)
+{
+	size_t len, got;
+	const char *nm;
+	void *gs = gstrings_reply(names, n, &len);
+
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, len, &nm, &got), 0);
+	assert_int_equal(got, n);
+	assert_int_equal(ethtool_msg_prio_map(nm, got, m), want);
+	assert_int_equal(m->count, n);
+	free(gs);
+}
+
+/* mlx5 with PFC on priority 3: its four counters are found where the
+ * driver lists them, and nothing for the other priorities (their traffic
+ * counters, rx_prio3_pause_transition and the stall counters are not
+ * pause counters). */
+static void test_gstats_mlx5(void **state)
+{
+	size_t n = NNAMES(fx_mlx5_pfc3), len;
+	struct ethtool_msg_prio_map m;
+	struct ethtool_msg_prio out;
+	uint64_t vals[FX_MLX5_RX_PRIO3_PAUSE + 4] = {0};
+	void *st;
+
+	(void)state;
+	assert_string_equal(fx_mlx5_pfc3[FX_MLX5_RX_PRIO3_PAUSE],
+	                    "rx_prio3_pause");
+	map_of(fx_mlx5_pfc3, n, &m, 0);
+	assert_string_equal(m.driver, "mlx5");
+	assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_RX][3], FX_MLX5_RX_PRIO3_PAUSE);
+	assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_RX_US][3],
+	                 FX_MLX5_RX_PRIO3_PAUSE + 1);
+	assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_TX][3],
+	                 FX_MLX5_RX_PRIO3_PAUSE + 2);
+	assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_TX_US][3],
+	                 FX_MLX5_RX_PRIO3_PAUSE + 3);
+	for (unsigned s = 0; s < ETHTOOL_MSG_PRIO_NSTATS; s++)
+		for (unsigned p = 0; p < 8; p++)
+			if (p != 3 || s >= ETHTOOL_MSG_PRIO_RX_XON)
+				assert_int_equal(m.idx[s][p], -1);
+
+	vals[FX_MLX5_RX_PRIO3_PAUSE] = 123456;    /* rx_prio3_pause */
+	vals[FX_MLX5_RX_PRIO3_PAUSE + 1] = 99000; /* ..._duration (us) */
+	vals[FX_MLX5_RX_PRIO3_PAUSE + 2] = 7;     /* tx_prio3_pause */
+	st = gstats_reply(n, vals, NNAMES(vals), &len);
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), 0);
+	assert_string_equal(out.driver, "mlx5");
+	assert_int_equal(out.present[ETHTOOL_MSG_PRIO_RX], 0x08);
+	assert_int_equal(out.present[ETHTOOL_MSG_PRIO_RX_US], 0x08);
+	assert_int_equal(out.present[ETHTOOL_MSG_PRIO_RX_XON], 0);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_RX][3], 123456);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_RX_US][3], 99000);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_TX][3], 7);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_TX_US][3],
+	                 1000 + FX_MLX5_RX_PRIO3_PAUSE + 3);
+	/* One value short: the count runs past the answer. */
+	assert_int_equal(ethtool_msg_parse_gstats(st, len - 8, &m, &out),
+	                 -EINVAL);
+	free(st);
+}
+
+/* PFC goes off for priority 3 (the watchdog shut its queue): mlx5 drops
+ * the block, the count no longer matches the map (-ESTALE, nothing
+ * picked from values that moved), and the new set has no counter. */
+static void test_gstats_mlx5_set_changes(void **state)
+{
+	struct ethtool_msg_prio_map m, m2;
+	struct ethtool_msg_prio out;
+	size_t len;
+	void *st;
+
+	(void)state;
+	map_of(fx_mlx5_pfc3, NNAMES(fx_mlx5_pfc3), &m, 0);
+	st = gstats_reply(NNAMES(fx_mlx5_nopfc), NULL, 0, &len);
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), -ESTALE);
+	assert_int_equal(out.present[ETHTOOL_MSG_PRIO_RX], 0);
+	map_of(fx_mlx5_nopfc, NNAMES(fx_mlx5_nopfc), &m2, -EOPNOTSUPP);
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m2, &out),
+	                 -EOPNOTSUPP);
+	free(st);
+}
+
+/* mlxsw: all eight priorities, frames and durations both ways, from the
+ * per-priority blocks ("NAME_N"); the per-TC blocks are not pause. */
+static void test_gstats_mlxsw(void **state)
+{
+	size_t n = NNAMES(fx_mlxsw), len;
+	struct ethtool_msg_prio_map m;
+	struct ethtool_msg_prio out;
+	void *st;
+
+	(void)state;
+	map_of(fx_mlxsw, n, &m, 0);
+	assert_string_equal(m.driver, "mlxsw");
+	for (unsigned p = 0; p < 8; p++) {
+		int base = FX_MLXSW_PRIO_BASE + 8 * (int)p;
+
+		assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_RX][p], base + 4);
+		assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_RX_US][p], base + 5);
+		assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_TX][p], base + 6);
+		assert_int_equal(m.idx[ETHTOOL_MSG_PRIO_TX_US][p], base + 7);
+	}
+	st = gstats_reply(n, NULL, 0, &len);
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), 0);
+	for (unsigned s = 0; s < ETHTOOL_MSG_PRIO_RX_XON; s++)
+		assert_int_equal(out.present[s], 0xff);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_RX][3],
+	                 1000 + FX_MLXSW_PRIO_BASE + 8 * 3 + 4);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_TX_US][7],
+	                 1000 + FX_MLXSW_PRIO_BASE + 8 * 7 + 7);
+	free(st);
+}
+
+/* Answers that are not what was asked, or whose counts lie. */
+static void test_gstats_rejects(void **state)
+{
+	static const char *const one[] = {"rx_prio3_pause"};
+	struct ethtool_msg_prio_map m;
+	struct ethtool_msg_prio out;
+	struct ethtool_gstrings *gs;
+	struct ethtool_stats *st;
+	const char *nm;
+	size_t len, n;
+
+	(void)state;
+	gs = gstrings_reply(one, 1, &len);
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, len - 1, &nm, &n),
+	                 -EINVAL);
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, 11, &nm, &n), -EINVAL);
+	assert_int_equal(ethtool_msg_parse_gstrings(NULL, len, &nm, &n),
+	                 -EINVAL);
+	gs->string_set = ETH_SS_TEST;
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, len, &nm, &n), -EINVAL);
+	gs->string_set = ETH_SS_STATS;
+	gs->cmd = ETHTOOL_GSTATS;
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, len, &nm, &n), -EINVAL);
+	gs->cmd = ETHTOOL_GSTRINGS;
+	gs->len = UINT32_MAX;
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, len, &nm, &n), -EINVAL);
+	gs->len = 1;
+	assert_int_equal(ethtool_msg_parse_gstrings(gs, len, &nm, &n), 0);
+	assert_int_equal(ethtool_msg_prio_map(nm, n, &m), 0);
+	free(gs);
+
+	st = gstats_reply(1, NULL, 0, &len);
+	assert_int_equal(ethtool_msg_parse_gstats(st, 7, &m, &out), -EINVAL);
+	st->n_stats = UINT32_MAX;
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), -EINVAL);
+	st->n_stats = 1;
+	st->cmd = ETHTOOL_GSTRINGS;
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), -EINVAL);
+	st->cmd = ETHTOOL_GSTATS;
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), 0);
+	assert_int_equal(out.v[ETHTOOL_MSG_PRIO_RX][3], 1000);
+	/* A map that claims an index past the values picks nothing. */
+	m.idx[ETHTOOL_MSG_PRIO_TX][2] = 5;
+	assert_int_equal(ethtool_msg_parse_gstats(st, len, &m, &out), 0);
+	assert_int_equal(out.present[ETHTOOL_MSG_PRIO_TX], 0);
+	free(st);
+}
+
 static void test_fuzz(void **state)
 {
 	static const uint8_t pat[] = {0x00, 0xff, 0x7f, 0x80, 0x04, 0x03};
@@ -613,6 +825,10 @@ int main(void)
 	    cmocka_unit_test(test_prio_match),
 	    cmocka_unit_test(test_prio_match_full_name),
 	    cmocka_unit_test(test_prio_collect),
+	    cmocka_unit_test(test_gstats_mlx5),
+	    cmocka_unit_test(test_gstats_mlx5_set_changes),
+	    cmocka_unit_test(test_gstats_mlxsw),
+	    cmocka_unit_test(test_gstats_rejects),
 	    cmocka_unit_test(test_fuzz),
 	};
 

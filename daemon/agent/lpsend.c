@@ -1,0 +1,316 @@
+/* lpsend: link pause's transmit side on software ports. See lpsend.h. */
+#include "agent/lpsend.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+#include "core/log.h"
+#include "model/plan.h"
+#include "nlmsg/tc_msg.h"
+#include "nlmsg/tc_stats.h"
+#include "proto/pfc_frame.h"
+
+void lpsend_init(struct lpsend *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void lpsend_free(struct lpsend *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+	l->next_ms = 0;
+}
+
+const struct lpsend_port *lpsend_find(const struct lpsend *l,
+                                      const char *ifname)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].ifname, ifname))
+			return &l->v[i];
+	return NULL;
+}
+
+bool lpsend_feeds(const struct lpsend *l, const char *ifname)
+{
+	for (size_t i = 0; i < l->n; i++)
+		for (size_t k = 0; k < l->v[i].nfeeders; k++)
+			if (!strcmp(l->v[i].feeders[k], ifname))
+				return true;
+	return false;
+}
+
+/* The ifindex of IFNAME's bridge (or other master), 0 when it has none.
+ * The link monitor keeps no masters; sysfs is read at sync only. */
+static int lpsend_master(const char *ifname)
+{
+	char path[128], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master", ifname);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	return (int)if_nametoindex(base ? base + 1 : target);
+}
+
+/* The smallest limit in bytes of E's leaves (0: none in bytes). */
+static uint32_t lpsend_leaf_limit(const struct plan_port *pp)
+{
+	uint32_t min = 0;
+
+	for (size_t i = 0; i < pp->nqdiscs; i++) {
+		const struct plan_qdisc *qd = &pp->qdiscs[i];
+		uint32_t lim;
+
+		if (qd->queue < 0)
+			continue;
+		if (qd->kind == PLAN_QD_TBF)
+			lim = qd->u.tbf.limit;
+		else if (qd->kind == PLAN_QD_BFIFO)
+			lim = qd->u.fifo.limit;
+		else
+			continue; /* packets (pfifo), RED's own limit */
+		/* a queue the watchdog shut takes nothing: no buffer */
+		if (lim && (!min || lim < min))
+			min = lim;
+	}
+	return min;
+}
+
+/* X's thresholds: the smallest pause buffer that applies to its port,
+ * else the defaults for its smallest leaf. */
+static void lpsend_thresholds(struct lpsend_port *x, const struct ports_port *e,
+                              const struct policy *p)
+{
+	const struct policy_iface *f = policy_find_iface(p, x->ifname);
+	uint32_t mtu = e->plan.dcb.mtu ? e->plan.dcb.mtu : 1500;
+	uint32_t buffer = lpsend_leaf_limit(&e->plan);
+
+	x->configured = false;
+	for (unsigned pr = 0; f && pr < POLICY_NPRIO; pr++) {
+		const struct policy_pause_buffer *b =
+		    policy_iface_pause_buffer(p, f, pr);
+
+		if (!b || !b->set ||
+		    (x->configured && b->pause_threshold >= x->t.xoff))
+			continue;
+		x->configured = true;
+		x->t.xoff = b->pause_threshold;
+		x->t.xon = b->resume_threshold;
+	}
+	if (x->configured)
+		return;
+	pfctx_defaults(buffer ? buffer : 1000 * (mtu + 18), mtu,
+	               (uint32_t)e->caps.speed_mbps, LPSEND_REACTION_MS, &x->t);
+}
+
+/* Does E send link pause when its bridge's other ports congest? */
+static bool lpsend_sender(const struct ports_port *e)
+{
+	return e->applied && e->plan.dcb.software && e->plan.dcb.pause_tx;
+}
+
+void lpsend_sync(struct lpsend *l, const struct ports *r,
+                 const struct policy *p, double now)
+{
+	struct lpsend_port *nv;
+	int masters[LPSEND_FEEDERS_MAX];
+	const char *senders[LPSEND_FEEDERS_MAX];
+	size_t n = 0, ns = 0;
+
+	/* The senders first: without one in a bridge, nothing to watch. */
+	for (size_t i = 0; i < r->n && ns < LPSEND_FEEDERS_MAX; i++) {
+		const struct frame_port *fp =
+		    l->frames ? frames_find(l->frames, r->v[i].ifname) : NULL;
+		int m;
+
+		if (!lpsend_sender(&r->v[i]) || !fp || fp->fd < 0)
+			continue;
+		m = lpsend_master(r->v[i].ifname);
+		if (!m)
+			continue;
+		masters[ns] = m;
+		senders[ns++] = r->v[i].ifname;
+	}
+	nv = calloc(r->n ? r->n : 1, sizeof(*nv));
+	if (!nv) {
+		log_warnx("link pause transmit: out of memory");
+		return;
+	}
+	for (size_t i = 0; ns && i < r->n; i++) {
+		const struct ports_port *e = &r->v[i];
+		const struct lpsend_port *old = lpsend_find(l, e->ifname);
+		struct lpsend_port *x = &nv[n];
+
+		if (!e->applied || !e->plan.dcb.software)
+			continue;
+		memset(x, 0, sizeof(*x));
+		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
+		x->master = lpsend_master(e->ifname);
+		for (size_t k = 0; x->master && k < ns; k++)
+			if (masters[k] == x->master &&
+			    strcmp(senders[k], x->ifname))
+				snprintf(x->feeders[x->nfeeders++],
+				         sizeof(x->feeders[0]), "%s",
+				         senders[k]);
+		if (!x->nfeeders)
+			continue;
+		x->ifindex = (int)if_nametoindex(e->ifname);
+		/* A port keeps what it told its feeders: forgetting a pause
+		 * here would leave them paused until it runs out. */
+		if (old)
+			x->s = old->s;
+		lpsend_thresholds(x, e, p);
+		n++;
+	}
+	free(l->v);
+	l->v = nv;
+	l->n = n;
+	if (!n)
+		l->next_ms = 0;
+	else if (!l->next_ms)
+		l->next_ms = now + LPSEND_MS;
+}
+
+int lpsend_wait(const struct lpsend *l, double now)
+{
+	if (!l->next_ms)
+		return -1;
+	return l->next_ms <= now ? 0 : (int)(l->next_ms - now) + 1;
+}
+
+static int lpsend_stats_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct lpsend *l = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct tc_stats_obj o;
+	int q;
+
+	if (nlh->nlmsg_type != RTM_NEWQDISC ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
+		return MNL_CB_OK;
+	q = tc_msg_leaf_queue(tcm->tcm_handle);
+	if (q < 0 || q >= POLICY_NQUEUES)
+		return MNL_CB_OK;
+	for (size_t i = 0; i < l->n; i++) {
+		struct lpsend_port *x = &l->v[i];
+
+		if (x->ifindex != tcm->tcm_ifindex)
+			continue;
+		if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) == 0 &&
+		    o.obj == TC_MSG_QDISC)
+			x->backlog += o.st.backlog;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+/* Does another congested port still want FEEDER paused? */
+static bool lpsend_paused_elsewhere(const struct lpsend *l,
+                                    const struct lpsend_port *self,
+                                    const char *feeder)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct lpsend_port *o = &l->v[i];
+
+		if (o == self || !o->s.paused)
+			continue;
+		for (size_t k = 0; k < o->nfeeders; k++)
+			if (!strcmp(o->feeders[k], feeder))
+				return true;
+	}
+	return false;
+}
+
+/* Send an 802.3x pause of QUANTA (0: XON) out of X's feeders. */
+static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
+                        uint16_t quanta)
+{
+	for (size_t k = 0; k < x->nfeeders; k++) {
+		struct frame_port *fp = frames_find(l->frames, x->feeders[k]);
+		struct softpfc_port *sp;
+		struct pfc_frame f;
+		uint8_t buf[PFC_FRAME_MIN];
+		int len, rc;
+
+		if (!fp || fp->fd < 0)
+			continue;
+		if (!quanta && lpsend_paused_elsewhere(l, x, fp->ifname))
+			continue;
+		pfc_frame_make(&f, PFC_FRAME_PAUSE, fp->mac, 0, quanta);
+		len = pfc_frame_encode(&f, buf, sizeof(buf));
+		if (len < 0)
+			continue;
+		rc = frames_send(l->frames, fp->ifname, buf, (size_t)len);
+		if (rc < 0) {
+			log_debug(LOG_SUB_WATCHDOG, "%s: link pause %s: %s",
+			          fp->ifname, quanta ? "pause" : "XON",
+			          strerror(-rc));
+			continue;
+		}
+		sp = l->softpfc ? softpfc_port(l->softpfc, fp->ifname, false)
+		                : NULL;
+		if (!sp)
+			continue;
+		if (quanta)
+			sp->c.tx_link_pause++;
+		else
+			sp->c.tx_link_xon++;
+	}
+}
+
+void lpsend_tick(struct lpsend *l, double now)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct nlb_error nerr;
+	int rc;
+
+	if (!l->next_ms || now < l->next_ms)
+		return;
+	l->next_ms += LPSEND_MS;
+	if (l->next_ms <= now)
+		l->next_ms = now + LPSEND_MS; /* polls missed: skipped */
+	l->polls++;
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].backlog = 0;
+	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
+	if (rc == 0 && l->nl)
+		rc = nlb_dump(l->nl, (struct nlmsghdr *)req, lpsend_stats_cb, l,
+		              &nerr);
+	if (rc < 0 || !l->nl) {
+		log_debug(LOG_SUB_WATCHDOG,
+		          "link pause: cannot read the qdisc counters: %s",
+		          strerror(rc < 0 ? -rc : ENOTCONN));
+		return;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		struct lpsend_port *x = &l->v[i];
+		/* At 10 Gb/s, the shortest a peer may count the pause time
+		 * (a speed of its own we do not know). */
+		double refresh = pfctx_refresh_ms(0, LPSEND_MS);
+		enum pfctx_action a =
+		    pfctx_step(&x->s, &x->t, x->backlog, refresh, now);
+
+		if (a == PFCTX_NONE)
+			continue;
+		log_debug(LOG_SUB_WATCHDOG,
+		          "%s: backlog %llu bytes: link %s to the bridge's "
+		          "ports with flowcontrol send on",
+		          x->ifname, (unsigned long long)x->backlog,
+		          a == PFCTX_PAUSE ? "pause" : "XON");
+		lpsend_send(l, x, a == PFCTX_PAUSE ? PFCTX_QUANTA : 0);
+	}
+}

@@ -1,0 +1,85 @@
+/* lpsend: 802.3x link pause's transmit side on software ports (issue 8),
+ * `flowcontrol send on`. The per-port counterpart of txpoll's per-priority
+ * PFC, kept apart from it (its own poll and its own qdisc dump) so that
+ * each can change how it reads backlogs without the other.
+ *
+ * A port with `flowcontrol send on` in a bridge feeds the bridge's other
+ * ports: what comes in on it queues in their egress queues. Every
+ * LPSEND_MS, lpsend reads the backlog of every leaf of those other ports
+ * (one dump of the kernel's qdisc counters) and feeds each port's total to
+ * the decision of lib/pfcwd/pfctx: at or above xoff a link pause (the
+ * largest pause time) goes out of the feeders, refreshed while the total
+ * stays above xon; at or below xon one pause of time 0 lets them go, once
+ * no other congested port of the bridge wants them paused. Frames go
+ * through the frame layer (frames_send: never behind a queue of their
+ * own) and are counted in the feeder's software PFC counters
+ * (tx_link_pause, tx_link_xon).
+ *
+ * Thresholds: the smallest `pause buffer-size N pause-threshold N
+ * resume-threshold N` that applies to the congested port, else
+ * pfctx_defaults() from its smallest leaf limit (the total is never below
+ * any one queue's backlog, so no queue overflows before the pause), the
+ * MTU, its speed and LPSEND_REACTION_MS.
+ *
+ * A port outside a bridge (a host's) feeds nothing and sends nothing:
+ * its traffic is its own, and its receive side has no queue of roced's.
+ * Nothing here writes to the kernel's configuration.
+ */
+#ifndef ROCED_LPSEND_H
+#define ROCED_LPSEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent/frame.h"
+#include "agent/softpfc.h"
+#include "core/ports.h"
+#include "kernel/nlb.h"
+#include "model/policy.h"
+#include "pfcwd/pfctx.h"
+
+/* The poll, as software PFC's (txpoll.h), and the reaction the default
+ * thresholds leave headroom for: a poll and the peer's hold. */
+#define LPSEND_MS          2.0
+#define LPSEND_REACTION_MS (LPSEND_MS + 2.2)
+#define LPSEND_FEEDERS_MAX 64
+
+/* A port whose egress queues link pause protects. */
+struct lpsend_port {
+	char ifname[POLICY_IFNAME_MAX];
+	int ifindex, master;
+	struct pfctx_thresholds t;
+	bool configured; /* thresholds from a pause buffer */
+	struct pfctx_prio s;
+	uint64_t backlog; /* the last poll's, all leaves */
+	/* The bridge's other ports with `flowcontrol send on` and a frame
+	 * socket (at the last sync). */
+	char feeders[LPSEND_FEEDERS_MAX][POLICY_IFNAME_MAX];
+	size_t nfeeders;
+};
+
+struct lpsend {
+	struct lpsend_port *v;
+	size_t n;
+	double next_ms; /* 0: not polling */
+	struct nlb *nl;
+	struct frames *frames;
+	struct softpfc *softpfc;
+	uint64_t polls;
+};
+
+void lpsend_init(struct lpsend *l);
+void lpsend_free(struct lpsend *l);
+/* Follow the applied plans of R and policy P. */
+void lpsend_sync(struct lpsend *l, const struct ports *r,
+                 const struct policy *p, double now);
+/* Milliseconds until the next poll (-1: none). */
+int lpsend_wait(const struct lpsend *l, double now);
+void lpsend_tick(struct lpsend *l, double now);
+const struct lpsend_port *lpsend_find(const struct lpsend *l,
+                                      const char *ifname);
+/* Does IFNAME send link pause for some congested port (oper on)? */
+bool lpsend_feeds(const struct lpsend *l, const char *ifname);
+
+#endif
