@@ -157,6 +157,16 @@ static int dctl_stats_cb(const struct nlmsghdr *nlh, void *data)
 				v->st[i].roced_root = true;
 		return MNL_CB_OK;
 	}
+	q = tc_msg_inner_queue(o.handle);
+	if (q >= 0 && q < POLICY_NQUEUES && o.st.red) {
+		for (size_t i = 0; i < v->n; i++) {
+			if (v->ifindex[i] != o.ifindex || !v->ifindex[i])
+				continue;
+			v->st[i].inner_red[q] = true;
+			v->st[i].inner[q] = o.st;
+		}
+		return MNL_CB_OK;
+	}
 	q = tc_msg_leaf_queue(o.handle);
 	if (q < 0 || q >= POLICY_NQUEUES)
 		return MNL_CB_OK;

@@ -277,11 +277,15 @@ static void show_port_state_json(struct json_object *o,
 }
 
 /* The counters of queue Q's leaf, null when the kernel has no leaf for it
- * (or was not read); RED's counters are null on other leaves. */
+ * (or was not read); RED's counters (the leaf's, or those of the red
+ * inside it) are null where there is no RED. */
 static struct json_object *show_counters(const struct show_port_state *st,
                                          unsigned q)
 {
 	const struct tc_stats_counters *c = &st->queue[q];
+	const struct tc_stats_counters *red = c->red             ? c
+	                                      : st->inner_red[q] ? &st->inner[q]
+	                                                         : NULL;
 	struct json_object *o;
 
 	if (!st->stats || !st->queue_seen[q])
@@ -305,10 +309,10 @@ static struct json_object *show_counters(const struct show_port_state *st,
 		json_object_object_add(o, "queue-depth-bytes", NULL);
 		json_object_object_add(o, "overlimits", NULL);
 	}
-	if (c->red) {
-		show_add_int(o, "ecn-marked", c->red_marked);
-		show_add_int(o, "early-drops", c->red_early);
-		show_add_int(o, "forced-drops", c->red_pdrop);
+	if (red) {
+		show_add_int(o, "ecn-marked", red->red_marked);
+		show_add_int(o, "early-drops", red->red_early);
+		show_add_int(o, "forced-drops", red->red_pdrop);
 	} else {
 		json_object_object_add(o, "ecn-marked", NULL);
 		json_object_object_add(o, "early-drops", NULL);
@@ -363,8 +367,13 @@ static struct json_object *show_queue(const struct policy_map_queuing *m,
 		struct json_object *rd =
 		    json_object_object_get(o, "random-detect");
 
+		const struct plan_qdisc *in =
+		    plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_INNER_MAJOR(q), 0));
+
+		/* alone, or inside software PFC's tbf */
 		show_add_bool(rd, "realised",
-		              leaf && leaf->kind == PLAN_QD_RED);
+		              (leaf && leaf->kind == PLAN_QD_RED) ||
+		                  (in && in->kind == PLAN_QD_RED));
 	}
 	if (leaf)
 		show_add_str(o, "leaf", plan_qdisc_kind_name(leaf->kind));
@@ -488,8 +497,8 @@ static uint64_t show_sum(const uint64_t *v)
 
 #define SHOW_SOFT_PFC_NOTE                                                     \
 	"software ports: RxPPP/TxPPP are roced's software PFC counters; "      \
-	"roced "                                                               \
-	"honours pause there but does not send any yet"
+	"roced honours pause received there and sends it out of a bridge's "   \
+	"other ports when a no-drop queue crosses xoff"
 #define SHOW_NO_SOFT_PFC_NOTE                                                  \
 	"software ports without counters: roced listens for pause frames "     \
 	"only "                                                                \

@@ -113,6 +113,10 @@ struct show_port_state {
 	bool queue_seen[POLICY_NQUEUES]; /* the queue's leaf exists */
 	struct tc_stats_counters queue[POLICY_NQUEUES];  /* its leaf's */
 	char leaf_kind[POLICY_NQUEUES][TC_MSG_KIND_MAX]; /* as the kernel has */
+	/* RED inside the leaf (a no-drop queue's software PFC tbf): its
+	 * marks and drops, which the leaf's counters do not tell apart. */
+	bool inner_red[POLICY_NQUEUES];
+	struct tc_stats_counters inner[POLICY_NQUEUES];
 	bool dcb;       /* hardware port: the IEEE state was read */
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */

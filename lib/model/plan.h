@@ -9,7 +9,8 @@
  *    compare it with what the kernel reports and the dry run can print it.
  *
  * roced owns the objects it creates and recognises them by handle (major
- * PLAN_ROOT_MAJOR for the root, PLAN_LEAF_MAJOR(q) for queue leaves) and by
+ * PLAN_ROOT_MAJOR for the root, PLAN_LEAF_MAJOR(q) for queue leaves,
+ * PLAN_INNER_MAJOR(q) for a qdisc inside a leaf) and by
  * filter priority (PLAN_FILTER_PRIO_BASE and up). Everything else on a port
  * belongs to someone else.
  */
@@ -27,6 +28,9 @@
 /* 0x4791: RoCEv2's UDP port, easy to spot in `tc qdisc show`. */
 #define PLAN_ROOT_MAJOR    0x4791u
 #define PLAN_LEAF_MAJOR(q) (0x4710u + (q))
+/* A qdisc inside a leaf (the red of a no-drop WRED queue under its
+ * software PFC tbf): major 0x4720 + q, parent PLAN_LEAF_MAJOR(q):1. */
+#define PLAN_INNER_MAJOR(q) (0x4720u + (q))
 /* HTB: 4791:1 is the port-rate parent; queue q is 4791:1q (hex 0x10+q). */
 #define PLAN_HTB_ROOT_MINOR     0x1u
 #define PLAN_HTB_QUEUE_MINOR(q) (0x10u + (q))

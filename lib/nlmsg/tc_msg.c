@@ -291,7 +291,8 @@ int tc_msg_open_kind(const void *msg, size_t len, uint16_t new_type,
 bool tc_msg_qdisc_is_roced(uint32_t handle)
 {
 	return PLAN_H_MAJ(handle) == PLAN_ROOT_MAJOR ||
-	       tc_msg_leaf_queue(handle) >= 0;
+	       tc_msg_leaf_queue(handle) >= 0 ||
+	       tc_msg_inner_queue(handle) >= 0;
 }
 
 bool tc_msg_class_is_roced(uint32_t classid)
@@ -311,6 +312,16 @@ int tc_msg_leaf_queue(uint32_t handle)
 	if (maj < PLAN_LEAF_MAJOR(0) || maj >= PLAN_LEAF_MAJOR(POLICY_NQUEUES))
 		return -1;
 	return (int)(maj - PLAN_LEAF_MAJOR(0));
+}
+
+int tc_msg_inner_queue(uint32_t handle)
+{
+	uint32_t maj = PLAN_H_MAJ(handle);
+
+	if (maj < PLAN_INNER_MAJOR(0) ||
+	    maj >= PLAN_INNER_MAJOR(POLICY_NQUEUES))
+		return -1;
+	return (int)(maj - PLAN_INNER_MAJOR(0));
 }
 
 int tc_msg_class_queue(uint32_t classid)

@@ -199,8 +199,9 @@ bool tc_msg_class_same(const struct plan_class *want,
 bool tc_msg_filter_same(const struct plan_filter *want,
                         const struct plan_filter *have);
 
-/* roced's objects: qdisc handles with major PLAN_ROOT_MAJOR or
- * PLAN_LEAF_MAJOR(0..7), classids under PLAN_ROOT_MAJOR, filter prios in
+/* roced's objects: qdisc handles with major PLAN_ROOT_MAJOR,
+ * PLAN_LEAF_MAJOR(0..7) or PLAN_INNER_MAJOR(0..7), classids under
+ * PLAN_ROOT_MAJOR, filter prios in
  * PLAN_FILTER_PRIO_BASE..PLAN_FILTER_PRIO_MAX. */
 bool tc_msg_qdisc_is_roced(uint32_t handle);
 bool tc_msg_class_is_roced(uint32_t classid);
@@ -208,6 +209,10 @@ bool tc_msg_filter_is_roced(uint16_t prio);
 
 /* The NX-OS queue served by a roced leaf qdisc handle / HTB class, or -1. */
 int tc_msg_leaf_queue(uint32_t handle);
+/* The NX-OS queue of a qdisc roced put inside a leaf (PLAN_INNER_MAJOR),
+ * or -1. Counters of the queue are the leaf's: the inner qdisc's
+ * packets are counted by the leaf too. */
+int tc_msg_inner_queue(uint32_t handle);
 int tc_msg_class_queue(uint32_t classid);
 
 #endif

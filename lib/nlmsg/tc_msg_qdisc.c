@@ -490,6 +490,8 @@ int tc_msg_qdisc_parse(const void *msg, size_t len, struct tc_msg_qdisc *out)
 	q->handle = out->handle;
 	q->parent = out->parent;
 	q->queue = tc_msg_leaf_queue(out->handle);
+	if (q->queue < 0)
+		q->queue = tc_msg_inner_queue(out->handle);
 	kind = plan_qdisc_kind_parse(out->kind);
 	if (kind < 0)
 		return 0;

@@ -98,10 +98,12 @@ bool compile_pfc_lp_rx(const struct compile_ctx *c);
  * takes nothing. Returns true when QD is planned; false when Q is not
  * software PFC's (the caller plans its usual leaf). */
 bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
-/* Queue Q of a software port gets a red leaf (WRED where the kernel has
- * sch_red): if it is no-drop, or link pause is honoured, say that a
- * pause does not hold it. */
-void compile_pfc_red(struct compile_ctx *c, unsigned q);
+/* QD is queue Q's red leaf (WRED where the kernel has sch_red), filled:
+ * if Q is held by software PFC or link pause, QD becomes its tbf (or the
+ * watchdog's fifo) and the red goes inside the tbf (PLAN_INNER_MAJOR(q),
+ * a qdisc added to the port, so QD must not be used afterwards).
+ * Returns 0 or -ENOMEM. */
+int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */
 void compile_pfc_dcb(struct compile_ctx *c);

@@ -15,19 +15,21 @@
  * to a minute after the release (DOMAIN.md section 5), whereas a tbf
  * change refills its bucket. A queue the watchdog shut with the drop
  * action gets a fifo of limit 0 instead: its backlog goes with the tbf,
- * and whatever arrives is dropped (and counted by that fifo).
+ * and whatever arrives is dropped (and counted by that fifo). A queue
+ * with random-detect, where the kernel has sch_red, gets the tbf with the
+ * red inside it (compile_pfc_red()): held, RED's fifo keeps the packets;
+ * released, RED marks as it would alone.
  *
  * Link pause (802.3x, `flowcontrol receive on`) on a software port pauses
  * the whole port, so every queue's leaf is such a tbf, and
- * compile_port.lp_hold holds them all at once. A queue with
- * random-detect where the kernel has sch_red keeps its red leaf (ECN
- * marking goes on) and is not held, with a warning at its random-detect
- * line, as for PFC: tbf has no RED, and a red leaf inside a tbf is not
- * planned yet.
+ * compile_port.lp_hold holds them all at once (a queue with
+ * random-detect too, with its red inside the tbf, as for PFC).
  *
  * Hardware ports: a shut queue's priorities lose PFC in the DCB part
  * (drop and forward); alert changes nothing.
  */
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "plan/compile_int.h"
@@ -87,22 +89,71 @@ static bool compile_pfc_held(const struct compile_ctx *c, unsigned q)
 	return false;
 }
 
-void compile_pfc_red(struct compile_ctx *c, unsigned q)
+int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 {
 	const struct policy_queue *pq = &c->queuing->queue[q];
+	struct plan_qdisc leaf = *qd, red, *in;
+	size_t at;
 
 	if (!(compile_pfc_holdable(c) & (1u << q)))
+		return 0;
+	/* compile_pfc_leaf() warns when tbf is missing. */
+	if (!compile_pfc_leaf(c, &leaf, q)) {
+		if (c->pp->caps.qdiscs & CAPS_QD_TBF)
+			diag_warn(&c->pp->warnings,
+			          pq->wred.line ? pq->wred.line
+			                        : pq->wred_profile_line,
+			          "%s: %s is not realised on this queue with "
+			          "random-detect: a pause received does not "
+			          "hold it",
+			          policy_queue_name(q),
+			          compile_pfc_lp_rx(c) ? "802.3x link pause"
+			                               : "software PFC");
+		return 0;
+	}
+	if (leaf.kind != PLAN_QD_TBF) {
+		/* The watchdog's drop: the fifo that takes nothing. */
+		*qd = leaf;
+		return 0;
+	}
+	/* The tbf holds and RED marks inside it: tbf only asks RED for a
+	 * packet when it has the tokens to send one, so a hold does not
+	 * look like an idle queue to RED (whose average would then decay
+	 * as if the queue were empty), as it would with the tbf under RED.
+	 * RED's limit, which its own fifo enforces, is the queue's; tbf's
+	 * limit only sizes a fifo child, and says the same. */
+	red = *qd;
+	leaf.u.tbf.limit = red.u.red.limit;
+	at = (size_t)(qd - c->pp->qdiscs);
+	/* Adding may move the array: QD is not used after this. */
+	in = plan_port_add_qdisc(c->pp);
+	if (!in)
+		return -ENOMEM;
+	c->pp->qdiscs[at] = leaf;
+	*in = red;
+	in->handle = PLAN_H_MAKE(PLAN_INNER_MAJOR(q), 0);
+	in->parent = PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 1);
+	return 0;
+}
+
+/* ets serves its sharing bands round-robin and ends a round when the
+ * band at the head of its list has packets but its child yields none,
+ * which is what a held tbf does: measured in the QEMU guest (Linux 6.1,
+ * roced(8)), a fifo band behind a held band sent nothing until the
+ * release. Strict bands are not affected, nor prio and htb roots, which
+ * go on to the next band or class; nor link pause, which holds every
+ * queue anyway. */
+static void compile_pfc_ets_note(struct compile_ctx *c, unsigned q)
+{
+	if (c->pp->layout != PLAN_LAYOUT_ETS_RED || compile_pfc_lp_rx(c) ||
+	    compile_queue_strict(c->queuing, q))
 		return;
-	/* tbf has no RED; RED inside a tbf is not planned yet. */
-	diag_warn(&c->pp->warnings,
-	          pq->wred.line ? pq->wred.line : pq->wred_profile_line,
-	          "%s: %s is not realised on a queue with "
-	          "random-detect where the kernel has sch_red: the queue "
-	          "keeps its red leaf and a pause received does not hold it",
-	          policy_queue_name(q),
-	          compile_pfc_lp_rx(c) ? "802.3x link pause (flowcontrol "
-	                                 "receive on)"
-	                               : "software PFC");
+	diag_warn(&c->pp->warnings, c->queuing->line,
+	          "%s: while software PFC holds this queue, ets also stops "
+	          "the port's other bandwidth-sharing queues (it does not "
+	          "skip a band that holds its packets); strict queues keep "
+	          "flowing",
+	          policy_queue_name(q));
 }
 
 bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
@@ -140,6 +191,7 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	if (c->queuing && c->queuing->queue[q].configured &&
 	    c->queuing->queue[q].queue_limit_bytes)
 		t->limit = (uint32_t)c->queuing->queue[q].queue_limit_bytes;
+	compile_pfc_ets_note(c, q);
 	if (!shut && compile_pfc_held(c, q)) {
 		t->burst = c->frame;
 		t->rate = compile_pfc_hold_rate(t->burst);

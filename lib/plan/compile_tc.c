@@ -341,11 +341,10 @@ static int compile_tc_leaf(struct compile_ctx *c, const struct compile_tree *t,
 			          "random-detect: RED's limit follows its "
 			          "thresholds",
 			          policy_queue_name(q));
-		compile_pfc_red(c, q);
 		qd->kind = PLAN_QD_RED;
 		compile_red_fill(&qd->u.red, &wr, q,
 		                 compile_port_speed_bytes(c), &c->pp->warnings);
-		return 0;
+		return compile_pfc_red(c, qd, q);
 	}
 	if (wred)
 		diag_warn(&c->pp->warnings, wr.line,

@@ -159,6 +159,73 @@ static bool diff_under_root(const struct plan_qdisc *root, uint32_t parent)
 	return root && PLAN_H_MAJ(parent) == PLAN_H_MAJ(root->handle);
 }
 
+/* The qdisc of P that PARENT (a classid) belongs to when that is not
+ * P's root: a leaf holding an inner qdisc. */
+static const struct plan_qdisc *diff_parent_leaf(const struct plan_port *p,
+                                                 uint32_t parent)
+{
+	const struct plan_qdisc *q;
+
+	if (parent == PLAN_H_ROOT || parent == PLAN_H_CLSACT)
+		return NULL;
+	q = plan_port_qdisc(p, PLAN_H_MAKE(PLAN_H_MAJ(parent), 0));
+	return q && q->parent != PLAN_H_ROOT ? q : NULL;
+}
+
+/* Does H, a qdisc of HAVE, go when a qdisc above it is deleted: the root
+ * GONE, or a leaf that DEL (one flag per qdisc of HAVE) deletes? */
+static bool diff_dies_with(const struct plan_port *have,
+                           const struct plan_qdisc *gone, const bool *del,
+                           const struct plan_qdisc *h)
+{
+	/* bounded: a loop of parents must not hang us */
+	for (unsigned depth = 0; h && depth < 8; depth++) {
+		const struct plan_qdisc *up;
+
+		if (diff_under_root(gone, h->parent))
+			return true;
+		up = diff_parent_leaf(have, h->parent);
+		if (up && del[up - have->qdiscs])
+			return true;
+		h = up;
+	}
+	return false;
+}
+
+/* Is W, a qdisc of WANT inside a leaf, to be added again because its leaf
+ * is (ADDED: one flag per qdisc of WANT)? */
+static bool diff_leaf_readded(const struct plan_port *want, const bool *added,
+                              const struct plan_qdisc *w)
+{
+	const struct plan_qdisc *up = diff_parent_leaf(want, w->parent);
+
+	return up && added[up - want->qdiscs];
+}
+
+/* The leaves of WANT (not the root, not clsact) that are NESTED (inside
+ * another leaf) or not, added or changed against HAVE. */
+static void diff_leaves(const struct plan_port *want,
+                        const struct plan_port *have, bool gone, bool nested,
+                        bool *added, struct diff *out)
+{
+	for (size_t i = 0; i < want->nqdiscs; i++) {
+		const struct plan_qdisc *w = &want->qdiscs[i];
+		const struct plan_qdisc *h = plan_port_qdisc(have, w->handle);
+
+		if (w->parent == PLAN_H_ROOT || w->kind == PLAN_QD_CLSACT ||
+		    (diff_parent_leaf(want, w->parent) != NULL) != nested)
+			continue;
+		if (!h || gone || h->kind != w->kind ||
+		    h->parent != w->parent ||
+		    diff_class_recreated(want, have, w->parent) ||
+		    (nested && diff_leaf_readded(want, added, w))) {
+			added[i] = true;
+			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
+		} else if (!tc_msg_qdisc_same(w, h))
+			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
+	}
+}
+
 int diff_port(const struct plan_port *want, const struct plan_port *have,
               struct diff *out)
 {
@@ -175,6 +242,7 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	const struct plan_qdisc *gone = rebuild ? hroot : NULL;
 	uint8_t stack_depths[DIFF_DEPTHS_ON_STACK], *depths = stack_depths;
 	unsigned maxdepth = 0;
+	bool *del, *added;
 
 	diff_dcb(want, have, out);
 
@@ -196,7 +264,15 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *gone);
 
 	/* 3. Leaves that are unwanted, changed kind or moved: delete first so
-	 * that their parent is free for the new leaf. */
+	 * that their parent is free for the new leaf. A qdisc inside a leaf
+	 * that goes (a software PFC tbf's red) goes with it. */
+	del = have->nqdiscs ? calloc(have->nqdiscs, sizeof(*del)) : NULL;
+	added = want->nqdiscs ? calloc(want->nqdiscs, sizeof(*added)) : NULL;
+	if ((have->nqdiscs && !del) || (want->nqdiscs && !added)) {
+		free(del);
+		free(added);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < have->nqdiscs; i++) {
 		const struct plan_qdisc *h = &have->qdiscs[i];
 		const struct plan_qdisc *w = plan_port_qdisc(want, h->handle);
@@ -204,9 +280,13 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 		if (h->parent == PLAN_H_ROOT || h->kind == PLAN_QD_CLSACT ||
 		    diff_under_root(gone, h->parent))
 			continue;
-		if (!w || w->kind != h->kind || w->parent != h->parent)
-			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc, *h);
+		del[i] = !w || w->kind != h->kind || w->parent != h->parent;
 	}
+	for (size_t i = 0; i < have->nqdiscs; i++)
+		if (del[i] &&
+		    !diff_dies_with(have, gone, del, &have->qdiscs[i]))
+			DIFF_PUSH(out, DIFF_DEL, DIFF_QDISC, qdisc,
+			          have->qdiscs[i]);
 
 	/* 4. Unwanted or moved classes, children before parents. A class
 	 * cannot change its parent in place (htb keeps the old one). */
@@ -252,8 +332,11 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	 * depth is worked out once (a reconcile diffs every port). */
 	if (want->nclasses > DIFF_DEPTHS_ON_STACK) {
 		depths = malloc(want->nclasses);
-		if (!depths)
+		if (!depths) {
+			free(del);
+			free(added);
 			return -ENOMEM;
+		}
 	}
 	for (size_t i = 0; i < want->nclasses; i++) {
 		depths[i] = (uint8_t)diff_class_depth(want, &want->classes[i]);
@@ -276,19 +359,11 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 				          *w);
 		}
 	}
-	for (size_t i = 0; i < want->nqdiscs; i++) {
-		const struct plan_qdisc *w = &want->qdiscs[i];
-		const struct plan_qdisc *h = plan_port_qdisc(have, w->handle);
-
-		if (w->parent == PLAN_H_ROOT || w->kind == PLAN_QD_CLSACT)
-			continue;
-		if (!h || gone || h->kind != w->kind ||
-		    h->parent != w->parent ||
-		    diff_class_recreated(want, have, w->parent))
-			DIFF_PUSH(out, DIFF_ADD, DIFF_QDISC, qdisc, *w);
-		else if (!tc_msg_qdisc_same(w, h))
-			DIFF_PUSH(out, DIFF_CHANGE, DIFF_QDISC, qdisc, *w);
-	}
+	/* Leaves, then the qdiscs inside them (whatever order WANT lists
+	 * them in): one that is added again takes the place of the kernel's
+	 * default fifo in its leaf, which the leaf's creation made anew. */
+	diff_leaves(want, have, gone, false, added, out);
+	diff_leaves(want, have, gone, true, added, out);
 
 	/* 6. New and changed filters, once their classes exist. */
 	for (size_t i = 0; i < want->nfilters; i++) {
@@ -312,6 +387,8 @@ int diff_port(const struct plan_port *want, const struct plan_port *have,
 	}
 	if (depths != stack_depths)
 		free(depths);
+	free(del);
+	free(added);
 	return out->oom ? -ENOMEM : 0;
 }
 

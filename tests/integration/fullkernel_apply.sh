@@ -13,7 +13,8 @@
 # (ets + red ecn on egress). Checked:
 #   1. roced exits 0 and reports layout ets+red on both ports; the kernel
 #      then holds (tc -j -d qdisc / tc -j filter) an ets root 4791:, red
-#      with ecn and the configured min/max on queue 3's band, and flower +
+#      with ecn and the configured min/max inside software PFC's tbf on
+#      queue 3's band (queue 3 is no-drop), and flower +
 #      skbedit priority 3 on ingress; a second run writes nothing.
 #   2. RoCE traffic: UDP to port 4791 with TOS 0x6a (DSCP 26, ECT(0)) on
 #      VLAN 10 with PCP 3 (the shipped class-map is match-all cos 3 dscp 26,
@@ -35,7 +36,8 @@
 # one egress port (~10k pps each, 1400- and 8000-byte datagrams) left
 # queue 3's red leaf with no backlog and 0 marks. roced's ets+red tree has
 # no rates to shape with, and a shaper at the root would replace roced's
-# root. What works: red is classful with one class (RED:1) whose child is
+# root. What works: red (inside roced's tbf, which --once leaves
+# released) is classful with one class (RED:1) whose child is
 # an implicit bfifo that is not one of roced's objects; we graft a tbf in
 # its place. RED computes its queue average from its child's backlog, so
 # it sees the tbf's queue exactly as it would see a slow link's (roced's
@@ -264,13 +266,18 @@ port_problems()
 		"root qdisc \($root.kind // "none") \($root.handle // ""), want ets 4791:"
 	  else
 		($root.options.priomap // []) as $pm
-		| (if $pm[$q] == null then null else leaf($pm[$q]) end) as $red
+		| (if $pm[$q] == null then null else leaf($pm[$q]) end) as $leaf
+		| (if $leaf != null and $leaf.kind == "tbf"
+		   then map(select(.parent == ($leaf.handle | rtrimstr(":")) + ":1")) | .[0]
+		   else null end) as $red
 		| (if $pm[0] == null then null else leaf($pm[0]) end) as $dflt
 		| (if $root.options.bands != 8 then "ets bands \($root.options.bands), want 8" else empty end),
 		  (if $pm[$q] == $pm[0] then "priorities \($q) and 0 share band \($pm[0])" else empty end),
-		  (if $red == null then "no qdisc on the band of priority \($q)"
+		  (if $leaf == null then "no qdisc on the band of priority \($q)"
+		   elif $leaf.kind != "tbf" then "queue \($q) leaf is \($leaf.kind), want the tbf of software PFC with red inside"
+		   elif $red == null then "nothing inside the tbf \($leaf.handle) of queue \($q), want red"
 		   else
-			(if $red.kind != "red" then "queue \($q) leaf is \($red.kind), want red" else empty end),
+			(if $red.kind != "red" then "queue \($q) tbf holds \($red.kind), want red" else empty end),
 			(if $red.options.ecn != true then "red on queue \($q) without ecn" else empty end),
 			(if $red.options.min != $min then "red min \($red.options.min), want \($min)" else empty end),
 			(if $red.options.max != $max then "red max \($red.options.max), want \($max)" else empty end),
@@ -314,16 +321,20 @@ fk_check "second run: 0 writes in total" \
 
 # --- 2. the bottleneck: a held tbf in place of red's implicit child --------
 qd=$(tc -n "$sw" -j qdisc show dev "$out_port")
-red=$(fk_jq "$qd" --argjson q "$exp_q" '
+# Queue 3 is no-drop: its leaf is software PFC's tbf (released: faster
+# than the port), with the red inside it.
+q3leaf=$(fk_jq "$qd" --argjson q "$exp_q" '
 	(map(select(.root == true)) | .[0].options.priomap[$q]) as $b
 	| map(select(.parent == "4791:\($b + 1)")) | .[0].handle // empty') ||
 	fk_fail "cannot read the qdiscs of $out_port"
+red=$(fk_jq "$qd" --arg l "${q3leaf%:}:1" '
+	map(select(.parent == $l and .kind == "red")) | .[0].handle // empty')
 dflt=$(fk_jq "$qd" '
 	(map(select(.root == true)) | .[0].options.priomap[0]) as $b
 	| map(select(.parent == "4791:\($b + 1)")) | .[0].handle // empty')
 [ -n "$red" ] && [ -n "$dflt" ] ||
 	fk_fail "cannot find queue $exp_q's and q-default's leaves on $out_port"
-fk_log "$out_port: queue $exp_q leaf $red, q-default leaf $dflt"
+fk_log "$out_port: queue $exp_q leaf $q3leaf with red $red inside, q-default leaf $dflt"
 if [ "$brk" != nobottleneck ]; then
 	# shellcheck disable=SC2086 # $hold is a word list
 	tc -n "$sw" qdisc add dev "$out_port" parent "${red%:}:1" handle 99: \
@@ -384,7 +395,7 @@ fk_jq "$st" --arg red "$red" --arg dflt "$dflt" '
 	  + (if .kind == "red" then ", marked \(.marked) early \(.early) pdrop \(.pdrop) other \(.other)" else "" end)'
 marks=$(fk_jq "$st" --arg h "$red" 'map(select(.handle == $h)) | .[0].marked // 0') ||
 	fk_fail "cannot read RED's marks"
-problems=$(fk_jq "$st" --arg red "$red" --arg dflt "$dflt" \
+problems=$(fk_jq "$st" --arg red "$red" --arg dflt "$dflt" --arg q3leaf "$q3leaf" \
 	--argjson nr "$n_roce" --argjson nb "$n_be" --argjson min "$exp_min" \
 	--argjson held "$held" '
 	(map(select(.handle == $red)) | .[0]) as $r
@@ -397,7 +408,7 @@ problems=$(fk_jq "$st" --arg red "$red" --arg dflt "$dflt" \
 	  (if $r.backlog != 0 then "queue 3 still holds \($r.backlog) bytes" else empty end),
 	  (if $d.packets != $nb then "q-default leaf \($dflt) passed \($d.packets) packets, want \($nb)" else empty end),
 	  (.[] | select(.parent != null and (.parent | startswith("4791:"))
-	                and .handle != $red and .handle != $dflt and .packets != 0)
+	                and .handle != $q3leaf and .handle != $dflt and .packets != 0)
 	   | "leaf \(.handle) (\(.parent)) passed \(.packets) packets, want 0")' ||
 	echo "cannot read the statistics of $out_port (jq failed)")
 fk_assert_empty "$out_port: RoCE in queue $exp_q's band, marked by RED without drops; best effort in q-default" \

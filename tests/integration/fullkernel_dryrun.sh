@@ -7,7 +7,7 @@
 #     sends priority p to the band of queue p, and equal quanta for queues 3
 #     and q-default (50 % each), more than the 0 % queues get;
 #   - red with ecn on queue 3's band, with the configured thresholds and
-#     drop probability;
+#     drop probability, inside software PFC's tbf (queue 3 is no-drop);
 #   - flower filters on clsact ingress that set skb priority 3 (qos-group 3)
 #     for DSCP 26 / CoS 3;
 #   - the #ip lines give MTU 9216;
@@ -114,7 +114,10 @@ fk_dry_check()
 	| ($root.options.quanta // []) as $qu
 	| band($q; $pm) as $bq
 	| band(0; $pm) as $b0
-	| (if $bq == null then null else leaf($bq) end) as $red
+	| (if $bq == null then null else leaf($bq) end) as $leaf
+	| (if $leaf != null and $leaf.kind == "tbf"
+	   then map(select(.parent == ($leaf.handle | rtrimstr(":")) + ":1")) | .[0]
+	   else $leaf end) as $red
 	| if $root == null or $root.kind != "ets" then
 		"root qdisc is \($root.kind // "missing"), want ets"
 	  else
@@ -140,10 +143,13 @@ fk_dry_check()
 		         and $qq != null and quantum($bz; $ns; $qu) >= $qq
 		      then "queue \($z) (0 %) has quantum \(quantum($bz; $ns; $qu)), not less than that of queue \($q) (\($qq))"
 		      else empty end)),
-		(if $red == null then "no qdisc on band \($bq) (priority \($q))"
+		(if $leaf == null then "no qdisc on band \($bq) (priority \($q))"
+		 elif $leaf.kind != "tbf" then "queue \($q) leaf is \($leaf.kind), want tbf (software PFC) with red inside"
+		 elif $leaf.handle != "471\($q):" then "queue \($q) leaf handle \($leaf.handle), want 471\($q):"
+		 elif $red == null then "nothing inside the tbf of queue \($q), want red"
 		 else
-			(if $red.kind != "red" then "queue \($q) leaf is \($red.kind), want red" else empty end),
-			(if $red.handle != "471\($q):" then "queue \($q) leaf handle \($red.handle), want 471\($q):" else empty end),
+			(if $red.kind != "red" then "queue \($q) tbf holds \($red.kind), want red" else empty end),
+			(if $red.handle != "472\($q):" then "queue \($q) red handle \($red.handle), want 472\($q):" else empty end),
 			(if $red.options.ecn != true then "red on queue \($q) without ecn" else empty end),
 			(if $red.options.min != $min then "red min \($red.options.min), want \($min)" else empty end),
 			(if $red.options.max != $max then "red max \($red.options.max), want \($max)" else empty end),
@@ -232,7 +238,7 @@ for p in $ports; do
 		test "$hits" -ge 10
 	red=$(tc -n "$ns" -s -j qdisc show dev "$p" | jq \
 		"map(select(.handle == \"471$exp_queue:\")) | .[0].packets // -1")
-	fk_check "$p: 10 priority $exp_prio packets in queue $exp_queue's red leaf, none of the best effort (got $red)" \
+	fk_check "$p: 10 priority $exp_prio packets in queue $exp_queue's leaf (a tbf with red inside), none of the best effort (got $red)" \
 		test "$red" -eq 10
 done
 

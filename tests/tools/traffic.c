@@ -2,7 +2,7 @@
  * latency, for the lossless tests and bench/pfc.
  *
  *   traffic send DST[:PORT] [-T TOS] [-r PPS] [-t SECONDS] [-n COUNT]
- *                [-s SIZE] [-b SNDBUF] [-f FLOW]
+ *                [-s SIZE] [-b SNDBUF] [-f FLOW] [-P PRIO]
  *   traffic recv [-p PORT] [-t SECONDS] [-i IDLE] [-e EXPECT] [-R READY]
  *                [-l LOG]
  *
@@ -12,7 +12,10 @@
  * blocks (with SNDBUF bytes of send buffer, default the system's), so
  * that a queue held by PFC back-pressures it instead of losing: it
  * counts what it failed to send (errors) apart from what it sent.
- * -r 0 sends as fast as the socket takes them.
+ * -r 0 sends as fast as the socket takes them. -P sets the socket's
+ * priority (SO_PRIORITY), as a RoCE stack does for its traffic class:
+ * where roced classifies on clsact ingress (flower), a host's own
+ * datagrams reach their queue only that way.
  *
  * The receiver counts by TOS byte (IP_RECVTOS) and flow: received,
  * lost (sequence numbers never seen, up to the highest seen), duplicated,
@@ -79,7 +82,7 @@ static int do_send(int argc, char **argv)
 	struct sockaddr_in to = {.sin_family = AF_INET,
 	                         .sin_port = htons(4791)};
 	double rate = 1000, secs = 1;
-	long count = -1, size = 1000, sndbuf = 0, flow = 0, tos = 0;
+	long count = -1, size = 1000, sndbuf = 0, flow = 0, tos = 0, prio = -1;
 	uint64_t sent = 0, errors = 0, t0, next, end;
 	char buf[65536], *colon;
 	int fd, c;
@@ -98,7 +101,7 @@ static int do_send(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:")) != -1) {
+	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:P:")) != -1) {
 		switch (c) {
 		case 'T':
 			tos = (long)num(optarg, "TOS", 0, 255);
@@ -123,6 +126,9 @@ static int do_send(int argc, char **argv)
 		case 'f':
 			flow = (long)num(optarg, "flow", 0, MAX_FLOWS - 1);
 			break;
+		case 'P':
+			prio = (long)num(optarg, "priority", 0, 15);
+			break;
 		default:
 			return 2;
 		}
@@ -133,6 +139,9 @@ static int do_send(int argc, char **argv)
 	if (tos &&
 	    setsockopt(fd, IPPROTO_IP, IP_TOS, &(int){(int)tos}, sizeof(int)))
 		die("IP_TOS");
+	if (prio >= 0 && setsockopt(fd, SOL_SOCKET, SO_PRIORITY,
+	                            &(int){(int)prio}, sizeof(int)))
+		die("SO_PRIORITY");
 	if (sndbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){(int)sndbuf},
 	                         sizeof(int)))
 		die("SO_SNDBUF");
@@ -373,6 +382,7 @@ int main(int argc, char **argv)
 		return do_recv(argc - 1, argv + 1);
 	fprintf(stderr, "usage: traffic send DST[:PORT] [-T TOS] [-r PPS] "
 	                "[-t S] [-n N] [-s SIZE] [-b SNDBUF] [-f FLOW]\n"
+	                "            [-P PRIO]\n"
 	                "       traffic recv [-p PORT] [-t S] [-i IDLE] "
 	                "[-e N] [-R READY] [-l LOG]\n");
 	return 2;

@@ -1,6 +1,7 @@
 /* test_compile_pfc: what software PFC and the watchdog put into a plan
  * (lib/plan/compile_pfc.c): the no-drop queue's tbf leaf released and
- * held, the watchdog's actions on software and hardware ports, the ports
+ * held (a fifo inside, or RED where the kernel has it), the watchdog's
+ * actions on software and hardware ports, the ports
  * and modes where none of it applies, and that a hold and its release
  * are one tbf change for diff (no rebuild, nothing dropped). Linked into
  * test_compile. */
@@ -31,6 +32,22 @@ static const struct plan_port *run(struct policy *p, enum caps_preset preset,
 	cp.pfc_hold = hold;
 	cp.wd_shut = shut;
 	return tcomp_run_port(p, &cp, pl);
+}
+
+/* The same with software PFC and these capabilities. */
+static const struct plan_port *
+run_caps(struct policy *p, const struct caps *caps, struct plan *pl)
+{
+	struct compile_port cp;
+
+	memset(&cp, 0, sizeof(cp));
+	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
+	cp.caps = *caps;
+	cp.softpfc = true;
+	plan_init(pl);
+	assert_int_equal(compile_policy(p, &cp, 1, pl), 0);
+	assert_int_equal(pl->nports, 1);
+	return &pl->ports[0];
 }
 
 static void want_released(const struct plan_qdisc *qd)
@@ -170,36 +187,223 @@ static void test_watchdog_hardware(void **state)
 	policy_free(&p);
 }
 
-/* Where the kernel has sch_red, a WRED no-drop queue keeps its red leaf
- * and says that software PFC does not hold it; without sch_tbf, a
- * warning too. */
+#define INNER(q) PLAN_H_MAKE(PLAN_INNER_MAJOR(q), 0)
+
+/* Where the kernel has sch_red (the full preset: ets root), a WRED no-drop
+ * queue's leaf is the tbf, with the red inside it: held and released like
+ * the fifo queue's, RED's thresholds as without software PFC. */
+static void test_red_inside_tbf(void **state)
+{
+	struct policy p;
+	struct plan pl, plain;
+	const struct plan_port *pp, *alone;
+	const struct plan_qdisc *leaf, *in;
+	struct strbuf sb;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	alone = run(&p, CAPS_PRESET_FULL, false, 0, 0, &plain);
+	assert_int_equal(tcomp_qdisc(alone, LEAF(3))->kind, PLAN_QD_RED);
+	assert_int_equal(tcomp_count_msgs(alone, DIAG_WARNING, "ets also"), 0);
+
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_ETS_RED);
+	leaf = tcomp_qdisc(pp, LEAF(3));
+	assert_int_equal(leaf->kind, PLAN_QD_TBF);
+	assert_int_equal(leaf->parent, tcomp_qdisc(alone, LEAF(3))->parent);
+	assert_int_equal(leaf->u.tbf.rate, 4 * SPEED_B);
+	in = tcomp_qdisc(pp, INNER(3));
+	assert_int_equal(in->kind, PLAN_QD_RED);
+	assert_int_equal(in->parent, PLAN_H_MAKE(PLAN_LEAF_MAJOR(3), 1));
+	assert_int_equal(in->queue, 3);
+	assert_memory_equal(&in->u.red, &tcomp_qdisc(alone, LEAF(3))->u.red,
+	                    sizeof(in->u.red));
+	/* tbf's limit says RED's */
+	assert_int_equal(leaf->u.tbf.limit, in->u.red.limit);
+	/* the tbf before the red inside it, for the dry run's replay */
+	assert_true(leaf < in);
+	assert_int_equal(pp->nqdiscs, alone->nqdiscs + 1);
+	assert_int_equal(
+	    tcomp_count_msgs(pp, DIAG_WARNING, "not realised on a queue"), 0);
+	/* ets cannot skip a held band: said once */
+	tcomp_want_warning(pp, "c-out-8q-q3: while software PFC holds this "
+	                       "queue, ets also stops");
+	strbuf_init(&sb);
+	plan_text_write(&pl, &sb);
+	assert_non_null(strstr(sb.s, "qdisc add dev eth1 parent 4713:1 "
+	                             "handle 4723: red limit "));
+	strbuf_free(&sb);
+	plan_free(&pl);
+
+	/* Held: the tbf trickles, the red inside is the same. */
+	pp = run(&p, CAPS_PRESET_FULL, true, 0x08, 0, &pl);
+	leaf = tcomp_qdisc(pp, LEAF(3));
+	assert_int_equal(leaf->kind, PLAN_QD_TBF);
+	assert_int_equal(leaf->u.tbf.burst, FRAME);
+	assert_int_equal(tcomp_qdisc(pp, INNER(3))->kind, PLAN_QD_RED);
+	plan_free(&pl);
+
+	/* Shut with drop: the fifo that takes nothing, no red. */
+	pp = run(&p, CAPS_PRESET_FULL, true, 0x08, 0x08, &pl);
+	leaf = tcomp_qdisc(pp, LEAF(3));
+	assert_int_equal(leaf->kind, PLAN_QD_BFIFO);
+	assert_int_equal(leaf->u.fifo.limit, 0);
+	assert_null(plan_port_qdisc(pp, INNER(3)));
+	plan_free(&pl);
+	plan_free(&plain);
+	policy_free(&p);
+}
+
+/* A strict no-drop queue is not stopped by ets with the others; prio and
+ * htb roots skip a held band or class: no warning there. */
+static void test_ets_note(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	struct caps caps;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	caps_preset(&caps, CAPS_PRESET_FULL);
+	caps.qdiscs &= ~CAPS_QD_ETS;
+	pp = run_caps(&p, &caps, &pl);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_PRIO_RED);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
+	plan_free(&pl);
+	for (size_t i = 0; i < p.nmap_queuing; i++) {
+		p.map_queuing[i].queue[3].has_bandwidth = false;
+		p.map_queuing[i].queue[3].priority_level = 1;
+	}
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_ETS_RED);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* Without sch_tbf: warnings, and the usual leaves. */
 static void test_not_realised(void **state)
 {
 	struct policy p;
 	struct plan pl;
 	const struct plan_port *pp;
 	struct caps caps;
-	struct compile_port cp;
 
 	(void)state;
 	tcomp_ref_policy(&p, POLICY_PFC_ON);
-	pp = run(&p, CAPS_PRESET_FULL, true, 0x08, 0, &pl);
-	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_RED);
-	tcomp_want_warning(pp, "software PFC is not realised on a queue "
-	                       "with random-detect");
-	plan_free(&pl);
-	caps_preset(&caps, CAPS_PRESET_HOST);
-	caps.qdiscs &= ~CAPS_QD_TBF;
-	memset(&cp, 0, sizeof(cp));
-	snprintf(cp.ifname, sizeof(cp.ifname), "eth1");
-	cp.caps = caps;
-	cp.softpfc = true;
-	plan_init(&pl);
-	assert_int_equal(compile_policy(&p, &cp, 1, &pl), 0);
-	pp = &pl.ports[0];
-	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_BFIFO);
-	tcomp_want_warning(pp, "lacks sch_tbf");
-	plan_free(&pl);
+	for (int full = 0; full < 2; full++) {
+		caps_preset(&caps, full ? CAPS_PRESET_FULL : CAPS_PRESET_HOST);
+		caps.qdiscs &= ~CAPS_QD_TBF;
+		pp = run_caps(&p, &caps, &pl);
+		assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind,
+		                 full ? PLAN_QD_RED : PLAN_QD_BFIFO);
+		assert_null(plan_port_qdisc(pp, INNER(3)));
+		tcomp_want_warning(pp, "lacks sch_tbf");
+		plan_free(&pl);
+	}
+	policy_free(&p);
+}
+
+/* The tbf with red inside through diff: a hold is one tbf change; the
+ * watchdog's fifo replaces the tbf and its red goes with it (no delete of
+ * its own, which the kernel would refuse); back, both are added, the tbf
+ * first; a tbf made anew gets its red again even where the kernel still
+ * listed the old one. */
+static void test_red_inside_diff(void **state)
+{
+	struct policy p;
+	struct plan a, b, c;
+	const struct plan_port *rel, *held, *shut;
+	struct plan_port have;
+	struct plan_qdisc qd[32];
+	struct diff d;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	rel = run(&p, CAPS_PRESET_FULL, true, 0, 0, &a);
+	held = run(&p, CAPS_PRESET_FULL, true, 0x08, 0, &b);
+	shut = run(&p, CAPS_PRESET_FULL, true, 0x08, 0x08, &c);
+	diff_init(&d);
+	assert_int_equal(diff_port(held, rel, &d), 0);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.ops[0].kind, DIFF_CHANGE);
+	assert_int_equal(d.ops[0].u.qdisc.handle, LEAF(3));
+	diff_free(&d);
+
+	diff_init(&d);
+	assert_int_equal(diff_port(shut, held, &d), 0);
+	assert_int_equal(d.n, 2);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.qdisc.handle, LEAF(3));
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].u.qdisc.kind, PLAN_QD_BFIFO);
+	diff_free(&d);
+
+	diff_init(&d);
+	assert_int_equal(diff_port(rel, shut, &d), 0);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].u.qdisc.handle, LEAF(3));
+	assert_int_equal(d.ops[2].kind, DIFF_ADD);
+	assert_int_equal(d.ops[2].u.qdisc.handle, INNER(3));
+	diff_free(&d);
+
+	/* The kernel lists the red before its tbf (a dump's order) and the
+	 * tbf as a fifo: the fifo goes, the tbf and then the red come. */
+	have = *rel;
+	assert_true(rel->nqdiscs < 32);
+	have.nqdiscs = 0;
+	have.qdiscs = qd;
+	qd[have.nqdiscs++] = *tcomp_qdisc(rel, INNER(3));
+	for (size_t i = 0; i < rel->nqdiscs; i++)
+		if (rel->qdiscs[i].handle != INNER(3))
+			qd[have.nqdiscs++] = rel->qdiscs[i];
+	diff_init(&d);
+	assert_int_equal(diff_port(rel, &have, &d), 0);
+	assert_int_equal(d.n, 0);
+	diff_free(&d);
+	for (size_t i = 0; i < have.nqdiscs; i++)
+		if (qd[i].handle == LEAF(3)) {
+			qd[i].kind = PLAN_QD_BFIFO;
+			qd[i].u.fifo.limit = 1000;
+		}
+	diff_init(&d);
+	assert_int_equal(diff_port(rel, &have, &d), 0);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.ops[0].kind, DIFF_DEL);
+	assert_int_equal(d.ops[0].u.qdisc.handle, LEAF(3));
+	assert_int_equal(d.ops[1].kind, DIFF_ADD);
+	assert_int_equal(d.ops[1].u.qdisc.handle, LEAF(3));
+	assert_int_equal(d.ops[2].kind, DIFF_ADD);
+	assert_int_equal(d.ops[2].u.qdisc.handle, INNER(3));
+	diff_free(&d);
+
+	/* A WANT listing the red first (a rollback's, from a dump): the tbf
+	 * is still added before it. */
+	diff_init(&d);
+	{
+		struct plan_port want = have;
+		struct plan_qdisc wq[32];
+
+		memcpy(wq, qd, sizeof(wq));
+		for (size_t i = 0; i < want.nqdiscs; i++)
+			if (wq[i].handle == LEAF(3))
+				wq[i] = *tcomp_qdisc(rel, LEAF(3));
+		want.qdiscs = wq;
+		have = *shut;
+		assert_int_equal(diff_port(&want, &have, &d), 0);
+		assert_int_equal(d.n, 3);
+		assert_int_equal(d.ops[1].u.qdisc.handle, LEAF(3));
+		assert_int_equal(d.ops[2].u.qdisc.handle, INNER(3));
+	}
+	diff_free(&d);
+	plan_free(&a);
+	plan_free(&b);
+	plan_free(&c);
 	policy_free(&p);
 }
 
@@ -383,8 +587,9 @@ static void test_link_pause_software(void **state)
 	policy_free(&p);
 }
 
-/* Where the kernel has sch_red, the WRED queue keeps its red leaf (ECN
- * marking) and says link pause does not hold it; the others are held.
+/* Where the kernel has sch_red, the WRED queue is held too, its red
+ * inside the tbf (ECN marking goes on while released); ets's stall of
+ * the other bands is not worth a warning when all are held at once.
  * Without sch_tbf nothing is held, and each queue says so. A hold and
  * its release change only the leaves, in place. */
 static void test_link_pause_software_limits(void **state)
@@ -401,10 +606,12 @@ static void test_link_pause_software_limits(void **state)
 	i->fc_rx = true;
 	i->fc_rx_line = 12;
 	pp = run_lp(&p, CAPS_PRESET_FULL, true, 0, &a);
-	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_RED);
-	tcomp_want_warning(pp, "q3: 802.3x link pause (flowcontrol receive "
-	                       "on) is not realised on a queue with "
-	                       "random-detect");
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.burst, FRAME);
+	assert_int_equal(tcomp_qdisc(pp, INNER(3))->kind, PLAN_QD_RED);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "random-detect"),
+	                 0);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
 	want_held(tcomp_qdisc(pp, LEAF(0)));
 	plan_free(&a);
 
@@ -443,7 +650,10 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_pfc_not_enabled),
 	    cmocka_unit_test(test_watchdog_software),
 	    cmocka_unit_test(test_watchdog_hardware),
+	    cmocka_unit_test(test_red_inside_tbf),
+	    cmocka_unit_test(test_ets_note),
 	    cmocka_unit_test(test_not_realised),
+	    cmocka_unit_test(test_red_inside_diff),
 	    cmocka_unit_test(test_hold_is_one_change),
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_link_pause_software),

@@ -774,6 +774,13 @@ void test_ownership(void **state)
 	assert_false(tc_msg_qdisc_is_roced(H(1, 0)));
 	assert_int_equal(tc_msg_leaf_queue(H(4713, 0)), 3);
 	assert_int_equal(tc_msg_leaf_queue(H(4791, 0)), -1);
+	/* inside a leaf (red in a software PFC tbf): roced's, not a leaf */
+	assert_true(tc_msg_qdisc_is_roced(H(4723, 0)));
+	assert_true(tc_msg_qdisc_is_roced(H(4727, 0)));
+	assert_false(tc_msg_qdisc_is_roced(H(4728, 0)));
+	assert_int_equal(tc_msg_inner_queue(H(4723, 0)), 3);
+	assert_int_equal(tc_msg_inner_queue(H(4713, 0)), -1);
+	assert_int_equal(tc_msg_leaf_queue(H(4723, 0)), -1);
 	assert_true(tc_msg_class_is_roced(H(4791, 13)));
 	assert_false(tc_msg_class_is_roced(H(1, 13)));
 	assert_int_equal(tc_msg_class_queue(H(4791, 17)), 7);
