@@ -11,6 +11,11 @@
 #include "model/plan.h"
 #include "plan/compile.h"
 
+/* At most this many batches of frames are read from a port before its
+ * hold may end (frames_process reads 64 at a time): what a socket
+ * buffer holds (frame_packet.c), some 5000 small frames. */
+#define AGENTS_DRAIN_BATCHES 96
+
 static double agents_ms(void)
 {
 	struct timespec t;
@@ -30,21 +35,30 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 	struct agents *a = arg;
 	struct ports_port *e = a->ports ? ports_find(a->ports, ifname) : NULL;
 	struct frame_port *fp = frames_find(&a->frames, ifname);
+	const struct softpfc_port *sp =
+	    softpfc_port(&a->softpfc, ifname, false);
+	uint8_t gone = e ? (uint8_t)(e->watchdog.pfc_hold & ~held) : 0;
+	char why[64] = "";
 
 	if (!e)
 		return;
-	if (((e->watchdog.pfc_hold & ~held) ||
-	     (e->watchdog.lp_hold && !lp_held)) &&
-	    fp)
+	if ((gone || (e->watchdog.lp_hold && !lp_held)) && fp)
 		fp->kick = true;
 	/* A hold begins: the held queue fills with nothing leaving, and the
 	 * transmit side must see it at its fast pace, not an idle one. */
 	if ((held & ~e->watchdog.pfc_hold) || (lp_held && !e->watchdog.lp_hold))
 		txpoll_hurry(&a->tx, agents_ms());
+	/* How long the pause lasted (the first priority released): what
+	 * the watchdog's detection time must exceed for legitimate pause. */
+	for (unsigned p = 0; sp && p < PFC_NPRIO && !why[0]; p++)
+		if (gone & (1u << p))
+			snprintf(why, sizeof(why),
+			         " (priority %u held %.1f ms)", p,
+			         sp->last_held[p]);
 	if (held != e->watchdog.pfc_hold)
 		log_debug(LOG_SUB_WATCHDOG,
-		          "%s: software PFC holds priorities 0x%02x", ifname,
-		          held);
+		          "%s: software PFC holds priorities 0x%02x%s", ifname,
+		          held, why);
 	if (lp_held != e->watchdog.lp_hold)
 		log_debug(LOG_SUB_WATCHDOG, "%s: link pause %s the port",
 		          ifname, lp_held ? "holds" : "releases");
@@ -114,6 +128,30 @@ static void agents_softpfc_sync(struct agents *a, double now)
 	}
 }
 
+/* The watchdog's log names where the pause comes from: the port's LLDP
+ * neighbour (the DCBX peer, its newest), as lldpd and NX-OS show it. */
+static void agents_neighbour(void *arg, const char *ifname, char *buf,
+                             size_t len)
+{
+	const struct agents *a = arg;
+	const struct lldp_port *lp = lldp_agent_find(&a->lldp, ifname);
+	const struct lldp_nbr *n = lp ? lldp_port_peer(lp, NULL) : NULL;
+	char chassis[LLDP_ID_TEXT_MAX], port[LLDP_ID_TEXT_MAX];
+
+	if (!n) {
+		snprintf(buf, len, "no LLDP neighbour");
+		return;
+	}
+	lldp_id_format(&n->pdu.chassis, false, chassis, sizeof(chassis));
+	lldp_id_format(&n->pdu.port, true, port, sizeof(port));
+	if (n->pdu.sys_name[0])
+		snprintf(buf, len, "LLDP neighbour %.64s (chassis %s, port %s)",
+		         n->pdu.sys_name, chassis, port);
+	else
+		snprintf(buf, len, "LLDP neighbour chassis %s, port %s",
+		         chassis, port);
+}
+
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg)
 {
@@ -125,6 +163,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.softpfc = &a->softpfc;
 	a->wd.reconcile = fn;
 	a->wd.arg = arg;
+	a->wd.neighbour = agents_neighbour;
+	a->wd.neighbour_arg = a;
 	a->tx.nl = nl;
 	a->lp.nl = nl;
 }
@@ -157,8 +197,9 @@ void agents_applied(struct agents *a)
 			          strerror(-rc));
 	}
 	/* What the apply changed (a queue shut, PFC enabled): honoured,
-	 * watched. */
+	 * watched; a hold just applied gets the watchdog's sample. */
 	agents_softpfc_sync(a, agents_ms());
+	wdpoll_held(&a->wd, agents_ms());
 	if (a->policy)
 		wdpoll_sync(&a->wd, a->policy, agents_ms());
 	if (a->policy && a->ports) {
@@ -408,15 +449,24 @@ void agents_tick(struct agents *a, double now_ms)
 	lldp_agent_tick(&a->lldp, now_ms);
 	lldpad_client_tick(&a->lldpad, now_ms);
 	/* A hold ends only if no refresh is waiting on its socket: the
-	 * loop may have been busy (an apply) past the frame's arrival. */
+	 * loop may have been busy (an apply, or no CPU) past the frame's
+	 * arrival. Everything waiting is read, not one batch: frames are
+	 * dated on arrival, and a storm's backlog of more than a batch
+	 * would otherwise end its hold in the middle of the storm. */
 	if (softpfc_next(&a->softpfc) >= 0 &&
 	    softpfc_next(&a->softpfc) <= now_ms)
-		for (size_t i = 0; i < a->frames.n; i++)
-			if (a->frames.v[i].fd >= 0 &&
-			    softpfc_port(&a->softpfc, a->frames.v[i].ifname,
-			                 false))
-				frames_process(&a->frames, a->frames.v[i].fd,
-				               now_ms);
+		for (size_t i = 0; i < a->frames.n; i++) {
+			int fd = a->frames.v[i].fd;
+
+			if (fd < 0 ||
+			    !softpfc_port(&a->softpfc, a->frames.v[i].ifname,
+			                  false))
+				continue;
+			for (int k = 0; k < AGENTS_DRAIN_BATCHES &&
+			                frames_process(&a->frames, fd, now_ms);
+			     k++)
+				;
+		}
 	softpfc_expire(&a->softpfc, now_ms);
 	wdpoll_tick(&a->wd, now_ms);
 	txpoll_tick(&a->tx, now_ms);

@@ -12,6 +12,10 @@
  * between them (the socket's receive buffer, not roced, then drops what
  * it cannot hold; the kernel counts those). */
 #define FRAME_BATCH 64
+/* A receive stamp older than this is not believed: the socket buffer
+ * holds a few thousand frames, read within a second even on a loaded
+ * host; an older one means the wall clock stepped. */
+#define FRAME_AGE_MAX_MS 10000.0
 
 static const uint8_t frame_lldp_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e};
 static const uint8_t frame_macc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
@@ -142,34 +146,36 @@ static int frames_kind(const uint8_t *buf, size_t len)
 	return -1;
 }
 
-void frames_process(struct frames *f, int fd, double now_ms)
+bool frames_process(struct frames *f, int fd, double now_ms)
 {
 	struct frame_port *p = frames_by_fd(f, fd);
 	uint8_t buf[FRAME_MAX];
 	char ifname[FRAME_IFNAME_MAX];
 
 	if (!p)
-		return;
+		return false;
 	/* The receiver may detach the port (or attach others, which moves
 	 * the array): it is looked up again after each frame. */
 	snprintf(ifname, sizeof(ifname), "%s", p->ifname);
 	for (int i = 0; i < FRAME_BATCH; i++) {
 		ssize_t n;
+		double at;
 		int kind;
 
 		p = frames_by_fd(f, fd);
 		if (!p)
-			return;
-		n = f->ops->recv(f->impl, fd, buf, sizeof(buf));
+			return false;
+		at = now_ms;
+		n = f->ops->recv(f->impl, fd, buf, sizeof(buf), &at);
 		if (n == -EAGAIN || n == -EWOULDBLOCK)
-			return;
+			return false;
 		if (n == -EINTR)
 			continue;
 		if (n < 0) {
 			/* ENETDOWN after the port went down, for one: not
 			 * a frame, and the next read may work. */
 			p->c.rx_errors++;
-			return;
+			return false;
 		}
 		if (n < 14) {
 			p->c.rx_short++;
@@ -185,8 +191,13 @@ void frames_process(struct frames *f, int fd, double now_ms)
 			continue;
 		}
 		p->c.rx++;
-		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, now_ms);
+		/* Never later than now, nor older than the socket can hold
+		 * (a clock stepped under the kernel's stamp). */
+		if (!(at <= now_ms && at > now_ms - FRAME_AGE_MAX_MS))
+			at = now_ms;
+		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, at);
 	}
+	return true;
 }
 
 int frames_wake(struct frames *f, const char *ifname, bool on)

@@ -40,7 +40,8 @@ enum frame_kind {
 #define FRAME_NKINDS    (FRAME_DATA + 1)
 #define FRAME_WAKE_SNAP 14
 
-/* A whole frame received on port IFNAME at NOW_MS (CLOCK_MONOTONIC). */
+/* A whole frame received on port IFNAME at NOW_MS (CLOCK_MONOTONIC): when
+ * it arrived, where the socket dates it, else when it was read. */
 typedef void (*frame_rx_fn)(void *arg, const char *ifname, const uint8_t *buf,
                             size_t len, double now_ms);
 
@@ -50,8 +51,12 @@ struct frame_ops {
 	 * non-blocking; returns an fd the loop polls, or -errno. */
 	int (*open)(void *impl, int ifindex);
 	void (*close)(void *impl, int fd);
-	/* One frame, or -EAGAIN when none is waiting, or -errno. */
-	ssize_t (*recv)(void *impl, int fd, uint8_t *buf, size_t len);
+	/* One frame, or -EAGAIN when none is waiting, or -errno. AT_MS
+	 * comes in as the time of the read; the op may set it to when the
+	 * frame arrived (CLOCK_MONOTONIC ms): a loaded host reads frames
+	 * late, and a pause counts from its reception. */
+	ssize_t (*recv)(void *impl, int fd, uint8_t *buf, size_t len,
+	                double *at_ms);
 	int (*send)(void *impl, int fd, int ifindex, const uint8_t *buf,
 	            size_t len);
 	/* The same through the port's qdiscs (send bypasses them), or NULL
@@ -115,8 +120,9 @@ struct frame_port *frames_find(struct frames *f, const char *ifname);
 struct frame_port *frames_by_fd(struct frames *f, int fd);
 /* Read what waits on FD's port (at most a bounded batch, so that a flood
  * cannot starve the control socket; the loop comes back for the rest)
- * and hand each frame to its receiver. */
-void frames_process(struct frames *f, int fd, double now_ms);
+ * and hand each frame to its receiver. Returns true when the batch was
+ * full: more may wait. */
+bool frames_process(struct frames *f, int fd, double now_ms);
 /* Send a whole frame out of IFNAME through its qdiscs, unlike
  * frames_send(): software PFC's kick of a released queue. Returns 0 or
  * -errno. */

@@ -15,6 +15,7 @@
 #include <linux/if_packet.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef PACKET_IGNORE_OUTGOING
@@ -98,6 +99,9 @@ static int packet_open(void *impl, int ifindex)
 		close(fd);
 		return rc;
 	}
+	/* Each frame dated on arrival: software PFC counts a pause from
+	 * its reception, however late a loaded roced reads it. */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	/* Cheaper than the filter's own test where the kernel has it. */
 	setsockopt(fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one));
 	/* Link-local control frames (LLDPDUs, pause frames) go straight to
@@ -120,13 +124,55 @@ static void packet_close(void *impl, int fd)
 	close(fd);
 }
 
-static ssize_t packet_recv(void *impl, int fd, uint8_t *buf, size_t len)
+/* The kernel's receive stamp (CLOCK_REALTIME) as CLOCK_MONOTONIC ms:
+ * how long ago it was, taken from now on the monotonic clock. */
+static void packet_stamp(const struct msghdr *mh, double *at_ms)
 {
+	struct timespec real, mono;
+
+	for (struct cmsghdr *c = CMSG_FIRSTHDR((struct msghdr *)mh); c;
+	     c = CMSG_NXTHDR((struct msghdr *)mh, c)) {
+		struct timespec ts;
+		double ago;
+
+		if (c->cmsg_level != SOL_SOCKET ||
+		    c->cmsg_type != SCM_TIMESTAMPNS ||
+		    c->cmsg_len < CMSG_LEN(sizeof(ts)))
+			continue;
+		memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+		clock_gettime(CLOCK_REALTIME, &real);
+		clock_gettime(CLOCK_MONOTONIC, &mono);
+		ago = (double)(real.tv_sec - ts.tv_sec) * 1e3 +
+		      (double)(real.tv_nsec - ts.tv_nsec) / 1e6;
+		/* frames_process() drops a stamp that makes no sense */
+		*at_ms = (double)mono.tv_sec * 1e3 +
+		         (double)mono.tv_nsec / 1e6 - ago;
+		return;
+	}
+}
+
+static ssize_t packet_recv(void *impl, int fd, uint8_t *buf, size_t len,
+                           double *at_ms)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(struct timespec))];
+	} ctl;
+	struct iovec iov = {.iov_base = buf, .iov_len = len};
+	struct msghdr mh = {
+	    .msg_iov = &iov,
+	    .msg_iovlen = 1,
+	    .msg_control = ctl.buf,
+	    .msg_controllen = sizeof(ctl.buf),
+	};
 	ssize_t n;
 
 	(void)impl;
-	n = recv(fd, buf, len, 0);
-	return n < 0 ? -errno : n;
+	n = recvmsg(fd, &mh, 0);
+	if (n < 0)
+		return -errno;
+	packet_stamp(&mh, at_ms);
+	return n;
 }
 
 static int packet_send(void *impl, int fd, int ifindex, const uint8_t *buf,

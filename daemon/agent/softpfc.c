@@ -78,9 +78,16 @@ static void softpfc_end(double *until, double since, double *total, double now)
 }
 
 static void softpfc_begin(const struct softpfc_port *e, double *until,
-                          double *since, uint16_t quanta, double now)
+                          double *since, double *total, uint16_t quanta,
+                          double now)
 {
 	double ms = (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
+
+	/* A hold whose time ran out before this frame came ended then,
+	 * though roced, busy, has not released it yet: this is a new one
+	 * (the time held is the time the peer asked for). */
+	if (*until > 0 && *until < now)
+		softpfc_end(until, *since, total, *until);
 
 	/* A refresh of a hold (the peer keeps pausing) is stickier than a
 	 * lone pause: see SOFTPFC_REFRESH_MIN_MS. */
@@ -95,13 +102,19 @@ static void softpfc_begin(const struct softpfc_port *e, double *until,
 
 static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 {
-	softpfc_end(&e->until[p], e->since[p], &e->c.held_ms[p], now);
+	double since = e->since[p];
+
+	if (e->until[p] <= 0)
+		return;
+	softpfc_end(&e->until[p], since, &e->c.held_ms[p], now);
+	e->last_held[p] = now - since;
 }
 
 static void softpfc_hold(struct softpfc_port *e, unsigned p, uint16_t quanta,
                          double now)
 {
-	softpfc_begin(e, &e->until[p], &e->since[p], quanta, now);
+	softpfc_begin(e, &e->until[p], &e->since[p], &e->c.held_ms[p], quanta,
+	              now);
 }
 
 int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
@@ -153,7 +166,7 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 			return;
 		if (f.quanta[0])
 			softpfc_begin(e, &e->lp.until, &e->lp.since,
-			              f.quanta[0], now);
+			              &e->c.lp_held_ms, f.quanta[0], now);
 		else
 			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
 			            now);
@@ -166,6 +179,7 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 			/* Counted whether honoured or not: the watchdog's
 			 * live counter. */
 			e->c.rx_pause[p]++;
+			e->c.last_pause_ms[p] = now;
 			if (e->honour & (1u << p))
 				softpfc_hold(e, p, f.quanta[p], now);
 		} else if (pfc_frame_releases(&f, p)) {
@@ -216,14 +230,23 @@ void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN])
 	buf[13] = SOFTPFC_KICK_ETHERTYPE & 0xff;
 }
 
+/* A hold's time so far: up to NOW, or to its end if that is past and
+ * roced has not released it yet. */
+static double softpfc_so_far(double until, double since, double now)
+{
+	if (until <= 0)
+		return 0;
+	return (until < now ? until : now) - since;
+}
+
 double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now)
 {
 	if (p >= PFC_NPRIO)
 		return 0;
-	return e->c.held_ms[p] + (e->until[p] > 0 ? now - e->since[p] : 0);
+	return e->c.held_ms[p] + softpfc_so_far(e->until[p], e->since[p], now);
 }
 
 double softpfc_lp_held_ms(const struct softpfc_port *e, double now)
 {
-	return e->c.lp_held_ms + (e->lp.until > 0 ? now - e->lp.since : 0);
+	return e->c.lp_held_ms + softpfc_so_far(e->lp.until, e->lp.since, now);
 }

@@ -69,6 +69,9 @@ struct softpfc_counters {
 	double held_ms[PFC_NPRIO];
 	/* Time the whole port was held by link pause, ms (the same). */
 	double lp_held_ms;
+	/* When the last pause frame for the priority arrived (ms; 0:
+	 * never), honoured or not: the watchdog's quiet time starts there. */
+	double last_pause_ms[PFC_NPRIO];
 };
 
 struct softpfc_port {
@@ -80,8 +83,9 @@ struct softpfc_port {
 	bool link_pause_rx;
 	/* Each priority's hold ends at (CLOCK_MONOTONIC ms); 0: not held. */
 	double until[PFC_NPRIO];
-	double since[PFC_NPRIO]; /* when the hold began */
-	uint8_t held;            /* the set the daemon was last told */
+	double since[PFC_NPRIO];     /* when the hold began */
+	double last_held[PFC_NPRIO]; /* how long the last hold lasted, ms */
+	uint8_t held;                /* the set the daemon was last told */
 	/* The whole port's hold by 802.3x link pause, apart from the
 	 * priorities' (a PFC XON must not end it), and whether the daemon
 	 * was last told it is held. */
@@ -131,7 +135,11 @@ double softpfc_next(const struct softpfc *s);
 /* The kick frame for a port of MAC into BUF (SOFTPFC_KICK_LEN bytes). */
 void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN]);
 
-/* The time priority P of E has been held in all, up to NOW (ms). */
+/* The time priority P of E has been held in all, up to NOW (ms): the
+ * time its peer asked for, each hold ending when its time ran out even
+ * where roced released it late (a loaded host): the watchdog's pause-
+ * duration counter, which must not count roced's own lateness as a
+ * peer's pause (pfcwd_nofalse). */
 double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now);
 /* The time link pause has held E's port in all, up to NOW (ms). */
 double softpfc_lp_held_ms(const struct softpfc_port *e, double now);

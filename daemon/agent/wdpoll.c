@@ -139,7 +139,7 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		struct ports_port *pe =
 		    w->ports ? ports_find(w->ports, f->name) : NULL;
 		struct wdpoll_port *e = wdpoll_add(w, f->name);
-		uint8_t prios[POLICY_NQUEUES], queues;
+		uint8_t prios[POLICY_NQUEUES] = {0}, queues;
 		bool on = policy_iface_watchdog(p, f);
 
 		if (!e) {
@@ -173,9 +173,13 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 
 int wdpoll_wait(const struct wdpoll *w, double now)
 {
-	if (!w->next_ms)
+	double next = w->next_ms;
+
+	if (w->extra_ms && (!next || w->extra_ms < next))
+		next = w->extra_ms;
+	if (!next)
 		return -1;
-	return w->next_ms <= now ? 0 : (int)(w->next_ms - now) + 1;
+	return next <= now ? 0 : (int)(next - now) + 1;
 }
 
 /* The watched port of IFINDEX (W->byidx sorted by ifindex), or NULL. */
@@ -224,6 +228,63 @@ static int wdpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* A class dump of one port: the drops of the classes of its queues. */
+static int wdpoll_class_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct wdpoll_port *e = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct tc_stats_obj o;
+	int q;
+
+	if (nlh->nlmsg_type != RTM_NEWTCLASS ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
+	    tcm->tcm_ifindex != e->ifindex)
+		return MNL_CB_OK;
+	q = tc_msg_class_queue(tcm->tcm_handle);
+	if (q < 0 || q >= POLICY_NQUEUES || !(e->queues & (1u << q)) ||
+	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
+	    o.obj != TC_MSG_CLASS || !o.st.queue)
+		return MNL_CB_OK;
+	e->cseen |= (uint8_t)(1u << q);
+	e->cdrops[q] = o.st.drops;
+	return MNL_CB_OK;
+}
+
+/* Does queue Q of E need its class's drops now: near a storm, in one,
+ * or restored with the shut leaf's last drops still to count? */
+static bool wdpoll_wants_class(const struct wdpoll_port *e, unsigned q)
+{
+	const struct pfcwd_queue *s = &e->q[q];
+
+	return s->state == PFCWD_WAIT_SHUTDOWN || s->state == PFCWD_SHUTDOWN ||
+	       s->tail || e->restore_how[q];
+}
+
+/* Read the class drops of the ports with a queue that wants them (one
+ * dump per such port; storms are rare). */
+static void wdpoll_classes(struct wdpoll *w)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct nlb_error nerr;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		bool want = false;
+
+		e->cseen = 0;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			want |=
+			    (e->take & (1u << q)) && wdpoll_wants_class(e, q);
+		if (!want || !e->ifindex || !w->nl ||
+		    tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, e->ifindex, 0,
+		                0) < 0)
+			continue;
+		if (nlb_dump(w->nl, (struct nlmsghdr *)req, wdpoll_class_cb, e,
+		             &nerr) < 0)
+			e->cseen = 0;
+	}
+}
+
 static int wdpoll_idx_cmp(const void *a, const void *b, void *arg)
 {
 	const struct wdpoll *w = arg;
@@ -259,27 +320,32 @@ static void wdpoll_index(struct wdpoll *w)
 	qsort_r(w->byidx, w->nbyidx, sizeof(*w->byidx), wdpoll_idx_cmp, w);
 }
 
-static void wdpoll_log(const struct wdpoll_port *e, unsigned q,
-                       enum pfcwd_event ev, const struct pfcwd_config *c,
-                       const char *how)
+/* One line per storm and per restore: the port, the qos-group and its
+ * priorities, and the LLDP neighbour (where the pause comes from). */
+static void wdpoll_log(const struct wdpoll *w, const struct wdpoll_port *e,
+                       unsigned q, enum pfcwd_event ev,
+                       const struct pfcwd_config *c, const char *how)
 {
 	const struct pfcwd_queue *s = &e->q[q];
-	char prios[32];
+	char prios[32], nbr[WDPOLL_NEIGHBOUR_MAX];
 
 	policy_list_format(e->prios[q], prios, sizeof(prios));
+	snprintf(nbr, sizeof(nbr), "no LLDP neighbour");
+	if (w->neighbour)
+		w->neighbour(w->neighbour_arg, e->ifname, nbr, sizeof(nbr));
 	if (ev == PFCWD_EV_STORM)
-		log_warnx("%s: PFC storm on qos-group %u (priority %s): "
+		log_warnx("%s: PFC storm on qos-group %u (priority %s), %s: "
 		          "pause received with the queue stuck for %u ms, "
 		          "action %s%s",
-		          e->ifname, q, prios, c->detect_ms,
+		          e->ifname, q, prios, nbr, c->detect_ms,
 		          policy_pfcwd_action_name(c->action),
 		          c->action == POLICY_PFCWD_DROP ? ", queue flushed"
 		                                         : "");
 	else
-		log_info("%s: PFC storm over on qos-group %u (priority %s): "
-		         "queue restored (%s) after %.1f s, %" PRIu64
+		log_info("%s: PFC storm over on qos-group %u (priority %s), "
+		         "%s: queue restored (%s) after %.1f s, %" PRIu64
 		         " packets dropped",
-		         e->ifname, q, prios, how,
+		         e->ifname, q, prios, nbr, how,
 		         (s->last_restore_ms - s->shut_ms) / 1000.0,
 		         s->drained + s->dropped);
 }
@@ -312,8 +378,8 @@ static bool wdpoll_wants(const struct wdpoll_port *e,
 {
 	const struct pfcwd_queue *s = &e->q[q];
 
-	return !s->have_prev || s->state != PFCWD_MONITORED ||
-	       wdpoll_pause(e, sp, q) != s->prev.pause_rx;
+	return !s->have_prev || s->state != PFCWD_MONITORED || s->tail ||
+	       e->restore_how[q] || wdpoll_pause(e, sp, q) != s->prev.pause_rx;
 }
 
 /* Read the counters of the watched hardware ports (all reads first:
@@ -324,7 +390,7 @@ static void wdpoll_hw_read(struct wdpoll *w)
 {
 	for (size_t i = 0; i < w->n; i++) {
 		w->v[i].hp = NULL;
-		if (w->hw && w->v[i].hw && w->v[i].watched)
+		if (w->hw && w->v[i].hw && w->v[i].watched && w->v[i].take)
 			hwcnt_read(w->hw, w->v[i].ifname);
 	}
 	for (size_t i = 0; w->hw && i < w->n; i++) {
@@ -332,7 +398,7 @@ static void wdpoll_hw_read(struct wdpoll *w)
 		const struct hwcnt_port *hp;
 		int err;
 
-		if (!e->hw || !e->watched)
+		if (!e->hw || !e->watched || !e->take)
 			continue;
 		hp = hwcnt_find(w->hw, e->ifname);
 		err = !hp ? -ENOMEM : hp->ok ? 0 : hp->err;
@@ -377,28 +443,164 @@ static const struct softpfc_port *wdpoll_sp(const struct wdpoll *w,
 	return e->sp;
 }
 
+/* When queue Q of E wants a sample before the next poll; < 0: never. */
+static double wdpoll_qdue(const struct wdpoll_port *e, unsigned q,
+                          const struct pfcwd_config *c)
+{
+	double d = pfcwd_due(&e->q[q], c), x = e->due[q];
+
+	return x > 0 && (d < 0 || x < d) ? x : d;
+}
+
+/* The earliest sample due after NOW between polls. One that is not
+ * after NOW was taken by this tick and decided nothing (no counters):
+ * the next poll takes it up, and the loop does not spin on it. */
+static void wdpoll_plan(struct wdpoll *w, double now)
+{
+	w->extra_ms = 0;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct wdpoll_port *e = &w->v[i];
+		struct pfcwd_config c;
+
+		if (!e->watched)
+			continue;
+		wdpoll_config(w, e, &c);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			double d;
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			d = wdpoll_qdue(e, q, &c);
+			if (d > now && (!w->extra_ms || d < w->extra_ms))
+				w->extra_ms = d;
+		}
+	}
+}
+
+void wdpoll_held(struct wdpoll *w, double now)
+{
+	bool asked = false;
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp;
+
+		if (!e->watched || !(sp = wdpoll_sp(w, e)))
+			continue;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			bool held = sp->held & e->prios[q];
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			if (held && !e->hold_seen[q] &&
+			    e->q[q].state != PFCWD_SHUTDOWN) {
+				e->due[q] = now + WDPOLL_SETTLE_MS;
+				e->hold_tries[q] = 1;
+				asked = true;
+			}
+			e->hold_seen[q] = held;
+		}
+	}
+	if (asked)
+		wdpoll_plan(w, now);
+}
+
+/* The sample of queue Q of E at NOW; false when there is none (its
+ * counters were not in the dump). */
+static bool wdpoll_sample(const struct wdpoll_port *e,
+                          const struct softpfc_port *sp, unsigned q, double now,
+                          struct pfcwd_sample *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (e->hp) {
+		hwcnt_sample(e->hp, e->prios[q], s);
+		goto counters;
+	}
+	s->pause_rx = wdpoll_pause(e, sp, q);
+	s->rx_live = true;
+	/* Software PFC's time paused is the queue's pause-duration counter
+	 * (the longest of its priorities'), and it dates the last frame. */
+	s->has_duration = true;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		uint64_t us;
+
+		if (!(e->prios[q] & (1u << p)))
+			continue;
+		us = (uint64_t)(softpfc_held_ms(sp, p, now) * 1000.0);
+		if (us > s->paused_us)
+			s->paused_us = us;
+		if (sp->c.last_pause_ms[p] > s->last_pause_ms)
+			s->last_pause_ms = sp->c.last_pause_ms[p];
+	}
+counters:
+	if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
+		/* No pause since the last sample: a clean poll whatever the
+		 * queue did; its counters as they were (no netlink read). */
+		s->tx_packets = e->q[q].prev.tx_packets;
+		s->drops = e->q[q].prev.drops;
+		s->backlog = e->q[q].prev.backlog;
+	} else if (e->seen[q]) {
+		s->tx_packets = e->st[q].packets;
+		s->drops = e->st[q].drops;
+		s->backlog = e->st[q].qlen;
+	} else {
+		return false;
+	}
+	s->has_class_drops = e->cseen & (1u << q);
+	s->class_drops = e->cdrops[q];
+	return true;
+}
+
 void wdpoll_tick(struct wdpoll *w, double now)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct nlb_error nerr;
-	bool changed = false, dump = false;
+	bool changed = false, dump = false, poll;
 	int rc = 0;
 
-	if (!w->next_ms || now < w->next_ms)
+	poll = w->next_ms && now >= w->next_ms;
+	if (!poll && !(w->extra_ms && now >= w->extra_ms))
 		return;
-	w->next_ms += w->cfg.poll_ms;
-	if (w->next_ms <= now)
-		w->next_ms = now + w->cfg.poll_ms; /* polls missed: skipped */
-	w->polls++;
+	if (poll) {
+		w->next_ms += w->cfg.poll_ms;
+		if (w->next_ms <= now) /* polls missed: skipped */
+			w->next_ms = now + w->cfg.poll_ms;
+		w->polls++;
+	}
+	/* Which queues this tick samples: all at a poll, else those due. */
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp = wdpoll_sp(w, e);
+		struct pfcwd_config c;
+
+		e->take = 0;
+		e->cseen = 0; /* read again below, if at all */
+		if (!e->watched || (!sp && !e->hw))
+			continue;
+		wdpoll_config(w, e, &c);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			double d;
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			d = wdpoll_qdue(e, q, &c);
+			if (!poll && (d < 0 || d > now + PFCWD_SLACK_MS))
+				continue;
+			e->take |= (uint8_t)(1u << q);
+			/* a sample asked for later (a hold's) still comes */
+			if (e->due[q] <= now + PFCWD_SLACK_MS)
+				e->due[q] = 0;
+		}
+	}
+	/* Hardware ports' counters, for those sampled; then whether the
+	 * kernel's qdisc counters are needed at all. */
 	wdpoll_hw_read(w);
 	for (size_t i = 0; i < w->n && !dump; i++) {
-		const struct softpfc_port *sp = wdpoll_sp(w, &w->v[i]);
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp = wdpoll_sp(w, e);
 
-		for (unsigned q = 0; (sp || w->v[i].hp) && w->v[i].watched &&
-		                     q < POLICY_NQUEUES;
-		     q++)
-			dump |= (w->v[i].queues & (1u << q)) &&
-			        wdpoll_wants(&w->v[i], sp, q);
+		for (unsigned q = 0; (sp || e->hp) && q < POLICY_NQUEUES; q++)
+			dump |= (e->take & (1u << q)) && wdpoll_wants(e, sp, q);
 	}
 	if (dump) {
 		wdpoll_index(w);
@@ -417,47 +619,77 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
 		wdpoll_hw_done(w);
+		wdpoll_plan(w, now);
 		return;
 	}
+	if (dump)
+		wdpoll_classes(w);
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
 		struct pfcwd_config c;
 
-		if (!e->watched || (!sp && !e->hp))
+		if (!e->take || (!sp && !e->hp))
 			continue;
 		wdpoll_config(w, e, &c);
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
-			struct pfcwd_sample s = {0};
+			struct pfcwd_sample s;
 			enum pfcwd_event ev;
 
-			if (!(e->queues & (1u << q)))
+			if (!(e->take & (1u << q)) ||
+			    !wdpoll_sample(e, sp, q, now, &s))
 				continue;
-			if (e->hp) {
-				hwcnt_sample(e->hp, e->prios[q], &s);
-			} else {
-				s.pause_rx = wdpoll_pause(e, sp, q);
-				s.rx_live = true;
-			}
-			if (e->q[q].have_prev && !wdpoll_wants(e, sp, q)) {
-				/* No pause since the last poll: a clean poll
-				 * whatever the queue did; its counters as
-				 * they were (no netlink read). */
-				s.tx_packets = e->q[q].prev.tx_packets;
-				s.drops = e->q[q].prev.drops;
-				s.backlog = e->q[q].prev.backlog;
-			} else if (e->seen[q]) {
-				s.tx_packets = e->st[q].packets;
-				s.drops = e->st[q].drops;
-				s.backlog = e->st[q].qlen;
-			} else {
-				continue;
-			}
 			ev = pfcwd_poll(&e->q[q], &c, &s, now);
+			/* Held, yet not stuck by this sample: the hold's
+			 * bucket went late, or nothing had come to queue
+			 * yet (a loaded host); once more soon. */
+			if (sp && (sp->held & e->prios[q]) &&
+			    e->q[q].state == PFCWD_MONITORED &&
+			    e->hold_tries[q] &&
+			    e->hold_tries[q] < WDPOLL_SETTLE_TRIES &&
+			    !e->due[q]) {
+				e->due[q] = now + WDPOLL_SETTLE_MS;
+				e->hold_tries[q]++;
+			}
+			/* What decided, for `debug watchdog`: the samples
+			 * of a queue that saw pause or is not monitored. */
+			if (e->q[q].state != PFCWD_MONITORED ||
+			    ev != PFCWD_EV_NONE || e->hold_seen[q])
+				log_debug(
+				    LOG_SUB_WATCHDOG,
+				    "%s: qos-group %u %s at %.1f: pause "
+				    "%" PRIu64 " sent %" PRIu64
+				    " queued %" PRIu64 " paused %.1f ms: %s",
+				    e->ifname, q, poll ? "poll" : "sample", now,
+				    s.pause_rx, s.tx_packets, s.backlog,
+				    (double)s.paused_us / 1e3,
+				    pfcwd_state_name(e->q[q].state));
+			/* A restore's line, once the shut leaf's last
+			 * drops are counted (the sample after its apply). */
+			if (e->restore_how[q] && ev == PFCWD_EV_NONE) {
+				/* without the class's count (gone?), the
+				 * line all the same */
+				if (!pfcwd_tail(&e->q[q], &s))
+					e->q[q].tail = false;
+				wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c,
+				           e->restore_how[q]);
+				e->restore_how[q] = NULL;
+				changed = true;
+			}
 			if (ev == PFCWD_EV_NONE)
 				continue;
 			changed = true;
-			wdpoll_log(e, q, ev, &c,
+			if (ev == PFCWD_EV_RESTORE && e->q[q].tail) {
+				e->restore_how[q] =
+				    c.fixed_restore_ms &&
+				            now - e->q[q].shut_ms + 1 >=
+				                c.fixed_restore_ms
+				        ? "fixed"
+				        : "auto";
+				e->due[q] = now + WDPOLL_SETTLE_MS;
+				continue;
+			}
+			wdpoll_log(w, e, q, ev, &c,
 			           c.fixed_restore_ms &&
 			                   now - e->q[q].shut_ms + 1 >=
 			                       c.fixed_restore_ms
@@ -467,6 +699,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		wdpoll_push(w, e);
 	}
 	wdpoll_hw_done(w);
+	wdpoll_plan(w, now);
 	if (changed && wdpoll_save(w) < 0)
 		log_warn("%s", w->path);
 }
@@ -481,7 +714,14 @@ int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
 	if (pfcwd_recover(&e->q[q], now) == PFCWD_EV_NONE)
 		return -EALREADY;
 	wdpoll_config(w, e, &c);
-	wdpoll_log(e, q, PFCWD_EV_RESTORE, &c, "by hand");
+	if (e->q[q].tail) {
+		/* logged with the shut leaf's last drops, after the apply */
+		e->restore_how[q] = "by hand";
+		e->due[q] = now + WDPOLL_SETTLE_MS;
+		wdpoll_plan(w, now);
+	} else {
+		wdpoll_log(w, e, q, PFCWD_EV_RESTORE, &c, "by hand");
+	}
 	wdpoll_push(w, e);
 	if (wdpoll_save(w) < 0)
 		log_warn("%s", w->path);

@@ -12,6 +12,19 @@
  * dropped and queued (the leaf qdisc's tc statistics, one dump of all
  * qdiscs per poll, which also refreshes what offloaded leaves report).
  *
+ * Samples: at every poll, and between polls when a sample decides
+ * something (pfcwd_due(): the storm once the condition has held for the
+ * detection time, the restore once its wait is over) and shortly after
+ * software PFC began to hold a queue (WDPOLL_SETTLE_MS after the hold
+ * was applied): the condition then starts when the queue stopped, not
+ * at the next poll, so a storm is found the detection time after it
+ * began, not up to two polls later (bench/watchdog). Software ports
+ * give their time paused (softpfc_held_ms, the time the peer asked for)
+ * as the pause-duration counter, and the time of their last pause frame.
+ *
+ * The log line of a storm and of a restore names the port's LLDP
+ * neighbour (wdpoll.neighbour) as lldpd and NX-OS show it.
+ *
  * The state of queues that are not simply monitored (shut, or restored
  * and on probation) is kept in the state directory (ctl_state_path
  * ".pfcwd") and loaded at start: a restarted roced neither forgets an
@@ -45,6 +58,18 @@ struct wdpoll_port {
 	struct tc_stats_counters st[POLICY_NQUEUES];
 	/* Software PFC's entry for the port, as last found (a cache). */
 	const struct softpfc_port *sp;
+	/* A sample asked for between polls (ms; 0: none), and whether the
+	 * current hold of the queue had its sample asked for. */
+	double due[POLICY_NQUEUES];
+	bool hold_seen[POLICY_NQUEUES];
+	uint8_t hold_tries[POLICY_NQUEUES]; /* samples of this hold so far */
+	uint8_t take; /* the queues sampled by this tick */
+	/* The queues' HTB class drops (read for queues near or in a storm,
+	 * and after a restore), and restores whose log line waits for the
+	 * shut leaf's last drops (pfcwd_tail). */
+	uint8_t cseen;
+	uint64_t cdrops[POLICY_NQUEUES];
+	const char *restore_how[POLICY_NQUEUES];
 	/* A hardware DCB port (its applied plan's DCB part is the
 	 * driver's): counters from hwcnt, HP during a poll, HW_ERR the last
 	 * read's failure (logged once). */
@@ -52,6 +77,22 @@ struct wdpoll_port {
 	const struct hwcnt_port *hp;
 	int hw_err;
 };
+
+/* The sample after a hold began waits this long after the hold was
+ * applied: the held tbf lets its bucket (a frame's worth of bytes) go
+ * when packets come. While the samples of a hold do not find the queue
+ * stuck (the bucket went late, or nothing was queued yet: a loaded
+ * host), one more is taken as long, this many in all, so that the
+ * condition starts when the queue really stopped and not a poll later. */
+#define WDPOLL_SETTLE_MS    10.0
+#define WDPOLL_SETTLE_TRIES 4
+
+#define WDPOLL_NEIGHBOUR_MAX 200
+/* Port IFNAME's LLDP neighbour as one phrase for the log, into BUF:
+ * "LLDP neighbour SYSNAME (chassis ID, port ID)", or "no LLDP
+ * neighbour" when there is none. */
+typedef void (*wdpoll_neighbour_fn)(void *arg, const char *ifname, char *buf,
+                                    size_t len);
 
 /* Reconcile port IFNAME soon. */
 typedef void (*wdpoll_reconcile_fn)(void *arg, const char *ifname);
@@ -76,6 +117,10 @@ struct wdpoll {
 	void *dump_arg;
 	wdpoll_reconcile_fn reconcile;
 	void *arg;
+	wdpoll_neighbour_fn neighbour; /* NULL: no LLDP */
+	void *neighbour_arg;
+	/* The earliest sample due between polls (0: none). */
+	double extra_ms;
 	/* Polls done, and those that read the kernel's counters (only
 	 * when pause arrived or a queue is shut). */
 	uint64_t polls, dumps;
@@ -96,6 +141,9 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now);
 int wdpoll_wait(const struct wdpoll *w, double now);
 /* Poll when due. */
 void wdpoll_tick(struct wdpoll *w, double now);
+/* After an apply: the queues software PFC has just begun to hold get a
+ * sample WDPOLL_SETTLE_MS from NOW. */
+void wdpoll_held(struct wdpoll *w, double now);
 
 /* `priority-flow-control recover interface IFNAME qos-group Q`: restore
  * a shut queue now. Returns 0, -ENOENT (no such watched port or queue),

@@ -31,29 +31,6 @@ static void show_lldp_mac(const uint8_t *m, char *buf, size_t len)
 	         m[3], m[4], m[5]);
 }
 
-/* An LLDP ID as text: a MAC as one, a name as it is, else hex. */
-static void show_lldp_id(const struct lldp_id *id, bool mac, char *buf,
-                         size_t len)
-{
-	bool text = id->len > 0;
-	size_t off = 0;
-
-	if (mac && id->len == 6) {
-		show_lldp_mac(id->v, buf, len);
-		return;
-	}
-	for (size_t i = 0; i < id->len; i++)
-		text = text && id->v[i] >= 0x20 && id->v[i] < 0x7f;
-	if (text) {
-		snprintf(buf, len, "%.*s", (int)id->len, (const char *)id->v);
-		return;
-	}
-	buf[0] = '\0';
-	for (size_t i = 0; i < id->len && off + 3 < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%02x",
-		                        i ? ":" : "", id->v[i]);
-}
-
 static struct json_object *show_lldp_ets_json(const struct dcbx_ets *e,
                                               bool willing)
 {
@@ -121,10 +98,9 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	const struct lldp_pdu *d = &b->pdu;
 	char buf[800];
 
-	show_lldp_id(&d->chassis, d->chassis.subtype == LLDP_CHASSIS_MAC, buf,
-	             sizeof(buf));
+	lldp_id_format(&d->chassis, false, buf, sizeof(buf));
 	show_add_str(o, "chassis-id", buf);
-	show_lldp_id(&d->port, d->port.subtype == 3, buf, sizeof(buf));
+	lldp_id_format(&d->port, true, buf, sizeof(buf));
 	show_add_str(o, "port-id", buf);
 	show_lldp_mac(b->mac, buf, sizeof(buf));
 	show_add_str(o, "mac", buf);

@@ -59,13 +59,13 @@ static double pfcwd_wait(uint32_t base, unsigned backoff)
 	return w > PFCWD_WAIT_CAP_MS ? PFCWD_WAIT_CAP_MS : w;
 }
 
-/* Has SPAN ms reached TARGET? Polls come late or early by a little (the
- * loop is busy, the counters are read one after the other): a quarter of
- * a poll of slack keeps "N polls" from becoming N + 1 on a loaded host,
- * and cannot make it N - 1. */
-static bool pfcwd_reached(double span, double target, uint32_t poll_ms)
+/* Has SPAN ms reached TARGET? Only a rounding's worth of slack: a poll
+ * that comes a little early (the one before it was late) does not count
+ * a whole poll; the poller samples the queue again when it is due
+ * (pfcwd_due), so "N polls" does not become N + 1 either. */
+static bool pfcwd_reached(double span, double target)
 {
-	return span + (double)poll_ms / 4.0 >= target;
+	return span + PFCWD_SLACK_MS >= target;
 }
 
 /* The growth of a cumulative counter; a counter that went back (the port
@@ -100,6 +100,15 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
 	return due;
 }
 
+double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c)
+{
+	if (q->state == PFCWD_SHUTDOWN)
+		return pfcwd_restore_due(q, c);
+	if (q->cond_polls)
+		return q->cond_ms + c->detect_ms;
+	return -1.0;
+}
+
 /* How long a restored queue stays on probation: a storm within it doubles
  * the next wait. The longer of the restore waits, at least the detection
  * time. */
@@ -114,6 +123,15 @@ static double pfcwd_probation(const struct pfcwd_queue *q,
 	return p > c->detect_ms ? p : c->detect_ms;
 }
 
+/* When the last pause frame of S arrived: as the port dates it, else
+ * NOW (the poll that saw it). */
+static double pfcwd_pause_at(const struct pfcwd_sample *s, double now)
+{
+	return s->last_pause_ms > 0 && s->last_pause_ms <= now
+	           ? s->last_pause_ms
+	           : now;
+}
+
 static enum pfcwd_event pfcwd_storm(struct pfcwd_queue *q,
                                     const struct pfcwd_config *c,
                                     const struct pfcwd_sample *s, double now)
@@ -124,7 +142,7 @@ static enum pfcwd_event pfcwd_storm(struct pfcwd_queue *q,
 	q->probe_pending = false;
 	q->state = PFCWD_SHUTDOWN;
 	q->shut_ms = now;
-	q->quiet_ms = now; /* pause has just been seen */
+	q->quiet_ms = pfcwd_pause_at(s, now); /* pause has just been seen */
 	q->cond_polls = 0;
 	q->storms++;
 	q->last_storm_ms = now;
@@ -137,6 +155,9 @@ static enum pfcwd_event pfcwd_storm(struct pfcwd_queue *q,
 static enum pfcwd_event pfcwd_restore(struct pfcwd_queue *q, double now,
                                       bool probation)
 {
+	/* The shut leaf drops until the restore is applied: counted by the
+	 * next sample of the class (pfcwd_tail). */
+	q->tail = q->have_cdrops;
 	q->state = PFCWD_RESTORED;
 	q->restored_ms = now;
 	q->restores++;
@@ -147,11 +168,42 @@ static enum pfcwd_event pfcwd_restore(struct pfcwd_queue *q, double now,
 	return PFCWD_EV_RESTORE;
 }
 
+/* The growth of the class drops since the last sample that had them
+ * (0 when either lacks them), and S's as the new reference. */
+static uint64_t pfcwd_cdrops(struct pfcwd_queue *q,
+                             const struct pfcwd_sample *s)
+{
+	bool reset = false;
+	uint64_t d = 0;
+
+	if (s->has_class_drops && q->have_cdrops)
+		d = pfcwd_delta(s->class_drops, q->cdrops, &reset);
+	q->have_cdrops = s->has_class_drops;
+	q->cdrops = s->class_drops;
+	return d;
+}
+
+bool pfcwd_tail(struct pfcwd_queue *q, const struct pfcwd_sample *s)
+{
+	bool had = q->have_cdrops;
+	uint64_t d;
+
+	if (!q->tail)
+		return true;
+	if (!s->has_class_drops)
+		return false;
+	d = pfcwd_cdrops(q, s);
+	if (had)
+		q->dropped += d;
+	q->tail = false;
+	return true;
+}
+
 enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
                             const struct pfcwd_sample *s, double now)
 {
-	bool reset = false, cond;
-	uint64_t d_pause, d_tx, d_drops, d_paused;
+	bool reset = false, cond, cls;
+	uint64_t d_pause, d_tx, d_drops, d_paused, d_cdrops;
 	double span;
 
 	if (!q->have_prev || now <= q->prev_ms) {
@@ -165,6 +217,12 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 		return PFCWD_EV_NONE;
 	}
 	span = now - q->prev_ms;
+	/* The class's count where both this sample and the last had it;
+	 * a pending restore's tail first (the leaf's last drops). */
+	cls = s->has_class_drops && q->have_cdrops;
+	if (q->tail)
+		pfcwd_tail(q, s);
+	d_cdrops = pfcwd_cdrops(q, s);
 	d_pause = pfcwd_delta(s->pause_rx, q->prev.pause_rx, &reset);
 	d_tx = pfcwd_delta(s->tx_packets, q->prev.tx_packets, &reset);
 	d_drops = pfcwd_delta(s->drops, q->prev.drops, &reset);
@@ -179,20 +237,24 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	case PFCWD_SHUTDOWN: {
 		double due;
 
-		q->dropped += d_drops;
+		q->dropped += cls ? d_cdrops : d_drops;
 		/* Pause still arriving: the storm goes on. Counted only
-		 * where the counter counts while the queue is shut. */
-		if (d_pause > 0 && s->rx_live)
-			q->quiet_ms = now;
+		 * where the counter counts while the queue is shut; from the
+		 * last frame where the port dates it. */
+		if (d_pause > 0 && s->rx_live) {
+			double at = pfcwd_pause_at(s, now);
+
+			if (at > q->quiet_ms)
+				q->quiet_ms = at;
+		}
 		due = pfcwd_restore_due(q, c);
-		if (due >= 0 && pfcwd_reached(now, due, c->poll_ms))
+		if (due >= 0 && pfcwd_reached(now, due))
 			return pfcwd_restore(q, now, true);
 		return PFCWD_EV_NONE;
 	}
 	case PFCWD_RESTORED:
 		if (!cond && q->probe_pending &&
-		    !pfcwd_reached(now - q->restored_ms, pfcwd_probation(q, c),
-		                   c->poll_ms))
+		    !pfcwd_reached(now - q->restored_ms, pfcwd_probation(q, c)))
 			return PFCWD_EV_NONE;
 		if (!cond) {
 			/* Probation over: a clean slate. */
@@ -218,7 +280,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	 * previous poll. */
 	if (!q->cond_polls++)
 		q->cond_ms = now - span;
-	if (pfcwd_reached(now - q->cond_ms, c->detect_ms, c->poll_ms))
+	if (pfcwd_reached(now - q->cond_ms, c->detect_ms))
 		return pfcwd_storm(q, c, s, now);
 	q->state = PFCWD_WAIT_SHUTDOWN;
 	return PFCWD_EV_NONE;

@@ -56,6 +56,11 @@ enum pfcwd_event {
 #define PFCWD_WAIT_CAP_MS 600000.0
 /* A pause-duration counter must cover more than this part of the poll. */
 #define PFCWD_PAUSED_RATIO 0.99
+/* How much sooner than due a sample may come and still count (the
+ * timers' millisecond rounding): the poller samples at the due times
+ * (pfcwd_due), so a storm is never declared on less than the detection
+ * time, nor a queue restored before its wait. */
+#define PFCWD_SLACK_MS 1.0
 
 /* The watchdog's settings for one port, in milliseconds. */
 struct pfcwd_config {
@@ -86,6 +91,18 @@ struct pfcwd_sample {
 	/* PAUSE_RX goes on counting while the queue is shut (roced's own
 	 * software counters do; a NIC may not once PFC is off). */
 	bool rx_live;
+	/* When the last pause frame arrived (ms, the poll's clock), where
+	 * the port knows it (software PFC does); 0: unknown, the poll that
+	 * saw the count grow stands for it. The quiet time of a shut queue
+	 * then starts when the storm really stopped, not at the next poll. */
+	double last_pause_ms;
+	/* The packets dropped as the queue's parent class counts them,
+	 * where the poller read them (HTB counts its leaf's drops in the
+	 * class, which outlives a change of leaf): a shut queue's drops are
+	 * counted from it, up to the leaf's very last drop before a restore
+	 * replaced it (the leaf's own counter goes with the leaf). */
+	bool has_class_drops;
+	uint64_t class_drops;
 };
 
 struct pfcwd_queue {
@@ -104,6 +121,13 @@ struct pfcwd_queue {
 	bool probe_pending; /* on probation after an automatic restore */
 	bool probe;         /* the last restore was a trial (no live
 	                       pause counter) */
+	/* The class drops of the last sample that had them. */
+	bool have_cdrops;
+	uint64_t cdrops;
+	/* Restored, and the drops of the shut leaf between the sample that
+	 * restored it and the apply that replaced it are still to be
+	 * counted, by the next sample with class drops (pfcwd_tail()). */
+	bool tail;
 	/* Statistics (cleared by pfcwd_clear()). */
 	uint64_t storms, restores;
 	uint64_t drained; /* packets flushed from the queue at a storm */
@@ -120,6 +144,12 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
  * its backoff forgotten. Returns PFCWD_EV_RESTORE, or NONE when the queue
  * was not shut. */
 enum pfcwd_event pfcwd_recover(struct pfcwd_queue *q, double now);
+/* Count what a restored queue's shut leaf dropped after the restore's
+ * sample, from S (a sample with class drops, taken once the restore is
+ * applied; pfcwd_poll() does it too). Returns true when the count is
+ * complete (nothing was pending, or S settled it), false while S has no
+ * class drops. */
+bool pfcwd_tail(struct pfcwd_queue *q, const struct pfcwd_sample *s);
 /* `clear queuing pfc-queue`: statistics back to 0; the state stays. */
 void pfcwd_clear(struct pfcwd_queue *q);
 /* Does the action apply to the queue now (shut, and not alert-only)? This
@@ -130,6 +160,14 @@ bool pfcwd_mitigating(const struct pfcwd_queue *q,
  * included); a negative value when no restore is due by time. */
 double pfcwd_restore_due(const struct pfcwd_queue *q,
                          const struct pfcwd_config *c);
+/* When a sample decides the next step of Q: the storm, if the condition
+ * still holds then (wait-to-shutdown: the condition began at cond_ms),
+ * or the restore (pfcwd_restore_due); a negative value when no sample
+ * before the next poll can change the state. The poller samples the
+ * queue then as well as at its polls: a storm is declared when the
+ * condition has held for the detection time, not at the first poll
+ * after that (up to a poll later). */
+double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c);
 
 /* The states as show writes them: "monitored", "wait-to-shutdown",
  * "shutdown", "restored"; the parse is its inverse (-1 if unknown). */

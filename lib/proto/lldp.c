@@ -679,3 +679,30 @@ void lldp_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 	if (pdu->nunknown > LLDP_UNKNOWN_MAX)
 		strbuf_printf(sb, "Unknown TLVs: %u in all\n", pdu->nunknown);
 }
+
+void lldp_id_format(const struct lldp_id *id, bool is_port, char *buf,
+                    size_t len)
+{
+	const uint8_t *v = id->v;
+	bool text = id->len > 0;
+	size_t off = 0;
+
+	if (!len)
+		return;
+	if (id->len == 6 &&
+	    id->subtype == (is_port ? LLDP_PORT_MAC : LLDP_CHASSIS_MAC)) {
+		snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", v[0], v[1],
+		         v[2], v[3], v[4], v[5]);
+		return;
+	}
+	for (size_t i = 0; i < id->len; i++)
+		text = text && v[i] >= 0x20 && v[i] < 0x7f;
+	if (text) {
+		snprintf(buf, len, "%.*s", (int)id->len, (const char *)v);
+		return;
+	}
+	buf[0] = '\0';
+	for (size_t i = 0; i < id->len && off + 3 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%02x",
+		                        i ? ":" : "", v[i]);
+}

@@ -46,8 +46,9 @@ struct lldp_id {
 };
 
 /* Chassis ID subtypes used here: MAC address 4, locally assigned 7;
- * Port ID subtypes: interface name 5, MAC 3, locally assigned 7. */
+ * Port ID subtypes: interface name 5, MAC address 3, locally assigned 7. */
 #define LLDP_CHASSIS_MAC 4
+#define LLDP_PORT_MAC    3
 #define LLDP_PORT_IFNAME 5
 #define LLDP_PORT_LOCAL  7
 
@@ -143,6 +144,13 @@ void lldp_print(const struct lldp_pdu *pdu, struct strbuf *sb);
  * (EtherType, or selector 4 for CEE's TCP/UDP port). OUT->cee is set;
  * what CEE did not say stays absent (has_* false). */
 void lldp_cee_to_dcbx(const struct lldp_cee *cee, struct dcbx_tlvs *out);
+/* A Chassis ID or Port ID as text, the way lldpd and NX-OS print it: a
+ * MAC address (chassis subtype 4, port subtype 3) as aa:bb:cc:dd:ee:ff,
+ * a printable name as it is, anything else as colon-separated hex. */
+void lldp_id_format(const struct lldp_id *id, bool is_port, char *buf,
+                    size_t len);
+/* Room for a short ID's text (longer ones are cut). */
+#define LLDP_ID_TEXT_MAX 64
 /* The name of a TLV: "Chassis ID", "PFC Configuration", ...; OUI and
  * SUBTYPE matter for type 127 only. "unknown" when the table lacks it. */
 const char *lldp_tlv_name(uint8_t type, const uint8_t oui[3], uint8_t subtype);

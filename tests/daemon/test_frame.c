@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@ struct heard {
 	char ifname[FRAME_IFNAME_MAX];
 	uint8_t last[FRAME_MAX];
 	size_t len;
+	double at; /* the last MAC Control frame's time */
 };
 
 static void on_lldp(void *arg, const char *ifname, const uint8_t *buf,
@@ -44,7 +46,7 @@ static void on_macc(void *arg, const char *ifname, const uint8_t *buf,
 {
 	struct heard *h = arg;
 
-	(void)now;
+	h->at = now;
 	h->n[FRAME_MACC]++;
 	snprintf(h->ifname, sizeof(h->ifname), "%s", ifname);
 	memcpy(h->last, buf, len);
@@ -161,11 +163,29 @@ static void test_veth(void **state)
 	assert_int_equal(frames_find(&f, "fa0")->c.rx, 0);
 	assert_int_equal(frames_find(&f, "fa0")->c.tx, 4);
 
+	/* A frame read late is dated when it arrived (a pause counts from
+	 * its reception, however late a loaded roced reads it). */
+	{
+		struct timespec ts;
+		double t0, now;
+
+		len = frame(buf, macc_dst, src, ETH_P_MACC, 0xee);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t0 = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+		assert_int_equal(frames_send(&f, "fa0", buf, len), 0);
+		usleep(80000);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+		frames_process(&f, frames_find(&f, "fb0")->fd, now);
+		assert_int_equal(h.n[FRAME_MACC], 2);
+		assert_true(h.at >= t0 - 1.0 && h.at <= now - 50.0);
+	}
+
 	/* Nobody listens for MAC Control: counted, not delivered. */
 	frames_listen(&f, FRAME_MACC, NULL, NULL);
 	assert_int_equal(frames_send(&f, "fa0", buf, len), 0);
 	pump(&f, "fb0", 100);
-	assert_int_equal(h.n[FRAME_MACC], 1);
+	assert_int_equal(h.n[FRAME_MACC], 2);
 	assert_int_equal(frames_find(&f, "fb0")->c.rx_other, 1);
 
 	/* A frame too short or too long is not sent. */
@@ -294,6 +314,7 @@ struct fake {
 	size_t len[200];
 	size_t head, tail;
 	int sent;
+	double at[200]; /* the stamp the op gives; 0: none */
 };
 
 static int fake_open(void *impl, int ifindex)
@@ -308,13 +329,16 @@ static void fake_close(void *impl, int fd)
 	(void)fd;
 }
 
-static ssize_t fake_recv(void *impl, int fd, uint8_t *buf, size_t len)
+static ssize_t fake_recv(void *impl, int fd, uint8_t *buf, size_t len,
+                         double *at_ms)
 {
 	struct fake *k = impl;
 
 	(void)fd;
 	if (k->head == k->tail)
 		return -EAGAIN;
+	if (k->at[k->head] != 0)
+		*at_ms = k->at[k->head];
 	len = len < k->len[k->head] ? len : k->len[k->head];
 	memcpy(buf, k->q[k->head], len);
 	k->head++;
@@ -340,6 +364,33 @@ static const struct frame_ops fake_ops = {
     .recv = fake_recv,
     .send = fake_send,
 };
+
+/* The op's stamp reaches the receiver, unless it is in the future or
+ * older than a socket can hold (a stepped clock): then the read's time. */
+static void test_stamps(void **state)
+{
+	static struct fake k;
+	struct frames f;
+	struct heard h = {0};
+	const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	const double at[4] = {0, 900.0, 1500.0, -20000.0};
+	const double want[4] = {1000.0, 900.0, 1000.0, 1000.0};
+
+	(void)state;
+	frames_init(&f, &fake_ops, &k, -1);
+	frames_listen(&f, FRAME_MACC, on_macc, &h);
+	assert_int_equal(frames_attach(&f, "p1", 1, mac), 0);
+	for (int i = 0; i < 4; i++) {
+		k.at[k.tail] = at[i];
+		k.len[k.tail] =
+		    frame(k.q[k.tail], macc_dst, src, ETH_P_MACC, 0);
+		k.tail++;
+		frames_process(&f, 101, 1000.0);
+		assert_int_equal(h.n[FRAME_MACC], i + 1);
+		assert_true(h.at == want[i]);
+	}
+	frames_free(&f);
+}
 
 /* A flood is read in slices (the loop comes back for the rest), short
  * frames are counted, and a receiver that detaches its own port stops
@@ -385,6 +436,7 @@ int main(void)
 	    cmocka_unit_test(test_veth),
 	    cmocka_unit_test(test_bridge_port),
 	    cmocka_unit_test(test_wake),
+	    cmocka_unit_test(test_stamps),
 	};
 
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {

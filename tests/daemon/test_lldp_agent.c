@@ -43,12 +43,14 @@ static void fake_close(void *impl, int fd)
 	(void)fd;
 }
 
-static ssize_t fake_recv(void *impl, int fd, uint8_t *buf, size_t len)
+static ssize_t fake_recv(void *impl, int fd, uint8_t *buf, size_t len,
+                         double *at_ms)
 {
 	struct fake *k = impl;
 	size_t n;
 
 	(void)fd;
+	(void)at_ms;
 	if (k->rxpos == k->nrx) {
 		k->rxpos = k->nrx = 0;
 		return -EAGAIN;

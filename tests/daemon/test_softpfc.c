@@ -227,6 +227,47 @@ static void test_malformed_and_kick(void **state)
 	softpfc_free(&s);
 }
 
+/* The time paused is what the peer asked for, even when roced is late:
+ * a hold whose time ran out before roced came to release it ended then
+ * (the watchdog's pause-duration counter must not take roced's own
+ * lateness for a peer that paused without end), and the next frame
+ * starts a new hold without telling the daemon twice. The last pause
+ * frame is dated, honoured or not. */
+static void test_late_loop(void **state)
+{
+	struct softpfc s;
+	struct heard h = {0};
+	struct softpfc_port *e;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 1000.0);
+	e = softpfc_port(&s, "veth0", false);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1000.0);
+	assert_int_equal(h.calls, 1);
+	assert_true(e->c.last_pause_ms[3] == 1000.0);
+	/* the loop did not run until 1100: held 10 ms, not 100 */
+	assert_true(softpfc_held_ms(e, 3, 1100.0) == SOFTPFC_HOLD_MIN_MS);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1100.0);
+	assert_int_equal(h.calls, 1); /* still held: nothing to apply */
+	assert_true(e->c.last_pause_ms[3] == 1100.0);
+	assert_true(softpfc_held_ms(e, 3, 1105.0) == SOFTPFC_HOLD_MIN_MS + 5.0);
+	/* a refresh in time goes on counting */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1105.0);
+	assert_true(softpfc_held_ms(e, 3, 1150.0) ==
+	            SOFTPFC_HOLD_MIN_MS + 50.0);
+	softpfc_expire(&s, 1200.0);
+	assert_int_equal(h.calls, 2);
+	assert_true(softpfc_held_ms(e, 3, 1300.0) ==
+	            SOFTPFC_HOLD_MIN_MS + 5.0 + SOFTPFC_REFRESH_MIN_MS);
+	/* not honoured: dated all the same */
+	softpfc_configure(&s, "veth0", 0x00, false, 10000, 1300.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1400.0);
+	assert_true(e->c.last_pause_ms[3] == 1400.0);
+	assert_int_equal(e->held, 0);
+	softpfc_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +275,7 @@ int main(void)
 	    cmocka_unit_test(test_not_honoured),
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_malformed_and_kick),
+	    cmocka_unit_test(test_late_loop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
  *
  *   pfc_storm -i IF [-k pfc|pause] [-p PRIOS] [-q QUANTA] [-r PPS]
  *             [-t SECONDS] [-n COUNT] [-s SRC-MAC] [-w PCAP] [-x]
+ *             [-c ON:PERIOD]
  *
  *   -p  priorities, a list "3" or "3,4" or "0-7" (default 3)
  *   -q  pause time in quanta, 0-65535 (default 65535; 0: XON)
@@ -15,6 +16,10 @@
  *   -t  seconds to run (default 1); -n stops after COUNT frames first
  *   -s  source MAC (default: the interface's)
  *   -x  end with one XON (pause time 0) for the same priorities, at once
+ *   -c  ON:PERIOD (ms): pulses, frames only in the first ON ms of each
+ *       PERIOD ms (a peer that pauses again and again, one process on
+ *       one absolute schedule: a shell loop of short runs pauses less
+ *       and less as the machine gets loaded)
  *
  * Frames are paced on an absolute CLOCK_MONOTONIC schedule, so a late
  * wake-up sends what is due at once instead of drifting. Prints
@@ -25,6 +30,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -121,7 +127,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: pfc_storm -i IF [-k pfc|pause] [-p PRIOS] "
 	                "[-q QUANTA] [-r PPS] [-t SECONDS] [-n COUNT] "
-	                "[-s SRC-MAC] [-w PCAP]\n");
+	                "[-s SRC-MAC] [-w PCAP] [-x] [-c ON:PERIOD]\n");
 	exit(2);
 }
 
@@ -140,9 +146,12 @@ int main(int argc, char **argv)
 	FILE *pf = NULL;
 	long sent = 0, errors = 0;
 	double t0, next, end, first = 0, last = 0;
+	double on_ms = 0, period_ms = 0;
+	long bursts = 0, burst_idx = -1;
+	char junk;
 	char *e;
 
-	while ((c = getopt(argc, argv, "i:k:p:q:r:t:n:s:w:x")) != -1) {
+	while ((c = getopt(argc, argv, "i:k:p:q:r:t:n:s:w:xc:")) != -1) {
 		switch (c) {
 		case 'i':
 			ifname = optarg;
@@ -224,6 +233,19 @@ int main(int argc, char **argv)
 		case 'x':
 			xon = true;
 			break;
+		case 'c':
+			if (sscanf(optarg, "%lf:%lf%c", &on_ms, &period_ms,
+			           &junk) != 2 ||
+			    on_ms <= 0 || period_ms < on_ms ||
+			    period_ms > 1e6) {
+				fprintf(stderr,
+				        "pfc_storm: invalid pulses '%s', "
+				        "expected ON:PERIOD in ms, ON <= "
+				        "PERIOD\n",
+				        optarg);
+				return 2;
+			}
+			break;
 		default:
 			usage();
 		}
@@ -271,6 +293,23 @@ int main(int argc, char **argv)
 
 		if (t >= end && !(count >= 0 && pf))
 			break;
+		if (period_ms > 0 && !pf &&
+		    fmod((t - t0) * 1e3, period_ms) >= on_ms) {
+			/* between pulses: on to the next one */
+			next = t0 + (floor((t - t0) * 1e3 / period_ms) + 1) *
+			                period_ms / 1e3;
+			if (next < end) {
+				struct timespec ts = {
+				    .tv_sec = (time_t)next,
+				    .tv_nsec =
+				        (long)((next - (time_t)next) * 1e9)};
+				clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+				                &ts, NULL);
+			}
+			if (now_s() >= end)
+				break;
+			continue;
+		}
 		if (rate > 0 && t < next && !pf) {
 			struct timespec ts = {
 			    .tv_sec = (time_t)next,
@@ -300,6 +339,12 @@ int main(int argc, char **argv)
 			last = now_s();
 			if (!first)
 				first = last;
+			if (period_ms > 0 && (long)((last - t0) * 1e3 /
+			                            period_ms) != burst_idx) {
+				burst_idx =
+				    (long)((last - t0) * 1e3 / period_ms);
+				bursts++;
+			}
 		}
 		sent++;
 		if (rate > 0)
@@ -333,5 +378,7 @@ int main(int argc, char **argv)
 	       sent - errors, t0, t0 > 0 ? (double)(sent - errors) / t0 : 0.0,
 	       errors ? " (some refused: ENOBUFS)" : "", first * 1e9,
 	       last * 1e9, xon_t * 1e9);
+	if (period_ms > 0)
+		printf("bursts %ld\n", bursts);
 	return 0;
 }

@@ -700,6 +700,37 @@ static void test_tlv_names(void **state)
 	assert_string_equal(lldp_tlv_name(42, NULL, 0), "unknown");
 }
 
+/* IDs as lldpd and NX-OS print them: MACs, names, else hex. */
+static void test_id_format(void **state)
+{
+	struct lldp_id id = {.subtype = LLDP_CHASSIS_MAC,
+	                     .len = 6,
+	                     .v = {0x52, 0x54, 0x00, 0x0a, 0xbc, 0xde}};
+	char buf[64];
+
+	(void)state;
+	lldp_id_format(&id, false, buf, sizeof(buf));
+	assert_string_equal(buf, "52:54:00:0a:bc:de");
+	id.subtype = LLDP_PORT_MAC;
+	lldp_id_format(&id, true, buf, sizeof(buf));
+	assert_string_equal(buf, "52:54:00:0a:bc:de");
+	/* a MAC subtype of the other TLV is not a MAC: bytes */
+	lldp_id_format(&id, false, buf, sizeof(buf));
+	assert_string_equal(buf, "52:54:00:0a:bc:de");
+	id.subtype = LLDP_PORT_IFNAME;
+	id.len = 4;
+	memcpy(id.v, "swp1", 4);
+	lldp_id_format(&id, true, buf, sizeof(buf));
+	assert_string_equal(buf, "swp1");
+	/* hex, cut short to the buffer */
+	id.len = 3;
+	memcpy(id.v, "\x01\x02\xff", 3);
+	lldp_id_format(&id, true, buf, sizeof(buf));
+	assert_string_equal(buf, "01:02:ff");
+	lldp_id_format(&id, true, buf, 6);
+	assert_string_equal(buf, "01:02");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +751,7 @@ int main(void)
 	    cmocka_unit_test(test_encode_host),
 	    cmocka_unit_test(test_encode_full),
 	    cmocka_unit_test(test_tlv_names),
+	    cmocka_unit_test(test_id_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -432,8 +432,10 @@ static void test_counter_reset(void **state)
 	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
 }
 
-/* A poll that comes late covers the detection time by itself; one a
- * little early still counts as a poll. */
+/* A poll that comes late covers the detection time by itself (without a
+ * pause-duration counter the counters are the truth: the queue sent
+ * nothing for all that time). One a little early does not count as a
+ * whole poll: the storm waits for the sample at its due time. */
 static void test_poll_jitter(void **state)
 {
 	struct rig r;
@@ -445,16 +447,107 @@ static void test_poll_jitter(void **state)
 	r.s.backlog = 5;
 	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_STORM);
 	rig_init(&r, 3, 10, 0);
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 3; i++) {
 		r.now += 95;
 		r.s.pause_rx += 10;
 		r.s.backlog = 5;
 		assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now),
 		                 PFCWD_EV_NONE);
 	}
-	r.now += 95;
+	/* the condition began at the first sample, 1000 */
+	assert_true(pfcwd_due(&r.q, &r.c) == 1000.0 + 300.0);
+	r.now = 1300.0;
 	r.s.pause_rx += 10;
 	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_STORM);
+}
+
+/* Detection when the condition has held for the detection time, at the
+ * sample taken when it is due, and never sooner: a sample that comes
+ * 80 ms into the condition (the queue was first sampled just after its
+ * hold began, between two polls) is not a whole poll of it. */
+static void test_due(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	assert_true(pfcwd_due(&r.q, &r.c) < 0);
+	/* traffic up to a sample taken just after the hold began */
+	r.now += 20;
+	r.s.tx_packets += 100;
+	r.s.pause_rx += 1;
+	r.s.backlog = 7;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	double held = r.now;
+	/* the regular poll, 80 ms later: the condition, not long enough */
+	r.now += 80;
+	r.s.pause_rx += 40;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	assert_int_equal(r.q.state, PFCWD_WAIT_SHUTDOWN);
+	assert_true(pfcwd_due(&r.q, &r.c) == held + 100.0);
+	/* the due sample: a storm, 100 ms after the condition began */
+	r.now = held + 100.0;
+	r.s.pause_rx += 10;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_STORM);
+	assert_true(r.q.last_storm_ms == held + 100.0);
+	/* shut: the next due time is the restore's */
+	assert_true(pfcwd_due(&r.q, &r.c) == pfcwd_restore_due(&r.q, &r.c));
+}
+
+/* A poll that comes far too late because the daemon was not scheduled:
+ * on a software port the queue stayed held because roced could not
+ * release it, not because the peer paused all that time. The pause-
+ * duration counter (software PFC's time paused, as the peer asked) says
+ * so, and the poll is not the storm condition. */
+static void test_late_poll_duration(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	r.s.has_duration = true;
+	r.now += 320;
+	r.s.pause_rx += 200;
+	r.s.backlog = 30;
+	r.s.paused_us += 3 * 70000; /* 70 ms of every 100 */
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	assert_int_equal(r.q.state, PFCWD_MONITORED);
+	/* a real storm: paused all the time */
+	r.now += 320;
+	r.s.pause_rx += 640;
+	r.s.paused_us += 320000;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_STORM);
+}
+
+/* Where the port dates its last pause frame, the quiet time of a shut
+ * queue starts then, not at the poll that saw it: the restore comes
+ * auto-restore time after the storm really stopped. */
+static void test_quiet_from_last_pause(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	r.now += 100;
+	r.s.pause_rx += 30;
+	r.s.backlog = 0;
+	r.s.last_pause_ms = r.now - 60; /* the storm stopped 60 ms ago */
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	assert_true(pfcwd_restore_due(&r.q, &r.c) == r.s.last_pause_ms + 1000);
+	assert_true(pfcwd_due(&r.q, &r.c) == r.s.last_pause_ms + 1000);
+	r.now = r.s.last_pause_ms + 998;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	r.now = r.s.last_pause_ms + 1000;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_RESTORE);
+	/* a date from the future (another clock) is not believed */
+	rig_init(&r, 1, 10, 0);
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	r.now += 100;
+	r.s.pause_rx += 30;
+	r.s.last_pause_ms = r.now + 5000;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	assert_true(pfcwd_restore_due(&r.q, &r.c) == r.now + 1000);
 }
 
 /* sonic-swss#4667: after a restart, an ongoing storm is not forgotten,
@@ -532,6 +625,63 @@ static void test_detect_below_poll(void **state)
 	diag_free(&d);
 }
 
+/* sonic-buildimage#19067: drop counters that do not match real drops.
+ * The shut leaf is replaced at the restore, and what it dropped between
+ * the restore's sample and the apply went with its own counter; the
+ * parent class's count survives the change of leaf, and the sample after
+ * the apply settles it (pfcwd_tail) before the restore is reported. */
+static void test_class_drops(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 1, 3, 0);
+	r.s.has_class_drops = true;
+	r.s.class_drops = 7; /* drops of an earlier life: not ours */
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	/* shut: the leaf is a new fifo (its counter starts again), the
+	 * class goes on counting */
+	r.s.drops = 0;
+	for (int i = 0; i < 2; i++) {
+		r.now += 100;
+		r.s.pause_rx += 10;
+		r.s.drops += 100;
+		r.s.class_drops += 100;
+		assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now),
+		                 PFCWD_EV_NONE);
+	}
+	assert_int_equal(r.q.dropped, 200);
+	/* quiet: restored at the third poll; 100 dropped meanwhile */
+	int n = 0;
+	enum pfcwd_event ev = PFCWD_EV_NONE;
+	while (ev != PFCWD_EV_RESTORE && n++ < 10) {
+		r.now += 100;
+		r.s.drops += 100;
+		r.s.class_drops += 100;
+		ev = pfcwd_poll(&r.q, &r.c, &r.s, r.now);
+	}
+	assert_int_equal(ev, PFCWD_EV_RESTORE);
+	uint64_t at_restore = r.q.dropped;
+	assert_true(r.q.tail);
+	/* the leaf dropped 4 more before the apply replaced it: the sample
+	 * after the apply (a new leaf, counters from 0) counts them */
+	r.now += 10;
+	r.s.drops = 0;
+	r.s.class_drops += 4;
+	r.s.tx_packets += 50;
+	assert_false(pfcwd_tail(&r.q, &(struct pfcwd_sample){0}));
+	assert_true(pfcwd_tail(&r.q, &r.s));
+	assert_int_equal(r.q.dropped, at_restore + 4);
+	assert_false(r.q.tail);
+	/* nothing pending: complete at once */
+	assert_true(pfcwd_tail(&r.q, &r.s));
+	/* without class counters, no tail is pending */
+	rig_init(&r, 1, 3, 0);
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	assert_int_equal(pfcwd_recover(&r.q, r.now + 1), PFCWD_EV_RESTORE);
+	assert_false(r.q.tail);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +701,10 @@ int main(void)
 	    cmocka_unit_test(test_alert),
 	    cmocka_unit_test(test_counter_reset),
 	    cmocka_unit_test(test_poll_jitter),
+	    cmocka_unit_test(test_due),
+	    cmocka_unit_test(test_late_poll_duration),
+	    cmocka_unit_test(test_quiet_from_last_pause),
+	    cmocka_unit_test(test_class_drops),
 	    cmocka_unit_test(test_restart),
 	    cmocka_unit_test(test_detect_below_poll),
 	};
