@@ -194,8 +194,13 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 	 * its frame socket. */
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
+		const struct ports_port *fe = ports_find(r, fn);
 		int m = txpoll_master(fn);
 		bool feeds = false;
+		/* A hardware feeder pauses its peer itself. */
+		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software
+		                  ? fe->plan.dcb.pfc_en
+		                  : 0;
 
 		for (size_t i = 0; m && i < n; i++) {
 			struct txpoll_port *x = &nv[i];
@@ -203,6 +208,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 			if (x->master != m || !strcmp(fn, x->ifname) ||
 			    x->nfeeders == TXPOLL_FEEDERS_MAX)
 				continue;
+			x->feeder_pfc[x->nfeeders] = pfc;
 			snprintf(x->feeders[x->nfeeders++],
 			         sizeof(x->feeders[0]), "%s", fn);
 			feeds = true;
@@ -320,7 +326,7 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 		uint8_t buf[PFC_FRAME_MIN];
 		int len, rc;
 
-		if (!fp || fp->fd < 0)
+		if (!fp || fp->fd < 0 || !(x->feeder_pfc[k] & (1u << p)))
 			continue;
 		if (!quanta && txpoll_paused_elsewhere(t, x, fp->ifname, p))
 			continue;

@@ -79,6 +79,10 @@ struct txpoll_port {
 	/* The ports that feed it: the bridge's other ports with a frame
 	 * socket (at the last sync). */
 	char feeders[TXPOLL_FEEDERS_MAX][POLICY_IFNAME_MAX];
+	/* The priorities each feeder has PFC on for (its applied plan):
+	 * PFC goes out of a port only for those, as a switch with PFC
+	 * off on a port sends none there. */
+	uint8_t feeder_pfc[TXPOLL_FEEDERS_MAX];
 	size_t nfeeders;
 };
 

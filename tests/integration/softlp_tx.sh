@@ -2,7 +2,7 @@
 # softlp_tx: 802.3x link pause sent by roced out of a bridge port with
 # `flowcontrol send on`, this machine's kernel (issue 8). The switch is a
 # namespace with a bridge of two veth ports: swp1 (towards host h1, send
-# on) and swp3 (towards h3). Both run PFC mode off. swp3's queue 3 and
+# on, PFC mode off) and swp3 (towards h3, PFC on). swp3's queue 3 and
 # default queue are shaped to 20 Mb/s (`shape max`): the bottleneck. h1
 # runs roced on eth1 with `flowcontrol receive on` (its queues shaped to
 # 100 Mb/s, a link's rate); h3 only receives.
@@ -45,28 +45,33 @@ for h in 1 3; do
 	$IP -n "$ns" link set lo up
 done
 
-# pfcoff FILE [FLOWCONTROL]: PFC mode off on FILE's ports, with the
-# flowcontrol line given on the first one.
+# pfcoff FILE [FLOWCONTROL [first]]: PFC mode off on FILE's ports, with
+# the flowcontrol line given on the first one; with `first`, the other
+# ports keep PFC on.
 pfcoff()
 {
 	python3 - "$@" <<'PY'
 import sys
 p = sys.argv[1]
 fc = sys.argv[2] if len(sys.argv) > 2 else ''
+first = len(sys.argv) > 3
 s = open(p).read()
 old = 'priority-flow-control = { mode = "on"; };'
 assert old in s, 'the shipped interface block changed'
 new = 'priority-flow-control = { mode = "off"; };'
 if fc:
     s = s.replace(old, new + '\n\t\tflowcontrol = { %s = true; };' % fc, 1)
-s = s.replace(old, new)
+if not first:
+    s = s.replace(old, new)
 s = s.replace('watch-dog-interval = true;', 'watch-dog-interval = false;')
 open(p, 'w').write(s)
 PY
 }
 t_conf_ports "$tmp/sw.conf" swp1 swp3
 t_conf_match_any "$tmp/sw.conf"
-pfcoff "$tmp/sw.conf" send
+# swp3 keeps PFC on: its no-drop queue 3 congests too, and PFC for it
+# must not go out of swp1, whose PFC is off (only link pause goes there).
+pfcoff "$tmp/sw.conf" send first
 python3 - "$tmp/sw.conf" <<'PY'
 import sys
 p = sys.argv[1]
@@ -137,10 +142,13 @@ rx=$t_pid
 t_show_on_fail "receiver" "$tmp/recv"
 for _ in $(seq 300); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
 [ -e "$tmp/ready" ] || t_fail "the receiver did not start"
-# 5000 datagrams/s of 1000 bytes (40 Mb/s) per class, 6 s.
+# DSCP 26: 5000 datagrams/s of 1000 bytes (40 Mb/s into swp3's 20),
+# best effort 1000/s (8 Mb/s, under its shape): swp3's total backlog is
+# then mostly queue 3's, and link pause (swp1's) and PFC (swp3's queue 3,
+# PFC on) reach their xoff together; PFC must still not go out of swp1.
 t_spawn $IP netns exec "$h1" "$traffic" send 10.79.0.3 -T 0x68 -r 5000 -t 6 -s 1000 -b 32768 -f 1 >"$tmp/nd"
 s1=$t_pid
-t_spawn $IP netns exec "$h1" "$traffic" send 10.79.0.3 -T 0x00 -r 5000 -t 6 -s 1000 -b 32768 -f 2 >"$tmp/be"
+t_spawn $IP netns exec "$h1" "$traffic" send 10.79.0.3 -T 0x00 -r 1000 -t 6 -s 1000 -b 32768 -f 2 >"$tmp/be"
 s2=$t_pid
 t_show_on_fail "no-drop sender" "$tmp/nd"
 t_show_on_fail "best-effort sender" "$tmp/be"
