@@ -107,6 +107,13 @@ int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */
 void compile_pfc_dcb(struct compile_ctx *c);
+/* The no-drop queues of C's port that software PFC holds one at a time
+ * and that ets would serve round-robin (bandwidth-sharing, not strict):
+ * while one is held, an ets root stops the other sharing queues too, so
+ * compile_tc() prefers htb for such a port. 0 on hardware ports, without
+ * software PFC or sch_tbf, and with link pause received (which holds
+ * every queue at once, so nothing else is meant to flow). */
+uint8_t compile_pfc_ets_stalls(const struct compile_ctx *c);
 
 /* --- compile_bpf.c --- */
 

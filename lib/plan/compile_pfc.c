@@ -143,10 +143,24 @@ int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
  * release. Strict bands are not affected, nor prio and htb roots, which
  * go on to the next band or class; nor link pause, which holds every
  * queue anyway. */
+uint8_t compile_pfc_ets_stalls(const struct compile_ctx *c)
+{
+	uint8_t held = compile_pfc_holdable(c), stalls = 0;
+
+	if (!held || !c->queuing || compile_pfc_lp_rx(c) ||
+	    !(c->pp->caps.qdiscs & CAPS_QD_TBF))
+		return 0;
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		if ((held & (1u << q)) && !compile_queue_strict(c->queuing, q))
+			stalls |= (uint8_t)(1u << q);
+	return stalls;
+}
+
+/* Where ets stays (the kernel lacks htb), the stall is told. */
 static void compile_pfc_ets_note(struct compile_ctx *c, unsigned q)
 {
-	if (c->pp->layout != PLAN_LAYOUT_ETS_RED || compile_pfc_lp_rx(c) ||
-	    compile_queue_strict(c->queuing, q))
+	if (c->pp->layout != PLAN_LAYOUT_ETS_RED ||
+	    !(compile_pfc_ets_stalls(c) & (1u << q)))
 		return;
 	diag_warn(&c->pp->warnings, c->queuing->line,
 	          "%s: while software PFC holds this queue, ets also stops "

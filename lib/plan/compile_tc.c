@@ -3,7 +3,9 @@
  * Only a port with a queuing policy gets a tc tree; without one roced
  * leaves the root qdisc alone (PLAN_LAYOUT_NONE). The tree is
  *
- *   root (ets > prio > htb, the best the kernel has), one band or class
+ *   root (ets > prio > htb, the best the kernel has; htb where software
+ *   PFC holds a bandwidth-sharing queue, see compile_pfc_ets_stalls()),
+ *   one band or class
  *   per NX-OS queue, and an explicit leaf under each of the 8 queues
  *   (red for WRED queues when the kernel has it, bfifo otherwise),
  *
@@ -264,7 +266,8 @@ static void compile_tc_shape_unrealised(struct compile_ctx *c, const char *kind)
  *    packets; the guarantees then add up to more than the port, which the
  *    link (or the parent class on a virtual port) caps.
  */
-static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t)
+static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t,
+                               uint8_t stalls)
 {
 	struct plan_qdisc *qd = plan_port_add_qdisc(c->pp);
 	uint32_t top = PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR);
@@ -311,11 +314,26 @@ static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t)
 		compile_tc_class_buckets(c, cl);
 	}
 	compile_tc_shape_htb(c, t, top);
-	diag_warn(&c->pp->warnings, c->queuing->line,
-	          "the kernel lacks sch_ets and sch_prio: htb approximates "
-	          "DWRR with per-queue rates (share of %llu Mb/s) and strict "
-	          "priority with prio 0 at full rate",
-	          (unsigned long long)(speed / 125000u));
+	if (stalls) {
+		char list[64];
+
+		policy_list_format(stalls, list, sizeof(list));
+		diag_add(&c->pp->warnings, DIAG_NOTE, c->queuing->line,
+		         "software PFC holds queue%s %s: the root is htb, not "
+		         "ets, which would stop every bandwidth-sharing queue "
+		         "while one is held; htb approximates DWRR with "
+		         "per-queue rates (share of %llu Mb/s) and strict "
+		         "priority with prio 0 at full rate",
+		         (stalls & (stalls - 1)) ? "s" : "", list,
+		         (unsigned long long)(speed / 125000u));
+	} else {
+		diag_warn(&c->pp->warnings, c->queuing->line,
+		          "the kernel lacks sch_ets and sch_prio: htb "
+		          "approximates DWRR with per-queue rates (share of "
+		          "%llu Mb/s) and strict priority with prio 0 at full "
+		          "rate",
+		          (unsigned long long)(speed / 125000u));
+	}
 	compile_tc_zero_shares(c, "a rate and quantum");
 	return 0;
 }
@@ -629,6 +647,7 @@ int compile_tc(struct compile_ctx *c)
 	struct plan_port *pp = c->pp;
 	const struct caps *caps = &pp->caps;
 	struct compile_tree t = {.handle = PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0)};
+	uint8_t stalls = 0;
 	int rc;
 
 	if (!c->queuing) {
@@ -641,10 +660,15 @@ int compile_tc(struct compile_ctx *c)
 			          c->qos->name);
 		return 0;
 	}
-	if (caps->qdiscs & CAPS_QD_ETS) {
+	/* Software PFC holds a queue by leaving its leaf's packets in place,
+	 * which an ets root cannot step past (compile_pfc_ets_stalls()): such
+	 * a port gets htb, which serves the other classes meanwhile. */
+	if ((caps->qdiscs & CAPS_QD_ETS) && (caps->qdiscs & CAPS_QD_HTB))
+		stalls = compile_pfc_ets_stalls(c);
+	if ((caps->qdiscs & CAPS_QD_ETS) && !stalls) {
 		t.root = COMPILE_ROOT_ETS;
 		pp->layout = PLAN_LAYOUT_ETS_RED;
-	} else if (caps->qdiscs & CAPS_QD_PRIO) {
+	} else if ((caps->qdiscs & CAPS_QD_PRIO) && !stalls) {
 		t.root = COMPILE_ROOT_PRIO;
 		pp->layout = PLAN_LAYOUT_PRIO_RED;
 	} else if (caps->qdiscs & CAPS_QD_HTB) {
@@ -673,7 +697,7 @@ int compile_tc(struct compile_ctx *c)
 		compile_tc_shape_unrealised(c, "prio");
 		break;
 	default:
-		rc = compile_tc_root_htb(c, &t);
+		rc = compile_tc_root_htb(c, &t, stalls);
 		break;
 	}
 	for (unsigned q = 0; !rc && q < POLICY_NQUEUES; q++)

@@ -189,9 +189,10 @@ static void test_watchdog_hardware(void **state)
 
 #define INNER(q) PLAN_H_MAKE(PLAN_INNER_MAJOR(q), 0)
 
-/* Where the kernel has sch_red (the full preset: ets root), a WRED no-drop
- * queue's leaf is the tbf, with the red inside it: held and released like
- * the fifo queue's, RED's thresholds as without software PFC. */
+/* Where the kernel has sch_red (the full preset), a WRED no-drop queue's
+ * leaf is the tbf, with the red inside it: held and released like the
+ * fifo queue's, RED's thresholds as without software PFC. The root is
+ * htb there (test_htb_root), so the tbf hangs from queue 3's htb class. */
 static void test_red_inside_tbf(void **state)
 {
 	struct policy p;
@@ -207,10 +208,11 @@ static void test_red_inside_tbf(void **state)
 	assert_int_equal(tcomp_count_msgs(alone, DIAG_WARNING, "ets also"), 0);
 
 	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
-	assert_int_equal(pp->layout, PLAN_LAYOUT_ETS_RED);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_HTB_RED);
 	leaf = tcomp_qdisc(pp, LEAF(3));
 	assert_int_equal(leaf->kind, PLAN_QD_TBF);
-	assert_int_equal(leaf->parent, tcomp_qdisc(alone, LEAF(3))->parent);
+	assert_int_equal(leaf->parent,
+	                 PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_QUEUE_MINOR(3)));
 	assert_int_equal(leaf->u.tbf.rate, 4 * SPEED_B);
 	in = tcomp_qdisc(pp, INNER(3));
 	assert_int_equal(in->kind, PLAN_QD_RED);
@@ -225,9 +227,7 @@ static void test_red_inside_tbf(void **state)
 	assert_int_equal(pp->nqdiscs, alone->nqdiscs + 1);
 	assert_int_equal(
 	    tcomp_count_msgs(pp, DIAG_WARNING, "not realised on a queue"), 0);
-	/* ets cannot skip a held band: said once */
-	tcomp_want_warning(pp, "c-out-8q-q3: while software PFC holds this "
-	                       "queue, ets also stops");
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
 	strbuf_init(&sb);
 	plan_text_write(&pl, &sb);
 	assert_non_null(strstr(sb.s, "qdisc add dev eth1 parent 4713:1 "
@@ -254,8 +254,70 @@ static void test_red_inside_tbf(void **state)
 	policy_free(&p);
 }
 
-/* A strict no-drop queue is not stopped by ets with the others; prio and
- * htb roots skip a held band or class: no warning there. */
+/* On a full kernel (ets, htb, tbf) a software port whose no-drop queue
+ * shares bandwidth gets the htb root: ets would stop every sharing queue
+ * while software PFC holds one (it does not step past a band that holds
+ * its packets); htb serves the others. One note says why; the shape that
+ * ets could not realise is realised; flower's skbedit gives htb's class
+ * ids. Without software PFC, on hardware ports and with link pause the
+ * root stays ets. */
+static void test_htb_root(void **state)
+{
+	struct policy p;
+	struct plan pl, plain;
+	const struct plan_port *pp, *alone;
+	const struct plan_qdisc *root;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	alone = run(&p, CAPS_PRESET_FULL, false, 0, 0, &plain);
+	assert_int_equal(alone->layout, PLAN_LAYOUT_ETS_RED);
+	assert_int_equal(tcomp_count_msgs(alone, DIAG_NOTE, "root is htb"), 0);
+	plan_free(&plain);
+
+	for (uint8_t hold = 0; hold <= 0x08; hold += 0x08) {
+		pp = run(&p, CAPS_PRESET_FULL, true, hold, 0, &pl);
+		assert_int_equal(pp->layout, PLAN_LAYOUT_HTB_RED);
+		root = tcomp_qdisc(pp, PLAN_H_MAKE(PLAN_ROOT_MAJOR, 0));
+		assert_int_equal(root->kind, PLAN_QD_HTB);
+		assert_int_equal(
+		    tcomp_count_msgs(
+		        pp, DIAG_NOTE,
+		        "software PFC holds queue 3: the root is "
+		        "htb, not ets, which would stop every "
+		        "bandwidth-sharing queue while one is held"),
+		    1);
+		/* not the minimal kernel's warning, nor ets's */
+		assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "lacks"),
+		                 0);
+		assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"),
+		                 0);
+		/* the classes htb takes skb->priority as */
+		for (size_t i = 0; i < pp->nfilters; i++) {
+			assert_int_equal(pp->filters[i].kind,
+			                 PLAN_FILTER_FLOWER);
+			assert_int_equal(
+			    pp->filters[i].priority,
+			    PLAN_H_MAKE(PLAN_ROOT_MAJOR,
+			                PLAN_HTB_QUEUE_MINOR(
+			                    pp->filters[i].qos_group)));
+		}
+		assert_true(pp->nfilters > 0);
+		plan_free(&pl);
+	}
+	/* a hardware port: the NIC pauses, the root stays */
+	pp = run(&p, CAPS_PRESET_HW, true, 0, 0, &pl);
+	alone = run(&p, CAPS_PRESET_HW, false, 0, 0, &plain);
+	assert_int_equal(pp->layout, alone->layout);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_NOTE, "root is htb"), 0);
+	plan_free(&pl);
+	plan_free(&plain);
+	policy_free(&p);
+}
+
+/* A strict no-drop queue is not stopped by ets with the others: ets
+ * stays, without a note; prio and htb roots skip a held band or class;
+ * a kernel without htb keeps ets and is warned of the stall. */
 static void test_ets_note(void **state)
 {
 	struct policy p;
@@ -272,6 +334,14 @@ static void test_ets_note(void **state)
 	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
 	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
 	plan_free(&pl);
+	caps_preset(&caps, CAPS_PRESET_FULL);
+	caps.qdiscs &= ~CAPS_QD_HTB;
+	pp = run_caps(&p, &caps, &pl);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_ETS_RED);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
+	tcomp_want_warning(pp, "c-out-8q-q3: while software PFC holds this "
+	                       "queue, ets also stops");
+	plan_free(&pl);
 	for (size_t i = 0; i < p.nmap_queuing; i++) {
 		p.map_queuing[i].queue[3].has_bandwidth = false;
 		p.map_queuing[i].queue[3].priority_level = 1;
@@ -280,6 +350,7 @@ static void test_ets_note(void **state)
 	assert_int_equal(pp->layout, PLAN_LAYOUT_ETS_RED);
 	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
 	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_NOTE, "root is htb"), 0);
 	plan_free(&pl);
 	policy_free(&p);
 }
@@ -612,6 +683,10 @@ static void test_link_pause_software_limits(void **state)
 	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "random-detect"),
 	                 0);
 	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "ets also"), 0);
+	/* every queue held at once: ets's stall stops nothing that should
+	 * flow, so the root stays ets */
+	assert_int_equal(pp->layout, PLAN_LAYOUT_ETS_RED);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_NOTE, "root is htb"), 0);
 	want_held(tcomp_qdisc(pp, LEAF(0)));
 	plan_free(&a);
 
@@ -651,6 +726,7 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_watchdog_software),
 	    cmocka_unit_test(test_watchdog_hardware),
 	    cmocka_unit_test(test_red_inside_tbf),
+	    cmocka_unit_test(test_htb_root),
 	    cmocka_unit_test(test_ets_note),
 	    cmocka_unit_test(test_not_realised),
 	    cmocka_unit_test(test_red_inside_diff),
