@@ -4,16 +4,20 @@
 # TCG's speed (ROCED_INCAST_PPS datagrams/s per sender, 4 senders, for
 # ROCED_INCAST_SECONDS). There the hosts' roced probes ets and red, so
 # each host's no-drop queue 3 (WRED/ECN in the shipped policy) is
-# software PFC's tbf with the red inside it, on an ets root: the script
-# checks that with tc -j, and the incast checks that the pause the switch
-# sends holds it (no-drop loses nothing, both sides count the pause).
+# software PFC's tbf with the red inside it, on an htb root (ets would
+# stop best effort too while queue 3 is held): the script checks that
+# with tc -j, and the incast checks that the pause the switch sends holds
+# it (no-drop loses nothing, both sides count the pause) while best
+# effort keeps flowing (and drops at the switch).
 # The switch runs with --caps host (htb): the incast needs a bottleneck
 # in the switch, and roced shapes a queue (`shape max`) only on the htb
 # layout; a veth on the guest's 6.1 kernel never pushes back on its
 # qdisc (fullkernel_apply.sh), so nothing else would queue there.
-# The hosts' no-drop senders set socket priority 3: with flower, roced
-# classifies where packets enter a port (clsact ingress), which a host's
-# own datagrams never do, so DSCP 26 alone would leave them in q-default.
+# The hosts' no-drop senders set their socket priority to queue 3's htb
+# class (4791:13, what roced's skbedit sets on a switch's ingress): with
+# flower, roced classifies where packets enter a port (clsact ingress),
+# which a host's own datagrams never do, so DSCP 26 alone would leave
+# them in q-default.
 # Skipped (77) when QEMU or the distro kernel is missing.
 set -eu
 
@@ -43,7 +47,7 @@ ROCED_INCAST_BE_LIMIT=${ROCED_INCAST_BE_LIMIT:-150}
 ROCED_INCAST_XOFF=${ROCED_INCAST_XOFF:-30000}
 ROCED_INCAST_SW_CAPS=host
 ROCED_INCAST_HOST_RED=1
-ROCED_INCAST_ND_PRIO=3
+ROCED_INCAST_ND_PRIO=4791:13
 export ROCED_INCAST_PPS ROCED_INCAST_SECONDS ROCED_INCAST_SHAPE_KBPS \
 	ROCED_INCAST_BE_LIMIT ROCED_INCAST_XOFF ROCED_INCAST_SW_CAPS \
 	ROCED_INCAST_HOST_RED ROCED_INCAST_ND_PRIO

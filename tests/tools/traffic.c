@@ -15,7 +15,10 @@
  * -r 0 sends as fast as the socket takes them. -P sets the socket's
  * priority (SO_PRIORITY), as a RoCE stack does for its traffic class:
  * where roced classifies on clsact ingress (flower), a host's own
- * datagrams reach their queue only that way.
+ * datagrams reach their queue only that way. PRIO is 0..15 for an ets
+ * or prio root (its priomap), or a class id MAJOR:MINOR in hex as tc
+ * writes it (4791:13) for an htb root, which takes skb->priority as a
+ * class.
  *
  * The receiver counts by TOS byte (IP_RECVTOS) and flow: received,
  * lost (sequence numbers never seen, up to the highest seen), duplicated,
@@ -77,6 +80,26 @@ static double num(const char *s, const char *what, double lo, double hi)
 	return v;
 }
 
+/* -P: a priority 0..15, or a tc class id "MAJ:MIN" (hex). */
+static long parse_prio(const char *s)
+{
+	unsigned maj, min;
+	char tail;
+
+	if (strchr(s, ':')) {
+		if (sscanf(s, "%x:%x%c", &maj, &min, &tail) != 2 ||
+		    maj > 0xffff || min > 0xffff) {
+			fprintf(stderr,
+			        "traffic: invalid priority '%s', expected "
+			        "0..15 or a class id MAJOR:MINOR (hex)\n",
+			        s);
+			exit(2);
+		}
+		return (long)((maj << 16) | min);
+	}
+	return (long)num(s, "priority", 0, 15);
+}
+
 static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in to = {.sin_family = AF_INET,
@@ -127,7 +150,7 @@ static int do_send(int argc, char **argv)
 			flow = (long)num(optarg, "flow", 0, MAX_FLOWS - 1);
 			break;
 		case 'P':
-			prio = (long)num(optarg, "priority", 0, 15);
+			prio = parse_prio(optarg);
 			break;
 		default:
 			return 2;
