@@ -2,17 +2,20 @@
 # fullkernel_dryrun.sh: what `roced --dry-run --caps full` prints for the
 # shipped conf/roced.conf, replayed with `tc -batch -` on a full kernel (the
 # QEMU guest), is what the policy asks for:
-#   - each configured port gets an ets root 4791: with 8 bands, no strict
-#     band (the reference policy has no priority-level queue), a priomap that
-#     sends priority p to the band of queue p, and equal quanta for queues 3
-#     and q-default (50 % each), more than the 0 % queues get;
-#   - red with ecn on queue 3's band, with the configured thresholds and
+#   - each configured port gets an htb root 4791: (not ets: queue 3 is
+#     no-drop and shares bandwidth, and ets would stop every sharing queue
+#     while software PFC holds it), one class 4791:1q per queue q under
+#     4791:1, q-default the default class, equal rates for queues 3 and
+#     q-default (50 % each), more than the 0 % queues get, and each
+#     queue's leaf 471q: in its class;
+#   - red with ecn in queue 3's class, with the configured thresholds and
 #     drop probability, inside software PFC's tbf (queue 3 is no-drop);
-#   - flower filters on clsact ingress that set skb priority 3 (qos-group 3)
-#     for DSCP 26 / CoS 3;
+#   - flower filters on clsact ingress that set skb priority 4791:13
+#     (queue 3's class, qos-group 3) for DSCP 26 / CoS 3;
 #   - the #ip lines give MTU 9216;
 # and that packets follow it: tagged CoS 3 / DSCP 26 frames hit those
-# filters on ingress, priority 3 traffic lands in the red leaf on egress.
+# filters on ingress, traffic with skb priority 4791:13 lands in the red
+# leaf on egress.
 # It also checks that these assertions fail on a corrupted batch, and that
 # the largest WRED thresholds roced accepts (2^(31 - weight) - 1 bytes) are
 # held by the kernel while one byte more is refused by `roced -n`.
@@ -40,9 +43,9 @@ roced=$top_builddir/roced
 
 # From conf/roced.conf.
 exp_queue=3	   # c-out-8q-q3 holds the RoCE class
-exp_prio=3	   # set-qos-group 3 -> skb priority 3
+exp_prio=4791:13   # set-qos-group 3 -> skb priority: queue 3's htb class
+exp_prio_num=$((0x47910013)) # the same, for SO_PRIORITY
 exp_zero_queues="1 2" # bandwidth-remaining-percent 0
-exp_nstrict=0	   # no priority-level queue
 exp_red_min=153600 # 150 kbytes
 exp_red_max=3072000 # 3000 kbytes
 exp_red_prob=0.07  # drop-probability 7
@@ -100,50 +103,26 @@ fk_dry_setup()
 fk_dry_check()
 {
 	_qd=$(tc -n "$1" -j -d qdisc show dev "$2")
-	printf '%s\n' "$_qd" | jq -r \
-		--argjson nstrict "$exp_nstrict" --argjson q "$exp_queue" \
+	printf '%s\n' "$_qd" | jq -r --argjson q "$exp_queue" \
 		--argjson min "$exp_red_min" --argjson max "$exp_red_max" \
-		--argjson prob "$exp_red_prob" \
-		--argjson zero "[$(echo $exp_zero_queues | tr ' ' ',')]" '
-	def leaf($b): map(select(.parent == "4791:\($b + 1)")) | .[0];
-	def band($p; $pm): $pm[$p];
-	def quantum($b; $ns; $qu): if $b >= $ns then $qu[$b - $ns] else null end;
+		--argjson prob "$exp_red_prob" '
+	def leaf($q): map(select(.parent == "4791:1\($q)")) | .[0];
 	(map(select(.root == true)) | .[0]) as $root
-	| ($root.options.priomap // []) as $pm
-	| ($root.options.strict // 0) as $ns
-	| ($root.options.quanta // []) as $qu
-	| band($q; $pm) as $bq
-	| band(0; $pm) as $b0
-	| (if $bq == null then null else leaf($bq) end) as $leaf
+	| leaf($q) as $leaf
 	| (if $leaf != null and $leaf.kind == "tbf"
 	   then map(select(.parent == ($leaf.handle | rtrimstr(":")) + ":1")) | .[0]
 	   else $leaf end) as $red
-	| if $root == null or $root.kind != "ets" then
-		"root qdisc is \($root.kind // "missing"), want ets"
+	| if $root == null or $root.kind != "htb" then
+		"root qdisc is \($root.kind // "missing"), want htb"
 	  else
-		(if $root.handle != "4791:" then "ets handle \($root.handle), want 4791:" else empty end),
-		(if $root.options.bands != 8 then "ets bands \($root.options.bands), want 8" else empty end),
-		(if $ns != $nstrict then "ets strict \($ns), want \($nstrict)" else empty end),
-		(if ($qu | length) != 8 - $ns then "ets quanta \($qu): want \(8 - $ns)" else empty end),
-		(if ($pm | length) != 16 or ($pm | map(select(. < 0 or . > 7)) | length) > 0
-		 then "ets priomap \($pm)" else empty end),
-		(range(0; 8) as $p | band($p; $pm) as $b
-		 | (if $b == null then null else leaf($b) end) as $l
-		 | if $l != null and ($l.handle | test("^471[0-7]:$"))
-		      and $l.handle != "471\($p):"
-		   then "priority \($p) -> band \($b), whose leaf \($l.handle) serves another queue"
+		(if $root.handle != "4791:" then "htb handle \($root.handle), want 4791:" else empty end),
+		(if ($root.options.default | tostring | ltrimstr("0x")) != "10"
+		 then "htb default \($root.options.default), want 0x10 (q-default)" else empty end),
+		(range(0; 8) as $p | leaf($p) as $l
+		 | if $l == null then "no leaf in class 4791:1\($p) (queue \($p))"
+		   elif $l.handle != "471\($p):" then "class 4791:1\($p) holds \($l.handle), want the leaf of queue \($p), 471\($p):"
 		   else empty end),
-		(if $bq == $b0 then "priorities \($q) and 0 share band \($bq)" else empty end),
-		((quantum($bq; $ns; $qu)) as $qq | (quantum($b0; $ns; $qu)) as $q0
-		 | (if $qq == null or $q0 == null then "queue \($q) or 0 has no quantum (strict?)"
-		    elif $qq != $q0 then "quanta of queue \($q) (\($qq)) and q-default (\($q0)) differ, want equal (50/50)"
-		    else empty end),
-		   ($zero[] as $z | band($z; $pm) as $bz
-		    | if $bz != $bq and $bz != $b0 and quantum($bz; $ns; $qu) != null
-		         and $qq != null and quantum($bz; $ns; $qu) >= $qq
-		      then "queue \($z) (0 %) has quantum \(quantum($bz; $ns; $qu)), not less than that of queue \($q) (\($qq))"
-		      else empty end)),
-		(if $leaf == null then "no qdisc on band \($bq) (priority \($q))"
+		(if $leaf == null then "no qdisc in the class of queue \($q)"
 		 elif $leaf.kind != "tbf" then "queue \($q) leaf is \($leaf.kind), want tbf (software PFC) with red inside"
 		 elif $leaf.handle != "471\($q):" then "queue \($q) leaf handle \($leaf.handle), want 471\($q):"
 		 elif $red == null then "nothing inside the tbf of queue \($q), want red"
@@ -158,11 +137,40 @@ fk_dry_check()
 		 end)
 	  end'
 
+	# The classes' rates (iproute2 6.1 prints htb classes as text even
+	# with -j): queue 3 and q-default equal, the 0 % queues below them.
+	tc -n "$1" class show dev "$2" | awk -v q="$exp_queue" -v zero="$exp_zero_queues" '
+	function bits(v) {
+		n = v + 0
+		if (v ~ /Gbit$/) return n * 1e9
+		if (v ~ /Mbit$/) return n * 1e6
+		if (v ~ /Kbit$/) return n * 1e3
+		return n
+	}
+	$1 == "class" && $2 == "htb" {
+		for (i = 3; i < NF; i++) {
+			if ($i == "parent") parent[$3] = $(i + 1)
+			if ($i == "rate") rate[$3] = bits($(i + 1))
+		}
+	}
+	END {
+		for (c = 0; c < 8; c++)
+			if (parent["4791:1" c] != "4791:1")
+				print "class 4791:1" c " has parent " parent["4791:1" c] ", want 4791:1"
+		r3 = rate["4791:1" q]; r0 = rate["4791:10"]
+		if (!r3 || r3 != r0)
+			print "rates of queue " q " (" r3 ") and q-default (" r0 ") differ, want equal (50/50)"
+		nz = split(zero, zq, " ")
+		for (i = 1; i <= nz; i++)
+			if (rate["4791:1" zq[i]] >= r3)
+				print "queue " zq[i] " (0 %) has rate " rate["4791:1" zq[i]] ", not less than queue " q "s"
+	}'
+
 	_fl=$(tc -n "$1" -j filter show dev "$2" ingress)
-	printf '%s\n' "$_fl" | jq -r --argjson prio "$exp_prio" \
+	printf '%s\n' "$_fl" | jq -r --arg prio "$exp_prio" \
 		--argjson tos "$exp_tos" --argjson pcp "$exp_pcp" '
 	def ours: .pref >= 4791 and .pref <= 5790 and .options != null;
-	def skbprio: tostring | sub("^0?:"; "") | tonumber? // -1;
+	def skbprio: tostring;
 	map(select(ours)) as $f
 	| ($f | map(select(.kind == "flower"
 	                   and ((.options.actions // []) | map(select(.kind == "skbedit")) | length) > 0))) as $fl
@@ -186,7 +194,7 @@ fk_dry_check()
 # (red without ecn, another skbedit priority, other thresholds) must be
 # caught, or the checks below prove nothing.
 sed -e 's/ ecn$//; s/ ecn / /' \
-	-e "s/skbedit priority $exp_prio\$/skbedit priority 2/" \
+	-e "s/skbedit priority $exp_prio\$/skbedit priority 4791:12/" \
 	-e "s/ min $exp_red_min / min 76800 /" "$batch" >"$bad"
 fk_dry_setup fkdry-bad "$bad"
 first=$(echo $ports | cut -d' ' -f1)
@@ -210,8 +218,8 @@ done
 # --- packets ---------------------------------------------------------------
 # Ingress: tagged frames with CoS 3 and DSCP 26 from the peer must be
 # caught by roced's skbedit filters (they satisfy match-all cos 3 dscp 26).
-# Egress: traffic with skb priority 3 leaving the port must land in the red
-# leaf of queue 3, best-effort traffic must not.
+# Egress: traffic with skb priority 4791:13 (queue 3's class) leaving the
+# port must land in the red leaf of queue 3, best-effort traffic must not.
 n=0
 for p in $ports; do
 	n=$((n + 1))
@@ -227,7 +235,7 @@ for p in $ports; do
 	ip -n "$ns" addr add "192.0.$n.2/24" dev "$p"
 	ip -n "$ns" neigh add "192.0.$n.1" lladdr "$(fk_mac "$peer" "$p-peer")" \
 		dev "$p" nud permanent
-	fk_send "$ns" "192.0.$n.1" 10 0x68 "$exp_prio"
+	fk_send "$ns" "192.0.$n.1" 10 0x68 "$exp_prio_num"
 	fk_send "$ns" "192.0.$n.1" 10 0x00 0
 
 	hits=$(tc -n "$ns" -s -j filter show dev "$p" ingress | jq '
