@@ -23,6 +23,7 @@ has_qdisc prio && has="$has prio"
 has_qdisc htb && has="$has htb"
 has_qdisc red limit 400000 min 30000 max 90000 avpkt 1000 burst 55 \
 	probability 0.1 bandwidth 10mbit && has="$has red"
+has_qdisc tbf rate 1mbit burst 10000 limit 10000 && has="$has tbf"
 try qdisc add dev lo clsact && has="$has clsact"
 try filter add dev lo ingress prio 1 protocol ip flower ip_tos 0x68/0xfc \
 	action skbedit priority 3 && has="$has flower+skbedit"
@@ -31,6 +32,11 @@ try filter add dev lo ingress prio 2 protocol all bpf \
 echo "oracle (tc):$has"
 
 case " $has " in
+# The shipped policy's no-drop queue 3 shares bandwidth: where software
+# PFC can hold it (tbf), the root is htb, which serves the other queues
+# meanwhile, rather than ets, which would stop them (roced(8), Layouts).
+*" ets "*" htb "*" red "*" tbf "*) want="htb+red" ;;
+*" ets "*" htb "*" tbf "*) want="htb+bfifo" ;;
 *" ets "*) want="ets+red" ;;
 *" prio "*) want="prio+red" ;;
 *" htb "*" red "*) want="htb+red" ;;
@@ -51,7 +57,12 @@ fi
 # Classification: flower+skbedit at ingress when the kernel has them,
 # otherwise one cls_bpf program on the egress root, otherwise u32 there.
 case " $has " in
-*" flower+skbedit "*) pattern='^filter add dev swp1 ingress .* flower .*skbedit priority 3' ;;
+*" flower+skbedit "*)
+	# htb takes skb->priority as a class id: queue 3's class
+	case $want in
+	htb*) pattern='^filter add dev swp1 ingress .* flower .*skbedit priority 4791:13$' ;;
+	*) pattern='^filter add dev swp1 ingress .* flower .*skbedit priority 3$' ;;
+	esac ;;
 *" bpf "*) pattern="^filter add dev swp1 parent 4791: protocol all prio 4791 bpf bytecode '[0-9][0-9 ,]*' classid 4791:10\$" ;;
 *) pattern='^filter add dev swp1 parent 4791: .* u32 ' ;;
 esac
