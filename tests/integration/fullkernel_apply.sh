@@ -10,12 +10,14 @@
 # interface list replaced by two copies of its own interface block, one per
 # port (swp1 = Ethernet1/1, swp2 = Ethernet1/2): each port gets the qos
 # input policy (classification on ingress) and the queuing output policy
-# (ets + red ecn on egress). Checked:
-#   1. roced exits 0 and reports layout ets+red on both ports; the kernel
-#      then holds (tc -j -d qdisc / tc -j filter) an ets root 4791:, red
-#      with ecn and the configured min/max inside software PFC's tbf on
-#      queue 3's band (queue 3 is no-drop), and flower +
-#      skbedit priority 3 on ingress; a second run writes nothing.
+# (htb + red ecn on egress: not ets, because queue 3 is no-drop and
+# shares bandwidth, and ets would stop every sharing queue while software
+# PFC holds it). Checked:
+#   1. roced exits 0 and reports layout htb+red on both ports; the kernel
+#      then holds (tc -j -d qdisc / tc -j filter) an htb root 4791:, red
+#      with ecn and the configured min/max inside software PFC's tbf in
+#      queue 3's class 4791:13 (queue 3 is no-drop), and flower +
+#      skbedit priority 4791:13 on ingress; a second run writes nothing.
 #   2. RoCE traffic: UDP to port 4791 with TOS 0x6a (DSCP 26, ECT(0)) on
 #      VLAN 10 with PCP 3 (the shipped class-map is match-all cos 3 dscp 26,
 #      so untagged frames would not match it), sent from the sender in one
@@ -26,7 +28,7 @@
 #      mark (and drop nothing), the receiver (udp_sink.py, IP_RECVTOS) must
 #      get exactly as many CE datagrams as RED marked and every datagram
 #      sent; best effort must all pass the q-default leaf and nothing may
-#      reach any other band.
+#      reach any other queue.
 #
 # The bottleneck. A queue forms in a qdisc only when the device stops
 # taking packets, and veth on the guest's 6.1 kernel never does: its xmit
@@ -34,9 +36,9 @@
 # came to veth in 6.16). Measured here under TCG with the qdiscs as roced
 # sets them, and no bottleneck: one sender (~18k pps) or two senders into
 # one egress port (~10k pps each, 1400- and 8000-byte datagrams) left
-# queue 3's red leaf with no backlog and 0 marks. roced's ets+red tree has
-# no rates to shape with, and a shaper at the root would replace roced's
-# root. What works: red (inside roced's tbf, which --once leaves
+# queue 3's red leaf with no backlog and 0 marks. roced's htb classes run
+# at the port's assumed speed (10 Gb/s), far above what the guest sends,
+# and a shaper at the root would replace roced's root. What works: red (inside roced's tbf, which --once leaves
 # released) is classful with one class (RED:1) whose child is
 # an implicit bfifo that is not one of roced's objects; we graft a tbf in
 # its place. RED computes its queue average from its child's backlog, so
@@ -61,12 +63,9 @@
 # this read cannot race. Then the tbf is changed to 100 Mbit/s, which
 # keeps its packets, and the queue drains to the receiver; the receiver
 # stops when it has every datagram (--expect), not after an idle time
-# that a slow guest could hit. Side effects: only queue 3 is slow, and
-# ets serves a throttled band as non-work-conserving (the kernel logs
-# "ets_qdisc_dequeue: red qdisc 4713: is non-work-conserving?" once):
-# while the held RoCE band is at the head of ets's round, ets sends
-# nothing, so best effort gets its turns only as the tbf lets RoCE out
-# and mostly waits for the release; it is delayed, not lost. The
+# that a slow guest could hit. Side effects: only queue 3 is slow; htb
+# serves q-default meanwhile (an ets root would not: while the held RoCE
+# band is at the head of its round, ets sends nothing). The
 # sender's socket gets a large send buffer (SO_SNDBUFFORCE): a datagram
 # queued behind a veth stays charged to its socket, and with the default
 # buffer the burst was paced to a ~400 KB queue (4 marks).
@@ -234,10 +233,10 @@ once()
 	return $_rc
 }
 # writes OUTFILE PORT: the port's write count if roced reports it ok with
-# layout ets+red, else nothing.
+# layout htb+red, else nothing.
 writes()
 {
-	sed -n "s/^$2: ok, \([0-9]*\) writes\{0,1\}, layout ets+red,.*/\1/p" "$1"
+	sed -n "s/^$2: ok, \([0-9]*\) writes\{0,1\}, layout htb+red,.*/\1/p" "$1"
 }
 
 fk_log "roced --once --caps probe -f $(basename "$conf")"
@@ -249,7 +248,7 @@ once "$tmp/once1" || rc=$?
 }
 for p in "$in_port" "$out_port"; do
 	w=$(writes "$tmp/once1" "$p")
-	fk_check "$p: ok, layout ets+red, ${w:-no} writes" test "${w:-0}" -gt 0
+	fk_check "$p: ok, layout htb+red, ${w:-no} writes" test "${w:-0}" -gt 0
 done
 fk_check "summary: 2 ports, 0 failed" \
 	grep -q '^roced: 2 ports, [0-9]* writes, .* 0 failed$' "$tmp/once1"
@@ -260,20 +259,19 @@ port_problems()
 	tc -n "$sw" -j -d qdisc show dev "$1" | jq -r \
 		--argjson q "$exp_q" --argjson min "$exp_min" \
 		--argjson max "$exp_max" --argjson prob "$exp_prob" '
-	def leaf($b): map(select(.parent == "4791:\($b + 1)")) | .[0];
+	def leaf($q): map(select(.parent == "4791:1\($q)")) | .[0];
 	(map(select(.root == true)) | .[0]) as $root
-	| if $root == null or $root.kind != "ets" or $root.handle != "4791:" then
-		"root qdisc \($root.kind // "none") \($root.handle // ""), want ets 4791:"
+	| if $root == null or $root.kind != "htb" or $root.handle != "4791:" then
+		"root qdisc \($root.kind // "none") \($root.handle // ""), want htb 4791:"
 	  else
-		($root.options.priomap // []) as $pm
-		| (if $pm[$q] == null then null else leaf($pm[$q]) end) as $leaf
+		leaf($q) as $leaf
 		| (if $leaf != null and $leaf.kind == "tbf"
 		   then map(select(.parent == ($leaf.handle | rtrimstr(":")) + ":1")) | .[0]
 		   else null end) as $red
-		| (if $pm[0] == null then null else leaf($pm[0]) end) as $dflt
-		| (if $root.options.bands != 8 then "ets bands \($root.options.bands), want 8" else empty end),
-		  (if $pm[$q] == $pm[0] then "priorities \($q) and 0 share band \($pm[0])" else empty end),
-		  (if $leaf == null then "no qdisc on the band of priority \($q)"
+		| leaf(0) as $dflt
+		| (if ($root.options.default | tostring | ltrimstr("0x")) != "10"
+		   then "htb default \($root.options.default), want 0x10 (q-default)" else empty end),
+		  (if $leaf == null then "no qdisc in the class of queue \($q)"
 		   elif $leaf.kind != "tbf" then "queue \($q) leaf is \($leaf.kind), want the tbf of software PFC with red inside"
 		   elif $red == null then "nothing inside the tbf \($leaf.handle) of queue \($q), want red"
 		   else
@@ -284,27 +282,26 @@ port_problems()
 			(if (($red.options.probability // -1) - $prob) | fabs > 0.0005
 			 then "red probability \($red.options.probability), want \($prob)" else empty end)
 		   end),
-		  (if $dflt == null then "no qdisc on the band of priority 0 (q-default)"
+		  (if $dflt == null then "no qdisc in the class of q-default"
 		   elif $dflt.kind == "red" then "q-default has red" else empty end)
 	  end' || echo "cannot read the qdiscs of $1 (tc or jq failed)"
 	tc -n "$sw" -j filter show dev "$1" ingress | jq -r --argjson q "$exp_q" \
 		--argjson tos "$exp_tos" '
-	def skbprio: tostring | sub("^0?:"; "") | tonumber? // -1;
 	[.[] | select(.kind == "flower" and .options != null
 	              and .options.keys.eth_type == "ipv4"
 	              and .options.keys.vlan_prio == $q
 	              and .options.keys.ip_tos == $tos
 	              and .options.keys.ip_tos_mask == "fc"
 	              and ([.options.actions[]? | select(.kind == "skbedit")
-	                    | .priority | skbprio] == [$q]))]
+	                    | .priority | tostring] == ["4791:1\($q)"]))]
 	| if length == 0 then
-		"no flower filter on ingress for vlan_prio \($q) + ip_tos \($tos)/0xfc with skbedit priority \($q)"
+		"no flower filter on ingress for vlan_prio \($q) + ip_tos \($tos)/0xfc with skbedit priority 4791:1\($q)"
 	  else empty end' || echo "cannot read the ingress filters of $1 (tc or jq failed)"
 	_mtu=$(ip -n "$sw" -j link show dev "$1" | jq -r '.[0].mtu')
 	[ "$_mtu" = "$exp_mtu" ] || echo "mtu $_mtu, want $exp_mtu"
 }
 for p in "$in_port" "$out_port"; do
-	fk_assert_empty "$p holds ets 4791:, red ecn min $exp_min max $exp_max on queue $exp_q, flower+skbedit priority $exp_q" \
+	fk_assert_empty "$p holds htb 4791:, red ecn min $exp_min max $exp_max on queue $exp_q, flower+skbedit priority 4791:1$exp_q" \
 		"$(port_problems "$p")" || true
 done
 
@@ -324,14 +321,12 @@ qd=$(tc -n "$sw" -j qdisc show dev "$out_port")
 # Queue 3 is no-drop: its leaf is software PFC's tbf (released: faster
 # than the port), with the red inside it.
 q3leaf=$(fk_jq "$qd" --argjson q "$exp_q" '
-	(map(select(.root == true)) | .[0].options.priomap[$q]) as $b
-	| map(select(.parent == "4791:\($b + 1)")) | .[0].handle // empty') ||
+	map(select(.parent == "4791:1\($q)")) | .[0].handle // empty') ||
 	fk_fail "cannot read the qdiscs of $out_port"
 red=$(fk_jq "$qd" --arg l "${q3leaf%:}:1" '
 	map(select(.parent == $l and .kind == "red")) | .[0].handle // empty')
 dflt=$(fk_jq "$qd" '
-	(map(select(.root == true)) | .[0].options.priomap[0]) as $b
-	| map(select(.parent == "4791:\($b + 1)")) | .[0].handle // empty')
+	map(select(.parent == "4791:10")) | .[0].handle // empty')
 [ -n "$red" ] && [ -n "$dflt" ] ||
 	fk_fail "cannot find queue $exp_q's and q-default's leaves on $out_port"
 fk_log "$out_port: queue $exp_q leaf $q3leaf with red $red inside, q-default leaf $dflt"
@@ -411,7 +406,7 @@ problems=$(fk_jq "$st" --arg red "$red" --arg dflt "$dflt" --arg q3leaf "$q3leaf
 	                and .handle != $q3leaf and .handle != $dflt and .packets != 0)
 	   | "leaf \(.handle) (\(.parent)) passed \(.packets) packets, want 0")' ||
 	echo "cannot read the statistics of $out_port (jq failed)")
-fk_assert_empty "$out_port: RoCE in queue $exp_q's band, marked by RED without drops; best effort in q-default" \
+fk_assert_empty "$out_port: RoCE in queue $exp_q's class, marked by RED without drops; best effort in q-default" \
 	"$problems" || true
 
 ce=$(sed -n 's/^tos 0x6b //p' "$tmp/sink")
