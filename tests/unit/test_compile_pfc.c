@@ -305,6 +305,36 @@ static void test_htb_root(void **state)
 		assert_true(pp->nfilters > 0);
 		plan_free(&pl);
 	}
+	/* A port that comes to software PFC (roced starting over a tree an
+	 * older roced made) is rebuilt: the ets root goes with its subtree,
+	 * the htb root comes, then its classes and leaves. */
+	{
+		struct diff d;
+		bool del_ets = false, add_htb = false;
+
+		alone = run(&p, CAPS_PRESET_FULL, false, 0, 0, &plain);
+		pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+		diff_init(&d);
+		assert_int_equal(diff_port(pp, alone, &d), 0);
+		for (size_t k = 0; k < d.n; k++) {
+			const struct diff_op *o = &d.ops[k];
+
+			if (o->obj != DIFF_QDISC ||
+			    o->u.qdisc.parent != PLAN_H_ROOT)
+				continue;
+			if (o->kind == DIFF_DEL &&
+			    o->u.qdisc.kind == PLAN_QD_ETS)
+				del_ets = true;
+			if (o->kind == DIFF_ADD &&
+			    o->u.qdisc.kind == PLAN_QD_HTB)
+				add_htb = del_ets;
+		}
+		assert_true(del_ets);
+		assert_true(add_htb);
+		diff_free(&d);
+		plan_free(&pl);
+		plan_free(&plain);
+	}
 	/* a hardware port: the NIC pauses, the root stays */
 	pp = run(&p, CAPS_PRESET_HW, true, 0, 0, &pl);
 	alone = run(&p, CAPS_PRESET_HW, false, 0, 0, &plain);
