@@ -7,7 +7,10 @@
 # and then:
 #   - the paste exits 0;
 #   - every port with a queuing policy (its own or system qos's) holds an
-#     ets root 4791: with 8 bands;
+#     ets root 4791: with 8 bands, or an htb root 4791: with a leaf in each
+#     of its 8 queue classes where the no-drop CoS's queue shares
+#     bandwidth (not priority level): ets would stop every sharing queue
+#     while software PFC holds that one;
 #   - where the policy has random-detect ... ecn, a red leaf with ecn;
 #   - every port with a qos input policy whose classes match CoS holds
 #     flower filters on its clsact ingress (classification where packets
@@ -114,6 +117,14 @@ for line in run.split('\n'):
         blocks[cur] += line.strip() + '\n'
 def check(ok, what):
     print(('ok: ' if ok else 'FAIL: ') + what)
+def queue_strict(q):
+    # the queuing class of queue Q (CoS N is qos-group N, queue N, in
+    # these 8-queue configurations) says priority level
+    m = re.search(r'class type queuing c-out-8q-q%d\b(.*?)(?=\n\s*class |\n\S|\Z)'
+                  % q, text, re.S)
+    return bool(m and re.search(r'^\s*priority level', m.group(1), re.M))
+want_root = 'htb' if nodrop is not None and not queue_strict(nodrop) else 'ets'
+
 for i, alias in enumerate(aliases):
     dev = 'swp%d' % (i + 1)
     blk = blocks.get(dev, '')
@@ -121,9 +132,17 @@ for i, alias in enumerate(aliases):
     fl = json.load(open('%s/f-%s.json' % (tmp, dev)))
     where = '%s (%s)' % (dev, alias)
     if 'service-policy type queuing output' in blk or sys_out:
-        check(any(x.get('root') and x['kind'] == 'ets' and x['handle'] == '4791:'
-                  and x['options'].get('bands') == 8 for x in q),
-              where + ': ets root 4791: with 8 bands')
+        if want_root == 'ets':
+            check(any(x.get('root') and x['kind'] == 'ets' and x['handle'] == '4791:'
+                      and x['options'].get('bands') == 8 for x in q),
+                  where + ': ets root 4791: with 8 bands')
+        else:
+            check(any(x.get('root') and x['kind'] == 'htb' and x['handle'] == '4791:'
+                      for x in q)
+                  and all(any(x.get('parent') == '4791:1%d' % k for x in q)
+                          for k in range(8)),
+                  where + ': htb root 4791: with a leaf in each queue class '
+                  '(no-drop queue %d shares bandwidth)' % nodrop)
         if wred:
             check(any(x['kind'] == 'red' and x['options'].get('ecn') for x in q),
                   where + ': a red leaf with ecn')
