@@ -31,13 +31,21 @@ try filter add dev lo ingress prio 2 protocol all bpf \
 	bytecode '1,6 0 0 4294967295' classid 1:1 && has="$has bpf"
 echo "oracle (tc):$has"
 
-case " $has " in
+hasw() { case " $has " in *" $1 "*) return 0 ;; esac; return 1; }
 # The shipped policy's no-drop queue 3 shares bandwidth: where software
 # PFC can hold it (tbf), the root is htb, which serves the other queues
 # meanwhile, rather than ets, which would stop them (roced(8), Layouts).
-*" ets "*" htb "*" red "*" tbf "*) want="htb+red" ;;
-*" ets "*" htb "*" tbf "*) want="htb+bfifo" ;;
-*" ets "*) want="ets+red" ;;
+ets_held=
+hasw ets && hasw htb && hasw tbf && ets_held=1
+case " $has " in
+*" ets "*)
+	if [ -z "$ets_held" ]; then
+		want="ets+red"
+	elif hasw red; then
+		want="htb+red"
+	else
+		want="htb+bfifo"
+	fi ;;
 *" prio "*) want="prio+red" ;;
 *" htb "*" red "*) want="htb+red" ;;
 *" htb "*) want="htb+bfifo" ;;
