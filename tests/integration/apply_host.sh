@@ -155,12 +155,18 @@ in_ns "$TC" qdisc show dev swp2 | grep -q 4791: && fail "swp2 keeps roced's qdis
 echo "MTU refusal: reported on swp2, rolled back"
 
 # 7. the kernel refuses (an ets plan on a kernel without sch_ets): the port
-#    goes back exactly as it was, its MTU too (written in the same batch)
+#    goes back exactly as it was, its MTU too (written in the same batch).
+#    Without a no-drop class: software PFC's hold would make --caps full
+#    plan htb (roced(8), Layouts), which this kernel has.
+sed 's/pause-pfc-cos = 3; //' "$tmp/changed.conf" >"$tmp/ets.conf"
+grep -q 'pause-pfc-cos = ' "$tmp/ets.conf" && fail "ets.conf still has a no-drop class"
+"$roced" --dry-run --caps full -f "$tmp/ets.conf" 2>/dev/null | grep -q '^# layout ets+red' ||
+	fail "ets.conf does not plan ets with --caps full"
 in_ns "$IP" link set swp1 mtu 1500
 in_ns "$TC" -j qdisc show dev swp1 >"$tmp/before.q"
 in_ns "$TC" -j filter show dev swp1 parent 4791: >"$tmp/before.f"
 in_ns "$TC" class show dev swp1 >"$tmp/before.c"
-if in_ns "$roced" --once --caps full --ports swp1 -f "$tmp/changed.conf" >"$tmp/out" 2>/dev/null; then
+if in_ns "$roced" --once --caps full --ports swp1 -f "$tmp/ets.conf" >"$tmp/out" 2>/dev/null; then
 	in_ns "$TC" qdisc add dev lo root handle 9: ets bands 2 2>/dev/null &&
 		{ echo "SKIP part 6: this kernel has sch_ets"; exit 0; }
 	fail "an ets plan was accepted by a kernel without ets"
