@@ -1,6 +1,7 @@
 /* diag: see diag.h. */
 #include "base/diag.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,4 +119,32 @@ void diag_sort(struct diag *d)
 		}
 		d->v[j] = m;
 	}
+}
+
+static bool diag_msg_same(const struct diag_msg *a, const struct diag_msg *b)
+{
+	return a->sev == b->sev && a->line == b->line &&
+	       !strcmp(a->text, b->text);
+}
+
+void diag_drop_repeats(struct diag *d, size_t from)
+{
+	size_t w = from;
+
+	for (size_t i = from; i < d->n; i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < from && !dup; j++)
+			dup = diag_msg_same(&d->v[j], &d->v[i]);
+		if (!dup) {
+			d->v[w++] = d->v[i];
+			continue;
+		}
+		if (d->v[i].sev == DIAG_ERROR)
+			d->nerrors--;
+		else if (d->v[i].sev == DIAG_WARNING)
+			d->nwarnings--;
+		free(d->v[i].text);
+	}
+	d->n = w;
 }

@@ -46,6 +46,10 @@ void diag_addv(struct diag *d, enum diag_severity sev, unsigned line,
 
 /* "error", "warning", "note" ("?" for anything else). */
 const char *diag_sev_name(enum diag_severity sev);
+/* Drop the messages from index FROM on that repeat one before FROM (same
+ * severity, line and text): a second pass over the same input says
+ * nothing twice. */
+void diag_drop_repeats(struct diag *d, size_t from);
 
 /* Render message I as "FILE:LINE: error: text" (parts omitted when unknown)
  * into BUF. Returns the length snprintf would have written. */

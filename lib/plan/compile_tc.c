@@ -40,6 +40,13 @@ struct compile_tree {
 	int8_t band_queue[POLICY_NQUEUES];
 	uint8_t queue_band[POLICY_NQUEUES];
 	unsigned nstrict;
+	/* htb chosen over ets for software PFC (compile_pfc_ets_stalls()):
+	 * the bridge's other ports may be ets, so the ingress skbedit keeps
+	 * ets's form (the qos-group, which their priomap maps) and the htb
+	 * root classifies again on egress (u32 or cls_bpf choosing the class):
+	 * what enters through an ets port, and a host's own traffic, then
+	 * still reaches its queue here. */
+	bool softpfc_htb;
 };
 
 /* Filters of one port as they are laid down: one prio each, in order. */
@@ -465,7 +472,7 @@ static int compile_tc_filter(struct compile_flt *f,
 	pf->qos_group = (uint8_t)g;
 	if (f->action == PLAN_ACT_CLASSID)
 		pf->classid = compile_tc_queue_class(f->t, g);
-	else if (f->t->root == COMPILE_ROOT_HTB)
+	else if (f->t->root == COMPILE_ROOT_HTB && !f->t->softpfc_htb)
 		/* htb has no priomap: it takes skb->priority as a class id. */
 		pf->priority = compile_tc_queue_class(f->t, g);
 	else
@@ -562,23 +569,54 @@ static int compile_tc_rule_u32(struct compile_flt *f,
 /* Without flower and skbedit, cls_bpf still reads everything a class-map
  * matches (u32 cannot reach an offloaded VLAN tag): prefer it to u32. It
  * classifies on egress, choosing the queue's class, like u32. */
-static int compile_tc_classify_bpf(struct compile_ctx *c,
-                                   const struct compile_tree *t)
+static int compile_tc_egress_bpf(struct compile_ctx *c,
+                                 const struct compile_tree *t)
 {
 	uint32_t queue_class[POLICY_NQUEUES];
 
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 		queue_class[q] = compile_tc_queue_class(t, q);
+	return compile_bpf(c, t->handle, queue_class);
+}
+
+static int compile_tc_classify_bpf(struct compile_ctx *c,
+                                   const struct compile_tree *t)
+{
 	diag_warn(&c->pp->warnings, c->qos->line,
 	          "qos input policy %s is realised as egress classification "
 	          "on this port (one cls_bpf program choosing the queue): the "
 	          "kernel lacks act_skbedit/cls_flower to classify where "
 	          "packets enter",
 	          c->qos->name);
-	return compile_bpf(c, t->handle, queue_class);
+	return compile_tc_egress_bpf(c, t);
 }
 
 /* --- end of cls_bpf --- */
+
+/* The qos policy's rules as F's filters. A class with no match statement
+ * (or class-default) takes every packet: a filter of protocol all without
+ * keys. Later classes are then unreachable, as in NX-OS. */
+static int compile_tc_rules(struct compile_flt *f)
+{
+	struct compile_ctx *c = f->c;
+	int rc = 0;
+
+	for (size_t i = 0; !rc && i < c->qos->nrules; i++) {
+		const struct policy_qos_rule *r = &c->qos->rules[i];
+		bool all;
+		const struct policy_class_qos *cls =
+		    compile_rule_class(c->p, r, &all);
+
+		if (all)
+			rc = compile_tc_filter(f, r, COMPILE_ETH_P_ALL, 0, -1,
+			                       -1, 0);
+		else if (f->kind == PLAN_FILTER_FLOWER)
+			rc = compile_tc_rule_flower(f, r, cls);
+		else
+			rc = compile_tc_rule_u32(f, r, cls);
+	}
+	return rc;
+}
 
 static int compile_tc_classify(struct compile_ctx *c,
                                const struct compile_tree *t)
@@ -622,22 +660,27 @@ static int compile_tc_classify(struct compile_ctx *c,
 		          c->qos->name);
 		return 0;
 	}
-	/* A class with no match statement (or class-default) takes every
-	 * packet: a filter of protocol all without keys. Later classes are
-	 * then unreachable, as in NX-OS. */
-	for (size_t i = 0; !rc && i < c->qos->nrules; i++) {
-		const struct policy_qos_rule *r = &c->qos->rules[i];
-		bool all;
-		const struct policy_class_qos *cls =
-		    compile_rule_class(c->p, r, &all);
+	rc = compile_tc_rules(&f);
+	if (rc || f.kind != PLAN_FILTER_FLOWER || !t->softpfc_htb)
+		return rc;
+	/* See compile_tree.softpfc_htb: the same rules once more on the htb
+	 * root, choosing the class: cls_bpf where the kernel has it (it sees
+	 * a VLAN tag, which tc's protocol match hides from u32 on egress),
+	 * else u32. */
+	if (caps->classifiers & CAPS_CLS_BPF) {
+		size_t n = c->pp->warnings.n;
 
-		if (all)
-			rc = compile_tc_filter(&f, r, COMPILE_ETH_P_ALL, 0, -1,
-			                       -1, 0);
-		else if (f.kind == PLAN_FILTER_FLOWER)
-			rc = compile_tc_rule_flower(&f, r, cls);
-		else
-			rc = compile_tc_rule_u32(&f, r, cls);
+		rc = compile_tc_egress_bpf(c, t);
+		diag_drop_repeats(&c->pp->warnings, n);
+		return rc;
+	}
+	if (caps->classifiers & CAPS_CLS_U32) {
+		struct compile_flt e = {.c = c, .t = t};
+
+		e.kind = PLAN_FILTER_U32;
+		e.parent = t->handle;
+		e.action = PLAN_ACT_CLASSID;
+		rc = compile_tc_rules(&e);
 	}
 	return rc;
 }
@@ -673,6 +716,7 @@ int compile_tc(struct compile_ctx *c)
 		pp->layout = PLAN_LAYOUT_PRIO_RED;
 	} else if (caps->qdiscs & CAPS_QD_HTB) {
 		t.root = COMPILE_ROOT_HTB;
+		t.softpfc_htb = stalls != 0;
 		/* The layout names the kernel's tier; queues without WRED
 		 * get bfifo leaves in either. */
 		pp->layout = (caps->qdiscs & CAPS_QD_RED)

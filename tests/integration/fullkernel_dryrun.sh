@@ -10,8 +10,9 @@
 #     queue's leaf 471q: in its class;
 #   - red with ecn in queue 3's class, with the configured thresholds and
 #     drop probability, inside software PFC's tbf (queue 3 is no-drop);
-#   - flower filters on clsact ingress that set skb priority 4791:13
-#     (queue 3's class, qos-group 3) for DSCP 26 / CoS 3;
+#   - flower filters on clsact ingress that set skb priority 3
+#     (qos-group 3, ets's form) for DSCP 26 / CoS 3, and a cls_bpf
+#     program on the htb root choosing queue 3's class 4791:13 again;
 #   - the #ip lines give MTU 9216;
 # and that packets follow it: tagged CoS 3 / DSCP 26 frames hit those
 # filters on ingress, traffic with skb priority 4791:13 lands in the red
@@ -43,7 +44,7 @@ roced=$top_builddir/roced
 
 # From conf/roced.conf.
 exp_queue=3	   # c-out-8q-q3 holds the RoCE class
-exp_prio=4791:13   # set-qos-group 3 -> skb priority: queue 3's htb class
+exp_prio=3	   # set-qos-group 3 -> skb priority 3 (ets's form; the htb root classifies again)
 exp_prio_num=$((0x47910013)) # the same, for SO_PRIORITY
 exp_zero_queues="1 2" # bandwidth-remaining-percent 0
 exp_red_min=153600 # 150 kbytes
@@ -167,10 +168,10 @@ fk_dry_check()
 	}'
 
 	_fl=$(tc -n "$1" -j filter show dev "$2" ingress)
-	printf '%s\n' "$_fl" | jq -r --arg prio "$exp_prio" \
+	printf '%s\n' "$_fl" | jq -r --argjson prio "$exp_prio" \
 		--argjson tos "$exp_tos" --argjson pcp "$exp_pcp" '
 	def ours: .pref >= 4791 and .pref <= 5790 and .options != null;
-	def skbprio: tostring;
+	def skbprio: tostring | sub("^0?:"; "") | tonumber? // -1;
 	map(select(ours)) as $f
 	| ($f | map(select(.kind == "flower"
 	                   and ((.options.actions // []) | map(select(.kind == "skbedit")) | length) > 0))) as $fl
@@ -194,7 +195,7 @@ fk_dry_check()
 # (red without ecn, another skbedit priority, other thresholds) must be
 # caught, or the checks below prove nothing.
 sed -e 's/ ecn$//; s/ ecn / /' \
-	-e "s/skbedit priority $exp_prio\$/skbedit priority 4791:12/" \
+	-e "s/skbedit priority $exp_prio\$/skbedit priority 2/" \
 	-e "s/ min $exp_red_min / min 76800 /" "$batch" >"$bad"
 fk_dry_setup fkdry-bad "$bad"
 first=$(echo $ports | cut -d' ' -f1)

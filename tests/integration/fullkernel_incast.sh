@@ -13,11 +13,10 @@
 # in the switch, and roced shapes a queue (`shape max`) only on the htb
 # layout; a veth on the guest's 6.1 kernel never pushes back on its
 # qdisc (fullkernel_apply.sh), so nothing else would queue there.
-# The hosts' no-drop senders set their socket priority to queue 3's htb
-# class (4791:13, what roced's skbedit sets on a switch's ingress): with
-# flower, roced classifies where packets enter a port (clsact ingress),
-# which a host's own datagrams never do, so DSCP 26 alone would leave
-# them in q-default.
+# The hosts' no-drop senders mark DSCP 26 only (no socket priority): a
+# host's own datagrams never pass clsact ingress, where flower
+# classifies; the hosts' htb root classifies them again on egress (one
+# cls_bpf program), which this checks.
 # Skipped (77) when QEMU or the distro kernel is missing.
 set -eu
 
@@ -47,7 +46,7 @@ ROCED_INCAST_BE_LIMIT=${ROCED_INCAST_BE_LIMIT:-150}
 ROCED_INCAST_XOFF=${ROCED_INCAST_XOFF:-30000}
 ROCED_INCAST_SW_CAPS=host
 ROCED_INCAST_HOST_RED=1
-ROCED_INCAST_ND_PRIO=4791:13
+ROCED_INCAST_ND_PRIO=
 export ROCED_INCAST_PPS ROCED_INCAST_SECONDS ROCED_INCAST_SHAPE_KBPS \
 	ROCED_INCAST_BE_LIMIT ROCED_INCAST_XOFF ROCED_INCAST_SW_CAPS \
 	ROCED_INCAST_HOST_RED ROCED_INCAST_ND_PRIO
