@@ -2,10 +2,13 @@
 #include "agent/frame.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <unistd.h>
 
 /* Frames read per wake-up of one port. A flood of frames is read in
  * slices, so that the control socket and the other ports get their turn
@@ -259,4 +262,19 @@ int frames_send_queued(struct frames *f, const char *ifname, const uint8_t *buf,
 	}
 	p->c.tx++;
 	return 0;
+}
+
+int frames_port_master(const char *ifname)
+{
+	char path[128], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/master", ifname);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return 0;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	return (int)if_nametoindex(base ? base + 1 : target);
 }

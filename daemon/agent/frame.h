@@ -137,4 +137,9 @@ int frames_wake(struct frames *f, const char *ifname, bool on);
 int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
                 size_t len);
 
+/* The ifindex of IFNAME's bridge (or other master), 0 when it has none:
+ * which ports feed each other (software PFC's and link pause's senders).
+ * The link monitor keeps no masters; sysfs is read, at sync only. */
+int frames_port_master(const char *ifname);
+
 #endif

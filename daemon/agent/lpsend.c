@@ -49,23 +49,6 @@ bool lpsend_feeds(const struct lpsend *l, const char *ifname)
 	return false;
 }
 
-/* The ifindex of IFNAME's bridge (or other master), 0 when it has none.
- * The link monitor keeps no masters; sysfs is read at sync only. */
-static int lpsend_master(const char *ifname)
-{
-	char path[128], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/master", ifname);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return 0;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	return (int)if_nametoindex(base ? base + 1 : target);
-}
-
 /* The smallest limit in bytes of E's leaves (0: none in bytes). */
 static uint32_t lpsend_leaf_limit(const struct plan_port *pp)
 {
@@ -139,7 +122,7 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 
 		if (!lpsend_sender(&r->v[i]) || !fp || fp->fd < 0)
 			continue;
-		m = lpsend_master(r->v[i].ifname);
+		m = frames_port_master(r->v[i].ifname);
 		if (!m)
 			continue;
 		masters[ns] = m;
@@ -159,7 +142,7 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 			continue;
 		memset(x, 0, sizeof(*x));
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
-		x->master = lpsend_master(e->ifname);
+		x->master = frames_port_master(e->ifname);
 		for (size_t k = 0; x->master && k < ns; k++)
 			if (masters[k] == x->master &&
 			    strcmp(senders[k], x->ifname))

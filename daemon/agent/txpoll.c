@@ -82,23 +82,6 @@ const struct txpoll_port *txpoll_find(const struct txpoll *t,
 	return NULL;
 }
 
-/* The ifindex of IFNAME's bridge (or other master), 0 when it has none.
- * The link monitor does not keep masters; sysfs is read at sync only. */
-static int txpoll_master(const char *ifname)
-{
-	char path[128], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/master", ifname);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return 0;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	return (int)if_nametoindex(base ? base + 1 : target);
-}
-
 /* The no-drop queues of E's applied plan whose leaf is a tbf (software
  * PFC's), and the priorities of each; the leaf's limit into LIMIT. */
 static uint8_t txpoll_queues(const struct ports_port *e,
@@ -182,7 +165,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 			continue;
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
 		x->ifindex = (int)if_nametoindex(e->ifname);
-		x->master = txpoll_master(e->ifname);
+		x->master = frames_port_master(e->ifname);
 		/* A port keeps what it told its feeders: forgetting a
 		 * pause here would leave them paused until it runs out. */
 		if (old)
@@ -195,7 +178,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		const struct ports_port *fe = ports_find(r, fn);
-		int m = txpoll_master(fn);
+		int m = frames_port_master(fn);
 		bool feeds = false;
 		/* A hardware feeder pauses its peer itself. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software

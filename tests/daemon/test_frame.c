@@ -432,10 +432,8 @@ static void test_batches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_batches),
-	    cmocka_unit_test(test_veth),
-	    cmocka_unit_test(test_bridge_port),
-	    cmocka_unit_test(test_wake),
+	    cmocka_unit_test(test_batches),     cmocka_unit_test(test_veth),
+	    cmocka_unit_test(test_bridge_port), cmocka_unit_test(test_wake),
 	    cmocka_unit_test(test_stamps),
 	};
 

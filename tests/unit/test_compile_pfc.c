@@ -259,8 +259,8 @@ static void test_red_inside_tbf(void **state)
  * while software PFC holds one (it does not step past a band that holds
  * its packets); htb serves the others. One note says why; the shape that
  * ets could not realise is realised; the htb root classifies on egress
- * too (see the filters below). Without software PFC, on hardware ports and with link pause the
- * root stays ets. */
+ * too (see the filters below). Without software PFC, on hardware ports and with
+ * link pause the root stays ets. */
 static void test_htb_root(void **state)
 {
 	struct policy p;
