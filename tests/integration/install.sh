@@ -43,6 +43,12 @@ unitdir=$(mkvar systemdsystemunitdir)
 		echo "$mandir/man${m##*.}/${m##*/}"
 	done
 } | sort >"$tmp/want"
+# Configured without --sysconfdir (as scripts/build.sh does), the file
+# roced reads is the one its man pages, its header and the unit name.
+if ! grep -q -- '--sysconfdir' "$top_builddir/config.status"; then
+	[ "$sysconfdir" = /etc ] ||
+		fail "configure's default configuration directory is $sysconfdir, not /etc"
+fi
 grep -qx "$mandir/man8/roced.8" "$tmp/want" || fail "roced.8 is not in dist_man_MANS"
 grep -qx "$mandir/man5/roced.conf.5" "$tmp/want" || fail "roced.conf.5 is not in dist_man_MANS"
 # rocesh is required once cli/ has its main program.
