@@ -50,7 +50,39 @@ export DEBIAN_FRONTEND=noninteractive
 # tshark asks whether non-root users may capture; answer no up front.
 echo "wireshark-common wireshark-common/install-setuid boolean false" |
 	debconf-set-selections 2>/dev/null || true
+# The peers the tests start themselves (lldpad, lldpd) are daemons whose
+# packages enable and start them at once, and lldpad-dev, a build
+# dependency, pulls lldpad in. Left running they would speak LLDP on this
+# machine's own ports beside roced. So nothing the install brings is
+# started (policy-rc.d answers 101, "not allowed", for the install's
+# duration) and the units it newly enabled are disabled again, said aloud.
+units="lldpad.service lldpad.socket lldpd.service"
+was_enabled=""
+have_systemctl=""
+command -v systemctl >/dev/null 2>&1 && have_systemctl=1
+if [ -n "$have_systemctl" ]; then
+	for u in $units; do
+		systemctl is-enabled --quiet "$u" 2>/dev/null && was_enabled="$was_enabled $u"
+	done
+fi
+policy=/usr/sbin/policy-rc.d
+own_policy=""
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\n# scripts/install-deps.sh: start nothing while installing\nexit 101\n' >"$policy"
+	chmod 755 "$policy"
+	own_policy=1
+	trap 'rm -f "$policy"' EXIT INT TERM
+fi
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+[ -z "$own_policy" ] || rm -f "$policy"
+if [ -n "$have_systemctl" ]; then
+	for u in $units; do
+		case " $was_enabled " in *" $u "*) continue ;; esac
+		systemctl is-enabled --quiet "$u" 2>/dev/null || continue
+		systemctl disable --quiet "$u" 2>/dev/null || true
+		echo "install-deps: $u came with its package; disabled and not started (roced's tests start their own; 'systemctl enable --now $u' to use it)"
+	done
+fi
 echo "install-deps: done"
