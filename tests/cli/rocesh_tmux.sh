@@ -22,6 +22,11 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 sock="rocesh-tmux-$$"
 tmp=$t_tmp
+# tmux keeps its socket directory in /tmp unless told otherwise, which
+# the run's TMPDIR does not cover: it goes into this test's directory,
+# removed with it.
+TMUX_TMPDIR=$tmp
+export TMUX_TMPDIR
 T() { tmux -L "$sock" "$@"; }
 # The tmux server goes into the background (no child of this shell): its
 # own kill-server stops it and the panes' processes.

@@ -159,7 +159,9 @@ sleep 0.5
 t_stop "$cap" INT >/dev/null || true
 # where a loss would be: the switch's queues, the receiving host's stack
 $TC -n "$sw" -s qdisc show dev swp3 >"$tmp/swp3.tc"
-$IP netns exec "$h3" nstat -az 2>/dev/null | grep -E 'Udp|Drop' >"$tmp/h3.nstat" || true
+# nstat keeps a history file in /tmp whatever TMPDIR says: -s writes
+# none, and NSTAT_HISTORY keeps it in this test's directory regardless.
+NSTAT_HISTORY=$tmp/nstat.history $IP netns exec "$h3" nstat -asz 2>/dev/null | grep -E 'Udp|Drop' >"$tmp/h3.nstat" || true
 cat /proc/net/softnet_stat >"$tmp/softnet" || true
 t_show_on_fail "swp3's qdiscs" "$tmp/swp3.tc"
 t_show_on_fail "h3's UDP counters" "$tmp/h3.nstat"

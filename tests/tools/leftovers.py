@@ -17,7 +17,12 @@ after the run, and exits 1 if there is any:
     working directory or command line is inside the build directory (one
     that was given a fresh environment);
   - a namespace whose name carries -ID;
-  - anything left in the run's TMPDIR (--tmpdir).
+  - anything left in the run's TMPDIR (--tmpdir);
+  - anything new directly in /tmp that is not another run's TMPDIR: a
+    program that ignores TMPDIR (nstat's history, a tmux server's socket
+    directory) writes there, and the run's TMPDIR check cannot see it.
+    Run the suite alone to trust this one: another engineer's work on
+    the same machine may also write to /tmp meanwhile.
 Only these count: other engineers and CI run tests on the same machine at
 the same time, with the same namespace prefixes and the same programs, so a
 new namespace that merely looks like a test's (roced-*, rocesh-*) is shown
@@ -35,6 +40,9 @@ import sys
 import time
 
 NETNS_DIR = "/run/netns"
+TMP_ROOT = "/tmp"
+# Other runs' TMPDIRs (scripts/check.sh's mktemp) are theirs to check.
+OTHER_RUN_TMP = re.compile(r"^roced-check\.")
 # The programs the suite starts (their comm, or a word of their command line).
 KINDS = re.compile(r"^(roced|rocesh|tc|ip|tmux.*|qemu-system.*|fuzz_.*|setpriv|pfc_storm|traffic)$")
 SCRIPTS = re.compile(r"(udp_sink\.py|udp_blast\.py|run-guest\.sh|ctl_client\.py)")
@@ -107,7 +115,8 @@ def snapshot(args):
     procs = processes()
     with open(args.file, "w") as f:
         json.dump({"procs": sorted(f"{p['pid']}:{p['start']}" for p in procs.values()),
-                   "netns": namespaces()}, f)
+                   "netns": namespaces(),
+                   "tmp": sorted(os.listdir(TMP_ROOT))}, f)
     return 0
 
 
@@ -158,6 +167,13 @@ def check(args):
     if args.tmpdir and os.path.isdir(args.tmpdir):
         for e in sorted(os.listdir(args.tmpdir)):
             left.append(f"temporary file {os.path.join(args.tmpdir, e)}")
+
+    own = os.path.realpath(args.tmpdir) if args.tmpdir else None
+    for e in sorted(set(os.listdir(TMP_ROOT)) - set(before.get("tmp", []))):
+        path = os.path.join(TMP_ROOT, e)
+        if path == own or OTHER_RUN_TMP.match(e) or e == os.path.basename(args.file):
+            continue
+        left.append(f"temporary file {path}  [outside TMPDIR: a program that ignores it]")
 
     for n in notes:
         print(f"leftovers: note: {n}")
