@@ -1,7 +1,8 @@
 #!/bin/sh
 # The whole test suite, from a fresh clone on Debian 12, as root:
 # installs what is missing, builds (warnings are errors, ASan/UBSan on),
-# runs unit (cmocka), integration, namespace and QEMU tests.
+# runs both tiers of `make check-full`: unit (cmocka), daemon, namespace,
+# QEMU, systemd and fuzz tests.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh" --test
@@ -24,7 +25,7 @@ leftovers snapshot .leftovers.json --build-dir "$PWD"
 # A build that fails stops make before any test runs: results of an
 # earlier run must not be counted as this one's.
 rm -f tests/*/*.trs tests/*/*.log
-ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check >make-check.out 2>&1 || rc=$?
+ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check-full >make-check.out 2>&1 || rc=$?
 grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' make-check.out || true
 
 # The cmocka summaries of the unit tests, so the run shows what ran.
