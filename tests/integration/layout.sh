@@ -8,6 +8,7 @@
 #   - lib/'s folders depend on each other one way only (the table below),
 #     and lib/ never includes daemon/ or cli/;
 #   - lib/ is pure: no sockets, no logging;
+#   - libnl is used by daemon/kernel/link.c alone;
 #   - no two source files use each other's symbols, directly or round a
 #     longer circle (tests/tools/symdeps.py on the built objects).
 set -eu
@@ -84,7 +85,12 @@ wrong=$(search -nE '^#include "[a-z_]+/' -- 'lib/*.[ch]' |
 impure=$(search -nE '\b(socket|bind|connect|sendmsg|recvmsg|sendto|recvfrom|syslog|log_(warn|warnx|info|debug))\(' -- 'lib/*.c' || true)
 [ -z "$impure" ] || fail "I/O or logging in lib/: $impure"
 
-# 6. No circles between source files (needs the built objects).
+# 6. libnl-route serves the link table alone (docs/ARCHITECTURE.md: two
+# netlink libraries); every other message goes through libmnl.
+libnl=$(search -lE '^#include <netlink/' -- '*.[ch]' | grep -vx 'daemon/kernel/link.c' || true)
+[ -z "$libnl" ] || fail "libnl used outside daemon/kernel/link.c: $libnl"
+
+# 7. No circles between source files (needs the built objects).
 objs=$(cd "$top_builddir" && find lib daemon -name '*.o' ! -name '*main.o' 2>/dev/null | sort)
 if [ -z "$objs" ]; then
 	fail "no objects under $top_builddir to check for circles"
