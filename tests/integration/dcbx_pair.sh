@@ -79,8 +79,8 @@ t0=$(now)
 start sw "$sw" "$fix/switch.conf"
 poll "the host adopting the switch's ETS/APP" 30 tree
 took=$(elapsed "$t0")
+# How fast is measured by bench/dcbx; this test asserts what happened.
 echo "host adopted in $took s"
-lt "$took" 2 || t_fail "the host took $took s to adopt (more than 2 s)"
 "$IP" netns exec "$host" "$TC" -j qdisc show dev eth0 >"$tmp/q.json"
 "$IP" netns exec "$host" "$TC" -j filter show dev eth0 parent 4791: >"$tmp/f.json"
 python3 - "$tmp/q.json" "$tmp/f.json" <<'PY' || t_fail "the host's kernel state is not the adopted one"
@@ -118,7 +118,10 @@ t_stop "$sw_pid" TERM || t_fail "the switch roced failed on SIGTERM"
 poll "the host reverting after the switch's TTL 0" 30 not tree
 took=$(elapsed "$t0")
 echo "host reverted in $took s after SIGTERM"
-lt "$took" 1 || t_fail "the host took $took s to revert (more than 1 s)"
+# It forgot its peer on the shutdown LLDPDU (TTL 0), not by ageing it
+# out: the age-out counter is still 0.
+json_check "show lldp traffic interface eth0" \
+	"j['interfaces'][0]['ageouts'] == 0"
 json_check "show interface priority-flow-control" \
 	"j['interface'][0]['oper'] == 'auto: waiting for DCBX'"
 json_check "show lldp dcbx interface eth0" \
