@@ -13,6 +13,7 @@
 
 #include "conf/conf.h"
 #include "core/daemon.h"
+#include "core/import.h"
 #include "core/ports.h"
 #include "ctl/ctl_srv.h"
 #include "kernel/engine.h"
@@ -81,6 +82,8 @@ static void cmdline_usage(FILE *f)
 	    "  -b, --background    run in the background (pid file in\n"
 	    "                      /run/roced), returning once ready\n"
 	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
+	    "      --import cumulus FILE  print FILE, a Cumulus Linux 3.x\n"
+	    "                      traffic.conf, as roced.conf, then exit\n"
 	    "  -h, --help          this help\n"
 	    "  -V, --version       print the version\n";
 
@@ -338,7 +341,8 @@ int roced_main(int argc, char **argv)
 		OPT_ONCE,
 		OPT_SYSLOG,
 		OPT_CLEANUP,
-		OPT_FORCE
+		OPT_FORCE,
+		OPT_IMPORT
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
@@ -353,6 +357,7 @@ int roced_main(int argc, char **argv)
 	    {"cleanup-on-exit", no_argument, NULL, OPT_CLEANUP},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
+	    {"import", required_argument, NULL, OPT_IMPORT},
 	    {"help", no_argument, NULL, 'h'},
 	    {"version", no_argument, NULL, 'V'},
 	    {NULL, 0, NULL, 0},
@@ -361,6 +366,7 @@ int roced_main(int argc, char **argv)
 	    .file = SYSCONFDIR "/roced/roced.conf",
 	    .caps = "probe",
 	};
+	const char *import = NULL;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "f:nD:G:bhV", opts, NULL)) != -1) {
@@ -407,6 +413,9 @@ int roced_main(int argc, char **argv)
 		case OPT_CAPS:
 			cl.caps = optarg;
 			break;
+		case OPT_IMPORT:
+			import = optarg;
+			break;
 		case 'h':
 			cmdline_usage(stdout);
 			return 0;
@@ -417,6 +426,17 @@ int roced_main(int argc, char **argv)
 			cmdline_usage(stderr);
 			return 2;
 		}
+	}
+	/* --import FORMAT FILE: a translation, nothing else runs. */
+	if (import) {
+		if (optind + 1 != argc) {
+			fprintf(stderr,
+			        "roced: --import %s takes one FILE "
+			        "(- for standard input)\n",
+			        import);
+			return 2;
+		}
+		return import_run(import, argv[optind]);
 	}
 	if (optind < argc) {
 		fprintf(stderr, "roced: unexpected argument '%s'\n",

@@ -103,6 +103,9 @@ seed()
 			cp "$f" "$d/$(basename "$(dirname "$f")")-$(basename "$f")"
 		done
 		;;
+	cumulus)
+		cp "$src"/tests/cumulus/*.conf "$d/"
+		;;
 	pfc_frame)
 		c_arrays "$src/tests/unit/test_pfc_frame.c" "$d"
 		;;
