@@ -57,6 +57,11 @@ struct rocesh {
 	size_t ignored_indent;
 	struct strbuf ignored_what; /* the families seen, ", "-separated */
 	bool quit;                  /* `exit` at roced# */
+	/* The paste summary of a script (rocesh_finish): lines taken,
+	 * lines refused (SKIPPED of them under a refused line), and whether
+	 * any line was configuration (a script of shows gets none). */
+	unsigned naccepted, nrejected, nskipped;
+	bool configured;
 	FILE *out;
 	FILE *err;
 };

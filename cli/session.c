@@ -588,6 +588,7 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	case CMD_KIND_MODE:
 		return rocesh_mode(r, line, &p, col);
 	case CMD_KIND_CONFIG:
+		r->configured = true;
 		return rocesh_config(r, line, &p, col);
 	case CMD_KIND_SHOW:
 		return rocesh_show(r, line, &p, col, NULL);
@@ -641,25 +642,51 @@ static bool rocesh_skipped(struct rocesh *r, const char *line)
 	return true;
 }
 
+/* A pasted script ends with one summary line: what was taken, what was
+ * left as not QoS (by family) and what was refused, each refused line
+ * having named itself with a caret as it came. */
 void rocesh_finish(struct rocesh *r)
 {
-	if (!r->nignored)
+	if (r->interactive || strcmp(r->src, "stdin") ||
+	    (!r->configured && !r->nignored && !r->nrejected))
 		return;
-	fprintf(r->err, "%% ignored %u line%s: not QoS (%s)\n", r->nignored,
-	        r->nignored == 1 ? "" : "s", strbuf_str(&r->ignored_what));
+	fprintf(r->err, "%% %u accepted, %u ignored: not QoS", r->naccepted,
+	        r->nignored);
+	if (r->nignored)
+		fprintf(r->err, " (%s)", strbuf_str(&r->ignored_what));
+	fprintf(r->err, ", %u rejected", r->nrejected);
+	if (r->nskipped)
+		fprintf(r->err, " (%u of them under a rejected line)",
+		        r->nskipped);
+	fputc('\n', r->err);
 	fflush(r->err);
+}
+
+/* Whether LINE counts in the summary: not blank, not a comment. */
+static bool rocesh_counted(const char *line)
+{
+	line += strspn(line, " \t");
+	return *line && *line != '#' && *line != '!';
 }
 
 /* Output and errors of one line stay in order when both go to one file. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
+	unsigned ignored = r->nignored;
 	int rc;
 
-	if (rocesh_skipped(r, line))
+	if (rocesh_skipped(r, line)) {
 		rc = -1;
-	else if ((rc = rocesh_line_run(r, line, col)) < 0 && !r->interactive) {
-		r->rejected = r->lineno;
-		r->rejected_indent = rocesh_indent(line);
+		r->nskipped++;
+		r->nrejected++;
+	} else if ((rc = rocesh_line_run(r, line, col)) < 0) {
+		r->nrejected += rocesh_counted(line);
+		if (!r->interactive) {
+			r->rejected = r->lineno;
+			r->rejected_indent = rocesh_indent(line);
+		}
+	} else if (r->nignored == ignored && rocesh_counted(line)) {
+		r->naccepted++;
 	}
 	fflush(r->out);
 	fflush(r->err);

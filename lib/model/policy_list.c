@@ -22,6 +22,17 @@ int policy_queue_parse(const char *name)
 	/* c-out-8q-q0 is accepted as a synonym of q-default. */
 	if (!strcmp(name, POLICY_QUEUE_PREFIX "0"))
 		return 0;
+	/* A 4-queue Nexus names its egress classes c-out-q1 .. c-out-q3 and
+	 * c-out-q-default: the same queues of roced's eight, which keeps
+	 * and prints them under their 8-queue names. */
+	if (!strcmp(name, POLICY_QUEUE4_DEFAULT))
+		return 0;
+	if (!strncmp(name, POLICY_QUEUE4_PREFIX,
+	             strlen(POLICY_QUEUE4_PREFIX)) &&
+	    name[strlen(POLICY_QUEUE4_PREFIX)] >= '1' &&
+	    name[strlen(POLICY_QUEUE4_PREFIX)] <= '3' &&
+	    !name[strlen(POLICY_QUEUE4_PREFIX) + 1])
+		return name[strlen(POLICY_QUEUE4_PREFIX)] - '0';
 	for (unsigned i = 0; i < POLICY_NQUEUES; i++)
 		if (!strcmp(name, policy_queue_names[i]))
 			return (int)i;

@@ -35,7 +35,19 @@ static int policy_numbered_parse(const char *name, const char *prefix,
 
 int policy_nq_system_parse(const char *name)
 {
-	return policy_numbered_parse(name, POLICY_NQ_PREFIX, POLICY_NQ_DEFAULT);
+	int n =
+	    policy_numbered_parse(name, POLICY_NQ_PREFIX, POLICY_NQ_DEFAULT);
+
+	if (n >= 0)
+		return n;
+	/* A 4-queue Nexus: c-nq1 .. c-nq3 and c-nq-default. */
+	n = policy_numbered_parse(name, POLICY_NQ4_PREFIX, POLICY_NQ4_DEFAULT);
+	if (n >= 0 && n <= 3)
+		return n;
+	/* Nexus 5000 and 3000 write the default class class-default. */
+	if (name && !strcmp(name, POLICY_CLASS_DEFAULT))
+		return 0;
+	return -1;
 }
 
 const char *policy_nq_system_name(unsigned n)
@@ -138,6 +150,63 @@ int policy_wred_profile_parse(const char *s)
 		if (!strcmp(s, policy_wred_profiles[w].name))
 			return w;
 	return -1;
+}
+
+/* The Nexus 9000's default-8q-out-policy: q7 strict (level 1), q1 .. q6
+ * at bandwidth remaining 0 and q-default at 100, so that every class
+ * the qos policy does not give a queuing policy of its own shares the
+ * port through q-default. */
+#define POLICY_BUILTIN_QUEUE(bw)                                               \
+	{                                                                      \
+		.configured = true, .has_bandwidth = true,                     \
+		.bandwidth_percent = (bw)                                      \
+	}
+static const struct policy_map_queuing policy_queuing_default = {
+    .name = POLICY_QUEUING_DEFAULT,
+    .queue =
+        {
+            POLICY_BUILTIN_QUEUE(100),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            {.configured = true, .priority_level = 1},
+        },
+    .description = "NX-OS default queuing policy (built in)",
+};
+
+const struct policy_map_queuing *policy_queuing_builtin(const char *name)
+{
+	if (name && (!strcmp(name, POLICY_QUEUING_DEFAULT) ||
+	             !strcmp(name, POLICY_QUEUING_DEFAULT8Q)))
+		return &policy_queuing_default;
+	return NULL;
+}
+
+const struct policy_port_profile *
+policy_find_port_profile(const struct policy *p, const char *name)
+{
+	for (size_t i = 0; name && i < p->nprofiles; i++)
+		if (!strcmp(p->profiles[i].name, name))
+			return &p->profiles[i];
+	return NULL;
+}
+
+struct policy_port_profile *policy_add_port_profile(struct policy *p,
+                                                    const char *name)
+{
+	struct policy_port_profile *v =
+	    realloc(p->profiles, (p->nprofiles + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	p->profiles = v;
+	v = &p->profiles[p->nprofiles++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	return v;
 }
 
 uint64_t policy_precedence_dscp(uint8_t prec)
@@ -249,9 +318,34 @@ static int policy_ifname_item(const char *item, size_t ilen, char *out,
 				break;
 			}
 		}
+	size_t rlen = ilen - (size_t)(rest - item);
+	const char *dash = memchr(rest, '-', rlen);
+	const char *slash = memchr(rest, '/', rlen);
+	size_t keep = rlen;
+	const char *tail = "";
+
+	/* "Ethernet1/1-1/4" (a range whose end repeats the slot, as NX-OS
+	 * lets one type it) is Ethernet1/1-4. */
+	if (dash && slash && slash < dash) {
+		size_t slot = (size_t)(slash - rest) + 1; /* "1/" */
+		const char *end = dash + 1;
+		size_t elen = rlen - (size_t)(end - rest);
+
+		if (elen > slot && !strncmp(end, rest, slot)) {
+			keep = (size_t)(end - rest);
+			tail = end + slot;
+			w = snprintf(out + *n, len - *n, "%s%s%.*s%.*s",
+			             *n ? "," : "",
+			             rest != item ? "Ethernet" : "", (int)keep,
+			             rest, (int)(elen - slot), tail);
+			if (w < 0 || (size_t)w >= len - *n)
+				return -1;
+			*n += (size_t)w;
+			return 0;
+		}
+	}
 	w = snprintf(out + *n, len - *n, "%s%s%.*s", *n ? "," : "",
-	             rest != item ? "Ethernet" : "",
-	             (int)(ilen - (size_t)(rest - item)), rest);
+	             rest != item ? "Ethernet" : "", (int)keep, rest);
 	if (w < 0 || (size_t)w >= len - *n)
 		return -1;
 	*n += (size_t)w;
