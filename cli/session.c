@@ -764,6 +764,35 @@ static void rocesh_known_load(struct policy *pol, const char *text)
 	}
 }
 
+/* The port map first: running-config names an aliased port by its
+ * NX-OS name (`interface Ethernet1/1`), which the answer's data maps to
+ * its Linux name; completion offers both. */
+static void rocesh_known_ports(struct policy *pol, struct json_object *reply)
+{
+	struct json_object *data, *ifs;
+
+	if (!json_object_object_get_ex(reply, "data", &data) ||
+	    !json_object_object_get_ex(data, "interface", &ifs) ||
+	    !json_object_is_type(ifs, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+		struct json_object *e = json_object_array_get_idx(ifs, i), *v;
+		struct policy_iface *f;
+		const char *name;
+
+		if (!json_object_object_get_ex(e, "name", &v) ||
+		    !(name = json_object_get_string(v)) ||
+		    !policy_ifname_linux(name) ||
+		    policy_find_iface(pol, name) ||
+		    !(f = policy_add_iface(pol, name)))
+			continue;
+		if (json_object_object_get_ex(e, "alias", &v) &&
+		    json_object_get_string(v))
+			snprintf(f->alias, sizeof(f->alias), "%s",
+			         json_object_get_string(v));
+	}
+}
+
 const struct policy *rocesh_known(struct rocesh *r)
 {
 	struct ctl_request req = {.cmd = CTL_CMD_SHOW,
@@ -779,6 +808,7 @@ const struct policy *rocesh_known(struct rocesh *r)
 	    (text = client_reply_str(reply, "text"))) {
 		policy_free(&r->known);
 		policy_init(&r->known);
+		rocesh_known_ports(&r->known, reply);
 		rocesh_known_load(&r->known, text);
 	}
 	json_object_put(reply);

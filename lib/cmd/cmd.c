@@ -190,7 +190,8 @@ static void cmd_known(const struct policy *known, enum cmd_names k,
 	for (size_t i = 0; pn && i < known->nmap_nq; i++)
 		fn(arg, known->map_nq[i].name, "policy-map type network-qos");
 	for (size_t i = 0; k == CMD_NAMES_IF && i < known->nifaces; i++) {
-		fn(arg, known->ifaces[i].name, "Configured interface");
+		if (known->ifaces[i].name[0])
+			fn(arg, known->ifaces[i].name, "Configured interface");
 		if (known->ifaces[i].alias[0])
 			fn(arg, known->ifaces[i].alias, "NX-OS alias");
 	}

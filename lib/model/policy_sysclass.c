@@ -352,6 +352,27 @@ static int policy_ifname_item(const char *item, size_t ilen, char *out,
 	return 0;
 }
 
+/* "Ethernet1/1-1" (a range of one, as "Ethernet1/1 - 1/1" folds) is
+ * Ethernet1/1: drop the "-N" of the item at OUT + FROM when N is the
+ * number before it. */
+static void policy_ifname_one(char *out, size_t from, size_t *n)
+{
+	char *item = out + from + (out[from] == ',');
+	char *dash = strrchr(item, '-');
+	size_t dl;
+	const char *p;
+
+	if (!dash || dash == item || !dash[1])
+		return;
+	dl = strlen(dash + 1);
+	for (p = dash; p > item && isdigit((unsigned char)p[-1]); p--)
+		;
+	if ((size_t)(dash - p) == dl && !strncmp(p, dash + 1, dl)) {
+		*dash = '\0';
+		*n = (size_t)(dash - out);
+	}
+}
+
 int policy_ifname_nxos(const char *in, char *out, size_t len)
 {
 	char item[POLICY_ALIAS_MAX * 2];
@@ -362,8 +383,12 @@ int policy_ifname_nxos(const char *in, char *out, size_t len)
 	out[0] = '\0';
 	for (const char *s = in;; s++) {
 		if (*s == ',' || !*s) {
+			size_t from = n;
+
 			if (il && policy_ifname_item(item, il, out, len, &n))
 				return -1;
+			if (il)
+				policy_ifname_one(out, from, &n);
 			il = 0;
 			if (!*s)
 				return 0;
