@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd/cmd_render.h"
 #include "ctl/ctl.h"
@@ -415,6 +416,12 @@ static int rocesh_mode(struct rocesh *r, const char *line,
 {
 	struct cmd_error err;
 
+	/* `exit` at roced# ends a session on a terminal; in a script it
+	 * would drop every line after it unseen, as a pasted block's one
+	 * `exit` too many does: there it does nothing. */
+	if (r->ctx.mode == CMD_MODE_EXEC && !strcmp(p->name, "exit") &&
+	    !r->interactive)
+		return 0;
 	if (r->ctx.mode == CMD_MODE_EXEC && !strcmp(p->name, "exit")) {
 		r->quit = true;
 		return 0;
@@ -488,6 +495,39 @@ static int rocesh_ignore(struct rocesh *r, const char *line, const char *what)
 	return 0;
 }
 
+/* The line after a first-column `!` (see rocesh.h): indented, it goes
+ * on with the block the `!` interrupted; at the left margin, the `!` has
+ * ended that block. */
+static void rocesh_after_bang(struct rocesh *r, const char *line)
+{
+	const char *s = line + strspn(line, " \t");
+
+	if (!r->bang || *s == '!')
+		return;
+	if (s != line)
+		r->ctx = r->before_bang;
+	r->bang = false;
+}
+
+/* `banner motd #` opens a banner whose text runs to the next line that
+ * holds the delimiter (NX-OS's multi-line banner): those lines are the
+ * banner's, not commands. Returns whether LINE is one of them; the
+ * opening line itself is left to cmd_not_qos. */
+static bool rocesh_in_banner(struct rocesh *r, const char *line)
+{
+	char w[16], d[8];
+
+	if (r->banner) {
+		if (strchr(line, r->banner))
+			r->banner = 0;
+		return true;
+	}
+	if (sscanf(line, " %15s %*s %7s", w, d) == 2 && !strcmp(w, "banner") &&
+	    strlen(d) == 1 && !strchr(strchr(line, d[0]) + 1, d[0]))
+		r->banner = d[0];
+	return false;
+}
+
 /* A line indented deeper than the last ignored one belongs to it
  * (`router bgp` and its neighbours). */
 static bool rocesh_under_ignored(struct rocesh *r, const char *line)
@@ -551,10 +591,13 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	const char *what;
 	int piped;
 
+	if (rocesh_in_banner(r, line))
+		return rocesh_ignore(r, line, NULL);
 	if (rocesh_blank(line))
 		return 0;
 	if (rocesh_under_ignored(r, line))
 		return rocesh_ignore(r, line, NULL);
+	rocesh_after_bang(r, line);
 	piped = rocesh_line_piped(r, line, col);
 	if (piped <= 0)
 		return piped;
@@ -586,6 +629,10 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	}
 	switch (p.kind) {
 	case CMD_KIND_MODE:
+		if (!strcmp(p.name, "!") && !r->interactive) {
+			r->before_bang = r->ctx;
+			r->bang = true;
+		}
 		return rocesh_mode(r, line, &p, col);
 	case CMD_KIND_CONFIG:
 		r->configured = true;
@@ -626,13 +673,47 @@ static size_t rocesh_indent(const char *line)
 	return w;
 }
 
+/* Whether LINE enters a mode (2) or leaves one (1), by its first word,
+ * or neither (0): such a line starts a block of its own, or ends one. */
+static int rocesh_block_line(const char *line)
+{
+	static const char *const enter[] = {
+	    "class-map", "policy-map", "class", "system", "port-profile",
+	};
+	static const char *const leave[] = {
+	    "exit", "end", "!", "configure", "config", "conf",
+	};
+	char w[CMD_WORD_MAX] = "";
+	size_t n;
+
+	if (sscanf(line, " %63s", w) == 1 && !strcmp(w, "no"))
+		sscanf(line, " %*s %63s", w);
+	n = strlen(w);
+	if (n >= 3 && !strncasecmp(w, "interface", n))
+		return 2;
+	for (size_t k = 0; k < sizeof(enter) / sizeof(*enter); k++)
+		if (!strcmp(w, enter[k]))
+			return 2;
+	for (size_t k = 0; k < sizeof(leave) / sizeof(*leave); k++)
+		if (!strcmp(w, leave[k]))
+			return 1;
+	return 0;
+}
+
 /* A script's line under a refused one (see rocesh.h): refuse it too. A
- * line back at or left of the refused line's indentation ends the block. */
+ * line back at or left of the refused line's indentation ends the block,
+ * except where the refused line would have entered a mode and the script
+ * has no indentation: there the block runs to the next line that enters
+ * or leaves a mode (or that is not QoS), so that a class's or an
+ * interface's lines never run in the mode around it. */
 static bool rocesh_skipped(struct rocesh *r, const char *line)
 {
 	if (r->interactive || !r->rejected || rocesh_blank(line))
 		return false;
-	if (rocesh_indent(line) <= r->rejected_indent) {
+	if (rocesh_indent(line) < r->rejected_indent ||
+	    (rocesh_indent(line) == r->rejected_indent &&
+	     (!r->rejected_enters || rocesh_block_line(line) ||
+	      cmd_not_qos(line)))) {
 		r->rejected = 0;
 		return false;
 	}
@@ -684,6 +765,7 @@ int rocesh_line(struct rocesh *r, const char *line, size_t col)
 		if (!r->interactive) {
 			r->rejected = r->lineno;
 			r->rejected_indent = rocesh_indent(line);
+			r->rejected_enters = rocesh_block_line(line) > 1;
 		}
 	} else if (r->nignored == ignored && rocesh_counted(line)) {
 		r->naccepted++;

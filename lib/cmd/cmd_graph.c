@@ -473,7 +473,9 @@ static bool cmd_ifname_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || n >= POLICY_ALIAS_MAX)
+	/* `interface breakout module 1 port 1-3 map 200g-2x` carves ports
+	 * out of a cage: no interface, and not QoS (cmd_not_qos). */
+	if (!n || n >= POLICY_ALIAS_MAX || !strcasecmp(s, "breakout"))
 		return false;
 	for (; *s; s++)
 		if (!isgraph((unsigned char)*s))
