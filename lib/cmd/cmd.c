@@ -21,7 +21,7 @@ static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
 	for (size_t i = 0; i < w->n; i++) {
 		uint64_t c = cmd_candidates(g);
 		const struct cmd_node *n = NULL;
-		char canon[128];
+		char canon[CMD_LINE_MAX];
 		size_t len;
 
 		if (cmd_step(g, 1, w->w[i], w->pos[i], err))

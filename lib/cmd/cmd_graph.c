@@ -475,7 +475,10 @@ static bool cmd_ifname_ok(const char *s)
 
 	/* `interface breakout module 1 port 1-3 map 200g-2x` carves ports
 	 * out of a cage: no interface, and not QoS (cmd_not_qos). */
-	if (!n || n >= POLICY_ALIAS_MAX || !strcasecmp(s, "breakout"))
+	/* One name fits an alias; a list of them (e1/1-4,e1/7) may be
+	 * longer, up to what an interface mode line holds. */
+	if (!n || n >= (strchr(s, ',') ? CMD_IFSPEC_MAX : POLICY_ALIAS_MAX) ||
+	    !strcasecmp(s, "breakout"))
 		return false;
 	for (; *s; s++)
 		if (!isgraph((unsigned char)*s))

@@ -621,10 +621,17 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 	struct policy_map_nq *m = cmd_nx_ctx_pmap_nq(x);
 	size_t pos = x->pa->pos[x->pa->argc - 1];
 	const char *cls = x->pa->argv[x->pa->argc - 1];
+	int sys = policy_nq_system_parse(cls);
 	struct policy_nq_rule *r;
+	char line[POLICY_NAME_MAX + 32];
 
 	if (!m)
 		return -1;
+	/* A 4-queue Nexus's c-nqN is roced's c-8q-nqN: one class, one
+	 * name (class-default stays as typed, as Nexus 5000 prints it). */
+	if (sys >= 0 &&
+	    !strncmp(cls, POLICY_NQ4_PREFIX, strlen(POLICY_NQ4_PREFIX)))
+		cls = policy_nq_system_name((unsigned)sys);
 	r = cmd_nx_nq_rule(m, cls);
 	if (x->pa->negated)
 		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
@@ -640,7 +647,8 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 	}
 	if (!r && !policy_map_nq_add_rule(m, cls))
 		return cmd_nx_oom(x);
-	return cmd_nx_enter(x, CMD_MODE_PMAP_C_NQOS, x->pa->canon);
+	snprintf(line, sizeof(line), "class type network-qos %s", cls);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_C_NQOS, line);
 }
 
 static struct policy_nq_rule *cmd_nx_ctx_nq_rule(struct cmd_exec_arg *x)
