@@ -104,7 +104,8 @@ m = re.search(r'^\s*pause pfc-cos (\d)', text, re.M)
 nodrop = int(m.group(1)) if m else None
 wred = re.search(r'^\s*random-detect .*ecn', text, re.M) is not None
 cos = re.search(r'^\s*match cos', text, re.M) is not None
-sys_out = re.search(r'^ service-policy type queuing output', run, re.M)
+sysqos = re.search(r'^system qos\n((?:[ \t].*\n?)*)', run, re.M)
+sys_out = sysqos and 'service-policy type queuing output' in sysqos.group(1)
 blocks, cur = {}, None
 for line in run.split('\n'):
     mm = re.match(r'interface (\S+)$', line)
@@ -127,7 +128,8 @@ want_root = 'htb' if nodrop is not None and not queue_strict(nodrop) else 'ets'
 
 for i, alias in enumerate(aliases):
     dev = 'swp%d' % (i + 1)
-    blk = blocks.get(dev, '')
+    # running-config names a port by its NX-OS alias when it has one
+    blk = blocks.get(alias, blocks.get(dev, ''))
     q = json.load(open('%s/q-%s.json' % (tmp, dev)))
     fl = json.load(open('%s/f-%s.json' % (tmp, dev)))
     where = '%s (%s)' % (dev, alias)
