@@ -3,8 +3,6 @@
  * renders every answer as NX-OS text. */
 #include "show/show.h"
 
-#include "config.h"
-
 #include <stdio.h>
 #include <string.h>
 

@@ -582,7 +582,8 @@ uint64_t policy_precedence_dscp(uint8_t prec);
 /* NX-OS's default egress queuing policy (default-out-policy): every
  * qos-group's queue at bandwidth remaining 0 but q-default's at 100 and
  * q7 strict, as a Nexus 9000 has it built in. NAME is
- * POLICY_QUEUING_DEFAULT or POLICY_QUEUING_DEFAULT8Q; NULL for others. */
+ * POLICY_QUEUING_DEFAULT or POLICY_QUEUING_DEFAULT8Q; NULL for others
+ * (policy_list.c: policy.c and this file both use it). */
 const struct policy_map_queuing *policy_queuing_builtin(const char *name);
 /* A port profile by name; NULL when absent. */
 const struct policy_port_profile *

@@ -195,3 +195,36 @@ int policy_list_format(uint64_t mask, char *buf, size_t len)
 	}
 	return (int)off;
 }
+
+/* The Nexus 9000's default-8q-out-policy: q7 strict (level 1), q1 .. q6
+ * at bandwidth remaining 0 and q-default at 100, so that every class
+ * the qos policy does not give a queuing policy of its own shares the
+ * port through q-default. */
+#define POLICY_BUILTIN_QUEUE(bw)                                               \
+	{                                                                      \
+		.configured = true, .has_bandwidth = true,                     \
+		.bandwidth_percent = (bw)                                      \
+	}
+static const struct policy_map_queuing policy_queuing_default = {
+    .name = POLICY_QUEUING_DEFAULT,
+    .queue =
+        {
+            POLICY_BUILTIN_QUEUE(100),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            {.configured = true, .priority_level = 1},
+        },
+    .description = "NX-OS default queuing policy (built in)",
+};
+
+const struct policy_map_queuing *policy_queuing_builtin(const char *name)
+{
+	if (name && (!strcmp(name, POLICY_QUEUING_DEFAULT) ||
+	             !strcmp(name, POLICY_QUEUING_DEFAULT8Q)))
+		return &policy_queuing_default;
+	return NULL;
+}
