@@ -320,8 +320,8 @@ static int policy_ifname_item(const char *item, size_t ilen, char *out,
 }
 
 /* "Ethernet1/1-1" (a range of one, as "Ethernet1/1 - 1/1" folds) is
- * Ethernet1/1: drop the "-N" of the item at OUT + FROM when N is the
- * number before it. */
+ * Ethernet1/1: drop the "-N" of the NX-OS item at OUT + FROM when N is
+ * the number before it. */
 static void policy_ifname_one(char *out, size_t from, size_t *n)
 {
 	char *item = out + from + (out[from] == ',');
@@ -329,7 +329,8 @@ static void policy_ifname_one(char *out, size_t from, size_t *n)
 	size_t dl;
 	const char *p;
 
-	if (!dash || dash == item || !dash[1])
+	/* NX-OS names only: swp5-5 is a Linux name like any other. */
+	if (!dash || dash == item || !dash[1] || !strchr(item, '/'))
 		return;
 	dl = strlen(dash + 1);
 	for (p = dash; p > item && isdigit((unsigned char)p[-1]); p--)
