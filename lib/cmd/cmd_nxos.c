@@ -686,7 +686,7 @@ static const struct cmd_def cmd_nxos_table[] = {
         "Dynamic buffer sharing of the ASIC (accepted, not realised)\n"
         "Its settings\n",
      cmd_nx_asic_knob},
-    {CFG, KCONF, "hardware qos buffer",
+    {CFG, KCONF, "hardware qos",
      "[no] hardware qos (ing-pg-share|ing-pg-hdrm-reserve|ing-pg-no-min|"
      "dynamic-buffer-sharing) [TEXT]",
      NO "Hardware settings\nQoS settings\n"
