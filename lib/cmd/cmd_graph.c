@@ -388,8 +388,12 @@ static void cmd_fold_ifspec(struct cmd_words *w, size_t k)
 
 		if (j > k && !more && s[0] != '-' && s[0] != ',')
 			break;
+		/* the words come from one line, shorter than JOINED; the
+		 * checks keep it so whatever calls this */
 		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
 		                        "%s", s);
+		if (len >= sizeof(joined))
+			return;
 		j++;
 		/* "ethernet 1/1": the kind and its number */
 		if (cmd_eth_word(s) && j < w->n &&
@@ -397,10 +401,10 @@ static void cmd_fold_ifspec(struct cmd_words *w, size_t k)
 		    strchr(w->w[j], '/')) {
 			len += (size_t)snprintf(
 			    joined + len, sizeof(joined) - len, "%s", w->w[j]);
+			if (len >= sizeof(joined))
+				return;
 			j++;
 		}
-		if (len >= sizeof(joined))
-			return;
 	}
 	if (policy_ifname_nxos(joined, canon, sizeof(canon)) < 0)
 		return;
