@@ -25,8 +25,9 @@ self=$here/$(basename "$0")
 rig=$here/../rig/qemu
 
 if [ "${ROCED_GUEST:-}" != 1 ]; then
-	# Eight configurations, each a daemon start and a paste under TCG.
-	ROCED_QEMU_TIMEOUT=${ROCED_QEMU_TIMEOUT:-600}
+	# Eighteen configurations (one of 30 ports), each a daemon start
+	# and a paste under TCG.
+	ROCED_QEMU_TIMEOUT=${ROCED_QEMU_TIMEOUT:-1500}
 	export ROCED_QEMU_TIMEOUT
 	exec "$rig/run-guest.sh" "$self" "$@"
 fi
