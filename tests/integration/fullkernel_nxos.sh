@@ -122,7 +122,8 @@ def check(ok, what):
 def queue_strict(q):
     # the queuing class of queue Q (CoS N is qos-group N, queue N, in
     # these 8-queue configurations) says priority level
-    m = re.search(r'class type queuing c-out-8q-q%d\b(.*?)(?=\n\s*class |\n\S|\Z)'
+    # (a 4-queue configuration names it c-out-qN)
+    m = re.search(r'class type queuing c-out-(?:8q-)?q%d\b(.*?)(?=\n\s*class |\n\S|\Z)'
                   % q, text, re.S)
     return bool(m and re.search(r'^\s*priority level', m.group(1), re.M))
 want_root = 'htb' if nodrop is not None and not queue_strict(nodrop) else 'ets'
@@ -149,6 +150,11 @@ for i, alias in enumerate(aliases):
         if wred:
             check(any(x['kind'] == 'red' and x['options'].get('ecn') for x in q),
                   where + ': a red leaf with ecn')
+    if ('service-policy type qos input' in blk and
+            'service-policy type queuing output' not in blk and not sys_out):
+        # NX-OS's default queuing policy gives the classification queues
+        check(any(x.get('root') and x['handle'] == '4791:' for x in q),
+              where + ': a root 4791: from the default queuing policy')
     if 'service-policy type qos input' in blk and cos:
         check(any(x.get('kind') == 'flower' for x in fl),
               where + ': flower filters on ingress')
