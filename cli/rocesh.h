@@ -48,6 +48,10 @@ struct rocesh {
 	 * land in whatever mode the session was left in. */
 	unsigned rejected;
 	size_t rejected_indent;
+	/* The refused line would have entered a mode (class-map, class,
+	 * interface, ...): in a script written without indentation, the
+	 * lines after it up to the next such line are its block too. */
+	bool rejected_enters;
 	/* Known NX-OS lines that are not QoS (cmd_not_qos), and the lines
 	 * indented under one: counted and told once (rocesh_finish), as a
 	 * pasted full running-config has many. IGNORING is the line number
@@ -57,6 +61,19 @@ struct rocesh {
 	size_t ignored_indent;
 	struct strbuf ignored_what; /* the families seen, ", "-separated */
 	bool quit;                  /* `exit` at roced# */
+	/* The paste summary of a script (rocesh_finish): lines taken,
+	 * lines refused (SKIPPED of them under a refused line), and whether
+	 * any line was configuration (a script of shows gets none). */
+	unsigned naccepted, nrejected, nskipped;
+	bool configured;
+	/* A `!` in the first column ends a block (cmd_parse), but a script
+	 * may put one between the lines of a block, as a comment: the next
+	 * line, when indented, continues in BEFORE_BANG's mode. */
+	struct cmd_ctx before_bang;
+	bool bang;
+	/* `banner motd C ... C`: the lines up to the closing delimiter are
+	 * the banner's (0: none open). */
+	char banner;
 	FILE *out;
 	FILE *err;
 };

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd/cmd_render.h"
 #include "ctl/ctl.h"
@@ -415,6 +416,12 @@ static int rocesh_mode(struct rocesh *r, const char *line,
 {
 	struct cmd_error err;
 
+	/* `exit` at roced# ends a session on a terminal; in a script it
+	 * would drop every line after it unseen, as a pasted block's one
+	 * `exit` too many does: there it does nothing. */
+	if (r->ctx.mode == CMD_MODE_EXEC && !strcmp(p->name, "exit") &&
+	    !r->interactive)
+		return 0;
 	if (r->ctx.mode == CMD_MODE_EXEC && !strcmp(p->name, "exit")) {
 		r->quit = true;
 		return 0;
@@ -488,6 +495,39 @@ static int rocesh_ignore(struct rocesh *r, const char *line, const char *what)
 	return 0;
 }
 
+/* The line after a first-column `!` (see rocesh.h): indented, it goes
+ * on with the block the `!` interrupted; at the left margin, the `!` has
+ * ended that block. */
+static void rocesh_after_bang(struct rocesh *r, const char *line)
+{
+	const char *s = line + strspn(line, " \t");
+
+	if (!r->bang || *s == '!')
+		return;
+	if (s != line)
+		r->ctx = r->before_bang;
+	r->bang = false;
+}
+
+/* `banner motd #` opens a banner whose text runs to the next line that
+ * holds the delimiter (NX-OS's multi-line banner): those lines are the
+ * banner's, not commands. Returns whether LINE is one of them; the
+ * opening line itself is left to cmd_not_qos. */
+static bool rocesh_in_banner(struct rocesh *r, const char *line)
+{
+	char w[16], d[8];
+
+	if (r->banner) {
+		if (strchr(line, r->banner))
+			r->banner = 0;
+		return true;
+	}
+	if (sscanf(line, " %15s %*s %7s", w, d) == 2 && !strcmp(w, "banner") &&
+	    strlen(d) == 1 && !strchr(strchr(line, d[0]) + 1, d[0]))
+		r->banner = d[0];
+	return false;
+}
+
 /* A line indented deeper than the last ignored one belongs to it
  * (`router bgp` and its neighbours). */
 static bool rocesh_under_ignored(struct rocesh *r, const char *line)
@@ -551,10 +591,13 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	const char *what;
 	int piped;
 
+	if (rocesh_in_banner(r, line))
+		return rocesh_ignore(r, line, NULL);
 	if (rocesh_blank(line))
 		return 0;
 	if (rocesh_under_ignored(r, line))
 		return rocesh_ignore(r, line, NULL);
+	rocesh_after_bang(r, line);
 	piped = rocesh_line_piped(r, line, col);
 	if (piped <= 0)
 		return piped;
@@ -586,8 +629,13 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	}
 	switch (p.kind) {
 	case CMD_KIND_MODE:
+		if (!strcmp(p.name, "!") && !r->interactive) {
+			r->before_bang = r->ctx;
+			r->bang = true;
+		}
 		return rocesh_mode(r, line, &p, col);
 	case CMD_KIND_CONFIG:
+		r->configured = true;
 		return rocesh_config(r, line, &p, col);
 	case CMD_KIND_SHOW:
 		return rocesh_show(r, line, &p, col, NULL);
@@ -625,13 +673,47 @@ static size_t rocesh_indent(const char *line)
 	return w;
 }
 
+/* Whether LINE enters a mode (2) or leaves one (1), by its first word,
+ * or neither (0): such a line starts a block of its own, or ends one. */
+static int rocesh_block_line(const char *line)
+{
+	static const char *const enter[] = {
+	    "class-map", "policy-map", "class", "system", "port-profile",
+	};
+	static const char *const leave[] = {
+	    "exit", "end", "!", "configure", "config", "conf",
+	};
+	char w[CMD_WORD_MAX] = "";
+	size_t n;
+
+	if (sscanf(line, " %63s", w) == 1 && !strcmp(w, "no"))
+		sscanf(line, " %*s %63s", w);
+	n = strlen(w);
+	if (n >= 3 && !strncasecmp(w, "interface", n))
+		return 2;
+	for (size_t k = 0; k < sizeof(enter) / sizeof(*enter); k++)
+		if (!strcmp(w, enter[k]))
+			return 2;
+	for (size_t k = 0; k < sizeof(leave) / sizeof(*leave); k++)
+		if (!strcmp(w, leave[k]))
+			return 1;
+	return 0;
+}
+
 /* A script's line under a refused one (see rocesh.h): refuse it too. A
- * line back at or left of the refused line's indentation ends the block. */
+ * line back at or left of the refused line's indentation ends the block,
+ * except where the refused line would have entered a mode and the script
+ * has no indentation: there the block runs to the next line that enters
+ * or leaves a mode (or that is not QoS), so that a class's or an
+ * interface's lines never run in the mode around it. */
 static bool rocesh_skipped(struct rocesh *r, const char *line)
 {
 	if (r->interactive || !r->rejected || rocesh_blank(line))
 		return false;
-	if (rocesh_indent(line) <= r->rejected_indent) {
+	if (rocesh_indent(line) < r->rejected_indent ||
+	    (rocesh_indent(line) == r->rejected_indent &&
+	     (!r->rejected_enters || rocesh_block_line(line) ||
+	      cmd_not_qos(line)))) {
 		r->rejected = 0;
 		return false;
 	}
@@ -641,25 +723,52 @@ static bool rocesh_skipped(struct rocesh *r, const char *line)
 	return true;
 }
 
+/* A pasted script ends with one summary line: what was taken, what was
+ * left as not QoS (by family) and what was refused, each refused line
+ * having named itself with a caret as it came. */
 void rocesh_finish(struct rocesh *r)
 {
-	if (!r->nignored)
+	if (r->interactive || strcmp(r->src, "stdin") ||
+	    (!r->configured && !r->nignored && !r->nrejected))
 		return;
-	fprintf(r->err, "%% ignored %u line%s: not QoS (%s)\n", r->nignored,
-	        r->nignored == 1 ? "" : "s", strbuf_str(&r->ignored_what));
+	fprintf(r->err, "%% %u accepted, %u ignored: not QoS", r->naccepted,
+	        r->nignored);
+	if (r->nignored)
+		fprintf(r->err, " (%s)", strbuf_str(&r->ignored_what));
+	fprintf(r->err, ", %u rejected", r->nrejected);
+	if (r->nskipped)
+		fprintf(r->err, " (%u of them under a rejected line)",
+		        r->nskipped);
+	fputc('\n', r->err);
 	fflush(r->err);
+}
+
+/* Whether LINE counts in the summary: not blank, not a comment. */
+static bool rocesh_counted(const char *line)
+{
+	line += strspn(line, " \t");
+	return *line && *line != '#' && *line != '!';
 }
 
 /* Output and errors of one line stay in order when both go to one file. */
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
+	unsigned ignored = r->nignored;
 	int rc;
 
-	if (rocesh_skipped(r, line))
+	if (rocesh_skipped(r, line)) {
 		rc = -1;
-	else if ((rc = rocesh_line_run(r, line, col)) < 0 && !r->interactive) {
-		r->rejected = r->lineno;
-		r->rejected_indent = rocesh_indent(line);
+		r->nskipped++;
+		r->nrejected++;
+	} else if ((rc = rocesh_line_run(r, line, col)) < 0) {
+		r->nrejected += rocesh_counted(line);
+		if (!r->interactive) {
+			r->rejected = r->lineno;
+			r->rejected_indent = rocesh_indent(line);
+			r->rejected_enters = rocesh_block_line(line) > 1;
+		}
+	} else if (r->nignored == ignored && rocesh_counted(line)) {
+		r->naccepted++;
 	}
 	fflush(r->out);
 	fflush(r->err);
@@ -737,6 +846,35 @@ static void rocesh_known_load(struct policy *pol, const char *text)
 	}
 }
 
+/* The port map first: running-config names an aliased port by its
+ * NX-OS name (`interface Ethernet1/1`), which the answer's data maps to
+ * its Linux name; completion offers both. */
+static void rocesh_known_ports(struct policy *pol, struct json_object *reply)
+{
+	struct json_object *data, *ifs;
+
+	if (!json_object_object_get_ex(reply, "data", &data) ||
+	    !json_object_object_get_ex(data, "interface", &ifs) ||
+	    !json_object_is_type(ifs, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ifs); i++) {
+		struct json_object *e = json_object_array_get_idx(ifs, i), *v;
+		struct policy_iface *f;
+		const char *name;
+
+		if (!json_object_object_get_ex(e, "name", &v) ||
+		    !(name = json_object_get_string(v)) ||
+		    !policy_ifname_linux(name) ||
+		    policy_find_iface(pol, name) ||
+		    !(f = policy_add_iface(pol, name)))
+			continue;
+		if (json_object_object_get_ex(e, "alias", &v) &&
+		    json_object_get_string(v))
+			snprintf(f->alias, sizeof(f->alias), "%s",
+			         json_object_get_string(v));
+	}
+}
+
 const struct policy *rocesh_known(struct rocesh *r)
 {
 	struct ctl_request req = {.cmd = CTL_CMD_SHOW,
@@ -752,6 +890,7 @@ const struct policy *rocesh_known(struct rocesh *r)
 	    (text = client_reply_str(reply, "text"))) {
 		policy_free(&r->known);
 		policy_init(&r->known);
+		rocesh_known_ports(&r->known, reply);
 		rocesh_known_load(&r->known, text);
 	}
 	json_object_put(reply);

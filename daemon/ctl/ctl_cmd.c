@@ -390,6 +390,47 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 	}
 }
 
+/* The ports of a range or list in Q (`show queuing interface e1/1-4`):
+ * each must be configured. */
+static int dctl_gather_list(struct ctl_cmd_ctx *c, const struct show_query *q,
+                            struct dctl_view *v, char *err, size_t errlen)
+{
+	const struct policy *p = c->policy;
+	char(*m)[POLICY_ALIAS_MAX] = calloc(POLICY_IF_RANGE_MAX, sizeof(*m));
+	int n = m ? policy_ifname_expand(q->iface, m, POLICY_IF_RANGE_MAX) : -1;
+
+	for (int k = 0; k < n; k++)
+		if (!policy_find_iface(p, m[k])) {
+			snprintf(err, errlen,
+			         "%% Invalid interface '%s' of %s: not "
+			         "configured",
+			         m[k], q->iface);
+			n = -1;
+			break;
+		}
+	if (n <= 0 || (size_t)n > p->nifaces) {
+		if (n == 0 || (n > 0 && (size_t)n > p->nifaces))
+			snprintf(err, errlen, "%% Invalid interface range %s",
+			         q->iface);
+		else if (!m)
+			snprintf(err, errlen, "%% out of memory");
+		else if (!err[0] || n == -2)
+			snprintf(err, errlen, "%% Invalid interface range %s",
+			         q->iface);
+		free(m);
+		dctl_view_free(v);
+		return -ENODEV;
+	}
+	for (int k = 0; k < n; k++) {
+		const struct policy_iface *f = policy_find_iface(p, m[k]);
+
+		dctl_view_add(c, f->name, f, v);
+	}
+	free(m);
+	dctl_view_kernel(c, q, v);
+	return 0;
+}
+
 /* The view of the ports Q is about: the configured ports, or the one it
  * names, which may be a link roced does not configure. */
 static int dctl_gather(struct ctl_cmd_ctx *c, const struct show_query *q,
@@ -409,6 +450,9 @@ static int dctl_gather(struct ctl_cmd_ctx *c, const struct show_query *q,
 		         strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	if (q->iface[0] && !policy_find_iface(p, q->iface) &&
+	    (strchr(q->iface, ',') || strchr(q->iface, '-')))
+		return dctl_gather_list(c, q, v, err, errlen);
 	if (q->iface[0]) {
 		const struct policy_iface *f = policy_find_iface(p, q->iface);
 		struct link_info li;

@@ -76,6 +76,18 @@ static int show_query_pfc_if(struct show_query *q, const char *const *args,
 	return 0;
 }
 
+/* An interface argument, in any NX-OS spelling a client sent it (rocesh
+ * sends the canonical one already, lib/cmd's cmd_split). */
+static int show_copy_ifname(struct show_query *q, const char *s, char *err,
+                            size_t errlen)
+{
+	if (policy_ifname_nxos(s, q->iface, sizeof(q->iface)) < 0) {
+		snprintf(err, errlen, "%% interface name too long: %.64s", s);
+		return -1;
+	}
+	return 0;
+}
+
 /* `[system] [type T]` at the start of *ARGS, consumed. */
 static int show_query_narrow(struct show_query *q, const char *const **args,
                              size_t *n, char *err, size_t errlen)
@@ -146,9 +158,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			n = 2;
 		}
 		if (n == 2 && !strcmp(args[0], "interface"))
-			return show_copy_name(q->iface, sizeof(q->iface),
-			                      args[1], "interface", err,
-			                      errlen);
+			return show_copy_ifname(q, args[1], err, errlen);
 		break;
 	case CTL_SHOW_STARTUP_CONFIG:
 		break;
@@ -173,9 +183,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 	case CTL_SHOW_LLDP_DCBX:
 	case CTL_SHOW_LLDP_IF:
 		if (n == 1)
-			return show_copy_name(q->iface, sizeof(q->iface),
-			                      args[0], "interface", err,
-			                      errlen);
+			return show_copy_ifname(q, args[0], err, errlen);
 		if (n == 0 && (q->kind == CTL_SHOW_LLDP_DCBX ||
 		               q->kind == CTL_SHOW_LLDP_IF)) {
 			snprintf(err, errlen,
@@ -195,9 +203,8 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			    q->kind != CTL_SHOW_LLDP_TRAFFIC) {
 				q->detail = true;
 			} else if (!strcmp(args[i], "interface") && i + 1 < n) {
-				if (show_copy_name(q->iface, sizeof(q->iface),
-				                   args[++i], "interface", err,
-				                   errlen) < 0)
+				if (show_copy_ifname(q, args[++i], err,
+				                     errlen) < 0)
 					return -1;
 			} else {
 				break;
@@ -866,13 +873,15 @@ static void show_config_text(const struct show_query *q,
 	if (q->kind == CTL_SHOW_STARTUP_CONFIG)
 		strbuf_puts(text, "!Command: show startup-config\n");
 	else if (f)
-		strbuf_printf(text,
-		              "!Command: show running-config interface %s%s\n",
-		              f->name, q->all ? " all" : "");
+		strbuf_printf(
+		    text, "!Command: show running-config interface %s%s\n",
+		    f->alias[0] ? f->alias : f->name, q->all ? " all" : "");
 	else
 		strbuf_printf(text, "!Command: show running-config%s\n",
 		              q->qos_only ? " qos" : "");
-	strbuf_puts(text, "\n");
+	/* NX-OS's header: the version line, which pastes back as a line
+	 * that is not QoS. */
+	strbuf_puts(text, "\nversion " PACKAGE_NAME " " PACKAGE_VERSION "\n\n");
 	if (f)
 		snprintf(section, sizeof(section), "interface %s%s", f->name,
 		         q->all ? " all" : "");

@@ -21,7 +21,7 @@ static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
 	for (size_t i = 0; i < w->n; i++) {
 		uint64_t c = cmd_candidates(g);
 		const struct cmd_node *n = NULL;
-		char canon[128];
+		char canon[CMD_LINE_MAX];
 		size_t len;
 
 		if (cmd_step(g, 1, w->w[i], w->pos[i], err))
@@ -80,10 +80,19 @@ static int cmd_parse_mode(enum cmd_mode m, const struct cmd_words *w,
 		for (k = 0; k < ng; k++)
 			if (v[k].alive && (v[k].cur & v[k].last))
 				break;
-		if (k < ng)
+		if (k < ng) {
 			rc = cmd_fill(&v[k], w, out, err);
-		else
-			cmd_fail(err, w->end + 1, "%% Incomplete command");
+		} else {
+			char exp[160];
+
+			if (cmd_expected(v, ng, exp, sizeof(exp)) > 0 && exp[0])
+				cmd_fail(err, w->end + 1,
+				         "%% Incomplete command, expected %s",
+				         exp);
+			else
+				cmd_fail(err, w->end + 1,
+				         "%% Incomplete command");
+		}
 	}
 	free(v);
 	return rc;
@@ -181,7 +190,8 @@ static void cmd_known(const struct policy *known, enum cmd_names k,
 	for (size_t i = 0; pn && i < known->nmap_nq; i++)
 		fn(arg, known->map_nq[i].name, "policy-map type network-qos");
 	for (size_t i = 0; k == CMD_NAMES_IF && i < known->nifaces; i++) {
-		fn(arg, known->ifaces[i].name, "Configured interface");
+		if (known->ifaces[i].name[0])
+			fn(arg, known->ifaces[i].name, "Configured interface");
 		if (known->ifaces[i].alias[0])
 			fn(arg, known->ifaces[i].alias, "NX-OS alias");
 	}
@@ -464,6 +474,53 @@ static int cmd_exec_if(struct policy *policy, struct cmd_exec_arg *x)
 	return cmd_exec_list(policy, x, obj) ? -1 : 1;
 }
 
+/* `inherit port-profile NAME` in C (an interface, a range or a list):
+ * each line the profile keeps, carried out there as if typed, in order.
+ * The first that fails names itself; POLICY then holds the lines before
+ * it (cmd_apply_line throws its copy away). */
+static int cmd_exec_inherit(struct policy *policy, struct cmd_ctx *c,
+                            const struct cmd_parsed *p, struct cmd_error *err)
+{
+	const struct policy_port_profile *pp =
+	    policy_find_port_profile(policy, cmd_arg(p, 0, NULL));
+	struct cmd_parsed *sub = malloc(sizeof(*sub));
+	size_t n = pp ? pp->nlines : 0;
+	int rc = 0;
+
+	if (!sub) {
+		cmd_fail(err, 0, "%% Out of memory");
+		return -1;
+	}
+	for (size_t k = 0; !rc && k < n; k++) {
+		/* the profile may move as lines change the policy */
+		char line[POLICY_PROFILE_LINE_MAX];
+		struct cmd_ctx here = *c;
+
+		pp = policy_find_port_profile(policy, cmd_arg(p, 0, NULL));
+		if (!pp || k >= pp->nlines)
+			break;
+		snprintf(line, sizeof(line), "%s", pp->lines[k]);
+		rc = cmd_parse(&here, line, sub, err);
+		if (!rc && sub->mode != CMD_MODE_IF) {
+			cmd_fail(err, 0, "%% not an interface line");
+			rc = -1;
+		}
+		if (!rc)
+			rc = cmd_exec(policy, &here, sub, err);
+		if (rc) {
+			char why[sizeof(err->message)];
+
+			snprintf(why, sizeof(why), "%s", err->message);
+			cmd_fail(err, p->pos[0],
+			         "%% inherit port-profile %s: '%s': %s",
+			         pp ? pp->name : "", line,
+			         why[0] == '%' ? why + 2 : why);
+		}
+	}
+	free(sub);
+	return rc;
+}
+
 int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
              const struct cmd_parsed *p, struct cmd_error *err)
 {
@@ -498,6 +555,27 @@ int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
 	x.ctx = &c;
 	x.pa = p;
 	x.err = err;
+	/* An interface line in a port profile is kept there. */
+	if (p->mode == CMD_MODE_PORT_PROF && p->kind == CMD_KIND_CONFIG &&
+	    (p->def->modes & CMD_M(CMD_MODE_IF))) {
+		if (!policy || cmd_nx_profile_keep(&x)) {
+			if (!err->pos)
+				err->pos = p->pos[0];
+			return -1;
+		}
+		*ctx = c;
+		return 0;
+	}
+	if (policy && p->def->exec == cmd_nx_inherit) {
+		if (cmd_nx_inherit(&x) ||
+		    cmd_exec_inherit(policy, &c, p, err)) {
+			if (!err->pos)
+				err->pos = p->pos[0];
+			return -1;
+		}
+		*ctx = c;
+		return 0;
+	}
 	rc = policy ? cmd_exec_if(policy, &x) : 0;
 	if (rc > 0) {
 		*ctx = c;

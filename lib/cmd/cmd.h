@@ -46,6 +46,7 @@ enum cmd_mode {
 	CMD_MODE_PMAP_C_NQOS, /* roced(config-pmap-nqos-c)# */
 	CMD_MODE_SYS_QOS,     /* roced(config-sys-qos)# */
 	CMD_MODE_IF,          /* roced(config-if)# */
+	CMD_MODE_PORT_PROF,   /* roced(config-port-prof)# */
 	CMD_MODE_MAX,
 };
 

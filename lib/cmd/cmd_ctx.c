@@ -23,6 +23,7 @@ static const char *const cmd_mode_names[CMD_MODE_MAX] = {
     [CMD_MODE_PMAP_C_NQOS] = "config-pmap-nqos-c",
     [CMD_MODE_SYS_QOS] = "config-sys-qos",
     [CMD_MODE_IF] = "config-if",
+    [CMD_MODE_PORT_PROF] = "config-port-prof",
 };
 
 const char *cmd_mode_name(enum cmd_mode m)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/names.h"
 #include "model/units.h"
@@ -357,6 +358,75 @@ int cmd_table_check(const struct cmd_table *t, char *why, size_t len)
 
 /* --- words --- */
 
+/* "e", "eth", "ethernet", any case: an Ethernet kind word alone. */
+static bool cmd_eth_word(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 8 && !strncasecmp(s, "ethernet", n);
+}
+
+/* Whether word K of W is `interface` or an abbreviation of it. */
+static bool cmd_if_keyword(const struct cmd_words *w, size_t k)
+{
+	size_t n = strlen(w->w[k]);
+
+	return n >= 3 && n <= 9 && !strncasecmp(w->w[k], "interface", n);
+}
+
+/* Fold the interface spec that starts at word K (see cmd_split). */
+static void cmd_fold_ifspec(struct cmd_words *w, size_t k)
+{
+	char joined[CMD_LINE_MAX], canon[CMD_LINE_MAX];
+	size_t j = k, len = 0, cl;
+
+	joined[0] = '\0';
+	while (j < w->n) {
+		const char *s = w->w[j];
+		bool more = j > k && len &&
+		            (joined[len - 1] == '-' || joined[len - 1] == ',');
+
+		if (j > k && !more && s[0] != '-' && s[0] != ',')
+			break;
+		/* the words come from one line, shorter than JOINED; the
+		 * checks keep it so whatever calls this */
+		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
+		                        "%s", s);
+		if (len >= sizeof(joined))
+			return;
+		j++;
+		/* "ethernet 1/1": the kind and its number */
+		if (cmd_eth_word(s) && j < w->n &&
+		    isdigit((unsigned char)w->w[j][0]) &&
+		    strchr(w->w[j], '/')) {
+			len += (size_t)snprintf(
+			    joined + len, sizeof(joined) - len, "%s", w->w[j]);
+			if (len >= sizeof(joined))
+				return;
+			j++;
+		}
+	}
+	if (policy_ifname_nxos(joined, canon, sizeof(canon)) < 0)
+		return;
+	cl = strlen(canon);
+	if (j == k + 1 && !strcmp(canon, w->w[k]))
+		return; /* nothing to fold */
+	if (!cl || w->foldlen + cl + 1 > sizeof(w->fold))
+		return;
+	memcpy(w->fold + w->foldlen, canon, cl + 1);
+	w->w[k] = w->fold + w->foldlen;
+	w->foldlen += cl + 1;
+	/* the words K+1 .. J-1 are now part of word K */
+	for (size_t m = j, d = k + 1; m <= w->n; m++, d++) {
+		if (m == w->n) {
+			w->n = d;
+			break;
+		}
+		w->w[d] = w->w[m];
+		w->pos[d] = w->pos[m];
+	}
+}
+
 int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err)
 {
 	size_t len = strlen(line), i = 0;
@@ -385,6 +455,9 @@ int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err)
 		w->end = i;
 	}
 	w->open = w->n && w->end == len;
+	for (size_t k = 0; k + 1 < w->n; k++)
+		if (cmd_if_keyword(w, k))
+			cmd_fold_ifspec(w, k + 1);
 	return 0;
 }
 
@@ -404,7 +477,12 @@ static bool cmd_ifname_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (!n || n >= POLICY_ALIAS_MAX)
+	/* `interface breakout module 1 port 1-3 map 200g-2x` carves ports
+	 * out of a cage: no interface, and not QoS (cmd_not_qos). */
+	/* One name fits an alias; a list of them (e1/1-4,e1/7) may be
+	 * longer, up to what an interface mode line holds. */
+	if (!n || n >= (strchr(s, ',') ? CMD_IFSPEC_MAX : POLICY_ALIAS_MAX) ||
+	    !strcasecmp(s, "breakout"))
 		return false;
 	for (; *s; s++)
 		if (!isgraph((unsigned char)*s))
@@ -510,6 +588,64 @@ uint64_t cmd_candidates(const struct cmd_graph *g)
 }
 
 /* Match word W (at byte POS) against every live graph. */
+int cmd_expected(const struct cmd_graph *v, size_t ng, char *buf, size_t len)
+{
+	const struct cmd_node *seen[96];
+	size_t ns = 0, total = 0, n = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < ng; k++) {
+		uint64_t c = v[k].alive ? cmd_candidates(&v[k]) : 0;
+
+		for (size_t i = 0; i < v[k].n; i++) {
+			const struct cmd_node *nd = &v[k].node[i];
+			bool dup = false;
+
+			if (!(c & (1ull << i)))
+				continue;
+			for (size_t j = 0; j < ns && !dup; j++)
+				dup = seen[j]->len == nd->len &&
+				      !memcmp(seen[j]->text, nd->text, nd->len);
+			if (dup)
+				continue;
+			total++;
+			if (ns < sizeof(seen) / sizeof(*seen))
+				seen[ns++] = nd;
+		}
+	}
+	if (!total || total > 6)
+		return (int)total;
+	for (size_t j = 0; j < ns && n < len; j++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%.*s",
+		                      !j            ? ""
+		                      : j + 1 == ns ? " or "
+		                                    : ", ",
+		                      (int)seen[j]->len, seen[j]->text);
+	return (int)total;
+}
+
+/* "% Invalid command" with what the position takes. */
+static void cmd_fail_invalid(const struct cmd_graph *v, size_t ng,
+                             const char *w, size_t pos, struct cmd_error *err)
+{
+	char exp[160];
+	int n = cmd_expected(v, ng, exp, sizeof(exp));
+
+	if (n > 0 && exp[0])
+		cmd_fail(err, pos, "%% Invalid command at '%.40s', expected %s",
+		         w, exp);
+	else if (n > 0)
+		cmd_fail(err, pos,
+		         "%% Invalid command at '%.40s', expected one of %d "
+		         "words of this mode ('?' lists them)",
+		         w, n);
+	else
+		cmd_fail(err, pos,
+		         "%% Invalid command at '%.40s', expected the end of "
+		         "the line",
+		         w);
+}
+
 int cmd_step(struct cmd_graph *v, size_t ng, const char *w, size_t pos,
              struct cmd_error *err)
 {
@@ -538,7 +674,7 @@ int cmd_step(struct cmd_graph *v, size_t ng, const char *w, size_t pos,
 			cmd_arg_ok(arg, w, NULL, 0, why, sizeof(why));
 			cmd_fail(err, pos, "%s", why);
 		} else {
-			cmd_fail(err, pos, "%% Invalid command");
+			cmd_fail_invalid(v, ng, w, pos, err);
 		}
 		return -1;
 	}

@@ -124,6 +124,9 @@ struct cmd_words {
 	char buf[CMD_LINE_MAX];
 	size_t end; /* offset just after the last word */
 	bool open;  /* the line ends inside a word (no trailing space) */
+	/* Interface specs folded into one word (cmd_split). */
+	char fold[2 * CMD_LINE_MAX];
+	size_t foldlen;
 };
 
 /* Compile DEF's syntax into G (G->bad when it does not compile). */
@@ -133,7 +136,14 @@ struct cmd_table;
  * on ENOMEM. */
 struct cmd_graph *cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
                              size_t *n);
-/* Cut LINE into W; -1 with ERR for a line too long or too many words. */
+/* Cut LINE into W; -1 with ERR for a line too long or too many words.
+ * The words after `interface` (or an abbreviation of it, "int") that
+ * spell one interface spec in NX-OS's ways become one word in its
+ * canonical form (policy_ifname_nxos): "ethernet 1/1", "Eth1/1", "e1/1"
+ * -> "Ethernet1/1"; "Ethernet1/1 - 1/4" -> "Ethernet1/1-4";
+ * "e1/1-4, e1/7" -> "Ethernet1/1-4,Ethernet1/7". Every command that
+ * takes an interface sees that one word: one parser for config, show,
+ * clear and the rest. */
 int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err);
 /* Does word W fit argument node N? CANON (may be NULL) gets its canonical
  * form; WHY (may be NULL) the "% ..." reason when it does not. */
@@ -143,6 +153,9 @@ bool cmd_arg_ok(const struct cmd_node *n, const char *w, char *canon,
 int cmd_score(const struct cmd_node *n, const char *w);
 /* The nodes that may match the next word of G. */
 uint64_t cmd_candidates(const struct cmd_graph *g);
+/* What may come next in the NG graphs V: "a, b or c" into BUF when there
+ * are at most 6 candidates; returns how many there are. */
+int cmd_expected(const struct cmd_graph *v, size_t ng, char *buf, size_t len);
 /* Match word W (at byte POS) against the NG graphs V at once. */
 int cmd_step(struct cmd_graph *v, size_t ng, const char *w, size_t pos,
              struct cmd_error *err);
@@ -263,6 +276,12 @@ int cmd_nx_shutdown(struct cmd_exec_arg *x);
 int cmd_nx_description(struct cmd_exec_arg *x);
 int cmd_nx_mc_drop(struct cmd_exec_arg *x);
 int cmd_nx_terminal(struct cmd_exec_arg *x);
+/* Port profiles and the ASIC's buffer settings (cmd_nxos_if.c). */
+int cmd_nx_port_profile(struct cmd_exec_arg *x);
+int cmd_nx_profile_state(struct cmd_exec_arg *x);
+int cmd_nx_inherit(struct cmd_exec_arg *x);
+int cmd_nx_profile_keep(struct cmd_exec_arg *x);
+int cmd_nx_asic_knob(struct cmd_exec_arg *x);
 /* Class-map and policy-map additions (cmd_nxos_class.c). */
 int cmd_nx_map_description(struct cmd_exec_arg *x);
 int cmd_nx_match_precedence(struct cmd_exec_arg *x);

@@ -443,16 +443,24 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 #define H_MATCH_MODE                                                           \
 	"Logical-AND all matching statements in this class-map\n"              \
 	"Logical-OR all matching statements in this class-map\n"
-#define H_PFC    "Configure priority flow control\n"
-#define H_WDI    "Enable/Disable PFC watch-dog on all queues\n"
-#define H_FC     "802.3x flow control (link pause) status and counters\n"
-#define H_ONOFF  "Enable\nDisable\n"
-#define H_WD     "Configure PFC watch-dog\n"
-#define H_MATCH  "Configure class-map match criteria\n"
-#define H_COS    "IEEE 802.1Q class of service\n"
-#define H_COSL   "List of CoS values, e.g. 3 or 0-2,5\n"
-#define H_DSCP   "DSCP in IP(v4) and IPv6 packets\n"
-#define H_DSCPL  "List of DSCP values or names, e.g. 26 or af31,cs3\n"
+#define H_PFC   "Configure priority flow control\n"
+#define H_WDI   "Enable/Disable PFC watch-dog on all queues\n"
+#define H_FC    "802.3x flow control (link pause) status and counters\n"
+#define H_ONOFF "Enable\nDisable\n"
+#define H_WD    "Configure PFC watch-dog\n"
+#define H_MATCH "Configure class-map match criteria\n"
+#define H_COS   "IEEE 802.1Q class of service\n"
+#define H_COSL  "List of CoS values, e.g. 3 or 0-2,5\n"
+#define H_DSCP  "DSCP in IP(v4) and IPv6 packets\n"
+#define H_DSCPL "List of DSCP values or names, e.g. 26 or af31,cs3\n"
+/* `match dscp 26 28`: NX-OS writes a list with blanks in some releases
+ * (up to 8 values), with commas in others. */
+#define DSCPMORE                                                               \
+	"[DSCPLIST] [DSCPLIST] [DSCPLIST] [DSCPLIST] [DSCPLIST] [DSCPLIST] "   \
+	"[DSCPLIST]"
+#define COSMORE                                                                \
+	"[LIST<0-7>] [LIST<0-7>] [LIST<0-7>] [LIST<0-7>] [LIST<0-7>] "         \
+	"[LIST<0-7>] [LIST<0-7>]"
 #define H_QG     "Qos-group\n"
 #define H_QGL    "List of qos-group values, e.g. 3\n"
 #define H_CLASS  "Policy criteria\n"
@@ -464,11 +472,15 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 #define H_QUEUES                                                               \
 	"Queue 1\nQueue 2\nQueue 3\nQueue 4\nQueue 5\nQueue 6\nQueue 7\n"      \
 	"Default queue (queue 0)\n"
+/* A 4-queue Nexus's egress classes: roced's queues 1-3 and 0. */
+#define H_QUEUES4                                                              \
+	"Queue 1 (4-queue name)\nQueue 2 (4-queue name)\n"                     \
+	"Queue 3 (4-queue name)\nDefault queue (4-queue name)\n"
 #define QUEUES                                                                 \
 	"(c-out-8q-q1|c-out-8q-q2|c-out-8q-q3|c-out-8q-q4|c-out-8q-q5|"        \
 	"c-out-8q-q6|c-out-8q-q7|c-out-8q-q-default|"                          \
 	"c-in-q1|c-in-q2|c-in-q3|c-in-q4|c-in-q5|c-in-q6|c-in-q7|"             \
-	"c-in-q-default)"
+	"c-in-q-default|c-out-q1|c-out-q2|c-out-q3|c-out-q-default)"
 /* The system-defined ingress classes (Nexus 9000), priority N. */
 #define H_INQUEUES                                                             \
 	"Ingress queue 1\nIngress queue 2\nIngress queue 3\n"                  \
@@ -480,10 +492,16 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 	        "System class of qos-group 3\nSystem class of qos-group 4\n"   \
 	        "System class of qos-group 5\nSystem class of qos-group 6\n"   \
 	        "System class of qos-group 7\n"                                \
-	        "Default network-qos class\n" H_CNAME
+	        "Default network-qos class\n"                                  \
+	        "System class of qos-group 1 (4-queue name)\n"                 \
+	        "System class of qos-group 2 (4-queue name)\n"                 \
+	        "System class of qos-group 3 (4-queue name)\n"                 \
+	        "Default network-qos class (4-queue name)\n"                   \
+	        "Default network-qos class (qos-group 0)\n" H_CNAME
 #define NQCLASSES                                                              \
 	"(c-8q-nq1|c-8q-nq2|c-8q-nq3|c-8q-nq4|c-8q-nq5|c-8q-nq6|c-8q-nq7|"     \
-	"c-8q-nq-default|CMAP_NQOS)"
+	"c-8q-nq-default|c-nq1|c-nq2|c-nq3|c-nq-default|class-default|"        \
+	"CMAP_NQOS)"
 #define H_PBUF                                                                 \
 	"Pause (no-drop) configuration\nBuffer of the no-drop class\n"         \
 	"Bytes\nPause the sender when the buffer holds this much\nBytes\n"     \
@@ -521,6 +539,9 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 #define KSHOW CMD_KIND_SHOW
 #define KACT  CMD_KIND_ACTION
 #define NO    CMD_HELP_NO
+/* An interface line: typed in an interface, or kept in a port profile
+ * for `inherit port-profile` (cmd.c). */
+#define IFP (M(IF) | M(PORT_PROF))
 
 static const struct cmd_def cmd_nxos_table[] = {
     /* exec mode, and shows/actions reachable from every mode */
@@ -659,6 +680,35 @@ static const struct cmd_def cmd_nxos_table[] = {
      "Configure interfaces\n" H_IFNAME H_IFMORE, cmd_nx_interface},
     {CFG, KCONF, "interface", "no interface IFNAME [TEXT]",
      NO "Configure interfaces\n" H_IFNAME H_IFMORE, cmd_nx_interface},
+    /* The switch ASIC's buffer carving: accepted, said not realised */
+    {CFG, KCONF, "qos dynamic-buffer", "[no] qos dynamic-buffer [TEXT]",
+     NO "Quality of service\n"
+        "Dynamic buffer sharing of the ASIC (accepted, not realised)\n"
+        "Its settings\n",
+     cmd_nx_asic_knob},
+    {CFG, KCONF, "hardware qos",
+     "[no] hardware qos (ing-pg-share|ing-pg-hdrm-reserve|ing-pg-no-min|"
+     "dynamic-buffer-sharing) [TEXT]",
+     NO "Hardware settings\nQoS settings\n"
+        "Shared buffer of ingress priority groups (accepted, not "
+        "realised)\n"
+        "Headroom of ingress priority groups (accepted, not realised)\n"
+        "No minimum buffer for ingress priority groups (accepted, not "
+        "realised)\n"
+        "Dynamic buffer sharing (accepted, not realised)\nIts settings\n",
+     cmd_nx_asic_knob},
+    {CFG, KCONF, "port-profile", "port-profile [type ethernet] WORD",
+     "Configure a port profile\nType of the profile\n"
+     "Ethernet interfaces\nProfile name\n",
+     cmd_nx_port_profile},
+    {CFG, KCONF, "port-profile", "no port-profile [type ethernet] WORD",
+     NO "Configure a port profile\nType of the profile\n"
+        "Ethernet interfaces\nProfile name\n",
+     cmd_nx_port_profile},
+    {M(PORT_PROF), KCONF, "state enabled", "[no] state enabled",
+     NO "State of the profile\nEnable the profile\n", cmd_nx_profile_state},
+    {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
+     NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
      NO "Hardware settings\nQoS settings\nPFC settings\n"
         "Drop multicast in no-drop classes\n",
@@ -752,26 +802,29 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_LLDP "Select the TLVs to send\nDCBX TLVs (PFC, ETS, APP)\n"
                "ETS from the egress queuing policy (always so in roced)\n",
      cmd_nx_lldp_tlv},
-    {CFG | M(IF), KCONF, "dcbx agent", "dcbx agent DCBXAGENT", H_DCBXA,
+    {CFG | IFP, KCONF, "dcbx agent", "dcbx agent DCBXAGENT", H_DCBXA,
      cmd_nx_dcbx_agent},
-    {CFG | M(IF), KCONF, "dcbx agent", "no dcbx agent [DCBXAGENT]", NO H_DCBXA,
+    {CFG | IFP, KCONF, "dcbx agent", "no dcbx agent [DCBXAGENT]", NO H_DCBXA,
      cmd_nx_dcbx_agent},
-    {M(IF), KCONF, "lldp transmit", "[no] lldp transmit",
+    {IFP, KCONF, "lldp transmit", "[no] lldp transmit",
      NO H_LLDP "Send LLDP frames on this interface\n", cmd_nx_lldp_txrx},
-    {M(IF), KCONF, "lldp receive", "[no] lldp receive",
+    {IFP, KCONF, "lldp receive", "[no] lldp receive",
      NO H_LLDP "Receive LLDP frames on this interface\n", cmd_nx_lldp_txrx},
-    {M(IF), KCONF, "lldp dcbx willing", "[no] lldp dcbx willing",
+    {IFP, KCONF, "lldp dcbx willing", "[no] lldp dcbx willing",
      NO H_LLDP "DCBX on this interface\n"
                "Accept the peer's PFC, ETS and APP (roced extension)\n",
      cmd_nx_lldp_willing},
 
     /* class-map type qos */
-    {M(CMAP_QOS), KCONF, "match cos", "[no] match cos LIST<0-7>",
-     NO H_MATCH H_COS H_COSL, cmd_nx_match_cos},
+    {M(CMAP_QOS), KCONF, "match cos", "[no] match cos LIST<0-7> " COSMORE,
+     NO H_MATCH H_COS H_COSL H_COSL H_COSL H_COSL H_COSL H_COSL H_COSL H_COSL,
+     cmd_nx_match_cos},
     {M(CMAP_QOS), KCONF, "match cos", "no match cos", NO H_MATCH H_COS,
      cmd_nx_match_cos},
-    {M(CMAP_QOS), KCONF, "match dscp", "[no] match dscp DSCPLIST",
-     NO H_MATCH H_DSCP H_DSCPL, cmd_nx_match_dscp},
+    {M(CMAP_QOS), KCONF, "match dscp", "[no] match dscp DSCPLIST " DSCPMORE,
+     NO H_MATCH H_DSCP H_DSCPL H_DSCPL H_DSCPL H_DSCPL H_DSCPL H_DSCPL H_DSCPL
+         H_DSCPL,
+     cmd_nx_match_dscp},
     {M(CMAP_QOS), KCONF, "match dscp", "no match dscp", NO H_MATCH H_DSCP,
      cmd_nx_match_dscp},
     {M(CMAP_QOS), KCONF, "match precedence", "[no] match precedence LIST<0-7>",
@@ -801,6 +854,10 @@ static const struct cmd_def cmd_nxos_table[] = {
     /* policy-map type qos */
     {M(PMAP_QOS), KCONF, "class", "[no] class QCLASS", NO H_CLASS H_CNAME,
      cmd_nx_pmap_qos_class},
+    /* NX-OS also writes the type: `class type qos RDMA` */
+    {M(PMAP_QOS), KCONF, "class", "[no] class type qos QCLASS",
+     NO H_CLASS "Type of the class\nQos class\n" H_CNAME,
+     cmd_nx_pmap_qos_class},
     {M(PMAP_C_QOS), KCONF, "set qos-group", "[no] set qos-group <0-7>",
      NO "Set qos values\nQos-group\nQos-group value\n", cmd_nx_set_qos_group},
     {M(PMAP_C_QOS), KCONF, "set qos-group", "no set qos-group",
@@ -821,8 +878,8 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_set_mark},
     /* policy-map type queuing */
     {M(PMAP_QUE), KCONF, "class type queuing",
-     "[no] class type queuing " QUEUES, NO H_QCLASS H_QUEUES H_INQUEUES,
-     cmd_nx_pmap_que_class},
+     "[no] class type queuing " QUEUES,
+     NO H_QCLASS H_QUEUES H_INQUEUES H_QUEUES4, cmd_nx_pmap_que_class},
     {M(PMAP_C_QUE), KCONF, "bandwidth remaining percent",
      "[no] bandwidth remaining percent <0-100>",
      NO "Bandwidth allocation\nShare of the bandwidth left by strict "
@@ -868,6 +925,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      cmd_nx_queue_limit},
     {M(PMAP_C_QUE), KCONF, "queue-limit", "no queue-limit", NO "Queue buffer\n",
      cmd_nx_queue_limit},
+    {M(PMAP_C_QUE), KCONF, "afd queue-desired", "[no] afd queue-desired TEXT",
+     NO "Approximate fair drop of the ASIC (accepted, not realised)\n"
+        "Desired queue length\nLength and unit\n",
+     cmd_nx_asic_knob},
     {M(PMAP_C_QUE), KCONF, "priority", "[no] priority [level <1-7>]",
      NO "Strict priority queue\nPriority level\nLevel\n", cmd_nx_priority},
     {M(PMAP_C_QUE), KCONF, "random-detect",
@@ -917,68 +978,67 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(SYS_QOS), KCONF, "service-policy type network-qos",
      "no service-policy type network-qos [PMAP_NQOS]", NO H_SP H_SPN,
      cmd_nx_service_policy},
-    {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
+    {M(SYS_QOS) | IFP, KCONF, "service-policy type qos input",
      "service-policy type qos input PMAP_QOS [no-stats]", H_SP H_SPQ H_NOSTATS,
      cmd_nx_service_policy},
-    {M(SYS_QOS) | M(IF), KCONF, "service-policy type qos input",
+    {M(SYS_QOS) | IFP, KCONF, "service-policy type qos input",
      "no service-policy type qos input [PMAP_QOS]", NO H_SP H_SPQ,
      cmd_nx_service_policy},
-    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
+    {M(SYS_QOS) | IFP, KCONF, "service-policy type queuing output",
      "service-policy type queuing output PMAP_QUE [no-stats]",
      H_SP H_SPU H_NOSTATS, cmd_nx_service_policy},
-    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing output",
+    {M(SYS_QOS) | IFP, KCONF, "service-policy type queuing output",
      "no service-policy type queuing output [PMAP_QUE]", NO H_SP H_SPU,
      cmd_nx_service_policy},
-    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
+    {M(SYS_QOS) | IFP, KCONF, "service-policy type queuing input",
      "service-policy type queuing input PMAP_QUE [no-stats]",
      H_SP H_SPI H_NOSTATS, cmd_nx_service_policy},
-    {M(SYS_QOS) | M(IF), KCONF, "service-policy type queuing input",
+    {M(SYS_QOS) | IFP, KCONF, "service-policy type queuing input",
      "no service-policy type queuing input [PMAP_QUE]", NO H_SP H_SPI,
      cmd_nx_service_policy},
     /* interface */
-    {M(IF), KCONF, "priority-flow-control mode",
+    {IFP, KCONF, "priority-flow-control mode",
      "priority-flow-control mode PFCMODE", H_PFC H_MODE, cmd_nx_pfc_mode},
-    {M(IF), KCONF, "priority-flow-control mode",
+    {IFP, KCONF, "priority-flow-control mode",
      "no priority-flow-control mode [PFCMODE]", NO H_PFC H_MODE,
      cmd_nx_pfc_mode},
-    {M(IF), KCONF, "priority-flow-control mode",
+    {IFP, KCONF, "priority-flow-control mode",
      "[no] priority-flow-control mode PFCMODE send-tlv",
      NO H_PFC H_MODE "Also advertise the PFC TLV (mode on only)\n",
      cmd_nx_pfc_mode},
-    {M(IF), KCONF, "mtu", "[no] mtu <576-9216>",
+    {IFP, KCONF, "mtu", "[no] mtu <576-9216>",
      NO "Set the interface MTU\nMTU in bytes\n", cmd_nx_if_mtu},
-    {M(IF), KCONF, "mtu", "no mtu", NO "Set the interface MTU\n",
-     cmd_nx_if_mtu},
-    {M(IF), KCONF, "shutdown", "[no] shutdown",
+    {IFP, KCONF, "mtu", "no mtu", NO "Set the interface MTU\n", cmd_nx_if_mtu},
+    {IFP, KCONF, "shutdown", "[no] shutdown",
      NO "Enable/disable an interface (kept, not realised by roced)\n",
      cmd_nx_shutdown},
-    {M(IF), KCONF, "description", "description TEXT",
+    {IFP, KCONF, "description", "description TEXT",
      "Enter description of maximum 254 characters\nDescription text\n",
      cmd_nx_description},
-    {M(IF), KCONF, "description", "no description [TEXT]",
+    {IFP, KCONF, "description", "no description [TEXT]",
      NO "Enter description of maximum 254 characters\nDescription text\n",
      cmd_nx_description},
-    {M(IF), KCONF, "priority-flow-control watch-dog-interval",
+    {IFP, KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)",
      H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,
      cmd_nx_if_watchdog},
-    {M(IF), KCONF, "priority-flow-control watch-dog-interval",
+    {IFP, KCONF, "priority-flow-control watch-dog-interval",
      "no priority-flow-control watch-dog-interval [on|off]",
      NO H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,
      cmd_nx_if_watchdog},
-    {M(IF), KCONF, "qdisc-takeover", "[no] qdisc-takeover",
+    {IFP, KCONF, "qdisc-takeover", "[no] qdisc-takeover",
      NO "Replace a root qdisc roced did not create (roced extension)\n",
      cmd_nx_qdisc_takeover},
     /* issue 8: fabric-internal ports, link pause */
-    {M(IF), KCONF, "fabric-internal", "[no] fabric-internal",
+    {IFP, KCONF, "fabric-internal", "[no] fabric-internal",
      NO "A port inside the fabric: watch-dog times x "
         "internal-interface-multiplier (roced extension)\n",
      cmd_nx_fabric_internal},
-    {M(IF), KCONF, "flowcontrol", "flowcontrol (receive|send) (on|off)",
+    {IFP, KCONF, "flowcontrol", "flowcontrol (receive|send) (on|off)",
      "Configure interface flowcontrol (802.3x link pause)\n"
      "Honour received pause frames\nSend pause frames\n" H_ONOFF,
      cmd_nx_flowcontrol},
-    {M(IF), KCONF, "flowcontrol", "no flowcontrol (receive|send) [on|off]",
+    {IFP, KCONF, "flowcontrol", "no flowcontrol (receive|send) [on|off]",
      NO "Configure interface flowcontrol (802.3x link pause)\n"
         "Honour received pause frames\nSend pause frames\n" H_ONOFF,
      cmd_nx_flowcontrol},

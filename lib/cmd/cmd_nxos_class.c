@@ -55,7 +55,7 @@ static char *cmd_nx_descr_field(struct cmd_exec_arg *x, const char **what)
 	case CMD_MODE_PMAP_QUE: {
 		struct policy_map_queuing *m =
 		    NX_MUT(struct policy_map_queuing,
-		           policy_find_map_queuing(x->p, name));
+		           policy_own_map_queuing(x->p, name));
 
 		*what = "policy-map type queuing";
 		if (m)
@@ -159,7 +159,7 @@ static struct policy_queue *cmd_nx_out_queue(struct cmd_exec_arg *x)
 	char map[CMD_WORD_MAX], qname[CMD_WORD_MAX];
 	struct policy_map_queuing *m = NX_MUT(
 	    struct policy_map_queuing,
-	    policy_find_map_queuing(x->p, cmd_nx_obj(x, 0, map, sizeof(map))));
+	    policy_own_map_queuing(x->p, cmd_nx_obj(x, 0, map, sizeof(map))));
 	int q;
 
 	if (!m) {

@@ -229,3 +229,120 @@ int cmd_nx_terminal(struct cmd_exec_arg *x)
 	(void)x;
 	return 0;
 }
+
+/* ---- port profiles ---- */
+
+/* `port-profile [type ethernet] NAME` enters the profile, creating it;
+ * the interface lines typed in it are kept (cmd_exec). */
+int cmd_nx_port_profile(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	const struct policy_port_profile *pp;
+	char line[POLICY_NAME_MAX + 32];
+
+	if (!name || !cmd_name_ok(name)) {
+		cmd_fail(x->err, pos,
+		         "%% Invalid port-profile name, expected letters, "
+		         "digits, '-', '_' or '.'");
+		return -1;
+	}
+	if (!x->p)
+		return cmd_nx_oom(x);
+	pp = policy_find_port_profile(x->p, name);
+	if (x->pa->negated) {
+		if (!pp) {
+			cmd_fail(x->err, pos,
+			         "%% port-profile %s does not exist", name);
+			return -1;
+		}
+		cmd_nx_remove(x->p->profiles, &x->p->nprofiles, sizeof(*pp),
+		              (size_t)(pp - x->p->profiles));
+		return 0;
+	}
+	if (!pp && !policy_add_port_profile(x->p, name))
+		return cmd_nx_oom(x);
+	snprintf(line, sizeof(line), "port-profile type ethernet %s", name);
+	return cmd_nx_enter(x, CMD_MODE_PORT_PROF, line);
+}
+
+static struct policy_port_profile *cmd_nx_ctx_profile(struct cmd_exec_arg *x)
+{
+	char name[POLICY_NAME_MAX];
+	const struct policy_port_profile *pp = policy_find_port_profile(
+	    x->p, cmd_nx_obj(x, 0, name, sizeof(name)));
+
+	if (!pp)
+		cmd_nx_gone(x, "port-profile", name);
+	return NX_MUT(struct policy_port_profile, pp);
+}
+
+int cmd_nx_profile_state(struct cmd_exec_arg *x)
+{
+	struct policy_port_profile *pp = cmd_nx_ctx_profile(x);
+
+	if (!pp)
+		return -1;
+	pp->enabled = !x->pa->negated;
+	return 0;
+}
+
+/* Keep the interface line P->canon in the profile of the mode. */
+int cmd_nx_profile_keep(struct cmd_exec_arg *x)
+{
+	struct policy_port_profile *pp = cmd_nx_ctx_profile(x);
+
+	if (!pp)
+		return -1;
+	if (strlen(x->pa->canon) >= sizeof(pp->lines[0])) {
+		cmd_fail(x->err, 0, "%% Line too long for a port profile");
+		return -1;
+	}
+	for (size_t i = 0; i < pp->nlines; i++)
+		if (!strcmp(pp->lines[i], x->pa->canon))
+			return 0;
+	if (pp->nlines == POLICY_PROFILE_LINES) {
+		cmd_fail(x->err, 0,
+		         "%% port-profile %s is full: at most %d lines",
+		         pp->name, POLICY_PROFILE_LINES);
+		return -1;
+	}
+	snprintf(pp->lines[pp->nlines++], sizeof(pp->lines[0]), "%s",
+	         x->pa->canon);
+	return 0;
+}
+
+/* `inherit port-profile NAME`: the profile must exist; cmd_exec then
+ * carries its lines out on the interface. Taking them back is not
+ * possible once they are the interface's own. */
+int cmd_nx_inherit(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+
+	if (x->pa->negated) {
+		cmd_fail(x->err, 0,
+		         "%% no inherit port-profile: the profile's lines are "
+		         "this interface's own since it inherited them; undo "
+		         "them one by one");
+		return -1;
+	}
+	if (!policy_find_port_profile(x->p, name)) {
+		cmd_fail(x->err, pos, "%% port-profile %s does not exist",
+		         name);
+		return -1;
+	}
+	return 0;
+}
+
+/* The switch ASIC's buffer carving (dynamic buffer sharing, ingress
+ * priority group shares, AFD): a software queue has no such buffer. The
+ * line is accepted, with the note that it is not realised. */
+int cmd_nx_asic_knob(struct cmd_exec_arg *x)
+{
+	cmd_fail(x->err, 0,
+	         "%% not realised: %s sets the switch ASIC's buffers, which "
+	         "roced's queues do not have (accepted, not kept)",
+	         x->pa->canon);
+	return 0;
+}

@@ -132,15 +132,21 @@ int cmd_nx_cmap_nqos(struct cmd_exec_arg *x)
 static int cmd_nx_match_values(struct cmd_exec_arg *x, uint64_t *set,
                                unsigned max, bool dscp, const char *what)
 {
-	size_t pos = 0;
-	const char *list = cmd_arg(x->pa, 0, &pos);
+	size_t pos = 0, at;
+	const char *list = cmd_arg(x->pa, 0, &pos), *item;
 	uint64_t mask = 0;
 	char msg[128], have[200];
 
-	if (list &&
-	    policy_list_parse(list, max, dscp, &mask, msg, sizeof(msg))) {
-		cmd_fail(x->err, pos, "%% %s", msg);
-		return -1;
+	/* `match dscp 26 28` is `match dscp 26,28`. */
+	for (size_t k = 0; (item = cmd_arg(x->pa, k, &at)); k++) {
+		uint64_t one = 0;
+
+		if (policy_list_parse(item, max, dscp, &one, msg,
+		                      sizeof(msg))) {
+			cmd_fail(x->err, at, "%% %s", msg);
+			return -1;
+		}
+		mask |= one;
 	}
 	if (!x->pa->negated) {
 		*set |= mask;
@@ -153,9 +159,12 @@ static int cmd_nx_match_values(struct cmd_exec_arg *x, uint64_t *set,
 		return -1;
 	}
 	if ((*set & mask) != mask) {
+		char want[200];
+
 		policy_list_format(*set, have, sizeof(have));
+		policy_list_format(mask, want, sizeof(want));
 		cmd_fail(x->err, pos, "%% %s %s is not configured (only %s)",
-		         what, list, have);
+		         what, want, have);
 		return -1;
 	}
 	*set &= ~mask;
@@ -269,7 +278,7 @@ int cmd_nx_pmap_que(struct cmd_exec_arg *x)
 	size_t pos;
 	const char *name = cmd_arg(x->pa, 0, &pos);
 	struct policy_map_queuing *m = NX_MUT(
-	    struct policy_map_queuing, policy_find_map_queuing(x->p, name));
+	    struct policy_map_queuing, policy_own_map_queuing(x->p, name));
 
 	if (x->pa->negated) {
 		if (!m)
@@ -399,10 +408,9 @@ int cmd_nx_set_qos_group(struct cmd_exec_arg *x)
 static struct policy_map_queuing *cmd_nx_ctx_pmap_que(struct cmd_exec_arg *x)
 {
 	char name[CMD_WORD_MAX];
-	struct policy_map_queuing *m =
-	    NX_MUT(struct policy_map_queuing,
-	           policy_find_map_queuing(
-	               x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+	struct policy_map_queuing *m = NX_MUT(
+	    struct policy_map_queuing,
+	    policy_own_map_queuing(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
 
 	if (!m)
 		cmd_nx_gone(x, "policy-map type queuing", name);
@@ -613,10 +621,17 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 	struct policy_map_nq *m = cmd_nx_ctx_pmap_nq(x);
 	size_t pos = x->pa->pos[x->pa->argc - 1];
 	const char *cls = x->pa->argv[x->pa->argc - 1];
+	int sys = policy_nq_system_parse(cls);
 	struct policy_nq_rule *r;
+	char line[POLICY_NAME_MAX + 32];
 
 	if (!m)
 		return -1;
+	/* A 4-queue Nexus's c-nqN is roced's c-8q-nqN: one class, one
+	 * name (class-default stays as typed, as Nexus 5000 prints it). */
+	if (sys >= 0 &&
+	    !strncmp(cls, POLICY_NQ4_PREFIX, strlen(POLICY_NQ4_PREFIX)))
+		cls = policy_nq_system_name((unsigned)sys);
 	r = cmd_nx_nq_rule(m, cls);
 	if (x->pa->negated)
 		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
@@ -632,7 +647,8 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 	}
 	if (!r && !policy_map_nq_add_rule(m, cls))
 		return cmd_nx_oom(x);
-	return cmd_nx_enter(x, CMD_MODE_PMAP_C_NQOS, x->pa->canon);
+	snprintf(line, sizeof(line), "class type network-qos %s", cls);
+	return cmd_nx_enter(x, CMD_MODE_PMAP_C_NQOS, line);
 }
 
 static struct policy_nq_rule *cmd_nx_ctx_nq_rule(struct cmd_exec_arg *x)
@@ -688,7 +704,7 @@ int cmd_nx_mtu(struct cmd_exec_arg *x)
 
 /* `pause buffer-size B pause-threshold X resume-threshold R [pfc-cos L]`
  * into B (and L into *PFC_COS when given and PFC_COS is not NULL); `no
- * pause buffer-size` removes the buffer. R < X < B is checked here as
+ * pause buffer-size` removes the buffer. R <= X < B is checked here as
  * well as by validation, so that the caret points at the bad number. */
 static int cmd_nx_pause_buffer_set(struct cmd_exec_arg *x,
                                    struct policy_pause_buffer *b,
@@ -724,10 +740,10 @@ static int cmd_nx_pause_buffer_set(struct cmd_exec_arg *x,
 		         nb.pause_threshold, nb.buffer_size);
 		return -1;
 	}
-	if (nb.resume_threshold >= nb.pause_threshold) {
+	if (nb.resume_threshold > nb.pause_threshold) {
 		cmd_has(x->pa, "resume-threshold", &i);
 		cmd_fail(x->err, x->pa->pos[i + 1],
-		         "%% resume-threshold %u is not below pause-threshold "
+		         "%% resume-threshold %u is above pause-threshold "
 		         "%u",
 		         nb.resume_threshold, nb.pause_threshold);
 		return -1;

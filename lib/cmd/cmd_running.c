@@ -3,16 +3,18 @@
  * The order and indentation are the reference configuration's
  * (reference/nxos-roce.txt): qos class-maps, qos policy-maps, queuing
  * policy-maps, network-qos class-maps and policy-maps, system qos, the
- * interfaces, then the global PFC watchdog; one space per nesting level.
- * (The reference indents `set qos-group` by one space, under `class`;
- * here it is two, the level it belongs to.) Queues print from q7 down to
+ * interfaces, then the global PFC watchdog; two spaces per nesting
+ * level, as NX-OS prints it (the printers below write one per level and
+ * cmd_running_config doubles them). Queues print from q7 down to
  * q-default, as NX-OS lists them. Defaults are left out, so an empty
  * policy prints nothing.
  *
  * Everything printed is a command of cmd_nxos.c in its canonical form, so
  * that pasting the text into rocesh (or cmd_apply_line) rebuilds an equal
- * policy. Interfaces print by their Linux name with the NX-OS alias as a
- * line of its own: an alias cannot create a block, a name can. The global
+ * policy. An interface prints by its NX-OS name when it has one
+ * (`interface Ethernet1/1`, as the switch prints it), else by its Linux
+ * name: the alias names the port once roced.conf or an `alias` line has
+ * given it, so the text pastes back into the roced it came from. The global
  * watchdog lines that follow the interfaces (as in the reference) come
  * after a `!`, which ends the last interface block when pasted.
  */
@@ -278,9 +280,7 @@ static void cmd_running_iface_policies(const struct policy_iface *i,
 
 static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 {
-	strbuf_printf(out, "interface %s\n", i->name);
-	if (i->alias[0])
-		strbuf_printf(out, " alias %s\n", i->alias);
+	strbuf_printf(out, "interface %s\n", i->alias[0] ? i->alias : i->name);
 	if (i->description[0])
 		strbuf_printf(out, " description %s\n", i->description);
 	if (i->mtu)
@@ -325,9 +325,7 @@ static void cmd_running_iface_all(const struct policy *p,
                                   const struct policy_iface *i,
                                   struct strbuf *out)
 {
-	strbuf_printf(out, "interface %s\n", i->name);
-	if (i->alias[0])
-		strbuf_printf(out, " alias %s\n", i->alias);
+	strbuf_printf(out, "interface %s\n", i->alias[0] ? i->alias : i->name);
 	if (i->description[0])
 		strbuf_printf(out, " description %s\n", i->description);
 	if (i->mtu)
@@ -418,8 +416,40 @@ static void cmd_running_qos(const struct policy *p, struct strbuf *out)
 		strbuf_puts(out, "hardware qos pfc mc-drop\n");
 }
 
+static void cmd_running_text(const struct policy *policy, const char *section,
+                             struct strbuf *out);
+
+/* Each line's leading blanks doubled: NX-OS indents by two. */
+static void cmd_running_indent(const char *s, struct strbuf *out)
+{
+	while (*s) {
+		size_t b = strspn(s, " "), n = strcspn(s + b, "\n");
+
+		for (size_t k = 0; k < 2 * b; k++)
+			strbuf_add(out, " ", 1);
+		strbuf_add(out, s + b, n);
+		s += b + n;
+		if (*s == '\n') {
+			strbuf_add(out, "\n", 1);
+			s++;
+		}
+	}
+}
+
 void cmd_running_config(const struct policy *policy, const char *section,
                         struct strbuf *out)
+{
+	struct strbuf one;
+
+	strbuf_init(&one);
+	cmd_running_text(policy, section, &one);
+	strbuf_puts(out, ""); /* an empty policy still gives "" */
+	cmd_running_indent(strbuf_str(&one), out);
+	strbuf_free(&one);
+}
+
+static void cmd_running_text(const struct policy *policy, const char *section,
+                             struct strbuf *out)
 {
 	const char *ifname;
 	const struct policy_iface *i;

@@ -30,6 +30,7 @@ void policy_free(struct policy *p)
 	free(p->class_nq);
 	free(p->map_nq);
 	free(p->ifaces);
+	free(p->profiles);
 	policy_init(p);
 }
 
@@ -163,7 +164,10 @@ int policy_copy(struct policy *dst, const struct policy *src)
 	dst->class_nq = NULL;
 	dst->map_nq = NULL;
 	dst->ifaces = NULL;
-	if (policy_memdup((void **)&dst->class_qos, src->class_qos,
+	dst->profiles = NULL;
+	if (policy_memdup((void **)&dst->profiles, src->profiles,
+	                  src->nprofiles, sizeof(*src->profiles)) ||
+	    policy_memdup((void **)&dst->class_qos, src->class_qos,
 	                  src->nclass_qos, sizeof(*src->class_qos)) ||
 	    policy_memdup((void **)&dst->map_queuing, src->map_queuing,
 	                  src->nmap_queuing, sizeof(*src->map_queuing)) ||
@@ -214,10 +218,20 @@ const struct policy_map_qos *policy_find_map_qos(const struct policy *p,
 	POLICY_FIND(p->map_qos, p->nmap_qos, name);
 }
 
+const struct policy_map_queuing *policy_own_map_queuing(const struct policy *p,
+                                                        const char *name)
+{
+	POLICY_FIND(p->map_queuing, p->nmap_queuing, name);
+}
+
+/* A policy-map of the configuration, or else NX-OS's built-in default
+ * (a configuration may define its own of that name: it wins). */
 const struct policy_map_queuing *policy_find_map_queuing(const struct policy *p,
                                                          const char *name)
 {
-	POLICY_FIND(p->map_queuing, p->nmap_queuing, name);
+	const struct policy_map_queuing *m = policy_own_map_queuing(p, name);
+
+	return m ? m : policy_queuing_builtin(name);
 }
 
 const struct policy_class_nq *policy_find_class_nq(const struct policy *p,
@@ -339,6 +353,10 @@ policy_iface_queuing(const struct policy *p, const struct policy_iface *i)
 		return policy_find_map_queuing(p, i->queuing_output);
 	if (p->system.queuing_output[0])
 		return policy_find_map_queuing(p, p->system.queuing_output);
+	/* NX-OS puts its default queuing policy on every port: where a qos
+	 * input policy classifies, its qos-groups need queues. */
+	if (policy_iface_qos(p, i))
+		return policy_queuing_builtin(POLICY_QUEUING_DEFAULT);
 	return NULL;
 }
 

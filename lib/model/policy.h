@@ -35,6 +35,15 @@
 #define POLICY_QUEUE_DEFAULT "c-out-8q-q-default"
 #define POLICY_NQ_DEFAULT    "c-8q-nq-default"
 #define POLICY_CLASS_DEFAULT "class-default"
+/* A 4-queue Nexus's names of the same classes (queues 1-3 and 0). */
+#define POLICY_QUEUE4_PREFIX  "c-out-q"
+#define POLICY_QUEUE4_DEFAULT "c-out-q-default"
+#define POLICY_NQ4_PREFIX     "c-nq"
+#define POLICY_NQ4_DEFAULT    "c-nq-default"
+/* NX-OS's default egress queuing policy, in force on a port that has a
+ * qos input policy and no queuing policy (policy_iface_queuing). */
+#define POLICY_QUEUING_DEFAULT   "default-out-policy"
+#define POLICY_QUEUING_DEFAULT8Q "default-8q-out-policy"
 
 enum policy_match {
 	POLICY_MATCH_ALL, /* every match statement must hold */
@@ -105,7 +114,7 @@ static inline uint64_t policy_wred_max_bytes(unsigned weight)
 /* `pause buffer-size N pause-threshold N resume-threshold N` (bytes), in
  * a network-qos class or an ingress queuing class (c-in-qN): the buffer
  * of a no-drop priority, where PFC pauses the sender (xoff) and where it
- * lets it go again (xon); resume < pause < buffer-size. roced's software
+ * lets it go again (xon); resume <= pause < buffer-size. roced's software
  * PFC takes its xoff/xon from here (policy_iface_pause_buffer). */
 struct policy_pause_buffer {
 	bool set;
@@ -361,6 +370,15 @@ struct policy_lldp {
 #define POLICY_LLDP_REINIT_MIN   1
 #define POLICY_LLDP_REINIT_MAX   10
 
+#define POLICY_PROFILE_LINES    32
+#define POLICY_PROFILE_LINE_MAX 160
+struct policy_port_profile {
+	char name[POLICY_NAME_MAX];
+	char lines[POLICY_PROFILE_LINES][POLICY_PROFILE_LINE_MAX];
+	size_t nlines;
+	bool enabled; /* `state enabled` */
+};
+
 struct policy {
 	struct policy_class_qos *class_qos;
 	size_t nclass_qos;
@@ -384,6 +402,12 @@ struct policy {
 	 * dropped (kept and shown; software ports queue it like unicast). */
 	bool pfc_mc_drop;
 	struct policy_lldp lldp;
+	/* `port-profile type ethernet NAME`: interface lines kept for
+	 * `inherit port-profile NAME`, which carries them out on the
+	 * interface. A paste-time macro: the interfaces keep the result,
+	 * roced.conf and running-config do not hold the profiles. */
+	struct policy_port_profile *profiles;
+	size_t nprofiles;
 };
 
 /* An empty policy with NX-OS defaults (watchdog timers, PFC auto). */
@@ -415,8 +439,13 @@ const struct policy_class_qos *policy_find_class_qos(const struct policy *p,
                                                      const char *name);
 const struct policy_map_qos *policy_find_map_qos(const struct policy *p,
                                                  const char *name);
+/* A queuing policy-map of P, or else NX-OS's built-in one of that name
+ * (policy_queuing_builtin); policy_own_map_queuing finds P's own only
+ * (the one to change). */
 const struct policy_map_queuing *policy_find_map_queuing(const struct policy *p,
                                                          const char *name);
+const struct policy_map_queuing *policy_own_map_queuing(const struct policy *p,
+                                                        const char *name);
 const struct policy_class_nq *policy_find_class_nq(const struct policy *p,
                                                    const char *name);
 const struct policy_map_nq *policy_find_map_nq(const struct policy *p,
@@ -521,7 +550,9 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 /* The system-defined classes exist without a class-map and cannot be
  * defined or deleted: network-qos c-8q-nq1 .. c-8q-nq7 and c-8q-nq-default
  * (qos-group N, 0 for the default), ingress queuing c-in-q1 .. c-in-q7 and
- * c-in-q-default (priority N). Each parse returns N or -1. */
+ * c-in-q-default (priority N). Each parse returns N or -1. The network-qos
+ * parse also takes a 4-queue Nexus's c-nq1 .. c-nq3 and c-nq-default, and
+ * class-default (the default class, as Nexus 5000 and 3000 name it). */
 #define POLICY_NQ_PREFIX        "c-8q-nq"
 #define POLICY_IN_QUEUE_PREFIX  "c-in-q"
 #define POLICY_IN_QUEUE_DEFAULT "c-in-q-default"
@@ -547,6 +578,18 @@ bool policy_queue_wred(const struct policy_queue *q, struct policy_wred *out);
 /* The DSCP values of the IP precedences PREC (bit n = precedence n):
  * precedence n is DSCP 8n .. 8n+7. */
 uint64_t policy_precedence_dscp(uint8_t prec);
+
+/* NX-OS's default egress queuing policy (default-out-policy): every
+ * qos-group's queue at bandwidth remaining 0 but q-default's at 100 and
+ * q7 strict, as a Nexus 9000 has it built in. NAME is
+ * POLICY_QUEUING_DEFAULT or POLICY_QUEUING_DEFAULT8Q; NULL for others
+ * (policy_list.c: policy.c and this file both use it). */
+const struct policy_map_queuing *policy_queuing_builtin(const char *name);
+/* A port profile by name; NULL when absent. */
+const struct policy_port_profile *
+policy_find_port_profile(const struct policy *p, const char *name);
+struct policy_port_profile *policy_add_port_profile(struct policy *p,
+                                                    const char *name);
 
 /* Whether NAME is any system-defined class name (of any type). */
 bool policy_class_builtin(const char *name);

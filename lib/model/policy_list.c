@@ -22,6 +22,17 @@ int policy_queue_parse(const char *name)
 	/* c-out-8q-q0 is accepted as a synonym of q-default. */
 	if (!strcmp(name, POLICY_QUEUE_PREFIX "0"))
 		return 0;
+	/* A 4-queue Nexus names its egress classes c-out-q1 .. c-out-q3 and
+	 * c-out-q-default: the same queues of roced's eight, which keeps
+	 * and prints them under their 8-queue names. */
+	if (!strcmp(name, POLICY_QUEUE4_DEFAULT))
+		return 0;
+	if (!strncmp(name, POLICY_QUEUE4_PREFIX,
+	             strlen(POLICY_QUEUE4_PREFIX)) &&
+	    name[strlen(POLICY_QUEUE4_PREFIX)] >= '1' &&
+	    name[strlen(POLICY_QUEUE4_PREFIX)] <= '3' &&
+	    !name[strlen(POLICY_QUEUE4_PREFIX) + 1])
+		return name[strlen(POLICY_QUEUE4_PREFIX)] - '0';
 	for (unsigned i = 0; i < POLICY_NQUEUES; i++)
 		if (!strcmp(name, policy_queue_names[i]))
 			return (int)i;
@@ -183,4 +194,37 @@ int policy_list_format(uint64_t mask, char *buf, size_t len)
 		v = hi;
 	}
 	return (int)off;
+}
+
+/* The Nexus 9000's default-8q-out-policy: q7 strict (level 1), q1 .. q6
+ * at bandwidth remaining 0 and q-default at 100, so that every class
+ * the qos policy does not give a queuing policy of its own shares the
+ * port through q-default. */
+#define POLICY_BUILTIN_QUEUE(bw)                                               \
+	{                                                                      \
+		.configured = true, .has_bandwidth = true,                     \
+		.bandwidth_percent = (bw)                                      \
+	}
+static const struct policy_map_queuing policy_queuing_default = {
+    .name = POLICY_QUEUING_DEFAULT,
+    .queue =
+        {
+            POLICY_BUILTIN_QUEUE(100),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            POLICY_BUILTIN_QUEUE(0),
+            {.configured = true, .priority_level = 1},
+        },
+    .description = "NX-OS default queuing policy (built in)",
+};
+
+const struct policy_map_queuing *policy_queuing_builtin(const char *name)
+{
+	if (name && (!strcmp(name, POLICY_QUEUING_DEFAULT) ||
+	             !strcmp(name, POLICY_QUEUING_DEFAULT8Q)))
+		return &policy_queuing_default;
+	return NULL;
 }

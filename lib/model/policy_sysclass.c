@@ -35,7 +35,19 @@ static int policy_numbered_parse(const char *name, const char *prefix,
 
 int policy_nq_system_parse(const char *name)
 {
-	return policy_numbered_parse(name, POLICY_NQ_PREFIX, POLICY_NQ_DEFAULT);
+	int n =
+	    policy_numbered_parse(name, POLICY_NQ_PREFIX, POLICY_NQ_DEFAULT);
+
+	if (n >= 0)
+		return n;
+	/* A 4-queue Nexus: c-nq1 .. c-nq3 and c-nq-default. */
+	n = policy_numbered_parse(name, POLICY_NQ4_PREFIX, POLICY_NQ4_DEFAULT);
+	if (n >= 0 && n <= 3)
+		return n;
+	/* Nexus 5000 and 3000 write the default class class-default. */
+	if (name && !strcmp(name, POLICY_CLASS_DEFAULT))
+		return 0;
+	return -1;
 }
 
 const char *policy_nq_system_name(unsigned n)
@@ -138,6 +150,30 @@ int policy_wred_profile_parse(const char *s)
 		if (!strcmp(s, policy_wred_profiles[w].name))
 			return w;
 	return -1;
+}
+
+const struct policy_port_profile *
+policy_find_port_profile(const struct policy *p, const char *name)
+{
+	for (size_t i = 0; name && i < p->nprofiles; i++)
+		if (!strcmp(p->profiles[i].name, name))
+			return &p->profiles[i];
+	return NULL;
+}
+
+struct policy_port_profile *policy_add_port_profile(struct policy *p,
+                                                    const char *name)
+{
+	struct policy_port_profile *v =
+	    realloc(p->profiles, (p->nprofiles + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	p->profiles = v;
+	v = &p->profiles[p->nprofiles++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	return v;
 }
 
 uint64_t policy_precedence_dscp(uint8_t prec)
@@ -249,13 +285,60 @@ static int policy_ifname_item(const char *item, size_t ilen, char *out,
 				break;
 			}
 		}
+	size_t rlen = ilen - (size_t)(rest - item);
+	const char *dash = memchr(rest, '-', rlen);
+	const char *slash = memchr(rest, '/', rlen);
+	size_t keep = rlen;
+	const char *tail = "";
+
+	/* "Ethernet1/1-1/4" (a range whose end repeats the slot, as NX-OS
+	 * lets one type it) is Ethernet1/1-4. */
+	if (dash && slash && slash < dash) {
+		size_t slot = (size_t)(slash - rest) + 1; /* "1/" */
+		const char *end = dash + 1;
+		size_t elen = rlen - (size_t)(end - rest);
+
+		if (elen > slot && !strncmp(end, rest, slot)) {
+			keep = (size_t)(end - rest);
+			tail = end + slot;
+			w = snprintf(out + *n, len - *n, "%s%s%.*s%.*s",
+			             *n ? "," : "",
+			             rest != item ? "Ethernet" : "", (int)keep,
+			             rest, (int)(elen - slot), tail);
+			if (w < 0 || (size_t)w >= len - *n)
+				return -1;
+			*n += (size_t)w;
+			return 0;
+		}
+	}
 	w = snprintf(out + *n, len - *n, "%s%s%.*s", *n ? "," : "",
-	             rest != item ? "Ethernet" : "",
-	             (int)(ilen - (size_t)(rest - item)), rest);
+	             rest != item ? "Ethernet" : "", (int)keep, rest);
 	if (w < 0 || (size_t)w >= len - *n)
 		return -1;
 	*n += (size_t)w;
 	return 0;
+}
+
+/* "Ethernet1/1-1" (a range of one, as "Ethernet1/1 - 1/1" folds) is
+ * Ethernet1/1: drop the "-N" of the NX-OS item at OUT + FROM when N is
+ * the number before it. */
+static void policy_ifname_one(char *out, size_t from, size_t *n)
+{
+	char *item = out + from + (out[from] == ',');
+	char *dash = strrchr(item, '-');
+	size_t dl;
+	const char *p;
+
+	/* NX-OS names only: swp5-5 is a Linux name like any other. */
+	if (!dash || dash == item || !dash[1] || !strchr(item, '/'))
+		return;
+	dl = strlen(dash + 1);
+	for (p = dash; p > item && isdigit((unsigned char)p[-1]); p--)
+		;
+	if ((size_t)(dash - p) == dl && !strncmp(p, dash + 1, dl)) {
+		*dash = '\0';
+		*n = (size_t)(dash - out);
+	}
 }
 
 int policy_ifname_nxos(const char *in, char *out, size_t len)
@@ -268,8 +351,12 @@ int policy_ifname_nxos(const char *in, char *out, size_t len)
 	out[0] = '\0';
 	for (const char *s = in;; s++) {
 		if (*s == ',' || !*s) {
+			size_t from = n;
+
 			if (il && policy_ifname_item(item, il, out, len, &n))
 				return -1;
+			if (il)
+				policy_ifname_one(out, from, &n);
 			il = 0;
 			if (!*s)
 				return 0;

@@ -351,8 +351,9 @@ static void policy_validate_map_queuing(const struct policy *p, struct diag *d,
 }
 
 /* `pause buffer-size B pause-threshold X resume-threshold R`: the
- * sender is paused at X and let go at R, so R < X < B; 0 is refused (a
- * threshold at 0 pauses at once and forever). */
+ * sender is paused at X and let go at R, so R <= X < B (R == X, no
+ * hysteresis, is what a Nexus 93180 takes); 0 is refused (a threshold at
+ * 0 pauses at once and forever). */
 static void policy_validate_pause_buffer(struct diag *d,
                                          const struct policy_pause_buffer *b,
                                          const char *where)
@@ -366,12 +367,12 @@ static void policy_validate_pause_buffer(struct diag *d,
 		         "1-%u bytes",
 		         b->buffer_size, b->pause_threshold,
 		         b->resume_threshold, where, POLICY_PAUSE_BYTES_MAX);
-	else if (b->resume_threshold >= b->pause_threshold ||
+	else if (b->resume_threshold > b->pause_threshold ||
 	         b->pause_threshold >= b->buffer_size)
 		diag_err(d, b->line,
 		         "pause buffer-size %u pause-threshold %u "
 		         "resume-threshold %u in %s: expected "
-		         "resume-threshold < pause-threshold < buffer-size",
+		         "resume-threshold <= pause-threshold < buffer-size",
 		         b->buffer_size, b->pause_threshold,
 		         b->resume_threshold, where);
 }

@@ -10,7 +10,11 @@
 #   - interface Vlan7 (and the lines of its block) is ignored with a
 #     note, and swp1-2 is two ports;
 #   - the plan warnings a line brings are told to the session that typed
-#     it, at once, and only then.
+#     it, at once, and only then;
+#   - a port profile keeps its lines for inherit port-profile: none of
+#     them runs at global level, and the lines under a refused profile are
+#     skipped; the script ends with its summary (accepted, ignored,
+#     rejected).
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -56,7 +60,8 @@ policy-map type qos ROCE_POLICY
     set qos-group 0
 EOF
 [ "$st" = 0 ] || fail "class class-default: exit status $st"
-grep -q . "$tmp/err" && grep -v '^% Warning: ' "$tmp/err" | grep -q . &&
+grep -q . "$tmp/err" && grep -v '^% Warning: ' "$tmp/err" |
+	grep -vx '% 3 accepted, 0 ignored: not QoS, 0 rejected' | grep -q . &&
 	fail "class class-default printed errors"
 # one cls_bpf program on this kernel: class-default's return (4791:10,
 # 1200685072) comes before the final -1
@@ -97,7 +102,7 @@ grep -A1 'class type network-qos c-8q-nq-default' "$tmp/run" | grep -q 'mtu 9000
 grep -A3 'class type network-qos ROCE_NETWORK_CLASS' "$tmp/run" | grep -q 'mtu 9216' ||
 	fail "mtu 2240 landed on the class before the refused one"
 grep -q 'pause pfc-cos 4' "$tmp/run" && fail "pause pfc-cos 4 landed somewhere"
-grep -A2 '^interface swp1' "$tmp/run" | grep -q 'mode on' &&
+grep -A2 '^interface Ethernet1/1$' "$tmp/run" | grep -q 'mode on' &&
 	fail "swp1 kept mode on"
 echo "ok: lines under a refused line are skipped, the rest runs"
 
@@ -158,3 +163,32 @@ sh_ns -c 'conf t ; interface swp2 ; priority-flow-control mode auto' \
 	>"$tmp/out" 2>"$tmp/err" || fail "a later line failed"
 grep -q COS_ONLY "$tmp/err" && fail "an old warning told again"
 echo "ok: a line's new plan warnings are told at once"
+
+# --- port profiles: their lines reach the interfaces, never global mode ---
+paste <<'EOF'
+no priority-flow-control watch-dog-interval
+port-profile type ethernet RDMA-PORT
+  priority-flow-control mode on
+  priority-flow-control watch-dog-interval on
+  state enabled
+port-profile type port-channel PC-PROF
+  priority-flow-control watch-dog-interval on
+interface swp2
+  inherit port-profile RDMA-PORT
+hostname leaf1
+EOF
+[ "$st" = 1 ] || fail "port profiles: exit status $st, not 1"
+grep -q '^stdin:6: port-profile type port-channel PC-PROF$' "$tmp/err" ||
+	fail "the port-channel profile is not refused"
+grep -qx 'stdin:7: % skipped: under a rejected line 6' "$tmp/err" ||
+	fail "the line under the refused profile is not skipped"
+grep -qx '% 7 accepted, 1 ignored: not QoS (system), 2 rejected (1 of them under a rejected line)' "$tmp/err" ||
+	fail "no paste summary: $(tail -1 "$tmp/err")"
+running
+grep -q '^priority-flow-control watch-dog-interval on' "$tmp/run" &&
+	fail "a profile's watch-dog line turned the global watchdog on"
+awk '/^interface swp2$/ {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run" >"$tmp/blk"
+grep -qx '  priority-flow-control mode on' "$tmp/blk" &&
+	grep -qx '  priority-flow-control watch-dog-interval on' "$tmp/blk" ||
+	fail "swp2 did not inherit the profile: $(cat "$tmp/blk")"
+echo "ok: port profiles reach their interfaces only; the paste summary"

@@ -171,7 +171,7 @@ run=$(ctl '{"cmd":"show","what":"show running-config","args":[],"json":true}')
 start=$(ctl '{"cmd":"show","what":"show startup-config","args":[],"json":true}')
 [ "$(jget "$run" 'R["data"]')" = "$(jget "$start" 'R["data"]')" ] ||
 	fail "running-config and startup-config json differ at start"
-jget "$run" 'R["text"]' | grep -q '^  random-detect minimum-threshold 150 kbytes' ||
+jget "$run" 'R["text"]' | grep -q '^    random-detect minimum-threshold 150 kbytes' ||
 	fail "running-config text: $(jget "$run" 'R["text"]')"
 for what in 'show class-map' 'show policy-map' 'show policy-map interface' \
 	'show queuing interface' 'show interface priority-flow-control' \

@@ -25,8 +25,9 @@ self=$here/$(basename "$0")
 rig=$here/../rig/qemu
 
 if [ "${ROCED_GUEST:-}" != 1 ]; then
-	# Eight configurations, each a daemon start and a paste under TCG.
-	ROCED_QEMU_TIMEOUT=${ROCED_QEMU_TIMEOUT:-600}
+	# Eighteen configurations (one of 30 ports), each a daemon start
+	# and a paste under TCG.
+	ROCED_QEMU_TIMEOUT=${ROCED_QEMU_TIMEOUT:-1500}
 	export ROCED_QEMU_TIMEOUT
 	exec "$rig/run-guest.sh" "$self" "$@"
 fi
@@ -104,7 +105,8 @@ m = re.search(r'^\s*pause pfc-cos (\d)', text, re.M)
 nodrop = int(m.group(1)) if m else None
 wred = re.search(r'^\s*random-detect .*ecn', text, re.M) is not None
 cos = re.search(r'^\s*match cos', text, re.M) is not None
-sys_out = re.search(r'^ service-policy type queuing output', run, re.M)
+sysqos = re.search(r'^system qos\n((?:[ \t].*\n?)*)', run, re.M)
+sys_out = sysqos and 'service-policy type queuing output' in sysqos.group(1)
 blocks, cur = {}, None
 for line in run.split('\n'):
     mm = re.match(r'interface (\S+)$', line)
@@ -120,14 +122,16 @@ def check(ok, what):
 def queue_strict(q):
     # the queuing class of queue Q (CoS N is qos-group N, queue N, in
     # these 8-queue configurations) says priority level
-    m = re.search(r'class type queuing c-out-8q-q%d\b(.*?)(?=\n\s*class |\n\S|\Z)'
+    # (a 4-queue configuration names it c-out-qN)
+    m = re.search(r'class type queuing c-out-(?:8q-)?q%d\b(.*?)(?=\n\s*class |\n\S|\Z)'
                   % q, text, re.S)
     return bool(m and re.search(r'^\s*priority level', m.group(1), re.M))
 want_root = 'htb' if nodrop is not None and not queue_strict(nodrop) else 'ets'
 
 for i, alias in enumerate(aliases):
     dev = 'swp%d' % (i + 1)
-    blk = blocks.get(dev, '')
+    # running-config names a port by its NX-OS alias when it has one
+    blk = blocks.get(alias, blocks.get(dev, ''))
     q = json.load(open('%s/q-%s.json' % (tmp, dev)))
     fl = json.load(open('%s/f-%s.json' % (tmp, dev)))
     where = '%s (%s)' % (dev, alias)
@@ -146,6 +150,11 @@ for i, alias in enumerate(aliases):
         if wred:
             check(any(x['kind'] == 'red' and x['options'].get('ecn') for x in q),
                   where + ': a red leaf with ecn')
+    if ('service-policy type qos input' in blk and
+            'service-policy type queuing output' not in blk and not sys_out):
+        # NX-OS's default queuing policy gives the classification queues
+        check(any(x.get('root') and x['handle'] == '4791:' for x in q),
+              where + ': a root 4791: from the default queuing policy')
     if 'service-policy type qos input' in blk and cos:
         check(any(x.get('kind') == 'flower' for x in fl),
               where + ': flower filters on ingress')

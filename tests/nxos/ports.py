@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ports.py FILE: the Ethernet ports a pasted NX-OS configuration names,
 one NX-OS name per line, in the order first named (ranges and lists
-expanded, any spelling: ethernet 1/1, Eth1/1-3, Ethernet1/1, e1/7).
+expanded, any spelling: ethernet 1/1, Eth1/1-3, Ethernet1/1, e1/7,
+breakout ports e1/1/1-2).
 The corpus tests give each a veth port swpN with that name as its alias,
 as an operator declares the switch's ports before pasting."""
 import re
@@ -11,11 +12,13 @@ import sys
 def members(spec):
     out = []
     for item in re.sub(r'\s+', '', spec).split(','):
-        m = re.match(r'(?i)(?:ethernet|eth|e)(\d+)/(\d+)(?:-(\d+))?$', item)
+        # Ethernet1/7, e1/1-4, Eth1/1 - 1/4 (blanks gone), e1/1/1-2
+        m = re.match(r'(?i)(?:ethernet|eth|e)((?:\d+/)+)(\d+)'
+                     r'(?:-(?:(?:\d+/)+)?(\d+))?$', item)
         if not m:
             continue
         last = int(m.group(3) or m.group(2))
-        out += ['Ethernet%s/%d' % (m.group(1), n)
+        out += ['Ethernet%s%d' % (m.group(1), n)
                 for n in range(int(m.group(2)), last + 1)]
     return out
 

@@ -17,7 +17,15 @@
 #     mode is on;
 #   - the kernel (tc -j): every port with a policy holds roced's root
 #     qdisc (htb 4791:) and one class per queue; the link MTU is the
-#     configuration's.
+#     configuration's;
+#   - a restart: copy running-config startup-config, roced stopped and
+#     started again from that file, gives the same running-config and the
+#     same qdiscs, classes and MTU on every port.
+# Then every configuration of tests/nxos/invalid/ (lab notes with
+# mistakes; each names the line NX-OS refuses in an "! Expect-rejected: N"
+# header line): the paste fails, line N is shown with its caret and what
+# was expected, every line indented under it is skipped and counted, and
+# no line lands at global level that is not global in the file.
 # The full-kernel layout (ets/red/flower) of the same policies is the
 # QEMU tier's (tests/integration/fullkernel_*.sh), which pastes the
 # reference configuration; here the minimal kernel's layout is checked.
@@ -51,6 +59,7 @@ nlines() { grep -cv '^[[:space:]]*\(!.*\)\{0,1\}$' "$1"; }
 
 n=0
 for f in "$corpus"/*.nxos; do
+	[ -e "$f" ] || continue
 	cur=$(basename "$f")
 	n=$((n + 1))
 	grep -q '^! Source' "$f" || fail "no source in the header"
@@ -86,8 +95,13 @@ for f in "$corpus"/*.nxos; do
 	# --- running-config holds the configuration's QoS statements ---
 	# every one of these lines of the file is a line of running-config
 	# (canonical spelling aside: keywords, blanks)
-	grep -E '^\s*(class type (network-qos|queuing) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos))' "$f" |
-		sed 's/^[[:space:]]*//; s/[[:space:]]*$//' | sort -u >"$tmp/want"
+	# (canonical spelling aside: "class type qos X" is "class X", the
+	# 4-queue classes are kept under their 8-queue names, "match dscp
+	# 26 28" is "match dscp 26,28")
+	grep -E '^\s*(class type (network-qos|queuing|qos) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos))' "$f" |
+		sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
+		sed -E 's/^class type qos /class /; s/c-out-q([1-3]|-default)/c-out-8q-q\1/; s/c-nq([1-3]|-default)/c-8q-nq\1/' |
+		sed -E ':a; s/^(match (cos|dscp) [^ ]+) ([^ ]+)/\1,\3/; ta' | sort -u >"$tmp/want"
 	sed 's/^[[:space:]]*//' "$tmp/run" | sort -u >"$tmp/have"
 	missing=$(comm -23 "$tmp/want" "$tmp/have")
 	[ -z "$missing" ] || fail "running-config lacks: $missing"
@@ -102,13 +116,13 @@ for f in "$corpus"/*.nxos; do
 	"$PY" - "$f" "$tmp/run" $ports <<'PY' || fail "a port's lines are missing"
 import re, sys
 src, run, aliases = sys.argv[1], sys.argv[2], sys.argv[3:]
-port = {a: 'swp%d' % (i + 1) for i, a in enumerate(aliases)}
+port = {a: a for a in aliases}
 def members(spec):
     out = []
     for item in re.sub(r'\s+', '', spec).split(','):
-        m = re.match(r'(?i)(?:ethernet|eth|e)(\d+)/(\d+)(?:-(\d+))?$', item)
+        m = re.match(r'(?i)(?:ethernet|eth|e)((?:\d+/)+)(\d+)(?:-(?:(?:\d+/)+)?(\d+))?$', item)
         if m:
-            out += ['Ethernet%s/%d' % (m.group(1), n)
+            out += ['Ethernet%s%d' % (m.group(1), n)
                     for n in range(int(m.group(2)), int(m.group(3) or m.group(2)) + 1)]
     return out
 want, cur = {}, []
@@ -143,11 +157,13 @@ for dev, lines in want.items():
 sys.exit(bad)
 PY
 
-	# --- the summary of what is not QoS ---
+	# --- the paste summary: taken, not QoS, refused ---
+	grep -qE '^% [0-9]+ accepted, [0-9]+ ignored: not QoS( \(.*\))?, 0 rejected$' "$tmp/err" ||
+		fail "no 'N accepted, N ignored: not QoS, 0 rejected' summary"
+	[ "$(grep -c ' accepted, ' "$tmp/err")" = 1 ] || fail "the summary is told more than once"
 	if grep -qiE '^\s*(feature|vlan|spanning-tree|switchport|router|vpc)\b' "$f"; then
-		grep -qE '^% ignored [0-9]+ lines?: not QoS \(' "$tmp/err" ||
-			fail "no 'ignored N lines: not QoS' summary"
-		[ "$(grep -c 'not QoS (' "$tmp/err")" = 1 ] || fail "the summary is told more than once"
+		grep -qE '^% [0-9]+ accepted, [1-9][0-9]* ignored: not QoS \(' "$tmp/err" ||
+			fail "the not-QoS lines are not counted"
 	fi
 
 	# --- plan and kernel, per port ---
@@ -157,7 +173,8 @@ PY
 	for p in $ports; do
 		i=$((i + 1))
 		dev=swp$i
-		blk=$(awk -v d="$dev" '$0 == "interface " d {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run")
+		# running-config names the port as NX-OS does, by its alias
+		blk=$(awk -v d="$p" '$0 == "interface " d {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run")
 		# PFC: a no-drop CoS on a port with mode on is enabled
 		if [ -n "$nodrop" ] && echo "$blk" | grep -q 'priority-flow-control mode on'; then
 			echo "$pfc" >"$tmp/pfc.json"
@@ -181,8 +198,99 @@ PY
 			[ "$have" = "$mtu" ] || fail "$dev ($p): link MTU $have, not $mtu"
 		fi
 	done
-	echo "ok: $cur: $(nlines "$f") lines, $(echo "$ports" | grep -c .) ports; $(grep 'not QoS' "$tmp/err" || echo 'all QoS')"
+	# --- a restart from the saved configuration reproduces the state ---
+	kstate() {
+		for d in $(seq "$(echo "$ports" | grep -c .)"); do
+			echo "swp$d mtu $("$IP" -n "$ns" -j link show "swp$d" | "$PY" -c 'import json,sys; print(json.load(sys.stdin)[0]["mtu"])')"
+			"$IP" netns exec "$ns" "$TC" qdisc show dev "swp$d" | sed 's/ refcnt [0-9]*//'
+			"$IP" netns exec "$ns" "$TC" class show dev "swp$d"
+		done
+	}
+	kstate >"$tmp/k1"
+	sh_ns -c 'copy running-config startup-config' >/dev/null 2>"$tmp/err3" ||
+		fail "copy running-config startup-config: $(cat "$tmp/err3")"
+	t_roced_stop
+	t_roced_start "$ns" "$tmp/roced.conf" "started with" --caps probe
+	for _ in $(seq 100); do
+		sh_ns -c 'show running-config' >"$tmp/run3" 2>/dev/null && break
+		sleep 0.05
+	done
+	cmp -s "$tmp/run" "$tmp/run3" ||
+		fail "running-config differs after a restart: $(diff "$tmp/run" "$tmp/run3")"
+	kstate >"$tmp/k2"
+	cmp -s "$tmp/k1" "$tmp/k2" ||
+		fail "the kernel state differs after a restart: $(diff "$tmp/k1" "$tmp/k2")"
+
+	summary=$(grep ' accepted, ' "$tmp/err")
+	echo "ok: $cur: $(nlines "$f") lines, $(echo "$ports" | grep -c .) ports; ${summary#% }; restart: same state"
 	t_roced_stop
 	t_netns_del "$ns"
 done
-[ "$n" -ge 8 ] || fail "the corpus has $n configurations, expected at least 8"
+
+# --- configurations that are not valid NX-OS ---
+ninv=0
+for f in "$corpus"/invalid/*.nxos; do
+	cur=invalid/$(basename "$f")
+	ninv=$((ninv + 1))
+	grep -q '^! Source' "$f" || fail "no source in the header"
+	bad=$(sed -n 's/^! Expect-rejected: \([0-9]*\)$/\1/p' "$f")
+	[ -n "$bad" ] || fail "no '! Expect-rejected: N' in the header"
+	t_netns_add ns "nxosbad$ninv"
+	ports=$(ports_of "$f")
+	{
+		echo 'interface = ('
+		i=0
+		for p in $ports; do
+			i=$((i + 1))
+			"$IP" -n "$ns" link add "swp$i" type veth peer name "h$i"
+			"$IP" -n "$ns" link set "swp$i" up
+			[ "$i" = 1 ] || echo ','
+			printf '\t{ name = "swp%s"; alias = "%s"; }' "$i" "$p"
+		done
+		echo
+		echo ');'
+	} >"$tmp/roced.conf"
+	t_roced_start "$ns" "$tmp/roced.conf" "started with" --caps probe
+	for _ in $(seq 100); do
+		sh_ns -c 'show running-config' >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	st=0
+	sh_ns <"$f" >"$tmp/out" 2>"$tmp/err" || st=$?
+	[ "$st" != 0 ] || fail "the paste of an invalid configuration exits 0"
+	# line BAD named, with its text, a caret and what was expected
+	grep -A2 "^stdin:$bad: " "$tmp/err" >"$tmp/badline" || fail "line $bad is not refused"
+	sed -n 2p "$tmp/badline" | grep -qE '^ *\^$' || fail "line $bad has no caret"
+	sed -n 3p "$tmp/badline" | grep -qE '^% .*(expected|does not exist|not a|Invalid)' ||
+		fail "line $bad: the message says nothing of what was expected"
+	# every line indented under it is skipped and counted
+	"$PY" - "$f" "$bad" "$tmp/err" <<'PY' || fail "a line under line $bad was not skipped"
+import re, sys
+lines = open(sys.argv[1]).read().split('\n')
+bad, err = int(sys.argv[2]), open(sys.argv[3]).read()
+ind = lambda l: len(l) - len(l.lstrip(' '))
+for n in range(bad + 1, len(lines) + 1):
+    l = lines[n - 1]
+    if not l.strip() or l.lstrip().startswith(('#',)):
+        continue
+    if ind(l) <= ind(lines[bad - 1]):
+        break
+    if 'stdin:%d: %% skipped: under a rejected line %d' % (n, bad) not in err:
+        print('line %d: %s' % (n, l))
+        sys.exit(1)
+PY
+	grep -qE '^% [0-9]+ accepted, [0-9]+ ignored: not QoS( \(.*\))?, [1-9][0-9]* rejected' "$tmp/err" ||
+		fail "no paste summary with the rejected lines"
+	# nothing landed at global level that is not global in the file
+	sh_ns -c 'show running-config' >"$tmp/run" || fail "show running-config"
+	grep -E '^[a-z]' "$tmp/run" | grep -vE '^(version|interface|system qos)' | sort -u >"$tmp/top"
+	sed 's/^switch([^)]*)# //; s/^switch# //' "$f" | grep -E '^[a-z]' |
+		sed 's/[[:space:]]*$//' | sort -u >"$tmp/ftop"
+	extra=$(comm -23 "$tmp/top" "$tmp/ftop")
+	[ -z "$extra" ] || fail "lines landed at global level: $extra"
+	echo "ok: $cur: refused at line $bad ($(sed -n 3p "$tmp/badline")); $(grep ' accepted, ' "$tmp/err" | sed 's/^% //')"
+	t_roced_stop
+	t_netns_del "$ns"
+done
+[ "$ninv" -ge 3 ] || fail "the invalid corpus has $ninv configurations, expected at least 3"
+[ "$n" -ge 18 ] || fail "the corpus has $n configurations, expected at least 18"

@@ -136,6 +136,16 @@ void tc_round_trip(const struct policy *p)
 	char *t1 = tc_running(p, NULL), *t2;
 
 	policy_init(&q);
+	/* The port map (roced.conf's Linux names and NX-OS aliases) comes
+	 * first, as in the daemon the text pastes back into: running-config
+	 * names an aliased port by its alias. */
+	for (size_t k = 0; k < p->nifaces; k++) {
+		struct policy_iface *f =
+		    policy_add_iface(&q, p->ifaces[k].name);
+
+		assert_non_null(f);
+		snprintf(f->alias, sizeof(f->alias), "%s", p->ifaces[k].alias);
+	}
 	cmd_ctx_init(&c);
 	tc_apply(&q, &c, "configure terminal");
 	tc_paste(&q, &c, t1);

@@ -444,7 +444,8 @@ static void test_help(void **state)
 	        "class-map\n");
 	help_is(CMD_MODE_PMAP_QOS, NULL, "class ",
 	        "  WORD           Class map name (max 63 characters)\n"
-	        "  class-default  Built-in class matching all\n");
+	        "  class-default  Built-in class matching all\n"
+	        "  type           Type of the class\n");
 	help_is(CMD_MODE_PMAP_C_QUE, NULL, "priority ",
 	        "  level  Priority level\n"
 	        "  <cr>\n");
@@ -464,11 +465,15 @@ static void test_help(void **state)
 	cmd_ctx_init(&c);
 	strbuf_init(&sb);
 	assert_int_equal(cmd_help_checked(&c, &p, "shw run", &sb, &err), -1);
-	assert_string_equal(err.message, "% Invalid command");
+	/* the bad word named, with what the position takes */
+	assert_string_equal(err.message,
+	                    "% Invalid command at 'shw', expected one of 10 "
+	                    "words of this mode ('?' lists them)");
 	assert_int_equal(err.pos, 0);
 	assert_int_equal(sb.len, 0);
 	cmd_help(&c, &p, "show bogus ", &sb);
-	assert_string_equal(strbuf_str(&sb), "% Invalid command\n");
+	assert_non_null(
+	    strstr(strbuf_str(&sb), "% Invalid command at 'bogus'"));
 	strbuf_free(&sb);
 	policy_free(&p);
 }
@@ -507,7 +512,7 @@ static void test_complete(void **state)
 	complete_is(CMD_MODE_EXEC, NULL, "x", "");
 	complete_is(CMD_MODE_EXEC, NULL, "bogus ", "");
 	complete_is(CMD_MODE_CONFIG, NULL, "p",
-	            "policy-map "
+	            "policy-map port-profile "
 	            "priority-flow-control");
 	complete_is(CMD_MODE_CONFIG, NULL, "policy-map type q", "qos queuing");
 	complete_is(CMD_MODE_CMAP_QOS, NULL, "match dscp c",
@@ -523,7 +528,7 @@ static void test_complete(void **state)
 	               "exit", "class-map type qos match-all ROCE", NULL});
 	complete_is(CMD_MODE_CONFIG, &p, "interface ", "Ethernet1/1 swp1 swp2");
 	complete_is(CMD_MODE_CONFIG, &p, "interface sw", "swp1 swp2");
-	complete_is(CMD_MODE_PMAP_QOS, &p, "class ", "ROCE class-default");
+	complete_is(CMD_MODE_PMAP_QOS, &p, "class ", "ROCE class-default type");
 	complete_is(CMD_MODE_EXEC, &p, "show class-map R", "ROCE");
 	/* at most MAX are written */
 	cmd_ctx_init(&c);

@@ -24,37 +24,36 @@
 
 static const char shipped_text[] =
     "class-map type qos match-all ROCE_CLASS\n"
-    " match cos 3\n"
-    " match dscp 26\n"
+    "  match cos 3\n"
+    "  match dscp 26\n"
     "policy-map type qos ROCE_POLICY\n"
-    " class ROCE_CLASS\n"
-    "  set qos-group 3\n"
+    "  class ROCE_CLASS\n"
+    "    set qos-group 3\n"
     "policy-map type queuing ROCE_QUEUING_OUT\n"
-    " class type queuing c-out-8q-q3\n"
-    "  bandwidth remaining percent 50\n"
-    "  random-detect minimum-threshold 150 kbytes maximum-threshold 3000 "
+    "  class type queuing c-out-8q-q3\n"
+    "    bandwidth remaining percent 50\n"
+    "    random-detect minimum-threshold 150 kbytes maximum-threshold 3000 "
     "kbytes drop-probability 7 weight 0 ecn\n"
-    " class type queuing c-out-8q-q2\n"
-    "  bandwidth remaining percent 0\n"
-    " class type queuing c-out-8q-q1\n"
-    "  bandwidth remaining percent 0\n"
-    " class type queuing c-out-8q-q-default\n"
-    "  bandwidth remaining percent 50\n"
+    "  class type queuing c-out-8q-q2\n"
+    "    bandwidth remaining percent 0\n"
+    "  class type queuing c-out-8q-q1\n"
+    "    bandwidth remaining percent 0\n"
+    "  class type queuing c-out-8q-q-default\n"
+    "    bandwidth remaining percent 50\n"
     "class-map type network-qos ROCE_NETWORK_CLASS\n"
-    " match qos-group 3\n"
+    "  match qos-group 3\n"
     "policy-map type network-qos ROCE_NETWORK_POLICY\n"
-    " class type network-qos ROCE_NETWORK_CLASS\n"
-    "  pause pfc-cos 3\n"
-    "  mtu 9216\n"
-    " class type network-qos c-8q-nq-default\n"
-    "  mtu 9216\n"
+    "  class type network-qos ROCE_NETWORK_CLASS\n"
+    "    pause pfc-cos 3\n"
+    "    mtu 9216\n"
+    "  class type network-qos c-8q-nq-default\n"
+    "    mtu 9216\n"
     "system qos\n"
-    " service-policy type network-qos ROCE_NETWORK_POLICY\n"
-    "interface swp1\n"
-    " alias Ethernet1/1\n"
-    " priority-flow-control mode on\n"
-    " service-policy type qos input ROCE_POLICY\n"
-    " service-policy type queuing output ROCE_QUEUING_OUT\n"
+    "  service-policy type network-qos ROCE_NETWORK_POLICY\n"
+    "interface Ethernet1/1\n"
+    "  priority-flow-control mode on\n"
+    "  service-policy type qos input ROCE_POLICY\n"
+    "  service-policy type queuing output ROCE_QUEUING_OUT\n"
     "!\n"
     "priority-flow-control watch-dog-interval on\n";
 
@@ -71,11 +70,10 @@ static void test_running_shipped(void **state)
 	tc_round_trip(&p);
 	/* sections */
 	t = tc_running(&p, "interface Ethernet1/1");
-	assert_string_equal(t, "interface swp1\n"
-	                       " alias Ethernet1/1\n"
-	                       " priority-flow-control mode on\n"
-	                       " service-policy type qos input ROCE_POLICY\n"
-	                       " service-policy type queuing output "
+	assert_string_equal(t, "interface Ethernet1/1\n"
+	                       "  priority-flow-control mode on\n"
+	                       "  service-policy type qos input ROCE_POLICY\n"
+	                       "  service-policy type queuing output "
 	                       "ROCE_QUEUING_OUT\n");
 	free(t);
 	t = tc_running(&p, "qos");
@@ -172,9 +170,9 @@ static void test_lldp_lines(void **state)
 	                          "lldp holdtime 40\nlldp reinit 5\n"
 	                          "lldp tlv-select dcbxp egress-queuing\n"
 	                          "dcbx agent lldpad\n"));
-	assert_non_null(strstr(t, "interface swp1\n no lldp transmit\n"
-	                          " no lldp receive\n lldp dcbx willing\n"
-	                          " dcbx agent roced\n"));
+	assert_non_null(strstr(t, "interface swp1\n  no lldp transmit\n"
+	                          "  no lldp receive\n  lldp dcbx willing\n"
+	                          "  dcbx agent roced\n"));
 	free(t);
 	tc_round_trip(&p);
 	/* The file holds the same. */

@@ -421,18 +421,24 @@ static void test_no_queuing(void **state)
 	(void)state;
 	i = tcomp_ref_policy(&p, POLICY_PFC_ON);
 	i->queuing_output[0] = '\0';
+	/* A qos input policy without a queuing policy: NX-OS's default
+	 * queuing policy is in force, q-default 100 % and q7 strict, so the
+	 * classification still has its queues. */
 	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_FULL, &pl);
-	assert_int_equal(pp->layout, PLAN_LAYOUT_NONE);
-	assert_int_equal(pp->nqdiscs + pp->nclasses + pp->nfilters, 0);
+	assert_string_equal(pp->queuing_policy, POLICY_QUEUING_DEFAULT);
+	assert_int_not_equal(pp->layout, PLAN_LAYOUT_NONE);
+	assert_true(pp->nqdiscs > 0);
 	assert_int_equal(pp->dcb.ets_bw[0], 100);
 	assert_int_equal(pp->dcb.napp, 2);
-	/* A software port cannot classify without the tree. */
-	tcomp_want_warning(pp, "qos input policy ROCE_POLICY is not realised");
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "not realised"), 0);
 	plan_free(&pl);
+	/* Neither: nothing to build. */
+	i = (struct policy_iface *)policy_find_iface(&p, "eth1");
+	i->qos_input[0] = '\0';
+	p.system.qos_input[0] = '\0';
 	pp = tcomp_run_preset(&p, "eth1", CAPS_PRESET_HW, &pl);
 	assert_int_equal(pp->layout, PLAN_LAYOUT_NONE);
 	assert_int_equal(pp->nqdiscs, 0);
-	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "not realised"), 0);
 	plan_free(&pl);
 	policy_free(&p);
 }

@@ -86,35 +86,34 @@ static const char *const nexus_lines[] = {
 
 static const char nexus_text[] =
     "class-map type qos match-all RDMA\n"
-    " match cos 3\n"
+    "  match cos 3\n"
     "policy-map type qos QOS_IN\n"
-    " class RDMA\n"
-    "  set qos-group 3\n"
-    " class class-default\n"
-    "  set qos-group 0\n"
+    "  class RDMA\n"
+    "    set qos-group 3\n"
+    "  class class-default\n"
+    "    set qos-group 0\n"
     "policy-map type queuing IN_Q\n"
-    " class type queuing c-in-q3\n"
-    "  pause buffer-size 200000 pause-threshold 90000 resume-threshold "
+    "  class type queuing c-in-q3\n"
+    "    pause buffer-size 200000 pause-threshold 90000 resume-threshold "
     "60000\n"
-    " class type queuing c-in-q-default\n"
+    "  class type queuing c-in-q-default\n"
     "policy-map type network-qos NQ\n"
-    " class type network-qos c-8q-nq3\n"
-    "  pause buffer-size 101920 pause-threshold 46800 resume-threshold "
+    "  class type network-qos c-8q-nq3\n"
+    "    pause buffer-size 101920 pause-threshold 46800 resume-threshold "
     "34320 pfc-cos 3\n"
-    "  mtu 9216\n"
-    " class type network-qos c-8q-nq-default\n"
-    "  mtu 9216\n"
+    "    mtu 9216\n"
+    "  class type network-qos c-8q-nq-default\n"
+    "    mtu 9216\n"
     "system qos\n"
-    " service-policy type network-qos NQ\n"
-    " service-policy type queuing input IN_Q\n"
+    "  service-policy type network-qos NQ\n"
+    "  service-policy type queuing input IN_Q\n"
     "hardware qos pfc mc-drop\n"
-    "interface swp1\n"
-    " alias Ethernet1/1\n"
-    " description to leaf 2, port 7\n"
-    " mtu 9000\n"
-    " priority-flow-control mode on send-tlv\n"
-    " service-policy type qos input QOS_IN\n"
-    " no shutdown\n";
+    "interface Ethernet1/1\n"
+    "  description to leaf 2, port 7\n"
+    "  mtu 9000\n"
+    "  priority-flow-control mode on send-tlv\n"
+    "  service-policy type qos input QOS_IN\n"
+    "  no shutdown\n";
 
 static void test_system_classes(void **state)
 {
@@ -214,8 +213,13 @@ static void test_pause_buffer_cli(void **state)
 	    "pause-threshold 100 is not below buffer-size 100", 38);
 	tc_apply_bad(
 	    &p, &c,
-	    "pause buffer-size 100 pause-threshold 50 resume-threshold 50",
-	    "resume-threshold 50 is not below pause-threshold 50", 58);
+	    "pause buffer-size 100 pause-threshold 50 resume-threshold 51",
+	    "resume-threshold 51 is above pause-threshold 50", 58);
+	/* resume == pause, no hysteresis, as a Nexus 93180 takes it */
+	tc_apply(
+	    &p, &c,
+	    "pause buffer-size 100 pause-threshold 50 resume-threshold 50");
+	tc_apply(&p, &c, "no pause buffer-size");
 	tc_apply_bad(
 	    &p, &c, "pause buffer-size 0 pause-threshold 50 resume-threshold 5",
 	    "Invalid value '0'", 18);
@@ -538,12 +542,12 @@ static void test_class_lines(void **state)
 	diag_free(&d);
 	t = tc_running(&p, NULL);
 	assert_non_null(strstr(t, "class-map type qos match-any RDMA\n"
-	                          " description RoCE and its CNPs\n"
-	                          " match dscp 26\n"
-	                          " match precedence 6\n"));
-	assert_non_null(strstr(t, "  set dscp 26\n  set cos 3\n"));
+	                          "  description RoCE and its CNPs\n"
+	                          "  match dscp 26\n"
+	                          "  match precedence 6\n"));
+	assert_non_null(strstr(t, "    set dscp 26\n    set cos 3\n"));
 	assert_non_null(strstr(t, "policy-map type network-qos N\n"
-	                          " description jumbo\n"));
+	                          "  description jumbo\n"));
 	free(t);
 	round_trips(&p);
 	tc_apply(&p, &c, "no match precedence 6");
@@ -622,9 +626,9 @@ static void test_queue_limit(void **state)
 	assert_true(q->wred_profile_ecn);
 	assert_int_equal(q->shape_max_kbps, 40 * 1000 * 1000);
 	t = tc_running(&p, NULL);
-	assert_non_null(strstr(t,
-	                       "  random-detect threshold burst-optimized ecn\n"
-	                       "  shape min 10 gbps max 40 gbps\n"));
+	assert_non_null(
+	    strstr(t, "    random-detect threshold burst-optimized ecn\n"
+	              "    shape min 10 gbps max 40 gbps\n"));
 	free(t);
 	{
 		struct diag d;
