@@ -560,6 +560,14 @@ void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
 	lldp_agent_negotiate(a, p, now);
 }
 
+void lldp_agent_refused(struct lldp_agent *a, const char *ifname)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (p)
+		p->c.dcbx_refused++;
+}
+
 /* --- timers --- */
 
 double lldp_agent_next(const struct lldp_agent *a)

@@ -70,6 +70,9 @@ struct lldp_counters {
 	 * for DCBX), times the port entered the multiple peers state, times
 	 * the DCBX peer sent other DCBX values than before. */
 	uint64_t dcbx_ignored, multi_peers, peer_changes;
+	/* Times the daemon refused PFC the outcome enabled on priorities
+	 * the port cannot hold ("adopted: not realisable"). */
+	uint64_t dcbx_refused;
 };
 
 struct lldp_port {
@@ -148,6 +151,10 @@ void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
  * A change makes a fast start and a new negotiation. */
 void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
                           const struct dcbx_tlvs *local, double now);
+
+/* The daemon refused (anew) PFC that IFNAME's outcome enabled: counted
+ * (show lldp traffic). */
+void lldp_agent_refused(struct lldp_agent *a, const char *ifname);
 
 /* The frame_rx_fn for FRAME_LLDP (ARG is the agent). */
 void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,

@@ -259,6 +259,7 @@ static void daemon_dcbx_refused(struct daemon *d, const char *ifname)
 	now_refused = e->plan.pfc_unrealisable;
 	if (now_refused && now_refused != e->dcbx.refused) {
 		e->dcbx.refusals++;
+		lldp_agent_refused(&d->agents.lldp, ifname);
 		if (!e->dcbx.refused_logged ||
 		    now - e->dcbx.refused_log_ms >= 60000.0) {
 			e->dcbx.refused_logged = true;

@@ -186,6 +186,7 @@ static struct json_object *show_lldp_counters(const struct lldp_counters *c)
 	show_add_int(o, "dcbx-ignored", (int64_t)c->dcbx_ignored);
 	show_add_int(o, "multiple-peers", (int64_t)c->multi_peers);
 	show_add_int(o, "dcbx-peer-changes", (int64_t)c->peer_changes);
+	show_add_int(o, "dcbx-refused", (int64_t)c->dcbx_refused);
 	return o;
 }
 

@@ -14,7 +14,8 @@
 #   kernel write (tc monitor hears nothing), the first peer stays the
 #   DCBX peer, still one "multiple peers" line in the log.
 # - A peer that changes its mind at every frame: each change counted,
-#   the outcome lines it causes logged at most once.
+#   the outcome lines it causes logged at most once, and only the leaf of
+#   the queue whose PFC it flips changes in the kernel (tc monitor).
 # Switch side: tests/fixtures/dcbx/switch.conf in mode auto.
 # - A willing peer that never re-advertises (NIC firmware: PFC none): PFC
 #   on, "peer willing", and show says the peer still advertises none.
@@ -59,6 +60,7 @@ json_check "show lldp dcbx interface eth0" \
 json_check "show interface priority-flow-control" \
 	"j['interface'][0]['oper'] == 'off' and j['interface'][0]['priorities'] == [] and
 	 j['interface'][0]['oper-reason'] == 'adopted: not realisable'"
+json_check "show lldp traffic interface eth0" "j['interfaces'][0]['dcbx-refused'] == 1"
 
 # --- host: the peer leaves; another one with an ETS Recommendation ---
 in_ns python3 "$peer" pe0 --chassis 02:00:00:00:00:01 --ttl 0
@@ -97,7 +99,7 @@ json_check "show lldp dcbx interface eth0" \
 	"j['peer']['chassis-id'] == '02:00:00:00:00:03' and j['pfc']['oper'] == [3] and
 	 j['peer-state'] == 'multiple peers'"
 json_check "show lldp traffic interface eth0" \
-	"j['interfaces'][0]['dcbx-ignored'] >= 5000"
+	"j['interfaces'][0]['dcbx-ignored'] >= 100"
 [ "$(count 'eth0: DCBX: multiple peers')" = 1 ] ||
 	t_fail "the multiple peers state was logged more than once a minute"
 # tc monitor prints every change to the namespace's qdiscs, classes and
@@ -109,15 +111,40 @@ echo "flood: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["
 t_roced_stop
 
 # --- host: a peer that changes its mind at every frame ---
+# (PFC 3, then 3 and 4, and so on, with an ETS Recommendation: the host's
+# tree stays, only queue 4's leaf follows; nothing else is touched.)
 t_roced_start "$ns" "$top_srcdir/conf/roced-host.conf" "mirroring roced's tc objects" -D dcbx
-in_ns python3 "$peer" pe0 --chassis 02:00:00:00:00:02 --enable 0x08 --flap 0x18 --count 7 --interval 0.3
+in_ns python3 "$peer" pe0 --chassis 02:00:00:00:00:02 --enable 0x08 --ets-rec 50,0,0,50
+until_log "the flapping peer's first frame" "eth0: DCBX: PFC adopted (enabled 0x08), ETS adopted"
+for _ in $(seq 100); do
+	in_ns "$TC" qdisc show dev eth0 | grep -q 'qdisc tbf 4713:' && break
+	sleep 0.05
+done
 sleep 0.5
+t_spawn "$TC" -n "$ns" monitor >"$tmp/mon2" 2>&1
+mon=$t_pid
+sleep 0.3
+in_ns python3 "$peer" pe0 --chassis 02:00:00:00:00:02 --enable 0x18 --flap 0x08 \
+	--ets-rec 50,0,0,50 --count 6 --interval 0.3
+sleep 1
+t_stop "$mon" TERM || true
+t_show_on_fail "tc monitor (flap)" "$tmp/mon2"
 json_check "show lldp traffic interface eth0" \
 	"j['interfaces'][0]['dcbx-peer-changes'] == 6"
 n=$(count 'eth0: DCBX: PFC .*(enabled')
-echo "flapping peer: $n outcome lines for 7 frames (6 changes)"
+echo "flapping peer: $n outcome lines for 7 frames (6 changes); tc changes: $(grep -c . "$tmp/mon2" || true)"
 # The line at startup (no peer), the peer's arrival, then at most one.
 [ "$n" -le 3 ] || t_fail "a flapping peer was logged $n times within a minute"
+grep -q . "$tmp/mon2" || t_fail "the flapping peer's changes did not reach the kernel"
+# Every change is queue 4's leaf (4714:, under class 4791:14).
+python3 - "$tmp/mon2" <<'PY' || t_fail "a flapping peer's PFC changed other classes than queue 4"
+import re, sys
+for l in open(sys.argv[1]):
+    l = l.strip()
+    if not l:
+        continue
+    assert re.search(r' dev eth0 parent 4791:14 ', l), l
+PY
 t_roced_stop
 
 # --- switch: NIC firmware that never re-advertises; not willing: APP ---
