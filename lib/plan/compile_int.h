@@ -83,8 +83,8 @@ int compile_tc(struct compile_ctx *c);
 /* --- compile_pfc.c: software PFC and the watchdog's actions --- */
 
 /* The no-drop queues of C's port (bit q = queue q): those that a
- * priority the network-qos policy pauses (or DCBX enabled) maps to,
- * whether PFC is
+ * priority the network-qos policy pauses (or DCBX enabled) maps to, all
+ * of them on a willing port in mode auto, whether PFC is
  * enabled now or not (mode auto before DCBX, mode off): the leaf stays
  * the same kind when PFC comes and goes, so that its packets and
  * counters stay; only a hold needs PFC enabled. */

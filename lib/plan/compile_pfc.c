@@ -56,8 +56,16 @@ uint8_t compile_pfc_queues(const struct compile_ctx *c)
 	uint8_t queues = 0;
 
 	/* What DCBX enabled counts as the policy's own: a priority that a
-	 * willing port adopted gets a holdable queue in the adopted tree. */
+	 * willing port adopted gets a holdable queue in the adopted tree.
+	 * A willing port in mode auto may adopt PFC on any priority, so
+	 * every queue's leaf is holdable there: a peer that changes its
+	 * mind then flips holds on and off, never the leaf's kind (which
+	 * would drop the queue's packets at each change). */
 	uint8_t prios = d->pfc_admin | d->pfc_en;
+
+	if (c->iface && c->iface->lldp.willing &&
+	    c->pp->pfc_mode == POLICY_PFC_AUTO)
+		prios = 0xff;
 
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
 		if ((prios & (1u << p)) && d->prio_tc[p] < POLICY_NQUEUES)

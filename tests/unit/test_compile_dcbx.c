@@ -287,6 +287,11 @@ static void test_adopted_holdable(void **state)
 	leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(3), 0));
 	assert_non_null(leaf);
 	assert_int_equal(leaf->kind, PLAN_QD_TBF);
+	/* A willing port in mode auto holds any queue: a peer that enables
+	 * another priority later changes no leaf's kind. */
+	leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(5), 0));
+	assert_non_null(leaf);
+	assert_int_equal(leaf->kind, PLAN_QD_TBF);
 	assert_int_equal(count_notes(pp, "not realisable"), 0);
 	plan_free(&pl);
 
