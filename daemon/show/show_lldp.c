@@ -297,9 +297,10 @@ static void show_lldp_pfc_local_why(const struct lldp_port *lp,
 	show_lldp_prios(pp->pfc_unrealisable, ref, sizeof(ref));
 	if (pp->pfc_mode == POLICY_PFC_ON) {
 		snprintf(buf, len,
-		         "on (%s): priority-flow-control mode on, whatever "
+		         "%s%s: priority-flow-control mode on, whatever "
 		         "DCBX says",
-		         en);
+		         pp->dcb.pfc_en ? "on " : "off (no no-drop class)",
+		         pp->dcb.pfc_en ? en : "");
 		return;
 	}
 	if (pp->pfc_mode == POLICY_PFC_OFF) {
