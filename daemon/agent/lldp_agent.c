@@ -90,21 +90,21 @@ static bool lldp_agent_may_log(double *last, bool *logged, double now)
 	return true;
 }
 
-/* The DCBX peer stays while it is there; without one, the neighbour
- * heard first becomes it. Then the multiple peers state, logged at most
- * once a minute as it begins. */
+/* The DCBX peer stays while it is there; without one, a port with one
+ * neighbour takes it, and a port with several takes none: a peer is never
+ * elected from a crowd (the neighbours of a flood, or a spoofer beside a
+ * new peer), the port waits until one neighbour is left. Then the
+ * multiple peers state, logged at most once a minute as it begins. */
 static void lldp_agent_pick(struct lldp_port *p, double now)
 {
 	const struct lldp_nbr *peer;
 	unsigned count;
 	bool was = p->multi;
 
-	if (!lldp_port_peer(p, NULL)) {
+	if (!lldp_port_peer(p, &count)) {
 		p->peer1 = 0;
-		for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)
-			if (p->nbr[i].used &&
-			    (!p->peer1 || p->nbr[i].added_ms <
-			                      p->nbr[p->peer1 - 1].added_ms))
+		for (size_t i = 0; count == 1 && i < LLDP_AGENT_NBR_MAX; i++)
+			if (p->nbr[i].used)
 				p->peer1 = (unsigned)i + 1;
 	}
 	peer = lldp_port_peer(p, &count);
@@ -112,8 +112,9 @@ static void lldp_agent_pick(struct lldp_port *p, double now)
 	if (!p->multi || was)
 		return;
 	p->c.multi_peers++;
-	if (peer &&
-	    lldp_agent_may_log(&p->multi_log_ms, &p->multi_logged, now)) {
+	if (!lldp_agent_may_log(&p->multi_log_ms, &p->multi_logged, now))
+		return;
+	if (peer) {
 		char chassis[LLDP_ID_TEXT_MAX];
 
 		lldp_id_format(&peer->pdu.chassis, false, chassis,
@@ -123,6 +124,12 @@ static void lldp_agent_pick(struct lldp_port *p, double now)
 		          "and ignores the others' DCBX TLVs (%" PRIu64
 		          " times so far)",
 		          p->ifname, count, chassis, p->c.multi_peers);
+	} else {
+		log_warnx("%s: DCBX: multiple peers (%u LLDP neighbours) and "
+		          "none of them the DCBX peer: the port has no DCBX "
+		          "peer until one neighbour is left (%" PRIu64
+		          " times so far)",
+		          p->ifname, count, p->c.multi_peers);
 	}
 }
 

@@ -7,7 +7,8 @@
  * hears until their TTL runs out, and negotiates DCBX with one of them,
  * the port's DCBX peer, whenever either side changes. The DCBX peer is
  * the first neighbour heard, kept until its TTL runs out or it sends a
- * shutdown LLDPDU (TTL 0); a second neighbour on the port puts it in the
+ * shutdown LLDPDU (TTL 0), and then the next one only once it is alone
+ * on the port; a second neighbour on the port puts it in the
  * "multiple peers" state: shown and logged (at most once a minute), its
  * frames counted, its DCBX TLVs never used, so a stray or spoofed LLDPDU
  * changes nothing. A port sends what it runs for what it adopted

@@ -558,9 +558,9 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 	show_add_bool(o, "peer-speaks-cee", pt && pt->cee);
 	/* One DCBX peer per port: the others beside it are only shown. */
 	show_add_str(o, "peer-state",
-	             !peer       ? "no peer"
-	             : lp->multi ? "multiple peers"
-	                         : "one peer");
+	             lp->multi ? "multiple peers"
+	             : !peer   ? "no peer"
+	                       : "one peer");
 	show_add_int(o, "neighbors", count);
 	show_lldp_dcbx_feats(o, lp, pt, pp);
 	return o;
@@ -858,9 +858,12 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 	if (!strcmp(show_get_str(data, "peer-state"), "multiple peers"))
 		strbuf_printf(out,
 		              "  Peer state: multiple peers (%lld LLDP "
-		              "neighbours): DCBX keeps the peer above and "
-		              "ignores the others\n",
-		              (long long)show_lldp_int(data, "neighbors"));
+		              "neighbours): %s\n",
+		              (long long)show_lldp_int(data, "neighbors"),
+		              peer ? "DCBX keeps the peer above and ignores "
+		                     "the others"
+		                   : "no DCBX peer until one neighbour is "
+		                     "left");
 	strbuf_puts(out, "  PFC:\n");
 	show_list_text(show_get(show_get(pfc, "local"), "enabled"), list,
 	               sizeof(list));

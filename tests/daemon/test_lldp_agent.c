@@ -368,8 +368,8 @@ static void test_advertise_adopted(void **state)
 	side_free(&host);
 }
 
-/* A full neighbour table never loses the DCBX peer to newcomers; the
- * peer's own changes are counted. */
+/* A full neighbour table never loses the DCBX peer to newcomers; when
+ * the peer leaves, none of the others is elected while several remain. */
 static void test_peer_kept(void **state)
 {
 	struct side sw, host, other;
@@ -399,6 +399,16 @@ static void test_peer_kept(void **state)
 	assert_int_equal(hp->c.multi_peers, 1);
 	/* One episode of multiple peers; the peer itself never changed. */
 	assert_int_equal(hp->c.peer_changes, 0);
+	/* The peer leaves (TTL 0) while the crowd stays: none of the crowd
+	 * is elected; the port has no DCBX peer. */
+	sw.k.nsent = 0;
+	lldp_agent_stop(&sw.a, "swp1", true, 500);
+	deliver(&sw, &host, 500);
+	peer = lldp_port_peer(hp, &count);
+	assert_null(peer);
+	assert_int_equal(count, LLDP_AGENT_NBR_MAX - 1);
+	assert_true(hp->multi);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_NO_PEER);
 	side_free(&sw);
 	side_free(&host);
 }
