@@ -63,6 +63,8 @@ json_check "show interface priority-flow-control" \
 	"j['interface'][0]['oper'] == 'off' and j['interface'][0]['priorities'] == [] and
 	 j['interface'][0]['oper-reason'] == 'adopted: not realisable'"
 json_check "show lldp traffic interface eth0" "j['interfaces'][0]['dcbx-refused'] == 1"
+in_ns "$rocesh" -c "show interface priority-flow-control" | grep -q 'Off (not realisable)' ||
+	t_fail "show interface priority-flow-control does not say the refusal"
 
 # --- host: the peer leaves; another one with an ETS Recommendation ---
 in_ns python3 "$peer" pe0 --chassis 02:00:00:00:00:01 --ttl 0
