@@ -129,7 +129,8 @@ static void agents_softpfc_sync(struct agents *a, double now)
 }
 
 /* The watchdog's log names where the pause comes from: the port's LLDP
- * neighbour (the DCBX peer, its newest), as lldpd and NX-OS show it. */
+ * neighbour (the DCBX peer, the first one heard), as lldpd and NX-OS show
+ * it. */
 static void agents_neighbour(void *arg, const char *ifname, char *buf,
                              size_t len)
 {

@@ -7,6 +7,7 @@
 #include "agent/lldp_agent.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,21 +67,70 @@ struct lldp_port *lldp_agent_find(const struct lldp_agent *a,
 const struct lldp_nbr *lldp_port_peer(const struct lldp_port *p,
                                       unsigned *count)
 {
-	const struct lldp_nbr *best = NULL;
 	unsigned n = 0;
 
-	for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++) {
-		const struct lldp_nbr *b = &p->nbr[i];
-
-		if (!b->used)
-			continue;
-		n++;
-		if (!best || b->added_ms > best->added_ms)
-			best = b;
-	}
+	for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)
+		n += p->nbr[i].used;
 	if (count)
 		*count = n;
-	return best;
+	if (!p->peer1 || p->peer1 > LLDP_AGENT_NBR_MAX ||
+	    !p->nbr[p->peer1 - 1].used)
+		return NULL;
+	return &p->nbr[p->peer1 - 1];
+}
+
+/* Once a minute at most: true when a line may be logged now (and
+ * remembers it). */
+static bool lldp_agent_may_log(double *last, bool *logged, double now)
+{
+	if (*logged && now - *last < LLDP_AGENT_LOG_MS)
+		return false;
+	*last = now;
+	*logged = true;
+	return true;
+}
+
+/* The DCBX peer stays while it is there; without one, a port with one
+ * neighbour takes it, and a port with several takes none: a peer is never
+ * elected from a crowd (the neighbours of a flood, or a spoofer beside a
+ * new peer), the port waits until one neighbour is left. Then the
+ * multiple peers state, logged at most once a minute as it begins. */
+static void lldp_agent_pick(struct lldp_port *p, double now)
+{
+	const struct lldp_nbr *peer;
+	unsigned count;
+	bool was = p->multi;
+
+	if (!lldp_port_peer(p, &count)) {
+		p->peer1 = 0;
+		for (size_t i = 0; count == 1 && i < LLDP_AGENT_NBR_MAX; i++)
+			if (p->nbr[i].used)
+				p->peer1 = (unsigned)i + 1;
+	}
+	peer = lldp_port_peer(p, &count);
+	p->multi = count > 1;
+	if (!p->multi || was)
+		return;
+	p->c.multi_peers++;
+	if (!lldp_agent_may_log(&p->multi_log_ms, &p->multi_logged, now))
+		return;
+	if (peer) {
+		char chassis[LLDP_ID_TEXT_MAX];
+
+		lldp_id_format(&peer->pdu.chassis, false, chassis,
+		               sizeof(chassis));
+		log_warnx("%s: DCBX: multiple peers (%u LLDP neighbours): "
+		          "the port keeps negotiating with chassis %s only "
+		          "and ignores the others' DCBX TLVs (%" PRIu64
+		          " times so far)",
+		          p->ifname, count, chassis, p->c.multi_peers);
+	} else {
+		log_warnx("%s: DCBX: multiple peers (%u LLDP neighbours) and "
+		          "none of them the DCBX peer: the port has no DCBX "
+		          "peer until one neighbour is left (%" PRIu64
+		          " times so far)",
+		          p->ifname, count, p->c.multi_peers);
+	}
 }
 
 /* --- transmit --- */
@@ -129,7 +179,8 @@ static int lldp_agent_frame(const struct lldp_agent *a,
 		pdu->mgmt_if_subtype = LLDP_IF_IFINDEX;
 		pdu->mgmt_ifnum = (uint32_t)p->ifindex;
 		if (a->cfg.dcbxp && p->has_local)
-			pdu->dcbx = p->local;
+			dcbx_advertise(&p->local, p->has_oper ? &p->oper : NULL,
+			               &pdu->dcbx);
 	}
 	n = lldp_encode(pdu, buf + LLDP_ETH_HLEN, cap - LLDP_ETH_HLEN);
 	free(pdu);
@@ -162,20 +213,18 @@ static void lldp_agent_send(struct lldp_agent *a, struct lldp_port *p,
 
 /* --- DCBX --- */
 
-static const char *lldp_agent_why(const struct lldp_port *p, enum dcbx_why w)
-{
-	(void)p;
-	return dcbx_why_name(w);
-}
-
-/* Negotiate P with its newest neighbour; a changed outcome is logged
- * once and handed to the daemon. */
-static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
-                                 double now)
+/* Negotiate P with its DCBX peer; a changed outcome is logged once and
+ * handed to the daemon. BY_PEER: the peer's changed values caused this
+ * (a peer that changes its mind every second is logged at most once a
+ * minute; the daemon still follows every change). */
+static void lldp_agent_negotiate_why(struct lldp_agent *a, struct lldp_port *p,
+                                     double now, bool by_peer)
 {
 	const struct lldp_nbr *peer =
 	    p->cfg.receive ? lldp_port_peer(p, NULL) : NULL;
+	struct dcbx_tlvs before, after;
 	struct dcbx_oper oper;
+	bool had = p->has_oper;
 
 	if (!p->has_local)
 		return;
@@ -195,16 +244,42 @@ static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
 	               peer ? peer->mac : NULL, &oper);
 	if (p->has_oper && !memcmp(&oper, &p->oper, sizeof(oper)))
 		return;
+	dcbx_advertise(&p->local, had ? &p->oper : NULL, &before);
 	p->oper = oper;
 	p->has_oper = true;
 	p->changed_ms = now;
-	log_info("%s: DCBX: PFC %s (enabled %s0x%02x), ETS %s, APP %s",
-	         p->ifname, lldp_agent_why(p, oper.pfc_why),
-	         oper.pfc_agreed ? "" : "locally ", oper.pfc.enable,
-	         lldp_agent_why(p, oper.ets_why),
-	         lldp_agent_why(p, oper.app_why));
+	/* What the port advertises follows what it adopted: the peer hears
+	 * it at once, so that it sees the agreement. */
+	dcbx_advertise(&p->local, &p->oper, &after);
+	if (had && memcmp(&before, &after, sizeof(after)))
+		lldp_tx_fast(&p->tx, now);
+	if (!by_peer ||
+	    lldp_agent_may_log(&p->flap_log_ms, &p->flap_logged, now)) {
+		char more[96] = "";
+
+		if (p->flap_unlogged)
+			snprintf(more, sizeof(more),
+			         " (%u earlier changes of the peer's values "
+			         "not logged)",
+			         p->flap_unlogged);
+		p->flap_unlogged = 0;
+		log_info("%s: DCBX: PFC %s (enabled %s0x%02x), ETS %s, APP "
+		         "%s%s",
+		         p->ifname, dcbx_why_name(oper.pfc_why),
+		         oper.pfc_agreed ? "" : "locally ", oper.pfc.enable,
+		         dcbx_why_name(oper.ets_why),
+		         dcbx_why_name(oper.app_why), more);
+	} else {
+		p->flap_unlogged++;
+	}
 	if (a->changed)
 		a->changed(a->arg, p);
+}
+
+static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
+                                 double now)
+{
+	lldp_agent_negotiate_why(a, p, now, false);
 }
 
 /* `debug dcbx`: what each received DCBX TLV said and what became of it. */
@@ -266,13 +341,15 @@ static bool lldp_msap_eq(const struct lldp_pdu *a, const struct lldp_pdu *b)
 
 static void lldp_nbr_drop(struct lldp_port *p, struct lldp_nbr *b)
 {
-	(void)p;
 	b->used = false;
 	p->c.nbr_deleted++;
+	if (p->peer1 && &p->nbr[p->peer1 - 1] == b)
+		p->peer1 = 0;
 }
 
-/* The entry for PDU's MSAP, or a free one (the least recently heard one
- * when all are taken). *FRESH says it is new. */
+/* The entry for PDU's MSAP, or a free one (when all are taken, the least
+ * recently heard one that is not the DCBX peer: a flood of chassis never
+ * pushes the peer out). *FRESH says it is new. */
 static struct lldp_nbr *lldp_nbr_slot(struct lldp_port *p,
                                       const struct lldp_pdu *pdu, bool *fresh)
 {
@@ -286,7 +363,8 @@ static struct lldp_nbr *lldp_nbr_slot(struct lldp_port *p,
 			return b;
 		if (!b->used && !free_slot)
 			free_slot = b;
-		if (b->used && (!oldest || b->last_ms < oldest->last_ms))
+		if (b->used && p->peer1 != i + 1 &&
+		    (!oldest || b->last_ms < oldest->last_ms))
 			oldest = b;
 	}
 	*fresh = true;
@@ -303,9 +381,10 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 	struct lldp_port *p = lldp_agent_find(a, ifname);
 	/* One decode buffer: frames are handled one at a time. */
 	static struct lldp_pdu pdu;
+	static struct dcbx_tlvs dcbx;
 	struct lldp_nbr *b;
 	char err[160];
-	bool fresh;
+	bool fresh, changed;
 
 	if (!p || !p->running)
 		return;
@@ -331,6 +410,7 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 			if (p->nbr[i].used &&
 			    lldp_msap_eq(&p->nbr[i].pdu, &pdu))
 				lldp_nbr_drop(p, &p->nbr[i]);
+		lldp_agent_pick(p, now);
 		lldp_agent_negotiate(a, p, now);
 		return;
 	}
@@ -349,12 +429,23 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 	 * TLV says (a willing port takes a CEE switch's configuration). */
 	if (pdu.dcbx.cee && !pdu.dcbx.has_pfc && !pdu.dcbx.has_ets_cfg &&
 	    !pdu.dcbx.has_ets_rec && !pdu.dcbx.has_app)
-		lldp_cee_to_dcbx(&pdu.cee, &b->dcbx);
+		lldp_cee_to_dcbx(&pdu.cee, &dcbx);
 	else
-		b->dcbx = pdu.dcbx;
+		dcbx = pdu.dcbx;
+	changed = !fresh && memcmp(&dcbx, &b->dcbx, sizeof(dcbx)) != 0;
+	b->dcbx = dcbx;
 	b->last_ms = now;
 	b->expires_ms = lldp_rx_expiry(now, pdu.ttl);
-	lldp_agent_negotiate(a, p, now);
+	if (fresh)
+		lldp_agent_pick(p, now);
+	if (lldp_port_peer(p, NULL) != b) {
+		/* Another neighbour beside the peer: shown, never used. */
+		p->c.dcbx_ignored++;
+		return;
+	}
+	if (changed)
+		p->c.peer_changes++;
+	lldp_agent_negotiate_why(a, p, now, changed);
 }
 
 /* --- ports --- */
@@ -391,6 +482,7 @@ int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
 		for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)
 			if (p->nbr[i].used)
 				lldp_nbr_drop(p, &p->nbr[i]);
+		lldp_agent_pick(p, now);
 	}
 	p->cfg = *pc;
 	if (!p->running) {
@@ -475,6 +567,14 @@ void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
 	lldp_agent_negotiate(a, p, now);
 }
 
+void lldp_agent_refused(struct lldp_agent *a, const char *ifname)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (p)
+		p->c.dcbx_refused++;
+}
+
 /* --- timers --- */
 
 double lldp_agent_next(const struct lldp_agent *a)
@@ -510,8 +610,10 @@ void lldp_agent_tick(struct lldp_agent *a, double now)
 			          p->ifname);
 			aged = true;
 		}
-		if (aged)
+		if (aged) {
+			lldp_agent_pick(p, now);
 			lldp_agent_negotiate(a, p, now);
+		}
 		if (p->running && lldp_tx_due(&p->tx, &a->cfg.tx, now))
 			lldp_agent_send(a, p, a->cfg.holdtime);
 	}

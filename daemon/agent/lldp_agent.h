@@ -4,9 +4,15 @@
  * Per port it sends LLDPDUs (lib/proto/lldp_tx.h decides when: the
  * interval, fast starts on link up, a new neighbour or a change of the
  * local DCB configuration, the transmit credit), keeps the neighbours it
- * hears until their TTL runs out (more than one is counted; the newest
- * is the DCBX peer), and negotiates DCBX with that peer whenever either
- * side changes. A changed outcome is logged once and handed to the
+ * hears until their TTL runs out, and negotiates DCBX with one of them,
+ * the port's DCBX peer, whenever either side changes. The DCBX peer is
+ * the first neighbour heard, kept until its TTL runs out or it sends a
+ * shutdown LLDPDU (TTL 0), and then the next one only once it is alone
+ * on the port; a second neighbour on the port puts it in the
+ * "multiple peers" state: shown and logged (at most once a minute), its
+ * frames counted, its DCBX TLVs never used, so a stray or spoofed LLDPDU
+ * changes nothing. A port sends what it runs for what it adopted
+ * (dcbx_advertise). A changed outcome is logged once and handed to the
  * daemon (CHANGED), which makes it the port's compile input and asks for
  * a reconcile: the agent itself never touches the kernel.
  *
@@ -27,6 +33,9 @@
 
 /* Neighbours kept per port; one is the normal case. */
 #define LLDP_AGENT_NBR_MAX 4
+/* The log says the multiple peers state, and a flapping peer's outcomes,
+ * at most once per port in this window. */
+#define LLDP_AGENT_LOG_MS 60000.0
 
 struct lldp_agent_cfg {
 	struct lldp_tx_cfg tx;
@@ -58,6 +67,13 @@ struct lldp_counters {
 	uint64_t frames_in, frames_out, discarded, malformed, unknown_tlvs;
 	uint64_t ageouts, nbr_added, nbr_deleted;
 	uint64_t tx_errors;
+	/* DCBX: LLDPDUs of a neighbour other than the DCBX peer (ignored
+	 * for DCBX), times the port entered the multiple peers state, times
+	 * the DCBX peer sent other DCBX values than before. */
+	uint64_t dcbx_ignored, multi_peers, peer_changes;
+	/* Times the daemon refused PFC the outcome enabled on priorities
+	 * the port cannot hold ("adopted: not realisable"). */
+	uint64_t dcbx_refused;
 };
 
 struct lldp_port {
@@ -72,8 +88,19 @@ struct lldp_port {
 	bool has_local; /* LOCAL holds what roced advertises */
 	struct dcbx_tlvs local;
 	struct lldp_nbr nbr[LLDP_AGENT_NBR_MAX];
-	/* DCBX's outcome with the newest neighbour (HAS_OPER once local
-	 * values are known), and when it last changed. */
+	/* The DCBX peer: index + 1 into NBR (0: none). MULTI: more than one
+	 * neighbour is on the port. */
+	unsigned peer1;
+	bool multi;
+	/* Rate limits of the log (at most once a minute each): the multiple
+	 * peers state, and outcomes a peer's changed values caused (a peer
+	 * that changes its mind every second); what was not logged is
+	 * counted and said with the next line. */
+	double multi_log_ms, flap_log_ms;
+	bool multi_logged, flap_logged;
+	unsigned flap_unlogged;
+	/* DCBX's outcome with the DCBX peer (HAS_OPER once local values
+	 * are known), and when it last changed. */
 	bool has_oper;
 	struct dcbx_oper oper;
 	double changed_ms;
@@ -126,6 +153,10 @@ void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
 void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
                           const struct dcbx_tlvs *local, double now);
 
+/* The daemon refused (anew) PFC that IFNAME's outcome enabled: counted
+ * (show lldp traffic). */
+void lldp_agent_refused(struct lldp_agent *a, const char *ifname);
+
 /* The frame_rx_fn for FRAME_LLDP (ARG is the agent). */
 void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
                    size_t len, double now);
@@ -136,8 +167,8 @@ void lldp_agent_tick(struct lldp_agent *a, double now);
 
 struct lldp_port *lldp_agent_find(const struct lldp_agent *a,
                                   const char *ifname);
-/* P's DCBX peer: its newest neighbour, or NULL. Also how many
- * neighbours P has. */
+/* P's DCBX peer (the first neighbour heard, kept while it stays), or
+ * NULL. Also how many neighbours P has. */
 const struct lldp_nbr *lldp_port_peer(const struct lldp_port *p,
                                       unsigned *count);
 

@@ -351,21 +351,21 @@ static int lldpad_client_read(struct lldpad_client *c, struct lldpad_port *p,
 	return 0;
 }
 
-/* The outcome from what lldpad reports: its own values where it has
- * them (roced's where it does not), negotiated with the peer's. */
+/* The outcome from what lldpad reports. Negotiation starts from the
+ * admin values roced set in lldpad (LOCAL), not from what lldpad reports
+ * as its own: an IEEE-active lldpad reports what it advertises, and after
+ * it took the peer's values that is the peer's (as roced's own agent
+ * advertises, dcbx_advertise), which would read as "agreed" and hide the
+ * adoption. Only lldpad's willing bits are read back. */
 static void lldpad_client_oper(struct lldpad_port *p, struct dcbx_oper *o)
 {
 	struct dcbx_tlvs l = p->local;
 	const struct dcbx_tlvs *ll = &p->lldpad_local;
 
 	if (ll->has_pfc)
-		l.pfc = ll->pfc;
+		l.pfc.willing = ll->pfc.willing;
 	if (ll->has_ets_cfg)
-		l.ets_cfg = ll->ets_cfg;
-	if (ll->has_ets_rec)
-		l.ets_rec = ll->ets_rec;
-	if (ll->has_app)
-		l.app = ll->app;
+		l.ets_cfg.willing = ll->ets_cfg.willing;
 	dcbx_negotiate(&l, NULL, p->has_peer ? &p->peer : NULL, NULL, o);
 }
 

@@ -9,6 +9,7 @@
 #include "core/daemon_int.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,35 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 	return rc == -EAGAIN ? 0 : rc;
 }
 
+/* PFC that DCBX enabled on a priority the port cannot hold is refused
+ * by compile (plan_port.pfc_unrealisable): counted each time it is
+ * refused anew, logged at most once a minute per port. */
+static void daemon_dcbx_refused(struct daemon *d, const char *ifname)
+{
+	struct ports_port *e = ports_find(&d->ports, ifname);
+	uint8_t now_refused;
+	double now = daemon_ms();
+
+	if (!e || !e->applied)
+		return;
+	now_refused = e->plan.pfc_unrealisable;
+	if (now_refused && now_refused != e->dcbx.refused) {
+		e->dcbx.refusals++;
+		lldp_agent_refused(&d->agents.lldp, ifname);
+		if (!e->dcbx.refused_logged ||
+		    now - e->dcbx.refused_log_ms >= 60000.0) {
+			e->dcbx.refused_logged = true;
+			e->dcbx.refused_log_ms = now;
+			log_warnx("%s: DCBX: PFC on priorities 0x%02x adopted: "
+			          "not realisable (no queue software PFC can "
+			          "hold): PFC stays off on them (%" PRIu64
+			          " refusals so far)",
+			          ifname, now_refused, e->dcbx.refusals);
+		}
+	}
+	e->dcbx.refused = now_refused;
+}
+
 /* A DCBX agreement (or its end) reaches the kernel like any change
  * (issue 7): compile -> diff -> apply of the ports whose outcome the LLDP
  * agent changed. The apply changes what they advertise only through
@@ -263,8 +293,15 @@ void daemon_dcbx(struct daemon *d)
 			if (d->ports.v[i].dcbx.due)
 				snprintf(names[n++], sizeof(names[0]), "%s",
 				         d->ports.v[i].ifname);
-		if (n)
+		if (n) {
 			daemon_apply(d, &d->policy, names, n, NULL);
+			/* Software PFC honours what the apply enabled at
+			 * once: the first pause after an agreement holds
+			 * the queue (not only after the next reload). */
+			agents_applied(&d->agents);
+		}
+		for (size_t i = 0; i < n; i++)
+			daemon_dcbx_refused(d, names[i]);
 		/* A port that did not compile stays as it was until its
 		 * next change. */
 		for (size_t i = 0; i < d->ports.n; i++)

@@ -44,6 +44,13 @@ struct ports_dcbx {
 	bool has;
 	struct dcbx_oper oper;
 	bool due;
+	/* Priorities the applied plan refused as not realisable
+	 * (plan_port.pfc_unrealisable), how many times that began, and the
+	 * log's once-a-minute limit. */
+	uint8_t refused;
+	uint64_t refusals;
+	bool refused_logged;
+	double refused_log_ms;
 };
 
 /* Software PFC's and the PFC watchdog's inputs of the port (issue 8),

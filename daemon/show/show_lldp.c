@@ -183,6 +183,10 @@ static struct json_object *show_lldp_counters(const struct lldp_counters *c)
 	show_add_int(o, "neighbors-added", (int64_t)c->nbr_added);
 	show_add_int(o, "neighbors-deleted", (int64_t)c->nbr_deleted);
 	show_add_int(o, "tx-errors", (int64_t)c->tx_errors);
+	show_add_int(o, "dcbx-ignored", (int64_t)c->dcbx_ignored);
+	show_add_int(o, "multiple-peers", (int64_t)c->multi_peers);
+	show_add_int(o, "dcbx-peer-changes", (int64_t)c->peer_changes);
+	show_add_int(o, "dcbx-refused", (int64_t)c->dcbx_refused);
 	return o;
 }
 
@@ -264,6 +268,164 @@ static struct json_object *show_lldp_if(const struct show_input *in)
 	return o;
 }
 
+/* MASK's priorities as "3" or "3,4", "none" when empty. */
+static void show_lldp_prios(uint8_t mask, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (unsigned p = 0; p < 8 && n + 3 < len; p++)
+		if (mask & (1u << p))
+			n += (size_t)snprintf(buf + n, len - n, "%s%u",
+			                      n ? "," : "", p);
+	if (!n)
+		snprintf(buf, len, "none");
+}
+
+/* Why PFC is on or off at this end, in words. */
+static void show_lldp_pfc_local_why(const struct lldp_port *lp,
+                                    const struct dcbx_tlvs *peer,
+                                    const struct plan_port *pp, char *buf,
+                                    size_t len)
+{
+	const struct dcbx_oper *o = &lp->oper;
+	char en[32], adv[32], ref[32];
+
+	show_lldp_prios(pp->dcb.pfc_en, en, sizeof(en));
+	show_lldp_prios(peer && peer->has_pfc ? peer->pfc.enable : 0, adv,
+	                sizeof(adv));
+	show_lldp_prios(pp->pfc_unrealisable, ref, sizeof(ref));
+	if (pp->pfc_mode == POLICY_PFC_ON) {
+		snprintf(buf, len,
+		         "%s%s: priority-flow-control mode on, whatever "
+		         "DCBX says",
+		         pp->dcb.pfc_en ? "on " : "off (no no-drop class)",
+		         pp->dcb.pfc_en ? en : "");
+		return;
+	}
+	if (pp->pfc_mode == POLICY_PFC_OFF) {
+		snprintf(buf, len, "off: priority-flow-control mode off");
+		return;
+	}
+	if (pp->pfc_unrealisable) {
+		snprintf(buf, len,
+		         "%s%s; off on %s: adopted: not realisable (no queue "
+		         "software PFC can hold)",
+		         pp->dcb.pfc_en ? "on " : "off",
+		         pp->dcb.pfc_en ? en : "", ref);
+		return;
+	}
+	switch (o->pfc_why) {
+	case DCBX_WHY_AGREED:
+		snprintf(buf, len,
+		         "%s%s: the peer advertises the same "
+		         "priorities",
+		         pp->dcb.pfc_en ? "on " : "off",
+		         pp->dcb.pfc_en ? en : "");
+		return;
+	case DCBX_WHY_ADOPTED:
+		snprintf(buf, len,
+		         "on %s: this port is willing and took the peer's "
+		         "priorities (and now advertises them)",
+		         en);
+		return;
+	case DCBX_WHY_PEER_WILLING:
+		if (peer && peer->has_pfc && peer->pfc.enable != o->pfc.enable)
+			snprintf(
+			    buf, len,
+			    "on %s: the peer is willing, so by 802.1Qaz it "
+			    "runs ours; it still advertises %s (it does "
+			    "not re-advertise what it took, as NIC "
+			    "firmware does)",
+			    en, adv);
+		else
+			snprintf(
+			    buf, len,
+			    "on %s: the peer is willing, so by 802.1Qaz it "
+			    "runs ours",
+			    en);
+		return;
+	case DCBX_WHY_NO_PEER:
+		snprintf(buf, len,
+		         "off: mode auto waits for DCBX: no LLDP "
+		         "neighbour");
+		return;
+	case DCBX_WHY_NO_TLV:
+		snprintf(buf, len,
+		         "off: mode auto waits for DCBX: the "
+		         "neighbour sends no PFC TLV");
+		return;
+	case DCBX_WHY_CEE:
+		snprintf(buf, len,
+		         "off: mode auto waits for DCBX: the "
+		         "neighbour speaks legacy CEE DCBX only");
+		return;
+	case DCBX_WHY_MISMATCH:
+		snprintf(buf, len,
+		         "off: mode auto: neither side is willing and the peer "
+		         "advertises %s",
+		         adv);
+		return;
+	case DCBX_WHY_PEER_CANNOT:
+		snprintf(buf, len,
+		         "off: mode auto: the peer is willing but can run PFC "
+		         "on only %u priorities",
+		         peer && peer->has_pfc ? peer->pfc.cap : 0);
+		return;
+	}
+	snprintf(buf, len, "%s", dcbx_why_name(o->pfc_why));
+}
+
+/* What the peer runs, as far as the rules tell. */
+static void show_lldp_pfc_peer_why(const struct lldp_port *lp,
+                                   const struct dcbx_tlvs *peer, char *buf,
+                                   size_t len)
+{
+	const struct dcbx_oper *o = &lp->oper;
+	char adv[32], ours[32];
+
+	if (!peer || !peer->has_pfc) {
+		snprintf(buf, len, "unknown: %s",
+		         !peer ? "no DCBX peer" : "it sends no PFC TLV");
+		return;
+	}
+	show_lldp_prios(peer->pfc.enable, adv, sizeof(adv));
+	show_lldp_prios(o->pfc.enable, ours, sizeof(ours));
+	switch (o->pfc_why) {
+	case DCBX_WHY_AGREED:
+		snprintf(buf, len, "%s%s: it advertises what this port runs",
+		         peer->pfc.enable ? "on " : "off",
+		         peer->pfc.enable ? adv : "");
+		return;
+	case DCBX_WHY_ADOPTED:
+		snprintf(buf, len,
+		         "on %s: its own configuration (%s), which this "
+		         "port took",
+		         adv,
+		         peer->pfc.willing ? "it is willing too and wins the "
+		                             "MAC address tie"
+		                           : "it is not willing");
+		return;
+	case DCBX_WHY_PEER_WILLING:
+		snprintf(buf, len,
+		         "on %s: it is willing and takes this port's values "
+		         "(it advertises %s)",
+		         ours, adv);
+		return;
+	case DCBX_WHY_PEER_CANNOT:
+		snprintf(buf, len,
+		         "off or its own: willing, but its PFC capability (%u) "
+		         "cannot hold this port's priorities",
+		         peer->pfc.cap);
+		return;
+	default:
+		snprintf(buf, len, "%s%s: its own configuration, not willing",
+		         peer->pfc.enable ? "on " : "off",
+		         peer->pfc.enable ? adv : "");
+		return;
+	}
+}
+
 static struct json_object *show_lldp_dcbx_pfc(const struct lldp_port *lp,
                                               const struct dcbx_tlvs *peer,
                                               const struct plan_port *pp)
@@ -289,8 +451,20 @@ static struct json_object *show_lldp_dcbx_pfc(const struct lldp_port *lp,
 	show_add_bool(o, "operational", pp->dcb.pfc_en != 0);
 	if (pp->pfc_awaiting_dcbx)
 		show_add_str(o, "oper-reason", dcbx_why_name(lp->oper.pfc_why));
+	else if (pp->pfc_unrealisable)
+		show_add_str(o, "oper-reason", pp->pfc_dcbx_why);
 	else
 		json_object_object_add(o, "oper-reason", NULL);
+	json_object_object_add(o, "unrealisable",
+	                       show_mask_json(pp->pfc_unrealisable));
+	{
+		char why[256];
+
+		show_lldp_pfc_local_why(lp, peer, pp, why, sizeof(why));
+		show_add_str(o, "local-why", why);
+		show_lldp_pfc_peer_why(lp, peer, why, sizeof(why));
+		show_add_str(o, "peer-why", why);
+	}
 	return o;
 }
 
@@ -382,6 +556,12 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 		json_object_object_add(o, "peer", NULL);
 	}
 	show_add_bool(o, "peer-speaks-cee", pt && pt->cee);
+	/* One DCBX peer per port: the others beside it are only shown. */
+	show_add_str(o, "peer-state",
+	             lp->multi ? "multiple peers"
+	             : !peer   ? "no peer"
+	                       : "one peer");
+	show_add_int(o, "neighbors", count);
 	show_lldp_dcbx_feats(o, lp, pt, pp);
 	return o;
 }
@@ -675,6 +855,15 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 		                  : "");
 	else
 		strbuf_puts(out, "  Peer: none\n");
+	if (!strcmp(show_get_str(data, "peer-state"), "multiple peers"))
+		strbuf_printf(out,
+		              "  Peer state: multiple peers (%lld LLDP "
+		              "neighbours): %s\n",
+		              (long long)show_lldp_int(data, "neighbors"),
+		              peer ? "DCBX keeps the peer above and ignores "
+		                     "the others"
+		                   : "no DCBX peer until one neighbour is "
+		                     "left");
 	strbuf_puts(out, "  PFC:\n");
 	show_list_text(show_get(show_get(pfc, "local"), "enabled"), list,
 	               sizeof(list));
@@ -695,6 +884,12 @@ static void show_text_dcbx(struct json_object *data, struct strbuf *out)
 	              show_get_str(pfc, "oper-reason")[0] ? ", PFC off: " : "",
 	              show_get_str(pfc, "oper-reason"));
 	show_text_result(pfc, out);
+	if (show_get_str(pfc, "local-why")[0])
+		strbuf_printf(out, "    %-15s %s\n",
+		              "Here:", show_get_str(pfc, "local-why"));
+	if (show_get_str(pfc, "peer-why")[0])
+		strbuf_printf(out, "    %-15s %s\n",
+		              "At the peer:", show_get_str(pfc, "peer-why"));
 	strbuf_puts(out, "  ETS:\n");
 	show_text_ets_line("Local admin:", show_get(ets, "local"), out);
 	show_text_ets_line("Peer:", show_get(ets, "peer"), out);

@@ -563,6 +563,11 @@ void show_text_pfc_if(struct json_object *data, struct strbuf *out)
 		         mode[0] ? mode + 1 : "");
 		if (!strcmp(oper, "on"))
 			snprintf(operbuf, sizeof(operbuf), "On  (%x)", bmap);
+		else if (!strcmp(oper, "off") &&
+		         !strcmp(show_get_str(p, "oper-reason"),
+		                 "adopted: not realisable"))
+			snprintf(operbuf, sizeof(operbuf),
+			         "Off (not realisable)");
 		else if (!strcmp(oper, "off"))
 			snprintf(operbuf, sizeof(operbuf), "Off");
 		else if (show_get_str(p, "oper-reason")[0])

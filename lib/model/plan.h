@@ -297,6 +297,10 @@ struct plan_port {
 	/* Why PFC mode auto keeps PFC off, in DCBX's words ("no peer",
 	 * "mismatch", ...); "" while it waits for the agent or runs. */
 	char pfc_dcbx_why[32];
+	/* Mode auto on a software port: priorities DCBX turned PFC on for
+	 * whose queue software PFC cannot hold (no holdable leaf): refused,
+	 * PFC stays off on them ("adopted: not realisable"). */
+	uint8_t pfc_unrealisable;
 	struct plan_qdisc *qdiscs;
 	size_t nqdiscs;
 	struct plan_class *classes;

@@ -83,7 +83,8 @@ int compile_tc(struct compile_ctx *c);
 /* --- compile_pfc.c: software PFC and the watchdog's actions --- */
 
 /* The no-drop queues of C's port (bit q = queue q): those that a
- * priority the network-qos policy pauses maps to, whether PFC is
+ * priority the network-qos policy pauses (or DCBX enabled) maps to, all
+ * of them on a willing port in mode auto, whether PFC is
  * enabled now or not (mode auto before DCBX, mode off): the leaf stays
  * the same kind when PFC comes and goes, so that its packets and
  * counters stay; only a hold needs PFC enabled. */
@@ -104,6 +105,10 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
  * a qdisc added to the port, so QD must not be used afterwards).
  * Returns 0 or -ENOMEM. */
 int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
+/* Mode auto on a software port, after the tc part: a priority DCBX
+ * enabled whose queue has no leaf software PFC holds is refused (PFC off
+ * on it, PP->pfc_unrealisable, a warning): never on and unheld. */
+void compile_pfc_refuse(struct compile_ctx *c);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */
 void compile_pfc_dcb(struct compile_ctx *c);

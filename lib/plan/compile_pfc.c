@@ -29,6 +29,7 @@
  * (drop and forward); alert changes nothing.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,9 +55,20 @@ uint8_t compile_pfc_queues(const struct compile_ctx *c)
 	const struct plan_dcb *d = &c->pp->dcb;
 	uint8_t queues = 0;
 
+	/* What DCBX enabled counts as the policy's own: a priority that a
+	 * willing port adopted gets a holdable queue in the adopted tree.
+	 * A willing port in mode auto may adopt PFC on any priority, so
+	 * every queue's leaf is holdable there: a peer that changes its
+	 * mind then flips holds on and off, never the leaf's kind (which
+	 * would drop the queue's packets at each change). */
+	uint8_t prios = d->pfc_admin | d->pfc_en;
+
+	if (c->iface && c->iface->lldp.willing &&
+	    c->pp->pfc_mode == POLICY_PFC_AUTO)
+		prios = 0xff;
+
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
-		if ((d->pfc_admin & (1u << p)) &&
-		    d->prio_tc[p] < POLICY_NQUEUES)
+		if ((prios & (1u << p)) && d->prio_tc[p] < POLICY_NQUEUES)
 			queues |= (uint8_t)(1u << d->prio_tc[p]);
 	return queues;
 }
@@ -230,4 +242,47 @@ void compile_pfc_dcb(struct compile_ctx *c)
 		if (d->prio_tc[p] < POLICY_NQUEUES &&
 		    (c->cp->wd_shut & (1u << d->prio_tc[p])))
 			d->pfc_en &= (uint8_t) ~(1u << p);
+}
+
+void compile_pfc_refuse(struct compile_ctx *c)
+{
+	struct plan_port *pp = c->pp;
+	struct plan_dcb *d = &pp->dcb;
+
+	if (pp->pfc_mode != POLICY_PFC_AUTO || !c->dcbx ||
+	    !c->dcbx->pfc_agreed || !d->software || !c->cp || !c->cp->softpfc)
+		return;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		unsigned q = d->prio_tc[p];
+		const struct plan_qdisc *leaf =
+		    q < POLICY_NQUEUES
+		        ? plan_port_qdisc(pp,
+		                          PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0))
+		        : NULL;
+
+		if (!(d->pfc_en & (1u << p)))
+			continue;
+		/* A tbf, or the watchdog's drop fifo in its place. */
+		if (leaf && (compile_pfc_holdable(c) & (1u << q)) &&
+		    (leaf->kind == PLAN_QD_TBF ||
+		     (leaf->kind == PLAN_QD_BFIFO &&
+		      (c->cp->wd_shut & (1u << q)))))
+			continue;
+		d->pfc_en &= (uint8_t) ~(1u << p);
+		pp->pfc_unrealisable |= (uint8_t)(1u << p);
+	}
+	if (!pp->pfc_unrealisable)
+		return;
+	snprintf(pp->pfc_dcbx_why, sizeof(pp->pfc_dcbx_why), "%s",
+	         "adopted: not realisable");
+	diag_warn(
+	    &pp->warnings, c->iface ? c->iface->line : 0,
+	    "priority-flow-control mode auto: PFC that DCBX enabled on "
+	    "priorit%s 0x%02x is not realisable (software PFC has no "
+	    "queue to hold for %s: no tc tree, or no leaf it holds): "
+	    "PFC stays off on %s",
+	    pp->pfc_unrealisable & (pp->pfc_unrealisable - 1) ? "ies" : "y",
+	    pp->pfc_unrealisable,
+	    pp->pfc_unrealisable & (pp->pfc_unrealisable - 1) ? "them" : "it",
+	    pp->pfc_unrealisable & (pp->pfc_unrealisable - 1) ? "them" : "it");
 }

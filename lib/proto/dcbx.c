@@ -14,8 +14,15 @@
  *     that a roced and an lldpad never both hold on to their own.
  *   APP is informational: the peer's entries are added under ours, and
  *     an entry of ours wins on the same selector and protocol.
- * A willing port that took the peer's PFC values advertises them (lldpad
- * does), so the non-willing side then sees the same values: AGREED. */
+ * A willing port that took the peer's PFC values advertises them
+ * (dcbx_advertise; lldpad's bld_ieee8021qaz_pfc_tlv sends the remote's
+ * bitmap once its PFC state machine is in RX_RECOMMEND, and its ETS
+ * Configuration the recommendation it took), so the non-willing side
+ * then sees the same values: AGREED. A willing peer that keeps
+ * advertising something else (NIC firmware that never re-advertises) has
+ * still promised, by its willing bit, to run ours: the non-willing side
+ * counts that as agreement (PEER_WILLING, pfc_agreed) when the peer's PFC
+ * capability can hold our priorities. */
 #include "proto/dcbx.h"
 
 #include <string.h>
@@ -31,6 +38,7 @@ static const char *const dcbx_why_names[] = {
     [DCBX_WHY_PEER_WILLING] = "peer willing",
     [DCBX_WHY_MISMATCH] = "mismatch",
     [DCBX_WHY_CEE] = "peer speaks CEE",
+    [DCBX_WHY_PEER_CANNOT] = "peer cannot take ours",
 };
 
 const char *dcbx_why_name(enum dcbx_why why)
@@ -145,6 +153,15 @@ static bool dcbx_mac_yields(const uint8_t *ours, const uint8_t *theirs)
 	return memcmp(ours ? ours : zero, theirs ? theirs : zero, 6) <= 0;
 }
 
+unsigned dcbx_prio_count(uint8_t mask)
+{
+	unsigned n = 0;
+
+	for (; mask; mask &= (uint8_t)(mask - 1))
+		n++;
+	return n;
+}
+
 static void dcbx_neg_pfc(const struct dcbx_tlvs *local,
                          const uint8_t *local_mac, const struct dcbx_tlvs *peer,
                          const uint8_t *peer_mac, struct dcbx_oper *out)
@@ -164,12 +181,17 @@ static void dcbx_neg_pfc(const struct dcbx_tlvs *local,
 		 * describe this port. */
 		out->pfc.enable = peer->pfc.enable;
 		out->pfc_why = DCBX_WHY_ADOPTED;
-	} else if (peer->pfc.willing)
-		out->pfc_why = DCBX_WHY_PEER_WILLING;
-	else
+	} else if (peer->pfc.willing) {
+		unsigned cap = peer->pfc.cap ? peer->pfc.cap : DCBX_NPRIO;
+
+		out->pfc_why = dcbx_prio_count(mine->enable) <= cap
+		                   ? DCBX_WHY_PEER_WILLING
+		                   : DCBX_WHY_PEER_CANNOT;
+	} else
 		out->pfc_why = DCBX_WHY_MISMATCH;
-	out->pfc_agreed =
-	    out->pfc_why == DCBX_WHY_AGREED || out->pfc_why == DCBX_WHY_ADOPTED;
+	out->pfc_agreed = out->pfc_why == DCBX_WHY_AGREED ||
+	                  out->pfc_why == DCBX_WHY_ADOPTED ||
+	                  out->pfc_why == DCBX_WHY_PEER_WILLING;
 }
 
 static const struct dcbx_app *dcbx_app_find(const struct dcbx_apps *apps,
@@ -188,6 +210,9 @@ static void dcbx_neg_app(const struct dcbx_tlvs *local,
 {
 	size_t nlocal =
 	    local->app.n < DCBX_APP_MAX ? local->app.n : DCBX_APP_MAX;
+	/* APP has no willing bit of its own: the port's (roced sets the
+	 * PFC and ETS ones from the same `lldp dcbx willing`). */
+	bool willing = local->pfc.willing || local->ets_cfg.willing;
 	unsigned conflicts = 0, added = 0;
 
 	out->app = local->app;
@@ -210,6 +235,9 @@ static void dcbx_neg_app(const struct dcbx_tlvs *local,
 				conflicts++;
 			continue;
 		}
+		/* A port that is not willing keeps its own table. */
+		if (!willing)
+			continue;
 		/* The peer's own duplicates: its first entry stands. */
 		if (dcbx_app_find(&out->app, out->app.n, p->selector,
 		                  p->protocol))
@@ -235,4 +263,16 @@ void dcbx_negotiate(const struct dcbx_tlvs *local, const uint8_t local_mac[6],
 	dcbx_neg_ets(local, peer, out);
 	dcbx_neg_pfc(local, local_mac, peer, peer_mac, out);
 	dcbx_neg_app(local, peer, out);
+}
+
+void dcbx_advertise(const struct dcbx_tlvs *local, const struct dcbx_oper *oper,
+                    struct dcbx_tlvs *out)
+{
+	*out = *local;
+	if (!oper)
+		return;
+	if (oper->pfc_why == DCBX_WHY_ADOPTED)
+		out->pfc.enable = oper->pfc.enable;
+	if (oper->ets_why == DCBX_WHY_ADOPTED)
+		dcbx_ets_take(&out->ets_cfg, &oper->ets);
 }

@@ -85,6 +85,9 @@ enum dcbx_why {
 	DCBX_WHY_PEER_WILLING, /* the peer is willing: it should take ours */
 	DCBX_WHY_MISMATCH,     /* values differ and neither side adopts */
 	DCBX_WHY_CEE,          /* the neighbour speaks legacy CEE only */
+	/* PFC only: the peer is willing, but its PFC capability is smaller
+	 * than the number of priorities we enable, so it cannot take ours. */
+	DCBX_WHY_PEER_CANNOT,
 };
 
 /* The outcome of negotiating with one peer. */
@@ -94,7 +97,8 @@ struct dcbx_oper {
 	struct dcbx_pfc pfc;
 	enum dcbx_why pfc_why;
 	/* PFC mode auto may make PFC operational: both sides run PFC_ENABLE
-	 * (AGREED or ADOPTED). */
+	 * (AGREED, ADOPTED, or PEER_WILLING: a willing peer that can take
+	 * ours runs ours by the standard, whatever it still advertises). */
 	bool pfc_agreed;
 	struct dcbx_apps app; /* the peer's entries merged under ours */
 	enum dcbx_why app_why;
@@ -113,19 +117,34 @@ struct dcbx_oper {
  *     willing, CBS and max-TCs fields stay ours.
  *   PFC: the same enable bitmap -> AGREED; we are willing and the peer
  *     is not, or both are and our MAC is not the greater (lldpad's rule)
- *     -> the peer's bitmap, ADOPTED; the peer is willing -> PEER_WILLING
- *     (it should take ours); else MISMATCH. Willing, MBC and cap stay
- *     ours.
- *   APP: ours, then the peer's entries of another selector or protocol
- *     (ADOPTED when any was added); a peer entry that gives one of ours
- *     another priority -> MISMATCH (ours stands); else AGREED.
+ *     -> the peer's bitmap, ADOPTED; the peer is willing (and keeps
+ *     ours by the same rule) -> PEER_WILLING, agreed with our bitmap
+ *     when the peer's PFC capability holds it (0 reads as 8), else
+ *     PEER_CANNOT; else MISMATCH. Willing, MBC and cap stay ours.
+ *   APP: ours; a willing port (LOCAL's PFC or ETS willing bit) adds the
+ *     peer's entries of another selector or protocol (ADOPTED when any
+ *     was added), a port that is not willing never does; a peer entry
+ *     that gives one of ours another priority -> MISMATCH (ours
+ *     stands); else AGREED.
  *   A feature without the peer's TLV: NO_TLV, or CEE when the peer sent
  *   legacy DCBX only; no peer: NO_PEER. Our values in both cases. */
 void dcbx_negotiate(const struct dcbx_tlvs *local, const uint8_t local_mac[6],
                     const struct dcbx_tlvs *peer, const uint8_t peer_mac[6],
                     struct dcbx_oper *out);
+/* What a port sends: its configuration LOCAL, except that a feature it
+ * took from the peer (OPER says ADOPTED) is advertised as it runs it,
+ * as lldpad does: the PFC enable bitmap, and the ETS Configuration's
+ * tables. The willing, MBC, CBS and capability fields, the ETS
+ * Recommendation and the APP entries stay LOCAL's. OPER may be NULL
+ * (nothing negotiated yet): then OUT is LOCAL. Negotiation itself always
+ * starts from LOCAL, so what is advertised never feeds back into it. */
+void dcbx_advertise(const struct dcbx_tlvs *local, const struct dcbx_oper *oper,
+                    struct dcbx_tlvs *out);
+/* Bit n set: priority n. How many priorities MASK enables. */
+unsigned dcbx_prio_count(uint8_t mask);
 /* "agreed", "adopted", "no peer", "no TLV", "peer willing", "mismatch",
- * "peer speaks CEE" for show and the log ("?" for others). */
+ * "peer speaks CEE", "peer cannot take ours" for show and the log ("?"
+ * for others). */
 const char *dcbx_why_name(enum dcbx_why why);
 /* "strict", "cbs", "ets", "vendor"; "reserved" for the others. */
 const char *dcbx_tsa_name(uint8_t tsa);

@@ -252,7 +252,8 @@ static void test_tx_timers(void **state)
 }
 
 /* Age-out at the received TTL, counted; more than one neighbour counted,
- * the newest is the peer; malformed frames counted, never kept. */
+ * the first stays the DCBX peer (multiple peers, the other's TLVs
+ * ignored) until it ages out; malformed frames counted, never kept. */
 static void test_rx(void **state)
 {
 	struct side sw, host, other;
@@ -272,12 +273,21 @@ static void test_rx(void **state)
 	deliver(&other, &host, 500);
 	peer = lldp_port_peer(hp, &count);
 	assert_int_equal(count, 2);
-	assert_memory_equal(peer->pdu.port.v, "swp9", 4);
-	assert_int_equal(hp->oper.pfc.enable, 0x10);
-	/* TTL 120 s: both gone after it, counted as age-outs. */
+	assert_memory_equal(peer->pdu.port.v, "swp1", 4);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_true(hp->multi);
+	assert_int_equal(hp->c.multi_peers, 1);
+	assert_int_equal(hp->c.dcbx_ignored, 1);
+	/* TTL 120 s: both gone after it, counted as age-outs; the first
+	 * goes first, and the other becomes the peer meanwhile. */
 	assert_true(lldp_agent_next(&host.a) <= 120000);
 	tick(&host, 120000);
 	assert_int_equal(hp->c.ageouts, 1);
+	peer = lldp_port_peer(hp, &count);
+	assert_int_equal(count, 1);
+	assert_memory_equal(peer->pdu.port.v, "swp9", 4);
+	assert_false(hp->multi);
+	assert_int_equal(hp->oper.pfc.enable, 0x10);
 	tick(&host, 120600);
 	assert_int_equal(hp->c.ageouts, 2);
 	assert_null(lldp_port_peer(hp, &count));
@@ -299,6 +309,108 @@ static void test_rx(void **state)
 	side_free(&sw);
 	side_free(&host);
 	side_free(&other);
+}
+
+/* The last frame SIDE sent, decoded into PDU. */
+static void last_sent(const struct side *s, struct lldp_pdu *pdu)
+{
+	char err[128];
+
+	assert_true(s->k.nsent > 0);
+	assert_int_equal(lldp_decode(s->k.sent[s->k.nsent - 1] + 14,
+	                             s->k.sent_len[s->k.nsent - 1] - 14, pdu,
+	                             err, sizeof(err)),
+	                 0);
+}
+
+/* Two roced ends: the willing host advertises what it adopted, so the
+ * switch (not willing) hears its own bitmap back: agreed at both ends.
+ * Without a re-advertisement (a willing peer sending none), the switch
+ * still agrees by the peer's willing bit. */
+static void test_advertise_adopted(void **state)
+{
+	struct side sw, host;
+	const struct lldp_port *hp, *sp;
+	static struct lldp_pdu pdu;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	sp = lldp_agent_find(&sw.a, "swp1");
+	/* Before it heard the switch, the host advertises none... */
+	tick(&host, 0);
+	last_sent(&host, &pdu);
+	assert_int_equal(pdu.dcbx.pfc.enable, 0);
+	assert_true(pdu.dcbx.pfc.willing);
+	/* ...which the switch takes as a willing peer's promise. */
+	deliver(&host, &sw, 5);
+	assert_int_equal(sp->oper.pfc_why, DCBX_WHY_PEER_WILLING);
+	assert_true(sp->oper.pfc_agreed);
+	tick(&sw, 10);
+	deliver(&sw, &host, 20);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_ADOPTED);
+	/* The adoption sends at once (a fast start), with what it took. */
+	host.k.nsent = 0;
+	tick(&host, 30);
+	assert_true(host.k.nsent > 0);
+	last_sent(&host, &pdu);
+	assert_int_equal(pdu.dcbx.pfc.enable, 0x08);
+	assert_true(pdu.dcbx.pfc.willing);
+	deliver(&host, &sw, 40);
+	assert_int_equal(sp->oper.pfc_why, DCBX_WHY_AGREED);
+	assert_true(sp->oper.pfc_agreed);
+	/* A fixed point: the host's outcome stays "adopted". */
+	tick(&sw, 2000);
+	deliver(&sw, &host, 2010);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_ADOPTED);
+	side_free(&sw);
+	side_free(&host);
+}
+
+/* A full neighbour table never loses the DCBX peer to newcomers; when
+ * the peer leaves, none of the others is elected while several remain. */
+static void test_peer_kept(void **state)
+{
+	struct side sw, host, other;
+	const struct lldp_port *hp;
+	const struct lldp_nbr *peer;
+	unsigned count;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	tick(&sw, 0);
+	deliver(&sw, &host, 0);
+	for (unsigned i = 0; i < 3 * LLDP_AGENT_NBR_MAX; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fl%u", i);
+		side_init(&other, name, mac_host, false, 0x10);
+		tick(&other, 100.0 + i);
+		deliver(&other, &host, 100.0 + i);
+		side_free(&other);
+	}
+	peer = lldp_port_peer(hp, &count);
+	assert_int_equal(count, LLDP_AGENT_NBR_MAX);
+	assert_memory_equal(peer->pdu.port.v, "swp1", 4);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_int_equal(hp->c.multi_peers, 1);
+	/* One episode of multiple peers; the peer itself never changed. */
+	assert_int_equal(hp->c.peer_changes, 0);
+	/* The peer leaves (TTL 0) while the crowd stays: none of the crowd
+	 * is elected; the port has no DCBX peer. */
+	sw.k.nsent = 0;
+	lldp_agent_stop(&sw.a, "swp1", true, 500);
+	deliver(&sw, &host, 500);
+	peer = lldp_port_peer(hp, &count);
+	assert_null(peer);
+	assert_int_equal(count, LLDP_AGENT_NBR_MAX - 1);
+	assert_true(hp->multi);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_NO_PEER);
+	side_free(&sw);
+	side_free(&host);
 }
 
 /* A port that stops sends its shutdown frame (TTL 0, mandatory TLVs
@@ -443,6 +555,8 @@ int main(void)
 	    cmocka_unit_test(test_negotiation),
 	    cmocka_unit_test(test_tx_timers),
 	    cmocka_unit_test(test_rx),
+	    cmocka_unit_test(test_advertise_adopted),
+	    cmocka_unit_test(test_peer_kept),
 	    cmocka_unit_test(test_shutdown),
 	    cmocka_unit_test(test_no_dcbxp),
 	    cmocka_unit_test(test_cee_peer),

@@ -4,7 +4,9 @@
 # PFC on 3 not willing, ETS Recommendation 50/50 on TC 0 and 3, APP DSCP
 # 26 -> 3); a willing roced (tests/fixtures/dcbx/host.conf) adopts them
 # and its kernel state follows; `lldpcli -f json show neighbors details`
-# shows roced's chassis, port, TTL and DCBX TLVs. lldpd runs in the
+# shows roced's chassis, port, TTL and DCBX TLVs, with the PFC bitmap and
+# ETS tables it adopted (what a willing port advertises after it took
+# the peer's, roced.conf(5)). lldpd runs in the
 # foreground in the test's namespace with its own control socket.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -81,9 +83,13 @@ assert j['port']['ttl'] == '10', j['port']
 tlvs = {int(t['subtype']): t for t in j['unknown-tlvs']['unknown-tlv']
         if t['oui'] == '00,80,C2'}
 assert sorted(tlvs) == [9, 10, 11], tlvs   # the host has no APP entry
-# PFC: willing (the host's setting), cap 8, nothing enabled locally.
-assert tlvs[11]['value'] == '88,00', tlvs[11]
-# ETS Configuration: willing, priorities to their own TC, 100 % on TC 0.
-assert tlvs[9]['value'].startswith('80,01,23,45,67,64,'), tlvs[9]
+# PFC: willing (the host's setting), cap 8, and the priority it took
+# from lldpd (3): a willing port advertises what it adopted, as lldpad.
+assert tlvs[11]['value'] == '88,08', tlvs[11]
+# ETS Configuration: willing, priorities to their own TC, and the 50/50
+# of lldpd's recommendation it took (its own admin would be 100 % on 0).
+assert tlvs[9]['value'].startswith('80,01,23,45,67,32,00,00,32,'), tlvs[9]
+# ETS Recommendation: its own (it recommends its configuration).
+assert tlvs[10]['value'].startswith('00,01,23,45,67,64,'), tlvs[10]
 PY
 echo "ok: dcbx_lldpd"

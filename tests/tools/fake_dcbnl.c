@@ -240,8 +240,12 @@ static uint32_t fake_answer(const struct nlmsghdr *req, uint32_t portid,
 		fake_u8(&o, DCB_ATTR_STATE, 0);
 		break;
 	case DCB_CMD_GCAP:
+		/* Nests without NLA_F_NESTED, as the kernel's dcbnl builds
+		 * them (nla_nest_start_noflag): lldpad compares the type
+		 * as a whole, and with the flag took the port for one
+		 * without DCBX capability (legacy CEE, IEEE inactive). */
 		at = o.len;
-		fake_attr(&o, DCB_ATTR_CAP | NLA_F_NESTED, NULL, 0);
+		fake_attr(&o, DCB_ATTR_CAP, NULL, 0);
 		fake_u8(&o, DCB_CAP_ATTR_PG, 1);
 		fake_u8(&o, DCB_CAP_ATTR_PFC, 1);
 		fake_u8(&o, DCB_CAP_ATTR_UP2TC, 1);
@@ -255,7 +259,7 @@ static uint32_t fake_answer(const struct nlmsghdr *req, uint32_t portid,
 		break;
 	case DCB_CMD_GNUMTCS:
 		at = o.len;
-		fake_attr(&o, DCB_ATTR_NUMTCS | NLA_F_NESTED, NULL, 0);
+		fake_attr(&o, DCB_ATTR_NUMTCS, NULL, 0);
 		fake_u8(&o, DCB_NUMTCS_ATTR_PG, 8);
 		fake_u8(&o, DCB_NUMTCS_ATTR_PFC, 8);
 		fake_nest_end(&o, at);
@@ -294,7 +298,7 @@ static uint32_t fake_answer(const struct nlmsghdr *req, uint32_t portid,
 		fake_attr(&o, DCB_ATTR_IFNAME, ifname,
 		          (uint16_t)(strlen(ifname) + 1));
 		at = o.len;
-		fake_attr(&o, DCB_ATTR_IEEE | NLA_F_NESTED, NULL, 0);
+		fake_attr(&o, DCB_ATTR_IEEE, NULL, 0);
 		fake_attr(&o, DCB_ATTR_IEEE_ETS, &ets, sizeof(ets));
 		fake_attr(&o, DCB_ATTR_IEEE_PFC, &pfc, sizeof(pfc));
 		fake_nest_end(&o, at);

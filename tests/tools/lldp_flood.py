@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Flood a port with malformed LLDPDUs while timing roced's answers.
 
-    lldp_flood.py IFACE RATE SECONDS CTL_SOCKET ROCED_PID
+    lldp_flood.py IFACE RATE SECONDS CTL_SOCKET ROCED_PID [chassis]
 
 Sends RATE malformed LLDPDUs per second out of IFACE for SECONDS (paced
 in 10 ms slices, so the rate holds over each slice), and every 100 ms
@@ -11,7 +11,10 @@ median, max) and roced's resident set (kB, from /proc/PID/status) before
 and after.
 
 Each frame is an LLDPDU whose Chassis ID TLV claims 255 bytes in a 60-byte
-frame: malformed by 802.1AB 9.2.7.7 wherever it is cut.
+frame: malformed by 802.1AB 9.2.7.7 wherever it is cut. With the word
+`chassis` after the pid, each frame is instead a well-formed LLDPDU from a
+new random chassis ID (a random-chassis flood), carrying a PFC
+Configuration TLV (not willing, PFC on priority 4).
 """
 import json
 import socket
@@ -35,6 +38,20 @@ def frame(src, seq):
     return f + bytes(60 - len(f))
 
 
+def frame_chassis(src, seq):
+    """A valid LLDPDU from a random chassis (seq keeps them distinct)."""
+    import os
+
+    def tlv(t, body):
+        return (t << 9 | len(body)).to_bytes(2, 'big') + body
+    chassis = bytes([0x02]) + os.urandom(1) + seq.to_bytes(4, 'big')
+    body = (tlv(1, b'\x04' + chassis) + tlv(2, b'\x05flood') +
+            tlv(3, (120).to_bytes(2, 'big')) +
+            tlv(127, b'\x00\x80\xc2\x0b\x08\x10') + tlv(0, b''))
+    f = bytes.fromhex('0180c200000e') + src + b'\x88\xcc' + body
+    return f + bytes(max(0, 60 - len(f)))
+
+
 def ask(ctl):
     req = {'cmd': 'show', 'what': 'show lldp traffic', 'args': [],
            'json': True}
@@ -50,6 +67,7 @@ def ask(ctl):
 def main():
     iface, rate, seconds, path, pid = sys.argv[1], int(sys.argv[2]), \
         float(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+    make = frame_chassis if sys.argv[6:7] == ['chassis'] else frame
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
     s.bind((iface, 0))
     with open('/sys/class/net/%s/address' % iface) as f:
@@ -81,7 +99,7 @@ def main():
             for _ in range(per_slice):
                 while True:
                     try:
-                        s.send(frame(src, sent))
+                        s.send(make(src, sent))
                         break
                     except BlockingIOError:
                         time.sleep(0.0005)

@@ -241,6 +241,94 @@ static void test_modes_ignore_peer(void **state)
 	policy_free(&p);
 }
 
+/* The shipped host profile (willing, no QoS of its own) with software
+ * PFC planned, as the daemon runs it. */
+static const struct plan_port *
+run_soft(const struct policy *p, const struct dcbx_oper *oper, struct plan *pl)
+{
+	struct compile_port cp;
+
+	tcomp_port(&cp, "eth0", CAPS_PRESET_HOST);
+	cp.softpfc = true;
+	cp.has_dcbx = true;
+	cp.dcbx = *oper;
+	return tcomp_run_port(p, &cp, pl);
+}
+
+/* PFC adopted on a priority without a local no-drop class: the adopted
+ * tree gives its queue a leaf software PFC holds; with no tree at all
+ * (the peer sent no ETS Recommendation) it is refused, never on and
+ * unheld. */
+static void test_adopted_holdable(void **state)
+{
+	struct policy host, sw;
+	struct plan pl, spl;
+	struct dcbx_tlvs st, ht;
+	struct dcbx_oper oper;
+	const struct plan_port *pp, *sp;
+	const struct plan_qdisc *leaf;
+
+	(void)state;
+	policy_init(&host);
+	tcomp_add_iface(&host, "eth0", POLICY_PFC_AUTO, NULL, NULL)
+	    ->lldp.willing = true;
+	switch_policy(&sw, POLICY_PFC_AUTO);
+	sp = run(&sw, "swp1", NULL, &spl);
+	compile_dcbx_local(sp, false, &st);
+	memset(&ht, 0, sizeof(ht));
+	ht.has_pfc = ht.has_ets_cfg = true;
+	ht.pfc.willing = ht.ets_cfg.willing = true;
+	dcbx_negotiate(&ht, mac_host, &st, mac_switch, &oper);
+	assert_int_equal(oper.pfc_why, DCBX_WHY_ADOPTED);
+	pp = run_soft(&host, &oper, &pl);
+	assert_int_equal(pp->dcb.pfc_admin, 0);
+	assert_int_equal(pp->dcb.pfc_en, 0x08);
+	assert_int_equal(pp->pfc_unrealisable, 0);
+	leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(3), 0));
+	assert_non_null(leaf);
+	assert_int_equal(leaf->kind, PLAN_QD_TBF);
+	/* A willing port in mode auto holds any queue: a peer that enables
+	 * another priority later changes no leaf's kind. */
+	leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(5), 0));
+	assert_non_null(leaf);
+	assert_int_equal(leaf->kind, PLAN_QD_TBF);
+	assert_int_equal(count_notes(pp, "not realisable"), 0);
+	plan_free(&pl);
+
+	/* No ETS Recommendation: no tree, nothing to hold: refused. */
+	st.has_ets_rec = false;
+	dcbx_negotiate(&ht, mac_host, &st, mac_switch, &oper);
+	assert_true(oper.pfc_agreed);
+	pp = run_soft(&host, &oper, &pl);
+	assert_int_equal(pp->layout, PLAN_LAYOUT_NONE);
+	assert_int_equal(pp->dcb.pfc_en, 0);
+	assert_int_equal(pp->pfc_unrealisable, 0x08);
+	assert_string_equal(pp->pfc_dcbx_why, "adopted: not realisable");
+	assert_int_equal(count_notes(pp, "not realisable"), 1);
+	plan_free(&pl);
+
+	/* The switch in mode auto, agreed: its own no-drop queue holds. */
+	plan_free(&spl);
+	memset(&oper, 0, sizeof(oper));
+	oper.pfc_agreed = true;
+	oper.pfc_why = DCBX_WHY_AGREED;
+	oper.pfc.enable = 0x08;
+	{
+		struct compile_port cp;
+
+		tcomp_port(&cp, "swp1", CAPS_PRESET_HOST);
+		cp.softpfc = true;
+		cp.has_dcbx = true;
+		cp.dcbx = oper;
+		sp = tcomp_run_port(&sw, &cp, &spl);
+	}
+	assert_int_equal(sp->dcb.pfc_en, 0x08);
+	assert_int_equal(sp->pfc_unrealisable, 0);
+	plan_free(&spl);
+	policy_free(&sw);
+	policy_free(&host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +336,7 @@ int main(void)
 	    cmocka_unit_test(test_host_adopts),
 	    cmocka_unit_test(test_host_mismatch),
 	    cmocka_unit_test(test_modes_ignore_peer),
+	    cmocka_unit_test(test_adopted_holdable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

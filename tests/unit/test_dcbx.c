@@ -104,7 +104,10 @@ static void pfc_run(const struct pfc_case *c, enum mac_order o)
 		    c->lw, c->peer, c->pw, c->same, o,
 		    dcbx_why_name(out.pfc_why), out.pfc.enable,
 		    dcbx_why_name(c->why), c->enable);
-	agreed = c->why == DCBX_WHY_AGREED || c->why == DCBX_WHY_ADOPTED;
+	/* A willing peer that keeps ours (its capability, 4, holds our one
+	 * priority) runs ours: agreed too. */
+	agreed = c->why == DCBX_WHY_AGREED || c->why == DCBX_WHY_ADOPTED ||
+	         c->why == DCBX_WHY_PEER_WILLING;
 	assert_int_equal(out.pfc_agreed, agreed);
 	/* What describes this port stays ours. */
 	assert_int_equal(out.pfc.willing, c->lw);
@@ -359,6 +362,8 @@ static void test_app(void **state)
 
 	(void)state;
 	app_set(&local, mine, 2);
+	/* Only a willing port takes the peer's entries (test_app_unwilling). */
+	local.pfc.willing = local.ets_cfg.willing = true;
 
 	dcbx_negotiate(&local, mac_lo, NULL, mac_hi, &out);
 	assert_int_equal(out.app_why, DCBX_WHY_NO_PEER);
@@ -420,6 +425,161 @@ static void test_app(void **state)
 	assert_int_equal(out.app.n, 3);
 }
 
+/* A port that is not willing never takes the peer's APP entries into its
+ * operational table: its own stand, a conflict is still a mismatch. */
+static void test_app_unwilling(void **state)
+{
+	struct dcbx_tlvs local = {0}, peer = {0};
+	const struct dcbx_app mine[] = {app_dscp26};
+	struct dcbx_app theirs[2] = {app_cnp, app_fcoe};
+	struct dcbx_oper out;
+
+	(void)state;
+	app_set(&local, mine, 1);
+	app_set(&peer, theirs, 2);
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.app.n, 1);
+	assert_memory_equal(&out.app.v[0], &app_dscp26, sizeof(app_dscp26));
+	assert_int_equal(out.app_why, DCBX_WHY_AGREED);
+	theirs[0] = app_dscp26;
+	theirs[0].prio = 5;
+	app_set(&peer, theirs, 2);
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.app.n, 1);
+	assert_int_equal(out.app.v[0].prio, 3);
+	assert_int_equal(out.app_why, DCBX_WHY_MISMATCH);
+	/* Either willing bit makes the port willing for APP. */
+	local.ets_cfg.willing = true;
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.app.n, 2);
+}
+
+/* A willing peer whose PFC capability is below the number of priorities
+ * we enable cannot take ours: no agreement (0 reads as 8). */
+static void test_pfc_peer_cannot(void **state)
+{
+	struct dcbx_tlvs local = {.has_pfc = true}, peer = {.has_pfc = true};
+	struct dcbx_oper out;
+
+	(void)state;
+	local.pfc = (struct dcbx_pfc){.cap = 8, .enable = 0x18};
+	peer.pfc = (struct dcbx_pfc){.willing = true, .cap = 1, .enable = 0};
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_PEER_CANNOT);
+	assert_false(out.pfc_agreed);
+	assert_int_equal(out.pfc.enable, 0x18);
+	peer.pfc.cap = 2;
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_PEER_WILLING);
+	assert_true(out.pfc_agreed);
+	peer.pfc.cap = 0;
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_PEER_WILLING);
+	assert_true(out.pfc_agreed);
+}
+
+/* What a port advertises: its own values, except what it adopted. */
+static void test_advertise(void **state)
+{
+	struct dcbx_tlvs local = {0}, tx;
+	struct dcbx_oper oper = {0};
+
+	(void)state;
+	local.has_pfc = local.has_ets_cfg = local.has_ets_rec = true;
+	local.pfc = (struct dcbx_pfc){.willing = true, .cap = 8};
+	local.ets_cfg = (struct dcbx_ets){
+	    .willing = true, .max_tcs = 8, .tc_bw = {100}, .tsa = {2}};
+	local.ets_rec = local.ets_cfg;
+	dcbx_advertise(&local, NULL, &tx);
+	assert_memory_equal(&tx, &local, sizeof(tx));
+	/* Not adopted: ours, whatever the outcome holds. */
+	oper.pfc.enable = 0x08;
+	oper.pfc_why = DCBX_WHY_MISMATCH;
+	oper.ets = ets_local;
+	oper.ets_why = DCBX_WHY_PEER_WILLING;
+	dcbx_advertise(&local, &oper, &tx);
+	assert_memory_equal(&tx, &local, sizeof(tx));
+	/* Adopted: the bitmap and the ETS tables it runs; the willing bits,
+	 * the capability and the Recommendation stay ours. */
+	oper.pfc_why = oper.ets_why = DCBX_WHY_ADOPTED;
+	dcbx_advertise(&local, &oper, &tx);
+	assert_int_equal(tx.pfc.enable, 0x08);
+	assert_true(tx.pfc.willing);
+	assert_int_equal(tx.pfc.cap, 8);
+	assert_memory_equal(tx.ets_cfg.tc_bw, ets_local.tc_bw, DCBX_NTC);
+	assert_memory_equal(tx.ets_cfg.prio_tc, ets_local.prio_tc, DCBX_NPRIO);
+	assert_true(tx.ets_cfg.willing);
+	assert_memory_equal(&tx.ets_rec, &local.ets_rec, sizeof(tx.ets_rec));
+}
+
+/* Two roced ends, each negotiating from its own configuration and
+ * sending dcbx_advertise's values, reach a fixed point in which both run
+ * PFC: a non-willing switch and a willing host; two willing ends with
+ * other bitmaps (the lower MAC gives in); and the switch beside a willing
+ * host that never re-advertises (NIC firmware). */
+static void ends_run(struct dcbx_tlvs *a, const uint8_t *ma,
+                     struct dcbx_tlvs *b, const uint8_t *mb,
+                     struct dcbx_oper *oa, struct dcbx_oper *ob)
+{
+	struct dcbx_tlvs ta, tb;
+
+	dcbx_advertise(a, NULL, &ta);
+	dcbx_advertise(b, NULL, &tb);
+	for (int round = 0; round < 4; round++) {
+		dcbx_negotiate(a, ma, &tb, mb, oa);
+		dcbx_negotiate(b, mb, &ta, ma, ob);
+		dcbx_advertise(a, oa, &ta);
+		dcbx_advertise(b, ob, &tb);
+	}
+	/* A fixed point: one more round changes nothing. */
+	{
+		struct dcbx_oper a2, b2;
+
+		dcbx_negotiate(a, ma, &tb, mb, &a2);
+		dcbx_negotiate(b, mb, &ta, ma, &b2);
+		assert_memory_equal(&a2, oa, sizeof(a2));
+		assert_memory_equal(&b2, ob, sizeof(b2));
+	}
+}
+
+static void test_roced_ends(void **state)
+{
+	struct dcbx_tlvs sw = {0}, host = {0}, fw;
+	struct dcbx_oper osw, oh;
+
+	(void)state;
+	sw.has_pfc = host.has_pfc = true;
+	sw.pfc = (struct dcbx_pfc){.cap = 8, .enable = 0x08};
+	host.pfc = (struct dcbx_pfc){.willing = true, .cap = 8};
+	ends_run(&sw, mac_lo, &host, mac_hi, &osw, &oh);
+	assert_true(osw.pfc_agreed);
+	assert_int_equal(osw.pfc_why, DCBX_WHY_AGREED);
+	assert_int_equal(osw.pfc.enable, 0x08);
+	assert_true(oh.pfc_agreed);
+	assert_int_equal(oh.pfc_why, DCBX_WHY_ADOPTED);
+	assert_int_equal(oh.pfc.enable, 0x08);
+
+	/* Both willing: the host (higher MAC) keeps its 0x10, the switch
+	 * gives in and says so; both run 0x10. */
+	sw.pfc.willing = true;
+	host.pfc.enable = 0x10;
+	ends_run(&sw, mac_lo, &host, mac_hi, &osw, &oh);
+	assert_int_equal(osw.pfc_why, DCBX_WHY_ADOPTED);
+	assert_int_equal(osw.pfc.enable, 0x10);
+	assert_true(oh.pfc_agreed);
+	assert_int_equal(oh.pfc.enable, 0x10);
+
+	/* Firmware: willing, always advertises none. The switch runs its
+	 * own bitmap, agreed by the peer's willing bit. */
+	sw.pfc.willing = false;
+	fw = (struct dcbx_tlvs){.has_pfc = true};
+	fw.pfc = (struct dcbx_pfc){.willing = true, .cap = 8};
+	dcbx_negotiate(&sw, mac_lo, &fw, mac_hi, &osw);
+	assert_int_equal(osw.pfc_why, DCBX_WHY_PEER_WILLING);
+	assert_true(osw.pfc_agreed);
+	assert_int_equal(osw.pfc.enable, 0x08);
+}
+
 /* A full table of ours leaves no room: the peer's extras are dropped,
  * ours all stay. */
 static void test_app_full(void **state)
@@ -429,6 +589,7 @@ static void test_app_full(void **state)
 
 	(void)state;
 	local.has_app = peer.has_app = true;
+	local.pfc.willing = true;
 	for (int i = 0; i < DCBX_APP_MAX; i++)
 		local.app.v[i] =
 		    (struct dcbx_app){1, DCBX_APP_DSCP, (uint16_t)i};
@@ -461,6 +622,15 @@ static void test_switch_host(void **state)
 	host.ets_cfg = (struct dcbx_ets){
 	    .willing = true, .max_tcs = 8, .tc_bw = {100}, .tsa = {2}};
 	dcbx_negotiate(&host, mac_hi, &sw, mac_lo, &out);
+	{
+		struct dcbx_tlvs tx;
+
+		/* What the host sends next: what it took. */
+		dcbx_advertise(&host, &out, &tx);
+		assert_int_equal(tx.pfc.enable, 0x08);
+		assert_memory_equal(tx.ets_cfg.tc_bw, ets_local.tc_bw,
+		                    DCBX_NTC);
+	}
 	assert_true(out.pfc_agreed);
 	assert_int_equal(out.pfc_why, DCBX_WHY_ADOPTED);
 	assert_int_equal(out.pfc.enable, 0x08);
@@ -482,10 +652,10 @@ static void test_switch_host(void **state)
 
 static void test_names(void **state)
 {
-	const char *seen[DCBX_WHY_CEE + 1];
+	const char *seen[DCBX_WHY_PEER_CANNOT + 1];
 
 	(void)state;
-	for (int w = DCBX_WHY_AGREED; w <= DCBX_WHY_CEE; w++) {
+	for (int w = DCBX_WHY_AGREED; w <= DCBX_WHY_PEER_CANNOT; w++) {
 		seen[w] = dcbx_why_name((enum dcbx_why)w);
 		assert_string_not_equal(seen[w], "?");
 		for (int j = 0; j < w; j++)
@@ -522,6 +692,10 @@ int main(void)
 	    cmocka_unit_test(test_ets_table_complete),
 	    cmocka_unit_test(test_app),
 	    cmocka_unit_test(test_app_full),
+	    cmocka_unit_test(test_app_unwilling),
+	    cmocka_unit_test(test_pfc_peer_cannot),
+	    cmocka_unit_test(test_advertise),
+	    cmocka_unit_test(test_roced_ends),
 	    cmocka_unit_test(test_switch_host),
 	    cmocka_unit_test(test_names),
 	};
