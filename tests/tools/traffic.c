@@ -64,19 +64,33 @@ static uint64_t now_ns(void)
 
 /* A datagram's arrival, from the kernel's receive stamp (CLOCK_REALTIME)
  * as CLOCK_MONOTONIC ns: how long ago it was, taken from now on the
- * monotonic clock. NOW_MONO when there is none. */
-static uint64_t arrival_ns(const struct timespec *stamp, uint64_t now_mono)
+ * monotonic clock, the two clocks read together (a preemption between
+ * them would date the datagram that much early: read again). The read's
+ * own time when the stamp makes no sense. */
+static uint64_t arrival_ns(const struct timespec *stamp, uint64_t read_ns)
 {
-	struct timespec real;
-	int64_t ago;
+	for (int tries = 0; tries < 5; tries++) {
+		struct timespec r0, r1;
+		uint64_t mono;
+		int64_t real, ago;
 
-	clock_gettime(CLOCK_REALTIME, &real);
-	ago = ((int64_t)real.tv_sec - (int64_t)stamp->tv_sec) * 1000000000 +
-	      ((int64_t)real.tv_nsec - (int64_t)stamp->tv_nsec);
-	/* a clock step under the stamp: not believed */
-	if (ago < 0 || ago > 10 * 1000000000ll || (uint64_t)ago > now_mono)
-		return now_mono;
-	return now_mono - (uint64_t)ago;
+		clock_gettime(CLOCK_REALTIME, &r0);
+		mono = now_ns();
+		clock_gettime(CLOCK_REALTIME, &r1);
+		if ((r1.tv_sec - r0.tv_sec) * 1000000000ll +
+		        (r1.tv_nsec - r0.tv_nsec) >
+		    20000)
+			continue;
+		real = (int64_t)r0.tv_sec * 1000000000 + r0.tv_nsec;
+		ago = real -
+		      ((int64_t)stamp->tv_sec * 1000000000 + stamp->tv_nsec);
+		/* a clock step under the stamp: not believed */
+		if (ago < 0 || ago > 10 * 1000000000ll ||
+		    (uint64_t)ago > mono || mono - (uint64_t)ago > read_ns)
+			return read_ns;
+		return mono - (uint64_t)ago;
+	}
+	return read_ns;
 }
 
 static void die(const char *what)
