@@ -26,6 +26,15 @@ static double agents_ms(void)
 
 /* --- software PFC (issue 8) --- */
 
+/* "the pause came in N ms ago" for a hold that began at SINCE, into
+ * BUF. */
+static const char *agents_ago(double since, char *buf, size_t len)
+{
+	snprintf(buf, len, "the pause came in %.1f ms ago",
+	         agents_ms() - since);
+	return buf;
+}
+
 /* The held priorities of IFNAME changed: they become the port's compile
  * input, and the daemon reconciles it. A release is kicked once applied
  * (agents_applied). */
@@ -38,7 +47,7 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 	const struct softpfc_port *sp =
 	    softpfc_port(&a->softpfc, ifname, false);
 	uint8_t gone = e ? (uint8_t)(e->watchdog.pfc_hold & ~held) : 0;
-	char why[64] = "";
+	char why[80] = "", ago[48];
 
 	if (!e)
 		return;
@@ -55,13 +64,26 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 			snprintf(why, sizeof(why),
 			         " (priority %u held %.1f ms)", p,
 			         sp->last_held[p]);
+	/* ... and for a hold that begins, how long after the pause came in
+	 * roced got to it: a late hold is roced waiting for a CPU (bench/pfc
+	 * reads this) where the time is large, and roced's own doing where
+	 * it is not. */
+	for (unsigned p = 0; sp && p < PFC_NPRIO && !why[0]; p++)
+		if (held & ~e->watchdog.pfc_hold & (1u << p))
+			snprintf(why, sizeof(why), " (priority %u: %s)", p,
+			         agents_ago(sp->since[p], ago, sizeof(ago)));
 	if (held != e->watchdog.pfc_hold)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "%s: software PFC holds priorities 0x%02x%s", ifname,
 		          held, why);
 	if (lp_held != e->watchdog.lp_hold)
-		log_debug(LOG_SUB_WATCHDOG, "%s: link pause %s the port",
-		          ifname, lp_held ? "holds" : "releases");
+		log_debug(LOG_SUB_WATCHDOG, "%s: link pause %s the port%s%s%s",
+		          ifname, lp_held ? "holds" : "releases",
+		          lp_held && sp ? " (" : "",
+		          lp_held && sp
+		              ? agents_ago(sp->lp.since, ago, sizeof(ago))
+		              : "",
+		          lp_held && sp ? ")" : "");
 	e->watchdog.pfc_hold = held;
 	e->watchdog.lp_hold = lp_held;
 	if (a->reconcile)

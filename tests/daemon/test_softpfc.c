@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "agent/agents.h"
+#include "agent/frame.h"
 #include "agent/softpfc.h"
 
 static const uint8_t peer[6] = {0x02, 0, 0, 0, 0, 0x02};
@@ -268,6 +270,231 @@ static void test_late_loop(void **state)
 	softpfc_free(&s);
 }
 
+/* --- the frame layer and the hold together, as bench/pfc drives them ---
+ *
+ * A fake port whose socket holds the frames of a scripted peer: storms of
+ * pause frames (2000 a second, 65535 quanta, priority 3 or link pause),
+ * each ending with an XON or left to run out, 300 ms apart. The loop is
+ * the daemon's (agents_fd, then agents_tick): a wake-up reads one batch of
+ * what has arrived by then, the tick drains the socket before a hold may
+ * end and expires holds, and an apply after each change configures the
+ * port again (agents_applied). Whatever the loop's pace, the queue must be
+ * held at the end of the first poll that can see a pause, stay held to
+ * the storm's XON (or its time), and be released between storms: one
+ * hold and one release a storm, never a pause ignored. */
+
+#define STORM_MAX 16384
+
+struct script {
+	struct {
+		double at;
+		uint16_t quanta;
+	} ev[STORM_MAX];
+	size_t n, next;
+	bool lp;
+	double now; /* the loop's clock: what has arrived by then */
+	int wakes;
+};
+
+static int script_open(void *impl, int ifindex)
+{
+	(void)impl;
+	return 100 + ifindex;
+}
+
+static void script_close(void *impl, int fd)
+{
+	(void)impl;
+	(void)fd;
+}
+
+static ssize_t script_recv(void *impl, int fd, uint8_t *buf, size_t len,
+                           double *at_ms)
+{
+	struct script *k = impl;
+	struct pfc_frame f;
+
+	(void)fd;
+	if (k->next == k->n || k->ev[k->next].at > k->now)
+		return -EAGAIN;
+	pfc_frame_make(&f, k->lp ? PFC_FRAME_PAUSE : PFC_FRAME_PFC, peer, 0x08,
+	               k->ev[k->next].quanta);
+	assert_true(len >= PFC_FRAME_MIN);
+	assert_int_equal(pfc_frame_encode(&f, buf, len), PFC_FRAME_MIN);
+	*at_ms = k->ev[k->next++].at; /* dated on arrival */
+	return PFC_FRAME_MIN;
+}
+
+static int script_send(void *impl, int fd, int ifindex, const uint8_t *buf,
+                       size_t len)
+{
+	(void)impl;
+	(void)fd;
+	(void)ifindex;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+static int script_wake(void *impl, int fd, bool on)
+{
+	struct script *k = impl;
+
+	(void)fd;
+	k->wakes += on;
+	return 0;
+}
+
+static const struct frame_ops script_ops = {
+    .open = script_open,
+    .close = script_close,
+    .recv = script_recv,
+    .send = script_send,
+    .wake = script_wake,
+};
+
+/* STORMS storms of STORM_MS ms at RATE frames a second from 1000 ms on,
+ * GAP_MS apart, each ending with an XON when XON (else left to run out),
+ * into K. */
+static void script_storms(struct script *k, int storms, double storm_ms,
+                          double rate, double gap_ms, bool xon)
+{
+	double t = 1000.0;
+
+	k->n = k->next = 0;
+	for (int i = 0; i < storms; i++) {
+		double t0 = t;
+
+		for (; t < t0 + storm_ms; t += 1000.0 / rate) {
+			assert_true(k->n < STORM_MAX);
+			k->ev[k->n].at = t;
+			k->ev[k->n++].quanta = 65535;
+		}
+		if (xon) {
+			k->ev[k->n].at = t;
+			k->ev[k->n++].quanta = 0;
+		}
+		t += gap_ms;
+	}
+}
+
+struct loop_heard {
+	struct heard h;
+	unsigned holds, releases;
+};
+
+static void loop_changed(void *arg, const char *ifname, uint8_t held, bool lp)
+{
+	struct loop_heard *l = arg;
+	bool was = l->h.lp || (l->h.held & 0x08);
+
+	changed(&l->h, ifname, held, lp);
+	if (!was && (lp || (held & 0x08)))
+		l->holds++;
+	else if (was && !(lp || (held & 0x08)))
+		l->releases++;
+}
+
+/* Run K's script through the daemon's agents (their frame layer on K,
+ * their software PFC), the loop waking every POLL_MS (JITTER: every other
+ * wake-up that much later, a loaded host) or when the agents' timer says
+ * so, whichever comes first, and check the hold after every wake-up. */
+static void run_script(struct script *k, double poll_ms, double jitter,
+                       int storms, bool xon)
+{
+	static struct agents a;
+	struct softpfc *s = &a.softpfc;
+	struct loop_heard l = {0};
+	const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	double end;
+	size_t arrived = 0; /* events that have arrived by now */
+	int fd, i = 0;
+
+	k->next = 0;
+	k->wakes = 0;
+	agents_init(&a, -1, &script_ops, k);
+	/* no daemon: the test hears the changes, and applies them at once */
+	s->changed = loop_changed;
+	s->arg = &l;
+	assert_int_equal(frames_attach(&a.frames, "swp1", 1, mac), 0);
+	fd = frames_find(&a.frames, "swp1")->fd;
+	assert_int_equal(
+	    softpfc_configure(s, "swp1", k->lp ? 0 : 0x08, k->lp, 10000, 0), 0);
+	end = k->ev[k->n - 1].at + 500.0;
+	for (k->now = 0; k->now < end;) {
+		uint8_t held_before = l.h.held;
+		bool lp_before = l.h.lp;
+		double step = poll_ms + (i++ % 2 ? jitter : 0);
+		int wait;
+
+		/* the daemon's loop: the socket's batch, then the timers */
+		if (k->next < k->n && k->ev[k->next].at <= k->now)
+			agents_fd(&a, fd, k->now);
+		agents_tick(&a, k->now);
+		/* agents_applied: the port's inputs again */
+		if (l.h.held != held_before || l.h.lp != lp_before)
+			softpfc_configure(s, "swp1", k->lp ? 0 : 0x08, k->lp,
+			                  10000, k->now);
+		while (arrived < k->n && k->ev[arrived].at <= k->now)
+			arrived++;
+		/* Every pause is honoured: once the newest frame to arrive
+		 * is a pause less than a hold's minimum ago, the queue is held
+		 * at the end of this wake-up, the first that can see it
+		 * (however far behind the reading is). */
+		if (arrived && k->ev[arrived - 1].quanta &&
+		    k->now < k->ev[arrived - 1].at + SOFTPFC_HOLD_MIN_MS) {
+			if (k->lp)
+				assert_true(l.h.lp);
+			else
+				assert_int_equal(l.h.held & 0x08, 0x08);
+		}
+		/* Released by the XON once it is read, and by its time once
+		 * the peer has been quiet for a refresh's minimum. */
+		if (arrived && arrived == k->next &&
+		    (!k->ev[arrived - 1].quanta ||
+		     k->now >= k->ev[arrived - 1].at + SOFTPFC_REFRESH_MIN_MS))
+			assert_false(l.h.lp || (l.h.held & 0x08));
+		/* The wake, armed in the gaps and disarmed by a storm (the
+		 * transmit side's), changes nothing here. */
+		frames_wake(&a.frames, "swp1", !(l.h.lp || (l.h.held & 0x08)));
+		wait = agents_wait(&a, k->now);
+		k->now += wait >= 0 && wait < step ? (wait ? wait : 0.5) : step;
+	}
+	assert_int_equal(k->next, k->n);
+	assert_false(l.h.lp || (l.h.held & 0x08));
+	assert_int_equal(l.holds, storms);
+	assert_int_equal(l.releases, storms);
+	assert_true(k->wakes >= storms);
+	if (xon && !k->lp)
+		assert_int_equal(softpfc_port(s, "swp1", false)->c.rx_xon[3],
+		                 storms);
+	agents_free(&a);
+}
+
+static void test_bench_storms(void **state)
+{
+	static struct script k;
+
+	(void)state;
+	for (int lp = 0; lp < 2; lp++) {
+		k.lp = lp;
+		/* bench/pfc: 0.3 s at 2000/s, an XON, 0.3 s apart */
+		script_storms(&k, 12, 300.0, 2000.0, 300.0, true);
+		run_script(&k, 1.0, 0, 12, true);    /* a quiet host */
+		run_script(&k, 5.0, 20.0, 12, true); /* reads 25 ms late */
+		/* a storm read more than a hold's minimum late: the
+		 * backlog refreshes the hold, nothing flaps */
+		run_script(&k, 3.0, 40.0, 12, true);
+		/* storms left to run out, the next one 100 ms behind */
+		script_storms(&k, 12, 300.0, 2000.0, 100.0, false);
+		run_script(&k, 1.0, 0, 12, false);
+		run_script(&k, 5.0, 20.0, 12, false);
+		/* a flood beside the storm's pace: more than a batch waits */
+		script_storms(&k, 4, 100.0, 20000.0, 300.0, true);
+		run_script(&k, 2.0, 30.0, 4, true);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +503,7 @@ int main(void)
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_malformed_and_kick),
 	    cmocka_unit_test(test_late_loop),
+	    cmocka_unit_test(test_bench_storms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

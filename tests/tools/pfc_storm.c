@@ -23,9 +23,15 @@
  *
  * Frames are paced on an absolute CLOCK_MONOTONIC schedule, so a late
  * wake-up sends what is due at once instead of drifting. Prints
- * "sent N frames in S s (R/s) first_ns T0 last_ns T1 xon_ns T2" (the
- * first and last frame's and the XON's CLOCK_MONOTONIC time, 0 when none);
- * exit 0, or 1 on an error (named).
+ * "sent N frames in S s (R/s) first_ns T0 last_ns T1 xon_ns T2
+ * xon_done_ns T3" (the first and last frame's and the XON's
+ * CLOCK_MONOTONIC time, 0 when none; T3: when the XON's send returned).
+ * Each time is read just before the frame's send, never after it: on a
+ * veth the peer has the frame before sendto() returns, and a receiver
+ * woken on this CPU can preempt the injector there, so a time read after
+ * the send may come a whole reaction later (a queue released by the XON
+ * was seen draining before "the XON" by up to 0.4 ms on a loaded host).
+ * Exit 0, or 1 on an error (named).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -51,6 +57,15 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Send one frame, its time read into *AT just before (see above). */
+static ssize_t send_at(int fd, const uint8_t *buf, size_t len,
+                       const struct sockaddr_ll *sll, double *at)
+{
+	*at = now_s();
+	return sendto(fd, buf, len, 0, (const struct sockaddr *)sll,
+	              sizeof(*sll));
 }
 
 static int parse_prios(const char *s, uint8_t *mask)
@@ -136,7 +151,7 @@ int main(int argc, char **argv)
 	const char *ifname = NULL, *pcap = NULL;
 	uint8_t prios = 0x08, src[6] = {0x02, 0, 0, 0, 0, 0x01};
 	bool have_src = false, xon = false;
-	double xon_t = 0;
+	double xon_t = 0, xon_after = 0;
 	long quanta = 65535, count = -1;
 	double rate = 1000, secs = 1;
 	int kind = PFC_FRAME_PFC, c, fd = -1;
@@ -327,8 +342,7 @@ int main(int argc, char **argv)
 			}
 			if (count < 0)
 				count = 1;
-		} else if (sendto(fd, buf, sizeof(buf), 0,
-		                  (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		} else if (send_at(fd, buf, sizeof(buf), &sll, &t) < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN) {
 				fprintf(stderr, "pfc_storm: send on %s: %s\n",
 				        ifname, strerror(errno));
@@ -336,7 +350,7 @@ int main(int argc, char **argv)
 			}
 			errors++;
 		} else {
-			last = now_s();
+			last = t;
 			if (!first)
 				first = last;
 			if (period_ms > 0 && (long)((last - t0) * 1e3 /
@@ -355,14 +369,14 @@ int main(int argc, char **argv)
 		uint8_t xb[PFC_FRAME_MIN];
 
 		pfc_frame_make(&x, (enum pfc_frame_kind)kind, src, prios, 0);
-		if (pfc_frame_encode(&x, xb, sizeof(xb)) < 0 ||
-		    sendto(fd, xb, sizeof(xb), 0, (struct sockaddr *)&sll,
-		           sizeof(sll)) < 0) {
+		if (pfc_frame_encode(&x, xb, sizeof(xb)) < 0)
+			return 1;
+		if (send_at(fd, xb, sizeof(xb), &sll, &xon_t) < 0) {
 			fprintf(stderr, "pfc_storm: XON on %s: %s\n", ifname,
 			        strerror(errno));
 			return 1;
 		}
-		xon_t = now_s();
+		xon_after = now_s();
 	}
 	if (pf && fclose(pf)) {
 		fprintf(stderr, "pfc_storm: %s: %s\n", pcap, strerror(errno));
@@ -374,10 +388,10 @@ int main(int argc, char **argv)
 	/* The first and last frame's CLOCK_MONOTONIC times, in ns: the
 	 * benchmarks measure reactions from them. */
 	printf("sent %ld frames in %.3f s (%.0f/s)%s first_ns %.0f last_ns "
-	       "%.0f xon_ns %.0f\n",
+	       "%.0f xon_ns %.0f xon_done_ns %.0f\n",
 	       sent - errors, t0, t0 > 0 ? (double)(sent - errors) / t0 : 0.0,
 	       errors ? " (some refused: ENOBUFS)" : "", first * 1e9,
-	       last * 1e9, xon_t * 1e9);
+	       last * 1e9, xon_t * 1e9, xon_after * 1e9);
 	if (period_ms > 0)
 		printf("bursts %ld\n", bursts);
 	return 0;

@@ -25,8 +25,9 @@
  * and the latency min/median/max. It stops after -t seconds (default 30),
  * when EXPECT datagrams arrived, or when nothing arrived for IDLE seconds
  * (default 3) after the first. READY is created once it listens. LOG gets
- * one line per datagram: "flow seq sent_ns recv_ns". Output, one line per
- * TOS: "tos 0x68 flows 1 rx N lost L dup D lat_us MIN MED MAX", then
+ * one line per datagram: "flow seq sent_ns recv_ns", recv_ns when it
+ * arrived (the kernel's stamp), however late the receiver read it. Output, one
+ * line per TOS: "tos 0x68 flows 1 rx N lost L dup D lat_us MIN MED MAX", then
  * "total rx N lost L".
  */
 #include <arpa/inet.h>
@@ -59,6 +60,37 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A datagram's arrival, from the kernel's receive stamp (CLOCK_REALTIME)
+ * as CLOCK_MONOTONIC ns: how long ago it was, taken from now on the
+ * monotonic clock, the two clocks read together (a preemption between
+ * them would date the datagram that much early: read again). The read's
+ * own time when the stamp makes no sense. */
+static uint64_t arrival_ns(const struct timespec *stamp, uint64_t read_ns)
+{
+	for (int tries = 0; tries < 5; tries++) {
+		struct timespec r0, r1;
+		uint64_t mono;
+		int64_t real, ago;
+
+		clock_gettime(CLOCK_REALTIME, &r0);
+		mono = now_ns();
+		clock_gettime(CLOCK_REALTIME, &r1);
+		if ((r1.tv_sec - r0.tv_sec) * 1000000000ll +
+		        (r1.tv_nsec - r0.tv_nsec) >
+		    20000)
+			continue;
+		real = (int64_t)r0.tv_sec * 1000000000 + r0.tv_nsec;
+		ago = real -
+		      ((int64_t)stamp->tv_sec * 1000000000 + stamp->tv_nsec);
+		/* a clock step under the stamp: not believed */
+		if (ago < 0 || ago > 10 * 1000000000ll ||
+		    (uint64_t)ago > mono || mono - (uint64_t)ago > read_ns)
+			return read_ns;
+		return mono - (uint64_t)ago;
+	}
+	return read_ns;
 }
 
 static void die(const char *what)
@@ -269,6 +301,11 @@ static int do_recv(int argc, char **argv)
 	           sizeof(int));
 	if (setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &(int){1}, sizeof(int)))
 		die("IP_RECVTOS");
+	/* Each datagram dated when it arrived, not when a receiver that
+	 * waited for a CPU read it: bench/pfc times a held queue's last
+	 * datagram by it, and a read 10 ms late is not a queue that kept
+	 * sending. */
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &(int){1}, sizeof(int));
 	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
 		die("bind");
 	if (logp && !(log = fopen(logp, "w")))
@@ -293,6 +330,7 @@ static int do_recv(int argc, char **argv)
 		double left = secs - (double)(t - t0) / 1e9;
 		struct hdr h;
 		uint8_t tos = 0;
+		uint64_t at;
 		ssize_t n;
 
 		if (expect && (long)total >= expect)
@@ -304,7 +342,7 @@ static int do_recv(int argc, char **argv)
 		n = recvmsg(fd, &mh, MSG_DONTWAIT);
 		if (n < (ssize_t)sizeof(h))
 			continue;
-		last = now_ns();
+		last = at = now_ns();
 		memcpy(&h, buf, sizeof(h));
 		if (h.magic != TRAFFIC_MAGIC || h.flow >= MAX_FLOWS ||
 		    h.seq >= MAX_SEQ)
@@ -312,8 +350,17 @@ static int do_recv(int argc, char **argv)
 		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm;
 		     cm = CMSG_NXTHDR(&mh, cm))
 			if (cm->cmsg_level == IPPROTO_IP &&
-			    cm->cmsg_type == IP_TOS)
+			    cm->cmsg_type == IP_TOS) {
 				tos = *(uint8_t *)CMSG_DATA(cm);
+			} else if (cm->cmsg_level == SOL_SOCKET &&
+			           cm->cmsg_type == SCM_TIMESTAMPNS &&
+			           cm->cmsg_len >=
+			               CMSG_LEN(sizeof(struct timespec))) {
+				struct timespec ts;
+
+				memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+				at = arrival_ns(&ts, last);
+			}
 		struct flowstat *f = NULL;
 		for (size_t i = 0; i < sizeof(fs) / sizeof(fs[0]); i++)
 			if (!fs[i].used ||
@@ -349,12 +396,13 @@ static int do_recv(int argc, char **argv)
 			f->lat = nl;
 			f->caplat = nc;
 		}
-		f->lat[f->nlat++] = (uint32_t)((last - h.sent_ns) / 1000);
+		f->lat[f->nlat++] =
+		    at > h.sent_ns ? (uint32_t)((at - h.sent_ns) / 1000) : 0;
 		if (log)
 			fprintf(log, "%u %llu %llu %llu\n", h.flow,
 			        (unsigned long long)h.seq,
 			        (unsigned long long)h.sent_ns,
-			        (unsigned long long)last);
+			        (unsigned long long)at);
 	}
 	uint64_t trx = 0, tlost = 0;
 	for (unsigned tos = 0; tos < 256; tos++) {
