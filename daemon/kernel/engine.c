@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/compile.h"
+
 int engine_open(struct engine *e, bool takeover, link_cb cb, void *data)
 {
 	int rc;
@@ -280,4 +282,128 @@ int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 	        bad);
 	free(res);
 	return bad ? 1 : 0;
+}
+
+/* The ports of SCAN with a held leaf of roced's, added to PL as copies
+ * of what the kernel holds (HAVE, observed), their holds released. */
+static int engine_unhold_ports(struct engine *e, const struct tc_scan *scan,
+                               struct plan *pl, size_t *leaves)
+{
+	struct tc_observe_port *obs = NULL;
+	struct plan_port *have = NULL;
+	struct nlb_error nerr;
+	size_t n = 0;
+	int rc = 0;
+
+	/* The scan is sorted by ifindex: one entry per port. */
+	for (size_t i = 0; i < scan->n; i++) {
+		const struct tc_msg_qdisc *q = &scan->v[i];
+
+		if (!q->known || !q->roced || !compile_pfc_tbf_held(&q->q) ||
+		    (n && obs[n - 1].ifindex == q->ifindex))
+			continue;
+		if (!(n & (n + 1))) { /* 0, 1, 3, 7, ...: room to double */
+			struct tc_observe_port *no =
+			    realloc(obs, 2 * (n + 1) * sizeof(*obs));
+
+			if (!no) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			obs = no;
+		}
+		memset(&obs[n], 0, sizeof(obs[n]));
+		obs[n++].ifindex = q->ifindex;
+	}
+	if (!n)
+		goto out;
+	have = calloc(n, sizeof(*have));
+	if (!have) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		obs[i].have = &have[i];
+	rc = e->rc.tc->observe(e->rc.tc_ctx, scan, obs, n, &nerr);
+	if (rc < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct link_info li;
+		struct plan_port *pp;
+
+		if (link_lookup_index(e->links, obs[i].ifindex, &li) < 0)
+			continue; /* gone meanwhile, and its qdiscs with it */
+		pp = plan_add_port(pl, li.name);
+		if (!pp || plan_port_copy_tc(pp, &have[i]) < 0) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		/* The tc part only: DCB and the MTU stay as they are. */
+		pp->dcb.software = true;
+		pp->dcb.unmanaged = true;
+		*leaves += compile_pfc_unhold(pp);
+	}
+out:
+	for (size_t i = 0; have && i < n; i++) {
+		plan_port_clear_tc(&have[i]);
+		diag_free(&have[i].warnings);
+	}
+	free(have);
+	free(obs);
+	return rc;
+}
+
+int engine_release_holds(struct engine *e, size_t *ports, size_t *leaves,
+                         char *err, size_t errlen)
+{
+	struct reconcile_result *res = NULL;
+	struct reconcile r = e->rc;
+	struct nlb_error nerr;
+	struct tc_scan scan;
+	size_t nleaves = 0, nports = 0;
+	struct plan pl;
+	int rc;
+
+	err[0] = '\0';
+	plan_init(&pl);
+	tc_scan_init(&scan);
+	rc = r.tc->scan(r.tc_ctx, &scan, &nerr);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot read the qdiscs: %s%s%.200s",
+		         strerror(-rc), nerr.msg[0] ? ": " : "", nerr.msg);
+		goto out;
+	}
+	rc = engine_unhold_ports(e, &scan, &pl, &nleaves);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot read the held ports: %s",
+		         strerror(-rc));
+		goto out;
+	}
+	if (!pl.nports)
+		goto out;
+	res = calloc(pl.nports, sizeof(*res));
+	if (!res) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Nothing was written since the scan: observation may use it. */
+	r.scan = &scan;
+	rc = reconcile_apply(&r, &pl, res);
+	for (size_t i = 0; i < pl.nports; i++) {
+		if (res[i].status == RECONCILE_OK)
+			nports++;
+		else if (res[i].error[0] && !err[0])
+			snprintf(err, errlen, "%s", res[i].error);
+	}
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, "%s", strerror(-rc));
+out:
+	if (ports)
+		*ports = nports;
+	if (leaves)
+		*leaves = rc == 0 ? nleaves : 0;
+	free(res);
+	tc_scan_free(&scan);
+	plan_free(&pl);
+	return rc;
 }
