@@ -79,13 +79,13 @@ uint64_t compile_pfc_headroom(uint32_t speed_mbps, uint32_t frame)
 /* The limit of queue Q, whose buffer would otherwise be BASE bytes (the
  * fifo's, `queue-limit`'s or RED's), when Q is a no-drop queue: a pause
  * sent at xoff must find room above xoff for everything still in
- * flight, or the queue drops what PFC was meant to keep. With `pause
- * buffer-size N pause-threshold X` that is N, the operator's figure (X
- * is the xoff). Without it, roced's transmit side pauses at the limit
- * less the headroom but never below half the limit (pfctx_defaults()),
- * so the limit is at least twice the headroom, which leaves the whole
- * headroom above xoff. RED's thresholds never size it alone: RED marks
- * inside this limit. */
+ * flight (the headroom H), or the queue drops what PFC was meant to
+ * keep. With `pause buffer-size N pause-threshold X`, X is the xoff:
+ * the limit is X + H, or N where the operator gave more. Without it,
+ * roced's transmit side pauses at the limit less H but never below half
+ * the limit (pfctx_defaults()), so the limit is 2 H, which leaves the
+ * whole of H above xoff. RED's thresholds never size it alone: RED
+ * marks inside this limit. */
 static uint32_t compile_pfc_limit(struct compile_ctx *c, unsigned q,
                                   uint32_t base, bool warn)
 {
@@ -100,10 +100,15 @@ static uint32_t compile_pfc_limit(struct compile_ctx *c, unsigned q,
 		if (!(d->pfc_admin & (1u << p)) || d->prio_tc[p] != q)
 			continue;
 		b = policy_iface_pause_buffer(c->p, c->iface, p);
-		need = b && b->set ? b->buffer_size
-		                   : 2 * compile_pfc_headroom(
-		                             (uint32_t)c->pp->caps.speed_mbps,
-		                             c->frame);
+		need = compile_pfc_headroom((uint32_t)c->pp->caps.speed_mbps,
+		                            c->frame);
+		if (b && b->set) {
+			need += b->pause_threshold;
+			if (need < b->buffer_size)
+				need = b->buffer_size;
+		} else {
+			need *= 2;
+		}
 		if (need > want)
 			want = need;
 	}

@@ -833,13 +833,25 @@ static void test_nodrop_limit(void **state)
 	assert_int_equal(tcomp_qdisc(pp, INNER(3))->u.red.limit, 2 * headroom);
 	plan_free(&pl);
 
-	/* `pause buffer-size` is the operator's buffer: it is the limit,
-	 * its pause-threshold the xoff */
+	/* With `pause buffer-size`, its pause-threshold is the xoff: the
+	 * limit is that plus the headroom (the issue's rig: xoff 30000, a
+	 * buffer of 60000, RED 6000/24000 that made 54000 alone) ... */
 	nq = &p.map_nq[0];
 	nq->rules[0].buffer.set = true;
+	nq->rules[0].buffer.buffer_size = 60000;
+	nq->rules[0].buffer.pause_threshold = 30000;
+	nq->rules[0].buffer.resume_threshold = 20000;
+	headroom = compile_pfc_headroom(0, FRAME);
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, INNER(3))->u.red.limit,
+	                 30000 + headroom);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit,
+	                 30000 + headroom);
+	plan_free(&pl);
+	/* ... or its buffer-size, where the operator gave more */
 	nq->rules[0].buffer.buffer_size = 20000000;
-	nq->rules[0].buffer.pause_threshold = 15000000;
-	nq->rules[0].buffer.resume_threshold = 14000000;
+	nq->rules[0].buffer.pause_threshold = 10000000;
+	nq->rules[0].buffer.resume_threshold = 9000000;
 	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
 	assert_int_equal(tcomp_qdisc(pp, INNER(3))->u.red.limit, 20000000);
 	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit, 20000000);
