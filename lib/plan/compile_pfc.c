@@ -222,6 +222,21 @@ int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	 * RED marks below it. */
 	red = *qd;
 	red.u.red.limit = compile_pfc_limit(c, q, red.u.red.limit, false);
+	/* On a no-drop queue RED marks and never drops early: a packet
+	 * that is not ECN-capable queues on (the watchdog alone drops in a
+	 * no-drop class). Without ecn, RED drops: said once. */
+	if (compile_pfc_queues(c) & (1u << q)) {
+		red.u.red.nodrop = red.u.red.ecn;
+		if (!red.u.red.ecn)
+			diag_warn(
+			    &c->pp->warnings,
+			    pq->wred.line ? pq->wred.line
+			                  : pq->wred_profile_line,
+			    "%s: random-detect without ecn drops packets "
+			    "early in a no-drop queue (PFC keeps it "
+			    "lossless only with ecn, which marks instead)",
+			    policy_queue_name(q));
+	}
 	leaf.u.tbf.limit = red.u.red.limit;
 	at = (size_t)(qd - c->pp->qdiscs);
 	/* Adding may move the array: QD is not used after this. */

@@ -233,6 +233,9 @@ static void test_red_inside_tbf(void **state)
 	red = tcomp_qdisc(alone, LEAF(3))->u.red;
 	assert_true(red.limit < NODROP_LIMIT);
 	red.limit = NODROP_LIMIT;
+	/* ... and it only marks: what is not ECN-capable queues on */
+	assert_false(red.nodrop);
+	red.nodrop = true;
 	assert_memory_equal(&in->u.red, &red, sizeof(in->u.red));
 	/* tbf's limit says RED's */
 	assert_int_equal(leaf->u.tbf.limit, in->u.red.limit);
@@ -809,6 +812,7 @@ static void test_nodrop_limit(void **state)
 	assert_int_equal(in->u.red.qth_min, 6000);
 	assert_int_equal(in->u.red.qth_max, 24000);
 	assert_true(in->u.red.ecn);
+	assert_true(in->u.red.nodrop);
 	assert_int_equal(in->u.red.limit, NODROP_LIMIT);
 	assert_int_equal(leaf->u.tbf.limit, NODROP_LIMIT);
 	/* the default xoff (limit - headroom, pfctx_defaults) leaves the
@@ -820,8 +824,17 @@ static void test_nodrop_limit(void **state)
 	/* the queues that are not no-drop keep what they had */
 	assert_int_equal(tcomp_qdisc(pp, LEAF(0))->u.fifo.limit,
 	                 tcomp_qdisc(alone, LEAF(0))->u.fifo.limit);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "without ecn"), 0);
 	plan_free(&pl);
 	plan_free(&plain);
+
+	/* Without ecn RED drops early, and roced says so */
+	q3->wred.ecn = false;
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_false(tcomp_qdisc(pp, INNER(3))->u.red.nodrop);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "without ecn"), 1);
+	plan_free(&pl);
+	q3->wred.ecn = true;
 
 	/* The headroom follows the port's speed: 100 Mb/s */
 	tcomp_port(&cp, "eth1", CAPS_PRESET_FULL);
