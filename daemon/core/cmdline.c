@@ -249,7 +249,6 @@ static int cmdline_once_alone(int *lockfd)
 static int cmdline_release(const struct cmdline *cl)
 {
 	size_t ports = 0, leaves = 0;
-	struct engine e;
 	char err[512];
 	int rc, lockfd = -1;
 
@@ -266,16 +265,7 @@ static int cmdline_release(const struct cmdline *cl)
 		}
 		lockfd = fd;
 	}
-	rc = engine_open(&e, false, NULL, NULL);
-	if (rc < 0) {
-		fprintf(stderr, "roced: cannot open netlink: %s\n",
-		        strerror(-rc));
-		if (lockfd >= 0)
-			close(lockfd);
-		return 1;
-	}
-	rc = engine_release_holds(&e, &ports, &leaves, err, sizeof(err));
-	engine_close(&e);
+	rc = engine_release_holds(&ports, &leaves, err, sizeof(err));
 	if (lockfd >= 0)
 		close(lockfd);
 	if (rc < 0) {

@@ -160,19 +160,14 @@ static void daemon_tc_changed(const struct tc_event *ev, void *data)
 /* Holds that no roced controls (a roced before this one was killed or
  * hung while a pause held a queue) end now, before the probe and the
  * first apply, which can take seconds on a loaded host: a queue held
- * for nobody is a queue that only drops. With its own netlink socket,
- * because the daemon's opens after the probe. */
+ * for nobody is a queue that only drops. */
 static void daemon_release_left(void)
 {
-	struct engine e;
 	size_t ports = 0, leaves = 0;
 	char err[512];
 	int rc;
 
-	if (engine_open(&e, false, NULL, NULL) < 0)
-		return; /* the daemon's own open says why */
-	rc = engine_release_holds(&e, &ports, &leaves, err, sizeof(err));
-	engine_close(&e);
+	rc = engine_release_holds(&ports, &leaves, err, sizeof(err));
 	if (rc < 0)
 		log_warnx("cannot release the holds a roced before this one "
 		          "left: %s",

@@ -2,11 +2,13 @@
 #include "kernel/engine.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/compile.h"
+#include "plan/diff.h"
 
 int engine_open(struct engine *e, bool takeover, link_cb cb, void *data)
 {
@@ -284,126 +286,160 @@ int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 	return bad ? 1 : 0;
 }
 
-/* The ports of SCAN with a held leaf of roced's, added to PL as copies
- * of what the kernel holds (HAVE, observed), their holds released. */
-static int engine_unhold_ports(struct engine *e, const struct tc_scan *scan,
-                               struct plan *pl, size_t *leaves)
+/* Why a release request failed: the first refusal, named. */
+struct engine_release_fail {
+	const int *ifindex; /* per request of the batch */
+	char *err;
+	size_t errlen;
+	size_t failed;
+};
+
+static void engine_release_failed(size_t index, int err, const char *msg,
+                                  void *data)
 {
-	struct tc_observe_port *obs = NULL;
-	struct plan_port *have = NULL;
-	struct nlb_error nerr;
-	size_t n = 0;
+	struct engine_release_fail *f = data;
+	char name[IF_NAMESIZE] = "?";
+
+	if (!f->failed++) {
+		if_indextoname((unsigned)f->ifindex[index], name);
+		snprintf(f->err, f->errlen, "%s: %s%s%s", name, strerror(-err),
+		         msg && *msg ? ": " : "", msg ? msg : "");
+	}
+}
+
+/* The held leaves of one port (SCAN's entries FROM to TO, one ifindex),
+ * released by diff into B: HAVE holds them as the kernel has them, WANT
+ * the same released (compile_pfc_unhold); nothing else of the port is
+ * read or written. Returns the number of requests queued or -errno. */
+static int engine_unhold_port(struct engine *e, const struct tc_scan *scan,
+                              size_t from, size_t to, struct nlb_batch *b,
+                              size_t *leaves)
+{
+	struct plan_port have, want;
+	struct diff d;
+	size_t bad;
 	int rc = 0;
 
-	/* The scan is sorted by ifindex: one entry per port. */
-	for (size_t i = 0; i < scan->n; i++) {
-		const struct tc_msg_qdisc *q = &scan->v[i];
+	memset(&have, 0, sizeof(have));
+	memset(&want, 0, sizeof(want));
+	diff_init(&d);
+	for (size_t i = from; i < to; i++) {
+		struct plan_qdisc *qd;
 
-		if (!q->known || !q->roced || !compile_pfc_tbf_held(&q->q) ||
-		    (n && obs[n - 1].ifindex == q->ifindex))
+		if (!scan->v[i].known || !scan->v[i].roced ||
+		    !compile_pfc_tbf_held(&scan->v[i].q))
 			continue;
-		if (!(n & (n + 1))) { /* 0, 1, 3, 7, ...: room to double */
-			struct tc_observe_port *no =
-			    realloc(obs, 2 * (n + 1) * sizeof(*obs));
-
-			if (!no) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			obs = no;
-		}
-		memset(&obs[n], 0, sizeof(obs[n]));
-		obs[n++].ifindex = q->ifindex;
-	}
-	if (!n)
-		goto out;
-	have = calloc(n, sizeof(*have));
-	if (!have) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		obs[i].have = &have[i];
-	rc = e->rc.tc->observe(e->rc.tc_ctx, scan, obs, n, &nerr);
-	if (rc < 0)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		struct link_info li;
-		struct plan_port *pp;
-
-		if (link_lookup_index(e->links, obs[i].ifindex, &li) < 0)
-			continue; /* gone meanwhile, and its qdiscs with it */
-		pp = plan_add_port(pl, li.name);
-		if (!pp || plan_port_copy_tc(pp, &have[i]) < 0) {
+		qd = plan_port_add_qdisc(&have);
+		if (!qd) {
 			rc = -ENOMEM;
 			goto out;
 		}
-		/* The tc part only: DCB and the MTU stay as they are. */
-		pp->dcb.software = true;
-		pp->dcb.unmanaged = true;
-		*leaves += compile_pfc_unhold(pp);
+		*qd = scan->v[i].q;
 	}
+	/* The tc part only: DCB and the MTU stay as they are. */
+	have.dcb.software = want.dcb.software = true;
+	have.dcb.unmanaged = want.dcb.unmanaged = true;
+	if (plan_port_copy_tc(&want, &have) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*leaves += compile_pfc_unhold(&want);
+	rc = diff_port(&want, &have, &d);
+	if (!rc && d.n)
+		rc = e->rc.tc->queue(e->rc.tc_ctx, b, scan->v[from].ifindex,
+		                     d.ops, d.n, &bad);
 out:
-	for (size_t i = 0; have && i < n; i++) {
-		plan_port_clear_tc(&have[i]);
-		diag_free(&have[i].warnings);
-	}
-	free(have);
-	free(obs);
+	diff_free(&d);
+	plan_port_clear_tc(&have);
+	plan_port_clear_tc(&want);
 	return rc;
 }
 
-int engine_release_holds(struct engine *e, size_t *ports, size_t *leaves,
+static int engine_unhold(struct engine *e, size_t *ports, size_t *leaves,
                          char *err, size_t errlen)
 {
-	struct reconcile_result *res = NULL;
-	struct reconcile r = e->rc;
+	struct engine_release_fail fail = {.err = err, .errlen = errlen};
+	int *ifindex = NULL;
 	struct nlb_error nerr;
+	struct nlb_batch b;
 	struct tc_scan scan;
-	size_t nleaves = 0, nports = 0;
-	struct plan pl;
+	size_t nleaves = 0, nports = 0, nreq = 0;
 	int rc;
 
 	err[0] = '\0';
-	plan_init(&pl);
+	nlb_batch_init(&b);
 	tc_scan_init(&scan);
-	rc = r.tc->scan(r.tc_ctx, &scan, &nerr);
+	/* One qdisc dump holds every leaf with its parameters: the held
+	 * ones are all there is to change, so neither links, classes nor
+	 * filters are read (each read waits for the RTNL lock, which a
+	 * loaded host's other users hold for long). */
+	rc = e->rc.tc->scan(e->rc.tc_ctx, &scan, &nerr);
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot read the qdiscs: %s%s%.200s",
 		         strerror(-rc), nerr.msg[0] ? ": " : "", nerr.msg);
 		goto out;
 	}
-	rc = engine_unhold_ports(e, &scan, &pl, &nleaves);
-	if (rc < 0) {
-		snprintf(err, errlen, "cannot read the held ports: %s",
-		         strerror(-rc));
-		goto out;
-	}
-	if (!pl.nports)
-		goto out;
-	res = calloc(pl.nports, sizeof(*res));
-	if (!res) {
+	ifindex = calloc(scan.n ? scan.n : 1, sizeof(*ifindex));
+	if (!ifindex) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	/* Nothing was written since the scan: observation may use it. */
-	r.scan = &scan;
-	rc = reconcile_apply(&r, &pl, res);
-	for (size_t i = 0; i < pl.nports; i++) {
-		if (res[i].status == RECONCILE_OK)
+	/* The scan is sorted by ifindex: one run of entries per port. */
+	for (size_t i = 0, j; i < scan.n; i = j) {
+		size_t before = nleaves;
+		int q;
+
+		for (j = i;
+		     j < scan.n && scan.v[j].ifindex == scan.v[i].ifindex; j++)
+			;
+		q = engine_unhold_port(e, &scan, i, j, &b, &nleaves);
+		if (q < 0) {
+			rc = q;
+			snprintf(err, errlen, "cannot release the holds: %s",
+			         strerror(-rc));
+			goto out;
+		}
+		for (int k = 0; k < q; k++)
+			ifindex[nreq++] = scan.v[i].ifindex;
+		if (nleaves > before)
 			nports++;
-		else if (res[i].error[0] && !err[0])
-			snprintf(err, errlen, "%s", res[i].error);
 	}
+	fail.ifindex = ifindex;
+	rc = nreq ? e->rc.tc->send(e->rc.tc_ctx, &b, engine_release_failed,
+	                           &fail)
+	          : 0;
 	if (rc < 0 && !err[0])
 		snprintf(err, errlen, "%s", strerror(-rc));
+	else if (!rc && fail.failed)
+		rc = -EAGAIN;
 out:
 	if (ports)
-		*ports = nports;
+		*ports = rc == 0 ? nports : 0;
 	if (leaves)
 		*leaves = rc == 0 ? nleaves : 0;
-	free(res);
+	free(ifindex);
 	tc_scan_free(&scan);
-	plan_free(&pl);
+	nlb_batch_free(&b);
+	return rc;
+}
+
+int engine_release_holds(size_t *ports, size_t *leaves, char *err,
+                         size_t errlen)
+{
+	struct engine e;
+	int rc;
+
+	/* Only what the release uses: no link monitor, no ethtool. */
+	memset(&e, 0, sizeof(e));
+	rc = nlb_open(&e.nl);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot open netlink: %s", strerror(-rc));
+		return rc;
+	}
+	e.tc.nl = &e.nl;
+	e.rc.tc = &tc_ops_netlink;
+	e.rc.tc_ctx = &e.tc;
+	rc = engine_unhold(&e, ports, leaves, err, errlen);
+	nlb_close(&e.nl);
 	return rc;
 }
