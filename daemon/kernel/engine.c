@@ -382,6 +382,7 @@ static int engine_unhold(struct engine *e, size_t *ports, size_t *leaves,
 	ifindex = calloc(scan.n ? scan.n : 1, sizeof(*ifindex));
 	if (!ifindex) {
 		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	/* The scan is sorted by ifindex: one run of entries per port. */
