@@ -62,10 +62,10 @@
 #   ROCED_INCAST_SW_CAPS  the switch's --caps (the running kernel's)
 #   ROCED_INCAST_HOST_RED 1: the hosts' queue 3 must be software PFC's
 #                         tbf with RED inside (a kernel with sch_red)
-#   ROCED_INCAST_ND_WRED  "MIN MAX LIMIT" (bytes): the switch's queue 3
-#                         with random-detect MIN/MAX ecn and queue-limit
-#                         LIMIT, which roced must raise to xoff plus
-#                         headroom (pfc_incast_smallred.sh)
+#   ROCED_INCAST_ND_WRED  "MIN MAX [LIMIT]" (bytes): the switch's queue 3
+#                         with random-detect MIN/MAX ecn (and queue-limit
+#                         LIMIT), whose limit roced must raise to xoff
+#                         plus headroom (pfc_incast_smallred.sh)
 #   ROCED_INCAST_ND_PRIO  the no-drop senders' socket priority (none):
 #                         where roced classifies on clsact ingress
 #                         (flower, a full kernel), a host's own DSCP 26
@@ -136,8 +136,9 @@ reps = [
      'pause-threshold = %d; resume-threshold = %d; };'
      % (2 * xoff, xoff, max(xoff * 2 // 3, xoff - 20000))),
 ]
-if wred:
+if wred[2:]:
     reps[0] = (reps[0][0], reps[0][1] + ' queue-limit = "%s bytes";' % wred[2])
+if wred:
     reps += [('minimum-threshold = "150 kbytes";', 'minimum-threshold = "%s bytes";' % wred[0]),
              ('maximum-threshold = "3000 kbytes";', 'maximum-threshold = "%s bytes";' % wred[1])]
 for a, b in reps:
@@ -199,9 +200,22 @@ if [ -n "${ROCED_INCAST_ND_WRED:-}" ]; then
 	# The no-drop queue's limit is xoff plus headroom, not the small one
 	# the file gave, and roced says so (tc shows a tbf's limit only as
 	# its latency: the numbers are test_compile_pfc's).
-	qlim=${ROCED_INCAST_ND_WRED##* }
-	grep "queue-limit $qlim bytes leaves a no-drop queue too little room" "$tmp/sw.log" ||
-		t_fail "roced did not raise queue-limit $qlim of the no-drop queue"
+	set -- $ROCED_INCAST_ND_WRED
+	if [ $# -ge 3 ]; then
+		grep "queue-limit $3 bytes leaves a no-drop queue too little room" "$tmp/sw.log" ||
+			t_fail "roced did not raise queue-limit $3 of the no-drop queue"
+	fi
+	# Where the kernel has sch_red, RED is inside the tbf: its limit is
+	# the queue's, and RED alone would make it 2 x max + burst.
+	$TC -n "$sw" -j qdisc show dev swp3 | python3 -c '
+import json, sys
+red = [q for q in json.load(sys.stdin) if q["handle"] == "4723:"]
+if red:
+    o = red[0]["options"]
+    nodrop = o.get("nodrop") is True or "nodrop" in o.get("flags", [])
+    print("swp3 queue 3 red: limit %s min %s max %s nodrop %s" % (o["limit"], o["min"], o["max"], nodrop))
+    assert o["limit"] > 3 * o["max"] and nodrop, o
+' || t_fail "swp3's red does not have the no-drop queue's limit and nodrop: $($TC -n "$sw" qdisc show dev swp3)"
 	echo "swp3's no-drop queue: $($TC -n "$sw" qdisc show dev swp3 | grep 'qdisc tbf 4713:'), xoff ${ROCED_INCAST_XOFF:-300000}"
 fi
 if [ "${ROCED_INCAST_HOST_RED:-}" = 1 ]; then
