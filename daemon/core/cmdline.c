@@ -32,6 +32,7 @@ enum cmdline_job {
 	CMDLINE_JOB_CHECK,
 	CMDLINE_JOB_DRYRUN,
 	CMDLINE_JOB_ONCE,
+	CMDLINE_JOB_RELEASE,
 };
 
 struct cmdline {
@@ -42,7 +43,7 @@ struct cmdline {
 	bool syslog;
 	const char *ctl_group;
 	bool background, cleanup;
-	bool force; /* --once beside a running daemon */
+	bool force; /* --once or --release-holds beside a running daemon */
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -54,6 +55,7 @@ static void cmdline_usage(FILE *f)
 	    "       roced [-f FILE] --dry-run [--ports LIST] [--caps KIND]\n"
 	    "       roced [-f FILE] --once [--force] [--ports LIST] [--caps "
 	    "KIND]\n"
+	    "       roced --release-holds [--force]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
 	    "       roced -h | -V\n"
@@ -66,7 +68,13 @@ static void cmdline_usage(FILE *f)
 	    "      --once          apply the plan to the kernel once, print a\n"
 	    "                      summary per port, then exit (refused\n"
 	    "                      where a roced daemon runs)\n"
-	    "      --force         with --once: run beside a daemon anyway\n"
+	    "      --release-holds release every queue that software PFC\n"
+	    "                      holds, and change nothing else, then exit\n"
+	    "                      (after a roced died: the unit's\n"
+	    "                      ExecStopPost=; refused where a roced\n"
+	    "                      daemon runs)\n"
+	    "      --force         with --once or --release-holds: run\n"
+	    "                      beside a daemon anyway\n"
 	    "      --ports LIST    plan these ports (names or NX-OS aliases,\n"
 	    "                      comma-separated) instead of the config's\n"
 	    "      --caps KIND     capabilities to plan for: host (minimal\n"
@@ -238,6 +246,40 @@ static int cmdline_once_alone(int *lockfd)
 	return 0;
 }
 
+/* --release-holds: what a roced that died or hung left held is
+ * released (engine_release_holds), nothing else. No configuration is
+ * read: a held queue is held whatever the file says now. */
+static int cmdline_release(const struct cmdline *cl)
+{
+	size_t ports = 0, leaves = 0;
+	char err[512];
+	int rc, lockfd = -1;
+
+	if (!cl->force) {
+		/* A running daemon holds and releases its queues itself. */
+		int fd = ctl_instance_lock(err, sizeof(err));
+
+		if (fd == -EADDRINUSE) {
+			fprintf(stderr,
+			        "roced: --release-holds: %s: it releases its "
+			        "holds itself (use --force)\n",
+			        err);
+			return 1;
+		}
+		lockfd = fd;
+	}
+	rc = engine_release_holds(&ports, &leaves, err, sizeof(err));
+	if (lockfd >= 0)
+		close(lockfd);
+	if (rc < 0) {
+		fprintf(stderr, "roced: --release-holds: %s\n", err);
+		return 1;
+	}
+	printf("roced: released %zu held queue%s on %zu port%s\n", leaves,
+	       leaves == 1 ? "" : "s", ports, ports == 1 ? "" : "s");
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int cmdline_run(const struct cmdline *cl)
 {
 	struct policy p;
@@ -342,7 +384,8 @@ int roced_main(int argc, char **argv)
 		OPT_SYSLOG,
 		OPT_CLEANUP,
 		OPT_FORCE,
-		OPT_IMPORT
+		OPT_IMPORT,
+		OPT_RELEASE
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
@@ -350,6 +393,7 @@ int roced_main(int argc, char **argv)
 	    {"dry-run", no_argument, NULL, OPT_DRYRUN},
 	    {"once", no_argument, NULL, OPT_ONCE},
 	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"release-holds", no_argument, NULL, OPT_RELEASE},
 	    {"debug", required_argument, NULL, 'D'},
 	    {"syslog", no_argument, NULL, OPT_SYSLOG},
 	    {"ctl-group", required_argument, NULL, 'G'},
@@ -407,6 +451,9 @@ int roced_main(int argc, char **argv)
 		case OPT_FORCE:
 			cl.force = true;
 			break;
+		case OPT_RELEASE:
+			cl.job = CMDLINE_JOB_RELEASE;
+			break;
 		case OPT_PORTS:
 			cl.ports = optarg;
 			break;
@@ -452,8 +499,10 @@ int roced_main(int argc, char **argv)
 		    cl.caps);
 		return 2;
 	}
-	if (cl.force && cl.job != CMDLINE_JOB_ONCE) {
-		fprintf(stderr, "roced: --force goes with --once\n");
+	if (cl.force && cl.job != CMDLINE_JOB_ONCE &&
+	    cl.job != CMDLINE_JOB_RELEASE) {
+		fprintf(stderr,
+		        "roced: --force goes with --once or --release-holds\n");
 		return 2;
 	}
 	if (cl.job == CMDLINE_JOB_NONE) {
@@ -470,5 +519,7 @@ int roced_main(int argc, char **argv)
 	 * line; a terminal still sees each line as it comes. */
 	if (!isatty(STDERR_FILENO))
 		setvbuf(stderr, NULL, _IOFBF, BUFSIZ);
+	if (cl.job == CMDLINE_JOB_RELEASE)
+		return cmdline_release(&cl);
 	return cmdline_run(&cl);
 }

@@ -157,6 +157,58 @@ static void daemon_tc_changed(const struct tc_event *ev, void *data)
 	ports_changed(e, line, daemon_ms());
 }
 
+/* Holds that no roced controls (a roced before this one was killed or
+ * hung while a pause held a queue) end now, before the probe and the
+ * first apply, which can take seconds on a loaded host: a queue held
+ * for nobody is a queue that only drops. */
+static void daemon_release_left(void)
+{
+	size_t ports = 0, leaves = 0;
+	char err[512];
+	int rc;
+
+	rc = engine_release_holds(&ports, &leaves, err, sizeof(err));
+	if (rc < 0)
+		log_warnx("cannot release the holds a roced before this one "
+		          "left: %s",
+		          err);
+	else if (leaves)
+		log_info("released %zu queue%s on %zu port%s that a roced "
+		         "before this one left held",
+		         leaves, leaves == 1 ? "" : "s", ports,
+		         ports == 1 ? "" : "s");
+}
+
+/* Stopping without --cleanup-on-exit: the plans stay, but no queue may
+ * stay held by a pause that roced will no longer time out. The holds
+ * leave the ports' compile inputs and the ports that had one are
+ * reconciled, like any release. */
+static void daemon_release_holds(struct daemon *d)
+{
+	char(*names)[POLICY_IFNAME_MAX];
+	size_t n = 0;
+
+	names = calloc(d->ports.n ? d->ports.n : 1, sizeof(*names));
+	if (!names)
+		return;
+	for (size_t i = 0; i < d->ports.n; i++) {
+		struct ports_port *e = &d->ports.v[i];
+
+		if (!e->watchdog.pfc_hold && !e->watchdog.lp_hold)
+			continue;
+		e->watchdog.pfc_hold = 0;
+		e->watchdog.lp_hold = false;
+		if (policy_find_iface(&d->policy, e->ifname))
+			snprintf(names[n++], sizeof(names[0]), "%s", e->ifname);
+	}
+	if (n) {
+		daemon_apply(d, &d->policy, names, n, NULL);
+		log_info("stopping: released the holds of %zu port%s", n,
+		         n == 1 ? "" : "s");
+	}
+	free(names);
+}
+
 static int daemon_signal(struct daemon *d)
 {
 	struct signalfd_siginfo si;
@@ -170,10 +222,12 @@ static int daemon_signal(struct daemon *d)
 	case SIGINT:
 	case SIGTERM:
 		svc_stopping();
-		if (d->opts->cleanup)
+		if (d->opts->cleanup) {
 			daemon_cleanup(d);
-		else
+		} else {
+			daemon_release_holds(d);
 			log_info("stopping, kernel state left in place");
+		}
 		d->stop = true;
 		break;
 	}
@@ -476,6 +530,7 @@ int daemon_run(const struct daemon_opts *o)
 		log_warnx("%s", err);
 		goto out_policy;
 	}
+	daemon_release_left();
 	preset = caps_preset_parse(o->caps);
 	if (preset >= 0) {
 		caps_preset(&kernel, (enum caps_preset)preset);

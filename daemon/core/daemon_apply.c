@@ -242,6 +242,9 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 	free(res);
 	plan_free(&pl);
 	diag_free(&own);
+	/* A long pass (many ports, a loaded host) that is making progress
+	 * is not a hang: a keep-alive that fell due meanwhile goes now. */
+	svc_watchdog_kick(&d->svc);
 	return rc == -EAGAIN ? 0 : rc;
 }
 

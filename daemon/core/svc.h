@@ -1,5 +1,5 @@
 /* svc: roced as a service. systemd's notifications (READY=1, RELOADING=1,
- * STATUS=, STOPPING=1) and watchdog (WATCHDOG=1 from a timerfd at half of
+ * STATUS=, STOPPING=1) and watchdog (WATCHDOG=1 from a timerfd at a quarter of
  * WATCHDOG_USEC), and running in the background (-b) with a pid file.
  *
  * Without NOTIFY_SOCKET (not under systemd) the notifications do nothing.

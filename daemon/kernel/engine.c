@@ -2,9 +2,13 @@
 #include "kernel/engine.h"
 
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "plan/compile.h"
+#include "plan/diff.h"
 
 int engine_open(struct engine *e, bool takeover, link_cb cb, void *data)
 {
@@ -280,4 +284,163 @@ int engine_once(struct engine *e, struct plan *pl, bool orphans, FILE *out)
 	        bad);
 	free(res);
 	return bad ? 1 : 0;
+}
+
+/* Why a release request failed: the first refusal, named. */
+struct engine_release_fail {
+	const int *ifindex; /* per request of the batch */
+	char *err;
+	size_t errlen;
+	size_t failed;
+};
+
+static void engine_release_failed(size_t index, int err, const char *msg,
+                                  void *data)
+{
+	struct engine_release_fail *f = data;
+	char name[IF_NAMESIZE] = "?";
+
+	if (!f->failed++) {
+		if_indextoname((unsigned)f->ifindex[index], name);
+		snprintf(f->err, f->errlen, "%s: %s%s%s", name, strerror(-err),
+		         msg && *msg ? ": " : "", msg ? msg : "");
+	}
+}
+
+/* The held leaves of one port (SCAN's entries FROM to TO, one ifindex),
+ * released by diff into B: HAVE holds them as the kernel has them, WANT
+ * the same released (compile_pfc_unhold); nothing else of the port is
+ * read or written. Returns the number of requests queued or -errno. */
+static int engine_unhold_port(struct engine *e, const struct tc_scan *scan,
+                              size_t from, size_t to, struct nlb_batch *b,
+                              size_t *leaves)
+{
+	struct plan_port have, want;
+	struct diff d;
+	size_t bad;
+	int rc = 0;
+
+	memset(&have, 0, sizeof(have));
+	memset(&want, 0, sizeof(want));
+	diff_init(&d);
+	for (size_t i = from; i < to; i++) {
+		struct plan_qdisc *qd;
+
+		if (!scan->v[i].known || !scan->v[i].roced ||
+		    !compile_pfc_tbf_held(&scan->v[i].q))
+			continue;
+		qd = plan_port_add_qdisc(&have);
+		if (!qd) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		*qd = scan->v[i].q;
+	}
+	/* The tc part only: DCB and the MTU stay as they are. */
+	have.dcb.software = want.dcb.software = true;
+	have.dcb.unmanaged = want.dcb.unmanaged = true;
+	if (plan_port_copy_tc(&want, &have) < 0) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*leaves += compile_pfc_unhold(&want);
+	rc = diff_port(&want, &have, &d);
+	if (!rc && d.n)
+		rc = e->rc.tc->queue(e->rc.tc_ctx, b, scan->v[from].ifindex,
+		                     d.ops, d.n, &bad);
+out:
+	diff_free(&d);
+	plan_port_clear_tc(&have);
+	plan_port_clear_tc(&want);
+	return rc;
+}
+
+static int engine_unhold(struct engine *e, size_t *ports, size_t *leaves,
+                         char *err, size_t errlen)
+{
+	struct engine_release_fail fail = {.err = err, .errlen = errlen};
+	int *ifindex = NULL;
+	struct nlb_error nerr;
+	struct nlb_batch b;
+	struct tc_scan scan;
+	size_t nleaves = 0, nports = 0, nreq = 0;
+	int rc;
+
+	err[0] = '\0';
+	nlb_batch_init(&b);
+	tc_scan_init(&scan);
+	/* One qdisc dump holds every leaf with its parameters: the held
+	 * ones are all there is to change, so neither links, classes nor
+	 * filters are read (each read waits for the RTNL lock, which a
+	 * loaded host's other users hold for long). */
+	rc = e->rc.tc->scan(e->rc.tc_ctx, &scan, &nerr);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot read the qdiscs: %s%s%.200s",
+		         strerror(-rc), nerr.msg[0] ? ": " : "", nerr.msg);
+		goto out;
+	}
+	ifindex = calloc(scan.n ? scan.n : 1, sizeof(*ifindex));
+	if (!ifindex) {
+		rc = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	/* The scan is sorted by ifindex: one run of entries per port. */
+	for (size_t i = 0, j; i < scan.n; i = j) {
+		size_t before = nleaves;
+		int q;
+
+		for (j = i;
+		     j < scan.n && scan.v[j].ifindex == scan.v[i].ifindex; j++)
+			;
+		q = engine_unhold_port(e, &scan, i, j, &b, &nleaves);
+		if (q < 0) {
+			rc = q;
+			snprintf(err, errlen, "cannot release the holds: %s",
+			         strerror(-rc));
+			goto out;
+		}
+		for (int k = 0; k < q; k++)
+			ifindex[nreq++] = scan.v[i].ifindex;
+		if (nleaves > before)
+			nports++;
+	}
+	fail.ifindex = ifindex;
+	rc = nreq ? e->rc.tc->send(e->rc.tc_ctx, &b, engine_release_failed,
+	                           &fail)
+	          : 0;
+	if (rc < 0 && !err[0])
+		snprintf(err, errlen, "%s", strerror(-rc));
+	else if (!rc && fail.failed)
+		rc = -EAGAIN;
+out:
+	if (ports)
+		*ports = rc == 0 ? nports : 0;
+	if (leaves)
+		*leaves = rc == 0 ? nleaves : 0;
+	free(ifindex);
+	tc_scan_free(&scan);
+	nlb_batch_free(&b);
+	return rc;
+}
+
+int engine_release_holds(size_t *ports, size_t *leaves, char *err,
+                         size_t errlen)
+{
+	struct engine e;
+	int rc;
+
+	/* Only what the release uses: no link monitor, no ethtool. */
+	memset(&e, 0, sizeof(e));
+	rc = nlb_open(&e.nl);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot open netlink: %s", strerror(-rc));
+		return rc;
+	}
+	e.tc.nl = &e.nl;
+	e.rc.tc = &tc_ops_netlink;
+	e.rc.tc_ctx = &e.tc;
+	rc = engine_unhold(&e, ports, leaves, err, errlen);
+	nlb_close(&e.nl);
+	return rc;
 }

@@ -68,6 +68,19 @@ void engine_link_event(struct engine *e, enum link_event ev, int ifindex);
 int engine_apply(struct engine *e, struct plan *pl, bool orphans,
                  struct reconcile_result **res);
 
+/* Release every software PFC hold in the namespace that no roced
+ * controls any more: what `roced --release-holds` does after a roced
+ * died or hung, and a roced does when it starts. One qdisc dump finds
+ * the held tbf leaves of roced's (compile_pfc_tbf_held), each port's
+ * are released by diff (compile_pfc_unhold: the released leaf's rate
+ * and bucket, nothing else changes), and the changes go in one batch.
+ * Ports configured or not alike: a held queue is held whatever the file
+ * says now. *PORTS and *LEAVES (may be NULL) get how many were
+ * released. On a netlink socket of its own, in the caller's network
+ * namespace. Returns 0, or -EAGAIN when the kernel refused a change, or
+ * -errno when nothing could be read or sent; ERR then says what. */
+int engine_release_holds(size_t *ports, size_t *leaves, char *err,
+                         size_t errlen);
 /* engine_apply() once, and write a summary to OUT: per port its status
  * and writes, then totals. Returns 0 when every present port is as
  * planned, 1 when some port was refused or rolled back, 2 when the pass

@@ -101,6 +101,10 @@ struct plan_red {
 	uint32_t max_p;            /* probability * 2^32 */
 	uint8_t wlog, plog, scell_log;
 	bool ecn, harddrop;
+	/* With ECN, a packet that is not ECN-capable is queued where RED
+	 * would drop it early (TC_RED_NODROP, Linux 5.10): a no-drop
+	 * queue's RED, which must only mark (compile_pfc_red). */
+	bool nodrop;
 	/* weight 0 (instantaneous queue) is Wlog 0, which the kernel takes
 	 * over netlink but tc's command line cannot express (its burst search
 	 * starts at Wlog 1): the dry run says so in a comment. */

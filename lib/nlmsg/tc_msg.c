@@ -357,7 +357,8 @@ static bool tc_msg_red_same(const struct plan_red *w, const struct plan_red *h)
 	return w->limit == h->limit && w->qth_min == h->qth_min &&
 	       w->qth_max == h->qth_max && w->wlog == h->wlog &&
 	       w->plog == h->plog && w->scell_log == h->scell_log &&
-	       w->ecn == h->ecn && w->harddrop == h->harddrop;
+	       w->ecn == h->ecn && w->harddrop == h->harddrop &&
+	       w->nodrop == h->nodrop;
 }
 
 static bool tc_msg_bytes_close(uint32_t a, uint32_t b, uint64_t rate);

@@ -221,8 +221,9 @@ static int tc_msg_red_put(struct tc_msg_enc *e, const struct plan_red *r)
 	/* tc 6.1 puts ecn/harddrop in TCA_RED_FLAGS (leaving the historic
 	 * opt.flags 0) and always selects every flag it knows. */
 	struct nla_bitfield32 flags = {
-	    .value =
-	        (r->ecn ? TC_RED_ECN : 0) | (r->harddrop ? TC_RED_HARDDROP : 0),
+	    .value = (r->ecn ? TC_RED_ECN : 0) |
+	             (r->harddrop ? TC_RED_HARDDROP : 0) |
+	             (r->nodrop ? TC_RED_NODROP : 0),
 	    .selector = TC_RED_HISTORIC_FLAGS | TC_RED_NODROP,
 	};
 	uint8_t stab[256];
@@ -462,8 +463,10 @@ static int tc_msg_red_decode(const struct tc_msg_attr *opts, struct plan_red *r,
 	flags = opt.flags | bf.value;
 	r->ecn = flags & TC_RED_ECN;
 	r->harddrop = flags & TC_RED_HARDDROP;
-	/* adaptive, nodrop and qevent blocks have no place in the plan */
-	if ((flags & ~(uint32_t)(TC_RED_ECN | TC_RED_HARDDROP)) ||
+	r->nodrop = flags & TC_RED_NODROP;
+	/* adaptive and qevent blocks have no place in the plan */
+	if ((flags &
+	     ~(uint32_t)(TC_RED_ECN | TC_RED_HARDDROP | TC_RED_NODROP)) ||
 	    tb[TCA_RED_EARLY_DROP_BLOCK].data || tb[TCA_RED_MARK_BLOCK].data)
 		*known = false;
 	return 0;

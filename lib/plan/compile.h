@@ -7,7 +7,9 @@
 #ifndef ROCED_COMPILE_H
 #define ROCED_COMPILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/caps.h"
 #include "model/plan.h"
@@ -67,6 +69,31 @@ int compile_policy(const struct policy *p, const struct compile_port *ports,
  * -ENOMEM. */
 int compile_release(const struct compile_port *ports, size_t nports,
                     struct plan *out);
+
+/* --- a no-drop queue's buffer, and its holds (compile_pfc.c) --- */
+
+/* From a no-drop queue crossing xoff to the peer's queue held: the
+ * transmit poll's fast interval and software PFC's hold on the peer.
+ * roced's transmit side takes its default xoff from the same figure
+ * (TXPOLL_REACTION_MS): both must change together. */
+#define COMPILE_PFC_REACTION_MS 4.2
+
+/* What arrives above xoff before the peer stops (bytes): the reaction
+ * time at SPEED_MBPS (0: COMPILE_DEFAULT_SPEED_MBPS), plus a frame of
+ * FRAME bytes in flight each way. */
+uint64_t compile_pfc_headroom(uint32_t speed_mbps, uint32_t frame);
+
+/* Is QD a software PFC leaf that holds its queue (the held tbf's
+ * trickle, compile_pfc_leaf), as compiled or as observed? */
+bool compile_pfc_tbf_held(const struct plan_qdisc *qd);
+
+/* Release every held software PFC leaf of PP, a port's tc part as the
+ * kernel holds it, leaving everything else as it is: each held tbf gets
+ * the released rate and bucket that compile gives it (four times the
+ * port's rate, which the htb root class carries; four times
+ * COMPILE_DEFAULT_SPEED_MBPS where there is none). What roced does to a
+ * queue that a roced no longer controls. Returns how many it released. */
+size_t compile_pfc_unhold(struct plan_port *pp);
 
 /* The DCBX TLVs a port advertises, from its plan's DCB part as the
  * policy alone makes it (PP->dcb_local): PFC enabled as the mode says

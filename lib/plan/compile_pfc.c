@@ -79,6 +79,102 @@ bool compile_pfc_lp_rx(const struct compile_ctx *c)
 	       c->pp->dcb.pause_rx;
 }
 
+uint64_t compile_pfc_headroom(uint32_t speed_mbps, uint32_t frame)
+{
+	double bps = (speed_mbps ? speed_mbps : COMPILE_DEFAULT_SPEED_MBPS) *
+	             125000.0; /* bytes/s */
+
+	return (uint64_t)(bps * COMPILE_PFC_REACTION_MS / 1000.0) +
+	       2ull * frame;
+}
+
+/* The limit of queue Q, whose buffer would otherwise be BASE bytes (the
+ * fifo's, `queue-limit`'s or RED's), when Q is a no-drop queue: a pause
+ * sent at xoff must find room above xoff for everything still in
+ * flight (the headroom H), or the queue drops what PFC was meant to
+ * keep. With `pause buffer-size N pause-threshold X`, X is the xoff:
+ * the limit is X + H, or N where the operator gave more. Without it,
+ * roced's transmit side pauses at the limit less H but never below half
+ * the limit (pfctx_defaults()), so the limit is 2 H, which leaves the
+ * whole of H above xoff. RED's thresholds never size it alone: RED
+ * marks inside this limit. */
+static uint32_t compile_pfc_limit(struct compile_ctx *c, unsigned q,
+                                  uint32_t base, bool warn)
+{
+	const struct plan_dcb *d = &c->pp->dcb;
+	uint64_t want = 0, need;
+
+	if (!(compile_pfc_queues(c) & (1u << q)))
+		return base;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		const struct policy_pause_buffer *b;
+
+		if (!(d->pfc_admin & (1u << p)) || d->prio_tc[p] != q)
+			continue;
+		b = policy_iface_pause_buffer(c->p, c->iface, p);
+		need = compile_pfc_headroom((uint32_t)c->pp->caps.speed_mbps,
+		                            c->frame);
+		if (b && b->set) {
+			need += b->pause_threshold;
+			if (need < b->buffer_size)
+				need = b->buffer_size;
+		} else {
+			need *= 2;
+		}
+		if (need > want)
+			want = need;
+	}
+	if (want > UINT32_MAX)
+		want = UINT32_MAX;
+	if (warn && c->queuing && c->queuing->queue[q].configured &&
+	    c->queuing->queue[q].queue_limit_bytes && base < want)
+		diag_warn(&c->pp->warnings,
+		          c->queuing->queue[q].queue_limit_line
+		              ? c->queuing->queue[q].queue_limit_line
+		              : c->queuing->queue[q].line,
+		          "%s: queue-limit %u bytes leaves a no-drop queue too "
+		          "little room above xoff for what is in flight when "
+		          "it pauses: its limit is %llu bytes",
+		          policy_queue_name(q), base, (unsigned long long)want);
+	return base > want ? base : (uint32_t)want;
+}
+
+bool compile_pfc_tbf_held(const struct plan_qdisc *qd)
+{
+	unsigned major = PLAN_H_MAJ(qd->handle);
+
+	/* Released, the rate is above the port's; held, a bucket per
+	 * PLAN_TBF_HOLD_SECONDS (twice that for the bucket the kernel
+	 * reports back, rounded through its clock ticks). */
+	return qd->kind == PLAN_QD_TBF && major >= PLAN_LEAF_MAJOR(0) &&
+	       major < PLAN_LEAF_MAJOR(POLICY_NQUEUES) &&
+	       qd->u.tbf.rate <= 2 * compile_pfc_hold_rate(qd->u.tbf.burst);
+}
+
+size_t compile_pfc_unhold(struct plan_port *pp)
+{
+	const struct plan_class *top = plan_port_class(
+	    pp, PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR));
+	uint64_t speed = top && top->rate
+	                     ? top->rate
+	                     : COMPILE_DEFAULT_SPEED_MBPS * 125000ull;
+	size_t n = 0;
+
+	for (size_t i = 0; i < pp->nqdiscs; i++) {
+		struct plan_tbf *t = &pp->qdiscs[i].u.tbf;
+
+		if (!compile_pfc_tbf_held(&pp->qdiscs[i]))
+			continue;
+		/* Held, the bucket is one frame (compile_pfc_leaf). */
+		t->rate = speed * COMPILE_PFC_RATE_FACTOR;
+		t->burst = COMPILE_PFC_BURST_RELEASED > 2 * t->burst
+		               ? COMPILE_PFC_BURST_RELEASED
+		               : 2 * t->burst;
+		n++;
+	}
+	return n;
+}
+
 /* The queues of C's port whose leaf software PFC or link pause holds. */
 static uint8_t compile_pfc_holdable(const struct compile_ctx *c)
 {
@@ -133,8 +229,26 @@ int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	 * look like an idle queue to RED (whose average would then decay
 	 * as if the queue were empty), as it would with the tbf under RED.
 	 * RED's limit, which its own fifo enforces, is the queue's; tbf's
-	 * limit only sizes a fifo child, and says the same. */
+	 * limit only sizes a fifo child, and says the same. On a no-drop
+	 * queue it is sized for PFC's headroom (compile_pfc_limit), and
+	 * RED marks below it. */
 	red = *qd;
+	red.u.red.limit = compile_pfc_limit(c, q, red.u.red.limit, false);
+	/* On a no-drop queue RED marks and never drops early: a packet
+	 * that is not ECN-capable queues on (the watchdog alone drops in a
+	 * no-drop class). Without ecn, RED drops: said once. */
+	if (compile_pfc_queues(c) & (1u << q)) {
+		red.u.red.nodrop = red.u.red.ecn;
+		if (!red.u.red.ecn)
+			diag_warn(
+			    &c->pp->warnings,
+			    pq->wred.line ? pq->wred.line
+			                  : pq->wred_profile_line,
+			    "%s: random-detect without ecn drops packets "
+			    "early in a no-drop queue (PFC keeps it "
+			    "lossless only with ecn, which marks instead)",
+			    policy_queue_name(q));
+	}
 	leaf.u.tbf.limit = red.u.red.limit;
 	at = (size_t)(qd - c->pp->qdiscs);
 	/* Adding may move the array: QD is not used after this. */
@@ -217,6 +331,7 @@ bool compile_pfc_leaf(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q)
 	if (c->queuing && c->queuing->queue[q].configured &&
 	    c->queuing->queue[q].queue_limit_bytes)
 		t->limit = (uint32_t)c->queuing->queue[q].queue_limit_bytes;
+	t->limit = compile_pfc_limit(c, q, t->limit, true);
 	compile_pfc_ets_note(c, q);
 	if (!shut && compile_pfc_held(c, q)) {
 		t->burst = c->frame;

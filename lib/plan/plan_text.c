@@ -274,6 +274,8 @@ static void plan_text_red_opts(struct strbuf *out, const struct plan_red *r,
 		strbuf_puts(out, " ecn");
 	if (r->harddrop)
 		strbuf_puts(out, " harddrop");
+	if (r->nodrop)
+		strbuf_puts(out, " nodrop");
 }
 
 static void plan_text_queue_comment(struct plan_text_ctx *c, int queue)

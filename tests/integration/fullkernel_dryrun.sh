@@ -192,9 +192,10 @@ fk_dry_check()
 }
 
 # --- the assertions must be able to fail: a corrupted copy of the batch ---
-# (red without ecn, another skbedit priority, other thresholds) must be
+# (red without ecn, and so without nodrop, which the kernel takes only
+# with ecn; another skbedit priority, other thresholds) must be
 # caught, or the checks below prove nothing.
-sed -e 's/ ecn$//; s/ ecn / /' \
+sed -e 's/ ecn$//; s/ ecn / /; s/ nodrop$//' \
 	-e "s/skbedit priority $exp_prio\$/skbedit priority 2/" \
 	-e "s/ min $exp_red_min / min 76800 /" "$batch" >"$bad"
 fk_dry_setup fkdry-bad "$bad"

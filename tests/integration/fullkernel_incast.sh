@@ -44,7 +44,7 @@ ROCED_INCAST_BE_LIMIT=${ROCED_INCAST_BE_LIMIT:-150}
 # xoff must be below, or the sender is held by its own socket and no
 # pause is ever needed (seen: 0 pause with the 300 kB of pfc_incast.sh).
 ROCED_INCAST_XOFF=${ROCED_INCAST_XOFF:-30000}
-ROCED_INCAST_SW_CAPS=host
+ROCED_INCAST_SW_CAPS=${ROCED_INCAST_SW_CAPS:-host}
 ROCED_INCAST_HOST_RED=1
 ROCED_INCAST_ND_PRIO=
 export ROCED_INCAST_PPS ROCED_INCAST_SECONDS ROCED_INCAST_SHAPE_KBPS \

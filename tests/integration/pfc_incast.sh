@@ -62,6 +62,10 @@
 #   ROCED_INCAST_SW_CAPS  the switch's --caps (the running kernel's)
 #   ROCED_INCAST_HOST_RED 1: the hosts' queue 3 must be software PFC's
 #                         tbf with RED inside (a kernel with sch_red)
+#   ROCED_INCAST_ND_WRED  "MIN MAX [LIMIT]" (bytes): the switch's queue 3
+#                         with random-detect MIN/MAX ecn (and queue-limit
+#                         LIMIT), whose limit roced must raise to xoff
+#                         plus headroom (pfc_incast_smallred.sh)
 #   ROCED_INCAST_ND_PRIO  the no-drop senders' socket priority (none):
 #                         where roced classifies on clsact ingress
 #                         (flower, a full kernel), a host's own DSCP 26
@@ -114,9 +118,10 @@ done
 # and the default queue shaped, priority 3's pause thresholds set.
 t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3
 t_conf_match_any "$tmp/sw.conf"
-python3 - "$tmp/sw.conf" "$shape_kbps" "${ROCED_INCAST_BE_LIMIT:-}" "${ROCED_INCAST_XOFF:-300000}" <<'PY'
+python3 - "$tmp/sw.conf" "$shape_kbps" "${ROCED_INCAST_BE_LIMIT:-}" "${ROCED_INCAST_XOFF:-300000}" "${ROCED_INCAST_ND_WRED:-}" <<'PY'
 import sys
 xoff = int(sys.argv[4])
+wred = sys.argv[5].split()
 p = sys.argv[1]
 s = open(p).read()
 shape = 'shape = { min = "1 kbps"; max = "%s kbps"; };' % sys.argv[2]
@@ -131,6 +136,11 @@ reps = [
      'pause-threshold = %d; resume-threshold = %d; };'
      % (2 * xoff, xoff, max(xoff * 2 // 3, xoff - 20000))),
 ]
+if wred[2:]:
+    reps[0] = (reps[0][0], reps[0][1] + ' queue-limit = "%s bytes";' % wred[2])
+if wred:
+    reps += [('minimum-threshold = "150 kbytes";', 'minimum-threshold = "%s bytes";' % wred[0]),
+             ('maximum-threshold = "3000 kbytes";', 'maximum-threshold = "%s bytes";' % wred[1])]
 for a, b in reps:
     assert a in s, 'the shipped roced.conf changed: ' + a
     s = s.replace(a, b, 1)
@@ -186,6 +196,28 @@ start() {
 for n in sw h1 h2 h3; do start "$n"; done
 $TC -n "$sw" qdisc show dev swp3 | grep -q 'qdisc tbf 4713:' ||
 	t_fail "swp3's queue 3 has no software PFC leaf: $($TC -n "$sw" qdisc show dev swp3)"
+if [ -n "${ROCED_INCAST_ND_WRED:-}" ]; then
+	# The no-drop queue's limit is xoff plus headroom, not the small one
+	# the file gave, and roced says so (tc shows a tbf's limit only as
+	# its latency: the numbers are test_compile_pfc's).
+	set -- $ROCED_INCAST_ND_WRED
+	if [ $# -ge 3 ]; then
+		grep "queue-limit $3 bytes leaves a no-drop queue too little room" "$tmp/sw.log" ||
+			t_fail "roced did not raise queue-limit $3 of the no-drop queue"
+	fi
+	# Where the kernel has sch_red, RED is inside the tbf: its limit is
+	# the queue's, and RED alone would make it 2 x max + burst.
+	$TC -n "$sw" -j qdisc show dev swp3 | python3 -c '
+import json, sys
+red = [q for q in json.load(sys.stdin) if q["handle"] == "4723:"]
+if red:
+    o = red[0]["options"]
+    nodrop = o.get("nodrop") is True or "nodrop" in o.get("flags", [])
+    print("swp3 queue 3 red: limit %s min %s max %s nodrop %s" % (o["limit"], o["min"], o["max"], nodrop))
+    assert o["limit"] > 3 * o["max"] and nodrop, o
+' || t_fail "swp3's red does not have the no-drop queue's limit and nodrop: $($TC -n "$sw" qdisc show dev swp3)"
+	echo "swp3's no-drop queue: $($TC -n "$sw" qdisc show dev swp3 | grep 'qdisc tbf 4713:'), xoff ${ROCED_INCAST_XOFF:-300000}"
+fi
 if [ "${ROCED_INCAST_HOST_RED:-}" = 1 ]; then
 	# The hosts hold queue 3 with RED inside the tbf (tc -j: kinds and
 	# parents as the kernel holds them).

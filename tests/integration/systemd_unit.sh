@@ -54,12 +54,17 @@ want "LockPersonality=yes"
 want "MemoryDenyWriteExecute=yes"
 want "SystemCallArchitectures=native"
 grep -q '^WatchdogSec=[1-9]' "$unit" || fail "the unit has no WatchdogSec"
+# No hold outlives roced (roced(8), RELIABILITY), and its state outlives
+# a restart.
+want "ExecStopPost=$sbindir/roced --release-holds"
+want "RuntimeDirectoryPreserve=yes"
 echo "unit: $(grep -c '=' "$unit") settings, the required ones present"
 
 # verify wants ExecStart's binary to exist and runs man for each
 # Documentation= page: point ExecStart at this build and MANPATH at a
 # DESTDIR install of the man pages.
 sed -e "s|^ExecStart=$sbindir/roced|ExecStart=$top_builddir/roced|" \
+	-e "s|^ExecStopPost=$sbindir/roced|ExecStopPost=$top_builddir/roced|" \
 	-e "s|^ExecReload=$bindir/rocesh|ExecReload=$top_builddir/rocesh|" "$unit" >"$tmp/roced.service"
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
 	make -s -C "$top_builddir" install-man DESTDIR="$tmp/dest" >/dev/null

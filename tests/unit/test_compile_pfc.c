@@ -50,12 +50,20 @@ run_caps(struct policy *p, const struct caps *caps, struct plan *pl)
 	return &pl->ports[0];
 }
 
+/* A no-drop queue's limit with the reference policy at the default
+ * speed: twice the headroom (4.2 ms at 10 Gb/s, and a frame each way),
+ * so that roced's default xoff, the limit less the headroom, leaves the
+ * whole headroom above it. */
+#define NODROP_LIMIT (2 * (SPEED_B * 42 / 10000 + 2 * FRAME))
+/* The limit of QD's queue: the no-drop queue 3's, or the fifo's. */
+#define LEAF_LIMIT(qd) ((qd)->queue == 3 ? NODROP_LIMIT : 1000 * FRAME)
+
 static void want_released(const struct plan_qdisc *qd)
 {
 	assert_int_equal(qd->kind, PLAN_QD_TBF);
 	assert_int_equal(qd->u.tbf.rate, 4 * SPEED_B);
 	assert_int_equal(qd->u.tbf.burst, 65536);
-	assert_int_equal(qd->u.tbf.limit, 1000 * FRAME);
+	assert_int_equal(qd->u.tbf.limit, LEAF_LIMIT(qd));
 }
 
 static void want_held(const struct plan_qdisc *qd)
@@ -64,7 +72,7 @@ static void want_held(const struct plan_qdisc *qd)
 	/* one frame's bucket, refilled in 100 s */
 	assert_int_equal(qd->u.tbf.burst, FRAME);
 	assert_int_equal(qd->u.tbf.rate, (FRAME + 99) / 100);
-	assert_int_equal(qd->u.tbf.limit, 1000 * FRAME);
+	assert_int_equal(qd->u.tbf.limit, LEAF_LIMIT(qd));
 }
 
 static void test_released_and_held(void **state)
@@ -199,6 +207,7 @@ static void test_red_inside_tbf(void **state)
 	struct plan pl, plain;
 	const struct plan_port *pp, *alone;
 	const struct plan_qdisc *leaf, *in;
+	struct plan_red red;
 	struct strbuf sb;
 
 	(void)state;
@@ -218,8 +227,16 @@ static void test_red_inside_tbf(void **state)
 	assert_int_equal(in->kind, PLAN_QD_RED);
 	assert_int_equal(in->parent, PLAN_H_MAKE(PLAN_LEAF_MAJOR(3), 1));
 	assert_int_equal(in->queue, 3);
-	assert_memory_equal(&in->u.red, &tcomp_qdisc(alone, LEAF(3))->u.red,
-	                    sizeof(in->u.red));
+	/* RED's thresholds as without software PFC; its limit the
+	 * no-drop queue's, which RED's thresholds alone would leave far
+	 * too small (2 x max + burst) */
+	red = tcomp_qdisc(alone, LEAF(3))->u.red;
+	assert_true(red.limit < NODROP_LIMIT);
+	red.limit = NODROP_LIMIT;
+	/* ... and it only marks: what is not ECN-capable queues on */
+	assert_false(red.nodrop);
+	red.nodrop = true;
+	assert_memory_equal(&in->u.red, &red, sizeof(in->u.red));
 	/* tbf's limit says RED's */
 	assert_int_equal(leaf->u.tbf.limit, in->u.red.limit);
 	/* the tbf before the red inside it, for the dry run's replay */
@@ -762,6 +779,164 @@ static void test_link_pause_software_limits(void **state)
 	policy_free(&p);
 }
 
+/* A no-drop queue drops only on the watchdog's order: its limit is sized
+ * for PFC (xoff plus what is in flight when the pause goes out), never
+ * from RED's thresholds alone. With random-detect 6000/24000 bytes RED
+ * alone gave 54000 bytes, 27000 above roced's default xoff: software
+ * PFC overshoots that, and the no-drop class dropped thousands of
+ * packets in spite of its pauses. RED keeps its thresholds, and marks
+ * inside the limit. */
+static void test_nodrop_limit(void **state)
+{
+	struct policy p;
+	struct plan pl, plain;
+	const struct plan_port *pp, *alone;
+	const struct plan_qdisc *leaf, *in;
+	struct policy_queue *q3;
+	struct policy_map_nq *nq;
+	struct compile_port cp;
+	uint64_t headroom;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	q3 = &p.map_queuing[0].queue[3];
+	tcomp_set_wred(q3, 6000, 24000, 10, 0);
+	alone = run(&p, CAPS_PRESET_FULL, false, 0, 0, &plain);
+	/* RED alone: 2 x max + burst, the figure that overflowed */
+	assert_int_equal(tcomp_qdisc(alone, LEAF(3))->u.red.limit, 54000);
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	leaf = tcomp_qdisc(pp, LEAF(3));
+	in = tcomp_qdisc(pp, INNER(3));
+	assert_int_equal(leaf->kind, PLAN_QD_TBF);
+	assert_int_equal(in->kind, PLAN_QD_RED);
+	assert_int_equal(in->u.red.qth_min, 6000);
+	assert_int_equal(in->u.red.qth_max, 24000);
+	assert_true(in->u.red.ecn);
+	assert_true(in->u.red.nodrop);
+	assert_int_equal(in->u.red.limit, NODROP_LIMIT);
+	assert_int_equal(leaf->u.tbf.limit, NODROP_LIMIT);
+	/* the default xoff (limit - headroom, pfctx_defaults) leaves the
+	 * whole headroom above it, and RED's thresholds lie below it */
+	headroom = compile_pfc_headroom(0, FRAME);
+	assert_int_equal(headroom, SPEED_B * 42 / 10000 + 2 * FRAME);
+	assert_true(NODROP_LIMIT - headroom >= headroom);
+	assert_true(in->u.red.qth_max < NODROP_LIMIT - headroom);
+	/* the queues that are not no-drop keep what they had */
+	assert_int_equal(tcomp_qdisc(pp, LEAF(0))->u.fifo.limit,
+	                 tcomp_qdisc(alone, LEAF(0))->u.fifo.limit);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "without ecn"), 0);
+	plan_free(&pl);
+	plan_free(&plain);
+
+	/* Without ecn RED drops early, and roced says so */
+	q3->wred.ecn = false;
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_false(tcomp_qdisc(pp, INNER(3))->u.red.nodrop);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "without ecn"), 1);
+	plan_free(&pl);
+	q3->wred.ecn = true;
+
+	/* The headroom follows the port's speed: 100 Mb/s */
+	tcomp_port(&cp, "eth1", CAPS_PRESET_FULL);
+	cp.softpfc = true;
+	cp.caps.speed_mbps = 100;
+	pp = tcomp_run_port(&p, &cp, &pl);
+	headroom = 100 * 125000ull * 42 / 10000 + 2 * FRAME;
+	assert_int_equal(compile_pfc_headroom(100, FRAME), headroom);
+	assert_int_equal(tcomp_qdisc(pp, INNER(3))->u.red.limit, 2 * headroom);
+	plan_free(&pl);
+
+	/* With `pause buffer-size`, its pause-threshold is the xoff: the
+	 * limit is that plus the headroom (the issue's rig: xoff 30000, a
+	 * buffer of 60000, RED 6000/24000 that made 54000 alone) ... */
+	nq = &p.map_nq[0];
+	nq->rules[0].buffer.set = true;
+	nq->rules[0].buffer.buffer_size = 60000;
+	nq->rules[0].buffer.pause_threshold = 30000;
+	nq->rules[0].buffer.resume_threshold = 20000;
+	headroom = compile_pfc_headroom(0, FRAME);
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, INNER(3))->u.red.limit,
+	                 30000 + headroom);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit,
+	                 30000 + headroom);
+	plan_free(&pl);
+	/* ... or its buffer-size, where the operator gave more */
+	nq->rules[0].buffer.buffer_size = 20000000;
+	nq->rules[0].buffer.pause_threshold = 10000000;
+	nq->rules[0].buffer.resume_threshold = 9000000;
+	pp = run(&p, CAPS_PRESET_FULL, true, 0, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, INNER(3))->u.red.limit, 20000000);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit, 20000000);
+	plan_free(&pl);
+	nq->rules[0].buffer.set = false;
+
+	/* No sch_red: the tbf's own fifo, sized the same way; a
+	 * queue-limit smaller than that is raised, and says so */
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit, NODROP_LIMIT);
+	plan_free(&pl);
+	q3->queue_limit_bytes = 300000;
+	q3->queue_limit_line = 40;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit, NODROP_LIMIT);
+	assert_int_equal(
+	    tcomp_count_msgs(pp, DIAG_WARNING, "queue-limit 300000 bytes"), 1);
+	plan_free(&pl);
+	/* ... and a larger one stays */
+	q3->queue_limit_bytes = 2ull * NODROP_LIMIT;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->u.tbf.limit,
+	                 2 * NODROP_LIMIT);
+	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "queue-limit"), 0);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
+/* What a roced that died left held is released by compile_pfc_unhold()
+ * on the kernel's state: the held leaves become what compile gives a
+ * released one (diff then finds nothing to change against a fresh
+ * compile), and nothing else changes. */
+static void test_unhold(void **state)
+{
+	struct policy p;
+	struct plan a, b;
+	const struct plan_port *released;
+	struct plan_port *held;
+	struct diff d;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	for (int full = 0; full < 2; full++) {
+		enum caps_preset preset =
+		    full ? CAPS_PRESET_FULL : CAPS_PRESET_HOST;
+
+		released = run(&p, preset, true, 0, 0, &a);
+		held = (struct plan_port *)run(&p, preset, true, 0x08, 0, &b);
+		assert_true(compile_pfc_tbf_held(tcomp_qdisc(held, LEAF(3))));
+		assert_false(
+		    compile_pfc_tbf_held(tcomp_qdisc(released, LEAF(3))));
+		/* a fifo, and a released tbf, are not held */
+		assert_false(compile_pfc_tbf_held(tcomp_qdisc(held, LEAF(0))));
+		assert_int_equal(compile_pfc_unhold(held), 1);
+		assert_false(compile_pfc_tbf_held(tcomp_qdisc(held, LEAF(3))));
+		diff_init(&d);
+		assert_int_equal(diff_port(released, held, &d), 0);
+		assert_int_equal(d.n, 0);
+		diff_free(&d);
+		/* nothing is held any more */
+		assert_int_equal(compile_pfc_unhold(held), 0);
+		plan_free(&a);
+		plan_free(&b);
+	}
+	/* a storm's drop (the fifo that takes nothing) is not a hold */
+	held =
+	    (struct plan_port *)run(&p, CAPS_PRESET_HOST, true, 0x08, 0x08, &b);
+	assert_int_equal(compile_pfc_unhold(held), 0);
+	plan_free(&b);
+	policy_free(&p);
+}
+
 int tcomp_run_pfc_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +953,8 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_link_pause_software),
 	    cmocka_unit_test(test_link_pause_software_limits),
+	    cmocka_unit_test(test_nodrop_limit),
+	    cmocka_unit_test(test_unhold),
 	};
 
 	return cmocka_run_group_tests_name("compile_pfc", tests, NULL, NULL);

@@ -509,12 +509,29 @@ void test_decode_foreign(void **state)
 	assert_int_equal(tc_msg_class_parse(m.buf, sizeof(m.buf), &c), 0);
 	assert_false(c.known);
 
-	/* RED with nodrop: valid, but not a plan RED */
+	/* RED with ecn and nodrop: a no-drop queue's plan RED */
 	o = msg_opts(&m, "red", RTM_NEWQDISC, H(4713, 0), H(4791, 5), 0);
 	{
 		struct tc_red_qopt opt = {
 		    .limit = 1000, .qth_min = 10, .qth_max = 20, .Wlog = 1};
-		struct nla_bitfield32 bf = {TC_RED_NODROP, 0xf};
+		struct nla_bitfield32 bf = {TC_RED_ECN | TC_RED_NODROP, 0xf};
+
+		mnl_attr_put(m.nlh, TCA_RED_PARMS, sizeof(opt), &opt);
+		mnl_attr_put_u32(m.nlh, TCA_RED_MAX_P, 1);
+		mnl_attr_put(m.nlh, TCA_RED_FLAGS, sizeof(bf), &bf);
+	}
+	mnl_attr_nest_end(m.nlh, o);
+	assert_int_equal(tc_msg_qdisc_parse(m.buf, sizeof(m.buf), &q), 0);
+	assert_true(q.known);
+	assert_true(q.q.u.red.ecn && q.q.u.red.nodrop);
+	assert_false(q.q.u.red.harddrop);
+
+	/* RED adaptive: valid, but not a plan RED */
+	o = msg_opts(&m, "red", RTM_NEWQDISC, H(4713, 0), H(4791, 5), 0);
+	{
+		struct tc_red_qopt opt = {
+		    .limit = 1000, .qth_min = 10, .qth_max = 20, .Wlog = 1};
+		struct nla_bitfield32 bf = {TC_RED_ADAPTATIVE, 0xf};
 
 		mnl_attr_put(m.nlh, TCA_RED_PARMS, sizeof(opt), &opt);
 		mnl_attr_put_u32(m.nlh, TCA_RED_MAX_P, 1);
