@@ -167,6 +167,10 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.neighbour_arg = a;
 	a->tx.nl = nl;
 	a->lp.nl = nl;
+	a->qs.nl = nl;
+	a->wd.qs = &a->qs;
+	a->tx.qs = &a->qs;
+	a->lp.qs = &a->qs;
 }
 
 void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
@@ -225,6 +229,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
 	lpsend_init(&a->lp);
+	qstats_init(&a->qs);
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
@@ -242,6 +247,7 @@ void agents_free(struct agents *a)
 	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
 	lpsend_free(&a->lp);
+	qstats_free(&a->qs);
 }
 
 /* --- LLDP and DCBX (issue 7) --- */

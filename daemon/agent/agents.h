@@ -56,6 +56,9 @@ struct agents {
 	struct hwcnt hw;
 	/* 802.3x link pause's transmit side (`flowcontrol send on`). */
 	struct lpsend lp;
+	/* The queues' tc statistics, one sampler for the watchdog, the
+	 * transmit side and link pause. */
+	struct qstats qs;
 	/* --- end of software PFC --- */
 };
 

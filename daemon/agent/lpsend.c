@@ -12,6 +12,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "agent/qstats.h"
 #include "core/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
@@ -29,6 +30,8 @@ void lpsend_free(struct lpsend *l)
 	l->v = NULL;
 	l->n = 0;
 	l->next_ms = 0;
+	free(l->idx);
+	l->idx = NULL;
 }
 
 const struct lpsend_port *lpsend_find(const struct lpsend *l,
@@ -159,6 +162,8 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 		lpsend_thresholds(x, e, p);
 		n++;
 	}
+	free(l->idx);
+	l->idx = calloc(n ? n : 1, sizeof(*l->idx));
 	free(l->v);
 	l->v = nv;
 	l->n = n;
@@ -173,32 +178,6 @@ int lpsend_wait(const struct lpsend *l, double now)
 	if (!l->next_ms)
 		return -1;
 	return l->next_ms <= now ? 0 : (int)(l->next_ms - now) + 1;
-}
-
-static int lpsend_stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct lpsend *l = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct tc_stats_obj o;
-	int q;
-
-	if (nlh->nlmsg_type != RTM_NEWQDISC ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
-		return MNL_CB_OK;
-	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES)
-		return MNL_CB_OK;
-	for (size_t i = 0; i < l->n; i++) {
-		struct lpsend_port *x = &l->v[i];
-
-		if (x->ifindex != tcm->tcm_ifindex)
-			continue;
-		if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) == 0 &&
-		    o.obj == TC_MSG_QDISC)
-			x->backlog += o.st.backlog;
-		break;
-	}
-	return MNL_CB_OK;
 }
 
 /* Does another congested port still want FEEDER paused? */
@@ -255,10 +234,32 @@ static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
 	}
 }
 
+/* Every port's backlog, all its queues, as of NOW. */
+static int lpsend_read(struct lpsend *l, double now)
+{
+	int rc;
+
+	for (size_t i = 0; i < l->n; i++) {
+		l->v[i].backlog = 0;
+		if (l->idx)
+			l->idx[i] = l->v[i].ifindex;
+	}
+	if (!l->qs || !l->idx)
+		return -ENOTCONN;
+	rc = qstats_backlogs(l->qs, l->idx, l->n, now);
+	for (size_t i = 0; rc == 0 && i < l->n; i++)
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			const struct tc_stats_counters *st =
+			    qstats_get(l->qs, l->v[i].ifindex, q, now, NULL);
+
+			if (st)
+				l->v[i].backlog += st->backlog;
+		}
+	return rc;
+}
+
 void lpsend_tick(struct lpsend *l, double now)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
 	int rc;
 
 	if (!l->next_ms || now < l->next_ms)
@@ -267,16 +268,11 @@ void lpsend_tick(struct lpsend *l, double now)
 	if (l->next_ms <= now)
 		l->next_ms = now + LPSEND_MS; /* polls missed: skipped */
 	l->polls++;
-	for (size_t i = 0; i < l->n; i++)
-		l->v[i].backlog = 0;
-	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-	if (rc == 0 && l->nl)
-		rc = nlb_dump(l->nl, (struct nlmsghdr *)req, lpsend_stats_cb, l,
-		              &nerr);
-	if (rc < 0 || !l->nl) {
+	rc = lpsend_read(l, now);
+	if (rc < 0) {
 		log_debug(LOG_SUB_WATCHDOG,
 		          "link pause: cannot read the qdisc counters: %s",
-		          strerror(rc < 0 ? -rc : ENOTCONN));
+		          strerror(-rc));
 		return;
 	}
 	for (size_t i = 0; i < l->n; i++) {

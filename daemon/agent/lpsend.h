@@ -1,12 +1,14 @@
-/* lpsend: 802.3x link pause's transmit side on software ports (issue 8),
+/* lpsend: 802.3x link pause's transmit side on software ports,
  * `flowcontrol send on`. The per-port counterpart of txpoll's per-priority
- * PFC, kept apart from it (its own poll and its own qdisc dump) so that
- * each can change how it reads backlogs without the other.
+ * PFC, with a poll of its own; the backlogs come from the sampler that
+ * txpoll and the watchdog share (agent/qstats.h): a read within
+ * QSTATS_SHARE_MS of another agent's is that read.
  *
  * A port with `flowcontrol send on` in a bridge feeds the bridge's other
  * ports: what comes in on it queues in their egress queues. Every
- * LPSEND_MS, lpsend reads the backlog of every leaf of those other ports
- * (one dump of the kernel's qdisc counters) and feeds each port's total to
+ * LPSEND_MS, lpsend reads the backlog of every queue of those other
+ * ports (qstats_backlogs: class dumps of a few ports, else one dump of
+ * every qdisc) and feeds each port's total to
  * the decision of lib/pfcwd/pfctx: at or above xoff a link pause (the
  * largest pause time) goes out of the feeders, refreshed while the total
  * stays above xon; at or below xon one pause of time 0 lets them go, once
@@ -33,6 +35,7 @@
 #include <stdint.h>
 
 #include "agent/frame.h"
+#include "agent/qstats.h"
 #include "agent/softpfc.h"
 #include "core/ports.h"
 #include "kernel/nlb.h"
@@ -64,6 +67,8 @@ struct lpsend {
 	size_t n;
 	double next_ms; /* 0: not polling */
 	struct nlb *nl;
+	struct qstats *qs; /* the daemon's shared sampler */
+	int *idx;          /* scratch: the ports' ifindexes */
 	struct frames *frames;
 	struct softpfc *softpfc;
 	uint64_t polls;

@@ -12,6 +12,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "agent/qstats.h"
 #include "core/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
@@ -24,6 +25,15 @@ void txpoll_init(struct txpoll *t)
 	pfctx_pace_init(&t->pace, TXPOLL_FAST_MS, TXPOLL_IDLE_MS,
 	                TXPOLL_LINGER_MS);
 	t->reference = getenv("ROCED_TXPOLL_REFERENCE") != NULL;
+	t->scan_ms = -1;
+	t->busy_ms = -1;
+}
+
+/* The reference: roced before the shared sampler (every port read at
+ * every fast poll, every feeder disarmed at the first frame). */
+static bool txpoll_ref(const struct txpoll *t)
+{
+	return t->reference || (t->qs && t->qs->reference);
 }
 
 /* Disarm every armed wake (whether it is still a waker or not). */
@@ -71,6 +81,8 @@ void txpoll_free(struct txpoll *t)
 	free(t->wakers);
 	t->wakers = NULL;
 	t->nwakers = 0;
+	free(t->idx);
+	t->idx = NULL;
 }
 
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
@@ -168,8 +180,12 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		x->master = frames_port_master(e->ifname);
 		/* A port keeps what it told its feeders: forgetting a
 		 * pause here would leave them paused until it runs out. */
-		if (old)
+		x->active_ms = -1;
+		x->steady_ms = TXPOLL_FAST_MS;
+		if (old) {
 			memcpy(x->s, old->s, sizeof(x->s));
+			x->active_ms = old->active_ms;
+		}
 		txpoll_thresholds(x, e, p, limit);
 		n++;
 	}
@@ -204,9 +220,12 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		any |= nv[i].nfeeders > 0;
 		t->queues |= nv[i].queues;
 	}
+	free(t->idx);
+	t->idx = calloc(n ? n : 1, sizeof(*t->idx));
 	free(t->v);
 	t->v = nv;
 	t->n = n;
+	t->rescan = true;
 	free(t->wakers);
 	t->wakers = nw;
 	t->nwakers = nwakers;
@@ -229,8 +248,30 @@ void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
 	(void)len;
 	/* Frames that came in before the disarm took effect are still read:
 	 * they change nothing. */
+	if (!txpoll_ref(t)) {
+		struct frame_port *fp =
+		    t->frames ? frames_find(t->frames, ifname) : NULL;
+
+		if (!fp || !fp->wake)
+			return;
+		/* Only this feeder: the others' wakes stay armed, each
+		 * for its own first frame (a flip of a socket filter
+		 * costs a system call per feeder). */
+		frames_wake(t->frames, ifname, false);
+		t->armed = false;
+		t->wakes++;
+		t->rescan = true;
+		t->busy_ms = now; /* the linger starts */
+		log_debug(LOG_SUB_WATCHDOG,
+		          "%s: traffic came in: software PFC transmit reads "
+		          "every port",
+		          ifname);
+		txpoll_hurry(t, now);
+		return;
+	}
 	if (!t->armed)
 		return;
+	t->rescan = true;
 	log_debug(LOG_SUB_WATCHDOG,
 	          "%s: traffic came in: software PFC transmit reads the "
 	          "backlogs every %.0f ms",
@@ -251,34 +292,6 @@ int txpoll_wait(const struct txpoll *t, double now)
 	if (!t->next_ms)
 		return -1;
 	return t->next_ms <= now ? 0 : (int)(t->next_ms - now) + 1;
-}
-
-static int txpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct txpoll *t = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct tc_stats_obj o;
-	int q;
-
-	if (nlh->nlmsg_type != RTM_NEWQDISC ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
-		return MNL_CB_OK;
-	/* Most of the dump is other queues' leaves and roots: passed over
-	 * without a look at the ports. */
-	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES || !(t->queues & (1u << q)))
-		return MNL_CB_OK;
-	for (size_t i = 0; i < t->n; i++) {
-		struct txpoll_port *x = &t->v[i];
-
-		if (x->ifindex != tcm->tcm_ifindex || !(x->queues & (1u << q)))
-			continue;
-		if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) == 0 &&
-		    o.obj == TC_MSG_QDISC)
-			x->backlog[q] = o.st.backlog;
-		break;
-	}
-	return MNL_CB_OK;
 }
 
 /* Does another congested port still pause priority P out of FEEDER? */
@@ -337,23 +350,129 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 	}
 }
 
-int txpoll_read(struct txpoll *t)
+/* Is X worth a read between scans: busy, or its queues sent something,
+ * lately? */
+static bool txpoll_active(const struct txpoll_port *x, double now)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
+	return x->active_ms >= 0 && now >= x->active_ms &&
+	       now - x->active_ms < TXPOLL_LINGER_MS;
+}
+
+/* Is X read between scans at NOW: busy (every poll), or active and its
+ * steady interval over? */
+static bool txpoll_due(const struct txpoll_port *x, double now)
+{
+	if (!x->nfeeders)
+		return false;
+	if (x->busy)
+		return true;
+	return txpoll_active(x, now) &&
+	       (now < x->read_ms || now - x->read_ms >= x->steady_ms - 0.5);
+}
+
+/* Take what the sampler says of X's queues. */
+static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
+{
+	struct txpoll_count *c = NULL;
+	double steady = TXPOLL_STEADY_MS;
+	bool moved = false;
+
+	x->fresh = true;
+	x->read_ms = now;
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		enum qstats_src src = QSTATS_NONE;
+		const struct tc_stats_counters *st;
+		uint32_t xoff = 0;
+
+		if (!(x->queues & (1u << q)))
+			continue;
+		st = qstats_get(t->qs, x->ifindex, q, now, &src);
+		x->backlog[q] = st ? st->backlog : 0;
+		if (!st)
+			continue;
+		/* The leaf's counters and the class's are two sets: each is
+		 * compared with its own last values. */
+		c = &x->cnt[src == QSTATS_LEAF ? 0 : 1];
+		for (unsigned p = 0; p < POLICY_NPRIO; p++)
+			if ((x->prios[q] & (1u << p)) && x->t[p].xoff &&
+			    (!xoff || x->t[p].xoff < xoff))
+				xoff = x->t[p].xoff;
+		if (c->set && now > c->at_ms) {
+			double rate = (double)(st->bytes - c->bytes[q]) /
+			              (now - c->at_ms); /* bytes a ms */
+
+			moved = moved || st->packets != c->pkts[q];
+			/* Read again before the queue could reach xoff at
+			 * TXPOLL_STEADY_SAFETY times the rate it sends. */
+			if (rate > 0 && xoff &&
+			    xoff / (TXPOLL_STEADY_SAFETY * rate) < steady)
+				steady = xoff / (TXPOLL_STEADY_SAFETY * rate);
+		}
+		c->pkts[q] = st->packets;
+		c->bytes[q] = st->bytes;
+		moved = moved || st->backlog;
+	}
+	if (c) {
+		x->cnt[0].at_ms = c == &x->cnt[0] ? now : x->cnt[0].at_ms;
+		x->cnt[1].at_ms = c == &x->cnt[1] ? now : x->cnt[1].at_ms;
+		c->set = true;
+	}
+	x->steady_ms = steady < TXPOLL_FAST_MS ? TXPOLL_FAST_MS : steady;
+	if (moved)
+		x->active_ms = now;
+}
+
+int txpoll_read(struct txpoll *t, double now)
+{
+	bool full;
+	size_t k = 0;
 	int rc;
 
 	for (size_t i = 0; i < t->n; i++)
-		memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
-	if (!t->nl)
+		t->v[i].fresh = false;
+	if (!t->qs)
 		return -ENOTCONN;
-	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-	if (rc == 0)
-		rc = nlb_dump(t->nl, (struct nlmsghdr *)req, txpoll_stats_cb, t,
-		              &nerr);
-	if (rc < 0)
+	/* A port held by its peer only fills: read it. */
+	for (size_t i = 0; t->softpfc && i < t->softpfc->n; i++)
+		if (t->softpfc->v[i].held) {
+			struct txpoll_port *x =
+			    (struct txpoll_port *)txpoll_find(
+			        t, t->softpfc->v[i].ifname);
+
+			if (x) {
+				x->active_ms = now;
+				x->busy = true;
+			}
+		}
+	full = txpoll_ref(t) || t->nowake || t->rescan || t->scan_ms < 0 ||
+	       now < t->scan_ms || now - t->scan_ms >= TXPOLL_SCAN_MS - 0.5;
+	if (!full && !t->idx)
+		full = true;
+	if (!full) {
 		for (size_t i = 0; i < t->n; i++)
+			if (txpoll_due(&t->v[i], now))
+				t->idx[k++] = t->v[i].ifindex;
+		if (k > QSTATS_CLASS_PORTS)
+			full = true;
+	}
+	if (full) {
+		t->scans++;
+		t->rescan = false;
+		t->scan_ms = now;
+		rc = qstats_leaves(t->qs, now);
+		for (size_t i = 0; rc == 0 && i < t->n; i++)
+			txpoll_take(t, &t->v[i], now);
+	} else {
+		rc = k ? qstats_backlogs(t->qs, t->idx, k, now) : 0;
+		for (size_t i = 0; rc == 0 && i < t->n; i++)
+			if (txpoll_due(&t->v[i], now))
+				txpoll_take(t, &t->v[i], now);
+	}
+	if (rc < 0)
+		for (size_t i = 0; i < t->n; i++) {
+			t->v[i].fresh = false;
 			memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
+		}
 	return rc;
 }
 
@@ -412,28 +531,71 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 		}
 }
 
+/* The interval to the next poll after one at NOW (the pace without the
+ * reference): fast while a port is busy; while ports only carry traffic,
+ * when the first of them or the next scan is due; after the last busy
+ * or active poll, scans for TXPOLL_LINGER_MS; then asleep, the feeders'
+ * wakes armed, a scan every TXPOLL_IDLE_MS. */
+static double txpoll_pace(struct txpoll *t, bool busy, double now)
+{
+	double due = t->scan_ms + TXPOLL_SCAN_MS;
+	bool active = false;
+
+	for (size_t i = 0; !busy && i < t->n; i++) {
+		const struct txpoll_port *x = &t->v[i];
+
+		if (!x->nfeeders || !txpoll_active(x, now))
+			continue;
+		active = true;
+		if (x->read_ms + x->steady_ms < due)
+			due = x->read_ms + x->steady_ms;
+	}
+	if (busy)
+		return TXPOLL_FAST_MS;
+	if (active || (t->busy_ms >= 0 && now - t->busy_ms < TXPOLL_LINGER_MS))
+		return due - now > TXPOLL_FAST_MS ? due - now : TXPOLL_FAST_MS;
+	if (t->nowake || (!t->armed && !txpoll_arm(t)))
+		return TXPOLL_FAST_MS; /* no wake: nothing may sleep */
+	return TXPOLL_IDLE_MS;
+}
+
 void txpoll_tick(struct txpoll *t, double now)
 {
-	bool busy = false;
+	bool busy = false, active = false;
 	double iv;
 	int rc;
 
 	if (!t->next_ms || now < t->next_ms)
 		return;
 	t->polls++;
-	rc = txpoll_read(t);
+	rc = txpoll_read(t, now);
 	if (rc < 0)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < t->n; i++) {
 		struct txpoll_port *x = &t->v[i];
 
-		if (!x->nfeeders)
+		if (!x->nfeeders || !x->fresh)
 			continue;
 		txpoll_port_step(t, x, now);
-		busy = busy || txpoll_busy(x);
+		x->busy = txpoll_busy(x);
+		if (x->busy)
+			x->active_ms = now;
+		busy = busy || x->busy;
 	}
 	busy = busy || txpoll_held(t);
+	if (!txpoll_ref(t)) {
+		for (size_t i = 0; i < t->n; i++)
+			active = active || (t->v[i].nfeeders &&
+			                    txpoll_active(&t->v[i], now));
+		if (busy || active)
+			t->busy_ms = now;
+		iv = txpoll_pace(t, busy, now);
+		if (iv <= TXPOLL_FAST_MS)
+			t->fast_polls++;
+		t->next_ms = now + iv;
+		return;
+	}
 	iv = t->reference ? TXPOLL_FAST_MS
 	                  : pfctx_pace_next(&t->pace, busy, now);
 	if (iv > TXPOLL_FAST_MS && !t->armed && (t->nowake || !txpoll_arm(t)))
