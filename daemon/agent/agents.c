@@ -171,6 +171,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.qs = &a->qs;
 	a->tx.qs = &a->qs;
 	a->lp.qs = &a->qs;
+	a->contrib.impl = nl;
+	a->tx.ports = ports;
 }
 
 void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
@@ -230,6 +232,8 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->tx.softpfc = &a->softpfc;
 	lpsend_init(&a->lp);
 	qstats_init(&a->qs);
+	contrib_init(&a->contrib, &contrib_ops_kernel, NULL);
+	a->tx.contrib = &a->contrib;
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
@@ -248,6 +252,7 @@ void agents_free(struct agents *a)
 	txpoll_free(&a->tx);
 	lpsend_free(&a->lp);
 	qstats_free(&a->qs);
+	contrib_free(&a->contrib);
 }
 
 /* --- LLDP and DCBX (issue 7) --- */

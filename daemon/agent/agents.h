@@ -59,6 +59,8 @@ struct agents {
 	/* The queues' tc statistics, one sampler for the watchdog, the
 	 * transmit side and link pause. */
 	struct qstats qs;
+	/* What each port feeds: pause only the contributors. */
+	struct contrib contrib;
 	/* --- end of software PFC --- */
 };
 

@@ -149,6 +149,15 @@ static void txpoll_thresholds(struct txpoll_port *x, const struct ports_port *e,
 		}
 }
 
+/* The bit of feeder NAME in X's masks; 0 when it is not X's feeder. */
+static uint64_t txpoll_feeder_bit(const struct txpoll_port *x, const char *name)
+{
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if (!strcmp(x->feeders[k], name))
+			return 1ull << k;
+	return 0;
+}
+
 void txpoll_sync(struct txpoll *t, const struct ports *r,
                  const struct policy *p, double now)
 {
@@ -208,12 +217,24 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 			    x->nfeeders == TXPOLL_FEEDERS_MAX)
 				continue;
 			x->feeder_pfc[x->nfeeders] = pfc;
+			x->feeder_idx[x->nfeeders] = t->frames->v[j].ifindex;
 			snprintf(x->feeders[x->nfeeders++],
 			         sizeof(x->feeders[0]), "%s", fn);
 			feeds = true;
 		}
 		if (feeds)
 			snprintf(nw[nwakers++], sizeof(nw[0]), "%s", fn);
+	}
+	/* Who each port had paused, by name: the feeders may have moved. */
+	for (size_t i = 0; i < n; i++) {
+		const struct txpoll_port *old = txpoll_find(t, nv[i].ifname);
+
+		for (unsigned pr = 0; old && pr < POLICY_NPRIO; pr++)
+			for (size_t k = 0; k < old->nfeeders; k++)
+				if (old->paused_by[pr] & (1ull << k))
+					nv[i].paused_by[pr] |=
+					    txpoll_feeder_bit(&nv[i],
+					                      old->feeders[k]);
 	}
 	t->queues = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -261,6 +282,7 @@ void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
 		t->armed = false;
 		t->wakes++;
 		t->rescan = true;
+		t->wake_scans = TXPOLL_WAKE_SCANS;
 		t->busy_ms = now; /* the linger starts */
 		log_debug(LOG_SUB_WATCHDOG,
 		          "%s: traffic came in: software PFC transmit reads "
@@ -302,18 +324,17 @@ static bool txpoll_paused_elsewhere(const struct txpoll *t,
 	for (size_t i = 0; i < t->n; i++) {
 		const struct txpoll_port *o = &t->v[i];
 
-		if (o == self || !o->s[p].paused)
-			continue;
-		for (size_t k = 0; k < o->nfeeders; k++)
-			if (!strcmp(o->feeders[k], feeder))
-				return true;
+		if (o != self &&
+		    (o->paused_by[p] & txpoll_feeder_bit(o, feeder)))
+			return true;
 	}
 	return false;
 }
 
-/* Send a PFC frame for priority P (QUANTA; 0: XON) out of X's feeders. */
+/* Send a PFC frame for priority P (QUANTA; 0: XON) out of the feeders of
+ * X in MASK. */
 static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
-                        unsigned p, uint16_t quanta)
+                        unsigned p, uint16_t quanta, uint64_t mask)
 {
 	for (size_t k = 0; k < x->nfeeders; k++) {
 		struct frame_port *fp = frames_find(t->frames, x->feeders[k]);
@@ -322,7 +343,8 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 		uint8_t buf[PFC_FRAME_MIN];
 		int len, rc;
 
-		if (!fp || fp->fd < 0 || !(x->feeder_pfc[k] & (1u << p)))
+		if (!(mask & (1ull << k)) || !fp || fp->fd < 0 ||
+		    !(x->feeder_pfc[k] & (1u << p)))
 			continue;
 		if (!quanta && txpoll_paused_elsewhere(t, x, fp->ifname, p))
 			continue;
@@ -348,6 +370,15 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 		else
 			sp->c.tx_xon[p]++;
 	}
+}
+
+/* Does X pause a priority of queue Q? */
+static bool txpoll_paused_q(const struct txpoll_port *x, unsigned q)
+{
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if ((x->prios[q] & (1u << p)) && x->s[p].paused)
+			return true;
+	return false;
 }
 
 /* Is X worth a read between scans: busy, or its queues sent something,
@@ -444,8 +475,9 @@ int txpoll_read(struct txpoll *t, double now)
 				x->busy = true;
 			}
 		}
-	full = txpoll_ref(t) || t->nowake || t->rescan || t->scan_ms < 0 ||
-	       now < t->scan_ms || now - t->scan_ms >= TXPOLL_SCAN_MS - 0.5;
+	full = txpoll_ref(t) || t->nowake || t->rescan || t->wake_scans ||
+	       t->scan_ms < 0 || now < t->scan_ms ||
+	       now - t->scan_ms >= TXPOLL_SCAN_MS - 0.5;
 	if (!full && !t->idx)
 		full = true;
 	if (!full) {
@@ -458,6 +490,8 @@ int txpoll_read(struct txpoll *t, double now)
 	if (full) {
 		t->scans++;
 		t->rescan = false;
+		if (t->wake_scans)
+			t->wake_scans--;
 		t->scan_ms = now;
 		rc = qstats_leaves(t->qs, now);
 		for (size_t i = 0; rc == 0 && i < t->n; i++)
@@ -502,6 +536,74 @@ static bool txpoll_held(const struct txpoll *t)
 	return false;
 }
 
+/* Every feeder of X. */
+static uint64_t txpoll_all(const struct txpoll_port *x)
+{
+	return x->nfeeders >= 64 ? ~0ull : (1ull << x->nfeeders) - 1;
+}
+
+/* What each feeder of X has sent toward queue Q of X so far, into OUT;
+ * 0 or -errno (the kernel does not count, or X's plan is gone). */
+static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
+                         unsigned q, uint64_t *out, double now)
+{
+	const struct ports_port *e =
+	    t->ports ? ports_find(t->ports, x->ifname) : NULL;
+
+	if (!t->contrib || !e || !e->applied)
+		return -ENOENT;
+	return contrib_counts(t->contrib, x->ifindex, x->master, &e->plan, q,
+	                      x->feeder_idx, x->nfeeders, out, now);
+}
+
+/* The feeders of X whose traffic entered queue Q since the last look
+ * (the last decision, or the last time the queue was seen empty): the
+ * ones a pause goes to. Every feeder when the kernel does not count, or
+ * when none did (what fills the queue comes from where roced cannot
+ * tell: pausing every port is what keeps the class lossless). */
+static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
+                                    unsigned q, double now)
+{
+	uint64_t cur[TXPOLL_FEEDERS_MAX], mask = 0;
+
+	if (txpoll_counts(t, x, q, cur, now) < 0) {
+		x->cbase_ok &= (uint8_t) ~(1u << q);
+		return txpoll_all(x);
+	}
+	for (size_t k = 0; (x->cbase_ok & (1u << q)) && k < x->nfeeders; k++)
+		if (cur[k] > x->cbase[q][k])
+			mask |= 1ull << k;
+	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok |= (uint8_t)(1u << q);
+	x->cbase_ms[q] = now;
+	if (!mask) {
+		for (unsigned p = 0; p < POLICY_NPRIO; p++)
+			if (x->prios[q] & (1u << p))
+				mask |= x->paused_by[p];
+		if (!mask)
+			mask = txpoll_all(x);
+	}
+	return mask;
+}
+
+/* Queue Q of X is empty and not paused: what its feeders sent so far is
+ * the start of the next window (at most every TXPOLL_WINDOW_MS). */
+static void txpoll_window(struct txpoll *t, struct txpoll_port *x, unsigned q,
+                          double now)
+{
+	uint64_t cur[TXPOLL_FEEDERS_MAX];
+
+	if (!t->contrib || t->contrib->err ||
+	    ((x->cbase_ok & (1u << q)) && now >= x->cbase_ms[q] &&
+	     now - x->cbase_ms[q] < TXPOLL_WINDOW_MS))
+		return;
+	if (txpoll_counts(t, x, q, cur, now) < 0)
+		return;
+	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok |= (uint8_t)(1u << q);
+	x->cbase_ms[q] = now;
+}
+
 static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
                              double now)
 {
@@ -509,6 +611,7 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 		for (unsigned p = 0; p < POLICY_NPRIO; p++) {
 			enum pfctx_action a;
 			double refresh;
+			uint64_t mask;
 
 			if (!(x->prios[q] & (1u << p)))
 				continue;
@@ -521,13 +624,22 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			               refresh, now);
 			if (a == PFCTX_NONE)
 				continue;
+			if (a == PFCTX_PAUSE) {
+				mask = txpoll_contributors(t, x, q, now);
+				x->paused_by[p] |= mask;
+				mask = x->paused_by[p];
+			} else {
+				mask = x->paused_by[p];
+				x->paused_by[p] = 0;
+			}
 			log_debug(LOG_SUB_WATCHDOG,
 			          "%s: priority %u backlog %u bytes: "
-			          "%s to the bridge's other ports",
+			          "%s to %d of the bridge's %zu other ports",
 			          x->ifname, p, x->backlog[q],
-			          a == PFCTX_PAUSE ? "pause" : "XON");
+			          a == PFCTX_PAUSE ? "pause" : "XON",
+			          __builtin_popcountll(mask), x->nfeeders);
 			txpoll_send(t, x, p,
-			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0);
+			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0, mask);
 		}
 }
 
@@ -550,7 +662,7 @@ static double txpoll_pace(struct txpoll *t, bool busy, double now)
 		if (x->read_ms + x->steady_ms < due)
 			due = x->read_ms + x->steady_ms;
 	}
-	if (busy)
+	if (busy || t->wake_scans)
 		return TXPOLL_FAST_MS;
 	if (active || (t->busy_ms >= 0 && now - t->busy_ms < TXPOLL_LINGER_MS))
 		return due - now > TXPOLL_FAST_MS ? due - now : TXPOLL_FAST_MS;
@@ -579,6 +691,10 @@ void txpoll_tick(struct txpoll *t, double now)
 			continue;
 		txpoll_port_step(t, x, now);
 		x->busy = txpoll_busy(x);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			if ((x->queues & (1u << q)) && !x->backlog[q] &&
+			    !txpoll_paused_q(x, q))
+				txpoll_window(t, x, q, now);
 		if (x->busy)
 			x->active_ms = now;
 		busy = busy || x->busy;

@@ -57,6 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/contrib.h"
 #include "agent/frame.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
@@ -72,6 +73,9 @@
 #define TXPOLL_FAST_MS   2.0
 #define TXPOLL_IDLE_MS   1000.0
 #define TXPOLL_LINGER_MS 100.0
+/* A feeder's first frame brings this many scans at the fast pace: the
+ * queue its traffic goes to may show it only on the next. */
+#define TXPOLL_WAKE_SCANS 3
 /* Every port read (a scan: one qdisc dump), while awake. */
 #define TXPOLL_SCAN_MS 100.0
 /* A port whose queues carry traffic without a backlog is read again
@@ -88,6 +92,10 @@
 #define TXPOLL_REACTION_MS (TXPOLL_FAST_MS + 2.2)
 
 #define TXPOLL_FEEDERS_MAX 64
+/* While a port carries traffic with its queue empty, the window of what
+ * its feeders sent starts anew at most this often: a pause goes to the
+ * feeders whose traffic entered the queue since (contrib.h). */
+#define TXPOLL_WINDOW_MS 50.0
 
 struct txpoll_port {
 	char ifname[POLICY_IFNAME_MAX];
@@ -118,7 +126,16 @@ struct txpoll_port {
 	 * PFC goes out of a port only for those, as a switch with PFC
 	 * off on a port sends none there. */
 	uint8_t feeder_pfc[TXPOLL_FEEDERS_MAX];
+	int feeder_idx[TXPOLL_FEEDERS_MAX]; /* their ifindexes */
 	size_t nfeeders;
+	/* The feeders (bit k: feeders[k]) each priority is paused out of
+	 * by this port: the contributors to its queue, kept until XON. */
+	uint64_t paused_by[POLICY_NPRIO];
+	/* What each feeder had sent toward each queue at the start of the
+	 * window (contrib.h), when (CBASE_MS), and for which queues. */
+	uint64_t cbase[POLICY_NQUEUES][TXPOLL_FEEDERS_MAX];
+	double cbase_ms[POLICY_NQUEUES];
+	uint8_t cbase_ok;
 };
 
 struct txpoll {
@@ -134,13 +151,18 @@ struct txpoll {
 	bool armed;  /* every waker's wake is armed: the pace may sleep */
 	bool nowake; /* arming failed since the last sync: stay fast */
 	struct nlb *nl;
-	struct qstats *qs; /* the daemon's shared sampler */
-	double scan_ms;    /* the last read of every port; < 0: none */
-	bool rescan;       /* traffic came in or the ports changed */
-	double busy_ms;    /* the last poll with a port busy or active */
-	int *idx;          /* scratch: the ports read between scans */
+	struct qstats *qs;   /* the daemon's shared sampler */
+	double scan_ms;      /* the last read of every port; < 0: none */
+	bool rescan;         /* traffic came in or the ports changed */
+	unsigned wake_scans; /* scans still due at the fast pace */
+	double busy_ms;      /* the last poll with a port busy or active */
+	int *idx;            /* scratch: the ports read between scans */
 	struct frames *frames;
 	struct softpfc *softpfc;
+	/* What each port feeds (NULL: every feeder is paused), and the
+	 * registry whose plans classify it. */
+	struct contrib *contrib;
+	const struct ports *ports;
 	uint64_t polls, fast_polls, wakes, scans;
 };
 
