@@ -173,6 +173,7 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->lp.qs = &a->qs;
 	a->contrib.impl = nl;
 	a->tx.ports = ports;
+	a->lp.ports = ports;
 }
 
 void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
@@ -234,6 +235,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	qstats_init(&a->qs);
 	contrib_init(&a->contrib, &contrib_ops_kernel, NULL);
 	a->tx.contrib = &a->contrib;
+	a->lp.contrib = &a->contrib;
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);

@@ -171,6 +171,10 @@ int contrib_counts(struct contrib *c, int port, int master,
 			;
 		if (k == n || !contrib_toward(c, e->mac, port, master))
 			continue;
+		if (q == CONTRIB_ANY_QUEUE) {
+			out[k] += e->packets;
+			continue;
+		}
 		if (memo[pi][di] == -2)
 			memo[pi][di] =
 			    (int8_t)plan_classify(pp, e->pcp, e->dscp);

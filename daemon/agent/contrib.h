@@ -87,8 +87,13 @@ void contrib_init(struct contrib *c, const struct contrib_ops *ops, void *impl);
 void contrib_free(struct contrib *c);
 /* Start counting (again after a failure); 0 or -errno, logged once. */
 int contrib_start(struct contrib *c);
+/* Q for every queue of the port: link pause stops a port whatever the
+ * class. */
+#define CONTRIB_ANY_QUEUE 0xffu
+
 /* Frames so far from each of the N ports FEEDER toward PORT of bridge
- * MASTER that PP (PORT's plan) puts in queue Q, as of NOW, into OUT;
+ * MASTER that PP (PORT's plan) puts in queue Q (CONTRIB_ANY_QUEUE: any),
+ * as of NOW, into OUT;
  * 0, or -errno when the kernel does not count. */
 int contrib_counts(struct contrib *c, int port, int master,
                    const struct plan_port *pp, unsigned q, const int *feeder,

@@ -109,6 +109,30 @@ static bool lpsend_sender(const struct ports_port *e)
 	return e->applied && e->plan.dcb.software && e->plan.dcb.pause_tx;
 }
 
+/* The bit of feeder NAME in X's masks; 0 when it is not X's feeder. */
+static uint64_t lpsend_feeder_bit(const struct lpsend_port *x, const char *name)
+{
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if (!strcmp(x->feeders[k], name))
+			return 1ull << k;
+	return 0;
+}
+
+/* IFNAME's bridge (MASTER_FN, for tests, else sysfs). */
+static int lpsend_master(const struct lpsend *l, const char *ifname)
+{
+	return l->master_fn ? l->master_fn(ifname) : frames_port_master(ifname);
+}
+
+/* IFNAME's ifindex: its frame port's, else the kernel's. */
+static int lpsend_ifindex(const struct lpsend *l, const char *ifname)
+{
+	struct frame_port *fp =
+	    l->frames ? frames_find(l->frames, ifname) : NULL;
+
+	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
+}
+
 void lpsend_sync(struct lpsend *l, const struct ports *r,
                  const struct policy *p, double now)
 {
@@ -125,7 +149,7 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 
 		if (!lpsend_sender(&r->v[i]) || !fp || fp->fd < 0)
 			continue;
-		m = frames_port_master(r->v[i].ifname);
+		m = lpsend_master(l, r->v[i].ifname);
 		if (!m)
 			continue;
 		masters[ns] = m;
@@ -145,20 +169,28 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 			continue;
 		memset(x, 0, sizeof(*x));
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
-		x->master = frames_port_master(e->ifname);
+		x->master = lpsend_master(l, e->ifname);
 		for (size_t k = 0; x->master && k < ns; k++)
 			if (masters[k] == x->master &&
-			    strcmp(senders[k], x->ifname))
+			    strcmp(senders[k], x->ifname)) {
+				x->feeder_idx[x->nfeeders] =
+				    lpsend_ifindex(l, senders[k]);
 				snprintf(x->feeders[x->nfeeders++],
 				         sizeof(x->feeders[0]), "%s",
 				         senders[k]);
+			}
 		if (!x->nfeeders)
 			continue;
-		x->ifindex = (int)if_nametoindex(e->ifname);
+		x->ifindex = lpsend_ifindex(l, e->ifname);
 		/* A port keeps what it told its feeders: forgetting a pause
 		 * here would leave them paused until it runs out. */
-		if (old)
+		if (old) {
 			x->s = old->s;
+			for (size_t k = 0; k < old->nfeeders; k++)
+				if (old->paused_by & (1ull << k))
+					x->paused_by |= lpsend_feeder_bit(
+					    x, old->feeders[k]);
+		}
 		lpsend_thresholds(x, e, p);
 		n++;
 	}
@@ -188,18 +220,75 @@ static bool lpsend_paused_elsewhere(const struct lpsend *l,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct lpsend_port *o = &l->v[i];
 
-		if (o == self || !o->s.paused)
-			continue;
-		for (size_t k = 0; k < o->nfeeders; k++)
-			if (!strcmp(o->feeders[k], feeder))
-				return true;
+		if (o != self && (o->paused_by & lpsend_feeder_bit(o, feeder)))
+			return true;
 	}
 	return false;
 }
 
-/* Send an 802.3x pause of QUANTA (0: XON) out of X's feeders. */
+/* Every feeder of X. */
+static uint64_t lpsend_all(const struct lpsend_port *x)
+{
+	return x->nfeeders >= 64 ? ~0ull : (1ull << x->nfeeders) - 1;
+}
+
+/* What each feeder of X has sent toward X so far (any class), into OUT;
+ * 0 or -errno. */
+static int lpsend_counts(struct lpsend *l, const struct lpsend_port *x,
+                         uint64_t *out, double now)
+{
+	const struct ports_port *e =
+	    l->ports ? ports_find(l->ports, x->ifname) : NULL;
+
+	if (!l->contrib || !e || !e->applied)
+		return -ENOENT;
+	return contrib_counts(l->contrib, x->ifindex, x->master, &e->plan,
+	                      CONTRIB_ANY_QUEUE, x->feeder_idx, x->nfeeders,
+	                      out, now);
+}
+
+/* The feeders of X whose traffic entered its queues since the window
+ * began, or every feeder (as txpoll_contributors()). */
+static uint64_t lpsend_contributors(struct lpsend *l, struct lpsend_port *x,
+                                    double now)
+{
+	uint64_t cur[LPSEND_FEEDERS_MAX], mask = 0;
+
+	if (lpsend_counts(l, x, cur, now) < 0) {
+		x->cbase_ok = false;
+		return lpsend_all(x);
+	}
+	for (size_t k = 0; x->cbase_ok && k < x->nfeeders; k++)
+		if (cur[k] > x->cbase[k])
+			mask |= 1ull << k;
+	memcpy(x->cbase, cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok = true;
+	x->cbase_ms = now;
+	if (!mask)
+		mask = x->paused_by ? x->paused_by : lpsend_all(x);
+	return mask;
+}
+
+/* X's queues are empty and it pauses nobody: the window starts anew (at
+ * most every LPSEND_WINDOW_MS). */
+static void lpsend_window(struct lpsend *l, struct lpsend_port *x, double now)
+{
+	uint64_t cur[LPSEND_FEEDERS_MAX];
+
+	if (!l->contrib || l->contrib->err ||
+	    (x->cbase_ok && now >= x->cbase_ms &&
+	     now - x->cbase_ms < LPSEND_WINDOW_MS) ||
+	    lpsend_counts(l, x, cur, now) < 0)
+		return;
+	memcpy(x->cbase, cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok = true;
+	x->cbase_ms = now;
+}
+
+/* Send an 802.3x pause of QUANTA (0: XON) out of the feeders of X in
+ * MASK. */
 static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
-                        uint16_t quanta)
+                        uint16_t quanta, uint64_t mask)
 {
 	for (size_t k = 0; k < x->nfeeders; k++) {
 		struct frame_port *fp = frames_find(l->frames, x->feeders[k]);
@@ -208,7 +297,7 @@ static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
 		uint8_t buf[PFC_FRAME_MIN];
 		int len, rc;
 
-		if (!fp || fp->fd < 0)
+		if (!(mask & (1ull << k)) || !fp || fp->fd < 0)
 			continue;
 		if (!quanta && lpsend_paused_elsewhere(l, x, fp->ifname))
 			continue;
@@ -282,14 +371,26 @@ void lpsend_tick(struct lpsend *l, double now)
 		double refresh = pfctx_refresh_ms(0, LPSEND_MS);
 		enum pfctx_action a =
 		    pfctx_step(&x->s, &x->t, x->backlog, refresh, now);
+		uint64_t mask;
 
-		if (a == PFCTX_NONE)
+		if (a == PFCTX_NONE) {
+			if (!x->backlog && !x->s.paused)
+				lpsend_window(l, x, now);
 			continue;
+		}
+		if (a == PFCTX_PAUSE) {
+			x->paused_by |= lpsend_contributors(l, x, now);
+			mask = x->paused_by;
+		} else {
+			mask = x->paused_by;
+			x->paused_by = 0;
+		}
 		log_debug(LOG_SUB_WATCHDOG,
-		          "%s: backlog %llu bytes: link %s to the bridge's "
-		          "ports with flowcontrol send on",
+		          "%s: backlog %llu bytes: link %s to %d of the "
+		          "bridge's %zu ports with flowcontrol send on",
 		          x->ifname, (unsigned long long)x->backlog,
-		          a == PFCTX_PAUSE ? "pause" : "XON");
-		lpsend_send(l, x, a == PFCTX_PAUSE ? PFCTX_QUANTA : 0);
+		          a == PFCTX_PAUSE ? "pause" : "XON",
+		          __builtin_popcountll(mask), x->nfeeders);
+		lpsend_send(l, x, a == PFCTX_PAUSE ? PFCTX_QUANTA : 0, mask);
 	}
 }

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/contrib.h"
 #include "agent/frame.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
@@ -47,6 +48,9 @@
 #define LPSEND_MS          2.0
 #define LPSEND_REACTION_MS (LPSEND_MS + 2.2)
 #define LPSEND_FEEDERS_MAX 64
+/* The window of what the feeders sent starts anew at most this often
+ * while the port's queues are empty (as txpoll's TXPOLL_WINDOW_MS). */
+#define LPSEND_WINDOW_MS 50.0
 
 /* A port whose egress queues link pause protects. */
 struct lpsend_port {
@@ -59,7 +63,16 @@ struct lpsend_port {
 	/* The bridge's other ports with `flowcontrol send on` and a frame
 	 * socket (at the last sync). */
 	char feeders[LPSEND_FEEDERS_MAX][POLICY_IFNAME_MAX];
+	int feeder_idx[LPSEND_FEEDERS_MAX]; /* their ifindexes */
 	size_t nfeeders;
+	/* The feeders (bit k: feeders[k]) this port pauses: those whose
+	 * traffic entered its queues, until XON. */
+	uint64_t paused_by;
+	/* What each feeder had sent toward the port at the start of the
+	 * window (agent/contrib.h), and when. */
+	uint64_t cbase[LPSEND_FEEDERS_MAX];
+	bool cbase_ok;
+	double cbase_ms;
 };
 
 struct lpsend {
@@ -71,6 +84,13 @@ struct lpsend {
 	int *idx;          /* scratch: the ports' ifindexes */
 	struct frames *frames;
 	struct softpfc *softpfc;
+	/* What each port feeds (NULL: every sender is paused), and the
+	 * registry of the ports' plans. */
+	struct contrib *contrib;
+	const struct ports *ports;
+	/* The bridge of a port, 0 for none (NULL: frames_port_master();
+	 * tests give their own). */
+	int (*master_fn)(const char *ifname);
 	uint64_t polls;
 };
 

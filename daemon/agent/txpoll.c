@@ -158,6 +158,21 @@ static uint64_t txpoll_feeder_bit(const struct txpoll_port *x, const char *name)
 	return 0;
 }
 
+/* IFNAME's bridge (MASTER_FN, for tests, else sysfs). */
+static int txpoll_master(const struct txpoll *t, const char *ifname)
+{
+	return t->master_fn ? t->master_fn(ifname) : frames_port_master(ifname);
+}
+
+/* IFNAME's ifindex: its frame port's, else the kernel's. */
+static int txpoll_ifindex(const struct txpoll *t, const char *ifname)
+{
+	struct frame_port *fp =
+	    t->frames ? frames_find(t->frames, ifname) : NULL;
+
+	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
+}
+
 void txpoll_sync(struct txpoll *t, const struct ports *r,
                  const struct policy *p, double now)
 {
@@ -185,8 +200,8 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		if (!x->queues)
 			continue;
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
-		x->ifindex = (int)if_nametoindex(e->ifname);
-		x->master = frames_port_master(e->ifname);
+		x->ifindex = txpoll_ifindex(t, e->ifname);
+		x->master = txpoll_master(t, e->ifname);
 		/* A port keeps what it told its feeders: forgetting a
 		 * pause here would leave them paused until it runs out. */
 		x->active_ms = -1;
@@ -203,7 +218,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		const struct ports_port *fe = ports_find(r, fn);
-		int m = frames_port_master(fn);
+		int m = txpoll_master(t, fn);
 		bool feeds = false;
 		/* A hardware feeder pauses its peer itself. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software

@@ -159,6 +159,9 @@ struct txpoll {
 	int *idx;            /* scratch: the ports read between scans */
 	struct frames *frames;
 	struct softpfc *softpfc;
+	/* The bridge of a port, 0 for none (NULL: frames_port_master();
+	 * tests give their own). */
+	int (*master_fn)(const char *ifname);
 	/* What each port feeds (NULL: every feeder is paused), and the
 	 * registry whose plans classify it. */
 	struct contrib *contrib;
