@@ -386,8 +386,9 @@ void lpsend_tick(struct lpsend *l, double now)
 			x->paused_by = 0;
 		}
 		log_debug(LOG_SUB_WATCHDOG,
-		          "%s: backlog %llu bytes: link %s to %d of the "
-		          "bridge's %zu ports with flowcontrol send on",
+		          "%s: backlog %llu bytes: link %s to the bridge's "
+		          "ports with flowcontrol send on that feed it (%d of "
+		          "%zu)",
 		          x->ifname, (unsigned long long)x->backlog,
 		          a == PFCTX_PAUSE ? "pause" : "XON",
 		          __builtin_popcountll(mask), x->nfeeders);

@@ -649,7 +649,8 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			}
 			log_debug(LOG_SUB_WATCHDOG,
 			          "%s: priority %u backlog %u bytes: "
-			          "%s to %d of the bridge's %zu other ports",
+			          "%s to the bridge's other ports that feed it "
+			          "(%d of %zu)",
 			          x->ifname, p, x->backlog[q],
 			          a == PFCTX_PAUSE ? "pause" : "XON",
 			          __builtin_popcountll(mask), x->nfeeders);
