@@ -16,6 +16,7 @@ void contrib_init(struct contrib *c, const struct contrib_ops *ops, void *impl)
 	c->impl = impl;
 	c->read_ms = -1;
 	c->fdb_ms = -1;
+	c->fail_ms = -1;
 }
 
 void contrib_free(struct contrib *c)
@@ -97,9 +98,16 @@ static int contrib_read(struct contrib *c, double now)
 	int rc;
 
 	if (!c->open) {
+		/* A kernel that refused refuses again: asked anew only
+		 * every CONTRIB_RETRY_MS, not at every decision. */
+		if (c->err && c->fail_ms >= 0 && now >= c->fail_ms &&
+		    now - c->fail_ms < CONTRIB_RETRY_MS)
+			return c->err;
 		rc = contrib_start(c);
-		if (rc < 0)
+		if (rc < 0) {
+			c->fail_ms = now;
 			return rc;
+		}
 	}
 	if (c->read_ms < 0 || now < c->read_ms ||
 	    now - c->read_ms >= QSTATS_SHARE_MS) {

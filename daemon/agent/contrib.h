@@ -37,6 +37,8 @@
 
 #define CONTRIB_MAP_MAX 4096
 #define CONTRIB_FDB_MS  500.0
+/* After the kernel refused to count, how long before asking again. */
+#define CONTRIB_RETRY_MS 10000.0
 
 /* One counter: frames from IFINDEX to MAC with PCP and DSCP
  * (CLASSIFY_UNTAGGED, CLASSIFY_NOT_IP when none). */
@@ -72,7 +74,8 @@ extern const struct contrib_ops contrib_ops_kernel;
 struct contrib {
 	const struct contrib_ops *ops;
 	void *impl, *state;
-	int err; /* why it does not count (0: it does, or not tried) */
+	int err;        /* why it does not count (0: it does, or not tried) */
+	double fail_ms; /* when it last refused; < 0: never */
 	bool open;
 	struct contrib_entry *v; /* the last read */
 	size_t n, cap;
