@@ -172,19 +172,25 @@ static size_t classify_frame(uint8_t *f, uint8_t dscp)
 	return CLASSIFY_FRAME;
 }
 
-int plan_classify(const struct plan_port *pp, uint8_t pcp, uint8_t dscp)
+/* The queue the filters of PP on EGRESS (the root's) or on ingress
+ * (clsact's) give the frame F; -2 when none of them matches, -1 when the
+ * one that matches does not say. */
+static int classify_filters(const struct plan_port *pp, bool egress,
+                            const uint8_t *f, size_t flen, uint8_t pcp,
+                            uint8_t dscp)
 {
-	uint8_t f[CLASSIFY_FRAME];
-	size_t flen = classify_frame(f, dscp);
 	bool tagged = pcp != CLASSIFY_UNTAGGED;
-	int best_prio = -1, q = -1;
+	int best_prio = -1, q = -2;
 
 	/* Rules run in ascending prio; the first that matches decides. */
 	for (size_t i = 0; i < pp->nfilters; i++) {
 		const struct plan_filter *pf = &pp->filters[i];
 		int fq = -1;
 
-		if (pf->chain || (best_prio >= 0 && pf->prio >= best_prio))
+		if (pf->chain ||
+		    (pf->parent == PLAN_H_CLSACT_INGRESS) == egress ||
+		    pf->parent == PLAN_H_CLSACT_EGRESS ||
+		    (best_prio >= 0 && pf->prio >= best_prio))
 			continue;
 		if (pf->kind == PLAN_FILTER_BPF) {
 			int64_t r =
@@ -211,13 +217,29 @@ int plan_classify(const struct plan_port *pp, uint8_t pcp, uint8_t dscp)
 		best_prio = pf->prio;
 		q = fq;
 	}
-	if (best_prio < 0) {
-		/* Nothing matched: class-default, the default queue, where
-		 * the plan has classes at all. */
-		for (size_t i = 0; i < pp->nclasses; i++)
-			if (pp->classes[i].queue == 0)
-				return 0;
-		return -1;
-	}
 	return q;
+}
+
+int plan_classify(const struct plan_port *pp, uint8_t pcp, uint8_t dscp)
+{
+	uint8_t f[CLASSIFY_FRAME];
+	size_t flen = classify_frame(f, dscp);
+	bool egress = false;
+	int q;
+
+	/* The root's classifier chooses the queue where there is one (it
+	 * runs last); else the qos-group the ingress rules set. */
+	for (size_t i = 0; i < pp->nfilters; i++)
+		egress |= !pp->filters[i].chain &&
+		          pp->filters[i].parent != PLAN_H_CLSACT_INGRESS &&
+		          pp->filters[i].parent != PLAN_H_CLSACT_EGRESS;
+	q = classify_filters(pp, egress, f, flen, pcp, dscp);
+	if (q != -2)
+		return q;
+	/* Nothing matched: class-default, the default queue, where the
+	 * plan has classes at all. */
+	for (size_t i = 0; i < pp->nclasses; i++)
+		if (pp->classes[i].queue == 0)
+			return 0;
+	return -1;
 }
