@@ -153,6 +153,7 @@ int qstats_leaves(struct qstats *s, double now)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct qstats_read r = {.s = s, .now = now};
+	size_t k = 0;
 	int rc;
 
 	if (!s->reference && s->full_ms >= 0 &&
@@ -169,12 +170,21 @@ int qstats_leaves(struct qstats *s, double now)
 	s->dumps++;
 	s->full_ms = now;
 	s->err = rc < 0 ? rc : 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (rc < 0 || s->v[i].at_ms != now) {
+	if (rc < 0) {
+		for (size_t i = 0; i < s->n; i++) {
 			s->v[i].seen = 0;
 			s->v[i].src = QSTATS_LEAF;
 			s->v[i].at_ms = now;
 		}
+		return s->err;
+	}
+	/* A port the dump did not show has no leaves of roced's (any
+	 * more): forgotten, so that ports that come and go leave nothing
+	 * behind. */
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].at_ms == now && s->v[i].src == QSTATS_LEAF)
+			s->v[k++] = s->v[i];
+	s->n = k;
 	return s->err;
 }
 
