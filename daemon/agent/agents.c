@@ -190,6 +190,13 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.neighbour_arg = a;
 	a->tx.nl = nl;
 	a->lp.nl = nl;
+	a->qs.nl = nl;
+	a->wd.qs = &a->qs;
+	a->tx.qs = &a->qs;
+	a->lp.qs = &a->qs;
+	a->contrib.impl = nl;
+	a->tx.ports = ports;
+	a->lp.ports = ports;
 }
 
 void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
@@ -248,6 +255,10 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
 	lpsend_init(&a->lp);
+	qstats_init(&a->qs);
+	contrib_init(&a->contrib, &contrib_ops_kernel, NULL);
+	a->tx.contrib = &a->contrib;
+	a->lp.contrib = &a->contrib;
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
@@ -265,6 +276,8 @@ void agents_free(struct agents *a)
 	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
 	lpsend_free(&a->lp);
+	qstats_free(&a->qs);
+	contrib_free(&a->contrib);
 }
 
 /* --- LLDP and DCBX (issue 7) --- */

@@ -56,6 +56,11 @@ struct agents {
 	struct hwcnt hw;
 	/* 802.3x link pause's transmit side (`flowcontrol send on`). */
 	struct lpsend lp;
+	/* The queues' tc statistics, one sampler for the watchdog, the
+	 * transmit side and link pause. */
+	struct qstats qs;
+	/* What each port feeds: pause only the contributors. */
+	struct contrib contrib;
 	/* --- end of software PFC --- */
 };
 

@@ -12,6 +12,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "agent/qstats.h"
 #include "core/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
@@ -29,6 +30,8 @@ void lpsend_free(struct lpsend *l)
 	l->v = NULL;
 	l->n = 0;
 	l->next_ms = 0;
+	free(l->idx);
+	l->idx = NULL;
 }
 
 const struct lpsend_port *lpsend_find(const struct lpsend *l,
@@ -106,6 +109,30 @@ static bool lpsend_sender(const struct ports_port *e)
 	return e->applied && e->plan.dcb.software && e->plan.dcb.pause_tx;
 }
 
+/* The bit of feeder NAME in X's masks; 0 when it is not X's feeder. */
+static uint64_t lpsend_feeder_bit(const struct lpsend_port *x, const char *name)
+{
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if (!strcmp(x->feeders[k], name))
+			return 1ull << k;
+	return 0;
+}
+
+/* IFNAME's bridge (MASTER_FN, for tests, else sysfs). */
+static int lpsend_master(const struct lpsend *l, const char *ifname)
+{
+	return l->master_fn ? l->master_fn(ifname) : frames_port_master(ifname);
+}
+
+/* IFNAME's ifindex: its frame port's, else the kernel's. */
+static int lpsend_ifindex(const struct lpsend *l, const char *ifname)
+{
+	struct frame_port *fp =
+	    l->frames ? frames_find(l->frames, ifname) : NULL;
+
+	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
+}
+
 void lpsend_sync(struct lpsend *l, const struct ports *r,
                  const struct policy *p, double now)
 {
@@ -122,7 +149,7 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 
 		if (!lpsend_sender(&r->v[i]) || !fp || fp->fd < 0)
 			continue;
-		m = frames_port_master(r->v[i].ifname);
+		m = lpsend_master(l, r->v[i].ifname);
 		if (!m)
 			continue;
 		masters[ns] = m;
@@ -142,23 +169,33 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 			continue;
 		memset(x, 0, sizeof(*x));
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
-		x->master = frames_port_master(e->ifname);
+		x->master = lpsend_master(l, e->ifname);
 		for (size_t k = 0; x->master && k < ns; k++)
 			if (masters[k] == x->master &&
-			    strcmp(senders[k], x->ifname))
+			    strcmp(senders[k], x->ifname)) {
+				x->feeder_idx[x->nfeeders] =
+				    lpsend_ifindex(l, senders[k]);
 				snprintf(x->feeders[x->nfeeders++],
 				         sizeof(x->feeders[0]), "%s",
 				         senders[k]);
+			}
 		if (!x->nfeeders)
 			continue;
-		x->ifindex = (int)if_nametoindex(e->ifname);
+		x->ifindex = lpsend_ifindex(l, e->ifname);
 		/* A port keeps what it told its feeders: forgetting a pause
 		 * here would leave them paused until it runs out. */
-		if (old)
+		if (old) {
 			x->s = old->s;
+			for (size_t k = 0; k < old->nfeeders; k++)
+				if (old->paused_by & (1ull << k))
+					x->paused_by |= lpsend_feeder_bit(
+					    x, old->feeders[k]);
+		}
 		lpsend_thresholds(x, e, p);
 		n++;
 	}
+	free(l->idx);
+	l->idx = calloc(n ? n : 1, sizeof(*l->idx));
 	free(l->v);
 	l->v = nv;
 	l->n = n;
@@ -175,32 +212,6 @@ int lpsend_wait(const struct lpsend *l, double now)
 	return l->next_ms <= now ? 0 : (int)(l->next_ms - now) + 1;
 }
 
-static int lpsend_stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct lpsend *l = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct tc_stats_obj o;
-	int q;
-
-	if (nlh->nlmsg_type != RTM_NEWQDISC ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
-		return MNL_CB_OK;
-	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES)
-		return MNL_CB_OK;
-	for (size_t i = 0; i < l->n; i++) {
-		struct lpsend_port *x = &l->v[i];
-
-		if (x->ifindex != tcm->tcm_ifindex)
-			continue;
-		if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) == 0 &&
-		    o.obj == TC_MSG_QDISC)
-			x->backlog += o.st.backlog;
-		break;
-	}
-	return MNL_CB_OK;
-}
-
 /* Does another congested port still want FEEDER paused? */
 static bool lpsend_paused_elsewhere(const struct lpsend *l,
                                     const struct lpsend_port *self,
@@ -209,18 +220,75 @@ static bool lpsend_paused_elsewhere(const struct lpsend *l,
 	for (size_t i = 0; i < l->n; i++) {
 		const struct lpsend_port *o = &l->v[i];
 
-		if (o == self || !o->s.paused)
-			continue;
-		for (size_t k = 0; k < o->nfeeders; k++)
-			if (!strcmp(o->feeders[k], feeder))
-				return true;
+		if (o != self && (o->paused_by & lpsend_feeder_bit(o, feeder)))
+			return true;
 	}
 	return false;
 }
 
-/* Send an 802.3x pause of QUANTA (0: XON) out of X's feeders. */
+/* Every feeder of X. */
+static uint64_t lpsend_all(const struct lpsend_port *x)
+{
+	return x->nfeeders >= 64 ? ~0ull : (1ull << x->nfeeders) - 1;
+}
+
+/* What each feeder of X has sent toward X so far (any class), into OUT;
+ * 0 or -errno. */
+static int lpsend_counts(struct lpsend *l, const struct lpsend_port *x,
+                         uint64_t *out, double now)
+{
+	const struct ports_port *e =
+	    l->ports ? ports_find(l->ports, x->ifname) : NULL;
+
+	if (!l->contrib || !e || !e->applied)
+		return -ENOENT;
+	return contrib_counts(l->contrib, x->ifindex, x->master, &e->plan,
+	                      CONTRIB_ANY_QUEUE, x->feeder_idx, x->nfeeders,
+	                      out, now);
+}
+
+/* The feeders of X whose traffic entered its queues since the window
+ * began, or every feeder (as txpoll_contributors()). */
+static uint64_t lpsend_contributors(struct lpsend *l, struct lpsend_port *x,
+                                    double now)
+{
+	uint64_t cur[LPSEND_FEEDERS_MAX], mask = 0;
+
+	if (lpsend_counts(l, x, cur, now) < 0) {
+		x->cbase_ok = false;
+		return lpsend_all(x);
+	}
+	for (size_t k = 0; x->cbase_ok && k < x->nfeeders; k++)
+		if (cur[k] > x->cbase[k])
+			mask |= 1ull << k;
+	memcpy(x->cbase, cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok = true;
+	x->cbase_ms = now;
+	if (!mask)
+		mask = x->paused_by ? x->paused_by : lpsend_all(x);
+	return mask;
+}
+
+/* X's queues are empty and it pauses nobody: the window starts anew (at
+ * most every LPSEND_WINDOW_MS). */
+static void lpsend_window(struct lpsend *l, struct lpsend_port *x, double now)
+{
+	uint64_t cur[LPSEND_FEEDERS_MAX];
+
+	if (!l->contrib || l->contrib->err ||
+	    (x->cbase_ok && now >= x->cbase_ms &&
+	     now - x->cbase_ms < LPSEND_WINDOW_MS) ||
+	    lpsend_counts(l, x, cur, now) < 0)
+		return;
+	memcpy(x->cbase, cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok = true;
+	x->cbase_ms = now;
+}
+
+/* Send an 802.3x pause of QUANTA (0: XON) out of the feeders of X in
+ * MASK. */
 static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
-                        uint16_t quanta)
+                        uint16_t quanta, uint64_t mask)
 {
 	for (size_t k = 0; k < x->nfeeders; k++) {
 		struct frame_port *fp = frames_find(l->frames, x->feeders[k]);
@@ -229,7 +297,7 @@ static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
 		uint8_t buf[PFC_FRAME_MIN];
 		int len, rc;
 
-		if (!fp || fp->fd < 0)
+		if (!(mask & (1ull << k)) || !fp || fp->fd < 0)
 			continue;
 		if (!quanta && lpsend_paused_elsewhere(l, x, fp->ifname))
 			continue;
@@ -255,10 +323,32 @@ static void lpsend_send(struct lpsend *l, const struct lpsend_port *x,
 	}
 }
 
+/* Every port's backlog, all its queues, as of NOW. */
+static int lpsend_read(struct lpsend *l, double now)
+{
+	int rc;
+
+	for (size_t i = 0; i < l->n; i++) {
+		l->v[i].backlog = 0;
+		if (l->idx)
+			l->idx[i] = l->v[i].ifindex;
+	}
+	if (!l->qs || !l->idx)
+		return -ENOTCONN;
+	rc = qstats_backlogs(l->qs, l->idx, l->n, now);
+	for (size_t i = 0; rc == 0 && i < l->n; i++)
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			const struct tc_stats_counters *st =
+			    qstats_get(l->qs, l->v[i].ifindex, q, now, NULL);
+
+			if (st)
+				l->v[i].backlog += st->backlog;
+		}
+	return rc;
+}
+
 void lpsend_tick(struct lpsend *l, double now)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
 	int rc;
 
 	if (!l->next_ms || now < l->next_ms)
@@ -267,16 +357,11 @@ void lpsend_tick(struct lpsend *l, double now)
 	if (l->next_ms <= now)
 		l->next_ms = now + LPSEND_MS; /* polls missed: skipped */
 	l->polls++;
-	for (size_t i = 0; i < l->n; i++)
-		l->v[i].backlog = 0;
-	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-	if (rc == 0 && l->nl)
-		rc = nlb_dump(l->nl, (struct nlmsghdr *)req, lpsend_stats_cb, l,
-		              &nerr);
-	if (rc < 0 || !l->nl) {
+	rc = lpsend_read(l, now);
+	if (rc < 0) {
 		log_debug(LOG_SUB_WATCHDOG,
 		          "link pause: cannot read the qdisc counters: %s",
-		          strerror(rc < 0 ? -rc : ENOTCONN));
+		          strerror(-rc));
 		return;
 	}
 	for (size_t i = 0; i < l->n; i++) {
@@ -286,14 +371,27 @@ void lpsend_tick(struct lpsend *l, double now)
 		double refresh = pfctx_refresh_ms(0, LPSEND_MS);
 		enum pfctx_action a =
 		    pfctx_step(&x->s, &x->t, x->backlog, refresh, now);
+		uint64_t mask;
 
-		if (a == PFCTX_NONE)
+		if (a == PFCTX_NONE) {
+			if (!x->backlog && !x->s.paused)
+				lpsend_window(l, x, now);
 			continue;
+		}
+		if (a == PFCTX_PAUSE) {
+			x->paused_by |= lpsend_contributors(l, x, now);
+			mask = x->paused_by;
+		} else {
+			mask = x->paused_by;
+			x->paused_by = 0;
+		}
 		log_debug(LOG_SUB_WATCHDOG,
 		          "%s: backlog %llu bytes: link %s to the bridge's "
-		          "ports with flowcontrol send on",
+		          "ports with flowcontrol send on that feed it (%d of "
+		          "%zu)",
 		          x->ifname, (unsigned long long)x->backlog,
-		          a == PFCTX_PAUSE ? "pause" : "XON");
-		lpsend_send(l, x, a == PFCTX_PAUSE ? PFCTX_QUANTA : 0);
+		          a == PFCTX_PAUSE ? "pause" : "XON",
+		          __builtin_popcountll(mask), x->nfeeders);
+		lpsend_send(l, x, a == PFCTX_PAUSE ? PFCTX_QUANTA : 0, mask);
 	}
 }

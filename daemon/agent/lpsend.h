@@ -1,12 +1,14 @@
-/* lpsend: 802.3x link pause's transmit side on software ports (issue 8),
+/* lpsend: 802.3x link pause's transmit side on software ports,
  * `flowcontrol send on`. The per-port counterpart of txpoll's per-priority
- * PFC, kept apart from it (its own poll and its own qdisc dump) so that
- * each can change how it reads backlogs without the other.
+ * PFC, with a poll of its own; the backlogs come from the sampler that
+ * txpoll and the watchdog share (agent/qstats.h): a read within
+ * QSTATS_SHARE_MS of another agent's is that read.
  *
  * A port with `flowcontrol send on` in a bridge feeds the bridge's other
  * ports: what comes in on it queues in their egress queues. Every
- * LPSEND_MS, lpsend reads the backlog of every leaf of those other ports
- * (one dump of the kernel's qdisc counters) and feeds each port's total to
+ * LPSEND_MS, lpsend reads the backlog of every queue of those other
+ * ports (qstats_backlogs: class dumps of a few ports, else one dump of
+ * every qdisc) and feeds each port's total to
  * the decision of lib/pfcwd/pfctx: at or above xoff a link pause (the
  * largest pause time) goes out of the feeders, refreshed while the total
  * stays above xon; at or below xon one pause of time 0 lets them go, once
@@ -32,7 +34,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/contrib.h"
 #include "agent/frame.h"
+#include "agent/qstats.h"
 #include "agent/softpfc.h"
 #include "core/ports.h"
 #include "kernel/nlb.h"
@@ -44,6 +48,9 @@
 #define LPSEND_MS          2.0
 #define LPSEND_REACTION_MS (LPSEND_MS + 2.2)
 #define LPSEND_FEEDERS_MAX 64
+/* The window of what the feeders sent starts anew at most this often
+ * while the port's queues are empty (as txpoll's TXPOLL_WINDOW_MS). */
+#define LPSEND_WINDOW_MS 50.0
 
 /* A port whose egress queues link pause protects. */
 struct lpsend_port {
@@ -56,7 +63,16 @@ struct lpsend_port {
 	/* The bridge's other ports with `flowcontrol send on` and a frame
 	 * socket (at the last sync). */
 	char feeders[LPSEND_FEEDERS_MAX][POLICY_IFNAME_MAX];
+	int feeder_idx[LPSEND_FEEDERS_MAX]; /* their ifindexes */
 	size_t nfeeders;
+	/* The feeders (bit k: feeders[k]) this port pauses: those whose
+	 * traffic entered its queues, until XON. */
+	uint64_t paused_by;
+	/* What each feeder had sent toward the port at the start of the
+	 * window (agent/contrib.h), and when. */
+	uint64_t cbase[LPSEND_FEEDERS_MAX];
+	bool cbase_ok;
+	double cbase_ms;
 };
 
 struct lpsend {
@@ -64,8 +80,17 @@ struct lpsend {
 	size_t n;
 	double next_ms; /* 0: not polling */
 	struct nlb *nl;
+	struct qstats *qs; /* the daemon's shared sampler */
+	int *idx;          /* scratch: the ports' ifindexes */
 	struct frames *frames;
 	struct softpfc *softpfc;
+	/* What each port feeds (NULL: every sender is paused), and the
+	 * registry of the ports' plans. */
+	struct contrib *contrib;
+	const struct ports *ports;
+	/* The bridge of a port, 0 for none (NULL: frames_port_master();
+	 * tests give their own). */
+	int (*master_fn)(const char *ifname);
 	uint64_t polls;
 };
 

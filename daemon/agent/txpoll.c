@@ -12,6 +12,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "agent/qstats.h"
 #include "core/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
@@ -24,6 +25,15 @@ void txpoll_init(struct txpoll *t)
 	pfctx_pace_init(&t->pace, TXPOLL_FAST_MS, TXPOLL_IDLE_MS,
 	                TXPOLL_LINGER_MS);
 	t->reference = getenv("ROCED_TXPOLL_REFERENCE") != NULL;
+	t->scan_ms = -1;
+	t->busy_ms = -1;
+}
+
+/* The reference: roced before the shared sampler (every port read at
+ * every fast poll, every feeder disarmed at the first frame). */
+static bool txpoll_ref(const struct txpoll *t)
+{
+	return t->reference || (t->qs && t->qs->reference);
 }
 
 /* Disarm every armed wake (whether it is still a waker or not). */
@@ -71,6 +81,8 @@ void txpoll_free(struct txpoll *t)
 	free(t->wakers);
 	t->wakers = NULL;
 	t->nwakers = 0;
+	free(t->idx);
+	t->idx = NULL;
 }
 
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
@@ -137,6 +149,30 @@ static void txpoll_thresholds(struct txpoll_port *x, const struct ports_port *e,
 		}
 }
 
+/* The bit of feeder NAME in X's masks; 0 when it is not X's feeder. */
+static uint64_t txpoll_feeder_bit(const struct txpoll_port *x, const char *name)
+{
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if (!strcmp(x->feeders[k], name))
+			return 1ull << k;
+	return 0;
+}
+
+/* IFNAME's bridge (MASTER_FN, for tests, else sysfs). */
+static int txpoll_master(const struct txpoll *t, const char *ifname)
+{
+	return t->master_fn ? t->master_fn(ifname) : frames_port_master(ifname);
+}
+
+/* IFNAME's ifindex: its frame port's, else the kernel's. */
+static int txpoll_ifindex(const struct txpoll *t, const char *ifname)
+{
+	struct frame_port *fp =
+	    t->frames ? frames_find(t->frames, ifname) : NULL;
+
+	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
+}
+
 void txpoll_sync(struct txpoll *t, const struct ports *r,
                  const struct policy *p, double now)
 {
@@ -164,12 +200,16 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		if (!x->queues)
 			continue;
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
-		x->ifindex = (int)if_nametoindex(e->ifname);
-		x->master = frames_port_master(e->ifname);
+		x->ifindex = txpoll_ifindex(t, e->ifname);
+		x->master = txpoll_master(t, e->ifname);
 		/* A port keeps what it told its feeders: forgetting a
 		 * pause here would leave them paused until it runs out. */
-		if (old)
+		x->active_ms = -1;
+		x->steady_ms = TXPOLL_FAST_MS;
+		if (old) {
 			memcpy(x->s, old->s, sizeof(x->s));
+			x->active_ms = old->active_ms;
+		}
 		txpoll_thresholds(x, e, p, limit);
 		n++;
 	}
@@ -178,7 +218,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		const struct ports_port *fe = ports_find(r, fn);
-		int m = frames_port_master(fn);
+		int m = txpoll_master(t, fn);
 		bool feeds = false;
 		/* A hardware feeder pauses its peer itself. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software
@@ -192,6 +232,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 			    x->nfeeders == TXPOLL_FEEDERS_MAX)
 				continue;
 			x->feeder_pfc[x->nfeeders] = pfc;
+			x->feeder_idx[x->nfeeders] = t->frames->v[j].ifindex;
 			snprintf(x->feeders[x->nfeeders++],
 			         sizeof(x->feeders[0]), "%s", fn);
 			feeds = true;
@@ -199,14 +240,28 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		if (feeds)
 			snprintf(nw[nwakers++], sizeof(nw[0]), "%s", fn);
 	}
+	/* Who each port had paused, by name: the feeders may have moved. */
+	for (size_t i = 0; i < n; i++) {
+		const struct txpoll_port *old = txpoll_find(t, nv[i].ifname);
+
+		for (unsigned pr = 0; old && pr < POLICY_NPRIO; pr++)
+			for (size_t k = 0; k < old->nfeeders; k++)
+				if (old->paused_by[pr] & (1ull << k))
+					nv[i].paused_by[pr] |=
+					    txpoll_feeder_bit(&nv[i],
+					                      old->feeders[k]);
+	}
 	t->queues = 0;
 	for (size_t i = 0; i < n; i++) {
 		any |= nv[i].nfeeders > 0;
 		t->queues |= nv[i].queues;
 	}
+	free(t->idx);
+	t->idx = calloc(n ? n : 1, sizeof(*t->idx));
 	free(t->v);
 	t->v = nv;
 	t->n = n;
+	t->rescan = true;
 	free(t->wakers);
 	t->wakers = nw;
 	t->nwakers = nwakers;
@@ -229,8 +284,31 @@ void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
 	(void)len;
 	/* Frames that came in before the disarm took effect are still read:
 	 * they change nothing. */
+	if (!txpoll_ref(t)) {
+		struct frame_port *fp =
+		    t->frames ? frames_find(t->frames, ifname) : NULL;
+
+		if (!fp || !fp->wake)
+			return;
+		/* Only this feeder: the others' wakes stay armed, each
+		 * for its own first frame (a flip of a socket filter
+		 * costs a system call per feeder). */
+		frames_wake(t->frames, ifname, false);
+		t->armed = false;
+		t->wakes++;
+		t->rescan = true;
+		t->wake_scans = TXPOLL_WAKE_SCANS;
+		t->busy_ms = now; /* the linger starts */
+		log_debug(LOG_SUB_WATCHDOG,
+		          "%s: traffic came in: software PFC transmit reads "
+		          "every port",
+		          ifname);
+		txpoll_hurry(t, now);
+		return;
+	}
 	if (!t->armed)
 		return;
+	t->rescan = true;
 	log_debug(LOG_SUB_WATCHDOG,
 	          "%s: traffic came in: software PFC transmit reads the "
 	          "backlogs every %.0f ms",
@@ -253,34 +331,6 @@ int txpoll_wait(const struct txpoll *t, double now)
 	return t->next_ms <= now ? 0 : (int)(t->next_ms - now) + 1;
 }
 
-static int txpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct txpoll *t = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct tc_stats_obj o;
-	int q;
-
-	if (nlh->nlmsg_type != RTM_NEWQDISC ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
-		return MNL_CB_OK;
-	/* Most of the dump is other queues' leaves and roots: passed over
-	 * without a look at the ports. */
-	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES || !(t->queues & (1u << q)))
-		return MNL_CB_OK;
-	for (size_t i = 0; i < t->n; i++) {
-		struct txpoll_port *x = &t->v[i];
-
-		if (x->ifindex != tcm->tcm_ifindex || !(x->queues & (1u << q)))
-			continue;
-		if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) == 0 &&
-		    o.obj == TC_MSG_QDISC)
-			x->backlog[q] = o.st.backlog;
-		break;
-	}
-	return MNL_CB_OK;
-}
-
 /* Does another congested port still pause priority P out of FEEDER? */
 static bool txpoll_paused_elsewhere(const struct txpoll *t,
                                     const struct txpoll_port *self,
@@ -289,18 +339,17 @@ static bool txpoll_paused_elsewhere(const struct txpoll *t,
 	for (size_t i = 0; i < t->n; i++) {
 		const struct txpoll_port *o = &t->v[i];
 
-		if (o == self || !o->s[p].paused)
-			continue;
-		for (size_t k = 0; k < o->nfeeders; k++)
-			if (!strcmp(o->feeders[k], feeder))
-				return true;
+		if (o != self &&
+		    (o->paused_by[p] & txpoll_feeder_bit(o, feeder)))
+			return true;
 	}
 	return false;
 }
 
-/* Send a PFC frame for priority P (QUANTA; 0: XON) out of X's feeders. */
+/* Send a PFC frame for priority P (QUANTA; 0: XON) out of the feeders of
+ * X in MASK. */
 static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
-                        unsigned p, uint16_t quanta)
+                        unsigned p, uint16_t quanta, uint64_t mask)
 {
 	for (size_t k = 0; k < x->nfeeders; k++) {
 		struct frame_port *fp = frames_find(t->frames, x->feeders[k]);
@@ -309,7 +358,8 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 		uint8_t buf[PFC_FRAME_MIN];
 		int len, rc;
 
-		if (!fp || fp->fd < 0 || !(x->feeder_pfc[k] & (1u << p)))
+		if (!(mask & (1ull << k)) || !fp || fp->fd < 0 ||
+		    !(x->feeder_pfc[k] & (1u << p)))
 			continue;
 		if (!quanta && txpoll_paused_elsewhere(t, x, fp->ifname, p))
 			continue;
@@ -337,23 +387,141 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 	}
 }
 
-int txpoll_read(struct txpoll *t)
+/* Does X pause a priority of queue Q? */
+static bool txpoll_paused_q(const struct txpoll_port *x, unsigned q)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if ((x->prios[q] & (1u << p)) && x->s[p].paused)
+			return true;
+	return false;
+}
+
+/* Is X worth a read between scans: busy, or its queues sent something,
+ * lately? */
+static bool txpoll_active(const struct txpoll_port *x, double now)
+{
+	return x->active_ms >= 0 && now >= x->active_ms &&
+	       now - x->active_ms < TXPOLL_LINGER_MS;
+}
+
+/* Is X read between scans at NOW: busy (every poll), or active and its
+ * steady interval over? */
+static bool txpoll_due(const struct txpoll_port *x, double now)
+{
+	if (!x->nfeeders)
+		return false;
+	if (x->busy)
+		return true;
+	return txpoll_active(x, now) &&
+	       (now < x->read_ms || now - x->read_ms >= x->steady_ms - 0.5);
+}
+
+/* Take what the sampler says of X's queues. */
+static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
+{
+	struct txpoll_count *c = NULL;
+	double steady = TXPOLL_STEADY_MS;
+	bool moved = false;
+
+	x->fresh = true;
+	x->read_ms = now;
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+		enum qstats_src src = QSTATS_NONE;
+		const struct tc_stats_counters *st;
+		uint32_t xoff = 0;
+
+		if (!(x->queues & (1u << q)))
+			continue;
+		st = qstats_get(t->qs, x->ifindex, q, now, &src);
+		x->backlog[q] = st ? st->backlog : 0;
+		if (!st)
+			continue;
+		/* The leaf's counters and the class's are two sets: each is
+		 * compared with its own last values. */
+		c = &x->cnt[src == QSTATS_LEAF ? 0 : 1];
+		for (unsigned p = 0; p < POLICY_NPRIO; p++)
+			if ((x->prios[q] & (1u << p)) && x->t[p].xoff &&
+			    (!xoff || x->t[p].xoff < xoff))
+				xoff = x->t[p].xoff;
+		if (c->set && now > c->at_ms) {
+			double rate = (double)(st->bytes - c->bytes[q]) /
+			              (now - c->at_ms); /* bytes a ms */
+
+			moved = moved || st->packets != c->pkts[q];
+			/* Read again before the queue could reach xoff at
+			 * TXPOLL_STEADY_SAFETY times the rate it sends. */
+			if (rate > 0 && xoff &&
+			    xoff / (TXPOLL_STEADY_SAFETY * rate) < steady)
+				steady = xoff / (TXPOLL_STEADY_SAFETY * rate);
+		}
+		c->pkts[q] = st->packets;
+		c->bytes[q] = st->bytes;
+		moved = moved || st->backlog;
+	}
+	if (c) {
+		x->cnt[0].at_ms = c == &x->cnt[0] ? now : x->cnt[0].at_ms;
+		x->cnt[1].at_ms = c == &x->cnt[1] ? now : x->cnt[1].at_ms;
+		c->set = true;
+	}
+	x->steady_ms = steady < TXPOLL_FAST_MS ? TXPOLL_FAST_MS : steady;
+	if (moved)
+		x->active_ms = now;
+}
+
+int txpoll_read(struct txpoll *t, double now)
+{
+	bool full;
+	size_t k = 0;
 	int rc;
 
 	for (size_t i = 0; i < t->n; i++)
-		memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
-	if (!t->nl)
+		t->v[i].fresh = false;
+	if (!t->qs)
 		return -ENOTCONN;
-	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-	if (rc == 0)
-		rc = nlb_dump(t->nl, (struct nlmsghdr *)req, txpoll_stats_cb, t,
-		              &nerr);
-	if (rc < 0)
+	/* A port held by its peer only fills: read it. */
+	for (size_t i = 0; t->softpfc && i < t->softpfc->n; i++)
+		if (t->softpfc->v[i].held) {
+			struct txpoll_port *x =
+			    (struct txpoll_port *)txpoll_find(
+			        t, t->softpfc->v[i].ifname);
+
+			if (x) {
+				x->active_ms = now;
+				x->busy = true;
+			}
+		}
+	full = txpoll_ref(t) || t->nowake || t->rescan || t->wake_scans ||
+	       t->scan_ms < 0 || now < t->scan_ms ||
+	       now - t->scan_ms >= TXPOLL_SCAN_MS - 0.5;
+	if (!full && !t->idx)
+		full = true;
+	if (!full) {
 		for (size_t i = 0; i < t->n; i++)
+			if (txpoll_due(&t->v[i], now))
+				t->idx[k++] = t->v[i].ifindex;
+		if (k > QSTATS_CLASS_PORTS)
+			full = true;
+	}
+	if (full) {
+		t->scans++;
+		t->rescan = false;
+		if (t->wake_scans)
+			t->wake_scans--;
+		t->scan_ms = now;
+		rc = qstats_leaves(t->qs, now);
+		for (size_t i = 0; rc == 0 && i < t->n; i++)
+			txpoll_take(t, &t->v[i], now);
+	} else {
+		rc = k ? qstats_backlogs(t->qs, t->idx, k, now) : 0;
+		for (size_t i = 0; rc == 0 && i < t->n; i++)
+			if (txpoll_due(&t->v[i], now))
+				txpoll_take(t, &t->v[i], now);
+	}
+	if (rc < 0)
+		for (size_t i = 0; i < t->n; i++) {
+			t->v[i].fresh = false;
 			memset(t->v[i].backlog, 0, sizeof(t->v[i].backlog));
+		}
 	return rc;
 }
 
@@ -383,6 +551,74 @@ static bool txpoll_held(const struct txpoll *t)
 	return false;
 }
 
+/* Every feeder of X. */
+static uint64_t txpoll_all(const struct txpoll_port *x)
+{
+	return x->nfeeders >= 64 ? ~0ull : (1ull << x->nfeeders) - 1;
+}
+
+/* What each feeder of X has sent toward queue Q of X so far, into OUT;
+ * 0 or -errno (the kernel does not count, or X's plan is gone). */
+static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
+                         unsigned q, uint64_t *out, double now)
+{
+	const struct ports_port *e =
+	    t->ports ? ports_find(t->ports, x->ifname) : NULL;
+
+	if (!t->contrib || !e || !e->applied)
+		return -ENOENT;
+	return contrib_counts(t->contrib, x->ifindex, x->master, &e->plan, q,
+	                      x->feeder_idx, x->nfeeders, out, now);
+}
+
+/* The feeders of X whose traffic entered queue Q since the last look
+ * (the last decision, or the last time the queue was seen empty): the
+ * ones a pause goes to. Every feeder when the kernel does not count, or
+ * when none did (what fills the queue comes from where roced cannot
+ * tell: pausing every port is what keeps the class lossless). */
+static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
+                                    unsigned q, double now)
+{
+	uint64_t cur[TXPOLL_FEEDERS_MAX], mask = 0;
+
+	if (txpoll_counts(t, x, q, cur, now) < 0) {
+		x->cbase_ok &= (uint8_t) ~(1u << q);
+		return txpoll_all(x);
+	}
+	for (size_t k = 0; (x->cbase_ok & (1u << q)) && k < x->nfeeders; k++)
+		if (cur[k] > x->cbase[q][k])
+			mask |= 1ull << k;
+	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok |= (uint8_t)(1u << q);
+	x->cbase_ms[q] = now;
+	if (!mask) {
+		for (unsigned p = 0; p < POLICY_NPRIO; p++)
+			if (x->prios[q] & (1u << p))
+				mask |= x->paused_by[p];
+		if (!mask)
+			mask = txpoll_all(x);
+	}
+	return mask;
+}
+
+/* Queue Q of X is empty and not paused: what its feeders sent so far is
+ * the start of the next window (at most every TXPOLL_WINDOW_MS). */
+static void txpoll_window(struct txpoll *t, struct txpoll_port *x, unsigned q,
+                          double now)
+{
+	uint64_t cur[TXPOLL_FEEDERS_MAX];
+
+	if (!t->contrib || t->contrib->err ||
+	    ((x->cbase_ok & (1u << q)) && now >= x->cbase_ms[q] &&
+	     now - x->cbase_ms[q] < TXPOLL_WINDOW_MS))
+		return;
+	if (txpoll_counts(t, x, q, cur, now) < 0)
+		return;
+	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
+	x->cbase_ok |= (uint8_t)(1u << q);
+	x->cbase_ms[q] = now;
+}
+
 static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
                              double now)
 {
@@ -390,6 +626,7 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 		for (unsigned p = 0; p < POLICY_NPRIO; p++) {
 			enum pfctx_action a;
 			double refresh;
+			uint64_t mask;
 
 			if (!(x->prios[q] & (1u << p)))
 				continue;
@@ -402,38 +639,95 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			               refresh, now);
 			if (a == PFCTX_NONE)
 				continue;
+			if (a == PFCTX_PAUSE) {
+				mask = txpoll_contributors(t, x, q, now);
+				x->paused_by[p] |= mask;
+				mask = x->paused_by[p];
+			} else {
+				mask = x->paused_by[p];
+				x->paused_by[p] = 0;
+			}
 			log_debug(LOG_SUB_WATCHDOG,
 			          "%s: priority %u backlog %u bytes: "
-			          "%s to the bridge's other ports",
+			          "%s to the bridge's other ports that feed it "
+			          "(%d of %zu)",
 			          x->ifname, p, x->backlog[q],
-			          a == PFCTX_PAUSE ? "pause" : "XON");
+			          a == PFCTX_PAUSE ? "pause" : "XON",
+			          __builtin_popcountll(mask), x->nfeeders);
 			txpoll_send(t, x, p,
-			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0);
+			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0, mask);
 		}
+}
+
+/* The interval to the next poll after one at NOW (the pace without the
+ * reference): fast while a port is busy; while ports only carry traffic,
+ * when the first of them or the next scan is due; after the last busy
+ * or active poll, scans for TXPOLL_LINGER_MS; then asleep, the feeders'
+ * wakes armed, a scan every TXPOLL_IDLE_MS. */
+static double txpoll_pace(struct txpoll *t, bool busy, double now)
+{
+	double due = t->scan_ms + TXPOLL_SCAN_MS;
+	bool active = false;
+
+	for (size_t i = 0; !busy && i < t->n; i++) {
+		const struct txpoll_port *x = &t->v[i];
+
+		if (!x->nfeeders || !txpoll_active(x, now))
+			continue;
+		active = true;
+		if (x->read_ms + x->steady_ms < due)
+			due = x->read_ms + x->steady_ms;
+	}
+	if (busy || t->wake_scans)
+		return TXPOLL_FAST_MS;
+	if (active || (t->busy_ms >= 0 && now - t->busy_ms < TXPOLL_LINGER_MS))
+		return due - now > TXPOLL_FAST_MS ? due - now : TXPOLL_FAST_MS;
+	if (t->nowake || (!t->armed && !txpoll_arm(t)))
+		return TXPOLL_FAST_MS; /* no wake: nothing may sleep */
+	return TXPOLL_IDLE_MS;
 }
 
 void txpoll_tick(struct txpoll *t, double now)
 {
-	bool busy = false;
+	bool busy = false, active = false;
 	double iv;
 	int rc;
 
 	if (!t->next_ms || now < t->next_ms)
 		return;
 	t->polls++;
-	rc = txpoll_read(t);
+	rc = txpoll_read(t, now);
 	if (rc < 0)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "cannot read the qdisc counters: %s", strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < t->n; i++) {
 		struct txpoll_port *x = &t->v[i];
 
-		if (!x->nfeeders)
+		if (!x->nfeeders || !x->fresh)
 			continue;
 		txpoll_port_step(t, x, now);
-		busy = busy || txpoll_busy(x);
+		x->busy = txpoll_busy(x);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			if ((x->queues & (1u << q)) && !x->backlog[q] &&
+			    !txpoll_paused_q(x, q))
+				txpoll_window(t, x, q, now);
+		if (x->busy)
+			x->active_ms = now;
+		busy = busy || x->busy;
 	}
 	busy = busy || txpoll_held(t);
+	if (!txpoll_ref(t)) {
+		for (size_t i = 0; i < t->n; i++)
+			active = active || (t->v[i].nfeeders &&
+			                    txpoll_active(&t->v[i], now));
+		if (busy || active)
+			t->busy_ms = now;
+		iv = txpoll_pace(t, busy, now);
+		if (iv <= TXPOLL_FAST_MS)
+			t->fast_polls++;
+		t->next_ms = now + iv;
+		return;
+	}
 	iv = t->reference ? TXPOLL_FAST_MS
 	                  : pfctx_pace_next(&t->pace, busy, now);
 	if (iv > TXPOLL_FAST_MS && !t->armed && (t->nowake || !txpoll_arm(t)))

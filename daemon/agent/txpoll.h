@@ -1,28 +1,38 @@
-/* txpoll: software PFC's transmit side (issue 8). It reads the backlog of
- * each no-drop queue's leaf on the software ports (txpoll_read: one dump
- * of the kernel's qdisc counters) and feeds it to the decision of
+/* txpoll: software PFC's transmit side. It reads the backlog of each
+ * no-drop queue's leaf on the software ports (txpoll_read, through the
+ * shared sampler) and feeds it to the decision of
  * lib/pfcwd/pfctx per priority; a pause, a refresh or an XON goes out
  * through the frame layer (frames_send, so it never waits in a queue of
  * its own) on the ports that feed the queue: the other software ports of
  * the same bridge, where the traffic that queues there comes in. A port
  * outside a bridge (a host's) has no feeders and sends nothing.
  *
- * The pace (pfctx_pace): every TXPOLL_FAST_MS while a watched queue holds
- * a backlog, a priority is paused by us or a port is held by its peer,
- * and for TXPOLL_LINGER_MS after. Then the feeders' frame sockets are
- * armed (frames_wake) and the poll sleeps, TXPOLL_IDLE_MS between reads:
- * the first frame a feeder brings in wakes it (txpoll_data_rx) and the
- * fast pace resumes at once. Traffic that queues on a port and can be
- * paused comes in through a feeder, so an idle rig costs next to nothing
- * and a queue starting to fill is still read within a fast interval of
- * its first frame. Where the wake cannot be armed (fake ports, an old
- * kernel) the pace stays fast.
+ * What a read costs: the backlogs come from the sampler the watchdog and
+ * link pause share (agent/qstats.h). On Linux 6.18 a qdisc dump does not
+ * filter on tcm_ifindex, so reading every port (a scan) is one dump of
+ * every qdisc of the namespace; a class dump of one port costs about a
+ * tenth of that at 32 ports. So each port is read as often as it needs:
  *
- * Why a dump and a wake rather than a cheaper read: on Linux 6.18 a
- * qdisc dump does not filter on tcm_ifindex, a class dump per port costs
- * more than the one qdisc dump (more system calls for as many messages),
- * and a GET of one qdisc or class is sent to every tc listener as a
- * notification besides its answer (roced's own mirror among them).
+ *   busy (a backlog in a watched queue, a pause of ours, a hold by its
+ *   peer): every TXPOLL_FAST_MS;
+ *   active (its watched queues sent something within TXPOLL_LINGER_MS,
+ *   no backlog): before its queues could reach xoff at
+ *   TXPOLL_STEADY_SAFETY times the rate they send, between
+ *   TXPOLL_FAST_MS and TXPOLL_STEADY_MS;
+ *   otherwise: at the scans, every TXPOLL_SCAN_MS while some port is
+ *   busy or active and for TXPOLL_LINGER_MS after, and at once when a
+ *   feeder's frame wakes the poll.
+ *
+ * Asleep (no port busy or active, the linger over), the feeders' frame
+ * sockets are armed (frames_wake) and a scan comes every TXPOLL_IDLE_MS:
+ * the first frame a feeder brings in disarms that feeder alone and brings
+ * a scan at once (txpoll_data_rx); the other feeders stay armed for their
+ * own first frame. Traffic that queues on a port and can be paused comes
+ * in through a feeder, so an idle rig costs next to nothing and a queue
+ * starting to fill is read within a fast interval of its first frame; a
+ * feeder already sending that turns to a port that carried nothing is
+ * seen at the next scan. Where the wake cannot be armed (fake ports, an
+ * old kernel) every poll is a fast scan.
  *
  * Thresholds: `pause buffer-size N pause-threshold N resume-threshold N`
  * of the priority (policy_iface_pause_buffer), else pfctx_defaults() from
@@ -33,9 +43,12 @@
  * the feeder's software PFC counters (TxPPP, tx-pause, tx-xon). Nothing
  * here writes to the kernel's configuration.
  *
- * ROCED_TXPOLL_REFERENCE set in the environment (benchmarks only) polls
+ * ROCED_TXPOLL_REFERENCE set in the environment (benchmarks only) scans
  * every TXPOLL_FAST_MS whatever the queues hold, as roced did before the
- * pace: bench/txpoll and bench/pfc compare the two in one run.
+ * pace; ROCED_QSTATS_REFERENCE scans at every fast poll and disarms every
+ * feeder at the first frame, with the pace of pfctx_pace (fast while a
+ * port is busy and for TXPOLL_LINGER_MS after), as roced did before the
+ * shared sampler: bench/txpoll and bench/pfc compare them in one run.
  */
 #ifndef ROCED_TXPOLL_H
 #define ROCED_TXPOLL_H
@@ -44,21 +57,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "agent/contrib.h"
 #include "agent/frame.h"
+#include "agent/qstats.h"
 #include "agent/softpfc.h"
 #include "core/ports.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"
 
-/* The pace while a port with a no-drop queue has feeders (a read costs a
- * qdisc dump of the whole namespace): fast while something is queued,
- * paused or held and for the linger after; then the wake is armed and a
- * read comes only every TXPOLL_IDLE_MS, in case something filled a queue
- * without a frame of a feeder (which roced could not pause anyway). */
+/* The pace (see above): a busy port's reads, the sleep between scans
+ * when nothing is busy or active, in case something filled a queue
+ * without a frame of a feeder (which roced could not pause anyway), and
+ * how long the scans go on after the last busy or active poll. */
 #define TXPOLL_FAST_MS   2.0
 #define TXPOLL_IDLE_MS   1000.0
 #define TXPOLL_LINGER_MS 100.0
+/* A feeder's first frame brings this many scans at the fast pace: the
+ * queue its traffic goes to may show it only on the next. */
+#define TXPOLL_WAKE_SCANS 3
+/* Every port read (a scan: one qdisc dump), while awake. */
+#define TXPOLL_SCAN_MS 100.0
+/* A port whose queues carry traffic without a backlog is read again
+ * before they could reach xoff at TXPOLL_STEADY_SAFETY times the rate they
+ * send at, at most TXPOLL_STEADY_MS and at least TXPOLL_FAST_MS later:
+ * light traffic costs few reads, and a queue that starts to fill under
+ * heavy traffic is read at the fast pace. */
+#define TXPOLL_STEADY_MS     20.0
+#define TXPOLL_STEADY_SAFETY 4.0
 /* From crossing xoff to the peer's queue held, for the default
  * thresholds: a fast poll (a queue that starts to fill wakes the poll
  * with its first frame), and software PFC's hold on the peer (roced(8),
@@ -66,6 +92,10 @@
 #define TXPOLL_REACTION_MS (TXPOLL_FAST_MS + 2.2)
 
 #define TXPOLL_FEEDERS_MAX 64
+/* While a port carries traffic with its queue empty, the window of what
+ * its feeders sent starts anew at most this often: a pause goes to the
+ * feeders whose traffic entered the queue since (contrib.h). */
+#define TXPOLL_WINDOW_MS 50.0
 
 struct txpoll_port {
 	char ifname[POLICY_IFNAME_MAX];
@@ -76,6 +106,19 @@ struct txpoll_port {
 	struct pfctx_prio s[POLICY_NPRIO];
 	bool configured_thresholds[POLICY_NPRIO];
 	uint32_t backlog[POLICY_NQUEUES]; /* the last txpoll_read()'s */
+	bool fresh;                       /* read by the last txpoll_read() */
+	bool busy; /* a backlog, a pause of ours or a hold at its last read */
+	double read_ms; /* its last read */
+	/* The last time the port was busy or its queues sent something
+	 * (< 0: never), from what its leaves and classes had sent at their
+	 * last reads (CNT). */
+	double active_ms;
+	struct txpoll_count {
+		bool set;
+		double at_ms;
+		uint64_t pkts[POLICY_NQUEUES], bytes[POLICY_NQUEUES];
+	} cnt[2]; /* the leaves' (qdisc dump), the classes' (class dump) */
+	double steady_ms; /* its read interval while active, not busy */
 	/* The ports that feed it: the bridge's other ports with a frame
 	 * socket (at the last sync). */
 	char feeders[TXPOLL_FEEDERS_MAX][POLICY_IFNAME_MAX];
@@ -83,7 +126,16 @@ struct txpoll_port {
 	 * PFC goes out of a port only for those, as a switch with PFC
 	 * off on a port sends none there. */
 	uint8_t feeder_pfc[TXPOLL_FEEDERS_MAX];
+	int feeder_idx[TXPOLL_FEEDERS_MAX]; /* their ifindexes */
 	size_t nfeeders;
+	/* The feeders (bit k: feeders[k]) each priority is paused out of
+	 * by this port: the contributors to its queue, kept until XON. */
+	uint64_t paused_by[POLICY_NPRIO];
+	/* What each feeder had sent toward each queue at the start of the
+	 * window (contrib.h), when (CBASE_MS), and for which queues. */
+	uint64_t cbase[POLICY_NQUEUES][TXPOLL_FEEDERS_MAX];
+	double cbase_ms[POLICY_NQUEUES];
+	uint8_t cbase_ok;
 };
 
 struct txpoll {
@@ -99,9 +151,22 @@ struct txpoll {
 	bool armed;  /* every waker's wake is armed: the pace may sleep */
 	bool nowake; /* arming failed since the last sync: stay fast */
 	struct nlb *nl;
+	struct qstats *qs;   /* the daemon's shared sampler */
+	double scan_ms;      /* the last read of every port; < 0: none */
+	bool rescan;         /* traffic came in or the ports changed */
+	unsigned wake_scans; /* scans still due at the fast pace */
+	double busy_ms;      /* the last poll with a port busy or active */
+	int *idx;            /* scratch: the ports read between scans */
 	struct frames *frames;
 	struct softpfc *softpfc;
-	uint64_t polls, fast_polls, wakes;
+	/* The bridge of a port, 0 for none (NULL: frames_port_master();
+	 * tests give their own). */
+	int (*master_fn)(const char *ifname);
+	/* What each port feeds (NULL: every feeder is paused), and the
+	 * registry whose plans classify it. */
+	struct contrib *contrib;
+	const struct ports *ports;
+	uint64_t polls, fast_polls, wakes, scans;
 };
 
 void txpoll_init(struct txpoll *t);
@@ -111,11 +176,11 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
                  const struct policy *p, double now);
 int txpoll_wait(const struct txpoll *t, double now);
 void txpoll_tick(struct txpoll *t, double now);
-/* Read the backlog of every watched queue (T->v[i].backlog[q], 0 for a
- * queue the kernel no longer shows) in one dump. Returns 0 or -errno;
- * the backlogs are all 0 on failure. Others that need the ports'
- * backlogs (link pause) call it too. */
-int txpoll_read(struct txpoll *t);
+/* Read the backlog of the watched queues as of NOW through T->qs
+ * (T->v[i].backlog[q], 0 for a queue the kernel no longer shows; FRESH
+ * says which ports were read): every port at a scan, else only the
+ * active ones. Returns 0 or -errno; the backlogs are all 0 on failure. */
+int txpoll_read(struct txpoll *t, double now);
 /* A frame came in on a feeder while the wake was armed (a frame_rx_fn
  * for FRAME_DATA; ARG is the struct txpoll): disarm, poll fast. */
 void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,

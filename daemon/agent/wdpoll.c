@@ -23,12 +23,14 @@ void wdpoll_init(struct wdpoll *w)
 	memset(w, 0, sizeof(*w));
 	policy_init(&p); /* the NX-OS defaults, nothing to free */
 	w->cfg = p.pfcwd;
+	qstats_init(&w->own);
 }
 
 void wdpoll_free(struct wdpoll *w)
 {
 	free(w->v);
 	free(w->byidx);
+	qstats_free(&w->own);
 	w->v = NULL;
 	w->byidx = NULL;
 	w->n = w->nbyidx = 0;
@@ -180,52 +182,6 @@ int wdpoll_wait(const struct wdpoll *w, double now)
 	if (!next)
 		return -1;
 	return next <= now ? 0 : (int)(next - now) + 1;
-}
-
-/* The watched port of IFINDEX (W->byidx sorted by ifindex), or NULL. */
-static struct wdpoll_port *wdpoll_by_ifindex(struct wdpoll *w, int ifindex)
-{
-	size_t lo = 0, hi = w->nbyidx;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int k = w->v[w->byidx[mid]].ifindex;
-
-		if (k == ifindex)
-			return &w->v[w->byidx[mid]];
-		if (k < ifindex)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static int wdpoll_stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct wdpoll *w = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct wdpoll_port *e;
-	struct tc_stats_obj o;
-	int q;
-
-	/* Most of a dump is not roced's leaves, nor on a watched port:
-	 * skipped before the full decode (the poll's cost with many
-	 * ports). */
-	if (nlh->nlmsg_type != RTM_NEWQDISC ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
-		return MNL_CB_OK;
-	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES)
-		return MNL_CB_OK;
-	e = wdpoll_by_ifindex(w, tcm->tcm_ifindex);
-	if (!e || !(e->queues & (1u << q)) ||
-	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
-	    o.obj != TC_MSG_QDISC)
-		return MNL_CB_OK;
-	e->seen[q] = true;
-	e->st[q] = o.st;
-	return MNL_CB_OK;
 }
 
 /* A class dump of one port: the drops of the classes of its queues. */
@@ -551,10 +507,44 @@ counters:
 	return true;
 }
 
+/* The sampler the poller reads through: the daemon's shared one, else
+ * its own on NL or DUMP (tests). */
+static struct qstats *wdpoll_qs(struct wdpoll *w)
+{
+	if (w->qs)
+		return w->qs;
+	w->own.nl = w->nl;
+	w->own.dump = w->dump;
+	w->own.dump_arg = w->dump_arg;
+	return &w->own;
+}
+
+/* The leaf counters of the watched queues, as of NOW. */
+static int wdpoll_read(struct wdpoll *w, double now)
+{
+	struct qstats *qs = wdpoll_qs(w);
+	int rc = qstats_leaves(qs, now);
+
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			enum qstats_src src = QSTATS_NONE;
+			const struct tc_stats_counters *st =
+			    e->ifindex && (e->queues & (1u << q))
+			        ? qstats_get(qs, e->ifindex, q, now, &src)
+			        : NULL;
+
+			e->seen[q] = st && src == QSTATS_LEAF;
+			if (e->seen[q])
+				e->st[q] = *st;
+		}
+	}
+	return rc;
+}
+
 void wdpoll_tick(struct wdpoll *w, double now)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
 	bool changed = false, dump = false, poll;
 	int rc = 0;
 
@@ -604,15 +594,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	}
 	if (dump) {
 		wdpoll_index(w);
-		for (size_t i = 0; i < w->n; i++)
-			memset(w->v[i].seen, 0, sizeof(w->v[i].seen));
-		rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-		if (rc == 0 && w->dump)
-			rc = w->dump(w->dump_arg, (struct nlmsghdr *)req,
-			             wdpoll_stats_cb, w);
-		else if (rc == 0 && w->nl)
-			rc = nlb_dump(w->nl, (struct nlmsghdr *)req,
-			              wdpoll_stats_cb, w, &nerr);
+		rc = wdpoll_read(w, now);
 		w->dumps++;
 	}
 	if (rc < 0) {

@@ -9,8 +9,10 @@
  * (software ports: software PFC's own count, which goes on while pause
  * is ignored; hardware DCB ports: the driver's, read through hwcnt.h each
  * poll, with the pause time where the driver counts it), packets sent,
- * dropped and queued (the leaf qdisc's tc statistics, one dump of all
- * qdiscs per poll, which also refreshes what offloaded leaves report).
+ * dropped and queued (the leaf qdisc's tc statistics, read through the
+ * sampler the transmit side shares, agent/qstats.h: one dump of all
+ * qdiscs per poll at most, which also refreshes what offloaded leaves
+ * report).
  *
  * Samples: at every poll, and between polls when a sample decides
  * something (pfcwd_due(): the storm once the condition has held for the
@@ -38,6 +40,7 @@
 #include <stdint.h>
 
 #include "agent/hwcnt.h"
+#include "agent/qstats.h"
 #include "agent/softpfc.h"
 #include "core/ports.h"
 #include "kernel/nlb.h"
@@ -112,7 +115,9 @@ struct wdpoll {
 	struct nlb *nl;
 	struct ports *ports;
 	const struct softpfc *softpfc;
-	struct hwcnt *hw;    /* hardware ports' counters (NULL: not read) */
+	struct hwcnt *hw; /* hardware ports' counters (NULL: not read) */
+	/* The daemon's shared sampler; NULL: OWN, on NL or DUMP. */
+	struct qstats *qs, own;
 	wdpoll_dump_fn dump; /* NULL: nlb_dump() on NL */
 	void *dump_arg;
 	wdpoll_reconcile_fn reconcile;

@@ -1,0 +1,253 @@
+/* qstats: the shared sampler of the queues' tc statistics. See qstats.h. */
+#include "agent/qstats.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/rtnetlink.h>
+
+#include "nlmsg/tc_msg.h"
+
+void qstats_init(struct qstats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->full_ms = -1;
+	s->reference = getenv("ROCED_QSTATS_REFERENCE") != NULL;
+}
+
+void qstats_free(struct qstats *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+/* The index of IFINDEX in S->v, or where it would go (FOUND false). */
+static size_t qstats_pos(const struct qstats *s, int ifindex, bool *found)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->v[mid].ifindex == ifindex) {
+			*found = true;
+			return mid;
+		}
+		if (s->v[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+static struct qstats_port *qstats_find(const struct qstats *s, int ifindex)
+{
+	bool found;
+	size_t i = qstats_pos(s, ifindex, &found);
+
+	return found ? &s->v[i] : NULL;
+}
+
+static struct qstats_port *qstats_add(struct qstats *s, int ifindex)
+{
+	bool found;
+	size_t i = qstats_pos(s, ifindex, &found);
+
+	if (found)
+		return &s->v[i];
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct qstats_port *nv = realloc(s->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		s->v = nv;
+		s->cap = cap;
+	}
+	memmove(&s->v[i + 1], &s->v[i], (s->n - i) * sizeof(*s->v));
+	s->n++;
+	memset(&s->v[i], 0, sizeof(s->v[i]));
+	s->v[i].ifindex = ifindex;
+	return &s->v[i];
+}
+
+struct qstats_read {
+	struct qstats *s;
+	double now;
+	int ifindex; /* a class dump's port */
+};
+
+static int qstats_leaf_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct qstats_read *r = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct tc_stats_obj o;
+	struct qstats_port *e;
+	int q;
+
+	/* Most of a dump is not roced's leaves: passed over on the
+	 * handle, before the full decode. */
+	if (nlh->nlmsg_type != RTM_NEWQDISC ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
+		return MNL_CB_OK;
+	q = tc_msg_leaf_queue(tcm->tcm_handle);
+	if (q < 0 || q >= POLICY_NQUEUES ||
+	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
+	    o.obj != TC_MSG_QDISC)
+		return MNL_CB_OK;
+	e = qstats_add(r->s, tcm->tcm_ifindex);
+	if (!e)
+		return MNL_CB_OK;
+	if (e->src != QSTATS_LEAF || e->at_ms != r->now) {
+		e->seen = 0;
+		e->src = QSTATS_LEAF;
+		e->at_ms = r->now;
+	}
+	e->seen |= (uint8_t)(1u << q);
+	e->st[q] = o.st;
+	return MNL_CB_OK;
+}
+
+static int qstats_class_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct qstats_read *r = data;
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct tc_stats_obj o;
+	struct qstats_port *e;
+	int q;
+
+	if (nlh->nlmsg_type != RTM_NEWTCLASS ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
+	    tcm->tcm_ifindex != r->ifindex)
+		return MNL_CB_OK;
+	q = tc_msg_class_queue(tcm->tcm_handle);
+	if (q < 0 || q >= POLICY_NQUEUES ||
+	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
+	    o.obj != TC_MSG_CLASS || !o.st.queue)
+		return MNL_CB_OK;
+	e = qstats_find(r->s, r->ifindex);
+	if (!e)
+		return MNL_CB_OK;
+	e->seen |= (uint8_t)(1u << q);
+	e->st[q] = o.st;
+	return MNL_CB_OK;
+}
+
+static int qstats_dump(struct qstats *s, struct nlmsghdr *req, mnl_cb_t cb,
+                       void *data)
+{
+	struct nlb_error nerr;
+
+	if (s->dump)
+		return s->dump(s->dump_arg, req, cb, data);
+	if (!s->nl)
+		return -ENOTCONN;
+	return nlb_dump(s->nl, req, cb, data, &nerr);
+}
+
+int qstats_leaves(struct qstats *s, double now)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct qstats_read r = {.s = s, .now = now};
+	size_t k = 0;
+	int rc;
+
+	if (!s->reference && s->full_ms >= 0 &&
+	    now - s->full_ms < QSTATS_SHARE_MS && now >= s->full_ms) {
+		s->shared++;
+		return s->err;
+	}
+	/* What the last dump saw and this one does not is gone. */
+	for (size_t i = 0; i < s->n; i++)
+		s->v[i].seen = 0;
+	rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
+	if (rc == 0)
+		rc = qstats_dump(s, (struct nlmsghdr *)req, qstats_leaf_cb, &r);
+	s->dumps++;
+	s->full_ms = now;
+	s->err = rc < 0 ? rc : 0;
+	if (rc < 0) {
+		for (size_t i = 0; i < s->n; i++) {
+			s->v[i].seen = 0;
+			s->v[i].src = QSTATS_LEAF;
+			s->v[i].at_ms = now;
+		}
+		return s->err;
+	}
+	/* A port the dump did not show has no leaves of roced's (any
+	 * more): forgotten, so that ports that come and go leave nothing
+	 * behind. */
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].at_ms == now && s->v[i].src == QSTATS_LEAF)
+			s->v[k++] = s->v[i];
+	s->n = k;
+	return s->err;
+}
+
+int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
+{
+	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	size_t todo = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct qstats_port *e =
+		    ifindex[i] ? qstats_find(s, ifindex[i]) : NULL;
+
+		if (ifindex[i] && (s->reference || !e || now < e->at_ms ||
+		                   now - e->at_ms >= QSTATS_SHARE_MS))
+			todo++;
+	}
+	if (!todo)
+		return s->reference ? qstats_leaves(s, now) : 0;
+	if (s->reference || todo > QSTATS_CLASS_PORTS)
+		return qstats_leaves(s, now);
+	for (size_t i = 0; i < n; i++) {
+		struct qstats_read r = {
+		    .s = s, .now = now, .ifindex = ifindex[i]};
+		struct qstats_port *e;
+		int rc;
+
+		if (!ifindex[i])
+			continue;
+		e = qstats_find(s, ifindex[i]);
+		if (e && now >= e->at_ms && now - e->at_ms < QSTATS_SHARE_MS)
+			continue;
+		e = qstats_add(s, ifindex[i]);
+		if (!e)
+			return -ENOMEM;
+		e->seen = 0;
+		e->src = QSTATS_CLASS;
+		e->at_ms = now;
+		rc = tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, ifindex[i], 0,
+		                 0);
+		if (rc == 0)
+			rc = qstats_dump(s, (struct nlmsghdr *)req,
+			                 qstats_class_cb, &r);
+		s->class_dumps++;
+		if (rc < 0) {
+			e->seen = 0;
+			if (!err)
+				err = rc;
+		}
+	}
+	return err;
+}
+
+const struct tc_stats_counters *qstats_get(const struct qstats *s, int ifindex,
+                                           unsigned q, double now,
+                                           enum qstats_src *src)
+{
+	const struct qstats_port *e = qstats_find(s, ifindex);
+
+	if (!e || q >= POLICY_NQUEUES || !(e->seen & (1u << q)) ||
+	    now < e->at_ms || now - e->at_ms >= QSTATS_SHARE_MS)
+		return NULL;
+	if (src)
+		*src = e->src;
+	return &e->st[q];
+}
