@@ -477,6 +477,29 @@ static void wdpoll_plan(struct wdpoll *w, double now)
 	}
 }
 
+bool wdpoll_restore_due(const struct wdpoll *w, double now)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		const struct wdpoll_port *e = &w->v[i];
+		struct pfcwd_config c;
+
+		if (!e->watched)
+			continue;
+		wdpoll_config(w, e, &c);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			double d;
+
+			if (!(e->queues & (1u << q)) ||
+			    e->q[q].state != PFCWD_SHUTDOWN)
+				continue;
+			d = pfcwd_restore_due(&e->q[q], &c);
+			if (d >= 0 && d <= now + PFCWD_SLACK_MS)
+				return true;
+		}
+	}
+	return false;
+}
+
 void wdpoll_held(struct wdpoll *w, double now)
 {
 	bool asked = false;
