@@ -96,12 +96,14 @@ static void wdpoll_push(struct wdpoll *w, const struct wdpoll_port *e)
 }
 
 /* The no-drop queues of a registry entry's applied plan, and the
- * priorities of each. */
+ * priorities of each: those the policy makes no-drop and those whose
+ * PFC runs now. A willing host's PFC is the switch's, adopted over DCBX,
+ * with none of its own: its queue is watched all the same. */
 static uint8_t wdpoll_queues(const struct ports_port *pe,
                              uint8_t prios[POLICY_NQUEUES])
 {
 	const struct plan_dcb *d = &pe->plan.dcb;
-	uint8_t queues = 0;
+	uint8_t queues = 0, pfc = d->pfc_admin | d->pfc_en;
 
 	memset(prios, 0, POLICY_NQUEUES);
 	if (!pe->applied)
@@ -109,7 +111,7 @@ static uint8_t wdpoll_queues(const struct ports_port *pe,
 	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
 		unsigned q = d->prio_tc[p];
 
-		if (!(d->pfc_admin & (1u << p)) || q >= POLICY_NQUEUES)
+		if (!(pfc & (1u << p)) || q >= POLICY_NQUEUES)
 			continue;
 		queues |= (uint8_t)(1u << q);
 		prios[q] |= (uint8_t)(1u << p);
@@ -147,6 +149,18 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 			continue;
 		}
 		queues = pe ? wdpoll_queues(pe, prios) : 0;
+		/* A queue the watchdog shut, or restored on probation, stays
+		 * watched with its priorities: a storm takes an adopted
+		 * priority's PFC off a hardware port (pfc_en), and forgetting
+		 * the queue then would restore it at once. */
+		for (unsigned q = 0; pe && pe->applied && q < POLICY_NQUEUES;
+		     q++)
+			if ((e->queues & (1u << q)) &&
+			    e->q[q].state != PFCWD_MONITORED &&
+			    !(queues & (1u << q))) {
+				queues |= (uint8_t)(1u << q);
+				prios[q] = e->prios[q];
+			}
 		/* A plan not applied yet (a port that is not there): the
 		 * state loaded at start waits for it. */
 		if (pe && !pe->applied)
