@@ -493,6 +493,11 @@ static void wdpoll_plan(struct wdpoll *w, double now)
 
 bool wdpoll_restore_due(const struct wdpoll *w, double now)
 {
+	/* Nothing is sampled before the next poll or planned sample (the
+	 * loop asks at every tick: the common case costs two compares). */
+	if (!(w->next_ms && w->next_ms <= now) &&
+	    !(w->extra_ms && w->extra_ms <= now + PFCWD_SLACK_MS))
+		return false;
 	for (size_t i = 0; i < w->n; i++) {
 		const struct wdpoll_port *e = &w->v[i];
 		struct pfcwd_config c;

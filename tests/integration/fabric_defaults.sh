@@ -13,7 +13,7 @@
 #     FABRIC_KBPS (default 10000) in a queuing policy of its own; nothing
 #     else is shaped, and no roced runs at real-time priority.
 # The watchdog runs at every node on the files' own settings (the
-# switch's 100 ms detection, the hosts' 2 s). Checks:
+# switch's 100 ms detection, the hosts' 3 s). Checks:
 #   1. DCBX: every host runs PFC on priority 3 (operational, taken from
 #      the switch over DCBX) and the switch runs it on swp1-swp4;
 #   2. incast: h1 and h2 each send DSCP 26 to h4 at the bottleneck's rate
@@ -249,7 +249,7 @@ fail() { fails="$fails
 # holds it and never sends), and the switch's port swp1 pauses h1 (h1
 # sends to h3, h1's queue 3 never sends). The switch's watchdog shuts
 # swp4's queue 3 and h1's shuts its own, each on its file's detection
-# time (the switch's 100 ms, the host's 2 s).
+# time (the switch's 100 ms, the host's 3 s).
 # The injectors stand in for a faulty NIC, which never waits for a CPU:
 # real-time priority where chrt is (as in bench/watchdog), so that a
 # loaded machine does not starve them into pausing in gaps (a gap longer
@@ -258,16 +258,16 @@ rt=
 command -v chrt >/dev/null && rt="chrt -f 20"
 recv stormrx4 h4
 recv stormrx3 h3
-t_spawn $IP netns exec "$h2" "$traffic" send 10.79.0.4 -T 0x68 -r "$pps" -t 9 -s 1000 -b 32768 -w 16 -f 8 >"$tmp/nd8"
+t_spawn $IP netns exec "$h2" "$traffic" send 10.79.0.4 -T 0x68 -r "$pps" -t 10 -s 1000 -b 32768 -w 16 -f 8 >"$tmp/nd8"
 s8=$t_pid
-t_spawn $IP netns exec "$h1" "$traffic" send 10.79.0.3 -T 0x68 -r "$pps" -t 9 -s 1000 -b 32768 -w 16 -f 9 >"$tmp/nd9"
+t_spawn $IP netns exec "$h1" "$traffic" send 10.79.0.3 -T 0x68 -r "$pps" -t 10 -s 1000 -b 32768 -w 16 -f 9 >"$tmp/nd9"
 s9=$t_pid
 sleep 1
 # shellcheck disable=SC2086 # rt: none or three words
-t_spawn $IP netns exec "$h4" $rt "$storm" -i eth0 -p 3 -q 65535 -r 1000 -t 5 >"$tmp/storm.swp4"
+t_spawn $IP netns exec "$h4" $rt "$storm" -i eth0 -p 3 -q 65535 -r 1000 -t 6 >"$tmp/storm.swp4"
 st4=$t_pid
 # shellcheck disable=SC2086
-t_spawn $IP netns exec "$sw" $rt "$storm" -i swp1 -p 3 -q 65535 -r 1000 -t 5 >"$tmp/storm.h1"
+t_spawn $IP netns exec "$sw" $rt "$storm" -i swp1 -p 3 -q 65535 -r 1000 -t 6 >"$tmp/storm.h1"
 st1=$t_pid
 t_wait "$st4" || t_fail "the storm injector in h4 failed"
 t_wait "$st1" || t_fail "the storm injector on swp1 failed"
@@ -300,9 +300,9 @@ t_stop "$s9" || true
 t_stop "$rx_stormrx4" || true
 t_stop "$rx_stormrx3" || true
 grep 'swp4: PFC storm on' "$tmp/sw.log" ||
-	fail "a storm (h4 pausing swp4 without end for 5 s) was not declared by the switch"
+	fail "a storm (h4 pausing swp4 without end for 6 s) was not declared by the switch"
 grep 'eth0: PFC storm on' "$tmp/h1.log" ||
-	fail "a storm (swp1 pausing h1 without end for 5 s) was not declared by h1"
+	fail "a storm (swp1 pausing h1 without end for 6 s) was not declared by h1"
 [ -n "${FABRIC_KEEP:-}" ] && cp "$tmp"/*.log "$tmp/result" "$tmp"/storm.* "$FABRIC_KEEP/"
 [ -z "$fails" ] || t_fail "fabric on the shipped defaults:$fails"
 echo "fabric_defaults: ok"
