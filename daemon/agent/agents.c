@@ -488,9 +488,13 @@ void agents_tick(struct agents *a, double now_ms)
 	 * loop may have been busy (an apply, or no CPU) past the frame's
 	 * arrival. Everything waiting is read, not one batch: frames are
 	 * dated on arrival, and a storm's backlog of more than a batch
-	 * would otherwise end its hold in the middle of the storm. */
-	if (softpfc_next(&a->softpfc) >= 0 &&
-	    softpfc_next(&a->softpfc) <= now_ms)
+	 * would otherwise end its hold in the middle of the storm. The
+	 * watchdog's restore is the same decision (no pause for so long)
+	 * and reads them first too: a shut queue honours no pause, so no
+	 * hold would have read them. */
+	if ((softpfc_next(&a->softpfc) >= 0 &&
+	     softpfc_next(&a->softpfc) <= now_ms) ||
+	    wdpoll_restore_due(&a->wd, now_ms))
 		for (size_t i = 0; i < a->frames.n; i++) {
 			int fd = a->frames.v[i].fd;
 

@@ -98,12 +98,14 @@ static void wdpoll_push(struct wdpoll *w, const struct wdpoll_port *e)
 }
 
 /* The no-drop queues of a registry entry's applied plan, and the
- * priorities of each. */
+ * priorities of each: those the policy makes no-drop and those whose
+ * PFC runs now. A willing host's PFC is the switch's, adopted over DCBX,
+ * with none of its own: its queue is watched all the same. */
 static uint8_t wdpoll_queues(const struct ports_port *pe,
                              uint8_t prios[POLICY_NQUEUES])
 {
 	const struct plan_dcb *d = &pe->plan.dcb;
-	uint8_t queues = 0;
+	uint8_t queues = 0, pfc = d->pfc_admin | d->pfc_en;
 
 	memset(prios, 0, POLICY_NQUEUES);
 	if (!pe->applied)
@@ -111,7 +113,7 @@ static uint8_t wdpoll_queues(const struct ports_port *pe,
 	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
 		unsigned q = d->prio_tc[p];
 
-		if (!(d->pfc_admin & (1u << p)) || q >= POLICY_NQUEUES)
+		if (!(pfc & (1u << p)) || q >= POLICY_NQUEUES)
 			continue;
 		queues |= (uint8_t)(1u << q);
 		prios[q] |= (uint8_t)(1u << p);
@@ -149,6 +151,18 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 			continue;
 		}
 		queues = pe ? wdpoll_queues(pe, prios) : 0;
+		/* A queue the watchdog shut, or restored on probation, stays
+		 * watched with its priorities: a storm takes an adopted
+		 * priority's PFC off a hardware port (pfc_en), and forgetting
+		 * the queue then would restore it at once. */
+		for (unsigned q = 0; pe && pe->applied && q < POLICY_NQUEUES;
+		     q++)
+			if ((e->queues & (1u << q)) &&
+			    e->q[q].state != PFCWD_MONITORED &&
+			    !(queues & (1u << q))) {
+				queues |= (uint8_t)(1u << q);
+				prios[q] = e->prios[q];
+			}
 		/* A plan not applied yet (a port that is not there): the
 		 * state loaded at start waits for it. */
 		if (pe && !pe->applied)
@@ -431,6 +445,34 @@ static void wdpoll_plan(struct wdpoll *w, double now)
 				w->extra_ms = d;
 		}
 	}
+}
+
+bool wdpoll_restore_due(const struct wdpoll *w, double now)
+{
+	/* Nothing is sampled before the next poll or planned sample (the
+	 * loop asks at every tick: the common case costs two compares). */
+	if (!(w->next_ms && w->next_ms <= now) &&
+	    !(w->extra_ms && w->extra_ms <= now + PFCWD_SLACK_MS))
+		return false;
+	for (size_t i = 0; i < w->n; i++) {
+		const struct wdpoll_port *e = &w->v[i];
+		struct pfcwd_config c;
+
+		if (!e->watched)
+			continue;
+		wdpoll_config(w, e, &c);
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			double d;
+
+			if (!(e->queues & (1u << q)) ||
+			    e->q[q].state != PFCWD_SHUTDOWN)
+				continue;
+			d = pfcwd_restore_due(&e->q[q], &c);
+			if (d >= 0 && d <= now + PFCWD_SLACK_MS)
+				return true;
+		}
+	}
+	return false;
 }
 
 void wdpoll_held(struct wdpoll *w, double now)

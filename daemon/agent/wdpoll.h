@@ -149,6 +149,11 @@ void wdpoll_tick(struct wdpoll *w, double now);
 /* After an apply: the queues software PFC has just begun to hold get a
  * sample WDPOLL_SETTLE_MS from NOW. */
 void wdpoll_held(struct wdpoll *w, double now);
+/* Is a shut queue's restore due by NOW (the next tick decides it)? Its
+ * port's pending pause frames must be read first, as a hold's end reads
+ * them: a poll that stalled while a storm went on finds hundreds unread,
+ * and a restore decided without them trusts a silence that was not. */
+bool wdpoll_restore_due(const struct wdpoll *w, double now);
 
 /* `priority-flow-control recover interface IFNAME qos-group Q`: restore
  * a shut queue now. Returns 0, -ENOENT (no such watched port or queue),

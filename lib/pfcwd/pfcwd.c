@@ -229,7 +229,15 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	d_paused = pfcwd_delta(s->paused_us, q->prev.paused_us, &reset);
 	q->prev = *s;
 	q->prev_ms = now;
-	cond = !reset && d_pause > 0 && s->backlog > 0 && d_tx == 0;
+	/* Stuck: pause came, packets wait, and none left. Where the time
+	 * paused is counted and covers the poll, the peer never let go, and
+	 * what left is a hold's leak (a software hold lets a frame out when
+	 * its bucket refills), not progress: a queue its peer releases
+	 * drains what it holds. Fewer packets sent than still wait is then
+	 * stuck too; over a detection time of seconds (a host's) one leaked
+	 * frame would otherwise hide a storm for good. */
+	cond = !reset && d_pause > 0 && s->backlog > 0 &&
+	       (d_tx == 0 || (s->has_duration && d_tx < s->backlog));
 	if (cond && s->has_duration)
 		cond = (double)d_paused >= PFCWD_PAUSED_RATIO * span * 1000.0;
 

@@ -10,11 +10,20 @@
  * the action applies) -> restored (monitored again, on probation: a storm
  * now makes the next restore wait twice as long) -> monitored.
  *
- * The storm condition of one poll (DOMAIN.md section 4): pause frames
- * that pause (quanta > 0; XON frames never count) were received, the
- * queue is not empty and it transmitted nothing since the last poll; and,
- * where the port has a pause-duration counter, the queue was paused for
- * more than 99 % of the poll. Any poll without it resets the detection.
+ * The storm condition of one poll (the rules of SONiC's watchdogs):
+ * pause frames that pause (quanta > 0; XON frames never count) were
+ * received, the queue is not empty and it transmitted nothing since the
+ * last poll; and, where the port has a pause-duration counter, the queue
+ * was paused for more than 99 % of the poll. With that counter, a queue
+ * that sent fewer packets than it still holds is stuck as well: its peer
+ * paused it all along, and what left is the hold leaking (a software
+ * hold lets a frame out as its bucket refills), while a queue its peer
+ * releases drains what it holds. Any poll without the condition resets
+ * the detection: a legitimately paused queue is released (XON, or its
+ * pause time runs out) and sends; a storm never lets it. What tells
+ * them apart is then how long the pause lasts, so the detection time
+ * must exceed the longest legitimate pause: longer at a host than at a
+ * switch (roced.conf(5), the host file's watchdog).
  *
  * Restore: automatic once no pause frame arrived for the auto-restore
  * time, fixed once the queue has been shut for the fixed-restore time

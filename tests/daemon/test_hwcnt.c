@@ -446,6 +446,49 @@ static void test_no_storm(void **state)
 	rig_free(&g);
 }
 
+/* A willing host's PFC is adopted over DCBX: running (pfc_en) with none
+ * configured (pfc_admin). Its queue is watched all the same; a queue the
+ * watchdog shut stays watched (and shut) when a storm takes the adopted
+ * priority's PFC off the port, and is forgotten only once monitored. */
+static void test_adopted(void **state)
+{
+	struct rig g;
+	struct ports_port *pe;
+	struct wdpoll_port *e;
+
+	(void)state;
+	rig_init(&g);
+	rig_apply(&g);
+	pe = ports_find(&g.r, "lo");
+	pe->plan.dcb.pfc_admin = 0;
+	pe->plan.dcb.pfc_en = 1u << 3;
+	wdpoll_sync(&g.w, &g.p, g.now);
+	e = rig_port(&g);
+	assert_true(e->watched);
+	assert_true(e->queues & (1u << 3));
+	assert_int_equal(e->prios[3], 1u << 3);
+	rig_poll(&g, false);
+	rig_poll(&g, true);
+	rig_poll(&g, true);
+	e = rig_port(&g);
+	assert_int_equal(e->q[3].state, PFCWD_SHUTDOWN);
+	/* The storm's reconcile takes the adopted priority's PFC off. */
+	pe = ports_find(&g.r, "lo");
+	pe->plan.dcb.pfc_en = 0;
+	wdpoll_sync(&g.w, &g.p, g.now);
+	e = rig_port(&g);
+	assert_true(e->queues & (1u << 3));
+	assert_int_equal(e->q[3].state, PFCWD_SHUTDOWN);
+	assert_int_equal(pe->watchdog.wd_shut, 1u << 3);
+	/* Neither configured nor running, and not shut: not watched. */
+	pfcwd_init(&e->q[3]);
+	wdpoll_sync(&g.w, &g.p, g.now);
+	e = rig_port(&g);
+	assert_false(e->queues & (1u << 3));
+	assert_false(e->watched);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -454,6 +497,7 @@ int main(void)
 	    cmocka_unit_test(test_storm_live),
 	    cmocka_unit_test(test_storm_not_live),
 	    cmocka_unit_test(test_no_storm),
+	    cmocka_unit_test(test_adopted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,7 @@
  * latency, for the lossless tests and bench/pfc.
  *
  *   traffic send DST[:PORT] [-T TOS] [-r PPS] [-t SECONDS] [-n COUNT]
- *                [-s SIZE] [-b SNDBUF] [-f FLOW] [-P PRIO]
+ *                [-s SIZE] [-b SNDBUF] [-f FLOW] [-P PRIO] [-w WINDOW]
  *   traffic recv [-p PORT] [-t SECONDS] [-i IDLE] [-e EXPECT] [-R READY]
  *                [-l LOG]
  *
@@ -12,6 +12,12 @@
  * blocks (with SNDBUF bytes of send buffer, default the system's), so
  * that a queue held by PFC back-pressures it instead of losing: it
  * counts what it failed to send (errors) apart from what it sent.
+ * Paced senders keep to an absolute schedule: after a block they send
+ * what fell due meanwhile back to back. -w caps that catch-up at WINDOW
+ * datagrams, as an application with a window of that many outstanding
+ * sends would (what fell due beyond it is sent later, at the rate): a
+ * sender blocked by a long pause does not then burst megabytes into the
+ * fabric at the speed of the CPU.
  * -r 0 sends as fast as the socket takes them. -P sets the socket's
  * priority (SO_PRIORITY), as a RoCE stack does for its traffic class:
  * where roced classifies on clsact ingress (flower), a host's own
@@ -138,6 +144,7 @@ static int do_send(int argc, char **argv)
 	                         .sin_port = htons(4791)};
 	double rate = 1000, secs = 1;
 	long count = -1, size = 1000, sndbuf = 0, flow = 0, tos = 0, prio = -1;
+	long window = 0;
 	uint64_t sent = 0, errors = 0, t0, next, end;
 	char buf[65536], *colon;
 	int fd, c;
@@ -156,7 +163,7 @@ static int do_send(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:P:")) != -1) {
+	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:P:w:")) != -1) {
 		switch (c) {
 		case 'T':
 			tos = (long)num(optarg, "TOS", 0, 255);
@@ -184,6 +191,9 @@ static int do_send(int argc, char **argv)
 		case 'P':
 			prio = parse_prio(optarg);
 			break;
+		case 'w':
+			window = (long)num(optarg, "window", 1, 1e9);
+			break;
 		default:
 			return 2;
 		}
@@ -209,6 +219,10 @@ static int do_send(int argc, char **argv)
 
 		if (t >= end)
 			break;
+		/* Behind by more than the window: the rest is not owed. */
+		if (rate > 0 && window > 0 &&
+		    t > next + (uint64_t)((double)window * 1e9 / rate))
+			next = t - (uint64_t)((double)window * 1e9 / rate);
 		if (rate > 0 && t < next) {
 			struct timespec ts = {(time_t)(next / 1000000000u),
 			                      (long)(next % 1000000000u)};
