@@ -261,11 +261,10 @@ incast() {
 	fi
 	# Sent (and failed to send) per class, from the senders; received
 	# per TOS, from the receiver.
-	sent() { cat "$run/$1"1 "$run/$1"2 | awk '/^sent/ { s += $2; e += $4 } END { print s + 0, e + 0 }'; }
-	set -- $(sent nd)
-	nd_sent=$1 nd_err=$2
-	set -- $(sent be)
-	be_sent=$1 be_err=$2
+	# sent KIND COLUMN: the senders' "sent N errors E" summed (2: N, 4: E).
+	sent() { cat "$run/$1"1 "$run/$1"2 | awk -v c="$2" '/^sent/ { n += $c } END { print n + 0 }'; }
+	nd_sent=$(sent nd 2) nd_err=$(sent nd 4)
+	be_sent=$(sent be 2) be_err=$(sent be 4)
 	nd_rx=$(awk '/^tos 0x68/ { print $6 }' "$run/recv")
 	be_rx=$(awk '/^tos 0x00/ { print $6 }' "$run/recv")
 	nd_rx=${nd_rx:-0} be_rx=${be_rx:-0}
