@@ -164,8 +164,8 @@ esac
 # --- roced's policies ----------------------------------------------------
 # The switch: the shipped policy on swp1-3 with ROCE_CLASS match-any (the
 # hosts' RoCE traffic is untagged: DSCP 26 classifies), queue 3 shaped to
-# the bottleneck, its WRED thresholds under xoff so that marking starts
-# before the pause, and the pause thresholds.
+# the bottleneck, its WRED (ECN) marking from half of xon, and the pause
+# thresholds (see the top of this file).
 t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3
 t_conf_match_any "$tmp/sw.conf"
 python3 - "$tmp/sw.conf" "$((mbps * 1000))" "$limit" "$xoff" "$xon" <<'PY' ||
