@@ -17,11 +17,15 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev iproute2"
 # (only Recommended by clang, and apt is told to skip those) for tests/fuzz;
 # mmdebstrap and systemd-nspawn boot roced.service under systemd as PID 1
 # (tests/integration/systemd_pid1.sh); ethtool is the independent reader
-# of a port's pause settings (tests/integration/linkpause.sh).
+# of a port's pause settings (tests/integration/linkpause.sh); rdma-core,
+# ibverbs-providers (rxe), ibverbs-utils and perftest (ib_write_bw) run
+# Soft-RoCE in the QEMU guest, which sees the host's root filesystem
+# (tests/integration/fullkernel_rdma.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
-mmdebstrap systemd-container ethtool"
+mmdebstrap systemd-container ethtool
+rdma-core ibverbs-providers ibverbs-utils perftest"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"

@@ -14,7 +14,14 @@
 # qdisc, htb class and filter, hold as many of each as the plan has lines
 # for it, and carry the plan's MTU (plan_lib.sh). Then the rocesh show
 # output (each port's own header line) when rocesh is built, and the
-# instructions for rocesh and teardown.
+# instructions for rocesh and teardown. The hosts' roced (the switch's
+# policy on eth0) runs in each host's namespace, and the demo's RoCE-like
+# incast had the lossless result the demo claims (its result file, as
+# states, not amounts): every CoS 3/DSCP 26 datagram sent went through
+# swp3's queue 3 and arrived, none was refused at a host or dropped in
+# queue 3, and the switch paused both senders' ports and both hosts
+# counted that pause. The shape the incast put on swp3's queues is gone
+# again (the plan check runs after it).
 # Checked after "down": no namespace, no roced, and none of the rig's
 # files in /run/roced (conf, log, pid file, the control socket and pid
 # file of the switch namespace's roced). Other tests' daemons share
@@ -39,7 +46,12 @@ tmp=$t_tmp
 t_defer '"$demo" --down >/dev/null 2>&1'
 for ns in $rig_ns; do t_netns_adopt "$ns"; done
 fail() { echo "FAIL: $*"; [ -f "$tmp/out" ] && { echo "--- demo output"; cat "$tmp/out"; }; exit 1; }
-rigfiles() { ls -d /run/roced/demo"$ROCED_DEMO_TAG".* /run/roced/roced."$1".* 2>/dev/null || true; }
+rigfiles() { # the inodes of the rig's namespaces
+	for _i in "$@"; do ls -d /run/roced/roced."$_i".* 2>/dev/null || true; done
+	ls -d /run/roced/demo"$ROCED_DEMO_TAG".* /run/roced/demo"$ROCED_DEMO_TAG"-* 2>/dev/null || true
+}
+# incast KEY: a value of the demo's incast result file.
+incast() { sed -n "s/^$1=//p" "/run/roced/demo$ROCED_DEMO_TAG.incast"; }
 in_sw() { "$IP" netns exec "$sw" "$@"; }
 PORTS="swp1 swp2 swp3"
 
@@ -89,9 +101,35 @@ for round in 1 2; do
 	else
 		grep -q "rocesh is not built" "$tmp/out" || fail "round $round: no word that rocesh is missing"
 	fi
+	# The hosts' roced, each in its host's namespace.
+	for i in 1 2 3; do
+		hpid=$(cat "/run/roced/demo$ROCED_DEMO_TAG-h$i.pid")
+		[ "$(cat "/proc/$hpid/comm" 2>/dev/null)" = roced ] || fail "round $round: host $i's roced ($hpid) is not running"
+		[ "$(readlink "/proc/$hpid/ns/net")" = "$("$IP" netns exec "roced$ROCED_DEMO_TAG-h$i" readlink /proc/self/ns/net)" ] ||
+			fail "round $round: host $i's roced does not run in its namespace"
+		eval "hpid$i=\$hpid"
+	done
+	# The incast's result (needs rocesh).
+	if [ -x "$top_builddir/rocesh" ]; then
+		[ -s "/run/roced/demo$ROCED_DEMO_TAG.incast" ] || fail "round $round: the incast left no result"
+		grep -q "^== RoCE-like incast" "$tmp/out" || fail "round $round: the demo did not say it ran the incast"
+		grep -q "^== loss per class" "$tmp/out" || fail "round $round: the demo printed no loss per class"
+		sent=$(incast nodrop_sent)
+		[ "${sent:-0}" -gt 0 ] || fail "round $round: the incast sent no no-drop datagram"
+		[ "$(incast nodrop_received)" = "$sent" ] || fail "round $round: the no-drop class lost datagrams"
+		[ "$(incast nodrop_failed)" = 0 ] || fail "round $round: a host refused no-drop datagrams"
+		[ "$(incast q3_tx_packets)" -ge "$sent" ] || fail "round $round: the no-drop datagrams did not all go through queue 3"
+		[ "$(incast q3_dropped)" = 0 ] || fail "round $round: queue 3 dropped"
+		for k in pause_tx_swp1 pause_tx_swp2 pause_rx_h1 pause_rx_h2; do
+			[ "$(incast "$k")" -gt 0 ] || fail "round $round: no pause: $k is $(incast "$k")"
+		done
+		grep -q "demo.sh --incast" "$tmp/out" || fail "round $round: no instruction to rerun the incast"
+		echo "round $round: incast: $sent no-drop datagrams through queue 3, none lost; the switch paused swp1 and swp2, the hosts held"
+	fi
 	grep -q "ip netns exec $sw .*rocesh" "$tmp/out" || fail "round $round: no instruction to enter rocesh"
 	grep -q "scripts/demo.sh --down" "$tmp/out" || fail "round $round: no teardown instruction"
-	ino=$(stat -L -c %i "/run/netns/$sw")
+	inos=
+	for ns in $rig_ns; do inos="$inos $(stat -L -c %i "/run/netns/$ns")"; done
 	echo "round $round: up: 4 namespaces, br0 with swp1-3 programmed by roced (pid $pid)"
 
 	# Round 2: roced died hard (no chance to remove its socket); --down
@@ -104,8 +142,14 @@ for round in 1 2; do
 	"$demo" --down >"$tmp/down" 2>&1 || fail "round $round: demo.sh --down exited $?"
 	"$IP" netns list | grep -q "roced$ROCED_DEMO_TAG-" && fail "round $round: namespaces left: $("$IP" netns list | grep "roced$ROCED_DEMO_TAG-")"
 	kill -0 "$pid" 2>/dev/null && fail "round $round: roced ($pid) still runs"
+	for i in 1 2 3; do
+		eval "hpid=\$hpid$i"
+		kill -0 "$hpid" 2>/dev/null && fail "round $round: host $i's roced ($hpid) still runs"
+	done
 	pgrep -f "demo$ROCED_DEMO_TAG.conf" >/dev/null && fail "round $round: a process still uses the demo config"
-	left=$(rigfiles "$ino")
+	pgrep -f "demo$ROCED_DEMO_TAG-host.conf" >/dev/null && fail "round $round: a process still uses the hosts' demo config"
+	# shellcheck disable=SC2086 # a list of inodes
+	left=$(rigfiles $inos)
 	[ -z "$left" ] || fail "round $round: left in /run/roced: $left"
 	"$demo" --down >"$tmp/down2" 2>&1 || fail "round $round: a second --down exited $?"
 	grep -q "nothing to tear down" "$tmp/down2" || fail "round $round: a second --down found something: $(cat "$tmp/down2")"

@@ -3,6 +3,7 @@
  *
  *   traffic send DST[:PORT] [-T TOS] [-r PPS] [-t SECONDS] [-n COUNT]
  *                [-s SIZE] [-b SNDBUF] [-f FLOW] [-P PRIO] [-w WINDOW]
+ *                [-V PCP -I IFNAME -M DSTMAC]
  *   traffic recv [-p PORT] [-t SECONDS] [-i IDLE] [-e EXPECT] [-R READY]
  *                [-l LOG]
  *
@@ -11,7 +12,10 @@
  * receiver on the same machine measures one-way latency). Its socket
  * blocks (with SNDBUF bytes of send buffer, default the system's), so
  * that a queue held by PFC back-pressures it instead of losing: it
- * counts what it failed to send (errors) apart from what it sent.
+ * counts what it failed to send (errors) apart from what it sent; a
+ * datagram queued in a veth peer's qdisc stays charged to it, so SNDBUF
+ * is also what one sender can keep in a switch's queue (root may set it
+ * past net.core.wmem_max).
  * Paced senders keep to an absolute schedule: after a block they send
  * what fell due meanwhile back to back. -w caps that catch-up at WINDOW
  * datagrams, as an application with a window of that many outstanding
@@ -26,6 +30,12 @@
  * writes it (4791:13) for an htb root, which takes skb->priority as a
  * class.
  *
+ * -V sends the same datagrams as 802.1Q priority-tagged frames (VLAN 0,
+ * PCP as given), written whole to IFNAME through a packet socket, to the
+ * neighbour DSTMAC: the CoS a RoCE NIC puts on its traffic, on a kernel
+ * without 8021q. A receiver's kernel strips a VLAN 0 tag and delivers the
+ * datagram to its UDP socket as any other.
+ *
  * The receiver counts by TOS byte (IP_RECVTOS) and flow: received,
  * lost (sequence numbers never seen, up to the highest seen), duplicated,
  * and the latency min/median/max. It stops after -t seconds (default 30),
@@ -38,6 +48,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -45,9 +56,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/if_packet.h>
 
 #define TRAFFIC_MAGIC 0x52434544u /* "RCED" */
 #define MAX_FLOWS     64
@@ -138,6 +152,119 @@ static long parse_prio(const char *s)
 	return (long)num(s, "priority", 0, 15);
 }
 
+/* -V: what the packet socket needs to write a priority-tagged frame. */
+struct tagged {
+	int pcp; /* -1: plain UDP socket */
+	const char *ifname;
+	uint8_t dst[6], src[6];
+	struct in_addr saddr;
+	struct sockaddr_ll ll;
+};
+
+/* Ethernet + 802.1Q tag + IPv4 + UDP in front of the payload. */
+#define TAGGED_HLEN (18 + 20 + 8)
+
+static void parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned m[6];
+	char tail;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &m[0], &m[1], &m[2], &m[3], &m[4],
+	           &m[5], &tail) != 6) {
+		fprintf(stderr, "traffic: invalid MAC address '%s'\n", s);
+		exit(2);
+	}
+	for (int i = 0; i < 6; i++) {
+		if (m[i] > 0xff) {
+			fprintf(stderr, "traffic: invalid MAC address '%s'\n",
+			        s);
+			exit(2);
+		}
+		mac[i] = (uint8_t)m[i];
+	}
+}
+
+static int tagged_open(struct tagged *t)
+{
+	struct ifreq ifr;
+	int fd, q;
+
+	if (strlen(t->ifname) >= sizeof(ifr.ifr_name)) {
+		fprintf(stderr, "traffic: interface name too long: %s\n",
+		        t->ifname);
+		exit(2);
+	}
+	q = socket(AF_INET, SOCK_DGRAM, 0);
+	if (q < 0)
+		die("socket");
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, t->ifname);
+	if (ioctl(q, SIOCGIFHWADDR, &ifr))
+		die(t->ifname);
+	memcpy(t->src, ifr.ifr_hwaddr.sa_data, 6);
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, t->ifname);
+	if (ioctl(q, SIOCGIFADDR, &ifr))
+		die("the interface's IPv4 address");
+	t->saddr = ((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr;
+	close(q);
+	memset(&t->ll, 0, sizeof(t->ll));
+	t->ll.sll_family = AF_PACKET;
+	t->ll.sll_ifindex = (int)if_nametoindex(t->ifname);
+	t->ll.sll_halen = 6;
+	memcpy(t->ll.sll_addr, t->dst, 6);
+	if (!t->ll.sll_ifindex)
+		die(t->ifname);
+	fd = socket(AF_PACKET, SOCK_RAW, 0);
+	if (fd < 0)
+		die("packet socket");
+	return fd;
+}
+
+static uint16_t ip_csum(const uint8_t *p, size_t n)
+{
+	uint32_t sum = 0;
+
+	for (size_t i = 0; i + 1 < n; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* The headers of one frame carrying SIZE bytes of payload to TO. */
+static void tagged_headers(const struct tagged *t, uint8_t *f, long tos,
+                           const struct sockaddr_in *to, size_t size,
+                           uint16_t id)
+{
+	uint8_t *ip = f + 18, *udp = ip + 20;
+	uint16_t tci = (uint16_t)(t->pcp << 13), v;
+
+	memcpy(f, t->dst, 6);
+	memcpy(f + 6, t->src, 6);
+	f[12] = 0x81, f[13] = 0x00, f[14] = (uint8_t)(tci >> 8),
+	f[15] = (uint8_t)tci, f[16] = 0x08, f[17] = 0x00;
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	ip[1] = (uint8_t)tos;
+	v = (uint16_t)(20 + 8 + size);
+	ip[2] = (uint8_t)(v >> 8), ip[3] = (uint8_t)v;
+	ip[4] = (uint8_t)(id >> 8), ip[5] = (uint8_t)id;
+	ip[6] = 0x40; /* don't fragment */
+	ip[8] = 64;
+	ip[9] = IPPROTO_UDP;
+	memcpy(ip + 12, &t->saddr, 4);
+	memcpy(ip + 16, &to->sin_addr, 4);
+	v = ip_csum(ip, 20);
+	ip[10] = (uint8_t)(v >> 8), ip[11] = (uint8_t)v;
+	/* UDP: the RoCEv2 port both ways; no checksum (IPv4 allows 0). */
+	memcpy(udp, &to->sin_port, 2);
+	memcpy(udp + 2, &to->sin_port, 2);
+	v = (uint16_t)(8 + size);
+	udp[4] = (uint8_t)(v >> 8), udp[5] = (uint8_t)v;
+	udp[6] = 0, udp[7] = 0;
+}
+
 static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in to = {.sin_family = AF_INET,
@@ -147,6 +274,9 @@ static int do_send(int argc, char **argv)
 	long window = 0;
 	uint64_t sent = 0, errors = 0, t0, next, end;
 	char buf[65536], *colon;
+	static uint8_t frame[TAGGED_HLEN + 65536];
+	struct tagged tg = {.pcp = -1};
+	bool have_mac = false;
 	int fd, c;
 
 	if (argc < 2) {
@@ -163,7 +293,7 @@ static int do_send(int argc, char **argv)
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:P:w:")) != -1) {
+	while ((c = getopt(argc, argv, "T:r:t:n:s:b:f:P:w:V:I:M:")) != -1) {
 		switch (c) {
 		case 'T':
 			tos = (long)num(optarg, "TOS", 0, 255);
@@ -194,21 +324,40 @@ static int do_send(int argc, char **argv)
 		case 'w':
 			window = (long)num(optarg, "window", 1, 1e9);
 			break;
+		case 'V':
+			tg.pcp = (int)num(optarg, "PCP", 0, 7);
+			break;
+		case 'I':
+			tg.ifname = optarg;
+			break;
+		case 'M':
+			parse_mac(optarg, tg.dst);
+			have_mac = true;
+			break;
 		default:
 			return 2;
 		}
 	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (tg.pcp >= 0 && (!tg.ifname || !have_mac)) {
+		fprintf(stderr, "traffic: -V needs -I IFNAME and -M DSTMAC\n");
+		return 2;
+	}
+	fd = tg.pcp >= 0 ? tagged_open(&tg) : socket(AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		die("socket");
-	if (tos &&
+	if (tg.pcp < 0 && tos &&
 	    setsockopt(fd, IPPROTO_IP, IP_TOS, &(int){(int)tos}, sizeof(int)))
 		die("IP_TOS");
 	if (prio >= 0 && setsockopt(fd, SOL_SOCKET, SO_PRIORITY,
 	                            &(int){(int)prio}, sizeof(int)))
 		die("SO_PRIORITY");
-	if (sndbuf && setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){(int)sndbuf},
-	                         sizeof(int)))
+	/* As root, past net.core.wmem_max: a sender that must keep a
+	 * switch's queue beyond its pause threshold needs more in flight. */
+	if (sndbuf &&
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &(int){(int)sndbuf},
+	               sizeof(int)) &&
+	    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &(int){(int)sndbuf},
+	               sizeof(int)))
 		die("SO_SNDBUF");
 	memset(buf, 0, sizeof(buf));
 	t0 = next = now_ns();
@@ -232,8 +381,17 @@ static int do_send(int argc, char **argv)
 		}
 		h.sent_ns = now_ns();
 		memcpy(buf, &h, sizeof(h));
-		if (sendto(fd, buf, (size_t)size, 0, (struct sockaddr *)&to,
-		           sizeof(to)) < 0) {
+		if (tg.pcp >= 0) {
+			tagged_headers(&tg, frame, tos, &to, (size_t)size,
+			               (uint16_t)sent);
+			memcpy(frame + TAGGED_HLEN, buf, (size_t)size);
+			c = (int)sendto(fd, frame, TAGGED_HLEN + (size_t)size,
+			                0, (struct sockaddr *)&tg.ll,
+			                sizeof(tg.ll));
+		} else
+			c = (int)sendto(fd, buf, (size_t)size, 0,
+			                (struct sockaddr *)&to, sizeof(to));
+		if (c < 0) {
 			if (errno != ENOBUFS && errno != EAGAIN &&
 			    errno != ECONNREFUSED)
 				die("sendto");
