@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/escape.h"
 #include "plan/compile.h"
 #include "show/show.h"
 #include "show/show_int.h"
@@ -91,6 +92,20 @@ static void show_lldp_result(struct json_object *o, enum dcbx_why why)
 		show_add_str(o, "mismatch-reason", dcbx_why_name(why));
 }
 
+/* A text TLV of the peer's: its bytes escaped (base/escape.h), so that
+ * neither the text nor the JSON carries a control byte or invalid
+ * UTF-8 from the wire. */
+static void show_lldp_text(struct json_object *o, const char *key,
+                           const char *s, uint8_t len)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	escape_add(&sb, s, lldp_text_len(s, len), ESCAPE_BACKSLASH);
+	show_add_str(o, key, strbuf_str(&sb));
+	strbuf_free(&sb);
+}
+
 static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
                                               double now, bool detail)
 {
@@ -104,7 +119,7 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	show_add_str(o, "port-id", buf);
 	show_lldp_mac(b->mac, buf, sizeof(buf));
 	show_add_str(o, "mac", buf);
-	show_add_str(o, "system-name", d->sys_name);
+	show_lldp_text(o, "system-name", d->sys_name, d->sys_name_len);
 	show_add_int(o, "ttl", d->ttl);
 	show_add_int(o, "expires-in",
 	             (int64_t)((b->expires_ms - now) / 1000.0 + 0.5));
@@ -114,8 +129,8 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	show_add_bool(o, "cee", d->dcbx.cee);
 	if (!detail)
 		return o;
-	show_add_str(o, "port-description", d->port_desc);
-	show_add_str(o, "system-description", d->sys_desc);
+	show_lldp_text(o, "port-description", d->port_desc, d->port_desc_len);
+	show_lldp_text(o, "system-description", d->sys_desc, d->sys_desc_len);
 	if (d->has_caps) {
 		show_add_int(o, "capabilities", d->caps_sys);
 		show_add_int(o, "capabilities-enabled", d->caps_enabled);
