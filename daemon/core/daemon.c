@@ -41,6 +41,7 @@
 #include "conf/conf.h"
 #include "core/daemon_int.h"
 #include "core/log.h"
+#include "core/rundir.h"
 #include "kernel/probe.h"
 
 /* A change by others is repaired this long after it is heard of, so that
@@ -469,6 +470,12 @@ int daemon_run(const struct daemon_opts *o)
 	/* Before anything touches the kernel: one roced per namespace. */
 	d->lockfd = ctl_instance_lock(err, sizeof(err));
 	if (d->lockfd < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
+	/* The state directory is checked before anything is read from it
+	 * or written to it: root's, closed to others. */
+	if (rundir_prepare(CTL_DIR, err, sizeof(err)) < 0) {
 		log_warnx("%s", err);
 		goto out_policy;
 	}

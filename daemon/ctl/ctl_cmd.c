@@ -505,7 +505,10 @@ static int dctl_copy_file(const char *from, const char *to)
 	in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* The caller removed TO: a file that appears there since is not
+	 * ours to write through. */
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	           0600);
 	if (out < 0) {
 		rc = -errno;
 		close(in);
