@@ -277,7 +277,8 @@ int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
 			goto fail;
 		}
 		snprintf(s->path, sizeof(s->path), "%s", c->path);
-	} else if ((rc = ctl_socket_path(s->path, sizeof(s->path))) < 0) {
+	} else if ((rc = ctl_state_path(s->path, sizeof(s->path), ".sock")) <
+	           0) {
 		snprintf(err, errlen, "no control socket path: %s",
 		         strerror(-rc));
 		goto fail;

@@ -51,42 +51,66 @@ static bool ctl_named_netns(unsigned long ino)
 	return found;
 }
 
-int ctl_state_path(char *buf, size_t len, const char *suffix)
+/* 1: this process's network namespace is init's (the host's), 0: it is
+ * not, -1: that cannot be proved (/proc/1/ns/net may not be read: not
+ * root, or a container that hides it). *INO: this namespace's inode. */
+static int ctl_netns_host(unsigned long *ino)
 {
 	struct stat self, init;
-	unsigned long ino;
-	bool host;
+
+	*ino = 0;
+	if (stat("/proc/self/ns/net", &self) < 0)
+		return -1;
+	*ino = (unsigned long)self.st_ino;
+	if (stat("/proc/1/ns/net", &init) == 0)
+		return self.st_ino == init.st_ino && self.st_dev == init.st_dev;
+	/* A namespace `ip netns add` named is never the host's. */
+	return ctl_named_netns(*ino) ? 0 : -1;
+}
+
+static int ctl_path(char *buf, size_t len, bool host, unsigned long ino,
+                    const char *suffix)
+{
 	int n;
 
-	if (stat("/proc/self/ns/net", &self) < 0)
-		return -errno;
-	ino = (unsigned long)self.st_ino;
-	if (stat("/proc/1/ns/net", &init) == 0) {
-		host = self.st_ino == init.st_ino && self.st_dev == init.st_dev;
-	} else {
-		struct stat sock;
-
-		/* Not allowed to look at init's namespace (not root, or a
-		 * container that hides it): a named namespace is not the
-		 * host's, and a roced of this namespace has made its own
-		 * socket if this is not the host's namespace. */
-		host = !ctl_named_netns(ino);
-		n = snprintf(buf, len, "%s/roced.%lu%s", CTL_DIR, ino, suffix);
-		if (host && n >= 0 && (size_t)n < len && stat(buf, &sock) == 0)
-			host = false;
-	}
 	if (host)
 		n = snprintf(buf, len, "%s/roced%s", CTL_DIR, suffix);
 	else
 		n = snprintf(buf, len, "%s/roced.%lu%s", CTL_DIR, ino, suffix);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return 0;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int ctl_state_path(char *buf, size_t len, const char *suffix)
+{
+	unsigned long ino;
+	int host = ctl_netns_host(&ino);
+
+	if (!ino)
+		return -ENOENT;
+	/* Only a namespace proved to be the host's takes the short names:
+	 * two roced in two unnamed namespaces of a container must never
+	 * share a socket, a pid file or a state file. */
+	return ctl_path(buf, len, host == 1, ino, suffix);
 }
 
 int ctl_socket_path(char *buf, size_t len)
 {
-	return ctl_state_path(buf, len, ".sock");
+	unsigned long ino;
+	int host = ctl_netns_host(&ino), rc;
+	struct stat st;
+
+	if (!ino)
+		return -ENOENT;
+	rc = ctl_path(buf, len, host == 1, ino, ".sock");
+	if (rc < 0 || host != -1)
+		return rc;
+	/* Unproved: this namespace's own socket when its roced made one,
+	 * else the host's (a user who may not look at /proc/1 on the host
+	 * itself, where roced proved its namespace and took the short
+	 * name). */
+	if (stat(buf, &st) == 0)
+		return 0;
+	return ctl_path(buf, len, true, ino, ".sock");
 }
 
 /* --- show names --- */
