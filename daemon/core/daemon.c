@@ -341,61 +341,79 @@ static void daemon_repairs(struct daemon *d)
 	free(names);
 }
 
+void daemon_nested(struct daemon *d, bool in)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	int fds[2] = {d->sigfd, ctl_srv_fd(d->ctl)};
+
+	for (size_t i = 0; i < 2; i++) {
+		ev.data.fd = fds[i];
+		if (epoll_ctl(d->epfd, in ? EPOLL_CTL_DEL : EPOLL_CTL_ADD,
+		              fds[i], &ev) < 0)
+			log_warn("epoll_ctl");
+	}
+}
+
+int daemon_turn(struct daemon *d, int max_ms)
+{
+	struct epoll_event evs[8];
+	int wait, agents, n;
+
+	/* Before sleeping: the agents follow the ports that the last
+	 * commit or link events left. */
+	if (d->agents.dirty) {
+		agents_sync(&d->agents, &d->policy, d->e.links);
+		agents_dcbx_local(&d->agents, &d->ports, &d->policy,
+		                  daemon_ms());
+	}
+	wait = daemon_repair_wait(d);
+	agents = agents_wait(&d->agents, daemon_ms());
+	if (agents >= 0 && (wait < 0 || agents < wait))
+		wait = agents;
+	/* What an agent's timer asked for is applied at once. */
+	if (d->npending || d->pending_all)
+		wait = 0;
+	if (max_ms >= 0 && (wait < 0 || wait > max_ms))
+		wait = max_ms;
+	n = epoll_wait(d->epfd, evs, 8, wait);
+	if (n < 0 && errno == EINTR)
+		return 0;
+	if (n < 0) {
+		log_warn("epoll_wait");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (evs[i].data.fd == d->sigfd)
+			daemon_signal(d);
+		else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
+			ctl_srv_process(d->ctl);
+		else if (evs[i].data.fd == d->svc.watchdog_fd)
+			svc_watchdog_kick(&d->svc);
+		else if (evs[i].data.fd == engine_events_fd(&d->e))
+			engine_events(&d->e);
+		else if (!agents_fd(&d->agents, evs[i].data.fd, daemon_ms()))
+			daemon_links(d);
+	}
+	if (d->pending_all) {
+		daemon_apply(d, &d->policy, NULL, 0, NULL);
+	} else if (d->npending) {
+		daemon_apply(d, &d->policy, d->pending, d->npending, NULL);
+	}
+	if (d->npending || d->pending_all)
+		agents_applied(&d->agents);
+	d->npending = 0;
+	d->pending_all = false;
+	daemon_repairs(d);
+	agents_tick(&d->agents, daemon_ms());
+	daemon_dcbx(d);
+	return 0;
+}
+
 static void daemon_loop(struct daemon *d)
 {
-	while (!d->stop) {
-		struct epoll_event evs[8];
-		int wait, agents, n;
-
-		/* Before sleeping: the agents follow the ports that the
-		 * last commit or link events left. */
-		if (d->agents.dirty) {
-			agents_sync(&d->agents, &d->policy, d->e.links);
-			agents_dcbx_local(&d->agents, &d->ports, &d->policy,
-			                  daemon_ms());
-		}
-		wait = daemon_repair_wait(d);
-		agents = agents_wait(&d->agents, daemon_ms());
-		if (agents >= 0 && (wait < 0 || agents < wait))
-			wait = agents;
-		/* What an agent's timer asked for is applied at once. */
-		if (d->npending || d->pending_all)
-			wait = 0;
-		n = epoll_wait(d->epfd, evs, 8, wait);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			log_warn("epoll_wait");
+	while (!d->stop)
+		if (daemon_turn(d, -1) < 0)
 			return;
-		}
-		for (int i = 0; i < n; i++) {
-			if (evs[i].data.fd == d->sigfd)
-				daemon_signal(d);
-			else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
-				ctl_srv_process(d->ctl);
-			else if (evs[i].data.fd == d->svc.watchdog_fd)
-				svc_watchdog_kick(&d->svc);
-			else if (evs[i].data.fd == engine_events_fd(&d->e))
-				engine_events(&d->e);
-			else if (!agents_fd(&d->agents, evs[i].data.fd,
-			                    daemon_ms()))
-				daemon_links(d);
-		}
-		if (d->pending_all) {
-			daemon_apply(d, &d->policy, NULL, 0, NULL);
-		} else if (d->npending) {
-			daemon_apply(d, &d->policy, d->pending, d->npending,
-			             NULL);
-		}
-		if (d->npending || d->pending_all)
-			agents_applied(&d->agents);
-		d->npending = 0;
-		d->pending_all = false;
-		daemon_repairs(d);
-		agents_tick(&d->agents, daemon_ms());
-		daemon_dcbx(d);
-	}
 }
 
 /* The network namespace's cookie, 0 when the kernel has none (before
