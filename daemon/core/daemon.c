@@ -41,6 +41,7 @@
 #include "conf/conf.h"
 #include "core/daemon_int.h"
 #include "core/log.h"
+#include "core/privs.h"
 #include "core/rundir.h"
 #include "kernel/probe.h"
 
@@ -466,7 +467,7 @@ int daemon_run(const struct daemon_opts *o)
 	struct ctl_srv_config ctl;
 	struct caps kernel = {0};
 	struct diag diag;
-	char err[256];
+	char err[256], note[128];
 	int rc = 1, preset;
 
 	if (!d)
@@ -549,6 +550,14 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot set up the event loop");
 		goto out_engine;
 	}
+	/* Everything that needs more than the network's capabilities is
+	 * done (probe, state directory, pid file, the socket and its
+	 * group): least privilege from here on. */
+	if (privs_drop(note, sizeof(note), err, sizeof(err)) < 0) {
+		log_warnx("%s", err);
+		goto out_engine;
+	}
+	log_debug(LOG_SUB_CTL, "%s", note);
 	daemon_wd_load(d);
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",
