@@ -581,6 +581,7 @@ static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
 	struct json_object *reply;
 	char err[512];
 	ssize_t n;
+	int rc;
 
 	/* MSG_TRUNC: the datagram's real length even when it is longer
 	 * than the buffer (the rest is discarded). */
@@ -610,11 +611,15 @@ static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
 		ctl_srv_send(c->fd, NULL);
 		return;
 	}
-	if (ctl_request_parse(s->buf, (size_t)n, req, err, sizeof(err)) < 0) {
+	rc = ctl_request_parse(s->buf, (size_t)n, req, err, sizeof(err));
+	if (rc < 0 && !(req->cmd_known && ctl_cmd_configures(req->cmd) &&
+	                !c->may_configure)) {
 		log_debug(LOG_SUB_CTL, "client pid %d: refused: %s",
 		          (int)c->peer.pid, err);
 		reply = ctl_reply_error("%s", err);
 	} else if (ctl_cmd_configures(req->cmd) && !c->may_configure) {
+		/* Before anything else is wrong with the request: a user who
+		 * may not configure learns that first. */
 		log_warnx("control socket: uid %u (pid %d) may not %s",
 		          (unsigned)c->peer.uid, (int)c->peer.pid,
 		          ctl_cmd_name(req->cmd));

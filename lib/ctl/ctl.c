@@ -16,6 +16,8 @@
 
 #include <json-c/json.h>
 
+#include "base/escape.h"
+
 /* --- paths --- */
 
 unsigned long ctl_netns_inode(void)
@@ -327,6 +329,10 @@ static int ctl_copy_str(struct json_object *o, const char *what, char *dst,
 			         "%% '%s' holds a control character", what);
 			return -EINVAL;
 		}
+	if (!escape_is_clean(s, (size_t)len, false)) {
+		snprintf(err, errlen, "%% '%s' is not valid UTF-8 text", what);
+		return -EINVAL;
+	}
 	memcpy(dst, s, (size_t)len);
 	dst[len] = '\0';
 	return 0;
@@ -366,9 +372,12 @@ static int ctl_check_keys(struct json_object *obj, const struct ctl_key *keys,
 			if (!strcmp(k->name, key))
 				break;
 		if (!k->name) {
+			char q[4 * 64 + 1];
+
+			escape_buf(q, sizeof(q), key, strnlen(key, 64),
+			           ESCAPE_BACKSLASH);
 			snprintf(err, errlen,
-			         "%% unknown key '%.64s' in a %s request", key,
-			         cmd);
+			         "%% unknown key '%s' in a %s request", q, cmd);
 			return -EINVAL;
 		}
 		if (!json_object_is_type(val, k->type)) {
@@ -580,13 +589,18 @@ int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
 		if (!strcmp(name, ctl_cmd_names[i]))
 			break;
 	if (i > CTL_CMD_PING) {
+		char q[4 * 64 + 1];
+
+		escape_buf(q, sizeof(q), name, strnlen(name, 64),
+		           ESCAPE_BACKSLASH);
 		snprintf(err, errlen,
-		         "%% unknown cmd '%.64s', expected config, show, copy, "
+		         "%% unknown cmd '%s', expected config, show, copy, "
 		         "reload, debug or ping",
-		         name);
+		         q);
 		goto out;
 	}
 	r->cmd = (enum ctl_cmd)i;
+	r->cmd_known = true;
 	if (ctl_check_keys(obj, ctl_cmd_keys[r->cmd], ctl_cmd_names[r->cmd],
 	                   err, errlen) < 0)
 		goto out;

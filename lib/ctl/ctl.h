@@ -146,6 +146,10 @@ enum ctl_cmd {
  * right type and within its limits. */
 struct ctl_request {
 	enum ctl_cmd cmd;
+	/* Set by ctl_request_parse even when it refuses the request: "cmd"
+	 * named a known command, so that a request that may not be made
+	 * at all is told so before what else is wrong with it. */
+	bool cmd_known;
 	/* config */
 	char context[CTL_CONTEXT_MAX][CTL_CONTEXT_LEN];
 	size_t ncontext;
@@ -173,8 +177,10 @@ struct ctl_request {
  * whole buffer must be one JSON object (nothing after it, nesting at most
  * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
  * its type, no other key, no key twice, strings without NUL bytes or
- * control characters and within their limits, a show's "what" one of
- * the table above. Returns 0, or -EINVAL with the "% ..." reason in ERR.
+ * control characters, valid UTF-8 and within their limits, a show's
+ * "what" one of the table above. Returns 0, or -EINVAL with the "% ..."
+ * reason in ERR, which quotes the client's bytes only escaped (base/
+ * escape.h): the reply stays valid UTF-8.
  */
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,
                       char *err, size_t errlen);
