@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/frame.h"
 #include "base/escape.h"
 #include "plan/compile.h"
 #include "show/show.h"
@@ -185,7 +186,8 @@ static struct json_object *show_lldp_neighbors(const struct show_input *in,
 	return o;
 }
 
-static struct json_object *show_lldp_counters(const struct lldp_counters *c)
+static struct json_object *show_lldp_counters(const struct lldp_counters *c,
+                                              uint64_t drops)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -198,7 +200,19 @@ static struct json_object *show_lldp_counters(const struct lldp_counters *c)
 	show_add_int(o, "neighbors-added", (int64_t)c->nbr_added);
 	show_add_int(o, "neighbors-deleted", (int64_t)c->nbr_deleted);
 	show_add_int(o, "tx-errors", (int64_t)c->tx_errors);
+	/* Frames of the port the kernel dropped at roced's packet socket
+	 * (LLDP, PFC and pause alike: one socket) before roced read them. */
+	show_add_int(o, "socket-drops", (int64_t)drops);
 	return o;
+}
+
+static uint64_t show_lldp_drops(const struct show_input *in, const char *ifname)
+{
+	const struct frame_port *fp =
+	    in->lldp && in->lldp->frames ? frames_find(in->lldp->frames, ifname)
+	                                 : NULL;
+
+	return fp ? fp->c.rx_dropped : 0;
 }
 
 static struct json_object *show_lldp_traffic(const struct show_input *in)
@@ -206,6 +220,7 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
 	struct lldp_counters total;
+	uint64_t drops = 0;
 
 	memset(&total, 0, sizeof(total));
 	for (size_t i = 0; i < in->nports; i++) {
@@ -214,7 +229,9 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 
 		if (!lp)
 			continue;
-		p = show_lldp_counters(&lp->c);
+		p = show_lldp_counters(
+		    &lp->c, show_lldp_drops(in, in->plans[i]->ifname));
+		drops += show_lldp_drops(in, in->plans[i]->ifname);
 		show_lldp_names(p, in->plans[i]);
 		json_object_array_add(a, p);
 		total.frames_in += lp->c.frames_in;
@@ -227,7 +244,7 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 		total.nbr_deleted += lp->c.nbr_deleted;
 		total.tx_errors += lp->c.tx_errors;
 	}
-	json_object_object_add(o, "total", show_lldp_counters(&total));
+	json_object_object_add(o, "total", show_lldp_counters(&total, drops));
 	json_object_object_add(o, "interfaces", a);
 	return o;
 }
@@ -275,7 +292,9 @@ static struct json_object *show_lldp_if(const struct show_input *in)
 	show_add_int(o, "reinit", (int64_t)(in->lldp->cfg.tx.reinit_ms / 1000));
 	lldp_port_peer(lp, &count);
 	show_add_int(o, "neighbors", count);
-	json_object_object_add(o, "counters", show_lldp_counters(&lp->c));
+	json_object_object_add(
+	    o, "counters",
+	    show_lldp_counters(&lp->c, show_lldp_drops(in, pp->ifname)));
 	return o;
 }
 
@@ -526,7 +545,8 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              "Total frames discarded: %lld\n"
 	              "Total unrecognized TLVs: %lld\n"
 	              "Total neighbors added: %lld\n"
-	              "Total neighbors deleted: %lld\n",
+	              "Total neighbors deleted: %lld\n"
+	              "Total frames dropped at the socket: %lld\n",
 	              (long long)show_lldp_int(c, "frames-out"),
 	              (long long)show_lldp_int(c, "ageouts"),
 	              (long long)show_lldp_int(c, "frames-in"),
@@ -534,7 +554,8 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              (long long)show_lldp_int(c, "discarded"),
 	              (long long)show_lldp_int(c, "unknown-tlvs"),
 	              (long long)show_lldp_int(c, "neighbors-added"),
-	              (long long)show_lldp_int(c, "neighbors-deleted"));
+	              (long long)show_lldp_int(c, "neighbors-deleted"),
+	              (long long)show_lldp_int(c, "socket-drops"));
 }
 
 static void show_text_traffic(struct json_object *data, struct strbuf *out)
