@@ -107,10 +107,10 @@ seed()
 		c_arrays "$src/tests/unit/test_pfc_frame.c" "$d"
 		;;
 	cmd)
-		# fuzz_cmd takes the first 4 lines of an input: the
-		# transcripts and the reference, cut into pastes of 4 lines.
+		# fuzz_cmd takes the first 2 lines of an input: the
+		# transcripts and the reference, cut into pastes of 2 lines.
 		for f in "$src"/tests/cli/*.in "$src"/conf/nxos-roce.txt; do
-			split -l 4 "$f" "$d/$(basename "$f")-"
+			split -l 2 "$f" "$d/$(basename "$f")-"
 		done
 		;;
 	esac
@@ -138,10 +138,10 @@ for t in $targets; do
 	mkdir -p "$build/corpus/$t"
 	rm -f "$build/crashes/$t"-*
 	echo "fuzz_$t: ${seconds}s"
-	# Inputs no longer than what the target reads (fuzz_cmd: 4 lines),
+	# Inputs no longer than what the target reads (fuzz_cmd: 2 lines),
 	# or than a configuration worth parsing: long ones only slow a run.
 	case $t in
-	cmd) maxlen="-max_len=1024" ;;
+	cmd) maxlen="-max_len=512" ;;
 	conf) maxlen="-max_len=2048" ;;
 	*) maxlen="" ;;
 	esac
