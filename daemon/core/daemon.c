@@ -28,12 +28,15 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -48,6 +51,8 @@
 /* A change by others is repaired this long after it is heard of, so that
  * a burst of them (a script of tc commands) is one repair. */
 #define DAEMON_REPAIR_DELAY_MS 200.0
+/* How long one turn of the loop may wait while a reload parses. */
+#define DAEMON_LOAD_TURN_MS 10
 
 #ifndef SO_NETNS_COOKIE
 #define SO_NETNS_COOKIE 71 /* <asm-generic/socket.h>, Linux 5.14 */
@@ -342,7 +347,11 @@ static void daemon_repairs(struct daemon *d)
 	free(names);
 }
 
-void daemon_nested(struct daemon *d, bool in)
+/* Around turns taken inside a reload (IN true, then false): the signals
+ * and the control socket are left out of them, so that neither a SIGHUP
+ * nor a second request starts a reload inside the reload; they are
+ * heard after it. */
+static void daemon_nested(struct daemon *d, bool in)
 {
 	struct epoll_event ev = {.events = EPOLLIN};
 	int fds[2] = {d->sigfd, ctl_srv_fd(d->ctl)};
@@ -355,7 +364,10 @@ void daemon_nested(struct daemon *d, bool in)
 	}
 }
 
-int daemon_turn(struct daemon *d, int max_ms)
+/* One turn of the event loop: wait for events (at most MAX_MS, -1: as
+ * long as nothing falls due), handle them, run the applies, repairs and
+ * agent ticks that are due. Returns -1 when epoll fails. */
+static int daemon_turn(struct daemon *d, int max_ms)
 {
 	struct epoll_event evs[8];
 	int wait, agents, n;
@@ -408,6 +420,59 @@ int daemon_turn(struct daemon *d, int max_ms)
 	agents_tick(&d->agents, daemon_ms());
 	daemon_dcbx(d);
 	return 0;
+}
+
+/* The file is parsed in a thread of its own (conf_load_file is pure: it
+ * touches nothing but its arguments) while the loop goes on serving
+ * repairs, link events, the agents and the watchdog: a large file never
+ * holds them up for longer than one turn (DAEMON_LOAD_TURN_MS). */
+struct daemon_loader {
+	const char *path;
+	struct policy *out;
+	struct diag *diag;
+	int rc;
+	atomic_bool done;
+};
+
+static void *daemon_loader_run(void *arg)
+{
+	struct daemon_loader *l = arg;
+
+	/* On a loaded CPU the loop comes first: a nice value is the
+	 * thread's own on Linux. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), 19) < 0)
+		(void)0; /* the parse merely competes on equal terms */
+	l->rc = conf_load_file(l->path, l->out, l->diag);
+	atomic_store(&l->done, true);
+	return NULL;
+}
+
+static int daemon_load(struct daemon *d, struct policy *out, struct diag *diag)
+{
+	struct daemon_loader l = {d->opts->file, out, diag, 0, false};
+	double longest = 0, t0;
+	unsigned turns = 0;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, daemon_loader_run, &l) != 0)
+		return conf_load_file(d->opts->file, out, diag);
+	daemon_nested(d, true);
+	while (!atomic_load(&l.done)) {
+		t0 = daemon_ms();
+		if (daemon_turn(d, DAEMON_LOAD_TURN_MS) < 0)
+			break;
+		turns++;
+		if (daemon_ms() - t0 > longest)
+			longest = daemon_ms() - t0;
+	}
+	pthread_join(t, NULL);
+	daemon_nested(d, false);
+	/* What the loop did meanwhile (bench/conf reads it). */
+	log_debug(LOG_SUB_CONF,
+	          "parsed in a thread; the loop turned %u times meanwhile, "
+	          "the longest turn %.1f ms",
+	          turns, longest);
+	return l.rc;
 }
 
 static void daemon_loop(struct daemon *d)
@@ -473,6 +538,7 @@ int daemon_run(const struct daemon_opts *o)
 	if (!d)
 		return 1;
 	d->opts = o;
+	d->load = daemon_load;
 	d->sigfd = d->epfd = d->lockfd = -1;
 	svc_init(&d->svc);
 	log_init("roced", o->syslog);

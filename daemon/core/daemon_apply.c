@@ -9,21 +9,15 @@
 #include "core/daemon_int.h"
 
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "conf/conf.h"
 #include "core/log.h"
 #include "plan/plan_warn.h"
-
-/* How long one turn of the loop may wait while a reload parses. */
-#define DAEMON_LOAD_TURN_MS 10
 
 double daemon_ms(void)
 {
@@ -349,59 +343,6 @@ static int daemon_reload_refuse(struct daemon *d, struct diag *msgs)
 	return -EINVAL;
 }
 
-/* The file is parsed in a thread of its own (conf_load_file is pure: it
- * touches nothing but its arguments) while the loop goes on serving
- * repairs, link events, the agents and the watchdog: a large file never
- * holds them up for longer than one turn (DAEMON_LOAD_TURN_MS). */
-struct daemon_loader {
-	const char *path;
-	struct policy *out;
-	struct diag *diag;
-	int rc;
-	atomic_bool done;
-};
-
-static void *daemon_loader_run(void *arg)
-{
-	struct daemon_loader *l = arg;
-
-	/* On a loaded CPU the loop comes first: a nice value is the
-	 * thread's own on Linux. */
-	if (setpriority(PRIO_PROCESS, (id_t)gettid(), 19) < 0)
-		(void)0; /* the parse merely competes on equal terms */
-	l->rc = conf_load_file(l->path, l->out, l->diag);
-	atomic_store(&l->done, true);
-	return NULL;
-}
-
-static int daemon_load(struct daemon *d, struct policy *out, struct diag *diag)
-{
-	struct daemon_loader l = {d->opts->file, out, diag, 0, false};
-	double longest = 0, t0;
-	unsigned turns = 0;
-	pthread_t t;
-
-	if (pthread_create(&t, NULL, daemon_loader_run, &l) != 0)
-		return conf_load_file(d->opts->file, out, diag);
-	daemon_nested(d, true);
-	while (!atomic_load(&l.done)) {
-		t0 = daemon_ms();
-		if (daemon_turn(d, DAEMON_LOAD_TURN_MS) < 0)
-			break;
-		turns++;
-		if (daemon_ms() - t0 > longest)
-			longest = daemon_ms() - t0;
-	}
-	pthread_join(t, NULL);
-	daemon_nested(d, false);
-	/* What the loop did meanwhile (bench/conf reads it). */
-	log_debug(LOG_SUB_CONF,
-	          "parsed in a thread; the loop turned %u times meanwhile, "
-	          "the longest turn %.1f ms",
-	          turns, longest);
-	return l.rc;
-}
-
 /* Parse and compile the file completely; swap only when both succeed. */
 int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 {
@@ -414,7 +355,8 @@ int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 	t0 = daemon_ms();
 	svc_reloading();
 	diag_init(&diag, d->opts->file);
-	rc = daemon_load(d, &fresh, &diag);
+	rc = d->load ? d->load(d, &fresh, &diag)
+	             : conf_load_file(d->opts->file, &fresh, &diag);
 	t1 = daemon_ms();
 	daemon_log_diag(&diag, NULL);
 	for (size_t i = 0; msgs && i < diag.n; i++)

@@ -44,6 +44,9 @@ struct daemon {
 	size_t npending;
 	bool pending_all;
 	bool stop;
+	/* How a reload reads the file (daemon.c: in a thread, the loop
+	 * turning meanwhile). */
+	int (*load)(struct daemon *d, struct policy *out, struct diag *diag);
 };
 
 /* The monotonic clock in ms. */
@@ -62,15 +65,6 @@ void daemon_dcbx(struct daemon *d);
 
 /* Reload the configuration file (SIGHUP, `reload config [force]`). */
 int daemon_reload(struct daemon *d, bool force, struct diag *msgs);
-/* One turn of the event loop: wait for events (at most MAX_MS, -1: as
- * long as nothing falls due), handle them, run the applies, repairs and
- * agent ticks that are due. Returns -1 when epoll fails. */
-int daemon_turn(struct daemon *d, int max_ms);
-/* Around turns taken inside a reload (IN true, then false): the signals
- * and the control socket are left out of them, so that neither a SIGHUP
- * nor a second request starts a reload inside the reload; they are
- * heard after it. */
-void daemon_nested(struct daemon *d, bool in);
 
 /* --cleanup-on-exit: remove roced's tc objects, give the MTUs back. */
 void daemon_cleanup(struct daemon *d);
