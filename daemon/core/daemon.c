@@ -619,11 +619,11 @@ int daemon_run(const struct daemon_opts *o)
 	/* Everything that needs more than the network's capabilities is
 	 * done (probe, state directory, pid file, the socket and its
 	 * group): least privilege from here on. */
-	if (privs_drop(note, sizeof(note), err, sizeof(err)) < 0) {
-		log_warnx("%s", err);
-		goto out_engine;
-	}
-	log_debug(LOG_SUB_CTL, "%s", note);
+	if (privs_drop(note, sizeof(note), err, sizeof(err)) < 0)
+		log_warnx("%s: running with the capabilities it was given",
+		          err);
+	else
+		log_debug(LOG_SUB_CTL, "%s", note);
 	daemon_wd_load(d);
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",

@@ -16,6 +16,7 @@
  * effective, permitted, inheritable and ambient sets and the bounding
  * set (the bounding set stays when CAP_SETPCAP is already gone, as under
  * the unit). Call before any thread starts: capabilities are per thread.
+ * Nothing is done when no other capability is held (under the unit).
  * Returns 0 (with what was done in NOTE), or -errno with ERR filled. */
 int privs_drop(char *note, size_t notelen, char *err, size_t errlen);
 

@@ -7,6 +7,7 @@
 #      the port's MTU in /run/roced, a reload (rocesh `reload config`)
 #      applies a change, `copy running-config startup-config` writes the
 #      file and its .bak, a deleted root qdisc is repaired;
+#   2b. roced given only those two (as by the unit) starts and runs;
 #   3. `roced -n` and `roced --dry-run` need no privilege at all: as
 #      nobody, with no capability, they succeed and say what root's say.
 set -eu
@@ -52,6 +53,16 @@ in_ns "$rocesh" -c 'copy running-config startup-config' ||
 cmp -s "$tmp/roced.conf.bak" "$tmp/before.conf" || t_fail "no .bak of the file as it was"
 in_ns "$TC" qdisc del dev swp1 root
 t_until 10 has_root || t_fail "swp1's root not repaired after the drop"
+t_roced_stop
+
+# 2b. given only those two already (as the unit's CapabilityBoundingSet=
+# does): nothing to drop, roced runs as well.
+t_spawn "$IP" netns exec "$ns" setpriv --bounding-set=-all,+net_admin,+net_raw \
+	"$roced" -f "$tmp/roced.conf" -D ctl >"$tmp/log2" 2>&1
+roced_pid=$t_pid
+t_until 30 grep -q mirroring "$tmp/log2" ||
+	{ cat "$tmp/log2"; t_fail "roced with the unit's two capabilities did not start"; }
+grep -q 'no capabilities to drop' "$tmp/log2" || { cat "$tmp/log2"; t_fail "roced tried to drop what it had not"; }
 t_roced_stop
 
 # 3. no privilege for -n and --dry-run
