@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "core/log.h"
 #include "model/plan.h"
 #include "plan/compile.h"
@@ -159,7 +160,7 @@ static void agents_neighbour(void *arg, const char *ifname, char *buf,
 	const struct agents *a = arg;
 	const struct lldp_port *lp = lldp_agent_find(&a->lldp, ifname);
 	const struct lldp_nbr *n = lp ? lldp_port_peer(lp, NULL) : NULL;
-	char chassis[LLDP_ID_TEXT_MAX], port[LLDP_ID_TEXT_MAX];
+	char chassis[LLDP_ID_TEXT_MAX], port[LLDP_ID_TEXT_MAX], name[80];
 
 	if (!n) {
 		snprintf(buf, len, "no LLDP neighbour");
@@ -167,9 +168,13 @@ static void agents_neighbour(void *arg, const char *ifname, char *buf,
 	}
 	lldp_id_format(&n->pdu.chassis, false, chassis, sizeof(chassis));
 	lldp_id_format(&n->pdu.port, true, port, sizeof(port));
-	if (n->pdu.sys_name[0])
-		snprintf(buf, len, "LLDP neighbour %.64s (chassis %s, port %s)",
-		         n->pdu.sys_name, chassis, port);
+	/* The name is the peer's bytes: escaped, cut at a character. */
+	escape_buf(name, sizeof(name), n->pdu.sys_name,
+	           lldp_text_len(n->pdu.sys_name, n->pdu.sys_name_len),
+	           ESCAPE_BACKSLASH);
+	if (name[0])
+		snprintf(buf, len, "LLDP neighbour %s (chassis %s, port %s)",
+		         name, chassis, port);
 	else
 		snprintf(buf, len, "LLDP neighbour chassis %s, port %s",
 		         chassis, port);

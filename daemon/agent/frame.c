@@ -149,7 +149,22 @@ static int frames_kind(const uint8_t *buf, size_t len)
 	return -1;
 }
 
+static bool frames_batch(struct frames *f, int fd, double now_ms);
+
 bool frames_process(struct frames *f, int fd, double now_ms)
+{
+	bool more = frames_batch(f, fd, now_ms);
+	struct frame_port *p = frames_by_fd(f, fd);
+	uint64_t n;
+
+	/* After each batch: the kernel drops at a full buffer only while
+	 * frames wait, so the loop comes back here after every loss. */
+	if (p && f->ops->dropped && f->ops->dropped(f->impl, fd, &n) == 0)
+		p->c.rx_dropped += n;
+	return more;
+}
+
+static bool frames_batch(struct frames *f, int fd, double now_ms)
 {
 	struct frame_port *p = frames_by_fd(f, fd);
 	uint8_t buf[FRAME_MAX];

@@ -68,6 +68,10 @@ struct frame_ops {
 	 * -errno. NULL
 	 * when the ports cannot (fakes): frames_wake() says -EOPNOTSUPP. */
 	int (*wake)(void *impl, int fd, bool on);
+	/* Frames the kernel dropped at FD since the last call (the socket's
+	 * buffer was full: PACKET_STATISTICS), or -errno; NULL when the
+	 * ports cannot tell (fakes). */
+	int (*dropped)(void *impl, int fd, uint64_t *n);
 };
 extern const struct frame_ops frame_ops_packet;
 
@@ -79,6 +83,9 @@ struct frame_counters {
 	uint64_t rx_wake;  /* frames that came in while the wake was armed */
 	uint64_t tx_errors;
 	uint64_t rx_errors;
+	/* Lost before roced read them: the kernel dropped them at the
+	 * socket, its buffer full (a flood faster than the loop reads). */
+	uint64_t rx_dropped;
 };
 
 struct frame_port {

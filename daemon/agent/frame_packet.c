@@ -226,6 +226,19 @@ static int packet_wake(void *impl, int fd, bool on)
 	return 0;
 }
 
+static int packet_dropped(void *impl, int fd, uint64_t *n)
+{
+	struct tpacket_stats st;
+	socklen_t len = sizeof(st);
+
+	(void)impl;
+	/* Reading them resets them: each call says what is new. */
+	if (getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, &st, &len) < 0)
+		return -errno;
+	*n = st.tp_drops;
+	return 0;
+}
+
 const struct frame_ops frame_ops_packet = {
     .open = packet_open,
     .close = packet_close,
@@ -233,4 +246,5 @@ const struct frame_ops frame_ops_packet = {
     .send = packet_send,
     .send_queued = packet_send_queued,
     .wake = packet_wake,
+    .dropped = packet_dropped,
 };

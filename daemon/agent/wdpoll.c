@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "core/log.h"
+#include "core/rundir.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 
@@ -775,7 +776,6 @@ int wdpoll_save(struct wdpoll *w)
 	char tmp[sizeof(w->path) + 8], line[512];
 	size_t n = 0;
 	FILE *f;
-	int rc = 0;
 
 	if (!w->path[0])
 		return 0;
@@ -787,8 +787,7 @@ int wdpoll_save(struct wdpoll *w)
 			return -errno;
 		return 0;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.new", w->path);
-	f = fopen(tmp, "we");
+	f = rundir_create(w->path, tmp, sizeof(tmp), 0644);
 	if (!f)
 		return -errno;
 	fprintf(f, "netns %" PRIu64 "\n", w->netns_cookie);
@@ -799,15 +798,7 @@ int wdpoll_save(struct wdpoll *w)
 			pfcwd_format(&w->v[i].q[q], line, sizeof(line));
 			fprintf(f, "%s %u %s\n", w->v[i].ifname, q, line);
 		}
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
-		rc = -errno;
-	if (fclose(f) != 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, w->path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	return rc;
+	return rundir_commit(f, tmp, w->path);
 }
 
 int wdpoll_load(struct wdpoll *w, double now)

@@ -225,6 +225,16 @@ out:
  * what rocesh told the daemon): refused. The daemon's instance lock is
  * taken, and held in *LOCKFD until --once is done, so that no daemon
  * starts meanwhile. Returns 0, or -1 with the reason printed. */
+/* Whether the kernel can be probed here without privileges (a user
+ * namespace of the probe's own: probe.c). */
+static bool cmdline_can_probe(void)
+{
+	struct caps c;
+	char err[256];
+
+	return probe_kernel(&c, err, sizeof(err)) == 0;
+}
+
 static int cmdline_once_alone(int *lockfd)
 {
 	char err[256];
@@ -309,7 +319,7 @@ static int cmdline_run(const struct cmdline *cl)
 		        cl->file);
 
 	if (cl->job == CMDLINE_JOB_CHECK && !strcmp(cl->caps, "probe") &&
-	    geteuid() != 0) {
+	    geteuid() != 0 && !cmdline_can_probe()) {
 		/* Probing needs privileges a config check should not. */
 		fprintf(stderr,
 		        "roced: note: not root, kernel capabilities not "

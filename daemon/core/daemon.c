@@ -28,12 +28,15 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -41,11 +44,15 @@
 #include "conf/conf.h"
 #include "core/daemon_int.h"
 #include "core/log.h"
+#include "core/privs.h"
+#include "core/rundir.h"
 #include "kernel/probe.h"
 
 /* A change by others is repaired this long after it is heard of, so that
  * a burst of them (a script of tc commands) is one repair. */
 #define DAEMON_REPAIR_DELAY_MS 200.0
+/* How long one turn of the loop may wait while a reload parses. */
+#define DAEMON_LOAD_TURN_MS 10
 
 #ifndef SO_NETNS_COOKIE
 #define SO_NETNS_COOKIE 71 /* <asm-generic/socket.h>, Linux 5.14 */
@@ -394,61 +401,139 @@ static void daemon_repairs(struct daemon *d)
 	free(names);
 }
 
+/* Around turns taken inside a reload (IN true, then false): the signals
+ * and the control socket are left out of them, so that neither a SIGHUP
+ * nor a second request starts a reload inside the reload; they are
+ * heard after it. */
+static void daemon_nested(struct daemon *d, bool in)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	int fds[2] = {d->sigfd, ctl_srv_fd(d->ctl)};
+
+	for (size_t i = 0; i < 2; i++) {
+		ev.data.fd = fds[i];
+		if (epoll_ctl(d->epfd, in ? EPOLL_CTL_DEL : EPOLL_CTL_ADD,
+		              fds[i], &ev) < 0)
+			log_warn("epoll_ctl");
+	}
+}
+
+/* One turn of the event loop: wait for events (at most MAX_MS, -1: as
+ * long as nothing falls due), handle them, run the applies, repairs and
+ * agent ticks that are due. Returns -1 when epoll fails. */
+static int daemon_turn(struct daemon *d, int max_ms)
+{
+	struct epoll_event evs[8];
+	int wait, agents, n;
+
+	/* Before sleeping: the agents follow the ports that the last
+	 * commit or link events left. */
+	if (d->agents.dirty) {
+		agents_sync(&d->agents, &d->policy, d->e.links);
+		agents_dcbx_local(&d->agents, &d->ports, &d->policy,
+		                  daemon_ms());
+	}
+	wait = daemon_repair_wait(d);
+	agents = agents_wait(&d->agents, daemon_ms());
+	if (agents >= 0 && (wait < 0 || agents < wait))
+		wait = agents;
+	/* What an agent's timer asked for is applied at once. */
+	if (d->npending || d->pending_all)
+		wait = 0;
+	if (max_ms >= 0 && (wait < 0 || wait > max_ms))
+		wait = max_ms;
+	n = epoll_wait(d->epfd, evs, 8, wait);
+	if (n < 0 && errno == EINTR)
+		return 0;
+	if (n < 0) {
+		log_warn("epoll_wait");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (evs[i].data.fd == d->sigfd)
+			daemon_signal(d);
+		else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
+			ctl_srv_process(d->ctl);
+		else if (evs[i].data.fd == d->svc.watchdog_fd)
+			svc_watchdog_kick(&d->svc);
+		else if (evs[i].data.fd == engine_events_fd(&d->e))
+			engine_events(&d->e);
+		else if (!agents_fd(&d->agents, evs[i].data.fd, daemon_ms()))
+			daemon_links(d);
+	}
+	if (d->pending_all) {
+		daemon_apply(d, &d->policy, NULL, 0, NULL);
+	} else if (d->npending) {
+		daemon_apply(d, &d->policy, d->pending, d->npending, NULL);
+	}
+	if (d->npending || d->pending_all)
+		agents_applied(&d->agents);
+	d->npending = 0;
+	d->pending_all = false;
+	daemon_repairs(d);
+	agents_tick(&d->agents, daemon_ms());
+	daemon_dcbx(d);
+	return 0;
+}
+
+/* The file is parsed in a thread of its own (conf_load_file is pure: it
+ * touches nothing but its arguments) while the loop goes on serving
+ * repairs, link events, the agents and the watchdog: a large file never
+ * holds them up for longer than one turn (DAEMON_LOAD_TURN_MS). */
+struct daemon_loader {
+	const char *path;
+	struct policy *out;
+	struct diag *diag;
+	int rc;
+	atomic_bool done;
+};
+
+static void *daemon_loader_run(void *arg)
+{
+	struct daemon_loader *l = arg;
+
+	/* On a loaded CPU the loop comes first: a nice value is the
+	 * thread's own on Linux. */
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), 19) < 0)
+		(void)0; /* the parse merely competes on equal terms */
+	l->rc = conf_load_file(l->path, l->out, l->diag);
+	atomic_store(&l->done, true);
+	return NULL;
+}
+
+static int daemon_load(struct daemon *d, struct policy *out, struct diag *diag)
+{
+	struct daemon_loader l = {d->opts->file, out, diag, 0, false};
+	double longest = 0, t0;
+	unsigned turns = 0;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, daemon_loader_run, &l) != 0)
+		return conf_load_file(d->opts->file, out, diag);
+	daemon_nested(d, true);
+	while (!atomic_load(&l.done)) {
+		t0 = daemon_ms();
+		if (daemon_turn(d, DAEMON_LOAD_TURN_MS) < 0)
+			break;
+		turns++;
+		if (daemon_ms() - t0 > longest)
+			longest = daemon_ms() - t0;
+	}
+	pthread_join(t, NULL);
+	daemon_nested(d, false);
+	/* What the loop did meanwhile (bench/conf reads it). */
+	log_debug(LOG_SUB_CONF,
+	          "parsed in a thread; the loop turned %u times meanwhile, "
+	          "the longest turn %.1f ms",
+	          turns, longest);
+	return l.rc;
+}
+
 static void daemon_loop(struct daemon *d)
 {
-	while (!d->stop) {
-		struct epoll_event evs[8];
-		int wait, agents, n;
-
-		/* Before sleeping: the agents follow the ports that the
-		 * last commit or link events left. */
-		if (d->agents.dirty) {
-			agents_sync(&d->agents, &d->policy, d->e.links);
-			agents_dcbx_local(&d->agents, &d->ports, &d->policy,
-			                  daemon_ms());
-		}
-		wait = daemon_repair_wait(d);
-		agents = agents_wait(&d->agents, daemon_ms());
-		if (agents >= 0 && (wait < 0 || agents < wait))
-			wait = agents;
-		/* What an agent's timer asked for is applied at once. */
-		if (d->npending || d->pending_all)
-			wait = 0;
-		n = epoll_wait(d->epfd, evs, 8, wait);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			log_warn("epoll_wait");
+	while (!d->stop)
+		if (daemon_turn(d, -1) < 0)
 			return;
-		}
-		for (int i = 0; i < n; i++) {
-			if (evs[i].data.fd == d->sigfd)
-				daemon_signal(d);
-			else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
-				ctl_srv_process(d->ctl);
-			else if (evs[i].data.fd == d->svc.watchdog_fd)
-				svc_watchdog_kick(&d->svc);
-			else if (evs[i].data.fd == engine_events_fd(&d->e))
-				engine_events(&d->e);
-			else if (!agents_fd(&d->agents, evs[i].data.fd,
-			                    daemon_ms()))
-				daemon_links(d);
-		}
-		if (d->pending_all) {
-			daemon_apply(d, &d->policy, NULL, 0, NULL);
-		} else if (d->npending) {
-			daemon_apply(d, &d->policy, d->pending, d->npending,
-			             NULL);
-		}
-		if (d->npending || d->pending_all)
-			agents_applied(&d->agents);
-		d->npending = 0;
-		d->pending_all = false;
-		daemon_repairs(d);
-		agents_tick(&d->agents, daemon_ms());
-		daemon_dcbx(d);
-	}
 }
 
 /* The network namespace's cookie, 0 when the kernel has none (before
@@ -501,12 +586,13 @@ int daemon_run(const struct daemon_opts *o)
 	struct ctl_srv_config ctl;
 	struct caps kernel = {0};
 	struct diag diag;
-	char err[256];
+	char err[256], note[128];
 	int rc = 1, preset;
 
 	if (!d)
 		return 1;
 	d->opts = o;
+	d->load = daemon_load;
 	d->sigfd = d->epfd = d->lockfd = -1;
 	svc_init(&d->svc);
 	log_init("roced", o->syslog);
@@ -523,6 +609,12 @@ int daemon_run(const struct daemon_opts *o)
 	/* Before anything touches the kernel: one roced per namespace. */
 	d->lockfd = ctl_instance_lock(err, sizeof(err));
 	if (d->lockfd < 0) {
+		log_warnx("%s", err);
+		goto out_policy;
+	}
+	/* The state directory is checked before anything is read from it
+	 * or written to it: root's, closed to others. */
+	if (rundir_prepare(CTL_DIR, err, sizeof(err)) < 0) {
 		log_warnx("%s", err);
 		goto out_policy;
 	}
@@ -579,6 +671,14 @@ int daemon_run(const struct daemon_opts *o)
 		log_warn("cannot set up the event loop");
 		goto out_engine;
 	}
+	/* Everything that needs more than the network's capabilities is
+	 * done (probe, state directory, pid file, the socket and its
+	 * group): least privilege from here on. */
+	if (privs_drop(note, sizeof(note), err, sizeof(err)) < 0)
+		log_warnx("%s: running with the capabilities it was given",
+		          err);
+	else
+		log_debug(LOG_SUB_CTL, "%s", note);
 	daemon_wd_load(d);
 	log_info("started with %s, %zu port%s, control socket %s", o->file,
 	         d->policy.nifaces, d->policy.nifaces == 1 ? "" : "s",

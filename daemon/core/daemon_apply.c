@@ -395,7 +395,8 @@ int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 	t0 = daemon_ms();
 	svc_reloading();
 	diag_init(&diag, d->opts->file);
-	rc = conf_load_file(d->opts->file, &fresh, &diag);
+	rc = d->load ? d->load(d, &fresh, &diag)
+	             : conf_load_file(d->opts->file, &fresh, &diag);
 	t1 = daemon_ms();
 	daemon_log_diag(&diag, NULL);
 	for (size_t i = 0; msgs && i < diag.n; i++)

@@ -44,6 +44,9 @@ struct daemon {
 	size_t npending;
 	bool pending_all;
 	bool stop;
+	/* How a reload reads the file (daemon.c: in a thread, the loop
+	 * turning meanwhile). */
+	int (*load)(struct daemon *d, struct policy *out, struct diag *diag);
 };
 
 /* The monotonic clock in ms. */

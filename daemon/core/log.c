@@ -8,6 +8,7 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "base/escape.h"
 #include "base/names.h"
 
 static bool log_syslog;
@@ -83,9 +84,17 @@ bool log_debug_on(enum log_subsys s)
 static void log_vout(int prio, const char *tag, const char *fmt, va_list ap,
                      const char *suffix)
 {
-	char msg[1024];
+	char raw[1024], msg[4 * sizeof(raw)];
+	int n = vsnprintf(raw, sizeof(raw), fmt, ap);
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	/* A log line never carries a control byte or invalid UTF-8, whatever
+	 * a message quoted (a peer's name, a client's request): a newline
+	 * would forge a second line, an escape would act on the terminal. */
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(raw))
+		n = (int)sizeof(raw) - 1;
+	escape_buf(msg, sizeof(msg), raw, (size_t)n, 0);
 	if (log_syslog) {
 		syslog(prio, "%s%s%s%s", tag, msg, suffix ? ": " : "",
 		       suffix ? suffix : "");

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/rundir.h"
 #include "kernel/probe.h"
 #include "plan/compile.h"
 
@@ -494,25 +495,16 @@ int ports_mtu_save(struct ports *r, const char *path)
 		r->mtu_dirty = false;
 		return 0;
 	}
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.new", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "we");
+	f = rundir_create(path, tmp, sizeof(tmp), 0644);
 	if (!f)
 		return -errno;
 	fprintf(f, "netns %llu\n", (unsigned long long)r->netns_cookie);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].mtu_orig)
 			fprintf(f, "%s %u\n", r->v[i].ifname, r->v[i].mtu_orig);
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0)
-		rc = -errno;
-	if (fclose(f) != 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc) {
-		unlink(tmp);
+	rc = rundir_commit(f, tmp, path);
+	if (rc)
 		return rc;
-	}
 	r->mtu_dirty = false;
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "ctl/ctl.h"
 #include "core/log.h"
+#include "core/rundir.h"
 
 void svc_init(struct svc *s)
 {
@@ -28,35 +29,24 @@ void svc_init(struct svc *s)
 static int svc_write_pidfile(struct svc *s, char *err, size_t errlen)
 {
 	char buf[32];
-	int fd, n, rc;
+	int rc;
 
 	rc = ctl_state_path(s->pidfile, sizeof(s->pidfile), ".pid");
 	if (rc < 0) {
 		snprintf(err, errlen, "no pid file path: %s", strerror(-rc));
 		return rc;
 	}
-	if (mkdir(CTL_DIR, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create %s: %s", CTL_DIR,
-		         strerror(-rc));
+	rc = rundir_prepare(CTL_DIR, err, errlen);
+	if (rc < 0)
 		return rc;
-	}
-	fd = open(s->pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
+	/* A new file renamed into place: never written through a link. */
+	snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	rc = rundir_write(s->pidfile, buf, 0644);
+	if (rc < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", s->pidfile,
 		         strerror(-rc));
 		return rc;
 	}
-	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	if (write(fd, buf, (size_t)n) != n) {
-		rc = -EIO;
-		snprintf(err, errlen, "cannot write %s", s->pidfile);
-		close(fd);
-		unlink(s->pidfile);
-		return rc;
-	}
-	close(fd);
 	s->pidfile_written = true;
 	return 0;
 }

@@ -196,12 +196,18 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 {
 	const struct softpfc_port *sp;
 	const struct wdpoll_port *wp;
+	struct frame_port *fp;
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	st->now_ms = (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 	if (!c->agents)
 		return;
+	fp = frames_find(&c->agents->frames, ifname);
+	if (fp && fp->fd >= 0) {
+		st->frames = true;
+		st->rx_dropped = fp->c.rx_dropped;
+	}
 	sp = softpfc_port(&c->agents->softpfc, ifname, false);
 	if (sp) {
 		st->softpfc = true;
@@ -549,7 +555,10 @@ static int dctl_copy_file(const char *from, const char *to)
 	in = open(from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* The caller removed TO: a file that appears there since is not
+	 * ours to write through. */
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	           0600);
 	if (out < 0) {
 		rc = -errno;
 		close(in);

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/rundir.h"
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59
@@ -146,15 +148,15 @@ int ctl_instance_lock(char *err, size_t errlen)
 static int ctl_srv_listen(struct ctl_srv *s, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char dir[sizeof(s->path)];
+	struct stat st;
 	mode_t old;
 	int rc;
 
-	if (mkdir(CTL_DIR, 0755) < 0 && errno != EEXIST) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot create %s: %s", CTL_DIR,
-		         strerror(-rc));
+	snprintf(dir, sizeof(dir), "%s", s->path);
+	rc = rundir_prepare(dirname(dir), err, errlen);
+	if (rc < 0)
 		return rc;
-	}
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", s->path);
 	s->lfd =
 	    socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -164,12 +166,23 @@ static int ctl_srv_listen(struct ctl_srv *s, char *err, size_t errlen)
 		return rc;
 	}
 	/* The caller holds the instance lock: a socket file left here is
-	 * from a roced that died. */
-	if (unlink(s->path) < 0 && errno != ENOENT) {
-		rc = -errno;
-		snprintf(err, errlen, "cannot remove the stale %s: %s", s->path,
-		         strerror(-rc));
-		return rc;
+	 * from a roced that died. Only one that is there is removed (a
+	 * read-only directory refuses an unlink even of nothing), and only
+	 * a socket: anything else is not roced's. */
+	if (lstat(s->path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			snprintf(err, errlen,
+			         "%s exists and is not a socket: not removing "
+			         "it",
+			         s->path);
+			return -EEXIST;
+		}
+		if (unlink(s->path) < 0 && errno != ENOENT) {
+			rc = -errno;
+			snprintf(err, errlen, "cannot remove the stale %s: %s",
+			         s->path, strerror(-rc));
+			return rc;
+		}
 	}
 	/* No window in which the socket is more open than it will be. */
 	old = umask(0177);
@@ -264,7 +277,8 @@ int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
 			goto fail;
 		}
 		snprintf(s->path, sizeof(s->path), "%s", c->path);
-	} else if ((rc = ctl_socket_path(s->path, sizeof(s->path))) < 0) {
+	} else if ((rc = ctl_state_path(s->path, sizeof(s->path), ".sock")) <
+	           0) {
 		snprintf(err, errlen, "no control socket path: %s",
 		         strerror(-rc));
 		goto fail;
@@ -567,6 +581,7 @@ static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
 	struct json_object *reply;
 	char err[512];
 	ssize_t n;
+	int rc;
 
 	/* MSG_TRUNC: the datagram's real length even when it is longer
 	 * than the buffer (the rest is discarded). */
@@ -596,11 +611,15 @@ static void ctl_srv_serve(struct ctl_srv *s, struct ctl_client *c)
 		ctl_srv_send(c->fd, NULL);
 		return;
 	}
-	if (ctl_request_parse(s->buf, (size_t)n, req, err, sizeof(err)) < 0) {
+	rc = ctl_request_parse(s->buf, (size_t)n, req, err, sizeof(err));
+	if (rc < 0 && !(req->cmd_known && ctl_cmd_configures(req->cmd) &&
+	                !c->may_configure)) {
 		log_debug(LOG_SUB_CTL, "client pid %d: refused: %s",
 		          (int)c->peer.pid, err);
 		reply = ctl_reply_error("%s", err);
 	} else if (ctl_cmd_configures(req->cmd) && !c->may_configure) {
+		/* Before anything else is wrong with the request: a user who
+		 * may not configure learns that first. */
 		log_warnx("control socket: uid %u (pid %d) may not %s",
 		          (unsigned)c->peer.uid, (int)c->peer.pid,
 		          ctl_cmd_name(req->cmd));

@@ -272,7 +272,13 @@ static int probe_child(struct probe_result *res)
 	uint32_t seq = (uint32_t)time(NULL);
 	int dev, rc;
 
-	res->scratch = unshare(CLONE_NEWNET) < 0;
+	/* Not root (`roced -n`, `--dry-run` by any user): a user namespace
+	 * of its own gives the child CAP_NET_ADMIN over a network namespace
+	 * of its own, and nothing else, where unprivileged user namespaces
+	 * are allowed (Debian's default). */
+	res->scratch =
+	    unshare(CLONE_NEWNET) < 0 &&
+	    (geteuid() == 0 || unshare(CLONE_NEWUSER | CLONE_NEWNET) < 0);
 	nl = probe_open(&rc);
 	if (!nl)
 		return rc;

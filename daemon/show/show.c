@@ -812,6 +812,22 @@ static struct json_object *show_fc_port(const struct show_input *in, size_t i)
 	"and sends it out of bridge ports whose bridge's other ports "         \
 	"congest; the counters are roced's own"
 
+/* detail: the frames each port lost at roced's packet socket (its
+ * buffer full before roced read them), where roced has one. */
+static void show_pfc_drops(struct json_object *data,
+                           const struct show_input *in)
+{
+	struct json_object *a = show_get(data, "interface");
+
+	for (size_t i = 0; i < in->nports; i++) {
+		struct json_object *p = json_object_array_get_idx(a, i);
+
+		if (p && in->state[i].frames)
+			show_add_int(p, "socket-drops",
+			             (int64_t)in->state[i].rx_dropped);
+	}
+}
+
 static struct json_object *show_ports(const struct show_input *in,
                                       enum ctl_show kind)
 {
@@ -942,10 +958,12 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		break;
 	case CTL_SHOW_PFC_IF:
 		*data = show_ports(in, q->kind);
-		if (q->detail)
+		if (q->detail) {
+			show_pfc_drops(*data, in);
 			show_text_pfc_if_detail(*data, text);
-		else
+		} else {
 			show_text_pfc_if(*data, text);
+		}
 		break;
 	case CTL_SHOW_FC_IF:
 		*data = show_ports(in, q->kind);

@@ -170,6 +170,10 @@ struct show_port_state {
 	uint64_t lp_rx_frames, lp_rx_xon, lp_tx_frames, lp_tx_xon;
 	double lp_held_ms;
 	/* --- end of issue 8 --- */
+	/* roced's packet socket on the port (FRAMES): frames the kernel
+	 * dropped there before roced read them (PACKET_STATISTICS). */
+	bool frames;
+	uint64_t rx_dropped;
 };
 
 struct show_input {

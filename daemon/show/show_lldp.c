@@ -13,6 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/frame.h"
+#include "base/escape.h"
 #include "plan/compile.h"
 #include "show/show.h"
 #include "show/show_int.h"
@@ -91,6 +93,20 @@ static void show_lldp_result(struct json_object *o, enum dcbx_why why)
 		show_add_str(o, "mismatch-reason", dcbx_why_name(why));
 }
 
+/* A text TLV of the peer's: its bytes escaped (base/escape.h), so that
+ * neither the text nor the JSON carries a control byte or invalid
+ * UTF-8 from the wire. */
+static void show_lldp_text(struct json_object *o, const char *key,
+                           const char *s, uint8_t len)
+{
+	struct strbuf sb;
+
+	strbuf_init(&sb);
+	escape_add(&sb, s, lldp_text_len(s, len), ESCAPE_BACKSLASH);
+	show_add_str(o, key, strbuf_str(&sb));
+	strbuf_free(&sb);
+}
+
 static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
                                               double now, bool detail)
 {
@@ -104,7 +120,7 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	show_add_str(o, "port-id", buf);
 	show_lldp_mac(b->mac, buf, sizeof(buf));
 	show_add_str(o, "mac", buf);
-	show_add_str(o, "system-name", d->sys_name);
+	show_lldp_text(o, "system-name", d->sys_name, d->sys_name_len);
 	show_add_int(o, "ttl", d->ttl);
 	show_add_int(o, "expires-in",
 	             (int64_t)((b->expires_ms - now) / 1000.0 + 0.5));
@@ -114,8 +130,8 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	show_add_bool(o, "cee", d->dcbx.cee);
 	if (!detail)
 		return o;
-	show_add_str(o, "port-description", d->port_desc);
-	show_add_str(o, "system-description", d->sys_desc);
+	show_lldp_text(o, "port-description", d->port_desc, d->port_desc_len);
+	show_lldp_text(o, "system-description", d->sys_desc, d->sys_desc_len);
 	if (d->has_caps) {
 		show_add_int(o, "capabilities", d->caps_sys);
 		show_add_int(o, "capabilities-enabled", d->caps_enabled);
@@ -170,7 +186,8 @@ static struct json_object *show_lldp_neighbors(const struct show_input *in,
 	return o;
 }
 
-static struct json_object *show_lldp_counters(const struct lldp_counters *c)
+static struct json_object *show_lldp_counters(const struct lldp_counters *c,
+                                              uint64_t drops)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -187,7 +204,19 @@ static struct json_object *show_lldp_counters(const struct lldp_counters *c)
 	show_add_int(o, "multiple-peers", (int64_t)c->multi_peers);
 	show_add_int(o, "dcbx-peer-changes", (int64_t)c->peer_changes);
 	show_add_int(o, "dcbx-refused", (int64_t)c->dcbx_refused);
+	/* Frames of the port the kernel dropped at roced's packet socket
+	 * (LLDP, PFC and pause alike: one socket) before roced read them. */
+	show_add_int(o, "socket-drops", (int64_t)drops);
 	return o;
+}
+
+static uint64_t show_lldp_drops(const struct show_input *in, const char *ifname)
+{
+	const struct frame_port *fp =
+	    in->lldp && in->lldp->frames ? frames_find(in->lldp->frames, ifname)
+	                                 : NULL;
+
+	return fp ? fp->c.rx_dropped : 0;
 }
 
 static struct json_object *show_lldp_traffic(const struct show_input *in)
@@ -195,6 +224,7 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
 	struct lldp_counters total;
+	uint64_t drops = 0;
 
 	memset(&total, 0, sizeof(total));
 	for (size_t i = 0; i < in->nports; i++) {
@@ -203,7 +233,9 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 
 		if (!lp)
 			continue;
-		p = show_lldp_counters(&lp->c);
+		p = show_lldp_counters(
+		    &lp->c, show_lldp_drops(in, in->plans[i]->ifname));
+		drops += show_lldp_drops(in, in->plans[i]->ifname);
 		show_lldp_names(p, in->plans[i]);
 		json_object_array_add(a, p);
 		total.frames_in += lp->c.frames_in;
@@ -216,7 +248,7 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 		total.nbr_deleted += lp->c.nbr_deleted;
 		total.tx_errors += lp->c.tx_errors;
 	}
-	json_object_object_add(o, "total", show_lldp_counters(&total));
+	json_object_object_add(o, "total", show_lldp_counters(&total, drops));
 	json_object_object_add(o, "interfaces", a);
 	return o;
 }
@@ -264,7 +296,9 @@ static struct json_object *show_lldp_if(const struct show_input *in)
 	show_add_int(o, "reinit", (int64_t)(in->lldp->cfg.tx.reinit_ms / 1000));
 	lldp_port_peer(lp, &count);
 	show_add_int(o, "neighbors", count);
-	json_object_object_add(o, "counters", show_lldp_counters(&lp->c));
+	json_object_object_add(
+	    o, "counters",
+	    show_lldp_counters(&lp->c, show_lldp_drops(in, pp->ifname)));
 	return o;
 }
 
@@ -691,7 +725,8 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              "Total frames discarded: %lld\n"
 	              "Total unrecognized TLVs: %lld\n"
 	              "Total neighbors added: %lld\n"
-	              "Total neighbors deleted: %lld\n",
+	              "Total neighbors deleted: %lld\n"
+	              "Total frames dropped at the socket: %lld\n",
 	              (long long)show_lldp_int(c, "frames-out"),
 	              (long long)show_lldp_int(c, "ageouts"),
 	              (long long)show_lldp_int(c, "frames-in"),
@@ -699,7 +734,8 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              (long long)show_lldp_int(c, "discarded"),
 	              (long long)show_lldp_int(c, "unknown-tlvs"),
 	              (long long)show_lldp_int(c, "neighbors-added"),
-	              (long long)show_lldp_int(c, "neighbors-deleted"));
+	              (long long)show_lldp_int(c, "neighbors-deleted"),
+	              (long long)show_lldp_int(c, "socket-drops"));
 }
 
 static void show_text_traffic(struct json_object *data, struct strbuf *out)

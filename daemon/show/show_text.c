@@ -607,6 +607,7 @@ void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out)
 		struct json_object *p = show_at(a, i);
 		struct json_object *pr = show_get(p, "priority");
 		char label[96];
+		int64_t drops;
 
 		if (!show_len(pr))
 			continue;
@@ -639,6 +640,11 @@ void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out)
 			                                           : "no",
 			              c[4]);
 		}
+		if (show_get_int(p, "socket-drops", &drops))
+			strbuf_printf(
+			    out,
+			    "  Frames dropped at roced's socket: %" PRId64 "\n",
+			    drops);
 		strbuf_puts(out, "\n");
 	}
 }

@@ -16,9 +16,11 @@
 
 #include <errno.h>
 #include <libconfig.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "conf/conf_int.h"
 #include "base/strbuf.h"
@@ -797,6 +799,11 @@ int conf_load_string(const char *text, struct policy *out, struct diag *d)
 	config_t cfg;
 	bool ok;
 
+	if (conf_scan_bounds(text, strlen(text), d) < 0) {
+		policy_init(out);
+		diag_sort(d);
+		return -1;
+	}
 	config_init(&cfg);
 	ok = config_read_string(&cfg, text) == CONFIG_TRUE;
 	return conf_finish(&cfg, ok, text, out, d);
@@ -812,7 +819,9 @@ static char *conf_read_all(FILE *f)
 
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "");
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	/* Past the bound is enough to refuse it (a FIFO has no size). */
+	while (sb.len <= CONF_MAX_BYTES &&
+	       (n = fread(buf, 1, sizeof(buf), f)) > 0)
 		strbuf_add(&sb, buf, n);
 	if (ferror(f) || sb.oom || memchr(sb.s, '\0', sb.len)) {
 		int err = ferror(f) ? errno : sb.oom ? ENOMEM : EINVAL;
@@ -826,6 +835,7 @@ static char *conf_read_all(FILE *f)
 
 int conf_load_file(const char *path, struct policy *out, struct diag *d)
 {
+	struct stat st;
 	char *text;
 	FILE *f;
 	int rc;
@@ -836,6 +846,16 @@ int conf_load_file(const char *path, struct policy *out, struct diag *d)
 	f = fopen(path, "r");
 	if (!f) {
 		diag_err(d, 0, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	/* A file past the bound is not even read. */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size > CONF_MAX_BYTES) {
+		diag_err(d, 0,
+		         "the file is %llu bytes: roced reads at most %u MiB "
+		         "of configuration",
+		         (unsigned long long)st.st_size, CONF_MAX_BYTES >> 20);
+		fclose(f);
 		return -1;
 	}
 	text = conf_read_all(f);

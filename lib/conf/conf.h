@@ -18,6 +18,15 @@
 
 #define CONF_DEFAULT_PATH "/etc/roced/roced.conf"
 
+/* What a configuration may hold (roced.conf(5) LIMITS): a file past these
+ * is refused before it is parsed, at once, with the line where it went
+ * past. The largest real configuration (a 1,024-port switch) holds about
+ * 15,000 settings and at most 30 in one group. */
+#define CONF_MAX_BYTES      (16u << 20) /* 16 MiB */
+#define CONF_MAX_KEYS       100000u     /* settings in the whole file */
+#define CONF_MAX_GROUP_KEYS 256u        /* settings in one group */
+#define CONF_MAX_DEPTH      64u         /* groups and lists nested */
+
 /* The setting names of roced.conf(5), one table (conf_keys.c) that the
  * loader, its messages and the writer all use. A name is one entry however
  * many groups hold it: "network-qos" is a list of class-map and of

@@ -40,6 +40,9 @@ unsigned conf_line(const config_setting_t *s);
  * did-you-mean for near misses: a typo must not pass silently. */
 void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
                      const char *where, const enum conf_key *keys, size_t n);
+/* Refuse TEXT (LEN bytes) past the bounds of conf.h, in one linear pass
+ * before libconfig parses it: -1 with the error in D, else 0. */
+int conf_scan_bounds(const char *text, size_t len, struct diag *d);
 #define CONF_NKEYS(keys) (sizeof(keys) / sizeof((keys)[0]))
 /* Member KEY if it has TYPE (GROUP, STRING or LIST); NULL when absent or
  * mistyped (mistyped is reported). */

@@ -16,6 +16,8 @@
 
 #include <json-c/json.h>
 
+#include "base/escape.h"
+
 /* --- paths --- */
 
 unsigned long ctl_netns_inode(void)
@@ -51,42 +53,66 @@ static bool ctl_named_netns(unsigned long ino)
 	return found;
 }
 
-int ctl_state_path(char *buf, size_t len, const char *suffix)
+/* 1: this process's network namespace is init's (the host's), 0: it is
+ * not, -1: that cannot be proved (/proc/1/ns/net may not be read: not
+ * root, or a container that hides it). *INO: this namespace's inode. */
+static int ctl_netns_host(unsigned long *ino)
 {
 	struct stat self, init;
-	unsigned long ino;
-	bool host;
+
+	*ino = 0;
+	if (stat("/proc/self/ns/net", &self) < 0)
+		return -1;
+	*ino = (unsigned long)self.st_ino;
+	if (stat("/proc/1/ns/net", &init) == 0)
+		return self.st_ino == init.st_ino && self.st_dev == init.st_dev;
+	/* A namespace `ip netns add` named is never the host's. */
+	return ctl_named_netns(*ino) ? 0 : -1;
+}
+
+static int ctl_path(char *buf, size_t len, bool host, unsigned long ino,
+                    const char *suffix)
+{
 	int n;
 
-	if (stat("/proc/self/ns/net", &self) < 0)
-		return -errno;
-	ino = (unsigned long)self.st_ino;
-	if (stat("/proc/1/ns/net", &init) == 0) {
-		host = self.st_ino == init.st_ino && self.st_dev == init.st_dev;
-	} else {
-		struct stat sock;
-
-		/* Not allowed to look at init's namespace (not root, or a
-		 * container that hides it): a named namespace is not the
-		 * host's, and a roced of this namespace has made its own
-		 * socket if this is not the host's namespace. */
-		host = !ctl_named_netns(ino);
-		n = snprintf(buf, len, "%s/roced.%lu%s", CTL_DIR, ino, suffix);
-		if (host && n >= 0 && (size_t)n < len && stat(buf, &sock) == 0)
-			host = false;
-	}
 	if (host)
 		n = snprintf(buf, len, "%s/roced%s", CTL_DIR, suffix);
 	else
 		n = snprintf(buf, len, "%s/roced.%lu%s", CTL_DIR, ino, suffix);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	return 0;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int ctl_state_path(char *buf, size_t len, const char *suffix)
+{
+	unsigned long ino;
+	int host = ctl_netns_host(&ino);
+
+	if (!ino)
+		return -ENOENT;
+	/* Only a namespace proved to be the host's takes the short names:
+	 * two roced in two unnamed namespaces of a container must never
+	 * share a socket, a pid file or a state file. */
+	return ctl_path(buf, len, host == 1, ino, suffix);
 }
 
 int ctl_socket_path(char *buf, size_t len)
 {
-	return ctl_state_path(buf, len, ".sock");
+	unsigned long ino;
+	int host = ctl_netns_host(&ino), rc;
+	struct stat st;
+
+	if (!ino)
+		return -ENOENT;
+	rc = ctl_path(buf, len, host == 1, ino, ".sock");
+	if (rc < 0 || host != -1)
+		return rc;
+	/* Unproved: this namespace's own socket when its roced made one,
+	 * else the host's (a user who may not look at /proc/1 on the host
+	 * itself, where roced proved its namespace and took the short
+	 * name). */
+	if (stat(buf, &st) == 0)
+		return 0;
+	return ctl_path(buf, len, true, ino, ".sock");
 }
 
 /* --- show names --- */
@@ -303,6 +329,10 @@ static int ctl_copy_str(struct json_object *o, const char *what, char *dst,
 			         "%% '%s' holds a control character", what);
 			return -EINVAL;
 		}
+	if (!escape_is_clean(s, (size_t)len, false)) {
+		snprintf(err, errlen, "%% '%s' is not valid UTF-8 text", what);
+		return -EINVAL;
+	}
 	memcpy(dst, s, (size_t)len);
 	dst[len] = '\0';
 	return 0;
@@ -342,9 +372,12 @@ static int ctl_check_keys(struct json_object *obj, const struct ctl_key *keys,
 			if (!strcmp(k->name, key))
 				break;
 		if (!k->name) {
+			char q[4 * 64 + 1];
+
+			escape_buf(q, sizeof(q), key, strnlen(key, 64),
+			           ESCAPE_BACKSLASH);
 			snprintf(err, errlen,
-			         "%% unknown key '%.64s' in a %s request", key,
-			         cmd);
+			         "%% unknown key '%s' in a %s request", q, cmd);
 			return -EINVAL;
 		}
 		if (!json_object_is_type(val, k->type)) {
@@ -556,13 +589,18 @@ int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
 		if (!strcmp(name, ctl_cmd_names[i]))
 			break;
 	if (i > CTL_CMD_PING) {
+		char q[4 * 64 + 1];
+
+		escape_buf(q, sizeof(q), name, strnlen(name, 64),
+		           ESCAPE_BACKSLASH);
 		snprintf(err, errlen,
-		         "%% unknown cmd '%.64s', expected config, show, copy, "
+		         "%% unknown cmd '%s', expected config, show, copy, "
 		         "reload, debug or ping",
-		         name);
+		         q);
 		goto out;
 	}
 	r->cmd = (enum ctl_cmd)i;
+	r->cmd_known = true;
 	if (ctl_check_keys(obj, ctl_cmd_keys[r->cmd], ctl_cmd_names[r->cmd],
 	                   err, errlen) < 0)
 		goto out;

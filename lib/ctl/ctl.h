@@ -1,9 +1,10 @@
 /* ctl: the control socket between roced and rocesh (and scripts).
  *
  * Transport: a Unix SOCK_SEQPACKET socket, so each datagram is one whole
- * request or reply. The path is ctl_socket_path(): /run/roced/roced.sock
- * in the host's network namespace, /run/roced/roced.<netns-inode>.sock in
- * any other (one roced per namespace, like the kernel state it owns).
+ * request or reply. The path is ctl_state_path(".sock"): /run/roced/
+ * roced.sock in the host's network namespace, /run/roced/
+ * roced.<netns-inode>.sock in any other or where the host's cannot be
+ * proved (one roced per namespace, like the kernel state it owns).
  * Requests larger than CTL_MAX_REQUEST are answered with an error and the
  * connection is closed; the daemon never trusts a request's contents.
  *
@@ -63,14 +64,17 @@
 #define CTL_MAX_REPLY   (4 * 1024 * 1024)
 #define CTL_DIR         "/run/roced"
 
-/* The control socket path for this process's network namespace: the
- * host's when it is init's (/proc/1/ns/net). A process that may not look
- * at /proc/1/ns/net (not root, or a container) takes the namespace's own
- * path in a namespace named by `ip netns` (/run/netns) or when that
- * socket exists, else the host's. Returns 0 or -errno (-ENAMETOOLONG when
- * LEN is too small). */
+/* Where a client finds the control socket of roced in this process's
+ * network namespace: /run/roced/roced.sock when the namespace is proved
+ * to be init's (/proc/1/ns/net), /run/roced/roced.<netns-inode>.sock when
+ * it is proved not to be (another namespace, or one `ip netns` named).
+ * When that cannot be proved (not root, or a container that hides
+ * /proc/1), the namespace's own socket when it exists, else the host's.
+ * Returns 0 or -errno (-ENAMETOOLONG when LEN is too small). */
 int ctl_socket_path(char *buf, size_t len);
-/* The same with SUFFIX instead of ".sock" (".pid" for the pid file). */
+/* roced's own files (SUFFIX ".sock", ".pid", ".mtu", ...): the short name
+ * only in a namespace proved to be the host's, else the name carries the
+ * namespace's inode, so that two roced in two namespaces never share one. */
 int ctl_state_path(char *buf, size_t len, const char *suffix);
 /* The inode of this process's network namespace, 0 when unknown. */
 unsigned long ctl_netns_inode(void);
@@ -142,6 +146,10 @@ enum ctl_cmd {
  * right type and within its limits. */
 struct ctl_request {
 	enum ctl_cmd cmd;
+	/* Set by ctl_request_parse even when it refuses the request: "cmd"
+	 * named a known command, so that a request that may not be made
+	 * at all is told so before what else is wrong with it. */
+	bool cmd_known;
 	/* config */
 	char context[CTL_CONTEXT_MAX][CTL_CONTEXT_LEN];
 	size_t ncontext;
@@ -169,8 +177,10 @@ struct ctl_request {
  * whole buffer must be one JSON object (nothing after it, nesting at most
  * CTL_JSON_DEPTH), "cmd" known, each key the command takes present with
  * its type, no other key, no key twice, strings without NUL bytes or
- * control characters and within their limits, a show's "what" one of
- * the table above. Returns 0, or -EINVAL with the "% ..." reason in ERR.
+ * control characters, valid UTF-8 and within their limits, a show's
+ * "what" one of the table above. Returns 0, or -EINVAL with the "% ..."
+ * reason in ERR, which quotes the client's bytes only escaped (base/
+ * escape.h): the reply stays valid UTF-8.
  */
 int ctl_request_parse(const char *buf, size_t len, struct ctl_request *req,
                       char *err, size_t errlen);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "proto/lldp_int.h"
 
@@ -99,7 +100,7 @@ static void lldp_id_print(const struct lldp_id *id, const char *const *names,
 		return;
 	}
 	for (size_t i = 0; i < id->len; i++)
-		if (!isprint(id->v[i]))
+		if (id->v[i] < 0x20 || id->v[i] >= 0x7f)
 			text = false;
 	if (text)
 		strbuf_printf(sb, "%.*s", (int)id->len, (const char *)id->v);
@@ -148,16 +149,22 @@ static void lldp_ttl_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 
 /* ------------------------------------------------------------------ */
 /* Port Description, System Name, System Description: 0..255 bytes of
- * text. The PDU keeps them as C strings, so a NUL inside ends them. */
+ * text. The PDU keeps every byte with its length, so that a NUL, a
+ * newline or a terminal escape inside is shown (escaped), never hidden
+ * nor obeyed. */
 
-static void lldp_str_dec(const uint8_t *info, size_t n, char *dst)
+static void lldp_str_dec(const uint8_t *info, size_t n, char *dst, uint8_t *len)
 {
-	const uint8_t *nul = memchr(info, 0, n);
-
-	if (nul)
-		n = (size_t)(nul - info);
+	if (n > 255)
+		n = 255;
 	memcpy(dst, info, n);
 	dst[n] = '\0';
+	*len = (uint8_t)n;
+}
+
+size_t lldp_text_len(const char *s, uint8_t len)
+{
+	return len ? len : strnlen(s, 255);
 }
 
 static int lldp_pdesc_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
@@ -165,7 +172,7 @@ static int lldp_pdesc_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
 {
 	(void)err;
 	(void)errlen;
-	lldp_str_dec(info, n, pdu->port_desc);
+	lldp_str_dec(info, n, pdu->port_desc, &pdu->port_desc_len);
 	return 0;
 }
 
@@ -174,7 +181,7 @@ static int lldp_sname_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
 {
 	(void)err;
 	(void)errlen;
-	lldp_str_dec(info, n, pdu->sys_name);
+	lldp_str_dec(info, n, pdu->sys_name, &pdu->sys_name_len);
 	return 0;
 }
 
@@ -183,59 +190,65 @@ static int lldp_sdesc_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
 {
 	(void)err;
 	(void)errlen;
-	lldp_str_dec(info, n, pdu->sys_desc);
+	lldp_str_dec(info, n, pdu->sys_desc, &pdu->sys_desc_len);
 	return 0;
 }
 
 static bool lldp_pdesc_has(const struct lldp_pdu *pdu)
 {
-	return pdu->port_desc[0] != '\0';
+	return pdu->port_desc_len || pdu->port_desc[0] != '\0';
 }
 
 static bool lldp_sname_has(const struct lldp_pdu *pdu)
 {
-	return pdu->sys_name[0] != '\0';
+	return pdu->sys_name_len || pdu->sys_name[0] != '\0';
 }
 
 static bool lldp_sdesc_has(const struct lldp_pdu *pdu)
 {
-	return pdu->sys_desc[0] != '\0';
+	return pdu->sys_desc_len || pdu->sys_desc[0] != '\0';
 }
 
 /* The fields are 256 bytes: at most 255 of text, what the TLV holds. */
-static void lldp_str_enc(const char *s, struct lldp_wbuf *w)
+static void lldp_str_enc(const char *s, uint8_t len, struct lldp_wbuf *w)
 {
-	lldp_put(w, s, strnlen(s, 255));
+	lldp_put(w, s, lldp_text_len(s, len));
 }
 
 static void lldp_pdesc_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
 {
-	lldp_str_enc(pdu->port_desc, w);
+	lldp_str_enc(pdu->port_desc, pdu->port_desc_len, w);
 }
 
 static void lldp_sname_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
 {
-	lldp_str_enc(pdu->sys_name, w);
+	lldp_str_enc(pdu->sys_name, pdu->sys_name_len, w);
 }
 
 static void lldp_sdesc_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
 {
-	lldp_str_enc(pdu->sys_desc, w);
+	lldp_str_enc(pdu->sys_desc, pdu->sys_desc_len, w);
 }
 
 static void lldp_pdesc_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 {
-	strbuf_puts(sb, pdu->port_desc);
+	escape_add(sb, pdu->port_desc,
+	           lldp_text_len(pdu->port_desc, pdu->port_desc_len),
+	           ESCAPE_BACKSLASH);
 }
 
 static void lldp_sname_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 {
-	strbuf_puts(sb, pdu->sys_name);
+	escape_add(sb, pdu->sys_name,
+	           lldp_text_len(pdu->sys_name, pdu->sys_name_len),
+	           ESCAPE_BACKSLASH);
 }
 
 static void lldp_sdesc_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 {
-	strbuf_puts(sb, pdu->sys_desc);
+	escape_add(sb, pdu->sys_desc,
+	           lldp_text_len(pdu->sys_desc, pdu->sys_desc_len),
+	           ESCAPE_BACKSLASH);
 }
 
 /* ------------------------------------------------------------------ */

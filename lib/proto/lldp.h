@@ -103,8 +103,11 @@ struct lldp_cee {
 struct lldp_pdu {
 	struct lldp_id chassis, port;
 	uint16_t ttl; /* 0: shutdown LLDPDU */
-	/* Optional TLVs; empty string / false when absent. */
+	/* Optional TLVs; empty string / false when absent. The text TLVs
+	 * keep every byte the peer sent, NUL too: their *_len is the TLV's
+	 * length (0: up to the first NUL, for a PDU built by snprintf). */
 	char port_desc[256], sys_name[256], sys_desc[256];
+	uint8_t port_desc_len, sys_name_len, sys_desc_len;
 	bool has_caps;
 	uint16_t caps_sys, caps_enabled;
 	bool has_mgmt;
@@ -149,6 +152,10 @@ void lldp_cee_to_dcbx(const struct lldp_cee *cee, struct dcbx_tlvs *out);
  * a printable name as it is, anything else as colon-separated hex. */
 void lldp_id_format(const struct lldp_id *id, bool is_port, char *buf,
                     size_t len);
+/* The length of a text TLV of the PDU (S one of its three strings, LEN
+ * its *_len). Print it only through escape_add (base/escape.h): it is
+ * the peer's bytes. */
+size_t lldp_text_len(const char *s, uint8_t len);
 /* Room for a short ID's text (longer ones are cut). */
 #define LLDP_ID_TEXT_MAX 64
 /* The name of a TLV: "Chassis ID", "PFC Configuration", ...; OUI and

@@ -1,12 +1,22 @@
-/* fuzz_cmd: the command language (lib/cmd/cmd.h) on arbitrary lines.
+/* fuzz_cmd: the command language (lib/cmd/cmd.h) on arbitrary lines, in a
+ * session set up once.
  *
- * The input is a paste: one command per line. Each line is
- *  - parsed, helped (`?`) and completed (TAB) in the paste's context and
+ * The session: a policy holding the reference RoCE configuration (class
+ * and policy maps of every type, system qos, an interface), built once at
+ * start-up, as a rocesh user finds roced's. Each input is a short paste,
+ * its first FUZZ_LINES lines taken, each at most FUZZ_LINE_MAX bytes. Each
+ * line is
+ *  - parsed, helped (`?`) and completed (TAB) in the paste's context or
  *    in one of a fixed context per mode (objects the policy may or may
- *    not hold), chosen by the line's position;
- *  - carried out with cmd_apply_line on the policy built by the lines
- *    before it, in the context they left, as the daemon does for rocesh;
- * and finally the policy is rendered as a running-config. */
+ *    not hold), as the input's first byte and the line's position
+ *    choose;
+ *  - carried out with cmd_apply_line on a copy of the session's policy
+ *    as changed by the lines before it, in the context they left, as the
+ *    daemon does for rocesh;
+ * and finally the policy is rendered as a running-config. Two lines per
+ * input keep each run short (a paste of a hundred lines took a second
+ * under the sanitizers) and still try one line in the context another
+ * left; the fuzzer makes its own sequences from there. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,10 +88,69 @@ static void fuzz_line(struct policy *pol, struct cmd_ctx *cur, const char *line,
 	struct cmd_error err;
 	struct cmd_ctx c;
 
-	fuzz_ctx(&c, &fuzz_modes[n % FUZZ_NMODES]);
-	fuzz_ask(&c, pol, line);
-	fuzz_ask(cur, pol, line);
+	/* One context per line: each ask builds the mode's command graphs
+	 * anew (lib/cmd), the bulk of a run's time. */
+	if (n & 1) {
+		fuzz_ctx(&c, &fuzz_modes[(n >> 1) % FUZZ_NMODES]);
+		fuzz_ask(&c, pol, line);
+	} else {
+		fuzz_ask(cur, pol, line);
+	}
 	(void)cmd_apply_line(pol, cur, line, &err);
+}
+
+/* The session's configuration: what a user of the reference finds. */
+static const char *const fuzz_session[] = {
+    "configure terminal",
+    "class-map type qos match-all ROCE",
+    " match cos 3",
+    " match dscp 26",
+    "policy-map type qos QOS",
+    " class ROCE",
+    "  set qos-group 3",
+    "policy-map type queuing QUE",
+    " class type queuing c-out-8q-q3",
+    "  bandwidth remaining percent 50",
+    "  random-detect minimum-threshold 150 kbytes maximum-threshold 3000 "
+    "kbytes drop-probability 7 weight 0 ecn",
+    " class type queuing c-out-8q-q-default",
+    "  bandwidth remaining percent 50",
+    "class-map type network-qos ROCE_NQ",
+    " match qos-group 3",
+    "policy-map type network-qos NQ",
+    " class type network-qos ROCE_NQ",
+    "  pause pfc-cos 3",
+    "  mtu 9216",
+    "system qos",
+    " service-policy type network-qos NQ",
+    " service-policy type queuing output QUE",
+    "interface swp1",
+    " service-policy type qos input QOS",
+    " priority-flow-control mode on",
+    "end",
+};
+
+#define FUZZ_LINES    2
+#define FUZZ_LINE_MAX 512 /* longer lines are refused before parsing */
+
+static struct policy fuzz_base;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	struct cmd_error err;
+	struct cmd_ctx c;
+
+	(void)argc;
+	(void)argv;
+	policy_init(&fuzz_base);
+	cmd_ctx_init(&c);
+	for (size_t i = 0; i < sizeof(fuzz_session) / sizeof(fuzz_session[0]);
+	     i++)
+		if (cmd_apply_line(&fuzz_base, &c, fuzz_session[i], &err) != 0)
+			abort(); /* the session must hold what it says */
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -91,17 +160,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct strbuf sb;
 	char *text = malloc(size + 1);
 	char *line, *save = NULL;
-	size_t n = 0;
+	size_t n = size ? data[0] : 0, lines = 0;
 
 	if (!text)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	policy_init(&pol);
+	if (policy_copy(&pol, &fuzz_base) != 0) {
+		free(text);
+		return 0;
+	}
 	cmd_ctx_init(&cur);
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save))
-		fuzz_line(&pol, &cur, line, n++);
+	for (line = strtok_r(text, "\n", &save); line && lines < FUZZ_LINES;
+	     line = strtok_r(NULL, "\n", &save), lines++)
+		if (strlen(line) < FUZZ_LINE_MAX)
+			fuzz_line(&pol, &cur, line, n++);
 	strbuf_init(&sb);
 	cmd_running_config(&pol, NULL, &sb);
 	strbuf_free(&sb);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "proto/dcbx.h"
 #include "proto/lldp.h"
@@ -33,6 +34,25 @@ static void fuzz_lldp_round_trip(struct lldp_pdu *p)
 		abort();
 }
 
+/* The escaping itself, on the raw bytes: clean, and as long as the
+ * escapes say. */
+static void fuzz_lldp_escape(const uint8_t *data, size_t size)
+{
+	struct strbuf sb;
+	char small[37];
+	size_t n;
+
+	strbuf_init(&sb);
+	escape_add(&sb, data, size, ESCAPE_BACKSLASH);
+	if (sb.oom || !escape_is_clean(sb.s, sb.len, false) || sb.len < size ||
+	    sb.len > 4 * size)
+		abort();
+	n = escape_buf(small, sizeof(small), data, size, 0);
+	if (n >= sizeof(small) || small[n] || !escape_is_clean(small, n, false))
+		abort();
+	strbuf_free(&sb);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint8_t mac[6] = {0x02, 0, 0, 0, 0, 0x01};
@@ -45,10 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!buf)
 		return 0;
+	fuzz_lldp_escape(data, size);
 	memcpy(buf, data, size);
 	if (lldp_decode(buf, size, &pdu, err, sizeof(err)) == 0) {
 		strbuf_init(&sb);
 		lldp_print(&pdu, &sb);
+		/* Whatever the peer sent, the text has no control byte but
+		 * its line ends and is valid UTF-8. */
+		if (sb.oom || !escape_is_clean(sb.s, sb.len, true))
+			abort();
 		strbuf_free(&sb);
 		local.has_pfc = local.has_ets_cfg = local.has_app = true;
 		local.pfc.enable = 0x08;

@@ -110,11 +110,22 @@ seed()
 		c_arrays "$src/tests/unit/test_pfc_frame.c" "$d"
 		;;
 	cmd)
+		# fuzz_cmd takes the first 2 lines of an input: the
+		# transcripts and the reference, cut into pastes of 2 lines.
 		for f in "$src"/tests/cli/*.in "$src"/conf/nxos-roce.txt; do
-			cp "$f" "$d/"
+			split -l 2 "$f" "$d/$(basename "$f")-"
 		done
 		;;
 	esac
+}
+
+# The CPU seconds (user + system) this shell's children have used, from
+# FILE, where `times` wrote them (in this shell: a pipe or $(...) would
+# run it in a subshell, whose children are not ours).
+fuzz_cpu()
+{
+	tail -n 1 "$1" | awk '{ t = 0; for (i = 1; i <= 2; i++) {
+		split($i, a, "m"); t += a[1] * 60 + a[2] + 0 } print t }'
 }
 
 targets=${*:-$(cd "$src/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//')}
@@ -130,13 +141,21 @@ for t in $targets; do
 	mkdir -p "$build/corpus/$t"
 	rm -f "$build/crashes/$t"-*
 	echo "fuzz_$t: ${seconds}s"
+	# Inputs no longer than what the target reads (fuzz_cmd: 2 lines),
+	# or than a configuration worth parsing: long ones only slow a run.
+	case $t in
+	cmd) maxlen="-max_len=512" ;;
+	conf) maxlen="-max_len=2048" ;;
+	*) maxlen="" ;;
+	esac
+	times >"$build/times0"
 	# A waited-for child (t_run): a fuzzer runs for FUZZ_SECONDS, and
 	# must stop with this script.
 	# shellcheck disable=SC2086
 	if ! t_run env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		LSAN_OPTIONS="suppressions=$build/lsan.supp" \
 		"$build/fuzz_$t" -max_total_time="$seconds" -timeout=10 \
-		-rss_limit_mb=2048 -print_final_stats=1 \
+		-rss_limit_mb=2048 -print_final_stats=1 $maxlen \
 		-artifact_prefix="$build/crashes/$t-" \
 		"$build/corpus/$t" $dirs >"$build/fuzz_$t.log" 2>&1; then
 		tail -n 60 "$build/fuzz_$t.log"
@@ -148,6 +167,16 @@ for t in $targets; do
 		grep -E '^stat::(number_of_executed_units|new_units_added)' \
 			"$build/fuzz_$t.log" | tr '\n' ' '
 		echo
+		# Executions per second of wall clock and of CPU (the
+		# machine may be shared: the second says what the target
+		# costs).
+		execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz_$t.log")
+		times >"$build/times1"
+		awk -v t="$t" -v n="${execs:-0}" -v s="$seconds" \
+			-v c0="$(fuzz_cpu "$build/times0")" \
+			-v c1="$(fuzz_cpu "$build/times1")" 'BEGIN {
+			c = c1 - c0; if (c <= 0) c = 0.01
+			printf "fuzz_%s: %d executions, %.0f/s wall, %.0f per CPU second (%.1f CPU s), 0 crashes\n", t, n, n / s, n / c, c }'
 	fi
 done
 exit $fail

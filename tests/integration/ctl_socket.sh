@@ -135,9 +135,36 @@ out=$(in_ns setpriv --reuid=65534 --regid=65534 --clear-groups \
 	"$PY" "$tmp/ctl_client.py" send \
 	'{"cmd":"show","what":"show policy-map","args":[]}' '{"cmd":"ping"}')
 echo "$out" | head -1 | grep -q '"ok":true' || fail "nobody may not show: $out"
+# Told first that it needs the right, whatever else the request lacks.
+for req in '{"cmd":"config"}' '{"cmd":"copy"}' '{"cmd":"pfc-queue"}' \
+	'{"cmd":"debug","bogus":1}'; do
+	out=$(in_ns setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PY" "$tmp/ctl_client.py" send "$req")
+	jget "$out" 'R["error"]' | grep -q 'Permission denied' ||
+		fail "nobody was told about the request before the right: $req -> $out"
+done
 chmod 0660 "$sock"
 grep -q 'uid 65534 (pid [0-9]*) may not config' "$tmp/log" || fail "refusal not logged"
 echo "ok: group member configures; non-root without the group shows but may not configure"
+
+# Invalid UTF-8 and terminal escapes in a request are never echoed raw:
+# the reply is valid UTF-8 and shows them as \xNN.
+in_ns python3 - "$sock" >"$tmp/utf8" <<'PY' || fail "a reply echoed the request's bytes raw: $(cat "$tmp/utf8")"
+import json, socket, sys
+reqs = [b'{"cmd":"\xff\xfe\x1b[2J"}', b'{"cmd":"ping","\xc3(":1}',
+        b'{"cmd":"config","line":"interface \xff"}']
+for req in reqs:
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(sys.argv[1])
+    s.send(req)
+    r = s.recv(1 << 20)
+    print(r)
+    e = json.loads(r.decode('utf-8'))['error']
+    assert '\x1b' not in e and '\ufffd' not in e, e
+    assert '\\xff' in e or '\\xc3' in e or 'UTF-8' in e, e
+PY
+cat "$tmp/utf8"
+echo "ok: invalid UTF-8 in a request is escaped in the reply"
 
 # --- lock-out: idle group members cannot keep root out ---
 # A member holds 20 idle connections: it gets 15 slots, the last is root's.

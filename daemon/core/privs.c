@@ -1,0 +1,52 @@
+/* privs: see privs.h. */
+#include "core/privs.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cap-ng.h>
+
+int privs_drop(char *note, size_t notelen, char *err, size_t errlen)
+{
+	bool more = false;
+
+	capng_get_caps_process();
+	for (unsigned c = 0; c <= CAP_LAST_CAP; c++)
+		if (c != CAP_NET_ADMIN && c != CAP_NET_RAW &&
+		    (capng_have_capability(CAPNG_PERMITTED, c) ||
+		     capng_have_capability(CAPNG_EFFECTIVE, c)))
+			more = true;
+	/* Under the unit (or not root) there is nothing more to give up,
+	 * and its system call filter may refuse capset(). */
+	if (!more) {
+		snprintf(note, notelen, "no capabilities to drop");
+		return 0;
+	}
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_updatev(CAPNG_ADD,
+	                  CAPNG_EFFECTIVE | CAPNG_PERMITTED |
+	                      CAPNG_BOUNDING_SET,
+	                  CAP_NET_ADMIN, CAP_NET_RAW, -1) < 0) {
+		snprintf(err, errlen, "cannot name the capabilities to keep");
+		return -EINVAL;
+	}
+	if (capng_apply(CAPNG_SELECT_BOTH) == 0) {
+		snprintf(note, notelen,
+		         "keeping only CAP_NET_ADMIN and CAP_NET_RAW");
+		return 0;
+	}
+	/* Without CAP_SETPCAP (a unit's CapabilityBoundingSet= took it)
+	 * the bounding set cannot shrink: it is the unit's already. */
+	if (capng_apply(CAPNG_SELECT_CAPS) == 0) {
+		snprintf(note, notelen,
+		         "keeping only CAP_NET_ADMIN and CAP_NET_RAW (the "
+		         "bounding set is left as it was given)");
+		return 0;
+	}
+	snprintf(err, errlen, "cannot drop capabilities: %s",
+	         strerror(errno ? errno : EPERM));
+	return -EPERM;
+}

@@ -1,0 +1,90 @@
+#!/bin/sh
+# privs: least privilege without systemd.
+#   1. roced started by hand as root keeps only CAP_NET_ADMIN and
+#      CAP_NET_RAW once running: effective, permitted and bounding sets
+#      (/proc/PID/status), nothing inheritable or ambient;
+#   2. and still does what it must after the drop: the first apply saves
+#      the port's MTU in /run/roced, a reload (rocesh `reload config`)
+#      applies a change, `copy running-config startup-config` writes the
+#      file and its .bak, a deleted root qdisc is repaired;
+#   2b. roced given only those two (as by the unit) starts and runs;
+#   3. `roced -n` and `roced --dry-run` need no privilege at all: as
+#      nobody, with no capability, they succeed and say what root's say.
+set -eu
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+. "$top_srcdir/tests/integration/lib.sh"
+t_init privs
+t_need_root
+command -v setpriv >/dev/null || t_skip "setpriv (util-linux) is missing"
+[ -x "$rocesh" ] || t_skip "rocesh is not built"
+tmp=$t_tmp
+in_ns() { "$IP" netns exec "$ns" "$@"; }
+has_root() { in_ns "$TC" qdisc show dev swp1 | grep -q ' 4791: root'; }
+t_conf_ports "$tmp/roced.conf" swp1
+t_netns_add ns privs
+"$IP" -n "$ns" link add swp1 type veth peer name swp1p
+t_roced_start "$ns" "$tmp/roced.conf" 'mirroring'
+
+# 1. the capability sets (CAP_NET_ADMIN 12, CAP_NET_RAW 13)
+grep '^Cap' "/proc/$roced_pid/status"
+for set in CapEff CapPrm CapBnd; do
+	v=$(sed -n "s/^$set:[[:space:]]*//p" "/proc/$roced_pid/status")
+	[ "$v" = 0000000000003000 ] || t_fail "$set is $v, not CAP_NET_ADMIN and CAP_NET_RAW"
+done
+for set in CapInh CapAmb; do
+	v=$(sed -n "s/^$set:[[:space:]]*//p" "/proc/$roced_pid/status")
+	[ "$v" = 0000000000000000 ] || t_fail "$set is $v, not empty"
+done
+[ "$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$roced_pid/status")" = 0 ] ||
+	t_fail "roced left uid 0"
+
+# 2. the work after the drop
+ino=$(in_ns stat -L -c %i /proc/self/ns/net)
+t_until 10 grep -q '^swp1 1500' "/run/roced/roced.$ino.mtu" ||
+	t_fail "the port's MTU was not saved after the drop"
+has_root || t_fail "swp1: no root after start"
+sed -i 's/bandwidth-remaining-percent = 50;/bandwidth-remaining-percent = 40;/' "$tmp/roced.conf"
+in_ns "$rocesh" -c 'reload config' || t_fail "reload config failed after the drop"
+in_ns "$rocesh" -c 'show running-config' | grep -q 'bandwidth remaining percent 40' ||
+	t_fail "the reload did not take"
+cp "$tmp/roced.conf" "$tmp/before.conf"
+in_ns "$rocesh" -c 'copy running-config startup-config' ||
+	t_fail "copy running-config startup-config failed after the drop"
+cmp -s "$tmp/roced.conf.bak" "$tmp/before.conf" || t_fail "no .bak of the file as it was"
+in_ns "$TC" qdisc del dev swp1 root
+t_until 10 has_root || t_fail "swp1's root not repaired after the drop"
+t_roced_stop
+
+# 2b. given only those two already (as the unit's CapabilityBoundingSet=
+# does): nothing to drop, roced runs as well.
+t_spawn "$IP" netns exec "$ns" setpriv --bounding-set=-all,+net_admin,+net_raw \
+	"$roced" -f "$tmp/roced.conf" -D ctl >"$tmp/log2" 2>&1
+roced_pid=$t_pid
+t_until 30 grep -q mirroring "$tmp/log2" ||
+	{ cat "$tmp/log2"; t_fail "roced with the unit's two capabilities did not start"; }
+grep -q 'no capabilities to drop' "$tmp/log2" || { cat "$tmp/log2"; t_fail "roced tried to drop what it had not"; }
+t_roced_stop
+
+# 3. no privilege for -n and --dry-run
+cd "$tmp"
+chmod 755 "$tmp"
+chmod 644 "$tmp/roced.conf"
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all "$@"; }
+nobody "$roced" -n -f "$tmp/roced.conf" >"$tmp/n.out" 2>&1 ||
+	{ cat "$tmp/n.out"; t_fail "roced -n as nobody failed"; }
+grep -q 'configuration OK' "$tmp/n.out" || t_fail "roced -n as nobody: no 'configuration OK'"
+"$roced" --dry-run -f "$tmp/roced.conf" >"$tmp/root.plan" 2>"$tmp/root.err" ||
+	t_fail "roced --dry-run as root failed"
+if nobody "$roced" --dry-run -f "$tmp/roced.conf" >"$tmp/nobody.plan" 2>"$tmp/nobody.err"; then
+	cmp -s "$tmp/root.plan" "$tmp/nobody.plan" ||
+		{ diff "$tmp/root.plan" "$tmp/nobody.plan" | head; t_fail "nobody's plan differs from root's"; }
+	echo "ok: --dry-run as nobody probes in a user namespace of its own"
+else
+	cat "$tmp/nobody.err"
+	grep -q 'use --caps' "$tmp/nobody.err" ||
+		t_fail "--dry-run as nobody failed without saying what to do"
+	nobody "$roced" --dry-run --caps host -f "$tmp/roced.conf" >/dev/null ||
+		t_fail "--dry-run --caps host as nobody failed"
+	echo "note: unprivileged user namespaces are off here: --caps needed"
+fi
+echo "ok: privs"
