@@ -9,13 +9,15 @@
 
 #include <cap-ng.h>
 
+/* CAP_BPF: software PFC counts what each bridge port feeds a congested
+ * queue with an eBPF map, so that only the contributors are paused. */
 int privs_drop(char *note, size_t notelen, char *err, size_t errlen)
 {
 	bool more = false;
 
 	capng_get_caps_process();
 	for (unsigned c = 0; c <= CAP_LAST_CAP; c++)
-		if (c != CAP_NET_ADMIN && c != CAP_NET_RAW &&
+		if (c != CAP_NET_ADMIN && c != CAP_NET_RAW && c != CAP_BPF &&
 		    (capng_have_capability(CAPNG_PERMITTED, c) ||
 		     capng_have_capability(CAPNG_EFFECTIVE, c)))
 			more = true;
@@ -29,21 +31,22 @@ int privs_drop(char *note, size_t notelen, char *err, size_t errlen)
 	if (capng_updatev(CAPNG_ADD,
 	                  CAPNG_EFFECTIVE | CAPNG_PERMITTED |
 	                      CAPNG_BOUNDING_SET,
-	                  CAP_NET_ADMIN, CAP_NET_RAW, -1) < 0) {
+	                  CAP_NET_ADMIN, CAP_NET_RAW, CAP_BPF, -1) < 0) {
 		snprintf(err, errlen, "cannot name the capabilities to keep");
 		return -EINVAL;
 	}
 	if (capng_apply(CAPNG_SELECT_BOTH) == 0) {
 		snprintf(note, notelen,
-		         "keeping only CAP_NET_ADMIN and CAP_NET_RAW");
+		         "keeping only CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF");
 		return 0;
 	}
 	/* Without CAP_SETPCAP (a unit's CapabilityBoundingSet= took it)
 	 * the bounding set cannot shrink: it is the unit's already. */
 	if (capng_apply(CAPNG_SELECT_CAPS) == 0) {
-		snprintf(note, notelen,
-		         "keeping only CAP_NET_ADMIN and CAP_NET_RAW (the "
-		         "bounding set is left as it was given)");
+		snprintf(
+		    note, notelen,
+		    "keeping only CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF (the "
+		    "bounding set is left as it was given)");
 		return 0;
 	}
 	snprintf(err, errlen, "cannot drop capabilities: %s",

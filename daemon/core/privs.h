@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-/* Drop every capability but CAP_NET_ADMIN and CAP_NET_RAW from the
+/* Drop every capability but CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF from the
  * effective, permitted, inheritable and ambient sets and the bounding
  * set (the bounding set stays when CAP_SETPCAP is already gone, as under
  * the unit). Call before any thread starts: capabilities are per thread.

@@ -1,7 +1,7 @@
 #!/bin/sh
 # privs: least privilege without systemd.
-#   1. roced started by hand as root keeps only CAP_NET_ADMIN and
-#      CAP_NET_RAW once running: effective, permitted and bounding sets
+#   1. roced started by hand as root keeps only CAP_NET_ADMIN,
+#      CAP_NET_RAW and CAP_BPF once running: effective, permitted and bounding sets
 #      (/proc/PID/status), nothing inheritable or ambient;
 #   2. and still does what it must after the drop: the first apply saves
 #      the port's MTU in /run/roced, a reload (rocesh `reload config`)
@@ -25,11 +25,11 @@ t_netns_add ns privs
 "$IP" -n "$ns" link add swp1 type veth peer name swp1p
 t_roced_start "$ns" "$tmp/roced.conf" 'mirroring'
 
-# 1. the capability sets (CAP_NET_ADMIN 12, CAP_NET_RAW 13)
+# 1. the capability sets (CAP_NET_ADMIN 12, CAP_NET_RAW 13, CAP_BPF 39)
 grep '^Cap' "/proc/$roced_pid/status"
 for set in CapEff CapPrm CapBnd; do
 	v=$(sed -n "s/^$set:[[:space:]]*//p" "/proc/$roced_pid/status")
-	[ "$v" = 0000000000003000 ] || t_fail "$set is $v, not CAP_NET_ADMIN and CAP_NET_RAW"
+	[ "$v" = 0000008000003000 ] || t_fail "$set is $v, not CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF"
 done
 for set in CapInh CapAmb; do
 	v=$(sed -n "s/^$set:[[:space:]]*//p" "/proc/$roced_pid/status")

@@ -39,7 +39,7 @@ want "Type=notify"
 want "ExecStart=$sbindir/roced -f $sysconfdir/roced/roced.conf --syslog"
 want "ExecReload=$bindir/rocesh -c \"reload config\""
 want "Restart=on-failure"
-want "CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW"
+want "CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_BPF"
 want "RuntimeDirectory=roced"
 want "ProtectSystem=strict"
 want "ReadWritePaths=-$sysconfdir/roced"
@@ -118,9 +118,9 @@ for _ in $(seq 200); do
 	sleep 0.05
 done
 [ -n "$ok" ] || fail "roced did not program swp1 with the unit's capabilities"
-grep -q "^CapEff:[[:space:]]*0*3000$" "/proc/$pid/status" ||
-	fail "roced runs with capabilities other than CAP_NET_ADMIN+CAP_NET_RAW: $(grep CapEff "/proc/$pid/status")"
-echo "roced: programmed swp1 with CAP_NET_ADMIN and CAP_NET_RAW only"
+grep -q "^CapEff:[[:space:]]*0*8000003000$" "/proc/$pid/status" ||
+	fail "roced runs with capabilities other than CAP_NET_ADMIN+CAP_NET_RAW+CAP_BPF: $(grep CapEff "/proc/$pid/status")"
+echo "roced: programmed swp1 with CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF only"
 "$IP" -n "$ns" -o link show | awk -F': ' '{print $2}' | sort >"$tmp/links.after"
 diff -u "$tmp/links.before" "$tmp/links.after" || fail "the probe left links behind"
 if [ -x "$top_builddir/rocesh" ]; then
