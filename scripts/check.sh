@@ -9,7 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$top/build-check} "$top/scripts/build.sh" --enable-werror --enable-sanitizers
 cd "${BUILD_DIR:-$top/build-check}"
 rc=0
-# Nothing the run starts may outlive it (issue 9). Its processes carry
+# Nothing the run starts may outlive it. Its processes carry
 # ROCED_TEST_RUN in their environment and its namespaces end with -$run
 # (tests/integration/lib.sh), its temporary files go to a TMPDIR of its
 # own: after `make check` (so after every parallel test), what is left of

@@ -25,7 +25,7 @@ static double agents_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
-/* --- software PFC (issue 8) --- */
+/* --- software PFC --- */
 
 /* "the pause came in N ms ago" for a hold that began at SINCE, into
  * BUF. */
@@ -285,7 +285,7 @@ void agents_free(struct agents *a)
 	contrib_free(&a->contrib);
 }
 
-/* --- LLDP and DCBX (issue 7) --- */
+/* --- LLDP and DCBX --- */
 
 static void agents_lldp_cfg(struct agents *a, const struct policy *p)
 {

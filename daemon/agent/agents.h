@@ -1,6 +1,6 @@
 /* agents: what runs beside the one path in the daemon's loop and talks to
  * link peers or watches counters: the raw-frame layer today; the LLDP/DCBX
- * agent (issue 7) and software PFC and the PFC watchdog (issue 8) join it
+ * agent and software PFC and the PFC watchdog join it
  * here. Agents never write to the kernel: they change a port's compile
  * inputs in the registry and ask the daemon for a reconcile of that port.
  *
@@ -32,7 +32,7 @@ typedef void (*agents_reconcile_fn)(void *arg, const char *ifname);
 
 struct agents {
 	struct frames frames;
-	/* LLDP and DCBX (issue 7): on every port the policy configures and
+	/* LLDP and DCBX: on every port the policy configures and
 	 * that is up, unless `no feature lldp` or `dcbx agent lldpad`. */
 	struct lldp_agent lldp;
 	/* The lldpad backend: the ports of `dcbx agent lldpad`, whose DCBX
@@ -40,7 +40,7 @@ struct agents {
 	struct lldpad_client lldpad;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
-	/* --- software PFC (issue 8) --- */
+	/* --- software PFC --- */
 	struct softpfc softpfc;
 	struct ports *ports; /* the daemon's registry (compile inputs) */
 	agents_reconcile_fn reconcile;
@@ -84,7 +84,7 @@ void agents_free(struct agents *a);
 /* Raw-frame I/O on each port of P that LM knows and is up, none on
  * the others. */
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
-/* LLDP and DCBX (issue 7), between the agent and the port registry R:
+/* LLDP and DCBX, between the agent and the port registry R:
  * what each port R applied a plan to advertises (its plan's own DCB
  * part, P's willing setting), after every apply; and each port's DCBX
  * outcome into its entry, true when one changed (the entry's dcbx.due:

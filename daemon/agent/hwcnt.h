@@ -1,4 +1,4 @@
-/* hwcnt: the PFC counters of hardware DCB ports (issue 8), for the PFC
+/* hwcnt: the PFC counters of hardware DCB ports, for the PFC
  * watchdog's poller and for show.
  *
  * Two sources, read each time a port is read:

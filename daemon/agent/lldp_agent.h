@@ -1,5 +1,5 @@
 /* lldp_agent: roced's IEEE 802.1AB LLDP agent with the 802.1Qaz DCBX
- * TLVs, one per daemon, every port in the daemon's one loop (issue 7).
+ * TLVs, one per daemon, every port in the daemon's one loop.
  *
  * Per port it sends LLDPDUs (lib/proto/lldp_tx.h decides when: the
  * interval, fast starts on link up, a new neighbour or a change of the

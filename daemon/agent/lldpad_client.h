@@ -1,4 +1,4 @@
-/* lldpad_client: the lldpad backend (issue 7, `dcbx agent lldpad`). On a
+/* lldpad_client: the lldpad backend (`dcbx agent lldpad`). On a
  * host where lldpad owns the DCB NICs, roced drives lldpad instead of
  * running its own LLDP agent on those ports: it sets lldpad's admin
  * values (willing, PFC, ETS, APP: what `lldptool -T -V ...` sets), reads

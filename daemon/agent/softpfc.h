@@ -1,5 +1,5 @@
 /* softpfc: software PFC on ports without hardware DCB (veth, bridge
- * ports, tap), issue 8.
+ * ports, tap).
  *
  * Receive: every MAC Control frame the raw-frame layer hands over (802.1Qbb
  * PFC, 802.3x link pause) is counted per priority, whether or not it is

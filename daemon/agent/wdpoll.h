@@ -1,4 +1,4 @@
-/* wdpoll: the PFC watchdog's poller (issue 8). Every poll interval it
+/* wdpoll: the PFC watchdog's poller. Every poll interval it
  * reads the counters of each watched no-drop queue, feeds them to the
  * watchdog's state machine (lib/pfcwd) and acts on what it says, through
  * the plan: a storm or a restore changes the port's compile input

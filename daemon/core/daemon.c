@@ -59,7 +59,7 @@
 #endif
 
 /* The PFC watchdog's storm state that a previous roced left in the state
- * directory (issue 8): shut queues stay shut from the first apply on,
+ * directory: shut queues stay shut from the first apply on,
  * and are restored by the usual rules. */
 static void daemon_wd_load(struct daemon *d)
 {

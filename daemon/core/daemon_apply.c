@@ -277,8 +277,8 @@ static void daemon_dcbx_refused(struct daemon *d, const char *ifname)
 	e->dcbx.refused = now_refused;
 }
 
-/* A DCBX agreement (or its end) reaches the kernel like any change
- * (issue 7): compile -> diff -> apply of the ports whose outcome the LLDP
+/* A DCBX agreement (or its end) reaches the kernel like any change:
+ * compile -> diff -> apply of the ports whose outcome the LLDP
  * agent changed. The apply changes what they advertise only through
  * their policy, so this settles. */
 void daemon_dcbx(struct daemon *d)

@@ -250,7 +250,7 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 	/* Each port's inputs. The capabilities are the kernel's part and
 	 * the port's own, probed again each time (a port appears, is
 	 * replaced, changes speed), all ports in one go (dumps when they are
-	 * many). The DCBX outcome (issue 7) and the watchdog state (issue 8)
+	 * many). The DCBX outcome and the watchdog state
 	 * will be copied from the port's entry here. */
 	for (size_t i = 0; i < count; i++)
 		in[i].caps = r->kernel;

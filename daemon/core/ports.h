@@ -36,7 +36,7 @@
 #include "proto/dcbx.h"
 
 /* The port's DCBX outcome (what the peer agreed to, per TLV): the LLDP
- * agent fills it (issue 7) and ports_compile() passes it to compile
+ * agent fills it and ports_compile() passes it to compile
  * through struct compile_port. HAS: the agent runs on the port and knows
  * its local values (else PFC mode auto simply waits). DUE: it changed
  * since the port's last apply, a reconcile of the port is due. */
@@ -53,7 +53,7 @@ struct ports_dcbx {
 	double refused_log_ms;
 };
 
-/* Software PFC's and the PFC watchdog's inputs of the port (issue 8),
+/* Software PFC's and the PFC watchdog's inputs of the port,
  * passed to compile through struct compile_port: the software PFC agent
  * (daemon/agent/softpfc.c) sets PFC_HOLD as pauses come and go, the
  * watchdog poller sets WD_SHUT as storms come and go, and each asks for a

@@ -190,7 +190,7 @@ static void dctl_view_free(struct dctl_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* Software PFC's counters and the watchdog's state of IFNAME (issue 8). */
+/* Software PFC's counters and the watchdog's state of IFNAME. */
 static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
                           struct show_port_state *st)
 {
@@ -746,7 +746,7 @@ static struct json_object *dctl_debug(const struct ctl_request *r)
 	return reply;
 }
 
-/* issue 8: `priority-flow-control recover interface X qos-group N` and
+/* `priority-flow-control recover interface X qos-group N` and
  * `clear queuing pfc-queue [interface X]`. */
 static struct json_object *dctl_pfc_queue(struct ctl_cmd_ctx *c,
                                           const struct ctl_request *r)

@@ -46,7 +46,7 @@ struct ctl_cmd_ctx {
 	const char *file;    /* the configuration file (startup-config) */
 	struct engine *e;    /* links, and netlink for show's counters */
 	struct ports *ports; /* each port's applied plan */
-	/* Software PFC's counters and the PFC watchdog (issue 8); NULL in
+	/* Software PFC's counters and the PFC watchdog; NULL in
 	 * tests without agents. */
 	struct agents *agents;
 	/* The LLDP agent, for the lldp shows (NULL: none). */

@@ -528,7 +528,7 @@ static void show_add_prio_int(struct json_object *o, const char *key,
 		json_object_object_add(o, key, NULL);
 }
 
-/* PFC counters per priority: software PFC's (issue 8), or a hardware
+/* PFC counters per priority: software PFC's, or a hardware
  * port's (what its driver does not count is null). */
 static struct json_object *show_pfc_prios(const struct show_port_state *st,
                                           bool hw)

@@ -132,7 +132,7 @@ struct show_port_state {
 	char reason[512];
 	char foreign_kind[TC_MSG_KIND_MAX];
 	uint32_t foreign_handle;
-	/* --- issue 8: software PFC's counters and the PFC watchdog --- */
+	/* --- software PFC's counters and the PFC watchdog --- */
 	bool softpfc; /* software PFC runs on the port (its counters) */
 	uint64_t rx_ppp, tx_ppp; /* PFC frames received, sent */
 	uint64_t rx_pause[8], rx_xon[8], tx_pause[8], tx_xon[8];
@@ -169,7 +169,6 @@ struct show_port_state {
 	bool lp_rx, lp_tx, lp_held;
 	uint64_t lp_rx_frames, lp_rx_xon, lp_tx_frames, lp_tx_xon;
 	double lp_held_ms;
-	/* --- end of issue 8 --- */
 	/* roced's packet socket on the port (FRAMES): frames the kernel
 	 * dropped there before roced read them (PACKET_STATISTICS). */
 	bool frames;

@@ -1,4 +1,4 @@
-/* show_lldp: the LLDP and DCBX shows (issue 7), one JSON builder per
+/* show_lldp: the LLDP and DCBX shows, one JSON builder per
  * family and the NX-OS-like text rendered from that JSON:
  *   show lldp neighbors [interface X] [detail]
  *   show lldp traffic [interface X]

@@ -709,7 +709,7 @@ static void show_text_ago(char *buf, size_t len, struct json_object *o,
 		snprintf(buf, len, "%.1f s ago", json_object_get_double(v));
 }
 
-/* Each watched queue's watchdog state and counters (issue 8). */
+/* Each watched queue's watchdog state and counters. */
 static void show_text_pfc_queue_detail(struct json_object *a,
                                        struct strbuf *out)
 {

@@ -124,7 +124,7 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
 		/* Nothing, or a comment. A `!` in the first column separates
 		 * top-level blocks, as in NX-OS configurations: it leaves the
 		 * submodes, so that a pasted global command after an
-		 * interface block is global (reference/nxos-roce.txt ends so).
+		 * interface block is global (conf/nxos-roce.txt ends so).
 		 */
 		if (w->n && !w->pos[0]) {
 			out->name = "!";

@@ -3,8 +3,8 @@
  * class-map and policy-map ones are in cmd_nxos_maps.c). See cmd_int.h
  * for the row form.
  *
- * The commands are those of the reference Nexus configuration (DOMAIN.md,
- * reference/nxos-roce.txt) plus what roced.conf(5) can hold and NX-OS has
+ * The commands are those of the reference Nexus configuration
+ * (conf/nxos-roce.txt) plus what roced.conf(5) can hold and NX-OS has
  * no word for: an interface's NX-OS `alias` and `qdisc-takeover`. The help
  * texts follow NX-OS's wording.
  *
@@ -278,7 +278,7 @@ static int cmd_nx_wd_number(struct cmd_exec_arg *x)
 	                         &x->p->pfcwd, "watch-dog");
 }
 
-/* ---- LLDP and DCBX (issue 7) ---- */
+/* ---- LLDP and DCBX ---- */
 
 static int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
 {
@@ -377,7 +377,7 @@ static int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
 	return 0;
 }
 
-/* ---- issue 8: the watchdog's action, fabric-internal ports, link pause
+/* --- the watchdog's action, fabric-internal ports, link pause
  * ---- */
 
 static int cmd_nx_wd_action(struct cmd_exec_arg *x)
@@ -617,7 +617,7 @@ static const struct cmd_def cmd_nxos_table[] = {
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
      NULL},
-    /* issue 8: the PFC watchdog's queues */
+    /* the PFC watchdog's queues */
     {M(EXEC), KACT, "priority-flow-control recover",
      "priority-flow-control recover interface IFNAME qos-group <0-7>",
      H_PFC "Restore a queue the PFC watch-dog shut\n"
@@ -761,7 +761,7 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_PFC "Restore a shut queue after a fixed time\n"
               "Multiplier of the poll interval\nMultiplier (0 disables)\n",
      cmd_nx_wd_number},
-    /* issue 8: the watchdog's action, a roced extension */
+    /* the watchdog's action, a roced extension */
     {CFG, KCONF, "priority-flow-control watch-dog action",
      "priority-flow-control watch-dog action PFCWDACT",
      H_PFC H_WD "What a storm does to its queue (roced extension)\n",
@@ -776,7 +776,7 @@ static const struct cmd_def cmd_nxos_table[] = {
               "Multiplier of the poll interval\n",
      cmd_nx_wd_number},
 
-    /* LLDP and DCBX (issue 7) */
+    /* LLDP and DCBX */
     {CFG, KCONF, "feature lldp", "[no] feature lldp",
      NO H_FEAT "Link Layer Discovery Protocol and DCBX\n", cmd_nx_feature_lldp},
     {CFG, KCONF, "lldp timer", "[no] lldp timer <5-254>",
@@ -1029,7 +1029,7 @@ static const struct cmd_def cmd_nxos_table[] = {
     {IFP, KCONF, "qdisc-takeover", "[no] qdisc-takeover",
      NO "Replace a root qdisc roced did not create (roced extension)\n",
      cmd_nx_qdisc_takeover},
-    /* issue 8: fabric-internal ports, link pause */
+    /* fabric-internal ports, link pause */
     {IFP, KCONF, "fabric-internal", "[no] fabric-internal",
      NO "A port inside the fabric: watch-dog times x "
         "internal-interface-multiplier (roced extension)\n",

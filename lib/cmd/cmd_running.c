@@ -1,7 +1,7 @@
 /* cmd_running: `show running-config`, the policy as NX-OS lines.
  *
  * The order and indentation are the reference configuration's
- * (reference/nxos-roce.txt): qos class-maps, qos policy-maps, queuing
+ * (conf/nxos-roce.txt): qos class-maps, qos policy-maps, queuing
  * policy-maps, network-qos class-maps and policy-maps, system qos, the
  * interfaces, then the global PFC watchdog; two spaces per nesting
  * level, as NX-OS prints it (the printers below write one per level and
@@ -296,14 +296,13 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	cmd_running_iface_policies(i, out);
 	if (i->qdisc_takeover)
 		strbuf_puts(out, " qdisc-takeover\n");
-	/* issue 8 */
 	if (i->fabric_internal)
 		strbuf_puts(out, " fabric-internal\n");
 	if (i->fc_rx)
 		strbuf_puts(out, " flowcontrol receive on\n");
 	if (i->fc_tx)
 		strbuf_puts(out, " flowcontrol send on\n");
-	/* LLDP and DCBX (issue 7) */
+	/* LLDP and DCBX */
 	if (i->lldp.no_transmit)
 		strbuf_puts(out, " no lldp transmit\n");
 	if (i->lldp.no_receive)
@@ -342,7 +341,7 @@ static void cmd_running_iface_all(const struct policy *p,
 	                                          : " no shutdown\n");
 }
 
-/* LLDP and DCBX (issue 7): the global lines that differ from the
+/* LLDP and DCBX: the global lines that differ from the
  * defaults, before the interfaces (as NX-OS has its features first). */
 static void cmd_running_lldp(const struct policy *p, struct strbuf *out)
 {

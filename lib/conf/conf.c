@@ -479,7 +479,7 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 	conf_bool(c, g, CONF_K_SEND_TLV, where, &i->pfc_send_tlv, NULL);
 }
 
-/* --- LLDP and DCBX (issue 7) --- */
+/* --- LLDP and DCBX --- */
 
 /* A DCBX agent name at KEY of G into *OUT; 1 when set. */
 static int conf_dcbx_agent(struct conf_ctx *c, const config_setting_t *g,
@@ -581,7 +581,7 @@ static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
 	          NULL);
 }
 
-/* --- issue 8: fabric-internal ports and link pause --- */
+/* --- fabric-internal ports and link pause --- */
 
 /* `fabric-internal = true;` and `flowcontrol = { receive = true; send =
  * false; };` of interface I. */
@@ -629,8 +629,6 @@ static void conf_pfcwd_action(struct conf_ctx *c, const config_setting_t *wd,
 	}
 	w->action = (enum policy_pfcwd_action)a;
 }
-
-/* --- end of issue 8 --- */
 
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {

@@ -92,12 +92,12 @@ enum conf_key {
 	CONF_K_SHAPE,
 	CONF_K_MIN,
 	CONF_K_MAX_RATE,
-	/* PFC watchdog action, fabric-internal ports, link pause (issue 8) */
+	/* PFC watchdog action, fabric-internal ports, link pause */
 	CONF_K_ACTION,
 	CONF_K_FABRIC_INTERNAL,
 	CONF_K_FLOWCONTROL,
 	CONF_K_SEND, /* flowcontrol's receive is CONF_K_RECEIVE (LLDP's) */
-	/* LLDP and DCBX (issue 7) */
+	/* LLDP and DCBX */
 	CONF_K_LLDP,
 	CONF_K_FEATURE,
 	CONF_K_TIMER,

@@ -70,7 +70,7 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_FABRIC_INTERNAL] = "fabric-internal",
     [CONF_K_FLOWCONTROL] = "flowcontrol",
     [CONF_K_SEND] = "send",
-    /* LLDP and DCBX (issue 7) */
+    /* LLDP and DCBX */
     [CONF_K_LLDP] = "lldp",
     [CONF_K_FEATURE] = "feature",
     [CONF_K_TIMER] = "timer",

@@ -410,7 +410,7 @@ static void conf_write_system(struct strbuf *sb, const struct policy *p)
 	strbuf_puts(sb, "};\n\n");
 }
 
-/* --- LLDP and DCBX (issue 7): only what differs from the defaults --- */
+/* --- LLDP and DCBX: only what differs from the defaults --- */
 
 static void conf_write_iface_lldp(struct strbuf *sb,
                                   const struct policy_iface *f)
@@ -511,7 +511,7 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		conf_write_nl(sb, 2);
 		conf_write_bool(sb, CONF_K_QDISC_TAKEOVER, true);
 	}
-	/* issue 8: fabric-internal ports, link pause */
+	/* fabric-internal ports, link pause */
 	if (f->fabric_internal) {
 		conf_write_nl(sb, 2);
 		conf_write_bool(sb, CONF_K_FABRIC_INTERNAL, true);

@@ -101,11 +101,11 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_PFC_IF         "show interface priority-flow-control"
 #define CTL_WHAT_PFC_QUEUE      "show queuing pfc-queue"
 #define CTL_WHAT_LLDP_DCBX      "show lldp dcbx interface"
-/* LLDP (issue 7) */
+/* LLDP */
 #define CTL_WHAT_LLDP_NEIGHBORS "show lldp neighbors"
 #define CTL_WHAT_LLDP_TRAFFIC   "show lldp traffic"
 #define CTL_WHAT_LLDP_IF        "show lldp interface"
-/* link pause (issue 8) */
+/* link pause */
 #define CTL_WHAT_FC_IF "show interface flowcontrol"
 
 enum ctl_show {
@@ -118,11 +118,11 @@ enum ctl_show {
 	CTL_SHOW_PFC_IF,
 	CTL_SHOW_PFC_QUEUE,
 	CTL_SHOW_LLDP_DCBX,
-	/* LLDP (issue 7) */
+	/* LLDP */
 	CTL_SHOW_LLDP_NEIGHBORS,
 	CTL_SHOW_LLDP_TRAFFIC,
 	CTL_SHOW_LLDP_IF,
-	/* link pause (issue 8) */
+	/* link pause */
 	CTL_SHOW_FC_IF,
 };
 #define CTL_SHOW_COUNT (CTL_SHOW_FC_IF + 1)
@@ -138,7 +138,7 @@ enum ctl_cmd {
 	CTL_CMD_COPY,
 	CTL_CMD_RELOAD,
 	CTL_CMD_DEBUG,
-	CTL_CMD_PFC_QUEUE, /* issue 8: the PFC watchdog's queues */
+	CTL_CMD_PFC_QUEUE, /* the PFC watchdog's queues */
 	CTL_CMD_PING,
 };
 

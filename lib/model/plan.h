@@ -115,12 +115,13 @@ struct plan_fifo {
 	uint32_t limit; /* bytes for bfifo, packets for pfifo */
 };
 
-/* tbf: the leaf of a no-drop queue on a software port (software PFC,
- * issue 8). Released, its rate is above the port's, so it never shapes;
+/* tbf: the leaf of a no-drop queue on a software port (software PFC).
+ * Released, its rate is above the port's, so it never shapes;
  * held (a pause received), its rate is a trickle (PLAN_TBF_HOLD_SECONDS
  * per bucket), so the queue keeps its packets without dropping; a change
  * refills tbf's bucket, so a release has no token debt to pay back (HTB
- * has: DOMAIN.md section 5). */
+ * has: its tokens go negative while a class is held, and the class
+ * then waits that debt off after the release). */
 struct plan_tbf {
 	uint64_t rate;  /* bytes/s */
 	uint32_t burst; /* bytes: at least the largest frame */
@@ -264,7 +265,7 @@ struct plan_dcb {
 	 * ports no longer configured: compile_release()) must not undo
 	 * what others set there. compile_policy() never sets it. */
 	bool unmanaged;
-	/* --- link pause (issue 8) --- */
+	/* --- link pause --- */
 	/* 802.3x pause (`flowcontrol receive|send`): PAUSE_RX honours the
 	 * peer's pause, PAUSE_TX sends it. On hardware ports the driver does
 	 * both (ethtool PAUSE_SET), written only when PAUSE_MANAGED: the
@@ -294,7 +295,7 @@ struct plan_port {
 	char queuing_policy[POLICY_NAME_MAX]; /* in force, for show */
 	struct plan_dcb dcb;
 	/* The DCB part as the policy alone makes it, before any DCBX
-	 * outcome: what roced advertises to the peer (issue 7). */
+	 * outcome: what roced advertises to the peer. */
 	struct plan_dcb dcb_local;
 	/* DCBX made ETS / APP the peer's (a willing port). */
 	bool dcbx_ets_adopted, dcbx_app_adopted;

@@ -438,7 +438,7 @@ int policy_match_parse(const char *s)
 	return -1;
 }
 
-/* --- LLDP and DCBX (issue 7) --- */
+/* --- LLDP and DCBX --- */
 
 void policy_lldp_init(struct policy_lldp *l)
 {

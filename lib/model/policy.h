@@ -220,7 +220,7 @@ enum policy_tristate {
 	POLICY_OFF,
 };
 
-/* --- LLDP and DCBX (issue 7) --- */
+/* --- LLDP and DCBX --- */
 
 /* Who runs DCBX on a port: roced's own LLDP agent, or lldpad (driven
  * through its client interface, for hosts where lldpad owns the DCB
@@ -254,7 +254,6 @@ struct policy_iface {
 	enum policy_tristate watchdog;
 	/* Replace a root qdisc roced did not create (default: refuse). */
 	bool qdisc_takeover;
-	/* --- issue 8 --- */
 	/* A fabric-internal port (switch to switch inside the fabric): the
 	 * watchdog's times are multiplied by internal-interface-multiplier
 	 * there. roced extension. */
@@ -263,7 +262,6 @@ struct policy_iface {
 	 * pause, which excludes PFC on the port. */
 	bool fc_rx, fc_tx;
 	unsigned fabric_internal_line, fc_rx_line, fc_tx_line;
-	/* --- end of issue 8 --- */
 	struct policy_iface_lldp lldp;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;
@@ -295,7 +293,7 @@ struct policy_system {
 	unsigned queuing_input_line;
 };
 
-/* --- PFC watchdog action (issue 8) --- */
+/* --- PFC watchdog action --- */
 /* What the watchdog does to a queue in a PFC storm: drop (NX-OS's only
  * behaviour, the default): flush the queue, drop what arrives for it and
  * stop honouring pause for its priority; forward: the queue becomes lossy
@@ -329,7 +327,7 @@ struct policy_pfcwd {
 	unsigned line;
 	unsigned poll_line, shutdown_line, auto_restore_line;
 	unsigned fixed_restore_line, internal_if_line;
-	/* What a storm does to its queue (roced's extension; issue 8). */
+	/* What a storm does to its queue (roced's extension). */
 	enum policy_pfcwd_action action;
 	unsigned action_line;
 };
@@ -628,7 +626,7 @@ int policy_ifname_nxos(const char *in, char *out, size_t len);
  * longer than POLICY_ALIAS_MAX - 1, -2 for more than MAX members. */
 int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
                          size_t max);
-/* issue 8, part of policy_validate(): link pause and PFC on one port
+/* part of policy_validate(): link pause and PFC on one port
  * (a switch forbids it: both would pause the same traffic), the
  * watchdog's action. Returns the number of errors added. */
 int policy_validate_pfc(const struct policy *p, struct diag *d);

@@ -1,5 +1,5 @@
 /* policy_pfc: the vocabularies of PFC, link pause and the PFC watchdog that
- * roced.conf and rocesh both parse and print (issue 8). Kept apart from
+ * roced.conf and rocesh both parse and print. Kept apart from
  * policy.c so that each vocabulary has its one table here. */
 #include "model/policy.h"
 

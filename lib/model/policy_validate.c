@@ -798,7 +798,7 @@ int policy_validate(const struct policy *p, struct diag *d)
 	return policy_validate_mode(p, d, POLICY_VALIDATE_FILE);
 }
 
-/* --- LLDP and DCBX (issue 7) --- */
+/* --- LLDP and DCBX --- */
 
 int policy_lldp_validate(const struct policy *p, struct diag *d)
 {

@@ -1,5 +1,5 @@
 /* pfctx: software PFC's transmit side for one no-drop priority, as a pure
- * function of the queue's backlog and the time (issue 8). No I/O, no
+ * function of the queue's backlog and the time. No I/O, no
  * clock: the daemon's poller reads the backlog of the no-drop queue's
  * leaf, calls pfctx_step() and sends what it says out of the ports that
  * feed the queue.

@@ -29,7 +29,7 @@ struct compile_port {
 	 * network-qos MTU applies to the port, this is the plan's MTU
 	 * (plan_dcb.mtu_restore set). */
 	uint32_t mtu_restore;
-	/* --- software PFC and the PFC watchdog (issue 8) --- */
+	/* --- software PFC and the PFC watchdog --- */
 	/* Plan software PFC on the port: its no-drop queues get leaves a
 	 * pause can hold (the daemon holds and releases them; a one-shot
 	 * roced leaves them released). roced sets it on every port; off,
@@ -45,7 +45,7 @@ struct compile_port {
 	 * queue now (software ports with `flowcontrol receive on`). */
 	bool lp_hold;
 	/* --- end of software PFC --- */
-	/* The port's DCBX outcome (issue 7), when its agent runs: HAS_DCBX
+	/* The port's DCBX outcome, when its agent runs: HAS_DCBX
 	 * false is "no DCBX at all" (PFC mode auto stays off, waiting).
 	 * With it, PFC mode auto follows DCBX.PFC when DCBX.PFC_AGREED, and
 	 * a willing port takes the peer's ETS (ETS_WHY adopted) and the

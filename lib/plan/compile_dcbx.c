@@ -1,4 +1,4 @@
-/* compile_dcbx: the DCBX outcome as one more input of compile (issue 7),
+/* compile_dcbx: the DCBX outcome as one more input of compile,
  * and the DCBX TLVs a port advertises. See compile.h.
  *
  * A willing port takes the peer's ETS and APP. Rather than a second way

@@ -1,5 +1,5 @@
 /* compile_pfc: what software PFC and the PFC watchdog put into a port's
- * plan (issue 8). Their state is compile's input (struct compile_port's
+ * plan. Their state is compile's input (struct compile_port's
  * pfc_hold and wd_shut, filled by the daemon's port registry from the
  * software PFC agent and the watchdog poller), so that a pause received
  * or a storm reaches the kernel through compile -> diff -> apply like
@@ -12,7 +12,7 @@
  * senders are back-pressured. Measured on this machine's kernel (roced(8),
  * HOLDING A QUEUE): the queue stops within the netlink change; HTB's own
  * class rate, the other candidate, holds too but keeps a token debt of up
- * to a minute after the release (DOMAIN.md section 5), whereas a tbf
+ * to a minute after the release , whereas a tbf
  * change refills its bucket. A queue the watchdog shut with the drop
  * action gets a fifo of limit 0 instead: its backlog goes with the tbf,
  * and whatever arrives is dropped (and counted by that fifo). A queue

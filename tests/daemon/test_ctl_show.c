@@ -256,7 +256,7 @@ static void test_show_pfc(void **state)
 	json_object_put(d);
 	strbuf_free(&text);
 
-	/* Software PFC runs there (issue 8): its counters, RxPPP the frames,
+	/* Software PFC runs there: its counters, RxPPP the frames,
 	 * per priority in the detail. */
 	f->st[0].softpfc = true;
 	f->st[0].rx_ppp = 7;
@@ -452,7 +452,7 @@ static void test_show_pfc_queue_reference(void **state)
 	strbuf_free(&want);
 }
 
-/* The watchdog's per-queue state and counters (issue 8): a queue in a
+/* The watchdog's per-queue state and counters: a queue in a
  * storm, in json and in the detail text. */
 static void test_show_pfc_queue_storm(void **state)
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # chaos.sh: roced as a daemon on a rig of many veth ports, under a bounded
-# time of faults of every kind issue 11 tried by hand, one after another
+# time of faults of every kind a fault campaign tried by hand, one after another
 # with random choices (a seed, printed, replays the same sequence):
 #   kill9     a reload of another configuration, roced killed with
 #             SIGKILL somewhere in its apply, then started again

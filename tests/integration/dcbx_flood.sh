@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcbx_flood: a flood of malformed LLDPDUs does not take roced down
-# (issue 7). 10,000 malformed LLDPDUs per second for 10 s reach a port
+# dcbx_flood: a flood of malformed LLDPDUs does not take roced down.
+# 10,000 malformed LLDPDUs per second for 10 s reach a port
 # roced runs LLDP on (tests/tools/lldp_flood.py); meanwhile roced answers
 # `show lldp traffic` on its control socket every 100 ms, each answer
 # within 100 ms (timed in the client, no process start in the way);

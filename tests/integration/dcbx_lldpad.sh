@@ -1,6 +1,6 @@
 #!/bin/sh
 # dcbx_lldpad: lldpad, the reference DCBX agent, decodes the TLVs roced
-# sends (issue 7): `lldptool -t -n -i IF` for the whole LLDPDU and with
+# sends: `lldptool -t -n -i IF` for the whole LLDPDU and with
 # `-V PFC`, `-V ETS-CFG`, `-V ETS-REC` and `-V APP` for the DCBX TLVs, as
 # tests/fixtures/dcbx/switch.conf implies (PFC on 3, not willing, ETS
 # 50/50 on TC 0 and 3, APP DSCP 26 -> 3, TTL 10).

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dcbx_lldpad_backend: `dcbx agent lldpad` (issue 7): roced drives lldpad
+# dcbx_lldpad_backend: `dcbx agent lldpad`: roced drives lldpad
 # through its client interface instead of running its own LLDP agent.
 #   host namespace: eth0, lldpad and a roced whose eth0 is `dcbx agent
 #     lldpad`, willing, PFC mode auto, its own admin PFC on priority 4;

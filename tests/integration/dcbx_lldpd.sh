@@ -1,6 +1,6 @@
 #!/bin/sh
-# dcbx_lldpd: lldpd, an independent LLDP agent, as roced's neighbour
-# (issue 7). lldpd sends fixed DCBX TLVs (`configure lldp custom-tlv`:
+# dcbx_lldpd: lldpd, an independent LLDP agent, as roced's neighbour.
+# lldpd sends fixed DCBX TLVs (`configure lldp custom-tlv`:
 # PFC on 3 not willing, ETS Recommendation 50/50 on TC 0 and 3, APP DSCP
 # 26 -> 3); a willing roced (tests/fixtures/dcbx/host.conf) adopts them
 # and its kernel state follows; `lldpcli -f json show neighbors details`

@@ -1,5 +1,5 @@
 #!/bin/sh
-# dcbx_pair: two roced negotiate DCBX across a veth pair (issue 7).
+# dcbx_pair: two roced negotiate DCBX across a veth pair.
 #   switch (tests/fixtures/dcbx/switch.conf): not willing, PFC on 3, ETS
 #     50/50, APP DSCP 26 -> 3;
 #   host (host.conf): willing, PFC mode auto, no QoS policy of its own.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # dcbx_tshark: tshark, an independent decoder, reads the LLDPDUs roced
-# really sends (issue 7). roced runs tests/fixtures/dcbx/switch.conf (PFC
+# really sends. roced runs tests/fixtures/dcbx/switch.conf (PFC
 # on 3 with mode on, ETS 50/50 on TC 0 and 3, APP DSCP 26 -> 3, not
 # willing, holdtime 10) on one end of a veth pair; tshark captures the
 # other end, including the TTL 0 frame roced sends when it stops. Every

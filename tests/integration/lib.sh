@@ -2,7 +2,7 @@
 # not run:  . "$top_srcdir/tests/integration/lib.sh"
 #
 # Why: a test must leave nothing behind, when it passes, fails or is
-# interrupted (issue 9: a whole run left four `tc monitor` processes in
+# interrupted (a whole run left four `tc monitor` processes in
 # deleted namespaces; each had been started through a shell function, so
 # $! was the subshell and killing it orphaned tc). Hence:
 #   t_init NAME          temporary directory $t_tmp, and the traps: EXIT

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pfc_incast: lossless incast through a roced switch, this machine's
-# kernel (issue 8). The switch is a namespace with a bridge of three
+# kernel. The switch is a namespace with a bridge of three
 # veth ports (swp1-3), roced on them; three host namespaces (h1-h3) run
 # roced on their veth. h1 and h2 each send DSCP 26 (no-drop, PFC
 # priority 3) and best effort (DSCP 0) to h3. The switch's egress
@@ -19,7 +19,7 @@
 #     lasted, from their `debug watchdog` lines) are printed:
 #     min/median/max and how many reach 50 ms.
 #
-# Why the rig is dimensioned as it is (measured, issue 8): a legitimate
+# Why the rig is dimensioned as it is (measured): a legitimate
 # pause lasts as long as the switch takes to drain its queue from its
 # peak back to xon, and the peak is xoff plus what the senders push in
 # before their holds take effect. The first rig (hosts unshaped, xon

@@ -1,6 +1,6 @@
 #!/bin/sh
 # pfcwd_peer: a PFC storm from a host that is roced's LLDP neighbour, on
-# a two-port rig (issue 8, "The watchdog" and "Storm"). roced runs on the
+# a two-port rig ("The watchdog" and "Storm"). roced runs on the
 # switch (swp1, swp2: the shipped policy, the watchdog at its defaults)
 # and on host h1 (its own roced, system name wdpeer-h1 in a UTS namespace
 # of its own, so that its LLDPDUs name it); h2 is a plain host.

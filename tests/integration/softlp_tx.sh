@@ -1,6 +1,6 @@
 #!/bin/sh
 # softlp_tx: 802.3x link pause sent by roced out of a bridge port with
-# `flowcontrol send on`, this machine's kernel (issue 8). The switch is a
+# `flowcontrol send on`, this machine's kernel. The switch is a
 # namespace with a bridge of two veth ports: swp1 (towards host h1, send
 # on, PFC mode off) and swp3 (towards h3, PFC on). swp3's queue 3 and
 # default queue are shaped to 20 Mb/s (`shape max`): the bottleneck. h1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# systemd_pid1.sh: roced.service under a real systemd as PID 1 (issue 11).
+# systemd_pid1.sh: roced.service under a real systemd as PID 1.
 #
 # systemd_unit.sh checks the unit's text and runs roced with its
 # privileges by hand; this test boots a minimal Debian root (Debian's own

@@ -1,6 +1,6 @@
 #!/bin/sh
 # txpoll_wake: software PFC's transmit side sleeps while its queues are
-# idle and wakes at the first frame a feeder brings in (issue 8), on this
+# idle and wakes at the first frame a feeder brings in, on this
 # machine's kernel. A switch namespace with a bridge of two veth ports
 # (swp1, swp2) runs roced; hosts h1 and h2 (IPv6 off, so that nothing
 # but the test's datagrams comes in) sit behind them.

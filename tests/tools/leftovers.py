@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""leftovers: what a test run left behind (scripts/check.sh, issue 9).
+"""leftovers: what a test run left behind (scripts/check.sh).
 
 Usage:
   leftovers.py snapshot FILE --build-dir DIR

@@ -675,7 +675,7 @@ static void test_ets_scaling(void **state)
 	policy_free(&p);
 }
 
-/* issue 8: the watchdog's action, fabric-internal ports, link pause:
+/* the watchdog's action, fabric-internal ports, link pause:
  * each line, its `no`, refusals, and the running-config round trip. */
 static void test_pfc_extensions(void **state)
 {

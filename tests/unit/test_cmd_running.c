@@ -135,7 +135,7 @@ static void test_running_rich(void **state)
 	policy_free(&p);
 }
 
-/* LLDP and DCBX (issue 7): the global and interface lines, their `no`
+/* LLDP and DCBX: the global and interface lines, their `no`
  * forms, running-config and the file both ways. */
 static void test_lldp_lines(void **state)
 {

@@ -1,6 +1,6 @@
 /* test_compile: policy + capabilities -> plan.
  *
- * The reference policy (reference/nxos-roce.txt) is built with the
+ * The reference policy (conf/nxos-roce.txt) is built with the
  * policy_add_* API and compiled for each capability preset; the expected
  * plans were worked out by hand from the rules in lib/plan/compile_tc.c. The
  * RED numbers were derived by hand from tc's formulas and cross-checked
@@ -322,8 +322,8 @@ static void test_speed(void **state)
 	policy_free(&p);
 }
 
-/* shape min/max: the queue class's rate and ceil on the htb layout
- * (issue 10); a warning on the ets layout, which has no per-queue rate. */
+/* shape min/max: the queue class's rate and ceil on the htb layout;
+ * a warning on the ets layout, which has no per-queue rate. */
 static void test_shape(void **state)
 {
 	struct policy p;

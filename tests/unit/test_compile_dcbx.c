@@ -1,4 +1,4 @@
-/* test_compile_dcbx: the DCBX outcome as a compile input (issue 7).
+/* test_compile_dcbx: the DCBX outcome as a compile input.
  *
  * The switch of the two-roced rig (not willing, PFC on 3, ETS 50/50 on
  * q-default and q3, APP DSCP 26 -> 3) is compiled, its advertised TLVs

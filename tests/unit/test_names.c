@@ -131,7 +131,7 @@ static void test_qdisc_kinds(void **state)
 	assert_int_equal(CAPS_QD_RED, 1u << PLAN_QD_RED);
 	assert_int_equal(CAPS_QD_CLSACT, 1u << PLAN_QD_CLSACT);
 	/* Probed kinds that no plan holds, and kinds roced does not know;
-	 * tbf is software PFC's leaf (issue 8). */
+	 * tbf is software PFC's leaf. */
 	assert_int_equal(caps_qdisc_parse("tbf"), CAPS_QDISC_TBF);
 	assert_int_equal(plan_qdisc_kind_parse("tbf"), PLAN_QD_TBF);
 	assert_int_equal(plan_qdisc_kind_parse("mqprio"), -1);

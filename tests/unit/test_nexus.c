@@ -1,5 +1,5 @@
 /* Unit tests of the Nexus 9000 constructs that real configurations use
- * beyond the reference one (issue 10): the system-defined classes
+ * beyond the reference one: the system-defined classes
  * (c-8q-nqN, c-in-qN), pause buffers in network-qos and ingress queuing
  * classes, `pause no-drop`, `service-policy type queuing input`, the
  * interface basics (mtu, shutdown, description, mode on send-tlv),

@@ -1,7 +1,8 @@
 /* test_pfcwd: the PFC watchdog's state machine (lib/pfcwd) as a function
  * of counters and time: each rule of the storm condition, detection,
- * the actions, the restores and their backoff, and the user complaints of
- * other watchdogs listed in DOMAIN.md section 4, one test each. */
+ * the actions, the restores and their backoff, and the complaints users
+ * made of other vendors' watchdogs (false storms, restores on unread
+ * pause, flapping), one test each. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
