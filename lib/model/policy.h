@@ -626,7 +626,7 @@ int policy_ifname_nxos(const char *in, char *out, size_t len);
  * longer than POLICY_ALIAS_MAX - 1, -2 for more than MAX members. */
 int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
                          size_t max);
-/* part of policy_validate(): link pause and PFC on one port
+/* Part of policy_validate(): link pause and PFC on one port
  * (a switch forbids it: both would pause the same traffic), the
  * watchdog's action. Returns the number of errors added. */
 int policy_validate_pfc(const struct policy *p, struct diag *d);

@@ -12,7 +12,7 @@
  * senders are back-pressured. Measured on this machine's kernel (roced(8),
  * HOLDING A QUEUE): the queue stops within the netlink change; HTB's own
  * class rate, the other candidate, holds too but keeps a token debt of up
- * to a minute after the release , whereas a tbf
+ * to a minute after the release, whereas a tbf
  * change refills its bucket. A queue the watchdog shut with the drop
  * action gets a fifo of limit 0 instead: its backlog goes with the tbf,
  * and whatever arrives is dropped (and counted by that fifo). A queue
