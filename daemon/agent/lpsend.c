@@ -186,10 +186,14 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 		 * here would leave them paused until it runs out. */
 		if (old) {
 			x->s = old->s;
-			for (size_t k = 0; k < old->nfeeders; k++)
+			for (size_t k = 0; k < old->nfeeders; k++) {
 				if (old->paused_by & (1ull << k))
 					x->paused_by |= lpsend_feeder_bit(
 					    x, old->feeders[k]);
+				if (old->last_by & (1ull << k))
+					x->last_by |= lpsend_feeder_bit(
+					    x, old->feeders[k]);
+			}
 		}
 		lpsend_thresholds(x, e, p);
 		n++;
@@ -265,7 +269,9 @@ static uint64_t lpsend_contributors(struct lpsend *l, struct lpsend_port *x,
 	x->cbase_ok = true;
 	x->cbase_ms = now;
 	if (!mask)
-		mask = x->paused_by ? x->paused_by : lpsend_all(x);
+		mask = x->paused_by ? x->paused_by
+		       : x->last_by ? x->last_by
+		                    : lpsend_all(x);
 	return mask;
 }
 
@@ -383,6 +389,8 @@ void lpsend_tick(struct lpsend *l, double now)
 			mask = x->paused_by;
 		} else {
 			mask = x->paused_by;
+			if (mask)
+				x->last_by = mask;
 			x->paused_by = 0;
 		}
 		log_debug(LOG_SUB_WATCHDOG,

@@ -68,6 +68,9 @@ struct lpsend_port {
 	/* The feeders (bit k: feeders[k]) this port pauses: those whose
 	 * traffic entered its queues, until XON. */
 	uint64_t paused_by;
+	/* The contributors of the last pause, kept past its XON (as
+	 * txpoll's last_by). */
+	uint64_t last_by;
 	/* What each feeder had sent toward the port at the start of the
 	 * window (agent/contrib.h), and when. */
 	uint64_t cbase[LPSEND_FEEDERS_MAX];

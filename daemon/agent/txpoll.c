@@ -245,11 +245,15 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		const struct txpoll_port *old = txpoll_find(t, nv[i].ifname);
 
 		for (unsigned pr = 0; old && pr < POLICY_NPRIO; pr++)
-			for (size_t k = 0; k < old->nfeeders; k++)
+			for (size_t k = 0; k < old->nfeeders; k++) {
 				if (old->paused_by[pr] & (1ull << k))
 					nv[i].paused_by[pr] |=
 					    txpoll_feeder_bit(&nv[i],
 					                      old->feeders[k]);
+				if (old->last_by[pr] & (1ull << k))
+					nv[i].last_by[pr] |= txpoll_feeder_bit(
+					    &nv[i], old->feeders[k]);
+			}
 	}
 	t->queues = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -573,9 +577,12 @@ static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
 
 /* The feeders of X whose traffic entered queue Q since the last look
  * (the last decision, or the last time the queue was seen empty): the
- * ones a pause goes to. Every feeder when the kernel does not count, or
- * when none did (what fills the queue comes from where roced cannot
- * tell: pausing every port is what keeps the class lossless). */
+ * ones a pause goes to. When no count grew, those it paused already,
+ * else the contributors of its last pause: right after an XON they had
+ * sent nothing yet, being paused, and the queue is still theirs. Every
+ * feeder when the kernel does not count, or when none ever did (what
+ * fills the queue comes from where roced cannot tell: pausing every
+ * port is what keeps the class lossless). */
 static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
                                     unsigned q, double now)
 {
@@ -595,6 +602,9 @@ static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
 		for (unsigned p = 0; p < POLICY_NPRIO; p++)
 			if (x->prios[q] & (1u << p))
 				mask |= x->paused_by[p];
+		for (unsigned p = 0; !mask && p < POLICY_NPRIO; p++)
+			if (x->prios[q] & (1u << p))
+				mask |= x->last_by[p];
 		if (!mask)
 			mask = txpoll_all(x);
 	}
@@ -645,6 +655,8 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 				mask = x->paused_by[p];
 			} else {
 				mask = x->paused_by[p];
+				if (mask)
+					x->last_by[p] = mask;
 				x->paused_by[p] = 0;
 			}
 			log_debug(LOG_SUB_WATCHDOG,

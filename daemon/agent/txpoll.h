@@ -131,6 +131,10 @@ struct txpoll_port {
 	/* The feeders (bit k: feeders[k]) each priority is paused out of
 	 * by this port: the contributors to its queue, kept until XON. */
 	uint64_t paused_by[POLICY_NPRIO];
+	/* The contributors of each priority's last pause, kept past its
+	 * XON: paused, they sent nothing, so a pause right after the XON
+	 * sees no count grow and goes to them, not to every feeder. */
+	uint64_t last_by[POLICY_NPRIO];
 	/* What each feeder had sent toward each queue at the start of the
 	 * window (contrib.h), when (CBASE_MS), and for which queues. */
 	uint64_t cbase[POLICY_NQUEUES][TXPOLL_FEEDERS_MAX];

@@ -99,6 +99,39 @@ static void test_contributors(void **state)
 	rig_free(&g);
 }
 
+/* A queue that crosses xoff again right after its XON: its contributors
+ * were paused until then and sent nothing new, so no count grew; the
+ * pause goes to them again, never to the bystander. */
+static void test_again_after_xon(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	uint32_t xoff;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	xoff = txpoll_find(&t, "swp3")->t[3].xoff;
+	tick(&g, &t, 2);
+	g.to[0][2] = 100;
+	g.to[1][3] = 500;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	/* XON below xon, then above xoff at once: nothing more counted. */
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	g.to[1][3] = 900;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 2);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
 /* Two congested ports pause one feeder: XON only once neither wants it
  * paused. */
 static void test_paused_elsewhere(void **state)
@@ -265,6 +298,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_contributors),
+	    cmocka_unit_test(test_again_after_xon),
 	    cmocka_unit_test(test_paused_elsewhere),
 	    cmocka_unit_test(test_no_counts),
 	    cmocka_unit_test(test_sampler),
