@@ -51,6 +51,9 @@ d = sys.argv[1] + '.'
 qdiscs = json.load(open(d + 'qdisc'))
 for q in qdiscs:
     q.pop('refcnt', None)  # the kernel's reference count, not the plan's
+    # htb's count of packets sent before its default class existed: a
+    # counter (an IPv6 router solicitation at link-up), not state.
+    q.get('options', {}).pop('direct_packets_stat', None)
 # A tbf leaf (software PFC's no-drop queue) has a class of its own that
 # the kernel makes with it: not a line of the plan.
 classes = [l.rstrip() for l in open(d + 'class')
