@@ -112,8 +112,12 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 {
 	struct daemon *d = data;
 
-	(void)old_name;
 	engine_link_event(&d->e, ev, l->ifindex);
+	/* The port's capabilities are probed again at its next apply, and
+	 * only then (not at a hold's). */
+	ports_stale(&d->ports, l->name);
+	if (old_name)
+		ports_stale(&d->ports, old_name);
 	if (ev != LINK_EV_MTU)
 		d->agents.dirty = true;
 	log_debug(LOG_SUB_LINK, "link %s: %s", l->name,

@@ -231,6 +231,72 @@ int ports_release(struct ports *r, const struct policy *p, struct plan *pl)
 	return ports_release_gone(r, p, pl);
 }
 
+/* The capabilities of the entries of IN (N ports, all in the registry):
+ * the kernel's part and the port's own, probed (all in one go: dumps when
+ * they are many) for the entries not probed since their last link event,
+ * or for all of them when ALL (a full apply: start, reload, commit, link
+ * events lost). Not on every apply: most of a running daemon's applies
+ * are software PFC's holds and releases and the watchdog's, each of one
+ * port whose link has not changed, and must reach the kernel within a
+ * pause's few milliseconds; the probe's DCB and ethtool requests each
+ * wait for the kernel's RTNL lock, which any process changing a link or a
+ * qdisc holds meanwhile. A probe that fails leaves its ports as software
+ * ports of unknown speed, probed again at their next compile. */
+static int ports_probe(struct ports *r, const struct compile_port *in, size_t n,
+                       bool all)
+{
+	struct compile_port *pr;
+	size_t k = 0;
+	int rc;
+
+	for (size_t i = 0; i < n; i++) {
+		struct ports_port *e = ports_find(r, in[i].ifname);
+
+		if (!r->probe)
+			e->caps = r->kernel;
+		else if (all)
+			e->probed = false;
+		k += r->probe && !e->probed;
+	}
+	r->unprobed = false;
+	if (!k)
+		return 0;
+	pr = calloc(k, sizeof(*pr));
+	if (!pr)
+		return -ENOMEM;
+	k = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ports_port *e = ports_find(r, in[i].ifname);
+
+		if (e->probed)
+			continue;
+		snprintf(pr[k].ifname, sizeof(pr[k].ifname), "%s", e->ifname);
+		pr[k].caps = r->kernel;
+		/* a name listed twice is probed once */
+		e->probed = true;
+		k++;
+	}
+	rc = probe_ports(pr, k, NULL);
+	r->unprobed = rc < 0;
+	r->nprobed += k;
+	for (size_t i = 0; i < k; i++) {
+		struct ports_port *e = ports_find(r, pr[i].ifname);
+
+		e->caps = pr[i].caps;
+		e->probed = rc == 0;
+	}
+	free(pr);
+	return 0;
+}
+
+void ports_stale(struct ports *r, const char *ifname)
+{
+	struct ports_port *e = ifname ? ports_find(r, ifname) : NULL;
+
+	if (e)
+		e->probed = false;
+}
+
 int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs)
@@ -247,20 +313,15 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 	rc = ports_add(r, in, count);
 	if (rc < 0)
 		goto out;
-	/* Each port's inputs. The capabilities are the kernel's part and
-	 * the port's own, probed again each time (a port appears, is
-	 * replaced, changes speed), all ports in one go (dumps when they are
-	 * many). The DCBX outcome and the watchdog state
-	 * will be copied from the port's entry here. */
-	for (size_t i = 0; i < count; i++)
-		in[i].caps = r->kernel;
-	r->unprobed = r->probe && count && probe_ports(in, count, NULL) < 0;
+	rc = ports_probe(r, in, count, !names);
+	if (rc < 0)
+		goto out;
 	/* The entry keeps what its port is planned with, and has the MTU
 	 * to give back. */
 	for (size_t i = 0; i < count; i++) {
 		struct ports_port *e = ports_find(r, in[i].ifname);
 
-		e->caps = in[i].caps;
+		in[i].caps = e->caps;
 		in[i].mtu_restore = e->mtu_orig;
 		in[i].softpfc = r->softpfc;
 		in[i].pfc_hold = e->watchdog.pfc_hold;

@@ -2,8 +2,14 @@
  *
  * Every port roced plans has an entry here: its capabilities (the
  * kernel's part, probed once or a --caps preset, and the port's own part,
- * probed again at each compile because a port appears, is replaced or
- * changes speed), and the slots the DCBX agent and the watchdog will fill.
+ * probed when the port gets its entry, again after a link event about it
+ * (it appeared, was replaced or renamed, changed state or speed) and at
+ * every full apply (start, reload, commit, link events lost), but not on
+ * the applies a hold or release of software PFC or the watchdog asks for:
+ * those must reach the kernel within a pause's few milliseconds, and the
+ * probe's DCB and ethtool requests wait for the kernel's RTNL lock, which
+ * anyone's link or qdisc change holds), and the slots the DCBX agent and
+ * the watchdog fill.
  * ports_compile() turns entries into struct compile_port, so an input
  * that joins compile joins it here once, for the daemon's loop, its
  * reloads and rocesh commits, and the one-shot jobs (-n, --dry-run,
@@ -76,6 +82,9 @@ struct ports_port {
 	char ifname[POLICY_IFNAME_MAX];
 	/* compile()'s inputs */
 	struct caps caps;
+	/* CAPS holds the port's own part as probed since the port's last
+	 * link event (see ports_stale()). */
+	bool probed;
 	struct ports_dcbx dcbx;
 	struct ports_watchdog watchdog;
 	/* The last apply (daemon only). With APPLIED, PLAN is the plan last
@@ -123,6 +132,8 @@ struct ports {
 	/* The last ports_compile() could not probe the ports: they were
 	 * planned as software ports of unknown speed. */
 	bool unprobed;
+	/* Ports probed so far (each port of each probe), for tests. */
+	size_t nprobed;
 	struct ports_port *v; /* sorted by name */
 	size_t n;
 	/* Some entry's MTU_ORIG changed since the last ports_mtu_save(). */
@@ -155,8 +166,9 @@ enum plan_port_state ports_state(const struct ports_port *e);
  * configures, in its order, then a compile_release() plan for every
  * entry P does not configure that has an MTU to give back) into PL
  * (plan_init()ed by the caller), from their entries, which are added when
- * missing; their own capabilities are probed first (all in one go),
- * unless the registry has a preset. FILE is
+ * missing; the own capabilities of those not probed since their last
+ * link event (of all of them when NAMES is NULL) are probed first (all in
+ * one go), unless the registry has a preset. FILE is
  * the name of P's source. Returns 0; -EINVAL when P does not compile,
  * with its messages added to ERRS (may be NULL) at their FILE:LINE: as
  * lines of ERRS when ERRS is FILE's list, else as "FILE:LINE: " in front
@@ -164,6 +176,10 @@ enum plan_port_state ports_state(const struct ports_port *e);
 int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs);
+
+/* A link event about IFNAME: its capabilities are probed again at its
+ * next compile. */
+void ports_stale(struct ports *r, const char *ifname);
 
 /* Plans that let go of every port P configures and every entry with an
  * MTU to give back (compile_release()), appended to PL: roced stopping

@@ -1,7 +1,8 @@
 /* Tests for daemon/core/ports.c, the port registry: the compile inputs it
  * builds, compile errors at their FILE:LINE, the applied plan and the
- * reason a port is not programmed. No kernel: the capabilities are a
- * preset and the apply results are made up. */
+ * reason a port is not programmed. No kernel state: the capabilities are
+ * a preset (or probed for ports that do not exist) and the apply results
+ * are made up. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -254,6 +255,87 @@ static void test_applied(void **state)
 
 /* Before any apply, and for a link roced does not configure: an empty
  * plan that leaves the port alone, of the kind its capabilities say. */
+/* A port's own capabilities are probed when it gets its entry, after a
+ * link event about it and at every full apply (start, reload, commit),
+ * never for the apply that only a hold or release of software PFC or
+ * the watchdog's shut caused: that one must reach the kernel within a
+ * pause's few milliseconds, and the probe waits for the kernel's RTNL
+ * lock. */
+static void test_probe_when(void **state)
+{
+	char one[1][POLICY_IFNAME_MAX] = {"swp1"};
+	char fresh[1][POLICY_IFNAME_MAX] = {"swp3"};
+	struct ports_port *e;
+	struct caps caps;
+	struct ports r;
+	struct policy p;
+	struct plan pl;
+
+	(void)state;
+	load(&p);
+	caps_preset(&caps, CAPS_PRESET_HOST);
+	ports_init(&r, &caps, true);
+
+	/* the first apply probes every port */
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	plan_free(&pl);
+	assert_false(r.unprobed);
+	assert_int_equal(r.nprobed, 2);
+
+	/* holds and releases: no probe */
+	e = ports_find(&r, "swp1");
+	e->watchdog.pfc_hold = 0x08;
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL), 0);
+	plan_free(&pl);
+	e->watchdog.pfc_hold = 0;
+	e->watchdog.lp_hold = true;
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL), 0);
+	plan_free(&pl);
+	e->watchdog.lp_hold = false;
+	e->watchdog.wd_shut = 0x08;
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL), 0);
+	plan_free(&pl);
+	assert_int_equal(r.nprobed, 2);
+
+	/* a link event about the port: probed at its next apply, once */
+	ports_stale(&r, "swp1");
+	ports_stale(&r, "nosuch"); /* no entry: nothing to do */
+	for (int i = 0; i < 2; i++) {
+		plan_init(&pl);
+		assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL),
+		                 0);
+		plan_free(&pl);
+	}
+	assert_int_equal(r.nprobed, 3);
+
+	/* a port that appears (a commit adding it would probe it too) */
+	assert_non_null(policy_add_iface(&p, "swp3"));
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", fresh, 1, &pl, NULL), 0);
+	plan_free(&pl);
+	assert_int_equal(r.nprobed, 4);
+
+	/* a reload probes every port again */
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	plan_free(&pl);
+	assert_int_equal(r.nprobed, 7);
+
+	/* a preset registry never probes */
+	ports_free(&r);
+	ports_init(&r, &caps, false);
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	plan_free(&pl);
+	assert_int_equal(r.nprobed, 0);
+	ports_free(&r);
+	policy_free(&p);
+}
+
 static void test_unplanned(void **state)
 {
 	struct plan_port pp;
@@ -475,6 +557,7 @@ int main(void)
 	    cmocka_unit_test(test_compile_inputs),
 	    cmocka_unit_test(test_compile_error_file_line),
 	    cmocka_unit_test(test_applied),
+	    cmocka_unit_test(test_probe_when),
 	    cmocka_unit_test(test_unplanned),
 	    cmocka_unit_test(test_contested),
 	    cmocka_unit_test(test_mtu_given_back),
