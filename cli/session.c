@@ -24,6 +24,8 @@ int rocesh_init(struct rocesh *r, const char *sockpath)
 {
 	memset(r, 0, sizeof(*r));
 	cmd_ctx_init(&r->ctx);
+	/* The commands compiled once for the session (NULL: per line). */
+	r->ctx.cache = cmd_cache_new();
 	policy_init(&r->known);
 	strbuf_init(&r->warnings);
 	strbuf_init(&r->ignored_what);
@@ -37,6 +39,8 @@ int rocesh_init(struct rocesh *r, const char *sockpath)
 void rocesh_free(struct rocesh *r)
 {
 	client_close(&r->cl);
+	cmd_cache_free(r->ctx.cache);
+	r->ctx.cache = NULL;
 	policy_free(&r->known);
 	strbuf_free(&r->warnings);
 	strbuf_free(&r->ignored_what);
@@ -93,6 +97,7 @@ static void rocesh_take_context(struct rocesh *r, struct json_object *reply)
 		         json_object_get_string(e));
 	}
 	c.depth = n;
+	c.cache = r->ctx.cache;
 	r->ctx = c;
 }
 

@@ -11,6 +11,52 @@
 
 #include "cmd/cmd_render.h"
 
+/* --- the session's compiled commands --- */
+
+struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
+                                 size_t *n)
+{
+	if ((unsigned)m >= CMD_MODE_MAX)
+		return NULL;
+	if (!c->v[m])
+		c->v[m] = cmd_graphs(&cmd_nxos, m, &c->n[m]);
+	*n = c->n[m];
+	return c->v[m];
+}
+
+void cmd_cache_fini(struct cmd_cache *c)
+{
+	for (size_t m = 0; m < CMD_MODE_MAX; m++) {
+		free(c->v[m]);
+		c->v[m] = NULL;
+		c->n[m] = 0;
+	}
+}
+
+struct cmd_cache *cmd_cache_new(void)
+{
+	return calloc(1, sizeof(struct cmd_cache));
+}
+
+void cmd_cache_free(struct cmd_cache *c)
+{
+	if (!c)
+		return;
+	cmd_cache_fini(c);
+	free(c);
+}
+
+/* The cache a call uses: CTX's, or LOCAL (zeroed here) for this call
+ * alone, which the call frees with cmd_cache_fini. */
+static struct cmd_cache *cmd_cache_of(const struct cmd_ctx *ctx,
+                                      struct cmd_cache *local)
+{
+	memset(local, 0, sizeof(*local));
+	return ctx->cache ? ctx->cache : local;
+}
+
+/* --- parsing --- */
+
 /* Fill OUT from the words W matched by graph G alone. */
 static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
                     struct cmd_parsed *out, struct cmd_error *err)
@@ -61,15 +107,16 @@ static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
 	return 0;
 }
 
-/* Parse W in mode M alone. */
-static int cmd_parse_mode(enum cmd_mode m, const struct cmd_words *w,
-                          struct cmd_parsed *out, struct cmd_error *err)
+/* Parse W in mode M alone, on the graphs of CACHE. */
+static int cmd_parse_mode(struct cmd_cache *cache, enum cmd_mode m,
+                          const struct cmd_words *w, struct cmd_parsed *out,
+                          struct cmd_error *err)
 {
 	struct cmd_graph *v;
 	size_t ng;
 	int rc = -1;
 
-	v = cmd_graphs(&cmd_nxos, m, &ng);
+	v = cmd_cache_mode(cache, m, &ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return -1;
@@ -94,7 +141,6 @@ static int cmd_parse_mode(enum cmd_mode m, const struct cmd_words *w,
 				         "%% Incomplete command");
 		}
 	}
-	free(v);
 	return rc;
 }
 
@@ -104,6 +150,7 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
 	struct cmd_words *w = malloc(sizeof(*w));
 	enum cmd_mode m = ctx->mode;
 	size_t depth = ctx->depth;
+	struct cmd_cache local, *cache = cmd_cache_of(ctx, &local);
 	struct cmd_error best = {"", 0}, e;
 	bool have = false;
 	int rc = -1;
@@ -139,7 +186,7 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
 	/* Innermost mode first, then the enclosing ones; the error shown
 	 * is the one that got furthest into the line. */
 	for (;;) {
-		if (!cmd_parse_mode(m, w, out, &e)) {
+		if (!cmd_parse_mode(cache, m, w, out, &e)) {
 			out->mode = m;
 			out->depth = depth;
 			rc = 0;
@@ -157,6 +204,7 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
 	out->name = "";
 	*err = best;
 out:
+	cmd_cache_fini(&local);
 	free(w);
 	return rc;
 }
@@ -286,8 +334,9 @@ static int cmd_items_cmp(const void *a, const void *b)
 }
 
 /* Match all but the partial last word of LINE in CTX's mode. Returns the
- * graphs (free() them) with their state after those words. */
-static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx, const char *line,
+ * graphs of CACHE with their state after those words. */
+static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx,
+                                    struct cmd_cache *cache, const char *line,
                                     struct cmd_words *w, size_t *ng,
                                     const char **partial, struct cmd_error *err)
 {
@@ -298,15 +347,13 @@ static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx, const char *line,
 		return NULL;
 	full = w->open ? w->n - 1 : w->n;
 	*partial = w->open ? w->w[w->n - 1] : "";
-	v = cmd_graphs(&cmd_nxos, ctx->mode, ng);
+	v = cmd_cache_mode(cache, ctx->mode, ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return NULL;
 	}
-	if (cmd_run(v, *ng, w, full, err)) {
-		free(v);
+	if (cmd_run(v, *ng, w, full, err))
 		return NULL;
-	}
 	return v;
 }
 
@@ -317,6 +364,7 @@ int cmd_help_checked(const struct cmd_ctx *ctx, const struct policy *known,
 	struct cmd_words *w = malloc(sizeof(*w));
 	struct cmd_items *it = malloc(sizeof(*it));
 	struct cmd_render_item sorted[CMD_ITEMS_MAX];
+	struct cmd_cache local, *cache = cmd_cache_of(ctx, &local);
 	struct cmd_graph *v = NULL;
 	size_t ng = 0, na = 0, nk = 0;
 	const char *partial;
@@ -327,7 +375,7 @@ int cmd_help_checked(const struct cmd_ctx *ctx, const struct policy *known,
 		cmd_fail(err, 0, "%% Out of memory");
 		goto fail;
 	}
-	v = cmd_prefix(ctx, line, w, &ng, &partial, err);
+	v = cmd_prefix(ctx, cache, line, w, &ng, &partial, err);
 	if (!v)
 		goto fail;
 	it->n = 0;
@@ -348,11 +396,12 @@ int cmd_help_checked(const struct cmd_ctx *ctx, const struct policy *known,
 	}
 	qsort(sorted + na, it->n - na, sizeof(*sorted), cmd_items_cmp);
 	cmd_render_listing(sorted, it->n, cr, out);
-	free(v);
+	cmd_cache_fini(&local);
 	free(w);
 	free(it);
 	return 0;
 fail:
+	cmd_cache_fini(&local);
 	free(w);
 	free(it);
 	return -1;
@@ -373,6 +422,7 @@ size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
 	struct cmd_words *w = malloc(sizeof(*w));
 	struct cmd_items *it = malloc(sizeof(*it));
 	struct cmd_render_item sorted[CMD_ITEMS_MAX];
+	struct cmd_cache local, *cache = cmd_cache_of(ctx, &local);
 	struct cmd_graph *v = NULL;
 	struct cmd_error err;
 	const char *partial;
@@ -380,7 +430,7 @@ size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
 
 	if (!w || !it)
 		goto out;
-	v = cmd_prefix(ctx, line, w, &ng, &partial, &err);
+	v = cmd_prefix(ctx, cache, line, w, &ng, &partial, &err);
 	if (!v)
 		goto out;
 	it->n = 0;
@@ -394,7 +444,7 @@ size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
 	for (n = 0; n < it->n && n < max; n++)
 		snprintf(words[n], CMD_WORD_MAX, "%s", sorted[n].token);
 out:
-	free(v);
+	cmd_cache_fini(&local);
 	free(w);
 	free(it);
 	return n;
@@ -532,7 +582,7 @@ int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
 	memset(err, 0, sizeof(*err));
 	if (!p->argc) {
 		if (!strcmp(p->name, "!") && p->mode == CMD_MODE_CONFIG) {
-			cmd_ctx_init(ctx);
+			cmd_ctx_reset(ctx);
 			ctx->mode = CMD_MODE_CONFIG;
 		}
 		return 0;
@@ -595,6 +645,7 @@ int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
                    struct cmd_error *err)
 {
 	struct cmd_parsed *pa = malloc(sizeof(*pa));
+	struct cmd_cache local;
 	struct policy tmp;
 	struct cmd_ctx c;
 	int rc = -1;
@@ -606,6 +657,9 @@ int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
 		return -1;
 	}
 	cmd_ctx_init(&c);
+	/* Without the session's graphs, the re-entered lines and LINE share
+	 * this call's. */
+	c.cache = cmd_cache_of(ctx, &local);
 	if (ctx->mode != CMD_MODE_EXEC || ctx->depth)
 		c.mode = CMD_MODE_CONFIG;
 	for (size_t i = 0; i < ctx->depth && i < CMD_DEPTH_MAX; i++) {
@@ -629,11 +683,13 @@ int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
 		goto out;
 	policy_free(policy);
 	*policy = tmp;
+	c.cache = ctx->cache;
 	*ctx = c;
 	rc = 0;
 out:
 	if (rc)
 		policy_free(&tmp);
+	cmd_cache_fini(&local);
 	free(pa);
 	return rc;
 }

@@ -50,6 +50,10 @@ enum cmd_mode {
 	CMD_MODE_MAX,
 };
 
+/* A session's compiled commands: the token graphs of each mode's
+ * commands, compiled on first use and kept (cmd_cache_new). */
+struct cmd_cache;
+
 /* Where a session is: the mode and the objects the enclosing mode
  * commands named (e.g. policy-map type queuing X, class type queuing Y).
  * A context is plain data so that rocesh can send it with each line and
@@ -62,7 +66,20 @@ struct cmd_ctx {
 	 *  "class type queuing c-out-8q-q3"}. */
 	char path[3][160];
 	size_t depth;
+	/* The session's compiled commands, borrowed (copies of the context
+	 * share them), or NULL: then each call compiles the commands of the
+	 * modes it tries and frees them, which is most of its cost. The
+	 * library keeps no state of its own, so a caller that parses,
+	 * helps or completes more than once holds them. cmd_ctx_init and
+	 * cmd_ctx_from_path set NULL; moving between modes keeps them. */
+	struct cmd_cache *cache;
 };
+
+/* An empty cache for CTX->cache (NULL on ENOMEM); the graphs of a mode
+ * are compiled when a call first needs them. Free it with
+ * cmd_cache_free (NULL is fine) once no context uses it. */
+struct cmd_cache *cmd_cache_new(void);
+void cmd_cache_free(struct cmd_cache *c);
 
 void cmd_ctx_init(struct cmd_ctx *c);
 /* Set C to configuration mode inside the nested mode lines PATH (N of

@@ -62,6 +62,14 @@ void cmd_ctx_init(struct cmd_ctx *c)
 	c->mode = CMD_MODE_EXEC;
 }
 
+void cmd_ctx_reset(struct cmd_ctx *c)
+{
+	struct cmd_cache *cache = c->cache;
+
+	cmd_ctx_init(c);
+	c->cache = cache;
+}
+
 int cmd_ctx_from_path(struct cmd_ctx *c, const char *const *path, size_t n)
 {
 	cmd_ctx_init(c);

@@ -10,8 +10,9 @@
  * prefix, which beats an argument ("show policy-map int" is the interface
  * form); two keywords sharing the prefix are ambiguous.
  *
- * The graphs are built on the heap for each call: a mode has a few dozen
- * short commands, and the library keeps no state between calls.
+ * The graphs are built on the heap, a mode's at a time (cmd.c keeps them
+ * in the caller's struct cmd_cache: building them is most of the cost of
+ * a parse, and the library keeps no state between calls of its own).
  */
 #include "cmd/cmd_int.h"
 

@@ -18,9 +18,10 @@
  * A command is one struct cmd_def: the modes it lives in, a syntax string
  * (see cmd.h), one help line per token of the syntax in the order they
  * appear, and what carries it out. The engine compiles each syntax into a
- * small token graph when it needs it (there is no global state), matches
- * the typed words against every command of a mode at once, and resolves
- * unique prefixes across all of them.
+ * small token graph when a mode is first used, into the caller's struct
+ * cmd_cache (there is no global state), matches the typed words against
+ * every command of a mode at once, and resolves unique prefixes across
+ * all of them.
  *
  * Argument words beyond cmd.h's WORD/<LO-HI>:
  *   WORD       a new or existing name (letters, digits, '-', '_', '.')
@@ -129,6 +130,21 @@ struct cmd_words {
 	size_t foldlen;
 };
 
+/* The graphs of each mode, compiled on first use (V[m] NULL until then).
+ * A graph's matching state is reset by every run that uses it. */
+struct cmd_cache {
+	struct cmd_graph *v[CMD_MODE_MAX];
+	size_t n[CMD_MODE_MAX];
+};
+
+/* Mode M's graphs of the NX-OS table in C (N of them), compiled on first
+ * use; NULL on ENOMEM. They stay in C: cmd_cache_fini frees them (both
+ * in cmd.c, which knows the table). */
+struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
+                                 size_t *n);
+/* Free the graphs C holds (C itself is the caller's). */
+void cmd_cache_fini(struct cmd_cache *c);
+
 /* Compile DEF's syntax into G (G->bad when it does not compile). */
 void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def);
 struct cmd_table;
@@ -208,6 +224,8 @@ const char *cmd_arg(const struct cmd_parsed *pa, size_t n, size_t *pos);
 /* Whether keyword KW is among PA's words, and the index of the first. */
 bool cmd_has(const struct cmd_parsed *pa, const char *kw, size_t *idx);
 
+/* cmd_ctx_init, keeping C's cache: leaving modes keeps the session's. */
+void cmd_ctx_reset(struct cmd_ctx *c);
 /* The mode enclosing M (CONFIG's parent is EXEC). */
 enum cmd_mode cmd_mode_parent(enum cmd_mode m);
 /* The object a nested mode is about: the last word of CTX->path[LEVEL]

@@ -37,14 +37,14 @@
 
 static int cmd_nx_configure(struct cmd_exec_arg *x)
 {
-	cmd_ctx_init(x->ctx);
+	cmd_ctx_reset(x->ctx);
 	x->ctx->mode = CMD_MODE_CONFIG;
 	return 0;
 }
 
 static int cmd_nx_end(struct cmd_exec_arg *x)
 {
-	cmd_ctx_init(x->ctx);
+	cmd_ctx_reset(x->ctx);
 	return 0;
 }
 
@@ -56,7 +56,7 @@ static int cmd_nx_exit(struct cmd_exec_arg *x)
 	if (c->mode == CMD_MODE_EXEC)
 		return 0;
 	if (c->mode == CMD_MODE_CONFIG || !c->depth) {
-		cmd_ctx_init(c);
+		cmd_ctx_reset(c);
 		return 0;
 	}
 	c->depth--;

@@ -579,6 +579,127 @@ static void test_render(void **state)
 	strbuf_free(&b);
 }
 
+/* ---- a session's compiled commands ---- */
+
+/* One line asked about in C and in a copy of C without the cache: parse,
+ * `?` and TAB must answer the same. */
+static void cache_same(const struct cmd_ctx *c, const struct policy *known,
+                       const char *line)
+{
+	static char w1[32][CMD_WORD_MAX], w2[32][CMD_WORD_MAX];
+	struct cmd_parsed *p1 = malloc(sizeof(*p1)), *p2 = malloc(sizeof(*p2));
+	struct cmd_error e1, e2;
+	struct cmd_ctx bare = *c;
+	struct strbuf s1, s2;
+	size_t n1, n2;
+	int r1, r2;
+
+	assert_non_null(p1);
+	assert_non_null(p2);
+	bare.cache = NULL;
+	r1 = cmd_parse(c, line, p1, &e1);
+	r2 = cmd_parse(&bare, line, p2, &e2);
+	assert_int_equal(r1, r2);
+	if (r1) {
+		assert_string_equal(e1.message, e2.message);
+		assert_int_equal(e1.pos, e2.pos);
+	} else {
+		assert_string_equal(p1->canon, p2->canon);
+		assert_string_equal(p1->name, p2->name);
+		assert_ptr_equal(p1->def, p2->def);
+		assert_int_equal(p1->mode, p2->mode);
+		assert_int_equal(p1->argmask, p2->argmask);
+	}
+	strbuf_init(&s1);
+	strbuf_init(&s2);
+	cmd_help(c, known, line, &s1);
+	cmd_help(&bare, known, line, &s2);
+	assert_string_equal(strbuf_str(&s1), strbuf_str(&s2));
+	strbuf_free(&s1);
+	strbuf_free(&s2);
+	n1 = cmd_complete(c, known, line, w1, 32);
+	n2 = cmd_complete(&bare, known, line, w2, 32);
+	assert_int_equal(n1, n2);
+	for (size_t i = 0; i < n1; i++)
+		assert_string_equal(w1[i], w2[i]);
+	free(p1);
+	free(p2);
+}
+
+/* The graphs are compiled once per mode and kept across calls and mode
+ * changes; what is left of one call's matching never shows in the next. */
+static void test_cache(void **state)
+{
+	static const char *const lines[] = {
+	    "",
+	    "sh",
+	    "show run",
+	    "show policy-map int",
+	    "conf t",
+	    "configure terminal ",
+	    "class-map type qos match-all ROCE",
+	    "class-map type qos match-al",
+	    "policy-map type queuing Q",
+	    "match dscp 26,af31",
+	    "match cos 9",
+	    "bandwidth remaining percent 50",
+	    "interface Ethernet1/1-4",
+	    "int e1/1 ",
+	    "priority-flow-control mode ",
+	    "no ",
+	    "mtu 9216",
+	    "service-policy type qos input",
+	    "random-detect minimum-threshold 150 kbytes ",
+	    "x y z",
+	    "exit",
+	    "end",
+	};
+	struct cmd_cache *cache = cmd_cache_new();
+	const struct cmd_graph *v;
+	struct policy pol;
+	struct cmd_ctx c;
+	size_t n;
+
+	(void)state;
+	assert_non_null(cache);
+	policy_init(&pol);
+	cmd_ctx_init(&c);
+	c.cache = cache;
+	for (int m = 0; m < CMD_MODE_MAX; m++) {
+		c.mode = (enum cmd_mode)m;
+		c.depth = 0;
+		/* twice: the second answers from the first's graphs */
+		for (int round = 0; round < 2; round++)
+			for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]);
+			     i++)
+				cache_same(&c, &pol, lines[i]);
+	}
+	/* Mode M's graphs are compiled once, when first used. */
+	v = cmd_cache_mode(cache, CMD_MODE_CONFIG, &n);
+	assert_non_null(v);
+	assert_true(n > 0);
+	assert_ptr_equal(cmd_cache_mode(cache, CMD_MODE_CONFIG, &n), v);
+	/* Moving between modes keeps the session's cache... */
+	cmd_ctx_init(&c);
+	c.cache = cache;
+	tc_apply(&pol, &c, "configure terminal");
+	tc_apply(&pol, &c, "class-map type qos match-all ROCE");
+	assert_ptr_equal(c.cache, cache);
+	tc_apply(&pol, &c, "exit");
+	tc_apply(&pol, &c, "interface swp1");
+	tc_apply(&pol, &c, "end");
+	assert_int_equal(c.mode, CMD_MODE_EXEC);
+	assert_ptr_equal(c.cache, cache);
+	/* ... and a call without one leaves none behind. */
+	cmd_ctx_init(&c);
+	tc_apply(&pol, &c, "configure terminal");
+	tc_apply(&pol, &c, "system qos");
+	assert_null(c.cache);
+	policy_free(&pol);
+	cmd_cache_free(cache);
+	cmd_cache_free(NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +713,7 @@ int main(void)
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_complete),
 	    cmocka_unit_test(test_render),
+	    cmocka_unit_test(test_cache),
 	};
 
 	return cmocka_run_group_tests_name("cmd", tests, NULL, NULL);
