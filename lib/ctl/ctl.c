@@ -104,15 +104,18 @@ int ctl_socket_path(char *buf, size_t len)
 	if (!ino)
 		return -ENOENT;
 	rc = ctl_path(buf, len, host == 1, ino, ".sock");
-	if (rc < 0 || host != -1)
+	if (rc < 0 || host == 0)
 		return rc;
-	/* Unproved: this namespace's own socket when its roced made one,
-	 * else the host's (a user who may not look at /proc/1 on the host
-	 * itself, where roced proved its namespace and took the short
-	 * name). */
+	/* The name the client chose first, when its roced made it; else the
+	 * other name of this same namespace. Unproved here: the host's (a
+	 * user who may not look at /proc/1 on the host itself, where roced
+	 * proved its namespace and took the short name). Proved here: the
+	 * one named by this namespace's inode, which a roced that could not
+	 * prove it took (under the unit, without CAP_SYS_PTRACE, /proc/1 is
+	 * closed to it); only a roced in this namespace can have made it. */
 	if (stat(buf, &st) == 0)
 		return 0;
-	return ctl_path(buf, len, true, ino, ".sock");
+	return ctl_path(buf, len, host != 1, ino, ".sock");
 }
 
 /* --- show names --- */

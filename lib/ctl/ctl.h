@@ -69,7 +69,9 @@
  * to be init's (/proc/1/ns/net), /run/roced/roced.<netns-inode>.sock when
  * it is proved not to be (another namespace, or one `ip netns` named).
  * When that cannot be proved (not root, or a container that hides
- * /proc/1), the namespace's own socket when it exists, else the host's.
+ * /proc/1), the namespace's own socket when it exists, else the host's;
+ * when it is proved to be the host's and roced.sock is absent, the
+ * namespace's own (a roced that could not read /proc/1 made it).
  * Returns 0 or -errno (-ENAMETOOLONG when LEN is too small). */
 int ctl_socket_path(char *buf, size_t len);
 /* roced's own files (SUFFIX ".sock", ".pid", ".mtu", ...): the short name
