@@ -191,7 +191,7 @@ int qstats_leaves(struct qstats *s, double now)
 int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	size_t todo = 0;
+	size_t nwanted = 0;
 	int err = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -200,11 +200,11 @@ int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
 
 		if (ifindex[i] && (s->reference || !e || now < e->at_ms ||
 		                   now - e->at_ms >= QSTATS_SHARE_MS))
-			todo++;
+			nwanted++;
 	}
-	if (!todo)
+	if (!nwanted)
 		return s->reference ? qstats_leaves(s, now) : 0;
-	if (s->reference || todo > QSTATS_CLASS_PORTS)
+	if (s->reference || nwanted > QSTATS_CLASS_PORTS)
 		return qstats_leaves(s, now);
 	for (size_t i = 0; i < n; i++) {
 		struct qstats_read r = {
