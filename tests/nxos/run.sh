@@ -57,14 +57,13 @@ ports_of() { "$PY" "$top_srcdir/tests/nxos/ports.py" "$1"; }
 # The number of non-blank, non-comment lines the file has.
 nlines() { grep -cv '^[[:space:]]*\(!.*\)\{0,1\}$' "$1"; }
 
-n=0
-for f in "$corpus"/*.nxos; do
-	[ -e "$f" ] || continue
-	cur=$(basename "$f")
-	n=$((n + 1))
-	grep -q '^! Source' "$f" || fail "no source in the header"
-	t_netns_add ns "nxos$n"
-	ports=$(ports_of "$f")
+# rig NAME FILE: a namespace NAME with a veth port swpN per interface
+# FILE names (its NX-OS name as the alias), roced started on them and
+# answering rocesh; the namespace is in $ns, the ports in $ports.
+rig()
+{
+	t_netns_add ns "$1"
+	ports=$(ports_of "$2")
 	{
 		echo 'interface = ('
 		i=0
@@ -84,6 +83,15 @@ for f in "$corpus"/*.nxos; do
 		sh_ns -c 'show running-config' >/dev/null 2>&1 && break
 		sleep 0.05
 	done
+}
+
+n=0
+for f in "$corpus"/*.nxos; do
+	[ -e "$f" ] || continue
+	cur=$(basename "$f")
+	n=$((n + 1))
+	grep -q '^! Source' "$f" || fail "no source in the header"
+	rig "nxos$n" "$f"
 
 	# --- the paste ---
 	st=0
@@ -235,26 +243,7 @@ for f in "$corpus"/invalid/*.nxos; do
 	grep -q '^! Source' "$f" || fail "no source in the header"
 	bad=$(sed -n 's/^! Expect-rejected: \([0-9]*\)$/\1/p' "$f")
 	[ -n "$bad" ] || fail "no '! Expect-rejected: N' in the header"
-	t_netns_add ns "nxosbad$ninv"
-	ports=$(ports_of "$f")
-	{
-		echo 'interface = ('
-		i=0
-		for p in $ports; do
-			i=$((i + 1))
-			"$IP" -n "$ns" link add "swp$i" type veth peer name "h$i"
-			"$IP" -n "$ns" link set "swp$i" up
-			[ "$i" = 1 ] || echo ','
-			printf '\t{ name = "swp%s"; alias = "%s"; }' "$i" "$p"
-		done
-		echo
-		echo ');'
-	} >"$tmp/roced.conf"
-	t_roced_start "$ns" "$tmp/roced.conf" "started with" --caps probe
-	for _ in $(seq 100); do
-		sh_ns -c 'show running-config' >/dev/null 2>&1 && break
-		sleep 0.05
-	done
+	rig "nxosbad$ninv" "$f"
 	st=0
 	sh_ns <"$f" >"$tmp/out" 2>"$tmp/err" || st=$?
 	[ "$st" != 0 ] || fail "the paste of an invalid configuration exits 0"
