@@ -15,6 +15,7 @@
 #include "core/daemon.h"
 #include "core/import.h"
 #include "core/ports.h"
+#include "core/privs.h"
 #include "ctl/ctl_srv.h"
 #include "kernel/engine.h"
 #include "core/log.h"
@@ -44,6 +45,7 @@ struct cmdline {
 	const char *ctl_group;
 	bool background, cleanup;
 	bool force; /* --once or --release-holds beside a running daemon */
+	int rtprio; /* --realtime-priority */
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -58,6 +60,7 @@ static void cmdline_usage(FILE *f)
 	    "       roced --release-holds [--force]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
+	    "             [--realtime-priority N]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -90,6 +93,10 @@ static void cmdline_usage(FILE *f)
 	    "  -b, --background    run in the background (pid file in\n"
 	    "                      /run/roced), returning once ready\n"
 	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
+	    "      --realtime-priority N  run at SCHED_FIFO priority N, 1-99\n"
+	    "                      (default 10), so that software PFC holds\n"
+	    "                      within a poll on a busy host; 0: keep the\n"
+	    "                      scheduling roced was started with\n"
 	    "      --import cumulus FILE  print FILE, a Cumulus Linux 3.x\n"
 	    "                      traffic.conf, as roced.conf, then exit\n"
 	    "  -h, --help          this help\n"
@@ -395,7 +402,8 @@ int roced_main(int argc, char **argv)
 		OPT_CLEANUP,
 		OPT_FORCE,
 		OPT_IMPORT,
-		OPT_RELEASE
+		OPT_RELEASE,
+		OPT_RTPRIO
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
@@ -409,6 +417,7 @@ int roced_main(int argc, char **argv)
 	    {"ctl-group", required_argument, NULL, 'G'},
 	    {"background", no_argument, NULL, 'b'},
 	    {"cleanup-on-exit", no_argument, NULL, OPT_CLEANUP},
+	    {"realtime-priority", required_argument, NULL, OPT_RTPRIO},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
 	    {"import", required_argument, NULL, OPT_IMPORT},
@@ -419,6 +428,7 @@ int roced_main(int argc, char **argv)
 	struct cmdline cl = {
 	    .file = SYSCONFDIR "/roced/roced.conf",
 	    .caps = "probe",
+	    .rtprio = PRIVS_RTPRIO_DEFAULT,
 	};
 	const char *import = NULL;
 	int c;
@@ -473,6 +483,22 @@ int roced_main(int argc, char **argv)
 		case OPT_IMPORT:
 			import = optarg;
 			break;
+		case OPT_RTPRIO: {
+			char *end;
+			long v;
+
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 || v > 99) {
+				fprintf(stderr,
+				        "roced: invalid --realtime-priority "
+				        "'%s', expected 0-99\n",
+				        optarg);
+				return 2;
+			}
+			cl.rtprio = (int)v;
+			break;
+		}
 		case 'h':
 			cmdline_usage(stdout);
 			return 0;
@@ -521,7 +547,8 @@ int roced_main(int argc, char **argv)
 		                        .syslog = cl.syslog,
 		                        .ctl_group = cl.ctl_group,
 		                        .background = cl.background,
-		                        .cleanup = cl.cleanup};
+		                        .cleanup = cl.cleanup,
+		                        .rtprio = cl.rtprio};
 
 		return daemon_run(&o);
 	}

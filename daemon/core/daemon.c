@@ -678,6 +678,10 @@ int daemon_run(const struct daemon_opts *o)
 	/* Everything that needs more than the network's capabilities is
 	 * done (probe, state directory, pid file, the socket and its
 	 * group): least privilege from here on. */
+	if (privs_realtime(o->rtprio, note, sizeof(note), err, sizeof(err)) < 0)
+		log_warnx("%s", err);
+	else
+		log_info("%s", note);
 	if (privs_drop(note, sizeof(note), err, sizeof(err)) < 0)
 		log_warnx("%s: running with the capabilities it was given",
 		          err);

@@ -13,6 +13,7 @@ struct daemon_opts {
 	const char *ctl_group;
 	bool background; /* fork, setsid, pid file; wait until ready */
 	bool cleanup;    /* remove roced's tc objects on SIGTERM */
+	int rtprio;      /* SCHED_FIFO priority, 0: as started (privs.h) */
 };
 
 /* Run until SIGTERM/SIGINT. Returns the exit status. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,4 +53,42 @@ int privs_drop(char *note, size_t notelen, char *err, size_t errlen)
 	snprintf(err, errlen, "cannot drop capabilities: %s",
 	         strerror(errno ? errno : EPERM));
 	return -EPERM;
+}
+
+int privs_realtime(int prio, char *note, size_t notelen, char *err,
+                   size_t errlen)
+{
+	struct sched_param sp = {.sched_priority = prio};
+	int policy = sched_getscheduler(0);
+
+	if (prio <= 0) {
+		snprintf(note, notelen, "scheduling left as started");
+		return 0;
+	}
+	if (policy >= 0 && ((policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO ||
+	                    (policy & ~SCHED_RESET_ON_FORK) == SCHED_RR)) {
+		struct sched_param cur;
+
+		sched_getparam(0, &cur);
+		snprintf(note, notelen,
+		         "started at real-time priority %d (%s): kept",
+		         cur.sched_priority,
+		         (policy & ~SCHED_RESET_ON_FORK) == SCHED_FIFO
+		             ? "SCHED_FIFO"
+		             : "SCHED_RR");
+		return 0;
+	}
+	if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen,
+		         "cannot run at real-time priority %d: %s (software "
+		         "PFC then waits for a CPU like any process; see "
+		         "--realtime-priority in roced(8))",
+		         prio, strerror(e));
+		return -e;
+	}
+	snprintf(note, notelen, "running at real-time priority %d (SCHED_FIFO)",
+	         prio);
+	return 0;
 }

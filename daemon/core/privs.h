@@ -20,4 +20,26 @@
  * Returns 0 (with what was done in NOTE), or -errno with ERR filled. */
 int privs_drop(char *note, size_t notelen, char *err, size_t errlen);
 
+/* Software PFC is a switch's hardware done by a process: a pause read
+ * must become a held queue within a poll (2 ms), and a queue crossing
+ * xoff a pause frame as soon. At the default scheduling a roced sharing
+ * a CPU with any busy process waited tens of milliseconds for it (on a
+ * 2-core host with the other core busy, 1 of 200 PFC and 6 of 200 link
+ * pause storms were held 11-20 ms late). So the daemon runs at SCHED_FIFO
+ * priority PRIVS_RTPRIO_DEFAULT (below the kernel's threaded interrupt
+ * handlers at 50), its loop sleeping in epoll between events; the
+ * kernel's real-time throttling still leaves others 5 % of every CPU
+ * should it ever spin.
+ * SCHED_RESET_ON_FORK: a thread or child (the configuration loader)
+ * starts at the default policy. */
+#define PRIVS_RTPRIO_DEFAULT 10
+
+/* Run at SCHED_FIFO PRIO (1-99), unless already started at a real-time
+ * policy (chrt, the unit's CPUSchedulingPolicy=), which is kept; PRIO 0
+ * leaves the scheduling as it is. Returns 0 with NOTE filled, or -errno
+ * with ERR filled (roced then runs as it was started). Call before
+ * privs_drop: raising the priority needs CAP_SYS_NICE or RLIMIT_RTPRIO. */
+int privs_realtime(int prio, char *note, size_t notelen, char *err,
+                   size_t errlen);
+
 #endif

@@ -10,6 +10,12 @@
 #   2b. roced given only those two (as by the unit) starts and runs;
 #   3. `roced -n` and `roced --dry-run` need no privilege at all: as
 #      nobody, with no capability, they succeed and say what root's say.
+#   4. the daemon runs at SCHED_FIFO 10 (software PFC's reaction must not
+#      wait for a CPU), a thread it starts at the default policy; a
+#      roced started at a real-time priority keeps it; 0 leaves it as
+#      started; without CAP_SYS_NICE (and RLIMIT_RTPRIO) it says so and
+#      runs; with the unit's bounding set it raises itself, then drops
+#      CAP_SYS_NICE with the rest.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -38,6 +44,25 @@ done
 [ "$(sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p' "/proc/$roced_pid/status")" = 0 ] ||
 	t_fail "roced left uid 0"
 
+# 4a. real-time priority, before and after the drop (chrt -p prints
+# "pid N's current scheduling policy: SCHED_FIFO|SCHED_RESET_ON_FORK"
+# and "... priority: 10")
+sched() { chrt -p "$1" | sed -n 's/.*policy: //p'; }
+prio() { chrt -p "$1" | sed -n 's/.*priority: //p'; }
+if chrt -f 1 true 2>/dev/null; then
+	[ "$(sched "$roced_pid")" = "SCHED_FIFO|SCHED_RESET_ON_FORK" ] ||
+		t_fail "roced runs $(sched "$roced_pid"), not SCHED_FIFO (reset on fork)"
+	[ "$(prio "$roced_pid")" = 10 ] || t_fail "roced's priority is $(prio "$roced_pid"), not 10"
+	grep -q 'running at real-time priority 10' "$t_tmp/log" ||
+		t_fail "roced did not log its scheduling"
+	rt=1
+else
+	echo "note: real-time scheduling is refused to root here: 4a-4c check the warning only"
+	grep -q 'cannot run at real-time priority 10' "$t_tmp/log" ||
+		t_fail "roced refused real-time priority without a word"
+	rt=0
+fi
+
 # 2. the work after the drop
 ino=$(in_ns stat -L -c %i /proc/self/ns/net)
 t_until 10 grep -q '^swp1 1500' "/run/roced/roced.$ino.mtu" ||
@@ -64,6 +89,43 @@ t_until 30 grep -q mirroring "$tmp/log2" ||
 	{ cat "$tmp/log2"; t_fail "roced with the unit's two capabilities did not start"; }
 grep -q 'no capabilities to drop' "$tmp/log2" || { cat "$tmp/log2"; t_fail "roced tried to drop what it had not"; }
 t_roced_stop
+
+# 4b. started at a real-time priority: kept; 0: as started
+if [ "$rt" = 1 ]; then
+	t_spawn "$IP" netns exec "$ns" chrt -r 20 "$roced" -f "$tmp/roced.conf" >"$tmp/log3" 2>&1
+	roced_pid=$t_pid
+	t_until 30 grep -q mirroring "$tmp/log3" || { cat "$tmp/log3"; t_fail "roced under chrt -r 20 did not start"; }
+	[ "$(sched "$roced_pid")" = SCHED_RR ] && [ "$(prio "$roced_pid")" = 20 ] ||
+		t_fail "roced started at SCHED_RR 20 runs $(sched "$roced_pid") $(prio "$roced_pid")"
+	grep -q 'started at real-time priority 20 (SCHED_RR): kept' "$tmp/log3" || t_fail "no 'kept' line"
+	t_roced_stop
+	t_spawn "$IP" netns exec "$ns" "$roced" -f "$tmp/roced.conf" --realtime-priority 0 >"$tmp/log4" 2>&1
+	roced_pid=$t_pid
+	t_until 30 grep -q mirroring "$tmp/log4" || { cat "$tmp/log4"; t_fail "roced --realtime-priority 0 did not start"; }
+	[ "$(sched "$roced_pid")" = SCHED_OTHER ] || t_fail "--realtime-priority 0 runs $(sched "$roced_pid")"
+	t_roced_stop
+fi
+# 4c. neither CAP_SYS_NICE nor RLIMIT_RTPRIO: a warning, and it runs
+t_spawn "$IP" netns exec "$ns" prlimit --rtprio=0 setpriv --bounding-set=-all,+net_admin,+net_raw \
+	--inh-caps=-all "$roced" -f "$tmp/roced.conf" >"$tmp/log5" 2>&1
+roced_pid=$t_pid
+t_until 30 grep -q mirroring "$tmp/log5" || { cat "$tmp/log5"; t_fail "roced without CAP_SYS_NICE did not start"; }
+grep -q 'cannot run at real-time priority 10: Operation not permitted' "$tmp/log5" ||
+	{ cat "$tmp/log5"; t_fail "no warning that real-time priority was refused"; }
+[ "$(sched "$roced_pid")" = SCHED_OTHER ] || t_fail "roced without CAP_SYS_NICE runs $(sched "$roced_pid")"
+t_roced_stop
+# ... with the unit's bounding set (CAP_SYS_NICE among it): real-time,
+# and CAP_SYS_NICE dropped afterwards with the rest
+if [ "$rt" = 1 ]; then
+	t_spawn "$IP" netns exec "$ns" setpriv --bounding-set=-all,+net_admin,+net_raw,+bpf,+sys_nice \
+		--inh-caps=-all "$roced" -f "$tmp/roced.conf" >"$tmp/log6" 2>&1
+	roced_pid=$t_pid
+	t_until 30 grep -q mirroring "$tmp/log6" || { cat "$tmp/log6"; t_fail "roced with the unit's bounding set did not start"; }
+	[ "$(prio "$roced_pid")" = 10 ] || t_fail "with the unit's bounding set roced's priority is $(prio "$roced_pid")"
+	v=$(sed -n "s/^CapEff:[[:space:]]*//p" "/proc/$roced_pid/status")
+	[ "$v" = 0000008000003000 ] || t_fail "with the unit's bounding set CapEff is $v: CAP_SYS_NICE kept"
+	t_roced_stop
+fi
 
 # 3. no privilege for -n and --dry-run
 cd "$tmp"

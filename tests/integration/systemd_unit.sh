@@ -39,7 +39,10 @@ want "Type=notify"
 want "ExecStart=$sbindir/roced -f $sysconfdir/roced/roced.conf --syslog"
 want "ExecReload=$bindir/rocesh -c \"reload config\""
 want "Restart=on-failure"
-want "CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_BPF"
+want "CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW CAP_BPF CAP_SYS_NICE"
+# roced raises itself to real-time priority (--realtime-priority); a
+# RestrictRealtime=yes would refuse it.
+grep -q '^RestrictRealtime=yes' "$unit" && fail "RestrictRealtime=yes refuses roced its real-time priority"
 want "RuntimeDirectory=roced"
 want "ProtectSystem=strict"
 want "ReadWritePaths=-$sysconfdir/roced"
@@ -121,6 +124,14 @@ done
 grep -q "^CapEff:[[:space:]]*0*8000003000$" "/proc/$pid/status" ||
 	fail "roced runs with capabilities other than CAP_NET_ADMIN+CAP_NET_RAW+CAP_BPF: $(grep CapEff "/proc/$pid/status")"
 echo "roced: programmed swp1 with CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF only"
+# ... at real-time priority, raised with CAP_SYS_NICE before the drop.
+if chrt -f 1 true 2>/dev/null; then
+	chrt -p "$pid" | grep -q 'policy: SCHED_FIFO' ||
+		fail "roced under the unit's capabilities is not at real-time priority: $(chrt -p "$pid")"
+	echo "roced: $(chrt -p "$pid" | tr '\n' ' ')"
+else
+	echo "note: real-time scheduling is refused to root here: not checked"
+fi
 "$IP" -n "$ns" -o link show | awk -F': ' '{print $2}' | sort >"$tmp/links.after"
 diff -u "$tmp/links.before" "$tmp/links.after" || fail "the probe left links behind"
 if [ -x "$top_builddir/rocesh" ]; then
