@@ -14,7 +14,15 @@
  * queue with an eBPF map, so that only the contributors are paused. */
 int privs_drop(char *note, size_t notelen, char *err, size_t errlen)
 {
-	bool more = false;
+	static const struct {
+		int cap;
+		const char *name;
+	} keep[] = {{CAP_NET_ADMIN, "CAP_NET_ADMIN"},
+	            {CAP_NET_RAW, "CAP_NET_RAW"},
+	            {CAP_BPF, "CAP_BPF"}};
+	bool more = false, have[3], bounding;
+	char kept[64] = "";
+	size_t len = 0;
 
 	capng_get_caps_process();
 	for (unsigned c = 0; c <= CAP_LAST_CAP; c++)
@@ -28,26 +36,36 @@ int privs_drop(char *note, size_t notelen, char *err, size_t errlen)
 		snprintf(note, notelen, "no capabilities to drop");
 		return 0;
 	}
-	capng_clear(CAPNG_SELECT_BOTH);
-	if (capng_updatev(CAPNG_ADD,
-	                  CAPNG_EFFECTIVE | CAPNG_PERMITTED |
-	                      CAPNG_BOUNDING_SET,
-	                  CAP_NET_ADMIN, CAP_NET_RAW, CAP_BPF, -1) < 0) {
-		snprintf(err, errlen, "cannot name the capabilities to keep");
-		return -EINVAL;
-	}
-	if (capng_apply(CAPNG_SELECT_BOTH) == 0) {
-		snprintf(note, notelen,
-		         "keeping only CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF");
-		return 0;
+	/* Of the three, those it was given: a container's manager may
+	 * withhold CAP_BPF, and no set can gain what the process lacks. */
+	for (size_t i = 0; i < 3; i++) {
+		have[i] = capng_have_capability(CAPNG_PERMITTED, keep[i].cap);
+		if (have[i])
+			len += (size_t)snprintf(kept + len, sizeof(kept) - len,
+			                        "%s%s", len ? ", " : "",
+			                        keep[i].name);
 	}
 	/* Without CAP_SETPCAP (a unit's CapabilityBoundingSet= took it)
 	 * the bounding set cannot shrink: it is the unit's already. */
-	if (capng_apply(CAPNG_SELECT_CAPS) == 0) {
-		snprintf(
-		    note, notelen,
-		    "keeping only CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF (the "
-		    "bounding set is left as it was given)");
+	bounding = capng_have_capability(CAPNG_EFFECTIVE, CAP_SETPCAP);
+	capng_clear(CAPNG_SELECT_BOTH);
+	for (size_t i = 0; i < 3; i++)
+		if (have[i] &&
+		    capng_update(CAPNG_ADD,
+		                 CAPNG_EFFECTIVE | CAPNG_PERMITTED |
+		                     (bounding ? CAPNG_BOUNDING_SET : 0),
+		                 (unsigned)keep[i].cap) < 0) {
+			snprintf(err, errlen,
+			         "cannot name the capabilities to keep");
+			return -EINVAL;
+		}
+	if (capng_apply(bounding ? CAPNG_SELECT_BOTH : CAPNG_SELECT_CAPS) ==
+	    0) {
+		snprintf(note, notelen, "keeping only %s%s",
+		         len ? kept : "no capability",
+		         bounding ? ""
+		                  : " (the bounding set is left as it was "
+		                    "given)");
 		return 0;
 	}
 	snprintf(err, errlen, "cannot drop capabilities: %s",
