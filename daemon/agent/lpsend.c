@@ -252,7 +252,8 @@ static int lpsend_counts(struct lpsend *l, const struct lpsend_port *x,
 }
 
 /* The feeders of X whose traffic entered its queues since the window
- * began, or every feeder (as txpoll_contributors()). */
+ * began (before any window, since counting began), or every feeder (as
+ * txpoll_contributors()). */
 static uint64_t lpsend_contributors(struct lpsend *l, struct lpsend_port *x,
                                     double now)
 {
@@ -262,8 +263,8 @@ static uint64_t lpsend_contributors(struct lpsend *l, struct lpsend_port *x,
 		x->cbase_ok = false;
 		return lpsend_all(x);
 	}
-	for (size_t k = 0; x->cbase_ok && k < x->nfeeders; k++)
-		if (cur[k] > x->cbase[k])
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if (cur[k] > (x->cbase_ok ? x->cbase[k] : 0))
 			mask |= 1ull << k;
 	memcpy(x->cbase, cur, x->nfeeders * sizeof(cur[0]));
 	x->cbase_ok = true;

@@ -577,23 +577,28 @@ static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
 
 /* The feeders of X whose traffic entered queue Q since the last look
  * (the last decision, or the last time the queue was seen empty): the
- * ones a pause goes to. When no count grew, those it paused already,
- * else the contributors of its last pause: right after an XON they had
- * sent nothing yet, being paused, and the queue is still theirs. Every
- * feeder when the kernel does not count, or when none ever did (what
- * fills the queue comes from where roced cannot tell: pausing every
- * port is what keeps the class lossless). */
+ * ones a pause goes to. Before any look (a queue that filled before the
+ * poll, asleep while the ports were idle, ever saw it empty: the first
+ * crossing of an incast), those that sent toward it since counting
+ * began: taking that as no information paused every feeder, a bystander
+ * among them, at each incast's start. When no count grew, those it
+ * paused already, else the contributors of its last pause: right after
+ * an XON they had sent nothing yet, being paused, and the queue is still
+ * theirs. Every feeder when the kernel does not count, or when none ever
+ * did (what fills the queue comes from where roced cannot tell: pausing
+ * every port is what keeps the class lossless). */
 static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
                                     unsigned q, double now)
 {
 	uint64_t cur[TXPOLL_FEEDERS_MAX], mask = 0;
+	bool base = x->cbase_ok & (1u << q);
 
 	if (txpoll_counts(t, x, q, cur, now) < 0) {
 		x->cbase_ok &= (uint8_t) ~(1u << q);
 		return txpoll_all(x);
 	}
-	for (size_t k = 0; (x->cbase_ok & (1u << q)) && k < x->nfeeders; k++)
-		if (cur[k] > x->cbase[q][k])
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if (cur[k] > (base ? x->cbase[q][k] : 0))
 			mask |= 1ull << k;
 	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
 	x->cbase_ok |= (uint8_t)(1u << q);

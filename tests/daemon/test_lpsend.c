@@ -80,6 +80,28 @@ static void test_link_pause(void **state)
 	rig_free(&g);
 }
 
+/* Past xoff at the first look: the bystander is not paused. */
+static void test_link_pause_first(void **state)
+{
+	static struct rig g;
+	struct lpsend l;
+	const struct lpsend_port *x;
+
+	(void)state;
+	rig_init(&g, fc_on);
+	lp_init(&g, &l);
+	x = lpsend_find(&l, "swp3");
+	g.to[0][2] = 100;
+	g.to[1][3] = 100;
+	g.backlog[2][0] = x->t.xoff + 1;
+	tick(&g, &l, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PAUSE, 0, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PAUSE, 0, true), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PAUSE, 0, true), 0);
+	lpsend_free(&l);
+	rig_free(&g);
+}
+
 static void test_link_pause_no_counts(void **state)
 {
 	static struct rig g;
@@ -121,6 +143,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_link_pause),
+	    cmocka_unit_test(test_link_pause_first),
 	    cmocka_unit_test(test_link_pause_no_counts),
 	    cmocka_unit_test(test_no_sampler),
 	};

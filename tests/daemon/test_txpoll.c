@@ -132,6 +132,28 @@ static void test_again_after_xon(void **state)
 	rig_free(&g);
 }
 
+/* A queue already past xoff at the first look (the poll asleep while the
+ * ports were idle, an incast's first burst): what each feeder sent since
+ * counting began decides, and the bystander gets nothing. */
+static void test_first_crossing(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	g.to[0][2] = 100;
+	g.to[1][3] = 500;
+	g.backlog[2][3] = txpoll_find(&t, "swp3")->t[3].xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
 /* Two congested ports pause one feeder: XON only once neither wants it
  * paused. */
 static void test_paused_elsewhere(void **state)
@@ -298,6 +320,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_contributors),
+	    cmocka_unit_test(test_first_crossing),
 	    cmocka_unit_test(test_again_after_xon),
 	    cmocka_unit_test(test_paused_elsewhere),
 	    cmocka_unit_test(test_no_counts),
