@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/setting.h"
 #include "show/show.h"
 #include "show/show_int.h"
 
@@ -30,6 +31,46 @@ void show_add_int(struct json_object *o, const char *key, int64_t v)
 void show_add_bool(struct json_object *o, const char *key, bool v)
 {
 	json_object_object_add(o, key, json_object_new_boolean(v));
+}
+
+/* The rows of PLACE in BASE that the JSON holds (those the file holds),
+ * into O; a nested place's object comes where its first row is. */
+static void show_settings_json(struct json_object *o, enum setting_place place,
+                               const void *base)
+{
+	bool opened[SETTING_NPLACES] = {false};
+
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+		enum setting_place sub = s->place;
+		struct json_object *g;
+		uint32_t v = setting_get(s, base);
+
+		if (sub == place) {
+			if (!setting_written(s, base, true))
+				continue;
+			if (s->type == SETTING_BOOL)
+				show_add_bool(o, s->json, v != 0);
+			else if (s->type == SETTING_ENUM)
+				show_add_str(o, s->json,
+				             s->names->name((int)v));
+			else
+				show_add_int(o, s->json, v);
+			continue;
+		}
+		while (setting_place_nested(sub) &&
+		       setting_place_parent(sub) != place)
+			sub = setting_place_parent(sub);
+		if (!setting_place_nested(sub) ||
+		    setting_place_parent(sub) != place || opened[sub])
+			continue;
+		opened[sub] = true;
+		if (!setting_place_written(sub, base, true))
+			continue;
+		g = json_object_new_object();
+		show_settings_json(g, sub, base);
+		json_object_object_add(o, setting_place_key(sub), g);
+	}
 }
 
 static struct json_object *show_wred_json(const struct policy_wred *w)
@@ -198,7 +239,8 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 		show_add_int(o, "mtu", f->mtu);
 	if (f->shutdown != POLICY_INHERIT)
 		show_add_bool(o, "shutdown", f->shutdown == POLICY_ON);
-	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
+	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT ||
+	    setting_place_written(SETTING_AT_IFACE_PFC, f, true)) {
 		struct json_object *pfc = json_object_new_object();
 
 		if (f->pfc_mode != POLICY_PFC_AUTO)
@@ -209,10 +251,11 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 			              f->watchdog == POLICY_ON);
 		if (f->pfc_send_tlv)
 			show_add_bool(pfc, "send-tlv", true);
+		show_settings_json(pfc, SETTING_AT_IFACE_PFC, f);
 		json_object_object_add(o, "priority-flow-control", pfc);
 	}
-	if (f->qdisc_takeover)
-		show_add_bool(o, "qdisc-takeover", true);
+	/* qdisc-takeover, fabric-internal, ... */
+	show_settings_json(o, SETTING_AT_IFACE, f);
 	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		struct json_object *sp = json_object_new_object();
 
@@ -227,19 +270,18 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 	return o;
 }
 
-static struct json_object *show_pfcwd_json(const struct policy_pfcwd *w)
+/* The global settings of PLACE as the object of its key in O, when it
+ * has any to show. */
+static void show_place_json(struct json_object *o, enum setting_place place,
+                            const struct policy *p)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *wd = json_object_new_object();
+	struct json_object *g;
 
-	show_add_bool(o, "watch-dog-interval", w->enabled);
-	show_add_int(wd, "interval", w->poll_ms);
-	show_add_int(wd, "shutdown-multiplier", w->shutdown_mult);
-	show_add_int(wd, "internal-interface-multiplier", w->internal_if_mult);
-	json_object_object_add(o, "watch-dog", wd);
-	show_add_int(o, "auto-restore-multiplier", w->auto_restore_mult);
-	show_add_int(o, "fixed-restore-multiplier", w->fixed_restore_mult);
-	return o;
+	if (!setting_place_written(place, p, true))
+		return;
+	g = json_object_new_object();
+	show_settings_json(g, place, p);
+	json_object_object_add(o, setting_place_key(place), g);
 }
 
 static void show_policy_qos_parts(const struct policy *p, struct json_object *o)
@@ -318,10 +360,10 @@ struct json_object *show_policy_json(const struct policy *p,
 			                      show_iface_json(&p->ifaces[i]));
 		json_object_object_add(o, "interface", ifs);
 	}
-	json_object_object_add(o, "priority-flow-control",
-	                       show_pfcwd_json(&p->pfcwd));
-	if (p->pfc_mc_drop)
-		show_add_bool(o, "hardware-qos-pfc-mc-drop", true);
+	/* the watchdog, hardware qos pfc mc-drop, LLDP's timers */
+	show_place_json(o, SETTING_AT_PFC, p);
+	show_settings_json(o, SETTING_AT_TOP, p);
+	show_place_json(o, SETTING_AT_LLDP, p);
 	return o;
 }
 
