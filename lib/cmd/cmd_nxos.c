@@ -969,6 +969,17 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no priority-flow-control watch-dog-interval [on|off]",
      NO H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,
      cmd_nx_if_watchdog},
+    {IFP, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
+     "[no] priority-flow-control watch-dog shutdown-multiplier <1-100>",
+     NO H_PFC H_WD "Polls a queue of this port stays paused before it is "
+                   "shut (roced extension)\n"
+                   "Multiplier of the poll interval\n",
+     cmd_nx_setting},
+    {IFP, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
+     "no priority-flow-control watch-dog shutdown-multiplier",
+     NO H_PFC H_WD "Polls a queue of this port stays paused before it is "
+                   "shut (roced extension)\n",
+     cmd_nx_setting},
     {IFP, KCONF, "qdisc-takeover", "[no] qdisc-takeover",
      NO "Replace a root qdisc roced did not create (roced extension)\n",
      cmd_nx_setting},

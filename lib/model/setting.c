@@ -76,6 +76,13 @@ const struct setting setting_table[] = {
     {"fabric-internal", "fabric-internal", "fabric-internal", SETTING_BOOL,
      SETTING_AT_IFACE, SETTING_INTERFACE, AT_IFACE(fabric_internal),
      AT_IFACE(fabric_internal_line), 0, 1, 0, 0, NULL},
+    /* The port's own detection time, in polls: a long or lossy link
+     * (a copper breakout, a port to a slow host) may pause longer in
+     * normal work than the rest of the switch. */
+    {WD "shutdown-multiplier", "shutdown-multiplier", "shutdown-multiplier",
+     SETTING_U32, SETTING_AT_IFACE_PFC, SETTING_INTERFACE,
+     AT_IFACE(wd_shutdown_mult), AT_IFACE(wd_shutdown_line), 1,
+     POLICY_PFCWD_MULT_MAX, 0, SETTING_F_UNSET | SETTING_F_CHECK, NULL},
 };
 
 const size_t setting_count = sizeof(setting_table) / sizeof(setting_table[0]);
