@@ -86,7 +86,7 @@ int conf_name(struct conf_ctx *c, const config_setting_t *e, const char *what,
  * their lines in C. */
 void conf_scan_wrapped(struct conf_ctx *c, const char *text);
 
-/* --- the scalar settings of model/setting.h (conf_setting.c) --- */
+/* --- the scalar settings of model/setting.h (conf_value.c) --- */
 
 /* conf_check_keys with KEYS and the keys of PLACE's rows. */
 void conf_check_place_keys(struct conf_ctx *c, const config_setting_t *grp,
