@@ -66,7 +66,7 @@ static struct wdpoll_port *wdpoll_add(struct wdpoll *w, const char *ifname)
 static void wdpoll_config(const struct wdpoll *w, const struct wdpoll_port *e,
                           struct pfcwd_config *c)
 {
-	pfcwd_config_from_policy(&w->cfg, e->internal, c);
+	pfcwd_config_port(&w->cfg, e->internal, e->shutdown_mult, c);
 }
 
 /* The queues of E the action applies to now: the registry's input. */
@@ -171,6 +171,7 @@ void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
 		else
 			memcpy(e->prios, prios, sizeof(prios));
 		e->internal = f->fabric_internal;
+		e->shutdown_mult = f->wd_shutdown_mult;
 		e->hw = pe && pe->applied && !pe->plan.dcb.software;
 		e->watched = on && queues;
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)

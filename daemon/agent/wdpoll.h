@@ -53,6 +53,7 @@ struct wdpoll_port {
 	int ifindex;
 	bool watched;                  /* the watchdog is on for the port */
 	bool internal;                 /* fabric-internal: longer times */
+	uint32_t shutdown_mult;        /* the port's own (0: the global) */
 	uint8_t queues;                /* no-drop queues watched */
 	uint8_t prios[POLICY_NQUEUES]; /* each queue's priorities */
 	struct pfcwd_queue q[POLICY_NQUEUES];

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "conf/conf.h"
+#include "model/setting.h"
 #include "show/show.h"
 #include "show/show_int.h"
 
@@ -32,15 +34,58 @@ void show_add_bool(struct json_object *o, const char *key, bool v)
 	json_object_object_add(o, key, json_object_new_boolean(v));
 }
 
+/* The rows of PLACE in BASE that the JSON holds (those the file holds),
+ * into O; a nested place's object comes where its first row is. */
+static void show_settings_json(struct json_object *o, enum setting_place place,
+                               const void *base)
+{
+	bool opened[SETTING_NPLACES] = {false};
+
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+		enum setting_place sub = s->place;
+		struct json_object *g;
+		uint32_t v = setting_get(s, base);
+
+		if (sub == place) {
+			if (!setting_written(s, base, true))
+				continue;
+			if (s->type == SETTING_BOOL)
+				show_add_bool(o, s->json, v != 0);
+			else if (s->type == SETTING_ENUM)
+				show_add_str(o, s->json,
+				             s->names->name((int)v));
+			else
+				show_add_int(o, s->json, v);
+			continue;
+		}
+		while (setting_place_nested(sub) &&
+		       setting_place_parent(sub) != place)
+			sub = setting_place_parent(sub);
+		if (!setting_place_nested(sub) ||
+		    setting_place_parent(sub) != place || opened[sub])
+			continue;
+		opened[sub] = true;
+		if (!setting_place_written(sub, base, true))
+			continue;
+		g = json_object_new_object();
+		show_settings_json(g, sub, base);
+		json_object_object_add(o, setting_place_key(sub), g);
+	}
+}
+
 static struct json_object *show_wred_json(const struct policy_wred *w)
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_int(o, "minimum-threshold", (int64_t)w->min_bytes);
-	show_add_int(o, "maximum-threshold", (int64_t)w->max_bytes);
-	show_add_int(o, "drop-probability", w->drop_probability);
-	show_add_int(o, "weight", w->weight);
-	show_add_bool(o, "ecn", w->ecn);
+	show_add_int(o, conf_key_name(CONF_K_MINIMUM_THRESHOLD),
+	             (int64_t)w->min_bytes);
+	show_add_int(o, conf_key_name(CONF_K_MAXIMUM_THRESHOLD),
+	             (int64_t)w->max_bytes);
+	show_add_int(o, conf_key_name(CONF_K_DROP_PROBABILITY),
+	             w->drop_probability);
+	show_add_int(o, conf_key_name(CONF_K_WEIGHT), w->weight);
+	show_add_bool(o, conf_key_name(CONF_K_ECN), w->ecn);
 	return o;
 }
 
@@ -50,9 +95,11 @@ show_pause_buffer_json(const struct policy_pause_buffer *b)
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_int(o, "buffer-size", b->buffer_size);
-	show_add_int(o, "pause-threshold", b->pause_threshold);
-	show_add_int(o, "resume-threshold", b->resume_threshold);
+	show_add_int(o, conf_key_name(CONF_K_BUFFER_SIZE), b->buffer_size);
+	show_add_int(o, conf_key_name(CONF_K_PAUSE_THRESHOLD),
+	             b->pause_threshold);
+	show_add_int(o, conf_key_name(CONF_K_RESUME_THRESHOLD),
+	             b->resume_threshold);
 	return o;
 }
 
@@ -62,9 +109,9 @@ static struct json_object *show_in_queue_json(const struct policy_queue *q,
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, "name", policy_in_queue_name(n));
+	show_add_str(o, conf_key_name(CONF_K_NAME), policy_in_queue_name(n));
 	if (q->pause.set)
-		json_object_object_add(o, "pause-buffer",
+		json_object_object_add(o, conf_key_name(CONF_K_PAUSE_BUFFER),
 		                       show_pause_buffer_json(&q->pause));
 	return o;
 }
@@ -74,16 +121,19 @@ struct json_object *show_queue_conf_json(const struct policy_queue *q,
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, "name", policy_queue_name(n));
+	show_add_str(o, conf_key_name(CONF_K_NAME), policy_queue_name(n));
 	if (q->priority_level)
-		show_add_int(o, "priority-level", q->priority_level);
+		show_add_int(o, conf_key_name(CONF_K_PRIORITY_LEVEL),
+		             q->priority_level);
 	if (q->has_bandwidth)
-		show_add_int(o, "bandwidth-remaining-percent",
+		show_add_int(o,
+		             conf_key_name(CONF_K_BANDWIDTH_REMAINING_PERCENT),
 		             q->bandwidth_percent);
 	if (q->has_bandwidth_min)
-		show_add_int(o, "bandwidth-percent", q->bandwidth_min_percent);
+		show_add_int(o, conf_key_name(CONF_K_BANDWIDTH_PERCENT),
+		             q->bandwidth_min_percent);
 	if (q->wred.enabled)
-		json_object_object_add(o, "random-detect",
+		json_object_object_add(o, conf_key_name(CONF_K_RANDOM_DETECT),
 		                       show_wred_json(&q->wred));
 	return o;
 }
@@ -111,12 +161,15 @@ static struct json_object *show_class_qos_json(const struct policy_class_qos *c)
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, "name", c->name);
-	show_add_str(o, "match", c->match == POLICY_MATCH_ANY ? "any" : "all");
+	show_add_str(o, conf_key_name(CONF_K_NAME), c->name);
+	show_add_str(o, conf_key_name(CONF_K_MATCH),
+	             policy_match_name(c->match));
 	if (c->cos)
-		json_object_object_add(o, "cos", show_mask_json(c->cos));
+		json_object_object_add(o, conf_key_name(CONF_K_COS),
+		                       show_mask_json(c->cos));
 	if (c->dscp)
-		json_object_object_add(o, "dscp", show_mask_json(c->dscp));
+		json_object_object_add(o, conf_key_name(CONF_K_DSCP),
+		                       show_mask_json(c->dscp));
 	return o;
 }
 
@@ -124,8 +177,9 @@ static struct json_object *show_class_nq_json(const struct policy_class_nq *c)
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, "name", c->name);
-	json_object_object_add(o, "qos-group", show_mask_json(c->qos_groups));
+	show_add_str(o, conf_key_name(CONF_K_NAME), c->name);
+	json_object_object_add(o, conf_key_name(CONF_K_QOS_GROUP),
+	                       show_mask_json(c->qos_groups));
 	return o;
 }
 
@@ -134,16 +188,18 @@ static struct json_object *show_map_qos_json(const struct policy_map_qos *m)
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
 
-	show_add_str(o, "name", m->name);
+	show_add_str(o, conf_key_name(CONF_K_NAME), m->name);
 	for (size_t j = 0; j < m->nrules; j++) {
 		struct json_object *r = json_object_new_object();
 
-		show_add_str(r, "name", m->rules[j].class_name);
+		show_add_str(r, conf_key_name(CONF_K_NAME),
+		             m->rules[j].class_name);
 		if (m->rules[j].set_qos_group)
-			show_add_int(r, "set-qos-group", m->rules[j].qos_group);
+			show_add_int(r, conf_key_name(CONF_K_SET_QOS_GROUP),
+			             m->rules[j].qos_group);
 		json_object_array_add(a, r);
 	}
-	json_object_object_add(o, "class", a);
+	json_object_object_add(o, conf_key_name(CONF_K_CLASS), a);
 	return o;
 }
 
@@ -152,8 +208,9 @@ show_map_queuing_json(const struct policy_map_queuing *m)
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, "name", m->name);
-	json_object_object_add(o, "class", show_queues_json(m));
+	show_add_str(o, conf_key_name(CONF_K_NAME), m->name);
+	json_object_object_add(o, conf_key_name(CONF_K_CLASS),
+	                       show_queues_json(m));
 	return o;
 }
 
@@ -162,26 +219,28 @@ static struct json_object *show_map_nq_json(const struct policy_map_nq *m)
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
 
-	show_add_str(o, "name", m->name);
+	show_add_str(o, conf_key_name(CONF_K_NAME), m->name);
 	for (size_t j = 0; j < m->nrules; j++) {
 		const struct policy_nq_rule *r = &m->rules[j];
 		struct json_object *c = json_object_new_object();
 
-		show_add_str(c, "name", r->class_name);
+		show_add_str(c, conf_key_name(CONF_K_NAME), r->class_name);
 		if (r->pfc_cos)
-			json_object_object_add(c, "pause-pfc-cos",
-			                       show_mask_json(r->pfc_cos));
+			json_object_object_add(
+			    c, conf_key_name(CONF_K_PAUSE_PFC_COS),
+			    show_mask_json(r->pfc_cos));
 		if (r->mtu)
-			show_add_int(c, "mtu", r->mtu);
+			show_add_int(c, conf_key_name(CONF_K_MTU), r->mtu);
 		if (r->no_drop)
-			show_add_bool(c, "pause-no-drop", true);
+			show_add_bool(c, conf_key_name(CONF_K_PAUSE_NO_DROP),
+			              true);
 		if (r->buffer.set)
 			json_object_object_add(
-			    c, "pause-buffer",
+			    c, conf_key_name(CONF_K_PAUSE_BUFFER),
 			    show_pause_buffer_json(&r->buffer));
 		json_object_array_add(a, c);
 	}
-	json_object_object_add(o, "class", a);
+	json_object_object_add(o, conf_key_name(CONF_K_CLASS), a);
 	return o;
 }
 
@@ -189,57 +248,67 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, "name", f->name);
+	show_add_str(o, conf_key_name(CONF_K_NAME), f->name);
 	if (f->alias[0])
-		show_add_str(o, "alias", f->alias);
+		show_add_str(o, conf_key_name(CONF_K_ALIAS), f->alias);
 	if (f->description[0])
-		show_add_str(o, "description", f->description);
+		show_add_str(o, conf_key_name(CONF_K_DESCRIPTION),
+		             f->description);
 	if (f->mtu)
-		show_add_int(o, "mtu", f->mtu);
+		show_add_int(o, conf_key_name(CONF_K_MTU), f->mtu);
 	if (f->shutdown != POLICY_INHERIT)
-		show_add_bool(o, "shutdown", f->shutdown == POLICY_ON);
-	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
+		show_add_bool(o, conf_key_name(CONF_K_SHUTDOWN),
+		              f->shutdown == POLICY_ON);
+	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT ||
+	    setting_place_written(SETTING_AT_IFACE_PFC, f, true)) {
 		struct json_object *pfc = json_object_new_object();
 
 		if (f->pfc_mode != POLICY_PFC_AUTO)
-			show_add_str(pfc, "mode",
+			show_add_str(pfc, conf_key_name(CONF_K_MODE),
 			             policy_pfc_mode_name(f->pfc_mode));
 		if (f->watchdog != POLICY_INHERIT)
-			show_add_bool(pfc, "watch-dog-interval",
+			show_add_bool(pfc,
+			              conf_key_name(CONF_K_WATCH_DOG_INTERVAL),
 			              f->watchdog == POLICY_ON);
 		if (f->pfc_send_tlv)
-			show_add_bool(pfc, "send-tlv", true);
-		json_object_object_add(o, "priority-flow-control", pfc);
+			show_add_bool(pfc, conf_key_name(CONF_K_SEND_TLV),
+			              true);
+		show_settings_json(pfc, SETTING_AT_IFACE_PFC, f);
+		json_object_object_add(
+		    o, conf_key_name(CONF_K_PRIORITY_FLOW_CONTROL), pfc);
 	}
-	if (f->qdisc_takeover)
-		show_add_bool(o, "qdisc-takeover", true);
+	/* qdisc-takeover, fabric-internal, ... */
+	show_settings_json(o, SETTING_AT_IFACE, f);
 	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		struct json_object *sp = json_object_new_object();
 
 		if (f->qos_input[0])
-			show_add_str(sp, "qos-input", f->qos_input);
+			show_add_str(sp, conf_key_name(CONF_K_QOS_INPUT),
+			             f->qos_input);
 		if (f->queuing_output[0])
-			show_add_str(sp, "queuing-output", f->queuing_output);
+			show_add_str(sp, conf_key_name(CONF_K_QUEUING_OUTPUT),
+			             f->queuing_output);
 		if (f->queuing_input[0])
-			show_add_str(sp, "queuing-input", f->queuing_input);
-		json_object_object_add(o, "service-policy", sp);
+			show_add_str(sp, conf_key_name(CONF_K_QUEUING_INPUT),
+			             f->queuing_input);
+		json_object_object_add(o, conf_key_name(CONF_K_SERVICE_POLICY),
+		                       sp);
 	}
 	return o;
 }
 
-static struct json_object *show_pfcwd_json(const struct policy_pfcwd *w)
+/* The global settings of PLACE as the object of its key in O, when it
+ * has any to show. */
+static void show_place_json(struct json_object *o, enum setting_place place,
+                            const struct policy *p)
 {
-	struct json_object *o = json_object_new_object();
-	struct json_object *wd = json_object_new_object();
+	struct json_object *g;
 
-	show_add_bool(o, "watch-dog-interval", w->enabled);
-	show_add_int(wd, "interval", w->poll_ms);
-	show_add_int(wd, "shutdown-multiplier", w->shutdown_mult);
-	show_add_int(wd, "internal-interface-multiplier", w->internal_if_mult);
-	json_object_object_add(o, "watch-dog", wd);
-	show_add_int(o, "auto-restore-multiplier", w->auto_restore_mult);
-	show_add_int(o, "fixed-restore-multiplier", w->fixed_restore_mult);
-	return o;
+	if (!setting_place_written(place, p, true))
+		return;
+	g = json_object_new_object();
+	show_settings_json(g, place, p);
+	json_object_object_add(o, setting_place_key(place), g);
 }
 
 static void show_policy_qos_parts(const struct policy *p, struct json_object *o)
@@ -251,27 +320,27 @@ static void show_policy_qos_parts(const struct policy *p, struct json_object *o)
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nclass_qos; i++)
 		json_object_array_add(a, show_class_qos_json(&p->class_qos[i]));
-	json_object_object_add(cm, "qos", a);
+	json_object_object_add(cm, conf_key_name(CONF_K_QOS), a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nclass_nq; i++)
 		json_object_array_add(a, show_class_nq_json(&p->class_nq[i]));
-	json_object_object_add(cm, "network-qos", a);
-	json_object_object_add(o, "class-map", cm);
+	json_object_object_add(cm, conf_key_name(CONF_K_NETWORK_QOS), a);
+	json_object_object_add(o, conf_key_name(CONF_K_CLASS_MAP), cm);
 
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nmap_qos; i++)
 		json_object_array_add(a, show_map_qos_json(&p->map_qos[i]));
-	json_object_object_add(pm, "qos", a);
+	json_object_object_add(pm, conf_key_name(CONF_K_QOS), a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nmap_queuing; i++)
 		json_object_array_add(
 		    a, show_map_queuing_json(&p->map_queuing[i]));
-	json_object_object_add(pm, "queuing", a);
+	json_object_object_add(pm, conf_key_name(CONF_K_QUEUING), a);
 	a = json_object_new_array();
 	for (size_t i = 0; i < p->nmap_nq; i++)
 		json_object_array_add(a, show_map_nq_json(&p->map_nq[i]));
-	json_object_object_add(pm, "network-qos", a);
-	json_object_object_add(o, "policy-map", pm);
+	json_object_object_add(pm, conf_key_name(CONF_K_NETWORK_QOS), a);
+	json_object_object_add(o, conf_key_name(CONF_K_POLICY_MAP), pm);
 
 	if (p->system.network_qos[0] || p->system.qos_input[0] ||
 	    p->system.queuing_output[0] || p->system.queuing_input[0]) {
@@ -279,17 +348,20 @@ static void show_policy_qos_parts(const struct policy *p, struct json_object *o)
 		struct json_object *sp = json_object_new_object();
 
 		if (p->system.network_qos[0])
-			show_add_str(sp, "network-qos", p->system.network_qos);
+			show_add_str(sp, conf_key_name(CONF_K_NETWORK_QOS),
+			             p->system.network_qos);
 		if (p->system.qos_input[0])
-			show_add_str(sp, "qos-input", p->system.qos_input);
+			show_add_str(sp, conf_key_name(CONF_K_QOS_INPUT),
+			             p->system.qos_input);
 		if (p->system.queuing_output[0])
-			show_add_str(sp, "queuing-output",
+			show_add_str(sp, conf_key_name(CONF_K_QUEUING_OUTPUT),
 			             p->system.queuing_output);
 		if (p->system.queuing_input[0])
-			show_add_str(sp, "queuing-input",
+			show_add_str(sp, conf_key_name(CONF_K_QUEUING_INPUT),
 			             p->system.queuing_input);
-		json_object_object_add(sq, "service-policy", sp);
-		json_object_object_add(o, "system-qos", sq);
+		json_object_object_add(sq, conf_key_name(CONF_K_SERVICE_POLICY),
+		                       sp);
+		json_object_object_add(o, conf_key_name(CONF_K_SYSTEM_QOS), sq);
 	}
 }
 
@@ -307,7 +379,7 @@ struct json_object *show_policy_json(const struct policy *p,
 		ifs = json_object_new_array();
 		if (f)
 			json_object_array_add(ifs, show_iface_json(f));
-		json_object_object_add(o, "interface", ifs);
+		json_object_object_add(o, conf_key_name(CONF_K_INTERFACE), ifs);
 		return o;
 	}
 	show_policy_qos_parts(p, o);
@@ -316,12 +388,12 @@ struct json_object *show_policy_json(const struct policy *p,
 		for (size_t i = 0; i < p->nifaces; i++)
 			json_object_array_add(ifs,
 			                      show_iface_json(&p->ifaces[i]));
-		json_object_object_add(o, "interface", ifs);
+		json_object_object_add(o, conf_key_name(CONF_K_INTERFACE), ifs);
 	}
-	json_object_object_add(o, "priority-flow-control",
-	                       show_pfcwd_json(&p->pfcwd));
-	if (p->pfc_mc_drop)
-		show_add_bool(o, "hardware-qos-pfc-mc-drop", true);
+	/* the watchdog, hardware qos pfc mc-drop, LLDP's timers */
+	show_place_json(o, SETTING_AT_PFC, p);
+	show_settings_json(o, SETTING_AT_TOP, p);
+	show_place_json(o, SETTING_AT_LLDP, p);
 	return o;
 }
 
@@ -351,10 +423,13 @@ int show_class_map_json(const struct policy *p, const char *name,
 		if (!show_match(name, policy_queue_name(q)))
 			continue;
 		o = json_object_new_object();
-		show_add_str(o, "name", policy_queue_name(q));
+		show_add_str(o, conf_key_name(CONF_K_NAME),
+		             policy_queue_name(q));
 		show_add_str(o, "type", "queuing");
-		show_add_str(o, "match", "any");
-		json_object_object_add(o, "qos-group", show_mask_json(1u << q));
+		show_add_str(o, conf_key_name(CONF_K_MATCH),
+		             policy_match_name(POLICY_MATCH_ANY));
+		json_object_object_add(o, conf_key_name(CONF_K_QOS_GROUP),
+		                       show_mask_json(1u << q));
 		json_object_array_add(a, o);
 	}
 	for (size_t i = 0; i < p->nclass_nq; i++) {
@@ -370,19 +445,24 @@ int show_class_map_json(const struct policy *p, const char *name,
 		if (!show_match(name, policy_nq_system_name(q)))
 			continue;
 		o = json_object_new_object();
-		show_add_str(o, "name", policy_nq_system_name(q));
+		show_add_str(o, conf_key_name(CONF_K_NAME),
+		             policy_nq_system_name(q));
 		show_add_str(o, "type", "network-qos");
-		json_object_object_add(o, "qos-group", show_mask_json(1u << q));
+		json_object_object_add(o, conf_key_name(CONF_K_QOS_GROUP),
+		                       show_mask_json(1u << q));
 		json_object_array_add(a, o);
 	}
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 		if (!show_match(name, policy_in_queue_name(q)))
 			continue;
 		o = json_object_new_object();
-		show_add_str(o, "name", policy_in_queue_name(q));
+		show_add_str(o, conf_key_name(CONF_K_NAME),
+		             policy_in_queue_name(q));
 		show_add_str(o, "type", "queuing");
-		show_add_str(o, "match", "any");
-		json_object_object_add(o, "qos-group", show_mask_json(1u << q));
+		show_add_str(o, conf_key_name(CONF_K_MATCH),
+		             policy_match_name(POLICY_MATCH_ANY));
+		json_object_object_add(o, conf_key_name(CONF_K_QOS_GROUP),
+		                       show_mask_json(1u << q));
 		json_object_array_add(a, o);
 	}
 	if (name[0] && !json_object_array_length(a)) {
@@ -391,7 +471,7 @@ int show_class_map_json(const struct policy *p, const char *name,
 		return -1;
 	}
 	*out = json_object_new_object();
-	json_object_object_add(*out, "class-map", a);
+	json_object_object_add(*out, conf_key_name(CONF_K_CLASS_MAP), a);
 	return 0;
 }
 
@@ -428,7 +508,7 @@ int show_policy_map_json(const struct policy *p, const char *name,
 		return -1;
 	}
 	*out = json_object_new_object();
-	json_object_object_add(*out, "policy-map", a);
+	json_object_object_add(*out, conf_key_name(CONF_K_POLICY_MAP), a);
 	return 0;
 }
 
@@ -445,7 +525,7 @@ static bool show_narrow_keep(struct json_object *m, const struct show_query *q,
 
 	if (json_object_object_get_ex(m, "type", &v))
 		type = json_object_get_string(v);
-	if (json_object_object_get_ex(m, "name", &v))
+	if (json_object_object_get_ex(m, conf_key_name(CONF_K_NAME), &v))
 		name = json_object_get_string(v);
 	if (q->type[0] && strcmp(type, q->type))
 		return false;
@@ -482,16 +562,20 @@ void show_narrow_ports(struct json_object *data, const struct show_query *q)
 {
 	struct json_object *a, *sp;
 
-	if (!q->type[0] || !json_object_object_get_ex(data, "interface", &a))
+	if (!q->type[0] || !json_object_object_get_ex(
+	                       data, conf_key_name(CONF_K_INTERFACE), &a))
 		return;
 	for (size_t i = 0; i < json_object_array_length(a); i++) {
 		struct json_object *f = json_object_array_get_idx(a, i);
 
-		if (!json_object_object_get_ex(f, "service-policy", &sp))
+		if (!json_object_object_get_ex(
+		        f, conf_key_name(CONF_K_SERVICE_POLICY), &sp))
 			continue;
 		if (strcmp(q->type, "qos"))
-			json_object_object_del(sp, "qos-input");
+			json_object_object_del(sp,
+			                       conf_key_name(CONF_K_QOS_INPUT));
 		if (strcmp(q->type, "queuing"))
-			json_object_object_del(sp, "queuing-output");
+			json_object_object_del(
+			    sp, conf_key_name(CONF_K_QUEUING_OUTPUT));
 	}
 }

@@ -9,7 +9,7 @@
  *                  actions of its mode, system qos and interface rows
  *   cmd_nxos_maps.c  the actions of its class-map and policy-map rows
  *   cmd_nxos_if.c    interface names, ranges and lists, mtu, shutdown,
- *                    description; hardware qos pfc mc-drop, terminal
+ *                    description; terminal
  *   cmd_nxos_class.c descriptions, precedence, marking of those rows
  *   cmd_nx_util.c  the steps those actions share
  *   cmd_ctx.c      modes, contexts, a parsed line's arguments, cmd_fail
@@ -263,6 +263,10 @@ int cmd_nx_text(struct cmd_exec_arg *x, char *buf, size_t len);
 int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
                     const char *what);
 
+/* The action of every row of model/setting.h's table (cmd_nxos.c): the
+ * row is found by the command's name and the mode. */
+int cmd_nx_setting(struct cmd_exec_arg *x);
+
 /* --- the NX-OS table's actions (cmd_nxos_maps.c) --- */
 
 int cmd_nx_cmap_qos(struct cmd_exec_arg *x);
@@ -292,7 +296,6 @@ int cmd_nx_interface(struct cmd_exec_arg *x);
 int cmd_nx_if_mtu(struct cmd_exec_arg *x);
 int cmd_nx_shutdown(struct cmd_exec_arg *x);
 int cmd_nx_description(struct cmd_exec_arg *x);
-int cmd_nx_mc_drop(struct cmd_exec_arg *x);
 int cmd_nx_terminal(struct cmd_exec_arg *x);
 /* Port profiles and the ASIC's buffer settings (cmd_nxos_if.c). */
 int cmd_nx_port_profile(struct cmd_exec_arg *x);

@@ -28,6 +28,7 @@
 #include <strings.h>
 
 #include "base/names.h"
+#include "model/setting.h"
 
 /* The policy_find_* lookups are const; the CLI owns the policy it
  * changes, so their results may be written through. */
@@ -200,82 +201,71 @@ static int cmd_nx_if_watchdog(struct cmd_exec_arg *x)
 	return 0;
 }
 
-static int cmd_nx_qdisc_takeover(struct cmd_exec_arg *x)
+/* ---- the scalar settings of model/setting.h ---- */
+
+/* A row of the settings table: the setting whose NX-OS words are the
+ * command's name, in the mode the line is in. A number is set to the
+ * typed value (the syntax checked its range) and `no` restores the
+ * default, or "not set"; an on/off is set by its word, or by the line
+ * alone; an enum by its name. `no X VALUE` must name the value in
+ * force. */
+int cmd_nx_setting(struct cmd_exec_arg *x)
 {
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	i->qdisc_takeover = !x->pa->negated;
-	return 0;
-}
-
-/* ---- global PFC watchdog ---- */
-
-static int cmd_nx_wd_global(struct cmd_exec_arg *x)
-{
-	if (x->pa->negated)
-		x->p->pfcwd.enabled = false;
-	else
-		x->p->pfcwd.enabled =
-		    !strcmp(x->pa->argv[x->pa->argc - 1], "on");
-	return 0;
-}
-
-/* A number setting of a command family: its keyword, where it sits in
- * the family's struct and its NX-OS default. */
-struct cmd_nx_number {
-	const char *kw;
-	size_t off;
-	uint32_t def;
-};
-
-/* Set the number of TAB (N rows) whose keyword the line has, in the
- * struct at BASE; `no` restores the default. WHAT names the family in
- * the error for a line that has none of them. */
-static int cmd_nx_set_number(struct cmd_exec_arg *x,
-                             const struct cmd_nx_number *tab, size_t n,
-                             void *base, const char *what)
-{
+	bool ifm = x->pa->mode != CMD_MODE_CONFIG;
+	const struct setting *s = setting_find_nxos(
+	    x->pa->name, ifm ? SETTING_INTERFACE : SETTING_GLOBAL);
+	struct policy_iface *i = ifm ? cmd_nx_ctx_iface(x) : NULL;
+	const char *last = x->pa->argv[x->pa->argc - 1];
 	const char *v = cmd_arg(x->pa, 0, NULL);
+	void *base;
+	uint32_t cur;
+	int e;
 
-	for (size_t k = 0; k < n; k++) {
-		uint32_t *field;
-
-		if (!cmd_has(x->pa, tab[k].kw, NULL))
-			continue;
-		field = (uint32_t *)((char *)base + tab[k].off);
+	if (!s) {
+		cmd_fail(x->err, 0, "%% Unknown setting %s", x->pa->name);
+		return -1;
+	}
+	if (ifm && !i)
+		return -1;
+	base = setting_base(s, x->p, i);
+	cur = setting_get(s, base);
+	switch (s->type) {
+	case SETTING_U32:
 		if (x->pa->negated &&
-		    cmd_nx_no_value(x, true, *field, x->pa->name))
+		    cmd_nx_no_value(x,
+		                    !(s->flags & SETTING_F_UNSET) || cur != 0,
+		                    cur, x->pa->name))
 			return -1;
-		*field = x->pa->negated || !v ? tab[k].def
-		                              : (uint32_t)strtoul(v, NULL, 10);
+		setting_set(s, base,
+		            x->pa->negated || !v
+		                ? s->def
+		                : (uint32_t)strtoul(v, NULL, 10));
+		return 0;
+	case SETTING_BOOL:
+		if (x->pa->negated)
+			setting_set(s, base,
+			            (s->flags & SETTING_F_ONOFF) ? s->def : 0);
+		else
+			setting_set(s, base,
+			            !(s->flags & SETTING_F_ONOFF) ||
+			                !strcmp(last, "on"));
+		return 0;
+	case SETTING_ENUM:
+		e = s->names->parse(last);
+		if (!x->pa->negated) {
+			setting_set(s, base, (uint32_t)e);
+			return 0;
+		}
+		if (e >= 0 && (uint32_t)e != cur) {
+			cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
+			         "%% %s is %s, not %s", s->nxos,
+			         s->names->name((int)cur), last);
+			return -1;
+		}
+		setting_set(s, base, s->def);
 		return 0;
 	}
-	cmd_fail(x->err, 0, "%% Unknown %s setting", what);
-	return -1;
-}
-
-/* The watchdog's numbers; `no` restores the NX-OS default. */
-static int cmd_nx_wd_number(struct cmd_exec_arg *x)
-{
-	static const struct cmd_nx_number tab[] = {
-	    {"interval", offsetof(struct policy_pfcwd, poll_ms),
-	     POLICY_PFCWD_POLL_MS},
-	    {"shutdown-multiplier",
-	     offsetof(struct policy_pfcwd, shutdown_mult),
-	     POLICY_PFCWD_SHUTDOWN_MULT},
-	    {"internal-interface-multiplier",
-	     offsetof(struct policy_pfcwd, internal_if_mult),
-	     POLICY_PFCWD_INTERNAL_IF_MULT},
-	    {"auto-restore", offsetof(struct policy_pfcwd, auto_restore_mult),
-	     POLICY_PFCWD_AUTO_RESTORE_MULT},
-	    {"fixed-restore", offsetof(struct policy_pfcwd, fixed_restore_mult),
-	     POLICY_PFCWD_FIXED_RESTORE_MULT},
-	};
-
-	return cmd_nx_set_number(x, tab, sizeof(tab) / sizeof(*tab),
-	                         &x->p->pfcwd, "watch-dog");
+	return 0;
 }
 
 /* ---- LLDP and DCBX ---- */
@@ -284,21 +274,6 @@ static int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
 {
 	x->p->lldp.no_feature = x->pa->negated;
 	return 0;
-}
-
-/* lldp timer|holdtime|reinit N; `no` restores the NX-OS default. */
-static int cmd_nx_lldp_number(struct cmd_exec_arg *x)
-{
-	static const struct cmd_nx_number tab[] = {
-	    {"timer", offsetof(struct policy_lldp, timer), POLICY_LLDP_TIMER},
-	    {"holdtime", offsetof(struct policy_lldp, holdtime),
-	     POLICY_LLDP_HOLDTIME},
-	    {"reinit", offsetof(struct policy_lldp, reinit),
-	     POLICY_LLDP_REINIT},
-	};
-
-	return cmd_nx_set_number(x, tab, sizeof(tab) / sizeof(*tab),
-	                         &x->p->lldp, "lldp");
 }
 
 /* `no lldp tlv-select dcbxp egress-queuing` keeps the DCBX TLVs and
@@ -377,38 +352,7 @@ static int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
 	return 0;
 }
 
-/* --- the watchdog's action, fabric-internal ports, link pause
- * ---- */
-
-static int cmd_nx_wd_action(struct cmd_exec_arg *x)
-{
-	const char *v = x->pa->argv[x->pa->argc - 1];
-	int a = policy_pfcwd_action_parse(v);
-
-	if (!x->pa->negated) {
-		x->p->pfcwd.action = (enum policy_pfcwd_action)a;
-		return 0;
-	}
-	if (a >= 0 && (enum policy_pfcwd_action)a != x->p->pfcwd.action) {
-		cmd_fail(x->err, x->pa->pos[x->pa->argc - 1],
-		         "%% priority-flow-control watch-dog action is %s, not "
-		         "%s",
-		         policy_pfcwd_action_name(x->p->pfcwd.action), v);
-		return -1;
-	}
-	x->p->pfcwd.action = POLICY_PFCWD_DROP;
-	return 0;
-}
-
-static int cmd_nx_fabric_internal(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	i->fabric_internal = !x->pa->negated;
-	return 0;
-}
+/* --- link pause ---- */
 
 /* flowcontrol receive|send on|off; `no` turns it off. */
 static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
@@ -712,28 +656,28 @@ static const struct cmd_def cmd_nxos_table[] = {
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
      NO "Hardware settings\nQoS settings\nPFC settings\n"
         "Drop multicast in no-drop classes\n",
-     cmd_nx_mc_drop},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog-interval",
      "priority-flow-control watch-dog-interval (on|off)", H_PFC H_WDI H_ONOFF,
-     cmd_nx_wd_global},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog-interval",
      "no priority-flow-control watch-dog-interval [on|off]",
-     NO H_PFC H_WDI H_ONOFF, cmd_nx_wd_global},
+     NO H_PFC H_WDI H_ONOFF, cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog interval",
      "[no] priority-flow-control watch-dog interval <100-1000>",
-     NO H_PFC H_WD "Watch-dog poll interval\nMilliseconds\n", cmd_nx_wd_number},
+     NO H_PFC H_WD "Watch-dog poll interval\nMilliseconds\n", cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog interval",
      "no priority-flow-control watch-dog interval",
-     NO H_PFC H_WD "Watch-dog poll interval\n", cmd_nx_wd_number},
+     NO H_PFC H_WD "Watch-dog poll interval\n", cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
      "[no] priority-flow-control watch-dog shutdown-multiplier <1-100>",
      NO H_PFC H_WD "Polls a queue stays paused before it is shut\n"
                    "Multiplier of the poll interval\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
      "no priority-flow-control watch-dog shutdown-multiplier",
      NO H_PFC H_WD "Polls a queue stays paused before it is shut\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
     {CFG, KCONF,
      "priority-flow-control watch-dog internal-interface-multiplier",
      "[no] priority-flow-control watch-dog "
@@ -741,62 +685,61 @@ static const struct cmd_def cmd_nxos_table[] = {
      "<1-100>",
      NO H_PFC H_WD "Multiplier for internal interfaces\n"
                    "Multiplier of the poll interval\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
     {CFG, KCONF,
      "priority-flow-control watch-dog internal-interface-multiplier",
      "no priority-flow-control watch-dog internal-interface-multiplier",
-     NO H_PFC H_WD "Multiplier for internal interfaces\n", cmd_nx_wd_number},
+     NO H_PFC H_WD "Multiplier for internal interfaces\n", cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control auto-restore multiplier",
      "[no] priority-flow-control auto-restore multiplier <0-100>",
      NO H_PFC "Restore a shut queue once pause frames stop\n"
               "Multiplier of the poll interval\nMultiplier (0 disables)\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control auto-restore multiplier",
      "no priority-flow-control auto-restore multiplier",
      NO H_PFC "Restore a shut queue once pause frames stop\n"
               "Multiplier of the poll interval\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control fixed-restore multiplier",
      "[no] priority-flow-control fixed-restore multiplier <0-100>",
      NO H_PFC "Restore a shut queue after a fixed time\n"
               "Multiplier of the poll interval\nMultiplier (0 disables)\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
     /* the watchdog's action, a roced extension */
     {CFG, KCONF, "priority-flow-control watch-dog action",
      "priority-flow-control watch-dog action PFCWDACT",
      H_PFC H_WD "What a storm does to its queue (roced extension)\n",
-     cmd_nx_wd_action},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control watch-dog action",
      "no priority-flow-control watch-dog action [PFCWDACT]",
      NO H_PFC H_WD "What a storm does to its queue (roced extension)\n",
-     cmd_nx_wd_action},
+     cmd_nx_setting},
     {CFG, KCONF, "priority-flow-control fixed-restore multiplier",
      "no priority-flow-control fixed-restore multiplier",
      NO H_PFC "Restore a shut queue after a fixed time\n"
               "Multiplier of the poll interval\n",
-     cmd_nx_wd_number},
+     cmd_nx_setting},
 
     /* LLDP and DCBX */
     {CFG, KCONF, "feature lldp", "[no] feature lldp",
      NO H_FEAT "Link Layer Discovery Protocol and DCBX\n", cmd_nx_feature_lldp},
     {CFG, KCONF, "lldp timer", "[no] lldp timer <5-254>",
-     NO H_LLDP "Interval between LLDP frames\nSeconds\n", cmd_nx_lldp_number},
+     NO H_LLDP "Interval between LLDP frames\nSeconds\n", cmd_nx_setting},
     {CFG, KCONF, "lldp timer", "no lldp timer",
-     NO H_LLDP "Interval between LLDP frames\n", cmd_nx_lldp_number},
+     NO H_LLDP "Interval between LLDP frames\n", cmd_nx_setting},
     {CFG, KCONF, "lldp holdtime", "[no] lldp holdtime <10-255>",
      NO H_LLDP "How long neighbours keep roced's information (the TTL "
                "sent)\nSeconds\n",
-     cmd_nx_lldp_number},
+     cmd_nx_setting},
     {CFG, KCONF, "lldp holdtime", "no lldp holdtime",
      NO H_LLDP "How long neighbours keep roced's information (the TTL "
                "sent)\n",
-     cmd_nx_lldp_number},
+     cmd_nx_setting},
     {CFG, KCONF, "lldp reinit", "[no] lldp reinit <1-10>",
      NO H_LLDP "Delay before LLDP starts again on a port\nSeconds\n",
-     cmd_nx_lldp_number},
+     cmd_nx_setting},
     {CFG, KCONF, "lldp reinit", "no lldp reinit",
-     NO H_LLDP "Delay before LLDP starts again on a port\n",
-     cmd_nx_lldp_number},
+     NO H_LLDP "Delay before LLDP starts again on a port\n", cmd_nx_setting},
     {CFG, KCONF, "lldp tlv-select dcbxp",
      "[no] lldp tlv-select dcbxp [egress-queuing]",
      NO H_LLDP "Select the TLVs to send\nDCBX TLVs (PFC, ETS, APP)\n"
@@ -1026,14 +969,25 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no priority-flow-control watch-dog-interval [on|off]",
      NO H_PFC "Enable/Disable PFC watch-dog on this interface\n" H_ONOFF,
      cmd_nx_if_watchdog},
+    {IFP, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
+     "[no] priority-flow-control watch-dog shutdown-multiplier <1-100>",
+     NO H_PFC H_WD "Polls a queue of this port stays paused before it is "
+                   "shut (roced extension)\n"
+                   "Multiplier of the poll interval\n",
+     cmd_nx_setting},
+    {IFP, KCONF, "priority-flow-control watch-dog shutdown-multiplier",
+     "no priority-flow-control watch-dog shutdown-multiplier",
+     NO H_PFC H_WD "Polls a queue of this port stays paused before it is "
+                   "shut (roced extension)\n",
+     cmd_nx_setting},
     {IFP, KCONF, "qdisc-takeover", "[no] qdisc-takeover",
      NO "Replace a root qdisc roced did not create (roced extension)\n",
-     cmd_nx_qdisc_takeover},
+     cmd_nx_setting},
     /* fabric-internal ports, link pause */
     {IFP, KCONF, "fabric-internal", "[no] fabric-internal",
      NO "A port inside the fabric: watch-dog times x "
         "internal-interface-multiplier (roced extension)\n",
-     cmd_nx_fabric_internal},
+     cmd_nx_setting},
     {IFP, KCONF, "flowcontrol", "flowcontrol (receive|send) (on|off)",
      "Configure interface flowcontrol (802.3x link pause)\n"
      "Honour received pause frames\nSend pause frames\n" H_ONOFF,

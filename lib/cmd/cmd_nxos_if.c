@@ -1,8 +1,8 @@
 /* cmd_nxos_if: the interface lines of the NX-OS table (cmd_nxos.c) that
  * real configurations add to the reference one: `interface` with NX-OS's
  * spellings, ranges and lists (ethernet 1/1, Eth1/1-4, Ethernet1/7), an
- * interface's mtu, shutdown and description, and the global `hardware qos
- * pfc mc-drop` and `terminal length`. The rules of cmd_nxos.c hold: check
+ * interface's mtu, shutdown and description, and the global `terminal
+ * length`. The rules of cmd_nxos.c hold: check
  * before changing, `no` of what is absent is an error naming it.
  */
 #include "cmd/cmd_int.h"
@@ -212,13 +212,6 @@ int cmd_nx_description(struct cmd_exec_arg *x)
 	/* Whole field, so that equal policies are equal byte for byte. */
 	memset(i->description, 0, sizeof(i->description));
 	snprintf(i->description, sizeof(i->description), "%s", text);
-	return 0;
-}
-
-/* `hardware qos pfc mc-drop`: kept and shown (see policy.h). */
-int cmd_nx_mc_drop(struct cmd_exec_arg *x)
-{
-	x->p->pfc_mc_drop = !x->pa->negated;
 	return 0;
 }
 

@@ -23,7 +23,32 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/setting.h"
 #include "model/units.h"
+
+/* The rows of PLACE, and of the places nested in it, that differ from
+ * their defaults: one line each, after PREFIX (the nesting). */
+static void cmd_running_settings(enum setting_place place, const void *base,
+                                 const char *prefix, struct strbuf *out)
+{
+	char num[16];
+
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+		uint32_t v = setting_get(s, base);
+
+		if (!setting_place_within(s->place, place) ||
+		    !setting_is_set(s, base))
+			continue;
+		if (s->type == SETTING_BOOL && !(s->flags & SETTING_F_ONOFF))
+			strbuf_printf(out, "%s%s%s\n", prefix, v ? "" : "no ",
+			              s->nxos);
+		else
+			strbuf_printf(
+			    out, "%s%s %s\n", prefix, s->nxos,
+			    setting_value_text(s, v, true, num, sizeof(num)));
+	}
+}
 
 static void cmd_running_descr(const char *d, struct strbuf *out)
 {
@@ -293,11 +318,10 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 		strbuf_printf(out,
 		              " priority-flow-control watch-dog-interval %s\n",
 		              i->watchdog == POLICY_ON ? "on" : "off");
+	cmd_running_settings(SETTING_AT_IFACE_PFC, i, " ", out);
 	cmd_running_iface_policies(i, out);
-	if (i->qdisc_takeover)
-		strbuf_puts(out, " qdisc-takeover\n");
-	if (i->fabric_internal)
-		strbuf_puts(out, " fabric-internal\n");
+	/* qdisc-takeover, fabric-internal, ... */
+	cmd_running_settings(SETTING_AT_IFACE, i, " ", out);
 	if (i->fc_rx)
 		strbuf_puts(out, " flowcontrol receive on\n");
 	if (i->fc_tx)
@@ -334,6 +358,7 @@ static void cmd_running_iface_all(const struct policy *p,
 	              i->pfc_send_tlv ? " send-tlv" : "");
 	strbuf_printf(out, " priority-flow-control watch-dog-interval %s\n",
 	              policy_iface_watchdog(p, i) ? "on" : "off");
+	cmd_running_settings(SETTING_AT_IFACE_PFC, i, " ", out);
 	cmd_running_iface_policies(i, out);
 	strbuf_puts(out, i->qdisc_takeover ? " qdisc-takeover\n"
 	                                   : " no qdisc-takeover\n");
@@ -349,12 +374,8 @@ static void cmd_running_lldp(const struct policy *p, struct strbuf *out)
 
 	if (l->no_feature)
 		strbuf_puts(out, "no feature lldp\n");
-	if (l->timer != POLICY_LLDP_TIMER)
-		strbuf_printf(out, "lldp timer %u\n", l->timer);
-	if (l->holdtime != POLICY_LLDP_HOLDTIME)
-		strbuf_printf(out, "lldp holdtime %u\n", l->holdtime);
-	if (l->reinit != POLICY_LLDP_REINIT)
-		strbuf_printf(out, "lldp reinit %u\n", l->reinit);
+	/* lldp timer, holdtime, reinit */
+	cmd_running_settings(SETTING_AT_LLDP, p, "", out);
 	if (l->no_dcbxp)
 		strbuf_puts(out, "no lldp tlv-select dcbxp\n");
 	else if (l->egress_queuing)
@@ -366,41 +387,11 @@ static void cmd_running_lldp(const struct policy *p, struct strbuf *out)
 
 static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 {
-	const struct policy_pfcwd *w = &p->pfcwd;
-	const char *pfc = "priority-flow-control";
-
 	/* After an interface block these lines would read as the
 	 * interface's: a `!` ends the block (see cmd_parse). */
-	if (p->nifaces &&
-	    (w->enabled || w->poll_ms != POLICY_PFCWD_POLL_MS ||
-	     w->shutdown_mult != POLICY_PFCWD_SHUTDOWN_MULT ||
-	     w->internal_if_mult != POLICY_PFCWD_INTERNAL_IF_MULT ||
-	     w->auto_restore_mult != POLICY_PFCWD_AUTO_RESTORE_MULT ||
-	     w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT ||
-	     w->action != POLICY_PFCWD_DROP))
+	if (p->nifaces && setting_place_written(SETTING_AT_PFC, p, false))
 		strbuf_puts(out, "!\n");
-
-	if (w->enabled)
-		strbuf_printf(out, "%s watch-dog-interval on\n", pfc);
-	if (w->poll_ms != POLICY_PFCWD_POLL_MS)
-		strbuf_printf(out, "%s watch-dog interval %u\n", pfc,
-		              w->poll_ms);
-	if (w->shutdown_mult != POLICY_PFCWD_SHUTDOWN_MULT)
-		strbuf_printf(out, "%s watch-dog shutdown-multiplier %u\n", pfc,
-		              w->shutdown_mult);
-	if (w->internal_if_mult != POLICY_PFCWD_INTERNAL_IF_MULT)
-		strbuf_printf(out,
-		              "%s watch-dog internal-interface-multiplier %u\n",
-		              pfc, w->internal_if_mult);
-	if (w->auto_restore_mult != POLICY_PFCWD_AUTO_RESTORE_MULT)
-		strbuf_printf(out, "%s auto-restore multiplier %u\n", pfc,
-		              w->auto_restore_mult);
-	if (w->fixed_restore_mult != POLICY_PFCWD_FIXED_RESTORE_MULT)
-		strbuf_printf(out, "%s fixed-restore multiplier %u\n", pfc,
-		              w->fixed_restore_mult);
-	if (w->action != POLICY_PFCWD_DROP)
-		strbuf_printf(out, "%s watch-dog action %s\n", pfc,
-		              policy_pfcwd_action_name(w->action));
+	cmd_running_settings(SETTING_AT_PFC, p, "", out);
 }
 
 /* The QoS definitions: class-maps, policy-maps and system qos. */
@@ -411,8 +402,8 @@ static void cmd_running_qos(const struct policy *p, struct strbuf *out)
 	cmd_running_map_queuing(p, out);
 	cmd_running_nq(p, out);
 	cmd_running_system(p, out);
-	if (p->pfc_mc_drop)
-		strbuf_puts(out, "hardware qos pfc mc-drop\n");
+	/* hardware qos pfc mc-drop */
+	cmd_running_settings(SETTING_AT_TOP, p, "", out);
 }
 
 static void cmd_running_text(const struct policy *policy, const char *section,

@@ -459,7 +459,8 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	conf_where_of(where, sizeof(where), CONF_K_PRIORITY_FLOW_CONTROL,
 	              iwhere);
-	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	conf_check_place_keys(c, g, where, keys, CONF_NKEYS(keys),
+	                      SETTING_AT_IFACE_PFC);
 	if (conf_string(c, g, CONF_K_MODE, where, mode, sizeof(mode), &line) >
 	    0) {
 		m = policy_pfc_mode_parse(mode);
@@ -477,6 +478,7 @@ static void conf_iface_pfc(struct conf_ctx *c, const config_setting_t *e,
 	if (conf_bool(c, g, CONF_K_WATCH_DOG_INTERVAL, where, &wd, NULL) > 0)
 		i->watchdog = wd ? POLICY_ON : POLICY_OFF;
 	conf_bool(c, g, CONF_K_SEND_TLV, where, &i->pfc_send_tlv, NULL);
+	conf_settings(c, g, SETTING_AT_IFACE_PFC, i, where);
 }
 
 /* --- LLDP and DCBX --- */
@@ -529,18 +531,6 @@ static void conf_iface_lldp(struct conf_ctx *c, const config_setting_t *e,
 		i->lldp.has_agent = true;
 }
 
-/* Store a timer that fits 32 bits; the range is judged by
- * policy_validate(). */
-static void conf_lldp_int(struct conf_ctx *c, const config_setting_t *g,
-                          enum conf_key key, const char *where, long long lo,
-                          long long hi, uint32_t *out, unsigned *line)
-{
-	long long v;
-
-	if (conf_int(c, g, key, where, lo, hi, 0, UINT32_MAX, &v, line) > 0)
-		*out = (uint32_t)v;
-}
-
 static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
 {
 	static const enum conf_key keys[] = {
@@ -559,16 +549,13 @@ static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
 	if (!g)
 		return;
 	l->line = conf_line(g);
-	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	conf_check_place_keys(c, g, where, keys, CONF_NKEYS(keys),
+	                      SETTING_AT_LLDP);
 	if (conf_bool(c, g, CONF_K_FEATURE, where, &v, NULL) > 0)
 		l->no_feature = !v;
-	conf_lldp_int(c, g, CONF_K_TIMER, where, POLICY_LLDP_TIMER_MIN,
-	              POLICY_LLDP_TIMER_MAX, &l->timer, &l->timer_line);
-	conf_lldp_int(c, g, CONF_K_HOLDTIME, where, POLICY_LLDP_HOLDTIME_MIN,
-	              POLICY_LLDP_HOLDTIME_MAX, &l->holdtime,
-	              &l->holdtime_line);
-	conf_lldp_int(c, g, CONF_K_REINIT, where, POLICY_LLDP_REINIT_MIN,
-	              POLICY_LLDP_REINIT_MAX, &l->reinit, &l->reinit_line);
+	/* timer, holdtime, reinit: stored when they fit 32 bits, the
+	 * range judged by policy_validate() */
+	conf_settings(c, g, SETTING_AT_LLDP, c->p, where);
 	conf_dcbx_agent(c, g, where, &l->agent, &l->agent_line);
 	t = conf_typed(c, g, CONF_K_TLV_SELECT, where, CONFIG_TYPE_GROUP);
 	if (!t)
@@ -583,8 +570,7 @@ static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
 
 /* --- fabric-internal ports and link pause --- */
 
-/* `fabric-internal = true;` and `flowcontrol = { receive = true; send =
- * false; };` of interface I. */
+/* `flowcontrol = { receive = true; send = false; };` of interface I. */
 static void conf_iface_flow(struct conf_ctx *c, const config_setting_t *e,
                             const char *iwhere, struct policy_iface *i)
 {
@@ -593,9 +579,6 @@ static void conf_iface_flow(struct conf_ctx *c, const config_setting_t *e,
 	char where[CONF_SUBWHERE_MAX];
 	bool v;
 
-	if (conf_bool(c, e, CONF_K_FABRIC_INTERNAL, iwhere, &v,
-	              &i->fabric_internal_line) > 0)
-		i->fabric_internal = v;
 	g = conf_typed(c, e, CONF_K_FLOWCONTROL, iwhere, CONFIG_TYPE_GROUP);
 	if (!g)
 		return;
@@ -605,29 +588,6 @@ static void conf_iface_flow(struct conf_ctx *c, const config_setting_t *e,
 		i->fc_rx = v;
 	if (conf_bool(c, g, CONF_K_SEND, where, &v, &i->fc_tx_line) > 0)
 		i->fc_tx = v;
-}
-
-/* The watchdog's action, a roced extension, in the watch-dog group. */
-static void conf_pfcwd_action(struct conf_ctx *c, const config_setting_t *wd,
-                              const char *where, struct policy_pfcwd *w)
-{
-	char v[32];
-	int a;
-
-	if (conf_string(c, wd, CONF_K_ACTION, where, v, sizeof(v),
-	                &w->action_line) <= 0)
-		return;
-	a = policy_pfcwd_action_parse(v);
-	if (a < 0) {
-		char acts[64];
-
-		policy_pfcwd_action_expected(acts, sizeof(acts));
-		diag_err(c->d, w->action_line,
-		         "invalid %s '%s' in %s, expected %s",
-		         conf_key_name(CONF_K_ACTION), v, where, acts);
-		return;
-	}
-	w->action = (enum policy_pfcwd_action)a;
 }
 
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
@@ -650,13 +610,13 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	const config_setting_t *sp;
 	struct policy_iface *i;
 	unsigned line = conf_line(e);
-	bool takeover = false;
 
 	if (conf_name(c, e, conf_key_name(CONF_K_INTERFACE), name, sizeof(name),
 	              &line))
 		return;
 	snprintf(where, sizeof(where), "interface %s", name);
-	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
+	conf_check_place_keys(c, e, where, keys, CONF_NKEYS(keys),
+	                      SETTING_AT_IFACE);
 	i = policy_add_iface(c->p, name);
 	if (!i) {
 		conf_oom(c, e);
@@ -668,8 +628,8 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	conf_iface_pfc(c, e, where, i);
 	conf_iface_flow(c, e, where, i);
 	conf_iface_lldp(c, e, where, i);
-	if (conf_bool(c, e, CONF_K_QDISC_TAKEOVER, where, &takeover, NULL) > 0)
-		i->qdisc_takeover = takeover;
+	/* qdisc-takeover, fabric-internal, ... */
+	conf_settings(c, e, SETTING_AT_IFACE, i, where);
 	conf_nx_iface(c, e, where, i);
 	sp = conf_typed(c, e, CONF_K_SERVICE_POLICY, where, CONFIG_TYPE_GROUP);
 	if (!sp)
@@ -682,18 +642,6 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	            sizeof(i->queuing_output), &i->queuing_output_line);
 	conf_string(c, sp, CONF_K_QUEUING_INPUT, spwhere, i->queuing_input,
 	            sizeof(i->queuing_input), &i->queuing_input_line);
-}
-
-/* Store a watchdog number that fits 32 bits; the range is checked by
- * policy_validate(). */
-static void conf_wd_int(struct conf_ctx *c, const config_setting_t *g,
-                        enum conf_key key, const char *where, long long lo,
-                        long long hi, uint32_t *out, unsigned *line)
-{
-	long long v;
-
-	if (conf_int(c, g, key, where, lo, hi, 0, UINT32_MAX, &v, line) > 0)
-		*out = (uint32_t)v;
 }
 
 static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
@@ -714,28 +662,18 @@ static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 	if (!g)
 		return;
 	w->line = conf_line(g);
-	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
-	conf_bool(c, g, CONF_K_WATCH_DOG_INTERVAL, where, &w->enabled, NULL);
-	conf_wd_int(c, g, CONF_K_AUTO_RESTORE_MULTIPLIER, where, 0,
-	            POLICY_PFCWD_MULT_MAX, &w->auto_restore_mult,
-	            &w->auto_restore_line);
-	conf_wd_int(c, g, CONF_K_FIXED_RESTORE_MULTIPLIER, where, 0,
-	            POLICY_PFCWD_MULT_MAX, &w->fixed_restore_mult,
-	            &w->fixed_restore_line);
+	conf_check_place_keys(c, g, where, keys, CONF_NKEYS(keys),
+	                      SETTING_AT_PFC);
+	/* The numbers are stored when they fit 32 bits; their ranges are
+	 * judged by policy_validate(). */
+	conf_settings(c, g, SETTING_AT_PFC, c->p, where);
 	wd = conf_typed(c, g, CONF_K_WATCH_DOG, where, CONFIG_TYPE_GROUP);
 	if (!wd)
 		return;
 	conf_where_of(wdwhere, sizeof(wdwhere), CONF_K_WATCH_DOG, where);
-	conf_check_keys(c, wd, wdwhere, wd_keys, CONF_NKEYS(wd_keys));
-	conf_wd_int(c, wd, CONF_K_INTERVAL, wdwhere, POLICY_PFCWD_POLL_MIN,
-	            POLICY_PFCWD_POLL_MAX, &w->poll_ms, &w->poll_line);
-	conf_wd_int(c, wd, CONF_K_SHUTDOWN_MULTIPLIER, wdwhere, 1,
-	            POLICY_PFCWD_MULT_MAX, &w->shutdown_mult,
-	            &w->shutdown_line);
-	conf_wd_int(c, wd, CONF_K_INTERNAL_INTERFACE_MULTIPLIER, wdwhere, 1,
-	            POLICY_PFCWD_MULT_MAX, &w->internal_if_mult,
-	            &w->internal_if_line);
-	conf_pfcwd_action(c, wd, wdwhere, w);
+	conf_check_place_keys(c, wd, wdwhere, wd_keys, CONF_NKEYS(wd_keys),
+	                      SETTING_AT_PFC_WD);
+	conf_settings(c, wd, SETTING_AT_PFC_WD, c->p, wdwhere);
 }
 
 static void conf_root(struct conf_ctx *c, const config_setting_t *root)
@@ -749,9 +687,9 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                     CONF_K_LLDP};
 	const config_setting_t *ifs;
 
-	conf_check_keys(c, root, "the top level", keys, CONF_NKEYS(keys));
-	conf_bool(c, root, CONF_K_HARDWARE_QOS_PFC_MC_DROP, "the top level",
-	          &c->p->pfc_mc_drop, NULL);
+	conf_check_place_keys(c, root, "the top level", keys, CONF_NKEYS(keys),
+	                      SETTING_AT_TOP);
+	conf_settings(c, root, SETTING_AT_TOP, c->p, "the top level");
 	conf_class_maps(c, root);
 	conf_policy_maps(c, root);
 	conf_system(c, root);

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "conf/conf.h"
 #include "model/policy.h"
+#include "model/setting.h"
 
 struct conf_ctx {
 	struct policy *p;
@@ -84,6 +85,16 @@ int conf_name(struct conf_ctx *c, const config_setting_t *e, const char *what,
 /* Report decimal literals of TEXT that libconfig 1.5 wraps, and note
  * their lines in C. */
 void conf_scan_wrapped(struct conf_ctx *c, const char *text);
+
+/* --- the scalar settings of model/setting.h (conf_value.c) --- */
+
+/* conf_check_keys with KEYS and the keys of PLACE's rows. */
+void conf_check_place_keys(struct conf_ctx *c, const config_setting_t *grp,
+                           const char *where, const enum conf_key *keys,
+                           size_t n, enum setting_place place);
+/* Read every row of PLACE from GRP into BASE (the place's struct). */
+void conf_settings(struct conf_ctx *c, const config_setting_t *grp,
+                   enum setting_place place, void *base, const char *where);
 
 /* --- the Nexus 9000 additions (conf_nexus.c) --- */
 

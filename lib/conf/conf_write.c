@@ -16,6 +16,7 @@
 
 #include "conf/conf.h"
 #include "base/strbuf.h"
+#include "model/setting.h"
 #include "model/units.h"
 
 /* Drop the blanks that items and indents leave at the end of SB. */
@@ -94,6 +95,62 @@ static void conf_write_set(struct strbuf *sb, enum conf_key key, uint64_t mask)
 	}
 	policy_list_format(mask, buf, sizeof(buf));
 	strbuf_printf(sb, "%s = \"%s\"; ", conf_key_name(key), buf);
+}
+
+/* "key = value; " of row S in BASE. */
+static void conf_write_setting(struct strbuf *sb, const struct setting *s,
+                               const void *base)
+{
+	uint32_t v = setting_get(s, base);
+	char num[16];
+
+	strbuf_printf(sb, "%s = ", s->conf);
+	if (s->type == SETTING_ENUM)
+		conf_write_quoted(
+		    sb, setting_value_text(s, v, false, num, sizeof(num)));
+	else
+		strbuf_puts(sb,
+		            setting_value_text(s, v, false, num, sizeof(num)));
+	strbuf_puts(sb, "; ");
+}
+
+/* The rows of PLACE in BASE that the file holds, each on a line of its
+ * own at INDENT (NL) or after each other on the current line. A nested
+ * place's group comes where its first row is. */
+static void conf_write_settings(struct strbuf *sb, enum setting_place place,
+                                const void *base, unsigned indent, bool nl)
+{
+	bool opened[SETTING_NPLACES] = {false};
+
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+		enum setting_place sub = s->place;
+
+		if (sub == place) {
+			if (!setting_written(s, base, true))
+				continue;
+			if (nl)
+				conf_write_nl(sb, indent);
+			conf_write_setting(sb, s, base);
+			continue;
+		}
+		while (setting_place_nested(sub) &&
+		       setting_place_parent(sub) != place)
+			sub = setting_place_parent(sub);
+		if (!setting_place_nested(sub) ||
+		    setting_place_parent(sub) != place || opened[sub])
+			continue;
+		opened[sub] = true;
+		if (!setting_place_written(sub, base, true))
+			continue;
+		if (nl)
+			conf_write_nl(sb, indent);
+		strbuf_printf(sb, "%s = { ", setting_place_key(sub));
+		conf_write_settings(sb, sub, base, indent + 1, nl);
+		if (nl)
+			conf_write_nl(sb, indent);
+		strbuf_puts(sb, nl ? "};" : "}; ");
+	}
 }
 
 /* Opens "KEY = (" at INDENT; entries follow at INDENT + 1. */
@@ -437,9 +494,8 @@ static void conf_write_lldp(struct strbuf *sb, const struct policy *p)
 {
 	const struct policy_lldp *l = &p->lldp;
 
-	if (!l->no_feature && l->timer == POLICY_LLDP_TIMER &&
-	    l->holdtime == POLICY_LLDP_HOLDTIME &&
-	    l->reinit == POLICY_LLDP_REINIT && !l->no_dcbxp &&
+	if (!l->no_feature &&
+	    !setting_place_written(SETTING_AT_LLDP, p, true) && !l->no_dcbxp &&
 	    !l->egress_queuing && l->agent == POLICY_DCBX_AGENT_ROCED)
 		return;
 	strbuf_puts(sb, "\n");
@@ -448,18 +504,7 @@ static void conf_write_lldp(struct strbuf *sb, const struct policy *p)
 		conf_write_nl(sb, 1);
 		conf_write_bool(sb, CONF_K_FEATURE, false);
 	}
-	if (l->timer != POLICY_LLDP_TIMER) {
-		conf_write_nl(sb, 1);
-		conf_write_uint(sb, CONF_K_TIMER, l->timer);
-	}
-	if (l->holdtime != POLICY_LLDP_HOLDTIME) {
-		conf_write_nl(sb, 1);
-		conf_write_uint(sb, CONF_K_HOLDTIME, l->holdtime);
-	}
-	if (l->reinit != POLICY_LLDP_REINIT) {
-		conf_write_nl(sb, 1);
-		conf_write_uint(sb, CONF_K_REINIT, l->reinit);
-	}
+	conf_write_settings(sb, SETTING_AT_LLDP, p, 1, true);
 	if (l->no_dcbxp || l->egress_queuing) {
 		conf_write_nl(sb, 1);
 		conf_write_group(sb, CONF_K_TLV_SELECT);
@@ -494,7 +539,8 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		conf_write_uint(sb, CONF_K_MTU, f->mtu);
 	if (f->shutdown != POLICY_INHERIT)
 		conf_write_bool(sb, CONF_K_SHUTDOWN, f->shutdown == POLICY_ON);
-	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT) {
+	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT ||
+	    setting_place_written(SETTING_AT_IFACE_PFC, f, true)) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_PRIORITY_FLOW_CONTROL);
 		if (f->pfc_mode != POLICY_PFC_AUTO)
@@ -505,17 +551,12 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 			                f->watchdog == POLICY_ON);
 		if (f->pfc_send_tlv)
 			conf_write_bool(sb, CONF_K_SEND_TLV, true);
+		conf_write_settings(sb, SETTING_AT_IFACE_PFC, f, 3, false);
 		strbuf_puts(sb, "};");
 	}
-	if (f->qdisc_takeover) {
-		conf_write_nl(sb, 2);
-		conf_write_bool(sb, CONF_K_QDISC_TAKEOVER, true);
-	}
-	/* fabric-internal ports, link pause */
-	if (f->fabric_internal) {
-		conf_write_nl(sb, 2);
-		conf_write_bool(sb, CONF_K_FABRIC_INTERNAL, true);
-	}
+	/* qdisc-takeover, fabric-internal, ... */
+	conf_write_settings(sb, SETTING_AT_IFACE, f, 2, true);
+	/* link pause */
 	if (f->fc_rx || f->fc_tx) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_FLOWCONTROL);
@@ -561,38 +602,27 @@ static void conf_write_ifaces(struct strbuf *sb, const struct policy *p)
 	strbuf_puts(sb, ");\n\n");
 }
 
+/* The watchdog's group: its timers always spelt out. */
 static void conf_write_pfcwd(struct strbuf *sb, const struct policy *p)
 {
-	const struct policy_pfcwd *w = &p->pfcwd;
-
 	conf_write_group(sb, CONF_K_PRIORITY_FLOW_CONTROL);
-	conf_write_nl(sb, 1);
-	conf_write_bool(sb, CONF_K_WATCH_DOG_INTERVAL, w->enabled);
-	conf_write_nl(sb, 1);
-	conf_write_group(sb, CONF_K_WATCH_DOG);
-	conf_write_nl(sb, 2);
-	conf_write_uint(sb, CONF_K_INTERVAL, w->poll_ms);
-	conf_write_nl(sb, 2);
-	conf_write_uint(sb, CONF_K_SHUTDOWN_MULTIPLIER, w->shutdown_mult);
-	conf_write_nl(sb, 2);
-	conf_write_uint(sb, CONF_K_INTERNAL_INTERFACE_MULTIPLIER,
-	                w->internal_if_mult);
-	/* roced's extension, written only when it is not the default */
-	if (w->action != POLICY_PFCWD_DROP) {
-		conf_write_nl(sb, 2);
-		conf_write_str(sb, CONF_K_ACTION,
-		               policy_pfcwd_action_name(w->action));
-	}
-	conf_write_nl(sb, 1);
-	strbuf_puts(sb, "};");
-	conf_write_nl(sb, 1);
-	conf_write_uint(sb, CONF_K_AUTO_RESTORE_MULTIPLIER,
-	                w->auto_restore_mult);
-	conf_write_nl(sb, 1);
-	conf_write_uint(sb, CONF_K_FIXED_RESTORE_MULTIPLIER,
-	                w->fixed_restore_mult);
+	conf_write_settings(sb, SETTING_AT_PFC, p, 1, true);
 	conf_write_nl(sb, 0);
 	strbuf_puts(sb, "};\n");
+}
+
+/* The top level's own settings, each after a blank line. */
+static void conf_write_top(struct strbuf *sb, const struct policy *p)
+{
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+
+		if (s->place != SETTING_AT_TOP || !setting_written(s, p, true))
+			continue;
+		strbuf_puts(sb, "\n");
+		conf_write_setting(sb, s, p);
+		conf_write_nl(sb, 0);
+	}
 }
 
 char *conf_write_string(const struct policy *p)
@@ -607,9 +637,7 @@ char *conf_write_string(const struct policy *p)
 	conf_write_system(&sb, p);
 	conf_write_ifaces(&sb, p);
 	conf_write_pfcwd(&sb, p);
-	if (p->pfc_mc_drop)
-		strbuf_printf(&sb, "\n%s = true;\n",
-		              conf_key_name(CONF_K_HARDWARE_QOS_PFC_MC_DROP));
+	conf_write_top(&sb, p);
 	conf_write_lldp(&sb, p);
 	if (sb.oom) {
 		strbuf_free(&sb);

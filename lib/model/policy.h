@@ -262,6 +262,11 @@ struct policy_iface {
 	 * pause, which excludes PFC on the port. */
 	bool fc_rx, fc_tx;
 	unsigned fabric_internal_line, fc_rx_line, fc_tx_line;
+	/* `priority-flow-control watch-dog shutdown-multiplier N` on the
+	 * port: its own detection time in polls, over the global one (0 =
+	 * the global one; roced extension). */
+	uint32_t wd_shutdown_mult;
+	unsigned wd_shutdown_line;
 	struct policy_iface_lldp lldp;
 	unsigned line;
 	unsigned qos_input_line, queuing_output_line;

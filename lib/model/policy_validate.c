@@ -29,6 +29,7 @@
 #include <strings.h>
 
 #include "model/policy.h"
+#include "model/setting.h"
 #include "model/units.h"
 
 /* Report VALUE outside LO-HI with the wording the loader uses. */
@@ -790,6 +791,7 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_pfcwd(p, d);
 	policy_validate_pfc(p, d);
 	policy_lldp_validate(p, d);
+	setting_validate(p, d);
 	return (int)(d->nerrors - errors);
 }
 

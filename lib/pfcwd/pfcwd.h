@@ -85,6 +85,11 @@ struct pfcwd_config {
  * pause legitimately lasts longer inside a fabric. */
 void pfcwd_config_from_policy(const struct policy_pfcwd *w, bool internal,
                               struct pfcwd_config *c);
+/* The same for a port with its own shutdown-multiplier SHUTDOWN_MULT
+ * (0: the global one of W), which replaces W's; internal-interface-
+ * multiplier still multiplies it on a fabric-internal port. */
+void pfcwd_config_port(const struct policy_pfcwd *w, bool internal,
+                       uint32_t shutdown_mult, struct pfcwd_config *c);
 
 /* One poll's reading of a queue's counters. Counters are cumulative (they
  * only grow; one that went back, a port replaced or a counter cleared, is

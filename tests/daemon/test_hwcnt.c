@@ -369,6 +369,40 @@ static void test_storm_live(void **state)
 	rig_free(&g);
 }
 
+/* Polls of storm until the queue is shut on a port whose own
+ * shutdown-multiplier is MULT (0: the global one, 1 in the file). */
+static unsigned storm_polls(unsigned mult)
+{
+	struct rig g;
+	unsigned polls = 0;
+
+	rig_init(&g);
+	assert_int_equal(g.p.pfcwd.shutdown_mult, 1);
+	g.p.ifaces[0].wd_shutdown_mult = mult;
+	rig_apply(&g);
+	rig_poll(&g, false); /* the first sample */
+	rig_poll(&g, false);
+	while (rig_port(&g)->q[3].state != PFCWD_SHUTDOWN && polls < 50) {
+		rig_poll(&g, true);
+		polls++;
+	}
+	assert_int_equal(rig_port(&g)->q[3].state, PFCWD_SHUTDOWN);
+	rig_free(&g);
+	return polls;
+}
+
+/* A port's own shutdown-multiplier is the number of stuck polls before
+ * its queue is shut, in place of the global one: the first storm poll
+ * finds the packets the queue sent before it (test_storm_live), each
+ * further one is stuck. */
+static void test_port_multiplier(void **state)
+{
+	(void)state;
+	assert_int_equal(storm_polls(0), 2);
+	assert_int_equal(storm_polls(1), 2);
+	assert_int_equal(storm_polls(4), 5);
+}
+
 /* A driver that stops counting once PFC is off (the pause still comes):
  * silence proves nothing, so the queue is restored on trial after the
  * auto-restore time from the storm; the storm is still there, and the
@@ -496,6 +530,7 @@ int main(void)
 	    cmocka_unit_test(test_live),
 	    cmocka_unit_test(test_storm_live),
 	    cmocka_unit_test(test_storm_not_live),
+	    cmocka_unit_test(test_port_multiplier),
 	    cmocka_unit_test(test_no_storm),
 	    cmocka_unit_test(test_adopted),
 	};

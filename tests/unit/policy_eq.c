@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "model/setting.h"
 #include "policy_eq.h"
 
 /* Source lines differ between a file, its rewrite and the CLI: clear
@@ -61,6 +62,20 @@ static void strip_lines(struct policy *p)
 		f->fabric_internal_line = f->fc_rx_line = f->fc_tx_line = 0;
 		f->lldp.willing_line = f->lldp.agent_line = 0;
 	}
+	/* and those of every row of the settings table */
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+		unsigned *line;
+
+		if (s->scope == SETTING_GLOBAL) {
+			if ((line = setting_line(s, p)))
+				*line = 0;
+			continue;
+		}
+		for (size_t i = 0; i < p->nifaces; i++)
+			if ((line = setting_line(s, &p->ifaces[i])))
+				*line = 0;
+	}
 }
 
 #define ASSERT_ARRAY_EQUAL(a, b, arr, n)                                       \
@@ -79,6 +94,26 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_int_equal(policy_copy(&b, b0), 0);
 	strip_lines(&a);
 	strip_lines(&b);
+	/* Each setting of the table by name first, for a message that says
+	 * which. */
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+
+		if (s->scope == SETTING_GLOBAL) {
+			if (setting_get(s, &a) != setting_get(s, &b))
+				fail_msg("%s: %u != %u", s->nxos,
+				         setting_get(s, &a),
+				         setting_get(s, &b));
+			continue;
+		}
+		for (size_t i = 0; i < a.nifaces && i < b.nifaces; i++)
+			if (setting_get(s, &a.ifaces[i]) !=
+			    setting_get(s, &b.ifaces[i]))
+				fail_msg("%s of %s: %u != %u", s->nxos,
+				         a.ifaces[i].name,
+				         setting_get(s, &a.ifaces[i]),
+				         setting_get(s, &b.ifaces[i]));
+	}
 	ASSERT_ARRAY_EQUAL(&a, &b, class_qos, nclass_qos);
 	ASSERT_ARRAY_EQUAL(&a, &b, map_queuing, nmap_queuing);
 	ASSERT_ARRAY_EQUAL(&a, &b, class_nq, nclass_nq);

@@ -478,6 +478,46 @@ static void test_watchdog(void **state)
 	policy_free(&p);
 }
 
+/* A port's own detection multiplier (an interface row of the settings
+ * table): set apart from the global one, in the interface's
+ * running-config, and `no` as NX-OS's numbers have it. */
+static void test_watchdog_port(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	char *t;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("interface swp1",
+	                 "priority-flow-control watch-dog shutdown-multiplier "
+	                 "3"));
+	assert_int_equal(p.ifaces[0].wd_shutdown_mult, 3);
+	assert_int_equal(p.pfcwd.shutdown_mult, POLICY_PFCWD_SHUTDOWN_MULT);
+	t = tc_running(&p, "interface swp1");
+	assert_string_equal(t, "interface swp1\n"
+	                       "  priority-flow-control watch-dog "
+	                       "shutdown-multiplier 3\n");
+	free(t);
+	tc_apply_bad(&p, &c,
+	             "no priority-flow-control watch-dog shutdown-multiplier 5",
+	             "is 3, not 5", 55);
+	tc_apply(&p, &c,
+	         "no priority-flow-control watch-dog shutdown-multiplier 3");
+	assert_int_equal(p.ifaces[0].wd_shutdown_mult, 0);
+	tc_apply_bad(&p, &c,
+	             "no priority-flow-control watch-dog shutdown-multiplier",
+	             "is not configured", 0);
+	/* the global line, after the block is ended, is the global one */
+	tc_apply(&p, &c, "exit");
+	tc_apply(&p, &c,
+	         "priority-flow-control watch-dog shutdown-multiplier 4");
+	assert_int_equal(p.pfcwd.shutdown_mult, 4);
+	assert_int_equal(p.ifaces[0].wd_shutdown_mult, 0);
+	policy_free(&p);
+}
+
 /* cmd_apply_line is all or nothing, and takes only configuration. */
 static void test_apply_refusals(void **state)
 {
@@ -725,6 +765,7 @@ int main(void)
 	    cmocka_unit_test(test_interface_kinds),
 	    cmocka_unit_test(test_interface_ranges),
 	    cmocka_unit_test(test_watchdog),
+	    cmocka_unit_test(test_watchdog_port),
 	    cmocka_unit_test(test_apply_refusals),
 	    cmocka_unit_test(test_validate_interactive),
 	    cmocka_unit_test(test_wred_threshold_limit),

@@ -312,6 +312,20 @@ const struct bad_case test_conf_bad[] = {
      "auto-restore-multiplier 101 in priority-flow-control is out of range, "
      "expected 0-100",
      0},
+    {"a port's detection multiplier too large",
+     "interface = ( { name = \"swp1\";\n"
+     "  priority-flow-control = { shutdown-multiplier = 101; }; } );\n",
+     2,
+     "shutdown-multiplier 101 in priority-flow-control of interface swp1 "
+     "is out of range, expected 1-100",
+     0},
+    {"a port's detection multiplier of 0",
+     "interface = ( { name = \"swp1\";\n"
+     "  priority-flow-control = { shutdown-multiplier = 0; }; } );\n",
+     2,
+     "shutdown-multiplier 0 in priority-flow-control of interface swp1 is "
+     "out of range, expected 1-100",
+     0},
     {"watchdog boolean",
      "priority-flow-control = {\n  watch-dog-interval = \"yes\";\n};\n", 2,
      "invalid watch-dog-interval 'yes' in priority-flow-control, expected "

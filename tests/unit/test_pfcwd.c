@@ -109,6 +109,27 @@ static void test_config(void **state)
 	assert_int_equal(c.detect_ms, 100);
 }
 
+/* A port's own shutdown-multiplier replaces the global one, on a
+ * fabric-internal port times internal-interface-multiplier still; 0
+ * leaves the global one; the restore times stay the global ones. */
+static void test_config_port(void **state)
+{
+	struct policy p;
+	struct pfcwd_config c;
+
+	(void)state;
+	policy_init(&p);
+	p.pfcwd.shutdown_mult = 3;
+	pfcwd_config_port(&p.pfcwd, false, 7, &c);
+	assert_int_equal(c.detect_ms, 700);
+	assert_int_equal(c.auto_restore_ms, 1000);
+	pfcwd_config_port(&p.pfcwd, true, 7, &c);
+	assert_int_equal(c.detect_ms, 1400);
+	assert_int_equal(c.auto_restore_ms, 2000);
+	pfcwd_config_port(&p.pfcwd, false, 0, &c);
+	assert_int_equal(c.detect_ms, 300);
+}
+
 /* Detection after shutdown-multiplier polls of the condition, through
  * wait-to-shutdown; the action's input follows. */
 static void test_detect(void **state)
@@ -735,6 +756,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),
 	    cmocka_unit_test(test_config),
+	    cmocka_unit_test(test_config_port),
 	    cmocka_unit_test(test_detect),
 	    cmocka_unit_test(test_clean_poll_resets),
 	    cmocka_unit_test(test_condition_parts),
