@@ -13,6 +13,8 @@
 #     frames from the peer counted on the port, priority and direction
 #     they came in on, kernel writes, a refused reload (failure counted,
 #     last reload success 0) and an accepted one;
+#   - a port whose link goes away: the text stays valid, the port has
+#     its info, presence 0 and mode, no counters;
 #   - roced removes the file when it stops;
 #   - the shipped alert rules pass `promtool check rules` and their unit
 #     tests (`promtool test rules`).
@@ -138,6 +140,19 @@ wait_for 5 sh -c '[ "$(grep -c "metrics: writing .* again" "$1")" -gt "$2" ]' - 
 	t_fail "not written again once the directory is writable"
 grep 'metrics:' "$t_tmp/log"
 echo "ok: read-only directory logged once, written again after"
+
+# --- a port that goes away: still valid, nothing but its presence ---
+$IP -n "$sw" link del "$odd"
+sleep 1.5
+shw 'show metrics' >"$t_tmp/show.prom"
+promtool check metrics <"$t_tmp/show.prom" || t_fail "promtool check metrics refuses show metrics without the odd port's link"
+cp "$tf/roced.prom" "$t_tmp/file.prom"
+promtool check metrics <"$t_tmp/file.prom" || t_fail "promtool check metrics refuses the textfile without the odd port's link"
+grep -q '^roced_port_present{port="q\\"2\\\\a"} 0$' "$t_tmp/show.prom" ||
+	t_fail "the odd port is not shown absent: $(grep '^roced_port_present' "$t_tmp/show.prom")"
+n=$(grep -c 'port="q\\"2' "$t_tmp/show.prom")
+[ "$n" = 5 ] || t_fail "the port that went away has $n samples, expected 5 (info, presence, 3 modes): $(grep 'port="q' "$t_tmp/show.prom")"
+echo "ok: a port gone, its info, presence 0 and mode alone"
 
 t_roced_stop
 [ ! -e "$tf/roced.prom" ] || t_fail "roced left its textfile behind when it stopped"
