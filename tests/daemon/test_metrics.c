@@ -11,6 +11,7 @@
  *     the format checks every line), the samples with their labels, the
  *     odd name escaped and read back, the gone port with nothing but
  *     its info, presence and mode;
+ *   - a hardware port: what its driver does not count has no sample;
  *   - the text is the JSON's rendering, `show metrics` takes no
  *     argument, and the values' formatting;
  *   - the textfile's atomic write: whole file, mode 0644, no temporary
@@ -400,6 +401,64 @@ static void test_metrics_text(void **state)
 	strbuf_free(&text);
 }
 
+/* A hardware DCB port whose driver counts PFC frames but not XON, and
+ * pause time on priority 3 only, and counts link pause: what it does
+ * not count has no sample (never a 0), and whether a priority is
+ * paused now, which no driver says, neither. */
+static void test_metrics_hardware(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct plan_port hw;
+	struct show_port_state *st = &f->st[0];
+	struct show_query q = {.kind = CTL_SHOW_METRICS};
+	struct json_object *d;
+	struct strbuf text;
+	struct expo e = {0};
+	const char *t;
+
+	hw = *f->plans[0];
+	hw.dcb.software = false;
+	f->plans[0] = &hw;
+	st->hwcnt = true;
+	st->hw_dcb = true;
+	st->dcb = true;
+	st->pfc_en = 1u << 3;
+	st->hw_xon = 0;
+	st->hw_dur = 1u << 3;
+	st->rx_pause[3] = 11;
+	st->tx_pause[3] = 12;
+	st->held_ms[3] = 250;
+	st->pause = st->pause_counted = true;
+	st->rx_pause_frames = 5;
+	st->tx_pause_frames = 6;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	expo_check(t, &e);
+	assert_non_null(strstr(t, "roced_port_info{port=\"swp1\",alias=\""
+	                          "Ethernet1/1\",dcb=\"hardware\"} 1\n"));
+	assert_non_null(strstr(t, "roced_pfc_pause_frames_total{port=\"swp1\","
+	                          "priority=\"3\",direction=\"rx\"} 11\n"));
+	assert_non_null(strstr(t, "roced_pfc_pause_frames_total{port=\"swp1\","
+	                          "priority=\"3\",direction=\"tx\"} 12\n"));
+	assert_null(strstr(t, "roced_pfc_xon_frames_total"));
+	assert_null(strstr(t, "roced_pfc_paused{"));
+	assert_non_null(strstr(t,
+	                       "roced_pfc_paused_seconds_total{port=\"swp1\","
+	                       "priority=\"3\"} 0.25\n"));
+	assert_false(
+	    expo_has(&e, "roced_pfc_paused_seconds_total", "priority=2"));
+	assert_non_null(strstr(t, "roced_link_pause_frames_total{port=\"swp1\","
+	                          "direction=\"tx\"} 6\n"));
+	assert_null(strstr(t, "roced_link_xon_frames_total"));
+	assert_non_null(strstr(t,
+	                       "roced_pfc_priority_operational{port=\"swp1\","
+	                       "priority=\"3\"} 1\n"));
+	expo_free(&e);
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
 /* No port, no daemon statistics (a test's input): still valid, with
  * the build's info. */
 static void test_metrics_empty(void **state)
@@ -549,6 +608,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_families),
 	    cmocka_unit_test_setup_teardown(test_metrics_text, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_metrics_hardware, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_metrics_empty, ctlt_setup,
 	                                    ctlt_teardown),
