@@ -12,7 +12,9 @@
 #   - the samples: the odd name escaped as the format wants, pause
 #     frames from the peer counted on the port, priority and direction
 #     they came in on, kernel writes, a refused reload (failure counted,
-#     last reload success 0) and an accepted one;
+#     last reload success 0) and an accepted one; with a roced at the
+#     other end of swp1, the DCBX peer, its willing bits, the agreement
+#     per feature and the LLDP frames;
 #   - a port whose link goes away: the text stays valid, the port has
 #     its info, presence 0 and mode, no counters;
 #   - roced removes the file when it stops;
@@ -126,6 +128,27 @@ shw 'show metrics' >"$t_tmp/show.prom"
 [ "$(value roced_config_last_reload_success '')" = 1 ] || t_fail "roced_config_last_reload_success is not 1"
 grep '^roced_config_\|^roced_apply_\|^roced_kernel' "$t_tmp/show.prom"
 echo "ok: reloads counted"
+
+# --- DCBX with a roced at the other end of swp1 (both mode on, not
+# willing, the same policy: agreed) ---
+t_conf_ports "$t_tmp/peer.conf" h1
+t_show_on_fail "the peer's roced log" "$t_tmp/peer.log"
+t_spawn "$IP" netns exec "$peer" "$roced" -f "$t_tmp/peer.conf" >"$t_tmp/peer.log" 2>&1
+peer_pid=$t_pid
+dcbx_agreed()
+{
+	shw 'show metrics' >"$t_tmp/show.prom" &&
+		[ "$(value roced_dcbx_agreed '{port="swp1",feature="pfc"}')" = 1 ]
+}
+wait_for 30 dcbx_agreed || t_fail "DCBX did not agree on swp1 in the metrics: $(grep 'dcbx\|lldp' "$t_tmp/show.prom")"
+[ "$(value roced_dcbx_peer_present '{port="swp1"}')" = 1 ] || t_fail "no DCBX peer on swp1"
+[ "$(value roced_dcbx_peer_willing '{port="swp1",feature="pfc"}')" = 0 ] || t_fail "the peer is shown willing"
+[ "$(value roced_dcbx_agreed '{port="swp1",feature="ets"}')" = 1 ] || t_fail "ETS not agreed"
+v=$(value roced_lldp_frames_total '{port="swp1",direction="rx"}')
+[ -n "$v" ] && [ "$v" -gt 0 ] || t_fail "no LLDP frames received on swp1: '$v'"
+grep '^roced_dcbx\|^roced_lldp_frames_total' "$t_tmp/show.prom" | grep 'port="swp1"'
+t_stop "$peer_pid" || true
+echo "ok: DCBX peer, willing and agreed, LLDP frames"
 
 # --- read-only: one warning for that error, written again after ---
 chmod 555 "$tf"
