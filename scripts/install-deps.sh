@@ -20,12 +20,15 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2"
 # of a port's pause settings (tests/integration/linkpause.sh); rdma-core,
 # ibverbs-providers (rxe), ibverbs-utils and perftest (ib_write_bw) run
 # Soft-RoCE in the QEMU guest, which sees the host's root filesystem
-# (tests/integration/fullkernel_rdma.sh).
+# (tests/integration/fullkernel_rdma.sh); prometheus (with promtool) and
+# prometheus-node-exporter check and scrape roced's metrics
+# (tests/integration/metrics*.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
 mmdebstrap systemd-container ethtool
-rdma-core ibverbs-providers ibverbs-utils perftest"
+rdma-core ibverbs-providers ibverbs-utils perftest
+prometheus prometheus-node-exporter curl"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"
@@ -57,10 +60,13 @@ echo "wireshark-common wireshark-common/install-setuid boolean false" |
 # The peers the tests start themselves (lldpad, lldpd) are daemons whose
 # packages enable and start them at once, and lldpad-dev, a build
 # dependency, pulls lldpad in. Left running they would speak LLDP on this
-# machine's own ports beside roced. So nothing the install brings is
+# machine's own ports beside roced; prometheus and node_exporter would
+# listen on this machine's ports (9090, 9100) and scrape it, where the
+# tests start their own on random ports. So nothing the install brings is
 # started (policy-rc.d answers 101, "not allowed", for the install's
 # duration) and the units it newly enabled are disabled again, said aloud.
-units="lldpad.service lldpad.socket lldpd.service"
+units="lldpad.service lldpad.socket lldpd.service prometheus.service
+prometheus-node-exporter.service"
 was_enabled=""
 have_systemctl=""
 command -v systemctl >/dev/null 2>&1 && have_systemctl=1

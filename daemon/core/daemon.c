@@ -441,6 +441,10 @@ static int daemon_turn(struct daemon *d, int max_ms)
 	agents = agents_wait(&d->agents, daemon_ms());
 	if (agents >= 0 && (wait < 0 || agents < wait))
 		wait = agents;
+	mfile_configure(&d->mfile, &d->policy.metrics, daemon_ms());
+	agents = mfile_wait(&d->mfile, daemon_ms());
+	if (agents >= 0 && (wait < 0 || agents < wait))
+		wait = agents;
 	/* What an agent's timer asked for is applied at once. */
 	if (d->npending || d->pending_all)
 		wait = 0;
@@ -477,6 +481,7 @@ static int daemon_turn(struct daemon *d, int max_ms)
 	daemon_repairs(d);
 	agents_tick(&d->agents, daemon_ms());
 	daemon_dcbx(d);
+	mfile_tick(&d->mfile, &d->cmd, daemon_ms());
 	return 0;
 }
 
@@ -597,6 +602,9 @@ int daemon_run(const struct daemon_opts *o)
 		return 1;
 	d->opts = o;
 	d->load = daemon_load;
+	d->stats.start_unix = d->stats.last_load_unix = daemon_unix();
+	d->stats.last_load_ok = true;
+	mfile_init(&d->mfile);
 	d->sigfd = d->epfd = d->lockfd = -1;
 	svc_init(&d->svc);
 	log_init("roced", o->syslog);
@@ -665,7 +673,8 @@ int daemon_run(const struct daemon_opts *o)
 	                              .e = &d->e,
 	                              .ports = &d->ports,
 	                              .lldp = &d->agents.lldp,
-	                              .agents = &d->agents};
+	                              .agents = &d->agents,
+	                              .stats = &d->stats};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);
@@ -703,6 +712,7 @@ int daemon_run(const struct daemon_opts *o)
 	         d->stat_warnings == 1 ? "" : "s");
 	svc_ready(&d->svc, err);
 	daemon_loop(d);
+	mfile_stop(&d->mfile);
 	rc = 0;
 out_engine:
 	agents_free(&d->agents);

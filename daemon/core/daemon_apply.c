@@ -28,6 +28,14 @@ double daemon_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+double daemon_unix(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void daemon_log_line(const char *line, void *data)
 {
 	(void)data;
@@ -164,6 +172,7 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 {
 	size_t writes = 0, warnings = 0, np = 0, first, planned;
 	struct reconcile_result *res = NULL;
+	double t0 = daemon_ms();
 	struct diag own;
 	struct plan pl;
 	bool compiled;
@@ -235,6 +244,11 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 	/* What each port advertises follows the plan now applied to it. */
 	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
 	d->stat_writes += writes;
+	d->stats.kernel_writes += writes;
+	d->stats.applies++;
+	d->stats.apply_seconds += (daemon_ms() - t0) / 1000.0;
+	if (rc < 0 && rc != -EAGAIN)
+		d->stats.apply_failures++;
 	if (!n && rc >= 0 && res) {
 		d->stat_ports = policy->nifaces;
 		d->stat_warnings = warnings;
@@ -384,7 +398,7 @@ static int daemon_reload_refuse(struct daemon *d, struct diag *msgs)
 }
 
 /* Parse and compile the file completely; swap only when both succeed. */
-int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
+static int daemon_reload_file(struct daemon *d, bool force, struct diag *msgs)
 {
 	struct policy fresh;
 	struct diag diag;
@@ -438,6 +452,20 @@ int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
 	svc_ready(&d->svc, "reloaded");
 	daemon_status(d);
 	return 0;
+}
+
+int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
+{
+	int rc = daemon_reload_file(d, force, msgs);
+
+	/* show metrics: every reload counts, the refused ones too. */
+	if (rc < 0)
+		d->stats.reloads_failed++;
+	else
+		d->stats.reloads_ok++;
+	d->stats.last_load_ok = rc == 0;
+	d->stats.last_load_unix = daemon_unix();
+	return rc;
 }
 
 /* The changes a control request may ask for (ctl_cmd.h). */

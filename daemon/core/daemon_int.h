@@ -11,6 +11,7 @@
 #include "agent/agents.h"
 #include "base/diag.h"
 #include "core/daemon.h"
+#include "core/mfile.h"
 #include "core/ports.h"
 #include "core/svc.h"
 #include "ctl/ctl_cmd.h"
@@ -39,6 +40,10 @@ struct daemon {
 	/* For STATUS=: the last full apply's ports and warnings, the writes
 	 * since the start. */
 	size_t stat_ports, stat_writes, stat_warnings;
+	/* What show metrics and the metrics textfile say of roced itself. */
+	struct show_daemon_stats stats;
+	/* The metrics textfile (roced.conf's metrics setting). */
+	struct mfile mfile;
 	/* Ports named by link events, reconciled after the event batch. */
 	char pending[DAEMON_PENDING_MAX][POLICY_IFNAME_MAX];
 	size_t npending;
@@ -51,6 +56,8 @@ struct daemon {
 
 /* The monotonic clock in ms. */
 double daemon_ms(void);
+/* The wall clock in seconds since the Unix epoch. */
+double daemon_unix(void);
 
 /* Log each line of D, prefixed with PORT when it is not NULL. */
 void daemon_log_diag(const struct diag *d, const char *port);

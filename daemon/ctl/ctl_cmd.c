@@ -367,7 +367,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 		for (size_t i = 0; rc == 0 && i < v->n; i++)
 			v->st[i].stats = v->st[i].exists;
 	}
-	for (size_t i = 0; q->kind == CTL_SHOW_FC_IF && i < v->n; i++)
+	for (size_t i = 0;
+	     (q->kind == CTL_SHOW_FC_IF || q->kind == CTL_SHOW_METRICS) &&
+	     i < v->n;
+	     i++)
 		dctl_view_pause(c, v->plans[i], &v->st[i]);
 	for (size_t i = 0; i < v->n; i++) {
 		struct dcbnl_msg_ieee *cur;
@@ -489,8 +492,8 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	struct show_input in = {.policy = c->policy,
 	                        .config_file = c->file,
 	                        .lldp = c->lldp,
-	                        .lldpad =
-	                            c->agents ? &c->agents->lldpad : NULL};
+	                        .lldpad = c->agents ? &c->agents->lldpad : NULL,
+	                        .stats = c->stats};
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;
@@ -533,7 +536,12 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 		reply = ctl_reply_error("%s", err);
 	} else {
 		reply = ctl_reply_ok();
-		json_object_object_add(reply, "data", data);
+		/* The metrics of a large switch are megabytes: their text
+		 * alone unless the JSON was asked for. */
+		if (q.kind == CTL_SHOW_METRICS && !r->json)
+			json_object_put(data);
+		else
+			json_object_object_add(reply, "data", data);
 		json_object_object_add(
 		    reply, "text", json_object_new_string(strbuf_str(&text)));
 	}
@@ -542,6 +550,29 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	if (have_startup)
 		policy_free(&startup);
 	return reply;
+}
+
+int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
+                    size_t errlen)
+{
+	struct show_query q = {.kind = CTL_SHOW_METRICS};
+	struct show_input in = {.policy = c->policy,
+	                        .config_file = c->file,
+	                        .lldp = c->lldp,
+	                        .stats = c->stats};
+	struct json_object *data = NULL;
+	struct dctl_view view;
+	int rc;
+
+	if (dctl_gather(c, &q, &view, err, errlen) < 0)
+		return -ENOMEM;
+	in.plans = view.plans;
+	in.state = view.st;
+	in.nports = view.n;
+	rc = show_answer(&q, &in, &data, out, err, errlen) < 0 ? -ENOMEM : 0;
+	json_object_put(data);
+	dctl_view_free(&view);
+	return rc;
 }
 
 /* --- copy running-config startup-config --- */

@@ -23,6 +23,7 @@
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
 #include "model/policy.h"
+#include "show/show.h"
 
 struct ctl_cmd_ops {
 	/* Compile CAND for every configured port and apply it. On success
@@ -51,12 +52,20 @@ struct ctl_cmd_ctx {
 	struct agents *agents;
 	/* The LLDP agent, for the lldp shows (NULL: none). */
 	const struct lldp_agent *lldp;
+	/* The daemon's own counters, for show metrics (NULL: none). */
+	const struct show_daemon_stats *stats;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a
  * struct ctl_cmd_ctx. */
 struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
                                    const struct ctl_peer *peer);
+
+/* The text of show metrics (the Prometheus exposition format), appended
+ * to OUT: what the metrics textfile holds. Returns 0, or -ENOMEM with
+ * ERR filled. */
+int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
+                    size_t errlen);
 
 /* Write TEXT to PATH atomically: a temporary file in the same directory,
  * fsync, the old file kept as PATH.bak (a hard link, or a copy), rename,

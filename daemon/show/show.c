@@ -161,6 +161,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			return show_copy_ifname(q, args[1], err, errlen);
 		break;
 	case CTL_SHOW_STARTUP_CONFIG:
+	case CTL_SHOW_METRICS:
 		break;
 	case CTL_SHOW_CLASS_MAP:
 	case CTL_SHOW_POLICY_MAP:
@@ -230,7 +231,8 @@ bool show_query_ports(const struct show_query *q)
 	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX ||
 	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
 	       q->kind == CTL_SHOW_LLDP_TRAFFIC ||
-	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF;
+	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF ||
+	       q->kind == CTL_SHOW_METRICS;
 }
 
 /* --- ports --- */
@@ -978,6 +980,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_LLDP_TRAFFIC:
 	case CTL_SHOW_LLDP_IF:
 		show_lldp_answer(q, in, data, text);
+		break;
+	case CTL_SHOW_METRICS:
+		*data = show_metrics_json(in);
+		show_text_metrics(*data, text);
 		break;
 	}
 	if (!*data || text->oom) {

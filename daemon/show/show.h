@@ -175,6 +175,20 @@ struct show_port_state {
 	uint64_t rx_dropped;
 };
 
+/* What the daemon counts of itself, for show metrics (times in seconds
+ * since the Unix epoch). The start's load of the file counts as the last
+ * load until a reload; RELOADS_* count the reloads alone. */
+struct show_daemon_stats {
+	double start_unix;
+	uint64_t reloads_ok, reloads_failed;
+	bool last_load_ok;
+	double last_load_unix;
+	/* Every pass that compiled and applied (or tried to), and the
+	 * netlink writes they made. */
+	uint64_t applies, apply_failures, kernel_writes;
+	double apply_seconds;
+};
+
 struct show_input {
 	const struct policy *policy;
 	const char *config_file;
@@ -187,6 +201,8 @@ struct show_input {
 	const struct lldp_agent *lldp;
 	/* The lldpad backend, for `show lldp dcbx` (NULL: none). */
 	const struct lldpad_client *lldpad;
+	/* The daemon's own counters, for show metrics (NULL: none). */
+	const struct show_daemon_stats *stats;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)
@@ -214,6 +230,18 @@ void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out);
 void show_text_fc_if(struct json_object *data, struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
+
+/* show metrics (show_metrics.c): the families, each with its samples:
+ *   {"format": "prometheus text 0.0.4", "family": [{"name", "type":
+ *    "counter"|"gauge"|"summary", "help", "samples": [{"labels":
+ *    {"port": ..., ...}, "value", "suffix": "_sum"|"_count" (summaries)}]
+ *   }]}
+ * and its text, the exposition format (families without samples left
+ * out). The table's size and its family names, for tests. */
+struct json_object *show_metrics_json(const struct show_input *in);
+void show_text_metrics(struct json_object *data, struct strbuf *out);
+size_t show_metrics_count(void);
+const char *show_metrics_name(size_t i);
 
 /* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
 int show_lldp_answer(const struct show_query *q, const struct show_input *in,

@@ -557,6 +557,8 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_IF, CTL_WHAT_LLDP_IF " IFNAME",
      H_SHOW "LLDP information\nLLDP state of one interface\n" H_IFNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_METRICS, CTL_WHAT_METRICS,
+     H_SHOW "roced's state as Prometheus metrics (text format 0.0.4)\n", NULL},
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",

@@ -676,6 +676,30 @@ static void conf_pfcwd(struct conf_ctx *c, const config_setting_t *root)
 	conf_settings(c, wd, SETTING_AT_PFC_WD, c->p, wdwhere);
 }
 
+/* --- metrics: `metrics { textfile = "..."; interval = N; }` --- */
+
+static void conf_metrics(struct conf_ctx *c, const config_setting_t *root)
+{
+	static const enum conf_key keys[] = {CONF_K_TEXTFILE, CONF_K_INTERVAL};
+	const char *where = conf_key_name(CONF_K_METRICS);
+	struct policy_metrics *m = &c->p->metrics;
+	const config_setting_t *g;
+	long long v;
+
+	g = conf_typed(c, root, CONF_K_METRICS, "the top level",
+	               CONFIG_TYPE_GROUP);
+	if (!g)
+		return;
+	m->line = conf_line(g);
+	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
+	conf_string(c, g, CONF_K_TEXTFILE, where, m->textfile,
+	            sizeof(m->textfile), &m->textfile_line);
+	if (conf_int(c, g, CONF_K_INTERVAL, where, POLICY_METRICS_INTERVAL_MIN,
+	             POLICY_METRICS_INTERVAL_MAX, 0, UINT32_MAX, &v,
+	             &m->interval_line) > 0)
+		m->interval = (uint32_t)v;
+}
+
 static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 {
 	static const enum conf_key keys[] = {CONF_K_CLASS_MAP,
@@ -684,7 +708,8 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                     CONF_K_INTERFACE,
 	                                     CONF_K_PRIORITY_FLOW_CONTROL,
 	                                     CONF_K_HARDWARE_QOS_PFC_MC_DROP,
-	                                     CONF_K_LLDP};
+	                                     CONF_K_LLDP,
+	                                     CONF_K_METRICS};
 	const config_setting_t *ifs;
 
 	conf_check_place_keys(c, root, "the top level", keys, CONF_NKEYS(keys),
@@ -699,6 +724,7 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	conf_each(c, root, CONF_K_INTERFACE, "the top level", NULL, conf_iface);
 	conf_pfcwd(c, root);
 	conf_lldp(c, root);
+	conf_metrics(c, root);
 }
 
 /* Shared tail of both loaders: CFG holds the parsed text (or a syntax

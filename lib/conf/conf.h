@@ -110,6 +110,9 @@ enum conf_key {
 	CONF_K_RECEIVE,
 	CONF_K_DCBX_WILLING,
 	CONF_K_DCBX_AGENT,
+	/* Prometheus metrics (its interval is CONF_K_INTERVAL) */
+	CONF_K_METRICS,
+	CONF_K_TEXTFILE,
 	CONF_K_MAX,
 };
 

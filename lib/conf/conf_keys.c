@@ -83,6 +83,9 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_RECEIVE] = "receive",
     [CONF_K_DCBX_WILLING] = "dcbx-willing",
     [CONF_K_DCBX_AGENT] = "dcbx-agent",
+    /* Prometheus metrics */
+    [CONF_K_METRICS] = "metrics",
+    [CONF_K_TEXTFILE] = "textfile",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -625,6 +625,28 @@ static void conf_write_top(struct strbuf *sb, const struct policy *p)
 	}
 }
 
+/* --- metrics: only when set --- */
+
+static void conf_write_metrics(struct strbuf *sb, const struct policy *p)
+{
+	const struct policy_metrics *m = &p->metrics;
+
+	if (!m->textfile[0] && m->interval == POLICY_METRICS_INTERVAL)
+		return;
+	strbuf_puts(sb, "\n");
+	conf_write_group(sb, CONF_K_METRICS);
+	if (m->textfile[0]) {
+		conf_write_nl(sb, 1);
+		conf_write_str(sb, CONF_K_TEXTFILE, m->textfile);
+	}
+	if (m->interval != POLICY_METRICS_INTERVAL) {
+		conf_write_nl(sb, 1);
+		conf_write_uint(sb, CONF_K_INTERVAL, m->interval);
+	}
+	conf_write_nl(sb, 0);
+	strbuf_puts(sb, "};\n");
+}
+
 char *conf_write_string(const struct policy *p)
 {
 	struct strbuf sb;
@@ -639,6 +661,7 @@ char *conf_write_string(const struct policy *p)
 	conf_write_pfcwd(&sb, p);
 	conf_write_top(&sb, p);
 	conf_write_lldp(&sb, p);
+	conf_write_metrics(&sb, p);
 	if (sb.oom) {
 		strbuf_free(&sb);
 		return NULL;

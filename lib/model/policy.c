@@ -16,6 +16,7 @@ void policy_init(struct policy *p)
 	p->pfcwd.fixed_restore_mult = POLICY_PFCWD_FIXED_RESTORE_MULT;
 	p->pfcwd.internal_if_mult = POLICY_PFCWD_INTERNAL_IF_MULT;
 	policy_lldp_init(&p->lldp);
+	p->metrics.interval = POLICY_METRICS_INTERVAL;
 }
 
 void policy_free(struct policy *p)

@@ -382,6 +382,20 @@ struct policy_port_profile {
 	bool enabled; /* `state enabled` */
 };
 
+/* `metrics { textfile = "..."; interval = N; }`: roced writes show
+ * metrics to TEXTFILE ("" none) every INTERVAL seconds, for
+ * node_exporter's textfile collector. Not QoS: NX-OS has no line for it,
+ * roced.conf alone says it. */
+#define POLICY_METRICS_PATH_MAX     256
+#define POLICY_METRICS_INTERVAL     10
+#define POLICY_METRICS_INTERVAL_MIN 1
+#define POLICY_METRICS_INTERVAL_MAX 3600
+struct policy_metrics {
+	char textfile[POLICY_METRICS_PATH_MAX];
+	uint32_t interval;
+	unsigned line, textfile_line, interval_line;
+};
+
 struct policy {
 	struct policy_class_qos *class_qos;
 	size_t nclass_qos;
@@ -411,6 +425,7 @@ struct policy {
 	 * roced.conf and running-config do not hold the profiles. */
 	struct policy_port_profile *profiles;
 	size_t nprofiles;
+	struct policy_metrics metrics;
 };
 
 /* An empty policy with NX-OS defaults (watchdog timers, PFC auto). */
@@ -530,6 +545,9 @@ int policy_dcbx_agent_expected(char *buf, size_t len);
 enum policy_dcbx_agent policy_iface_dcbx_agent(const struct policy *p,
                                                const struct policy_iface *i);
 int policy_lldp_validate(const struct policy *p, struct diag *d);
+/* The metrics setting: an absolute TEXTFILE path ending in ".prom" (the
+ * only files node_exporter reads), INTERVAL in range. */
+int policy_metrics_validate(const struct policy *p, struct diag *d);
 
 /* Semantic checks across objects (undefined names, sums, ranges,...).
  * Every problem is added to D at the line of the offending statement;

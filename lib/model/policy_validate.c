@@ -792,6 +792,7 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_pfc(p, d);
 	policy_lldp_validate(p, d);
 	setting_validate(p, d);
+	policy_metrics_validate(p, d);
 	return (int)(d->nerrors - errors);
 }
 
@@ -849,5 +850,33 @@ int policy_lldp_validate(const struct policy *p, struct diag *d)
 		          "lldp holdtime %u is not longer than lldp timer %u: "
 		          "neighbours age roced out between two frames",
 		          l->holdtime, l->timer);
+	return (int)(d->nerrors - errors);
+}
+
+/* --- metrics --- */
+
+int policy_metrics_validate(const struct policy *p, struct diag *d)
+{
+	const struct policy_metrics *m = &p->metrics;
+	size_t errors = d->nerrors, n = strlen(m->textfile);
+
+	if (m->interval < POLICY_METRICS_INTERVAL_MIN ||
+	    m->interval > POLICY_METRICS_INTERVAL_MAX)
+		diag_err(d, m->interval_line ?: m->line,
+		         "metrics interval %u is out of range, expected %u-%u "
+		         "seconds",
+		         m->interval, POLICY_METRICS_INTERVAL_MIN,
+		         POLICY_METRICS_INTERVAL_MAX);
+	if (n && m->textfile[0] != '/')
+		diag_err(d, m->textfile_line ?: m->line,
+		         "metrics textfile '%s' is not an absolute path",
+		         m->textfile);
+	else if (n && (n < 6 || strcmp(m->textfile + n - 5, ".prom") ||
+	               m->textfile[n - 6] == '/'))
+		diag_err(d, m->textfile_line ?: m->line,
+		         "metrics textfile '%s' must be a file name ending in "
+		         "'.prom': node_exporter's textfile collector reads no "
+		         "other",
+		         m->textfile);
 	return (int)(d->nerrors - errors);
 }

@@ -138,6 +138,7 @@ show interface priority-flow-control
 show queuing pfc-queue
 show queuing pfc-queue interface swp1 detail
 show lldp dcbx interface swp1
+show metrics
 EOF
 # The list covers every show command of the table (lib/cmd/cmd_nxos.c): a new
 # one must be added here.

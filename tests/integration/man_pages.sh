@@ -176,6 +176,7 @@ system-qos = { $z = 0; service-policy = { $z = 0; }; };
 interface = ( { name = "swp1"; $z = 0; priority-flow-control = { $z = 0; };
 	service-policy = { $z = 0; }; } );
 priority-flow-control = { $z = 0; watch-dog = { $z = 0; }; };
+metrics = { $z = 0; };
 EOF
 "$roced" -n --caps host -f "$tmp/probe.conf" >/dev/null 2>"$tmp/probe.err"
 ngroups=$(grep -c "unknown setting '$z'" "$tmp/probe.err")

@@ -152,6 +152,8 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_int_equal(a.lldp.no_dcbxp, b.lldp.no_dcbxp);
 	assert_int_equal(a.lldp.egress_queuing, b.lldp.egress_queuing);
 	assert_int_equal(a.lldp.agent, b.lldp.agent);
+	assert_string_equal(a.metrics.textfile, b.metrics.textfile);
+	assert_int_equal(a.metrics.interval, b.metrics.interval);
 	policy_free(&a);
 	policy_free(&b);
 }

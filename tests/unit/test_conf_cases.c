@@ -372,6 +372,26 @@ const struct bad_case test_conf_bad[] = {
      "class-map = {\n  network-qos = ( { name = \"c-8q-nq-default\"; } );\n"
      "};\n",
      2, "c-8q-nq-default is built in and cannot be defined", 0},
+    /* the metrics textfile */
+    {"metrics textfile relative",
+     "metrics = {\n  textfile = \"roced.prom\";\n};\n", 2,
+     "metrics textfile 'roced.prom' is not an absolute path", 0},
+    {"metrics textfile not .prom",
+     "metrics = {\n  textfile = \"/var/lib/roced.txt\";\n};\n", 2,
+     "metrics textfile '/var/lib/roced.txt' must be a file name ending in "
+     "'.prom'",
+     0},
+    {"metrics textfile a bare .prom",
+     "metrics = {\n  textfile = \"/var/lib/.prom\";\n};\n", 2,
+     "must be a file name ending in '.prom'", 0},
+    {"metrics interval 0",
+     "metrics = {\n  textfile = \"/r.prom\";\n  interval = 0;\n};\n", 3,
+     "metrics interval 0 is out of range, expected 1-3600 seconds", 0},
+    {"metrics interval too long",
+     "metrics = { textfile = \"/r.prom\";\n  interval = 3601; };\n", 2,
+     "metrics interval 3601 is out of range", 0},
+    {"metrics unknown key", "metrics = {\n  port = 9100;\n};\n", 2, "port", 0},
+    {"metrics not a group", "metrics = \"/r.prom\";\n", 1, "metrics", 0},
 };
 
 const size_t test_conf_nbad = sizeof(test_conf_bad) / sizeof(test_conf_bad[0]);

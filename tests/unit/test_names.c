@@ -415,7 +415,8 @@ static const char conf_full[] =
     "  auto-restore-multiplier = 5; fixed-restore-multiplier = 6; };\n"
     "lldp = { feature = false; timer = 10; holdtime = 40; reinit = 3;\n"
     "  tlv-select = { dcbxp = true; egress-queuing = true; };\n"
-    "  dcbx-agent = \"lldpad\"; };\n";
+    "  dcbx-agent = \"lldpad\"; };\n"
+    "metrics = { textfile = \"/run/m/roced.prom\"; interval = 5; };\n";
 
 /* Whether TEXT sets KEY somewhere: "KEY = " at the start of a word. */
 static bool sets_key(const char *text, const char *key)

@@ -1,0 +1,140 @@
+/* mfile: see mfile.h. */
+#include "core/mfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/strbuf.h"
+#include "core/log.h"
+
+void mfile_init(struct mfile *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+static void mfile_remove(struct mfile *m)
+{
+	if (m->written && unlink(m->path) < 0 && errno != ENOENT)
+		log_warn("metrics: cannot remove %s", m->path);
+	m->written = false;
+}
+
+void mfile_configure(struct mfile *m, const struct policy_metrics *pm,
+                     double now)
+{
+	if (!strcmp(m->path, pm->textfile) && m->interval_s == pm->interval)
+		return;
+	if (strcmp(m->path, pm->textfile)) {
+		mfile_remove(m);
+		if (pm->textfile[0])
+			log_info("metrics: writing %s every %u s", pm->textfile,
+			         pm->interval);
+		else if (m->path[0])
+			log_info("metrics: no longer writing %s", m->path);
+		m->err = 0;
+	}
+	snprintf(m->path, sizeof(m->path), "%s", pm->textfile);
+	m->interval_s = pm->interval ? pm->interval : POLICY_METRICS_INTERVAL;
+	m->next_ms = now;
+}
+
+int mfile_wait(const struct mfile *m, double now)
+{
+	if (!m->path[0])
+		return -1;
+	return m->next_ms <= now ? 0 : (int)(m->next_ms - now) + 1;
+}
+
+int mfile_write(const char *path, const char *text, char *err, size_t errlen)
+{
+	char tmp[POLICY_METRICS_PATH_MAX + 16];
+	const char *base = strrchr(path, '/');
+	size_t len = strlen(text), off = 0;
+	int fd, rc = 0;
+
+	/* Hidden and without ".prom": node_exporter never reads it. */
+	base = base ? base + 1 : path;
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX",
+	                     (int)(base - path), path, base) >= sizeof(tmp)) {
+		snprintf(err, errlen, "%s: path too long", path);
+		return -ENAMETOOLONG;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create a file beside %s: %s",
+		         path, strerror(-rc));
+		return rc;
+	}
+	/* node_exporter runs as another user: the file is world-readable,
+	 * as the metrics are (anyone may `show metrics`). */
+	if (fchmod(fd, 0644) < 0)
+		rc = -errno;
+	while (!rc && off < len) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			rc = n < 0 ? -errno : -EIO;
+		else
+			off += (size_t)n;
+	}
+	if (close(fd) < 0 && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+		         strerror(-rc));
+		unlink(tmp);
+	}
+	return rc;
+}
+
+int mfile_tick(struct mfile *m, struct ctl_cmd_ctx *c, double now)
+{
+	struct strbuf text;
+	char err[POLICY_METRICS_PATH_MAX + 128];
+	int rc;
+
+	if (!m->path[0] || now < m->next_ms)
+		return 0;
+	/* The next one an interval after this one was due: a write that
+	 * came late does not move the rest. */
+	m->next_ms += m->interval_s * 1000.0;
+	if (m->next_ms <= now)
+		m->next_ms = now + m->interval_s * 1000.0;
+	strbuf_init(&text);
+	rc = ctl_cmd_metrics(c, &text, err, sizeof(err));
+	if (!rc && text.oom) {
+		rc = -ENOMEM;
+		snprintf(err, sizeof(err), "out of memory");
+	}
+	if (!rc)
+		rc = mfile_write(m->path, strbuf_str(&text), err, sizeof(err));
+	strbuf_free(&text);
+	if (rc) {
+		m->failures++;
+		if (rc != m->err)
+			log_warnx("metrics: %s; trying again every %u s", err,
+			          m->interval_s);
+		m->err = rc;
+		return rc;
+	}
+	m->writes++;
+	m->written = true;
+	if (m->err)
+		log_info("metrics: writing %s again", m->path);
+	m->err = 0;
+	return 0;
+}
+
+void mfile_stop(struct mfile *m)
+{
+	mfile_remove(m);
+}

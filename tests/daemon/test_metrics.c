@@ -1,0 +1,623 @@
+/* test_metrics: show metrics (daemon/show/show_metrics.c) and the
+ * exposition writer under it (lib/base/prom.c):
+ *   - the family table: valid names, _total on counters and only there,
+ *     each name once;
+ *   - the text of the shipped policy's port with counters, a software
+ *     port whose Linux name holds what labels must escape (a quote, a
+ *     backslash; a newline, a control byte and a byte that is not UTF-8
+ *     become the text \xNN first),
+ *     and a port whose link went away between the gathering and the
+ *     rendering: valid exposition text throughout (a small parser of
+ *     the format checks every line), the samples with their labels, the
+ *     odd name escaped and read back, the gone port with nothing but
+ *     its info, presence and mode;
+ *   - a hardware port: what its driver does not count has no sample;
+ *   - the text is the JSON's rendering, `show metrics` takes no
+ *     argument, and the values' formatting;
+ *   - the textfile's atomic write: whole file, mode 0644, no temporary
+ *     left, and a missing directory an error, not a crash.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "base/escape.h"
+#include "base/prom.h"
+#include "core/mfile.h"
+#include "ctl/ctl.h"
+#include "show/show.h"
+#include "ctl_test.h"
+
+/* A Linux name with every kind of byte a label value must escape. */
+#define ODD_NAME "p\"1\\x\n\001\377"
+
+/* --- a checker of the exposition format --- */
+
+#define MAX_SERIES 4096
+
+struct expo {
+	char *series[MAX_SERIES]; /* "name{labels}" as read back */
+	size_t n;
+};
+
+/* Read a label value at *P (after its opening quote) into OUT, undoing
+ * the format's escapes; false on anything the format does not allow. */
+static bool expo_value(const char **p, struct strbuf *out)
+{
+	for (const char *s = *p; *s; s++) {
+		if (*s == '"') {
+			*p = s + 1;
+			return true;
+		}
+		if (*s == '\n')
+			return false;
+		if (*s != '\\') {
+			strbuf_add(out, s, 1);
+			continue;
+		}
+		s++;
+		if (*s == '\\' || *s == '"')
+			strbuf_add(out, s, 1);
+		else if (*s == 'n')
+			strbuf_add(out, "\n", 1);
+		else
+			return false;
+	}
+	return false;
+}
+
+/* Check TEXT line by line: HELP then TYPE once per family, every sample
+ * of the family announced last (summaries: _sum and _count), names and
+ * label names valid, no series twice, values numbers. Fails the test
+ * on the first fault. */
+static void expo_check(const char *text, struct expo *e)
+{
+	char family[128] = "", help_for[128] = "", type[16] = "";
+	const char *line = text;
+	size_t nfam = 0;
+
+	assert_true(escape_is_clean(text, strlen(text), true));
+	while (*line) {
+		const char *end = strchr(line, '\n');
+		char name[128], *v;
+		struct strbuf key;
+		const char *p;
+		size_t len;
+
+		assert_non_null(end); /* every line ends */
+		if (!strncmp(line, "# HELP ", 7)) {
+			assert_int_equal(
+			    sscanf(line + 7, "%127[a-zA-Z0-9_:]", help_for), 1);
+			assert_string_not_equal(help_for, family);
+			line = end + 1;
+			continue;
+		}
+		if (!strncmp(line, "# TYPE ", 7)) {
+			assert_int_equal(
+			    sscanf(line + 7, "%127s %15s", family, type), 2);
+			assert_string_equal(family, help_for);
+			assert_true(prom_type_parse(type) >= 0);
+			nfam++;
+			line = end + 1;
+			continue;
+		}
+		assert_true(line[0] != '#');
+		p = line;
+		len = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+		                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_:");
+		assert_true(len > 0 && len < sizeof(name));
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (strcmp(name, family)) {
+			char sum[160], count[160];
+
+			snprintf(sum, sizeof(sum), "%s_sum", family);
+			snprintf(count, sizeof(count), "%s_count", family);
+			if (!(!strcmp(type, "summary") &&
+			      (!strcmp(name, sum) || !strcmp(name, count))))
+				fail_msg("sample %s outside its family (%s)",
+				         name, family);
+		}
+		p += len;
+		strbuf_init(&key);
+		strbuf_puts(&key, name);
+		if (*p == '{') {
+			p++;
+			strbuf_puts(&key, "{");
+			while (*p != '}') {
+				char lname[64];
+				size_t ll = strspn(p, "abcdefghijklmnopqrstuv"
+				                      "wxyzABCDEFGHIJKLMNOPQRS"
+				                      "TUVWXYZ0123456789_");
+
+				assert_true(ll > 0 && ll < sizeof(lname));
+				memcpy(lname, p, ll);
+				lname[ll] = '\0';
+				assert_true(prom_label_name_ok(lname));
+				p += ll;
+				assert_true(p[0] == '=' && p[1] == '"');
+				p += 2;
+				strbuf_printf(&key, "%s=", lname);
+				assert_true(expo_value(&p, &key));
+				strbuf_puts(&key, ";");
+				if (*p == ',')
+					p++;
+				else
+					assert_true(*p == '}');
+			}
+			p++;
+			strbuf_puts(&key, "}");
+		}
+		assert_true(*p == ' ');
+		p++;
+		/* a value: a number, NaN or +Inf/-Inf */
+		if (strncmp(p, "NaN", 3) && strncmp(p, "+Inf", 4) &&
+		    strncmp(p, "-Inf", 4)) {
+			strtod(p, &v);
+			assert_true(v > p && v == end);
+		}
+		for (size_t i = 0; i < e->n; i++)
+			if (!strcmp(e->series[i], strbuf_str(&key)))
+				fail_msg("series %s twice", strbuf_str(&key));
+		assert_true(e->n < MAX_SERIES);
+		e->series[e->n++] = strbuf_detach(&key);
+		line = end + 1;
+	}
+	assert_true(nfam > 10);
+}
+
+static void expo_free(struct expo *e)
+{
+	for (size_t i = 0; i < e->n; i++)
+		free(e->series[i]);
+	e->n = 0;
+}
+
+/* Is there a series NAME whose labels include each of the "k=v;" in
+ * LABELS (read back, unescaped)? */
+static bool expo_has(const struct expo *e, const char *name, const char *labels)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < e->n; i++) {
+		const char *s = e->series[i];
+		char want[256], *save = NULL, *l;
+		bool all = true;
+
+		if (strncmp(s, name, n) || (s[n] != '{' && s[n] != '\0'))
+			continue;
+		snprintf(want, sizeof(want), "%s", labels);
+		for (l = strtok_r(want, ";", &save); l;
+		     l = strtok_r(NULL, ";", &save)) {
+			char pat[160];
+
+			snprintf(pat, sizeof(pat), "%s;", l);
+			all = all && strstr(s, pat);
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}
+
+/* How many series mention PORT (as "port=PORT;"). */
+static size_t expo_port_series(const struct expo *e, const char *port)
+{
+	char pat[64];
+	size_t n = 0;
+
+	snprintf(pat, sizeof(pat), "port=%s;", port);
+	for (size_t i = 0; i < e->n; i++)
+		n += strstr(e->series[i], pat) != NULL;
+	return n;
+}
+
+/* --- the family table --- */
+
+static void test_families(void **state)
+{
+	(void)state;
+	assert_true(show_metrics_count() >= 30);
+	for (size_t i = 0; i < show_metrics_count(); i++) {
+		const char *n = show_metrics_name(i);
+		size_t len = strlen(n);
+
+		assert_true(prom_name_ok(n));
+		assert_int_equal(strncmp(n, "roced_", 6), 0);
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(n, show_metrics_name(j));
+		(void)len;
+	}
+	assert_null(show_metrics_name(show_metrics_count()));
+	assert_true(prom_label_name_ok("port"));
+	assert_false(prom_label_name_ok("__name__"));
+	assert_false(prom_label_name_ok("1a"));
+	assert_false(prom_name_ok("roced-x"));
+	assert_true(prom_name_ok("a:b_c"));
+}
+
+/* --- the answer --- */
+
+/* The fixture's port swp1 (the shipped policy) with counters; ODD_NAME
+ * a software port with PFC counters and a storm; swp3 gone since the
+ * ports were gathered (stale counters that must not show). */
+static void metrics_input(struct ctlt_fixture *f, struct plan_port *extra,
+                          struct show_daemon_stats *ds)
+{
+	struct show_port_state *st;
+
+	extra[0] = *f->plans[0];
+	extra[1] = *f->plans[0];
+	snprintf(extra[0].ifname, sizeof(extra[0].ifname), "%s", ODD_NAME);
+	snprintf(extra[0].alias, sizeof(extra[0].alias), "Eth\"1/2");
+	extra[0].dcb.software = true;
+	snprintf(extra[1].ifname, sizeof(extra[1].ifname), "swp3");
+	extra[1].alias[0] = '\0';
+	f->plans[1] = &extra[0];
+	f->plans[2] = &extra[1];
+	f->st[1] = f->st[0];
+	st = &f->st[1];
+	st->softpfc = true;
+	st->rx_pause[3] = 42;
+	st->tx_pause[3] = 7;
+	st->rx_xon[3] = 2;
+	st->held_ms[3] = 1500;
+	st->held = 1u << 3;
+	st->wd = true;
+	st->wd_queues = 1u << 3;
+	st->wd_prios[3] = 1u << 3;
+	st->wdq[3].state = PFCWD_SHUTDOWN;
+	st->wdq[3].storms = 1;
+	st->wdq[3].dropped = 99;
+	f->st[2] = f->st[1];
+	f->st[2].exists = false; /* gone */
+	f->in.nports = 3;
+	*ds = (struct show_daemon_stats){.start_unix = 1795000000.5,
+	                                 .reloads_ok = 2,
+	                                 .reloads_failed = 1,
+	                                 .last_load_ok = false,
+	                                 .last_load_unix = 1795000100.25,
+	                                 .applies = 5,
+	                                 .apply_seconds = 0.125,
+	                                 .kernel_writes = 31};
+	f->in.stats = ds;
+}
+
+static void test_metrics_text(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct plan_port extra[2];
+	struct show_daemon_stats ds;
+	struct show_query q;
+	struct strbuf text, again;
+	struct json_object *d;
+	struct expo e = {0};
+	char odd[64];
+	const char *t;
+
+	metrics_input(f, extra, &ds);
+	memset(&q, 0, sizeof(q));
+	q.kind = CTL_SHOW_METRICS;
+	assert_true(show_query_ports(&q));
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	expo_check(t, &e);
+
+	/* the daemon's own */
+	assert_non_null(
+	    strstr(t, "roced_build_info{version=\"" PACKAGE_VERSION "\"} 1\n"));
+	assert_non_null(
+	    strstr(t, "roced_config_reloads_total{result=\"failure\"} 1\n"));
+	assert_non_null(strstr(t, "roced_config_last_reload_success 0\n"));
+	assert_non_null(strstr(
+	    t, "roced_config_last_reload_timestamp_seconds 1795000100.25\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_sum 0.125\n"
+	                          "roced_apply_duration_seconds_count 5\n"));
+	assert_non_null(strstr(t, "roced_kernel_writes_total 31\n"));
+	assert_non_null(
+	    strstr(t, "# TYPE roced_kernel_writes_total counter\n"));
+	assert_non_null(
+	    strstr(t, "# TYPE roced_apply_duration_seconds summary\n"));
+
+	/* the queues of swp1: no-drop queue 3 and its counters */
+	assert_non_null(strstr(
+	    t, "roced_queue_packets_total{port=\"swp1\",queue=\"3\"} 4242\n"));
+	assert_non_null(strstr(
+	    t, "roced_queue_drops_total{port=\"swp1\",queue=\"3\"} 7\n"));
+	assert_non_null(strstr(
+	    t, "roced_queue_backlog_bytes{port=\"swp1\",queue=\"3\"} 1500\n"));
+	assert_non_null(
+	    strstr(t, "roced_queue_no_drop{port=\"swp1\",queue=\"3\"} 1\n"));
+	assert_non_null(
+	    strstr(t, "roced_queue_no_drop{port=\"swp1\",queue=\"0\"} 0\n"));
+	assert_non_null(strstr(t, "roced_pfc_mode{port=\"swp1\",mode=\"on\"} "
+	                          "1\n"));
+
+	/* the odd name: escaped in the text, the same bytes read back
+	 * (those that are not UTF-8 as the text \xNN) */
+	assert_non_null(strstr(t, "port=\"p\\\"1\\\\x\\\\x0a\\\\x01\\\\xff\""));
+	snprintf(odd, sizeof(odd), "p\"1\\x\\x0a\\x01\\xff");
+	assert_true(expo_has(&e, "roced_pfc_pause_frames_total",
+	                     "priority=3;direction=rx"));
+	{
+		char want[160];
+
+		snprintf(want, sizeof(want), "port=%s;priority=3;direction=rx",
+		         odd);
+		/* strtok splits on ';' only: the odd name has none */
+		assert_true(expo_has(&e, "roced_pfc_pause_frames_total", want));
+		snprintf(want, sizeof(want), "port=%s;queue=3", odd);
+		assert_true(expo_has(&e, "roced_pfcwd_storms_total", want));
+		assert_true(expo_has(&e, "roced_pfcwd_storm", want));
+		snprintf(want, sizeof(want), "port=%s;queue=3;state=shutdown",
+		         odd);
+		assert_true(expo_has(&e, "roced_pfcwd_state", want));
+		snprintf(want, sizeof(want), "port=%s;alias=Eth\"1/2", odd);
+		assert_true(expo_has(&e, "roced_port_info", want));
+	}
+	assert_non_null(strstr(t, "roced_pfc_pause_frames_total{port=\"p\\\"1"
+	                          "\\\\x\\\\x0a\\\\x01\\\\xff\",priority=\"3\","
+	                          "direction=\"tx\"} 7\n"));
+	assert_non_null(strstr(t,
+	                       "roced_pfc_paused_seconds_total{port=\"p\\"
+	                       "\"1\\\\x\\\\x0a\\\\x01\\\\xff\",priority=\"3\"}"
+	                       " 1.5\n"));
+	assert_non_null(strstr(t,
+	                       "roced_pfcwd_dropped_packets_total{port=\"p"
+	                       "\\\"1\\\\x\\\\x0a\\\\x01\\\\xff\",queue=\"3\"} "
+	                       "99\n"));
+
+	/* the port that went away: its info, presence and mode, nothing
+	 * else, though its stale counters were in the input */
+	assert_true(expo_has(&e, "roced_port_present", "port=swp3"));
+	assert_non_null(strstr(t, "roced_port_present{port=\"swp3\"} 0\n"));
+	assert_int_equal(expo_port_series(&e, "swp3"),
+	                 1 + 1 + POLICY_PFC_NMODES);
+	assert_false(expo_has(&e, "roced_pfc_pause_frames_total", "port=swp3"));
+
+	/* the text is the JSON's: rendered again from it alone */
+	strbuf_init(&again);
+	show_text_metrics(d, &again);
+	assert_string_equal(strbuf_str(&again), t);
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "family.0.name")),
+	    "roced_build_info");
+	strbuf_free(&again);
+
+	expo_free(&e);
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
+/* A hardware DCB port whose driver counts PFC frames but not XON, and
+ * pause time on priority 3 only, and counts link pause: what it does
+ * not count has no sample (never a 0), and whether a priority is
+ * paused now, which no driver says, neither. */
+static void test_metrics_hardware(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct plan_port hw;
+	struct show_port_state *st = &f->st[0];
+	struct show_query q = {.kind = CTL_SHOW_METRICS};
+	struct json_object *d;
+	struct strbuf text;
+	struct expo e = {0};
+	const char *t;
+
+	hw = *f->plans[0];
+	hw.dcb.software = false;
+	f->plans[0] = &hw;
+	st->hwcnt = true;
+	st->hw_dcb = true;
+	st->dcb = true;
+	st->pfc_en = 1u << 3;
+	st->hw_xon = 0;
+	st->hw_dur = 1u << 3;
+	st->rx_pause[3] = 11;
+	st->tx_pause[3] = 12;
+	st->held_ms[3] = 250;
+	st->pause = st->pause_counted = true;
+	st->rx_pause_frames = 5;
+	st->tx_pause_frames = 6;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	expo_check(t, &e);
+	assert_non_null(strstr(t, "roced_port_info{port=\"swp1\",alias=\""
+	                          "Ethernet1/1\",dcb=\"hardware\"} 1\n"));
+	assert_non_null(strstr(t, "roced_pfc_pause_frames_total{port=\"swp1\","
+	                          "priority=\"3\",direction=\"rx\"} 11\n"));
+	assert_non_null(strstr(t, "roced_pfc_pause_frames_total{port=\"swp1\","
+	                          "priority=\"3\",direction=\"tx\"} 12\n"));
+	assert_null(strstr(t, "roced_pfc_xon_frames_total"));
+	assert_null(strstr(t, "roced_pfc_paused{"));
+	assert_non_null(strstr(t,
+	                       "roced_pfc_paused_seconds_total{port=\"swp1\","
+	                       "priority=\"3\"} 0.25\n"));
+	assert_false(
+	    expo_has(&e, "roced_pfc_paused_seconds_total", "priority=2"));
+	assert_non_null(strstr(t, "roced_link_pause_frames_total{port=\"swp1\","
+	                          "direction=\"tx\"} 6\n"));
+	assert_null(strstr(t, "roced_link_xon_frames_total"));
+	assert_non_null(strstr(t,
+	                       "roced_pfc_priority_operational{port=\"swp1\","
+	                       "priority=\"3\"} 1\n"));
+	expo_free(&e);
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
+/* No port, no daemon statistics (a test's input): still valid, with
+ * the build's info. */
+static void test_metrics_empty(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q = {.kind = CTL_SHOW_METRICS};
+	struct json_object *d;
+	struct strbuf text;
+	struct expo e = {0};
+
+	f->in.nports = 0;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	assert_non_null(strstr(strbuf_str(&text), "roced_build_info"));
+	/* families without samples are left out */
+	assert_null(strstr(strbuf_str(&text), "roced_queue"));
+	{
+		const char *t = strbuf_str(&text);
+		size_t nfam = 0;
+
+		for (const char *p = t; (p = strstr(p, "# TYPE ")); p++)
+			nfam++;
+		assert_int_equal(nfam, 1);
+	}
+	(void)e;
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
+static void test_metrics_query(void **state)
+{
+	struct show_query q;
+	const char *args[] = {"show", "metrics", "json"};
+	const char *bad[] = {"swp1"};
+	char err[128];
+
+	(void)state;
+	assert_int_equal(ctl_show_parse(CTL_WHAT_METRICS), CTL_SHOW_METRICS);
+	assert_int_equal(
+	    show_query_parse(CTL_WHAT_METRICS, args, 3, &q, err, sizeof(err)),
+	    0);
+	assert_int_equal(q.kind, CTL_SHOW_METRICS);
+	assert_int_equal(
+	    show_query_parse(CTL_WHAT_METRICS, bad, 1, &q, err, sizeof(err)),
+	    -1);
+	assert_string_equal(err, "% Invalid argument 'swp1' for show metrics");
+}
+
+static void test_prom_values(void **state)
+{
+	char b[PROM_VALUE_MAX];
+	struct strbuf sb;
+
+	(void)state;
+	prom_double(b, 0.1);
+	assert_string_equal(b, "0.1");
+	prom_double(b, 1795000000.0);
+	assert_string_equal(b, "1795000000");
+	prom_double(b, 1.0 / 3.0);
+	assert_true(strtod(b, NULL) == 1.0 / 3.0);
+	prom_double(b, NAN);
+	assert_string_equal(b, "NaN");
+	prom_double(b, -INFINITY);
+	assert_string_equal(b, "-Inf");
+	prom_uint(b, UINT64_MAX);
+	assert_string_equal(b, "18446744073709551615");
+	prom_int(b, -3);
+	assert_string_equal(b, "-3");
+	strbuf_init(&sb);
+	prom_family(&sb, "x_total", PROM_COUNTER, "a \\ b\nc");
+	assert_string_equal(strbuf_str(&sb), "# HELP x_total a \\\\ b\\nc\n"
+	                                     "# TYPE x_total counter\n");
+	strbuf_reset(&sb);
+	prom_sample(&sb, "x", "_sum", NULL, 0, "1");
+	assert_string_equal(strbuf_str(&sb), "x_sum 1\n");
+	strbuf_free(&sb);
+	assert_string_equal(prom_type_name((enum prom_type)99), "untyped");
+	assert_int_equal(prom_type_parse("gauge"), PROM_GAUGE);
+	assert_int_equal(prom_type_parse("histogram"), -1);
+}
+
+/* --- the textfile --- */
+
+static void test_mfile_write(void **state)
+{
+	char dir[] = "/tmp/roced-mfile-XXXXXX", path[128], bad[160];
+	char err[256], buf[64];
+	struct stat st;
+	struct dirent *de;
+	size_t entries = 0;
+	DIR *dp;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/roced.prom", dir);
+	assert_int_equal(mfile_write(path, "a 1\n", err, sizeof(err)), 0);
+	assert_int_equal(mfile_write(path, "b 2\n", err, sizeof(err)), 0);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "b 2\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	/* the temporary files are gone: the directory holds the file */
+	dp = opendir(dir);
+	assert_non_null(dp);
+	while ((de = readdir(dp)))
+		entries += de->d_name[0] != '.' || strlen(de->d_name) > 2;
+	closedir(dp);
+	assert_int_equal(entries, 1);
+	/* a directory that is missing, and a "directory" that is a file */
+	snprintf(bad, sizeof(bad), "%s/none/roced.prom", dir);
+	assert_int_equal(mfile_write(bad, "a 1\n", err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "none/roced.prom"));
+	snprintf(bad, sizeof(bad), "%s/roced.prom/x.prom", dir);
+	assert_int_equal(mfile_write(bad, "a 1\n", err, sizeof(err)), -ENOTDIR);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* The setting followed: a new file is due at once, the same setting
+ * again changes nothing, none stops the writes. */
+static void test_mfile_configure(void **state)
+{
+	struct policy_metrics pm = {.interval = 10};
+	struct mfile m;
+
+	(void)state;
+	mfile_init(&m);
+	mfile_configure(&m, &pm, 1000);
+	assert_int_equal(mfile_wait(&m, 1000), -1);
+	snprintf(pm.textfile, sizeof(pm.textfile), "/nonexistent/r.prom");
+	mfile_configure(&m, &pm, 2000);
+	assert_int_equal(mfile_wait(&m, 2000), 0);
+	m.next_ms = 12000;
+	mfile_configure(&m, &pm, 3000);
+	assert_int_equal(mfile_wait(&m, 3000), 9001);
+	pm.textfile[0] = '\0';
+	mfile_configure(&m, &pm, 4000);
+	assert_int_equal(mfile_wait(&m, 4000), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_families),
+	    cmocka_unit_test_setup_teardown(test_metrics_text, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_metrics_hardware, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_metrics_empty, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test(test_metrics_query),
+	    cmocka_unit_test(test_prom_values),
+	    cmocka_unit_test(test_mfile_write),
+	    cmocka_unit_test(test_mfile_configure),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

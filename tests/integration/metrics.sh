@@ -1,0 +1,183 @@
+#!/bin/sh
+# metrics: show metrics and the metrics textfile of a roced on a veth rig
+# (swp1, and a port whose name holds a quote and a backslash), read by
+# Prometheus' own checker:
+#   - `promtool check metrics` passes on `rocesh -c 'show metrics'` and on
+#     the textfile (the format and Prometheus' naming lint);
+#   - the textfile's directory missing at the start: one warning, no
+#     more at the next intervals; created, the file appears and the log
+#     says it is written again; made read-only (roced keeps no
+#     CAP_DAC_OVERRIDE), one warning for that error, and written again
+#     once writable;
+#   - the samples: the odd name escaped as the format wants, pause
+#     frames from the peer counted on the port, priority and direction
+#     they came in on, kernel writes, a refused reload (failure counted,
+#     last reload success 0) and an accepted one; with a roced at the
+#     other end of swp1, the DCBX peer, its willing bits, the agreement
+#     per feature and the LLDP frames;
+#   - a port whose link goes away: the text stays valid, the port has
+#     its info, presence 0 and mode, no counters;
+#   - roced removes the file when it stops;
+#   - the shipped alert rules pass `promtool check rules` and their unit
+#     tests (`promtool test rules`).
+set -eu
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+. "$top_srcdir/tests/integration/lib.sh"
+t_init metrics
+t_need_root
+command -v promtool >/dev/null ||
+	t_skip "promtool is not installed (Debian's prometheus; scripts/install-deps.sh --test installs it)"
+storm="$top_builddir/tests/tools/pfc_storm"
+[ -x "$storm" ] || t_fail "test tools not built (make check builds them)"
+rules="$top_srcdir/contrib/prometheus"
+
+# --- the alert rules, with no server ---
+promtool check rules "$rules/roced.rules.yml" || t_fail "promtool check rules refuses roced.rules.yml"
+(cd "$rules" && promtool test rules roced.rules.test.yml) ||
+	t_fail "the alert rules fail their tests (roced.rules.test.yml)"
+echo "ok: roced.rules.yml checked and its tests pass"
+
+odd='q"2\a'
+t_netns_add sw metrics
+t_netns_add peer metrics-peer
+$IP link add swp1 netns "$sw" type veth peer name h1 netns "$peer"
+$IP link add "$odd" netns "$sw" type veth peer name h2 netns "$peer"
+for p in swp1 "$odd"; do $IP -n "$sw" link set "$p" up; done
+for p in h1 h2; do $IP -n "$peer" link set "$p" up; done
+tf=$t_tmp/tf
+t_conf_ports "$t_tmp/roced.conf" swp1 swp2
+python3 - "$t_tmp/roced.conf" "$tf/roced.prom" <<'PY'
+import sys
+p, tf = sys.argv[1], sys.argv[2]
+s = open(p).read()
+assert '"swp2"' in s
+s = s.replace('"swp2"', '"q\\"2\\\\a"')
+s += '\nmetrics = { textfile = "%s"; interval = 1; };\n' % tf
+open(p, 'w').write(s)
+PY
+t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring'
+shw() { $IP netns exec "$sw" "$rocesh" -c "$@"; }
+
+# wait_for SECONDS CMD...: until CMD succeeds.
+wait_for()
+{
+	_n=$(($1 * 10))
+	shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}
+warnings() { grep -c 'metrics: cannot create a file beside' "$t_tmp/log" || true; }
+
+# --- the directory is missing: one warning, retried ---
+wait_for 10 grep -q 'metrics: cannot create a file beside' "$t_tmp/log" ||
+	t_fail "no warning for the missing directory"
+sleep 3.5
+[ "$(warnings)" = 1 ] || t_fail "the missing directory was logged $(warnings) times in 3 intervals, expected once"
+mkdir "$tf"
+wait_for 10 test -s "$tf/roced.prom" || t_fail "the textfile was not written once its directory exists"
+wait_for 5 grep -q "metrics: writing $tf/roced.prom again" "$t_tmp/log" ||
+	t_fail "the log does not say the file is written again"
+echo "ok: missing directory logged once, written once it exists"
+
+# --- pause frames from the peer on swp1, priority 3 ---
+$IP netns exec "$peer" "$storm" -i h1 -p 3 -q 100 -r 500 -t 1 >/dev/null ||
+	t_fail "the pause injector failed"
+sleep 1.5
+shw 'show metrics' >"$t_tmp/show.prom" || t_fail "show metrics failed"
+promtool check metrics <"$t_tmp/show.prom" || t_fail "promtool check metrics refuses show metrics"
+cp "$tf/roced.prom" "$t_tmp/file.prom"
+promtool check metrics <"$t_tmp/file.prom" || t_fail "promtool check metrics refuses the textfile"
+grep -c '^# TYPE' "$t_tmp/show.prom" | sed 's/^/families in show metrics: /'
+wc -l <"$t_tmp/show.prom" | sed 's/^ */lines: /'
+# value NAME LABELS: the sample's value in show metrics ("" when none)
+value() { awk -v k="$1$2" 'index($0, k " ") == 1 {print $2}' "$t_tmp/show.prom"; }
+v=$(value roced_pfc_pause_frames_total '{port="swp1",priority="3",direction="rx"}')
+echo "roced_pfc_pause_frames_total{port=\"swp1\",priority=\"3\",direction=\"rx\"} $v"
+[ -n "$v" ] && [ "$v" -gt 0 ] || t_fail "the pause frames received on swp1 are not counted: '$v'"
+v=$(value roced_pfc_pause_frames_total '{port="swp1",priority="2",direction="rx"}')
+[ "$v" = 0 ] || t_fail "pause counted on priority 2 of swp1: '$v'"
+grep -q '^roced_build_info{version="[^"]*"} 1$' "$t_tmp/show.prom" || t_fail "no roced_build_info"
+grep -q '^roced_port_info{port="q\\"2\\\\a",alias="Ethernet1/2",dcb="software"} 1$' "$t_tmp/show.prom" ||
+	t_fail "the odd port name is not escaped as the format wants: $(grep '^roced_port_info' "$t_tmp/show.prom")"
+grep -q '^roced_queue_no_drop{port="swp1",queue="3"} 1$' "$t_tmp/show.prom" || t_fail "queue 3 of swp1 is not no-drop"
+grep -q '^roced_queue_packets_total{port="q\\"2\\\\a",queue="0"} ' "$t_tmp/show.prom" ||
+	t_fail "no queue counters for the odd port"
+v=$(value roced_kernel_writes_total '')
+[ -n "$v" ] && [ "$v" -gt 0 ] || t_fail "no kernel writes counted: '$v'"
+# The textfile holds the same families.
+[ "$(grep '^# TYPE' "$t_tmp/file.prom")" = "$(grep '^# TYPE' "$t_tmp/show.prom")" ] ||
+	t_fail "the textfile and show metrics have other families"
+echo "ok: promtool check metrics passes on show metrics and the textfile"
+
+# --- reloads: a refused one, then an accepted one ---
+cp "$t_tmp/roced.conf" "$t_tmp/good.conf"
+echo 'bogus-setting = 1;' >>"$t_tmp/roced.conf"
+t_roced_signal HUP 'reload failed'
+shw 'show metrics' >"$t_tmp/show.prom"
+[ "$(value roced_config_reloads_total '{result="failure"}')" = 1 ] || t_fail "the refused reload is not counted"
+[ "$(value roced_config_last_reload_success '')" = 0 ] || t_fail "roced_config_last_reload_success is not 0 after a refused reload"
+cp "$t_tmp/good.conf" "$t_tmp/roced.conf"
+t_roced_signal HUP 'reloaded'
+shw 'show metrics' >"$t_tmp/show.prom"
+[ "$(value roced_config_reloads_total '{result="success"}')" = 1 ] || t_fail "the accepted reload is not counted"
+[ "$(value roced_config_last_reload_success '')" = 1 ] || t_fail "roced_config_last_reload_success is not 1"
+grep '^roced_config_\|^roced_apply_\|^roced_kernel' "$t_tmp/show.prom"
+echo "ok: reloads counted"
+
+# --- DCBX with a roced at the other end of swp1 (both mode on, not
+# willing, the same policy: agreed) ---
+t_conf_ports "$t_tmp/peer.conf" h1
+t_show_on_fail "the peer's roced log" "$t_tmp/peer.log"
+t_spawn "$IP" netns exec "$peer" "$roced" -f "$t_tmp/peer.conf" >"$t_tmp/peer.log" 2>&1
+peer_pid=$t_pid
+dcbx_agreed()
+{
+	shw 'show metrics' >"$t_tmp/show.prom" &&
+		[ "$(value roced_dcbx_agreed '{port="swp1",feature="pfc"}')" = 1 ]
+}
+wait_for 30 dcbx_agreed || t_fail "DCBX did not agree on swp1 in the metrics: $(grep 'dcbx\|lldp' "$t_tmp/show.prom")"
+[ "$(value roced_dcbx_peer_present '{port="swp1"}')" = 1 ] || t_fail "no DCBX peer on swp1"
+[ "$(value roced_dcbx_peer_willing '{port="swp1",feature="pfc"}')" = 0 ] || t_fail "the peer is shown willing"
+[ "$(value roced_dcbx_agreed '{port="swp1",feature="ets"}')" = 1 ] || t_fail "ETS not agreed"
+v=$(value roced_lldp_frames_total '{port="swp1",direction="rx"}')
+[ -n "$v" ] && [ "$v" -gt 0 ] || t_fail "no LLDP frames received on swp1: '$v'"
+grep '^roced_dcbx\|^roced_lldp_frames_total' "$t_tmp/show.prom" | grep 'port="swp1"'
+t_stop "$peer_pid" || true
+echo "ok: DCBX peer, willing and agreed, LLDP frames"
+
+# --- read-only: one warning for that error, written again after ---
+chmod 555 "$tf"
+n0=$(warnings)
+wait_for 5 sh -c '[ "$(grep -c "metrics: cannot create a file beside" "$1")" -gt "$2" ]' - "$t_tmp/log" "$n0" ||
+	t_fail "no warning for the read-only directory"
+sleep 3.5
+[ "$(warnings)" = $((n0 + 1)) ] || t_fail "the read-only directory was logged $(($(warnings) - n0)) times, expected once"
+chmod 755 "$tf"
+n1=$(grep -c 'metrics: writing .* again' "$t_tmp/log")
+wait_for 5 sh -c '[ "$(grep -c "metrics: writing .* again" "$1")" -gt "$2" ]' - "$t_tmp/log" "$n1" ||
+	t_fail "not written again once the directory is writable"
+grep 'metrics:' "$t_tmp/log"
+echo "ok: read-only directory logged once, written again after"
+
+# --- a port that goes away: still valid, nothing but its presence ---
+$IP -n "$sw" link del "$odd"
+sleep 1.5
+shw 'show metrics' >"$t_tmp/show.prom"
+promtool check metrics <"$t_tmp/show.prom" || t_fail "promtool check metrics refuses show metrics without the odd port's link"
+cp "$tf/roced.prom" "$t_tmp/file.prom"
+promtool check metrics <"$t_tmp/file.prom" || t_fail "promtool check metrics refuses the textfile without the odd port's link"
+grep -q '^roced_port_present{port="q\\"2\\\\a"} 0$' "$t_tmp/show.prom" ||
+	t_fail "the odd port is not shown absent: $(grep '^roced_port_present' "$t_tmp/show.prom")"
+n=$(grep -c 'port="q\\"2' "$t_tmp/show.prom")
+[ "$n" = 5 ] || t_fail "the port that went away has $n samples, expected 5 (info, presence, 3 modes): $(grep 'port="q' "$t_tmp/show.prom")"
+echo "ok: a port gone, its info, presence 0 and mode alone"
+
+t_roced_stop
+[ ! -e "$tf/roced.prom" ] || t_fail "roced left its textfile behind when it stopped"
+echo "ok: the textfile removed at the stop"
+echo "metrics: ok"
