@@ -12,7 +12,7 @@ short_description: Install a roced.conf, checked by roced, and reload roced
 description:
   - Writes the configuration to a candidate file beside I(dest), checks it
     with C(roced -n), asks the running roced what a reload of it would
-    change in each port's plan (a dry run over roced's control socket:
+    change in each port's plan (a dry run over roced's control socket;
     the file is compiled with the port's running inputs and compared with
     the plan the port runs), and only then renames it over I(dest) and
     reloads roced.
@@ -41,7 +41,7 @@ options:
     description:
       - The configuration file. By default the file the running roced
         reads (its C(ping) answer), else C(/etc/roced/roced.conf). A
-        I(dest) that the running roced does not read is refused: a
+        I(dest) that the running roced does not read is refused, since a
         reload would not apply it.
     type: path
   force:
