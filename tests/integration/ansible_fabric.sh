@@ -38,7 +38,7 @@ ctl="$top_srcdir/tests/integration/ctl_client.py"
 
 mkdir -p "$tmp/home" "$tmp/ansible-home" "$tmp/ansible-local" "$tmp/ansible-remote"
 printf '[defaults]\n' >"$tmp/ansible.cfg"
-# ansible-playbook with its files in $tmp, as a script (t_run stops a
+# Ansible's programs with their files in $tmp, as a script (t_run stops a
 # program, not a shell function). The build directory comes first in
 # PATH: the README's rollout finds roced there, as it finds the installed
 # one on a switch.
@@ -51,8 +51,17 @@ exec env HOME="$tmp/home" ANSIBLE_HOME="$tmp/ansible-home" \\
 	ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=0 \\
 	ANSIBLE_DEPRECATION_WARNINGS=0 PYTHONDONTWRITEBYTECODE=1 \\
 	LC_ALL=C.UTF-8 PATH="$bdir:\$PATH" \\
-	ansible-playbook -i "$tmp/fabric.ini" "\$@"
+	"\$@"
 EOF
+
+# Every plugin's documentation parses (ansible-doc reads it as YAML).
+for p in "module roced.fabric.roced_config" "module roced.fabric.roced_facts" \
+	"connection roced.fabric.netns" "role roced.fabric.install"; do
+	# shellcheck disable=SC2086 # "TYPE NAME"
+	set -- $p
+	t_run sh "$tmp/ans.sh" ansible-doc -t "$1" "$2" >"$tmp/doc" 2>&1 ||
+		{ cat "$tmp/doc"; t_fail "ansible-doc cannot read $1 $2"; }
+done
 
 # --- the fabric ---
 for i in 1 2 3; do
@@ -134,7 +143,7 @@ run_play() { # OUT ARGS...: ansible-playbook, its status in $rc
 	_out=$1
 	shift
 	rc=0
-	t_run sh "$tmp/ans.sh" "$@" >"$_out" 2>&1 || rc=$?
+	t_run sh "$tmp/ans.sh" ansible-playbook -i "$tmp/fabric.ini" "$@" >"$_out" 2>&1 || rc=$?
 }
 
 for i in 1 2 3; do eval "classes \$sw$i" >"$tmp/cls-a.$i"; done
@@ -177,6 +186,7 @@ for i in 1 2 3; do
 	cmp -s "$tmp/cls-b.$i" "$tmp/cls-d.$i" || t_fail "sw$i: check mode changed the kernel"
 done
 [ "$w1" = "$w2" ] || t_fail "check mode made kernel writes: $w1 -> $w2"
+ls "$tmp"/sw*/.roced.conf.* 2>/dev/null && t_fail "check mode left a candidate file behind"
 grep -q '^+class .* dev swp1 ' "$tmp/run3" || { cat "$tmp/run3"; t_fail "check mode's diff shows no changed class line"; }
 grep -q '^-class .* dev swp1 ' "$tmp/run3" || { cat "$tmp/run3"; t_fail "check mode's diff shows no removed class line"; }
 echo "check mode: changed on all three, 0 writes, the plan diff shown"
