@@ -363,9 +363,10 @@ static int rocesh_action(struct rocesh *r, const char *line,
 		ctl_request_set(req.to, sizeof(req.to), "startup-config");
 		copy = true;
 	} else if (!strcmp(p->name, "reload config")) {
-		/* "reload config [force]" */
+		/* "reload config [force|dry-run]" */
 		req.cmd = CTL_CMD_RELOAD;
 		req.force = !strcmp(p->argv[p->argc - 1], "force");
+		req.dry_run = !strcmp(p->argv[p->argc - 1], "dry-run");
 	} else if (!strcmp(p->name, "priority-flow-control recover")) {
 		/* "... interface IFNAME qos-group N" */
 		req.cmd = CTL_CMD_PFC_QUEUE;

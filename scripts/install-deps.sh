@@ -22,13 +22,15 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2"
 # Soft-RoCE in the QEMU guest, which sees the host's root filesystem
 # (tests/integration/fullkernel_rdma.sh); prometheus (with promtool) and
 # prometheus-node-exporter check and scrape roced's metrics
-# (tests/integration/metrics*.sh).
+# (tests/integration/metrics*.sh); ansible-core runs the
+# contrib/ansible collection against namespaces of roced switches
+# (tests/integration/ansible_fabric.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
 mmdebstrap systemd-container ethtool
 rdma-core ibverbs-providers ibverbs-utils perftest
-prometheus prometheus-node-exporter curl"
+prometheus prometheus-node-exporter curl ansible-core"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"

@@ -228,7 +228,7 @@ static int daemon_signal(struct daemon *d)
 		return 0;
 	switch (si.ssi_signo) {
 	case SIGHUP:
-		daemon_reload(d, false, NULL);
+		daemon_reload(d, NULL, NULL);
 		break;
 	case SIGINT:
 	case SIGTERM:
@@ -510,15 +510,16 @@ static void *daemon_loader_run(void *arg)
 	return NULL;
 }
 
-static int daemon_load(struct daemon *d, struct policy *out, struct diag *diag)
+static int daemon_load(struct daemon *d, const char *path, struct policy *out,
+                       struct diag *diag)
 {
-	struct daemon_loader l = {d->opts->file, out, diag, 0, false};
+	struct daemon_loader l = {path, out, diag, 0, false};
 	double longest = 0, t0;
 	unsigned turns = 0;
 	pthread_t t;
 
 	if (pthread_create(&t, NULL, daemon_loader_run, &l) != 0)
-		return conf_load_file(d->opts->file, out, diag);
+		return conf_load_file(path, out, diag);
 	daemon_nested(d, true);
 	while (!atomic_load(&l.done)) {
 		t0 = daemon_ms();
@@ -674,7 +675,8 @@ int daemon_run(const struct daemon_opts *o)
 	                              .ports = &d->ports,
 	                              .lldp = &d->agents.lldp,
 	                              .agents = &d->agents,
-	                              .stats = &d->stats};
+	                              .stats = &d->stats,
+	                              .writes = &d->stat_writes};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);

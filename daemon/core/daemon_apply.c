@@ -18,6 +18,7 @@
 
 #include "conf/conf.h"
 #include "core/log.h"
+#include "plan/plan_text.h"
 #include "plan/plan_warn.h"
 
 double daemon_ms(void)
@@ -397,45 +398,140 @@ static int daemon_reload_refuse(struct daemon *d, struct diag *msgs)
 	return -EINVAL;
 }
 
-/* Parse and compile the file completely; swap only when both succeed. */
-static int daemon_reload_file(struct daemon *d, bool force, struct diag *msgs)
+/* One port's running plan (RUN, NULL: none) against the candidate's
+ * (CAND, NULL: the candidate drops the port) into R. */
+static void daemon_preview_port(struct ctl_cmd_reload *r, const char *ifname,
+                                const struct plan_port *run,
+                                const struct plan_port *cand)
 {
+	size_t b0 = r->before.len, a0 = r->after.len;
+	struct strbuf lines;
+
+	if (run)
+		plan_text_write_port(run, &r->before);
+	if (cand)
+		plan_text_write_port(cand, &r->after);
+	if (r->before.oom || r->after.oom)
+		return;
+	strbuf_init(&lines);
+	if (plan_text_diff(run ? r->before.s + b0 : "",
+	                   cand ? r->after.s + a0 : "", &lines)) {
+		r->ports_changed++;
+		strbuf_printf(&r->text, "--- %s (running)\n+++ %s (%s)\n%s",
+		              ifname, ifname,
+		              cand ? "candidate" : "no longer configured",
+		              lines.s ? lines.s : "");
+	}
+	r->text.oom |= lines.oom;
+	strbuf_free(&lines);
+}
+
+/* What a reload of FRESH would change (R->dry_run): every port's plan
+ * compiled from FRESH with the inputs the running one had (capabilities,
+ * DCBX outcome, held and shut queues), against the plan it runs. Nothing
+ * reaches the kernel, and the registry keeps only the running policy's
+ * ports. */
+static int daemon_preview(struct daemon *d, const struct policy *fresh,
+                          const char *file, struct ctl_cmd_reload *r,
+                          struct diag *msgs)
+{
+	struct plan pl;
+	int rc;
+
+	plan_init(&pl);
+	rc = ports_compile(&d->ports, fresh, file, NULL, 0, &pl, msgs);
+	for (size_t i = 0; rc == 0 && i < pl.nports; i++) {
+		const struct ports_port *e =
+		    ports_find(&d->ports, pl.ports[i].ifname);
+
+		daemon_preview_port(r, pl.ports[i].ifname,
+		                    e && e->applied ? &e->plan : NULL,
+		                    &pl.ports[i]);
+	}
+	/* The ports the candidate no longer plans lose roced's objects. */
+	for (size_t i = 0; rc == 0 && i < d->ports.n; i++) {
+		const struct ports_port *e = &d->ports.v[i];
+		bool planned = false;
+
+		for (size_t j = 0; j < pl.nports && !planned; j++)
+			planned = !strcmp(pl.ports[j].ifname, e->ifname);
+		if (!planned && e->applied)
+			daemon_preview_port(r, e->ifname, &e->plan, NULL);
+	}
+	plan_free(&pl);
+	ports_prune(&d->ports, &d->policy);
+	log_info("reload dry run of %s: %zu port%s would change", file,
+	         r->ports_changed, r->ports_changed == 1 ? "" : "s");
+	return rc < 0 ? -EINVAL : 0;
+}
+
+/* Parse and compile the file completely; swap only when both succeed. */
+static int daemon_reload_file(struct daemon *d, struct ctl_cmd_reload *r,
+                              struct diag *msgs)
+{
+	const char *file = r && r->file ? r->file : d->opts->file;
+	bool dry = r && r->dry_run, force = r && r->force;
+	size_t writes0 = d->stat_writes;
 	struct policy fresh;
 	struct diag diag;
 	double t0, t1;
 	int rc;
 
-	log_info("reloading %s", d->opts->file);
+	if (dry)
+		log_info("reload dry run of %s", file);
+	else {
+		log_info("reloading %s", file);
+		svc_reloading();
+	}
 	t0 = daemon_ms();
-	svc_reloading();
-	diag_init(&diag, d->opts->file);
-	rc = d->load ? d->load(d, &fresh, &diag)
-	             : conf_load_file(d->opts->file, &fresh, &diag);
+	diag_init(&diag, file);
+	rc = d->load ? d->load(d, file, &fresh, &diag)
+	             : conf_load_file(file, &fresh, &diag);
 	t1 = daemon_ms();
 	daemon_log_diag(&diag, NULL);
 	for (size_t i = 0; msgs && i < diag.n; i++)
 		diag_add(msgs, diag.v[i].sev, diag.v[i].line, "%s",
 		         diag.v[i].text ? diag.v[i].text : "?");
 	if (rc < 0) {
-		log_warnx("reload failed: %zu error%s, keeping the running "
+		log_warnx("%s failed: %zu error%s, keeping the running "
 		          "configuration",
-		          diag.nerrors, diag.nerrors == 1 ? "" : "s");
+		          dry ? "reload dry run" : "reload", diag.nerrors,
+		          diag.nerrors == 1 ? "" : "s");
 		diag_free(&diag);
-		svc_ready(&d->svc, "reload failed, running configuration kept");
+		if (!dry)
+			svc_ready(&d->svc,
+			          "reload failed, running configuration kept");
 		return -EINVAL;
 	}
 	diag_free(&diag);
 	if (daemon_reload_wipes(d, &fresh)) {
+		if (dry && !force) {
+			policy_free(&fresh);
+			diag_err(
+			    msgs, 0,
+			    "no interface list: a reload would be refused "
+			    "(it would remove roced's policy from every "
+			    "port); write `interface = ( );` to mean that");
+			return -EINVAL;
+		}
 		if (!force) {
 			policy_free(&fresh);
 			return daemon_reload_refuse(d, msgs);
 		}
-		log_info("reload forced: %s has no interface list, removing "
-		         "roced's policy from every port",
-		         d->opts->file);
+		if (!dry)
+			log_info("reload forced: %s has no interface list, "
+			         "removing roced's policy from every port",
+			         file);
+	}
+	if (dry) {
+		rc = daemon_preview(d, &fresh, file, r, msgs);
+		policy_free(&fresh);
+		return rc;
 	}
 	rc = daemon_commit(d, &fresh, msgs);
 	policy_free(&fresh);
+	if (r)
+		r->writes = d->stat_writes - writes0;
 	/* The reload's apply repaired every port: fight for the contested
 	 * ones again. */
 	if (rc == 0)
@@ -447,17 +543,20 @@ static int daemon_reload_file(struct daemon *d, bool force, struct diag *msgs)
 		return rc;
 	}
 	/* How long a reload takes, file to kernel (bench/apply -d). */
-	log_info("reloaded %s in %.2f ms (configuration %.2f ms)",
-	         d->opts->file, daemon_ms() - t0, t1 - t0);
+	log_info("reloaded %s in %.2f ms (configuration %.2f ms)", file,
+	         daemon_ms() - t0, t1 - t0);
 	svc_ready(&d->svc, "reloaded");
 	daemon_status(d);
 	return 0;
 }
 
-int daemon_reload(struct daemon *d, bool force, struct diag *msgs)
+int daemon_reload(struct daemon *d, struct ctl_cmd_reload *r, struct diag *msgs)
 {
-	int rc = daemon_reload_file(d, force, msgs);
+	int rc = daemon_reload_file(d, r, msgs);
 
+	/* A dry run changes nothing and is no reload. */
+	if (r && r->dry_run)
+		return rc;
 	/* show metrics: every reload counts, the refused ones too. */
 	if (rc < 0)
 		d->stats.reloads_failed++;
@@ -474,9 +573,10 @@ static int daemon_ctl_commit(void *d, struct policy *cand, struct diag *msgs)
 	return daemon_commit(d, cand, msgs);
 }
 
-static int daemon_ctl_reload(void *d, bool force, struct diag *msgs)
+static int daemon_ctl_reload(void *d, struct ctl_cmd_reload *r,
+                             struct diag *msgs)
 {
-	return daemon_reload(d, force, msgs);
+	return daemon_reload(d, r, msgs);
 }
 
 const struct ctl_cmd_ops daemon_ctl_ops = {

@@ -51,7 +51,8 @@ struct daemon {
 	bool stop;
 	/* How a reload reads the file (daemon.c: in a thread, the loop
 	 * turning meanwhile). */
-	int (*load)(struct daemon *d, struct policy *out, struct diag *diag);
+	int (*load)(struct daemon *d, const char *path, struct policy *out,
+	            struct diag *diag);
 };
 
 /* The monotonic clock in ms. */
@@ -70,8 +71,10 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 /* Apply the ports whose DCBX outcome the LLDP agent changed. */
 void daemon_dcbx(struct daemon *d);
 
-/* Reload the configuration file (SIGHUP, `reload config [force]`). */
-int daemon_reload(struct daemon *d, bool force, struct diag *msgs);
+/* Reload the configuration file (SIGHUP: R is NULL; `reload config
+ * [force|dry-run]`: see struct ctl_cmd_reload). */
+int daemon_reload(struct daemon *d, struct ctl_cmd_reload *r,
+                  struct diag *msgs);
 
 /* --cleanup-on-exit: remove roced's tc objects, give the MTUs back. */
 void daemon_cleanup(struct daemon *d);

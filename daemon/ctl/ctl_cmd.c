@@ -735,26 +735,111 @@ static struct json_object *dctl_copy(struct ctl_cmd_ctx *c)
 
 /* --- the rest --- */
 
-static struct json_object *dctl_reload(struct ctl_cmd_ctx *c, bool force)
+/* The candidate FILE of a dry run, resolved into OUT: it must be in the
+ * directory of the configuration file CONF, where only who may write the
+ * configuration puts files, so that a client with the configure right
+ * cannot have roced (root) read and quote any file of the machine. */
+static int dctl_candidate(const char *conf, const char *file, char *out,
+                          char *err, size_t errlen)
 {
+	char dir[PATH_MAX], tmp[PATH_MAX], real[PATH_MAX];
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s", conf);
+	if (!realpath(dirname(tmp), dir)) {
+		rc = -errno;
+		snprintf(err, errlen,
+		         "%% cannot resolve the directory of %s: %s", conf,
+		         strerror(-rc));
+		return rc;
+	}
+	if (!realpath(file, real)) {
+		rc = -errno;
+		snprintf(err, errlen, "%% cannot read %s: %s", file,
+		         strerror(-rc));
+		return rc;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", real);
+	if (strcmp(dirname(tmp), dir)) {
+		snprintf(err, errlen,
+		         "%% %s: a candidate file must be in %s, beside the "
+		         "configuration file",
+		         file, dir);
+		return -EPERM;
+	}
+	memcpy(out, real, PATH_MAX);
+	return 0;
+}
+
+static void dctl_add_str(struct json_object *o, const char *key,
+                         const struct strbuf *sb)
+{
+	json_object_object_add(o, key,
+	                       json_object_new_string(sb->s ? sb->s : ""));
+}
+
+static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
+                                       const struct ctl_request *req)
+{
+	struct ctl_cmd_reload r = {.force = req->force,
+	                           .dry_run = req->dry_run};
+	char text[PATH_MAX + 64], path[PATH_MAX];
+	char err[PATH_MAX + CTL_PATH_LEN + 128];
 	struct json_object *reply;
 	struct diag dg;
-	char text[PATH_MAX + 32];
 
-	diag_init(&dg, c->file);
-	if (c->ops->reload(c->daemon, force, &dg) < 0)
-		reply = dctl_diag_error("reload failed, the running "
-		                        "configuration stays",
-		                        &dg);
-	else {
+	if (req->file[0]) {
+		if (dctl_candidate(c->file, req->file, path, err, sizeof(err)) <
+		    0)
+			return ctl_reply_error("%s", err);
+		r.file = path;
+	}
+	strbuf_init(&r.before);
+	strbuf_init(&r.after);
+	strbuf_init(&r.text);
+	diag_init(&dg, r.file ? r.file : c->file);
+	if (c->ops->reload(c->daemon, &r, &dg) < 0)
+		reply =
+		    dctl_diag_error(r.dry_run ? "the file would be refused, "
+		                                "nothing changed"
+		                              : "reload failed, the running "
+		                                "configuration stays",
+		                    &dg);
+	else if (r.before.oom || r.after.oom || r.text.oom)
+		reply = ctl_reply_error("%% out of memory");
+	else if (r.dry_run) {
 		reply = ctl_reply_ok();
 		json_object_object_add(reply, "warnings", dctl_warnings(&dg));
+		json_object_object_add(
+		    reply, "plan-changed",
+		    json_object_new_boolean(r.ports_changed));
+		json_object_object_add(
+		    reply, "ports-changed",
+		    json_object_new_int64((int64_t)r.ports_changed));
+		dctl_add_str(reply, "before", &r.before);
+		dctl_add_str(reply, "after", &r.after);
+		if (!r.ports_changed)
+			strbuf_printf(&r.text,
+			              "A reload of %s would change no port's "
+			              "plan\n",
+			              r.file ? r.file : c->file);
+		dctl_add_str(reply, "text", &r.text);
+	} else {
+		reply = ctl_reply_ok();
+		json_object_object_add(reply, "warnings", dctl_warnings(&dg));
+		json_object_object_add(
+		    reply, "writes", json_object_new_int64((int64_t)r.writes));
 		/* rocesh prints it: `systemctl reload` leaves it in the
 		 * journal. */
-		snprintf(text, sizeof(text), "Reloaded %s\n", c->file);
+		snprintf(text, sizeof(text),
+		         "Reloaded %s (%zu kernel write%s)\n", c->file,
+		         r.writes, r.writes == 1 ? "" : "s");
 		json_object_object_add(reply, "text",
 		                       json_object_new_string(text));
 	}
+	strbuf_free(&r.before);
+	strbuf_free(&r.after);
+	strbuf_free(&r.text);
 	diag_free(&dg);
 	return reply;
 }
@@ -840,6 +925,10 @@ static struct json_object *dctl_ping(struct ctl_cmd_ctx *c)
 	json_object_object_add(reply, "pid", json_object_new_int(getpid()));
 	json_object_object_add(reply, "config",
 	                       json_object_new_string(c->file));
+	if (c->writes)
+		json_object_object_add(
+		    reply, "writes",
+		    json_object_new_int64((int64_t)*c->writes));
 	return reply;
 }
 
@@ -858,7 +947,7 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
 	case CTL_CMD_COPY:
 		return dctl_copy(c);
 	case CTL_CMD_RELOAD:
-		return dctl_reload(c, req->force);
+		return dctl_reload(c, req);
 	case CTL_CMD_DEBUG:
 		return dctl_debug(req);
 	case CTL_CMD_PFC_QUEUE:

@@ -18,12 +18,32 @@
 
 #include "agent/lldp_agent.h"
 #include "base/diag.h"
+#include "base/strbuf.h"
 #include "agent/agents.h"
 #include "core/ports.h"
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
 #include "model/policy.h"
 #include "show/show.h"
+
+/* A reload asked for, and what came of it. */
+struct ctl_cmd_reload {
+	/* Even a file without an interface list. */
+	bool force;
+	/* Only compile FILE (NULL: the configuration file) and compare
+	 * each port's plan with the one it runs; apply nothing. */
+	bool dry_run;
+	const char *file;
+	/* A reload: how many kernel writes its apply made. */
+	size_t writes;
+	/* A dry run: the running and the candidate plans (plan_text_write_
+	 * port() of each port, in the candidate's order, then the ports
+	 * the candidate drops), the lines that differ (plan_text_diff()
+	 * under a header per port), how many ports differ. strbuf_init()ed
+	 * by the caller. */
+	struct strbuf before, after, text;
+	size_t ports_changed;
+};
 
 struct ctl_cmd_ops {
 	/* Compile CAND for every configured port and apply it. On success
@@ -32,11 +52,13 @@ struct ctl_cmd_ops {
 	 * returned. Warnings and the reasons of a failure are added to
 	 * MSGS. */
 	int (*commit)(void *daemon, struct policy *cand, struct diag *msgs);
-	/* Reload the configuration file, as SIGHUP does (FORCE: even one
-	 * without an interface list that would take roced's policy off
-	 * every port). Returns 0, or -errno with every FILE:LINE error in
-	 * MSGS; the running state stays then. */
-	int (*reload)(void *daemon, bool force, struct diag *msgs);
+	/* Reload the configuration file, as SIGHUP does (R->force: even
+	 * one without an interface list that would take roced's policy off
+	 * every port), or with R->dry_run only say what that would change.
+	 * Returns 0, or -errno with every FILE:LINE error in MSGS; the
+	 * running state stays then. */
+	int (*reload)(void *daemon, struct ctl_cmd_reload *r,
+	              struct diag *msgs);
 };
 
 struct ctl_cmd_ctx {
@@ -54,6 +76,8 @@ struct ctl_cmd_ctx {
 	const struct lldp_agent *lldp;
 	/* The daemon's own counters, for show metrics (NULL: none). */
 	const struct show_daemon_stats *stats;
+	/* The kernel writes since the start, for ping (NULL: none). */
+	const size_t *writes;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

@@ -579,10 +579,11 @@ static const struct cmd_def cmd_nxos_table[] = {
     /* On NX-OS `reload` alone reboots the switch: here it must name what
      * it reloads, and exec mode only, where no half-typed change is lost
      * to it. */
-    {M(EXEC), KACT, "reload config", "reload config [force]",
+    {M(EXEC), KACT, "reload config", "reload config [force|dry-run]",
      "Reload roced's configuration, not the switch\n"
      "Read the configuration file again and apply it\n"
-     "Even when the file removes the policy from every port\n",
+     "Even when the file removes the policy from every port\n"
+     "Only show what a reload would change in each port's plan\n",
      NULL},
 
     /* configuration mode */

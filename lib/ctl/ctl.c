@@ -190,6 +190,12 @@ struct ctl_key {
 		.max = CTL_MEMBER_SIZE(m) / CTL_MEMBER_SIZE(m[0]),             \
 		.count = CTL_OFF(n)                                            \
 	}
+/* An optional string: absent, it is "" (the command's default). */
+#define CTL_OPTSTR(key, m)                                                     \
+	{                                                                      \
+		.name = key, .type = json_type_string, .optional = true,       \
+		.off = CTL_OFF(m), .size = CTL_MEMBER_SIZE(m)                  \
+	}
 #define CTL_BOOL(key, m, d)                                                    \
 	{                                                                      \
 		.name = key, .type = json_type_boolean, .optional = true,      \
@@ -223,6 +229,8 @@ static const struct ctl_key ctl_keys_debug[] = {
 };
 static const struct ctl_key ctl_keys_reload[] = {
     CTL_BOOL("force", force, false),
+    CTL_BOOL("dry-run", dry_run, false),
+    CTL_OPTSTR("file", file),
     CTL_END,
 };
 static const struct ctl_key ctl_keys_pfc_queue[] = {
@@ -413,7 +421,9 @@ static int ctl_fill(struct json_object *obj, struct ctl_request *r, char *err,
 		json_object_object_get_ex(obj, k->name, &v);
 		switch (k->type) {
 		case json_type_string:
-			rc = ctl_copy_str(v, k->name, m, k->size, err, errlen);
+			if (v || !k->optional)
+				rc = ctl_copy_str(v, k->name, m, k->size, err,
+				                  errlen);
 			break;
 		case json_type_array:
 			if (v)
@@ -432,6 +442,14 @@ static int ctl_fill(struct json_object *obj, struct ctl_request *r, char *err,
 	if (r->cmd == CTL_CMD_SHOW && ctl_show_parse(r->what) < 0) {
 		snprintf(err, errlen, "%% unknown show command '%.64s'",
 		         r->what);
+		return -EINVAL;
+	}
+	/* A reload reads the configuration file: another file is only
+	 * ever looked at, never applied. */
+	if (r->cmd == CTL_CMD_RELOAD && r->file[0] && !r->dry_run) {
+		snprintf(err, errlen,
+		         "%% 'file' needs 'dry-run': a reload applies the "
+		         "configuration file only");
 		return -EINVAL;
 	}
 	/* NX-OS copies other ways too; roced has these two only. */
@@ -725,9 +743,14 @@ int ctl_request_encode(const struct ctl_request *r, struct strbuf *out,
 	}
 	strbuf_puts(out, "{\"cmd\":");
 	ctl_put_str(out, ctl_cmd_names[r->cmd], strlen(ctl_cmd_names[r->cmd]));
-	for (const struct ctl_key *k = ctl_cmd_keys[r->cmd]; k->name; k++)
+	for (const struct ctl_key *k = ctl_cmd_keys[r->cmd]; k->name; k++) {
+		/* An optional string left empty is the default: not sent. */
+		if (k->type == json_type_string && k->optional &&
+		    !*((const char *)r + k->off))
+			continue;
 		if (ctl_put_key(out, r, k, err, errlen) < 0)
 			goto fail;
+	}
 	strbuf_add(out, "}", 1);
 	if (!out->oom)
 		return 0;

@@ -37,6 +37,17 @@
  *        policy from every port it programs without saying so (no
  *        interface list: empty, or cut off while being written) is
  *        refused unless FORCE (default false). Needs the configure right.
+ *        The reply of a reload that applied says "writes": N, its
+ *        kernel writes.
+ *   {"cmd": "reload", "dry-run": true, "file": "/etc/roced/new.conf"}
+ *        Parse and compile FILE (optional: the configuration file) as a
+ *        reload would, and apply nothing: {"ok": true, "plan-changed":
+ *        bool, "ports-changed": N, "before": "...", "after": "...",
+ *        "text": "..."}: the running and the candidate plan of every
+ *        port as the dry run prints them (warnings left out) and the
+ *        lines that differ; errors as a reload gives them. FILE must be
+ *        in the configuration file's directory. "file" without
+ *        "dry-run" is refused.
  *   {"cmd": "debug", "subsys": "dcbx", "on": true}   Needs configure.
  *   {"cmd": "pfc-queue", "op": "recover", "interface": "X",
  *    "qos-group": "3"}   `priority-flow-control recover interface X
@@ -44,7 +55,9 @@
  *   {"cmd": "pfc-queue", "op": "clear", "interface": "X" or "",
  *    "qos-group": ""}   `clear queuing pfc-queue [interface X]`: the
  *        watchdog's statistics back to 0. Both need configure.
- *   {"cmd": "ping"}            {"ok": true, "version": "..."}
+ *   {"cmd": "ping"}            {"ok": true, "version": "...", "pid": N,
+ *        "config": "FILE", "writes": N}: WRITES counts every kernel
+ *        write since roced started.
  * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
  * cmd, a missing, repeated or mistyped key, a request too large, or permission
  * denied (the peer's credentials from SO_PEERCRED: configure needs uid 0
@@ -89,6 +102,7 @@ unsigned long ctl_netns_inode(void);
 #define CTL_ARG_LEN     64
 #define CTL_NAME_LEN    64
 #define CTL_JSON_DEPTH  8
+#define CTL_PATH_LEN    256
 
 /* The show commands, by their protocol name (a show request's "what").
  * This is the one table of them: rocesh's command language (lib/cmd)
@@ -172,6 +186,10 @@ struct ctl_request {
 	bool on;
 	/* reload: even a file that removes roced's policy from every port */
 	bool force;
+	/* reload: only tell what a reload of FILE ("": the configuration
+	 * file) would change in the running plan, apply nothing */
+	bool dry_run;
+	char file[CTL_PATH_LEN];
 	/* pfc-queue: OP "recover" (IFACE, QOS_GROUP) or "clear" (IFACE, ""
 	 * for every port) */
 	char op[CTL_NAME_LEN];

@@ -816,7 +816,7 @@ static void plan_text_mask(char *buf, size_t len, uint8_t mask)
 }
 
 static void plan_text_port_header(const struct plan_port *pp,
-                                  struct strbuf *out)
+                                  struct strbuf *out, bool warnings)
 {
 	const struct plan_dcb *d = &pp->dcb;
 	char en[32], admin[32];
@@ -863,12 +863,14 @@ static void plan_text_port_header(const struct plan_port *pp,
 		                  policy_pfc_mode_name(pp->pfc_mode), admin,
 		                  en);
 	plan_text_comment(out, "pfc watchdog %s", pp->watchdog ? "on" : "off");
-	plan_text_diag(out, &pp->warnings);
+	if (warnings)
+		plan_text_diag(out, &pp->warnings);
 }
 
-static void plan_text_port(const struct plan_port *pp, struct strbuf *out)
+static void plan_text_port(const struct plan_port *pp, struct strbuf *out,
+                           bool warnings)
 {
-	plan_text_port_header(pp, out);
+	plan_text_port_header(pp, out, warnings);
 	if (pp->dcb.mtu)
 		strbuf_printf(out, "#ip link set dev %s mtu %u\n", pp->ifname,
 		              pp->dcb.mtu);
@@ -890,8 +892,87 @@ void plan_text_write(const struct plan *pl, struct strbuf *out)
 	plan_text_diag(out, &pl->diag);
 	for (size_t i = 0; i < pl->nports; i++) {
 		strbuf_puts(out, "\n");
-		plan_text_port(&pl->ports[i], out);
+		plan_text_port(&pl->ports[i], out, true);
 	}
+}
+
+void plan_text_write_port(const struct plan_port *pp, struct strbuf *out)
+{
+	plan_text_port(pp, out, false);
+}
+
+/* The next line of *S (without its newline) in *LINE, *LEN; false at the
+ * end. */
+static bool plan_text_next_line(const char **s, const char **line, size_t *len)
+{
+	const char *nl;
+
+	if (!**s)
+		return false;
+	*line = *s;
+	nl = strchr(*s, '\n');
+	*len = nl ? (size_t)(nl - *s) : strlen(*s);
+	*s += *len + (nl ? 1 : 0);
+	return true;
+}
+
+/* Is the line LINE (LEN bytes) in TEXT, not yet in USED (one flag per
+ * line of TEXT)? Marks the first such line used. */
+static bool plan_text_take(const char *text, bool *used, const char *line,
+                           size_t len)
+{
+	const char *l;
+	size_t n, i = 0;
+
+	while (plan_text_next_line(&text, &l, &n)) {
+		if (!used[i] && n == len && !memcmp(l, line, len)) {
+			used[i] = true;
+			return true;
+		}
+		i++;
+	}
+	return false;
+}
+
+static size_t plan_text_nlines(const char *s)
+{
+	const char *l;
+	size_t n, count = 0;
+
+	while (plan_text_next_line(&s, &l, &n))
+		count++;
+	return count;
+}
+
+/* The lines of FROM that TO lacks (each line counted as often as it
+ * appears), each written after MARK. */
+static size_t plan_text_lacks(const char *from, const char *to,
+                              const char *mark, struct strbuf *out)
+{
+	bool *used = calloc(plan_text_nlines(to) + 1, sizeof(*used));
+	const char *l;
+	size_t n, count = 0;
+
+	if (!used) {
+		out->oom = true;
+		return 0;
+	}
+	while (plan_text_next_line(&from, &l, &n))
+		if (!plan_text_take(to, used, l, n)) {
+			strbuf_puts(out, mark);
+			strbuf_add(out, l, n);
+			strbuf_puts(out, "\n");
+			count++;
+		}
+	free(used);
+	return count;
+}
+
+size_t plan_text_diff(const char *before, const char *after, struct strbuf *out)
+{
+	size_t n = plan_text_lacks(before, after, "-", out);
+
+	return n + plan_text_lacks(after, before, "+", out);
 }
 
 void plan_text_write_tc(const struct plan_port *pp, struct strbuf *out)

@@ -24,5 +24,16 @@ void plan_text_write(const struct plan *pl, struct strbuf *out);
 void plan_text_write_tc(const struct plan_port *pp, struct strbuf *out);
 /* Only one port's DCB part as dcb batch lines (no "dcb" prefix). */
 void plan_text_write_dcb(const struct plan_port *pp, struct strbuf *out);
+/* One port's part of the dry run without its warnings: what the plan
+ * holds, for comparing two plans of a port (a warning names the FILE:LINE
+ * it comes from, and lines move when the file is edited). */
+void plan_text_write_port(const struct plan_port *pp, struct strbuf *out);
+/* The lines of BEFORE that AFTER lacks, each as "-LINE\n", then those of
+ * AFTER that BEFORE lacks, as "+LINE\n", each in its text's order (a
+ * line that appears twice is matched twice). The order of a port's tc
+ * lines carries no meaning, so a line that only moved is not a change.
+ * Returns how many lines were written (0: the same lines). */
+size_t plan_text_diff(const char *before, const char *after,
+                      struct strbuf *out);
 
 #endif

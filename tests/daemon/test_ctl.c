@@ -275,7 +275,7 @@ static void test_socket_path(void **state)
 /* The daemon's side, faked: what a commit or a reload was asked, and
  * what it answers. */
 struct fake_daemon {
-	int commits, reloads, forced;
+	int commits, reloads, forced, dry_runs;
 	char line[CTL_LINE_MAX]; /* the candidate's qos-input of swp1 */
 	int rc;
 };
@@ -294,12 +294,21 @@ static int fake_commit(void *daemon, struct policy *cand, struct diag *msgs)
 	return fd->rc;
 }
 
-static int fake_reload(void *daemon, bool force, struct diag *msgs)
+static int fake_reload(void *daemon, struct ctl_cmd_reload *r,
+                       struct diag *msgs)
 {
 	struct fake_daemon *fd = daemon;
 
 	fd->reloads++;
-	fd->forced += force;
+	fd->forced += r->force;
+	fd->dry_runs += r->dry_run;
+	if (r->dry_run && !fd->rc) {
+		strbuf_puts(&r->before, "# port swp1\nclass a\n");
+		strbuf_puts(&r->after, "# port swp1\nclass b\n");
+		strbuf_puts(&r->text, "--- swp1\n-class a\n+class b\n");
+		r->ports_changed = 1;
+	}
+	r->writes = 3;
 	if (fd->rc)
 		diag_err(msgs, 42,
 		         "swp1: queuing policy-map NOSUCH is not defined");
@@ -461,6 +470,31 @@ static void test_cmd_commit_reload(void **state)
 	assert_int_equal(fd.forced, 1);
 	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
 	assert_non_null(strstr(reply_str(r, "text"), "Reloaded "));
+	/* The reload's kernel writes, for a client that must tell an
+	 * idempotent run from one that wrote. */
+	assert_int_equal(json_object_get_int(ctlt_jget(r, "writes")), 3);
+	json_object_put(r);
+
+	/* A dry run reaches the daemon as one, and its reply carries both
+	 * plans and the lines that differ. */
+	r = request(f, &e, &fd, "{\"cmd\":\"reload\",\"dry-run\":true}");
+	assert_int_equal(fd.dry_runs, 1);
+	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
+	assert_true(json_object_get_boolean(ctlt_jget(r, "plan-changed")));
+	assert_int_equal(json_object_get_int(ctlt_jget(r, "ports-changed")), 1);
+	assert_string_equal(reply_str(r, "before"), "# port swp1\nclass a\n");
+	assert_string_equal(reply_str(r, "after"), "# port swp1\nclass b\n");
+	assert_non_null(strstr(reply_str(r, "text"), "+class b\n"));
+	json_object_put(r);
+	/* A candidate outside the configuration file's directory is not
+	 * read at all. */
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"reload\",\"dry-run\":true,"
+	            "\"file\":\"/etc/passwd\"}");
+	assert_int_equal(fd.dry_runs, 1);
+	assert_false(json_object_get_boolean(ctlt_jget(r, "ok")));
+	assert_non_null(
+	    strstr(reply_str(r, "error"), "a candidate file must be in"));
 	json_object_put(r);
 	engine_close(&e);
 }

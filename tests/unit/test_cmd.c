@@ -201,6 +201,8 @@ static void test_abbreviations(void **state)
 	assert_string_equal(p.canon, "reload config");
 	tc_parse(&c, "reload config f", &p);
 	assert_string_equal(p.canon, "reload config force");
+	tc_parse(&c, "reload config d", &p);
+	assert_string_equal(p.canon, "reload config dry-run");
 	tc_parse_bad(CMD_MODE_EXEC, "reload", "% Incomplete command", -1);
 	tc_parse_bad(CMD_MODE_CONFIG, "reload config", "% Invalid command", 0);
 	tc_parse(&c, "no deb dcbx", &p);
@@ -393,7 +395,9 @@ static void test_help(void **state)
 	        "  show                   Show running system information\n"
 	        "  terminal               Set terminal line parameters\n");
 	help_is(CMD_MODE_EXEC, NULL, "reload config ",
-	        "  force  Even when the file removes the policy from every "
+	        "  dry-run  Only show what a reload would change in each "
+	        "port's plan\n"
+	        "  force    Even when the file removes the policy from every "
 	        "port\n"
 	        "  <cr>\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf",

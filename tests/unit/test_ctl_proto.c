@@ -111,9 +111,18 @@ static void test_each_kind(void **state)
 	/* The encoder writes the optional key too: the request says what it
 	 * asks for, whatever the daemon's default. */
 	r = (struct ctl_request){.cmd = CTL_CMD_RELOAD};
-	round_trip(&r, "{\"cmd\":\"reload\",\"force\":false}");
+	round_trip(&r, "{\"cmd\":\"reload\",\"force\":false,"
+	               "\"dry-run\":false}");
 	r.force = true;
-	round_trip(&r, "{\"cmd\":\"reload\",\"force\":true}");
+	round_trip(&r, "{\"cmd\":\"reload\",\"force\":true,"
+	               "\"dry-run\":false}");
+	/* An optional string left empty is not sent; a dry run may name a
+	 * candidate file. */
+	r = (struct ctl_request){.cmd = CTL_CMD_RELOAD, .dry_run = true};
+	SET(r.file, "/etc/roced/candidate.conf");
+	round_trip(&r, "{\"cmd\":\"reload\",\"force\":false,"
+	               "\"dry-run\":true,"
+	               "\"file\":\"/etc/roced/candidate.conf\"}");
 	r = (struct ctl_request){.cmd = CTL_CMD_PING};
 	round_trip(&r, "{\"cmd\":\"ping\"}");
 }
@@ -368,6 +377,14 @@ static void test_duplicate_keys(void **state)
 	               "% a key holds a NUL byte");
 	ASSERT_REFUSED("{\"cmd\":\"ping\",\"cmd\\u0000\":\"reload\"}",
 	               "% a key holds a NUL byte");
+	/* A reload applies the configuration file only: another file is
+	 * for a dry run, and must be a string. */
+	ASSERT_REFUSED("{\"cmd\":\"reload\",\"file\":\"/etc/roced/x.conf\"}",
+	               "% 'file' needs 'dry-run': a reload applies the "
+	               "configuration file only");
+	ASSERT_REFUSED("{\"cmd\":\"reload\",\"dry-run\":true,\"file\":1}",
+	               "% 'file' must be a string");
+	parse_ok("{\"cmd\":\"reload\",\"dry-run\":true}", CTL_CMD_RELOAD);
 	/* Malformed JSON is still malformed first. */
 	ASSERT_REFUSED("{\"cmd\":\"ping\",\"cmd\":}",
 	               "% malformed JSON: unexpected character");

@@ -773,6 +773,47 @@ static void test_two_ports(void **state)
 	plan_free(&pl);
 }
 
+/* One port's text for comparing plans leaves out its warnings (their
+ * FILE:LINE moves with the file's lines), and the diff of two texts
+ * names the lines each lacks, whatever their order. */
+static void test_port_diff(void **state)
+{
+	struct strbuf a, b, d;
+	struct plan pl;
+	struct plan_port *pp;
+
+	(void)state;
+	plan_init(&pl);
+	pp = plan_add_port(&pl, "swp1");
+	build_htb_fifo(pp);
+	diag_warn(&pp->warnings, 12, "a warning at line 12");
+	strbuf_init(&a);
+	plan_text_write_port(pp, &a);
+	assert_non_null(strstr(a.s, "# port swp1\n"));
+	assert_non_null(strstr(a.s, "qdisc add dev swp1 root handle 4791:"));
+	assert_null(strstr(a.s, "line 12"));
+
+	strbuf_init(&d);
+	assert_int_equal(plan_text_diff(a.s, a.s, &d), 0);
+	assert_true(!d.s || !d.s[0]);
+	strbuf_free(&d);
+
+	strbuf_init(&b);
+	strbuf_init(&d);
+	strbuf_puts(&b, "x\nclass b\nsame\nsame\n");
+	assert_int_equal(plan_text_diff("same\nclass a\nsame\nx\nold", b.s, &d),
+	                 3);
+	assert_string_equal(d.s, "-class a\n-old\n+class b\n");
+	strbuf_free(&d);
+	strbuf_init(&d);
+	assert_int_equal(plan_text_diff("", "one\n", &d), 1);
+	assert_string_equal(d.s, "+one\n");
+	strbuf_free(&d);
+	strbuf_free(&a);
+	strbuf_free(&b);
+	plan_free(&pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -788,6 +829,7 @@ int main(void)
 	    cmocka_unit_test(test_unexpressible),
 	    cmocka_unit_test(test_bpf),
 	    cmocka_unit_test(test_two_ports),
+	    cmocka_unit_test(test_port_diff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
