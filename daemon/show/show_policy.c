@@ -175,6 +175,8 @@ static struct json_object *show_map_nq_json(const struct policy_map_nq *m)
 			show_add_int(c, "mtu", r->mtu);
 		if (r->no_drop)
 			show_add_bool(c, "pause-no-drop", true);
+		if (r->pfc_rx_only)
+			show_add_bool(c, "pause-receive-only", true);
 		if (r->buffer.set)
 			json_object_object_add(
 			    c, "pause-buffer",
@@ -322,6 +324,14 @@ struct json_object *show_policy_json(const struct policy *p,
 	                       show_pfcwd_json(&p->pfcwd));
 	if (p->pfc_mc_drop)
 		show_add_bool(o, "hardware-qos-pfc-mc-drop", true);
+	{
+		/* roced.conf's `roce`, as the file writer says it */
+		uint32_t edited;
+		enum policy_roce_mode m = policy_roce_mode(p, &edited);
+
+		if (m != POLICY_ROCE_NONE && !edited)
+			show_add_str(o, "roce", policy_roce_mode_name(m));
+	}
 	return o;
 }
 

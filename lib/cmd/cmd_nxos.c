@@ -709,6 +709,13 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "State of the profile\nEnable the profile\n", cmd_nx_profile_state},
     {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
+    /* the one-command RoCE mode, as NVIDIA Onyx has it */
+    {CFG, KCONF, "roce", "roce [ROCEMODE]",
+     "RoCE mode: the whole RoCE policy in one command (lossless when no "
+     "mode is given)\n",
+     cmd_nx_roce},
+    {CFG, KCONF, "roce", "no roce [ROCEMODE]",
+     NO "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
      NO "Hardware settings\nQoS settings\nPFC settings\n"
         "Drop multicast in no-drop classes\n",
@@ -950,6 +957,12 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "[no] pause pfc-cos LIST<0-7>",
      NO "Pause (no-drop) configuration\nPFC CoS values\n"
         "List of CoS values to pause, e.g. 3\n",
+     cmd_nx_pause},
+    {M(PMAP_C_NQOS), KCONF, "pause pfc-cos",
+     "pause pfc-cos LIST<0-7> receive-only",
+     "Pause (no-drop) configuration\nPFC CoS values\n"
+     "List of CoS values to pause, e.g. 3\n"
+     "Honour received pause, never send it (roced extension)\n",
      cmd_nx_pause},
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "no pause [pfc-cos]",
      NO "Pause (no-drop) configuration\nPFC CoS values\n", cmd_nx_pause},

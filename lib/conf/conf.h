@@ -110,6 +110,9 @@ enum conf_key {
 	CONF_K_RECEIVE,
 	CONF_K_DCBX_WILLING,
 	CONF_K_DCBX_AGENT,
+	/* the one-command RoCE mode */
+	CONF_K_ROCE,
+	CONF_K_PAUSE_RECEIVE_ONLY,
 	CONF_K_MAX,
 };
 

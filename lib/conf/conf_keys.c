@@ -83,6 +83,9 @@ static const char *const conf_keys[CONF_K_MAX] = {
     [CONF_K_RECEIVE] = "receive",
     [CONF_K_DCBX_WILLING] = "dcbx-willing",
     [CONF_K_DCBX_AGENT] = "dcbx-agent",
+    /* the one-command RoCE mode */
+    [CONF_K_ROCE] = "roce",
+    [CONF_K_PAUSE_RECEIVE_ONLY] = "pause-receive-only",
 };
 
 const char *conf_key_name(enum conf_key k)
