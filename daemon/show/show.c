@@ -144,6 +144,11 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		args++;
 		n--;
 	}
+	if (q->kind == CTL_SHOW_ROCE && n && !strcmp(args[0], "fabric")) {
+		q->kind = CTL_SHOW_ROCE_FABRIC;
+		args++;
+		n--;
+	}
 	switch (q->kind) {
 	case CTL_SHOW_RUNNING_CONFIG:
 		/* NX-OS calls the QoS part ipqos */
@@ -161,6 +166,8 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			return show_copy_ifname(q, args[1], err, errlen);
 		break;
 	case CTL_SHOW_STARTUP_CONFIG:
+	case CTL_SHOW_ROCE:
+	case CTL_SHOW_ROCE_FABRIC:
 		break;
 	case CTL_SHOW_CLASS_MAP:
 	case CTL_SHOW_POLICY_MAP:
@@ -230,7 +237,8 @@ bool show_query_ports(const struct show_query *q)
 	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX ||
 	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
 	       q->kind == CTL_SHOW_LLDP_TRAFFIC ||
-	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF;
+	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF ||
+	       q->kind == CTL_SHOW_ROCE || q->kind == CTL_SHOW_ROCE_FABRIC;
 }
 
 /* --- ports --- */
@@ -978,6 +986,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_LLDP_TRAFFIC:
 	case CTL_SHOW_LLDP_IF:
 		show_lldp_answer(q, in, data, text);
+		break;
+	case CTL_SHOW_ROCE:
+	case CTL_SHOW_ROCE_FABRIC:
+		show_roce_answer(q, in, data, text);
 		break;
 	}
 	if (!*data || text->oom) {

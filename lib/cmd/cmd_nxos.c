@@ -613,6 +613,12 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_IF, CTL_WHAT_LLDP_IF " IFNAME",
      H_SHOW "LLDP information\nLLDP state of one interface\n" H_IFNAME, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_ROCE, CTL_WHAT_ROCE,
+     H_SHOW "RoCE mode: trust, APP TLV, ECN, PFC and traffic classes\n", NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_ROCE_FABRIC, CTL_WHAT_ROCE_FABRIC,
+     H_SHOW "RoCE mode: trust, APP TLV, ECN, PFC and traffic classes\n"
+            "Each link's neighbour and what breaks no-drop across it\n",
+     NULL},
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
