@@ -157,6 +157,8 @@ static void show_roce_tcs(struct json_object *o, const struct policy *p,
 		             names[g][0] ? names[g] : "class-default");
 		if (q && q->priority_level) {
 			show_add_str(e, "tsa", "strict");
+		} else if (!q) {
+			show_add_str(e, "tsa", "ets");
 		} else {
 			show_add_str(e, "tsa", "ets");
 			show_add_int(e, "bandwidth",

@@ -717,9 +717,7 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
     /* the one-command RoCE mode, as NVIDIA Onyx has it */
     {CFG, KCONF, "roce", "roce [ROCEMODE]",
-     "RoCE mode: the whole RoCE policy in one command (lossless when no "
-     "mode is given)\n",
-     cmd_nx_roce},
+     "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
     {CFG, KCONF, "roce", "no roce [ROCEMODE]",
      NO "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
