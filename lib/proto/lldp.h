@@ -8,9 +8,10 @@
  * Details of the rules:
  *   - the End TLV may be left out (802.1AB-2009), and Ethernet padding
  *     reads as End; an End TLV with a length is malformed;
- *   - a second Chassis ID, Port ID, TTL or DCBX TLV is malformed (a
- *     negotiation must not guess which one counts); of the other basic
- *     TLVs the first one stands;
+ *   - a second Chassis ID, Port ID, TTL, DCBX or Maximum Frame Size
+ *     TLV is malformed (a negotiation or a link's MTU check must not
+ *     guess which one counts); of the other basic TLVs the first one
+ *     stands;
  *   - a known TLV with a length outside its bounds, an ETS priority
  *     mapped to a TC above 7, an APP DSCP above 63 are malformed; values
  *     the standard reserves (TSA 3-254, APP selectors 0, 6, 7) are kept;
