@@ -556,8 +556,11 @@ static void show_roce_fabric_text(struct json_object *d, struct strbuf *out)
 		show_list_text(show_get(lo, "pfc-enabled"), here, sizeof(here));
 		show_list_text(show_get(pe, "pfc-enabled"), there,
 		               sizeof(there));
-		snprintf(pfc, sizeof(pfc), "%s/%s", here[0] ? here : "-",
-		         there[0] ? there : "-");
+		/* none: PFC runs nowhere; -: the peer's is not known */
+		snprintf(pfc, sizeof(pfc), "%s/%s", here[0] ? here : "none",
+		         there[0]                      ? there
+		         : show_get(pe, "pfc-enabled") ? "none"
+		                                       : "-");
 		{
 			char l1[16] = "-", l2[16] = "-";
 

@@ -155,6 +155,7 @@ t_show_on_fail "show roce fabric" "$tmp/fabric.txt"
 grep -q '^Ethernet1/1 .* none$' "$tmp/fabric.txt" || t_fail "text: swp1 is not clean"
 grep -q '^  app-roce: the peer' "$tmp/fabric.txt" || t_fail "text: no app-roce detail"
 grep -q '^4 mismatches$' "$tmp/fabric.txt" || t_fail "text: no total"
+cat "$tmp/fabric.txt"
 
 # The matching pair from its other end.
 "$IP" netns exec "$h1" "$rocesh" -c 'show roce fabric json' >"$tmp/h1.json"
