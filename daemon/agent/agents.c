@@ -341,9 +341,11 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",
 			          f->name);
-		else if (link_lookup(lm, fp->ifname, &li) == 0)
+		else if (link_lookup(lm, fp->ifname, &li) == 0) {
 			lldp_agent_carrier(&a->lldp, fp->ifname, li.running,
 			                   now);
+			lldp_agent_set_mtu(&a->lldp, fp->ifname, li.mtu, now);
+		}
 	}
 	/* The others stop, with a shutdown frame while their socket is
 	 * still open (before frames_detach). */
@@ -362,6 +364,10 @@ void agents_dcbx_local(struct agents *a, const struct ports *r,
 		if (!e->applied || !f)
 			continue;
 		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
+		/* the MTU the plan gave the link, once applied */
+		if (e->plan.dcb.mtu && !e->plan.dcb.unmanaged)
+			lldp_agent_set_mtu(&a->lldp, e->ifname, e->plan.dcb.mtu,
+			                   now_ms);
 		if (lldp_agent_find(&a->lldp, e->ifname))
 			lldp_agent_set_local(&a->lldp, e->ifname, &t, now_ms);
 		else

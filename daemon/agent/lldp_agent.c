@@ -181,6 +181,8 @@ static int lldp_agent_frame(const struct lldp_agent *a,
 		if (a->cfg.dcbxp && p->has_local)
 			dcbx_advertise(&p->local, p->has_oper ? &p->oper : NULL,
 			               &pdu->dcbx);
+		pdu->has_max_frame = p->max_frame != 0;
+		pdu->max_frame = p->max_frame;
 	}
 	n = lldp_encode(pdu, buf + LLDP_ETH_HLEN, cap - LLDP_ETH_HLEN);
 	free(pdu);
@@ -565,6 +567,20 @@ void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
 	p->local = *local;
 	p->has_local = true;
 	lldp_agent_negotiate(a, p, now);
+}
+
+void lldp_agent_set_mtu(struct lldp_agent *a, const char *ifname, uint32_t mtu,
+                        double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+	uint32_t mfs = mtu ? mtu + 18 : 0;
+	uint16_t v = (uint16_t)(mfs > UINT16_MAX ? UINT16_MAX : mfs);
+
+	if (!p || p->max_frame == v)
+		return;
+	if (p->c.frames_out)
+		lldp_tx_fast(&p->tx, now);
+	p->max_frame = v;
 }
 
 void lldp_agent_refused(struct lldp_agent *a, const char *ifname)

@@ -87,6 +87,9 @@ struct lldp_port {
 	struct lldp_tx tx;
 	bool has_local; /* LOCAL holds what roced advertises */
 	struct dcbx_tlvs local;
+	/* The 802.3 Maximum Frame Size sent (0: not sent): the link's MTU
+	 * with header and FCS, for the peer's check of a class MTU. */
+	uint16_t max_frame;
 	struct lldp_nbr nbr[LLDP_AGENT_NBR_MAX];
 	/* The DCBX peer: index + 1 into NBR (0: none). MULTI: more than one
 	 * neighbour is on the port. */
@@ -152,6 +155,12 @@ void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
  * A change makes a fast start and a new negotiation. */
 void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
                           const struct dcbx_tlvs *local, double now);
+
+/* IFNAME's link MTU is MTU (0: unknown): the Maximum Frame Size it
+ * advertises (MTU + 18: Ethernet header and FCS). A change makes a fast
+ * start, so that the peer's MTU check follows at once. */
+void lldp_agent_set_mtu(struct lldp_agent *a, const char *ifname, uint32_t mtu,
+                        double now);
 
 /* The daemon refused (anew) PFC that IFNAME's outcome enabled: counted
  * (show lldp traffic). */

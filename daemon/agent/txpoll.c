@@ -220,9 +220,11 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 		const struct ports_port *fe = ports_find(r, fn);
 		int m = txpoll_master(t, fn);
 		bool feeds = false;
-		/* A hardware feeder pauses its peer itself. */
+		/* A hardware feeder pauses its peer itself; a receive-only
+		 * priority (semi-lossless) is never paused upstream. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software
-		                  ? fe->plan.dcb.pfc_en
+		                  ? fe->plan.dcb.pfc_en &
+		                        (uint8_t)~fe->plan.dcb.pfc_rx_only
 		                  : 0;
 
 		for (size_t i = 0; m && i < n; i++) {

@@ -353,7 +353,8 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 	/* The LLDP shows read the agent, not the queue counters. */
 	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX &&
 	    q->kind != CTL_SHOW_LLDP_NEIGHBORS &&
-	    q->kind != CTL_SHOW_LLDP_TRAFFIC && q->kind != CTL_SHOW_LLDP_IF) {
+	    q->kind != CTL_SHOW_LLDP_TRAFFIC && q->kind != CTL_SHOW_LLDP_IF &&
+	    q->kind != CTL_SHOW_ROCE && q->kind != CTL_SHOW_ROCE_FABRIC) {
 		char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 		struct nlb_error nerr;
 

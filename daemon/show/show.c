@@ -144,6 +144,11 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		args++;
 		n--;
 	}
+	if (q->kind == CTL_SHOW_ROCE && n && !strcmp(args[0], "fabric")) {
+		q->kind = CTL_SHOW_ROCE_FABRIC;
+		args++;
+		n--;
+	}
 	switch (q->kind) {
 	case CTL_SHOW_RUNNING_CONFIG:
 		/* NX-OS calls the QoS part ipqos */
@@ -162,6 +167,8 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		break;
 	case CTL_SHOW_STARTUP_CONFIG:
 	case CTL_SHOW_METRICS:
+	case CTL_SHOW_ROCE:
+	case CTL_SHOW_ROCE_FABRIC:
 		break;
 	case CTL_SHOW_CLASS_MAP:
 	case CTL_SHOW_POLICY_MAP:
@@ -232,7 +239,8 @@ bool show_query_ports(const struct show_query *q)
 	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
 	       q->kind == CTL_SHOW_LLDP_TRAFFIC ||
 	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF ||
-	       q->kind == CTL_SHOW_METRICS;
+	       q->kind == CTL_SHOW_METRICS || q->kind == CTL_SHOW_ROCE ||
+	       q->kind == CTL_SHOW_ROCE_FABRIC;
 }
 
 /* --- ports --- */
@@ -984,6 +992,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_METRICS:
 		*data = show_metrics_json(in);
 		show_text_metrics(*data, text);
+		break;
+	case CTL_SHOW_ROCE:
+	case CTL_SHOW_ROCE_FABRIC:
+		show_roce_answer(q, in, data, text);
 		break;
 	}
 	if (!*data || text->oom) {

@@ -247,4 +247,27 @@ const char *show_metrics_name(size_t i);
 int show_lldp_answer(const struct show_query *q, const struct show_input *in,
                      struct json_object **data, struct strbuf *text);
 
+/* show roce and show roce fabric (show_roce.c): -1 for another kind.
+ *   show roce: {"mode": "lossless"|"semi-lossless"|"lossy"|"none",
+ *     "edited": [object names that differ from the mode's expansion],
+ *     "lldp", "trust": ["dscp", "pcp"], "application-tlv": [{"selector",
+ *     "protocol", "priority"}], "congestion-control": [{"queue", "mode",
+ *     "minimum-threshold", "maximum-threshold" (bytes),
+ *     "drop-probability"}], "pfc": {"priorities", "receive-only"},
+ *     "traffic-classes": [{"priority", "tc", "application", "tsa",
+ *     "bandwidth"}], "interface": [{"name", "alias", "pfc-mode",
+ *     "pfc-enabled", "dcbx"}]}
+ *   show roce fabric: {"interface": [{"name", "alias", "neighbor":
+ *     {"chassis-id", "port-id", "system-name", "dcbx"} or null,
+ *     "local": {"pfc-enabled", "pfc-result", "roce-priority", "mtu"},
+ *     "peer": {"pfc-advertised", "willing", "pfc-enabled", "pfc-result",
+ *     "roce-priority", "max-frame-size"}, "mismatches": [{"kind",
+ *     "detail"}]}], "mismatches": count} */
+int show_roce_answer(const struct show_query *q, const struct show_input *in,
+                     struct json_object **data, struct strbuf *text);
+/* The fabric mismatches of IN's ports (show roce fabric's, for a metric:
+ * port, kind, detail), appended to OUT. Returns how many, or -ENOMEM. */
+struct fabric_list;
+int show_roce_mismatches(const struct show_input *in, struct fabric_list *out);
+
 #endif

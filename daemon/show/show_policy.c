@@ -234,6 +234,9 @@ static struct json_object *show_map_nq_json(const struct policy_map_nq *m)
 		if (r->no_drop)
 			show_add_bool(c, conf_key_name(CONF_K_PAUSE_NO_DROP),
 			              true);
+		if (r->pfc_rx_only)
+			show_add_bool(
+			    c, conf_key_name(CONF_K_PAUSE_RECEIVE_ONLY), true);
 		if (r->buffer.set)
 			json_object_object_add(
 			    c, conf_key_name(CONF_K_PAUSE_BUFFER),
@@ -394,6 +397,14 @@ struct json_object *show_policy_json(const struct policy *p,
 	show_place_json(o, SETTING_AT_PFC, p);
 	show_settings_json(o, SETTING_AT_TOP, p);
 	show_place_json(o, SETTING_AT_LLDP, p);
+	{
+		/* roced.conf's `roce`, as the file writer says it */
+		uint32_t edited;
+		enum policy_roce_mode m = policy_roce_mode(p, &edited);
+
+		if (m != POLICY_ROCE_NONE && !edited)
+			show_add_str(o, "roce", policy_roce_mode_name(m));
+	}
 	return o;
 }
 

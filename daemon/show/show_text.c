@@ -289,8 +289,12 @@ void show_text_policy_map(struct json_object *data, struct strbuf *out)
 				               list, sizeof(list));
 				if (list[0])
 					strbuf_printf(
-					    out, "      pause pfc-cos %s\n",
-					    list);
+					    out, "      pause pfc-cos %s%s\n",
+					    list,
+					    show_get_bool(c,
+					                  "pause-receive-only")
+					        ? " receive-only"
+					        : "");
 				if (t == 2)
 					show_pause_lines(c, "      ", out);
 				if (show_get_int(c, "mtu", &v))

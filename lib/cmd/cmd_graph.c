@@ -92,6 +92,13 @@ static const char *cmd_vocab_pfcwd_action(unsigned i, const char **help)
 	return policy_pfcwd_action_name((enum policy_pfcwd_action)i);
 }
 
+/* The RoCE modes, without "none" (the table's first row). */
+static const char *cmd_vocab_roce_mode(unsigned i, const char **help)
+{
+	*help = policy_roce_mode_help((enum policy_roce_mode)(i + 1));
+	return policy_roce_mode_name((enum policy_roce_mode)(i + 1));
+}
+
 static const struct {
 	const char *word;
 	unsigned n;
@@ -104,6 +111,7 @@ static const struct {
     {"PFCMODE", POLICY_PFC_NMODES, cmd_vocab_pfc_mode},
     {"PFCWDACT", POLICY_PFCWD_NACTIONS, cmd_vocab_pfcwd_action},
     {"DCBXAGENT", POLICY_DCBX_NAGENTS, cmd_vocab_dcbx_agent},
+    {"ROCEMODE", POLICY_ROCE_NMODES - 1, cmd_vocab_roce_mode},
 };
 
 struct cmd_frag {

@@ -9,7 +9,7 @@
  *                  actions of its mode, system qos and interface rows
  *   cmd_nxos_maps.c  the actions of its class-map and policy-map rows
  *   cmd_nxos_if.c    interface names, ranges and lists, mtu, shutdown,
- *                    description; terminal
+ *                    description; roce, terminal
  *   cmd_nxos_class.c descriptions, precedence, marking of those rows
  *   cmd_nx_util.c  the steps those actions share
  *   cmd_ctx.c      modes, contexts, a parsed line's arguments, cmd_fail
@@ -47,6 +47,7 @@
  *   PFCWDACT   a PFC watchdog action (drop, forward, alert): the same
  *   DCBXAGENT  a DCBX agent (roced, lldpad): model/policy.h's table, the
  *              same way
+ *   ROCEMODE   a RoCE mode (lossless, semi-lossless, lossy): the same
  */
 #ifndef ROCED_CMD_INT_H
 #define ROCED_CMD_INT_H
@@ -296,6 +297,8 @@ int cmd_nx_interface(struct cmd_exec_arg *x);
 int cmd_nx_if_mtu(struct cmd_exec_arg *x);
 int cmd_nx_shutdown(struct cmd_exec_arg *x);
 int cmd_nx_description(struct cmd_exec_arg *x);
+/* `roce [MODE]`, the one-command RoCE mode (cmd_nxos_if.c). */
+int cmd_nx_roce(struct cmd_exec_arg *x);
 int cmd_nx_terminal(struct cmd_exec_arg *x);
 /* Port profiles and the ASIC's buffer settings (cmd_nxos_if.c). */
 int cmd_nx_port_profile(struct cmd_exec_arg *x);

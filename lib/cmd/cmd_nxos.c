@@ -559,6 +559,12 @@ static const struct cmd_def cmd_nxos_table[] = {
      H_SHOW "LLDP information\nLLDP state of one interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_METRICS, CTL_WHAT_METRICS,
      H_SHOW "roced's state as Prometheus metrics (text format 0.0.4)\n", NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_ROCE, CTL_WHAT_ROCE,
+     H_SHOW "RoCE mode: trust, APP TLV, ECN, PFC and traffic classes\n", NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_ROCE_FABRIC, CTL_WHAT_ROCE_FABRIC,
+     H_SHOW "RoCE mode: trust, APP TLV, ECN, PFC and traffic classes\n"
+            "Each link's neighbour and what breaks no-drop across it\n",
+     NULL},
     {CMD_M_ALL, KACT, "copy", "copy running-config startup-config",
      "Copy from one file to another\nCurrent operating configuration\n"
      "Save to the startup configuration\n",
@@ -656,6 +662,11 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "State of the profile\nEnable the profile\n", cmd_nx_profile_state},
     {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
+    /* the one-command RoCE mode, as NVIDIA Onyx has it */
+    {CFG, KCONF, "roce", "roce [ROCEMODE]",
+     "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
+    {CFG, KCONF, "roce", "no roce [ROCEMODE]",
+     NO "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",
      NO "Hardware settings\nQoS settings\nPFC settings\n"
         "Drop multicast in no-drop classes\n",
@@ -896,6 +907,12 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "[no] pause pfc-cos LIST<0-7>",
      NO "Pause (no-drop) configuration\nPFC CoS values\n"
         "List of CoS values to pause, e.g. 3\n",
+     cmd_nx_pause},
+    {M(PMAP_C_NQOS), KCONF, "pause pfc-cos",
+     "pause pfc-cos LIST<0-7> receive-only",
+     "Pause (no-drop) configuration\nPFC CoS values\n"
+     "List of CoS values to pause, e.g. 3\n"
+     "Honour received pause, never send it (roced extension)\n",
      cmd_nx_pause},
     {M(PMAP_C_NQOS), KCONF, "pause pfc-cos", "no pause [pfc-cos]",
      NO "Pause (no-drop) configuration\nPFC CoS values\n", cmd_nx_pause},

@@ -215,6 +215,38 @@ int cmd_nx_description(struct cmd_exec_arg *x)
 	return 0;
 }
 
+/* `roce [MODE]` and `no roce [MODE]`: the one-command RoCE mode, the
+ * expansion of model/policy.h (lossless when no mode is given, as on
+ * Onyx). `no roce` removes the objects of the expansion, edited or not;
+ * with a mode it must be the one in force. */
+int cmd_nx_roce(struct cmd_exec_arg *x)
+{
+	size_t last = x->pa->argc - 1;
+	int m = policy_roce_mode_parse(x->pa->argv[last]);
+	enum policy_roce_mode cur;
+
+	if (!x->pa->negated) {
+		if (policy_roce_expand(x->p,
+		                       m < 0 ? POLICY_ROCE_LOSSLESS
+		                             : (enum policy_roce_mode)m,
+		                       POLICY_ROCE_REPLACE, 0) < 0)
+			return cmd_nx_oom(x);
+		return 0;
+	}
+	cur = policy_roce_mode(x->p, NULL);
+	if (cur == POLICY_ROCE_NONE) {
+		cmd_fail(x->err, 0, "%% roce is not configured");
+		return -1;
+	}
+	if (m >= 0 && (enum policy_roce_mode)m != cur) {
+		cmd_fail(x->err, x->pa->pos[last], "%% roce is %s, not %s",
+		         policy_roce_mode_name(cur), x->pa->argv[last]);
+		return -1;
+	}
+	policy_roce_remove(x->p);
+	return 0;
+}
+
 /* `terminal length 0` and its kind: paging is the terminal's business in
  * rocesh, so the line only has to be accepted where scripts send it. */
 int cmd_nx_terminal(struct cmd_exec_arg *x)

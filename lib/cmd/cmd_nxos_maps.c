@@ -679,9 +679,16 @@ int cmd_nx_pause(struct cmd_exec_arg *x)
 		v = 0;
 	}
 	rc = cmd_nx_match_values(x, &v, 7, false, "pause pfc-cos");
-	if (!rc)
-		r->pfc_cos = (uint8_t)v;
-	return rc;
+	if (rc)
+		return rc;
+	r->pfc_cos = (uint8_t)v;
+	/* The list restated without receive-only makes it plain PFC again;
+	 * a class that pauses nothing has nothing to receive-only. */
+	if (!x->pa->negated)
+		r->pfc_rx_only = cmd_has(x->pa, "receive-only", NULL);
+	else if (!r->pfc_cos)
+		r->pfc_rx_only = false;
+	return 0;
 }
 
 int cmd_nx_mtu(struct cmd_exec_arg *x)

@@ -250,11 +250,15 @@ static void cmd_running_nq(const struct policy *p, struct strbuf *out)
 			if (nr->buffer.set) {
 				cmd_running_pause_buffer(&nr->buffer,
 				                         nr->pfc_cos, out);
-			} else if (nr->pfc_cos) {
+			}
+			/* the buffer's line cannot say receive-only */
+			if (nr->pfc_cos &&
+			    (!nr->buffer.set || nr->pfc_rx_only)) {
 				policy_list_format(nr->pfc_cos, list,
 				                   sizeof(list));
-				strbuf_printf(out, "  pause pfc-cos %s\n",
-				              list);
+				strbuf_printf(
+				    out, "  pause pfc-cos %s%s\n", list,
+				    nr->pfc_rx_only ? " receive-only" : "");
 			}
 			if (nr->no_drop)
 				strbuf_puts(out, "  pause no-drop\n");
@@ -394,9 +398,23 @@ static void cmd_running_pfcwd(const struct policy *p, struct strbuf *out)
 	cmd_running_settings(SETTING_AT_PFC, p, "", out);
 }
 
+/* `roce MODE` while the objects are exactly its expansion: pasted, it
+ * makes them and the lines after it restate them. Once an operator
+ * edited them the line is left out, so that a paste keeps the edits
+ * (rocesh(8)). */
+static void cmd_running_roce(const struct policy *p, struct strbuf *out)
+{
+	uint32_t edited;
+	enum policy_roce_mode m = policy_roce_mode(p, &edited);
+
+	if (m != POLICY_ROCE_NONE && !edited)
+		strbuf_printf(out, "roce %s\n", policy_roce_mode_name(m));
+}
+
 /* The QoS definitions: class-maps, policy-maps and system qos. */
 static void cmd_running_qos(const struct policy *p, struct strbuf *out)
 {
+	cmd_running_roce(p, out);
 	cmd_running_class_qos(p, out);
 	cmd_running_map_qos(p, out);
 	cmd_running_map_queuing(p, out);

@@ -280,9 +280,10 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 static void conf_nq_rule(struct conf_ctx *c, const config_setting_t *e,
                          void *arg)
 {
-	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_PAUSE_PFC_COS,
-	                                     CONF_K_MTU, CONF_K_PAUSE_NO_DROP,
-	                                     CONF_K_PAUSE_BUFFER};
+	static const enum conf_key keys[] = {
+	    CONF_K_NAME,         CONF_K_PAUSE_PFC_COS,
+	    CONF_K_MTU,          CONF_K_PAUSE_NO_DROP,
+	    CONF_K_PAUSE_BUFFER, CONF_K_PAUSE_RECEIVE_ONLY};
 	const struct conf_map_arg *ma = arg;
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
 	struct policy_nq_rule *r;
@@ -700,6 +701,32 @@ static void conf_metrics(struct conf_ctx *c, const config_setting_t *root)
 		m->interval = (uint32_t)v;
 }
 
+/* `roce = "MODE";`: the objects of the RoCE mode that the file does not
+ * define itself (policy.h, POLICY_ROCE_KEEP), after everything else. */
+static void conf_roce(struct conf_ctx *c, const config_setting_t *root)
+{
+	unsigned line = 0;
+	char v[32];
+	int m;
+
+	if (conf_string(c, root, CONF_K_ROCE, "the top level", v, sizeof(v),
+	                &line) <= 0)
+		return;
+	m = policy_roce_mode_parse(v);
+	if (m < 0) {
+		char modes[64];
+
+		policy_roce_mode_expected(modes, sizeof(modes));
+		diag_err(c->d, line, "invalid %s '%s', expected %s",
+		         conf_key_name(CONF_K_ROCE), v, modes);
+		return;
+	}
+	if (policy_roce_expand(c->p, (enum policy_roce_mode)m, POLICY_ROCE_KEEP,
+	                       line) < 0)
+		diag_err(c->d, line, "%s: out of memory",
+		         conf_key_name(CONF_K_ROCE));
+}
+
 static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 {
 	static const enum conf_key keys[] = {CONF_K_CLASS_MAP,
@@ -709,7 +736,8 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                     CONF_K_PRIORITY_FLOW_CONTROL,
 	                                     CONF_K_HARDWARE_QOS_PFC_MC_DROP,
 	                                     CONF_K_LLDP,
-	                                     CONF_K_METRICS};
+	                                     CONF_K_METRICS,
+	                                     CONF_K_ROCE};
 	const config_setting_t *ifs;
 
 	conf_check_place_keys(c, root, "the top level", keys, CONF_NKEYS(keys),
@@ -725,6 +753,7 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	conf_pfcwd(c, root);
 	conf_lldp(c, root);
 	conf_metrics(c, root);
+	conf_roce(c, root);
 }
 
 /* Shared tail of both loaders: CFG holds the parsed text (or a syntax

@@ -113,6 +113,9 @@ enum conf_key {
 	/* Prometheus metrics (its interval is CONF_K_INTERVAL) */
 	CONF_K_METRICS,
 	CONF_K_TEXTFILE,
+	/* the one-command RoCE mode */
+	CONF_K_ROCE,
+	CONF_K_PAUSE_RECEIVE_ONLY,
 	CONF_K_MAX,
 };
 

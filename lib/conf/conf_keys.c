@@ -86,6 +86,9 @@ static const char *const conf_keys[CONF_K_MAX] = {
     /* Prometheus metrics */
     [CONF_K_METRICS] = "metrics",
     [CONF_K_TEXTFILE] = "textfile",
+    /* the one-command RoCE mode */
+    [CONF_K_ROCE] = "roce",
+    [CONF_K_PAUSE_RECEIVE_ONLY] = "pause-receive-only",
 };
 
 const char *conf_key_name(enum conf_key k)

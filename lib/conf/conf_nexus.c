@@ -77,6 +77,8 @@ void conf_nx_nq_rule(struct conf_ctx *c, const config_setting_t *e,
 	conf_bool(c, e, CONF_K_PAUSE_NO_DROP, where, &r->no_drop,
 	          &r->no_drop_line);
 	conf_nx_pause_buffer(c, e, where, &r->buffer);
+	conf_bool(c, e, CONF_K_PAUSE_RECEIVE_ONLY, where, &r->pfc_rx_only,
+	          &r->pfc_rx_only_line);
 }
 
 void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,

@@ -390,6 +390,8 @@ static void conf_write_nq_rule(struct strbuf *sb, const void *map, size_t i)
 		conf_write_uint(sb, CONF_K_MTU, r->mtu);
 	if (r->no_drop)
 		conf_write_bool(sb, CONF_K_PAUSE_NO_DROP, true);
+	if (r->pfc_rx_only)
+		conf_write_bool(sb, CONF_K_PAUSE_RECEIVE_ONLY, true);
 	conf_write_pause_buffer(sb, &r->buffer, 5);
 	strbuf_puts(sb, "}");
 }
@@ -647,6 +649,20 @@ static void conf_write_metrics(struct strbuf *sb, const struct policy *p)
 	strbuf_puts(sb, "};\n");
 }
 
+/* The RoCE mode the objects make (the closest one once edited), while
+ * loading it back adds nothing the file does not already define (the
+ * file's own objects win: policy_roce_complete): it tells the reader
+ * where they came from and survives copy running-config startup-config. */
+static void conf_write_roce(struct strbuf *sb, const struct policy *p)
+{
+	enum policy_roce_mode m = policy_roce_mode(p, NULL);
+
+	if (m == POLICY_ROCE_NONE || !policy_roce_complete(p))
+		return;
+	strbuf_printf(sb, "%s = \"%s\";\n\n", conf_key_name(CONF_K_ROCE),
+	              policy_roce_mode_name(m));
+}
+
 char *conf_write_string(const struct policy *p)
 {
 	struct strbuf sb;
@@ -654,6 +670,7 @@ char *conf_write_string(const struct policy *p)
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "# roced configuration (libconfig syntax, see "
 	                 "roced.conf(5)).\n\n");
+	conf_write_roce(&sb, p);
 	conf_write_class_maps(&sb, p);
 	conf_write_policy_maps(&sb, p);
 	conf_write_system(&sb, p);

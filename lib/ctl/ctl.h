@@ -125,6 +125,9 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_FC_IF "show interface flowcontrol"
 /* Prometheus metrics */
 #define CTL_WHAT_METRICS "show metrics"
+/* the one-command RoCE mode, and the links' view of it */
+#define CTL_WHAT_ROCE        "show roce"
+#define CTL_WHAT_ROCE_FABRIC "show roce fabric"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -144,8 +147,11 @@ enum ctl_show {
 	CTL_SHOW_FC_IF,
 	/* Prometheus metrics */
 	CTL_SHOW_METRICS,
+	/* the RoCE mode */
+	CTL_SHOW_ROCE,
+	CTL_SHOW_ROCE_FABRIC,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_METRICS + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_ROCE_FABRIC + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */

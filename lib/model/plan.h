@@ -248,6 +248,11 @@ struct plan_dcb {
 	uint8_t pfc_cap;   /* traffic classes that may be lossless */
 	uint8_t pfc_admin; /* what the policy asks for (pause pfc-cos) */
 	uint8_t pfc_en;    /* what is enabled now, after PFC mode / DCBX */
+	/* Of PFC_EN, the priorities roced honours pause for but never sends
+	 * it (`pause pfc-cos LIST receive-only`, the semi-lossless RoCE
+	 * mode): software ports only, where software PFC's transmit side
+	 * leaves them out; a driver has one PFC switch per priority. */
+	uint8_t pfc_rx_only;
 	uint8_t ets_tsa[8];
 	uint8_t ets_bw[8];  /* percent per TC; ETS TCs sum to 100 */
 	uint8_t prio_tc[8]; /* priority -> traffic class */

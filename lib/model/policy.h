@@ -197,6 +197,12 @@ struct policy_nq_rule {
 	/* `pause buffer-size .. [pfc-cos N]` (Nexus 9000); its pfc-cos is
 	 * pfc_cos above. */
 	struct policy_pause_buffer buffer;
+	/* `pause pfc-cos LIST receive-only` (roced extension, the
+	 * semi-lossless RoCE mode): the port honours the pause it receives
+	 * for these CoS but never sends any, so a burst is absorbed without
+	 * pause spreading upstream. */
+	bool pfc_rx_only;
+	unsigned pfc_rx_only_line;
 };
 
 struct policy_map_nq {
@@ -653,5 +659,102 @@ int policy_ifname_expand(const char *spec, char (*out)[POLICY_ALIAS_MAX],
  * (a switch forbids it: both would pause the same traffic), the
  * watchdog's action. Returns the number of errors added. */
 int policy_validate_pfc(const struct policy *p, struct diag *d);
+
+/* ---- the one-command RoCE mode (policy_roce.c) ---- */
+
+/* `roce lossless|semi-lossless|lossy` (as NVIDIA Onyx and NVUE have it)
+ * is a macro: it writes the objects below into the policy, as ordinary
+ * NX-OS objects an operator may edit afterwards, and attaches them in
+ * system qos. RoCE is DSCP 26 / CoS 3 in qos-group 3 (WRED with ECN,
+ * half of the bandwidth left by strict queues); its CNPs are DSCP 48 /
+ * CoS 6 in qos-group 6, a strict queue; the rest goes to q-default (the
+ * other half). lossless also pauses CoS 3 (PFC), semi-lossless only
+ * honours the pause it receives for CoS 3 (pfc_rx_only), lossy pauses
+ * nothing and relies on ECN. Every mode sets MTU 9216 on the RoCE class.
+ *
+ * The mode is not stored: it is what the objects say (policy_roce_mode),
+ * so that the objects an operator edited and the mode shown never tell
+ * two stories. */
+enum policy_roce_mode {
+	POLICY_ROCE_NONE, /* none of the RoCE objects exists */
+	POLICY_ROCE_LOSSLESS,
+	POLICY_ROCE_SEMI_LOSSLESS,
+	POLICY_ROCE_LOSSY,
+};
+#define POLICY_ROCE_NMODES (POLICY_ROCE_LOSSY + 1)
+
+#define POLICY_ROCE_CLASS   "ROCE-DATA" /* class-map type qos */
+#define POLICY_ROCE_CNP     "ROCE-CNP"  /* class-map type qos */
+#define POLICY_ROCE_QOS     "ROCE-QOS"  /* policy-map type qos */
+#define POLICY_ROCE_QUEUING "ROCE-QUEUING"
+#define POLICY_ROCE_NQ      "ROCE-NETWORK-QOS"
+/* The values of the expansion, for show and the checks of a fabric. */
+#define POLICY_ROCE_DSCP      26
+#define POLICY_ROCE_COS       3 /* also its qos-group and queue */
+#define POLICY_ROCE_CNP_DSCP  48
+#define POLICY_ROCE_CNP_COS   6
+#define POLICY_ROCE_UDP_PORT  4791
+#define POLICY_ROCE_MTU       9216
+#define POLICY_ROCE_ECN_MIN   150 /* kbytes, as Onyx's show roce */
+#define POLICY_ROCE_ECN_MAX   1500
+#define POLICY_ROCE_ECN_PROB  100
+#define POLICY_ROCE_BANDWIDTH 50 /* q3's and q-default's share */
+
+/* The objects of the expansion, one bit each (policy_roce_mode's EDITED
+ * and policy_roce_object_name). */
+enum policy_roce_object {
+	POLICY_ROCE_OBJ_CLASS,
+	POLICY_ROCE_OBJ_CNP,
+	POLICY_ROCE_OBJ_QOS,
+	POLICY_ROCE_OBJ_QUEUING,
+	POLICY_ROCE_OBJ_NQ,
+	POLICY_ROCE_OBJ_SYSTEM, /* system qos's three service-policies */
+	POLICY_ROCE_NOBJECTS,
+};
+
+/* The name table of the modes: "lossless", "semi-lossless", "lossy"
+ * ("none" for POLICY_ROCE_NONE, "?" outside); the parse is its inverse
+ * for the three modes (-1 otherwise, "none" too); the help is rocesh's
+ * `?` text; "expected" writes "lossless, semi-lossless or lossy". */
+const char *policy_roce_mode_name(enum policy_roce_mode m);
+int policy_roce_mode_parse(const char *s);
+const char *policy_roce_mode_help(enum policy_roce_mode m);
+int policy_roce_mode_expected(char *buf, size_t len);
+/* "class-map type qos ROCE-DATA", ... for object O ("?" outside). */
+const char *policy_roce_object_name(enum policy_roce_object o);
+
+enum policy_roce_how {
+	/* rocesh's `roce MODE`: the objects of those names are replaced
+	 * by the mode's and system qos attaches them. */
+	POLICY_ROCE_REPLACE,
+	/* roced.conf's `roce = "MODE";`: what the file defines itself
+	 * wins: an object of one of those names the file has is kept, a
+	 * system-qos service-policy the file sets stays; roce adds the
+	 * rest. */
+	POLICY_ROCE_KEEP,
+};
+/* Write MODE's objects into P (LINE: where it was asked for, 0 for
+ * none). Returns 0, -EINVAL for POLICY_ROCE_NONE or -ENOMEM (P may then
+ * hold part of them; the callers work on a copy). */
+int policy_roce_expand(struct policy *p, enum policy_roce_mode mode,
+                       enum policy_roce_how how, unsigned line);
+/* `no roce`: remove the objects of the expansion's names, edited or
+ * not, and the system-qos service-policies that name them; interfaces
+ * that name them lose those service-policies too. Returns how many
+ * objects were removed (0: there was no RoCE mode). */
+int policy_roce_remove(struct policy *p);
+/* The mode P's objects make: NONE when none of the five maps exists;
+ * else the mode whose expansion they are, with *EDITED (may be NULL) 0;
+ * else the closest one (by the RoCE class's pause: lossless, receive-only:
+ * semi-lossless, none: lossy) with a bit per object that differs from
+ * its expansion (or is missing) in *EDITED. */
+enum policy_roce_mode policy_roce_mode(const struct policy *p,
+                                       uint32_t *edited);
+/* Whether policy_roce_expand(P, any mode, POLICY_ROCE_KEEP) would add
+ * nothing to P: the five objects exist and system qos names a
+ * network-qos, a qos input and a queuing output policy. roced.conf's
+ * writer then writes `roce` beside the objects, edited or not, and the
+ * file loads back to the same policy. */
+bool policy_roce_complete(const struct policy *p);
 
 #endif

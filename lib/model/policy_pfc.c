@@ -102,5 +102,19 @@ int policy_validate_pfc(const struct policy *p, struct diag *d)
 		    "flowcontrol %s off",
 		    f->name, dir, policy_pfc_mode_name(f->pfc_mode), cos, dir);
 	}
+	/* receive-only qualifies the CoS a class pauses: alone it says
+	 * nothing. */
+	for (size_t m = 0; m < p->nmap_nq; m++)
+		for (size_t i = 0; i < p->map_nq[m].nrules; i++) {
+			const struct policy_nq_rule *r = &p->map_nq[m].rules[i];
+
+			if (r->pfc_rx_only && !policy_nq_rule_pfc(p, r))
+				diag_err(d, r->pfc_rx_only_line ?: r->line,
+				         "policy-map type network-qos %s class "
+				         "%s: pause receive-only without "
+				         "pause pfc-cos: no CoS to honour "
+				         "pause for",
+				         p->map_nq[m].name, r->class_name);
+		}
 	return (int)(d->nerrors - errors);
 }

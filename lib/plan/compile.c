@@ -33,12 +33,35 @@ static void compile_dcb_pfc(struct compile_ctx *c)
 {
 	struct plan_port *pp = c->pp;
 	struct plan_dcb *d = &pp->dcb;
+	uint8_t rx_only = 0;
+	unsigned rx_line = 0;
 
 	d->pfc_cap = POLICY_NPRIO;
 	for (size_t i = 0; c->nq && i < c->nq->nrules; i++) {
-		d->pfc_admin |= policy_nq_rule_pfc(c->p, &c->nq->rules[i]);
+		uint8_t cos = policy_nq_rule_pfc(c->p, &c->nq->rules[i]);
+
+		d->pfc_admin |= cos;
+		if (c->nq->rules[i].pfc_rx_only) {
+			rx_only |= cos;
+			rx_line = c->nq->rules[i].pfc_rx_only_line;
+		}
 		if (c->nq->rules[i].mtu > d->mtu)
 			d->mtu = c->nq->rules[i].mtu;
+	}
+	/* A driver's PFC pauses and honours together: receive-only cannot
+	 * be had there, and plain PFC would spread the pause that
+	 * receive-only is chosen to keep in, so those priorities stay
+	 * lossy (and are not advertised). */
+	if (rx_only && !d->software) {
+		char cos[32];
+
+		policy_list_format(rx_only, cos, sizeof(cos));
+		diag_warn(&pp->warnings, rx_line,
+		          "pause pfc-cos %s receive-only: a hardware DCB port "
+		          "cannot honour pause without sending it: PFC stays "
+		          "off on CoS %s (ECN only)",
+		          cos, cos);
+		d->pfc_admin &= (uint8_t)~rx_only;
 	}
 	/* The interface's own `mtu` is the more specific statement. */
 	if (c->iface && c->iface->mtu)
@@ -75,6 +98,10 @@ static void compile_dcb_pfc(struct compile_ctx *c)
 			         "off until DCBX agrees with the peer");
 		break;
 	}
+	if (!d->software)
+		d->pfc_en &= (uint8_t)~rx_only;
+	else
+		d->pfc_rx_only = rx_only & d->pfc_en;
 }
 
 /* Shares typed so far may add up to less than 100 (rocesh applies every

@@ -862,6 +862,13 @@ static void plan_text_port_header(const struct plan_port *pp,
 		                  "enabled on %s",
 		                  policy_pfc_mode_name(pp->pfc_mode), admin,
 		                  en);
+	if (d->pfc_rx_only) {
+		plan_text_mask(en, sizeof(en), d->pfc_rx_only);
+		plan_text_comment(out,
+		                  "pfc receive-only on %s: pause received is "
+		                  "honoured, none is sent",
+		                  en);
+	}
 	plan_text_comment(out, "pfc watchdog %s", pp->watchdog ? "on" : "off");
 	if (warnings)
 		plan_text_diag(out, &pp->warnings);

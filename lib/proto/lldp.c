@@ -382,6 +382,36 @@ static void lldp_mgmt_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 }
 
 /* ------------------------------------------------------------------ */
+/* IEEE 802.3 Maximum Frame Size (OUI 00-12-0F, subtype 4): 2 bytes, the
+ * largest frame the port takes, header and FCS included */
+
+static int lldp_mfs_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                        char *err, size_t errlen)
+{
+	(void)n;
+	(void)err;
+	(void)errlen;
+	pdu->has_max_frame = true;
+	pdu->max_frame = lldp_get16(info);
+	return 0;
+}
+
+static bool lldp_mfs_has(const struct lldp_pdu *pdu)
+{
+	return pdu->has_max_frame;
+}
+
+static void lldp_mfs_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w)
+{
+	lldp_put16(w, pdu->max_frame);
+}
+
+static void lldp_mfs_print(const struct lldp_pdu *pdu, struct strbuf *sb)
+{
+	strbuf_printf(sb, "%u bytes", pdu->max_frame);
+}
+
+/* ------------------------------------------------------------------ */
 /* The table: encode order, names, bounds */
 
 #define ORG(oui_, sub_) .type = LLDP_TLV_ORG, .oui = oui_, .subtype = (sub_)
@@ -466,6 +496,9 @@ static const struct lldp_tlv_row lldp_tlvs[] = {
     {ORG(LLDP_OUI_8021, LLDP_QAZ_APP), .name = "Application Priority", .min = 1,
      .max = 1 + 3 * 168, .dec = lldp_qaz_app_dec, .has = lldp_qaz_app_has,
      .enc = lldp_qaz_app_enc, .print = lldp_qaz_app_print},
+    {ORG(LLDP_OUI_8023, LLDP_8023_MFS), .name = "Maximum Frame Size", .min = 2,
+     .max = 2, .dec = lldp_mfs_dec, .has = lldp_mfs_has, .enc = lldp_mfs_enc,
+     .print = lldp_mfs_print},
     /* Legacy DCBX: decoded for show, never sent (roced speaks IEEE). */
     {ORG(LLDP_OUI_CEE, LLDP_CEE_SUB_CEE), .name = "CEE DCBX", .min = 0,
      .max = LLDP_TLV_INFO_MAX - 4, .dec = lldp_cee_dec, .has = lldp_cee_has,

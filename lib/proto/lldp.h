@@ -8,15 +8,17 @@
  * Details of the rules:
  *   - the End TLV may be left out (802.1AB-2009), and Ethernet padding
  *     reads as End; an End TLV with a length is malformed;
- *   - a second Chassis ID, Port ID, TTL or DCBX TLV is malformed (a
- *     negotiation must not guess which one counts); of the other basic
- *     TLVs the first one stands;
+ *   - a second Chassis ID, Port ID, TTL, DCBX or Maximum Frame Size
+ *     TLV is malformed (a negotiation or a link's MTU check must not
+ *     guess which one counts); of the other basic TLVs the first one
+ *     stands;
  *   - a known TLV with a length outside its bounds, an ETS priority
  *     mapped to a TC above 7, an APP DSCP above 63 are malformed; values
  *     the standard reserves (TSA 3-254, APP selectors 0, 6, 7) are kept;
  *   - a NUL inside a text TLV ends the text.
  * encode: the same table, the other way, in its order (mandatory TLVs,
- * basic ones, ETS Configuration, ETS Recommendation, PFC, APP, End);
+ * basic ones, ETS Configuration, ETS Recommendation, PFC, APP, 802.3
+ * Maximum Frame Size, End);
  * legacy CEE/CIN and unknown TLVs are never sent.
  */
 #ifndef ROCED_LLDP_H
@@ -117,6 +119,10 @@ struct lldp_pdu {
 	uint8_t mgmt_if_subtype; /* 2 ifIndex */
 	uint32_t mgmt_ifnum;
 	struct dcbx_tlvs dcbx;
+	/* IEEE 802.3 Maximum Frame Size: the largest frame the port takes
+	 * (header and FCS included), what a link's MTU check needs. */
+	bool has_max_frame;
+	uint16_t max_frame;
 	/* APP entries past DCBX_APP_MAX (received; not kept). */
 	unsigned app_over;
 	struct lldp_cee cee; /* dcbx.cee says whether it is there */

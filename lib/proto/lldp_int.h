@@ -38,6 +38,11 @@
 	{                                                                      \
 		0x00, 0x1b, 0x21                                               \
 	}
+#define LLDP_OUI_8023                                                          \
+	{                                                                      \
+		0x00, 0x12, 0x0f                                               \
+	}
+#define LLDP_8023_MFS    4
 #define LLDP_QAZ_ETS_CFG 9
 #define LLDP_QAZ_ETS_REC 10
 #define LLDP_QAZ_PFC     11

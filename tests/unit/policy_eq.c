@@ -51,6 +51,7 @@ static void strip_lines(struct policy *p)
 
 			nr->line = nr->pause_line = nr->mtu_line = 0;
 			nr->no_drop_line = nr->buffer.line = 0;
+			nr->pfc_rx_only_line = 0;
 		}
 	}
 	for (size_t i = 0; i < p->nifaces; i++) {

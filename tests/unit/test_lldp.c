@@ -509,10 +509,10 @@ static void test_unknown(void **state)
 		b[n++] = t;
 	}
 	/* an 802.1 TLV of another subtype (VLAN name, 3), and another
-	 * OUI's */
+	 * OUI's (802.3 MAC/PHY, 1, cut short) */
 	memcpy(b + n, "\xfe\x05\x00\x80\xc2\x03\x07", 7);
 	n += 7;
-	memcpy(b + n, "\xfe\x04\x00\x12\x0f\x04", 6);
+	memcpy(b + n, "\xfe\x04\x00\x12\x0f\x01", 6);
 	n += 6;
 	b[n++] = 0;
 	b[n++] = 0;

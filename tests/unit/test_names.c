@@ -391,7 +391,7 @@ static const char conf_full[] =
     "      pause-buffer = { buffer-size = 300; pause-threshold = 200;\n"
     "        resume-threshold = 100; }; } ); } );\n"
     "  network-qos = ( { name = \"NQ\"; class = ( { name = \"N\";\n"
-    "    pause-pfc-cos = 3; mtu = 9216; },\n"
+    "    pause-pfc-cos = 3; pause-receive-only = true; mtu = 9216; },\n"
     "    { name = \"c-8q-nq5\"; pause-no-drop = true; } ); } ); };\n"
     "system-qos = { service-policy = { network-qos = \"NQ\";\n"
     "  qos-input = \"P\"; queuing-output = \"Q\";\n"
@@ -416,7 +416,8 @@ static const char conf_full[] =
     "lldp = { feature = false; timer = 10; holdtime = 40; reinit = 3;\n"
     "  tlv-select = { dcbxp = true; egress-queuing = true; };\n"
     "  dcbx-agent = \"lldpad\"; };\n"
-    "metrics = { textfile = \"/run/m/roced.prom\"; interval = 5; };\n";
+    "metrics = { textfile = \"/run/m/roced.prom\"; interval = 5; };\n"
+    "roce = \"lossy\";\n";
 
 /* Whether TEXT sets KEY somewhere: "KEY = " at the start of a word. */
 static bool sets_key(const char *text, const char *key)
