@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/prom.h"
+#include "plan/fabric.h"
 #include "show/show.h"
 #include "show/show_int.h"
 
@@ -526,6 +527,35 @@ static void sm_lldp(const struct show_input *in, unsigned arg,
 	}
 }
 
+/* show roce fabric's mismatches, one sample per port and kind: 0 where
+ * the link is fine, so that an alert sees a mismatch appear and go. */
+static void sm_fabric(const struct show_input *in, unsigned arg,
+                      struct json_object *out)
+{
+	struct fabric_list l = {0};
+
+	(void)arg;
+	if (!in->lldp || show_roce_mismatches(in, &l) < 0) {
+		fabric_list_free(&l);
+		return;
+	}
+	SM_EACH_PORT(in, i)
+	{
+		const char *port = in->plans[i]->ifname;
+
+		for (unsigned k = 0; k < FABRIC_NKINDS; k++) {
+			bool on = false;
+
+			for (size_t j = 0; j < l.n && !on; j++)
+				on = l.v[j].kind == (enum fabric_kind)k &&
+				     !strcmp(l.v[j].port, port);
+			sm_int(out, on, "port", port, "kind",
+			       fabric_kind_name((enum fabric_kind)k), NULL);
+		}
+	}
+	fabric_list_free(&l);
+}
+
 /* --- the table --- */
 
 struct show_metric {
@@ -670,6 +700,10 @@ static const struct show_metric show_metrics[] = {
      "LLDP neighbours whose information aged out", sm_lldp, SM_LLDP_AGEOUTS},
     {"roced_lldp_neighbors", PROM_GAUGE, "LLDP neighbours on the port now",
      sm_lldp, SM_LLDP_NEIGHBORS},
+    {"roced_fabric_mismatch", PROM_GAUGE,
+     "1 when show roce fabric finds the link's ends disagree in this way "
+     "(kind: pfc-one-end, pfc-priorities, app-roce, mtu)",
+     sm_fabric, 0},
 };
 
 size_t show_metrics_count(void)

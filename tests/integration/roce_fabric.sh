@@ -156,6 +156,17 @@ grep -q '^Ethernet1/1 .* none$' "$tmp/fabric.txt" || t_fail "text: swp1 is not c
 grep -q '^  app-roce: the peer' "$tmp/fabric.txt" || t_fail "text: no app-roce detail"
 grep -q '^4 mismatches$' "$tmp/fabric.txt" || t_fail "text: no total"
 cat "$tmp/fabric.txt"
+# ... and each mismatch as a metric (roced_fabric_mismatch), 0 elsewhere
+sw_sh 'show metrics' >"$tmp/metrics.txt"
+t_show_on_fail "show metrics" "$tmp/metrics.txt"
+for pk in swp2:pfc-one-end swp3:pfc-priorities swp4:app-roce swp5:mtu; do
+	grep -qx "roced_fabric_mismatch{port=\"${pk%%:*}\",kind=\"${pk#*:}\"} 1" "$tmp/metrics.txt" ||
+		t_fail "show metrics: no roced_fabric_mismatch 1 for ${pk%%:*} ${pk#*:}"
+done
+[ "$(grep -c '^roced_fabric_mismatch{.*} 1$' "$tmp/metrics.txt")" = 4 ] ||
+	t_fail "show metrics: not exactly 4 fabric mismatches"
+grep -qx 'roced_fabric_mismatch{port="swp1",kind="pfc-one-end"} 0' "$tmp/metrics.txt" ||
+	t_fail "show metrics: the matching port swp1 has no 0 sample"
 
 # The matching pair from its other end.
 "$IP" netns exec "$h1" "$rocesh" -c 'show roce fabric json' >"$tmp/h1.json"
