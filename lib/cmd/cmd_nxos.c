@@ -552,6 +552,8 @@ static const struct cmd_def cmd_nxos_table[] = {
      "Set terminal line parameters\nSet number of lines on a screen\n"
      "Number of lines (0: no paging)\n",
      cmd_nx_terminal},
+    {CMD_M_ALL, KMODE, "where", "where",
+     "Show the mode lines that lead to this mode\n", cmd_nx_where},
     {CMD_M_CONFIGS, KMODE, "end", "end", "Go to exec mode\n", cmd_nx_end},
     {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
      cmd_nx_exit},
