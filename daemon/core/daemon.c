@@ -658,14 +658,17 @@ int daemon_run(const struct daemon_opts *o)
 	}
 	d->e.changed = daemon_tc_changed;
 	d->e.changed_data = d;
-	d->cmd = (struct ctl_cmd_ctx){.ops = &daemon_ctl_ops,
-	                              .daemon = d,
-	                              .policy = &d->policy,
-	                              .file = o->file,
-	                              .e = &d->e,
-	                              .ports = &d->ports,
-	                              .lldp = &d->agents.lldp,
-	                              .agents = &d->agents};
+	d->cmd =
+	    (struct ctl_cmd_ctx){.ops = &daemon_ctl_ops,
+	                         .daemon = d,
+	                         .policy = &d->policy,
+	                         .file = o->file,
+	                         .e = &d->e,
+	                         .ports = &d->ports,
+	                         .lldp = &d->agents.lldp,
+	                         .agents = &d->agents,
+	                         .caps_preset = preset >= 0 ? o->caps : NULL,
+	                         .started_ms = daemon_ms()};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -482,9 +483,67 @@ static int dctl_gather(struct ctl_cmd_ctx *c, const struct show_query *q,
 	return 0;
 }
 
+/* `show version`: the kernel, what roced found it and the ports can do.
+ * V->ports (a new array) is the caller's to free. */
+static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
+                        struct utsname *u)
+{
+	const struct policy *p = c->policy;
+	struct show_version_port *ports;
+	struct timespec t;
+
+	memset(v, 0, sizeof(*v));
+	if (uname(u) == 0) {
+		v->sysname = u->sysname;
+		v->release = u->release;
+		v->machine = u->machine;
+	} else {
+		v->sysname = v->release = v->machine = "?";
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	v->uptime_s =
+	    ((double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6 - c->started_ms) /
+	    1e3;
+	if (v->uptime_s < 0)
+		v->uptime_s = 0;
+	/* NX-OS's "Kernel uptime": the boot's, CLOCK_BOOTTIME. */
+	if (clock_gettime(CLOCK_BOOTTIME, &t) == 0)
+		v->kernel_uptime_s = (double)t.tv_sec;
+	v->preset = c->caps_preset;
+	if (c->ports)
+		v->kernel_caps = c->ports->kernel;
+	if (c->agents)
+		v->contrib = c->agents->contrib.open  ? 1
+		             : c->agents->contrib.err ? c->agents->contrib.err
+		                                      : 0;
+	ports = calloc(p->nifaces ? p->nifaces : 1, sizeof(*ports));
+	if (!ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct policy_iface *f = &p->ifaces[i];
+		const struct ports_port *e =
+		    c->ports ? ports_find(c->ports, f->name) : NULL;
+		struct caps caps = {0};
+
+		if (c->ports)
+			ports_caps(c->ports, f->name, &caps);
+		ports[i].name = f->name;
+		ports[i].alias = f->alias;
+		ports[i].hw_dcb = caps.hw_dcb;
+		ports[i].planned = e && e->applied;
+		if (ports[i].planned)
+			ports[i].layout = e->plan.layout;
+	}
+	v->ports = ports;
+	v->nports = p->nifaces;
+	return 0;
+}
+
 static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
+	struct show_version version = {0};
+	struct utsname uts;
 	const char *args[CTL_ARGS_MAX];
 	struct show_input in = {.policy = c->policy,
 	                        .config_file = c->file,
@@ -518,6 +577,11 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 		have_startup = true;
 		in.policy = &startup;
 	}
+	if (q.kind == CTL_SHOW_VERSION) {
+		if (dctl_version(c, &version, &uts) < 0)
+			return ctl_reply_error("%% out of memory");
+		in.version = &version;
+	}
 	if (show_query_ports(&q)) {
 		if (dctl_gather(c, &q, &view, err, sizeof(err)) < 0) {
 			if (have_startup)
@@ -539,6 +603,7 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	}
 	strbuf_free(&text);
 	dctl_view_free(&view);
+	free((void *)version.ports);
 	if (have_startup)
 		policy_free(&startup);
 	return reply;

@@ -51,6 +51,11 @@ struct ctl_cmd_ctx {
 	struct agents *agents;
 	/* The LLDP agent, for the lldp shows (NULL: none). */
 	const struct lldp_agent *lldp;
+	/* For show version: the --caps preset roced took instead of
+	 * probing the kernel (NULL: it probed), and when it started
+	 * (CLOCK_MONOTONIC milliseconds). */
+	const char *caps_preset;
+	double started_ms;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

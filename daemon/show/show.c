@@ -161,6 +161,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 			return show_copy_ifname(q, args[1], err, errlen);
 		break;
 	case CTL_SHOW_STARTUP_CONFIG:
+	case CTL_SHOW_VERSION:
 		break;
 	case CTL_SHOW_CLASS_MAP:
 	case CTL_SHOW_POLICY_MAP:
@@ -978,6 +979,14 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_LLDP_TRAFFIC:
 	case CTL_SHOW_LLDP_IF:
 		show_lldp_answer(q, in, data, text);
+		break;
+	case CTL_SHOW_VERSION:
+		if (!in->version) {
+			snprintf(err, errlen, "%% roced gathered no version");
+			return -1;
+		}
+		*data = show_version_json(in->version);
+		show_text_version(*data, text);
 		break;
 	}
 	if (!*data || text->oom) {

@@ -76,6 +76,7 @@
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
 #include "ctl/ctl.h"
+#include "model/caps.h"
 #include "model/plan.h"
 #include "model/policy.h"
 #include "pfcwd/pfcwd.h"
@@ -175,6 +176,27 @@ struct show_port_state {
 	uint64_t rx_dropped;
 };
 
+/* `show version` (show_version.c): what the caller gathered. */
+struct show_version_port {
+	const char *name, *alias;
+	bool hw_dcb;  /* the driver implements dcbnl */
+	bool planned; /* LAYOUT is that of the plan applied to it */
+	enum plan_layout layout;
+};
+
+struct show_version {
+	const char *sysname, *release, *machine; /* uname() */
+	double uptime_s;                         /* since roced started */
+	double kernel_uptime_s;                  /* since the kernel booted */
+	const char *preset; /* the --caps preset taken, NULL: probed */
+	struct caps kernel_caps;
+	/* eBPF contributor counting: 1 counting, 0 not started, -errno
+	 * refused. */
+	int contrib;
+	const struct show_version_port *ports;
+	size_t nports;
+};
+
 struct show_input {
 	const struct policy *policy;
 	const char *config_file;
@@ -187,6 +209,8 @@ struct show_input {
 	const struct lldp_agent *lldp;
 	/* The lldpad backend, for `show lldp dcbx` (NULL: none). */
 	const struct lldpad_client *lldpad;
+	/* For `show version` (NULL: the caller gathered nothing). */
+	const struct show_version *version;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)
@@ -214,6 +238,10 @@ void show_text_pfc_if_detail(struct json_object *data, struct strbuf *out);
 void show_text_fc_if(struct json_object *data, struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
+
+/* `show version` (show_version.c). */
+struct json_object *show_version_json(const struct show_version *v);
+void show_text_version(struct json_object *data, struct strbuf *out);
 
 /* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
 int show_lldp_answer(const struct show_query *q, const struct show_input *in,

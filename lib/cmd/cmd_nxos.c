@@ -566,6 +566,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_STARTUP_CONFIG, CTL_WHAT_STARTUP_CONFIG,
      H_SHOW "Contents of startup configuration\n", NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_VERSION, CTL_WHAT_VERSION,
+     H_SHOW "roced's version, build, kernel and what it found it can "
+            "do\n",
+     NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP,
      CTL_WHAT_CLASS_MAP " [type " SHTYPES "] [CMAP]",
      H_SHOW "Show class-maps\n" H_SHTYPE H_CNAME, NULL},

@@ -134,6 +134,7 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_LLDP_TRAFFIC] = CTL_WHAT_LLDP_TRAFFIC,
     [CTL_SHOW_LLDP_IF] = CTL_WHAT_LLDP_IF,
     [CTL_SHOW_FC_IF] = CTL_WHAT_FC_IF,
+    [CTL_SHOW_VERSION] = CTL_WHAT_VERSION,
 };
 
 const char *ctl_show_name(enum ctl_show s)

@@ -109,6 +109,8 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_LLDP_IF        "show lldp interface"
 /* link pause */
 #define CTL_WHAT_FC_IF "show interface flowcontrol"
+/* the build, the kernel and what roced found it can do */
+#define CTL_WHAT_VERSION "show version"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -126,8 +128,9 @@ enum ctl_show {
 	CTL_SHOW_LLDP_IF,
 	/* link pause */
 	CTL_SHOW_FC_IF,
+	CTL_SHOW_VERSION,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_FC_IF + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_VERSION + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */

@@ -320,12 +320,14 @@ static struct json_object *request(struct ctlt_fixture *f, struct engine *e,
 	                        .e = e,
 	                        .ports = &f->reg};
 	struct ctl_peer peer = {.uid = 0};
+	struct json_object *reply;
 	struct ctl_request r;
 	char err[256];
 
 	if (ctlt_parse(json, &r, err) < 0)
 		fail_msg("%s: %s", json, err);
-	return ctl_cmd_handle(&c, &r, &peer);
+	reply = ctl_cmd_handle(&c, &r, &peer);
+	return reply;
 }
 
 static const char *reply_str(struct json_object *r, const char *path)
@@ -465,6 +467,43 @@ static void test_cmd_commit_reload(void **state)
 	engine_close(&e);
 }
 
+/* show version: the build, the kernel, what the probe found (here the
+ * registry's kernel part) and each configured port's DCB and tree. */
+static void test_cmd_show_version(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct fake_daemon fd = {0};
+	struct json_object *r;
+	struct engine e;
+
+	assert_int_equal(engine_open(&e, false, NULL, NULL), 0);
+	f->reg.kernel.qdiscs = CAPS_QD_HTB | CAPS_QD_BFIFO;
+	f->reg.kernel.classifiers = CAPS_CLS_U32;
+	f->reg.v[0].plan.layout = PLAN_LAYOUT_HTB_FIFO;
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"show\",\"what\":\"show version\","
+	            "\"args\":[],\"json\":true}");
+	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
+	assert_string_equal(reply_str(r, "data.version"), PACKAGE_VERSION);
+	assert_string_equal(reply_str(r, "data.capabilities.source"), "probe");
+	assert_string_equal(reply_str(r, "data.capabilities.qdiscs.0"), "htb");
+	assert_string_equal(reply_str(r, "data.capabilities.qdiscs.1"),
+	                    "bfifo");
+	assert_false(json_object_get_boolean(
+	    ctlt_jget(r, "data.capabilities.u32-actions")));
+	assert_string_equal(reply_str(r, "data.interface.0.name"), "swp1");
+	assert_string_equal(reply_str(r, "data.interface.0.dcb"), "software");
+	assert_string_equal(reply_str(r, "data.interface.0.tc-tree"),
+	                    "htb+bfifo");
+	assert_non_null(strstr(reply_str(r, "text"),
+	                       "  Ethernet1/1 (swp1): software DCB (roced), "
+	                       "tc tree htb+bfifo\n"));
+	assert_non_null(strstr(reply_str(r, "text"), "\nKernel\n  Linux "));
+	json_object_put(r);
+	assert_int_equal(fd.commits + fd.reloads, 0);
+	engine_close(&e);
+}
+
 /* --- copy running-config startup-config --- */
 
 static char *slurp(const char *path)
@@ -543,6 +582,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cmd_show_applied_plan,
 	                                    ctlt_setup, ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_cmd_commit_reload, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_cmd_show_version, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test(test_write_atomic),
 	};

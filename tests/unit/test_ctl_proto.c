@@ -403,7 +403,7 @@ static void test_show_names(void **state)
 		assert_int_equal(strncmp(name, "show ", 5), 0);
 	}
 	assert_string_equal(ctl_show_name((enum ctl_show)CTL_SHOW_COUNT), "?");
-	assert_int_equal(ctl_show_parse("show version"), -EINVAL);
+	assert_int_equal(ctl_show_parse("show versions"), -EINVAL);
 	assert_int_equal(ctl_show_parse("show queuing"), -EINVAL);
 	assert_int_equal(ctl_show_parse(""), -EINVAL);
 	for (size_t i = 0; i < cmd_nxos.n; i++) {
