@@ -706,6 +706,7 @@ int daemon_run(const struct daemon_opts *o)
 out_engine:
 	agents_free(&d->agents);
 	ctl_srv_close(d->ctl);
+	strbuf_free(&d->cmd.told);
 	engine_close(&d->e);
 out_policy:
 	ports_free(&d->ports);

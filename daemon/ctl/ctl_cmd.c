@@ -67,6 +67,51 @@ static struct json_object *dctl_warnings(const struct diag *d)
 
 /* --- config --- */
 
+/* Whether LIST ("\n"-separated lines) holds the line S. */
+static bool dctl_has_line(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = list; (p = strstr(p, s)); p++)
+		if ((p == list || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* A configuration reply's warnings describe the configuration as it now
+ * stands (shares that do not add up to 100 yet, what a port cannot
+ * realise): the same ones would come back after every line, in every
+ * rocesh session, until they are dealt with. W keeps those the last
+ * reply did not stand by, so that each is told once, by the change that
+ * brought it (again only once it went away and came back); C->told
+ * becomes all of them. */
+static void dctl_told_once(struct ctl_cmd_ctx *c, struct json_object *w)
+{
+	struct json_object *keep = json_object_new_array();
+	struct strbuf now;
+
+	strbuf_init(&now);
+	for (size_t i = 0; i < json_object_array_length(w); i++) {
+		struct json_object *e = json_object_array_get_idx(w, i);
+		const char *s = json_object_get_string(e);
+
+		if (!s)
+			continue;
+		if (!dctl_has_line(strbuf_str(&c->told), s))
+			json_object_array_add(keep, json_object_get(e));
+		strbuf_printf(&now, "%s%s", now.len ? "\n" : "", s);
+	}
+	strbuf_free(&c->told);
+	c->told = now;
+	/* W takes KEEP's entries in place of its own. */
+	json_object_array_del_idx(w, 0, json_object_array_length(w));
+	for (size_t i = 0; i < json_object_array_length(keep); i++)
+		json_object_array_add(
+		    w, json_object_get(json_object_array_get_idx(keep, i)));
+	json_object_put(keep);
+}
+
 static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
                                        const struct ctl_request *r)
 {
@@ -115,13 +160,18 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
 	json_object_object_add(reply, "mode",
 	                       json_object_new_string(cmd_mode_name(ctx.mode)));
 	json_object_object_add(reply, "warnings", dctl_warnings(&dg));
-	/* A line taken with a note ("% ignored: ..."): the note too. */
-	if (cerr.message[0]) {
+	/* Standing warnings once per change, not once per line. */
+	{
 		struct json_object *w;
 
 		json_object_object_get_ex(reply, "warnings", &w);
-		json_object_array_put_idx(w, json_object_array_length(w),
-		                          json_object_new_string(cerr.message));
+		dctl_told_once(c, w);
+		/* A line taken with a note ("% ignored: ..."): the note
+		 * too, each time (it is about the line). */
+		if (cerr.message[0])
+			json_object_array_put_idx(
+			    w, json_object_array_length(w),
+			    json_object_new_string(cerr.message));
 	}
 out:
 	diag_free(&dg);

@@ -56,6 +56,11 @@ struct ctl_cmd_ctx {
 	 * (CLOCK_MONOTONIC milliseconds). */
 	const char *caps_preset;
 	double started_ms;
+	/* The warnings the last configuration reply stood by, "\n"-
+	 * separated: each is told once, by the line that brought it, not
+	 * again after every line and in every session while it stands
+	 * (dctl_told_once). The daemon frees it. */
+	struct strbuf told;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a
