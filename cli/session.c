@@ -414,6 +414,28 @@ static int rocesh_action(struct rocesh *r, const char *line,
 	return rc;
 }
 
+/* `where`: the mode lines that lead here (cmd_where), an interface by
+ * its NX-OS name when it has one, as the operator knows it (roced's
+ * context names the Linux port). */
+static void rocesh_where(struct rocesh *r)
+{
+	char where[4 * sizeof(r->ctx.path[0])];
+	struct cmd_ctx c = r->ctx;
+
+	for (size_t i = 0; i < c.depth; i++) {
+		const struct policy_iface *f;
+
+		if (strncmp(c.path[i], "interface ", 10))
+			continue;
+		f = policy_find_iface(rocesh_known(r), c.path[i] + 10);
+		if (f && f->alias[0])
+			snprintf(c.path[i], sizeof(c.path[i]), "interface %s",
+			         f->alias);
+	}
+	cmd_where(&c, where, sizeof(where));
+	fprintf(r->out, "  %s\n", where);
+}
+
 /* A mode line (configure terminal, end, exit, or a `!` that ends a
  * block) only moves the context. */
 static int rocesh_mode(struct rocesh *r, const char *line,
@@ -436,12 +458,8 @@ static int rocesh_mode(struct rocesh *r, const char *line,
 		r->nerrors++;
 		return -1;
 	}
-	if (!strcmp(p->name, "where")) {
-		char where[4 * sizeof(r->ctx.path[0])];
-
-		cmd_where(&r->ctx, where, sizeof(where));
-		fprintf(r->out, "  %s\n", where);
-	}
+	if (!strcmp(p->name, "where"))
+		rocesh_where(r);
 	return 0;
 }
 
