@@ -34,8 +34,9 @@ t_conf_ports "$tmp/roced.conf" swp1 swp2
 
 # tshark first, so that it sees roced's fast start.
 t_show_on_fail "tshark" "$tmp/tshark.err"
-t_spawn "$IP" netns exec "$ns" tshark -q -i lp1 -i lp2 \
-	-f "ether proto 0x88cc" -w "$tmp/cap.pcapng" 2>"$tmp/tshark.err"
+# (the capture filter before the interfaces: it is then each one's)
+t_spawn "$IP" netns exec "$ns" tshark -q -f "ether proto 0x88cc" \
+	-i lp1 -i lp2 -w "$tmp/cap.pcapng" 2>"$tmp/tshark.err"
 ts_pid=$t_pid
 t_until 30 grep -q "Capturing on" "$tmp/tshark.err" || t_fail "tshark did not start"
 
@@ -139,10 +140,10 @@ mac1=$t_mac
 mac2=$(in_ns cat /sys/class/net/swp2/address)
 tshark -r "$tmp/cap.pcapng" -T fields -E separator='|' \
 	-e eth.src -e lldp.time_to_live -e lldp.tlv.system_cap.bridge \
-	-e lldp.tlv.system_cap.station -e lldp.tlv.enable_system_cap.bridge \
-	-e lldp.tlv.enable_system_cap.station \
-	-Y "eth.src == $mac1 || eth.src == $mac2" \
-	>"$tmp/fields" 2>/dev/null || t_fail "tshark cannot read the capture"
+	-e lldp.tlv.system_cap.station_only -e lldp.tlv.enable_system_cap.bridge \
+	-e lldp.tlv.enable_system_cap.station_only -e frame.protocols \
+	-Y "lldp && (eth.src == $mac1 || eth.src == $mac2)" \
+	>"$tmp/fields" 2>"$tmp/tshark-r.err" || t_fail "tshark cannot read the capture: $(cat "$tmp/tshark-r.err")"
 t_show_on_fail "tshark fields" "$tmp/fields"
 python3 - "$tmp/fields" "$mac1" "$mac2" <<'PY' || t_fail "tshark does not read the capabilities roced means"
 import sys
@@ -154,9 +155,9 @@ two = [r for r in live if r[0] == mac2]
 assert one and two, rows
 # swp1, a bridge port all along: bridge supported and enabled, no station.
 for r in one:
-    assert r[2:] == ['1', '0', '1', '0'], r
+    assert r[2:6] == ['1', '0', '1', '0'], r
 # swp2: a station first (able to bridge), a bridge once it joined br0.
-assert two[0][2:] == ['1', '1', '0', '1'], two[0]
-assert two[-1][2:] == ['1', '0', '1', '0'], two[-1]
+assert two[0][2:6] == ['1', '1', '0', '1'], two[0]
+assert two[-1][2:6] == ['1', '0', '1', '0'], two[-1]
 PY
 echo "ok: lldp_caps"
