@@ -516,7 +516,7 @@ static void test_help(void **state)
 	assert_int_equal(cmd_help_checked(&c, &p, "shw run", &sb, &err), -1);
 	/* the bad word named, with what the position takes */
 	assert_string_equal(err.message,
-	                    "% Invalid command at 'shw', expected one of 10 "
+	                    "% Invalid command at 'shw', expected one of 11 "
 	                    "words of this mode ('?' lists them)");
 	assert_int_equal(err.pos, 0);
 	assert_int_equal(sb.len, 0);

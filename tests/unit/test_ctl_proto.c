@@ -440,8 +440,8 @@ static void test_show_names(void **state)
 		if (!seen[s])
 			fail_msg("'%s' is no show command of the language",
 			         ctl_show_name((enum ctl_show)s));
-	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show version\"}",
-	               "% unknown show command 'show version'");
+	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show versions\"}",
+	               "% unknown show command 'show versions'");
 	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show queuing interface "
 	               "\"}",
 	               "% unknown show command 'show queuing interface '");

@@ -182,8 +182,9 @@ static void test_refused(void **state)
 	refused("show run |", "% Incomplete command", 10);
 	refused("show run | count | ", "% Incomplete command", 19);
 	refused("show run | include", "% Incomplete command: a regular", 18);
+	/* the caret where the expression was expected */
 	refused("show run | grep ignore-case ",
-	        "% Incomplete command: a regular", 28);
+	        "% Incomplete command: a regular", 27);
 	refused("show run | count 3", "% Invalid argument '3'", 17);
 	refused("show run | no-more now", "% Invalid argument 'now'", 19);
 	refused("show run | last x", "% Invalid number 'x', expected 1-65535",
