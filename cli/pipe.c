@@ -163,6 +163,121 @@ static int rocesh_grep_opt(const char *s, size_t len)
 	return -1;
 }
 
+/* The size of what the regular expression library builds from RE,
+ * estimated: an atom counts 1, a repeat multiplies what it repeats (by 2
+ * for * + ?, by its bound for {m,n}), a group is what it holds. glibc's
+ * regcomp takes time exponential in repeats of repeats (`a++++`,
+ * `((a+)+)+`) and in large bounds (a{1,30000} takes minutes): an
+ * expression over ROCESH_PIPE_RE_COST, or with a bound over
+ * ROCESH_PIPE_RE_DUP, is refused rather than hang the shell. Returns the
+ * cost, or ROCESH_PIPE_RE_COST + 1 when too big. */
+#define ROCESH_PIPE_RE_COST  4096
+#define ROCESH_PIPE_RE_DUP   255
+#define ROCESH_PIPE_RE_DEPTH 32
+
+static size_t rocesh_pipe_re_cap(size_t v)
+{
+	return v > ROCESH_PIPE_RE_COST ? ROCESH_PIPE_RE_COST + 1 : v;
+}
+
+static size_t rocesh_pipe_re_cost(const char *re)
+{
+	size_t saved[ROCESH_PIPE_RE_DEPTH], depth = 0, total = 0, last = 0;
+	const size_t big = ROCESH_PIPE_RE_COST + 1;
+
+	for (const char *c = re; *c; c++) {
+		size_t times = 0;
+
+		switch (*c) {
+		case '\\':
+			if (c[1])
+				c++;
+			last = 1;
+			break;
+		case '[':
+			/* a bracket expression is one atom: to its ']',
+			 * which may come first, after a '^', and [:x:] */
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']') {
+				if (*c == '[' && (c[1] == ':' || c[1] == '.' ||
+				                  c[1] == '=')) {
+					const char *e = strchr(c + 2, ']');
+
+					c = e ? e : c + strlen(c) - 1;
+				}
+				c++;
+			}
+			if (!*c)
+				return total; /* regcomp says what is wrong */
+			last = 1;
+			break;
+		case '(':
+			if (depth == ROCESH_PIPE_RE_DEPTH)
+				return big;
+			saved[depth++] = total;
+			total = 0;
+			last = 0;
+			continue;
+		case ')':
+			if (!depth)
+				return total;
+			last = total;
+			total = saved[--depth];
+			break;
+		case '|':
+			last = 0;
+			continue;
+		case '*':
+		case '+':
+		case '?':
+			times = 2;
+			break;
+		case '{': {
+			char *e;
+			unsigned long lo, hi;
+
+			if (c[1] < '0' || c[1] > '9') {
+				last = 1; /* a brace, not a bound */
+				break;
+			}
+			lo = hi = strtoul(c + 1, &e, 10);
+			if (*e == ',' && e[1] == '}') {
+				hi = lo + 1; /* {m,}: at least m */
+				e++;
+			} else if (*e == ',') {
+				hi = strtoul(e + 1, &e, 10);
+			}
+			if (*e != '}') {
+				last = 1; /* regcomp says what is wrong */
+				break;
+			}
+			if (lo > ROCESH_PIPE_RE_DUP || hi > ROCESH_PIPE_RE_DUP)
+				return big;
+			times = hi > 1 ? hi : 2;
+			c = e;
+			break;
+		}
+		default:
+			last = 1;
+			break;
+		}
+		if (times) {
+			/* the repeated atom counts TIMES over */
+			total = rocesh_pipe_re_cap(total + last * (times - 1));
+			last = rocesh_pipe_re_cap(last * times);
+		} else {
+			total = rocesh_pipe_re_cap(total + last);
+		}
+		if (total > ROCESH_PIPE_RE_COST)
+			return big;
+	}
+	return total;
+}
+
 static int rocesh_pipe_regex(struct rocesh_pipe *p, const char *s, size_t len,
                              size_t pos, bool icase, struct cmd_error *err)
 {
@@ -178,6 +293,14 @@ static int rocesh_pipe_regex(struct rocesh_pipe *p, const char *s, size_t len,
 		                        NULL, 0);
 	memcpy(arg, s, len);
 	arg[len] = '\0';
+	if (rocesh_pipe_re_cost(arg) > ROCESH_PIPE_RE_COST) {
+		snprintf(err->message, sizeof(err->message),
+		         "%% Regular expression too complex '%.64s': repeats "
+		         "of repeats, or a bound over %d",
+		         arg, ROCESH_PIPE_RE_DUP);
+		err->pos = pos;
+		return -1;
+	}
 	rc = regcomp(&p->re, arg,
 	             REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
 	if (rc) {
@@ -431,6 +554,11 @@ static const char *rocesh_pipe_last(const char *line, struct cmd_error *err)
 	struct rocesh_pipes pp;
 	char *head, *cmd;
 
+	if (!bar) {
+		rocesh_pipe_fail(err, strlen(line), "Incomplete command", NULL,
+		                 0);
+		return NULL;
+	}
 	while (*bar == '|') {
 		last = bar;
 		bar = rocesh_pipe_end(bar + 1);

@@ -194,6 +194,34 @@ static void test_refused(void **state)
 	refused("show run | last 5 6", "% Invalid argument '6'", 18);
 	refused("show run | c | c | c | c | c | c | c | c | c",
 	        "% Too many filters", 43);
+	/* What would take the regular expression library seconds to
+	 * minutes (repeats of repeats, large bounds) is refused at once. */
+	refused("show run | include V+++++++++++++",
+	        "% Regular expression too complex 'V+++++++++++++'", 19);
+	refused(
+	    "show run | include ((((((((((((((V)+)+)+)+)+)+)+)+)+)+)+)+)+)+",
+	    "% Regular expression too complex", 19);
+	refused("show run | include a{1,1000}",
+	        "% Regular expression too complex", 19);
+	refused("show run | include (a{1,100}){1,100}",
+	        "% Regular expression too complex", 19);
+	refused("show run | section \"[[:alpha:]]{300}\"",
+	        "% Regular expression too complex", 19);
+}
+
+/* What is not too complex still filters. */
+static void test_regex_cost(void **state)
+{
+	(void)state;
+	ASSERT_RUN("show run | include (class|policy)-map{1,2} | count",
+	           running, "2\n");
+	ASSERT_RUN("show run | include ^ {4}[a-z]+-[a-z]+ | count", running,
+	           "1\n");
+	ASSERT_RUN("show run | include \"[]Z]|mode o{1,}n\"", running,
+	           "  priority-flow-control mode on\n");
+	ASSERT_RUN(
+	    "show run | include (((((((((((V)+)+)+)+)+)+)+)+)+)+)+ | count",
+	    running, "0\n");
 }
 
 static char *help(const char *line, int want_rc)
@@ -288,6 +316,7 @@ int main(void)
 	    cmocka_unit_test(test_last),
 	    cmocka_unit_test(test_no_more_json),
 	    cmocka_unit_test(test_refused),
+	    cmocka_unit_test(test_regex_cost),
 	    cmocka_unit_test(test_help),
 	    cmocka_unit_test(test_complete),
 	};
