@@ -529,8 +529,7 @@ static void test_cmd_told_once(void **state)
 	fd.warn = "swp1: WRED/ECN not realised";
 	r = request(f, &e, &fd, line);
 	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
-	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")),
-	                 1);
+	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")), 1);
 	w = reply_str(r, "warnings.0");
 	assert_non_null(strstr(w, "swp1: WRED/ECN not realised"));
 	json_object_put(r);
@@ -544,13 +543,11 @@ static void test_cmd_told_once(void **state)
 	/* Gone, then back: told again. */
 	fd.warn = NULL;
 	r = request(f, &e, &fd, line);
-	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")),
-	                 0);
+	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")), 0);
 	json_object_put(r);
 	fd.warn = "swp1: WRED/ECN not realised";
 	r = request(f, &e, &fd, line);
-	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")),
-	                 1);
+	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")), 1);
 	json_object_put(r);
 	assert_int_equal(fd.commits, 5);
 	strbuf_free(&fd.told);
