@@ -1,11 +1,21 @@
 /* pipe: the output filters of a show command, as on NX-OS:
- *   show ... | include REGEX | exclude REGEX | begin REGEX | count | json
- * Filters apply left to right to the lines the show prints: include
- * keeps the lines REGEX matches, exclude drops them, begin drops the
- * lines before the first that matches, count replaces the lines by their
- * number; json asks roced for the JSON answer (the same as a trailing
- * `json`). REGEX is a POSIX extended regular expression, as NX-OS's
- * filters take them, and may hold blanks: it runs to the next ` | `.
+ *   show ... | include REGEX | exclude REGEX | begin REGEX
+ *            | section REGEX | grep [ignore-case] [invert-match] REGEX
+ *            | last [N] | count | no-more | json
+ * Filters apply left to right to the lines the show prints: include keeps
+ * the lines REGEX matches, exclude drops them, begin drops the lines
+ * before the first that matches; section keeps each line that matches
+ * with the lines indented deeper under it (a running-config's block);
+ * grep is include with options; last keeps the last N lines (10 unless
+ * given), count replaces the lines by their number. no-more is accepted
+ * for the scripts and fingers that type it: rocesh never pages (a
+ * terminal's scrollback and `| less` in the shell do it better). json
+ * asks roced for the JSON answer (the same as a trailing `json`).
+ *
+ * REGEX is a POSIX extended regular expression, as NX-OS's filters take
+ * them; it may hold blanks, and a '|' of its own (`include pause|mtu`): a
+ * new filter starts only at a '|' with a blank before it, outside double
+ * quotes. A REGEX in double quotes loses them.
  *
  * The filters are rocesh's own: roced answers the show as always, and
  * what the filters drop is dropped here.
@@ -16,21 +26,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/strbuf.h"
+#include "cmd/cmd_render.h"
 
+enum rocesh_pipe_arg {
+	ROCESH_PIPE_ARG_NONE,
+	ROCESH_PIPE_ARG_REGEX,
+	ROCESH_PIPE_ARG_LINES,
+};
+
+/* The filters, in the order `?` lists them: one table for the parser,
+ * the listing, TAB and the error that names what is expected. */
 static const struct {
 	const char *word;
 	enum rocesh_pipe_kind kind;
-	bool regex;
+	enum rocesh_pipe_arg arg;
+	const char *help;
 } rocesh_pipe_words[] = {
-    {"include", ROCESH_PIPE_INCLUDE, true},
-    {"exclude", ROCESH_PIPE_EXCLUDE, true},
-    {"begin", ROCESH_PIPE_BEGIN, true},
-    {"count", ROCESH_PIPE_COUNT, false},
-    {"json", ROCESH_PIPE_JSON, false},
+    {"begin", ROCESH_PIPE_BEGIN, ROCESH_PIPE_ARG_REGEX,
+     "Lines from the first that matches on"},
+    {"count", ROCESH_PIPE_COUNT, ROCESH_PIPE_ARG_NONE, "The number of lines"},
+    {"exclude", ROCESH_PIPE_EXCLUDE, ROCESH_PIPE_ARG_REGEX,
+     "Lines that do not match"},
+    {"grep", ROCESH_PIPE_GREP, ROCESH_PIPE_ARG_REGEX,
+     "Lines that match, with options"},
+    {"include", ROCESH_PIPE_INCLUDE, ROCESH_PIPE_ARG_REGEX, "Lines that match"},
+    {"json", ROCESH_PIPE_JSON, ROCESH_PIPE_ARG_NONE, "The answer in JSON"},
+    {"last", ROCESH_PIPE_LAST, ROCESH_PIPE_ARG_LINES,
+     "The last lines (10 unless given)"},
+    {"no-more", ROCESH_PIPE_NO_MORE, ROCESH_PIPE_ARG_NONE,
+     "No paging (accepted: rocesh never pages)"},
+    {"section", ROCESH_PIPE_SECTION, ROCESH_PIPE_ARG_REGEX,
+     "Lines that match and the lines indented under them"},
 };
 #define ROCESH_PIPE_NWORDS                                                     \
 	(sizeof(rocesh_pipe_words) / sizeof(*rocesh_pipe_words))
+
+/* grep's options, before its REGEX, each a whole word. */
+static const struct {
+	const char *word;
+	const char *help;
+} rocesh_grep_opts[] = {
+    {"ignore-case", "Upper and lower case alike"},
+    {"invert-match", "Lines that do not match"},
+};
+#define ROCESH_GREP_NOPTS (sizeof(rocesh_grep_opts) / sizeof(*rocesh_grep_opts))
+
+#define ROCESH_PIPE_H_REGEX "A regular expression (POSIX extended)"
+#define ROCESH_PIPE_H_BAR   "Filter the output further"
+#define ROCESH_PIPE_H_LINES "Lines (10 unless given)"
 
 void rocesh_pipes_free(struct rocesh_pipes *pp)
 {
@@ -40,76 +83,328 @@ void rocesh_pipes_free(struct rocesh_pipes *pp)
 	pp->n = 0;
 }
 
-/* "% MSG" about the byte at POS of the line. */
+/* "% MSG 'WORD'" about the byte at POS of the line. */
 static int rocesh_pipe_fail(struct cmd_error *err, size_t pos, const char *msg,
-                            const char *word)
+                            const char *word, size_t wlen)
 {
-	snprintf(err->message, sizeof(err->message), "%% %s%s%.64s%s", msg,
-	         word ? " '" : "", word ? word : "", word ? "'" : "");
+	if (word)
+		snprintf(err->message, sizeof(err->message), "%% %s '%.*s'",
+		         msg, (int)(wlen > 64 ? 64 : wlen), word);
+	else
+		snprintf(err->message, sizeof(err->message), "%% %s", msg);
 	err->pos = pos;
 	return -1;
 }
 
-/* One filter, "WORD [ARG]" at SEG (LEN bytes) starting at byte POS. */
+/* The filter WORD (LEN bytes) names: exact, or a unique prefix; -1 when
+ * none, -2 when several. */
+static int rocesh_pipe_find(const char *word, size_t len)
+{
+	int hit = -1;
+
+	for (size_t k = 0; k < ROCESH_PIPE_NWORDS; k++) {
+		if (strncmp(rocesh_pipe_words[k].word, word, len))
+			continue;
+		if (strlen(rocesh_pipe_words[k].word) == len)
+			return (int)k;
+		hit = hit == -1 ? (int)k : -2;
+	}
+	return len ? hit : -1;
+}
+
+static int rocesh_pipe_unknown(struct cmd_error *err, size_t pos, int k,
+                               const char *word, size_t len)
+{
+	return rocesh_pipe_fail(err, pos,
+	                        k == -2 ? "Ambiguous filter"
+	                                : "Invalid filter, expected begin, "
+	                                  "count, exclude, grep, include, "
+	                                  "json, last, no-more or section:",
+	                        word, len);
+}
+
+/* Where the filter that starts at S ends: at a '|' with a blank before
+ * it, outside double quotes, or at the end. */
+static const char *rocesh_pipe_end(const char *s)
+{
+	bool quoted = false;
+
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '|' && !quoted && p > s &&
+		         (p[-1] == ' ' || p[-1] == '\t'))
+			return p;
+	}
+	return s + strlen(s);
+}
+
+static size_t rocesh_pipe_blanks(const char *s, size_t i, size_t len)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+static size_t rocesh_pipe_word(const char *s, size_t i, size_t len)
+{
+	while (i < len && s[i] != ' ' && s[i] != '\t')
+		i++;
+	return i;
+}
+
+/* grep's option at S (LEN bytes), or -1. */
+static int rocesh_grep_opt(const char *s, size_t len)
+{
+	for (size_t k = 0; k < ROCESH_GREP_NOPTS; k++)
+		if (strlen(rocesh_grep_opts[k].word) == len &&
+		    !strncmp(rocesh_grep_opts[k].word, s, len))
+			return (int)k;
+	return -1;
+}
+
+/* The size of what the regular expression library builds from RE,
+ * estimated: an atom counts 1, a repeat multiplies what it repeats (by 2
+ * for * + ?, by its bound for {m,n}), a group is what it holds. glibc's
+ * regcomp takes time exponential in repeats of repeats (`a++++`,
+ * `((a+)+)+`) and in large bounds (a{1,30000} takes minutes): an
+ * expression over ROCESH_PIPE_RE_COST, or with a bound over
+ * ROCESH_PIPE_RE_DUP, is refused rather than hang the shell. Returns the
+ * cost, or ROCESH_PIPE_RE_COST + 1 when too big. */
+#define ROCESH_PIPE_RE_COST  4096
+#define ROCESH_PIPE_RE_DUP   255
+#define ROCESH_PIPE_RE_DEPTH 32
+
+static size_t rocesh_pipe_re_cap(size_t v)
+{
+	return v > ROCESH_PIPE_RE_COST ? ROCESH_PIPE_RE_COST + 1 : v;
+}
+
+static size_t rocesh_pipe_re_cost(const char *re)
+{
+	size_t saved[ROCESH_PIPE_RE_DEPTH], depth = 0, total = 0, last = 0;
+	const size_t big = ROCESH_PIPE_RE_COST + 1;
+
+	for (const char *c = re; *c; c++) {
+		size_t times = 0;
+
+		switch (*c) {
+		case '\\':
+			if (c[1])
+				c++;
+			last = 1;
+			break;
+		case '[':
+			/* a bracket expression is one atom: to its ']',
+			 * which may come first, after a '^', and [:x:] */
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']') {
+				if (*c == '[' && (c[1] == ':' || c[1] == '.' ||
+				                  c[1] == '=')) {
+					const char *e = strchr(c + 2, ']');
+
+					c = e ? e : c + strlen(c) - 1;
+				}
+				c++;
+			}
+			if (!*c)
+				return total; /* regcomp says what is wrong */
+			last = 1;
+			break;
+		case '(':
+			if (depth == ROCESH_PIPE_RE_DEPTH)
+				return big;
+			saved[depth++] = total;
+			total = 0;
+			last = 0;
+			continue;
+		case ')':
+			if (!depth)
+				return total;
+			last = total;
+			total = saved[--depth];
+			break;
+		case '|':
+			last = 0;
+			continue;
+		case '*':
+		case '+':
+		case '?':
+			times = 2;
+			break;
+		case '{': {
+			char *e;
+			unsigned long lo, hi;
+
+			if (c[1] < '0' || c[1] > '9') {
+				last = 1; /* a brace, not a bound */
+				break;
+			}
+			lo = hi = strtoul(c + 1, &e, 10);
+			if (*e == ',' && e[1] == '}') {
+				hi = lo + 1; /* {m,}: at least m */
+				e++;
+			} else if (*e == ',') {
+				hi = strtoul(e + 1, &e, 10);
+			}
+			if (*e != '}') {
+				last = 1; /* regcomp says what is wrong */
+				break;
+			}
+			if (lo > ROCESH_PIPE_RE_DUP || hi > ROCESH_PIPE_RE_DUP)
+				return big;
+			times = hi > 1 ? hi : 2;
+			c = e;
+			break;
+		}
+		default:
+			last = 1;
+			break;
+		}
+		if (times) {
+			/* the repeated atom counts TIMES over */
+			total = rocesh_pipe_re_cap(total + last * (times - 1));
+			last = rocesh_pipe_re_cap(last * times);
+		} else {
+			total = rocesh_pipe_re_cap(total + last);
+		}
+		if (total > ROCESH_PIPE_RE_COST)
+			return big;
+	}
+	return total;
+}
+
+static int rocesh_pipe_regex(struct rocesh_pipe *p, const char *s, size_t len,
+                             size_t pos, bool icase, struct cmd_error *err)
+{
+	char arg[256], why[128];
+	int rc;
+
+	if (len >= 2 && s[0] == '"' && s[len - 1] == '"') {
+		s++;
+		len -= 2;
+	}
+	if (len >= sizeof(arg))
+		return rocesh_pipe_fail(err, pos, "Regular expression too long",
+		                        NULL, 0);
+	memcpy(arg, s, len);
+	arg[len] = '\0';
+	if (rocesh_pipe_re_cost(arg) > ROCESH_PIPE_RE_COST) {
+		snprintf(err->message, sizeof(err->message),
+		         "%% Regular expression too complex '%.64s': repeats "
+		         "of repeats, or a bound over %d",
+		         arg, ROCESH_PIPE_RE_DUP);
+		err->pos = pos;
+		return -1;
+	}
+	rc = regcomp(&p->re, arg,
+	             REG_EXTENDED | REG_NOSUB | (icase ? REG_ICASE : 0));
+	if (rc) {
+		regerror(rc, &p->re, why, sizeof(why));
+		snprintf(err->message, sizeof(err->message),
+		         "%% Invalid regular expression '%.64s': %s", arg, why);
+		err->pos = pos;
+		return -1;
+	}
+	p->has_re = true;
+	return 0;
+}
+
+/* One filter, "WORD [OPTIONS] [ARG]" at SEG (LEN bytes), byte POS of the
+ * line. */
 static int rocesh_pipe_one(struct rocesh_pipes *pp, const char *seg, size_t len,
                            size_t pos, struct cmd_error *err)
 {
-	char word[32], arg[256];
-	size_t w = 0, i = 0, k;
+	size_t w0 = rocesh_pipe_blanks(seg, 0, len);
+	size_t w1 = rocesh_pipe_word(seg, w0, len);
+	size_t a = rocesh_pipe_blanks(seg, w1, len), end = len;
+	bool icase = false;
 	struct rocesh_pipe *p;
+	int k;
 
-	while (i < len && seg[i] == ' ')
-		i++;
-	pos += i;
-	while (i < len && seg[i] != ' ' && w + 1 < sizeof(word))
-		word[w++] = seg[i++];
-	word[w] = '\0';
-	while (i < len && seg[i] == ' ')
-		i++;
-	k = len;
-	while (k > i && seg[k - 1] == ' ')
-		k--;
-	if (k - i >= sizeof(arg))
-		return rocesh_pipe_fail(err, pos, "Filter too long", NULL);
-	memcpy(arg, seg + i, k - i);
-	arg[k - i] = '\0';
-	if (!w)
-		return rocesh_pipe_fail(err, pos, "Incomplete command", NULL);
+	while (end > a && (seg[end - 1] == ' ' || seg[end - 1] == '\t'))
+		end--;
+	if (w0 == w1)
+		return rocesh_pipe_fail(err, pos + w0, "Incomplete command",
+		                        NULL, 0);
+	k = rocesh_pipe_find(seg + w0, w1 - w0);
+	if (k < 0)
+		return rocesh_pipe_unknown(err, pos + w0, k, seg + w0, w1 - w0);
 	if (pp->n >= ROCESH_PIPES_MAX)
-		return rocesh_pipe_fail(err, pos, "Too many filters", NULL);
-	for (k = 0; k < ROCESH_PIPE_NWORDS; k++) {
-		/* unique prefixes, as for commands */
-		if (strncmp(rocesh_pipe_words[k].word, word, w))
-			continue;
-		break;
-	}
-	if (k == ROCESH_PIPE_NWORDS)
-		return rocesh_pipe_fail(err, pos,
-		                        "Invalid filter, expected include, "
-		                        "exclude, begin, count or json:",
-		                        word);
+		return rocesh_pipe_fail(err, pos + w0, "Too many filters", NULL,
+		                        0);
 	p = &pp->p[pp->n];
 	memset(p, 0, sizeof(*p));
 	p->kind = rocesh_pipe_words[k].kind;
-	if (!rocesh_pipe_words[k].regex) {
-		if (arg[0])
-			return rocesh_pipe_fail(err, pos + (size_t)(i),
-			                        "Invalid argument", arg);
+	switch (rocesh_pipe_words[k].arg) {
+	case ROCESH_PIPE_ARG_NONE:
+		if (end > a)
+			return rocesh_pipe_fail(
+			    err, pos + a, "Invalid argument", seg + a, end - a);
 		if (p->kind == ROCESH_PIPE_JSON)
 			pp->json = true;
-		else
+		else if (p->kind != ROCESH_PIPE_NO_MORE)
 			pp->n++;
 		return 0;
+	case ROCESH_PIPE_ARG_LINES: {
+		size_t e = rocesh_pipe_word(seg, a, end);
+		char num[16];
+		char *stop;
+
+		p->n = ROCESH_PIPE_LAST_DEFAULT;
+		if (end > e)
+			return rocesh_pipe_fail(
+			    err, pos + rocesh_pipe_blanks(seg, e, end),
+			    "Invalid argument",
+			    seg + rocesh_pipe_blanks(seg, e, end),
+			    end - rocesh_pipe_blanks(seg, e, end));
+		if (e > a) {
+			snprintf(num, sizeof(num), "%.*s",
+			         (int)(e - a < 15 ? e - a : 15), seg + a);
+			p->n = strtoul(num, &stop, 10);
+			if (*stop || num[0] < '0' || num[0] > '9' ||
+			    e - a > 5 || p->n < 1 ||
+			    p->n > ROCESH_PIPE_LAST_MAX) {
+				snprintf(err->message, sizeof(err->message),
+				         "%% Invalid number '%.*s', expected "
+				         "1-%d",
+				         (int)(e - a > 32 ? 32 : e - a),
+				         seg + a, ROCESH_PIPE_LAST_MAX);
+				err->pos = pos + a;
+				return -1;
+			}
+		}
+		pp->n++;
+		return 0;
 	}
-	if (!arg[0])
-		return rocesh_pipe_fail(err, pos + w + 1,
+	case ROCESH_PIPE_ARG_REGEX:
+		break;
+	}
+	while (p->kind == ROCESH_PIPE_GREP && a < end) {
+		size_t e = rocesh_pipe_word(seg, a, end);
+		int o = rocesh_grep_opt(seg + a, e - a);
+
+		if (o < 0)
+			break;
+		if (!strcmp(rocesh_grep_opts[o].word, "ignore-case"))
+			icase = true;
+		else
+			p->invert = true;
+		a = rocesh_pipe_blanks(seg, e, end);
+	}
+	if (end <= a)
+		return rocesh_pipe_fail(err, pos + a,
 		                        "Incomplete command: a regular "
 		                        "expression is expected after",
-		                        rocesh_pipe_words[k].word);
-	if (regcomp(&p->re, arg, REG_EXTENDED | REG_NOSUB))
-		return rocesh_pipe_fail(err, pos + i,
-		                        "Invalid regular expression", arg);
-	p->has_re = true;
+		                        seg + w0, w1 - w0);
+	if (p->kind == ROCESH_PIPE_EXCLUDE)
+		p->invert = true;
+	if (rocesh_pipe_regex(p, seg + a, end - a, pos + a, icase, err) < 0)
+		return -1;
 	pp->n++;
 	return 0;
 }
@@ -128,21 +423,105 @@ int rocesh_pipes_parse(const char *line, char *cmd, size_t len,
 	}
 	n = (size_t)(bar - line);
 	if (n >= len)
-		return rocesh_pipe_fail(err, 0, "Line too long", NULL);
+		return rocesh_pipe_fail(err, 0, "Line too long", NULL, 0);
 	memcpy(cmd, line, n);
 	cmd[n] = '\0';
-	while (bar) {
-		const char *next = strchr(bar + 1, '|');
-		size_t seg = next ? (size_t)(next - bar - 1) : strlen(bar + 1);
+	while (*bar == '|') {
+		const char *next = rocesh_pipe_end(bar + 1);
 
-		if (rocesh_pipe_one(pp, bar + 1, seg, (size_t)(bar + 1 - line),
-		                    err)) {
+		if (rocesh_pipe_one(pp, bar + 1, (size_t)(next - bar - 1),
+		                    (size_t)(bar + 1 - line), err)) {
 			rocesh_pipes_free(pp);
 			return -1;
 		}
 		bar = next;
 	}
 	return 0;
+}
+
+/* --- running them --- */
+
+static size_t rocesh_pipe_indent(const char *l, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (l[i] == ' ' || l[i] == '\t'))
+		i++;
+	return i;
+}
+
+static size_t rocesh_pipe_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+
+		n++;
+		l = e ? e + 1 : l + strlen(l);
+	}
+	return n;
+}
+
+/* One filter P over CUR's lines into NEXT. */
+static void rocesh_pipe_apply(const struct rocesh_pipe *p, const char *cur,
+                              struct strbuf *next)
+{
+	size_t count = 0, total = 0, section = 0;
+	bool begun = false, in_section = false;
+
+	if (p->kind == ROCESH_PIPE_LAST)
+		total = rocesh_pipe_lines(cur);
+	for (const char *l = cur; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+		char *one = strndup(l, n);
+		bool match = false, take = false;
+
+		if (!one)
+			break;
+		if (p->has_re)
+			match = !regexec(&p->re, one, 0, NULL, 0);
+		switch (p->kind) {
+		case ROCESH_PIPE_INCLUDE:
+		case ROCESH_PIPE_EXCLUDE:
+		case ROCESH_PIPE_GREP:
+			take = match != p->invert;
+			break;
+		case ROCESH_PIPE_BEGIN:
+			begun = begun || match;
+			take = begun;
+			break;
+		case ROCESH_PIPE_SECTION:
+			/* Deeper than the line that opened the section:
+			 * its block. Else a new line, in when it
+			 * matches. */
+			if (in_section && n &&
+			    rocesh_pipe_indent(one, n) > section &&
+			    rocesh_pipe_indent(one, n) < n) {
+				take = true;
+			} else {
+				in_section = match;
+				section = rocesh_pipe_indent(one, n);
+				take = match;
+			}
+			break;
+		case ROCESH_PIPE_LAST:
+			take = count + p->n >= total;
+			break;
+		case ROCESH_PIPE_COUNT:
+		case ROCESH_PIPE_NO_MORE:
+		case ROCESH_PIPE_JSON:
+			break;
+		}
+		count++;
+		if (take)
+			strbuf_printf(next, "%s\n", one);
+		free(one);
+		l += n + (e != NULL);
+	}
+	if (p->kind == ROCESH_PIPE_COUNT)
+		strbuf_printf(next, "%zu\n", count);
 }
 
 void rocesh_pipes_run(const struct rocesh_pipes *pp, const char *text,
@@ -153,39 +532,177 @@ void rocesh_pipes_run(const struct rocesh_pipes *pp, const char *text,
 	strbuf_init(&cur);
 	strbuf_puts(&cur, text);
 	for (size_t f = 0; f < pp->n && !cur.oom; f++) {
-		const struct rocesh_pipe *p = &pp->p[f];
-		const char *l = strbuf_str(&cur);
 		struct strbuf next;
-		size_t count = 0;
-		bool begun = false;
 
 		strbuf_init(&next);
 		strbuf_puts(&next, "");
-		while (*l) {
-			const char *e = strchr(l, '\n');
-			size_t n = e ? (size_t)(e - l) : strlen(l);
-			char *one = strndup(l, n);
-			bool match, take;
-
-			if (!one)
-				break;
-			match = p->has_re && !regexec(&p->re, one, 0, NULL, 0);
-			begun = begun || match;
-			take = p->kind == ROCESH_PIPE_INCLUDE   ? match
-			       : p->kind == ROCESH_PIPE_EXCLUDE ? !match
-			       : p->kind == ROCESH_PIPE_BEGIN   ? begun
-			                                        : false;
-			count++;
-			if (take)
-				strbuf_printf(&next, "%s\n", one);
-			free(one);
-			l += n + (e != NULL);
-		}
-		if (p->kind == ROCESH_PIPE_COUNT)
-			strbuf_printf(&next, "%zu\n", count);
+		rocesh_pipe_apply(&pp->p[f], strbuf_str(&cur), &next);
 		strbuf_free(&cur);
 		cur = next;
 	}
 	fputs(strbuf_str(&cur), out);
 	strbuf_free(&cur);
+}
+
+/* --- `?` and TAB --- */
+
+/* The last filter of LINE: where it starts (after its '|'), checking the
+ * filters before it. Returns NULL with ERR when one of those is bad. */
+static const char *rocesh_pipe_last(const char *line, struct cmd_error *err)
+{
+	const char *bar = strchr(line, '|'), *last = bar;
+	struct rocesh_pipes pp;
+	char *head, *cmd;
+
+	if (!bar) {
+		rocesh_pipe_fail(err, strlen(line), "Incomplete command", NULL,
+		                 0);
+		return NULL;
+	}
+	while (*bar == '|') {
+		last = bar;
+		bar = rocesh_pipe_end(bar + 1);
+	}
+	head = strndup(line, (size_t)(last - line));
+	cmd = malloc(strlen(line) + 1);
+	if (!head || !cmd) {
+		free(head);
+		free(cmd);
+		rocesh_pipe_fail(err, 0, "Out of memory", NULL, 0);
+		return NULL;
+	}
+	if (strchr(head, '|')) {
+		if (rocesh_pipes_parse(head, cmd, strlen(line) + 1, &pp, err) <
+		    0)
+			last = NULL;
+		else
+			rocesh_pipes_free(&pp);
+	}
+	free(head);
+	free(cmd);
+	return last ? last + 1 : NULL;
+}
+
+int rocesh_pipes_help(const char *line, struct strbuf *out,
+                      struct cmd_error *err)
+{
+	struct cmd_render_item items[ROCESH_PIPE_NWORDS + 2];
+	const char *seg;
+	size_t len, w0, w1, a, n = 0;
+	bool cr = false;
+	int k;
+
+	memset(err, 0, sizeof(*err));
+	seg = rocesh_pipe_last(line, err);
+	if (!seg)
+		return -1;
+	len = strlen(seg);
+	w0 = rocesh_pipe_blanks(seg, 0, len);
+	w1 = rocesh_pipe_word(seg, w0, len);
+	if (w1 == len) {
+		/* The filter's word, being typed. */
+		for (size_t i = 0; i < ROCESH_PIPE_NWORDS; i++)
+			if (!strncmp(rocesh_pipe_words[i].word, seg + w0,
+			             w1 - w0))
+				items[n++] = (struct cmd_render_item){
+				    rocesh_pipe_words[i].word,
+				    rocesh_pipe_words[i].help};
+		if (!n)
+			return rocesh_pipe_unknown(err,
+			                           (size_t)(seg + w0 - line),
+			                           -1, seg + w0, w1 - w0);
+		cmd_render_listing(items, n, false, out);
+		return 0;
+	}
+	k = rocesh_pipe_find(seg + w0, w1 - w0);
+	if (k < 0)
+		return rocesh_pipe_unknown(err, (size_t)(seg + w0 - line), k,
+		                           seg + w0, w1 - w0);
+	a = rocesh_pipe_blanks(seg, w1, len);
+	switch (rocesh_pipe_words[k].arg) {
+	case ROCESH_PIPE_ARG_NONE:
+		if (a < len)
+			return rocesh_pipe_fail(err, (size_t)(seg + a - line),
+			                        "Invalid argument", seg + a,
+			                        len - a);
+		cr = true;
+		break;
+	case ROCESH_PIPE_ARG_LINES:
+		if (a == len || rocesh_pipe_word(seg, a, len) == len)
+			items[n++] = (struct cmd_render_item){
+			    "<1-65535>", ROCESH_PIPE_H_LINES};
+		cr = true;
+		break;
+	case ROCESH_PIPE_ARG_REGEX:
+		while (rocesh_pipe_words[k].kind == ROCESH_PIPE_GREP &&
+		       a < len) {
+			size_t e = rocesh_pipe_word(seg, a, len);
+
+			if (e == len || rocesh_grep_opt(seg + a, e - a) < 0)
+				break;
+			a = rocesh_pipe_blanks(seg, e, len);
+		}
+		if (a < len && rocesh_pipe_word(seg, a, len) < len) {
+			/* The expression is there: more of it, or the
+			 * end. */
+			cr = true;
+			break;
+		}
+		for (size_t i = 0;
+		     rocesh_pipe_words[k].kind == ROCESH_PIPE_GREP &&
+		     i < ROCESH_GREP_NOPTS;
+		     i++)
+			if (!strncmp(rocesh_grep_opts[i].word, seg + a,
+			             len - a) &&
+			    !strstr(seg, rocesh_grep_opts[i].word))
+				items[n++] = (struct cmd_render_item){
+				    rocesh_grep_opts[i].word,
+				    rocesh_grep_opts[i].help};
+		items[n++] =
+		    (struct cmd_render_item){"WORD", ROCESH_PIPE_H_REGEX};
+		cmd_render_listing(items, n, a < len, out);
+		return 0;
+	}
+	if (cr)
+		items[n++] = (struct cmd_render_item){"|", ROCESH_PIPE_H_BAR};
+	cmd_render_listing(items, n, cr, out);
+	return 0;
+}
+
+size_t rocesh_pipes_complete(const char *line, char (*words)[CMD_WORD_MAX],
+                             size_t max)
+{
+	struct cmd_error err;
+	const char *seg = rocesh_pipe_last(line, &err);
+	size_t len, w0, w1, a, n = 0;
+	int k;
+
+	if (!seg)
+		return 0;
+	len = strlen(seg);
+	w0 = rocesh_pipe_blanks(seg, 0, len);
+	w1 = rocesh_pipe_word(seg, w0, len);
+	if (w1 == len) {
+		/* TAB completes a word after a blank (cmd_render_complete),
+		 * not one glued to its '|'. */
+		if (!w0)
+			return 0;
+		for (size_t i = 0; i < ROCESH_PIPE_NWORDS && n < max; i++)
+			if (!strncmp(rocesh_pipe_words[i].word, seg + w0,
+			             w1 - w0))
+				snprintf(words[n++], CMD_WORD_MAX, "%s",
+				         rocesh_pipe_words[i].word);
+		return n;
+	}
+	k = rocesh_pipe_find(seg + w0, w1 - w0);
+	if (k < 0 || rocesh_pipe_words[k].kind != ROCESH_PIPE_GREP)
+		return 0;
+	a = rocesh_pipe_blanks(seg, w1, len);
+	for (size_t e; a < len && (e = rocesh_pipe_word(seg, a, len)) < len;)
+		a = rocesh_pipe_blanks(seg, e, len);
+	for (size_t i = 0; i < ROCESH_GREP_NOPTS && n < max; i++)
+		if (!strncmp(rocesh_grep_opts[i].word, seg + a, len - a))
+			snprintf(words[n++], CMD_WORD_MAX, "%s",
+			         rocesh_grep_opts[i].word);
+	return n;
 }

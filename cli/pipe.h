@@ -1,5 +1,6 @@
-/* pipe: the output filters of a show command (`| include REGEX`, `|
- * exclude`, `| begin`, `| count`, `| json`). See pipe.c. */
+/* pipe: the output filters of a show command, as on NX-OS (`| include
+ * REGEX`, `| section REGEX`, `| grep [ignore-case] REGEX`, `| last N`,
+ * `| count`, `| no-more`, `| json`, ...). See pipe.c. */
 #ifndef ROCESH_PIPE_H
 #define ROCESH_PIPE_H
 
@@ -8,14 +9,22 @@
 #include <stdio.h>
 
 #include "cmd/cmd.h"
+#include "base/strbuf.h"
 
 #define ROCESH_PIPES_MAX 8
+/* `| last` without a count: NX-OS's ten lines. */
+#define ROCESH_PIPE_LAST_DEFAULT 10
+#define ROCESH_PIPE_LAST_MAX     65535
 
 enum rocesh_pipe_kind {
 	ROCESH_PIPE_INCLUDE,
 	ROCESH_PIPE_EXCLUDE,
 	ROCESH_PIPE_BEGIN,
+	ROCESH_PIPE_SECTION,
+	ROCESH_PIPE_GREP,
+	ROCESH_PIPE_LAST,
 	ROCESH_PIPE_COUNT,
+	ROCESH_PIPE_NO_MORE,
 	ROCESH_PIPE_JSON,
 };
 
@@ -23,9 +32,12 @@ struct rocesh_pipe {
 	enum rocesh_pipe_kind kind;
 	regex_t re;
 	bool has_re;
+	bool invert;     /* grep invert-match: the lines that do not match */
+	unsigned long n; /* last: how many lines */
 };
 
-/* The filters of a line, in order; `| json` is a flag, not a filter. */
+/* The filters of a line, in order; `| json` is a flag, not a filter, and
+ * `| no-more` changes nothing (rocesh never pages). */
 struct rocesh_pipes {
 	struct rocesh_pipe p[ROCESH_PIPES_MAX];
 	size_t n;
@@ -41,5 +53,17 @@ void rocesh_pipes_free(struct rocesh_pipes *pp);
 /* TEXT through the filters of PP into OUT. */
 void rocesh_pipes_run(const struct rocesh_pipes *pp, const char *text,
                       FILE *out);
+
+/* `?` after a '|': LINE is the whole line typed so far, its first '|'
+ * after a complete show command. OUT gets the listing of what may come
+ * next (the filters, a filter's options, its argument, another '|' or
+ * <cr>). Returns 0, or -1 with ERR (a filter that does not exist, the
+ * caret's byte of LINE). */
+int rocesh_pipes_help(const char *line, struct strbuf *out,
+                      struct cmd_error *err);
+/* TAB after a '|': the candidates for LINE's last, partial word (the
+ * filters, grep's options), at most MAX of them into WORDS. */
+size_t rocesh_pipes_complete(const char *line, char (*words)[CMD_WORD_MAX],
+                             size_t max);
 
 #endif

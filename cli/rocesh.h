@@ -112,6 +112,12 @@ int rocesh_echo_line(struct rocesh *r, const char *line);
 size_t rocesh_complete(struct rocesh *r, const char *line,
                        struct strbuf *newline, struct strbuf *listing);
 
+/* `?` on LINE (what is typed before the cursor): the listing into OUT,
+ * from the command table, or of the output filters after a show
+ * command's '|' (pipe.h). Returns 0, or -1 with ERR for the caret. */
+int rocesh_help(struct rocesh *r, const char *line, struct strbuf *out,
+                struct cmd_error *err);
+
 /* The running configuration for completion, fetched when stale. Never
  * fails: without a daemon the names are simply not offered. */
 const struct policy *rocesh_known(struct rocesh *r);

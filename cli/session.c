@@ -415,6 +415,28 @@ static int rocesh_action(struct rocesh *r, const char *line,
 	return rc;
 }
 
+/* `where`: the mode lines that lead here (cmd_where), an interface by
+ * its NX-OS name when it has one, as the operator knows it (roced's
+ * context names the Linux port). */
+static void rocesh_where(struct rocesh *r)
+{
+	char where[4 * sizeof(r->ctx.path[0])];
+	struct cmd_ctx c = r->ctx;
+
+	for (size_t i = 0; i < c.depth; i++) {
+		const struct policy_iface *f;
+
+		if (strncmp(c.path[i], "interface ", 10))
+			continue;
+		f = policy_find_iface(rocesh_known(r), c.path[i] + 10);
+		if (f && f->alias[0])
+			snprintf(c.path[i], sizeof(c.path[i]), "interface %s",
+			         f->alias);
+	}
+	cmd_where(&c, where, sizeof(where));
+	fprintf(r->out, "  %s\n", where);
+}
+
 /* A mode line (configure terminal, end, exit, or a `!` that ends a
  * block) only moves the context. */
 static int rocesh_mode(struct rocesh *r, const char *line,
@@ -437,7 +459,35 @@ static int rocesh_mode(struct rocesh *r, const char *line,
 		r->nerrors++;
 		return -1;
 	}
+	if (!strcmp(p->name, "where"))
+		rocesh_where(r);
 	return 0;
+}
+
+/* Whether LINE has a '|' after a complete show command: the output
+ * filters follow (pipe.c), not words of the command table. */
+static bool rocesh_piping(struct rocesh *r, const char *line)
+{
+	const char *bar = strchr(line, '|');
+	struct cmd_parsed p;
+	struct cmd_error err;
+	char *head;
+	bool show;
+
+	if (!bar || !(head = strndup(line, (size_t)(bar - line))))
+		return false;
+	show =
+	    cmd_parse(&r->ctx, head, &p, &err) == 0 && p.kind == CMD_KIND_SHOW;
+	free(head);
+	return show;
+}
+
+int rocesh_help(struct rocesh *r, const char *line, struct strbuf *out,
+                struct cmd_error *err)
+{
+	if (rocesh_piping(r, line))
+		return rocesh_pipes_help(line, out, err);
+	return cmd_help_checked(&r->ctx, rocesh_known(r), line, out, err);
 }
 
 /* `?` at the end of a line that is not typed on a terminal (a script, or
@@ -454,7 +504,7 @@ static int rocesh_help_line(struct rocesh *r, const char *line, size_t len,
 	if (!prefix)
 		return -1;
 	strbuf_init(&sb);
-	rc = cmd_help_checked(&r->ctx, rocesh_known(r), prefix, &sb, &err);
+	rc = rocesh_help(r, prefix, &sb, &err);
 	if (rc < 0) {
 		rocesh_print_error(r, line, col, &err);
 		r->nerrors++;
@@ -604,13 +654,13 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	if (rocesh_under_ignored(r, line))
 		return rocesh_ignore(r, line, NULL);
 	rocesh_after_bang(r, line);
-	piped = rocesh_line_piped(r, line, col);
-	if (piped <= 0)
-		return piped;
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 	if (len && line[len - 1] == '?')
 		return rocesh_help_line(r, line, len - 1, col);
+	piped = rocesh_line_piped(r, line, col);
+	if (piped <= 0)
+		return piped;
 	if (cmd_parse(&r->ctx, line, &p, &err) < 0) {
 		struct cmd_ctx conf = r->ctx;
 
@@ -662,8 +712,11 @@ size_t rocesh_complete(struct rocesh *r, const char *line,
 		strbuf_puts(newline, line);
 		return 0;
 	}
-	n = cmd_complete(&r->ctx, rocesh_known(r), line, words,
-	                 ROCESH_COMPLETE_MAX);
+	if (rocesh_piping(r, line))
+		n = rocesh_pipes_complete(line, words, ROCESH_COMPLETE_MAX);
+	else
+		n = cmd_complete(&r->ctx, rocesh_known(r), line, words,
+		                 ROCESH_COMPLETE_MAX);
 	cmd_render_complete(line, words, n, newline, listing);
 	free(words);
 	return n;

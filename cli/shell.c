@@ -90,8 +90,7 @@ static unsigned char shell_help(EditLine *el, int ch)
 	shell_before_cursor(el, line, sizeof(line));
 	strbuf_init(&sb);
 	fputs(li->cursor == li->lastchar ? "?\n" : "\n", out);
-	if (cmd_help_checked(&sh->r->ctx, rocesh_known(sh->r), line, &sb,
-	                     &err) < 0)
+	if (rocesh_help(sh->r, line, &sb, &err) < 0)
 		cmd_render_error(strlen(sh->prompt), &err, &sb);
 	fputs(strbuf_str(&sb), out);
 	fflush(out);

@@ -326,14 +326,14 @@ up() {
 	PORTS=eth0 HOST=1 make_conf >"$hostconf"
 	grep -q 'name = "eth0"' "$hostconf" && grep -q 'watch-dog-interval = false; }' "$hostconf" ||
 		die "could not derive $hostconf from conf/roced.conf"
-	# The warnings (what this kernel cannot realise) come again, per
-	# port, in show queuing interface below.
+	# The warnings (what this kernel cannot realise) come again in show
+	# queuing interface below, each once with the ports it concerns.
 	if ! out=$("$roced" -n -f "$conf" 2>&1); then
 		printf '%s\n' "$out" >&2
 		die "$conf does not check"
 	fi
 	nw=$(printf '%s\n' "$out" | grep -c ': warning: ' || true)
-	say "== roced -n -f $conf: configuration OK, $nw plan warnings (shown per port below)"
+	say "== roced -n -f $conf: configuration OK, $nw plan warnings (shown with their ports below)"
 
 	"$IP" netns add "$sw"
 	"$IP" -n "$sw" link set lo up

@@ -337,6 +337,7 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 		pc.receive = !f->lldp.no_receive;
 		snprintf(pc.desc, sizeof(pc.desc), "%s",
 		         f->alias[0] ? f->alias : f->name);
+		pc.bridge = frames_port_bridged(fp->ifname);
 		if (lldp_agent_port(&a->lldp, fp->ifname, fp->ifindex, fp->mac,
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",

@@ -293,3 +293,11 @@ int frames_port_master(const char *ifname)
 	base = strrchr(target, '/');
 	return (int)if_nametoindex(base ? base + 1 : target);
 }
+
+bool frames_port_bridged(const char *ifname)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/brport", ifname);
+	return access(path, F_OK) == 0;
+}

@@ -148,5 +148,8 @@ int frames_send(struct frames *f, const char *ifname, const uint8_t *buf,
  * which ports feed each other (software PFC's and link pause's senders).
  * The link monitor keeps no masters; sysfs is read, at sync only. */
 int frames_port_master(const char *ifname);
+/* Whether IFNAME is a port of a Linux bridge (sysfs brport, read at
+ * sync only, as frames_port_master). */
+bool frames_port_bridged(const char *ifname);
 
 #endif

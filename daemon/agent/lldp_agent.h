@@ -49,6 +49,9 @@ struct lldp_agent_cfg {
 struct lldp_agent_port_cfg {
 	bool transmit, receive;
 	char desc[64]; /* Port Description: the NX-OS alias, or the name */
+	/* The port is in a Linux bridge: System Capabilities say bridge
+	 * (enabled), as a switch's do; else station, as a host's. */
+	bool bridge;
 };
 
 struct lldp_nbr {

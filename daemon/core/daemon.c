@@ -667,16 +667,19 @@ int daemon_run(const struct daemon_opts *o)
 	}
 	d->e.changed = daemon_tc_changed;
 	d->e.changed_data = d;
-	d->cmd = (struct ctl_cmd_ctx){.ops = &daemon_ctl_ops,
-	                              .daemon = d,
-	                              .policy = &d->policy,
-	                              .file = o->file,
-	                              .e = &d->e,
-	                              .ports = &d->ports,
-	                              .lldp = &d->agents.lldp,
-	                              .agents = &d->agents,
-	                              .stats = &d->stats,
-	                              .writes = &d->stat_writes};
+	d->cmd =
+	    (struct ctl_cmd_ctx){.ops = &daemon_ctl_ops,
+	                         .daemon = d,
+	                         .policy = &d->policy,
+	                         .file = o->file,
+	                         .e = &d->e,
+	                         .ports = &d->ports,
+	                         .lldp = &d->agents.lldp,
+	                         .agents = &d->agents,
+	                         .stats = &d->stats,
+	                         .writes = &d->stat_writes,
+	                         .caps_preset = preset >= 0 ? o->caps : NULL,
+	                         .started_ms = daemon_ms()};
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);
@@ -719,6 +722,7 @@ int daemon_run(const struct daemon_opts *o)
 out_engine:
 	agents_free(&d->agents);
 	ctl_srv_close(d->ctl);
+	strbuf_free(&d->cmd.told);
 	engine_close(&d->e);
 out_policy:
 	ports_free(&d->ports);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -66,6 +67,51 @@ static struct json_object *dctl_warnings(const struct diag *d)
 
 /* --- config --- */
 
+/* Whether LIST ("\n"-separated lines) holds the line S. */
+static bool dctl_has_line(const char *list, const char *s)
+{
+	size_t n = strlen(s);
+
+	for (const char *p = list; (p = strstr(p, s)); p++)
+		if ((p == list || p[-1] == '\n') &&
+		    (p[n] == '\n' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+/* A configuration reply's warnings describe the configuration as it now
+ * stands (shares that do not add up to 100 yet, what a port cannot
+ * realise): the same ones would come back after every line, in every
+ * rocesh session, until they are dealt with. W keeps those the last
+ * reply did not stand by, so that each is told once, by the change that
+ * brought it (again only once it went away and came back); C->told
+ * becomes all of them. */
+static void dctl_told_once(struct ctl_cmd_ctx *c, struct json_object *w)
+{
+	struct json_object *keep = json_object_new_array();
+	struct strbuf now;
+
+	strbuf_init(&now);
+	for (size_t i = 0; i < json_object_array_length(w); i++) {
+		struct json_object *e = json_object_array_get_idx(w, i);
+		const char *s = json_object_get_string(e);
+
+		if (!s)
+			continue;
+		if (!dctl_has_line(strbuf_str(&c->told), s))
+			json_object_array_add(keep, json_object_get(e));
+		strbuf_printf(&now, "%s%s", now.len ? "\n" : "", s);
+	}
+	strbuf_free(&c->told);
+	c->told = now;
+	/* W takes KEEP's entries in place of its own. */
+	json_object_array_del_idx(w, 0, json_object_array_length(w));
+	for (size_t i = 0; i < json_object_array_length(keep); i++)
+		json_object_array_add(
+		    w, json_object_get(json_object_array_get_idx(keep, i)));
+	json_object_put(keep);
+}
+
 static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
                                        const struct ctl_request *r)
 {
@@ -114,13 +160,18 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
 	json_object_object_add(reply, "mode",
 	                       json_object_new_string(cmd_mode_name(ctx.mode)));
 	json_object_object_add(reply, "warnings", dctl_warnings(&dg));
-	/* A line taken with a note ("% ignored: ..."): the note too. */
-	if (cerr.message[0]) {
+	/* Standing warnings once per change, not once per line. */
+	{
 		struct json_object *w;
 
 		json_object_object_get_ex(reply, "warnings", &w);
-		json_object_array_put_idx(w, json_object_array_length(w),
-		                          json_object_new_string(cerr.message));
+		dctl_told_once(c, w);
+		/* A line taken with a note ("% ignored: ..."): the note
+		 * too, each time (it is about the line). */
+		if (cerr.message[0])
+			json_object_array_put_idx(
+			    w, json_object_array_length(w),
+			    json_object_new_string(cerr.message));
 	}
 out:
 	diag_free(&dg);
@@ -486,9 +537,67 @@ static int dctl_gather(struct ctl_cmd_ctx *c, const struct show_query *q,
 	return 0;
 }
 
+/* `show version`: the kernel, what roced found it and the ports can do.
+ * V->ports (a new array) is the caller's to free. */
+static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
+                        struct utsname *u)
+{
+	const struct policy *p = c->policy;
+	struct show_version_port *ports;
+	struct timespec t;
+
+	memset(v, 0, sizeof(*v));
+	if (uname(u) == 0) {
+		v->sysname = u->sysname;
+		v->release = u->release;
+		v->machine = u->machine;
+	} else {
+		v->sysname = v->release = v->machine = "?";
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	v->uptime_s =
+	    ((double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6 - c->started_ms) /
+	    1e3;
+	if (v->uptime_s < 0)
+		v->uptime_s = 0;
+	/* NX-OS's "Kernel uptime": the boot's, CLOCK_BOOTTIME. */
+	if (clock_gettime(CLOCK_BOOTTIME, &t) == 0)
+		v->kernel_uptime_s = (double)t.tv_sec;
+	v->preset = c->caps_preset;
+	if (c->ports)
+		v->kernel_caps = c->ports->kernel;
+	if (c->agents)
+		v->contrib = c->agents->contrib.open  ? 1
+		             : c->agents->contrib.err ? c->agents->contrib.err
+		                                      : 0;
+	ports = calloc(p->nifaces ? p->nifaces : 1, sizeof(*ports));
+	if (!ports)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct policy_iface *f = &p->ifaces[i];
+		const struct ports_port *e =
+		    c->ports ? ports_find(c->ports, f->name) : NULL;
+		struct caps caps = {0};
+
+		if (c->ports)
+			ports_caps(c->ports, f->name, &caps);
+		ports[i].name = f->name;
+		ports[i].alias = f->alias;
+		ports[i].hw_dcb = caps.hw_dcb;
+		ports[i].planned = e && e->applied;
+		if (ports[i].planned)
+			ports[i].layout = e->plan.layout;
+	}
+	v->ports = ports;
+	v->nports = p->nifaces;
+	return 0;
+}
+
 static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
+	struct show_version version = {0};
+	struct utsname uts;
 	const char *args[CTL_ARGS_MAX];
 	struct show_input in = {.policy = c->policy,
 	                        .config_file = c->file,
@@ -522,6 +631,11 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 		have_startup = true;
 		in.policy = &startup;
 	}
+	if (q.kind == CTL_SHOW_VERSION) {
+		if (dctl_version(c, &version, &uts) < 0)
+			return ctl_reply_error("%% out of memory");
+		in.version = &version;
+	}
 	if (show_query_ports(&q)) {
 		if (dctl_gather(c, &q, &view, err, sizeof(err)) < 0) {
 			if (have_startup)
@@ -548,6 +662,7 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	}
 	strbuf_free(&text);
 	dctl_view_free(&view);
+	free((void *)version.ports);
 	if (have_startup)
 		policy_free(&startup);
 	return reply;

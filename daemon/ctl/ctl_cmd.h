@@ -78,6 +78,16 @@ struct ctl_cmd_ctx {
 	const struct show_daemon_stats *stats;
 	/* The kernel writes since the start, for ping (NULL: none). */
 	const size_t *writes;
+	/* For show version: the --caps preset roced took instead of
+	 * probing the kernel (NULL: it probed), and when it started
+	 * (CLOCK_MONOTONIC milliseconds). */
+	const char *caps_preset;
+	double started_ms;
+	/* The warnings the last configuration reply stood by, "\n"-
+	 * separated: each is told once, by the line that brought it, not
+	 * again after every line and in every session while it stands
+	 * (dctl_told_once). The daemon frees it. */
+	struct strbuf told;
 };
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a

@@ -44,6 +44,7 @@ static void link_fill(struct rtnl_link *l, struct link_info *out)
 	out->mtu = rtnl_link_get_mtu(l);
 	out->up = flags & IFF_UP;
 	out->running = flags & IFF_RUNNING;
+	out->master = rtnl_link_get_master(l);
 	addr = rtnl_link_get_addr(l);
 	if (addr && nl_addr_get_len(addr) == sizeof(out->mac))
 		memcpy(out->mac, nl_addr_get_binary_addr(addr),
@@ -77,8 +78,11 @@ static void link_changed(struct nl_cache *cache, struct nl_object *old_obj,
 		if (before.mtu != now.mtu)
 			lm->cb(LINK_EV_MTU, &now, NULL, lm->data);
 		/* An address change is a state change to the frame layer
-		 * (LLDP's chassis and the source of every frame). */
+		 * (LLDP's chassis and the source of every frame), and so is
+		 * joining or leaving a bridge (what LLDP says the system
+		 * is). */
 		if (before.up != now.up || before.running != now.running ||
+		    before.master != now.master ||
 		    memcmp(before.mac, now.mac, sizeof(now.mac)))
 			lm->cb(LINK_EV_STATE, &now, NULL, lm->data);
 	}

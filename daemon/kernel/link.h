@@ -29,6 +29,9 @@ struct link_info {
 	bool up;        /* IFF_UP */
 	bool running;   /* IFF_RUNNING: carrier */
 	uint8_t mac[6]; /* the port's Ethernet address (zero if it has none) */
+	/* The bridge (or bond) it is a port of, 0: none; the monitor's
+	 * cache only (a one-shot job's lookup leaves it 0). */
+	int master;
 };
 
 typedef void (*link_cb)(enum link_event ev, const struct link_info *link,

@@ -169,6 +169,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 	case CTL_SHOW_METRICS:
 	case CTL_SHOW_ROCE:
 	case CTL_SHOW_ROCE_FABRIC:
+	case CTL_SHOW_VERSION:
 		break;
 	case CTL_SHOW_CLASS_MAP:
 	case CTL_SHOW_POLICY_MAP:
@@ -996,6 +997,14 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_ROCE:
 	case CTL_SHOW_ROCE_FABRIC:
 		show_roce_answer(q, in, data, text);
+		break;
+	case CTL_SHOW_VERSION:
+		if (!in->version) {
+			snprintf(err, errlen, "%% roced gathered no version");
+			return -1;
+		}
+		*data = show_version_json(in->version);
+		show_text_version(*data, text);
 		break;
 	}
 	if (!*data || text->oom) {

@@ -76,6 +76,7 @@
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
 #include "ctl/ctl.h"
+#include "model/caps.h"
 #include "model/plan.h"
 #include "model/policy.h"
 #include "pfcwd/pfcwd.h"
@@ -189,6 +190,27 @@ struct show_daemon_stats {
 	double apply_seconds;
 };
 
+/* `show version` (show_version.c): what the caller gathered. */
+struct show_version_port {
+	const char *name, *alias;
+	bool hw_dcb;  /* the driver implements dcbnl */
+	bool planned; /* LAYOUT is that of the plan applied to it */
+	enum plan_layout layout;
+};
+
+struct show_version {
+	const char *sysname, *release, *machine; /* uname() */
+	double uptime_s;                         /* since roced started */
+	double kernel_uptime_s;                  /* since the kernel booted */
+	const char *preset; /* the --caps preset taken, NULL: probed */
+	struct caps kernel_caps;
+	/* eBPF contributor counting: 1 counting, 0 not started, -errno
+	 * refused. */
+	int contrib;
+	const struct show_version_port *ports;
+	size_t nports;
+};
+
 struct show_input {
 	const struct policy *policy;
 	const char *config_file;
@@ -203,6 +225,8 @@ struct show_input {
 	const struct lldpad_client *lldpad;
 	/* The daemon's own counters, for show metrics (NULL: none). */
 	const struct show_daemon_stats *stats;
+	/* For `show version` (NULL: the caller gathered nothing). */
+	const struct show_version *version;
 };
 
 /* Build the answer to Q: *DATA (a new JSON object, json_object_put() it)
@@ -242,6 +266,9 @@ struct json_object *show_metrics_json(const struct show_input *in);
 void show_text_metrics(struct json_object *data, struct strbuf *out);
 size_t show_metrics_count(void);
 const char *show_metrics_name(size_t i);
+/* `show version` (show_version.c). */
+struct json_object *show_version_json(const struct show_version *v);
+void show_text_version(struct json_object *data, struct strbuf *out);
 
 /* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
 int show_lldp_answer(const struct show_query *q, const struct show_input *in,

@@ -128,6 +128,14 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	              d->dcbx.has_pfc || d->dcbx.has_ets_cfg ||
 	                  d->dcbx.has_ets_rec || d->dcbx.has_app);
 	show_add_bool(o, "cee", d->dcbx.cee);
+	/* NX-OS's Capability column: what the neighbour has enabled, from
+	 * its System Capabilities TLV (null without one). */
+	if (d->has_caps) {
+		lldp_caps_letters(d->caps_enabled, buf, sizeof(buf));
+		show_add_str(o, "capability", buf);
+	} else {
+		json_object_object_add(o, "capability", NULL);
+	}
 	if (!detail)
 		return o;
 	show_lldp_text(o, "port-description", d->port_desc, d->port_desc_len);
@@ -135,6 +143,8 @@ static struct json_object *show_lldp_nbr_json(const struct lldp_nbr *b,
 	if (d->has_caps) {
 		show_add_int(o, "capabilities", d->caps_sys);
 		show_add_int(o, "capabilities-enabled", d->caps_enabled);
+		lldp_caps_letters(d->caps_sys, buf, sizeof(buf));
+		show_add_str(o, "system-capability", buf);
 	}
 	show_add_int(o, "unknown-tlvs", d->nunknown);
 	return o;
@@ -662,23 +672,34 @@ static int64_t show_lldp_int(struct json_object *o, const char *key)
 	return v;
 }
 
+/* "BR" -> "B, R", as NX-OS's detail writes capabilities; "not
+ * advertised" without the TLV (LETTERS NULL). */
+static void show_lldp_codes(const char *letters, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	snprintf(buf, len, "%s", letters ? "" : "not advertised");
+	for (; letters && *letters && n + 4 < len; letters++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%c", n ? ", " : "",
+		                      *letters);
+}
+
 static void show_text_neighbors(struct json_object *data, bool detail,
                                 struct strbuf *out)
 {
+	char syscap[40], encap[40];
 	struct json_object *a = show_get(data, "neighbors");
 	size_t n = json_object_is_type(a, json_type_array)
 	               ? json_object_array_length(a)
 	               : 0;
 
-	if (!detail) {
-		strbuf_puts(out, "Capability codes:\n  (R) Router, (B) Bridge, "
-		                 "(T) Telephone, (C) DOCSIS Cable Device\n"
-		                 "  (W) WLAN Access Point, (P) Repeater, (S) "
-		                 "Station, (O) Other\n");
-		strbuf_printf(out, "%-20s %-14s %-8s %-12s %s\n", "Device ID",
-		              "Local Intf", "Hold-time", "Capability",
-		              "Port ID");
-	}
+	/* NX-OS's legend and header, the detail view's too; its columns
+	 * are 21, 16, 11 and 12 wide. */
+	lldp_caps_legend(out);
+	strbuf_printf(out, "%-20s %-15s %-10s %-11s %s\n", "Device ID",
+	              "Local Intf", "Hold-time", "Capability", "Port ID");
+	if (detail)
+		strbuf_puts(out, "\n");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *b = json_object_array_get_idx(a, i);
 		const char *sys = show_get_str(b, "system-name");
@@ -687,25 +708,42 @@ static void show_text_neighbors(struct json_object *data, bool detail,
 		if (!local[0])
 			local = show_get_str(b, "name");
 		if (!detail) {
-			strbuf_printf(
-			    out, "%-20.20s %-14s %-8lld  %-12s %s%s\n",
-			    sys[0] ? sys : show_get_str(b, "chassis-id"), local,
-			    (long long)show_lldp_int(b, "ttl"), "S",
-			    show_get_str(b, "port-id"),
-			    show_get_bool(b, "cee") ? " (CEE)" : "");
+			const char *dev =
+			    sys[0] ? sys : show_get_str(b, "chassis-id");
+
+			/* A longer Device ID has a line of its own, the row
+			 * under it, as NX-OS prints it: never cut. */
+			if (strlen(dev) > 20)
+				strbuf_printf(out, "%s\n%-20s ", dev, "");
+			else
+				strbuf_printf(out, "%-20s ", dev);
+			strbuf_printf(out, "%-15s %-10lld %-11s %s%s\n", local,
+			              (long long)show_lldp_int(b, "ttl"),
+			              show_get_str(b, "capability"),
+			              show_get_str(b, "port-id"),
+			              show_get_bool(b, "cee") ? " (CEE)" : "");
 			continue;
 		}
+		show_lldp_codes(show_get(b, "system-capability")
+		                    ? show_get_str(b, "system-capability")
+		                    : NULL,
+		                syscap, sizeof(syscap));
+		show_lldp_codes(show_get(b, "system-capability")
+		                    ? show_get_str(b, "capability")
+		                    : NULL,
+		                encap, sizeof(encap));
 		strbuf_printf(
 		    out,
 		    "Chassis id: %s\nPort id: %s\nLocal Port id: "
 		    "%s\nPort Description: %s\nSystem Name: %s\n"
 		    "System Description: %s\nTime remaining: %lld "
-		    "seconds\nDCBX TLVs: %s%s\nUnknown TLVs: %lld\n"
-		    "Neighbors on this port: %lld\n\n",
+		    "seconds\nSystem Capabilities: %s\n"
+		    "Enabled Capabilities: %s\nDCBX TLVs: %s%s\n"
+		    "Unknown TLVs: %lld\nNeighbors on this port: %lld\n\n",
 		    show_get_str(b, "chassis-id"), show_get_str(b, "port-id"),
 		    local, show_get_str(b, "port-description"), sys,
 		    show_get_str(b, "system-description"),
-		    (long long)show_lldp_int(b, "expires-in"),
+		    (long long)show_lldp_int(b, "expires-in"), syscap, encap,
 		    show_get_bool(b, "dcbx") ? "yes" : "no",
 		    show_get_bool(b, "cee") ? " (peer speaks CEE)" : "",
 		    (long long)show_lldp_int(b, "unknown-tlvs"),

@@ -2,10 +2,12 @@
  * answer's JSON alone (show.h), laid out after the Nexus 9000 commands of
  * the same name. Counters the kernel does not offer print as "n/a". */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/units.h"
+#include "plan/plan_warn.h"
 #include "show/show.h"
 #include "show/show_int.h"
 
@@ -473,6 +475,58 @@ static void show_queue_box(struct json_object *c, struct strbuf *out)
 	            "+-------------------------------------------------+\n");
 }
 
+/* Whether port P's "warnings" hold TEXT. */
+static bool show_warned(struct json_object *p, const char *text)
+{
+	struct json_object *w = show_get(p, "warnings");
+
+	for (size_t k = 0; k < show_len(w); k++)
+		if (!strcmp(json_object_get_string(show_at(w, k)), text))
+			return true;
+	return false;
+}
+
+/* The plan warnings of the ports of A after them all, each distinct one
+ * once with the ports that carry it, as roced -n and the log write them
+ * ("warning: swp1-swp3: text"): a policy's warnings are the same on each
+ * of its ports, and one line says so for all of them. */
+static void show_text_warnings(struct json_object *a, struct strbuf *out)
+{
+	size_t np = show_len(a);
+	const char **names = calloc(np ? np : 1, sizeof(*names));
+
+	if (!names) {
+		out->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < np; i++) {
+		struct json_object *w = show_get(show_at(a, i), "warnings");
+
+		for (size_t k = 0; k < show_len(w); k++) {
+			const char *text =
+			    json_object_get_string(show_at(w, k));
+			bool told = false;
+			size_t n = 0;
+
+			for (size_t j = 0; j < i && !told; j++)
+				told = show_warned(show_at(a, j), text);
+			for (size_t j = 0; j < k && !told; j++)
+				told = !strcmp(text, json_object_get_string(
+				                         show_at(w, j)));
+			if (told)
+				continue;
+			for (size_t j = i; j < np; j++)
+				if (show_warned(show_at(a, j), text))
+					names[n++] =
+					    show_get_str(show_at(a, j), "name");
+			strbuf_puts(out, "warning: ");
+			plan_warn_ports(names, n, out);
+			strbuf_printf(out, ": %s\n", text);
+		}
+	}
+	free(names);
+}
+
 void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 {
 	struct json_object *a = show_get(data, "interface");
@@ -480,7 +534,6 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 	for (size_t i = 0; i < show_len(a); i++) {
 		struct json_object *p = show_at(a, i);
 		struct json_object *qs = show_get(p, "queue");
-		struct json_object *w = show_get(p, "warnings");
 		const char *pol = show_get_str(p, "queuing-policy");
 		bool unrealised = false;
 		char label[96], state[640];
@@ -531,10 +584,8 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 			            "on this port (see the warnings)\n");
 		for (size_t j = 0; j < show_len(qs); j++)
 			show_queue_box(show_at(qs, j), out);
-		for (size_t j = 0; j < show_len(w); j++)
-			strbuf_printf(out, "warning: %s\n",
-			              json_object_get_string(show_at(w, j)));
 	}
+	show_text_warnings(a, out);
 	strbuf_puts(out, "\n");
 }
 

@@ -381,8 +381,16 @@ int cmd_help_checked(const struct cmd_ctx *ctx, const struct policy *known,
 	it->n = 0;
 	it->prefix = partial;
 	cmd_items_collect(v, ng, known, true, it);
-	for (size_t k = 0; !*partial && k < ng; k++)
-		cr |= v[k].alive && v[k].started && (v[k].cur & v[k].last);
+	for (size_t k = 0; !*partial && k < ng; k++) {
+		bool end = v[k].alive && v[k].started && (v[k].cur & v[k].last);
+
+		cr |= end;
+		/* A complete show command may go on with rocesh's output
+		 * filters, as on NX-OS. */
+		if (end && v[k].def->kind == CMD_KIND_SHOW)
+			cmd_items_add(it, "|", 1, CMD_HELP_PIPE,
+			              strlen(CMD_HELP_PIPE), false);
+	}
 	/* Arguments first, in table order, then words alphabetically. */
 	for (size_t i = 0; i < it->n; i++)
 		if (it->arg[i])

@@ -95,6 +95,10 @@ int cmd_mode_parse(const char *name);
 /* The NX-OS prompt of C's mode for HOST, e.g. "roced(config-if)# ". */
 void cmd_prompt(const struct cmd_ctx *c, const char *host, char *buf,
                 size_t len);
+/* NX-OS's `where`: the mode lines that lead to C's mode, from
+ * configuration mode, e.g. "conf; policy-map type queuing Q; class type
+ * queuing c-out-8q-q3"; "exec" in exec mode. Cut to LEN. */
+void cmd_where(const struct cmd_ctx *c, char *buf, size_t len);
 
 /* What a line is, once parsed. */
 enum cmd_kind {

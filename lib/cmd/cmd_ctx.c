@@ -119,6 +119,28 @@ void cmd_prompt(const struct cmd_ctx *c, const char *host, char *buf,
 		snprintf(buf, len, "%s(%s)# ", host, cmd_mode_name(c->mode));
 }
 
+void cmd_where(const struct cmd_ctx *c, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!len)
+		return;
+	if (c->mode == CMD_MODE_EXEC) {
+		snprintf(buf, len, "exec");
+		return;
+	}
+	n = (size_t)snprintf(buf, len, "conf");
+	for (size_t i = 0; i < c->depth && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "; %s", c->path[i]);
+}
+
+/* `where`: rocesh prints the context (cmd_where); nothing to carry out. */
+int cmd_nx_where(struct cmd_exec_arg *x)
+{
+	(void)x;
+	return 0;
+}
+
 void cmd_fail(struct cmd_error *err, size_t pos, const char *fmt, ...)
 {
 	va_list ap;

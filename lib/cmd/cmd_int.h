@@ -62,6 +62,7 @@
 #define CMD_M_CONFIGS (((1u << CMD_MODE_MAX) - 1) & ~CMD_M(CMD_MODE_EXEC))
 #define CMD_M_ALL     ((1u << CMD_MODE_MAX) - 1)
 #define CMD_HELP_NO   "Negate a command or set its defaults\n"
+#define CMD_HELP_PIPE "Filter the output (include, section, last, ...)"
 #define CMD_DEPTH_MAX 3
 #define CMD_LINE_MAX  512
 /* An interface spec (name, range or list) as a mode line holds it. */
@@ -300,6 +301,7 @@ int cmd_nx_description(struct cmd_exec_arg *x);
 /* `roce [MODE]`, the one-command RoCE mode (cmd_nxos_if.c). */
 int cmd_nx_roce(struct cmd_exec_arg *x);
 int cmd_nx_terminal(struct cmd_exec_arg *x);
+int cmd_nx_where(struct cmd_exec_arg *x);
 /* Port profiles and the ASIC's buffer settings (cmd_nxos_if.c). */
 int cmd_nx_port_profile(struct cmd_exec_arg *x);
 int cmd_nx_profile_state(struct cmd_exec_arg *x);

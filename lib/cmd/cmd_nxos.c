@@ -496,6 +496,8 @@ static const struct cmd_def cmd_nxos_table[] = {
      "Set terminal line parameters\nSet number of lines on a screen\n"
      "Number of lines (0: no paging)\n",
      cmd_nx_terminal},
+    {CMD_M_ALL, KMODE, "where", "where",
+     "Show the mode lines that lead to this mode\n", cmd_nx_where},
     {CMD_M_CONFIGS, KMODE, "end", "end", "Go to exec mode\n", cmd_nx_end},
     {CMD_M_ALL, KMODE, "exit", "exit", "Exit from command interpreter\n",
      cmd_nx_exit},
@@ -508,6 +510,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_STARTUP_CONFIG, CTL_WHAT_STARTUP_CONFIG,
      H_SHOW "Contents of startup configuration\n", NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_VERSION, CTL_WHAT_VERSION,
+     H_SHOW "roced's version, build, kernel and what it found it can "
+            "do\n",
+     NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_CLASS_MAP,
      CTL_WHAT_CLASS_MAP " [type " SHTYPES "] [CMAP]",
      H_SHOW "Show class-maps\n" H_SHTYPE H_CNAME, NULL},

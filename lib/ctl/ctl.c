@@ -137,6 +137,7 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_METRICS] = CTL_WHAT_METRICS,
     [CTL_SHOW_ROCE] = CTL_WHAT_ROCE,
     [CTL_SHOW_ROCE_FABRIC] = CTL_WHAT_ROCE_FABRIC,
+    [CTL_SHOW_VERSION] = CTL_WHAT_VERSION,
 };
 
 const char *ctl_show_name(enum ctl_show s)

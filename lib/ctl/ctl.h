@@ -128,6 +128,8 @@ unsigned long ctl_netns_inode(void);
 /* the one-command RoCE mode, and the links' view of it */
 #define CTL_WHAT_ROCE        "show roce"
 #define CTL_WHAT_ROCE_FABRIC "show roce fabric"
+/* the build, the kernel and what roced found it can do */
+#define CTL_WHAT_VERSION "show version"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -150,8 +152,9 @@ enum ctl_show {
 	/* the RoCE mode */
 	CTL_SHOW_ROCE,
 	CTL_SHOW_ROCE_FABRIC,
+	CTL_SHOW_VERSION,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_ROCE_FABRIC + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_VERSION + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */

@@ -105,17 +105,15 @@ static void pw_flush(struct strbuf *sb, const char *first, const char *last,
 	}
 }
 
-/* The ports of GRP: swp1-swp4,swp7,eth0. */
-static void pw_ports(const struct pw *w, const struct pw_group *grp,
-                     struct strbuf *sb)
+void plan_warn_ports(const char *const *names, size_t n, struct strbuf *sb)
 {
 	const char *first = NULL, *last = NULL;
 	size_t count = 0, plen = 0;
 	unsigned long lastnum = 0;
 	bool sep = false;
 
-	for (size_t o = grp->first; o != SIZE_MAX; o = w->occ_next[o]) {
-		const char *name = w->pl->ports[w->occ_port[o]].ifname;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i];
 		unsigned long num = 0;
 		size_t p = pw_split(name, &num);
 
@@ -135,6 +133,27 @@ static void pw_ports(const struct pw *w, const struct pw_group *grp,
 	}
 	if (count)
 		pw_flush(sb, first, last, count, &sep);
+}
+
+/* The ports of GRP: swp1-swp4,swp7,eth0. */
+static void pw_ports(const struct pw *w, const struct pw_group *grp,
+                     struct strbuf *sb)
+{
+	const char **names;
+	size_t n = 0;
+
+	for (size_t o = grp->first; o != SIZE_MAX; o = w->occ_next[o])
+		n++;
+	names = malloc(n * sizeof(*names));
+	if (!names) {
+		sb->oom = true;
+		return;
+	}
+	n = 0;
+	for (size_t o = grp->first; o != SIZE_MAX; o = w->occ_next[o])
+		names[n++] = w->pl->ports[w->occ_port[o]].ifname;
+	plan_warn_ports(names, n, sb);
+	free(names);
 }
 
 int plan_warn_each(const struct plan *pl, const char *file,

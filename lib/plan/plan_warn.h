@@ -12,6 +12,7 @@
 #define ROCED_PLAN_WARN_H
 
 #include "model/plan.h"
+#include "base/strbuf.h"
 
 /* Call CB with each line (no newline), distinct messages in the order they
  * first appear (port by port, each port's in its own order). FILE may be
@@ -27,5 +28,9 @@ int plan_warn_each(const struct plan *pl, const char *file,
 int plan_warn_each_new(const struct plan *pl,
                        const struct plan_port *const *before, const char *file,
                        void (*cb)(const char *line, void *data), void *data);
+
+/* NAMES (N port names, in order) as these lines write a message's ports:
+ * runs of consecutive numbers as ranges, "swp1-swp4,swp7,eth0". */
+void plan_warn_ports(const char *const *names, size_t n, struct strbuf *sb);
 
 #endif

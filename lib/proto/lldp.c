@@ -254,12 +254,57 @@ static void lldp_sdesc_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 /* ------------------------------------------------------------------ */
 /* System Capabilities: two 16-bit maps */
 
-/* 802.1AB Table 8-4, bit n; printed only. */
-static const char *const lldp_cap_names[] = {
-    "other",  "repeater", "bridge", "wlan-ap", "router", "telephone",
-    "docsis", "station",  "cvlan",  "svlan",   "tpmr",
+/* 802.1AB Table 8-4, bit n: the name the decoder's printout uses, and
+ * the letter and label of NX-OS's `show lldp neighbors` legend (none for
+ * the VLAN and TPMR components, which NX-OS has no letter for). */
+static const struct {
+	const char *name;
+	char letter;
+	const char *label;
+} lldp_caps[] = {
+    {"other", 'O', "Other"},
+    {"repeater", 'P', "Repeater"},
+    {"bridge", 'B', "Bridge"},
+    {"wlan-ap", 'W', "WLAN Access Point"},
+    {"router", 'R', "Router"},
+    {"telephone", 'T', "Telephone"},
+    {"docsis", 'C', "DOCSIS Cable Device"},
+    {"station", 'S', "Station"},
+    {"cvlan", 0, NULL},
+    {"svlan", 0, NULL},
+    {"tpmr", 0, NULL},
 };
-#define LLDP_NCAPS (sizeof(lldp_cap_names) / sizeof(lldp_cap_names[0]))
+#define LLDP_NCAPS (sizeof(lldp_caps) / sizeof(lldp_caps[0]))
+
+void lldp_caps_letters(uint16_t caps, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	if (!len)
+		return;
+	for (unsigned i = 0; i < LLDP_NCAPS && n + 1 < len; i++)
+		if ((caps & (1u << i)) && lldp_caps[i].letter)
+			buf[n++] = lldp_caps[i].letter;
+	buf[n] = '\0';
+}
+
+void lldp_caps_legend(struct strbuf *sb)
+{
+	static const char *const order = "RBTCWPSO";
+
+	/* NX-OS's legend: four codes a line, its order, not the bits'. */
+	strbuf_puts(sb, "Capability codes:\n");
+	for (size_t k = 0; order[k]; k++) {
+		for (size_t i = 0; i < LLDP_NCAPS; i++) {
+			if (lldp_caps[i].letter != order[k])
+				continue;
+			strbuf_printf(sb, "%s(%c) %s", k % 4 ? ", " : "  ",
+			              order[k], lldp_caps[i].label);
+		}
+		if (k % 4 == 3)
+			strbuf_puts(sb, "\n");
+	}
+}
 
 static int lldp_caps_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
                          char *err, size_t errlen)
@@ -293,7 +338,7 @@ static void lldp_caps_print(const struct lldp_pdu *pdu, struct strbuf *sb)
 			continue;
 		if (i < LLDP_NCAPS)
 			strbuf_printf(
-			    sb, "%s%s%s", first ? "" : ", ", lldp_cap_names[i],
+			    sb, "%s%s%s", first ? "" : ", ", lldp_caps[i].name,
 			    pdu->caps_enabled & (1u << i) ? " (on)" : "");
 		else
 			strbuf_printf(sb, "%sbit %u%s", first ? "" : ", ", i,

@@ -162,6 +162,12 @@ void lldp_id_format(const struct lldp_id *id, bool is_port, char *buf,
  * its *_len). Print it only through escape_add (base/escape.h): it is
  * the peer's bytes. */
 size_t lldp_text_len(const char *s, uint8_t len);
+/* System Capabilities as NX-OS's `show lldp neighbors` writes them: the
+ * letter of each bit set in CAPS, in bit order ("BR" for bridge and
+ * router); bits without a letter are left out. */
+void lldp_caps_letters(uint16_t caps, char *buf, size_t len);
+/* The legend of those letters, NX-OS's two lines under a heading. */
+void lldp_caps_legend(struct strbuf *sb);
 /* Room for a short ID's text (longer ones are cut). */
 #define LLDP_ID_TEXT_MAX 64
 /* The name of a TLV: "Chassis ID", "PFC Configuration", ...; OUI and

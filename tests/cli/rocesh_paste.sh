@@ -10,7 +10,8 @@
 #   - interface Vlan7 (and the lines of its block) is ignored with a
 #     note, and swp1-2 is two ports;
 #   - the plan warnings a line brings are told to the session that typed
-#     it, at once, and only then;
+#     it, at once, and only then; a warning that stands (shares under 100)
+#     is told by the line that brought it, not again in later sessions;
 #   - a port profile keeps its lines for inherit port-profile: none of
 #     them runs at global level, and the lines under a refused profile are
 #     skipped; the script ends with its summary (accepted, ignored,
@@ -163,6 +164,27 @@ sh_ns -c 'conf t ; interface swp2 ; priority-flow-control mode auto' \
 	>"$tmp/out" 2>"$tmp/err" || fail "a later line failed"
 grep -q COS_ONLY "$tmp/err" && fail "an old warning told again"
 echo "ok: a line's new plan warnings are told at once"
+
+# --- a warning that stands is told once, not in every session ---
+# (shares under 100 stand while a policy is being typed)
+sh_ns -c 'conf t ; policy-map type queuing HALF ; class type queuing c-out-8q-q3 ; bandwidth remaining percent 30' \
+	>"$tmp/out" 2>"$tmp/err" || fail "the first share failed"
+w='% Warning: bandwidth remaining percent of policy-map HALF adds up to 30 so far, expected 100'
+[ "$(grep -cF "adds up to 30 so far" "$tmp/err")" = 1 ] ||
+	fail "the standing warning is not told by the line that brought it"
+grep -qF "$w" "$tmp/err" || fail "the warning does not read '$w'"
+for s in 1 2; do
+	sh_ns -c 'conf t ; interface swp1 ; description session '"$s" \
+		>"$tmp/out" 2>"$tmp/err" || fail "session $s failed"
+	grep -q HALF "$tmp/err" && fail "session $s was told the standing warning again"
+done
+# A change to what it says is told: the new sum.
+sh_ns -c 'conf t ; policy-map type queuing HALF ; class type queuing c-out-8q-q3 ; bandwidth remaining percent 40' \
+	>"$tmp/out" 2>"$tmp/err" || fail "the second share failed"
+grep -qF "adds up to 40 so far" "$tmp/err" || fail "the changed warning was not told"
+sh_ns -c 'conf t ; no policy-map type queuing HALF ; interface swp1 ; no description' \
+	>"$tmp/out" 2>"$tmp/err" || fail "cannot remove HALF"
+echo "ok: a standing warning is told once, by the change that brought it"
 
 # --- port profiles: their lines reach the interfaces, never global mode ---
 paste <<'EOF'

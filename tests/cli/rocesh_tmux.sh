@@ -8,6 +8,8 @@
 #     configuration (`interface s` -> `interface swp1 `), and lists the
 #     candidates when they share nothing more;
 #   - an error shows the caret under the bad word, at the prompt's offset;
+#   - after a show command's '|', `?` lists the output filters and TAB
+#     completes one (`sec` -> `section `), which then filters;
 #   - Ctrl-Z goes back to exec mode; `exit` there leaves with status 0.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -125,6 +127,19 @@ got=$(printf '%s\n' "$caret" | awk '{ print index($0, "^") }')
 	fail "caret at column $got, 'bogus' at column $want"
 screen | sed -n "$((n + 2))p" | grep -q '^% Invalid' || fail "no '% Invalid' message"
 echo "ok: the caret is under the bad word"
+
+# --- output filters: ? and TAB after a '|', then the filter runs ---
+clean
+T send-keys 'show running-config | ' '?'
+wait_for '^  section +Lines that match and the lines indented under them$'
+wait_last "roced(config-if)# show running-config |"
+T send-keys 'sec' Tab
+wait_last "roced(config-if)# show running-config | section"
+T send-keys -l '^interface'
+T send-keys Enter
+wait_for '^  service-policy type queuing output ROCE_QUEUING_OUT$'
+screen | grep -q '^policy-map' && fail "section ^interface printed a policy-map"
+echo "ok: ? lists the filters after a '|', TAB completes one, section runs"
 
 # --- Ctrl-Z, exit ---
 clean

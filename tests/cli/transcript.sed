@@ -8,13 +8,23 @@
 #     since roced started on the rig: a time.
 s/^\(  DCBX: IEEE 802.1Qaz, TLVs [^,]*, last change \)[0-9]* s ago$/\1N s ago/
 s/^\( *"last-change": \)[0-9]*,$/\1N,/
+#   - show version names the build (its git commit and compiler), the
+#     sanitizers of a test build, the kernel's release, its uptime and
+#     roced's: they differ between builds, machines and runs.
+s/^\(  roced: version [^ ]*\)\( \[build [^]]*\]\)*$/\1 [build B]/
+s/^\(  compiler: \).*$/\1CC/
+s/^\(  sanitizers: \).*$/\1S/
+s/^\(  Linux \)[^ ]* [^ ]*$/\1RELEASE MACHINE/
+s/^\(Kernel uptime is \).*$/\1T/
+s/^\(roced uptime is \).*$/\1T/
 # Otherwise nothing needs a rule:
 #   - counters are exact: the rig is quiet (IPv6 off, no addresses, so the
 #     kernel sends nothing on swp1) and the only traffic is the runner's
 #     #@send frames, of one size, sent before rocesh starts; the queues
 #     have drained by then (veth transmits synchronously), so depths are 0
 #     and nothing is over its rate;
-#   - no show these transcripts use prints a time, an uptime or a pid;
+#   - no other show these transcripts use prints a time, an uptime or a
+#     pid;
 #   - roced runs with --caps host, so the plan, its warnings and the
 #     layout do not depend on the machine's kernel;
 #   - the configuration file's path (a temporary one) is never printed.

@@ -278,6 +278,9 @@ struct fake_daemon {
 	int commits, reloads, forced, dry_runs;
 	char line[CTL_LINE_MAX]; /* the candidate's qos-input of swp1 */
 	int rc;
+	const char *warn; /* a warning each commit brings (NULL: none) */
+	/* The daemon's memory of the warnings told (ctl_cmd_ctx.told). */
+	struct strbuf told;
 };
 
 static int fake_commit(void *daemon, struct policy *cand, struct diag *msgs)
@@ -291,6 +294,8 @@ static int fake_commit(void *daemon, struct policy *cand, struct diag *msgs)
 		diag_err(msgs, 0,
 		         "roced.conf:42: swp1: queuing policy-map NOSUCH is "
 		         "not defined");
+	if (fd->warn)
+		diag_warn(msgs, 0, "%s", fd->warn);
 	return fd->rc;
 }
 
@@ -329,12 +334,16 @@ static struct json_object *request(struct ctlt_fixture *f, struct engine *e,
 	                        .e = e,
 	                        .ports = &f->reg};
 	struct ctl_peer peer = {.uid = 0};
+	struct json_object *reply;
 	struct ctl_request r;
 	char err[256];
 
 	if (ctlt_parse(json, &r, err) < 0)
 		fail_msg("%s: %s", json, err);
-	return ctl_cmd_handle(&c, &r, &peer);
+	c.told = fd->told;
+	reply = ctl_cmd_handle(&c, &r, &peer);
+	fd->told = c.told;
+	return reply;
 }
 
 static const char *reply_str(struct json_object *r, const char *path)
@@ -499,6 +508,86 @@ static void test_cmd_commit_reload(void **state)
 	engine_close(&e);
 }
 
+/* show version: the build, the kernel, what the probe found (here the
+ * registry's kernel part) and each configured port's DCB and tree. */
+static void test_cmd_show_version(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct fake_daemon fd = {0};
+	struct json_object *r;
+	struct engine e;
+
+	assert_int_equal(engine_open(&e, false, NULL, NULL), 0);
+	f->reg.kernel.qdiscs = CAPS_QD_HTB | CAPS_QD_BFIFO;
+	f->reg.kernel.classifiers = CAPS_CLS_U32;
+	f->reg.v[0].plan.layout = PLAN_LAYOUT_HTB_FIFO;
+	r = request(f, &e, &fd,
+	            "{\"cmd\":\"show\",\"what\":\"show version\","
+	            "\"args\":[],\"json\":true}");
+	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
+	assert_string_equal(reply_str(r, "data.version"), PACKAGE_VERSION);
+	assert_string_equal(reply_str(r, "data.capabilities.source"), "probe");
+	assert_string_equal(reply_str(r, "data.capabilities.qdiscs.0"), "htb");
+	assert_string_equal(reply_str(r, "data.capabilities.qdiscs.1"),
+	                    "bfifo");
+	assert_false(json_object_get_boolean(
+	    ctlt_jget(r, "data.capabilities.u32-actions")));
+	assert_string_equal(reply_str(r, "data.interface.0.name"), "swp1");
+	assert_string_equal(reply_str(r, "data.interface.0.dcb"), "software");
+	assert_string_equal(reply_str(r, "data.interface.0.tc-tree"),
+	                    "htb+bfifo");
+	assert_non_null(strstr(reply_str(r, "text"),
+	                       "  Ethernet1/1 (swp1): software DCB (roced), "
+	                       "tc tree htb+bfifo\n"));
+	assert_non_null(strstr(reply_str(r, "text"), "\nKernel\n  Linux "));
+	json_object_put(r);
+	assert_int_equal(fd.commits + fd.reloads, 0);
+	engine_close(&e);
+}
+
+/* A warning that stands after a change is told by the reply to that
+ * change, not by every reply after it (whichever session asks), and
+ * again once it went away and came back. */
+static void test_cmd_told_once(void **state)
+{
+	static const char line[] =
+	    "{\"cmd\":\"config\",\"context\":[\"interface swp1\"],"
+	    "\"line\":\"no service-policy type qos input ROCE_POLICY\"}";
+	struct ctlt_fixture *f = *state;
+	struct fake_daemon fd = {0};
+	struct json_object *r;
+	struct engine e;
+	const char *w;
+
+	assert_int_equal(engine_open(&e, false, NULL, NULL), 0);
+	fd.warn = "swp1: WRED/ECN not realised";
+	r = request(f, &e, &fd, line);
+	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
+	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")), 1);
+	w = reply_str(r, "warnings.0");
+	assert_non_null(strstr(w, "swp1: WRED/ECN not realised"));
+	json_object_put(r);
+	/* The next line, or another session's: it still stands, untold. */
+	for (int i = 0; i < 2; i++) {
+		r = request(f, &e, &fd, line);
+		assert_int_equal(
+		    json_object_array_length(ctlt_jget(r, "warnings")), 0);
+		json_object_put(r);
+	}
+	/* Gone, then back: told again. */
+	fd.warn = NULL;
+	r = request(f, &e, &fd, line);
+	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")), 0);
+	json_object_put(r);
+	fd.warn = "swp1: WRED/ECN not realised";
+	r = request(f, &e, &fd, line);
+	assert_int_equal(json_object_array_length(ctlt_jget(r, "warnings")), 1);
+	json_object_put(r);
+	assert_int_equal(fd.commits, 5);
+	strbuf_free(&fd.told);
+	engine_close(&e);
+}
+
 /* --- copy running-config startup-config --- */
 
 static char *slurp(const char *path)
@@ -577,6 +666,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_cmd_show_applied_plan,
 	                                    ctlt_setup, ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_cmd_commit_reload, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_cmd_show_version, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_cmd_told_once, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test(test_write_atomic),
 	};

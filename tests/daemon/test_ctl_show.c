@@ -66,9 +66,17 @@ static void test_show_query(void **state)
 	                                  &q, err, sizeof(err)),
 	                 -1);
 	assert_int_equal(
-	    show_query_parse("show version", NULL, 0, &q, err, sizeof(err)),
+	    show_query_parse("show versions", NULL, 0, &q, err, sizeof(err)),
 	    -1);
 	assert_non_null(strstr(err, "unknown show command"));
+	/* show version takes no argument */
+	assert_int_equal(
+	    show_query_parse("show version", NULL, 0, &q, err, sizeof(err)), 0);
+	assert_int_equal(q.kind, CTL_SHOW_VERSION);
+	assert_false(show_query_ports(&q));
+	assert_int_equal(
+	    show_query_parse("show version", x, 1, &q, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "Invalid argument 'X'"));
 }
 
 static void test_show_queuing(void **state)

@@ -212,6 +212,54 @@ static void test_negotiation(void **state)
 	side_free(&host);
 }
 
+/* System Capabilities: station (able to bridge) on a port outside a
+ * bridge, bridge once the port joins one, which the neighbour hears at
+ * once (a fast start), not at the next interval. */
+static void test_caps_bridge(void **state)
+{
+	struct side sw;
+	struct lldp_agent_port_cfg pc;
+	struct lldp_pdu pdu;
+	char err[128];
+	double now;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	tick(&sw, 0);
+	assert_int_equal(sw.k.nsent, 1);
+	assert_int_equal(lldp_decode(sw.k.sent[0] + 14, sw.k.sent_len[0] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	assert_true(pdu.has_caps);
+	assert_int_equal(pdu.caps_sys, 0x84);     /* bridge, station */
+	assert_int_equal(pdu.caps_enabled, 0x80); /* station */
+	for (now = 0; now <= 40000; now += 100)
+		tick(&sw, now);
+	sw.k.nsent = 0;
+	memset(&pc, 0, sizeof(pc));
+	pc.transmit = pc.receive = true;
+	pc.bridge = true;
+	snprintf(pc.desc, sizeof(pc.desc), "swp1");
+	assert_int_equal(lldp_agent_port(&sw.a, "swp1", 7, mac_sw, &pc, now),
+	                 0);
+	tick(&sw, now);
+	assert_int_equal(sw.k.nsent, 1);
+	assert_int_equal(lldp_decode(sw.k.sent[0] + 14, sw.k.sent_len[0] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	assert_int_equal(pdu.caps_sys, 0x04);     /* bridge */
+	assert_int_equal(pdu.caps_enabled, 0x04); /* bridge */
+	/* The same settings again: nothing more to say. */
+	sw.k.nsent = 0;
+	for (double end = now + 4000; now <= end; now += 100) {
+		assert_int_equal(
+		    lldp_agent_port(&sw.a, "swp1", 7, mac_sw, &pc, now), 0);
+		tick(&sw, now);
+	}
+	assert_int_equal(sw.k.nsent, 3); /* the rest of the fast start */
+	side_free(&sw);
+}
+
 /* Fast start: 4 frames 1 s apart, then the interval; a new neighbour
  * and a local change each start again; the credit caps a burst. */
 static void test_tx_timers(void **state)
@@ -554,6 +602,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_negotiation),
 	    cmocka_unit_test(test_tx_timers),
+	    cmocka_unit_test(test_caps_bridge),
 	    cmocka_unit_test(test_rx),
 	    cmocka_unit_test(test_advertise_adopted),
 	    cmocka_unit_test(test_peer_kept),

@@ -109,6 +109,13 @@ seed()
 	pfc_frame)
 		c_arrays "$src/tests/unit/test_pfc_frame.c" "$d"
 		;;
+	pipe)
+		# fuzz_pipe takes an input's first line: the transcripts'
+		# show lines with filters.
+		for f in "$src"/tests/cli/*.in; do
+			grep '|' "$f" | split -l 1 - "$d/$(basename "$f")-"
+		done
+		;;
 	cmd)
 		# fuzz_cmd takes the first 2 lines of an input: the
 		# transcripts and the reference, cut into pastes of 2 lines.
@@ -148,8 +155,12 @@ fuzz_replay()
 targets=${*:-$(cd "$src/tests/fuzz" && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//')}
 fail=0
 for t in $targets; do
+	# rocesh's own code a target needs besides lib/ (fuzz_pipe: the
+	# output filters).
+	extra=""
+	[ "$t" = pipe ] && extra="-I$src/cli $src/cli/pipe.c"
 	# shellcheck disable=SC2086
-	$CC $CFLAGS -fsanitize=fuzzer "$src/tests/fuzz/fuzz_$t.c" \
+	$CC $CFLAGS -fsanitize=fuzzer "$src/tests/fuzz/fuzz_$t.c" $extra \
 		"$build/libfuzzed.a" $PKG_LIBS -lm -o "$build/fuzz_$t"
 	seed "$t"
 	dirs="$build/seeds/$t"
@@ -171,7 +182,7 @@ for t in $targets; do
 	# input that leaks in roced's code.
 	leaks=1
 	case $t in
-	cmd) maxlen="-max_len=512" ;;
+	cmd | pipe) maxlen="-max_len=512" ;;
 	conf) maxlen="-max_len=2048" leaks=0 ;;
 	*) maxlen="" ;;
 	esac

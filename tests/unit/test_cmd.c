@@ -37,6 +37,51 @@ static void prompt_is(const struct cmd_ctx *c, const char *want)
 	assert_string_equal(buf, want);
 }
 
+static void where_is(const struct cmd_ctx *c, const char *want)
+{
+	char buf[512];
+
+	cmd_where(c, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+}
+
+/* NX-OS's `where`: the mode lines from configuration mode, in full. */
+static void test_where(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *where;
+	} walk[] = {
+	    {"conf t", "conf"},
+	    {"policy-map type queuing Q", "conf; policy-map type queuing Q"},
+	    {"class type queuing c-out-8q-q3",
+	     "conf; policy-map type queuing Q; class type queuing "
+	     "c-out-8q-q3"},
+	    {"sys qos", "conf; system qos"},
+	    {"int swp1", "conf; interface swp1"},
+	    {"where", "conf; interface swp1"},
+	    {"end", "exec"},
+	};
+	struct policy p;
+	struct cmd_ctx c;
+	char small[8];
+
+	(void)state;
+	policy_init(&p);
+	cmd_ctx_init(&c);
+	where_is(&c, "exec");
+	for (size_t i = 0; i < sizeof(walk) / sizeof(walk[0]); i++) {
+		tc_apply(&p, &c, walk[i].line);
+		where_is(&c, walk[i].where);
+	}
+	/* Cut to the room there is. */
+	tc_apply(&p, &c, "conf t");
+	tc_apply(&p, &c, "interface swp1");
+	cmd_where(&c, small, sizeof(small));
+	assert_string_equal(small, "conf; i");
+	policy_free(&p);
+}
+
 static void test_modes(void **state)
 {
 	static const struct {
@@ -393,7 +438,9 @@ static void test_help(void **state)
 	        "  reload                 Reload roced's configuration, not "
 	        "the switch\n"
 	        "  show                   Show running system information\n"
-	        "  terminal               Set terminal line parameters\n");
+	        "  terminal               Set terminal line parameters\n"
+	        "  where                  Show the mode lines that lead to "
+	        "this mode\n");
 	help_is(CMD_MODE_EXEC, NULL, "reload config ",
 	        "  dry-run  Only show what a reload would change in each "
 	        "port's plan\n"
@@ -425,6 +472,8 @@ static void test_help(void **state)
 	        "  ipqos      QoS configuration only (NX-OS's name)\n"
 	        "  json       Display output in JSON format\n"
 	        "  qos        QoS configuration only\n"
+	        "  |          Filter the output (include, section, last, "
+	        "...)\n"
 	        "  <cr>\n");
 	help_is(CMD_MODE_PMAP_C_QOS, NULL, "set qos-group ",
 	        "  <0-7>  Qos-group value\n");
@@ -471,7 +520,7 @@ static void test_help(void **state)
 	assert_int_equal(cmd_help_checked(&c, &p, "shw run", &sb, &err), -1);
 	/* the bad word named, with what the position takes */
 	assert_string_equal(err.message,
-	                    "% Invalid command at 'shw', expected one of 10 "
+	                    "% Invalid command at 'shw', expected one of 11 "
 	                    "words of this mode ('?' lists them)");
 	assert_int_equal(err.pos, 0);
 	assert_int_equal(sb.len, 0);
@@ -709,6 +758,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_table),
 	    cmocka_unit_test(test_modes),
+	    cmocka_unit_test(test_where),
 	    cmocka_unit_test(test_bang),
 	    cmocka_unit_test(test_ctx_from_path),
 	    cmocka_unit_test(test_abbreviations),

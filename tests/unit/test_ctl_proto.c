@@ -420,7 +420,7 @@ static void test_show_names(void **state)
 		assert_int_equal(strncmp(name, "show ", 5), 0);
 	}
 	assert_string_equal(ctl_show_name((enum ctl_show)CTL_SHOW_COUNT), "?");
-	assert_int_equal(ctl_show_parse("show version"), -EINVAL);
+	assert_int_equal(ctl_show_parse("show versions"), -EINVAL);
 	assert_int_equal(ctl_show_parse("show queuing"), -EINVAL);
 	assert_int_equal(ctl_show_parse(""), -EINVAL);
 	for (size_t i = 0; i < cmd_nxos.n; i++) {
@@ -457,8 +457,8 @@ static void test_show_names(void **state)
 		if (!seen[s])
 			fail_msg("'%s' is no show command of the language",
 			         ctl_show_name((enum ctl_show)s));
-	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show version\"}",
-	               "% unknown show command 'show version'");
+	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show versions\"}",
+	               "% unknown show command 'show versions'");
 	ASSERT_REFUSED("{\"cmd\":\"show\",\"what\":\"show queuing interface "
 	               "\"}",
 	               "% unknown show command 'show queuing interface '");

@@ -734,10 +734,45 @@ static void test_id_format(void **state)
 	assert_string_equal(buf, "01:02");
 }
 
+/* NX-OS's Capability column and its legend from the System
+ * Capabilities bits (802.1AB Table 8-4). */
+static void test_caps_letters(void **state)
+{
+	char buf[16];
+	struct strbuf sb;
+
+	(void)state;
+	lldp_caps_letters(0x14, buf, sizeof(buf)); /* the switch fixture */
+	assert_string_equal(buf, "BR");
+	lldp_caps_letters(0x80, buf, sizeof(buf)); /* lldpad on a host */
+	assert_string_equal(buf, "S");
+	lldp_caps_letters(0, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	/* every bit: O P B W R T C S, no letter for C-VLAN, S-VLAN, TPMR
+	 * and the reserved bits */
+	lldp_caps_letters(0xffff, buf, sizeof(buf));
+	assert_string_equal(buf, "OPBWRTCS");
+	lldp_caps_letters(0x0700, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	/* cut to the room there is */
+	lldp_caps_letters(0xffff, buf, 3);
+	assert_string_equal(buf, "OP");
+	strbuf_init(&sb);
+	lldp_caps_legend(&sb);
+	assert_string_equal(strbuf_str(&sb),
+	                    "Capability codes:\n"
+	                    "  (R) Router, (B) Bridge, (T) Telephone, (C) "
+	                    "DOCSIS Cable Device\n"
+	                    "  (W) WLAN Access Point, (P) Repeater, (S) "
+	                    "Station, (O) Other\n");
+	strbuf_free(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_switch_decode),
+	    cmocka_unit_test(test_caps_letters),
 	    cmocka_unit_test(test_switch_round_trip),
 	    cmocka_unit_test(test_switch_print),
 	    cmocka_unit_test(test_padding_and_no_end),

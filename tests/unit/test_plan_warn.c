@@ -121,6 +121,29 @@ static void test_ranges_and_order(void **state)
 	done(pl);
 }
 
+/* The same writer for a list of names alone (show queuing interface's
+ * warnings): runs of three or more as ranges, NX-OS aliases too. */
+static void test_ports_text(void **state)
+{
+	static const char *const swp[] = {"swp1", "swp2", "swp3",
+	                                  "swp5", "swp6", "eth0"};
+	static const char *const nx[] = {"Ethernet1/1", "Ethernet1/2",
+	                                 "Ethernet1/3"};
+	struct strbuf sb;
+
+	(void)state;
+	strbuf_init(&sb);
+	plan_warn_ports(swp, 6, &sb);
+	assert_string_equal(strbuf_str(&sb), "swp1-swp3,swp5,swp6,eth0");
+	strbuf_reset(&sb);
+	plan_warn_ports(nx, 3, &sb);
+	assert_string_equal(strbuf_str(&sb), "Ethernet1/1-Ethernet1/3");
+	strbuf_reset(&sb);
+	plan_warn_ports(swp, 0, &sb);
+	assert_string_equal(strbuf_str(&sb), "");
+	strbuf_free(&sb);
+}
+
 static void test_nothing(void **state)
 {
 	static const char *const names[] = {"swp1"};
@@ -191,6 +214,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_many_ports_one_line),
 	    cmocka_unit_test(test_ranges_and_order),
+	    cmocka_unit_test(test_ports_text),
 	    cmocka_unit_test(test_nothing),
 	    cmocka_unit_test(test_new_only),
 	};
