@@ -109,7 +109,7 @@ T send-keys Enter
 wait_last "roced(config-if)#"
 clean
 T send-keys 'priority-flow-control ' Tab
-wait_for '^mode +watch-dog-interval$'
+wait_for '^mode +watch-dog +watch-dog-interval$'
 wait_last "roced(config-if)# priority-flow-control"
 echo "ok: TAB completes keywords and port names, lists ambiguous ones"
 
