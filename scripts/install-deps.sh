@@ -20,12 +20,15 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2"
 # of a port's pause settings (tests/integration/linkpause.sh); rdma-core,
 # ibverbs-providers (rxe), ibverbs-utils and perftest (ib_write_bw) run
 # Soft-RoCE in the QEMU guest, which sees the host's root filesystem
-# (tests/integration/fullkernel_rdma.sh).
+# (tests/integration/fullkernel_rdma.sh); dpkg-dev, debhelper, fakeroot
+# and lintian build and check the Debian package (scripts/build-deb.sh,
+# tests/integration/debian_pkg.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
 mmdebstrap systemd-container ethtool
-rdma-core ibverbs-providers ibverbs-utils perftest"
+rdma-core ibverbs-providers ibverbs-utils perftest
+dpkg-dev debhelper fakeroot lintian"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"
