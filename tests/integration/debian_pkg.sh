@@ -13,6 +13,7 @@
 #      PID 1 (the root and container of systemd_pid1.sh, nspawn_lib.sh)
 #      that has no swp1 yet: roced.service is enabled and running; swp1,
 #      created then, gets exactly roced's plan; rocesh reaches roced;
+#      lldpad, which comes with it, leaves swp1 alone;
 #   5. roced.conf edited (MTU 9000, reloaded), then an upgrade to a
 #      rebuild of a higher version: the edited file stays byte for byte
 #      with nothing beside it (no .dpkg-dist, no .dpkg-new), and the
@@ -150,6 +151,14 @@ t_until 60 plan_held || { journal; plan_ok || t_fail "swp1 did not get roced's p
 ct rocesh -c 'show queuing interface' >"$tmp/show" 2>&1 || t_fail "rocesh: $(cat "$tmp/show")"
 grep -q 'Egress Queuing for .*(swp1)' "$tmp/show" || t_fail "rocesh show: $(cat "$tmp/show")"
 echo "swp1 appeared: it holds roced's plan ($(tp_summary swp1)); rocesh reaches roced"
+# The package pulls in lldpad (its library is liblldp_clif's home),
+# which Debian starts: it must not speak LLDP beside roced's own agent
+# on a port it was never told to use (README.Debian).
+if ct systemctl is-active --quiet lldpad.service; then
+	lp=$(ct lldptool get-lldp -i swp1 adminStatus 2>&1 || true)
+	[ "$lp" = adminStatus=disabled ] || t_fail "lldpad runs LLDP on swp1 beside roced: '$lp'"
+	echo "lldpad runs too (a dependency); on swp1 it says $lp"
+fi
 
 # --- 5. an edited conffile across an upgrade ------------------------------
 conf=$root/etc/roced/roced.conf
