@@ -55,8 +55,10 @@ if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 		xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done; :' sh |
 		tar --null -T - -cf -) | tar -C "$src" -xf -
 else
+	# (OUTDIR too, when it is inside the tree: the copy is written there.)
+	case $out in "$top"/*) skip="./${out#"$top"/}" ;; *) skip=./.git ;; esac
 	tar -C "$top" --exclude=./.git --exclude=./build --exclude='./build-*' \
-		--exclude=./autom4te.cache -cf - . | tar -C "$src" -xf -
+		--exclude=./autom4te.cache --exclude="$skip" -cf - . | tar -C "$src" -xf -
 fi
 [ -f "$src/debian/control" ] || { echo "build-deb: no debian/ in $top" >&2; exit 1; }
 
