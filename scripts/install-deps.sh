@@ -24,13 +24,16 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2"
 # prometheus-node-exporter check and scrape roced's metrics
 # (tests/integration/metrics*.sh); ansible-core runs the
 # contrib/ansible collection against namespaces of roced switches
-# (tests/integration/ansible_fabric.sh).
+# (tests/integration/ansible_fabric.sh); dpkg-dev, debhelper, fakeroot
+# and lintian build and check the Debian package (scripts/build-deb.sh,
+# tests/integration/debian_pkg.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
 cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
 mmdebstrap systemd-container ethtool
 rdma-core ibverbs-providers ibverbs-utils perftest
-prometheus prometheus-node-exporter curl ansible-core"
+prometheus prometheus-node-exporter curl ansible-core
+dpkg-dev debhelper fakeroot lintian"
 
 want="$BUILD"
 [ "${1:-}" = "--test" ] && want="$BUILD $TEST"

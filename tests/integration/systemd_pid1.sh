@@ -31,89 +31,23 @@
 # then powers the container off. The times from kill -9 or SIGSTOP to
 # the release are printed (not asserted: measurements).
 #
-# The root file system is built once by mmdebstrap and kept as a tarball
-# under the build directory (tests/systemd-root/), named after what it
-# holds, so later runs only unpack it (a second or two). Needs root,
-# systemd-nspawn (systemd-container), mmdebstrap and nsenter/unshare
-# (util-linux); scripts/install-deps.sh --test installs them.
-#
-# Why nspawn looks as it does: this machine's PID 1 is not systemd, so
-# nspawn must neither register with machined nor make a scope unit
-# (--register=no --keep-unit), and its runtime directory is a tmpfs of a
-# private mount namespace, so nothing of it stays on the host (but the
-# empty directory /run/systemd/nspawn, made when missing). The journal
-# is not linked to the host's (--link-journal=no), which would need the
-# host's machine ID (empty in some CI containers). The
-# container shares a network namespace of the test's (where swp1 is;
-# its peer h1 is in a second namespace, a host that sends and pauses),
-# so the host reads swp1 with its own tc; nspawn drops CAP_NET_ADMIN from
-# a container without a private network of its own, so it is given back.
+# The Debian root and the container: tests/integration/nspawn_lib.sh
+# (shared with debian_pkg.sh). Needs root, systemd-nspawn
+# (systemd-container), mmdebstrap and nsenter/unshare (util-linux);
+# scripts/install-deps.sh --test installs them.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/plan_lib.sh"
+. "$top_srcdir/tests/integration/nspawn_lib.sh"
 t_init systemd_pid1
 t_need_root
-for c in systemd-nspawn mmdebstrap nsenter unshare flock dpkg-query; do
-	command -v "$c" >/dev/null ||
-		t_skip "$c is missing (scripts/install-deps.sh --test installs systemd-container, mmdebstrap, util-linux)"
-done
+sd_need
 tmp=$t_tmp
 root=$tmp/root
-nspawn=""
-leader=""
 
-
-# --- the root file system -------------------------------------------------
-# The packages: systemd, and the one of each library the installed
-# binaries link (as on this host, which is the same Debian release).
-pkg_of()
-{
-	for _f in "$1" "$(readlink -f "$1")"; do
-		for _g in "$_f" "${_f#/usr}" "/usr$_f"; do
-			_p=$(dpkg-query -S "$_g" 2>/dev/null | sed -n '1s/:.*//p')
-			[ -n "$_p" ] && { echo "$_p"; return 0; }
-		done
-	done
-	return 1
-}
-libs=$(ldd "$roced" "$rocesh" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u)
-pkgs="systemd systemd-sysv"
-for l in $libs; do
-	p=$(pkg_of "$l") || t_fail "no Debian package holds $l, which roced or rocesh links"
-	pkgs="$pkgs $p"
-done
-pkgs=$(printf '%s\n' $pkgs | sort -u | paste -sd, -)
-. /etc/os-release
-suite=${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}
-# The host's apt sources (its mirror, updates and security), so that the
-# libraries are the versions this build linked against.
-sources=""
-for s in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list; do
-	[ -s "$s" ] && grep -q "^[^#]*$suite" "$s" && { sources=$s; break; }
-done
-key=$(printf '%s %s %s\n' "$suite" "$pkgs" "$(cat "$sources" 2>/dev/null)" | sha256sum | cut -c1-16)
-cache=$top_builddir/tests/systemd-root
-tarball=$cache/debian-$suite-$key.tar
-mkdir -p "$cache"
-t_show_on_fail "mmdebstrap" "$tmp/mmdebstrap.log"
-(
-	# One builder at a time; the others wait and use its tarball.
-	flock 9
-	if [ ! -s "$tarball" ]; then
-		echo "building the root file system (once; cached as $tarball): $pkgs"
-		rm -f "$cache"/debian-*.tar "$cache"/.new.*.tar
-		# shellcheck disable=SC2086 # $sources is one path or nothing
-		mmdebstrap --variant=apt --include="$pkgs" --skip=check/qemu \
-			"$suite" "$cache/.new.$$.tar" $sources >"$tmp/mmdebstrap.log" 2>&1 ||
-			{ rm -f "$cache/.new.$$.tar"; exit 1; }
-		mv "$cache/.new.$$.tar" "$tarball"
-	fi
-) 9>"$cache/.lock" || t_fail "mmdebstrap could not build the root file system"
-mkdir "$root"
-tar -C "$root" -xf "$tarball" || t_fail "cannot unpack $tarball"
-
-# --- roced installed into it ------------------------------------------------
+# --- the root file system, and roced installed into it ---------------------
+sd_root "$root"
 mkvar()
 {
 	printf 'pkg-print-var:\n\t@echo $(%s)\n' "$1" |
@@ -148,47 +82,7 @@ t_netns_add peer sd-peer
 mtu0=$("$IP" -n "$ns" -j link show dev swp1 | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["mtu"])')
 tp_plan "$tmp/good.conf" swp1
 
-t_show_on_fail "container console (tail)" "$tmp/console.tail"
-t_defer 'stop_container'
-nspawn_gone() { ! _t_alive "$nspawn"; }
-stop_container()
-{
-	[ -n "$nspawn" ] && _t_alive "$nspawn" || return 0
-	# nspawn turns a TERM into an orderly poweroff of the container.
-	kill -TERM "$nspawn" 2>/dev/null
-	t_until 30 nspawn_gone ||
-		{ [ -n "$leader" ] && kill -KILL "$leader" 2>/dev/null; }
-}
-t_spawn unshare --mount --propagation private sh -c '
-	mkdir -p /run/systemd/nspawn && mount -t tmpfs -o mode=0755 tmpfs /run/systemd/nspawn &&
-	exec systemd-nspawn --quiet --boot --directory="$1" --machine="$2" \
-		--register=no --keep-unit --console=read-only --link-journal=no \
-		--network-namespace-path="/run/netns/$3" --capability=CAP_NET_ADMIN' \
-	nspawn "$root" "rocedsd$$" "$ns" >"$tmp/console" 2>&1 </dev/null
-nspawn=$t_pid
-console_tail() { tail -n 40 "$tmp/console" >"$tmp/console.tail"; }
-find_leader()
-{
-	leader=$(ps -o pid= --ppid "$nspawn" | head -n 1 | tr -d ' ')
-	[ -n "$leader" ] && [ "$(cat "/proc/$leader/comm" 2>/dev/null)" = systemd ]
-}
-if ! t_until 60 find_leader; then
-	console_tail
-	grep -qi 'machine.id' "$tmp/console" &&
-		t_skip "systemd-nspawn cannot start the container without a machine ID: $(grep -i 'machine.id' "$tmp/console" | head -n 1)"
-	t_fail "systemd did not start in the container"
-fi
-# Commands run inside: the container's namespaces, root and binaries.
-ct()
-{
-	nsenter -t "$leader" -m -u -i -n -p -C -- env -i \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		${ROCED_TEST_RUN:+ROCED_TEST_RUN=$ROCED_TEST_RUN} "$@"
-}
-booted() { ct systemctl is-system-running 2>/dev/null | grep -qxE 'running|degraded'; }
-t0=$(date +%s)
-t_until 180 booted || { console_tail; t_fail "the container did not finish booting"; }
-echo "booted: $(ct systemctl --version | head -n 1) as PID 1 in $(($(date +%s) - t0)) s, state $(ct systemctl is-system-running || true)"
+sd_boot "$root" "$ns"
 
 prop() { ct systemctl show -P "$1" roced.service; }
 journal() { ct journalctl -u roced.service -o cat --no-pager >"$tmp/journal" 2>&1 || true; }
@@ -451,13 +345,5 @@ ct timeout 120 systemctl stop roced.service >"$tmp/stop" 2>&1 ||
 plan_ok || t_fail "roced's stop changed swp1"
 echo "stop: inactive, result success, swp1 kept"
 
-# The container powers off by itself.
-ct systemctl poweroff >/dev/null 2>&1 || true
-t_until 120 nspawn_gone ||
-	t_fail "the container did not power off"
-rc=0
-t_wait "$nspawn" || rc=$?
-nspawn=""
-[ "$rc" = 0 ] || { console_tail; t_fail "systemd-nspawn exited $rc"; }
-echo "poweroff: systemd-nspawn exit 0"
+sd_poweroff
 echo "PASS: systemd_pid1"
