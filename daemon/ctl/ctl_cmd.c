@@ -190,6 +190,39 @@ static void dctl_view_free(struct dctl_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/* Software PFC's transmit side on IFNAME: the thresholds of its
+ * no-drop priorities, and which priorities it pauses out of IFNAME now
+ * (IFNAME feeds a congested port). */
+static void dctl_view_txpoll(struct ctl_cmd_ctx *c, const char *ifname,
+                             struct show_port_state *st)
+{
+	const struct txpoll *t = &c->agents->tx;
+	const struct txpoll_port *x = txpoll_find(t, ifname);
+
+	st->txpoll = x != NULL;
+	for (unsigned q = 0; x && q < POLICY_NQUEUES; q++)
+		for (unsigned p = 0; p < 8; p++) {
+			if (!(x->prios[q] & (1u << p)))
+				continue;
+			st->xoff_set |= (uint8_t)(1u << p);
+			if (x->configured_thresholds[p])
+				st->xoff_conf |= (uint8_t)(1u << p);
+			st->xoff[p] = x->t[p].xoff;
+			st->xon[p] = x->t[p].xon;
+		}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct txpoll_port *y = &t->v[i];
+
+		for (size_t k = 0; k < y->nfeeders; k++) {
+			if (strcmp(y->feeders[k], ifname))
+				continue;
+			for (unsigned p = 0; p < 8; p++)
+				if (y->paused_by[p] & (1ull << k))
+					st->tx_paused |= (uint8_t)(1u << p);
+		}
+	}
+}
+
 /* Software PFC's counters and the watchdog's state of IFNAME. */
 static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
                           struct show_port_state *st)
@@ -229,6 +262,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		st->lp_tx_xon = sp->c.tx_link_xon;
 		st->lp_held_ms = softpfc_lp_held_ms(sp, st->now_ms);
 	}
+	dctl_view_txpoll(c, ifname, st);
 	wp = wdpoll_find(&c->agents->wd, ifname);
 	if (wp && wp->watched) {
 		st->wd_hw_err = wp->hw ? wp->hw_err : 0;

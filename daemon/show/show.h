@@ -48,12 +48,30 @@
  *    "interface": [{"name", "alias", "watch-dog", "priorities": [..],
  *                   "counters": "software"|"hardware", "counters-error"
  *                   (a hardware port whose counters cannot be read),
- *                   "state"}]}
+ *                   "state", "shutdown-priorities": [..] (those whose
+ *                   queue is shut: NX-OS's per-CoS flags),
+ *                   "interface-multiplier", "queues": [{"qos-group",
+ *                   "priorities", "state", "storms", "restores",
+ *                   "drained-packets", "dropped-packets" (since the last
+ *                   clear), "storm-drained-packets",
+ *                   "storm-dropped-packets" (the last storm's own),
+ *                   "restore-backoff", "last-storm-s-ago",
+ *                   "last-restore-s-ago"}]}]}
  *
  * show interface priority-flow-control gives a hardware port's counters
  * with "counters": where they come from ("dcbnl", "dcbnl, ethtool
  * (mlx5)"), and per priority (detail) what the driver counts; what it
  * does not is null. Without any, "counters-reason" says why.
+ *
+ * show queuing interface gives each port, beside its egress queues
+ * ("queue"), NX-OS's ingress side: "ingress": [{"qos-group" (7 down to
+ * 0), "priorities" (its no-drop ones), "pause-buffer-size",
+ * "pause-threshold", "resume-threshold" (bytes; null for a group that
+ * is not no-drop or whose buffer nothing sets), "thresholds":
+ * "configured"|"default" (software PFC's own)|null}], and
+ * "pfc-statistics": {"tx-ppp", "rx-ppp", "cos": [{"cos", "qos-group",
+ * "pfc", "tx-pause", "rx-pause" ("active"|"inactive", null where no
+ * one reports it), "tx-count", "rx-count"}]}.
  *
  * Each port of show queuing interface, show policy-map interface and show
  * interface priority-flow-control says what it really holds:
@@ -173,6 +191,18 @@ struct show_port_state {
 	 * dropped there before roced read them (PACKET_STATISTICS). */
 	bool frames;
 	uint64_t rx_dropped;
+	/* Software PFC's transmit side (TXPOLL): the xoff/xon it pauses
+	 * and resumes at per priority (XOFF_SET: those of XOFF_CONF came
+	 * from a configured pause buffer, the others are its defaults),
+	 * and the priorities it pauses out of this port now (TX_PAUSED). */
+	bool txpoll;
+	uint8_t xoff_set, xoff_conf, tx_paused;
+	uint32_t xoff[8], xon[8];
+	/* The link's own counters (LINK_STATS, rtnetlink's): bytes and
+	 * packets each way, and the multicast the driver counted received
+	 * (most count broadcast among it; none counts multicast sent). */
+	bool link_stats;
+	uint64_t rx_bytes, rx_packets, rx_multicast, tx_bytes, tx_packets;
 };
 
 struct show_input {
