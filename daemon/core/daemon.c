@@ -703,6 +703,7 @@ int daemon_run(const struct daemon_opts *o)
 out_engine:
 	agents_free(&d->agents);
 	ctl_srv_close(d->ctl);
+	ctl_cmd_free(&d->cmd);
 	engine_close(&d->e);
 out_policy:
 	ports_free(&d->ports);

@@ -23,6 +23,7 @@
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
 #include "model/policy.h"
+#include "show/show.h"
 
 struct ctl_cmd_ops {
 	/* Compile CAND for every configured port and apply it. On success
@@ -51,7 +52,17 @@ struct ctl_cmd_ctx {
 	struct agents *agents;
 	/* The LLDP agent, for the lldp shows (NULL: none). */
 	const struct lldp_agent *lldp;
+	/* What `clear qos statistics` saw per port: the queuing shows
+	 * count from there (show_base_apply). ctl_cmd_free() frees it. */
+	struct ctl_cmd_base {
+		char ifname[POLICY_IFNAME_MAX];
+		struct show_port_state st;
+	} * base;
+	size_t nbase;
 };
+
+/* Free what the answers kept in C (the clear's baselines). */
+void ctl_cmd_free(struct ctl_cmd_ctx *c);
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a
  * struct ctl_cmd_ctx. */

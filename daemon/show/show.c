@@ -55,8 +55,9 @@ static int show_query_pfc_if(struct show_query *q, const char *const *args,
 			q->detail = true;
 			continue;
 		}
-		if (!strcmp(args[i], q->kind == CTL_SHOW_FC_IF
-		                         ? "flowcontrol"
+		if (!strcmp(args[i], q->kind == CTL_SHOW_FC_IF ? "flowcontrol"
+		                     : q->kind == CTL_SHOW_IF_COUNTERS
+		                         ? "counters"
 		                         : "priority-flow-control"))
 			continue;
 		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
@@ -194,6 +195,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		break;
 	case CTL_SHOW_PFC_IF:
 	case CTL_SHOW_FC_IF:
+	case CTL_SHOW_IF_COUNTERS:
 		return show_query_pfc_if(q, args, n, err, errlen);
 	case CTL_SHOW_LLDP_NEIGHBORS:
 	case CTL_SHOW_LLDP_TRAFFIC:
@@ -230,7 +232,8 @@ bool show_query_ports(const struct show_query *q)
 	       q->kind == CTL_SHOW_PFC_QUEUE || q->kind == CTL_SHOW_LLDP_DCBX ||
 	       q->kind == CTL_SHOW_LLDP_NEIGHBORS ||
 	       q->kind == CTL_SHOW_LLDP_TRAFFIC ||
-	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF;
+	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF ||
+	       q->kind == CTL_SHOW_IF_COUNTERS;
 }
 
 /* --- ports --- */
@@ -1104,6 +1107,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_FC_IF:
 		*data = show_ports(in, q->kind);
 		show_text_fc_if(*data, text);
+		break;
+	case CTL_SHOW_IF_COUNTERS:
+		*data = show_counters_json(in);
+		show_text_counters(*data, text);
 		break;
 	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);

@@ -245,6 +245,29 @@ void show_text_fc_if(struct json_object *data, struct strbuf *out);
 void show_text_pfc_queue(struct json_object *data, bool detail,
                          struct strbuf *out);
 
+/* show_counters.c: `show interface [X] counters`, NX-OS's tables of
+ * octets and unicast, multicast and broadcast packets each way, then
+ * the pause frames each way (PFC and 802.3x together, as NX-OS's show
+ * interface counts "Rx pause"). JSON: {"interface": [{"name", "alias",
+ * "exists", "in-octets", "in-packets", "in-ucast-packets",
+ * "in-mcast-packets", "in-bcast-packets", "out-octets", "out-packets",
+ * "out-ucast-packets", "out-mcast-packets", "out-bcast-packets",
+ * "rx-pause", "tx-pause", "rx-pfc", "tx-pfc", "rx-link-pause",
+ * "tx-link-pause"}], "note"}: null where Linux does not count it. */
+struct json_object *show_counters_json(const struct show_input *in);
+void show_text_counters(struct json_object *data, struct strbuf *out);
+
+/* `clear qos statistics`: NX-OS resets its queuing counters, the
+ * kernel's cannot be reset. The daemon keeps what they were at the clear
+ * (BASE, a port's state as a show read it) and takes it off what a later
+ * show reads (ST): the queues' packets, bytes, drops, marks and
+ * overlimits and the PFC frames. A queue whose packets went below its
+ * base was replaced since (a new leaf counts from 0): its counters are
+ * shown as they are, and so is any other counter below its base.
+ * Depths are not counters and stay. */
+void show_base_apply(const struct show_port_state *base,
+                     struct show_port_state *st);
+
 /* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
 int show_lldp_answer(const struct show_query *q, const struct show_input *in,
                      struct json_object **data, struct strbuf *text);

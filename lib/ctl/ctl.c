@@ -134,6 +134,7 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_LLDP_TRAFFIC] = CTL_WHAT_LLDP_TRAFFIC,
     [CTL_SHOW_LLDP_IF] = CTL_WHAT_LLDP_IF,
     [CTL_SHOW_FC_IF] = CTL_WHAT_FC_IF,
+    [CTL_SHOW_IF_COUNTERS] = CTL_WHAT_IF_COUNTERS,
 };
 
 const char *ctl_show_name(enum ctl_show s)

@@ -43,7 +43,12 @@
  *        qos-group 3`: restore a queue the PFC watchdog shut.
  *   {"cmd": "pfc-queue", "op": "clear", "interface": "X" or "",
  *    "qos-group": ""}   `clear queuing pfc-queue [interface X]`: the
- *        watchdog's statistics back to 0. Both need configure.
+ *        watchdog's statistics back to 0.
+ *   {"cmd": "pfc-queue", "op": "clear-qos", "interface": "X" or "",
+ *    "qos-group": ""}   `clear qos statistics [interface X]`: the same,
+ *        and the queuing and PFC counters of show queuing interface and
+ *        show policy-map interface count from now on (roced keeps what
+ *        the kernel held as a baseline). All three need configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "..."}
  * Errors: {"ok": false, "error": "% text"} for malformed JSON, an unknown
  * cmd, a missing, repeated or mistyped key, a request too large, or permission
@@ -109,6 +114,8 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_LLDP_IF        "show lldp interface"
 /* link pause */
 #define CTL_WHAT_FC_IF "show interface flowcontrol"
+/* the links' counters with their pause frames */
+#define CTL_WHAT_IF_COUNTERS "show interface counters"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -126,8 +133,9 @@ enum ctl_show {
 	CTL_SHOW_LLDP_IF,
 	/* link pause */
 	CTL_SHOW_FC_IF,
+	CTL_SHOW_IF_COUNTERS,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_FC_IF + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_IF_COUNTERS + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */
