@@ -70,9 +70,9 @@ static void test_pfc_queue_detail(void **state)
 	assert_int_equal(jint(d, "interface.0.interface-multiplier"), 0);
 	has(&text, "Port                 PFC Watchdog (VL bmap)  "
 	           "State (Shutdown)\n");
-	has(&text, "Ethernet1/1          Disabled ( 0x8 )        "
+	has(&text, "Ethernet1/1          Enabled ( 0x8 )         "
 	           "- - - - Y - - -\n");
-	has(&text, "\nEthernet1/1 Interface PFC watchdog: [Disabled]\n"
+	has(&text, "\nEthernet1/1 Interface PFC watchdog: [Enabled]\n"
 	           "Disable-action                     : No\n"
 	           "PFC watch-dog interface-multiplier : 0\n"
 	           "+----------------------------------------------------+\n"
@@ -92,7 +92,7 @@ static void test_pfc_queue_detail(void **state)
 	/* monitored again: no flag, NX-OS's word for the state */
 	st->wdq[3].state = PFCWD_MONITORED;
 	d = ctlt_answer(f, &q, &text);
-	has(&text, "Disabled ( 0x8 )        - - - - - - - -\n");
+	has(&text, "Enabled ( 0x8 )         - - - - - - - -\n");
 	has(&text, "| QOS GROUP 3 [Active] PFC [YES] PFC-COS [3]\n");
 	json_object_put(d);
 	strbuf_free(&text);
