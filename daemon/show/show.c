@@ -1110,7 +1110,7 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		break;
 	case CTL_SHOW_IF_COUNTERS:
 		*data = show_counters_json(in);
-		show_text_counters(*data, text);
+		show_text_if_counters(*data, text);
 		break;
 	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);

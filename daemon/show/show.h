@@ -255,7 +255,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
  * "rx-pause", "tx-pause", "rx-pfc", "tx-pfc", "rx-link-pause",
  * "tx-link-pause"}], "note"}: null where Linux does not count it. */
 struct json_object *show_counters_json(const struct show_input *in);
-void show_text_counters(struct json_object *data, struct strbuf *out);
+void show_text_if_counters(struct json_object *data, struct strbuf *out);
 
 /* `clear qos statistics`: NX-OS resets its queuing counters, the
  * kernel's cannot be reset. The daemon keeps what they were at the clear

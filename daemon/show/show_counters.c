@@ -207,7 +207,7 @@ static void show_cnt_table(struct json_object *a, const char *h1,
 	}
 }
 
-void show_text_counters(struct json_object *data, struct strbuf *out)
+void show_text_if_counters(struct json_object *data, struct strbuf *out)
 {
 	struct json_object *a = show_get(data, "interface");
 
