@@ -8,10 +8,12 @@
 #     since roced started on the rig: a time.
 s/^\(  DCBX: IEEE 802.1Qaz, TLVs [^,]*, last change \)[0-9]* s ago$/\1N s ago/
 s/^\( *"last-change": \)[0-9]*,$/\1N,/
-#   - show interface counters: the octets sent out of swp1 include
-#     roced's LLDP frame, which carries the machine's host name.
+#   - show interface counters: what went out of swp1 includes roced's
+#     own LLDP frames, as many as the session's timing lets go, which
+#     carry the machine's host name.
 /^Port  *OutOctets  *OutUcastPkts$/,/^Eth1\/1 /s/^\(Eth1\/1  *\)[0-9][0-9]*\(  *--\)$/\1N\2/
 s/^\( *"out-octets": \)[0-9]*,$/\1N,/
+s/^\( *"out-packets": \)[0-9]*,$/\1N,/
 # Otherwise nothing needs a rule:
 #   - counters are exact: the rig is quiet (IPv6 off, no addresses, so the
 #     kernel sends nothing on swp1) and the only traffic is the runner's
