@@ -123,7 +123,7 @@ got1=$(awk '/^tos 0x68/ {print $6}' "$t_tmp/recv1")
 # The restore line gives the storm's own counts: drained at its start
 # plus dropped while shut.
 wd=$(sed -n 's/.*PFC storm over.* \([0-9]*\) packets drained and \([0-9]*\) dropped during the storm.*/\1 + \2/p' "$t_tmp/log")
-wd=$((wd))
+wd=$(($wd))
 echo "DSCP 26 to h1: sent $sent1, received $got1, the watchdog dropped $wd"
 [ $((sent1 - got1)) = "$wd" ] || t_fail "the watchdog counted $wd drops, h1 lost $((sent1 - got1))"
 

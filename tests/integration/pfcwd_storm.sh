@@ -104,7 +104,7 @@ got26=$(awk '/^tos 0x68/ {print $6}' "$t_tmp/recv")
 # The restore line gives the storm's own counts: drained at its start
 # plus dropped while shut.
 wd=$(sed -n 's/.*PFC storm over.* \([0-9]*\) packets drained and \([0-9]*\) dropped during the storm.*/\1 + \2/p' "$t_tmp/log")
-wd=$((wd))
+wd=$(($wd))
 echo "DSCP 26: sent $sent26, received $got26, the watchdog dropped $wd"
 [ $((sent26 - got26)) = "$wd" ] || t_fail "the watchdog counted $wd drops, the receiver lost $((sent26 - got26))"
 case $(leaf) in
