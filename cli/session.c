@@ -382,6 +382,13 @@ static int rocesh_action(struct rocesh *r, const char *line,
 		if (p->argc >= 2 && !strcmp(p->argv[p->argc - 2], "interface"))
 			ctl_request_set(req.iface, sizeof(req.iface),
 			                p->argv[p->argc - 1]);
+	} else if (!strcmp(p->name, "clear qos statistics")) {
+		/* "... [interface IFNAME]" */
+		req.cmd = CTL_CMD_PFC_QUEUE;
+		ctl_request_set(req.op, sizeof(req.op), "clear-qos");
+		if (p->argc >= 2 && !strcmp(p->argv[p->argc - 2], "interface"))
+			ctl_request_set(req.iface, sizeof(req.iface),
+			                p->argv[p->argc - 1]);
 	} else if (!strncmp(p->name, "debug", 5) && p->argc >= 1) {
 		/* "[no] debug SUBSYS": the subsystem is the last token. */
 		req.cmd = CTL_CMD_DEBUG;

@@ -314,12 +314,15 @@ static void wdpoll_log(const struct wdpoll *w, const struct wdpoll_port *e,
 		          c->action == POLICY_PFCWD_DROP ? ", queue flushed"
 		                                         : "");
 	else
+		/* This storm's own counts; the totals since the statistics
+		 * were cleared are show queuing pfc-queue's. */
 		log_info("%s: PFC storm over on qos-group %u (priority %s), "
 		         "%s: queue restored (%s) after %.1f s, %" PRIu64
-		         " packets dropped",
+		         " packets drained and %" PRIu64
+		         " dropped during the storm",
 		         e->ifname, q, prios, nbr, how,
 		         (s->last_restore_ms - s->shut_ms) / 1000.0,
-		         s->drained + s->dropped);
+		         s->storm_drained, s->storm_dropped);
 }
 
 /* Pause frames received for queue Q of E so far (software PFC's count,

@@ -723,6 +723,7 @@ out_engine:
 	agents_free(&d->agents);
 	ctl_srv_close(d->ctl);
 	strbuf_free(&d->cmd.told);
+	ctl_cmd_free(&d->cmd);
 	engine_close(&d->e);
 out_policy:
 	ports_free(&d->ports);

@@ -241,6 +241,39 @@ static void dctl_view_free(struct dctl_view *v)
 	memset(v, 0, sizeof(*v));
 }
 
+/* Software PFC's transmit side on IFNAME: the thresholds of its
+ * no-drop priorities, and which priorities it pauses out of IFNAME now
+ * (IFNAME feeds a congested port). */
+static void dctl_view_txpoll(struct ctl_cmd_ctx *c, const char *ifname,
+                             struct show_port_state *st)
+{
+	const struct txpoll *t = &c->agents->tx;
+	const struct txpoll_port *x = txpoll_find(t, ifname);
+
+	st->txpoll = x != NULL;
+	for (unsigned q = 0; x && q < POLICY_NQUEUES; q++)
+		for (unsigned p = 0; p < 8; p++) {
+			if (!(x->prios[q] & (1u << p)))
+				continue;
+			st->xoff_set |= (uint8_t)(1u << p);
+			if (x->configured_thresholds[p])
+				st->xoff_conf |= (uint8_t)(1u << p);
+			st->xoff[p] = x->t[p].xoff;
+			st->xon[p] = x->t[p].xon;
+		}
+	for (size_t i = 0; i < t->n; i++) {
+		const struct txpoll_port *y = &t->v[i];
+
+		for (size_t k = 0; k < y->nfeeders; k++) {
+			if (strcmp(y->feeders[k], ifname))
+				continue;
+			for (unsigned p = 0; p < 8; p++)
+				if (y->paused_by[p] & (1ull << k))
+					st->tx_paused |= (uint8_t)(1u << p);
+		}
+	}
+}
+
 /* Software PFC's counters and the watchdog's state of IFNAME. */
 static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
                           struct show_port_state *st)
@@ -280,6 +313,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		st->lp_tx_xon = sp->c.tx_link_xon;
 		st->lp_held_ms = softpfc_lp_held_ms(sp, st->now_ms);
 	}
+	dctl_view_txpoll(c, ifname, st);
 	wp = wdpoll_find(&c->agents->wd, ifname);
 	if (wp && wp->watched) {
 		st->wd_hw_err = wp->hw ? wp->hw_err : 0;
@@ -401,11 +435,26 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 			v->ifindex[i] = li.ifindex;
 		}
 	}
-	/* The LLDP shows read the agent, not the queue counters. */
+	/* The links' own counters, asked now (the cache's are old). */
+	for (size_t i = 0; q->kind == CTL_SHOW_IF_COUNTERS && i < v->n; i++) {
+		struct link_stats ls;
+
+		if (!v->ifindex[i] || link_stats(e->links, v->ifindex[i], &ls))
+			continue;
+		v->st[i].link_stats = true;
+		v->st[i].rx_bytes = ls.rx_bytes;
+		v->st[i].rx_packets = ls.rx_packets;
+		v->st[i].rx_multicast = ls.rx_multicast;
+		v->st[i].tx_bytes = ls.tx_bytes;
+		v->st[i].tx_packets = ls.tx_packets;
+	}
+	/* The LLDP shows read the agent, not the queue counters, and
+	 * neither does show interface counters. */
 	if (show_query_ports(q) && q->kind != CTL_SHOW_LLDP_DCBX &&
 	    q->kind != CTL_SHOW_LLDP_NEIGHBORS &&
 	    q->kind != CTL_SHOW_LLDP_TRAFFIC && q->kind != CTL_SHOW_LLDP_IF &&
-	    q->kind != CTL_SHOW_ROCE && q->kind != CTL_SHOW_ROCE_FABRIC) {
+	    q->kind != CTL_SHOW_ROCE && q->kind != CTL_SHOW_ROCE_FABRIC &&
+	    q->kind != CTL_SHOW_IF_COUNTERS) {
 		char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 		struct nlb_error nerr;
 
@@ -420,7 +469,8 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 			v->st[i].stats = v->st[i].exists;
 	}
 	for (size_t i = 0;
-	     (q->kind == CTL_SHOW_FC_IF || q->kind == CTL_SHOW_METRICS) &&
+	     (q->kind == CTL_SHOW_FC_IF || q->kind == CTL_SHOW_METRICS ||
+	      q->kind == CTL_SHOW_IF_COUNTERS) &&
 	     i < v->n;
 	     i++)
 		dctl_view_pause(c, v->plans[i], &v->st[i]);
@@ -593,6 +643,78 @@ static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
 	return 0;
 }
 
+/* --- clear qos statistics --- */
+
+static struct ctl_cmd_base *dctl_base_find(struct ctl_cmd_ctx *c,
+                                           const char *ifname)
+{
+	for (size_t i = 0; i < c->nbase; i++)
+		if (!strcmp(c->base[i].ifname, ifname))
+			return &c->base[i];
+	return NULL;
+}
+
+/* The counters of V's ports since their last clear. */
+static void dctl_base_apply(struct ctl_cmd_ctx *c, struct dctl_view *v)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const struct ctl_cmd_base *b =
+		    dctl_base_find(c, v->plans[i]->ifname);
+
+		if (b)
+			show_base_apply(&b->st, &v->st[i]);
+	}
+}
+
+/* `clear qos statistics [interface X]`: what the kernel counts now for
+ * the ports (every configured one, or X's) becomes their baseline, and
+ * the watchdog's statistics go back to 0. */
+static struct json_object *dctl_clear_qos(struct ctl_cmd_ctx *c,
+                                          const struct ctl_request *r)
+{
+	struct show_query q = {.kind = CTL_SHOW_QUEUING_IF};
+	struct dctl_view view;
+	char err[512] = "";
+	size_t n = 0;
+
+	if (r->iface[0] &&
+	    policy_ifname_nxos(r->iface, q.iface, sizeof(q.iface)) < 0)
+		return ctl_reply_error("%% interface name too long: %.64s",
+		                       r->iface);
+	if (dctl_gather(c, &q, &view, err, sizeof(err)) < 0)
+		return ctl_reply_error("%s", err);
+	for (size_t i = 0; i < view.n; i++) {
+		const char *ifname = view.plans[i]->ifname;
+		struct ctl_cmd_base *b = dctl_base_find(c, ifname);
+
+		if (!b) {
+			b = realloc(c->base, (c->nbase + 1) * sizeof(*c->base));
+			if (!b) {
+				dctl_view_free(&view);
+				return ctl_reply_error("%% out of memory");
+			}
+			c->base = b;
+			b = &c->base[c->nbase++];
+			snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
+		}
+		b->st = view.st[i];
+		if (c->agents)
+			wdpoll_clear(&c->agents->wd, ifname);
+		n++;
+	}
+	dctl_view_free(&view);
+	log_info("QoS statistics cleared on %zu port%s%s%s", n,
+	         n == 1 ? "" : "s", r->iface[0] ? " of " : "", r->iface);
+	return ctl_reply_ok();
+}
+
+void ctl_cmd_free(struct ctl_cmd_ctx *c)
+{
+	free(c->base);
+	c->base = NULL;
+	c->nbase = 0;
+}
+
 static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r)
 {
@@ -645,6 +767,9 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 		in.plans = view.plans;
 		in.state = view.st;
 		in.nports = view.n;
+		if (q.kind == CTL_SHOW_QUEUING_IF ||
+		    q.kind == CTL_SHOW_POLICY_MAP_IF)
+			dctl_base_apply(c, &view);
 	}
 	strbuf_init(&text);
 	if (show_answer(&q, &in, &data, &text, err, sizeof(err)) < 0) {
@@ -989,6 +1114,8 @@ static struct json_object *dctl_pfc_queue(struct ctl_cmd_ctx *c,
 	long q;
 	int rc;
 
+	if (!strcmp(r->op, "clear-qos"))
+		return dctl_clear_qos(c, r);
 	if (!c->agents)
 		return ctl_reply_error("%% the PFC watchdog is not running");
 	if (r->iface[0]) {
@@ -1012,7 +1139,7 @@ static struct json_object *dctl_pfc_queue(struct ctl_cmd_ctx *c,
 	}
 	if (strcmp(r->op, "recover"))
 		return ctl_reply_error("%% unknown pfc-queue operation '%s', "
-		                       "expected recover or clear",
+		                       "expected recover, clear or clear-qos",
 		                       r->op);
 	q = strtol(r->qos_group, &end, 10);
 	if (!f || !r->qos_group[0] || *end || q < 0 || q >= POLICY_NQUEUES)

@@ -88,7 +88,17 @@ struct ctl_cmd_ctx {
 	 * again after every line and in every session while it stands
 	 * (dctl_told_once). The daemon frees it. */
 	struct strbuf told;
+	/* What `clear qos statistics` saw per port: the queuing shows
+	 * count from there (show_base_apply). ctl_cmd_free() frees it. */
+	struct ctl_cmd_base {
+		char ifname[POLICY_IFNAME_MAX];
+		struct show_port_state st;
+	} * base;
+	size_t nbase;
 };
+
+/* Free what the answers kept in C (the clear's baselines). */
+void ctl_cmd_free(struct ctl_cmd_ctx *c);
 
 /* The answer to one control request (a ctl_srv_handler): DATA is a
  * struct ctl_cmd_ctx. */

@@ -300,6 +300,25 @@ int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out)
 	return 0;
 }
 
+int link_stats(struct link_mon *lm, int ifindex, struct link_stats *out)
+{
+	struct rtnl_link *l = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = rtnl_link_get_kernel(lm->reqsock, ifindex, NULL, &l);
+	if (rc < 0 || !l)
+		return rc == -NLE_OBJ_NOTFOUND || rc == -NLE_NODEV ? -ENODEV
+		                                                   : -EIO;
+	out->rx_bytes = rtnl_link_get_stat(l, RTNL_LINK_RX_BYTES);
+	out->rx_packets = rtnl_link_get_stat(l, RTNL_LINK_RX_PACKETS);
+	out->rx_multicast = rtnl_link_get_stat(l, RTNL_LINK_MULTICAST);
+	out->tx_bytes = rtnl_link_get_stat(l, RTNL_LINK_TX_BYTES);
+	out->tx_packets = rtnl_link_get_stat(l, RTNL_LINK_TX_PACKETS);
+	rtnl_link_put(l);
+	return 0;
+}
+
 int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
                  size_t errlen)
 {

@@ -55,6 +55,17 @@ int link_mon_process(struct link_mon *lm);
 int link_lookup(struct link_mon *lm, const char *name, struct link_info *out);
 /* The same by ifindex. */
 int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out);
+/* A link's own counters, as rtnetlink gives them: bytes and packets
+ * each way, and the multicast received (the driver's count; most count
+ * broadcast among it, and Linux counts no multicast sent). */
+struct link_stats {
+	uint64_t rx_bytes, rx_packets, rx_multicast;
+	uint64_t tx_bytes, tx_packets;
+};
+/* The counters of link IFINDEX now, asked of the kernel (the cache holds
+ * them as of the link's last event, long ago for a quiet link). Returns
+ * 0, -ENODEV or -EIO. */
+int link_stats(struct link_mon *lm, int ifindex, struct link_stats *out);
 /* Set a link's MTU. Returns 0 or -errno, with the kernel's words in ERR. */
 int link_set_mtu(struct link_mon *lm, int ifindex, uint32_t mtu, char *err,
                  size_t errlen);

@@ -55,8 +55,9 @@ static int show_query_pfc_if(struct show_query *q, const char *const *args,
 			q->detail = true;
 			continue;
 		}
-		if (!strcmp(args[i], q->kind == CTL_SHOW_FC_IF
-		                         ? "flowcontrol"
+		if (!strcmp(args[i], q->kind == CTL_SHOW_FC_IF ? "flowcontrol"
+		                     : q->kind == CTL_SHOW_IF_COUNTERS
+		                         ? "counters"
 		                         : "priority-flow-control"))
 			continue;
 		len += (size_t)snprintf(joined + len, sizeof(joined) - len,
@@ -203,6 +204,7 @@ int show_query_parse(const char *what, const char *const *args, size_t nargs,
 		break;
 	case CTL_SHOW_PFC_IF:
 	case CTL_SHOW_FC_IF:
+	case CTL_SHOW_IF_COUNTERS:
 		return show_query_pfc_if(q, args, n, err, errlen);
 	case CTL_SHOW_LLDP_NEIGHBORS:
 	case CTL_SHOW_LLDP_TRAFFIC:
@@ -241,7 +243,8 @@ bool show_query_ports(const struct show_query *q)
 	       q->kind == CTL_SHOW_LLDP_TRAFFIC ||
 	       q->kind == CTL_SHOW_LLDP_IF || q->kind == CTL_SHOW_FC_IF ||
 	       q->kind == CTL_SHOW_METRICS || q->kind == CTL_SHOW_ROCE ||
-	       q->kind == CTL_SHOW_ROCE_FABRIC;
+	       q->kind == CTL_SHOW_ROCE_FABRIC ||
+	       q->kind == CTL_SHOW_IF_COUNTERS;
 }
 
 /* --- ports --- */
@@ -401,6 +404,133 @@ static struct json_object *show_queue(const struct policy_map_queuing *m,
 	return o;
 }
 
+static uint64_t show_sum(const uint64_t *v)
+{
+	uint64_t s = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		s += v[i];
+	return s;
+}
+
+/* NX-OS's "Ingress Queuing" table: per qos-group (7 down to 0) the pause
+ * buffer of a no-drop group, null for the others. What software PFC
+ * pauses and resumes at where it runs on the port (its tbf leaf's limit
+ * is the buffer), else the configured pause buffer; "thresholds" says
+ * which: "configured", "default" (software PFC's own, no pause buffer
+ * configured) or null (none known: a hardware port without one). */
+static struct json_object *show_ingress(const struct show_input *in,
+                                        const struct plan_port *pp,
+                                        const struct show_port_state *st)
+{
+	const struct policy_iface *f =
+	    policy_find_iface(in->policy, pp->ifname);
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned q = POLICY_NQUEUES; q-- > 0;) {
+		const struct policy_pause_buffer *b = NULL;
+		const struct plan_qdisc *leaf = show_leaf(pp, q);
+		struct json_object *o = json_object_new_object();
+		uint8_t prios = 0;
+		int p0 = -1;
+
+		for (unsigned p = 0; p < 8; p++)
+			if (pp->dcb.prio_tc[p] == q &&
+			    (pp->dcb.pfc_en & (1u << p)))
+				prios |= (uint8_t)(1u << p);
+		for (unsigned p = 0; p < 8 && p0 < 0; p++)
+			if (prios & (1u << p))
+				p0 = (int)p;
+		show_add_int(o, "qos-group", q);
+		json_object_object_add(o, "priorities", show_mask_json(prios));
+		if (p0 >= 0 && f)
+			b = policy_iface_pause_buffer(in->policy, f,
+			                              (unsigned)p0);
+		if (p0 >= 0 && (st->xoff_set & (1u << p0))) {
+			show_add_int(o, "pause-buffer-size",
+			             leaf && leaf->kind == PLAN_QD_TBF
+			                 ? leaf->u.tbf.limit
+			             : b && b->set ? b->buffer_size
+			                           : 0);
+			show_add_int(o, "pause-threshold", st->xoff[p0]);
+			show_add_int(o, "resume-threshold", st->xon[p0]);
+			show_add_str(o, "thresholds",
+			             st->xoff_conf & (1u << p0) ? "configured"
+			                                        : "default");
+		} else if (b && b->set) {
+			show_add_int(o, "pause-buffer-size", b->buffer_size);
+			show_add_int(o, "pause-threshold", b->pause_threshold);
+			show_add_int(o, "resume-threshold",
+			             b->resume_threshold);
+			show_add_str(o, "thresholds", "configured");
+		} else {
+			json_object_object_add(o, "pause-buffer-size", NULL);
+			json_object_object_add(o, "pause-threshold", NULL);
+			json_object_object_add(o, "resume-threshold", NULL);
+			json_object_object_add(o, "thresholds", NULL);
+		}
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* NX-OS's "PFC Statistics" block: the PFC frames sent and received
+ * (TxPPP, RxPPP) and per CoS its qos-group, whether it pauses or is
+ * paused now and its frames. Null where the port offers no counters;
+ * "tx-pause"/"rx-pause" (active/inactive) null where nothing says
+ * (hardware ports: no driver reports it). */
+static struct json_object *show_pfc_stats(const struct plan_port *pp,
+                                          const struct show_port_state *st)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	bool soft = pp->dcb.software && st->softpfc;
+	bool counted = soft || (!pp->dcb.software && (st->hwcnt || st->dcb));
+
+	if (counted && (soft || st->hwcnt)) {
+		show_add_int(o, "tx-ppp", (int64_t)st->tx_ppp);
+		show_add_int(o, "rx-ppp", (int64_t)st->rx_ppp);
+	} else if (counted) {
+		show_add_int(o, "tx-ppp", (int64_t)show_sum(st->requests));
+		show_add_int(o, "rx-ppp", (int64_t)show_sum(st->indications));
+	} else {
+		json_object_object_add(o, "tx-ppp", NULL);
+		json_object_object_add(o, "rx-ppp", NULL);
+	}
+	for (unsigned p = 0; p < 8; p++) {
+		struct json_object *c = json_object_new_object();
+
+		show_add_int(c, "cos", p);
+		show_add_int(c, "qos-group", pp->dcb.prio_tc[p]);
+		show_add_bool(c, "pfc", pp->dcb.pfc_en & (1u << p));
+		if (soft) {
+			show_add_str(c, "tx-pause",
+			             st->tx_paused & (1u << p) ? "active"
+			                                       : "inactive");
+			show_add_str(c, "rx-pause",
+			             st->held & (1u << p) ? "active"
+			                                  : "inactive");
+		} else {
+			json_object_object_add(c, "tx-pause", NULL);
+			json_object_object_add(c, "rx-pause", NULL);
+		}
+		if (soft || st->hwcnt) {
+			show_add_int(c, "tx-count", (int64_t)st->tx_pause[p]);
+			show_add_int(c, "rx-count", (int64_t)st->rx_pause[p]);
+		} else if (counted) {
+			show_add_int(c, "tx-count", (int64_t)st->requests[p]);
+			show_add_int(c, "rx-count",
+			             (int64_t)st->indications[p]);
+		} else {
+			json_object_object_add(c, "tx-count", NULL);
+			json_object_object_add(c, "rx-count", NULL);
+		}
+		json_object_array_add(a, c);
+	}
+	json_object_object_add(o, "cos", a);
+	return o;
+}
+
 static struct json_object *show_queuing_port(const struct show_input *in,
                                              size_t i)
 {
@@ -431,6 +561,8 @@ static struct json_object *show_queuing_port(const struct show_input *in,
 	     m && pp->layout != PLAN_LAYOUT_NONE && q-- > 0;)
 		json_object_array_add(a, show_queue(m, pp, st, q));
 	json_object_object_add(o, "queue", a);
+	json_object_object_add(o, "ingress", show_ingress(in, pp, st));
+	json_object_object_add(o, "pfc-statistics", show_pfc_stats(pp, st));
 	json_object_object_add(o, "warnings", show_warnings(pp));
 	return o;
 }
@@ -502,15 +634,6 @@ static struct json_object *show_policy_map_port(const struct show_input *in,
 	}
 	json_object_object_add(o, "service-policy", sp);
 	return o;
-}
-
-static uint64_t show_sum(const uint64_t *v)
-{
-	uint64_t s = 0;
-
-	for (unsigned i = 0; i < 8; i++)
-		s += v[i];
-	return s;
 }
 
 #define SHOW_SOFT_PFC_NOTE                                                     \
@@ -665,7 +788,7 @@ static void show_ago(struct json_object *o, const char *key, double t,
 
 /* The watched no-drop queues of a port, with the watchdog's counters. */
 static struct json_object *show_wd_queues(const struct show_port_state *st,
-                                          const char **worst)
+                                          const char **worst, uint8_t *shut)
 {
 	struct json_object *a = json_object_new_array();
 
@@ -685,10 +808,17 @@ static struct json_object *show_wd_queues(const struct show_port_state *st,
 		show_add_int(o, "restores", (int64_t)s->restores);
 		show_add_int(o, "drained-packets", (int64_t)s->drained);
 		show_add_int(o, "dropped-packets", (int64_t)s->dropped);
+		/* the last storm's own (NX-OS's "Total pkts drained") */
+		show_add_int(o, "storm-drained-packets",
+		             (int64_t)s->storm_drained);
+		show_add_int(o, "storm-dropped-packets",
+		             (int64_t)s->storm_dropped);
 		show_add_int(o, "restore-backoff", 1 << s->backoff);
 		show_ago(o, "last-storm-s-ago", s->last_storm_ms, st->now_ms);
 		show_ago(o, "last-restore-s-ago", s->last_restore_ms,
 		         st->now_ms);
+		if (s->state == PFCWD_SHUTDOWN)
+			*shut |= st->wd_prios[q];
 		if (s->state == PFCWD_SHUTDOWN ||
 		    (s->state != PFCWD_MONITORED &&
 		     strcmp(*worst, pfcwd_state_name(PFCWD_SHUTDOWN))))
@@ -719,6 +849,7 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 		const struct show_port_state *st = &in->state[i];
 		struct json_object *p = json_object_new_object();
 		const char *worst = "not watched";
+		uint8_t shut = 0;
 
 		show_port_names(p, pp, st);
 		show_add_bool(p, "watch-dog", pp->watchdog);
@@ -726,11 +857,19 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 		                       show_mask_json(pp->dcb.pfc_admin));
 		show_add_bool(p, "fabric-internal", st->wd_internal);
 		if (st->wd)
-			json_object_object_add(p, "queues",
-			                       show_wd_queues(st, &worst));
+			json_object_object_add(
+			    p, "queues", show_wd_queues(st, &worst, &shut));
 		else
 			json_object_object_add(p, "queues",
 			                       json_object_new_array());
+		/* NX-OS's per-CoS flags: the priorities whose queue the
+		 * watchdog shut */
+		json_object_object_add(p, "shutdown-priorities",
+		                       show_mask_json(shut));
+		/* The multiplier of this port's times: the fabric-internal
+		 * one, 0 where none applies (NX-OS prints 0 when unset). */
+		show_add_int(p, "interface-multiplier",
+		             st->wd_internal ? w->internal_if_mult : 0);
 		show_add_str(p, "counters",
 		             pp->dcb.software ? "software" : "hardware");
 		if (st->wd && st->wd_hw_err) {
@@ -979,6 +1118,10 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 	case CTL_SHOW_FC_IF:
 		*data = show_ports(in, q->kind);
 		show_text_fc_if(*data, text);
+		break;
+	case CTL_SHOW_IF_COUNTERS:
+		*data = show_counters_json(in);
+		show_text_if_counters(*data, text);
 		break;
 	case CTL_SHOW_PFC_QUEUE:
 		*data = show_pfc_queue(in);

@@ -48,12 +48,30 @@
  *    "interface": [{"name", "alias", "watch-dog", "priorities": [..],
  *                   "counters": "software"|"hardware", "counters-error"
  *                   (a hardware port whose counters cannot be read),
- *                   "state"}]}
+ *                   "state", "shutdown-priorities": [..] (those whose
+ *                   queue is shut: NX-OS's per-CoS flags),
+ *                   "interface-multiplier", "queues": [{"qos-group",
+ *                   "priorities", "state", "storms", "restores",
+ *                   "drained-packets", "dropped-packets" (since the last
+ *                   clear), "storm-drained-packets",
+ *                   "storm-dropped-packets" (the last storm's own),
+ *                   "restore-backoff", "last-storm-s-ago",
+ *                   "last-restore-s-ago"}]}]}
  *
  * show interface priority-flow-control gives a hardware port's counters
  * with "counters": where they come from ("dcbnl", "dcbnl, ethtool
  * (mlx5)"), and per priority (detail) what the driver counts; what it
  * does not is null. Without any, "counters-reason" says why.
+ *
+ * show queuing interface gives each port, beside its egress queues
+ * ("queue"), NX-OS's ingress side: "ingress": [{"qos-group" (7 down to
+ * 0), "priorities" (its no-drop ones), "pause-buffer-size",
+ * "pause-threshold", "resume-threshold" (bytes; null for a group that
+ * is not no-drop or whose buffer nothing sets), "thresholds":
+ * "configured"|"default" (software PFC's own)|null}], and
+ * "pfc-statistics": {"tx-ppp", "rx-ppp", "cos": [{"cos", "qos-group",
+ * "pfc", "tx-pause", "rx-pause" ("active"|"inactive", null where no
+ * one reports it), "tx-count", "rx-count"}]}.
  *
  * Each port of show queuing interface, show policy-map interface and show
  * interface priority-flow-control says what it really holds:
@@ -174,6 +192,18 @@ struct show_port_state {
 	 * dropped there before roced read them (PACKET_STATISTICS). */
 	bool frames;
 	uint64_t rx_dropped;
+	/* Software PFC's transmit side (TXPOLL): the xoff/xon it pauses
+	 * and resumes at per priority (XOFF_SET: those of XOFF_CONF came
+	 * from a configured pause buffer, the others are its defaults),
+	 * and the priorities it pauses out of this port now (TX_PAUSED). */
+	bool txpoll;
+	uint8_t xoff_set, xoff_conf, tx_paused;
+	uint32_t xoff[8], xon[8];
+	/* The link's own counters (LINK_STATS, rtnetlink's): bytes and
+	 * packets each way, and the multicast the driver counted received
+	 * (most count broadcast among it; none counts multicast sent). */
+	bool link_stats;
+	uint64_t rx_bytes, rx_packets, rx_multicast, tx_bytes, tx_packets;
 };
 
 /* What the daemon counts of itself, for show metrics (times in seconds
@@ -269,6 +299,28 @@ const char *show_metrics_name(size_t i);
 /* `show version` (show_version.c). */
 struct json_object *show_version_json(const struct show_version *v);
 void show_text_version(struct json_object *data, struct strbuf *out);
+/* show_counters.c: `show interface [X] counters`, NX-OS's tables of
+ * octets and unicast, multicast and broadcast packets each way, then
+ * the pause frames each way (PFC and 802.3x together, as NX-OS's show
+ * interface counts "Rx pause"). JSON: {"interface": [{"name", "alias",
+ * "exists", "in-octets", "in-packets", "in-ucast-packets",
+ * "in-mcast-packets", "in-bcast-packets", "out-octets", "out-packets",
+ * "out-ucast-packets", "out-mcast-packets", "out-bcast-packets",
+ * "rx-pause", "tx-pause", "rx-pfc", "tx-pfc", "rx-link-pause",
+ * "tx-link-pause"}], "note"}: null where Linux does not count it. */
+struct json_object *show_counters_json(const struct show_input *in);
+void show_text_if_counters(struct json_object *data, struct strbuf *out);
+
+/* `clear qos statistics`: NX-OS resets its queuing counters, the
+ * kernel's cannot be reset. The daemon keeps what they were at the clear
+ * (BASE, a port's state as a show read it) and takes it off what a later
+ * show reads (ST): the queues' packets, bytes, drops, marks and
+ * overlimits and the PFC frames. A queue whose packets went below its
+ * base was replaced since (a new leaf counts from 0): its counters are
+ * shown as they are, and so is any other counter below its base.
+ * Depths are not counters and stay. */
+void show_base_apply(const struct show_port_state *base,
+                     struct show_port_state *st);
 
 /* The LLDP and DCBX shows (show_lldp.c): -1 for another kind. */
 int show_lldp_answer(const struct show_query *q, const struct show_input *in,

@@ -527,6 +527,91 @@ static void show_text_warnings(struct json_object *a, struct strbuf *out)
 	free(names);
 }
 
+/* A count, or "-" where there is none (NX-OS's blank in the ingress
+ * table). */
+static void show_dash(char *buf, size_t len, struct json_object *o,
+                      const char *key)
+{
+	int64_t v;
+
+	if (show_get_int(o, key, &v))
+		snprintf(buf, len, "%" PRId64, v);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* "Active"/"Inactive", n/a where nothing says. */
+static const char *show_active(struct json_object *o, const char *key)
+{
+	const char *s = show_get_str(o, key);
+
+	return !strcmp(s, "active")     ? "Active"
+	       : !strcmp(s, "inactive") ? "Inactive"
+	                                : "n/a";
+}
+
+#define SHOW_PFC_RULE                                                          \
+	"--------------------------------------------------------------------" \
+	"----------\n"
+
+/* The ingress side of a port in NX-OS's layout: the pause buffer of each
+ * no-drop qos-group, then the PFC statistics. */
+static void show_text_ingress(struct json_object *p, const char *label,
+                              struct strbuf *out)
+{
+	struct json_object *in = show_get(p, "ingress");
+	struct json_object *pfc = show_get(p, "pfc-statistics");
+	struct json_object *cos = show_get(pfc, "cos");
+	char tx[24], rx[24];
+	bool dflt = false;
+
+	strbuf_printf(out,
+	              "\nIngress Queuing for %s\n"
+	              "-----------------------------------------------------\n"
+	              "QoS-Group#                 Pause\n"
+	              "           Buff Size       Pause Th      Resume Th\n"
+	              "-----------------------------------------------------\n",
+	              label);
+	for (size_t j = 0; j < show_len(in); j++) {
+		struct json_object *g = show_at(in, j);
+		char b[24], x[24], n[24];
+		int64_t q = 0;
+
+		show_get_int(g, "qos-group", &q);
+		show_dash(b, sizeof(b), g, "pause-buffer-size");
+		show_dash(x, sizeof(x), g, "pause-threshold");
+		show_dash(n, sizeof(n), g, "resume-threshold");
+		strbuf_printf(out, "%7" PRId64 "%15s%13s%13s\n", q, b, x, n);
+		dflt |= !strcmp(show_get_str(g, "thresholds"), "default");
+	}
+	if (dflt)
+		strbuf_puts(out, "(no pause buffer configured: software PFC's "
+		                 "own thresholds, from the queue's buffer, "
+		                 "the port's speed and MTU)\n");
+	show_counter(tx, sizeof(tx), pfc, "tx-ppp");
+	show_counter(rx, sizeof(rx), pfc, "rx-ppp");
+	strbuf_printf(out,
+	              "\nPFC Statistics\n" SHOW_PFC_RULE
+	              "TxPPP:%21s,   RxPPP:%21s\n" SHOW_PFC_RULE
+	              "PFC_COS QOS_Group   TxPause             TxCount   "
+	              "RxPause             RxCount\n",
+	              tx, rx);
+	for (size_t j = 0; j < show_len(cos); j++) {
+		struct json_object *c = show_at(cos, j);
+		int64_t k = 0, g = 0;
+
+		show_get_int(c, "cos", &k);
+		show_get_int(c, "qos-group", &g);
+		show_counter(tx, sizeof(tx), c, "tx-count");
+		show_counter(rx, sizeof(rx), c, "rx-count");
+		strbuf_printf(out,
+		              "%7" PRId64 "%10" PRId64 "  %-8s%20s  %-8s%20s\n",
+		              k, g, show_active(c, "tx-pause"), tx,
+		              show_active(c, "rx-pause"), rx);
+	}
+	strbuf_puts(out, SHOW_PFC_RULE);
+}
+
 void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 {
 	struct json_object *a = show_get(data, "interface");
@@ -561,6 +646,7 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 			strbuf_puts(out, "No queuing policy in force: roced "
 			                 "leaves this port's root qdisc "
 			                 "alone.\n");
+			show_text_ingress(p, label, out);
 			continue;
 		}
 		strbuf_puts(
@@ -584,6 +670,7 @@ void show_text_queuing_if(struct json_object *data, struct strbuf *out)
 			            "on this port (see the warnings)\n");
 		for (size_t j = 0; j < show_len(qs); j++)
 			show_queue_box(show_at(qs, j), out);
+		show_text_ingress(p, label, out);
 	}
 	show_text_warnings(a, out);
 	strbuf_puts(out, "\n");
@@ -764,48 +851,125 @@ static void show_text_ago(char *buf, size_t len, struct json_object *o,
 		snprintf(buf, len, "%.1f s ago", json_object_get_double(v));
 }
 
-/* Each watched queue's watchdog state and counters. */
-static void show_text_pfc_queue_detail(struct json_object *a,
+/* A queue's state in NX-OS's words, inside the brackets of its box. */
+static const char *show_wd_state_word(const char *state)
+{
+	static const struct {
+		enum pfcwd_state state;
+		const char *word;
+	} words[] = {
+	    {PFCWD_MONITORED, "Active"},
+	    {PFCWD_WAIT_SHUTDOWN, "Wait-to-shutdown"},
+	    {PFCWD_SHUTDOWN, "Shutdown"},
+	    {PFCWD_RESTORED, "Restored"},
+	};
+	int st = pfcwd_state_parse(state);
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if ((int)words[i].state == st)
+			return words[i].word;
+	return "?";
+}
+
+/* One row of a pfc-queue box: the label right-aligned before the bar,
+ * the count right-aligned in its cell, as NX-OS draws them. */
+static void show_wd_row(const char *label, int64_t v, struct strbuf *out)
+{
+	strbuf_printf(out, "|%31s|%20" PRId64 "|\n", label, v);
+}
+
+#define SHOW_WD_RULE "+----------------------------------------------------+\n"
+
+/* NX-OS's per-interface block of `show queuing pfc-queue detail`: the
+ * port's watchdog, then per no-drop queue the boxed statistics. "Total
+ * pkts drained/dropped" are the last storm's, "Aggregate pkts dropped"
+ * every storm's since the statistics were cleared. Below each box,
+ * roced's own lines: when the last storm and restore were, and how much
+ * longer the next automatic restore waits. */
+static void show_text_pfc_queue_detail(struct json_object *data,
+                                       struct json_object *a,
                                        struct strbuf *out)
 {
+	bool forward = !strcmp(show_get_str(data, "action"), "forward");
+
 	for (size_t i = 0; i < show_len(a); i++) {
 		struct json_object *p = show_at(a, i);
 		struct json_object *qs = show_get(p, "queues");
-		const char *alias = show_get_str(p, "alias");
+		char label[96];
+		int64_t mult = 0;
 
+		/* one word, as scripts parse NX-OS's line */
+		snprintf(label, sizeof(label), "%s",
+		         show_get_str(p, "alias")[0] ? show_get_str(p, "alias")
+		                                     : show_get_str(p, "name"));
+		show_get_int(p, "interface-multiplier", &mult);
+		strbuf_printf(out,
+		              "\n%s Interface PFC watchdog: [%s]\n"
+		              "Disable-action                     : %s\n"
+		              "PFC watch-dog interface-multiplier : %" PRId64
+		              "\n",
+		              label, show_ed(show_get_bool(p, "watch-dog")),
+		              forward ? "Yes" : "No", mult);
 		for (size_t j = 0; j < show_len(qs); j++) {
 			struct json_object *q = show_at(qs, j);
 			char prios[32], storm[32], restore[32];
-			int64_t g = 0, v = 0;
+			int64_t g = 0, v = 0, dr = 0, dp = 0, backoff = 1;
 
 			show_get_int(q, "qos-group", &g);
 			show_list_text(show_get(q, "priorities"), prios,
 			               sizeof(prios));
+			strbuf_printf(
+			    out,
+			    SHOW_WD_RULE
+			    "| QOS GROUP %" PRId64 " [%s] PFC [YES] PFC-COS "
+			    "[%s]\n" SHOW_WD_RULE
+			    "|                               |  Stats  "
+			    "           |\n" SHOW_WD_RULE,
+			    g, show_wd_state_word(show_get_str(q, "state")),
+			    prios);
+			show_get_int(q, "storms", &v);
+			show_wd_row("Shutdown", v, out);
+			show_get_int(q, "restores", &v);
+			show_wd_row("Restored", v, out);
+			show_get_int(q, "storm-drained-packets", &dr);
+			show_get_int(q, "storm-dropped-packets", &dp);
+			show_wd_row("Total pkts drained", dr, out);
+			show_wd_row("Total pkts dropped", dp, out);
+			show_wd_row("Total pkts drained + dropped", dr + dp,
+			            out);
+			dr = dp = 0;
+			show_get_int(q, "drained-packets", &dr);
+			show_get_int(q, "dropped-packets", &dp);
+			show_wd_row("Aggregate pkts dropped", dr + dp, out);
+			strbuf_puts(out, SHOW_WD_RULE);
 			show_text_ago(storm, sizeof(storm), q,
 			              "last-storm-s-ago");
 			show_text_ago(restore, sizeof(restore), q,
 			              "last-restore-s-ago");
-			strbuf_printf(
-			    out,
-			    "\n%s QOS GROUP %" PRId64 " [PFC-COS %s]: %s\n",
-			    alias[0] ? alias : show_get_str(p, "name"), g,
-			    prios, show_get_str(q, "state"));
-			show_get_int(q, "storms", &v);
-			strbuf_printf(out, "  Storms detected   %" PRId64 "\n",
-			              v);
-			show_get_int(q, "restores", &v);
-			strbuf_printf(out, "  Restored          %" PRId64 "\n",
-			              v);
-			show_get_int(q, "drained-packets", &v);
-			strbuf_printf(out, "  Packets drained   %" PRId64 "\n",
-			              v);
-			show_get_int(q, "dropped-packets", &v);
-			strbuf_printf(out, "  Packets dropped   %" PRId64 "\n",
-			              v);
-			strbuf_printf(out, "  Last storm        %s\n", storm);
-			strbuf_printf(out, "  Last restore      %s\n", restore);
+			show_get_int(q, "restore-backoff", &backoff);
+			strbuf_printf(out,
+			              "Last storm %s, last restore %s, restore "
+			              "wait x%" PRId64 "\n",
+			              storm, restore, backoff);
 		}
 	}
+}
+
+/* NX-OS's per-CoS flags of the summary: CoS 7 down to 0, Y where the
+ * watchdog shut the CoS's queue, - elsewhere. */
+static void show_wd_flags(struct json_object *p, char *buf, size_t len)
+{
+	struct json_object *sh = show_get(p, "shutdown-priorities");
+	unsigned mask = 0;
+	size_t n = 0;
+
+	for (size_t j = 0; j < show_len(sh); j++)
+		mask |= 1u << (json_object_get_int(show_at(sh, j)) & 7);
+	for (int c = 7; c >= 0 && n + 2 < len; c--) {
+		buf[n++] = mask & (1u << c) ? 'Y' : '-';
+		buf[n++] = c ? ' ' : '\0';
+	}
+	buf[n < len ? n : len - 1] = '\0';
 }
 
 void show_text_pfc_queue(struct json_object *data, bool detail,
@@ -848,7 +1012,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 		strbuf_puts(out, "\n+----------------------------------------"
 		                 "------------------------+\n"
 		                 "Port                 PFC Watchdog (VL bmap)  "
-		                 "State\n"
+		                 "State (Shutdown)\n"
 		                 "+----------------------------------------"
 		                 "------------------------+\n");
 		for (size_t i = 0; i < show_len(a); i++) {
@@ -856,7 +1020,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 			struct json_object *pr = show_get(p, "priorities");
 			const char *alias = show_get_str(p, "alias");
 			unsigned bmap = 0;
-			char wd[32];
+			char wd[32], flags[20];
 
 			for (size_t j = 0; j < show_len(pr); j++)
 				bmap |=
@@ -864,14 +1028,15 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 				           7);
 			snprintf(wd, sizeof(wd), "%s ( 0x%x )",
 			         show_ed(show_get_bool(p, "watch-dog")), bmap);
+			show_wd_flags(p, flags, sizeof(flags));
 			strbuf_printf(out, "%-20s %-23s %s\n",
 			              alias[0] ? alias
 			                       : show_get_str(p, "name"),
-			              wd, show_get_str(p, "state"));
+			              wd, flags);
 		}
 	}
 	if (detail)
-		show_text_pfc_queue_detail(a, out);
+		show_text_pfc_queue_detail(data, a, out);
 	if (show_get_str(data, "note")[0])
 		strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
 }

@@ -373,6 +373,7 @@ static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
 #define H_SHOW   "Show running system information\n"
 #define H_IFNAME "Interface name (Linux name or NX-OS alias)\n"
 #define H_ETHIF  "Interface status\nEthernet interface (ethernet 1/1)\n" H_IFNAME
+#define H_IFCNT  "Octets, packets and pause frames each way\n"
 /* `interface ethernet 1/1`, `interface Ethernet1/1-4, Ethernet1/7` */
 #define H_IFMORE "More of the name or list (ethernet 1/1, Ethernet1/7)\n"
 #define H_CMAP   "Configure class-map\n"
@@ -549,6 +550,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      H_SHOW "Interface status\n" H_FC, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_FC_IF,
      "show interface [ethernet] IFNAME flowcontrol", H_SHOW H_ETHIF H_FC, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_IF_COUNTERS, CTL_WHAT_IF_COUNTERS,
+     H_SHOW "Interface status\n" H_IFCNT, NULL},
+    {CMD_M_ALL, KSHOW, CTL_WHAT_IF_COUNTERS,
+     "show interface [ethernet] IFNAME counters", H_SHOW H_ETHIF H_IFCNT, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_DCBX, CTL_WHAT_LLDP_DCBX " IFNAME",
      H_SHOW "LLDP information\nDCBX exchange\nOne interface\n" H_IFNAME, NULL},
     {CMD_M_ALL, KSHOW, CTL_WHAT_LLDP_NEIGHBORS,
@@ -584,6 +589,14 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(EXEC), KACT, "clear queuing pfc-queue",
      "clear queuing pfc-queue [interface IFNAME]",
      "Reset functions\nQueuing counters\nPFC watch-dog statistics\n"
+     "One interface\n" H_IFNAME,
+     NULL},
+    /* The queuing counters of show queuing and show policy-map
+     * interface, and the watchdog's (roced keeps a baseline: the
+     * kernel's counters cannot be reset). */
+    {M(EXEC), KACT, "clear qos statistics",
+     "clear qos statistics [interface IFNAME]",
+     "Reset functions\nQoS\nQueuing and PFC watch-dog statistics\n"
      "One interface\n" H_IFNAME,
      NULL},
     {CMD_M_ALL, KACT, "debug", "debug " SUBSYS, H_DEBUG H_SUBSYS, NULL},

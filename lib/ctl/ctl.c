@@ -138,6 +138,7 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_ROCE] = CTL_WHAT_ROCE,
     [CTL_SHOW_ROCE_FABRIC] = CTL_WHAT_ROCE_FABRIC,
     [CTL_SHOW_VERSION] = CTL_WHAT_VERSION,
+    [CTL_SHOW_IF_COUNTERS] = CTL_WHAT_IF_COUNTERS,
 };
 
 const char *ctl_show_name(enum ctl_show s)

@@ -54,7 +54,12 @@
  *        qos-group 3`: restore a queue the PFC watchdog shut.
  *   {"cmd": "pfc-queue", "op": "clear", "interface": "X" or "",
  *    "qos-group": ""}   `clear queuing pfc-queue [interface X]`: the
- *        watchdog's statistics back to 0. Both need configure.
+ *        watchdog's statistics back to 0.
+ *   {"cmd": "pfc-queue", "op": "clear-qos", "interface": "X" or "",
+ *    "qos-group": ""}   `clear qos statistics [interface X]`: the same,
+ *        and the queuing and PFC counters of show queuing interface and
+ *        show policy-map interface count from now on (roced keeps what
+ *        the kernel held as a baseline). All three need configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "...", "pid": N,
  *        "config": "FILE", "writes": N}: WRITES counts every kernel
  *        write since roced started.
@@ -130,6 +135,8 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_ROCE_FABRIC "show roce fabric"
 /* the build, the kernel and what roced found it can do */
 #define CTL_WHAT_VERSION "show version"
+/* the links' counters with their pause frames */
+#define CTL_WHAT_IF_COUNTERS "show interface counters"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -153,8 +160,9 @@ enum ctl_show {
 	CTL_SHOW_ROCE,
 	CTL_SHOW_ROCE_FABRIC,
 	CTL_SHOW_VERSION,
+	CTL_SHOW_IF_COUNTERS,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_VERSION + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_IF_COUNTERS + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */

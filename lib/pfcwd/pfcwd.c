@@ -155,8 +155,9 @@ static enum pfcwd_event pfcwd_storm(struct pfcwd_queue *q,
 	q->storms++;
 	q->last_storm_ms = now;
 	/* What drop flushes: the packets the queue holds now. */
-	if (c->action == POLICY_PFCWD_DROP)
-		q->drained += s->backlog;
+	q->storm_drained = c->action == POLICY_PFCWD_DROP ? s->backlog : 0;
+	q->storm_dropped = 0;
+	q->drained += q->storm_drained;
 	return PFCWD_EV_STORM;
 }
 
@@ -201,8 +202,10 @@ bool pfcwd_tail(struct pfcwd_queue *q, const struct pfcwd_sample *s)
 	if (!s->has_class_drops)
 		return false;
 	d = pfcwd_cdrops(q, s);
-	if (had)
+	if (had) {
 		q->dropped += d;
+		q->storm_dropped += d;
+	}
 	q->tail = false;
 	return true;
 }
@@ -254,6 +257,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 		double due;
 
 		q->dropped += cls ? d_cdrops : d_drops;
+		q->storm_dropped += cls ? d_cdrops : d_drops;
 		/* Pause still arriving: the storm goes on. Counted only
 		 * where the counter counts while the queue is shut; from the
 		 * last frame where the port dates it. */
@@ -334,10 +338,12 @@ int pfcwd_format(const struct pfcwd_queue *q, char *buf, size_t len)
 	    "state=%s shut=%.3f quiet=%.3f restored=%.3f "
 	    "backoff=%u probation=%d storms=%" PRIu64 " restores=%" PRIu64
 	    " drained=%" PRIu64 " dropped=%" PRIu64 " last-storm=%.3f "
-	    "last-restore=%.3f",
+	    "last-restore=%.3f storm-drained=%" PRIu64
+	    " storm-dropped=%" PRIu64,
 	    pfcwd_state_name(q->state), q->shut_ms, q->quiet_ms, q->restored_ms,
 	    q->backoff, q->probe_pending ? 1 : 0, q->storms, q->restores,
-	    q->drained, q->dropped, q->last_storm_ms, q->last_restore_ms);
+	    q->drained, q->dropped, q->last_storm_ms, q->last_restore_ms,
+	    q->storm_drained, q->storm_dropped);
 }
 
 static int pfcwd_parse_u64(const char *v, uint64_t *out)
@@ -413,6 +419,10 @@ int pfcwd_parse(struct pfcwd_queue *q, const char *line, double load_ms)
 			r = pfcwd_parse_u64(v, &n.drained);
 		else if (!strcmp(tok, "dropped"))
 			r = pfcwd_parse_u64(v, &n.dropped);
+		else if (!strcmp(tok, "storm-drained"))
+			r = pfcwd_parse_u64(v, &n.storm_drained);
+		else if (!strcmp(tok, "storm-dropped"))
+			r = pfcwd_parse_u64(v, &n.storm_dropped);
 		/* Unknown keys are a later roced's: skipped. */
 	}
 	if (r || st < 0)

@@ -147,6 +147,12 @@ struct pfcwd_queue {
 	uint64_t drained; /* packets flushed from the queue at a storm */
 	uint64_t dropped; /* packets dropped by the queue while shut */
 	double last_storm_ms, last_restore_ms; /* 0: never */
+	/* The same two counts for the last storm alone (the one going on,
+	 * or the last one over): its restore's log line and show's "Total
+	 * pkts drained/dropped" tell that storm, not the sum since the
+	 * statistics were cleared. A clear leaves them: they belong to the
+	 * storm, not to the statistics. */
+	uint64_t storm_drained, storm_dropped;
 };
 
 /* A queue monitored from scratch. */

@@ -135,6 +135,8 @@ show policy-map interface swp1
 show queuing interface
 show queuing interface Ethernet1/1
 show interface priority-flow-control
+show interface counters
+show interface ethernet 1/1 counters
 show queuing pfc-queue
 show queuing pfc-queue interface swp1 detail
 show lldp dcbx interface swp1

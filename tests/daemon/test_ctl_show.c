@@ -494,15 +494,17 @@ static void test_show_pfc_queue_storm(void **state)
 	assert_true(json_object_get_double(ctlt_jget(
 	                d, "interface.0.queues.0.last-storm-s-ago")) == 2.5);
 	assert_null(ctlt_jget(d, "interface.0.queues.0.last-restore-s-ago"));
+	/* NX-OS's per-CoS flags, CoS 7 down to 0 */
 	assert_non_null(strstr(strbuf_str(&text), "Enabled ( 0x8 )         "
-	                                          "shutdown"));
+	                                          "- - - - Y - - -\n"));
 	assert_non_null(
 	    strstr(strbuf_str(&text),
-	           "Ethernet1/1 QOS GROUP 3 [PFC-COS 3]: shutdown"));
-	assert_non_null(strstr(strbuf_str(&text), "Packets dropped   3590"));
-	assert_non_null(
-	    strstr(strbuf_str(&text), "Last storm        2.5 s ago"));
-	assert_non_null(strstr(strbuf_str(&text), "Last restore      never"));
+	           "| QOS GROUP 3 [Shutdown] PFC [YES] PFC-COS [3]\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "|         Aggregate pkts dropped|"
+	                       "                3630|\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "Last storm 2.5 s ago, last restore never"));
 	f->st[0].wd = false;
 	json_object_put(d);
 	strbuf_free(&text);

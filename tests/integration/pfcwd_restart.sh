@@ -97,7 +97,16 @@ python3 - "$t_tmp/show.json" <<'PY' || t_fail "show after recover: $(cat "$t_tmp
 import json, sys
 q = json.load(open(sys.argv[1]))["interface"][0]["queues"][0]
 assert q["storms"] == 1 and q["restores"] == 1 and q["state"] == "monitored", q
+# one storm: its own counts are the totals
+assert q["storm-drained-packets"] == q["drained-packets"], q
+assert q["storm-dropped-packets"] == q["dropped-packets"], q
 PY
+# NX-OS's box, its labels and the storm counted
+sh_ -c 'show queuing pfc-queue interface swp1 detail' >"$t_tmp/show.txt"
+grep -qxF '| QOS GROUP 3 [Active] PFC [YES] PFC-COS [3]' "$t_tmp/show.txt" &&
+	grep -qxF '|                       Shutdown|                   1|' "$t_tmp/show.txt" &&
+	grep -qxF '|                       Restored|                   1|' "$t_tmp/show.txt" ||
+	t_fail "pfc-queue detail: $(cat "$t_tmp/show.txt")"
 sh_ -c 'clear queuing pfc-queue interface swp1' >"$t_tmp/out" 2>&1 || t_fail "clear failed: $(cat "$t_tmp/out")"
 sh_ -c 'show queuing pfc-queue json' >"$t_tmp/show.json"
 python3 - "$t_tmp/show.json" <<'PY' || t_fail "show after clear: $(cat "$t_tmp/show.json")"

@@ -101,7 +101,10 @@ sent0=$(awk '/^sent/ {print $2}' "$t_tmp/send0")
 # Queue 3: what the watchdog dropped is what the receiver lost.
 sent26=$(awk '/^sent/ {print $2}' "$t_tmp/send26")
 got26=$(awk '/^tos 0x68/ {print $6}' "$t_tmp/recv")
-wd=$(sed -n 's/.*PFC storm over.* \([0-9]*\) packets dropped.*/\1/p' "$t_tmp/log")
+# The restore line gives the storm's own counts: drained at its start
+# plus dropped while shut.
+wd=$(sed -n 's/.*PFC storm over.* \([0-9]*\) packets drained and \([0-9]*\) dropped during the storm.*/\1 + \2/p' "$t_tmp/log")
+wd=$(($wd))
 echo "DSCP 26: sent $sent26, received $got26, the watchdog dropped $wd"
 [ $((sent26 - got26)) = "$wd" ] || t_fail "the watchdog counted $wd drops, the receiver lost $((sent26 - got26))"
 case $(leaf) in

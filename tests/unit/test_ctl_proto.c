@@ -436,14 +436,16 @@ static void test_show_names(void **state)
 		seen[s] = true;
 		/* the syntax begins with the name: one spelling; except
 		 * NX-OS's per-port forms `show interface X
-		 * priority-flow-control` and `show interface X flowcontrol`,
-		 * which hold the name's words in order around the interface */
+		 * priority-flow-control`, `show interface X flowcontrol` and
+		 * `show interface X counters`, which hold the name's words in
+		 * order around the interface */
 		if (strncmp(d->syntax, d->name, strlen(d->name))) {
 			char words[128], *save = NULL;
 			const char *at = d->syntax;
 
 			assert_true(!strcmp(d->name, CTL_WHAT_PFC_IF) ||
-			            !strcmp(d->name, CTL_WHAT_FC_IF));
+			            !strcmp(d->name, CTL_WHAT_FC_IF) ||
+			            !strcmp(d->name, CTL_WHAT_IF_COUNTERS));
 			snprintf(words, sizeof(words), "%s", d->name);
 			for (char *w = strtok_r(words, " ", &save); w;
 			     w = strtok_r(NULL, " ", &save)) {

@@ -467,6 +467,55 @@ static void test_drop_counters(void **state)
 	assert_int_equal(r.q.state, PFCWD_SHUTDOWN);
 }
 
+/* Each storm has its own counts (its restore's log line, show's "Total
+ * pkts drained/dropped"), while the totals add every storm up; a clear
+ * resets the totals and leaves the last storm's counts, which a restart
+ * keeps too. */
+static void test_storm_counts(void **state)
+{
+	struct rig r;
+	struct pfcwd_queue q2;
+	char line[512];
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	for (int i = 0; i < 3; i++) {
+		r.now += 100;
+		r.s.pause_rx += 1;
+		r.s.drops += 30;
+		r.s.backlog = 0;
+		pfcwd_poll(&r.q, &r.c, &r.s, r.now);
+	}
+	assert_int_equal(r.q.storm_drained, 40);
+	assert_int_equal(r.q.storm_dropped, 90);
+	assert_int_equal(rig_until(&r, false, PFCWD_EV_RESTORE, 50), 10);
+	/* a second storm: 40 flushed again, 7 dropped while shut */
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+	assert_int_equal(r.q.storm_drained, 40);
+	assert_int_equal(r.q.storm_dropped, 0);
+	r.now += 100;
+	r.s.pause_rx += 1;
+	r.s.drops += 7;
+	r.s.backlog = 0;
+	pfcwd_poll(&r.q, &r.c, &r.s, r.now);
+	assert_int_equal(r.q.storm_dropped, 7);
+	assert_int_equal(r.q.drained, 80);
+	assert_int_equal(r.q.dropped, 97);
+	assert_int_equal(r.q.storms, 2);
+	/* kept across a restart */
+	assert_true(pfcwd_format(&r.q, line, sizeof(line)) < (int)sizeof(line));
+	assert_int_equal(pfcwd_parse(&q2, line, r.now), 0);
+	assert_int_equal(q2.storm_drained, 40);
+	assert_int_equal(q2.storm_dropped, 7);
+	/* a clear: the totals only */
+	pfcwd_clear(&r.q);
+	assert_int_equal(r.q.dropped, 0);
+	assert_int_equal(r.q.drained, 0);
+	assert_int_equal(r.q.storm_drained, 40);
+	assert_int_equal(r.q.storm_dropped, 7);
+}
+
 /* alert: the storm is seen and logged (an event), the queue left alone. */
 static void test_alert(void **state)
 {
@@ -776,6 +825,7 @@ int main(void)
 	    cmocka_unit_test(test_quiet_from_last_pause),
 	    cmocka_unit_test(test_class_drops),
 	    cmocka_unit_test(test_restart),
+	    cmocka_unit_test(test_storm_counts),
 	    cmocka_unit_test(test_detect_below_poll),
 	    cmocka_unit_test(test_leak),
 	};
