@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "model/plan.h"
 #include "plan/compile.h"
 

@@ -22,7 +22,7 @@
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/link.h"
 #include "model/plan.h"
 #include "model/policy.h"

@@ -13,7 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "agent/qstats.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"

@@ -61,7 +61,7 @@
 #include "agent/frame.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"

@@ -12,8 +12,8 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
-#include "core/log.h"
-#include "core/rundir.h"
+#include "os/log.h"
+#include "os/rundir.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 

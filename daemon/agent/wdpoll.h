@@ -42,7 +42,7 @@
 #include "agent/hwcnt.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "nlmsg/tc_stats.h"

@@ -43,9 +43,9 @@
 
 #include "conf/conf.h"
 #include "core/daemon_int.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "core/privs.h"
-#include "core/rundir.h"
+#include "os/rundir.h"
 #include "kernel/probe.h"
 
 /* A change by others is repaired this long after it is heard of, so that

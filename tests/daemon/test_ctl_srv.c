@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "ctl/ctl_srv.h"
+#include "control/ctl_srv.h"
 
 struct fixture {
 	char dir[64];

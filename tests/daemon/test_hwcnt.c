@@ -23,7 +23,7 @@
 #include "agent/hwcnt.h"
 #include "agent/wdpoll.h"
 #include "conf/conf.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 
 /* --- the fake driver --- */
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 
 /* conf/roced.conf with a second port, swp2, on the system defaults. */
 static void load(struct policy *p)

@@ -19,7 +19,7 @@
 #include "agent/lldp_agent.h"
 #include "base/diag.h"
 #include "agent/agents.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
 #include "model/policy.h"

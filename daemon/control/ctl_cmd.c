@@ -1,7 +1,7 @@
 /* ctl_cmd: see ctl_cmd.h. ctl_srv.c has checked each request and the
  * peer's rights before it gets here.
  */
-#include "ctl/ctl_cmd.h"
+#include "control/ctl_cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,9 +16,9 @@
 
 #include "cmd/cmd.h"
 #include "conf/conf.h"
-#include "ctl/ctl_srv.h"
+#include "control/ctl_srv.h"
 #include "kernel/dcb.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "show/show.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
