@@ -12,7 +12,7 @@
  * JSON keys are lowercase words joined by '-', as in roced.conf(5).
  * Counters are integers; a counter the kernel or hardware does not offer
  * is null, never 0. The data gathering (netlink dumps, dcbnl) is the
- * caller's (ctl/ctl_cmd.c): everything here is pure, so tests build
+ * caller's (control/ctl_cmd.c): everything here is pure, so tests build
  * answers from fixed inputs.
  *
  * The policy JSON (show running-config / startup-config json):
@@ -121,7 +121,7 @@ struct show_port_state {
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */
 	/* Another process keeps changing roced's objects on the port: roced
-	 * stopped repairing them for now (core/ports.h). */
+	 * stopped repairing them for now (registry/ports.h). */
 	bool contested;
 	/* The qdisc dump (STATS) found roced's root qdisc on the link. */
 	bool roced_root;
