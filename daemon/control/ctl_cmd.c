@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_show.h"
 #include "conf/conf.h"
 #include "control/ctl_srv.h"
 #include "kernel/dcb.h"
@@ -494,6 +495,7 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;
+	struct cmd_error ce;
 	struct policy startup;
 	bool have_startup = false;
 	struct strbuf text;
@@ -501,8 +503,10 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 
 	for (size_t i = 0; i < r->nargs; i++)
 		args[i] = r->args[i];
-	if (show_query_parse(r->what, args, r->nargs, &q, err, sizeof(err)) < 0)
-		return ctl_reply_error("%s", err);
+	/* The words go through the command table's show rows, the grammar
+	 * rocesh completes with: one parser for both ends. */
+	if (cmd_show_query(r->what, args, r->nargs, &q, &ce) < 0)
+		return ctl_reply_error("%s", ce.message);
 	if (q.kind == CTL_SHOW_STARTUP_CONFIG) {
 		struct diag dg;
 

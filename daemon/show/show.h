@@ -75,6 +75,7 @@
 
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
+#include "cmd/cmd_show.h"
 #include "ctl/ctl.h"
 #include "model/plan.h"
 #include "model/policy.h"
@@ -82,27 +83,6 @@
 #include "base/strbuf.h"
 #include "nlmsg/tc_stats.h"
 
-struct show_query {
-	enum ctl_show kind;
-	bool qos_only;                /* running-config qos */
-	char name[POLICY_NAME_MAX];   /* class-map / policy-map NAME, or "" */
-	char iface[POLICY_ALIAS_MAX]; /* interface X, or "" for all */
-	bool detail;
-	/* NX-OS's narrowing words: `type qos|queuing|network-qos` (class-map,
-	 * policy-map, policy-map interface), `system` (the policy-maps
-	 * system qos attaches), `all` (running-config interface X with its
-	 * defaults written out). */
-	char type[16];
-	bool system;
-	bool all;
-};
-
-/* The request's "what" (the command's protocol name, e.g. "show queuing
- * interface") and ARGS: either the argument words alone or the whole
- * canonical line split in words (the leading command words and a
- * trailing "json" are skipped). Returns 0, or -1 with "% ..." in ERR. */
-int show_query_parse(const char *what, const char *const *args, size_t nargs,
-                     struct show_query *q, char *err, size_t errlen);
 /* Does Q look at ports (plans and kernel state)? */
 bool show_query_ports(const struct show_query *q);
 
