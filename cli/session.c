@@ -276,37 +276,21 @@ static void rocesh_print_show(struct rocesh *r, struct json_object *reply,
 		fputc('\n', r->out);
 }
 
-/* The arguments of a show command for the protocol: the tokens after the
- * command's own words (NAME, e.g. "show queuing interface"), without the
- * trailing json, which travels as its own member. */
+/* The arguments of a show command for the protocol: the canonical line
+ * in words, without the trailing json, which travels as its own member.
+ * roced parses them with the same command table, so the whole line goes:
+ * NX-OS's `show interface X priority-flow-control` has its argument
+ * between the command's own words. */
 static void rocesh_show_args(const struct cmd_parsed *p,
                              struct ctl_request *req)
 {
 	size_t end = p->argc, n = 0;
-	const char *s = p->name;
-	bool used[CMD_ARGV_MAX] = {false};
 
-	/* The command's own words are left out wherever they stand: they
-	 * lead the line, except in `show interface X priority-flow-control`,
-	 * whose name has them around the interface. */
-	while (s && *s) {
-		size_t wl = strcspn(s, " ");
-
-		for (size_t i = 0; i < p->argc; i++)
-			if (!used[i] && !(p->argmask & (1u << i)) &&
-			    strlen(p->argv[i]) == wl &&
-			    !strncmp(p->argv[i], s, wl)) {
-				used[i] = true;
-				break;
-			}
-		s = s[wl] ? s + wl + 1 : NULL;
-	}
 	if (p->json && end && !strcmp(p->argv[end - 1], "json"))
 		end--;
 	for (size_t i = 0; i < end && n < CTL_ARGS_MAX; i++)
-		if (!used[i])
-			ctl_request_set(req->args[n++], sizeof(req->args[0]),
-			                p->argv[i]);
+		ctl_request_set(req->args[n++], sizeof(req->args[0]),
+		                p->argv[i]);
 	req->nargs = n;
 }
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "model/plan.h"
 #include "plan/compile.h"
 
@@ -235,11 +235,11 @@ void agents_applied(struct agents *a)
 	 * watched; a hold just applied gets the watchdog's sample. */
 	agents_softpfc_sync(a, agents_ms());
 	wdpoll_held(&a->wd, agents_ms());
-	if (a->policy)
-		wdpoll_sync(&a->wd, a->policy, agents_ms());
-	if (a->policy && a->ports) {
-		txpoll_sync(&a->tx, a->ports, a->policy, agents_ms());
-		lpsend_sync(&a->lp, a->ports, a->policy, agents_ms());
+	if (a->synced)
+		wdpoll_sync(&a->wd, agents_ms());
+	if (a->synced && a->ports) {
+		txpoll_sync(&a->tx, a->ports, agents_ms());
+		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
 }
 
@@ -453,11 +453,11 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 	}
 	agents_lldp_sync(a, p, lm);
 	agents_softpfc_sync(a, agents_ms());
-	a->policy = p;
-	wdpoll_sync(&a->wd, p, agents_ms());
+	a->synced = true;
+	wdpoll_sync(&a->wd, agents_ms());
 	if (a->ports) {
-		txpoll_sync(&a->tx, a->ports, p, agents_ms());
-		lpsend_sync(&a->lp, a->ports, p, agents_ms());
+		txpoll_sync(&a->tx, a->ports, agents_ms());
+		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
 }
 

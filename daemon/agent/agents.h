@@ -22,7 +22,7 @@
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/link.h"
 #include "model/plan.h"
 #include "model/policy.h"
@@ -45,10 +45,10 @@ struct agents {
 	struct ports *ports; /* the daemon's registry (compile inputs) */
 	agents_reconcile_fn reconcile;
 	void *reconcile_arg;
-	/* The PFC watchdog's poller, and the policy it follows (the
-	 * daemon's running one, at a stable address). */
+	/* The PFC watchdog's poller. It and both transmit sides follow
+	 * the registry's applied plans once agents_sync() ran (SYNCED). */
 	struct wdpoll wd;
-	const struct policy *policy;
+	bool synced;
 	/* Software PFC's transmit side: pause out of the ports feeding a
 	 * congested no-drop queue. */
 	struct txpoll tx;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "agent/qstats.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "plan/classify.h"
 
 void contrib_init(struct contrib *c, const struct contrib_ops *ops, void *impl)

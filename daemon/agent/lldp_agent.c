@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "os/log.h"
 
 #define LLDP_ETH_HLEN 14
 #define LLDP_ETH_MIN  60 /* shortest frame without FCS */

@@ -14,7 +14,7 @@
 
 #include <lldpad/clif.h>
 
-#include "core/log.h"
+#include "os/log.h"
 #include "proto/lldpad_msg.h"
 
 /* lldpad's replies fit its own buffer size (MAX_CLIF_MSGBUF). */

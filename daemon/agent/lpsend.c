@@ -13,7 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "agent/qstats.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
@@ -78,24 +78,20 @@ static uint32_t lpsend_leaf_limit(const struct plan_port *pp)
 
 /* X's thresholds: the smallest pause buffer that applies to its port,
  * else the defaults for its smallest leaf. */
-static void lpsend_thresholds(struct lpsend_port *x, const struct ports_port *e,
-                              const struct policy *p)
+static void lpsend_thresholds(struct lpsend_port *x, const struct ports_port *e)
 {
-	const struct policy_iface *f = policy_find_iface(p, x->ifname);
 	uint32_t mtu = e->plan.dcb.mtu ? e->plan.dcb.mtu : 1500;
 	uint32_t buffer = lpsend_leaf_limit(&e->plan);
 
 	x->configured = false;
-	for (unsigned pr = 0; f && pr < POLICY_NPRIO; pr++) {
-		const struct policy_pause_buffer *b =
-		    policy_iface_pause_buffer(p, f, pr);
+	for (unsigned pr = 0; pr < POLICY_NPRIO; pr++) {
+		const struct plan_pause_thr *b = &e->plan.pause_thr[pr];
 
-		if (!b || !b->set ||
-		    (x->configured && b->pause_threshold >= x->t.xoff))
+		if (!b->set || (x->configured && b->xoff >= x->t.xoff))
 			continue;
 		x->configured = true;
-		x->t.xoff = b->pause_threshold;
-		x->t.xon = b->resume_threshold;
+		x->t.xoff = b->xoff;
+		x->t.xon = b->xon;
 	}
 	if (x->configured)
 		return;
@@ -133,8 +129,7 @@ static int lpsend_ifindex(const struct lpsend *l, const char *ifname)
 	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
 }
 
-void lpsend_sync(struct lpsend *l, const struct ports *r,
-                 const struct policy *p, double now)
+void lpsend_sync(struct lpsend *l, const struct ports *r, double now)
 {
 	struct lpsend_port *nv;
 	int masters[LPSEND_FEEDERS_MAX];
@@ -195,7 +190,7 @@ void lpsend_sync(struct lpsend *l, const struct ports *r,
 					    x, old->feeders[k]);
 			}
 		}
-		lpsend_thresholds(x, e, p);
+		lpsend_thresholds(x, e);
 		n++;
 	}
 	free(l->idx);

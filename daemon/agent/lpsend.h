@@ -38,7 +38,7 @@
 #include "agent/frame.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"
@@ -99,9 +99,9 @@ struct lpsend {
 
 void lpsend_init(struct lpsend *l);
 void lpsend_free(struct lpsend *l);
-/* Follow the applied plans of R and policy P. */
-void lpsend_sync(struct lpsend *l, const struct ports *r,
-                 const struct policy *p, double now);
+/* Follow the applied plans of R (senders, leaves, the pause
+ * thresholds compile put in them). */
+void lpsend_sync(struct lpsend *l, const struct ports *r, double now);
 /* Milliseconds until the next poll (-1: none). */
 int lpsend_wait(const struct lpsend *l, double now);
 void lpsend_tick(struct lpsend *l, double now);

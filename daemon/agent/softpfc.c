@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/log.h"
+#include "os/log.h"
 
 void softpfc_init(struct softpfc *s, softpfc_changed_fn changed, void *arg)
 {

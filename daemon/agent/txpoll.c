@@ -13,7 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "agent/qstats.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
@@ -123,24 +123,23 @@ static uint8_t txpoll_queues(const struct ports_port *e,
 	return queues;
 }
 
+/* X's thresholds: the applied plan's (a pause buffer of the policy, as
+ * compile resolved it), else the defaults for the queue's leaf. */
 static void txpoll_thresholds(struct txpoll_port *x, const struct ports_port *e,
-                              const struct policy *p,
                               const uint32_t limit[POLICY_NQUEUES])
 {
-	const struct policy_iface *f = policy_find_iface(p, x->ifname);
 	uint32_t mtu = e->plan.dcb.mtu ? e->plan.dcb.mtu : 1500;
 
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 		for (unsigned pr = 0; pr < POLICY_NPRIO; pr++) {
-			const struct policy_pause_buffer *b;
+			const struct plan_pause_thr *b = &e->plan.pause_thr[pr];
 
 			if (!(x->prios[q] & (1u << pr)))
 				continue;
-			b = f ? policy_iface_pause_buffer(p, f, pr) : NULL;
-			x->configured_thresholds[pr] = b && b->set;
-			if (b && b->set) {
-				x->t[pr].xoff = b->pause_threshold;
-				x->t[pr].xon = b->resume_threshold;
+			x->configured_thresholds[pr] = b->set;
+			if (b->set) {
+				x->t[pr].xoff = b->xoff;
+				x->t[pr].xon = b->xon;
 			} else {
 				pfctx_defaults(limit[q], mtu,
 				               (uint32_t)e->caps.speed_mbps,
@@ -173,8 +172,7 @@ static int txpoll_ifindex(const struct txpoll *t, const char *ifname)
 	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
 }
 
-void txpoll_sync(struct txpoll *t, const struct ports *r,
-                 const struct policy *p, double now)
+void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 {
 	struct txpoll_port *nv;
 	char(*nw)[POLICY_IFNAME_MAX];
@@ -210,7 +208,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r,
 			memcpy(x->s, old->s, sizeof(x->s));
 			x->active_ms = old->active_ms;
 		}
-		txpoll_thresholds(x, e, p, limit);
+		txpoll_thresholds(x, e, limit);
 		n++;
 	}
 	/* A port feeds another when both are in one bridge and roced has

@@ -61,7 +61,7 @@
 #include "agent/frame.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"
@@ -175,9 +175,9 @@ struct txpoll {
 
 void txpoll_init(struct txpoll *t);
 void txpoll_free(struct txpoll *t);
-/* Follow the applied plans of R and policy P. */
-void txpoll_sync(struct txpoll *t, const struct ports *r,
-                 const struct policy *p, double now);
+/* Follow the applied plans of R (their no-drop queues, software PFC's
+ * leaves, the pause thresholds compile put in them). */
+void txpoll_sync(struct txpoll *t, const struct ports *r, double now);
 int txpoll_wait(const struct txpoll *t, double now);
 void txpoll_tick(struct txpoll *t, double now);
 /* Read the backlog of the watched queues as of NOW through T->qs

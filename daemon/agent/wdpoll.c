@@ -12,18 +12,16 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
-#include "core/log.h"
-#include "core/rundir.h"
+#include "os/log.h"
+#include "os/rundir.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 
 void wdpoll_init(struct wdpoll *w)
 {
-	struct policy p;
-
 	memset(w, 0, sizeof(*w));
-	policy_init(&p); /* the NX-OS defaults, nothing to free */
-	w->cfg = p.pfcwd;
+	w->poll_ms = POLICY_PFCWD_POLL_MS;
+	w->load_action = POLICY_PFCWD_DROP;
 	qstats_init(&w->own);
 }
 
@@ -66,7 +64,8 @@ static struct wdpoll_port *wdpoll_add(struct wdpoll *w, const char *ifname)
 static void wdpoll_config(const struct wdpoll *w, const struct wdpoll_port *e,
                           struct pfcwd_config *c)
 {
-	pfcwd_config_port(&w->cfg, e->internal, e->shutdown_mult, c);
+	(void)w;
+	*c = e->cfg;
 }
 
 /* The queues of E the action applies to now: the registry's input. */
@@ -130,63 +129,68 @@ static bool wdpoll_hw_keep(void *arg, const char *ifname)
 	return e && e->hw && e->watched;
 }
 
-void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now)
+void wdpoll_sync(struct wdpoll *w, double now)
 {
+	uint32_t poll = 0;
 	bool any = false;
 
-	w->cfg = p->pfcwd;
-	/* Ports no longer configured: forgotten. */
+	/* Ports the registry no longer holds (no longer configured):
+	 * forgotten. */
 	for (size_t i = w->n; i-- > 0;)
-		if (!policy_find_iface(p, w->v[i].ifname))
+		if (!w->ports || !ports_find(w->ports, w->v[i].ifname))
 			w->v[i] = w->v[--w->n];
-	for (size_t i = 0; i < p->nifaces; i++) {
-		const struct policy_iface *f = &p->ifaces[i];
-		struct ports_port *pe =
-		    w->ports ? ports_find(w->ports, f->name) : NULL;
-		struct wdpoll_port *e = wdpoll_add(w, f->name);
+	for (size_t i = 0; w->ports && i < w->ports->n; i++) {
+		const struct ports_port *pe = &w->ports->v[i];
+		const struct plan_port *pp = &pe->plan;
 		uint8_t prios[POLICY_NQUEUES] = {0}, queues;
-		bool on = policy_iface_watchdog(p, f);
+		struct wdpoll_port *e;
 
+		/* A plan not applied yet (a port that is not there): the
+		 * state loaded at start waits for it, as it was loaded. */
+		if (!pe->applied)
+			continue;
+		e = wdpoll_add(w, pe->ifname);
 		if (!e) {
-			log_warnx("%s: PFC watchdog: out of memory", f->name);
+			log_warnx("%s: PFC watchdog: out of memory",
+			          pe->ifname);
 			continue;
 		}
-		queues = pe ? wdpoll_queues(pe, prios) : 0;
+		queues = wdpoll_queues(pe, prios);
 		/* A queue the watchdog shut, or restored on probation, stays
 		 * watched with its priorities: a storm takes an adopted
 		 * priority's PFC off a hardware port (pfc_en), and forgetting
 		 * the queue then would restore it at once. */
-		for (unsigned q = 0; pe && pe->applied && q < POLICY_NQUEUES;
-		     q++)
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			if ((e->queues & (1u << q)) &&
 			    e->q[q].state != PFCWD_MONITORED &&
 			    !(queues & (1u << q))) {
 				queues |= (uint8_t)(1u << q);
 				prios[q] = e->prios[q];
 			}
-		/* A plan not applied yet (a port that is not there): the
-		 * state loaded at start waits for it. */
-		if (pe && !pe->applied)
-			queues = e->queues;
-		else
-			memcpy(e->prios, prios, sizeof(prios));
-		e->internal = f->fabric_internal;
-		e->shutdown_mult = f->wd_shutdown_mult;
-		e->hw = pe && pe->applied && !pe->plan.dcb.software;
-		e->watched = on && queues;
+		memcpy(e->prios, prios, sizeof(prios));
+		/* The settings are the applied plan's, as compile resolved
+		 * them: a policy that was not applied changes nothing here. */
+		pfcwd_config_from_plan(&pp->wd, &e->cfg);
+		e->internal = pp->wd.internal;
+		e->hw = !pp->dcb.software;
+		e->watched = pp->watchdog && queues;
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			if (!e->watched || !(queues & (1u << q)))
 				pfcwd_init(&e->q[q]);
 		e->queues = e->watched ? queues : 0;
+		if (e->watched && e->cfg.poll_ms &&
+		    (!poll || e->cfg.poll_ms < poll))
+			poll = e->cfg.poll_ms;
 		any |= e->watched;
 		wdpoll_push(w, e);
 	}
+	w->poll_ms = poll ? poll : POLICY_PFCWD_POLL_MS;
 	if (w->hw)
 		hwcnt_sweep(w->hw, wdpoll_hw_keep, w);
 	if (!any)
 		w->next_ms = 0;
 	else if (!w->next_ms)
-		w->next_ms = now + w->cfg.poll_ms;
+		w->next_ms = now + w->poll_ms;
 }
 
 int wdpoll_wait(const struct wdpoll *w, double now)
@@ -599,9 +603,9 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	if (!poll && !(w->extra_ms && now >= w->extra_ms))
 		return;
 	if (poll) {
-		w->next_ms += w->cfg.poll_ms;
+		w->next_ms += w->poll_ms;
 		if (w->next_ms <= now) /* polls missed: skipped */
-			w->next_ms = now + w->cfg.poll_ms;
+			w->next_ms = now + w->poll_ms;
 		w->polls++;
 	}
 	/* Which queues this tick samples: all at a poll, else those due. */
@@ -844,7 +848,7 @@ int wdpoll_load(struct wdpoll *w, double now)
 		/* The registry has the queue shut from the first apply. */
 		pe = w->ports ? ports_get(w->ports, ifname) : NULL;
 		if (pe && s.state == PFCWD_SHUTDOWN &&
-		    w->cfg.action != POLICY_PFCWD_ALERT)
+		    w->load_action != POLICY_PFCWD_ALERT)
 			pe->watchdog.wd_shut |= (uint8_t)(1u << q);
 	}
 	fclose(f);

@@ -42,7 +42,7 @@
 #include "agent/hwcnt.h"
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "nlmsg/tc_stats.h"
@@ -53,7 +53,7 @@ struct wdpoll_port {
 	int ifindex;
 	bool watched;                  /* the watchdog is on for the port */
 	bool internal;                 /* fabric-internal: longer times */
-	uint32_t shutdown_mult;        /* the port's own (0: the global) */
+	struct pfcwd_config cfg;       /* its applied plan's settings */
 	uint8_t queues;                /* no-drop queues watched */
 	uint8_t prios[POLICY_NQUEUES]; /* each queue's priorities */
 	struct pfcwd_queue q[POLICY_NQUEUES];
@@ -108,9 +108,14 @@ typedef int (*wdpoll_dump_fn)(void *arg, struct nlmsghdr *req, mnl_cb_t cb,
 struct wdpoll {
 	struct wdpoll_port *v;
 	size_t n;
-	struct policy_pfcwd cfg; /* the policy's settings */
-	double next_ms;          /* the next poll; 0: not polling */
-	char path[512];          /* the state file; "" : none */
+	/* The poll's period: the shortest of the watched ports' plans. */
+	uint32_t poll_ms;
+	/* What a storm does, for the state loaded at start (before any
+	 * plan is applied): the daemon sets it from the policy it is about
+	 * to apply. */
+	enum policy_pfcwd_action load_action;
+	double next_ms; /* the next poll; 0: not polling */
+	char path[512]; /* the state file; "" : none */
 	uint64_t netns_cookie;
 	/* What the poller needs from the daemon. */
 	struct nlb *nl;
@@ -137,12 +142,14 @@ struct wdpoll {
 
 void wdpoll_init(struct wdpoll *w);
 void wdpoll_free(struct wdpoll *w);
-/* Follow policy P: which configured ports are watched (watchdog on,
- * no-drop queues in the applied plan of their registry entry), with
- * which settings. A queue no longer watched forgets its state (and is
- * no longer shut). Returns true when a port's wd_shut changed (the
- * daemon reconciles it). */
-void wdpoll_sync(struct wdpoll *w, const struct policy *p, double now);
+/* Follow the registry's applied plans: which ports are watched (the
+ * plan's watchdog on, no-drop queues in it), with the plan's settings
+ * (plan_port.wd: compile resolved them from the policy). A queue no
+ * longer watched forgets its state (and is no longer shut); a port the
+ * registry no longer holds is forgotten, and one whose plan is not
+ * applied yet keeps the state loaded for it. A port whose wd_shut
+ * changes is reconciled. */
+void wdpoll_sync(struct wdpoll *w, double now);
 /* Milliseconds until the next poll (-1: not polling). */
 int wdpoll_wait(const struct wdpoll *w, double now);
 /* Poll when due. */

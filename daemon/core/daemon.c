@@ -43,9 +43,9 @@
 
 #include "conf/conf.h"
 #include "core/daemon_int.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "core/privs.h"
-#include "core/rundir.h"
+#include "os/rundir.h"
 #include "kernel/probe.h"
 
 /* A change by others is repaired this long after it is heard of, so that
@@ -69,7 +69,7 @@ static void daemon_wd_load(struct daemon *d)
 	if (ctl_state_path(w->path, sizeof(w->path), ".pfcwd") < 0)
 		w->path[0] = '\0';
 	w->netns_cookie = d->ports.netns_cookie;
-	w->cfg = d->policy.pfcwd;
+	w->load_action = d->policy.pfcwd.action;
 	rc = wdpoll_load(w, daemon_ms());
 	if (rc == -ESTALE) {
 		log_info("%s was left by a network namespace that is gone: "
@@ -83,6 +83,10 @@ static void daemon_wd_load(struct daemon *d)
 		log_info("PFC watchdog: %d queue%s in storm or on probation "
 		         "(%s)",
 		         rc, rc == 1 ? "" : "s", w->path);
+	/* The registry follows the running policy: the state of a port it
+	 * no longer configures is dropped with the port's entry (the
+	 * watchdog forgets what the registry does not hold). */
+	ports_prune(&d->ports, &d->policy);
 }
 
 /* Port IFNAME's inputs changed (an agent's): reconcile it after this

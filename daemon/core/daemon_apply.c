@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "plan/plan_text.h"
 #include "plan/plan_warn.h"
 

@@ -12,10 +12,10 @@
 #include "base/diag.h"
 #include "core/daemon.h"
 #include "core/mfile.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "core/svc.h"
-#include "ctl/ctl_cmd.h"
-#include "ctl/ctl_srv.h"
+#include "control/ctl_cmd.h"
+#include "control/ctl_srv.h"
 #include "kernel/engine.h"
 #include "model/policy.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
-#include "core/log.h"
+#include "os/log.h"
 
 void mfile_init(struct mfile *m)
 {

@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ctl/ctl_cmd.h"
+#include "control/ctl_cmd.h"
 #include "model/policy.h"
 
 struct mfile {

@@ -16,8 +16,8 @@
 #include <systemd/sd-daemon.h>
 
 #include "ctl/ctl.h"
-#include "core/log.h"
-#include "core/rundir.h"
+#include "os/log.h"
+#include "os/rundir.h"
 
 void svc_init(struct svc *s)
 {

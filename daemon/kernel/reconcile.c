@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/log.h"
+#include "os/log.h"
 
 static double rc_ms(void)
 {

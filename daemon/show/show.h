@@ -12,7 +12,7 @@
  * JSON keys are lowercase words joined by '-', as in roced.conf(5).
  * Counters are integers; a counter the kernel or hardware does not offer
  * is null, never 0. The data gathering (netlink dumps, dcbnl) is the
- * caller's (ctl/ctl_cmd.c): everything here is pure, so tests build
+ * caller's (control/ctl_cmd.c): everything here is pure, so tests build
  * answers from fixed inputs.
  *
  * The policy JSON (show running-config / startup-config json):
@@ -93,6 +93,7 @@
 
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
+#include "cmd/cmd_show.h"
 #include "ctl/ctl.h"
 #include "model/caps.h"
 #include "model/plan.h"
@@ -101,27 +102,6 @@
 #include "base/strbuf.h"
 #include "nlmsg/tc_stats.h"
 
-struct show_query {
-	enum ctl_show kind;
-	bool qos_only;                /* running-config qos */
-	char name[POLICY_NAME_MAX];   /* class-map / policy-map NAME, or "" */
-	char iface[POLICY_ALIAS_MAX]; /* interface X, or "" for all */
-	bool detail;
-	/* NX-OS's narrowing words: `type qos|queuing|network-qos` (class-map,
-	 * policy-map, policy-map interface), `system` (the policy-maps
-	 * system qos attaches), `all` (running-config interface X with its
-	 * defaults written out). */
-	char type[16];
-	bool system;
-	bool all;
-};
-
-/* The request's "what" (the command's protocol name, e.g. "show queuing
- * interface") and ARGS: either the argument words alone or the whole
- * canonical line split in words (the leading command words and a
- * trailing "json" are skipped). Returns 0, or -1 with "% ..." in ERR. */
-int show_query_parse(const char *what, const char *const *args, size_t nargs,
-                     struct show_query *q, char *err, size_t errlen);
 /* Does Q look at ports (plans and kernel state)? */
 bool show_query_ports(const struct show_query *q);
 
@@ -140,7 +120,7 @@ struct show_port_state {
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */
 	/* Another process keeps changing roced's objects on the port: roced
-	 * stopped repairing them for now (core/ports.h). */
+	 * stopped repairing them for now (registry/ports.h). */
 	bool contested;
 	/* The qdisc dump (STATS) found roced's root qdisc on the link. */
 	bool roced_root;

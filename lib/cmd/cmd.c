@@ -90,6 +90,7 @@ static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
 		memcpy(out->store + off, canon, len + 1);
 		out->argv[i] = out->store + off;
 		out->pos[i] = w->pos[i];
+		out->tok[i] = (unsigned char)n->type;
 		off += len + 1;
 		coff += (size_t)snprintf(
 		    out->canon + coff,

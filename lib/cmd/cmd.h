@@ -132,6 +132,9 @@ struct cmd_parsed {
 	/* For cmd_exec and the shell, not part of the protocol: */
 	size_t pos[CMD_ARGV_MAX]; /* byte offset of argv[i] in the line */
 	uint32_t argmask;         /* bit i: argv[i] is an argument */
+	/* The kind of token argv[i] matched (cmd_int.h's enum cmd_tok):
+	 * what a show's word fills in its query (cmd_show.h). */
+	unsigned char tok[CMD_ARGV_MAX];
 	/* The mode whose command matched and its depth: CTX's own mode, or
 	 * an enclosing one, since NX-OS leaves submodes for a command only
 	 * an enclosing mode knows (that is how pasted configs work). */

@@ -3,6 +3,7 @@
  * running-config printer (cmd_running.c) share.
  *
  * The files use each other in one direction only, top to bottom:
+ *   cmd_show.c     a show line's words -> the query roced answers
  *   cmd.c          parse, ?, TAB, exec: runs the NX-OS table on the engine
  *   cmd_graph.c    the engine: any struct cmd_table's syntax -> graphs
  *   cmd_nxos.c     the NX-OS table (struct cmd_table cmd_nxos) and the

@@ -1,7 +1,7 @@
 /* ctl: the control protocol's pure parts (see ctl.h): where the socket
  * lives, the names of the show commands, strict request parsing and its
  * inverse, the encoder, and who may configure. The socket server itself
- * is daemon/ctl/ctl_srv.c, the client cli/client.c.
+ * is daemon/control/ctl_srv.c, the client cli/client.c.
  */
 #include "ctl/ctl.h"
 

@@ -21,7 +21,12 @@
  *        "pos": N} and nothing changes. Needs the configure right.
  *   {"cmd": "show", "what": "NAME", "args": ["..."], "json": bool}
  *        NAME is cmd_parsed.name of a show command ("show running-config",
- *        "show queuing interface", ...), ARGS its canonical arguments.
+ *        "show queuing interface", ...). ARGS is the whole line in
+ *        words (rocesh sends its canonical line: ARGS begin with "show")
+ *        or the words that follow NAME's. roced parses that line with
+ *        the command table rocesh uses (lib/cmd/cmd_show.h), so a
+ *        script's request meets the same grammar and errors; the row
+ *        the line matches decides the answer.
  *        Reply {"ok": true, "data": {...}} where DATA is the structured
  *        answer (what `json` prints), and "text": "..." with the NX-OS
  *        style rendering, produced by the same code path.

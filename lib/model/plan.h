@@ -281,6 +281,29 @@ struct plan_dcb {
 	/* --- end of link pause --- */
 };
 
+/* The PFC watchdog's settings for one port, as compile resolves them
+ * from the global watch-dog settings and the port's own (a
+ * fabric-internal port's multiplier, the poll's default): the poller
+ * follows these, the applied plan's, and never the policy, so a
+ * candidate that was not applied does not change what it watches.
+ * Times in ms; a restore time of 0 means none. */
+struct plan_wd {
+	uint32_t poll_ms;
+	uint32_t detect_ms; /* poll x shutdown-multiplier (x internal) */
+	uint32_t auto_restore_ms;
+	uint32_t fixed_restore_ms;
+	enum policy_pfcwd_action action;
+	bool internal; /* fabric-internal: the times carry its multiplier */
+};
+
+/* Where software PFC and link pause pause a priority's sender (XOFF,
+ * bytes queued) and let it go (XON), when a pause buffer of the policy
+ * gives them (SET); else the agents derive them from the leaf. */
+struct plan_pause_thr {
+	bool set;
+	uint32_t xoff, xon;
+};
+
 struct plan_port {
 	char ifname[POLICY_IFNAME_MAX];
 	char alias[POLICY_ALIAS_MAX];
@@ -289,6 +312,9 @@ struct plan_port {
 	enum policy_pfc_mode pfc_mode;
 	bool pfc_awaiting_dcbx; /* mode auto and no DCBX agreement yet */
 	bool watchdog;
+	struct plan_wd wd; /* the watchdog's settings, with WATCHDOG */
+	/* Each priority's pause thresholds (software PFC, link pause). */
+	struct plan_pause_thr pause_thr[POLICY_NPRIO];
 	bool qdisc_takeover; /* may replace a foreign root qdisc */
 	/* Observed ports only: clsact also carries filters that are not
 	 * roced's, so roced must not delete it. */

@@ -28,28 +28,12 @@ int pfcwd_state_parse(const char *s)
 	return -1;
 }
 
-void pfcwd_config_from_policy(const struct policy_pfcwd *w, bool internal,
-                              struct pfcwd_config *c)
+void pfcwd_config_from_plan(const struct plan_wd *w, struct pfcwd_config *c)
 {
-	pfcwd_config_port(w, internal, 0, c);
-}
-
-void pfcwd_config_port(const struct policy_pfcwd *w, bool internal,
-                       uint32_t shutdown_mult, struct pfcwd_config *c)
-{
-	uint32_t m = internal && w->internal_if_mult ? w->internal_if_mult : 1;
-
-	if (!shutdown_mult)
-		shutdown_mult = w->shutdown_mult;
-	c->poll_ms = w->poll_ms ? w->poll_ms : POLICY_PFCWD_POLL_MS;
-	c->detect_ms = c->poll_ms * shutdown_mult * m;
-	/* The config check refuses a detection time below the poll
-	 * (sonic-buildimage#27865); a policy that was not checked still
-	 * never detects on less than one whole poll. */
-	if (c->detect_ms < c->poll_ms)
-		c->detect_ms = c->poll_ms;
-	c->auto_restore_ms = c->poll_ms * w->auto_restore_mult * m;
-	c->fixed_restore_ms = c->poll_ms * w->fixed_restore_mult * m;
+	c->poll_ms = w->poll_ms;
+	c->detect_ms = w->detect_ms;
+	c->auto_restore_ms = w->auto_restore_ms;
+	c->fixed_restore_ms = w->fixed_restore_ms;
 	c->action = w->action;
 }
 

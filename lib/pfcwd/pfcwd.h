@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/plan.h"
 #include "model/policy.h"
 
 enum pfcwd_state {
@@ -80,16 +81,10 @@ struct pfcwd_config {
 	enum policy_pfcwd_action action;
 };
 
-/* The settings of W for a port; INTERNAL (a fabric-internal port)
- * multiplies detection and restore times by internal-interface-multiplier:
- * pause legitimately lasts longer inside a fabric. */
-void pfcwd_config_from_policy(const struct policy_pfcwd *w, bool internal,
-                              struct pfcwd_config *c);
-/* The same for a port with its own shutdown-multiplier SHUTDOWN_MULT
- * (0: the global one of W), which replaces W's; internal-interface-
- * multiplier still multiplies it on a fabric-internal port. */
-void pfcwd_config_port(const struct policy_pfcwd *w, bool internal,
-                       uint32_t shutdown_mult, struct pfcwd_config *c);
+/* The settings of a port's applied plan (compile resolved them: a
+ * fabric-internal port's times carry internal-interface-multiplier, as
+ * pause legitimately lasts longer inside a fabric). */
+void pfcwd_config_from_plan(const struct plan_wd *w, struct pfcwd_config *c);
 
 /* One poll's reading of a queue's counters. Counters are cumulative (they
  * only grow; one that went back, a port replaced or a counter cleared, is

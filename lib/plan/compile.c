@@ -297,6 +297,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	/* A port without an interface block runs NX-OS's default mode. */
 	pp->pfc_mode = c.iface ? c.iface->pfc_mode : POLICY_PFC_AUTO;
 	pp->watchdog = policy_iface_watchdog(p, c.iface);
+	compile_pfc_agents(&c);
 	pp->qdisc_takeover = c.iface && c.iface->qdisc_takeover;
 	pp->dcb.software = !pp->caps.hw_dcb;
 	/* Link pause: what `flowcontrol` says, on or off, once it says

@@ -112,6 +112,11 @@ void compile_pfc_refuse(struct compile_ctx *c);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */
 void compile_pfc_dcb(struct compile_ctx *c);
+/* What the agents beside the path follow, into C's port: the
+ * watchdog's settings (plan_port.wd) and each priority's pause
+ * thresholds (plan_port.pause_thr), from the policy's global and
+ * interface settings. */
+void compile_pfc_agents(struct compile_ctx *c);
 /* The no-drop queues of C's port that software PFC holds one at a time
  * and that ets would serve round-robin (bandwidth-sharing, not strict):
  * while one is held, an ets root stops the other sharing queues too, so

@@ -359,6 +359,44 @@ void compile_pfc_dcb(struct compile_ctx *c)
 			d->pfc_en &= (uint8_t) ~(1u << p);
 }
 
+void compile_pfc_agents(struct compile_ctx *c)
+{
+	const struct policy_pfcwd *w = &c->p->pfcwd;
+	struct plan_wd *wd = &c->pp->wd;
+	bool internal = c->iface && c->iface->fabric_internal;
+	uint32_t m = internal && w->internal_if_mult ? w->internal_if_mult : 1;
+
+	wd->internal = internal;
+	/* A port's own shutdown-multiplier replaces the global one;
+	 * internal-interface-multiplier still multiplies it. */
+	uint32_t sm = c->iface && c->iface->wd_shutdown_mult
+	                  ? c->iface->wd_shutdown_mult
+	                  : w->shutdown_mult;
+
+	wd->poll_ms = w->poll_ms ? w->poll_ms : POLICY_PFCWD_POLL_MS;
+	wd->detect_ms = wd->poll_ms * sm * m;
+	/* The config check refuses a detection time below the poll
+	 * (sonic-buildimage#27865); a policy that was not checked still
+	 * never detects on less than one whole poll. */
+	if (wd->detect_ms < wd->poll_ms)
+		wd->detect_ms = wd->poll_ms;
+	wd->auto_restore_ms = wd->poll_ms * w->auto_restore_mult * m;
+	wd->fixed_restore_ms = wd->poll_ms * w->fixed_restore_mult * m;
+	wd->action = w->action;
+	/* A port without an interface block has no pause buffer of its
+	 * own to take: the agents derive its thresholds. */
+	for (unsigned pr = 0; c->iface && pr < POLICY_NPRIO; pr++) {
+		const struct policy_pause_buffer *b =
+		    policy_iface_pause_buffer(c->p, c->iface, pr);
+
+		if (!b || !b->set)
+			continue;
+		c->pp->pause_thr[pr].set = true;
+		c->pp->pause_thr[pr].xoff = b->pause_threshold;
+		c->pp->pause_thr[pr].xon = b->resume_threshold;
+	}
+}
+
 void compile_pfc_refuse(struct compile_ctx *c)
 {
 	struct plan_port *pp = c->pp;

@@ -27,7 +27,7 @@
 #include "agent/qstats.h"
 #include "agent/softpfc.h"
 #include "conf/conf.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "kernel/reconcile.h"
 #include "model/plan.h"
 #include "plan/classify.h"

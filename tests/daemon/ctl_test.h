@@ -7,7 +7,7 @@
 #include <json-c/json.h>
 
 #include "base/strbuf.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "ctl/ctl.h"
 #include "plan/compile.h"
 #include "show/show.h"

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "ctl/ctl_cmd.h"
+#include "control/ctl_cmd.h"
 #include "ctl_test.h"
 
 #define ASSERT_REFUSED(json, words)                                            \

@@ -1,4 +1,4 @@
-/* Tests for daemon/ctl/ctl_srv.c's client slots on a socket in a
+/* Tests for daemon/control/ctl_srv.c's client slots on a socket in a
  * temporary directory (no root needed): idle clients are closed after the
  * idle time, a refused client is told why in answer to its request, and a
  * client that hangs up frees its slot for the next one at once. */
@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "ctl/ctl_srv.h"
+#include "control/ctl_srv.h"
 
 struct fixture {
 	char dir[64];

@@ -23,7 +23,7 @@
 #include "agent/hwcnt.h"
 #include "agent/wdpoll.h"
 #include "conf/conf.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 
 /* --- the fake driver --- */
 
@@ -240,7 +240,7 @@ static const struct plan_port *rig_apply(struct rig *g)
 	assert_non_null(e);
 	assert_true(e->applied);
 	g->f.raw.pfc_en = e->plan.dcb.pfc_en;
-	wdpoll_sync(&g->w, &g->p, g->now);
+	wdpoll_sync(&g->w, g->now);
 	return &e->plan;
 }
 
@@ -285,7 +285,7 @@ static void rig_free(struct rig *g)
  * none. */
 static void rig_poll(struct rig *g, bool storm)
 {
-	g->now += g->w.cfg.poll_ms;
+	g->now += g->w.poll_ms;
 	if (storm) {
 		g->f.raw.indications[3] += 1000;
 		g->t.qlen = 40;
@@ -434,8 +434,7 @@ static void test_storm_not_live(void **state)
 	assert_int_equal(e->q[3].state, PFCWD_RESTORED);
 	assert_true(e->q[3].probe);
 	assert_false(hwcnt_find(&g.h, "lo")->live & (1u << 3));
-	assert_true(g.now - shut >=
-	            g.w.cfg.poll_ms * g.p.pfcwd.auto_restore_mult);
+	assert_true(g.now - shut >= g.w.poll_ms * g.p.pfcwd.auto_restore_mult);
 	pp = rig_apply(&g);
 	assert_true(pp->dcb.pfc_en & (1u << 3));
 	/* PFC back on: the storm is seen again, on probation. */
@@ -496,7 +495,7 @@ static void test_adopted(void **state)
 	pe = ports_find(&g.r, "lo");
 	pe->plan.dcb.pfc_admin = 0;
 	pe->plan.dcb.pfc_en = 1u << 3;
-	wdpoll_sync(&g.w, &g.p, g.now);
+	wdpoll_sync(&g.w, g.now);
 	e = rig_port(&g);
 	assert_true(e->watched);
 	assert_true(e->queues & (1u << 3));
@@ -509,17 +508,56 @@ static void test_adopted(void **state)
 	/* The storm's reconcile takes the adopted priority's PFC off. */
 	pe = ports_find(&g.r, "lo");
 	pe->plan.dcb.pfc_en = 0;
-	wdpoll_sync(&g.w, &g.p, g.now);
+	wdpoll_sync(&g.w, g.now);
 	e = rig_port(&g);
 	assert_true(e->queues & (1u << 3));
 	assert_int_equal(e->q[3].state, PFCWD_SHUTDOWN);
 	assert_int_equal(pe->watchdog.wd_shut, 1u << 3);
 	/* Neither configured nor running, and not shut: not watched. */
 	pfcwd_init(&e->q[3]);
-	wdpoll_sync(&g.w, &g.p, g.now);
+	wdpoll_sync(&g.w, g.now);
 	e = rig_port(&g);
 	assert_false(e->queues & (1u << 3));
 	assert_false(e->watched);
+	rig_free(&g);
+}
+
+/* The poller follows the applied plan, never the policy: a policy that
+ * changed but was not applied (a commit that failed leaves its
+ * candidate so) moves nothing, and the times are those compile resolved
+ * (a fabric-internal port's carry internal-interface-multiplier). Once
+ * the change is applied, the poller follows it. */
+static void test_follows_plan(void **state)
+{
+	struct rig g;
+	struct wdpoll_port *e;
+	uint32_t poll, detect;
+
+	(void)state;
+	rig_init(&g);
+	g.p.ifaces[0].fabric_internal = true;
+	rig_apply(&g);
+	poll = g.p.pfcwd.poll_ms ? g.p.pfcwd.poll_ms : POLICY_PFCWD_POLL_MS;
+	detect = poll * g.p.pfcwd.shutdown_mult * g.p.pfcwd.internal_if_mult;
+	e = rig_port(&g);
+	assert_true(e->watched);
+	assert_true(e->internal);
+	assert_int_equal(e->cfg.detect_ms, detect);
+	assert_int_equal(g.w.poll_ms, poll);
+	/* Changed, not applied: the plan's settings stay. */
+	g.p.pfcwd.enabled = false;
+	g.p.pfcwd.shutdown_mult = 50;
+	g.p.pfcwd.poll_ms = 500;
+	g.p.ifaces[0].fabric_internal = false;
+	wdpoll_sync(&g.w, g.now);
+	e = rig_port(&g);
+	assert_true(e->watched);
+	assert_true(e->internal);
+	assert_int_equal(e->cfg.detect_ms, detect);
+	assert_int_equal(g.w.poll_ms, poll);
+	/* Applied: the watchdog is off on the port. */
+	rig_apply(&g);
+	assert_false(wdpoll_find(&g.w, "lo")->watched);
 	rig_free(&g);
 }
 
@@ -533,6 +571,7 @@ int main(void)
 	    cmocka_unit_test(test_port_multiplier),
 	    cmocka_unit_test(test_no_storm),
 	    cmocka_unit_test(test_adopted),
+	    cmocka_unit_test(test_follows_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/names.h"
-#include "core/log.h"
+#include "os/log.h"
 
 static void test_names(void **state)
 {

@@ -23,7 +23,7 @@ static void lp_init(struct rig *g, struct lpsend *l)
 	l->contrib = &g->ct;
 	l->ports = &g->r;
 	l->master_fn = rig_master;
-	lpsend_sync(l, &g->r, &g->p, g->now);
+	lpsend_sync(l, &g->r, g->now);
 }
 
 static void tick(struct rig *g, struct lpsend *l, double ms)

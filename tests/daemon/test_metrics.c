@@ -32,6 +32,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "cmd/cmd_show.h"
 #include "base/escape.h"
 #include "base/prom.h"
 #include "core/mfile.h"
@@ -492,19 +493,17 @@ static void test_metrics_query(void **state)
 {
 	struct show_query q;
 	const char *args[] = {"show", "metrics", "json"};
-	const char *bad[] = {"swp1"};
-	char err[128];
+	const char *bad[] = {"show", "metrics", "swp1"};
+	struct cmd_error err;
 
 	(void)state;
 	assert_int_equal(ctl_show_parse(CTL_WHAT_METRICS), CTL_SHOW_METRICS);
-	assert_int_equal(
-	    show_query_parse(CTL_WHAT_METRICS, args, 3, &q, err, sizeof(err)),
-	    0);
+	assert_int_equal(cmd_show_query(CTL_WHAT_METRICS, args, 3, &q, &err),
+	                 0);
 	assert_int_equal(q.kind, CTL_SHOW_METRICS);
-	assert_int_equal(
-	    show_query_parse(CTL_WHAT_METRICS, bad, 1, &q, err, sizeof(err)),
-	    -1);
-	assert_string_equal(err, "% Invalid argument 'swp1' for show metrics");
+	assert_int_equal(cmd_show_query(CTL_WHAT_METRICS, bad, 3, &q, &err),
+	                 -1);
+	assert_non_null(strstr(err.message, "Invalid"));
 }
 
 static void test_prom_values(void **state)

@@ -1,4 +1,4 @@
-/* Tests for daemon/core/ports.c, the port registry: the compile inputs it
+/* Tests for daemon/registry/ports.c, the port registry: the compile inputs it
  * builds, compile errors at their FILE:LINE, the applied plan and the
  * reason a port is not programmed. No kernel state: the capabilities are
  * a preset (or probed for ports that do not exist) and the apply results
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 
 /* conf/roced.conf with a second port, swp2, on the system defaults. */
 static void load(struct policy *p)

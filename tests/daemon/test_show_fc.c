@@ -43,7 +43,9 @@ static void test_show_fc(void **state)
 	struct plan pl;
 	struct diag dg;
 	char err[128];
-	const char *args[] = {"ethernet", "1/1", "flowcontrol"};
+	const char *args[] = {"show", "interface", "ethernet", "1/1",
+	                      "flowcontrol"};
+	struct cmd_error ce;
 
 	(void)state;
 	diag_init(&dg, "roced.conf");
@@ -80,8 +82,7 @@ static void test_show_fc(void **state)
 
 	/* NX-OS's per-port spelling names the port. */
 	memset(&q, 0, sizeof(q));
-	assert_int_equal(
-	    show_query_parse(CTL_WHAT_FC_IF, args, 3, &q, err, sizeof(err)), 0);
+	assert_int_equal(cmd_show_query(CTL_WHAT_FC_IF, args, 5, &q, &ce), 0);
 	assert_string_equal(q.iface, "Ethernet1/1");
 	assert_int_equal(q.kind, CTL_SHOW_FC_IF);
 	assert_true(show_query_ports(&q));

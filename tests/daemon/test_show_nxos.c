@@ -21,6 +21,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "cmd/cmd_show.h"
 #include "ctl/ctl.h"
 #include "show/show.h"
 #include "ctl_test.h"
@@ -167,18 +168,17 @@ static void test_counters(void **state)
 	struct show_query q;
 	struct json_object *d;
 	struct strbuf text;
-	char err[128];
-	const char *args[] = {"ethernet", "1/1", "counters"};
-	const char *all[] = {"counters"};
+	const char *args[] = {"show", "interface", "ethernet", "1/1",
+	                      "counters"};
+	const char *all[] = {"show", "interface", "counters"};
+	struct cmd_error err;
 
 	memset(&q, 0, sizeof(q));
-	assert_int_equal(show_query_parse(CTL_WHAT_IF_COUNTERS, args, 3, &q,
-	                                  err, sizeof(err)),
-	                 0);
+	assert_int_equal(
+	    cmd_show_query(CTL_WHAT_IF_COUNTERS, args, 5, &q, &err), 0);
 	assert_string_equal(q.iface, "Ethernet1/1");
 	assert_true(show_query_ports(&q));
-	assert_int_equal(show_query_parse(CTL_WHAT_IF_COUNTERS, all, 1, &q, err,
-	                                  sizeof(err)),
+	assert_int_equal(cmd_show_query(CTL_WHAT_IF_COUNTERS, all, 3, &q, &err),
 	                 0);
 	assert_string_equal(q.iface, "");
 	st->link_stats = true;

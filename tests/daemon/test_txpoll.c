@@ -33,7 +33,7 @@ static void tx_init(struct rig *g, struct txpoll *t)
 	t->contrib = &g->ct;
 	t->ports = &g->r;
 	t->master_fn = rig_master;
-	txpoll_sync(t, &g->r, &g->p, g->now);
+	txpoll_sync(t, &g->r, g->now);
 }
 
 /* One poll at NOW + MS. */

@@ -6,7 +6,8 @@
 #   - lib/ and daemon/ hold no source file outside a subsystem folder;
 #   - every quoted include in lib/, daemon/ and cli/ names its folder;
 #   - lib/'s folders depend on each other one way only (the table below),
-#     and lib/ never includes daemon/ or cli/;
+#     and lib/ never includes daemon/ or cli/; daemon/'s folders stand in
+#     one order, bottom to top, and no daemon/ folder shares a lib/ name;
 #   - lib/ is pure: no sockets, no logging;
 #   - libnl is used by daemon/kernel/link.c alone;
 #   - no two source files use each other's symbols, directly or round a
@@ -47,8 +48,14 @@ flat=$(printf '%s\n' "$files" | grep -E '^(lib|daemon)/[^/]+\.[ch]$' || true)
 bare=$(search -nE '^#include "[^/"]+"' -- 'lib/*.[ch]' 'daemon/*.[ch]' || true)
 [ -z "$bare" ] || fail "includes without their folder: $bare"
 
-# 4. lib/'s folder order: a folder may include itself and those listed.
-order='base:
+# 4. The folders' order, lib/'s and daemon/'s, in one pass over every
+# quoted include of both. In lib/ a folder may include itself and those
+# its row lists. daemon/'s folders stand in one line, bottom first: a
+# folder may include itself, those before it, and any folder of lib/.
+# (There are no exemptions; a declaration that two folders want moves to
+# the lower one.) lib/ and daemon/ share one include path, so no daemon/
+# folder may take a name lib/ uses: "base/log.h" would find lib/base.
+lib_order='base:
 model:base
 ctl:base
 conf:base model
@@ -57,29 +64,53 @@ plan:base model nlmsg proto
 proto:base model
 pfcwd:base model
 cmd:base model conf ctl plan'
-for f in $(printf '%s\n' "$files" | grep -E '^lib/[^/]+/' | cut -d/ -f2 | sort -u); do
-	printf '%s\n' "$order" | grep -q "^$f:" ||
-		fail "lib/$f is not in this test's folder order"
+daemon_order='os kernel registry agent show control core'
+dirs=$(printf '%s\n' "$files" | grep -E '^(lib|daemon)/[^/]+/' | cut -d/ -f1,2 | sort -u)
+for d in $dirs; do
+	f=${d#*/}
+	case $d in
+	lib/*)
+		printf '%s\n' "$lib_order" | grep -q "^$f:" ||
+			fail "$d is not in this test's folder order" ;;
+	daemon/*)
+		case " $daemon_order " in
+		*" $f "*) ;;
+		*) fail "$d is not in this test's folder order" ;;
+		esac
+		! printf '%s\n' "$dirs" | grep -qx "lib/$f" ||
+			fail "$d has the name of lib/$f: one include path serves both" ;;
+	esac
 done
-wrong=$(search -nE '^#include "[a-z_]+/' -- 'lib/*.[ch]' |
-	awk -v order="$order" '
+wrong=$(search -nE '^#include "[a-z_]+/' -- 'lib/*.[ch]' 'daemon/*.[ch]' |
+	awk -v lorder="$lib_order" -v dorder="$daemon_order" '
 	BEGIN {
-		n = split(order, rows, "\n")
+		n = split(lorder, rows, "\n")
 		for (i = 1; i <= n; i++) {
 			split(rows[i], kv, ":")
 			ok[kv[1]] = " " kv[1] " " kv[2] " "
 		}
+		n = split(dorder, seq, " ")
+		for (i = 1; i <= n; i++)
+			rank[seq[i]] = i
 	}
 	{
-		split($0, path, "/")          # lib, DIR, file:LINE:#include "INC
+		split($0, path, "/")          # TOP, DIR, file:LINE:#include "INC
+		top = path[1]
 		dir = path[2]
 		inc = $0
 		sub(/^[^"]*"/, "", inc)
 		sub(/\/.*/, "", inc)
-		if (dir in ok && index(ok[dir], " " inc " ") == 0)
-			printf "%s (lib/%s may include only:%s)\n", $0, dir, substr(ok[dir], length(dir) + 2)
+		if (top == "lib") {
+			if (dir in ok && index(ok[dir], " " inc " ") == 0)
+				printf "%s (lib/%s may include only:%s)\n", $0, dir, substr(ok[dir], length(dir) + 2)
+		} else if (dir in rank && !(inc in ok)) {
+			if (!(inc in rank))
+				printf "%s (no folder %s in lib/ or daemon/)\n", $0, inc
+			else if (rank[inc] > rank[dir])
+				printf "%s (daemon/%s is below daemon/%s: %s)\n", $0, dir, inc, dorder
+		}
 	}' || true)
-[ -z "$wrong" ] || fail "includes against lib/'s folder order: $wrong"
+[ -z "$wrong" ] || fail "includes against the folders' order: $wrong"
 
 # 5. lib/ is pure: no sockets, no logging.
 impure=$(search -nE '\b(socket|bind|connect|sendmsg|recvmsg|sendto|recvfrom|syslog|log_(warn|warnx|info|debug))\(' -- 'lib/*.c' || true)

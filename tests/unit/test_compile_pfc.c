@@ -937,6 +937,82 @@ static void test_unhold(void **state)
 	policy_free(&p);
 }
 
+/* What the agents beside the path follow comes with the plan, as
+ * compile resolved it from the policy: the watchdog's times (the poll's
+ * default where the policy has none, a fabric-internal port's
+ * multiplier, a detection time never under one poll) and each no-drop
+ * priority's pause thresholds. The raw policy holds none of these
+ * numbers, so an agent that read it would watch with other times. */
+static void test_agents_settings(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	struct policy_iface *f;
+	struct policy_map_nq *mn;
+
+	(void)state;
+	f = tcomp_ref_policy(&p, POLICY_PFC_ON);
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->wd.poll_ms, 100);
+	assert_int_equal(pp->wd.detect_ms, 100);
+	assert_int_equal(pp->wd.auto_restore_ms, 1000);
+	assert_int_equal(pp->wd.fixed_restore_ms, 0);
+	assert_int_equal(pp->wd.action, POLICY_PFCWD_DROP);
+	assert_false(pp->wd.internal);
+	for (unsigned pr = 0; pr < POLICY_NPRIO; pr++)
+		assert_false(pp->pause_thr[pr].set);
+	plan_free(&pl);
+	/* A poll the policy leaves at 0 (not checked), a fabric-internal
+	 * port: times x internal-interface-multiplier (2). */
+	p.pfcwd.poll_ms = 0;
+	p.pfcwd.shutdown_mult = 3;
+	p.pfcwd.fixed_restore_mult = 5;
+	p.pfcwd.action = POLICY_PFCWD_FORWARD;
+	f->fabric_internal = true;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->wd.poll_ms, 100);
+	assert_int_equal(pp->wd.detect_ms, 600);
+	assert_int_equal(pp->wd.auto_restore_ms, 2000);
+	assert_int_equal(pp->wd.fixed_restore_ms, 1000);
+	assert_int_equal(pp->wd.action, POLICY_PFCWD_FORWARD);
+	assert_true(pp->wd.internal);
+	plan_free(&pl);
+	/* The port's own shutdown-multiplier replaces the global one, the
+	 * internal multiplier still applies; the restores stay global. */
+	f->wd_shutdown_mult = 7;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->wd.detect_ms, 1400);
+	assert_int_equal(pp->wd.auto_restore_ms, 2000);
+	plan_free(&pl);
+	f->fabric_internal = false;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->wd.detect_ms, 700);
+	plan_free(&pl);
+	f->wd_shutdown_mult = 0;
+	/* A detection time under the poll never reaches the agent. */
+	p.pfcwd.poll_ms = 200;
+	p.pfcwd.shutdown_mult = 0;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->wd.detect_ms, 200);
+	plan_free(&pl);
+	/* The no-drop class's pause buffer: priority 3's thresholds. */
+	assert_int_equal(p.nmap_nq, 1);
+	mn = &p.map_nq[0];
+	mn->rules[0].buffer =
+	    (struct policy_pause_buffer){.set = true,
+	                                 .buffer_size = 90000,
+	                                 .pause_threshold = 60000,
+	                                 .resume_threshold = 30000};
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_true(pp->pause_thr[3].set);
+	assert_int_equal(pp->pause_thr[3].xoff, 60000);
+	assert_int_equal(pp->pause_thr[3].xon, 30000);
+	assert_false(pp->pause_thr[2].set);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
 int tcomp_run_pfc_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -955,6 +1031,7 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_link_pause_software_limits),
 	    cmocka_unit_test(test_nodrop_limit),
 	    cmocka_unit_test(test_unhold),
+	    cmocka_unit_test(test_agents_settings),
 	};
 
 	return cmocka_run_group_tests_name("compile_pfc", tests, NULL, NULL);

@@ -29,14 +29,15 @@ struct rig {
 static void rig_init(struct rig *r, uint32_t shut, uint32_t autom,
                      uint32_t fixed)
 {
-	struct policy p;
+	/* As compile resolves them for a 100 ms poll (test_compile). */
+	const struct plan_wd wd = {.poll_ms = 100,
+	                           .detect_ms = shut ? 100 * shut : 100,
+	                           .auto_restore_ms = 100 * autom,
+	                           .fixed_restore_ms = 100 * fixed,
+	                           .action = POLICY_PFCWD_DROP};
 
-	policy_init(&p);
-	p.pfcwd.shutdown_mult = shut;
-	p.pfcwd.auto_restore_mult = autom;
-	p.pfcwd.fixed_restore_mult = fixed;
 	memset(r, 0, sizeof(*r));
-	pfcwd_config_from_policy(&p.pfcwd, false, &r->c);
+	pfcwd_config_from_plan(&wd, &r->c);
 	pfcwd_init(&r->q);
 	r->s.rx_live = true;
 	r->now = 1000.0;
@@ -83,51 +84,6 @@ static void test_names(void **state)
 	char buf[64];
 	policy_pfcwd_action_expected(buf, sizeof(buf));
 	assert_string_equal(buf, "drop, forward or alert");
-}
-
-static void test_config(void **state)
-{
-	struct policy p;
-	struct pfcwd_config c;
-
-	(void)state;
-	policy_init(&p);
-	pfcwd_config_from_policy(&p.pfcwd, false, &c);
-	assert_int_equal(c.poll_ms, 100);
-	assert_int_equal(c.detect_ms, 100);
-	assert_int_equal(c.auto_restore_ms, 1000);
-	assert_int_equal(c.fixed_restore_ms, 0);
-	assert_int_equal(c.action, POLICY_PFCWD_DROP);
-	/* A fabric-internal port: times x internal-interface-multiplier. */
-	p.pfcwd.shutdown_mult = 3;
-	pfcwd_config_from_policy(&p.pfcwd, true, &c);
-	assert_int_equal(c.detect_ms, 600);
-	assert_int_equal(c.auto_restore_ms, 2000);
-	/* A detection time under the poll never reaches the machine. */
-	p.pfcwd.shutdown_mult = 0;
-	pfcwd_config_from_policy(&p.pfcwd, false, &c);
-	assert_int_equal(c.detect_ms, 100);
-}
-
-/* A port's own shutdown-multiplier replaces the global one, on a
- * fabric-internal port times internal-interface-multiplier still; 0
- * leaves the global one; the restore times stay the global ones. */
-static void test_config_port(void **state)
-{
-	struct policy p;
-	struct pfcwd_config c;
-
-	(void)state;
-	policy_init(&p);
-	p.pfcwd.shutdown_mult = 3;
-	pfcwd_config_port(&p.pfcwd, false, 7, &c);
-	assert_int_equal(c.detect_ms, 700);
-	assert_int_equal(c.auto_restore_ms, 1000);
-	pfcwd_config_port(&p.pfcwd, true, 7, &c);
-	assert_int_equal(c.detect_ms, 1400);
-	assert_int_equal(c.auto_restore_ms, 2000);
-	pfcwd_config_port(&p.pfcwd, false, 0, &c);
-	assert_int_equal(c.detect_ms, 300);
 }
 
 /* Detection after shutdown-multiplier polls of the condition, through
@@ -804,8 +760,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),
-	    cmocka_unit_test(test_config),
-	    cmocka_unit_test(test_config_port),
 	    cmocka_unit_test(test_detect),
 	    cmocka_unit_test(test_clean_poll_resets),
 	    cmocka_unit_test(test_condition_parts),

@@ -1,7 +1,7 @@
 /* ctl_cmd: see ctl_cmd.h. ctl_srv.c has checked each request and the
  * peer's rights before it gets here.
  */
-#include "ctl/ctl_cmd.h"
+#include "control/ctl_cmd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,10 +16,11 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_show.h"
 #include "conf/conf.h"
-#include "ctl/ctl_srv.h"
+#include "control/ctl_srv.h"
 #include "kernel/dcb.h"
-#include "core/log.h"
+#include "os/log.h"
 #include "show/show.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
@@ -729,6 +730,7 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;
+	struct cmd_error ce;
 	struct policy startup;
 	bool have_startup = false;
 	struct strbuf text;
@@ -736,8 +738,10 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 
 	for (size_t i = 0; i < r->nargs; i++)
 		args[i] = r->args[i];
-	if (show_query_parse(r->what, args, r->nargs, &q, err, sizeof(err)) < 0)
-		return ctl_reply_error("%s", err);
+	/* The words go through the command table's show rows, the grammar
+	 * rocesh completes with: one parser for both ends. */
+	if (cmd_show_query(r->what, args, r->nargs, &q, &ce) < 0)
+		return ctl_reply_error("%s", ce.message);
 	if (q.kind == CTL_SHOW_STARTUP_CONFIG) {
 		struct diag dg;
 

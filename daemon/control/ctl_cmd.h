@@ -20,7 +20,7 @@
 #include "base/diag.h"
 #include "base/strbuf.h"
 #include "agent/agents.h"
-#include "core/ports.h"
+#include "registry/ports.h"
 #include "ctl/ctl.h"
 #include "kernel/engine.h"
 #include "model/policy.h"

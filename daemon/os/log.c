@@ -1,6 +1,6 @@
 /* log: see log.h. The daemon's only global state lives here: where
  * messages go and which debug subsystems are on. */
-#include "core/log.h"
+#include "os/log.h"
 
 #include <errno.h>
 #include <stdarg.h>

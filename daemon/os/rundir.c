@@ -1,5 +1,5 @@
 /* rundir: see rundir.h. */
-#include "core/rundir.h"
+#include "os/rundir.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* ports: see ports.h. */
-#include "core/ports.h"
+#include "registry/ports.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/rundir.h"
+#include "os/rundir.h"
 #include "kernel/probe.h"
 #include "plan/compile.h"
 

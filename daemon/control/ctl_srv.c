@@ -1,5 +1,5 @@
 /* ctl_srv: see ctl_srv.h. */
-#include "ctl/ctl_srv.h"
+#include "control/ctl_srv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/log.h"
-#include "core/rundir.h"
+#include "os/log.h"
+#include "os/rundir.h"
 
 #ifndef SO_PEERGROUPS
 #define SO_PEERGROUPS 59
