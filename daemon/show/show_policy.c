@@ -45,11 +45,15 @@ static void show_settings_json(struct json_object *o, enum setting_place place,
 		const struct setting *s = &setting_table[k];
 		enum setting_place sub = s->place;
 		struct json_object *g;
-		uint32_t v = setting_get(s, base);
+		uint32_t v;
 
 		if (sub == place) {
+			/* Only a row of PLACE is read: BASE is the policy or
+			 * an interface, and another place's row may be the
+			 * other's field. */
 			if (!setting_written(s, base, true))
 				continue;
+			v = setting_get(s, base);
 			if (s->type == SETTING_BOOL)
 				show_add_bool(o, s->json, v != 0);
 			else if (s->type == SETTING_ENUM)

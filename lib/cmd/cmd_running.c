@@ -35,11 +35,14 @@ static void cmd_running_settings(enum setting_place place, const void *base,
 
 	for (size_t k = 0; k < setting_count; k++) {
 		const struct setting *s = &setting_table[k];
-		uint32_t v = setting_get(s, base);
+		uint32_t v;
 
+		/* Only a row of PLACE is read (BASE is the policy or an
+		 * interface, and another place's row the other's field). */
 		if (!setting_place_within(s->place, place) ||
 		    !setting_is_set(s, base))
 			continue;
+		v = setting_get(s, base);
 		if (s->type == SETTING_BOOL && !(s->flags & SETTING_F_ONOFF))
 			strbuf_printf(out, "%s%s%s\n", prefix, v ? "" : "no ",
 			              s->nxos);
