@@ -15,6 +15,11 @@
 /* MASK's set bits as an array of integers. */
 struct json_object *show_mask_json(uint64_t mask);
 void show_add_str(struct json_object *o, const char *key, const char *s);
+/* A peer's LLDP text TLV (LEN bytes at S) under KEY, escaped: neither
+ * text nor JSON carries a control byte or invalid UTF-8 from the wire
+ * (show_lldp.c). */
+void show_lldp_text(struct json_object *o, const char *key, const char *s,
+                    uint8_t len);
 void show_add_int(struct json_object *o, const char *key, int64_t v);
 void show_add_bool(struct json_object *o, const char *key, bool v);
 /* One `class type queuing` block of a queuing policy, as in the policy

@@ -96,8 +96,8 @@ static void show_lldp_result(struct json_object *o, enum dcbx_why why)
 /* A text TLV of the peer's: its bytes escaped (base/escape.h), so that
  * neither the text nor the JSON carries a control byte or invalid
  * UTF-8 from the wire. */
-static void show_lldp_text(struct json_object *o, const char *key,
-                           const char *s, uint8_t len)
+void show_lldp_text(struct json_object *o, const char *key, const char *s,
+                    uint8_t len)
 {
 	struct strbuf sb;
 

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/escape.h"
 #include "plan/fabric.h"
 #include "show/show.h"
 #include "show/show_int.h"
@@ -350,18 +349,6 @@ static void show_roce_text(struct json_object *d, struct strbuf *out)
 
 /* ---- show roce fabric ---- */
 
-/* A text TLV of the peer: its bytes, escaped (they are the peer's). */
-static void show_roce_peer_text(struct json_object *o, const char *key,
-                                const char *s, uint8_t len)
-{
-	struct strbuf sb;
-
-	strbuf_init(&sb);
-	escape_add(&sb, s, lldp_text_len(s, len), ESCAPE_BACKSLASH);
-	show_add_str(o, key, strbuf_str(&sb));
-	strbuf_free(&sb);
-}
-
 /* Port I's link as plan/fabric.h wants it; false when roced's own agent
  * does not run LLDP there (lldpad's ports, or LLDP off). */
 static bool show_roce_link(const struct show_input *in, size_t i,
@@ -486,9 +473,8 @@ static struct json_object *show_roce_fabric_json(const struct show_input *in)
 			show_add_str(n, "chassis-id", buf);
 			lldp_id_format(&peer->pdu.port, true, buf, sizeof(buf));
 			show_add_str(n, "port-id", buf);
-			show_roce_peer_text(n, "system-name",
-			                    peer->pdu.sys_name,
-			                    peer->pdu.sys_name_len);
+			show_lldp_text(n, "system-name", peer->pdu.sys_name,
+			               peer->pdu.sys_name_len);
 			show_add_bool(n, "dcbx",
 			              l.peer.has_pfc || l.peer.has_ets_cfg ||
 			                  l.peer.has_ets_rec || l.peer.has_app);
