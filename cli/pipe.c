@@ -163,125 +163,287 @@ static int rocesh_grep_opt(const char *s, size_t len)
 	return -1;
 }
 
-/* The size of what the regular expression library builds from RE,
- * estimated: an atom counts 1, a repeat multiplies what it repeats (by 2
- * for * + ?, by its bound for {m,n}), a group is what it holds. glibc's
- * regcomp takes time exponential in repeats of repeats (`a++++`,
- * `((a+)+)+`) and in large bounds (a{1,30000} takes minutes): an
- * expression over ROCESH_PIPE_RE_COST, or with a bound over
- * ROCESH_PIPE_RE_DUP, is refused rather than hang the shell. Returns the
- * cost, or ROCESH_PIPE_RE_COST + 1 when too big. */
-#define ROCESH_PIPE_RE_COST  4096
-#define ROCESH_PIPE_RE_DUP   255
-#define ROCESH_PIPE_RE_DEPTH 32
+/* Whether glibc's regcomp could take long over RE, estimated, so that such
+ * an expression is refused rather than hang the shell. glibc builds an
+ * automaton whose size and whose epsilon closures it computes grow with:
+ * - copies: `+` and a bound repeat what they apply to (a{1,30000} takes
+ *   minutes, `a++++++++++++++` seconds). An atom counts 1, a repeat
+ *   multiplies what it repeats (by 2 for * + ?, by its bound for {m,n}),
+ *   a group is what it holds; over ROCESH_PIPE_RE_COST, or a bound over
+ *   ROCESH_PIPE_RE_DUP, is refused.
+ * - copies of what can match nothing: each copy's empty path reaches the
+ *   next, and regcomp follows every such path from every node (`a?++++++`
+ *   took 100 ms, `(((a?)+)+){500}` 16 s, sixteen `(|){255}` in a row
+ *   1.3 s). `+` or a bound over one of such a piece says nothing that `*`
+ *   or a smaller bound does not, and is refused.
+ * - repeated anchors and word edges (^ $ \b \B \< \>): regcomp copies the
+ *   nodes an empty path crosses for each mix of them it meets
+ *   (`(\b|a{0,16}$|a+{0,16}^)*` took 380 ms); a repeat of a piece that
+ *   holds one is refused.
+ * - anchors and word edges on one path that matches nothing, for the
+ *   same reason: sixty `\b` in a row took 4 s, sixteen 6 ms, and fifteen
+ *   `\ba{0,255}` 0.7 s. Over ROCESH_PIPE_RE_EDGES of them on such a path,
+ *   or their number times the cost of what the path crosses over
+ *   ROCESH_PIPE_RE_EDGE_COST, is refused.
+ * Returns NULL, or why RE is refused. */
+#define ROCESH_PIPE_RE_COST      4096
+#define ROCESH_PIPE_RE_DUP       255
+#define ROCESH_PIPE_RE_DEPTH     32
+#define ROCESH_PIPE_RE_EDGES     16
+#define ROCESH_PIPE_RE_EDGE_COST 1024
 
 static size_t rocesh_pipe_re_cap(size_t v)
 {
 	return v > ROCESH_PIPE_RE_COST ? ROCESH_PIPE_RE_COST + 1 : v;
 }
 
-static size_t rocesh_pipe_re_cost(const char *re)
+/* The bound at C ('{'): LO and HI (HI = LO + 1 for "{m,}", which glibc
+ * builds as m copies and a star), and the '}' it ends at; NULL where C
+ * is not a bound, which glibc then takes as a literal brace or refuses. */
+static const char *rocesh_pipe_re_bound(const char *c, unsigned long *lo,
+                                        unsigned long *hi)
 {
-	size_t saved[ROCESH_PIPE_RE_DEPTH], depth = 0, total = 0, last = 0;
-	const size_t big = ROCESH_PIPE_RE_COST + 1;
+	char *e = (char *)c + 1;
+
+	*lo = 0; /* "{,n}": glibc reads it as {0,n} */
+	if (*e >= '0' && *e <= '9')
+		*lo = strtoul(e, &e, 10);
+	else if (*e != ',')
+		return NULL;
+	*hi = *lo;
+	if (e[0] == ',' && e[1] == '}') {
+		*hi = *lo + 1;
+		e++;
+	} else if (e[0] == ',') {
+		if (e[1] < '0' || e[1] > '9')
+			return NULL;
+		*hi = strtoul(e + 1, &e, 10);
+	}
+	return *e == '}' ? e : NULL;
+}
+
+/* The end of the bracket expression at C ('['): its ']', which may come
+ * first or after a '^', and the ']' of a [:class:] inside it is not it;
+ * NULL when it has none (regcomp then says what is wrong). */
+static const char *rocesh_pipe_re_bracket(const char *c)
+{
+	c++;
+	if (*c == '^')
+		c++;
+	if (*c == ']')
+		c++;
+	while (*c && *c != ']') {
+		if (*c == '[' && (c[1] == ':' || c[1] == '.' || c[1] == '=')) {
+			const char *e = strchr(c + 2, ']');
+
+			c = e ? e : c + strlen(c) - 1;
+		}
+		c++;
+	}
+	return *c ? c : NULL;
+}
+
+/* Anchors and word edges (EDGES) and the cost of what can match nothing
+ * around them, along an empty path. */
+struct rocesh_re_run {
+	size_t cost;
+	size_t edges;
+};
+
+/* A piece (an atom or a group, either repeated) and the group it is in
+ * while the expression is read; the whole expression is a group. */
+struct rocesh_re_piece {
+	size_t cost;
+	size_t edges;              /* anchors and word edges in it */
+	struct rocesh_re_run lead; /* an empty path from its start into it */
+	struct rocesh_re_run tail; /* and from inside it to its end */
+	bool empty; /* can match nothing (also before the first piece) */
+};
+
+struct rocesh_re_group {
+	size_t total; /* what its alternatives hold so far */
+	size_t edges;
+	struct rocesh_re_run run;  /* the empty path that reaches the last
+	                            * piece of this alternative */
+	struct rocesh_re_run lead; /* from the alternative's start */
+	struct rocesh_re_run leads, tails; /* of its alternatives so far */
+	bool lead_open; /* no piece that must match something yet */
+	bool empty_ok;  /* this alternative, but for its last piece, can
+	                 * match nothing */
+	bool any_empty; /* an earlier alternative can match nothing */
+};
+
+#define ROCESH_RE_GROUP_INIT                                                   \
+	((struct rocesh_re_group){.lead_open = true, .empty_ok = true})
+#define ROCESH_RE_NONE ((struct rocesh_re_piece){.empty = true})
+
+static void rocesh_re_add(struct rocesh_re_run *r, struct rocesh_re_run add)
+{
+	r->cost = rocesh_pipe_re_cap(r->cost + add.cost);
+	r->edges += add.edges;
+}
+
+/* What repeating LAST (LO to HI times) makes of it, or why it is
+ * refused; G's total gains the copies. */
+static const char *rocesh_pipe_re_repeat(struct rocesh_re_group *g,
+                                         struct rocesh_re_piece *last,
+                                         unsigned long lo, unsigned long hi)
+{
+	if (lo > ROCESH_PIPE_RE_DUP || hi > ROCESH_PIPE_RE_DUP)
+		return "a bound over 255";
+	if (last->edges)
+		return "a repeat of an anchor or a word edge";
+	if (hi >= 2 && last->cost && last->empty)
+		return "a repeat of what can match nothing (use * or ?)";
+	hi = hi > 1 ? hi : 2;
+	g->total = rocesh_pipe_re_cap(g->total + last->cost * (hi - 1));
+	last->cost = rocesh_pipe_re_cap(last->cost * hi);
+	if (lo == 0 && !last->empty) {
+		last->empty = true;
+		last->lead = last->tail = (struct rocesh_re_run){0, 0};
+	}
+	return NULL;
+}
+
+static const char *rocesh_pipe_re_run_check(struct rocesh_re_run r)
+{
+	if (r.edges > ROCESH_PIPE_RE_EDGES ||
+	    r.edges * r.cost > ROCESH_PIPE_RE_EDGE_COST)
+		return "too many anchors or word edges with what can match "
+		       "nothing between them";
+	return NULL;
+}
+
+/* LAST is over: it joins G's alternative. An empty path crosses a piece
+ * that can match nothing whole; into one that must match something it
+ * goes as far as the piece's lead, and out of it from its tail. */
+static const char *rocesh_pipe_re_end(struct rocesh_re_group *g,
+                                      const struct rocesh_re_piece *last)
+{
+	struct rocesh_re_run in = g->run;
+	const char *why;
+
+	g->empty_ok = g->empty_ok && last->empty;
+	g->edges += last->edges;
+	if (last->empty) {
+		rocesh_re_add(&g->run,
+		              (struct rocesh_re_run){last->cost, last->edges});
+		if (g->lead_open)
+			g->lead = g->run;
+		return rocesh_pipe_re_run_check(g->run);
+	}
+	rocesh_re_add(&in, last->lead);
+	if ((why = rocesh_pipe_re_run_check(in)))
+		return why;
+	if (g->lead_open) {
+		rocesh_re_add(&g->lead, last->lead);
+		g->lead_open = false;
+	}
+	g->run = last->tail;
+	return NULL;
+}
+
+/* The alternative of G is over (at '|', ')' or the end). */
+static void rocesh_pipe_re_alt(struct rocesh_re_group *g)
+{
+	g->any_empty = g->any_empty || g->empty_ok;
+	rocesh_re_add(&g->leads, g->lead);
+	rocesh_re_add(&g->tails, g->run);
+	g->run = g->lead = (struct rocesh_re_run){0, 0};
+	g->lead_open = g->empty_ok = true;
+}
+
+static const char *rocesh_pipe_re_check(const char *re)
+{
+	struct rocesh_re_group saved[ROCESH_PIPE_RE_DEPTH];
+	struct rocesh_re_group g = ROCESH_RE_GROUP_INIT;
+	struct rocesh_re_piece last = ROCESH_RE_NONE;
+	size_t depth = 0;
+	const char *why;
 
 	for (const char *c = re; *c; c++) {
-		size_t times = 0;
+		unsigned long lo = 0, hi = 0;
+		const char *e = NULL;
 
+		switch (*c) {
+		case '*':
+		case '?':
+			hi = 1;
+			break;
+		case '+':
+			lo = 1;
+			hi = 2;
+			break;
+		case '{':
+			e = rocesh_pipe_re_bound(c, &lo, &hi);
+			break;
+		}
+		if (hi || e) {
+			/* a repeat of the last piece */
+			if ((why = rocesh_pipe_re_repeat(&g, &last, lo, hi)))
+				return why;
+			c = e ? e : c;
+			goto next;
+		}
+		/* anything else ends the last piece */
+		if ((why = rocesh_pipe_re_end(&g, &last)))
+			return why;
+		last = (struct rocesh_re_piece){.cost = 1};
 		switch (*c) {
 		case '\\':
 			if (c[1])
 				c++;
-			last = 1;
+			/* back-references may match nothing */
+			last.edges = strchr("bB<>`'", *c) != NULL;
+			last.empty = last.edges || (*c >= '0' && *c <= '9');
+			break;
+		case '^':
+		case '$':
+			last.edges = 1;
+			last.empty = true;
 			break;
 		case '[':
-			/* a bracket expression is one atom: to its ']',
-			 * which may come first, after a '^', and [:x:] */
-			c++;
-			if (*c == '^')
-				c++;
-			if (*c == ']')
-				c++;
-			while (*c && *c != ']') {
-				if (*c == '[' && (c[1] == ':' || c[1] == '.' ||
-				                  c[1] == '=')) {
-					const char *e = strchr(c + 2, ']');
-
-					c = e ? e : c + strlen(c) - 1;
-				}
-				c++;
-			}
-			if (!*c)
-				return total; /* regcomp says what is wrong */
-			last = 1;
+			if (!(c = rocesh_pipe_re_bracket(c)))
+				return NULL;
 			break;
+		case '|':
+			rocesh_pipe_re_alt(&g);
+			last = ROCESH_RE_NONE;
+			continue;
 		case '(':
 			if (depth == ROCESH_PIPE_RE_DEPTH)
-				return big;
-			saved[depth++] = total;
-			total = 0;
-			last = 0;
+				return "groups nested over 32 deep";
+			saved[depth++] = g;
+			g = ROCESH_RE_GROUP_INIT;
+			last = ROCESH_RE_NONE;
 			continue;
 		case ')':
 			if (!depth)
-				return total;
-			last = total;
-			total = saved[--depth];
-			break;
-		case '|':
-			last = 0;
-			continue;
-		case '*':
-		case '+':
-		case '?':
-			times = 2;
-			break;
-		case '{': {
-			char *e;
-			unsigned long lo, hi;
-
-			if (c[1] < '0' || c[1] > '9') {
-				last = 1; /* a brace, not a bound */
-				break;
-			}
-			lo = hi = strtoul(c + 1, &e, 10);
-			if (*e == ',' && e[1] == '}') {
-				hi = lo + 1; /* {m,}: at least m */
-				e++;
-			} else if (*e == ',') {
-				hi = strtoul(e + 1, &e, 10);
-			}
-			if (*e != '}') {
-				last = 1; /* regcomp says what is wrong */
-				break;
-			}
-			if (lo > ROCESH_PIPE_RE_DUP || hi > ROCESH_PIPE_RE_DUP)
-				return big;
-			times = hi > 1 ? hi : 2;
-			c = e;
+				break; /* glibc takes a lone ')' as a literal */
+			rocesh_pipe_re_alt(&g);
+			last = (struct rocesh_re_piece){
+			    .cost = g.total ? g.total : 1,
+			    .edges = g.edges,
+			    .lead = g.leads,
+			    .tail = g.tails,
+			    .empty = g.any_empty,
+			};
+			g = saved[--depth];
 			break;
 		}
-		default:
-			last = 1;
-			break;
-		}
-		if (times) {
-			/* the repeated atom counts TIMES over */
-			total = rocesh_pipe_re_cap(total + last * (times - 1));
-			last = rocesh_pipe_re_cap(last * times);
-		} else {
-			total = rocesh_pipe_re_cap(total + last);
-		}
-		if (total > ROCESH_PIPE_RE_COST)
-			return big;
+		g.total = rocesh_pipe_re_cap(g.total + last.cost);
+	next:
+		if (g.total > ROCESH_PIPE_RE_COST)
+			return "over 4096 copies of its atoms";
 	}
-	return total;
+	return rocesh_pipe_re_end(&g, &last);
 }
 
 static int rocesh_pipe_regex(struct rocesh_pipe *p, const char *s, size_t len,
                              size_t pos, bool icase, struct cmd_error *err)
 {
 	char arg[256], why[128];
+	const char *too;
 	int rc;
 
 	if (len >= 2 && s[0] == '"' && s[len - 1] == '"') {
@@ -293,11 +455,10 @@ static int rocesh_pipe_regex(struct rocesh_pipe *p, const char *s, size_t len,
 		                        NULL, 0);
 	memcpy(arg, s, len);
 	arg[len] = '\0';
-	if (rocesh_pipe_re_cost(arg) > ROCESH_PIPE_RE_COST) {
+	if ((too = rocesh_pipe_re_check(arg))) {
 		snprintf(err->message, sizeof(err->message),
-		         "%% Regular expression too complex '%.64s': repeats "
-		         "of repeats, or a bound over %d",
-		         arg, ROCESH_PIPE_RE_DUP);
+		         "%% Regular expression too complex '%.64s': %s", arg,
+		         too);
 		err->pos = pos;
 		return -1;
 	}

@@ -207,6 +207,35 @@ static void test_refused(void **state)
 	        "% Regular expression too complex", 19);
 	refused("show run | section \"[[:alpha:]]{300}\"",
 	        "% Regular expression too complex", 19);
+	/* Copies of what can match nothing, and anchors or word edges on
+	 * paths that match nothing: regcomp took seconds over each. */
+	refused("show run | begin 8???++++++++",
+	        "% Regular expression too complex '8???++++++++': a repeat "
+	        "of what can match nothing",
+	        17);
+	refused("show run | include )8???+++++",
+	        "% Regular expression too complex ')8???+++++': a repeat", 19);
+	refused("show run | include (((a?)+)+){200}",
+	        "% Regular expression too complex '(((a?)+)+){200}': a repeat",
+	        19);
+	refused("show run | include (|){255}(|){255}",
+	        "% Regular expression too complex '(|){255}(|){255}': a "
+	        "repeat",
+	        19);
+	refused("show run | include (a?){,200}",
+	        "% Regular expression too complex '(a?){,200}': a repeat", 19);
+	refused("show run | include (\\b|a{0,16}$|a+{0,16}^)*",
+	        "% Regular expression too complex '(\\b|a{0,16}$|a+{0,16}^)*': "
+	        "a repeat of an anchor or a word edge",
+	        19);
+	refused("show run | include "
+	        "\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b\\b",
+	        "% Regular expression too complex", 19);
+	refused("show run | include \\ba{0,255}\\ba{0,255}\\ba{0,255}",
+	        "% Regular expression too complex", 19);
+	refused("show run | include (x\\b\\b\\b\\b\\b\\b\\b\\b\\b)"
+	        "(\\b\\b\\b\\b\\b\\b\\b\\b\\by)",
+	        "% Regular expression too complex", 19);
 }
 
 /* What is not too complex still filters. */
@@ -222,6 +251,13 @@ static void test_regex_cost(void **state)
 	ASSERT_RUN(
 	    "show run | include (((((((((((V)+)+)+)+)+)+)+)+)+)+)+ | count",
 	    running, "0\n");
+	/* anchors and word edges where a path matching nothing is short,
+	 * and repeats of empty-matching pieces by * and ? */
+	ASSERT_RUN("show run | include ^ *$ | count", running, "1\n");
+	ASSERT_RUN("show run | include "
+	           "(\\bmode\\b|\\bpercent\\b|\\bno-drop\\b) | count",
+	           running, "3\n");
+	ASSERT_RUN("show run | include (o*n*)*$ | count", running, "14\n");
 }
 
 static char *help(const char *line, int want_rc)
