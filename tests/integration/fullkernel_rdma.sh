@@ -130,6 +130,17 @@ for h in 1 2 3; do
 	$IP addr add "10.79.0.$h/24" dev "eth$h"
 	sysctl -qw "net.ipv6.conf.eth$h.disable_ipv6=1" 2>/dev/null || true
 done
+# In order, as on a wire: a veth hands each packet to the input backlog
+# of the CPU that sent it, and a queue that two CPUs drain in turn (the
+# writer's, and roced's when it releases a hold) can put one QP's packets
+# on both CPUs' backlogs, which then deliver them out of order: the
+# receiver NAKs a gap nobody dropped (seen under load: out-of-sequence
+# requests and retries with no drop anywhere). Every packet a veth
+# receives goes to CPU 0's backlog (RPS), which keeps their order.
+for h in 1 2 3; do
+	echo 1 >"/sys/class/net/eth$h/queues/rx-0/rps_cpus"
+	$IP netns exec "$sw" sh -c "echo 1 >/sys/class/net/swp$h/queues/rx-0/rps_cpus"
+done
 sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
 	net.ipv4.conf.all.accept_local=1
 for h in 1 2 3; do
