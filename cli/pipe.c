@@ -191,6 +191,9 @@ static int rocesh_grep_opt(const char *s, size_t len)
 #define ROCESH_PIPE_RE_DEPTH     32
 #define ROCESH_PIPE_RE_EDGES     16
 #define ROCESH_PIPE_RE_EDGE_COST 1024
+/* A limit's number in the refusal that names it. */
+#define ROCESH_STR_(x) #x
+#define ROCESH_STR(x)  ROCESH_STR_(x)
 
 static size_t rocesh_pipe_re_cap(size_t v)
 {
@@ -254,9 +257,11 @@ struct rocesh_re_run {
  * while the expression is read; the whole expression is a group. */
 struct rocesh_re_piece {
 	size_t cost;
-	size_t edges;              /* anchors and word edges in it */
-	struct rocesh_re_run lead; /* an empty path from its start into it */
-	struct rocesh_re_run tail; /* and from inside it to its end */
+	size_t edges; /* anchors and word edges in it */
+	/* an empty path from its start into it, and from inside it to its
+	 * end (read only where it must match something) */
+	struct rocesh_re_run lead;
+	struct rocesh_re_run tail;
 	bool empty; /* can match nothing (also before the first piece) */
 };
 
@@ -290,7 +295,7 @@ static const char *rocesh_pipe_re_repeat(struct rocesh_re_group *g,
                                          unsigned long lo, unsigned long hi)
 {
 	if (lo > ROCESH_PIPE_RE_DUP || hi > ROCESH_PIPE_RE_DUP)
-		return "a bound over 255";
+		return "a bound over " ROCESH_STR(ROCESH_PIPE_RE_DUP);
 	if (last->edges)
 		return "a repeat of an anchor or a word edge";
 	if (hi >= 2 && last->cost && last->empty)
@@ -298,10 +303,7 @@ static const char *rocesh_pipe_re_repeat(struct rocesh_re_group *g,
 	hi = hi > 1 ? hi : 2;
 	g->total = rocesh_pipe_re_cap(g->total + last->cost * (hi - 1));
 	last->cost = rocesh_pipe_re_cap(last->cost * hi);
-	if (lo == 0 && !last->empty) {
-		last->empty = true;
-		last->lead = last->tail = (struct rocesh_re_run){0, 0};
-	}
+	last->empty = last->empty || lo == 0;
 	return NULL;
 }
 
@@ -412,7 +414,8 @@ static const char *rocesh_pipe_re_check(const char *re)
 			continue;
 		case '(':
 			if (depth == ROCESH_PIPE_RE_DEPTH)
-				return "groups nested over 32 deep";
+				return "groups nested over " ROCESH_STR(
+				    ROCESH_PIPE_RE_DEPTH) " deep";
 			saved[depth++] = g;
 			g = ROCESH_RE_GROUP_INIT;
 			last = ROCESH_RE_NONE;
@@ -434,7 +437,8 @@ static const char *rocesh_pipe_re_check(const char *re)
 		g.total = rocesh_pipe_re_cap(g.total + last.cost);
 	next:
 		if (g.total > ROCESH_PIPE_RE_COST)
-			return "over 4096 copies of its atoms";
+			return "over " ROCESH_STR(
+			    ROCESH_PIPE_RE_COST) " copies of its atoms";
 	}
 	return rocesh_pipe_re_end(&g, &last);
 }

@@ -193,8 +193,9 @@ boot_guest()
 }
 
 # wait_guest: until QEMU ends, or is killed at the timeout. Returns 2
-# when the guest never reached the script within boot_timeout: a boot
-# that hung says nothing of the test, so the caller boots once more.
+# when the guest never reached the script within boot_timeout (QEMU is
+# killed, the caller reaps it): a boot that hung says nothing of the
+# test, so the caller boots once more.
 wait_guest()
 {
 	# Our own timer instead of timeout(1), so that the trap above can
@@ -210,7 +211,6 @@ wait_guest()
 		fi
 		if [ -z "$_booted" ] && [ $((_now - _t0)) -ge "$boot_timeout" ]; then
 			kill "$qpid" 2>/dev/null || true
-			wait "$qpid" || true
 			return 2
 		fi
 		if [ $((_now - _t0)) -ge "$timeout" ]; then
@@ -231,6 +231,7 @@ if ! wait_guest; then
 		echo "run-guest: guest console (tail):"
 		tail -n 10 "$tmp/console.log"
 	} >&2
+	wait "$qpid" || true
 	boot_guest
 	wait_guest || echo "run-guest: the guest did not reach the script in ${boot_timeout}s again" >&2
 fi
