@@ -236,8 +236,14 @@ static void test_socket_path(void **state)
 	if (stat("/proc/self/ns/net", &a) == 0 &&
 	    stat("/proc/1/ns/net", &b) == 0) {
 		char want[128];
+		struct stat sock;
 
-		if (a.st_ino == b.st_ino)
+		/* Init's namespace: the short name where a roced made it,
+		 * else this namespace's own name (which a roced that could
+		 * not prove it is init's takes): a fresh machine has no
+		 * socket yet. */
+		if (a.st_ino == b.st_ino &&
+		    stat(CTL_DIR "/roced.sock", &sock) == 0)
 			snprintf(want, sizeof(want), "%s",
 			         CTL_DIR "/roced.sock");
 		else
