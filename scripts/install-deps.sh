@@ -24,7 +24,8 @@ libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2"
 # prometheus-node-exporter check and scrape roced's metrics
 # (tests/integration/metrics*.sh); ansible-core runs the
 # contrib/ansible collection against namespaces of roced switches
-# (tests/integration/ansible_fabric.sh); dpkg-dev, debhelper, fakeroot
+# (tests/integration/ansible_fabric.sh), whose apt module needs
+# python3-apt (its check mode asks apt what it would do); dpkg-dev, debhelper, fakeroot
 # and lintian build and check the Debian package (scripts/build-deb.sh,
 # tests/integration/debian_pkg.sh).
 TEST="tshark lldpd lldpad qemu-system-x86 linux-image-amd64 busybox-static
@@ -32,7 +33,7 @@ cpio kmod tmux strace clang-format systemd mandoc man-db python3 jq
 clang libclang-rt-14-dev
 mmdebstrap systemd-container ethtool
 rdma-core ibverbs-providers ibverbs-utils perftest
-prometheus prometheus-node-exporter curl ansible-core
+prometheus prometheus-node-exporter curl ansible-core python3-apt
 dpkg-dev debhelper fakeroot lintian"
 
 want="$BUILD"
