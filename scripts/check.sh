@@ -41,7 +41,14 @@ trs_files=$(ls tests/*/*.trs 2>/dev/null || true)
 if [ "$rc" != 0 ]; then
 	echo "== failures"
 	for trs in $(grep -lE '^:test-result: (FAIL|ERROR)' $trs_files /dev/null); do
-		echo "---- ${trs%.trs}.log"; tail -n 60 "${trs%.trs}.log"
+		log=${trs%.trs}.log
+		# Why it failed first: a namespace test's FAIL:/ERROR: line
+		# (followed in its log by the daemons' logs it shows), a
+		# cmocka test's failed assertions; then the log's end.
+		echo "---- $log"
+		grep -E '^(FAIL|ERROR): |^\[  (FAILED|ERROR)  \]|[^ ]+:[0-9]+: error: ' "$log" | head -n 10 || true
+		echo "---- its last lines:"
+		tail -n 40 "$log"
 	done
 	# A build error stops make before any test runs: show it.
 	[ -n "$trs_files" ] || tail -n 40 make-check.out
