@@ -43,6 +43,7 @@ set -eu
 . "$top_srcdir/tests/integration/lib.sh"
 t_init fabric_defaults
 t_need_root
+no_bpf=$(python3 "$top_srcdir/tests/tools/bpf-probe.py" 2>&1) && no_bpf=
 traffic="$top_builddir/tests/tools/traffic"
 storm="$top_builddir/tests/tools/pfc_storm"
 [ -x "$traffic" ] && [ -x "$storm" ] || t_fail "test tools not built (make check builds them)"
@@ -240,8 +241,14 @@ fail() { fails="$fails
 [ "$storms" = 0 ] || fail "legitimate pause taken for a storm: $(grep -h 'PFC storm on' "$tmp"/*.log)"
 [ "${lost_by:-x}" = 0 ] && [ "$got_by" = "$sent_by" ] ||
 	fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
-[ "$(ppp "$h3" eth0 rx-pause)" = 0 ] ||
+# Where bpf() is refused, roced cannot count what each port feeds and
+# pauses every port of the bridge (it says so): the bystander is paused
+# then, and this one check is skipped aloud at the end.
+if [ -n "$no_bpf" ]; then
+	echo "note: bpf() is refused here ($no_bpf): the bystander was paused $(ppp "$h3" eth0 rx-pause) times, not checked"
+elif [ "$(ppp "$h3" eth0 rx-pause)" != 0 ]; then
 	fail "the bystander h3 was paused $(ppp "$h3" eth0 rx-pause) times: it sends nothing to the congested port"
+fi
 
 # --- 4. real storms are still caught ---
 # Two peers that pause priority 3 without end, while DSCP 26 waits
@@ -306,4 +313,6 @@ grep 'eth0: PFC storm on' "$tmp/h1.log" ||
 # (the logs as they were after the incast, above: its holds alone)
 [ -n "${FABRIC_KEEP:-}" ] && cp "$tmp/result" "$tmp"/storm.* "$FABRIC_KEEP/"
 [ -z "$fails" ] || t_fail "fabric on the shipped defaults:$fails"
+[ -z "$no_bpf" ] ||
+	t_skip "every other check passed; the bystander's pause was not checked: bpf() is refused here ($no_bpf), so roced pauses every port of the bridge"
 echo "fabric_defaults: ok"

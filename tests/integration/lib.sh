@@ -89,6 +89,16 @@ t_need_root()
 	[ "$(id -u)" = 0 ] || t_skip "$t_name needs root (network namespaces)"
 }
 
+# t_need_bpf WHAT: skips, saying why, where bpf() is refused (a
+# container's system call filter, no CAP_BPF): roced then cannot count
+# what each port feeds and pauses every port of a bridge, which WHAT
+# rules out. tests/tools/bpf-probe.py makes the calls roced makes.
+t_need_bpf()
+{
+	_t_why=$(python3 "$top_srcdir/tests/tools/bpf-probe.py" 2>&1) ||
+		t_skip "$1 needs bpf(), which this machine refuses ($_t_why); roced then pauses every port of a bridge and says so in its log"
+}
+
 t_show_on_fail()
 {
 	t_fail_files="$t_fail_files$1|$2

@@ -25,6 +25,7 @@ t_init pfc_contrib
 t_need_root
 command -v tshark >/dev/null 2>&1 ||
 	t_skip "tshark not installed (scripts/install-deps.sh --test)"
+t_need_bpf "pausing only the ports that feed a congested queue"
 traffic="$top_builddir/tests/tools/traffic"
 [ -x "$traffic" ] || t_fail "test tools not built (make check builds them)"
 [ -x "$rocesh" ] || t_fail "rocesh is not built"
