@@ -81,9 +81,12 @@ t_until 10 has_root || t_fail "swp1's root not repaired after the drop"
 t_roced_stop
 
 # 2b. given only those two already (as the unit's CapabilityBoundingSet=
-# does): nothing to drop, roced runs as well.
+# does): nothing to drop, roced runs as well. The inheritable set is
+# emptied as systemd does for a service: root's exec gains its
+# inheritable set whatever the bounding set says, and a container may
+# hand root a full one (systemd-nspawn does).
 t_spawn "$IP" netns exec "$ns" setpriv --bounding-set=-all,+net_admin,+net_raw \
-	"$roced" -f "$tmp/roced.conf" -D ctl >"$tmp/log2" 2>&1
+	--inh-caps=-all "$roced" -f "$tmp/roced.conf" -D ctl >"$tmp/log2" 2>&1
 roced_pid=$t_pid
 t_until 30 grep -q mirroring "$tmp/log2" ||
 	{ cat "$tmp/log2"; t_fail "roced with the unit's two capabilities did not start"; }
