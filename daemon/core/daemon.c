@@ -243,6 +243,9 @@ static int daemon_signal(struct daemon *d)
 			daemon_release_holds(d);
 			log_info("stopping, kernel state left in place");
 		}
+		/* The holds are released (or removed with the rest): the
+		 * guard has nothing to do. */
+		guard_stop(&d->guard);
 		d->stop = true;
 		break;
 	}
@@ -277,6 +280,10 @@ static int daemon_setup(struct daemon *d)
 	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
 	                  daemon_agent_reconcile, d);
 	agents_set_hwcnt(&d->agents, d->e.rc.ethtool, &d->e.nl, NULL, NULL);
+	ev.data.fd = guard_fd(&d->guard);
+	if (ev.data.fd >= 0 &&
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		return -errno;
 	ev.data.fd = svc_watchdog_open(&d->svc);
 	if (ev.data.fd >= 0 &&
 	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
@@ -426,6 +433,18 @@ static void daemon_nested(struct daemon *d, bool in)
 	}
 }
 
+/* The guard (guard.h) exited: another, watched like the first. */
+static void daemon_guard(struct daemon *d)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+
+	guard_reap(&d->guard, daemon_ms());
+	ev.data.fd = guard_fd(&d->guard);
+	if (ev.data.fd >= 0 &&
+	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
+		log_warn("epoll_ctl");
+}
+
 /* One turn of the event loop: wait for events (at most MAX_MS, -1: as
  * long as nothing falls due), handle them, run the applies, repairs and
  * agent ticks that are due. Returns -1 when epoll fails. */
@@ -470,6 +489,8 @@ static int daemon_turn(struct daemon *d, int max_ms)
 			svc_watchdog_kick(&d->svc);
 		else if (evs[i].data.fd == engine_events_fd(&d->e))
 			engine_events(&d->e);
+		else if (evs[i].data.fd == guard_fd(&d->guard))
+			daemon_guard(d);
 		else if (!agents_fd(&d->agents, evs[i].data.fd, daemon_ms()))
 			daemon_links(d);
 	}
@@ -611,6 +632,7 @@ int daemon_run(const struct daemon_opts *o)
 	d->stats.last_load_ok = true;
 	mfile_init(&d->mfile);
 	d->sigfd = d->epfd = d->lockfd = -1;
+	guard_init(&d->guard);
 	svc_init(&d->svc);
 	log_init("roced", o->syslog);
 	diag_init(&diag, o->file);
@@ -640,6 +662,16 @@ int daemon_run(const struct daemon_opts *o)
 		goto out_policy;
 	}
 	daemon_release_left();
+	/* From here a hold can exist: the guard outlives roced to release
+	 * it. Forked while roced has one thread and before the control
+	 * socket and the netlink sockets exist. */
+	rc = guard_start(&d->guard);
+	if (rc < 0)
+		log_warnx("cannot start the guard that releases roced's holds "
+		          "if it dies (%s): a roced killed while it holds a "
+		          "queue leaves it held until `roced --release-holds`",
+		          strerror(-rc));
+	rc = 1;
 	preset = caps_preset_parse(o->caps);
 	if (preset >= 0) {
 		caps_preset(&kernel, (enum caps_preset)preset);

@@ -11,6 +11,7 @@
 #include "agent/agents.h"
 #include "base/diag.h"
 #include "core/daemon.h"
+#include "core/guard.h"
 #include "core/mfile.h"
 #include "registry/ports.h"
 #include "core/svc.h"
@@ -34,6 +35,7 @@ struct daemon {
 	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
 	struct svc svc;
 	int lockfd; /* the instance lock, held while roced runs */
+	struct guard guard; /* releases the holds if roced dies */
 	/* Where the MTUs to give back are kept ("" when there is no room
 	 * for the path: they are then kept in memory only). */
 	char mtu_path[PATH_MAX];

@@ -99,6 +99,14 @@ t_need_bpf()
 		t_skip "$1 needs bpf(), which this machine refuses ($_t_why); roced then pauses every port of a bridge and says so in its log"
 }
 
+# t_guard_pid PID: the pid of roced PID's guard (daemon/core/guard.h),
+# the child that releases its holds if it dies; fails when it has none.
+t_guard_pid()
+{
+	_t_g=$(ps -o pid=,comm= --ppid "$1" | awk '$2 == "roced-guard" { print $1; exit }')
+	[ -n "$_t_g" ] && echo "$_t_g"
+}
+
 t_show_on_fail()
 {
 	t_fail_files="$t_fail_files$1|$2

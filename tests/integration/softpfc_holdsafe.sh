@@ -3,17 +3,21 @@
 # it. roced runs in its namespace on swp1 (the shipped policy, PFC on
 # CoS 3 -> queue 3, watchdog off: the pauses here are long on purpose);
 # the storm injector on h1 pauses priority 3 and keeps queue 3 held.
-#   1. kill -9 during the hold, then the peer stops pausing: nobody times
-#      the pause out, and the queue stays held (what happened before
-#      `--release-holds`); `roced --release-holds` beside a running
-#      roced is refused;
+#   1. kill -9 during the hold, then the peer stops pausing: roced's
+#      guard (a child that outlives it for this alone) releases queue 3
+#      and says so, without a supervisor; the guard killed alone is
+#      replaced by roced; `roced --release-holds` beside a running roced
+#      is refused;
+#   1b. roced and its guard both killed during a hold: nobody times the
+#      pause out, and the queue stays held (what happened before the
+#      guard);
 #   2. `roced --release-holds` releases it: queue 3's tbf is the released
 #      one of the plan again, and nothing else on the port changed;
-#   3. kill -9 during a hold again, then roced started again without a
-#      supervisor: it releases the hold it finds before its first apply
+#   3. both killed during a hold again, then roced started again without
+#      a supervisor: it releases the hold it finds before its first apply
 #      (logged), and the port holds its plan;
 #   4. SIGTERM during a hold: roced releases it on its way out, and
-#      leaves the rest of the kernel state in place.
+#      leaves the rest of the kernel state in place; no guard is left.
 # The times from kill -9 or the start to the release are printed (bench
 # figures, not asserted).
 set -eu
@@ -81,15 +85,41 @@ $IP netns exec "$sw" "$roced" --release-holds >"$t_tmp/refused" 2>&1 || rc=$?
 	t_fail "--release-holds beside a running roced: exit $rc, '$(cat "$t_tmp/refused")'"
 echo "--release-holds beside a running roced: refused ($(cat "$t_tmp/refused"))"
 
-# 1. kill -9 during a hold: the queue stays held with nobody to time it out
+# 1. kill -9 during a hold: the guard releases it
+guard=$(t_guard_pid "$roced_pid") || t_fail "roced runs no guard: $(ps -o pid=,comm= --ppid "$roced_pid")"
+kill -KILL "$guard"
+t_until 10 grep -q 'guard that releases.*exited (signal 9): another started' "$t_tmp/log" ||
+	t_fail "roced did not replace its guard killed alone"
+t_until 10 t_guard_pid "$roced_pid" >/dev/null || t_fail "no new guard"
 pause_on
 echo "held: $(leaf)"
+t0=$(mono)
 kill -KILL "$roced_pid"
 t_wait "$roced_pid" || true
+ms=$(released_after "$t0") || t_fail "kill -9 during a hold: the guard did not release queue 3: $(leaf)"
+pause_off
+t_until 10 grep -q "guard: roced (pid $roced_pid) is gone; released 1 queue on 1 port it held" "$t_tmp/log" ||
+	t_fail "the guard did not say what it released"
+[ "$(leaf)" = "$released" ] || t_fail "after the guard's release queue 3 is '$(leaf)', not '$released'"
+echo "kill -9 during a hold: the guard released queue 3 ${ms} ms after the kill (load $(cut -d' ' -f1-3 /proc/loadavg))"
+
+# 1b. roced and its guard both killed: the queue stays held. roced is
+# stopped first, so that it cannot replace the guard meanwhile.
+kill_both()
+{
+	_g=$(t_guard_pid "$roced_pid") || t_fail "roced runs no guard"
+	kill -STOP "$roced_pid"
+	kill -KILL "$_g"
+	kill -KILL "$roced_pid"
+	t_wait "$roced_pid" || true
+}
+t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' -D watchdog
+pause_on
+kill_both
 pause_off
 sleep 1
-is_held || t_fail "the hold ended without roced (the test shows nothing): $(leaf)"
-echo "1 s after kill -9 and the last pause, queue 3 is still held: $(leaf)"
+is_held || t_fail "the hold ended without roced and its guard (the test shows nothing): $(leaf)"
+echo "1 s after kill -9 of both and the last pause, queue 3 is still held: $(leaf)"
 
 # 2. --release-holds releases it, and nothing else changes
 $IP netns exec "$sw" "$roced" --release-holds >"$t_tmp/release" 2>&1 ||
@@ -105,11 +135,10 @@ grep -qx 'roced: released 0 held queues on 0 ports' "$t_tmp/release" ||
 	t_fail "roced --release-holds with nothing held says '$(cat "$t_tmp/release")'"
 echo "--release-holds: $(cat "$t_tmp/release") the second time; queue 3 released, the rest unchanged"
 
-# 3. kill -9 during a hold, then a start without a supervisor
+# 3. both killed during a hold, then a start without a supervisor
 t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' -D watchdog
 pause_on
-kill -KILL "$roced_pid"
-t_wait "$roced_pid" || true
+kill_both
 pause_off
 is_held || t_fail "queue 3 was not held when roced was killed: $(leaf)"
 t0=$(mono)
@@ -123,7 +152,9 @@ echo "start after kill -9: released queue 3 ${ms} ms after the start (load $(cut
 
 # 4. SIGTERM during a hold: released on the way out, the rest kept
 pause_on
+guard=$(t_guard_pid "$roced_pid") || t_fail "roced runs no guard"
 t_roced_stop
+! kill -0 "$guard" 2>/dev/null || t_fail "roced stopped and its guard $guard still runs"
 pause_off
 grep -q 'stopping: released the holds of 1 port' "$t_tmp/log" ||
 	t_fail "roced did not say it released the hold when stopping"
