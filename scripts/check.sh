@@ -58,5 +58,33 @@ pass=$(count PASS)
 fail=$(count 'FAIL|ERROR|XPASS')
 skip=$(count SKIP)
 echo "tests: $pass passed, $fail failed, $skip skipped"
+# How long each took (tests/tools/timed-driver): the slowest, each tier's
+# sum, and every test over its budget (tests/budgets), named, not failed.
+make -s print-tiers 2>/dev/null >.tiers || true
+for trs in $trs_files; do
+	t=$(sed -n 's/^:test-time: //p' "$trs")
+	[ -n "$t" ] && echo "${trs%.trs} $t"
+done | awk -v budgets="$top/tests/budgets" -v tiers=.tiers -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
+	BEGIN {
+		while ((getline l < budgets) > 0) {
+			if (l ~ /^#/ || l == "") continue
+			split(l, f, " "); b[f[1]] = f[2]
+		}
+		while ((getline l < tiers) > 0) {
+			split(l, f, " "); sub(/\.sh$|\.test$/, "", f[2]); tier[f[2]] = f[1]
+		}
+	}
+	{
+		name = $1; sub(/\.sh$/, "", name); tr = (name in tier) ? tier[name] : "QUICK"
+		sum[tr] += $2; n[tr]++; print $2, $1 > "/dev/stderr"
+		lim = ($1 in b) ? b[$1] : b[tr]
+		if (lim && $2 > lim) over = over sprintf("\n  %s: %d s (budget %d s)", $1, $2, lim)
+	}
+	END {
+		printf "test time: quick tier %d s in %d tests, full tier adds %d s in %d (summed; tests run 2 at a time)\n", sum["QUICK"], n["QUICK"], sum["FULL"], n["FULL"]
+		if (over != "") printf "over budget (load %s):%s\n", load, over
+	}' 2>.times || true
+echo "slowest:"; sort -rn .times 2>/dev/null | head -n 8 | sed 's/^/  /'
+rm -f .tiers .times
 leftovers check .leftovers.json --build-dir "$PWD" --run "$run" --tmpdir "$runtmp" --reap || rc=1
 exit "$rc"
