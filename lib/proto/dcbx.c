@@ -139,7 +139,8 @@ static void dcbx_neg_ets(const struct dcbx_tlvs *local,
 	if (dcbx_ets_same(&local->ets_cfg, theirs))
 		out->ets_why = DCBX_WHY_AGREED;
 	else if (peer->has_ets_cfg && peer->ets_cfg.willing)
-		out->ets_why = DCBX_WHY_PEER_WILLING;
+		out->ets_why =
+		    peer->from_cee ? DCBX_WHY_CEE : DCBX_WHY_PEER_WILLING;
 	else
 		out->ets_why = DCBX_WHY_MISMATCH;
 }
@@ -175,12 +176,14 @@ static void dcbx_neg_pfc(const struct dcbx_tlvs *local,
 		out->pfc_why = dcbx_absent(peer);
 	else if (peer->pfc.enable == mine->enable)
 		out->pfc_why = DCBX_WHY_AGREED;
-	else if (mine->willing &&
-	         (!peer->pfc.willing || dcbx_mac_yields(local_mac, peer_mac))) {
+	else if (mine->willing && (!peer->pfc.willing || peer->from_cee ||
+	                           dcbx_mac_yields(local_mac, peer_mac))) {
 		/* Our willing bit, MBC and capability stay ours: they
 		 * describe this port. */
 		out->pfc.enable = peer->pfc.enable;
 		out->pfc_why = DCBX_WHY_ADOPTED;
+	} else if (peer->pfc.willing && peer->from_cee) {
+		out->pfc_why = DCBX_WHY_CEE;
 	} else if (peer->pfc.willing) {
 		unsigned cap = peer->pfc.cap ? peer->pfc.cap : DCBX_NPRIO;
 

@@ -74,6 +74,12 @@ struct dcbx_tlvs {
 	/* A legacy CEE DCBX TLV (OUI 00-1B-21) was seen: the peer speaks
 	 * CEE (decoded for show, see lldp.h). */
 	bool cee;
+	/* The values above are a CEE-only peer's, read as IEEE values
+	 * (lldp_cee_to_dcbx). Its willing bits promise to take its peer's
+	 * CEE values, which roced does not send: such a peer never runs
+	 * ours, so it is never PEER_WILLING, and a willing port of ours
+	 * takes its values whatever the MACs say. */
+	bool from_cee;
 };
 
 /* Why a feature's operational values are what they are. */
@@ -127,7 +133,11 @@ struct dcbx_oper {
  *     that gives one of ours another priority -> MISMATCH (ours
  *     stands); else AGREED.
  *   A feature without the peer's TLV: NO_TLV, or CEE when the peer sent
- *   legacy DCBX only; no peer: NO_PEER. Our values in both cases. */
+ *   legacy DCBX only; no peer: NO_PEER. Our values in both cases.
+ *   A CEE-only peer's values (PEER->from_cee): a willing one that would
+ *   be PEER_WILLING is CEE instead (not agreed: it waits for CEE values
+ *   and runs its own), and where both are willing we take its values
+ *   (ADOPTED) without the MAC tie break; otherwise as above. */
 void dcbx_negotiate(const struct dcbx_tlvs *local, const uint8_t local_mac[6],
                     const struct dcbx_tlvs *peer, const uint8_t peer_mac[6],
                     struct dcbx_oper *out);

@@ -309,6 +309,7 @@ void lldp_cee_to_dcbx(const struct lldp_cee *cee, struct dcbx_tlvs *out)
 	if (!cee->present)
 		return;
 	out->cee = true;
+	out->from_cee = true;
 	if (cee->pfc.present && cee->pfc.enable) {
 		out->has_pfc = true;
 		out->pfc.willing = cee->pfc.willing;

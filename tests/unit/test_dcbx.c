@@ -338,6 +338,68 @@ static void test_ets_table_complete(void **state)
 					}
 }
 
+/* A CEE-only peer's values (lldp_cee_to_dcbx): its willing bit waits
+ * for CEE values, which roced never sends, so it is never taken for a
+ * peer that runs ours; a willing port of ours takes its values whatever
+ * the MACs. */
+static void test_cee_peer(void **state)
+{
+	struct dcbx_tlvs local = {.has_pfc = true, .has_ets_cfg = true};
+	struct dcbx_tlvs peer = {.cee = true, .from_cee = true};
+	struct dcbx_oper out;
+
+	(void)state;
+	local.pfc = (struct dcbx_pfc){.cap = 8, .enable = PFC_LOCAL};
+	local.ets_cfg = ets_local;
+	peer.has_pfc = peer.has_ets_cfg = peer.has_ets_rec = true;
+	peer.pfc =
+	    (struct dcbx_pfc){.willing = true, .cap = 8, .enable = PFC_OTHER};
+	peer.ets_cfg = peer.ets_rec = ets_with_bw(60, 40, true);
+
+	/* A switch facing a willing CEE host: neither PFC nor ETS agreed,
+	 * where an IEEE peer with the same bits would be PEER_WILLING. */
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_CEE);
+	assert_false(out.pfc_agreed);
+	assert_int_equal(out.pfc.enable, PFC_LOCAL);
+	assert_int_equal(out.ets_why, DCBX_WHY_CEE);
+	peer.from_cee = false;
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_PEER_WILLING);
+	assert_true(out.pfc_agreed);
+	assert_int_equal(out.ets_why, DCBX_WHY_PEER_WILLING);
+	peer.from_cee = true;
+
+	/* The same values: agreed, CEE or not. */
+	peer.pfc.enable = PFC_LOCAL;
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_AGREED);
+	assert_true(out.pfc_agreed);
+	peer.pfc.enable = PFC_OTHER;
+
+	/* Not willing either: a mismatch, as with IEEE. */
+	peer.pfc.willing = false;
+	dcbx_negotiate(&local, mac_lo, &peer, mac_hi, &out);
+	assert_int_equal(out.pfc_why, DCBX_WHY_MISMATCH);
+	peer.pfc.willing = true;
+
+	/* A willing host facing a willing CEE switch: takes its PFC whatever
+	 * the MACs (the switch will never take ours), and its ETS from the
+	 * recommendation CEE's groups stand for. */
+	local.pfc.willing = local.ets_cfg.willing = true;
+	for (int o = MAC_LOCAL_LOWER; o <= MAC_EQUAL; o++) {
+		const uint8_t *lm, *pm;
+
+		macs((enum mac_order)o, &lm, &pm);
+		dcbx_negotiate(&local, lm, &peer, pm, &out);
+		assert_int_equal(out.pfc_why, DCBX_WHY_ADOPTED);
+		assert_int_equal(out.pfc.enable, PFC_OTHER);
+		assert_true(out.pfc_agreed);
+		assert_int_equal(out.ets_why, DCBX_WHY_ADOPTED);
+		assert_int_equal(out.ets.tc_bw[0], 60);
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* APP: merged, ours first */
 
@@ -694,6 +756,7 @@ int main(void)
 	    cmocka_unit_test(test_app_full),
 	    cmocka_unit_test(test_app_unwilling),
 	    cmocka_unit_test(test_pfc_peer_cannot),
+	    cmocka_unit_test(test_cee_peer),
 	    cmocka_unit_test(test_advertise),
 	    cmocka_unit_test(test_roced_ends),
 	    cmocka_unit_test(test_switch_host),
