@@ -271,13 +271,14 @@ static int lldpad_client_app_delete(struct lldpad_client *c,
 	return 0;
 }
 
-/* roced's admin values into lldpad: PFC, ETS Configuration, each APP
- * entry, after the APP entries that are gone were deleted. */
+/* roced's admin values into lldpad: PFC, ETS Configuration, ETS
+ * Recommendation (sent or not, as roced's port would), each APP entry,
+ * after the APP entries that are gone were deleted. */
 static int lldpad_client_push(struct lldpad_client *c, struct lldpad_port *p,
                               char *buf)
 {
 	static const uint32_t tlvs[] = {LLDPAD_TLV_PFC, LLDPAD_TLV_ETS_CFG,
-	                                LLDPAD_TLV_APP};
+	                                LLDPAD_TLV_ETS_REC, LLDPAD_TLV_APP};
 	struct lldpad_msg_arg a[LLDPAD_MSG_MAXARGS];
 	struct lldpad_msg_reply r;
 	char store[512];

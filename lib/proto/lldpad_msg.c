@@ -318,9 +318,15 @@ int lldpad_msg_admin_args(const struct dcbx_tlvs *l, uint32_t tlvid, size_t i,
 		o.len++;                                                       \
 		nv++;                                                          \
 	} while (0)
+	/* Every TLV roced drives is sent, but the ETS Recommendation only
+	 * where roced's port advertises one (a switch's, not a host's):
+	 * lldpad's own default for it is not to send it. */
 	args[n++].name = "enableTx";
 	LLDPAD_MSG_VAL_BEGIN();
-	lldpad_msg_put(&o, "yes", 3);
+	if (tlvid == LLDPAD_TLV_ETS_REC && !l->has_ets_rec)
+		lldpad_msg_put(&o, "no", 2);
+	else
+		lldpad_msg_put(&o, "yes", 3);
 	LLDPAD_MSG_VAL_END();
 	switch (tlvid) {
 	case LLDPAD_TLV_PFC: {
@@ -346,16 +352,26 @@ int lldpad_msg_admin_args(const struct dcbx_tlvs *l, uint32_t tlvid, size_t i,
 		break;
 	}
 	case LLDPAD_TLV_ETS_CFG:
-		args[n++].name = "willing";
-		LLDPAD_MSG_VAL_BEGIN();
-		lldpad_msg_put(&o, l->ets_cfg.willing ? "yes" : "no",
-		               l->ets_cfg.willing ? 3 : 2);
-		LLDPAD_MSG_VAL_END();
+	case LLDPAD_TLV_ETS_REC: {
+		const struct dcbx_ets *e =
+		    tlvid == LLDPAD_TLV_ETS_CFG ? &l->ets_cfg : &l->ets_rec;
+
+		/* The Recommendation has no willing bit; one not sent
+		 * needs no values. */
+		if (tlvid == LLDPAD_TLV_ETS_CFG) {
+			args[n++].name = "willing";
+			LLDPAD_MSG_VAL_BEGIN();
+			lldpad_msg_put(&o, e->willing ? "yes" : "no",
+			               e->willing ? 3 : 2);
+			LLDPAD_MSG_VAL_END();
+		} else if (!l->has_ets_rec) {
+			break;
+		}
 		args[n++].name = "up2tc";
 		LLDPAD_MSG_VAL_BEGIN();
 		for (unsigned p = 0; p < DCBX_NPRIO; p++) {
 			snprintf(t, sizeof(t), "%s%u:%u", p ? "," : "", p,
-			         l->ets_cfg.prio_tc[p]);
+			         e->prio_tc[p]);
 			lldpad_msg_put(&o, t, strlen(t));
 		}
 		LLDPAD_MSG_VAL_END();
@@ -363,7 +379,7 @@ int lldpad_msg_admin_args(const struct dcbx_tlvs *l, uint32_t tlvid, size_t i,
 		LLDPAD_MSG_VAL_BEGIN();
 		for (unsigned c = 0; c < DCBX_NTC; c++) {
 			snprintf(t, sizeof(t), "%s%u", c ? "," : "",
-			         l->ets_cfg.tc_bw[c]);
+			         e->tc_bw[c]);
 			lldpad_msg_put(&o, t, strlen(t));
 		}
 		LLDPAD_MSG_VAL_END();
@@ -371,11 +387,12 @@ int lldpad_msg_admin_args(const struct dcbx_tlvs *l, uint32_t tlvid, size_t i,
 		LLDPAD_MSG_VAL_BEGIN();
 		for (unsigned c = 0; c < DCBX_NTC; c++) {
 			snprintf(t, sizeof(t), "%s%u:%s", c ? "," : "", c,
-			         lldpad_msg_tsa(l->ets_cfg.tsa[c]));
+			         lldpad_msg_tsa(e->tsa[c]));
 			lldpad_msg_put(&o, t, strlen(t));
 		}
 		LLDPAD_MSG_VAL_END();
 		break;
+	}
 	case LLDPAD_TLV_APP:
 		if (i >= l->app.n)
 			return -EINVAL;

@@ -100,7 +100,8 @@ int lldpad_msg_tlvs(const struct lldpad_msg_reply *r, struct dcbx_tlvs *out,
                     char *err, size_t errlen);
 
 /* The admin values of L (roced's own, as it would advertise them) as
- * lldptool's arguments for TLV (PFC, ETS-CFG, APP entry I): writes up to
+ * lldptool's arguments for TLV (PFC, ETS-CFG, ETS-REC, APP entry I; an
+ * ETS-REC that L does not advertise is enableTx=no alone): writes up to
  * LLDPAD_MSG_MAXARGS arguments into ARGS, their text into STORE. Returns
  * how many, or -EINVAL (another TLV, or no APP entry I). */
 #define LLDPAD_MSG_MAXARGS 5

@@ -16,6 +16,9 @@
 #   peer TLV, lldptool -n), which roced reads back: show lldp dcbx
 #   (json) says adopted, PFC operational on 3, and the kernel gets the
 #   adopted ETS tree (tc: roced's htb root);
+# - a switch's policy on eth0 (not willing): lldpad sends roced's ETS
+#   Recommendation (lldptool -t -V ETS-REC: enableTx yes, its up2tc and
+#   tcbw), which lldpad does not send by default;
 # - lldpad stopped: eth0's reason says lldpad is not running (logged
 #   once), the plan loses the DCBX input, eth1 is untouched;
 # - lldpad refusing the port (started without the shim: veth has no
@@ -151,6 +154,23 @@ hsh "show lldp dcbx interface eth0" >"$tmp/dcbx.txt"
 grep -q "Agent: lldpad" "$tmp/dcbx.txt" && grep -q "Result: adopted" "$tmp/dcbx.txt" ||
 	t_fail "show lldp dcbx interface eth0: $(cat "$tmp/dcbx.txt")"
 t_stop "$sw_pid" || true
+
+# --- a switch's port through lldpad: its ETS Recommendation is sent ---
+# The switch fixture's policy on eth0 (not willing, ETS 50/50), lldpad
+# its agent: roced turns lldpad's ETS-REC transmit on with its tables
+# (lldpad's default is not to send it), as its own agent would.
+sed -e 's/name = "swp1"; alias = "Ethernet1\/1";/name = "eth0"; lldp = { dcbx-agent = "lldpad"; };/' \
+	"$fix/switch.conf" >"$tmp/host_switch.conf"
+grep -q 'dcbx-agent = "lldpad"' "$tmp/host_switch.conf" || t_fail "the test's sed did not make eth0 a switch port"
+lldptool_has rec.before "enableTx" -t -i eth0 -V ETS-REC -c enableTx || true
+reload_with "$tmp/host_switch.conf"
+poll "lldpad does not send roced's ETS Recommendation (was: $(cat "$tmp/rec.before"))" 20 \
+	lldptool_has rec.tx "enableTx=yes" -t -i eth0 -V ETS-REC -c enableTx
+lldptool_has rec.bw "tcbw=50,0,0,50,0,0,0,0" -t -i eth0 -V ETS-REC -c tcbw ||
+	t_fail "lldpad's ETS-REC bandwidths are not roced's: $(cat "$tmp/rec.bw")"
+lldptool_has rec.up "up2tc=.*3:3" -t -i eth0 -V ETS-REC -c up2tc ||
+	t_fail "lldpad's ETS-REC priority map is not roced's: $(cat "$tmp/rec.up")"
+reload_with "$tmp/host_noapp.conf"
 
 # --- lldpad stopped: a clear error on eth0 only ---
 # (SIGKILL: lldpad 1.1 dereferences NULL in its exit path after a TERM

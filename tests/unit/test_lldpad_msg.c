@@ -205,6 +205,27 @@ static void test_admin_args(void **state)
 	assert_string_equal(a[3].value, "50,0,0,50,0,0,0,0");
 	assert_string_equal(a[4].value, "0:ets,1:ets,2:ets,3:ets,4:strict,"
 	                                "5:strict,6:strict,7:strict");
+	/* The Recommendation: not sent by a port that has none (a host),
+	 * and then nothing but enableTx; a switch's with its tables and no
+	 * willing bit. */
+	n = lldpad_msg_admin_args(&l, LLDPAD_TLV_ETS_REC, 0, a, store,
+	                          sizeof(store));
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].name, "enableTx");
+	assert_string_equal(a[0].value, "no");
+	l.has_ets_rec = true;
+	l.ets_rec = l.ets_cfg;
+	l.ets_rec.tc_bw[0] = 60;
+	l.ets_rec.tc_bw[3] = 40;
+	n = lldpad_msg_admin_args(&l, LLDPAD_TLV_ETS_REC, 0, a, store,
+	                          sizeof(store));
+	assert_int_equal(n, 4);
+	assert_string_equal(a[0].value, "yes");
+	assert_string_equal(a[1].name, "up2tc");
+	assert_string_equal(a[1].value, "0:0,1:0,2:0,3:3,4:0,5:0,6:0,7:0");
+	assert_string_equal(a[2].name, "tcbw");
+	assert_string_equal(a[2].value, "60,0,0,40,0,0,0,0");
+	assert_string_equal(a[3].name, "tsa");
 	l.app.n = 1;
 	l.app.v[0] = (struct dcbx_app){3, 5, 26};
 	n = lldpad_msg_admin_args(&l, LLDPAD_TLV_APP, 0, a, store,
