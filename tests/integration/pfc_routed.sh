@@ -17,9 +17,9 @@
 #   - best effort overflows its queue and loses datagrams;
 #   - halfway through, a route through swp3 is deleted: roced follows the
 #     change (its log says so), and goes on;
-#   - `roced -n` on the router names a class that can never match there:
-#     the shipped class made match-all (CoS and DSCP) on routed ports;
-#     the shipped class itself draws no such warning.
+#   - `roced -n` and `--dry-run` on the router name a class that can never
+#     match there: the shipped class made match-all (CoS and DSCP) on
+#     routed ports; the shipped class itself draws no such warning.
 # It prints the no-drop loss (sent - received): without routed feeders
 # roced sent no pause on a routed port and the class lost some 30 %.
 # The rig's dimensions (40 Mb/s bottleneck, hosts' queue 3 shaped to 60
@@ -121,6 +121,10 @@ $IP netns exec "$rt" "$roced" -n -f "$tmp/all.conf" >"$tmp/check" 2>&1 ||
 	t_fail "roced -n refused the match-all file: $(cat "$tmp/check")"
 grep 'class-map ROCE_CLASS can never match on swp3' "$tmp/check" ||
 	t_fail "roced -n does not say that a match-all class never matches on a routed port: $(cat "$tmp/check")"
+$IP netns exec "$rt" "$roced" --dry-run -f "$tmp/all.conf" >"$tmp/dry" 2>&1 ||
+	t_fail "roced --dry-run refused the match-all file: $(cat "$tmp/dry")"
+grep '^# warning: class-map ROCE_CLASS can never match on swp3' "$tmp/dry" ||
+	t_fail "roced --dry-run does not say that a match-all class never matches on a routed port: $(grep warning "$tmp/dry")"
 
 for n in rt h1 h2 h3 h4; do t_show_on_fail "$n roced log" "$tmp/$n.log"; done
 start() {
