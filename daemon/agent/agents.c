@@ -1,8 +1,10 @@
 /* agents: see agents.h. */
 #include "agent/agents.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,6 +182,44 @@ static void agents_neighbour(void *arg, const char *ifname, char *buf,
 		         chassis, port);
 }
 
+/* Follow the routing and neighbour tables (routed ports' feeders): their
+ * notifications come on a socket of the loop's. Without it (no
+ * privilege, no epoll) the tables are read once, at the first sync. */
+static void agents_routes_listen(struct agents *a)
+{
+	struct epoll_event ev = {.events = EPOLLIN};
+	int fd;
+
+	if (route_fd(&a->routes) >= 0 || a->frames.epfd < 0)
+		return;
+	fd = route_listen(&a->routes);
+	if (fd < 0) {
+		log_warnx("cannot follow the routing tables (%s): a routed "
+		          "port's feeders are the routes roced saw first",
+		          strerror(-fd));
+		return;
+	}
+	ev.data.fd = fd;
+	if (epoll_ctl(a->frames.epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		log_warnx("cannot follow the routing tables: epoll: %s",
+		          strerror(errno));
+}
+
+/* The tables as they are now, before the feeders are computed; true
+ * when they changed. */
+static bool agents_routes_refresh(struct agents *a)
+{
+	int rc;
+
+	if (!a->nl)
+		return false;
+	rc = route_refresh(&a->routes, a->nl);
+	if (rc < 0)
+		log_debug(LOG_SUB_WATCHDOG,
+		          "cannot read the routing tables: %s", strerror(-rc));
+	return rc > 0;
+}
+
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg)
 {
@@ -202,6 +242,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->contrib.impl = nl;
 	a->tx.ports = ports;
 	a->lp.ports = ports;
+	a->nl = nl;
+	agents_routes_listen(a);
 }
 
 void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
@@ -238,6 +280,7 @@ void agents_applied(struct agents *a)
 	if (a->synced)
 		wdpoll_sync(&a->wd, agents_ms());
 	if (a->synced && a->ports) {
+		agents_routes_refresh(a);
 		txpoll_sync(&a->tx, a->ports, agents_ms());
 		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
@@ -262,6 +305,9 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	lpsend_init(&a->lp);
 	qstats_init(&a->qs);
 	contrib_init(&a->contrib, &contrib_ops_kernel, NULL);
+	route_init(&a->routes);
+	a->contrib.routes = &a->routes;
+	a->tx.routes = &a->routes;
 	a->tx.contrib = &a->contrib;
 	a->lp.contrib = &a->contrib;
 	a->lp.frames = &a->frames;
@@ -283,6 +329,7 @@ void agents_free(struct agents *a)
 	lpsend_free(&a->lp);
 	qstats_free(&a->qs);
 	contrib_free(&a->contrib);
+	route_free(&a->routes);
 }
 
 /* --- LLDP and DCBX --- */
@@ -456,6 +503,7 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 	a->synced = true;
 	wdpoll_sync(&a->wd, agents_ms());
 	if (a->ports) {
+		agents_routes_refresh(a);
 		txpoll_sync(&a->tx, a->ports, agents_ms());
 		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
@@ -463,6 +511,22 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 
 bool agents_fd(struct agents *a, int fd, double now_ms)
 {
+	if (fd >= 0 && fd == route_fd(&a->routes)) {
+		/* A route or a neighbour changed: the routed ports' feeders
+		 * again, from the tables as they are now, unless what they
+		 * hold is the same (neighbours change state all the time:
+		 * a sync restarts the contributors' windows). */
+		if (route_notified(&a->routes) && a->synced && a->ports &&
+		    agents_routes_refresh(a)) {
+			log_debug(LOG_SUB_WATCHDOG,
+			          "the routing tables changed (%llu "
+			          "notifications so far): the routed ports' "
+			          "feeders again",
+			          (unsigned long long)a->routes.changes);
+			txpoll_sync(&a->tx, a->ports, now_ms);
+		}
+		return true;
+	}
 	if (!frames_by_fd(&a->frames, fd))
 		return false;
 	frames_process(&a->frames, fd, now_ms);

@@ -24,6 +24,7 @@
 #include "agent/wdpoll.h"
 #include "registry/ports.h"
 #include "kernel/link.h"
+#include "kernel/route.h"
 #include "model/plan.h"
 #include "model/policy.h"
 
@@ -61,6 +62,9 @@ struct agents {
 	struct qstats qs;
 	/* What each port feeds: pause only the contributors. */
 	struct contrib contrib;
+	/* The routing and neighbour tables: who feeds a routed port. */
+	struct route_cache routes;
+	struct nlb *nl;
 	/* --- end of software PFC --- */
 };
 

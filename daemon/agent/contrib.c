@@ -155,9 +155,44 @@ static bool contrib_toward(const struct contrib *c, const uint8_t mac[6],
 	return !known;
 }
 
+/* Does the kernel route a frame of E, which came in on a feeder outside
+ * PORT's bridge, out of PORT (of bridge MASTER, 0: none)? Its IPv4
+ * destination leaves through the port's layer-3 device by one of its
+ * route's next hops and, behind a bridge, toward a neighbour the bridge
+ * puts behind PORT. IPv6 (a DSCP and no IPv4 address) cannot be told:
+ * counted, as pausing a feeder too many loses nothing. */
+static bool contrib_routed(const struct contrib *c,
+                           const struct contrib_entry *e, int port, int master)
+{
+	struct route_nh nh[ROUTE_NH_MAX];
+	int l3 = master ? master : port;
+	size_t n;
+
+	if (!c->routes)
+		return false;
+	if (!e->daddr)
+		return e->dscp != CLASSIFY_NOT_IP;
+	n = route_lookup(c->routes, e->daddr, nh, ROUTE_NH_MAX);
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *mac;
+
+		if (nh[i].oif != l3)
+			continue;
+		if (!master)
+			return true;
+		mac = route_neigh_mac(c->routes, nh[i].gw ? nh[i].gw : e->daddr,
+		                      l3);
+		/* Not resolved yet: the kernel sends it once ARP answers. */
+		if (!mac || contrib_toward(c, mac, port, master))
+			return true;
+	}
+	return false;
+}
+
 int contrib_counts(struct contrib *c, int port, int master,
                    const struct plan_port *pp, unsigned q, const int *feeder,
-                   size_t n, uint64_t *out, double now)
+                   const int *feeder_master, size_t n, uint64_t *out,
+                   double now)
 {
 	/* The queue of each (PCP, DSCP) pair, as the entries ask: the
 	 * pair's classification costs a run of the port's program. */
@@ -177,8 +212,14 @@ int contrib_counts(struct contrib *c, int port, int master,
 
 		for (k = 0; k < n && feeder[k] != e->ifindex; k++)
 			;
-		if (k == n || !contrib_toward(c, e->mac, port, master))
+		if (k == n)
 			continue;
+		if (feeder_master && (!master || feeder_master[k] != master)) {
+			if (!contrib_routed(c, e, port, master))
+				continue;
+		} else if (!contrib_toward(c, e->mac, port, master)) {
+			continue;
+		}
 		if (q == CONTRIB_ANY_QUEUE) {
 			out[k] += e->packets;
 			continue;

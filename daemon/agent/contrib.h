@@ -4,7 +4,8 @@
  *
  * The kernel counts, for every frame that comes in on a port, its
  * ingress port, its destination MAC address, its CoS (VLAN priority, or
- * none) and its DSCP (or none): an eBPF socket filter on a packet socket
+ * none), its DSCP (or none) and its IPv4 destination (or none): an eBPF
+ * socket filter on a packet socket
  * of roced's own, which returns 0 for every frame (nothing is ever
  * queued to the socket, nothing wakes roced) and adds one to the frame's
  * counter in a map (LRU hash, CONTRIB_MAP_MAX keys). It is roced's own
@@ -17,6 +18,13 @@
  * port of a bridge (destinations the bridge's forwarding database puts
  * behind that port, and those it does not know, which the bridge floods)
  * that the port's plan classifies into one queue (plan/classify.h).
+ * A feeder outside the port's bridge (or any feeder of a port in no
+ * bridge) reaches it only through the kernel's routing: its frames count
+ * when their IPv4 destination is routed out of the port's layer-3
+ * device (the port, or its bridge: an SVI), any of the route's ECMP next
+ * hops, and, behind an SVI, when the next hop's neighbour entry is
+ * behind the port in the bridge (kernel/route.h). Frames that enter an
+ * SVI are counted at the bridge port they came in on, the real ingress.
  * The caller compares the sums over time: a port whose sum grew in a
  * recent window contributes.
  *
@@ -33,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/route.h"
 #include "model/plan.h"
 
 #define CONTRIB_MAP_MAX 4096
@@ -41,11 +50,13 @@
 #define CONTRIB_RETRY_MS 10000.0
 
 /* One counter: frames from IFINDEX to MAC with PCP and DSCP
- * (CLASSIFY_UNTAGGED, CLASSIFY_NOT_IP when none). */
+ * (CLASSIFY_UNTAGGED, CLASSIFY_NOT_IP when none), to IPv4 address DADDR
+ * (host order; 0: not IPv4). */
 struct contrib_entry {
 	int ifindex;
 	uint8_t mac[6];
 	uint8_t pcp, dscp;
+	uint32_t daddr;
 	uint64_t packets;
 };
 
@@ -84,6 +95,9 @@ struct contrib {
 	size_t nfdb, capfdb;
 	double fdb_ms; /* < 0: never */
 	uint64_t reads, fdb_reads;
+	/* The routing and neighbour tables (NULL: none, routed feeders
+	 * count nothing), which the agents keep up to date. */
+	const struct route_cache *routes;
 };
 
 void contrib_init(struct contrib *c, const struct contrib_ops *ops, void *impl);
@@ -95,11 +109,14 @@ int contrib_start(struct contrib *c);
 #define CONTRIB_ANY_QUEUE 0xffu
 
 /* Frames so far from each of the N ports FEEDER toward PORT of bridge
- * MASTER that PP (PORT's plan) puts in queue Q (CONTRIB_ANY_QUEUE: any),
- * as of NOW, into OUT;
+ * MASTER (0: none, a routed port) that PP (PORT's plan) puts in queue Q
+ * (CONTRIB_ANY_QUEUE: any), as of NOW, into OUT. FEEDER_MASTER (NULL:
+ * all in MASTER) is each feeder's bridge: one not in MASTER reaches
+ * PORT through the routing tables.
  * 0, or -errno when the kernel does not count. */
 int contrib_counts(struct contrib *c, int port, int master,
                    const struct plan_port *pp, unsigned q, const int *feeder,
-                   size_t n, uint64_t *out, double now);
+                   const int *feeder_master, size_t n, uint64_t *out,
+                   double now);
 
 #endif

@@ -1,6 +1,7 @@
 /* contrib_kernel: the kernel side of contrib.h. An eBPF socket filter on
  * a packet socket of roced's counts every frame coming in per (ingress
- * port, destination MAC, CoS, DSCP) in an LRU hash map and returns 0, so
+ * port, destination MAC, CoS, DSCP, IPv4 destination) in an LRU hash map
+ * and returns 0, so
  * that nothing is queued to the socket; the map is read with one batch
  * lookup. The bridges' forwarding databases come from an RTM_GETNEIGH
  * dump of family AF_BRIDGE on the daemon's netlink socket. */
@@ -37,6 +38,7 @@ struct ck_key {
 	uint32_t mac_hi; /* bytes 0-3 of the MAC, as a number */
 	uint16_t mac_lo; /* bytes 4-5 */
 	uint8_t pcp, dscp;
+	uint32_t daddr; /* the IPv4 destination, as a number; 0: none */
 };
 
 struct ck_state {
@@ -70,7 +72,8 @@ static int ck_bpf(int cmd, union bpf_attr *a)
 #define EXIT()           I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 #define SKB(f)           ((int16_t)offsetof(struct __sk_buff, f))
 
-/* The program; MAP is the map's fd. Key at fp-16 (struct ck_key), the
+/* The program; MAP is the map's fd. Key at fp-16 (struct ck_key, 16
+ * bytes), the
  * value for a new key at fp-24; r6 the skb (for the packet loads), r8
  * the network header's offset, r9 the EtherType. */
 static size_t ck_program(struct bpf_insn *p, int map)
@@ -126,6 +129,9 @@ static size_t ck_program(struct bpf_insn *p, int map)
 	p[n++] = LD_IND(BPF_B, 8, 1);
 	p[n++] = ALU_K(BPF_RSH, 0, 2);
 	p[n++] = STX(BPF_B, 10, 0, -5);
+	/* The destination: where a routed port's feeders send it. */
+	p[n++] = LD_IND(BPF_W, 8, 16);
+	p[n++] = STX(BPF_W, 10, 0, -4);
 	count2 = n;
 	p[n++] = JA(0);
 	p[ip6].off = (int16_t)(n - ip6 - 1);
@@ -265,6 +271,7 @@ static int ck_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
 			    .ifindex = (int)keys[i].ifindex,
 			    .pcp = keys[i].pcp,
 			    .dscp = keys[i].dscp,
+			    .daddr = keys[i].daddr,
 			    .packets = vals[i],
 			};
 

@@ -242,8 +242,8 @@ static int lpsend_counts(struct lpsend *l, const struct lpsend_port *x,
 	if (!l->contrib || !e || !e->applied)
 		return -ENOENT;
 	return contrib_counts(l->contrib, x->ifindex, x->master, &e->plan,
-	                      CONTRIB_ANY_QUEUE, x->feeder_idx, x->nfeeders,
-	                      out, now);
+	                      CONTRIB_ANY_QUEUE, x->feeder_idx, NULL,
+	                      x->nfeeders, out, now);
 }
 
 /* The feeders of X whose traffic entered its queues since the window

@@ -172,6 +172,53 @@ static int txpoll_ifindex(const struct txpoll *t, const char *ifname)
 	return fp && fp->ifindex ? fp->ifindex : (int)if_nametoindex(ifname);
 }
 
+/* Does a route of the main table leave through IFINDEX (a port, or a
+ * bridge)? */
+static bool txpoll_routed(const struct txpoll *t, int ifindex)
+{
+	return t->routes && ifindex > 0 && route_via(t->routes, ifindex);
+}
+
+/* Does OLD (NULL: none) pause a priority out of feeder NAME now? */
+static bool txpoll_paused_out(const struct txpoll_port *old, const char *name)
+{
+	uint64_t bit = old ? txpoll_feeder_bit(old, name) : 0;
+
+	for (unsigned p = 0; bit && p < POLICY_NPRIO; p++)
+		if (old->paused_by[p] & bit)
+			return true;
+	return false;
+}
+
+/* X's feeders as OLD had them (NULL: a port new to the poll)? A routed
+ * port's change is counted, and said at most every
+ * TXPOLL_ROUTE_LOG_MS: routes that flap must not flood the log. */
+static void txpoll_routes_moved(struct txpoll_port *x,
+                                const struct txpoll_port *old, double now)
+{
+	bool same;
+
+	x->route_log_ms = -1;
+	if (!old)
+		return;
+	x->route_moves = old->route_moves;
+	x->route_log_ms = old->route_log_ms;
+	same = old->nfeeders == x->nfeeders;
+	for (size_t k = 0; same && k < x->nfeeders; k++)
+		same = txpoll_feeder_bit(old, x->feeders[k]) != 0;
+	if (same || (!old->nrouted && !x->nrouted))
+		return;
+	x->route_moves++;
+	if (x->route_log_ms >= 0 && now >= x->route_log_ms &&
+	    now - x->route_log_ms < TXPOLL_ROUTE_LOG_MS)
+		return;
+	x->route_log_ms = now;
+	log_info("%s: the ports that feed it changed with the routes: %zu "
+	         "now (%zu routed, was %zu); %llu such changes so far",
+	         x->ifname, x->nfeeders, x->nrouted, old->nrouted,
+	         (unsigned long long)x->route_moves);
+}
+
 void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 {
 	struct txpoll_port *nv;
@@ -211,13 +258,20 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 		txpoll_thresholds(x, e, limit);
 		n++;
 	}
-	/* A port feeds another when both are in one bridge and roced has
-	 * its frame socket. */
+	/* A port feeds another when roced has its frame socket and both
+	 * are in one bridge, or the kernel routes to the other (routes
+	 * leave through its layer-3 device) from this one (whose own
+	 * layer-3 device carries routes: a routed port, or a port of an
+	 * SVI's bridge). */
+	for (size_t i = 0; i < n; i++)
+		nv[i].nrouted = 0;
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		const struct ports_port *fe = ports_find(r, fn);
 		int m = txpoll_master(t, fn);
-		bool feeds = false;
+		bool feeds = false,
+		     routed_in =
+		         txpoll_routed(t, m ? m : t->frames->v[j].ifindex);
 		/* A hardware feeder pauses its peer itself; a receive-only
 		 * priority (semi-lossless) is never paused upstream. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software
@@ -225,21 +279,34 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 		                        (uint8_t)~fe->plan.dcb.pfc_rx_only
 		                  : 0;
 
-		for (size_t i = 0; m && i < n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			struct txpoll_port *x = &nv[i];
+			bool bridged = m && x->master == m;
+			bool routed = !bridged && routed_in &&
+			              txpoll_routed(t, x->master ? x->master
+			                                         : x->ifindex);
 
-			if (x->master != m || !strcmp(fn, x->ifname) ||
+			if (!strcmp(fn, x->ifname) ||
 			    x->nfeeders == TXPOLL_FEEDERS_MAX)
+				continue;
+			/* A feeder a change of routes dropped while paused
+			 * stays one until its XON. */
+			if (!bridged && !routed &&
+			    !txpoll_paused_out(txpoll_find(t, x->ifname), fn))
 				continue;
 			x->feeder_pfc[x->nfeeders] = pfc;
 			x->feeder_idx[x->nfeeders] = t->frames->v[j].ifindex;
+			x->feeder_master[x->nfeeders] = m;
 			snprintf(x->feeders[x->nfeeders++],
 			         sizeof(x->feeders[0]), "%s", fn);
+			x->nrouted += routed;
 			feeds = true;
 		}
 		if (feeds)
 			snprintf(nw[nwakers++], sizeof(nw[0]), "%s", fn);
 	}
+	for (size_t i = 0; i < n; i++)
+		txpoll_routes_moved(&nv[i], txpoll_find(t, nv[i].ifname), now);
 	/* Who each port had paused, by name: the feeders may have moved. */
 	for (size_t i = 0; i < n; i++) {
 		const struct txpoll_port *old = txpoll_find(t, nv[i].ifname);
@@ -572,7 +639,8 @@ static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
 	if (!t->contrib || !e || !e->applied)
 		return -ENOENT;
 	return contrib_counts(t->contrib, x->ifindex, x->master, &e->plan, q,
-	                      x->feeder_idx, x->nfeeders, out, now);
+	                      x->feeder_idx, x->feeder_master, x->nfeeders, out,
+	                      now);
 }
 
 /* The feeders of X whose traffic entered queue Q since the last look
@@ -666,8 +734,7 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			}
 			log_debug(LOG_SUB_WATCHDOG,
 			          "%s: priority %u backlog %u bytes: "
-			          "%s to the bridge's other ports that feed it "
-			          "(%d of %zu)",
+			          "%s to the ports that feed it (%d of %zu)",
 			          x->ifname, p, x->backlog[q],
 			          a == PFCTX_PAUSE ? "pause" : "XON",
 			          __builtin_popcountll(mask), x->nfeeders);

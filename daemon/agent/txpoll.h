@@ -3,9 +3,19 @@
  * shared sampler) and feeds it to the decision of
  * lib/pfcwd/pfctx per priority; a pause, a refresh or an XON goes out
  * through the frame layer (frames_send, so it never waits in a queue of
- * its own) on the ports that feed the queue: the other software ports of
- * the same bridge, where the traffic that queues there comes in. A port
- * outside a bridge (a host's) has no feeders and sends nothing.
+ * its own) on the ports that feed the queue, where the traffic that
+ * queues there comes in: the other software ports of the same bridge,
+ * and, when the kernel routes to the port (a route of the main table
+ * leaves through it, or through its bridge: an SVI), every port with a
+ * frame socket whose own layer-3 device carries routes (a routed port,
+ * or a port of a bridge with routes: traffic entering an SVI is paused at
+ * the bridge port it came in on). Which of those a pause goes to is
+ * what the kernel counted (contrib.h): a routed feeder's frames whose
+ * destination the cached routing tables send out of the port. The
+ * feeders follow route and neighbour changes (kernel/route.h, a sync
+ * at each change); a feeder that a change drops while paused stays one
+ * until its XON, so nothing is left paused. A port with no routes
+ * through it and no bridge (a host's) has no feeders and sends nothing.
  *
  * What a read costs: the backlogs come from the sampler the watchdog and
  * link pause share (agent/qstats.h). On Linux 6.18 a qdisc dump does not
@@ -63,6 +73,7 @@
 #include "agent/softpfc.h"
 #include "registry/ports.h"
 #include "kernel/nlb.h"
+#include "kernel/route.h"
 #include "model/policy.h"
 #include "pfcwd/pfctx.h"
 
@@ -96,6 +107,9 @@
  * its feeders sent starts anew at most this often: a pause goes to the
  * feeders whose traffic entered the queue since (contrib.h). */
 #define TXPOLL_WINDOW_MS 50.0
+/* A routed port's feeders changed by a route change: said at most this
+ * often per port (counted always). */
+#define TXPOLL_ROUTE_LOG_MS 60000.0
 
 struct txpoll_port {
 	char ifname[POLICY_IFNAME_MAX];
@@ -120,14 +134,20 @@ struct txpoll_port {
 	} cnt[2]; /* the leaves' (qdisc dump), the classes' (class dump) */
 	double steady_ms; /* its read interval while active, not busy */
 	/* The ports that feed it: the bridge's other ports with a frame
-	 * socket (at the last sync). */
+	 * socket, and its routed feeders (at the last sync). */
 	char feeders[TXPOLL_FEEDERS_MAX][POLICY_IFNAME_MAX];
 	/* The priorities each feeder has PFC on for (its applied plan):
 	 * PFC goes out of a port only for those, as a switch with PFC
 	 * off on a port sends none there. */
 	uint8_t feeder_pfc[TXPOLL_FEEDERS_MAX];
-	int feeder_idx[TXPOLL_FEEDERS_MAX]; /* their ifindexes */
+	int feeder_idx[TXPOLL_FEEDERS_MAX];    /* their ifindexes */
+	int feeder_master[TXPOLL_FEEDERS_MAX]; /* their bridges (0: none) */
 	size_t nfeeders;
+	size_t nrouted; /* how many of them feed it through routes */
+	/* Route changes that changed its feeders, and when that was last
+	 * logged (logged at most every TXPOLL_ROUTE_LOG_MS). */
+	uint64_t route_moves;
+	double route_log_ms;
 	/* The feeders (bit k: feeders[k]) each priority is paused out of
 	 * by this port: the contributors to its queue, kept until XON. */
 	uint64_t paused_by[POLICY_NPRIO];
@@ -170,6 +190,8 @@ struct txpoll {
 	 * registry whose plans classify it. */
 	struct contrib *contrib;
 	const struct ports *ports;
+	/* The routing and neighbour tables (NULL: no routed feeders). */
+	const struct route_cache *routes;
 	uint64_t polls, fast_polls, wakes, scans;
 };
 

@@ -22,6 +22,7 @@
  */
 #include "kernel/probe.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -82,6 +83,29 @@ static struct probe_link *probe_find(struct probe_ctx *pc, const char *name)
 	return NULL;
 }
 
+/* Is IFNAME in no bridge and without a VLAN (or any) link stacked on it:
+ * a routed port, whose frames all come in untagged? sysfs lists a bridge
+ * port's brport and every upper link as upper_NAME; a name sysfs cannot
+ * read is not called routed (a warning would be a guess). */
+static bool probe_untagged(const char *ifname)
+{
+	char path[64 + IFNAMSIZ];
+	struct dirent *de;
+	bool upper = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s", ifname);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while ((de = readdir(d)) && !upper)
+		upper = !strncmp(de->d_name, "upper_", 6) ||
+		        !strcmp(de->d_name, "brport") ||
+		        !strcmp(de->d_name, "bridge");
+	closedir(d);
+	return !upper;
+}
+
 /* Existence and flags. A name the kernel does not know (ENODEV) is a port
  * that may appear later. */
 static int probe_flags(struct probe_ctx *pc)
@@ -105,6 +129,7 @@ static int probe_flags(struct probe_ctx *pc)
 		}
 		l->found = true;
 		l->flags = (unsigned)(unsigned short)ifr.ifr_flags;
+		l->port->caps.untagged = probe_untagged(l->port->ifname);
 	}
 	return 0;
 }
@@ -216,6 +241,7 @@ int probe_ports(struct compile_port *ports, size_t n, struct probe_stats *st)
 	for (size_t i = 0; i < n; i++) {
 		ports[i].caps.hw_dcb = false;
 		ports[i].caps.speed_mbps = 0;
+		ports[i].caps.untagged = false;
 	}
 	if (st)
 		memset(st, 0, sizeof(*st));
@@ -250,6 +276,7 @@ int probe_ports(struct compile_port *ports, size_t n, struct probe_stats *st)
 			continue;
 		pc.links[i].port->caps.hw_dcb = d->port->caps.hw_dcb;
 		pc.links[i].port->caps.speed_mbps = d->port->caps.speed_mbps;
+		pc.links[i].port->caps.untagged = d->port->caps.untagged;
 	}
 out:
 	free(pc.links);
@@ -268,5 +295,6 @@ int probe_port(const char *ifname, struct caps *c)
 	rc = probe_ports(&p, 1, NULL);
 	c->hw_dcb = p.caps.hw_dcb;
 	c->speed_mbps = p.caps.speed_mbps;
+	c->untagged = p.caps.untagged;
 	return rc;
 }

@@ -414,8 +414,9 @@ static struct json_object *show_policy_map_port(const struct show_input *in,
 
 #define SHOW_SOFT_PFC_NOTE                                                     \
 	"software ports: RxPPP/TxPPP are roced's software PFC counters; "      \
-	"roced honours pause received there and sends it out of a bridge's "   \
-	"other ports when a no-drop queue crosses xoff"
+	"roced honours pause received there and, when a no-drop queue "        \
+	"crosses xoff, sends it out of the ports feeding it (a bridge's "      \
+	"other ports, or those the kernel routes to it)"
 #define SHOW_NO_SOFT_PFC_NOTE                                                  \
 	"software ports without counters: roced listens for pause frames "     \
 	"only "                                                                \

@@ -84,6 +84,10 @@ int caps_action_parse(const char *kind);          /* -1 if unknown */
 struct caps {
 	bool hw_dcb;         /* the driver implements dcbnl */
 	uint64_t speed_mbps; /* link speed; 0 = unknown */
+	/* The port is in no bridge and has no VLAN link above it (a routed
+	 * port): every frame it receives is untagged, so a CoS match can
+	 * never hold there. Probed; presets leave it false (unknown). */
+	bool untagged;
 	uint32_t qdiscs;
 	uint32_t classifiers;
 	uint32_t actions;

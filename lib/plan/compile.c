@@ -277,6 +277,38 @@ static void compile_resolve(struct compile_ctx *c)
 	}
 }
 
+/* A class that needs a CoS can never match on a port whose frames are
+ * all untagged (a routed port: RoCEv2 after a routed hop has no tag):
+ * its traffic goes to class-default, best effort, however its DSCP
+ * reads. Said by name, class and port, where roced -n, --dry-run and
+ * rocesh show a plan's warnings. */
+static void compile_untagged_warn(struct compile_ctx *c)
+{
+	if (!c->pp->caps.untagged)
+		return;
+	for (size_t i = 0; c->qos && i < c->qos->nrules; i++) {
+		const struct policy_qos_rule *r = &c->qos->rules[i];
+		bool all;
+		const struct policy_class_qos *cls =
+		    compile_rule_class(c->p, r, &all);
+
+		if (all || !cls->cos ||
+		    (cls->match == POLICY_MATCH_ANY && cls->dscp))
+			continue;
+		diag_warn(&c->pp->warnings,
+		          cls->cos_line ? cls->cos_line : cls->line,
+		          "class-map %s can never match on %s: it %s, and "
+		          "%s is a routed port (no bridge, no VLAN) whose "
+		          "frames come in untagged, so they go to "
+		          "class-default (make it match-any with a match "
+		          "dscp)",
+		          cls->name, c->pp->ifname,
+		          cls->dscp ? "is match-all on cos and dscp"
+		                    : "matches cos only",
+		          c->pp->ifname);
+	}
+}
+
 static int compile_port(const struct policy *p, const struct compile_port *cp,
                         struct plan *out)
 {
@@ -321,6 +353,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 			          c.iface->fc_rx ? "receive" : "send");
 	}
 	compile_resolve(&c);
+	compile_untagged_warn(&c);
 
 	compile_dcb_pfc(&c);
 	compile_dcb_ets(&c);

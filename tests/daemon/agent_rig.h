@@ -58,6 +58,11 @@ struct rig {
 	/* the fake counters: frames in from port i to host j in queue 3 */
 	uint64_t to[RIG_PORTS][RIG_PORTS];
 	int ct_open_err; /* what open says (0: it counts) */
+	/* Routed (the ports in no bridge): frames from port i go to port
+	 * i's own MAC (the router's) and to IPv4 DST[j] (host order; 0:
+	 * 10.0.<j+1>.2, the host behind port j). */
+	bool routed;
+	uint32_t dst[RIG_PORTS];
 	/* what went out */
 	struct rig_sent sent[RIG_SENT];
 	size_t nsent;
@@ -217,6 +222,14 @@ static int rig_ct_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
 			    .packets = g->to[i][j],
 			};
 
+			if (g->routed) {
+				e.mac[4] = 0;
+				e.mac[5] = (uint8_t)(i + 1);
+				e.daddr = g->dst[j]
+				              ? g->dst[j]
+				              : 0x0a000002u | (uint32_t)(j + 1)
+				                                  << 8;
+			}
 			if (e.packets)
 				cb(arg, &e);
 		}

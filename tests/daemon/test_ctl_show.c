@@ -553,7 +553,7 @@ static void test_show_maps(void **state)
 	assert_int_equal(json_object_array_length(ctlt_jget(d, "class-map")),
 	                 1);
 	assert_non_null(strstr(strbuf_str(&text),
-	                       "    class-map type qos match-all ROCE_CLASS\n"
+	                       "    class-map type qos match-any ROCE_CLASS\n"
 	                       "      match cos 3\n      match dscp 26\n"));
 	json_object_put(d);
 	strbuf_free(&text);

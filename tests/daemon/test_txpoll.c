@@ -9,7 +9,11 @@
  *   - the sampler serves several readers with one dump, reads a few
  *     ports through class dumps of those ports alone;
  *   - between scans the poll reads only the ports with traffic; a wake
- *     disarms only the feeder that woke it. */
+ *     disarms only the feeder that woke it;
+ *   - routed ports (no bridge) have feeders from the routing tables: a
+ *     pause goes to the ports whose traffic is routed to the congested
+ *     one (ECMP next hops included), never to a bystander; a route
+ *     deleted mid-incast keeps its paused feeders until their XON. */
 #include "agent_rig.h"
 
 #include "agent/txpoll.h"
@@ -316,6 +320,238 @@ static void test_active_only(void **state)
 	rig_free(&g);
 }
 
+static int rig_nomaster(const char *ifname)
+{
+	(void)ifname;
+	return 0;
+}
+
+/* 10.0.<j+1>.0/24 out of port j (ifindex 11 + j), as each port's
+ * connected route; and 10.9.0.0/16 split over swp3 and swp4 (ECMP). */
+static void routes_fill(struct route_cache *rc, bool swp3)
+{
+	struct route_rt r;
+
+	route_clear(rc);
+	for (unsigned j = 0; j < RIG_PORTS; j++) {
+		if (j == 2 && !swp3)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.dst = 0x0a000000u | (uint32_t)(j + 1) << 8;
+		r.len = 24;
+		r.nnh = 1;
+		r.nh[0].oif = 11 + (int)j;
+		assert_int_equal(route_add(rc, &r), 0);
+	}
+	memset(&r, 0, sizeof(r));
+	r.dst = 0x0a090000u;
+	r.len = 16;
+	if (swp3) {
+		r.nh[r.nnh].oif = 13;
+		r.nh[r.nnh++].gw = 0x0a000302u;
+	}
+	r.nh[r.nnh].oif = 14;
+	r.nh[r.nnh++].gw = 0x0a000402u;
+	assert_int_equal(route_add(rc, &r), 0);
+}
+
+static void test_routed(void **state)
+{
+	static struct rig g;
+	static struct route_cache rc;
+	struct txpoll t;
+	const struct txpoll_port *x;
+	uint32_t xoff;
+
+	(void)state;
+	rig_init(&g, NULL);
+	g.routed = true;
+	route_init(&rc);
+	routes_fill(&rc, true);
+	g.ct.routes = &rc;
+	txpoll_init(&t);
+	t.frames = &g.f;
+	t.softpfc = &g.sp;
+	t.qs = &g.qs;
+	t.contrib = &g.ct;
+	t.ports = &g.r;
+	t.master_fn = rig_nomaster;
+	t.routes = &rc;
+	txpoll_sync(&t, &g.r, g.now);
+	/* Every other port feeds swp3 through the routes. */
+	x = txpoll_find(&t, "swp3");
+	assert_non_null(x);
+	assert_int_equal(x->nfeeders, 3);
+	assert_int_equal(x->nrouted, 3);
+	xoff = x->t[3].xoff;
+	tick(&g, &t, 2);
+	/* swp1 sends to 10.0.3.2 (behind swp3); swp2 to 10.0.4.2 (behind
+	 * swp4: the bystander). swp3's queue 3 crosses xoff. */
+	g.to[0][2] = 100;
+	g.to[1][3] = 500;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	/* swp4 starts sending to 10.9.0.5, which ECMP may send out of
+	 * swp3: a contributor too. */
+	g.dst[0] = 0x0a090005u;
+	g.to[3][0] = 40;
+	tick(&g, &t, 5);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	/* The routes through swp3 are deleted mid-incast: its feeders go,
+	 * but those it paused stay until their XON; the change is counted
+	 * and nothing is sent to the bystander. */
+	routes_fill(&rc, false);
+	txpoll_sync(&t, &g.r, g.now);
+	x = txpoll_find(&t, "swp3");
+	assert_int_equal(x->nfeeders, 2);
+	assert_int_equal(x->nrouted, 0);
+	assert_int_equal(x->route_moves, 1);
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
+	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(softpfc_port(&g.sp, "swp1", false)->c.tx_pause[3], 2);
+	assert_int_equal(softpfc_port(&g.sp, "swp1", false)->c.tx_xon[3], 1);
+	/* XON sent: the feeders the routes no longer give are let go. */
+	txpoll_sync(&t, &g.r, g.now);
+	assert_int_equal(txpoll_find(&t, "swp3")->nfeeders, 0);
+	txpoll_free(&t);
+	route_free(&rc);
+	rig_free(&g);
+}
+
+/* swp1 and swp2 in a bridge with an address (an SVI), swp3 and swp4
+ * routed. */
+static int rig_svi_master(const char *ifname)
+{
+	return !strcmp(ifname, "swp1") || !strcmp(ifname, "swp2") ? RIG_MASTER
+	                                                          : 0;
+}
+
+/* An SVI leaf: traffic that enters the SVI is paused at the bridge port
+ * it came in on; routed traffic into the bridge counts toward the bridge
+ * port its neighbour is behind. */
+static void test_svi(void **state)
+{
+	static struct rig g;
+	static struct route_cache rc;
+	struct txpoll t;
+	const struct txpoll_port *x;
+	struct route_rt r;
+	uint32_t xoff;
+
+	(void)state;
+	rig_init(&g, NULL);
+	g.routed = true;
+	route_init(&rc);
+	for (unsigned j = 0; j < RIG_PORTS; j++) {
+		struct route_neigh nb = {
+		    .ip = 0x0a000002u | (j + 1) << 8,
+		    .ifindex = j < 2 ? RIG_MASTER : 11 + (int)j,
+		    .mac = {2, 0, 0, 0, 1, (uint8_t)(j + 1)}};
+
+		memset(&r, 0, sizeof(r));
+		r.dst = 0x0a000000u | (uint32_t)(j + 1) << 8;
+		r.len = 24;
+		r.nnh = 1;
+		r.nh[0].oif = nb.ifindex;
+		assert_int_equal(route_add(&rc, &r), 0);
+		assert_int_equal(route_add_neigh(&rc, &nb), 0);
+	}
+	g.ct.routes = &rc;
+	txpoll_init(&t);
+	t.frames = &g.f;
+	t.softpfc = &g.sp;
+	t.qs = &g.qs;
+	t.contrib = &g.ct;
+	t.ports = &g.r;
+	t.master_fn = rig_svi_master;
+	t.routes = &rc;
+	txpoll_sync(&t, &g.r, g.now);
+	x = txpoll_find(&t, "swp3");
+	assert_int_equal(x->nfeeders, 3);
+	assert_int_equal(x->nrouted, 3);
+	x = txpoll_find(&t, "swp1");
+	assert_int_equal(x->nfeeders, 3);
+	assert_int_equal(x->nrouted, 2);
+	xoff = x->t[3].xoff;
+	tick(&g, &t, 2);
+	/* swp1 (a bridge port) sends to 10.0.3.2, routed out of swp3;
+	 * swp4 to 10.0.1.2, routed into the bridge toward swp1; swp3 to
+	 * 10.0.2.2, toward swp2. */
+	g.to[0][2] = 100;
+	g.to[3][0] = 100;
+	g.to[2][1] = 100;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	/* swp1's queue: swp4's routed traffic fills it, not swp3's. */
+	g.to[3][0] = 200;
+	g.to[2][1] = 200;
+	g.backlog[0][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	txpoll_free(&t);
+	route_free(&rc);
+	rig_free(&g);
+}
+
+/* The longest prefix wins, then the lowest metric; every next hop of an
+ * ECMP route is given; no route, none. */
+static void test_route_lookup(void **state)
+{
+	struct route_cache rc;
+	struct route_rt r;
+	struct route_nh nh[ROUTE_NH_MAX];
+	struct route_neigh nb = {
+	    .ip = 0x0a000302u, .ifindex = 13, .mac = {2, 0, 0, 0, 1, 3}};
+
+	(void)state;
+	route_init(&rc);
+	routes_fill(&rc, true);
+	memset(&r, 0, sizeof(r));
+	r.dst = 0;
+	r.len = 0;
+	r.nnh = 1;
+	r.nh[0].oif = 11;
+	r.nh[0].gw = 0x0a000102u;
+	assert_int_equal(route_add(&rc, &r), 0);
+	r.len = 0;
+	r.metric = 5;
+	r.nh[0].oif = 12;
+	assert_int_equal(route_add(&rc, &r), 0);
+	assert_int_equal(route_lookup(&rc, 0x0a000307u, nh, ROUTE_NH_MAX), 1);
+	assert_int_equal(nh[0].oif, 13);
+	assert_int_equal(route_lookup(&rc, 0x0a090101u, nh, ROUTE_NH_MAX), 2);
+	assert_int_equal(nh[0].oif, 13);
+	assert_int_equal(nh[1].oif, 14);
+	assert_int_equal(route_lookup(&rc, 0x0a090101u, nh, 1), 1);
+	/* the default route of metric 0, not 5 */
+	assert_int_equal(route_lookup(&rc, 0xc0000201u, nh, ROUTE_NH_MAX), 1);
+	assert_int_equal(nh[0].oif, 11);
+	assert_true(route_via(&rc, 14));
+	assert_false(route_via(&rc, 99));
+	assert_int_equal(route_add_neigh(&rc, &nb), 0);
+	assert_non_null(route_neigh_mac(&rc, 0x0a000302u, 13));
+	assert_null(route_neigh_mac(&rc, 0x0a000302u, 14));
+	route_clear(&rc);
+	assert_int_equal(route_lookup(&rc, 0x0a000307u, nh, ROUTE_NH_MAX), 0);
+	route_free(&rc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +562,9 @@ int main(void)
 	    cmocka_unit_test(test_no_counts),
 	    cmocka_unit_test(test_sampler),
 	    cmocka_unit_test(test_active_only),
+	    cmocka_unit_test(test_routed),
+	    cmocka_unit_test(test_svi),
+	    cmocka_unit_test(test_route_lookup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -43,15 +43,15 @@ for l in br0 swp1 sink h0 p0; do "$IP" -n "$ns" link set "$l" up; done
 "$IP" -n "$ns" link set p0 master br0
 in_ns "$TC" -V >/dev/null || t_fail "tc does not run"
 
-# The shipped policy; for "any", ROCE_CLASS as match-any.
+# The shipped policy (match-any); for "all", ROCE_CLASS as match-all.
 python3 - "$top_srcdir/conf/roced.conf" "$tmp" <<'PY'
 import sys
 src, out = sys.argv[1], sys.argv[2]
 s = open(src).read()
-cmap = '{ name = "ROCE_CLASS"; match = "all"; cos = 3; dscp = 26; }'
+cmap = '{ name = "ROCE_CLASS"; match = "any"; cos = 3; dscp = 26; }'
 assert cmap in s, 'the shipped class-map changed'
-open(out + '/all.conf', 'w').write(s)
-open(out + '/any.conf', 'w').write(s.replace('match = "all"', 'match = "any"'))
+open(out + '/any.conf', 'w').write(s)
+open(out + '/all.conf', 'w').write(s.replace(cmap, cmap.replace('"any"', '"all"')))
 PY
 
 # count: the packets swp1's classes of q3 and q-default sent, into q3 and

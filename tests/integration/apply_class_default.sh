@@ -33,7 +33,7 @@ rule = '{ name = "ROCE_CLASS"; set-qos-group = 3; }'
 assert rule in s
 d = s.replace(rule, rule + ',\n\t\t\t\t{ name = "class-default"; set-qos-group = 0; }')
 open(out + '/default.conf', 'w').write(d)
-cmap = '{ name = "ROCE_CLASS"; match = "all"; cos = 3; dscp = 26; }'
+cmap = '{ name = "ROCE_CLASS"; match = "any"; cos = 3; dscp = 26; }'
 assert cmap in s
 e = s.replace(cmap, cmap + ',\n\t\t{ name = "EVERYTHING"; }')
 e = e.replace(rule, rule + ',\n\t\t\t\t{ name = "EVERYTHING"; set-qos-group = 0; }')

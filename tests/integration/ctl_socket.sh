@@ -218,7 +218,7 @@ jget "$out" 'R["text"]' | grep -q 'Enabled ( 0x8 )' || fail "pfc-queue: the watc
 out=$(ctl '{"cmd":"show","what":"show queuing interface","args":["nosuch0"]}')
 jget "$out" 'R["error"]' | grep -q "Invalid interface 'nosuch0'" || fail "unknown interface: $out"
 # 20 frames tagged CoS 3 (VLAN 7) with DSCP 26 out of swp1: the shipped
-# class is match-all cos 3 and dscp 26, and roced's cls_bpf program puts
+# class is match-any cos 3 or dscp 26, and roced's cls_bpf program puts
 # them in q3.
 in_ns python3 - <<'PY'
 import socket, struct

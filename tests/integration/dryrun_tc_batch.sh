@@ -11,7 +11,7 @@
 #   - frames of MTU 9216 + 18 bytes of Ethernet/VLAN header = 9234;
 #   - ROCE_QUEUING_OUT: q3 and q-default 50 %, q1/q2 0 %, q4-q7 absent
 #     (0 %); no strict queue;
-#   - ROCE_CLASS: match-all cos 3 + dscp 26 -> qos-group 3; this kernel
+#   - ROCE_CLASS: match-any cos 3 or dscp 26 -> qos-group 3; this kernel
 #     has no flower, so one cls_bpf rule (protocol all, prio 4791) holds
 #     the whole policy and sends the rest to q-default's class 4791:10
 #     (what its program does with frames is apply_bpf.sh's to check, in

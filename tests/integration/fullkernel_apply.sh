@@ -21,8 +21,8 @@
 #      have ets) and cls_bpf on the htb root choosing the class again; a
 #      second run writes nothing.
 #   2. RoCE traffic: UDP to port 4791 with TOS 0x6a (DSCP 26, ECT(0)) on
-#      VLAN 10 with PCP 3 (the shipped class-map is match-all cos 3 dscp 26,
-#      so untagged frames would not match it), sent from the sender in one
+#      VLAN 10 with PCP 3 (the rig makes the class-map match-all cos 3 dscp
+#      26, so untagged frames would not match it), sent from the sender in one
 #      burst, and best-effort traffic (untagged, TOS 0) interleaved with it.
 #      roced's ingress filters must count every RoCE datagram; on swp2 the
 #      RoCE datagrams must all pass queue 3's red leaf, the queue must hold
@@ -174,6 +174,12 @@ done
 	echo ');'
 	sed '1,/^interface[[:space:]]*=[[:space:]]*(/d' "$shipped" | sed '1,/^);/d'
 } >"$conf"
+# The shipped class is match-any (DSCP 26 alone classifies untagged RoCE);
+# this rig checks the match-all form, CoS 3 and DSCP 26 in one flower
+# filter, with tagged traffic that satisfies both.
+sed -i 's/match = "any"; cos = 3; dscp = 26;/match = "all"; cos = 3; dscp = 26;/' "$conf"
+grep -q 'match = "all"; cos = 3; dscp = 26;' "$conf" ||
+	fk_fail "the shipped ROCE_CLASS changed: cannot make it match-all"
 
 brk=${ROCED_FK_APPLY_BREAK:-}
 cp "$conf" "$tmp/unbroken.conf"

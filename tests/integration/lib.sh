@@ -356,11 +356,12 @@ open(out, 'w').write(s[:b0] + ',\n\t'.join(blks) + '\n' + s[b1:])
 PY
 }
 
-# t_conf_match_any FILE: the shipped ROCE_CLASS (match-all cos 3, dscp
-# 26) as match-any in FILE, for rigs whose RoCE traffic is untagged IP
-# from the kernel's stack (this kernel has no 8021q to tag it): match-all
-# also wants CoS 3, which only a VLAN tag carries, as NX-OS (and roced's
-# classifiers, flower or cls_bpf) reads it.
+# t_conf_match_any FILE: ROCE_CLASS (cos 3, dscp 26) as match-any in
+# FILE, for rigs whose RoCE traffic is untagged IP from the kernel's
+# stack (this kernel has no 8021q to tag it): match-all also wants CoS 3,
+# which only a VLAN tag carries, as NX-OS (and roced's classifiers,
+# flower or cls_bpf) reads it. The shipped file is match-any already;
+# this keeps the rigs holding if it ever changes back.
 t_conf_match_any()
 {
 	sed -i 's/{ name = "ROCE_CLASS"; match = "all"; cos = 3; dscp = 26; }/{ name = "ROCE_CLASS"; match = "any"; cos = 3; dscp = 26; }/' "$1"

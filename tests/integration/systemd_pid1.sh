@@ -273,8 +273,8 @@ t_spawn "$IP" netns exec "$peer" "$storm" -i h1 -p 3 -q 65535 -r 2000 -t 600 >/d
 storm_pid=$t_pid
 sleep 0.3
 # A queue is stuck only with something in it: DSCP 26 datagrams, put in
-# queue 3 by their socket priority (htb takes it as the class): the
-# shipped class-map is match-all CoS 3 and DSCP 26, and they are untagged.
+# queue 3 by their socket priority (htb takes it as the class), as a
+# host's own traffic is classified only on egress.
 "$IP" netns exec "$ns" "$traffic" send 10.81.0.2 -T 0x68 -P 4791:13 -r 500 -n 200 -t 3 >/dev/null ||
 	t_fail "the DSCP 26 sender failed"
 stormed() { journal; grep -q 'PFC storm on qos-group 3' "$tmp/journal"; }

@@ -23,7 +23,7 @@
 /* ---- show running-config and round trips ---- */
 
 static const char shipped_text[] =
-    "class-map type qos match-all ROCE_CLASS\n"
+    "class-map type qos match-any ROCE_CLASS\n"
     "  match cos 3\n"
     "  match dscp 26\n"
     "policy-map type qos ROCE_POLICY\n"

@@ -102,7 +102,7 @@ static void test_shipped(void **state)
 
 	assert_int_equal(p.nclass_qos, 1);
 	assert_string_equal(p.class_qos[0].name, "ROCE_CLASS");
-	assert_int_equal(p.class_qos[0].match, POLICY_MATCH_ALL);
+	assert_int_equal(p.class_qos[0].match, POLICY_MATCH_ANY);
 	assert_int_equal(p.class_qos[0].cos, 1u << 3);
 	assert_true(p.class_qos[0].dscp == 1ULL << 26);
 	assert_int_equal(p.class_qos[0].line,
