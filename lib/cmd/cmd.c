@@ -18,8 +18,25 @@ struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
 {
 	if ((unsigned)m >= CMD_MODE_MAX)
 		return NULL;
-	if (!c->v[m])
-		c->v[m] = cmd_graphs(&cmd_nxos, m, &c->n[m]);
+	if (!c->v[m]) {
+		/* The NX-OS table and, after it, the checkpoint and session
+		 * commands (cmd_ckpt.c): one set of graphs per mode. */
+		size_t n1 = 0, n2 = 0;
+		struct cmd_graph *a = cmd_graphs(&cmd_nxos, m, &n1);
+		struct cmd_graph *b = a ? cmd_graphs(&cmd_ckpt, m, &n2) : NULL;
+		struct cmd_graph *v =
+		    b ? realloc(a, (n1 + n2 + 1) * sizeof(*a)) : NULL;
+
+		if (!v) {
+			free(a);
+			free(b);
+			return NULL;
+		}
+		memcpy(v + n1, b, n2 * sizeof(*b));
+		free(b);
+		c->v[m] = v;
+		c->n[m] = n1 + n2;
+	}
 	*n = c->n[m];
 	return c->v[m];
 }

@@ -210,6 +210,9 @@ struct cmd_table {
 
 /* The NX-OS commands (cmd_nxos.c). */
 extern const struct cmd_table cmd_nxos;
+/* Checkpoints, rollback and configuration sessions (cmd_ckpt.c), matched
+ * beside the NX-OS table. */
+extern const struct cmd_table cmd_ckpt;
 
 /* Check that every row of T compiles (syntax and one help line per
  * token) and that CONFIG and MODE rows can be carried out. Returns 0, or
