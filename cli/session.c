@@ -513,6 +513,7 @@ static bool rocesh_piping(struct rocesh *r, const char *line)
 int rocesh_help(struct rocesh *r, const char *line, struct strbuf *out,
                 struct cmd_error *err)
 {
+	r->ctx.session = r->session[0] != '\0';
 	if (rocesh_piping(r, line))
 		return rocesh_pipes_help(line, out, err);
 	return cmd_help_checked(&r->ctx, rocesh_known(r), line, out, err);
@@ -675,6 +676,8 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	const char *what;
 	int piped;
 
+	/* verify, commit and abort are commands in a session only */
+	r->ctx.session = r->session[0] != '\0';
 	if (rocesh_in_banner(r, line))
 		return rocesh_ignore(r, line, NULL);
 	if (rocesh_blank(line))
@@ -740,6 +743,7 @@ size_t rocesh_complete(struct rocesh *r, const char *line,
 		strbuf_puts(newline, line);
 		return 0;
 	}
+	r->ctx.session = r->session[0] != '\0';
 	if (rocesh_piping(r, line))
 		n = rocesh_pipes_complete(line, words, ROCESH_COMPLETE_MAX);
 	else

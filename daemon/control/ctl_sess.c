@@ -141,6 +141,7 @@ static struct json_object *ck_sess_line(struct ctl_ckpt *k,
 	struct policy cand;
 	struct cmd_ctx ctx;
 	struct diag dg;
+	size_t nctx;
 
 	if (!s)
 		return ctl_reply_error("%% no configuration session %s (it was "
@@ -175,10 +176,17 @@ static struct json_object *ck_sess_line(struct ctl_ckpt *k,
 	}
 	s->v = v;
 	memset(&v[s->n], 0, sizeof(v[0]));
-	for (size_t i = 0; i < r->ncontext; i++)
+	/* Kept in the mode it ran in, not the one it was typed in (a
+	 * sibling `class` line typed in a class's mode belongs to the
+	 * policy-map): the mode lines after it, less the line itself when
+	 * it entered a mode. Replayed there, it does the same. */
+	nctx = ctx.depth;
+	if (nctx && !strcmp(ctx.path[nctx - 1], r->line))
+		nctx--;
+	for (size_t i = 0; i < nctx && i < CTL_CONTEXT_MAX; i++)
 		snprintf(v[s->n].context[i], CTL_CONTEXT_LEN, "%s",
-		         r->context[i]);
-	v[s->n].ncontext = r->ncontext;
+		         ctx.path[i]);
+	v[s->n].ncontext = nctx;
 	snprintf(v[s->n].line, CTL_LINE_MAX, "%s", r->line);
 	s->n++;
 	policy_free(&s->cand);

@@ -14,7 +14,7 @@
 /* --- the session's compiled commands --- */
 
 struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
-                                 size_t *n)
+                                 bool session, size_t *n)
 {
 	if ((unsigned)m >= CMD_MODE_MAX)
 		return NULL;
@@ -36,8 +36,13 @@ struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
 		free(b);
 		c->v[m] = v;
 		c->n[m] = n1 + n2;
+		c->nsess[m] = 0;
+		for (size_t k = n1; k < n1 + n2; k++)
+			if (v[k].def >=
+			    cmd_ckpt.def + cmd_ckpt.n - CMD_CKPT_SESSION_ROWS)
+				c->nsess[m]++;
 	}
-	*n = c->n[m];
+	*n = c->n[m] - (session ? 0 : c->nsess[m]);
 	return c->v[m];
 }
 
@@ -47,6 +52,7 @@ void cmd_cache_fini(struct cmd_cache *c)
 		free(c->v[m]);
 		c->v[m] = NULL;
 		c->n[m] = 0;
+		c->nsess[m] = 0;
 	}
 }
 
@@ -127,14 +133,14 @@ static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
 
 /* Parse W in mode M alone, on the graphs of CACHE. */
 static int cmd_parse_mode(struct cmd_cache *cache, enum cmd_mode m,
-                          const struct cmd_words *w, struct cmd_parsed *out,
-                          struct cmd_error *err)
+                          bool session, const struct cmd_words *w,
+                          struct cmd_parsed *out, struct cmd_error *err)
 {
 	struct cmd_graph *v;
 	size_t ng;
 	int rc = -1;
 
-	v = cmd_cache_mode(cache, m, &ng);
+	v = cmd_cache_mode(cache, m, session, &ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return -1;
@@ -204,7 +210,7 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
 	/* Innermost mode first, then the enclosing ones; the error shown
 	 * is the one that got furthest into the line. */
 	for (;;) {
-		if (!cmd_parse_mode(cache, m, w, out, &e)) {
+		if (!cmd_parse_mode(cache, m, ctx->session, w, out, &e)) {
 			out->mode = m;
 			out->depth = depth;
 			rc = 0;
@@ -365,7 +371,7 @@ static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx,
 		return NULL;
 	full = w->open ? w->n - 1 : w->n;
 	*partial = w->open ? w->w[w->n - 1] : "";
-	v = cmd_cache_mode(cache, ctx->mode, ng);
+	v = cmd_cache_mode(cache, ctx->mode, ctx->session, ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return NULL;

@@ -735,10 +735,10 @@ static void test_cache(void **state)
 				cache_same(&c, &pol, lines[i]);
 	}
 	/* Mode M's graphs are compiled once, when first used. */
-	v = cmd_cache_mode(cache, CMD_MODE_CONFIG, &n);
+	v = cmd_cache_mode(cache, CMD_MODE_CONFIG, false, &n);
 	assert_non_null(v);
 	assert_true(n > 0);
-	assert_ptr_equal(cmd_cache_mode(cache, CMD_MODE_CONFIG, &n), v);
+	assert_ptr_equal(cmd_cache_mode(cache, CMD_MODE_CONFIG, false, &n), v);
 	/* Moving between modes keeps the session's cache... */
 	cmd_ctx_init(&c);
 	c.cache = cache;

@@ -278,10 +278,18 @@ static void test_rows(void **state)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		cmd_ctx_init(&c);
 		c.mode = cases[i].mode;
+		c.session = true;
 		if (cmd_parse(&c, cases[i].line, &p, &err) < 0)
 			fail_msg("'%s': %s", cases[i].line, err.message);
 		assert_string_equal(p.name, cases[i].name);
 	}
+	/* A session's own commands are none outside a session. */
+	cmd_ctx_init(&c);
+	c.mode = CMD_MODE_CONFIG;
+	assert_int_equal(cmd_parse(&c, "commit", &p, &err), -1);
+	c.mode = CMD_MODE_IF;
+	assert_int_equal(cmd_parse(&c, "verify", &p, &err), -1);
+	assert_int_equal(cmd_parse(&c, "abort", &p, &err), -1);
 	assert_int_equal(cmd_show_query(CTL_WHAT_CKPT_DIFF, args, 7, &q, &err),
 	                 0);
 	assert_int_equal(q.kind, CTL_SHOW_CKPT_DIFF);
