@@ -112,3 +112,20 @@ void rocesh_ckpt_prompt(const struct cmd_ctx *c, const char *session,
 	at += strlen("(config");
 	snprintf(buf, len, "%.*s-s%s", (int)(at - plain), plain, at);
 }
+
+void rocesh_ckpt_done(const struct ctl_request *req, struct cmd_ctx *ctx,
+                      char *session, size_t len)
+{
+	struct cmd_cache *cache = ctx->cache;
+
+	if (req->cmd != CTL_CMD_SESSION)
+		return;
+	if (!strcmp(req->op, "begin"))
+		snprintf(session, len, "%s", req->name);
+	/* A session's end leaves its mode, as on NX-OS. */
+	if (!strcmp(req->op, "commit") || !strcmp(req->op, "abort")) {
+		session[0] = '\0';
+		cmd_ctx_init(ctx);
+		ctx->cache = cache;
+	}
+}

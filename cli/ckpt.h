@@ -20,4 +20,9 @@ int rocesh_ckpt_request(const struct cmd_parsed *p, const char *session,
 void rocesh_ckpt_prompt(const struct cmd_ctx *c, const char *session,
                         const char *host, char *buf, size_t len);
 
+/* After roced took REQ: a session begun is the one SESSION (LEN bytes)
+ * names; committed or aborted, it is left for exec mode (CTX). */
+void rocesh_ckpt_done(const struct ctl_request *req, struct cmd_ctx *ctx,
+                      char *session, size_t len);
+
 #endif

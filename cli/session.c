@@ -416,18 +416,7 @@ static int rocesh_action(struct rocesh *r, const char *line,
 		else if (copy)
 			fprintf(r->out, "Copy complete.\n");
 		rocesh_print_warnings(r, reply);
-		if (req.cmd == CTL_CMD_SESSION && !strcmp(req.op, "begin"))
-			snprintf(r->session, sizeof(r->session), "%s",
-			         req.name);
-		/* A session's end leaves its mode, as on NX-OS. */
-		if (req.cmd == CTL_CMD_SESSION &&
-		    (!strcmp(req.op, "commit") || !strcmp(req.op, "abort"))) {
-			struct cmd_cache *cache = r->ctx.cache;
-
-			r->session[0] = '\0';
-			cmd_ctx_init(&r->ctx);
-			r->ctx.cache = cache;
-		}
+		rocesh_ckpt_done(&req, &r->ctx, r->session, sizeof(r->session));
 		r->known_stale = true;
 	} else {
 		rc = rocesh_reply_error(r, reply, line, p->canon, col);
