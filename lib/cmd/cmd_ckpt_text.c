@@ -180,66 +180,113 @@ static bool cmd_ckpt_same(const struct cmd_ckpt_lines *a, long i,
 	return i < 0 && j < 0;
 }
 
-/* Print line I of L's mode lines not printed yet, then the line with
- * MARK. SHOWN holds the mode lines printed for context. */
-static void cmd_ckpt_emit(const struct cmd_ckpt_lines *l, long i, char mark,
-                          bool *shown, struct strbuf *out)
-{
-	long chain[16];
-	size_t n = 0;
+/* The mode lines printed last, by their text (indentation aside), so
+ * that each is printed once for the lines under it, whichever side they
+ * come from. */
+struct cmd_ckpt_stack {
+	const char *s[16];
+	size_t len[16];
+	size_t n;
+};
 
-	for (long p = l->v[i].parent; p >= 0 && n < 16; p = l->v[p].parent)
-		chain[n++] = p;
-	while (n--)
-		if (!shown[chain[n]]) {
-			shown[chain[n]] = true;
-			strbuf_printf(out, " %.*s\n", (int)l->v[chain[n]].len,
-			              l->v[chain[n]].s);
-		}
-	shown[i] = true;
-	strbuf_printf(out, "%c%.*s\n", mark, (int)l->v[i].len, l->v[i].s);
+static bool cmd_ckpt_text_eq(const struct cmd_ckpt_line *x, const char *s,
+                             size_t len)
+{
+	return x->len - x->indent == len && !memcmp(x->s + x->indent, s, len);
 }
 
-/* Lines of FROM that TO lacks, with MARK. Returns how many. */
-static size_t cmd_ckpt_side(const struct cmd_ckpt_lines *from,
-                            const struct cmd_ckpt_lines *to, char mark,
-                            struct strbuf *out)
+/* Print line I of L with MARK, after those of its mode lines that ST
+ * does not hold yet (with ' '). */
+static void cmd_ckpt_emit(const struct cmd_ckpt_lines *l, long i, char mark,
+                          struct cmd_ckpt_stack *st, struct strbuf *out)
 {
-	bool *shown = calloc(from->n ? from->n : 1, sizeof(*shown));
-	size_t count = 0;
+	long chain[16];
+	size_t n = 0, same = 0;
 
-	if (!shown) {
-		out->oom = true;
-		return 0;
-	}
-	for (size_t i = 0; i < from->n; i++) {
-		bool found = false;
+	chain[n++] = i;
+	for (long p = l->v[i].parent; p >= 0 && n < 16; p = l->v[p].parent)
+		chain[n++] = p;
+	/* chain[n-1] is the outermost */
+	while (same + 1 < n && same < st->n &&
+	       cmd_ckpt_text_eq(&l->v[chain[n - 1 - same]], st->s[same],
+	                        st->len[same]))
+		same++;
+	for (size_t k = same; k + 1 < n; k++) {
+		const struct cmd_ckpt_line *c = &l->v[chain[n - 1 - k]];
 
-		for (size_t j = 0; j < to->n && !found; j++)
-			found = cmd_ckpt_same(from, (long)i, to, (long)j);
-		if (found)
-			continue;
-		cmd_ckpt_emit(from, (long)i, mark, shown, out);
-		count++;
+		strbuf_printf(out, " %.*s\n", (int)c->len, c->s);
 	}
-	free(shown);
-	return count;
+	strbuf_printf(out, "%c%.*s\n", mark, (int)l->v[i].len, l->v[i].s);
+	st->n = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct cmd_ckpt_line *c = &l->v[chain[n - 1 - k]];
+
+		st->s[st->n] = c->s + c->indent;
+		st->len[st->n++] = c->len - c->indent;
+	}
+}
+
+/* The index of the line of TO that line I of FROM is, or -1. */
+static long cmd_ckpt_find(const struct cmd_ckpt_lines *from, long i,
+                          const struct cmd_ckpt_lines *to)
+{
+	for (size_t j = 0; j < to->n; j++)
+		if (cmd_ckpt_same(from, i, to, (long)j))
+			return (long)j;
+	return -1;
 }
 
 size_t cmd_ckpt_diff(const char *a, const char *b, struct strbuf *out)
 {
 	struct cmd_ckpt_lines la = {NULL, 0}, lb = {NULL, 0};
+	struct cmd_ckpt_stack st = {.n = 0};
+	long *nca = NULL; /* A's removed line -> B's line it goes under */
+	bool *added = NULL;
 	size_t n = 0;
 
-	if (cmd_ckpt_split(a, &la) < 0 || cmd_ckpt_split(b, &lb) < 0) {
+	if (cmd_ckpt_split(a, &la) < 0 || cmd_ckpt_split(b, &lb) < 0 ||
+	    !(nca = calloc(la.n + 1, sizeof(*nca))) ||
+	    !(added = calloc(lb.n + 1, sizeof(*added)))) {
 		out->oom = true;
-		free(la.v);
-		free(lb.v);
-		return 0;
+		goto out;
 	}
-	/* What the rollback takes away, then what it puts in. */
-	n += cmd_ckpt_side(&la, &lb, '-', out);
-	n += cmd_ckpt_side(&lb, &la, '+', out);
+	/* Each line of A that B lacks goes under the nearest of its mode
+	 * lines that B has (-1: none); -2 marks a line B has. */
+	for (size_t i = 0; i < la.n; i++) {
+		long p = (long)i, j = -1;
+
+		if (cmd_ckpt_find(&la, (long)i, &lb) >= 0) {
+			nca[i] = -2;
+			continue;
+		}
+		while (j < 0 && (p = la.v[p].parent) >= 0)
+			j = cmd_ckpt_find(&la, p, &lb);
+		nca[i] = j;
+	}
+	for (size_t j = 0; j < lb.n; j++)
+		added[j] = cmd_ckpt_find(&lb, (long)j, &la) < 0;
+	/* What goes away from no block B keeps, first; then B in its order,
+	 * each line followed by what goes away under it, so that a changed
+	 * value's old line comes just before its new one. */
+	for (size_t i = 0; i < la.n; i++)
+		if (nca[i] == -1) {
+			cmd_ckpt_emit(&la, (long)i, '-', &st, out);
+			n++;
+		}
+	for (size_t j = 0; j < lb.n; j++) {
+		if (added[j]) {
+			cmd_ckpt_emit(&lb, (long)j, '+', &st, out);
+			n++;
+		}
+		for (size_t i = 0; i < la.n; i++)
+			if (nca[i] == (long)j) {
+				cmd_ckpt_emit(&la, (long)i, '-', &st, out);
+				n++;
+			}
+	}
+out:
+	free(nca);
+	free(added);
 	free(la.v);
 	free(lb.v);
 	return n;

@@ -201,7 +201,9 @@ static void test_diff(void **state)
 	                "    bandwidth remaining percent 50\n"
 	                "!\n"
 	                "interface swp1\n"
-	                "  priority-flow-control mode on\n";
+	                "  priority-flow-control mode on\n"
+	                "interface swp3\n"
+	                "  priority-flow-control mode auto\n";
 	const char *b = "policy-map type queuing Q\n"
 	                "  class type queuing c-out-8q-q3\n"
 	                "    bandwidth remaining percent 60\n"
@@ -218,16 +220,30 @@ static void test_diff(void **state)
 	strbuf_init(&sb);
 	assert_int_equal(cmd_ckpt_diff(a, a, &sb), 0);
 	assert_int_equal(sb.len, 0);
-	assert_int_equal(cmd_ckpt_diff(a, b, &sb), 4);
+	/* What goes away with its block first; then B's order, a changed
+	 * value's old line just before its new one, each mode line once. */
+	assert_int_equal(cmd_ckpt_diff(a, b, &sb), 6);
 	assert_string_equal(strbuf_str(&sb),
+	                    "-interface swp3\n"
+	                    "-  priority-flow-control mode auto\n"
 	                    " policy-map type queuing Q\n"
 	                    "   class type queuing c-out-8q-q3\n"
 	                    "-    bandwidth remaining percent 50\n"
-	                    " policy-map type queuing Q\n"
-	                    "   class type queuing c-out-8q-q3\n"
 	                    "+    bandwidth remaining percent 60\n"
 	                    "+interface swp2\n"
 	                    "+  priority-flow-control mode on\n");
+	strbuf_reset(&sb);
+	/* The other way round: the same lines, marks swapped. */
+	assert_int_equal(cmd_ckpt_diff(b, a, &sb), 6);
+	assert_string_equal(strbuf_str(&sb),
+	                    "-interface swp2\n"
+	                    "-  priority-flow-control mode on\n"
+	                    " policy-map type queuing Q\n"
+	                    "   class type queuing c-out-8q-q3\n"
+	                    "-    bandwidth remaining percent 60\n"
+	                    "+    bandwidth remaining percent 50\n"
+	                    "+interface swp3\n"
+	                    "+  priority-flow-control mode auto\n");
 	strbuf_free(&sb);
 	/* The port map is left out of what a diff reads. */
 	assert_string_equal(cmd_ckpt_config("interface swp1\n  alias E1/1\n"
