@@ -74,6 +74,9 @@ struct rocesh {
 	/* `banner motd C ... C`: the lines up to the closing delimiter are
 	 * the banner's (0: none open). */
 	char banner;
+	/* The configuration session the configuration lines go to (roced
+	 * keeps it until commit or abort), "" for none. */
+	char session[CTL_NAME_LEN];
 	FILE *out;
 	FILE *err;
 };

@@ -9,6 +9,7 @@
  * answered by roced.
  */
 #include "rocesh.h"
+#include "ckpt.h"
 #include "pipe.h"
 
 #include <errno.h>
@@ -236,6 +237,12 @@ static int rocesh_config(struct rocesh *r, const char *line,
 		ctl_request_set(req.context[i], sizeof(req.context[i]),
 		                r->ctx.path[i]);
 	ctl_request_set(req.line, sizeof(req.line), p->canon);
+	if (r->session[0]) {
+		/* In a session: kept there, applied at commit. */
+		req.cmd = CTL_CMD_SESSION;
+		ctl_request_set(req.op, sizeof(req.op), "line");
+		ctl_request_set(req.name, sizeof(req.name), r->session);
+	}
 	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
@@ -337,11 +344,21 @@ static int rocesh_action(struct rocesh *r, const char *line,
 {
 	struct ctl_request req = {.cmd = CTL_CMD_COPY};
 	struct json_object *reply;
+	struct cmd_error cerr;
 	bool copy = false;
 	const char *text;
-	int rc = 0;
+	int rc = 0, ck;
 
-	if (!strncmp(p->name, "copy", 4)) {
+	ck = rocesh_ckpt_request(p, r->session, &req, &cerr);
+	if (ck < 0) {
+		rocesh_print_error(r, line, col, &cerr);
+		r->nerrors++;
+		return -1;
+	}
+	if (ck > 0) {
+		/* checkpoints, rollback, sessions (ckpt.c) */
+	} else if (!strncmp(p->name, "copy", 4)) {
+		req = (struct ctl_request){.cmd = CTL_CMD_COPY};
 		/* The only copy there is: running-config startup-config. */
 		ctl_request_set(req.from, sizeof(req.from), "running-config");
 		ctl_request_set(req.to, sizeof(req.to), "startup-config");
@@ -399,6 +416,8 @@ static int rocesh_action(struct rocesh *r, const char *line,
 		else if (copy)
 			fprintf(r->out, "Copy complete.\n");
 		rocesh_print_warnings(r, reply);
+		rocesh_ckpt_done(&req, &r->ctx, r->session, sizeof(r->session));
+		r->known_stale = true;
 	} else {
 		rc = rocesh_reply_error(r, reply, line, p->canon, col);
 	}
@@ -445,11 +464,18 @@ static int rocesh_mode(struct rocesh *r, const char *line,
 		r->quit = true;
 		return 0;
 	}
+	/* `configure session NAME`: roced opens the session first. */
+	if (!strcmp(p->name, "configure session") &&
+	    rocesh_action(r, line, p, col) < 0)
+		return -1;
 	if (cmd_exec(NULL, &r->ctx, p, &err) < 0) {
 		rocesh_print_error(r, line, col, &err);
 		r->nerrors++;
 		return -1;
 	}
+	/* Back in exec mode, out of the session (roced keeps it). */
+	if (r->ctx.mode == CMD_MODE_EXEC)
+		r->session[0] = '\0';
 	if (!strcmp(p->name, "where"))
 		rocesh_where(r);
 	return 0;
@@ -476,6 +502,7 @@ static bool rocesh_piping(struct rocesh *r, const char *line)
 int rocesh_help(struct rocesh *r, const char *line, struct strbuf *out,
                 struct cmd_error *err)
 {
+	r->ctx.session = r->session[0] != '\0';
 	if (rocesh_piping(r, line))
 		return rocesh_pipes_help(line, out, err);
 	return cmd_help_checked(&r->ctx, rocesh_known(r), line, out, err);
@@ -638,6 +665,8 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 	const char *what;
 	int piped;
 
+	/* verify, commit and abort are commands in a session only */
+	r->ctx.session = r->session[0] != '\0';
 	if (rocesh_in_banner(r, line))
 		return rocesh_ignore(r, line, NULL);
 	if (rocesh_blank(line))
@@ -703,6 +732,7 @@ size_t rocesh_complete(struct rocesh *r, const char *line,
 		strbuf_puts(newline, line);
 		return 0;
 	}
+	r->ctx.session = r->session[0] != '\0';
 	if (rocesh_piping(r, line))
 		n = rocesh_pipes_complete(line, words, ROCESH_COMPLETE_MAX);
 	else
@@ -841,7 +871,8 @@ int rocesh_echo_line(struct rocesh *r, const char *line)
 		fflush(r->out);
 		return 0;
 	}
-	cmd_prompt(&r->ctx, ROCESH_HOST, prompt, sizeof(prompt));
+	rocesh_ckpt_prompt(&r->ctx, r->session, ROCESH_HOST, prompt,
+	                   sizeof(prompt));
 	if (line[len - 1] == '\t') {
 		struct strbuf typed, nl, listing;
 

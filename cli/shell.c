@@ -8,6 +8,7 @@
  * table that parses the lines (lib/cmd/cmd.h), so they cannot disagree.
  */
 #include "rocesh.h"
+#include "ckpt.h"
 
 #include <errno.h>
 #include <histedit.h>
@@ -226,7 +227,8 @@ int rocesh_shell(struct rocesh *r)
 		int count;
 		size_t len;
 
-		cmd_prompt(&r->ctx, ROCESH_HOST, sh.prompt, sizeof(sh.prompt));
+		rocesh_ckpt_prompt(&r->ctx, r->session, ROCESH_HOST, sh.prompt,
+		                   sizeof(sh.prompt));
 		sh.ctrl_z = false;
 		sh.cancel = false;
 		shell_interrupted = 0;

@@ -18,6 +18,8 @@
 #include "cmd/cmd.h"
 #include "cmd/cmd_show.h"
 #include "conf/conf.h"
+#include "control/ctl_ckpt.h"
+#include "control/ctl_sess.h"
 #include "control/ctl_srv.h"
 #include "kernel/dcb.h"
 #include "os/log.h"
@@ -742,6 +744,11 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	 * rocesh completes with: one parser for both ends. */
 	if (cmd_show_query(r->what, args, r->nargs, &q, &ce) < 0)
 		return ctl_reply_error("%s", ce.message);
+	if (q.kind == CTL_SHOW_CKPT_SUMMARY || q.kind == CTL_SHOW_CKPT ||
+	    q.kind == CTL_SHOW_CKPT_DIFF)
+		return ctl_ckpt_show(c, &q);
+	if (q.kind == CTL_SHOW_SESSION)
+		return ctl_sess_show(c, &q);
 	if (q.kind == CTL_SHOW_STARTUP_CONFIG) {
 		struct diag dg;
 
@@ -1184,7 +1191,6 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
 {
 	struct ctl_cmd_ctx *c = data;
 
-	(void)peer;
 	switch (req->cmd) {
 	case CTL_CMD_CONFIG:
 		log_debug(LOG_SUB_CTL, "config: '%s'", req->line);
@@ -1201,6 +1207,10 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
 		return dctl_pfc_queue(c, req);
 	case CTL_CMD_PING:
 		return dctl_ping(c);
+	case CTL_CMD_CHECKPOINT:
+		return ctl_ckpt_request(c, req, peer);
+	case CTL_CMD_SESSION:
+		return ctl_sess_request(c, req, peer);
 	}
 	return ctl_reply_error("%% unknown request");
 }

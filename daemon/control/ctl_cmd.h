@@ -45,6 +45,18 @@ struct ctl_cmd_reload {
 	size_t ports_changed;
 };
 
+/* What a change of ctl_cmd_ops.change() may do. */
+enum {
+	/* All or nothing: refused when a port the candidate names does not
+	 * exist, and undone whole when the kernel refuses any port. */
+	CTL_CHANGE_ATOMIC = 1,
+	/* Only compile the candidate (and check its ports, with ATOMIC):
+	 * nothing is applied. */
+	CTL_CHANGE_CHECK = 2,
+};
+
+struct ctl_ckpt; /* checkpoints and sessions (ctl_ckpt.h) */
+
 struct ctl_cmd_ops {
 	/* Compile CAND for every configured port and apply it. On success
 	 * CAND becomes the running policy (CAND is left empty) and 0 is
@@ -58,6 +70,10 @@ struct ctl_cmd_ops {
 	 * Returns 0, or -errno with every FILE:LINE error in MSGS; the
 	 * running state stays then. */
 	int (*reload)(void *daemon, struct ctl_cmd_reload *r,
+	              struct diag *msgs);
+	/* A rollback's or a session's change: commit() with FLAGS
+	 * (CTL_CHANGE_*). NULL: commit() serves, never atomically. */
+	int (*change)(void *daemon, struct policy *cand, unsigned flags,
 	              struct diag *msgs);
 };
 
@@ -90,6 +106,8 @@ struct ctl_cmd_ctx {
 	struct strbuf told;
 	/* What `clear qos statistics` saw per port: the queuing shows
 	 * count from there (show_base_apply). ctl_cmd_free() frees it. */
+	/* Checkpoints and configuration sessions (NULL: none). */
+	struct ctl_ckpt *ckpt;
 	struct ctl_cmd_base {
 		char ifname[POLICY_IFNAME_MAX];
 		struct show_port_state st;

@@ -716,6 +716,15 @@ int daemon_run(const struct daemon_opts *o)
 	                         .writes = &d->stat_writes,
 	                         .caps_preset = preset >= 0 ? o->caps : NULL,
 	                         .started_ms = daemon_ms()};
+	{
+		char dir[256];
+
+		/* Kept where the MTUs are: they outlive a restart. */
+		if (ctl_state_path(dir, sizeof(dir), ".checkpoint") < 0)
+			dir[0] = '\0';
+		ctl_ckpt_open(&d->ckpt, dir);
+		d->cmd.ckpt = &d->ckpt;
+	}
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,
 	                 sizeof(err)) < 0) {
 		log_warnx("control socket: %s", err);
@@ -760,6 +769,8 @@ out_engine:
 	ctl_srv_close(d->ctl);
 	strbuf_free(&d->cmd.told);
 	ctl_cmd_free(&d->cmd);
+	ctl_sess_close(&d->ckpt);
+	ctl_ckpt_close(&d->ckpt);
 	engine_close(&d->e);
 out_policy:
 	ports_free(&d->ports);

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,6 +568,98 @@ int daemon_reload(struct daemon *d, struct ctl_cmd_reload *r, struct diag *msgs)
 	return rc;
 }
 
+/* Whether every port CAND names is a link here; the first that is not
+ * goes into MSGS. */
+static bool daemon_ports_exist(const struct policy *cand, struct diag *msgs)
+{
+	for (size_t i = 0; i < cand->nifaces; i++) {
+		const struct policy_iface *f = &cand->ifaces[i];
+
+		if (if_nametoindex(f->name))
+			continue;
+		diag_err(msgs, 0,
+		         "interface %s%s%s%s does not exist: an atomic change "
+		         "needs every port it names (best-effort leaves it "
+		         "waiting for the port)",
+		         f->name, f->alias[0] ? " (" : "", f->alias,
+		         f->alias[0] ? ")" : "");
+		return false;
+	}
+	return true;
+}
+
+/* The ports of CAND the last apply did not program, each into MSGS with
+ * the registry's reason. Returns how many. */
+static size_t daemon_refused(struct daemon *d, const struct policy *cand,
+                             struct diag *msgs)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cand->nifaces; i++) {
+		const struct ports_port *e =
+		    ports_find(&d->ports, cand->ifaces[i].name);
+
+		if (e && e->applied && ports_state(e) == PLAN_PORT_PROGRAMMED)
+			continue;
+		diag_err(msgs, 0, "%s: not programmed: %s",
+		         cand->ifaces[i].name,
+		         e && e->reason[0] ? e->reason : "no plan applied");
+		n++;
+	}
+	return n;
+}
+
+/* A rollback's or a session's change (ctl_cmd_ops.change): with
+ * CTL_CHANGE_ATOMIC, all or nothing. A port the kernel refuses is
+ * rolled back by reconcile on its own; the ports that took the change
+ * are then put back by applying the running policy again, the same one
+ * path, so that the kernel holds what it held before. */
+static int daemon_change(struct daemon *d, struct policy *cand, unsigned flags,
+                         struct diag *msgs)
+{
+	bool atomic = flags & CTL_CHANGE_ATOMIC;
+	size_t w0 = d->stat_writes;
+	int rc;
+
+	if (atomic && !daemon_ports_exist(cand, msgs))
+		return -ENODEV;
+	if (flags & CTL_CHANGE_CHECK) {
+		struct plan pl;
+
+		plan_init(&pl);
+		rc = ports_compile(&d->ports, cand, "(candidate)", NULL, 0, &pl,
+		                   msgs);
+		plan_free(&pl);
+		ports_prune(&d->ports, &d->policy);
+		return rc < 0 ? -EINVAL : 0;
+	}
+	if (!atomic)
+		return daemon_commit(d, cand, msgs);
+	rc = daemon_apply(d, cand, NULL, 0, msgs);
+	if (rc == 0 && daemon_refused(d, cand, msgs)) {
+		size_t w1 = d->stat_writes;
+
+		rc = daemon_apply(d, &d->policy, NULL, 0, NULL);
+		diag_err(msgs, 0,
+		         "atomic: the change is undone (%zu kernel writes, "
+		         "then %zu to put the ports back)%s",
+		         w1 - w0, d->stat_writes - w1,
+		         rc < 0 ? "; putting them back failed too: see the log"
+		                : "");
+		ports_prune(&d->ports, &d->policy);
+		return -EIO;
+	}
+	if (rc == 0) {
+		policy_free(&d->policy);
+		d->policy = *cand;
+		policy_init(cand);
+		daemon_status(d);
+		d->agents.dirty = true;
+	}
+	ports_prune(&d->ports, &d->policy);
+	return rc;
+}
+
 /* The changes a control request may ask for (ctl_cmd.h). */
 static int daemon_ctl_commit(void *d, struct policy *cand, struct diag *msgs)
 {
@@ -579,9 +672,16 @@ static int daemon_ctl_reload(void *d, struct ctl_cmd_reload *r,
 	return daemon_reload(d, r, msgs);
 }
 
+static int daemon_ctl_change(void *d, struct policy *cand, unsigned flags,
+                             struct diag *msgs)
+{
+	return daemon_change(d, cand, flags, msgs);
+}
+
 const struct ctl_cmd_ops daemon_ctl_ops = {
     .commit = daemon_ctl_commit,
     .reload = daemon_ctl_reload,
+    .change = daemon_ctl_change,
 };
 
 /* --cleanup-on-exit: a release plan for every configured port, and the

@@ -15,6 +15,8 @@
 #include "core/mfile.h"
 #include "registry/ports.h"
 #include "core/svc.h"
+#include "control/ctl_ckpt.h"
+#include "control/ctl_sess.h"
 #include "control/ctl_cmd.h"
 #include "control/ctl_srv.h"
 #include "kernel/engine.h"
@@ -33,6 +35,9 @@ struct daemon {
 	int epfd, sigfd;
 	struct ctl_srv *ctl;
 	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
+	/* Checkpoints (kept in the state directory) and configuration
+	 * sessions. */
+	struct ctl_ckpt ckpt;
 	struct svc svc;
 	int lockfd; /* the instance lock, held while roced runs */
 	struct guard guard; /* releases the holds if roced dies */

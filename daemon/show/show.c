@@ -926,6 +926,14 @@ int show_answer(const struct show_query *q, const struct show_input *in,
 		*data = show_version_json(in->version);
 		show_text_version(*data, text);
 		break;
+	case CTL_SHOW_CKPT_SUMMARY:
+	case CTL_SHOW_CKPT:
+	case CTL_SHOW_CKPT_DIFF:
+	case CTL_SHOW_SESSION:
+		/* The control server answers these from its checkpoints
+		 * and sessions (control/ctl_ckpt.c). */
+		snprintf(err, errlen, "%% not a show of the running state");
+		return -1;
 	}
 	if (!*data || text->oom) {
 		json_object_put(*data);

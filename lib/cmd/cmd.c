@@ -14,13 +14,35 @@
 /* --- the session's compiled commands --- */
 
 struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
-                                 size_t *n)
+                                 bool session, size_t *n)
 {
 	if ((unsigned)m >= CMD_MODE_MAX)
 		return NULL;
-	if (!c->v[m])
-		c->v[m] = cmd_graphs(&cmd_nxos, m, &c->n[m]);
-	*n = c->n[m];
+	if (!c->v[m]) {
+		/* The NX-OS table and, after it, the checkpoint and session
+		 * commands (cmd_ckpt.c): one set of graphs per mode. */
+		size_t n1 = 0, n2 = 0;
+		struct cmd_graph *a = cmd_graphs(&cmd_nxos, m, &n1);
+		struct cmd_graph *b = a ? cmd_graphs(&cmd_ckpt, m, &n2) : NULL;
+		struct cmd_graph *v =
+		    b ? realloc(a, (n1 + n2 + 1) * sizeof(*a)) : NULL;
+
+		if (!v) {
+			free(a);
+			free(b);
+			return NULL;
+		}
+		memcpy(v + n1, b, n2 * sizeof(*b));
+		free(b);
+		c->v[m] = v;
+		c->n[m] = n1 + n2;
+		c->nsess[m] = 0;
+		for (size_t k = n1; k < n1 + n2; k++)
+			if (v[k].def >=
+			    cmd_ckpt.def + cmd_ckpt.n - CMD_CKPT_SESSION_ROWS)
+				c->nsess[m]++;
+	}
+	*n = c->n[m] - (session ? 0 : c->nsess[m]);
 	return c->v[m];
 }
 
@@ -30,6 +52,7 @@ void cmd_cache_fini(struct cmd_cache *c)
 		free(c->v[m]);
 		c->v[m] = NULL;
 		c->n[m] = 0;
+		c->nsess[m] = 0;
 	}
 }
 
@@ -110,14 +133,14 @@ static int cmd_fill(struct cmd_graph *g, const struct cmd_words *w,
 
 /* Parse W in mode M alone, on the graphs of CACHE. */
 static int cmd_parse_mode(struct cmd_cache *cache, enum cmd_mode m,
-                          const struct cmd_words *w, struct cmd_parsed *out,
-                          struct cmd_error *err)
+                          bool session, const struct cmd_words *w,
+                          struct cmd_parsed *out, struct cmd_error *err)
 {
 	struct cmd_graph *v;
 	size_t ng;
 	int rc = -1;
 
-	v = cmd_cache_mode(cache, m, &ng);
+	v = cmd_cache_mode(cache, m, session, &ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return -1;
@@ -187,7 +210,7 @@ int cmd_parse(const struct cmd_ctx *ctx, const char *line,
 	/* Innermost mode first, then the enclosing ones; the error shown
 	 * is the one that got furthest into the line. */
 	for (;;) {
-		if (!cmd_parse_mode(cache, m, w, out, &e)) {
+		if (!cmd_parse_mode(cache, m, ctx->session, w, out, &e)) {
 			out->mode = m;
 			out->depth = depth;
 			rc = 0;
@@ -348,7 +371,7 @@ static struct cmd_graph *cmd_prefix(const struct cmd_ctx *ctx,
 		return NULL;
 	full = w->open ? w->n - 1 : w->n;
 	*partial = w->open ? w->w[w->n - 1] : "";
-	v = cmd_cache_mode(cache, ctx->mode, ng);
+	v = cmd_cache_mode(cache, ctx->mode, ctx->session, ng);
 	if (!v) {
 		cmd_fail(err, 0, "%% Out of memory");
 		return NULL;

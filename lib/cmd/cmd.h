@@ -73,6 +73,9 @@ struct cmd_ctx {
 	 * helps or completes more than once holds them. cmd_ctx_init and
 	 * cmd_ctx_from_path set NULL; moving between modes keeps them. */
 	struct cmd_cache *cache;
+	/* In a configuration session (rocesh sets it): a session's own
+	 * commands (verify, commit, abort) are commands of its modes. */
+	bool session;
 };
 
 /* An empty cache for CTX->cache (NULL on ENOMEM); the graphs of a mode

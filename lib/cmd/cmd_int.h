@@ -138,13 +138,17 @@ struct cmd_words {
 struct cmd_cache {
 	struct cmd_graph *v[CMD_MODE_MAX];
 	size_t n[CMD_MODE_MAX];
+	/* How many of the last graphs of V[m] are a session's own
+	 * (CMD_CKPT_SESSION_ROWS), matched only in a session. */
+	size_t nsess[CMD_MODE_MAX];
 };
 
-/* Mode M's graphs of the NX-OS table in C (N of them), compiled on first
+/* Mode M's graphs of the NX-OS table and the checkpoint one in C (N of
+ * them; a session's own commands only in a SESSION), compiled on first
  * use; NULL on ENOMEM. They stay in C: cmd_cache_fini frees them (both
- * in cmd.c, which knows the table). */
+ * in cmd.c, which knows the tables). */
 struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
-                                 size_t *n);
+                                 bool session, size_t *n);
 /* Free the graphs C holds (C itself is the caller's). */
 void cmd_cache_fini(struct cmd_cache *c);
 
@@ -210,6 +214,12 @@ struct cmd_table {
 
 /* The NX-OS commands (cmd_nxos.c). */
 extern const struct cmd_table cmd_nxos;
+/* Checkpoints, rollback and configuration sessions (cmd_ckpt.c), matched
+ * beside the NX-OS table. */
+extern const struct cmd_table cmd_ckpt;
+/* The last rows of cmd_ckpt are a session's own (verify, commit, abort):
+ * outside a session they are no commands. */
+#define CMD_CKPT_SESSION_ROWS 3
 
 /* Check that every row of T compiles (syntax and one help line per
  * token) and that CONFIG and MODE rows can be carried out. Returns 0, or

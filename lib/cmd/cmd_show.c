@@ -67,8 +67,10 @@ int cmd_show_fill(const struct cmd_parsed *p, struct show_query *q,
 					         w);
 					return -1;
 				}
-			} else if (cmd_show_copy(q->name, sizeof(q->name), w,
-			                         p->pos[i], "name", err) < 0) {
+			} else if (cmd_show_copy(q->name[0] ? q->name2
+			                                    : q->name,
+			                         sizeof(q->name), w, p->pos[i],
+			                         "name", err) < 0) {
 				return -1;
 			}
 		} else if (!strcmp(w, "type") && i + 1 < p->argc) {

@@ -8,7 +8,8 @@
  *
  * What fills the query is the role of each word the row matched:
  *   IFNAME, ALIAS        -> iface (canonical: policy_ifname_nxos)
- *   another argument     -> name (a class-map or policy-map, ...)
+ *   another argument     -> name (a class-map or policy-map, ...),
+ *                           a second one name2
  *   `type` KEYWORD       -> type (qos, queuing, network-qos)
  *   a keyword of cmd_show.c's word table -> its flag (detail, system,
  *                           all; qos and ipqos: qos_only)
@@ -30,8 +31,11 @@
 
 struct show_query {
 	enum ctl_show kind;
-	bool qos_only;                /* running-config qos */
-	char name[POLICY_NAME_MAX];   /* class-map / policy-map NAME, or "" */
+	bool qos_only;              /* running-config qos */
+	char name[POLICY_NAME_MAX]; /* class-map / policy-map NAME, or "" */
+	/* A second name: `show diff rollback-patch checkpoint A checkpoint
+	 * B` (A is NAME, B is NAME2; "" for running-config). */
+	char name2[POLICY_NAME_MAX];
 	char iface[POLICY_ALIAS_MAX]; /* interface X, or "" for all */
 	bool detail;
 	/* NX-OS's narrowing words: `type qos|queuing|network-qos` (class-map,

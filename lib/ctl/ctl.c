@@ -139,6 +139,10 @@ static const char *const ctl_show_names[CTL_SHOW_COUNT] = {
     [CTL_SHOW_ROCE_FABRIC] = CTL_WHAT_ROCE_FABRIC,
     [CTL_SHOW_VERSION] = CTL_WHAT_VERSION,
     [CTL_SHOW_IF_COUNTERS] = CTL_WHAT_IF_COUNTERS,
+    [CTL_SHOW_CKPT_SUMMARY] = CTL_WHAT_CKPT_SUMMARY,
+    [CTL_SHOW_CKPT] = CTL_WHAT_CKPT,
+    [CTL_SHOW_CKPT_DIFF] = CTL_WHAT_CKPT_DIFF,
+    [CTL_SHOW_SESSION] = CTL_WHAT_SESSION,
 };
 
 const char *ctl_show_name(enum ctl_show s)
@@ -160,7 +164,8 @@ static const char *const ctl_cmd_names[] = {
     [CTL_CMD_CONFIG] = "config",       [CTL_CMD_SHOW] = "show",
     [CTL_CMD_COPY] = "copy",           [CTL_CMD_RELOAD] = "reload",
     [CTL_CMD_DEBUG] = "debug",         [CTL_CMD_PING] = "ping",
-    [CTL_CMD_PFC_QUEUE] = "pfc-queue",
+    [CTL_CMD_PFC_QUEUE] = "pfc-queue", [CTL_CMD_CHECKPOINT] = "checkpoint",
+    [CTL_CMD_SESSION] = "session",
 };
 
 /* The keys each command takes besides "cmd", in the order the encoder
@@ -243,6 +248,20 @@ static const struct ctl_key ctl_keys_pfc_queue[] = {
     CTL_STR("qos-group", qos_group),
     CTL_END,
 };
+static const struct ctl_key ctl_keys_checkpoint[] = {
+    CTL_STR("op", op),
+    CTL_OPTSTR("name", name),
+    CTL_OPTSTR("description", descr),
+    CTL_BOOL("best-effort", best_effort, false),
+    CTL_END,
+};
+static const struct ctl_key ctl_keys_session[] = {
+    CTL_STR("op", op),
+    CTL_STR("name", name),
+    CTL_STRS("context", context, ncontext),
+    CTL_OPTSTR("line", line),
+    CTL_END,
+};
 static const struct ctl_key ctl_keys_none[] = {
     CTL_END,
 };
@@ -255,6 +274,8 @@ static const struct ctl_key *const ctl_cmd_keys[] = {
     [CTL_CMD_DEBUG] = ctl_keys_debug,
     [CTL_CMD_PING] = ctl_keys_none,
     [CTL_CMD_PFC_QUEUE] = ctl_keys_pfc_queue,
+    [CTL_CMD_CHECKPOINT] = ctl_keys_checkpoint,
+    [CTL_CMD_SESSION] = ctl_keys_session,
 };
 
 /* The most a string member of N bytes takes encoded: every byte a
@@ -273,14 +294,15 @@ _Static_assert(CTL_CONTEXT_MAX *CTL_WORST(CTL_CONTEXT_LEN) +
 
 const char *ctl_cmd_name(enum ctl_cmd c)
 {
-	return (unsigned)c <= CTL_CMD_PING ? ctl_cmd_names[c] : "?";
+	return (unsigned)c < CTL_CMD_COUNT ? ctl_cmd_names[c] : "?";
 }
 
 bool ctl_cmd_configures(enum ctl_cmd c)
 {
 	return c == CTL_CMD_CONFIG || c == CTL_CMD_COPY ||
 	       c == CTL_CMD_RELOAD || c == CTL_CMD_DEBUG ||
-	       c == CTL_CMD_PFC_QUEUE;
+	       c == CTL_CMD_PFC_QUEUE || c == CTL_CMD_CHECKPOINT ||
+	       c == CTL_CMD_SESSION;
 }
 
 static const char *ctl_type_name(json_type t)
@@ -611,17 +633,18 @@ int ctl_request_parse(const char *buf, size_t len, struct ctl_request *r,
 		goto out;
 	}
 	name = json_object_get_string(cmd);
-	for (i = 0; i <= CTL_CMD_PING; i++)
+	for (i = 0; i < CTL_CMD_COUNT; i++)
 		if (!strcmp(name, ctl_cmd_names[i]))
 			break;
-	if (i > CTL_CMD_PING) {
+	if (i >= CTL_CMD_COUNT) {
 		char q[4 * 64 + 1];
 
 		escape_buf(q, sizeof(q), name, strnlen(name, 64),
 		           ESCAPE_BACKSLASH);
 		snprintf(err, errlen,
 		         "%% unknown cmd '%s', expected config, show, copy, "
-		         "reload, debug or ping",
+		         "reload, debug, pfc-queue, checkpoint, session or "
+		         "ping",
 		         q);
 		goto out;
 	}
@@ -741,7 +764,7 @@ int ctl_request_encode(const struct ctl_request *r, struct strbuf *out,
 {
 	size_t start = out->len;
 
-	if ((unsigned)r->cmd > CTL_CMD_PING) {
+	if ((unsigned)r->cmd >= CTL_CMD_COUNT) {
 		snprintf(err, errlen, "%% unknown cmd %d", (int)r->cmd);
 		return -EINVAL;
 	}

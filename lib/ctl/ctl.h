@@ -65,6 +65,20 @@
  *        and the queuing and PFC counters of show queuing interface and
  *        show policy-map interface count from now on (roced keeps what
  *        the kernel held as a baseline). All three need configure.
+ *   {"cmd": "checkpoint", "op": "create", "name": "N", "description": "D"}
+ *        Keep the running configuration as checkpoint N (absent: the
+ *        first free user-checkpoint-K), in roced's state directory.
+ *        "op": "delete" removes N, "clear" every checkpoint; "rollback"
+ *        makes N's configuration the running one through the one path
+ *        (compile, diff, apply), atomically (any port refused or absent:
+ *        nothing changes) unless "best-effort": true. The reply says
+ *        "writes": N. Needs the configure right.
+ *   {"cmd": "session", "op": "begin", "name": "S"}
+ *        A configuration session: "begin" opens S (or resumes it),
+ *        "line" (with "context" and "line", as config) checks LINE on the
+ *        session's candidate and keeps it, "verify" replays the session
+ *        on the running configuration and compiles it, "commit" applies
+ *        it in one atomic change, "abort" discards it. Needs configure.
  *   {"cmd": "ping"}            {"ok": true, "version": "...", "pid": N,
  *        "config": "FILE", "writes": N}: WRITES counts every kernel
  *        write since roced started.
@@ -142,6 +156,11 @@ unsigned long ctl_netns_inode(void);
 #define CTL_WHAT_VERSION "show version"
 /* the links' counters with their pause frames */
 #define CTL_WHAT_IF_COUNTERS "show interface counters"
+/* checkpoints, rollback patches and configuration sessions */
+#define CTL_WHAT_CKPT_SUMMARY "show checkpoint summary"
+#define CTL_WHAT_CKPT         "show checkpoint"
+#define CTL_WHAT_CKPT_DIFF    "show diff rollback-patch"
+#define CTL_WHAT_SESSION      "show configuration session"
 
 enum ctl_show {
 	CTL_SHOW_RUNNING_CONFIG,
@@ -166,8 +185,13 @@ enum ctl_show {
 	CTL_SHOW_ROCE_FABRIC,
 	CTL_SHOW_VERSION,
 	CTL_SHOW_IF_COUNTERS,
+	/* checkpoints and sessions (daemon/control/ctl_ckpt.c answers) */
+	CTL_SHOW_CKPT_SUMMARY,
+	CTL_SHOW_CKPT,
+	CTL_SHOW_CKPT_DIFF,
+	CTL_SHOW_SESSION,
 };
-#define CTL_SHOW_COUNT (CTL_SHOW_IF_COUNTERS + 1)
+#define CTL_SHOW_COUNT (CTL_SHOW_SESSION + 1)
 
 /* The "what" of show S ("?" when S is out of range), and its inverse:
  * the show named WHAT, or -EINVAL. */
@@ -182,7 +206,10 @@ enum ctl_cmd {
 	CTL_CMD_DEBUG,
 	CTL_CMD_PFC_QUEUE, /* the PFC watchdog's queues */
 	CTL_CMD_PING,
+	CTL_CMD_CHECKPOINT, /* checkpoints and rollback */
+	CTL_CMD_SESSION,    /* configuration sessions */
 };
+#define CTL_CMD_COUNT (CTL_CMD_SESSION + 1)
 
 /* A request that passed ctl_request_parse(): every key known, of the
  * right type and within its limits. */
@@ -217,6 +244,13 @@ struct ctl_request {
 	char op[CTL_NAME_LEN];
 	char iface[CTL_NAME_LEN];
 	char qos_group[CTL_NAME_LEN];
+	/* checkpoint: OP "create" (NAME, "" for an automatic name, and
+	 * DESCR), "delete" (NAME), "clear" (every one), "rollback" (NAME,
+	 * BEST_EFFORT). session: OP "begin", "line" (CONTEXT, LINE, as
+	 * config), "verify", "commit" or "abort", of session NAME. */
+	char name[CTL_NAME_LEN];
+	char descr[CTL_CONTEXT_LEN];
+	bool best_effort;
 };
 
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the

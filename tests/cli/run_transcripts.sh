@@ -104,6 +104,9 @@ unrig() {
 	t_stop "$pid" || { echo "FAIL: $1: roced exited with $?"; rc=1; }
 	pid=""
 	[ "$rc" = 0 ] || cat "$tmp/roced.log"
+	# A transcript's checkpoints, kept in roced's state directory.
+	ino=$("$IP" netns exec "$ns" stat -L -c %i /proc/self/ns/net) &&
+		rm -rf "/run/roced/roced.$ino.checkpoint"
 	t_netns_del "$ns"
 	ns=""
 	return "$rc"

@@ -23,6 +23,12 @@ s/^\(roced uptime is \).*$/\1T/
 /^Port  *OutOctets  *OutUcastPkts$/,/^Eth1\/1 /s/^\(Eth1\/1  *\)[0-9][0-9]*\(  *--\)$/\1N\2/
 s/^\( *"out-octets": \)[0-9]*,$/\1N,/
 s/^\( *"out-packets": \)[0-9]*,$/\1N,/
+#   - show checkpoint summary says when each checkpoint was taken, and
+#     show configuration session when a session began and which rocesh
+#     (its pid) began it: a time and a pid.
+s/^\(Created at \).*$/\1T/
+s/^\(config session [^ ]*: [0-9]* lines\?, began \).* by pid [0-9]*/\1T by pid P/
+s/^\( *"\(created\|began\|pid\)": \)[0-9]*,$/\1N,/
 # Otherwise nothing needs a rule:
 #   - counters are exact: the rig is quiet (IPv6 off, no addresses, so the
 #     kernel sends nothing on swp1) and the only traffic is the runner's

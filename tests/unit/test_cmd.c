@@ -427,6 +427,8 @@ static void test_help(void **state)
 
 	(void)state;
 	help_is(CMD_MODE_EXEC, NULL, "",
+	        "  checkpoint             Create a checkpoint of the running "
+	        "configuration\n"
 	        "  clear                  Reset functions\n"
 	        "  configure              Enter configuration mode\n"
 	        "  copy                   Copy from one file to another\n"
@@ -437,6 +439,8 @@ static void test_help(void **state)
 	        "  priority-flow-control  Configure priority flow control\n"
 	        "  reload                 Reload roced's configuration, not "
 	        "the switch\n"
+	        "  rollback               Roll the configuration back to a "
+	        "checkpoint\n"
 	        "  show                   Show running system information\n"
 	        "  terminal               Set terminal line parameters\n"
 	        "  where                  Show the mode lines that lead to "
@@ -465,6 +469,8 @@ static void test_help(void **state)
 	        "  kbytes  In kilobytes (1024 bytes)\n"
 	        "  mbytes  In megabytes (1048576 bytes)\n");
 	help_is(CMD_MODE_EXEC, NULL, "conf ",
+	        "  session   A configuration session: its changes apply "
+	        "together, at commit\n"
 	        "  terminal  Configure from the terminal\n"
 	        "  <cr>\n");
 	help_is(CMD_MODE_EXEC, NULL, "show running-config ",
@@ -520,7 +526,7 @@ static void test_help(void **state)
 	assert_int_equal(cmd_help_checked(&c, &p, "shw run", &sb, &err), -1);
 	/* the bad word named, with what the position takes */
 	assert_string_equal(err.message,
-	                    "% Invalid command at 'shw', expected one of 11 "
+	                    "% Invalid command at 'shw', expected one of 13 "
 	                    "words of this mode ('?' lists them)");
 	assert_int_equal(err.pos, 0);
 	assert_int_equal(sb.len, 0);
@@ -558,7 +564,8 @@ static void test_complete(void **state)
 
 	(void)state;
 	complete_is(CMD_MODE_EXEC, NULL, "sh", "show");
-	complete_is(CMD_MODE_EXEC, NULL, "c", "clear configure copy");
+	complete_is(CMD_MODE_EXEC, NULL, "c",
+	            "checkpoint clear configure copy");
 	complete_is(CMD_MODE_EXEC, NULL, "show q", "queuing");
 	complete_is(CMD_MODE_EXEC, NULL, "show running-config ",
 	            "interface ipqos json qos");
@@ -728,10 +735,10 @@ static void test_cache(void **state)
 				cache_same(&c, &pol, lines[i]);
 	}
 	/* Mode M's graphs are compiled once, when first used. */
-	v = cmd_cache_mode(cache, CMD_MODE_CONFIG, &n);
+	v = cmd_cache_mode(cache, CMD_MODE_CONFIG, false, &n);
 	assert_non_null(v);
 	assert_true(n > 0);
-	assert_ptr_equal(cmd_cache_mode(cache, CMD_MODE_CONFIG, &n), v);
+	assert_ptr_equal(cmd_cache_mode(cache, CMD_MODE_CONFIG, false, &n), v);
 	/* Moving between modes keeps the session's cache... */
 	cmd_ctx_init(&c);
 	c.cache = cache;

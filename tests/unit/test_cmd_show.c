@@ -22,8 +22,11 @@ static void test_rows_known(void **state)
 	size_t shows = 0;
 
 	(void)state;
-	for (size_t i = 0; i < cmd_nxos.n; i++) {
-		const struct cmd_def *d = &cmd_nxos.def[i];
+	/* the NX-OS table and the checkpoint one (cmd_ckpt.c) */
+	for (size_t i = 0; i < cmd_nxos.n + cmd_ckpt.n; i++) {
+		const struct cmd_def *d = i < cmd_nxos.n
+		                              ? &cmd_nxos.def[i]
+		                              : &cmd_ckpt.def[i - cmd_nxos.n];
 
 		if (d->kind != CMD_KIND_SHOW)
 			continue;

@@ -311,7 +311,7 @@ static void test_size_limits(void **state)
 	assert_string_equal(err, "% 'context' has 4 items, at most 3");
 
 	/* No such command. */
-	r = (struct ctl_request){.cmd = (enum ctl_cmd)(CTL_CMD_PING + 1)};
+	r = (struct ctl_request){.cmd = (enum ctl_cmd)CTL_CMD_COUNT};
 	assert_int_equal(ctl_request_encode(&r, &sb, err, sizeof(err)),
 	                 -EINVAL);
 	assert_non_null(strstr(err, "unknown cmd"));
@@ -423,8 +423,11 @@ static void test_show_names(void **state)
 	assert_int_equal(ctl_show_parse("show versions"), -EINVAL);
 	assert_int_equal(ctl_show_parse("show queuing"), -EINVAL);
 	assert_int_equal(ctl_show_parse(""), -EINVAL);
-	for (size_t i = 0; i < cmd_nxos.n; i++) {
-		const struct cmd_def *d = &cmd_nxos.def[i];
+	/* the NX-OS table and the checkpoint one (cmd_ckpt.c) */
+	for (size_t i = 0; i < cmd_nxos.n + cmd_ckpt.n; i++) {
+		const struct cmd_def *d = i < cmd_nxos.n
+		                              ? &cmd_nxos.def[i]
+		                              : &cmd_ckpt.def[i - cmd_nxos.n];
 		int s;
 
 		if (d->kind != CMD_KIND_SHOW)

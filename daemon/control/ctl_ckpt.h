@@ -1,0 +1,107 @@
+/* ctl_ckpt: checkpoints, rollback and configuration sessions, the
+ * daemon's side (lib/cmd/cmd_ckpt.h is the pure side: the file form, the
+ * text, the rollback patch).
+ *
+ * Checkpoints are kept one file each in a directory of roced's state
+ * directory (ctl_state_path(".checkpoint")), written atomically (a new
+ * file, then rename) and never opened through a symbolic link, so that
+ * they outlive a restart of roced. A file that is cut short or changed by
+ * hand stays listed as damaged, with the reason, and a rollback to it is
+ * refused by name.
+ *
+ * A rollback and a session's commit are one change through the daemon's
+ * one path (ctl_cmd_ops.change: policy -> compile -> plan -> diff ->
+ * apply), atomic unless asked for best effort.
+ *
+ * Configuration sessions (ctl_sess.h) are kept in the same struct.
+ */
+#ifndef ROCED_CTL_CKPT_H
+#define ROCED_CTL_CKPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <json-c/json.h>
+
+#include "cmd/cmd_ckpt.h"
+#include "cmd/cmd_show.h"
+#include "control/ctl_cmd.h"
+#include "ctl/ctl.h"
+#include "model/policy.h"
+
+#define CTL_SESS_MAX       32
+#define CTL_SESS_LINES_MAX 4096
+
+struct ctl_ckpt_entry {
+	char file[CMD_CKPT_NAME_MAX + 8]; /* its file's name in the dir */
+	struct cmd_ckpt_meta m;
+	char *body;    /* NULL when damaged */
+	char bad[320]; /* why it cannot be used ("": it can) */
+};
+
+struct ctl_sess_line {
+	char context[CTL_CONTEXT_MAX][CTL_CONTEXT_LEN];
+	size_t ncontext;
+	char line[CTL_LINE_MAX];
+};
+
+struct ctl_sess {
+	char name[CMD_CKPT_NAME_MAX];
+	pid_t pid; /* the rocesh that last used it */
+	uid_t uid;
+	double began; /* Unix seconds */
+	struct ctl_sess_line *v;
+	size_t n;
+	/* The running configuration with the session's lines carried out. */
+	struct policy cand;
+	/* The running configuration (roced.conf text) that CAND was built
+	 * on: commit needs it to be still the running one. */
+	char *base;
+};
+
+struct ctl_ckpt {
+	char dir[256]; /* "": kept in memory only */
+	struct ctl_ckpt_entry *v;
+	size_t n;
+	struct ctl_sess *s;
+	size_t ns;
+};
+
+/* Set K up with its checkpoints read from DIR (made when absent; NULL
+ * or "": none kept on disk). What cannot be read is logged and listed
+ * as damaged. Returns 0, or -errno when DIR is unfit (then K keeps
+ * checkpoints in memory only, and says so in the log). */
+int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir);
+/* Free K's checkpoints (ctl_sess_close frees its sessions). */
+void ctl_ckpt_close(struct ctl_ckpt *k);
+
+/* What a rollback and a session's commit share (ctl_sess.c uses them):
+ * the reply "% WHAT" (WHAT may be NULL) with each error of D on a line of
+ * its own; D's warnings as a JSON array; an ok reply with TEXT. */
+struct json_object *ctl_ckpt_error(const char *what, const struct diag *d);
+struct json_object *ctl_ckpt_warnings(const struct diag *d);
+struct json_object *ctl_ckpt_ok_text(const char *text);
+/* The running policy as roced.conf text, what tells two running
+ * configurations apart (NULL on ENOMEM). */
+char *ctl_ckpt_running_text(const struct ctl_cmd_ctx *c);
+/* Make CAND the running policy through the daemon's one path
+ * (ctl_cmd_ops.change with FLAGS, CTL_CHANGE_*). */
+int ctl_ckpt_change(struct ctl_cmd_ctx *c, struct policy *cand, unsigned flags,
+                    struct diag *msgs);
+/* The kernel writes since roced started (0 when not counted). */
+size_t ctl_ckpt_writes(const struct ctl_cmd_ctx *c);
+/* T (Unix seconds) as NX-OS prints a time, in UTC. */
+void ctl_ckpt_time(int64_t t, char *buf, size_t len);
+
+/* Answer a "checkpoint" request (ctl.h). */
+struct json_object *ctl_ckpt_request(struct ctl_cmd_ctx *c,
+                                     const struct ctl_request *r,
+                                     const struct ctl_peer *peer);
+
+/* Answer the shows of checkpoints (CTL_SHOW_CKPT*): {"ok": true,
+ * "data": ..., "text": ...}. */
+struct json_object *ctl_ckpt_show(struct ctl_cmd_ctx *c,
+                                  const struct show_query *q);
+
+#endif
