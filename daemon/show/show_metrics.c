@@ -702,7 +702,8 @@ static const struct show_metric show_metrics[] = {
      sm_lldp, SM_LLDP_NEIGHBORS},
     {"roced_fabric_mismatch", PROM_GAUGE,
      "1 when show roce fabric finds the link's ends disagree in this way "
-     "(kind: pfc-one-end, pfc-priorities, app-roce, mtu)",
+     "(kind: pfc-one-end, pfc-priorities, app-roce, mtu, no-dcbx, "
+     "no-lldp)",
      sm_fabric, 0},
 };
 
