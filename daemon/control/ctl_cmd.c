@@ -422,6 +422,31 @@ static void dctl_view_hwcnt(struct ctl_cmd_ctx *c, const char *ifname,
 /* What the kernel holds for the ports of V: one qdisc dump for the queue
  * counters (the kernel answers it with every link's qdiscs), and the IEEE
  * DCB state of hardware ports. */
+/* The counters of ST's queues as read now, offered to the ones carried
+ * over leaf replacements, and their totals since roced started. */
+static void dctl_view_carry(struct ctl_cmd_ctx *c, int ifindex,
+                            struct show_port_state *st)
+{
+	for (unsigned q = 0; c->agents && ifindex && q < POLICY_NQUEUES; q++) {
+		const struct tc_stats_counters *l = &st->queue[q];
+		const struct tc_stats_counters *red = l->red ? l
+		                                      : st->inner_red[q]
+		                                          ? &st->inner[q]
+		                                          : NULL;
+		struct qcarry_count raw = {.packets = l->packets,
+		                           .bytes = l->bytes,
+		                           .drops = l->drops,
+		                           .ecn = red ? red->red_marked : 0};
+
+		if (!st->queue_seen[q] || !l->basic || !l->queue)
+			continue;
+		if (qcarry_observe(&c->agents->qs.carry, ifindex, q,
+		                   red ? QCARRY_ALL : QCARRY_ALL & ~QCARRY_ECN,
+		                   &raw, &st->qtotal[q]) == 0)
+			st->qtotal_ok[q] = true;
+	}
+}
+
 static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
                              struct dctl_view *v)
 {
@@ -466,8 +491,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 		if (rc < 0)
 			log_warnx("show: cannot read the qdisc counters: %s",
 			          strerror(-rc));
-		for (size_t i = 0; rc == 0 && i < v->n; i++)
+		for (size_t i = 0; rc == 0 && i < v->n; i++) {
 			v->st[i].stats = v->st[i].exists;
+			dctl_view_carry(c, v->ifindex[i], &v->st[i]);
+		}
 	}
 	for (size_t i = 0;
 	     (q->kind == CTL_SHOW_FC_IF || q->kind == CTL_SHOW_METRICS ||

@@ -92,6 +92,7 @@
 #include <json-c/json.h>
 
 #include "agent/lldp_agent.h"
+#include "agent/qcarry.h"
 #include "agent/lldpad_client.h"
 #include "cmd/cmd_show.h"
 #include "ctl/ctl.h"
@@ -116,6 +117,12 @@ struct show_port_state {
 	 * marks and drops, which the leaf's counters do not tell apart. */
 	bool inner_red[POLICY_NQUEUES];
 	struct tc_stats_counters inner[POLICY_NQUEUES];
+	/* The queue's counters since roced started, carried over its
+	 * leaves' replacements (agent/qcarry.h): the metrics' counters,
+	 * which must never go down. QTOTAL_OK false: not carried (no
+	 * agents), the leaf's own are shown. */
+	bool qtotal_ok[POLICY_NQUEUES];
+	struct qcarry_count qtotal[POLICY_NQUEUES];
 	bool dcb;       /* hardware port: the IEEE state was read */
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */

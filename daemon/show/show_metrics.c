@@ -340,18 +340,22 @@ static bool sm_queue_value(const struct show_port_state *st,
 	                                      : st->inner_red[q] ? &st->inner[q]
 	                                                         : NULL;
 
+	/* The counters carried over the leaves' replacements, when
+	 * there are: a restored queue's must not go down. */
+	const struct qcarry_count *t = st->qtotal_ok[q] ? &st->qtotal[q] : NULL;
+
 	switch (arg) {
 	case SM_Q_PACKETS:
-		*v = (int64_t)c->packets;
+		*v = (int64_t)(t ? t->packets : c->packets);
 		return c->basic;
 	case SM_Q_BYTES:
-		*v = (int64_t)c->bytes;
+		*v = (int64_t)(t ? t->bytes : c->bytes);
 		return c->basic;
 	case SM_Q_DROPS:
-		*v = c->drops;
+		*v = t ? (int64_t)t->drops : c->drops;
 		return c->queue;
 	case SM_Q_ECN:
-		*v = red ? red->red_marked : 0;
+		*v = t ? (int64_t)t->ecn : red ? red->red_marked : 0;
 		return red != NULL;
 	case SM_Q_BACKLOG_BYTES:
 		*v = c->backlog;

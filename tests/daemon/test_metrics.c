@@ -15,7 +15,10 @@
  *   - the text is the JSON's rendering, `show metrics` takes no
  *     argument, and the values' formatting;
  *   - the textfile's atomic write: whole file, mode 0644, no temporary
- *     left, and a missing directory an error, not a crash.
+ *     left, and a missing directory an error, not a crash;
+ *   - the queue counters carried over a leaf's replacement (a watchdog
+ *     restore, a reload, a repair): never down, nothing counted twice,
+ *     and the metrics read the carried totals.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,6 +35,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "agent/qcarry.h"
 #include "cmd/cmd_show.h"
 #include "base/escape.h"
 #include "base/prom.h"
@@ -602,6 +606,97 @@ static void test_mfile_configure(void **state)
 	assert_int_equal(mfile_wait(&m, 4000), -1);
 }
 
+/* --- counters carried over leaf replacements --- */
+
+static struct qcarry_count qc(uint64_t packets, uint64_t drops, uint64_t ecn)
+{
+	return (struct qcarry_count){.packets = packets,
+	                             .bytes = packets * 100,
+	                             .drops = drops,
+	                             .ecn = ecn};
+}
+
+static void test_qcarry(void **state)
+{
+	struct qcarry c = {0};
+	struct qcarry_count r, t;
+
+	(void)state;
+	/* a storm fills the drops, as the issue saw: 0 -> 20832 */
+	r = qc(1000, 0, 0);
+	assert_int_equal(qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t), 0);
+	assert_int_equal(t.drops, 0);
+	r = qc(5000, 20832, 4);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.drops, 20832);
+	/* the restore replaced the leaf: it counts from 0, the total not */
+	r = qc(10, 0, 0);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.packets, 5010);
+	assert_int_equal(t.bytes, 501000);
+	assert_int_equal(t.drops, 20832);
+	assert_int_equal(t.ecn, 4);
+	assert_int_equal(c.v[0].q[3].resets, 1);
+	/* read again, grown: nothing counted twice */
+	r = qc(20, 3, 1);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.packets, 5020);
+	assert_int_equal(t.drops, 20835);
+	assert_int_equal(t.ecn, 5);
+	assert_int_equal(c.v[0].q[3].resets, 1);
+	/* a reading without ECN (the sampler's leaf read): ECN as last
+	 * read, and a replacement seen on the others alone still carries
+	 * what ECN had */
+	r = qc(30, 3, 0);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL & ~QCARRY_ECN, &r, &t);
+	assert_int_equal(t.ecn, 5);
+	r = qc(2, 0, 0);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL & ~QCARRY_ECN, &r, &t);
+	assert_int_equal(t.packets, 5032);
+	assert_int_equal(t.drops, 20835);
+	assert_int_equal(t.ecn, 5);
+	r = qc(3, 0, 2);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.ecn, 7);
+	/* other queues and ports are their own */
+	r = qc(1, 1, 0);
+	qcarry_observe(&c, 7, 0, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.drops, 1);
+	qcarry_observe(&c, 8, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.packets, 1);
+	/* out of range: the reading as it is */
+	assert_int_equal(qcarry_observe(&c, 7, 8, QCARRY_ALL, &r, &t), -EINVAL);
+	assert_int_equal(t.packets, 1);
+	qcarry_free(&c);
+}
+
+/* The metrics read the carried totals where there are: a restored
+ * queue's counters are what it counted since roced started. */
+static void test_metrics_carried(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q;
+	struct strbuf text;
+	struct json_object *d;
+	const char *t;
+
+	f->st[0].qtotal_ok[3] = true;
+	f->st[0].qtotal[3] = qc(90000, 20839, 0);
+	memset(&q, 0, sizeof(q));
+	q.kind = CTL_SHOW_METRICS;
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	assert_non_null(strstr(
+	    t, "roced_queue_drops_total{port=\"swp1\",queue=\"3\"} 20839\n"));
+	assert_non_null(strstr(
+	    t, "roced_queue_packets_total{port=\"swp1\",queue=\"3\"} 90000\n"));
+	/* the gauges are the leaf's, now */
+	assert_non_null(strstr(
+	    t, "roced_queue_backlog_bytes{port=\"swp1\",queue=\"3\"} 1500\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +707,9 @@ int main(void)
 	                                    ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_metrics_empty, ctlt_setup,
 	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_metrics_carried, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test(test_qcarry),
 	    cmocka_unit_test(test_metrics_query),
 	    cmocka_unit_test(test_prom_values),
 	    cmocka_unit_test(test_mfile_write),

@@ -15,6 +15,8 @@
 #     last reload success 0) and an accepted one; with a roced at the
 #     other end of swp1, the DCBX peer, its willing bits, the agreement
 #     per feature and the LLDP frames;
+#   - a leaf qdisc replaced by another process and repaired by roced:
+#     the queue's counters go on from the old leaf's (never down);
 #   - a port whose link goes away: the text stays valid, the port has
 #     its info, presence 0 and mode, no counters;
 #   - roced removes the file when it stops;
@@ -149,6 +151,47 @@ v=$(value roced_lldp_frames_total '{port="swp1",direction="rx"}')
 grep '^roced_dcbx\|^roced_lldp_frames_total' "$t_tmp/show.prom" | grep 'port="swp1"'
 t_stop "$peer_pid" || true
 echo "ok: DCBX peer, willing and agreed, LLDP frames"
+
+# --- a leaf replaced: the queue's counters go on from where they were ---
+# 200 datagrams out of swp1 into its default queue (0), then its leaf
+# replaced by another process; roced repairs it with a new leaf that
+# counts from 0, and the metrics must not go down (a Prometheus counter
+# that drops reads as a reset, and rate() invents traffic).
+$IP -n "$sw" addr add 10.87.0.1/24 dev swp1
+$IP -n "$peer" addr add 10.87.0.2/24 dev h1
+hmac=$($IP -n "$peer" -j link show dev h1 | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["address"])')
+$IP -n "$sw" neigh replace 10.87.0.2 lladdr "$hmac" dev swp1 nud permanent
+$IP netns exec "$sw" python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for _ in range(200):
+    s.sendto(b"x" * 100, ("10.87.0.2", 9))'
+q0='{port="swp1",queue="0"}'
+shw 'show metrics' >"$t_tmp/show.prom"
+before=$(value roced_queue_packets_total "$q0")
+[ -n "$before" ] && [ "$before" -ge 200 ] || t_fail "queue 0 of swp1 did not count the 200 datagrams: '$before'"
+leaf=$($TC -n "$sw" -j qdisc show dev swp1 | python3 -c '
+import json, sys
+print(next(q["parent"] for q in json.load(sys.stdin) if q.get("parent", "").endswith(":10")))')
+$TC -n "$sw" qdisc replace dev swp1 parent "$leaf" handle 99: pfifo
+wait_for 10 grep -q 'swp1: qdisc .* replaced by pfifo 99: by another process: repairing' "$t_tmp/log" ||
+	t_fail "roced did not repair the replaced leaf"
+repaired() { [ "$($TC -n "$sw" -j qdisc show dev swp1 | grep -c '"handle":"99:"')" = 0 ]; }
+wait_for 10 repaired || t_fail "the foreign leaf is still there"
+fresh=$($TC -n "$sw" -s -j qdisc show dev swp1 | python3 -c '
+import json, sys
+print(next(q["packets"] for q in json.load(sys.stdin) if q.get("parent", "").endswith(":10")))')
+shw 'show metrics' >"$t_tmp/show.prom"
+after=$(value roced_queue_packets_total "$q0")
+echo "queue 0 of swp1: $before packets before the replacement, the new leaf has $fresh, the metric $after"
+[ "$fresh" -lt "$before" ] || t_fail "the new leaf did not start again ($fresh packets): nothing was tested"
+[ -n "$after" ] && [ "$after" -ge "$before" ] ||
+	t_fail "roced_queue_packets_total went down across the leaf's replacement: $before -> '$after'"
+# the new leaf's own on top of the old one's (LLDP may add a frame to
+# either between the readings, never take one away)
+[ "$after" -ge $((before + fresh)) ] ||
+	t_fail "the carried total $after is below the old leaf's $before plus the new one's $fresh"
+echo "ok: queue counters carried over a replaced leaf"
 
 # --- read-only: one warning for that error, written again after ---
 chmod 555 "$tf"

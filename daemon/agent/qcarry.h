@@ -1,0 +1,66 @@
+/* qcarry: the queues' counters carried over a leaf qdisc's replacement.
+ *
+ * A tc qdisc's counters live and die with it: when roced replaces a
+ * queue's leaf (the watchdog shutting or restoring a queue, a reload
+ * that changes its kind, the repair of a leaf someone else replaced),
+ * the new leaf counts from 0, and a Prometheus counter read from it
+ * would go down (a no-drop queue's drops read 20832, then 0). roced's
+ * own counters go on from what the old leaf had counted, so that they
+ * only ever grow while roced runs; a restart of roced is the one reset,
+ * which Prometheus sees and handles by the start time.
+ *
+ * Every reading of a leaf (the sampler's, each show's) is offered here.
+ * A reading where a counter went back is a new leaf: what the last
+ * reading of the old one held is added to the queue's carry. What the
+ * old leaf counted after its last reading is not known (the sampler
+ * reads leaves every 2 ms while traffic flows, and at each watchdog
+ * poll, so that is little); nothing is ever counted twice.
+ *
+ * Keyed by ifindex: a port whose link is created again is a new port.
+ */
+#ifndef ROCED_QCARRY_H
+#define ROCED_QCARRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/policy.h"
+
+/* The counters carried, each a sum over the queue's leaves. */
+struct qcarry_count {
+	uint64_t packets, bytes, drops, ecn;
+};
+
+/* Which fields a reading has (QCARRY_ALL: every one). */
+#define QCARRY_PACKETS 0x1u
+#define QCARRY_BYTES   0x2u
+#define QCARRY_DROPS   0x4u
+#define QCARRY_ECN     0x8u
+#define QCARRY_ALL     0xfu
+
+struct qcarry_queue {
+	struct qcarry_count last; /* the current leaf's last reading */
+	struct qcarry_count base; /* what the leaves before it counted */
+	uint64_t resets;          /* leaves replaced, as seen */
+};
+
+struct qcarry_port {
+	int ifindex;
+	struct qcarry_queue q[POLICY_NQUEUES];
+};
+
+struct qcarry {
+	struct qcarry_port *v;
+	size_t n;
+};
+
+void qcarry_free(struct qcarry *c);
+/* A reading RAW of queue Q of port IFINDEX, with the fields of HAVE.
+ * TOTAL (may be NULL) gets each counter since roced started: the carry
+ * plus RAW (the last reading for a field not in HAVE). Returns 0, or
+ * -ENOMEM (TOTAL is then RAW) or -EINVAL (Q or IFINDEX out of range). */
+int qcarry_observe(struct qcarry *c, int ifindex, unsigned q, unsigned have,
+                   const struct qcarry_count *raw, struct qcarry_count *total);
+
+#endif
