@@ -304,7 +304,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		memcpy(st->tx_xon, sp->c.tx_xon, sizeof(st->tx_xon));
 		st->held = sp->held;
 		for (unsigned p = 0; p < 8; p++)
-			st->held_ms[p] = softpfc_held_ms(sp, p, st->now_ms);
+			st->held_ms[p] = softpfc_paused_ms(sp, p, st->now_ms);
 		st->lp_rx = sp->link_pause_rx;
 		st->lp_tx = lpsend_feeds(&c->agents->lp, ifname);
 		st->lp_held = sp->lp_held;

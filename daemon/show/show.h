@@ -142,9 +142,12 @@ struct show_port_state {
 	bool softpfc; /* software PFC runs on the port (its counters) */
 	uint64_t rx_ppp, tx_ppp; /* PFC frames received, sent */
 	uint64_t rx_pause[8], rx_xon[8], tx_pause[8], tx_xon[8];
-	double held_ms[8]; /* time each priority was held */
-	uint8_t held;      /* priorities held now */
-	bool wd;           /* the watchdog watches the port */
+	/* Time each priority was paused: on software ports what the PFC
+	 * frames received asked for (softpfc_paused_ms), on hardware ports
+	 * the driver's pause duration. */
+	double held_ms[8];
+	uint8_t held; /* priorities held now */
+	bool wd;      /* the watchdog watches the port */
 	bool wd_internal;
 	uint8_t wd_queues;   /* its no-drop queues */
 	uint8_t wd_prios[8]; /* each queue's priorities */

@@ -633,8 +633,9 @@ static const struct show_metric show_metrics[] = {
      "apart",
      sm_pfc, SM_PFC_XON},
     {"roced_pfc_paused_seconds_total", PROM_COUNTER,
-     "Time the priority was paused by PFC frames received; on hardware "
-     "ports only where the driver counts it",
+     "Time the PFC frames received asked the priority to be paused (on "
+     "software ports their pause quanta at the port's speed, honoured or "
+     "not); on hardware ports only where the driver counts it",
      sm_pfc, SM_PFC_PAUSED_S},
     {"roced_pfc_paused", PROM_GAUGE,
      "1 while PFC frames received hold the priority (software ports)", sm_pfc,
