@@ -246,8 +246,7 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
 	d->stat_writes += writes;
 	d->stats.kernel_writes += writes;
-	d->stats.applies++;
-	d->stats.apply_seconds += (daemon_ms() - t0) / 1000.0;
+	show_stats_apply(&d->stats, (daemon_ms() - t0) / 1000.0);
 	if (rc < 0 && rc != -EAGAIN)
 		d->stats.apply_failures++;
 	if (!n && rc >= 0 && res) {

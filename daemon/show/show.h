@@ -196,6 +196,11 @@ struct show_port_state {
 	uint64_t rx_bytes, rx_packets, rx_multicast, tx_bytes, tx_packets;
 };
 
+/* roced_apply_duration_seconds' finite buckets, 1 ms to 10 s (a pass
+ * applies a port in a millisecond or so; a reload of hundreds of ports,
+ * or a slow driver, takes seconds). */
+#define SHOW_APPLY_BUCKETS 13
+
 /* What the daemon counts of itself, for show metrics (times in seconds
  * since the Unix epoch). The start's load of the file counts as the last
  * load until a reload; RELOADS_* count the reloads alone. */
@@ -208,7 +213,14 @@ struct show_daemon_stats {
 	 * netlink writes they made. */
 	uint64_t applies, apply_failures, kernel_writes;
 	double apply_seconds;
+	/* The passes by duration: APPLY_LE[i] took at most the i-th bound
+	 * of roced_apply_duration_seconds' buckets (and more than the one
+	 * before); show_stats_apply() counts a pass. */
+	uint64_t apply_le[SHOW_APPLY_BUCKETS];
 };
+
+/* Count a pass of SECONDS in S (its total, sum and bucket). */
+void show_stats_apply(struct show_daemon_stats *s, double seconds);
 
 /* `show version` (show_version.c): what the caller gathered. */
 struct show_version_port {
@@ -277,7 +289,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 
 /* show metrics (show_metrics.c): the families, each with its samples:
  *   {"format": "prometheus text 0.0.4", "family": [{"name", "type":
- *    "counter"|"gauge"|"summary", "help", "samples": [{"labels":
+ *    "counter"|"gauge"|"histogram", "help", "samples": [{"labels":
  *    {"port": ..., ...}, "value", "suffix": "_sum"|"_count" (summaries)}]
  *   }]}
  * and its text, the exposition format (families without samples left

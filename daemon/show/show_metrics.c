@@ -66,6 +66,18 @@ static void sm_dbl(struct json_object *samples, const char *suffix, double v,
 	va_end(ap);
 }
 
+/* An integer sample of a histogram's series SUFFIX ("_bucket",
+ * "_count"), labels as sm_int's. */
+static void sm_int_sfx(struct json_object *samples, const char *suffix,
+                       int64_t v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	sm_vadd(samples, suffix, json_object_new_int64(v), ap);
+	va_end(ap);
+}
+
 static const char sm_digits[8][2] = {"0", "1", "2", "3", "4", "5", "6", "7"};
 static const char *const sm_dir[2] = {"rx", "tx"};
 
@@ -80,6 +92,29 @@ enum sm_daemon_arg {
 	SM_RELOADS,
 	SM_APPLY,
 };
+
+/* The upper bounds of roced_apply_duration_seconds' buckets, with the
+ * le label each is written as (+Inf is the count). */
+static const struct {
+	double le;
+	const char *text;
+} sm_apply_le[SHOW_APPLY_BUCKETS] = {
+    {0.001, "0.001"}, {0.0025, "0.0025"}, {0.005, "0.005"}, {0.01, "0.01"},
+    {0.025, "0.025"}, {0.05, "0.05"},     {0.1, "0.1"},     {0.25, "0.25"},
+    {0.5, "0.5"},     {1, "1"},           {2.5, "2.5"},     {5, "5"},
+    {10, "10"},
+};
+
+void show_stats_apply(struct show_daemon_stats *s, double seconds)
+{
+	s->applies++;
+	s->apply_seconds += seconds;
+	for (unsigned i = 0; i < SHOW_APPLY_BUCKETS; i++)
+		if (seconds <= sm_apply_le[i].le) {
+			s->apply_le[i]++;
+			break;
+		}
+}
 
 static void sm_build(const struct show_input *in, unsigned arg,
                      struct json_object *out)
@@ -117,10 +152,20 @@ static void sm_daemon(const struct show_input *in, unsigned arg,
 		sm_int(out, (int64_t)s->reloads_failed, "result", "failure",
 		       NULL);
 		break;
-	case SM_APPLY:
+	case SM_APPLY: {
+		uint64_t cum = 0;
+
+		for (unsigned i = 0; i < SHOW_APPLY_BUCKETS; i++) {
+			cum += s->apply_le[i];
+			sm_int_sfx(out, "_bucket", (int64_t)cum, "le",
+			           sm_apply_le[i].text, NULL);
+		}
+		sm_int_sfx(out, "_bucket", (int64_t)s->applies, "le", "+Inf",
+		           NULL);
 		sm_dbl(out, "_sum", s->apply_seconds, NULL);
-		sm_dbl(out, "_count", (double)s->applies, NULL);
+		sm_int_sfx(out, "_count", (int64_t)s->applies, NULL);
 		break;
+	}
 	}
 }
 
@@ -477,7 +522,13 @@ static void sm_dcbx(const struct lldp_port *lp, const char *port,
 
 	switch (arg) {
 	case SM_DCBX_PRESENT:
-		sm_int(out, peer != NULL, "port", port, NULL);
+		/* a neighbour that sends DCBX TLVs (IEEE or legacy CEE); one
+		 * with plain LLDP is only roced_lldp_neighbors' */
+		sm_int(out,
+		       peer && (peer->dcbx.has_pfc || peer->dcbx.has_ets_cfg ||
+		                peer->dcbx.has_ets_rec || peer->dcbx.has_app ||
+		                peer->pdu.dcbx.cee),
+		       "port", port, NULL);
 		break;
 	case SM_DCBX_WILLING:
 		if (peer && peer->dcbx.has_ets_cfg)
@@ -589,7 +640,7 @@ static const struct show_metric show_metrics[] = {
      "When the configuration file was last loaded (the start or a reload, "
      "whatever its result), in seconds since the Unix epoch",
      sm_daemon, SM_LAST_TIME},
-    {"roced_apply_duration_seconds", PROM_SUMMARY,
+    {"roced_apply_duration_seconds", PROM_HISTOGRAM,
      "Time of roced's passes that compile the policy and apply it to the "
      "kernel (start, reload, rocesh lines, link events, DCBX, repairs, "
      "watchdog actions)",
@@ -687,8 +738,9 @@ static const struct show_metric show_metrics[] = {
      "the others",
      sm_wd, SM_WD_STATE},
     {"roced_dcbx_peer_present", PROM_GAUGE,
-     "1 when the port has a DCBX peer (an LLDP neighbour)", sm_lldp,
-     SM_DCBX_PRESENT},
+     "1 when the port's LLDP neighbour sends DCBX TLVs (IEEE or CEE); a "
+     "neighbour without DCBX counts in roced_lldp_neighbors only",
+     sm_lldp, SM_DCBX_PRESENT},
     {"roced_dcbx_peer_willing", PROM_GAUGE,
      "1 when the DCBX peer advertises the feature as willing", sm_lldp,
      SM_DCBX_WILLING},

@@ -125,12 +125,14 @@ static void expo_check(const char *text, struct expo *e)
 		memcpy(name, p, len);
 		name[len] = '\0';
 		if (strcmp(name, family)) {
-			char sum[160], count[160];
+			char sum[160], count[160], bucket[160];
 
 			snprintf(sum, sizeof(sum), "%s_sum", family);
 			snprintf(count, sizeof(count), "%s_count", family);
-			if (!(!strcmp(type, "summary") &&
-			      (!strcmp(name, sum) || !strcmp(name, count))))
+			snprintf(bucket, sizeof(bucket), "%s_bucket", family);
+			if (!(!strcmp(type, "histogram") &&
+			      (!strcmp(name, sum) || !strcmp(name, count) ||
+			       !strcmp(name, bucket))))
 				fail_msg("sample %s outside its family (%s)",
 				         name, family);
 		}
@@ -293,9 +295,14 @@ static void metrics_input(struct ctlt_fixture *f, struct plan_port *extra,
 	                                 .reloads_failed = 1,
 	                                 .last_load_ok = false,
 	                                 .last_load_unix = 1795000100.25,
-	                                 .applies = 5,
-	                                 .apply_seconds = 0.125,
 	                                 .kernel_writes = 31};
+	/* 5 passes: under 1 ms, 3 between 25 and 50 ms, one of 15 s (past
+	 * the last finite bucket); binary fractions, so that the sum is
+	 * written exactly */
+	show_stats_apply(ds, 0.0009765625);
+	for (int i = 0; i < 3; i++)
+		show_stats_apply(ds, 0.03125);
+	show_stats_apply(ds, 15.0);
 	f->in.stats = ds;
 }
 
@@ -328,13 +335,23 @@ static void test_metrics_text(void **state)
 	assert_non_null(strstr(t, "roced_config_last_reload_success 0\n"));
 	assert_non_null(strstr(
 	    t, "roced_config_last_reload_timestamp_seconds 1795000100.25\n"));
-	assert_non_null(strstr(t, "roced_apply_duration_seconds_sum 0.125\n"
-	                          "roced_apply_duration_seconds_count 5\n"));
+	assert_non_null(
+	    strstr(t, "roced_apply_duration_seconds_sum 15.0947265625\n"
+	              "roced_apply_duration_seconds_count 5\n"));
 	assert_non_null(strstr(t, "roced_kernel_writes_total 31\n"));
 	assert_non_null(
 	    strstr(t, "# TYPE roced_kernel_writes_total counter\n"));
+	/* a histogram: cumulative buckets up to +Inf, which is the count */
 	assert_non_null(
-	    strstr(t, "# TYPE roced_apply_duration_seconds summary\n"));
+	    strstr(t, "# TYPE roced_apply_duration_seconds histogram\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"0.001\"} 1\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"0.05\"} 4\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"10\"} 4\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"+Inf\"} 5\n"));
 
 	/* the queues of swp1: no-drop queue 3 and its counters */
 	assert_non_null(strstr(
@@ -540,7 +557,8 @@ static void test_prom_values(void **state)
 	strbuf_free(&sb);
 	assert_string_equal(prom_type_name((enum prom_type)99), "untyped");
 	assert_int_equal(prom_type_parse("gauge"), PROM_GAUGE);
-	assert_int_equal(prom_type_parse("histogram"), -1);
+	assert_int_equal(prom_type_parse("histogram"), PROM_HISTOGRAM);
+	assert_int_equal(prom_type_parse("summary"), -1);
 }
 
 /* --- the textfile --- */

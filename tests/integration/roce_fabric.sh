@@ -184,6 +184,15 @@ done
 	t_fail "show metrics: not exactly 6 fabric mismatches"
 grep -qx 'roced_fabric_mismatch{port="swp1",kind="pfc-one-end"} 0' "$tmp/metrics.txt" ||
 	t_fail "show metrics: the matching port swp1 has no 0 sample"
+# a DCBX peer is one that sends DCBX: swp6's neighbour is only an LLDP
+# neighbour, swp7 has neither
+for pv in swp1:1:1 swp5:1:1 swp6:0:1 swp7:0:0; do
+	pt=${pv%%:*} v=${pv#*:}
+	grep -qx "roced_dcbx_peer_present{port=\"$pt\"} ${v%%:*}" "$tmp/metrics.txt" ||
+		t_fail "show metrics: roced_dcbx_peer_present of $pt is not ${v%%:*}"
+	grep -qx "roced_lldp_neighbors{port=\"$pt\"} ${v#*:}" "$tmp/metrics.txt" ||
+		t_fail "show metrics: roced_lldp_neighbors of $pt is not ${v#*:}"
+done
 
 # The matching pair from its other end.
 "$IP" netns exec "$h1" "$rocesh" -c 'show roce fabric json' >"$tmp/h1.json"
