@@ -1088,6 +1088,12 @@ static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
 		json_object_object_add(
 		    reply, "ports-changed",
 		    json_object_new_int64((int64_t)r.ports_changed));
+		json_object_object_add(
+		    reply, "ports-running",
+		    json_object_new_int64((int64_t)r.ports_running));
+		json_object_object_add(
+		    reply, "ports-candidate",
+		    json_object_new_int64((int64_t)r.ports_candidate));
 		dctl_add_str(reply, "before", &r.before);
 		dctl_add_str(reply, "after", &r.after);
 		if (!r.ports_changed)

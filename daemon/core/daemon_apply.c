@@ -459,6 +459,8 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 	}
 	plan_free(&pl);
 	ports_prune(&d->ports, &d->policy);
+	r->ports_running = d->policy.nifaces;
+	r->ports_candidate = fresh->nifaces;
 	log_info("reload dry run of %s: %zu port%s would change", file,
 	         r->ports_changed, r->ports_changed == 1 ? "" : "s");
 	return rc < 0 ? -EINVAL : 0;
