@@ -22,7 +22,8 @@
 #     its info, presence 0 and mode, no counters;
 #   - roced removes the file when it stops;
 #   - the shipped alert rules pass `promtool check rules` and their unit
-#     tests (`promtool test rules`).
+#     tests (`promtool test rules`), in which every alert fires at least
+#     once, and each has its line in contrib/prometheus/README.md.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -39,6 +40,22 @@ rules="$top_srcdir/contrib/prometheus"
 promtool check rules "$rules/roced.rules.yml" || t_fail "promtool check rules refuses roced.rules.yml"
 (cd "$rules" && promtool test rules roced.rules.test.yml) ||
 	t_fail "the alert rules fail their tests (roced.rules.test.yml)"
+# Every alert has a test that expects it to fire, and a line in the
+# README's table.
+python3 - "$rules" <<'PY' || t_fail "an alert without a firing test or without its README line"
+import sys, yaml
+d = sys.argv[1]
+rules = yaml.safe_load(open(d + '/roced.rules.yml'))
+alerts = {r['alert'] for g in rules['groups'] for r in g['rules'] if 'alert' in r}
+tests = yaml.safe_load(open(d + '/roced.rules.test.yml'))
+fired = {t['alertname'] for u in tests['tests'] for t in u.get('alert_rule_test', [])
+         if t.get('exp_alerts')}
+readme = open(d + '/README.md').read()
+assert alerts - fired == set(), 'no test fires: %s' % sorted(alerts - fired)
+missing = sorted(a for a in alerts if '| %s |' % a not in readme)
+assert not missing, 'not in README.md: %s' % missing
+print('alerts, each tested firing and in the README: %s' % ' '.join(sorted(alerts)))
+PY
 echo "ok: roced.rules.yml checked and its tests pass"
 
 odd='q"2\a'
