@@ -82,3 +82,37 @@ int qcarry_observe(struct qcarry *c, int ifindex, unsigned q, unsigned have,
 			                          *qcarry_field(&e->last, f);
 	return 0;
 }
+
+int qcarry_backlog(struct qcarry *c, int ifindex, unsigned q, uint32_t bytes)
+{
+	struct qcarry_port *p;
+
+	if (q >= POLICY_NQUEUES || ifindex <= 0)
+		return -EINVAL;
+	p = qcarry_port(c, ifindex);
+	if (!p)
+		return -ENOMEM;
+	for (unsigned k = 0; k < QCARRY_NPEAKS; k++)
+		if (bytes > p->q[q].peak[k])
+			p->q[q].peak[k] = bytes;
+	return 0;
+}
+
+void qcarry_peak_reset(struct qcarry *c, enum qcarry_peak k, int ifindex)
+{
+	if ((unsigned)k >= QCARRY_NPEAKS)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (!ifindex || c->v[i].ifindex == ifindex)
+			for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+				c->v[i].q[q].peak[k] = 0;
+}
+
+const struct qcarry_queue *qcarry_find(const struct qcarry *c, int ifindex,
+                                       unsigned q)
+{
+	for (size_t i = 0; q < POLICY_NQUEUES && i < c->n; i++)
+		if (c->v[i].ifindex == ifindex)
+			return &c->v[i].q[q];
+	return NULL;
+}

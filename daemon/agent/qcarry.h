@@ -16,6 +16,14 @@
  * reads leaves every 2 ms while traffic flows, and at each watchdog
  * poll, so that is little); nothing is ever counted twice.
  *
+ * The same readings give each queue's watermarks: the largest backlog
+ * (bytes queued) any reading saw, since three moments: the operator's
+ * last `clear qos statistics` (USER, show queuing interface's peak),
+ * the metrics textfile's last write (PERIODIC: a burst between two
+ * scrapes that the sampled backlog gauge misses) and roced's start
+ * (PERSISTENT). A burst shorter than the sampler's period (2 ms while
+ * traffic flows) can still pass unseen.
+ *
  * Keyed by ifindex: a port whose link is created again is a new port.
  */
 #ifndef ROCED_QCARRY_H
@@ -39,10 +47,19 @@ struct qcarry_count {
 #define QCARRY_ECN     0x8u
 #define QCARRY_ALL     0xfu
 
+/* A queue's watermarks: since a clear, a textfile write, the start. */
+enum qcarry_peak {
+	QCARRY_PEAK_USER,
+	QCARRY_PEAK_PERIODIC,
+	QCARRY_PEAK_PERSISTENT,
+};
+#define QCARRY_NPEAKS (QCARRY_PEAK_PERSISTENT + 1)
+
 struct qcarry_queue {
-	struct qcarry_count last; /* the current leaf's last reading */
-	struct qcarry_count base; /* what the leaves before it counted */
-	uint64_t resets;          /* leaves replaced, as seen */
+	struct qcarry_count last;     /* the current leaf's last reading */
+	struct qcarry_count base;     /* what the leaves before it counted */
+	uint64_t resets;              /* leaves replaced, as seen */
+	uint32_t peak[QCARRY_NPEAKS]; /* the largest backlog seen, bytes */
 };
 
 struct qcarry_port {
@@ -62,5 +79,14 @@ void qcarry_free(struct qcarry *c);
  * -ENOMEM (TOTAL is then RAW) or -EINVAL (Q or IFINDEX out of range). */
 int qcarry_observe(struct qcarry *c, int ifindex, unsigned q, unsigned have,
                    const struct qcarry_count *raw, struct qcarry_count *total);
+
+/* A reading of BYTES queued in queue Q of port IFINDEX: each watermark
+ * grows to it. Returns 0, -ENOMEM or -EINVAL (out of range). */
+int qcarry_backlog(struct qcarry *c, int ifindex, unsigned q, uint32_t bytes);
+/* Watermark K starts again from 0 on port IFINDEX (0: every port). */
+void qcarry_peak_reset(struct qcarry *c, enum qcarry_peak k, int ifindex);
+/* Queue Q of port IFINDEX, or NULL when it was never read. */
+const struct qcarry_queue *qcarry_find(const struct qcarry *c, int ifindex,
+                                       unsigned q);
 
 #endif

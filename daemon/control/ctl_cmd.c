@@ -438,12 +438,18 @@ static void dctl_view_carry(struct ctl_cmd_ctx *c, int ifindex,
 		                           .drops = l->drops,
 		                           .ecn = red ? red->red_marked : 0};
 
+		const struct qcarry_queue *e;
+
 		if (!st->queue_seen[q] || !l->basic || !l->queue)
 			continue;
+		qcarry_backlog(&c->agents->qs.carry, ifindex, q, l->backlog);
 		if (qcarry_observe(&c->agents->qs.carry, ifindex, q,
 		                   red ? QCARRY_ALL : QCARRY_ALL & ~QCARRY_ECN,
 		                   &raw, &st->qtotal[q]) == 0)
 			st->qtotal_ok[q] = true;
+		e = qcarry_find(&c->agents->qs.carry, ifindex, q);
+		if (e)
+			memcpy(st->qpeak[q], e->peak, sizeof(st->qpeak[q]));
 	}
 }
 
@@ -726,8 +732,13 @@ static struct json_object *dctl_clear_qos(struct ctl_cmd_ctx *c,
 			snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 		}
 		b->st = view.st[i];
-		if (c->agents)
+		if (c->agents) {
 			wdpoll_clear(&c->agents->wd, ifname);
+			if (view.ifindex[i])
+				qcarry_peak_reset(&c->agents->qs.carry,
+				                  QCARRY_PEAK_USER,
+				                  view.ifindex[i]);
+		}
 		n++;
 	}
 	dctl_view_free(&view);
@@ -842,6 +853,11 @@ int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
 	in.state = view.st;
 	in.nports = view.n;
 	rc = show_answer(&q, &in, &data, out, err, errlen) < 0 ? -ENOMEM : 0;
+	/* The textfile is what Prometheus scrapes: the periodic watermarks
+	 * start again after each write (show metrics by hand leaves them). */
+	if (!rc && c->agents)
+		qcarry_peak_reset(&c->agents->qs.carry, QCARRY_PEAK_PERIODIC,
+		                  0);
 	json_object_put(data);
 	dctl_view_free(&view);
 	return rc;

@@ -123,6 +123,9 @@ struct show_port_state {
 	 * agents), the leaf's own are shown. */
 	bool qtotal_ok[POLICY_NQUEUES];
 	struct qcarry_count qtotal[POLICY_NQUEUES];
+	/* Its watermarks (agent/qcarry.h), with QTOTAL_OK: the largest
+	 * backlog seen since a clear, the last textfile write, the start. */
+	uint32_t qpeak[POLICY_NQUEUES][QCARRY_NPEAKS];
 	bool dcb;       /* hardware port: the IEEE state was read */
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */

@@ -360,6 +360,7 @@ enum sm_queue_arg {
 	SM_Q_BACKLOG_BYTES,
 	SM_Q_BACKLOG_PACKETS,
 	SM_Q_NO_DROP,
+	SM_Q_WATERMARK,
 };
 
 /* The queues of PP whose class pauses (pause pfc-cos): no-drop. */
@@ -411,6 +412,8 @@ static bool sm_queue_value(const struct show_port_state *st,
 	case SM_Q_NO_DROP:
 		*v = (sm_no_drop(pp) >> q) & 1;
 		return true;
+	case SM_Q_WATERMARK:
+		break; /* sm_queue writes it, with its kind */
 	}
 	return false;
 }
@@ -426,6 +429,20 @@ static void sm_queue(const struct show_input *in, unsigned arg,
 			continue;
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 			int64_t v;
+
+			/* since the last textfile write, and since the start */
+			if (arg == SM_Q_WATERMARK) {
+				if (!st->queue_seen[q] || !st->qtotal_ok[q])
+					continue;
+				sm_int(out, st->qpeak[q][QCARRY_PEAK_PERIODIC],
+				       "port", in->plans[i]->ifname, "queue",
+				       sm_digits[q], "kind", "periodic", NULL);
+				sm_int(
+				    out, st->qpeak[q][QCARRY_PEAK_PERSISTENT],
+				    "port", in->plans[i]->ifname, "queue",
+				    sm_digits[q], "kind", "persistent", NULL);
+				continue;
+			}
 
 			if (st->queue_seen[q] &&
 			    sm_queue_value(st, in->plans[i], q,
@@ -715,6 +732,12 @@ static const struct show_metric show_metrics[] = {
      sm_queue, SM_Q_BACKLOG_BYTES},
     {"roced_queue_backlog_packets", PROM_GAUGE, "Packets in the queue now",
      sm_queue, SM_Q_BACKLOG_PACKETS},
+    {"roced_queue_watermark_bytes", PROM_GAUGE,
+     "The largest backlog the queue's readings saw (the sampler's, every "
+     "2 ms while traffic flows, and each show's): since the metrics "
+     "textfile was last written (kind periodic) or since roced started "
+     "(persistent)",
+     sm_queue, SM_Q_WATERMARK},
     {"roced_queue_no_drop", PROM_GAUGE,
      "1 when the queue is a no-drop class (its CoS is paused by PFC)", sm_queue,
      SM_Q_NO_DROP},

@@ -688,6 +688,42 @@ static void test_qcarry(void **state)
 	qcarry_free(&c);
 }
 
+/* The watermarks: a burst between two scrapes (its backlog gone by the
+ * second) is the periodic peak until the textfile's next write resets
+ * it, the persistent one stays, and a clear resets the user one of
+ * that port alone. */
+static void test_qcarry_peaks(void **state)
+{
+	struct qcarry c = {0};
+	const struct qcarry_queue *e;
+
+	(void)state;
+	/* the sampler reads 0, a 180000-byte burst, then 0 again */
+	qcarry_backlog(&c, 7, 3, 0);
+	qcarry_backlog(&c, 7, 3, 180000);
+	qcarry_backlog(&c, 7, 3, 1500);
+	qcarry_backlog(&c, 7, 3, 0);
+	qcarry_backlog(&c, 8, 3, 9000);
+	e = qcarry_find(&c, 7, 3);
+	assert_non_null(e);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERIODIC], 180000);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERSISTENT], 180000);
+	assert_int_equal(e->peak[QCARRY_PEAK_USER], 180000);
+	/* the textfile was written: the next interval starts from 0 */
+	qcarry_peak_reset(&c, QCARRY_PEAK_PERIODIC, 0);
+	qcarry_backlog(&c, 7, 3, 3000);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERIODIC], 3000);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERSISTENT], 180000);
+	assert_int_equal(qcarry_find(&c, 8, 3)->peak[QCARRY_PEAK_PERIODIC], 0);
+	/* clear qos statistics on port 7: its user peak alone */
+	qcarry_peak_reset(&c, QCARRY_PEAK_USER, 7);
+	assert_int_equal(e->peak[QCARRY_PEAK_USER], 0);
+	assert_int_equal(qcarry_find(&c, 8, 3)->peak[QCARRY_PEAK_USER], 9000);
+	assert_null(qcarry_find(&c, 9, 3));
+	assert_int_equal(qcarry_backlog(&c, 7, 8, 1), -EINVAL);
+	qcarry_free(&c);
+}
+
 /* The metrics read the carried totals where there are: a restored
  * queue's counters are what it counted since roced started. */
 static void test_metrics_carried(void **state)
@@ -700,6 +736,8 @@ static void test_metrics_carried(void **state)
 
 	f->st[0].qtotal_ok[3] = true;
 	f->st[0].qtotal[3] = qc(90000, 20839, 0);
+	f->st[0].qpeak[3][QCARRY_PEAK_PERIODIC] = 180000;
+	f->st[0].qpeak[3][QCARRY_PEAK_PERSISTENT] = 240000;
 	memset(&q, 0, sizeof(q));
 	q.kind = CTL_SHOW_METRICS;
 	d = ctlt_answer(f, &q, &text);
@@ -708,6 +746,11 @@ static void test_metrics_carried(void **state)
 	    t, "roced_queue_drops_total{port=\"swp1\",queue=\"3\"} 20839\n"));
 	assert_non_null(strstr(
 	    t, "roced_queue_packets_total{port=\"swp1\",queue=\"3\"} 90000\n"));
+	/* the watermarks, next to the backlog the scrape happened to see */
+	assert_non_null(strstr(t, "roced_queue_watermark_bytes{port=\"swp1\","
+	                          "queue=\"3\",kind=\"periodic\"} 180000\n"));
+	assert_non_null(strstr(t, "roced_queue_watermark_bytes{port=\"swp1\","
+	                          "queue=\"3\",kind=\"persistent\"} 240000\n"));
 	/* the gauges are the leaf's, now */
 	assert_non_null(strstr(
 	    t, "roced_queue_backlog_bytes{port=\"swp1\",queue=\"3\"} 1500\n"));
@@ -728,6 +771,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_metrics_carried, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test(test_qcarry),
+	    cmocka_unit_test(test_qcarry_peaks),
 	    cmocka_unit_test(test_metrics_query),
 	    cmocka_unit_test(test_prom_values),
 	    cmocka_unit_test(test_mfile_write),
