@@ -98,6 +98,26 @@ int qcarry_backlog(struct qcarry *c, int ifindex, unsigned q, uint32_t bytes)
 	return 0;
 }
 
+int qcarry_xoff(struct qcarry *c, int ifindex, unsigned q, uint32_t xoff,
+                uint32_t bytes, double above_ms)
+{
+	struct qcarry_port *p;
+	struct qcarry_queue *e;
+
+	if (q >= POLICY_NQUEUES || ifindex <= 0)
+		return -EINVAL;
+	p = qcarry_port(c, ifindex);
+	if (!p)
+		return -ENOMEM;
+	e = &p->q[q];
+	e->xoff = xoff;
+	if (above_ms > 0)
+		e->above_xoff_ms += above_ms;
+	if (xoff && bytes > xoff && bytes - xoff > e->headroom_peak)
+		e->headroom_peak = bytes - xoff;
+	return 0;
+}
+
 void qcarry_peak_reset(struct qcarry *c, enum qcarry_peak k, int ifindex)
 {
 	if ((unsigned)k >= QCARRY_NPEAKS)

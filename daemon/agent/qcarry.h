@@ -60,6 +60,14 @@ struct qcarry_queue {
 	struct qcarry_count base;     /* what the leaves before it counted */
 	uint64_t resets;              /* leaves replaced, as seen */
 	uint32_t peak[QCARRY_NPEAKS]; /* the largest backlog seen, bytes */
+	/* A no-drop queue of a software port that pauses its feeders:
+	 * its xoff (0: none known), the time its readings found it at or
+	 * above xoff (ms, from such a reading to the next), and the most
+	 * bytes above xoff a reading found (the headroom a burst took
+	 * before the pause stopped it), since roced started. */
+	uint32_t xoff;
+	double above_xoff_ms;
+	uint32_t headroom_peak;
 };
 
 struct qcarry_port {
@@ -83,6 +91,11 @@ int qcarry_observe(struct qcarry *c, int ifindex, unsigned q, unsigned have,
 /* A reading of BYTES queued in queue Q of port IFINDEX: each watermark
  * grows to it. Returns 0, -ENOMEM or -EINVAL (out of range). */
 int qcarry_backlog(struct qcarry *c, int ifindex, unsigned q, uint32_t bytes);
+/* The transmit side's reading of queue Q of port IFINDEX against its
+ * XOFF: BYTES queued now, ABOVE_MS the time since its last reading when
+ * that one was at or above xoff (else 0). Returns 0, -ENOMEM, -EINVAL. */
+int qcarry_xoff(struct qcarry *c, int ifindex, unsigned q, uint32_t xoff,
+                uint32_t bytes, double above_ms);
 /* Watermark K starts again from 0 on port IFINDEX (0: every port). */
 void qcarry_peak_reset(struct qcarry *c, enum qcarry_peak k, int ifindex);
 /* Queue Q of port IFINDEX, or NULL when it was never read. */

@@ -448,8 +448,12 @@ static void dctl_view_carry(struct ctl_cmd_ctx *c, int ifindex,
 		                   &raw, &st->qtotal[q]) == 0)
 			st->qtotal_ok[q] = true;
 		e = qcarry_find(&c->agents->qs.carry, ifindex, q);
-		if (e)
+		if (e) {
 			memcpy(st->qpeak[q], e->peak, sizeof(st->qpeak[q]));
+			st->qxoff[q] = e->xoff;
+			st->qabove_ms[q] = e->above_xoff_ms;
+			st->qheadroom[q] = e->headroom_peak;
+		}
 	}
 }
 

@@ -126,6 +126,11 @@ struct show_port_state {
 	/* Its watermarks (agent/qcarry.h), with QTOTAL_OK: the largest
 	 * backlog seen since a clear, the last textfile write, the start. */
 	uint32_t qpeak[POLICY_NQUEUES][QCARRY_NPEAKS];
+	/* A no-drop queue's xoff (0: none), its time above it (ms) and
+	 * the most bytes above it read (agent/qcarry.h). */
+	uint32_t qxoff[POLICY_NQUEUES];
+	double qabove_ms[POLICY_NQUEUES];
+	uint32_t qheadroom[POLICY_NQUEUES];
 	bool dcb;       /* hardware port: the IEEE state was read */
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */

@@ -361,6 +361,8 @@ enum sm_queue_arg {
 	SM_Q_BACKLOG_PACKETS,
 	SM_Q_NO_DROP,
 	SM_Q_WATERMARK,
+	SM_Q_ABOVE_XOFF,
+	SM_Q_HEADROOM,
 };
 
 /* The queues of PP whose class pauses (pause pfc-cos): no-drop. */
@@ -414,6 +416,9 @@ static bool sm_queue_value(const struct show_port_state *st,
 		return true;
 	case SM_Q_WATERMARK:
 		break; /* sm_queue writes it, with its kind */
+	case SM_Q_ABOVE_XOFF:
+	case SM_Q_HEADROOM:
+		break; /* sm_queue writes them (a double, xoff known) */
 	}
 	return false;
 }
@@ -430,6 +435,22 @@ static void sm_queue(const struct show_input *in, unsigned arg,
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 			int64_t v;
 
+			/* only where software PFC has an xoff for the queue */
+			if (arg == SM_Q_ABOVE_XOFF || arg == SM_Q_HEADROOM) {
+				if (!st->queue_seen[q] || !st->qtotal_ok[q] ||
+				    !st->qxoff[q])
+					continue;
+				if (arg == SM_Q_ABOVE_XOFF)
+					sm_dbl(out, NULL,
+					       st->qabove_ms[q] / 1000.0,
+					       "port", in->plans[i]->ifname,
+					       "queue", sm_digits[q], NULL);
+				else
+					sm_int(out, st->qheadroom[q], "port",
+					       in->plans[i]->ifname, "queue",
+					       sm_digits[q], NULL);
+				continue;
+			}
 			/* since the last textfile write, and since the start */
 			if (arg == SM_Q_WATERMARK) {
 				if (!st->queue_seen[q] || !st->qtotal_ok[q])
@@ -738,6 +759,16 @@ static const struct show_metric show_metrics[] = {
      "textfile was last written (kind periodic) or since roced started "
      "(persistent)",
      sm_queue, SM_Q_WATERMARK},
+    {"roced_queue_above_xoff_seconds_total", PROM_COUNTER,
+     "Time the no-drop queue's readings found it at or above its xoff "
+     "(software ports that pause their feeders), from such a reading to "
+     "the next",
+     sm_queue, SM_Q_ABOVE_XOFF},
+    {"roced_queue_headroom_peak_bytes", PROM_GAUGE,
+     "The most bytes above xoff a reading found in the no-drop queue "
+     "since roced started: the headroom a burst took before the pause "
+     "stopped it",
+     sm_queue, SM_Q_HEADROOM},
     {"roced_queue_no_drop", PROM_GAUGE,
      "1 when the queue is a no-drop class (its CoS is paused by PFC)", sm_queue,
      SM_Q_NO_DROP},

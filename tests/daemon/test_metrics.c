@@ -721,6 +721,15 @@ static void test_qcarry_peaks(void **state)
 	assert_int_equal(qcarry_find(&c, 8, 3)->peak[QCARRY_PEAK_USER], 9000);
 	assert_null(qcarry_find(&c, 9, 3));
 	assert_int_equal(qcarry_backlog(&c, 7, 8, 1), -EINVAL);
+	/* against xoff 100000: 2 ms at or above it, 80000 bytes of the
+	 * headroom at most */
+	qcarry_xoff(&c, 7, 3, 100000, 150000, 0);
+	qcarry_xoff(&c, 7, 3, 100000, 180000, 1.0);
+	qcarry_xoff(&c, 7, 3, 100000, 90000, 1.0);
+	qcarry_xoff(&c, 7, 3, 100000, 0, 0);
+	assert_int_equal(e->xoff, 100000);
+	assert_true(e->above_xoff_ms == 2.0);
+	assert_int_equal(e->headroom_peak, 80000);
 	qcarry_free(&c);
 }
 
@@ -738,6 +747,9 @@ static void test_metrics_carried(void **state)
 	f->st[0].qtotal[3] = qc(90000, 20839, 0);
 	f->st[0].qpeak[3][QCARRY_PEAK_PERIODIC] = 180000;
 	f->st[0].qpeak[3][QCARRY_PEAK_PERSISTENT] = 240000;
+	f->st[0].qxoff[3] = 100000;
+	f->st[0].qabove_ms[3] = 12.5;
+	f->st[0].qheadroom[3] = 140000;
 	memset(&q, 0, sizeof(q));
 	q.kind = CTL_SHOW_METRICS;
 	d = ctlt_answer(f, &q, &text);
@@ -751,6 +763,13 @@ static void test_metrics_carried(void **state)
 	                          "queue=\"3\",kind=\"periodic\"} 180000\n"));
 	assert_non_null(strstr(t, "roced_queue_watermark_bytes{port=\"swp1\","
 	                          "queue=\"3\",kind=\"persistent\"} 240000\n"));
+	assert_non_null(strstr(t, "roced_queue_above_xoff_seconds_total{port="
+	                          "\"swp1\",queue=\"3\"} 0.0125\n"));
+	assert_non_null(strstr(t, "roced_queue_headroom_peak_bytes{port="
+	                          "\"swp1\",queue=\"3\"} 140000\n"));
+	/* a queue without xoff has neither */
+	assert_null(strstr(t, "roced_queue_headroom_peak_bytes{port="
+	                      "\"swp1\",queue=\"0\"}"));
 	/* the gauges are the leaf's, now */
 	assert_non_null(strstr(
 	    t, "roced_queue_backlog_bytes{port=\"swp1\",queue=\"3\"} 1500\n"));

@@ -4,7 +4,7 @@
 #   - the rig: a switch namespace with a bridge of two veth ports, swp1
 #     from h1 and swp3 to h3; roced with the shipped policy, the no-drop
 #     queue 3 towards h3 shaped to 40 Mb/s, the metrics textfile written
-#     every second;
+#     every second, xoff 100000 bytes;
 #   - h1 sends 300 datagrams of 1000 bytes of DSCP 26 at once (h1 runs
 #     no roced and ignores pause): queue 3 of swp3 fills and drains
 #     within some 60 ms, while the sampler reads it every 2 ms;
@@ -12,6 +12,8 @@
 #     roced_queue_watermark_bytes{kind="periodic"} of the burst with the
 #     backlog gauge at 0 (the numbers are printed); a later one has the
 #     periodic watermark at 0 and the persistent one still the burst's;
+#   - the burst passes queue 3's xoff: roced_queue_above_xoff_seconds_total
+#     above 0 and roced_queue_headroom_peak_bytes the peak less xoff;
 #   - show queuing interface's peak (json peak-queue-depth-bytes) holds
 #     it too, and clear qos statistics sets it back to 0 while the
 #     persistent watermark stays.
@@ -52,6 +54,11 @@ shape = 'shape = { min = "1 kbps"; max = "40000 kbps"; };'
 a = 'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;'
 assert a in s, 'the shipped roced.conf changed: ' + a
 s = s.replace(a, a + ' ' + shape, 1)
+# xoff at 100000 bytes, below what the burst queues
+a = 'pause-pfc-cos = 3; mtu = 9216;'
+assert a in s, 'the shipped roced.conf changed: ' + a
+s = s.replace(a, a + ' pause-buffer = { buffer-size = 600000; '
+              'pause-threshold = 100000; resume-threshold = 80000; };', 1)
 s += '\nmetrics = { textfile = "%s"; interval = 1; };\n' % tf
 open(p, 'w').write(s)
 PY
@@ -93,6 +100,19 @@ echo "textfile after the burst: backlog $back, watermark periodic $per, persiste
 	t_fail "the periodic watermark missed the burst: '$per'"
 [ "$back" = 0 ] || t_fail "the burst is still queued ($back bytes): the gauge did not miss it, nothing tested"
 [ "$pers" -ge "$per" ] || t_fail "the persistent watermark $pers is below the periodic $per"
+
+# The burst went past queue 3's xoff: the time above it and the headroom
+# it took.
+above=$(awk -v k='roced_queue_above_xoff_seconds_total{port="swp3",queue="3"}' 'index($0, k " ") == 1 {print $2}' "$tmp/after.prom")
+head=$(awk -v k='roced_queue_headroom_peak_bytes{port="swp3",queue="3"}' 'index($0, k " ") == 1 {print $2}' "$tmp/after.prom")
+xoff=100000
+echo "queue 3 of swp3: xoff $xoff bytes, above it $above s, headroom taken $head bytes"
+python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0 else 1)' "${above:-0}" ||
+	t_fail "no time above xoff counted for a burst of $per bytes: '$above'"
+[ -n "$head" ] && [ "$head" -gt 0 ] || t_fail "no headroom counted: '$head'"
+# (the peak may come from a read the transmit side did not take)
+[ "$head" -le $((per - xoff)) ] ||
+	t_fail "the headroom $head is more than the peak $per less xoff $xoff"
 
 # Two writes later: the periodic one starts again, the persistent stays.
 sleep 2.5
