@@ -177,13 +177,16 @@ static bool frames_batch(struct frames *f, int fd, double now_ms)
 	snprintf(ifname, sizeof(ifname), "%s", p->ifname);
 	for (int i = 0; i < FRAME_BATCH; i++) {
 		ssize_t n;
-		double at;
+		double at, read_ms;
 		int kind;
 
 		p = frames_by_fd(f, fd);
 		if (!p)
 			return false;
-		at = now_ms;
+		read_ms = f->ops->now ? f->ops->now(f->impl) : now_ms;
+		if (read_ms < now_ms)
+			read_ms = now_ms;
+		at = read_ms;
 		n = f->ops->recv(f->impl, fd, buf, sizeof(buf), &at);
 		if (n == -EAGAIN || n == -EWOULDBLOCK)
 			return false;
@@ -209,10 +212,10 @@ static bool frames_batch(struct frames *f, int fd, double now_ms)
 			continue;
 		}
 		p->c.rx++;
-		/* Never later than now, nor older than the socket can hold
-		 * (a clock stepped under the kernel's stamp). */
-		if (!(at <= now_ms && at > now_ms - FRAME_AGE_MAX_MS))
-			at = now_ms;
+		/* Never later than the read, nor older than the socket can
+		 * hold (a clock stepped under the kernel's stamp). */
+		if (!(at <= read_ms && at > read_ms - FRAME_AGE_MAX_MS))
+			at = read_ms;
 		f->rx[kind](f->rx_arg[kind], ifname, buf, (size_t)n, at);
 	}
 	return true;

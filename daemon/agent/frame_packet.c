@@ -239,6 +239,15 @@ static int packet_dropped(void *impl, int fd, uint64_t *n)
 	return 0;
 }
 
+static double packet_now(void *impl)
+{
+	struct timespec t;
+
+	(void)impl;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 const struct frame_ops frame_ops_packet = {
     .open = packet_open,
     .close = packet_close,
@@ -247,4 +256,5 @@ const struct frame_ops frame_ops_packet = {
     .send_queued = packet_send_queued,
     .wake = packet_wake,
     .dropped = packet_dropped,
+    .now = packet_now,
 };

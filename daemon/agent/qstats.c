@@ -21,6 +21,7 @@ void qstats_free(struct qstats *s)
 	free(s->v);
 	s->v = NULL;
 	s->n = s->cap = 0;
+	qcarry_free(&s->carry);
 }
 
 /* The index of IFINDEX in S->v, or where it would go (FOUND false). */
@@ -109,6 +110,18 @@ static int qstats_leaf_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	e->seen |= (uint8_t)(1u << q);
 	e->st[q] = o.st;
+	if (o.st.queue)
+		qcarry_backlog(&r->s->carry, tcm->tcm_ifindex, (unsigned)q,
+		               o.st.backlog);
+	if (o.st.basic && o.st.queue) {
+		struct qcarry_count raw = {.packets = o.st.packets,
+		                           .bytes = o.st.bytes,
+		                           .drops = o.st.drops};
+
+		qcarry_observe(&r->s->carry, tcm->tcm_ifindex, (unsigned)q,
+		               QCARRY_PACKETS | QCARRY_BYTES | QCARRY_DROPS,
+		               &raw, NULL);
+	}
 	return MNL_CB_OK;
 }
 
@@ -134,6 +147,8 @@ static int qstats_class_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	e->seen |= (uint8_t)(1u << q);
 	e->st[q] = o.st;
+	/* the sampler's 2 ms reads while traffic flows: the watermarks */
+	qcarry_backlog(&r->s->carry, r->ifindex, (unsigned)q, o.st.backlog);
 	return MNL_CB_OK;
 }
 

@@ -36,6 +36,7 @@
 
 #include <libmnl/libmnl.h>
 
+#include "agent/qcarry.h"
 #include "kernel/nlb.h"
 #include "model/policy.h"
 #include "nlmsg/tc_stats.h"
@@ -77,6 +78,9 @@ struct qstats {
 	double full_ms; /* the last qdisc dump; < 0: none */
 	int err;        /* its result */
 	uint64_t dumps, class_dumps, shared;
+	/* Each leaf read is offered to the counters that outlive a leaf
+	 * (show's reads too). */
+	struct qcarry carry;
 };
 
 void qstats_init(struct qstats *s);

@@ -100,6 +100,25 @@ static void softpfc_begin(const struct softpfc_port *e, double *until,
 	*until = now + ms;
 }
 
+/* A pause frame for P asked for QUANTA from NOW: the span goes on when
+ * the last one had not run out (the new time replaces what was left),
+ * else a new one begins; QUANTA 0 (XON) ends it. */
+static void softpfc_ask(struct softpfc_port *e, unsigned p, uint16_t quanta,
+                        double now)
+{
+	double *until = &e->ask[p].until, *since = &e->ask[p].since;
+
+	if (*until > 0 && (*until < now || !quanta)) {
+		e->c.asked_ms[p] += (*until < now ? *until : now) - *since;
+		*until = 0;
+	}
+	if (!quanta)
+		return;
+	if (*until <= 0)
+		*since = now;
+	*until = now + (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
+}
+
 static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 {
 	double since = e->since[p];
@@ -180,10 +199,12 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 			 * live counter. */
 			e->c.rx_pause[p]++;
 			e->c.last_pause_ms[p] = now;
+			softpfc_ask(e, p, f.quanta[p], now);
 			if (e->honour & (1u << p))
 				softpfc_hold(e, p, f.quanta[p], now);
 		} else if (pfc_frame_releases(&f, p)) {
 			e->c.rx_xon[p]++;
+			softpfc_ask(e, p, 0, now);
 			softpfc_release(e, p, now);
 		}
 	}
@@ -244,6 +265,14 @@ double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now)
 	if (p >= PFC_NPRIO)
 		return 0;
 	return e->c.held_ms[p] + softpfc_so_far(e->until[p], e->since[p], now);
+}
+
+double softpfc_paused_ms(const struct softpfc_port *e, unsigned p, double now)
+{
+	if (p >= PFC_NPRIO)
+		return 0;
+	return e->c.asked_ms[p] +
+	       softpfc_so_far(e->ask[p].until, e->ask[p].since, now);
 }
 
 double softpfc_lp_held_ms(const struct softpfc_port *e, double now)

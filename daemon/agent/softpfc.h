@@ -20,10 +20,17 @@
  *
  * Counters are roced's own (the kernel has none for software PFC): pause
  * frames received per priority (XON excluded: sonic-swss#4581), XON frames
- * received, pause and XON frames sent, and the time each priority was
- * held. The watchdog reads the pause count of a priority as its live
- * counter: it goes on counting while the watchdog ignores pause, so an
- * automatic restore cannot be satisfied falsely (sonic-buildimage#29203).
+ * received, pause and XON frames sent, the time each priority was held
+ * and the time the frames received asked each priority to be paused.
+ * The last is what an operator's "time paused" is: the union of the
+ * spans the frames' quanta ask for (each from its kernel receive stamp,
+ * a new frame replacing the time left, an XON ending it), honoured or
+ * not. The time held differs from it on purpose: a hold lasts at least
+ * SOFTPFC_HOLD_MIN_MS, and none is taken while the watchdog ignores a
+ * storm, so during a 10 s storm it reads the ~0.1 s before detection. The
+ * watchdog reads the pause count of a priority as its live counter: it goes on
+ * counting while the watchdog ignores pause, so an automatic restore cannot be
+ * satisfied falsely (sonic-buildimage#29203).
  */
 #ifndef ROCED_SOFTPFC_H
 #define ROCED_SOFTPFC_H
@@ -69,6 +76,9 @@ struct softpfc_counters {
 	double held_ms[PFC_NPRIO];
 	/* Time the whole port was held by link pause, ms (the same). */
 	double lp_held_ms;
+	/* Time the PFC frames received asked for, ms, per priority (the
+	 * current span not included): softpfc_paused_ms(). */
+	double asked_ms[PFC_NPRIO];
 	/* When the last pause frame for the priority arrived (ms; 0:
 	 * never), honoured or not: the watchdog's quiet time starts there. */
 	double last_pause_ms[PFC_NPRIO];
@@ -93,6 +103,11 @@ struct softpfc_port {
 		double until, since;
 	} lp;
 	bool lp_held;
+	/* The span the PFC frames received ask each priority to be paused
+	 * for, honoured or not: ends at UNTIL (0: none), began at SINCE. */
+	struct {
+		double until, since;
+	} ask[PFC_NPRIO];
 	struct softpfc_counters c;
 };
 
@@ -141,6 +156,13 @@ void softpfc_kick_frame(const uint8_t mac[6], uint8_t buf[SOFTPFC_KICK_LEN]);
  * duration counter, which must not count roced's own lateness as a
  * peer's pause (pfcwd_nofalse). */
 double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now);
+/* The time the PFC frames received on E asked priority P to be paused,
+ * in all, up to NOW (ms): pause time x 512 bit times at the port's speed
+ * from each frame's reception, a frame replacing the time left, an XON
+ * ending it; whether or not roced honoured them (the watchdog may ignore
+ * a storm) and without the hold's minimum. roced_pfc_paused_seconds_total
+ * and show's paused-ms. */
+double softpfc_paused_ms(const struct softpfc_port *e, unsigned p, double now);
 /* The time link pause has held E's port in all, up to NOW (ms). */
 double softpfc_lp_held_ms(const struct softpfc_port *e, double now);
 

@@ -492,6 +492,7 @@ static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
 {
 	struct txpoll_count *c = NULL;
 	double steady = TXPOLL_STEADY_MS;
+	double prev = x->read_ms;
 	bool moved = false;
 
 	x->fresh = true;
@@ -500,6 +501,8 @@ static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
 		enum qstats_src src = QSTATS_NONE;
 		const struct tc_stats_counters *st;
 		uint32_t xoff = 0;
+
+		uint32_t was = x->backlog[q];
 
 		if (!(x->queues & (1u << q)))
 			continue;
@@ -514,6 +517,13 @@ static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
 			if ((x->prios[q] & (1u << p)) && x->t[p].xoff &&
 			    (!xoff || x->t[p].xoff < xoff))
 				xoff = x->t[p].xoff;
+		/* The time above xoff, from a reading that found the queue
+		 * there to this one; kept where the port's slot is not. */
+		if (xoff && x->ifindex > 0)
+			qcarry_xoff(
+			    &t->qs->carry, x->ifindex, q, xoff, st->backlog,
+			    prev > 0 && now > prev && was >= xoff ? now - prev
+			                                          : 0);
 		if (c->set && now > c->at_ms) {
 			double rate = (double)(st->bytes - c->bytes[q]) /
 			              (now - c->at_ms); /* bytes a ms */

@@ -306,7 +306,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		memcpy(st->tx_xon, sp->c.tx_xon, sizeof(st->tx_xon));
 		st->held = sp->held;
 		for (unsigned p = 0; p < 8; p++)
-			st->held_ms[p] = softpfc_held_ms(sp, p, st->now_ms);
+			st->held_ms[p] = softpfc_paused_ms(sp, p, st->now_ms);
 		st->lp_rx = sp->link_pause_rx;
 		st->lp_tx = lpsend_feeds(&c->agents->lp, ifname);
 		st->lp_held = sp->lp_held;
@@ -424,6 +424,41 @@ static void dctl_view_hwcnt(struct ctl_cmd_ctx *c, const char *ifname,
 /* What the kernel holds for the ports of V: one qdisc dump for the queue
  * counters (the kernel answers it with every link's qdiscs), and the IEEE
  * DCB state of hardware ports. */
+/* The counters of ST's queues as read now, offered to the ones carried
+ * over leaf replacements, and their totals since roced started. */
+static void dctl_view_carry(struct ctl_cmd_ctx *c, int ifindex,
+                            struct show_port_state *st)
+{
+	for (unsigned q = 0; c->agents && ifindex && q < POLICY_NQUEUES; q++) {
+		const struct tc_stats_counters *l = &st->queue[q];
+		const struct tc_stats_counters *red = l->red ? l
+		                                      : st->inner_red[q]
+		                                          ? &st->inner[q]
+		                                          : NULL;
+		struct qcarry_count raw = {.packets = l->packets,
+		                           .bytes = l->bytes,
+		                           .drops = l->drops,
+		                           .ecn = red ? red->red_marked : 0};
+
+		const struct qcarry_queue *e;
+
+		if (!st->queue_seen[q] || !l->basic || !l->queue)
+			continue;
+		qcarry_backlog(&c->agents->qs.carry, ifindex, q, l->backlog);
+		if (qcarry_observe(&c->agents->qs.carry, ifindex, q,
+		                   red ? QCARRY_ALL : QCARRY_ALL & ~QCARRY_ECN,
+		                   &raw, &st->qtotal[q]) == 0)
+			st->qtotal_ok[q] = true;
+		e = qcarry_find(&c->agents->qs.carry, ifindex, q);
+		if (e) {
+			memcpy(st->qpeak[q], e->peak, sizeof(st->qpeak[q]));
+			st->qxoff[q] = e->xoff;
+			st->qabove_ms[q] = e->above_xoff_ms;
+			st->qheadroom[q] = e->headroom_peak;
+		}
+	}
+}
+
 static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
                              struct dctl_view *v)
 {
@@ -468,8 +503,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 		if (rc < 0)
 			log_warnx("show: cannot read the qdisc counters: %s",
 			          strerror(-rc));
-		for (size_t i = 0; rc == 0 && i < v->n; i++)
+		for (size_t i = 0; rc == 0 && i < v->n; i++) {
 			v->st[i].stats = v->st[i].exists;
+			dctl_view_carry(c, v->ifindex[i], &v->st[i]);
+		}
 	}
 	for (size_t i = 0;
 	     (q->kind == CTL_SHOW_FC_IF || q->kind == CTL_SHOW_METRICS ||
@@ -701,8 +738,13 @@ static struct json_object *dctl_clear_qos(struct ctl_cmd_ctx *c,
 			snprintf(b->ifname, sizeof(b->ifname), "%s", ifname);
 		}
 		b->st = view.st[i];
-		if (c->agents)
+		if (c->agents) {
 			wdpoll_clear(&c->agents->wd, ifname);
+			if (view.ifindex[i])
+				qcarry_peak_reset(&c->agents->qs.carry,
+				                  QCARRY_PEAK_USER,
+				                  view.ifindex[i]);
+		}
 		n++;
 	}
 	dctl_view_free(&view);
@@ -822,6 +864,11 @@ int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
 	in.state = view.st;
 	in.nports = view.n;
 	rc = show_answer(&q, &in, &data, out, err, errlen) < 0 ? -ENOMEM : 0;
+	/* The textfile is what Prometheus scrapes: the periodic watermarks
+	 * start again after each write (show metrics by hand leaves them). */
+	if (!rc && c->agents)
+		qcarry_peak_reset(&c->agents->qs.carry, QCARRY_PEAK_PERIODIC,
+		                  0);
 	json_object_put(data);
 	dctl_view_free(&view);
 	return rc;
@@ -1068,6 +1115,12 @@ static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
 		json_object_object_add(
 		    reply, "ports-changed",
 		    json_object_new_int64((int64_t)r.ports_changed));
+		json_object_object_add(
+		    reply, "ports-running",
+		    json_object_new_int64((int64_t)r.ports_running));
+		json_object_object_add(
+		    reply, "ports-candidate",
+		    json_object_new_int64((int64_t)r.ports_candidate));
 		dctl_add_str(reply, "before", &r.before);
 		dctl_add_str(reply, "after", &r.after);
 		if (!r.ports_changed)

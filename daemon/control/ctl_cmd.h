@@ -43,6 +43,11 @@ struct ctl_cmd_reload {
 	 * by the caller. */
 	struct strbuf before, after, text;
 	size_t ports_changed;
+	/* A dry run: the ports the running policy and the candidate
+	 * configure, so that a client can refuse a candidate that
+	 * configures none (`interface = ( );` from an empty template loop)
+	 * where roced takes it for the operator's word. */
+	size_t ports_running, ports_candidate;
 };
 
 /* What a change of ctl_cmd_ops.change() may do. */

@@ -247,8 +247,7 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
 	d->stat_writes += writes;
 	d->stats.kernel_writes += writes;
-	d->stats.applies++;
-	d->stats.apply_seconds += (daemon_ms() - t0) / 1000.0;
+	show_stats_apply(&d->stats, (daemon_ms() - t0) / 1000.0);
 	if (rc < 0 && rc != -EAGAIN)
 		d->stats.apply_failures++;
 	if (!n && rc >= 0 && res) {
@@ -461,6 +460,8 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 	}
 	plan_free(&pl);
 	ports_prune(&d->ports, &d->policy);
+	r->ports_running = d->policy.nifaces;
+	r->ports_candidate = fresh->nifaces;
 	log_info("reload dry run of %s: %zu port%s would change", file,
 	         r->ports_changed, r->ports_changed == 1 ? "" : "s");
 	return rc < 0 ? -EINVAL : 0;

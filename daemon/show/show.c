@@ -99,11 +99,19 @@ static struct json_object *show_counters(const struct show_port_state *st,
 		show_add_int(o, "dropped-packets", c->drops);
 		show_add_int(o, "queue-depth-packets", c->qlen);
 		show_add_int(o, "queue-depth-bytes", c->backlog);
+		/* the watermark since clear qos statistics (NX-OS's peak) */
+		if (st->qtotal_ok[q])
+			show_add_int(o, "peak-queue-depth-bytes",
+			             st->qpeak[q][QCARRY_PEAK_USER]);
+		else
+			json_object_object_add(o, "peak-queue-depth-bytes",
+			                       NULL);
 		show_add_int(o, "overlimits", c->overlimits);
 	} else {
 		json_object_object_add(o, "dropped-packets", NULL);
 		json_object_object_add(o, "queue-depth-packets", NULL);
 		json_object_object_add(o, "queue-depth-bytes", NULL);
+		json_object_object_add(o, "peak-queue-depth-bytes", NULL);
 		json_object_object_add(o, "overlimits", NULL);
 	}
 	if (red) {

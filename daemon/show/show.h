@@ -92,6 +92,7 @@
 #include <json-c/json.h>
 
 #include "agent/lldp_agent.h"
+#include "agent/qcarry.h"
 #include "agent/lldpad_client.h"
 #include "cmd/cmd_show.h"
 #include "ctl/ctl.h"
@@ -116,6 +117,20 @@ struct show_port_state {
 	 * marks and drops, which the leaf's counters do not tell apart. */
 	bool inner_red[POLICY_NQUEUES];
 	struct tc_stats_counters inner[POLICY_NQUEUES];
+	/* The queue's counters since roced started, carried over its
+	 * leaves' replacements (agent/qcarry.h): the metrics' counters,
+	 * which must never go down. QTOTAL_OK false: not carried (no
+	 * agents), the leaf's own are shown. */
+	bool qtotal_ok[POLICY_NQUEUES];
+	struct qcarry_count qtotal[POLICY_NQUEUES];
+	/* Its watermarks (agent/qcarry.h), with QTOTAL_OK: the largest
+	 * backlog seen since a clear, the last textfile write, the start. */
+	uint32_t qpeak[POLICY_NQUEUES][QCARRY_NPEAKS];
+	/* A no-drop queue's xoff (0: none), its time above it (ms) and
+	 * the most bytes above it read (agent/qcarry.h). */
+	uint32_t qxoff[POLICY_NQUEUES];
+	double qabove_ms[POLICY_NQUEUES];
+	uint32_t qheadroom[POLICY_NQUEUES];
 	bool dcb;       /* hardware port: the IEEE state was read */
 	uint8_t pfc_en; /* PFC priorities the driver has on */
 	uint64_t requests[8], indications[8]; /* pause frames sent, received */
@@ -135,9 +150,12 @@ struct show_port_state {
 	bool softpfc; /* software PFC runs on the port (its counters) */
 	uint64_t rx_ppp, tx_ppp; /* PFC frames received, sent */
 	uint64_t rx_pause[8], rx_xon[8], tx_pause[8], tx_xon[8];
-	double held_ms[8]; /* time each priority was held */
-	uint8_t held;      /* priorities held now */
-	bool wd;           /* the watchdog watches the port */
+	/* Time each priority was paused: on software ports what the PFC
+	 * frames received asked for (softpfc_paused_ms), on hardware ports
+	 * the driver's pause duration. */
+	double held_ms[8];
+	uint8_t held; /* priorities held now */
+	bool wd;      /* the watchdog watches the port */
 	bool wd_internal;
 	uint8_t wd_queues;   /* its no-drop queues */
 	uint8_t wd_prios[8]; /* each queue's priorities */
@@ -186,6 +204,11 @@ struct show_port_state {
 	uint64_t rx_bytes, rx_packets, rx_multicast, tx_bytes, tx_packets;
 };
 
+/* roced_apply_duration_seconds' finite buckets, 1 ms to 10 s (a pass
+ * applies a port in a millisecond or so; a reload of hundreds of ports,
+ * or a slow driver, takes seconds). */
+#define SHOW_APPLY_BUCKETS 13
+
 /* What the daemon counts of itself, for show metrics (times in seconds
  * since the Unix epoch). The start's load of the file counts as the last
  * load until a reload; RELOADS_* count the reloads alone. */
@@ -198,7 +221,14 @@ struct show_daemon_stats {
 	 * netlink writes they made. */
 	uint64_t applies, apply_failures, kernel_writes;
 	double apply_seconds;
+	/* The passes by duration: APPLY_LE[i] took at most the i-th bound
+	 * of roced_apply_duration_seconds' buckets (and more than the one
+	 * before); show_stats_apply() counts a pass. */
+	uint64_t apply_le[SHOW_APPLY_BUCKETS];
 };
+
+/* Count a pass of SECONDS in S (its total, sum and bucket). */
+void show_stats_apply(struct show_daemon_stats *s, double seconds);
 
 /* `show version` (show_version.c): what the caller gathered. */
 struct show_version_port {
@@ -267,7 +297,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 
 /* show metrics (show_metrics.c): the families, each with its samples:
  *   {"format": "prometheus text 0.0.4", "family": [{"name", "type":
- *    "counter"|"gauge"|"summary", "help", "samples": [{"labels":
+ *    "counter"|"gauge"|"histogram", "help", "samples": [{"labels":
  *    {"port": ..., ...}, "value", "suffix": "_sum"|"_count" (summaries)}]
  *   }]}
  * and its text, the exposition format (families without samples left

@@ -66,6 +66,18 @@ static void sm_dbl(struct json_object *samples, const char *suffix, double v,
 	va_end(ap);
 }
 
+/* An integer sample of a histogram's series SUFFIX ("_bucket",
+ * "_count"), labels as sm_int's. */
+static void sm_int_sfx(struct json_object *samples, const char *suffix,
+                       int64_t v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	sm_vadd(samples, suffix, json_object_new_int64(v), ap);
+	va_end(ap);
+}
+
 static const char sm_digits[8][2] = {"0", "1", "2", "3", "4", "5", "6", "7"};
 static const char *const sm_dir[2] = {"rx", "tx"};
 
@@ -80,6 +92,29 @@ enum sm_daemon_arg {
 	SM_RELOADS,
 	SM_APPLY,
 };
+
+/* The upper bounds of roced_apply_duration_seconds' buckets, with the
+ * le label each is written as (+Inf is the count). */
+static const struct {
+	double le;
+	const char *text;
+} sm_apply_le[SHOW_APPLY_BUCKETS] = {
+    {0.001, "0.001"}, {0.0025, "0.0025"}, {0.005, "0.005"}, {0.01, "0.01"},
+    {0.025, "0.025"}, {0.05, "0.05"},     {0.1, "0.1"},     {0.25, "0.25"},
+    {0.5, "0.5"},     {1, "1"},           {2.5, "2.5"},     {5, "5"},
+    {10, "10"},
+};
+
+void show_stats_apply(struct show_daemon_stats *s, double seconds)
+{
+	s->applies++;
+	s->apply_seconds += seconds;
+	for (unsigned i = 0; i < SHOW_APPLY_BUCKETS; i++)
+		if (seconds <= sm_apply_le[i].le) {
+			s->apply_le[i]++;
+			break;
+		}
+}
 
 static void sm_build(const struct show_input *in, unsigned arg,
                      struct json_object *out)
@@ -117,10 +152,20 @@ static void sm_daemon(const struct show_input *in, unsigned arg,
 		sm_int(out, (int64_t)s->reloads_failed, "result", "failure",
 		       NULL);
 		break;
-	case SM_APPLY:
+	case SM_APPLY: {
+		uint64_t cum = 0;
+
+		for (unsigned i = 0; i < SHOW_APPLY_BUCKETS; i++) {
+			cum += s->apply_le[i];
+			sm_int_sfx(out, "_bucket", (int64_t)cum, "le",
+			           sm_apply_le[i].text, NULL);
+		}
+		sm_int_sfx(out, "_bucket", (int64_t)s->applies, "le", "+Inf",
+		           NULL);
 		sm_dbl(out, "_sum", s->apply_seconds, NULL);
-		sm_dbl(out, "_count", (double)s->applies, NULL);
+		sm_int_sfx(out, "_count", (int64_t)s->applies, NULL);
 		break;
+	}
 	}
 }
 
@@ -315,6 +360,9 @@ enum sm_queue_arg {
 	SM_Q_BACKLOG_BYTES,
 	SM_Q_BACKLOG_PACKETS,
 	SM_Q_NO_DROP,
+	SM_Q_WATERMARK,
+	SM_Q_ABOVE_XOFF,
+	SM_Q_HEADROOM,
 };
 
 /* The queues of PP whose class pauses (pause pfc-cos): no-drop. */
@@ -340,18 +388,22 @@ static bool sm_queue_value(const struct show_port_state *st,
 	                                      : st->inner_red[q] ? &st->inner[q]
 	                                                         : NULL;
 
+	/* The counters carried over the leaves' replacements, when
+	 * there are: a restored queue's must not go down. */
+	const struct qcarry_count *t = st->qtotal_ok[q] ? &st->qtotal[q] : NULL;
+
 	switch (arg) {
 	case SM_Q_PACKETS:
-		*v = (int64_t)c->packets;
+		*v = (int64_t)(t ? t->packets : c->packets);
 		return c->basic;
 	case SM_Q_BYTES:
-		*v = (int64_t)c->bytes;
+		*v = (int64_t)(t ? t->bytes : c->bytes);
 		return c->basic;
 	case SM_Q_DROPS:
-		*v = c->drops;
+		*v = t ? (int64_t)t->drops : c->drops;
 		return c->queue;
 	case SM_Q_ECN:
-		*v = red ? red->red_marked : 0;
+		*v = t ? (int64_t)t->ecn : red ? red->red_marked : 0;
 		return red != NULL;
 	case SM_Q_BACKLOG_BYTES:
 		*v = c->backlog;
@@ -362,6 +414,11 @@ static bool sm_queue_value(const struct show_port_state *st,
 	case SM_Q_NO_DROP:
 		*v = (sm_no_drop(pp) >> q) & 1;
 		return true;
+	case SM_Q_WATERMARK:
+		break; /* sm_queue writes it, with its kind */
+	case SM_Q_ABOVE_XOFF:
+	case SM_Q_HEADROOM:
+		break; /* sm_queue writes them (a double, xoff known) */
 	}
 	return false;
 }
@@ -377,6 +434,36 @@ static void sm_queue(const struct show_input *in, unsigned arg,
 			continue;
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 			int64_t v;
+
+			/* only where software PFC has an xoff for the queue */
+			if (arg == SM_Q_ABOVE_XOFF || arg == SM_Q_HEADROOM) {
+				if (!st->queue_seen[q] || !st->qtotal_ok[q] ||
+				    !st->qxoff[q])
+					continue;
+				if (arg == SM_Q_ABOVE_XOFF)
+					sm_dbl(out, NULL,
+					       st->qabove_ms[q] / 1000.0,
+					       "port", in->plans[i]->ifname,
+					       "queue", sm_digits[q], NULL);
+				else
+					sm_int(out, st->qheadroom[q], "port",
+					       in->plans[i]->ifname, "queue",
+					       sm_digits[q], NULL);
+				continue;
+			}
+			/* since the last textfile write, and since the start */
+			if (arg == SM_Q_WATERMARK) {
+				if (!st->queue_seen[q] || !st->qtotal_ok[q])
+					continue;
+				sm_int(out, st->qpeak[q][QCARRY_PEAK_PERIODIC],
+				       "port", in->plans[i]->ifname, "queue",
+				       sm_digits[q], "kind", "periodic", NULL);
+				sm_int(
+				    out, st->qpeak[q][QCARRY_PEAK_PERSISTENT],
+				    "port", in->plans[i]->ifname, "queue",
+				    sm_digits[q], "kind", "persistent", NULL);
+				continue;
+			}
 
 			if (st->queue_seen[q] &&
 			    sm_queue_value(st, in->plans[i], q,
@@ -473,7 +560,13 @@ static void sm_dcbx(const struct lldp_port *lp, const char *port,
 
 	switch (arg) {
 	case SM_DCBX_PRESENT:
-		sm_int(out, peer != NULL, "port", port, NULL);
+		/* a neighbour that sends DCBX TLVs (IEEE or legacy CEE); one
+		 * with plain LLDP is only roced_lldp_neighbors' */
+		sm_int(out,
+		       peer && (peer->dcbx.has_pfc || peer->dcbx.has_ets_cfg ||
+		                peer->dcbx.has_ets_rec || peer->dcbx.has_app ||
+		                peer->pdu.dcbx.cee),
+		       "port", port, NULL);
 		break;
 	case SM_DCBX_WILLING:
 		if (peer && peer->dcbx.has_ets_cfg)
@@ -585,7 +678,7 @@ static const struct show_metric show_metrics[] = {
      "When the configuration file was last loaded (the start or a reload, "
      "whatever its result), in seconds since the Unix epoch",
      sm_daemon, SM_LAST_TIME},
-    {"roced_apply_duration_seconds", PROM_SUMMARY,
+    {"roced_apply_duration_seconds", PROM_HISTOGRAM,
      "Time of roced's passes that compile the policy and apply it to the "
      "kernel (start, reload, rocesh lines, link events, DCBX, repairs, "
      "watchdog actions)",
@@ -629,8 +722,9 @@ static const struct show_metric show_metrics[] = {
      "apart",
      sm_pfc, SM_PFC_XON},
     {"roced_pfc_paused_seconds_total", PROM_COUNTER,
-     "Time the priority was paused by PFC frames received; on hardware "
-     "ports only where the driver counts it",
+     "Time the PFC frames received asked the priority to be paused (on "
+     "software ports their pause quanta at the port's speed, honoured or "
+     "not); on hardware ports only where the driver counts it",
      sm_pfc, SM_PFC_PAUSED_S},
     {"roced_pfc_paused", PROM_GAUGE,
      "1 while PFC frames received hold the priority (software ports)", sm_pfc,
@@ -659,6 +753,22 @@ static const struct show_metric show_metrics[] = {
      sm_queue, SM_Q_BACKLOG_BYTES},
     {"roced_queue_backlog_packets", PROM_GAUGE, "Packets in the queue now",
      sm_queue, SM_Q_BACKLOG_PACKETS},
+    {"roced_queue_watermark_bytes", PROM_GAUGE,
+     "The largest backlog the queue's readings saw (the sampler's, every "
+     "2 ms while traffic flows, and each show's): since the metrics "
+     "textfile was last written (kind periodic) or since roced started "
+     "(persistent)",
+     sm_queue, SM_Q_WATERMARK},
+    {"roced_queue_above_xoff_seconds_total", PROM_COUNTER,
+     "Time the no-drop queue's readings found it at or above its xoff "
+     "(software ports that pause their feeders), from such a reading to "
+     "the next",
+     sm_queue, SM_Q_ABOVE_XOFF},
+    {"roced_queue_headroom_peak_bytes", PROM_GAUGE,
+     "The most bytes above xoff a reading found in the no-drop queue "
+     "since roced started: the headroom a burst took before the pause "
+     "stopped it",
+     sm_queue, SM_Q_HEADROOM},
     {"roced_queue_no_drop", PROM_GAUGE,
      "1 when the queue is a no-drop class (its CoS is paused by PFC)", sm_queue,
      SM_Q_NO_DROP},
@@ -682,8 +792,9 @@ static const struct show_metric show_metrics[] = {
      "the others",
      sm_wd, SM_WD_STATE},
     {"roced_dcbx_peer_present", PROM_GAUGE,
-     "1 when the port has a DCBX peer (an LLDP neighbour)", sm_lldp,
-     SM_DCBX_PRESENT},
+     "1 when the port's LLDP neighbour sends DCBX TLVs (IEEE or CEE); a "
+     "neighbour without DCBX counts in roced_lldp_neighbors only",
+     sm_lldp, SM_DCBX_PRESENT},
     {"roced_dcbx_peer_willing", PROM_GAUGE,
      "1 when the DCBX peer advertises the feature as willing", sm_lldp,
      SM_DCBX_WILLING},
@@ -702,7 +813,8 @@ static const struct show_metric show_metrics[] = {
      sm_lldp, SM_LLDP_NEIGHBORS},
     {"roced_fabric_mismatch", PROM_GAUGE,
      "1 when show roce fabric finds the link's ends disagree in this way "
-     "(kind: pfc-one-end, pfc-priorities, app-roce, mtu)",
+     "(kind: pfc-one-end, pfc-priorities, app-roce, mtu, no-dcbx, "
+     "no-lldp)",
      sm_fabric, 0},
 };
 

@@ -357,6 +357,7 @@ static bool show_roce_link(const struct show_input *in, size_t i,
 	const struct plan_port *pp = in->plans[i];
 	const struct lldp_port *lp =
 	    in->lldp ? lldp_agent_find(in->lldp, pp->ifname) : NULL;
+	unsigned count = 0;
 
 	memset(l, 0, sizeof(*l));
 	*peer = NULL;
@@ -370,13 +371,17 @@ static bool show_roce_link(const struct show_input *in, size_t i,
 	if (lp->has_local)
 		dcbx_advertise(&lp->local, lp->has_oper ? &lp->oper : NULL,
 		               &l->local);
-	*peer = lldp_port_peer(lp, NULL);
+	*peer = lldp_port_peer(lp, &count);
+	/* several neighbours and none chosen as the DCBX peer is not "no
+	 * LLDP": only a port that hears nobody while it could is */
+	l->listening = lp->running && lp->cfg.receive && lp->carrier && !count;
 	if (!*peer)
 		return true;
 	l->has_peer = true;
 	memcpy(l->peer_mac, (*peer)->mac, 6);
 	/* the IEEE TLVs it sent: a legacy CEE peer is not judged */
 	l->peer = (*peer)->pdu.dcbx;
+	l->peer_cee = l->peer.cee;
 	l->peer.cee = false;
 	if ((*peer)->pdu.has_max_frame)
 		l->peer_max_frame = (*peer)->pdu.max_frame;

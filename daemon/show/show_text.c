@@ -450,6 +450,7 @@ static void show_queue_box(struct json_object *c, struct strbuf *out)
 	    {"forced-drops", "WRED Forced Drop Pkts"},
 	    {"queue-depth-packets", "Queue Depth Pkts"},
 	    {"queue-depth-bytes", "Queue Depth Byts"},
+	    {"peak-queue-depth-bytes", "Peak Queue Depth Byts"},
 	    {"overlimits", "Overlimits"},
 	};
 	struct json_object *k = show_get(c, "counters");

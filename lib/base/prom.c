@@ -12,7 +12,7 @@
 static const char *const prom_type_names[PROM_TYPE_COUNT] = {
     [PROM_COUNTER] = "counter",
     [PROM_GAUGE] = "gauge",
-    [PROM_SUMMARY] = "summary",
+    [PROM_HISTOGRAM] = "histogram",
 };
 
 const char *prom_type_name(enum prom_type t)

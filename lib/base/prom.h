@@ -20,12 +20,15 @@
 enum prom_type {
 	PROM_COUNTER,
 	PROM_GAUGE,
-	/* A summary without quantiles: NAME_sum and NAME_count. */
-	PROM_SUMMARY,
+	/* NAME_bucket{le="..."} (cumulative, the last le="+Inf"),
+	 * NAME_sum and NAME_count: quantiles are the server's to work out
+	 * (histogram_quantile), over any window and across switches, which
+	 * a summary's cannot be. */
+	PROM_HISTOGRAM,
 };
-#define PROM_TYPE_COUNT (PROM_SUMMARY + 1)
+#define PROM_TYPE_COUNT (PROM_HISTOGRAM + 1)
 
-/* "counter", "gauge", "summary" ("untyped" out of range); the inverse
+/* "counter", "gauge", "histogram" ("untyped" out of range); the inverse
  * returns the type or -1. */
 const char *prom_type_name(enum prom_type t);
 int prom_type_parse(const char *s);
@@ -43,7 +46,8 @@ struct prom_label {
 	const char *name, *value;
 };
 
-/* One sample line: NAME (and SUFFIX, may be NULL: "_sum", "_count"),
+/* One sample line: NAME (and SUFFIX, may be NULL: "_bucket", "_sum",
+ * "_count"),
  * the N labels with their values escaped, and VALUE as prom_int() or
  * prom_double() wrote it. */
 void prom_sample(struct strbuf *sb, const char *name, const char *suffix,

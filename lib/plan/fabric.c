@@ -12,6 +12,8 @@ static const char *const fabric_kinds[FABRIC_NKINDS] = {
     [FABRIC_PFC_PRIORITIES] = "pfc-priorities",
     [FABRIC_APP_ROCE] = "app-roce",
     [FABRIC_MTU] = "mtu",
+    [FABRIC_NO_DCBX] = "no-dcbx",
+    [FABRIC_NO_LLDP] = "no-lldp",
 };
 
 /* The smallest header a Maximum Frame Size counts beside the MTU: the
@@ -176,12 +178,50 @@ static int fabric_mtu(const struct fabric_link *l, struct fabric_list *out)
 	           : 1;
 }
 
+/* The lossy ends: PFC runs here and the other end says nothing of pause,
+ * because it sends no LLDP at all or LLDP without a PFC TLV. */
+static int fabric_silent(const struct fabric_link *l, struct fabric_list *out)
+{
+	const struct dcbx_tlvs *p = &l->peer;
+	char a[32];
+	int rc;
+
+	if (!l->local_pfc)
+		return 0;
+	fabric_prios(l->local_pfc, a, sizeof(a));
+	if (!l->has_peer) {
+		if (!l->listening)
+			return 0;
+		rc = fabric_add(out, l, FABRIC_NO_LLDP,
+		                "PFC runs on priority %s here and no LLDP "
+		                "neighbour is heard: the other end is not "
+		                "known to pause",
+		                a);
+	} else if (p->has_pfc || l->peer_cee) {
+		return 0;
+	} else if (p->has_ets_cfg || p->has_ets_rec || p->has_app) {
+		rc = fabric_add(out, l, FABRIC_NO_DCBX,
+		                "PFC runs on priority %s here and the "
+		                "neighbour's DCBX has no PFC TLV",
+		                a);
+	} else {
+		rc = fabric_add(out, l, FABRIC_NO_DCBX,
+		                "PFC runs on priority %s here and the "
+		                "neighbour sends LLDP without DCBX",
+		                a);
+	}
+	return rc < 0 ? -ENOMEM : 1;
+}
+
 int fabric_check(const struct fabric_link *l, struct fabric_list *out)
 {
 	int n = 0, rc;
 
+	if ((rc = fabric_silent(l, out)) < 0)
+		return rc;
 	if (!l->has_peer)
-		return 0;
+		return rc;
+	n += rc;
 	if ((rc = fabric_pfc(l, out)) < 0)
 		return rc;
 	n += rc;

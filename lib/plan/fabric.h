@@ -12,11 +12,19 @@
  *                   priority (the priority its DSCP 26 goes to);
  *   mtu             the peer's Maximum Frame Size TLV (802.3) is below
  *                   this end's no-drop class MTU plus the 14-byte
- *                   Ethernet header: its frames are cut or dropped.
+ *                   Ethernet header: its frames are cut or dropped;
+ *   no-dcbx         PFC runs here and the neighbour sends LLDP without
+ *                   a PFC TLV (no DCBX at all, or DCBX without PFC):
+ *                   nothing says it honours or sends pause;
+ *   no-lldp         PFC runs here and roced hears no LLDP neighbour on
+ *                   a port whose carrier is up and where it listens:
+ *                   the other end is not known to run PFC at all.
+ * The last two are the lossy ends the others cannot see: a no-drop class
+ * is only as lossless as a peer that says it pauses.
  * What the peer runs is not on the wire: it is what 802.1Qaz makes of
  * its TLVs against ours (fabric_peer_oper), the way the peer itself
- * negotiates. A peer that sends no PFC TLV (no DCBX, or CEE only) is not
- * judged on PFC; one that sends no Maximum Frame Size not on MTU.
+ * negotiates. A peer that speaks legacy CEE only is not judged on PFC
+ * (it does run DCBX); one that sends no Maximum Frame Size not on MTU.
  */
 #ifndef ROCED_FABRIC_H
 #define ROCED_FABRIC_H
@@ -33,10 +41,13 @@ enum fabric_kind {
 	FABRIC_PFC_PRIORITIES,
 	FABRIC_APP_ROCE,
 	FABRIC_MTU,
+	FABRIC_NO_DCBX,
+	FABRIC_NO_LLDP,
 };
-#define FABRIC_NKINDS (FABRIC_MTU + 1)
+#define FABRIC_NKINDS (FABRIC_NO_LLDP + 1)
 
-/* "pfc-one-end", "pfc-priorities", "app-roce", "mtu" ("?" outside); the
+/* "pfc-one-end", "pfc-priorities", "app-roce", "mtu", "no-dcbx",
+ * "no-lldp" ("?" outside); the
  * parse is its inverse (-1 if unknown). */
 const char *fabric_kind_name(enum fabric_kind k);
 int fabric_kind_parse(const char *s);
@@ -48,7 +59,11 @@ struct fabric_link {
 	struct dcbx_tlvs local; /* what this end advertises */
 	uint8_t local_pfc;      /* priorities PFC runs on here now */
 	uint32_t class_mtu;     /* the no-drop classes' MTU here, 0: none */
-	bool has_peer;          /* an LLDP neighbour */
+	/* roced listens for LLDP here with the carrier up: no neighbour
+	 * then means the other end sends none (no-lldp). */
+	bool listening;
+	bool has_peer; /* an LLDP neighbour */
+	bool peer_cee; /* it speaks legacy CEE DCBX only (not judged on PFC) */
 	uint8_t peer_mac[6];
 	struct dcbx_tlvs peer;   /* its DCBX TLVs (has_* false: none) */
 	uint32_t peer_max_frame; /* its Maximum Frame Size, 0: not sent */

@@ -392,6 +392,50 @@ static void test_stamps(void **state)
 	frames_free(&f);
 }
 
+/* A read later than the loop's time (a batch read while a receiver
+ * applied a plan): a stamp up to the read is the frame's, not clamped to
+ * the loop's old time; one later than the read is not believed. */
+static double fake_read_ms;
+static double fake_now(void *impl)
+{
+	(void)impl;
+	return fake_read_ms;
+}
+
+static void test_stamps_late_read(void **state)
+{
+	static struct fake k;
+	static const struct frame_ops ops = {
+	    .open = fake_open,
+	    .close = fake_close,
+	    .recv = fake_recv,
+	    .send = fake_send,
+	    .now = fake_now,
+	};
+	struct frames f;
+	struct heard h = {0};
+	const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	const double at[3] = {1150.0, 1300.0, 0};
+	const double want[3] = {1150.0, 1200.0, 1200.0};
+
+	(void)state;
+	memset(&k, 0, sizeof(k));
+	fake_read_ms = 1200.0;
+	frames_init(&f, &ops, &k, -1);
+	frames_listen(&f, FRAME_MACC, on_macc, &h);
+	assert_int_equal(frames_attach(&f, "p1", 1, mac), 0);
+	for (int i = 0; i < 3; i++) {
+		k.at[k.tail] = at[i];
+		k.len[k.tail] =
+		    frame(k.q[k.tail], macc_dst, src, ETH_P_MACC, 0);
+		k.tail++;
+		frames_process(&f, 101, 1000.0);
+		assert_int_equal(h.n[FRAME_MACC], i + 1);
+		assert_true(h.at == want[i]);
+	}
+	frames_free(&f);
+}
+
 /* A flood is read in slices (the loop comes back for the rest), short
  * frames are counted, and a receiver that detaches its own port stops
  * the slice safely. */
@@ -432,9 +476,12 @@ static void test_batches(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_batches),     cmocka_unit_test(test_veth),
-	    cmocka_unit_test(test_bridge_port), cmocka_unit_test(test_wake),
+	    cmocka_unit_test(test_batches),
+	    cmocka_unit_test(test_veth),
+	    cmocka_unit_test(test_bridge_port),
+	    cmocka_unit_test(test_wake),
 	    cmocka_unit_test(test_stamps),
+	    cmocka_unit_test(test_stamps_late_read),
 	};
 
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {

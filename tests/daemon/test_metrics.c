@@ -15,7 +15,10 @@
  *   - the text is the JSON's rendering, `show metrics` takes no
  *     argument, and the values' formatting;
  *   - the textfile's atomic write: whole file, mode 0644, no temporary
- *     left, and a missing directory an error, not a crash.
+ *     left, and a missing directory an error, not a crash;
+ *   - the queue counters carried over a leaf's replacement (a watchdog
+ *     restore, a reload, a repair): never down, nothing counted twice,
+ *     and the metrics read the carried totals.
  */
 #include <errno.h>
 #include <math.h>
@@ -32,6 +35,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "agent/qcarry.h"
 #include "cmd/cmd_show.h"
 #include "base/escape.h"
 #include "base/prom.h"
@@ -121,12 +125,14 @@ static void expo_check(const char *text, struct expo *e)
 		memcpy(name, p, len);
 		name[len] = '\0';
 		if (strcmp(name, family)) {
-			char sum[160], count[160];
+			char sum[160], count[160], bucket[160];
 
 			snprintf(sum, sizeof(sum), "%s_sum", family);
 			snprintf(count, sizeof(count), "%s_count", family);
-			if (!(!strcmp(type, "summary") &&
-			      (!strcmp(name, sum) || !strcmp(name, count))))
+			snprintf(bucket, sizeof(bucket), "%s_bucket", family);
+			if (!(!strcmp(type, "histogram") &&
+			      (!strcmp(name, sum) || !strcmp(name, count) ||
+			       !strcmp(name, bucket))))
 				fail_msg("sample %s outside its family (%s)",
 				         name, family);
 		}
@@ -289,9 +295,14 @@ static void metrics_input(struct ctlt_fixture *f, struct plan_port *extra,
 	                                 .reloads_failed = 1,
 	                                 .last_load_ok = false,
 	                                 .last_load_unix = 1795000100.25,
-	                                 .applies = 5,
-	                                 .apply_seconds = 0.125,
 	                                 .kernel_writes = 31};
+	/* 5 passes: under 1 ms, 3 between 25 and 50 ms, one of 15 s (past
+	 * the last finite bucket); binary fractions, so that the sum is
+	 * written exactly */
+	show_stats_apply(ds, 0.0009765625);
+	for (int i = 0; i < 3; i++)
+		show_stats_apply(ds, 0.03125);
+	show_stats_apply(ds, 15.0);
 	f->in.stats = ds;
 }
 
@@ -324,13 +335,23 @@ static void test_metrics_text(void **state)
 	assert_non_null(strstr(t, "roced_config_last_reload_success 0\n"));
 	assert_non_null(strstr(
 	    t, "roced_config_last_reload_timestamp_seconds 1795000100.25\n"));
-	assert_non_null(strstr(t, "roced_apply_duration_seconds_sum 0.125\n"
-	                          "roced_apply_duration_seconds_count 5\n"));
+	assert_non_null(
+	    strstr(t, "roced_apply_duration_seconds_sum 15.0947265625\n"
+	              "roced_apply_duration_seconds_count 5\n"));
 	assert_non_null(strstr(t, "roced_kernel_writes_total 31\n"));
 	assert_non_null(
 	    strstr(t, "# TYPE roced_kernel_writes_total counter\n"));
+	/* a histogram: cumulative buckets up to +Inf, which is the count */
 	assert_non_null(
-	    strstr(t, "# TYPE roced_apply_duration_seconds summary\n"));
+	    strstr(t, "# TYPE roced_apply_duration_seconds histogram\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"0.001\"} 1\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"0.05\"} 4\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"10\"} 4\n"));
+	assert_non_null(strstr(t, "roced_apply_duration_seconds_bucket{le="
+	                          "\"+Inf\"} 5\n"));
 
 	/* the queues of swp1: no-drop queue 3 and its counters */
 	assert_non_null(strstr(
@@ -536,7 +557,8 @@ static void test_prom_values(void **state)
 	strbuf_free(&sb);
 	assert_string_equal(prom_type_name((enum prom_type)99), "untyped");
 	assert_int_equal(prom_type_parse("gauge"), PROM_GAUGE);
-	assert_int_equal(prom_type_parse("histogram"), -1);
+	assert_int_equal(prom_type_parse("histogram"), PROM_HISTOGRAM);
+	assert_int_equal(prom_type_parse("summary"), -1);
 }
 
 /* --- the textfile --- */
@@ -602,6 +624,159 @@ static void test_mfile_configure(void **state)
 	assert_int_equal(mfile_wait(&m, 4000), -1);
 }
 
+/* --- counters carried over leaf replacements --- */
+
+static struct qcarry_count qc(uint64_t packets, uint64_t drops, uint64_t ecn)
+{
+	return (struct qcarry_count){.packets = packets,
+	                             .bytes = packets * 100,
+	                             .drops = drops,
+	                             .ecn = ecn};
+}
+
+static void test_qcarry(void **state)
+{
+	struct qcarry c = {0};
+	struct qcarry_count r, t;
+
+	(void)state;
+	/* a storm fills the drops, as the issue saw: 0 -> 20832 */
+	r = qc(1000, 0, 0);
+	assert_int_equal(qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t), 0);
+	assert_int_equal(t.drops, 0);
+	r = qc(5000, 20832, 4);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.drops, 20832);
+	/* the restore replaced the leaf: it counts from 0, the total not */
+	r = qc(10, 0, 0);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.packets, 5010);
+	assert_int_equal(t.bytes, 501000);
+	assert_int_equal(t.drops, 20832);
+	assert_int_equal(t.ecn, 4);
+	assert_int_equal(c.v[0].q[3].resets, 1);
+	/* read again, grown: nothing counted twice */
+	r = qc(20, 3, 1);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.packets, 5020);
+	assert_int_equal(t.drops, 20835);
+	assert_int_equal(t.ecn, 5);
+	assert_int_equal(c.v[0].q[3].resets, 1);
+	/* a reading without ECN (the sampler's leaf read): ECN as last
+	 * read, and a replacement seen on the others alone still carries
+	 * what ECN had */
+	r = qc(30, 3, 0);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL & ~QCARRY_ECN, &r, &t);
+	assert_int_equal(t.ecn, 5);
+	r = qc(2, 0, 0);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL & ~QCARRY_ECN, &r, &t);
+	assert_int_equal(t.packets, 5032);
+	assert_int_equal(t.drops, 20835);
+	assert_int_equal(t.ecn, 5);
+	r = qc(3, 0, 2);
+	qcarry_observe(&c, 7, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.ecn, 7);
+	/* other queues and ports are their own */
+	r = qc(1, 1, 0);
+	qcarry_observe(&c, 7, 0, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.drops, 1);
+	qcarry_observe(&c, 8, 3, QCARRY_ALL, &r, &t);
+	assert_int_equal(t.packets, 1);
+	/* out of range: the reading as it is */
+	assert_int_equal(qcarry_observe(&c, 7, 8, QCARRY_ALL, &r, &t), -EINVAL);
+	assert_int_equal(t.packets, 1);
+	qcarry_free(&c);
+}
+
+/* The watermarks: a burst between two scrapes (its backlog gone by the
+ * second) is the periodic peak until the textfile's next write resets
+ * it, the persistent one stays, and a clear resets the user one of
+ * that port alone. */
+static void test_qcarry_peaks(void **state)
+{
+	struct qcarry c = {0};
+	const struct qcarry_queue *e;
+
+	(void)state;
+	/* the sampler reads 0, a 180000-byte burst, then 0 again */
+	qcarry_backlog(&c, 7, 3, 0);
+	qcarry_backlog(&c, 7, 3, 180000);
+	qcarry_backlog(&c, 7, 3, 1500);
+	qcarry_backlog(&c, 7, 3, 0);
+	qcarry_backlog(&c, 8, 3, 9000);
+	e = qcarry_find(&c, 7, 3);
+	assert_non_null(e);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERIODIC], 180000);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERSISTENT], 180000);
+	assert_int_equal(e->peak[QCARRY_PEAK_USER], 180000);
+	/* the textfile was written: the next interval starts from 0 */
+	qcarry_peak_reset(&c, QCARRY_PEAK_PERIODIC, 0);
+	qcarry_backlog(&c, 7, 3, 3000);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERIODIC], 3000);
+	assert_int_equal(e->peak[QCARRY_PEAK_PERSISTENT], 180000);
+	assert_int_equal(qcarry_find(&c, 8, 3)->peak[QCARRY_PEAK_PERIODIC], 0);
+	/* clear qos statistics on port 7: its user peak alone */
+	qcarry_peak_reset(&c, QCARRY_PEAK_USER, 7);
+	assert_int_equal(e->peak[QCARRY_PEAK_USER], 0);
+	assert_int_equal(qcarry_find(&c, 8, 3)->peak[QCARRY_PEAK_USER], 9000);
+	assert_null(qcarry_find(&c, 9, 3));
+	assert_int_equal(qcarry_backlog(&c, 7, 8, 1), -EINVAL);
+	/* against xoff 100000: 2 ms at or above it, 80000 bytes of the
+	 * headroom at most */
+	qcarry_xoff(&c, 7, 3, 100000, 150000, 0);
+	qcarry_xoff(&c, 7, 3, 100000, 180000, 1.0);
+	qcarry_xoff(&c, 7, 3, 100000, 90000, 1.0);
+	qcarry_xoff(&c, 7, 3, 100000, 0, 0);
+	assert_int_equal(e->xoff, 100000);
+	assert_true(e->above_xoff_ms == 2.0);
+	assert_int_equal(e->headroom_peak, 80000);
+	qcarry_free(&c);
+}
+
+/* The metrics read the carried totals where there are: a restored
+ * queue's counters are what it counted since roced started. */
+static void test_metrics_carried(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q;
+	struct strbuf text;
+	struct json_object *d;
+	const char *t;
+
+	f->st[0].qtotal_ok[3] = true;
+	f->st[0].qtotal[3] = qc(90000, 20839, 0);
+	f->st[0].qpeak[3][QCARRY_PEAK_PERIODIC] = 180000;
+	f->st[0].qpeak[3][QCARRY_PEAK_PERSISTENT] = 240000;
+	f->st[0].qxoff[3] = 100000;
+	f->st[0].qabove_ms[3] = 12.5;
+	f->st[0].qheadroom[3] = 140000;
+	memset(&q, 0, sizeof(q));
+	q.kind = CTL_SHOW_METRICS;
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	assert_non_null(strstr(
+	    t, "roced_queue_drops_total{port=\"swp1\",queue=\"3\"} 20839\n"));
+	assert_non_null(strstr(
+	    t, "roced_queue_packets_total{port=\"swp1\",queue=\"3\"} 90000\n"));
+	/* the watermarks, next to the backlog the scrape happened to see */
+	assert_non_null(strstr(t, "roced_queue_watermark_bytes{port=\"swp1\","
+	                          "queue=\"3\",kind=\"periodic\"} 180000\n"));
+	assert_non_null(strstr(t, "roced_queue_watermark_bytes{port=\"swp1\","
+	                          "queue=\"3\",kind=\"persistent\"} 240000\n"));
+	assert_non_null(strstr(t, "roced_queue_above_xoff_seconds_total{port="
+	                          "\"swp1\",queue=\"3\"} 0.0125\n"));
+	assert_non_null(strstr(t, "roced_queue_headroom_peak_bytes{port="
+	                          "\"swp1\",queue=\"3\"} 140000\n"));
+	/* a queue without xoff has neither */
+	assert_null(strstr(t, "roced_queue_headroom_peak_bytes{port="
+	                      "\"swp1\",queue=\"0\"}"));
+	/* the gauges are the leaf's, now */
+	assert_non_null(strstr(
+	    t, "roced_queue_backlog_bytes{port=\"swp1\",queue=\"3\"} 1500\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -612,6 +787,10 @@ int main(void)
 	                                    ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_metrics_empty, ctlt_setup,
 	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_metrics_carried, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test(test_qcarry),
+	    cmocka_unit_test(test_qcarry_peaks),
 	    cmocka_unit_test(test_metrics_query),
 	    cmocka_unit_test(test_prom_values),
 	    cmocka_unit_test(test_mfile_write),

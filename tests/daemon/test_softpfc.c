@@ -6,6 +6,7 @@
  * not, XON apart; link pause; malformed frames; the kick frame. */
 #include <errno.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -270,6 +271,54 @@ static void test_late_loop(void **state)
 	softpfc_free(&s);
 }
 
+/* The time paused is what the frames' quanta ask for, within 1 %, also
+ * during a storm the watchdog ignores: a 10 s storm of 65535 quanta
+ * (3.3554 ms at 10 Gb/s) every 2 ms, honoured for its first 100 ms only
+ * (the watchdog's detection), reads 10 s plus the last frame's time, not
+ * the 0.1 s held. Gaps, shorter pauses and an XON are counted exactly. */
+static void test_paused_quanta(void **state)
+{
+	const double q_ms = 65535.0 * 512 / 10000 / 1000; /* 3.35539 */
+	struct softpfc s;
+	struct heard h = {0};
+	struct softpfc_port *e;
+	double t, want;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 0.0);
+	e = softpfc_port(&s, "veth0", false);
+	for (t = 1000.0; t < 11000.0; t += 2.0) {
+		if (t >= 1100.0 && e->honour)
+			softpfc_configure(&s, "veth0", 0x00, false, 10000, t);
+		rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, t);
+		softpfc_expire(&s, t + 1.0);
+	}
+	want = (t - 2.0) + q_ms - 1000.0;
+	/* over, read well after the storm */
+	assert_true(fabs(softpfc_paused_ms(e, 3, 20000.0) - want) < want / 1e6);
+	assert_true(fabs(softpfc_paused_ms(e, 3, 20000.0) - want) < want / 100);
+	/* the hold stopped with the watchdog: what the metric showed */
+	assert_true(softpfc_held_ms(e, 3, 20000.0) < 200.0);
+	/* mid-span: up to now only */
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 20000.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 30000.0);
+	assert_true(fabs(softpfc_paused_ms(e, 3, 30001.0) - want - 1.0) < 1e-6);
+	/* an XON ends the span at once */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 0, 30002.0);
+	assert_true(fabs(softpfc_paused_ms(e, 3, 40000.0) - want - 2.0) < 1e-6);
+	/* a gap between two lone short pauses is not paused; a shorter
+	 * pause replaces the time left */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 1000, 50000.0);  /* 0.0512 */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 50010.0); /* new span */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 1000, 50011.0);  /* cut short */
+	assert_true(fabs(softpfc_paused_ms(e, 3, 60000.0) - want - 2.0 -
+	                 0.0512 - 1.0 - 0.0512) < 1e-6);
+	/* other priorities asked nothing */
+	assert_true(softpfc_paused_ms(e, 4, 60000.0) == 0.0);
+	softpfc_free(&s);
+}
+
 /* --- the frame layer and the hold together, as bench/pfc drives them ---
  *
  * A fake port whose socket holds the frames of a scripted peer: storms of
@@ -503,6 +552,7 @@ int main(void)
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_malformed_and_kick),
 	    cmocka_unit_test(test_late_loop),
+	    cmocka_unit_test(test_paused_quanta),
 	    cmocka_unit_test(test_bench_storms),
 	};
 

@@ -11,7 +11,9 @@
 #              qos-group 5, so its APP maps DSCP 26 to 5: app-roce;
 #   swp5 - h5  lldpd (an independent agent) sending PFC on 3 and APP
 #              DSCP 26 -> 3 like the switch, and the 802.3 Maximum Frame
-#              Size of its 1500-byte link, below the class MTU 9216: mtu.
+#              Size of its 1500-byte link, below the class MTU 9216: mtu;
+#   swp6 - h6  lldpd sending plain LLDP, no DCBX TLV: no-dcbx;
+#   swp7 - h7  nothing: the link is up and no LLDP comes: no-lldp.
 # Each mismatch is flagged on its port alone, with its kind, in json and
 # in text; lldpd decodes the Maximum Frame Size roced sends.
 # And the switch's `roce = "lossless";` round-trips: roced.conf ->
@@ -30,7 +32,7 @@ tmp=$t_tmp
 t_netns_add sw rocefsw || t_fail "cannot add the switch's namespace"
 sw_ns=$sw
 "$IP" -n "$sw_ns" link set lo up
-for i in 1 2 3 4 5; do
+for i in 1 2 3 4 5 6 7; do
 	t_netns_add "h$i" "rocefh$i" || t_fail "cannot add h$i's namespace"
 	eval "hns=\$h$i"
 	"$IP" -n "$hns" link set lo up
@@ -43,9 +45,9 @@ done
 {
 	echo 'roce = "lossless";'
 	echo 'interface = ('
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3 4 5 6 7; do
 		sep=','
-		[ "$i" = 5 ] && sep=''
+		[ "$i" = 7 ] && sep=''
 		echo "  { name = \"swp$i\"; alias = \"Ethernet1/$i\";"
 		echo "    priority-flow-control = { mode = \"on\"; }; }$sep"
 	done
@@ -105,6 +107,12 @@ chmod 644 "$tmp/ld/lldpd.conf"
 t_show_on_fail "lldpd" "$tmp/lldpd.log"
 t_spawn "$IP" netns exec "$h5" lldpd -d -u "$tmp/ld/lldpd.sock" -I eth0 \
 	-O "$tmp/ld/lldpd.conf" >"$tmp/lldpd.log" 2>&1
+# h6: lldpd with no custom TLV, so LLDP without any DCBX.
+printf 'configure lldp tx-interval 1\n' >"$tmp/ld/lldpd6.conf"
+chmod 644 "$tmp/ld/lldpd6.conf"
+t_show_on_fail "lldpd h6" "$tmp/lldpd6.log"
+t_spawn "$IP" netns exec "$h6" lldpd -d -u "$tmp/ld/lldpd6.sock" -I eth0 \
+	-O "$tmp/ld/lldpd6.conf" >"$tmp/lldpd6.log" 2>&1
 
 sw_sh() { "$IP" netns exec "$sw_ns" "$rocesh" -c "$1"; }
 
@@ -116,8 +124,10 @@ j = json.load(open(sys.argv[1]))
 ports = {p['name']: p for p in j['interface']}
 kinds = {n: sorted(m['kind'] for m in p['mismatches']) for n, p in ports.items()}
 want = {'swp1': [], 'swp2': ['pfc-one-end'], 'swp3': ['pfc-priorities'],
-        'swp4': ['app-roce'], 'swp5': ['mtu']}
-ok = all(ports[n]['neighbor'] is not None for n in want) and kinds == want
+        'swp4': ['app-roce'], 'swp5': ['mtu'], 'swp6': ['no-dcbx'],
+        'swp7': ['no-lldp']}
+ok = all(ports[n]['neighbor'] is not None for n in want if n != 'swp7') \
+    and kinds == want
 if not ok and len(sys.argv) > 2:
     print(json.dumps(j, indent=1))
     print('kinds', kinds)
@@ -134,12 +144,16 @@ python3 - "$tmp/fabric.json" <<'PY' || { cat "$tmp/fabric.json"; t_fail "the fab
 import json, sys
 j = json.load(open(sys.argv[1]))
 p = {x['name']: x for x in j['interface']}
-assert j['mismatches'] == 4, j['mismatches']
+assert j['mismatches'] == 6, j['mismatches']
 d = lambda n: p[n]['mismatches'][0]['detail']
 assert 'at this end only' in d('swp2'), d('swp2')
 assert 'here 3, peer 4' in d('swp3'), d('swp3')
 assert 'to priority 5' in d('swp4') and 'priority 3 here' in d('swp4'), d('swp4')
 assert 'the no-drop class\'s MTU 9216' in d('swp5'), d('swp5')
+assert 'sends LLDP without DCBX' in d('swp6'), d('swp6')
+assert p['swp6']['neighbor']['dcbx'] is False, p['swp6']
+assert 'no LLDP neighbour is heard' in d('swp7'), d('swp7')
+assert p['swp7']['neighbor'] is None and p['swp7']['lldp'], p['swp7']
 # the outcome at both ends of the matching pair
 one = p['swp1']
 assert one['neighbor']['dcbx'] and one['neighbor']['port-id'] == 'eth0', one
@@ -154,19 +168,31 @@ sw_sh 'show roce fabric' >"$tmp/fabric.txt"
 t_show_on_fail "show roce fabric" "$tmp/fabric.txt"
 grep -q '^Ethernet1/1 .* none$' "$tmp/fabric.txt" || t_fail "text: swp1 is not clean"
 grep -q '^  app-roce: the peer' "$tmp/fabric.txt" || t_fail "text: no app-roce detail"
-grep -q '^4 mismatches$' "$tmp/fabric.txt" || t_fail "text: no total"
+grep -q '^Ethernet1/6 .* no-dcbx$' "$tmp/fabric.txt" || t_fail "text: swp6 is not no-dcbx"
+grep -q '^Ethernet1/7 .* no-lldp$' "$tmp/fabric.txt" || t_fail "text: swp7 is not no-lldp"
+grep -q '^6 mismatches$' "$tmp/fabric.txt" || t_fail "text: no total"
 cat "$tmp/fabric.txt"
 # ... and each mismatch as a metric (roced_fabric_mismatch), 0 elsewhere
 sw_sh 'show metrics' >"$tmp/metrics.txt"
 t_show_on_fail "show metrics" "$tmp/metrics.txt"
-for pk in swp2:pfc-one-end swp3:pfc-priorities swp4:app-roce swp5:mtu; do
+for pk in swp2:pfc-one-end swp3:pfc-priorities swp4:app-roce swp5:mtu \
+	swp6:no-dcbx swp7:no-lldp; do
 	grep -qx "roced_fabric_mismatch{port=\"${pk%%:*}\",kind=\"${pk#*:}\"} 1" "$tmp/metrics.txt" ||
 		t_fail "show metrics: no roced_fabric_mismatch 1 for ${pk%%:*} ${pk#*:}"
 done
-[ "$(grep -c '^roced_fabric_mismatch{.*} 1$' "$tmp/metrics.txt")" = 4 ] ||
-	t_fail "show metrics: not exactly 4 fabric mismatches"
+[ "$(grep -c '^roced_fabric_mismatch{.*} 1$' "$tmp/metrics.txt")" = 6 ] ||
+	t_fail "show metrics: not exactly 6 fabric mismatches"
 grep -qx 'roced_fabric_mismatch{port="swp1",kind="pfc-one-end"} 0' "$tmp/metrics.txt" ||
 	t_fail "show metrics: the matching port swp1 has no 0 sample"
+# a DCBX peer is one that sends DCBX: swp6's neighbour is only an LLDP
+# neighbour, swp7 has neither
+for pv in swp1:1:1 swp5:1:1 swp6:0:1 swp7:0:0; do
+	pt=${pv%%:*} v=${pv#*:}
+	grep -qx "roced_dcbx_peer_present{port=\"$pt\"} ${v%%:*}" "$tmp/metrics.txt" ||
+		t_fail "show metrics: roced_dcbx_peer_present of $pt is not ${v%%:*}"
+	grep -qx "roced_lldp_neighbors{port=\"$pt\"} ${v#*:}" "$tmp/metrics.txt" ||
+		t_fail "show metrics: roced_lldp_neighbors of $pt is not ${v#*:}"
+done
 
 # The matching pair from its other end.
 "$IP" netns exec "$h1" "$rocesh" -c 'show roce fabric json' >"$tmp/h1.json"

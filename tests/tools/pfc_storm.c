@@ -24,8 +24,11 @@
  * Frames are paced on an absolute CLOCK_MONOTONIC schedule, so a late
  * wake-up sends what is due at once instead of drifting. Prints
  * "sent N frames in S s (R/s) first_ns T0 last_ns T1 xon_ns T2
- * xon_done_ns T3" (the first and last frame's and the XON's
- * CLOCK_MONOTONIC time, 0 when none; T3: when the XON's send returned).
+ * xon_done_ns T3 asked_ns A" (the first and last frame's and the XON's
+ * CLOCK_MONOTONIC time, 0 when none; T3: when the XON's send returned;
+ * A: the time the frames asked the receiver to pause, at 10 Gb/s: the
+ * union of each frame's span from its send, a frame replacing the time
+ * left, the XON ending it; a stalled injector leaves gaps there).
  * Each time is read just before the frame's send, never after it: on a
  * veth the peer has the frame before sendto() returns, and a receiver
  * woken on this CPU can preempt the injector there, so a time read after
@@ -161,6 +164,8 @@ int main(int argc, char **argv)
 	FILE *pf = NULL;
 	long sent = 0, errors = 0;
 	double t0, next, end, first = 0, last = 0;
+	/* the span the frames sent so far ask for, and its total before */
+	double ask_since = 0, ask_until = 0, asked = 0, ask_s;
 	double on_ms = 0, period_ms = 0;
 	long bursts = 0, burst_idx = -1;
 	char junk;
@@ -301,6 +306,7 @@ int main(int argc, char **argv)
 		return 1;
 	memcpy(sll.sll_addr, f.dst, 6);
 
+	ask_s = (double)pfc_quanta_ns((uint16_t)quanta, 10000) / 1e9;
 	t0 = next = now_s();
 	end = t0 + secs;
 	while (count < 0 || sent < count) {
@@ -353,6 +359,14 @@ int main(int argc, char **argv)
 			last = t;
 			if (!first)
 				first = last;
+			if (ask_until > 0 && ask_until < t) {
+				asked += ask_until - ask_since;
+				ask_until = 0;
+			}
+			if (quanta && ask_until <= 0)
+				ask_since = t;
+			if (quanta)
+				ask_until = t + ask_s;
 			if (period_ms > 0 && (long)((last - t0) * 1e3 /
 			                            period_ms) != burst_idx) {
 				burst_idx =
@@ -378,6 +392,9 @@ int main(int argc, char **argv)
 		}
 		xon_after = now_s();
 	}
+	if (ask_until > 0)
+		asked += (xon_t > 0 && xon_t < ask_until ? xon_t : ask_until) -
+		         ask_since;
 	if (pf && fclose(pf)) {
 		fprintf(stderr, "pfc_storm: %s: %s\n", pcap, strerror(errno));
 		return 1;
@@ -388,10 +405,10 @@ int main(int argc, char **argv)
 	/* The first and last frame's CLOCK_MONOTONIC times, in ns: the
 	 * benchmarks measure reactions from them. */
 	printf("sent %ld frames in %.3f s (%.0f/s)%s first_ns %.0f last_ns "
-	       "%.0f xon_ns %.0f xon_done_ns %.0f\n",
+	       "%.0f xon_ns %.0f xon_done_ns %.0f asked_ns %.0f\n",
 	       sent - errors, t0, t0 > 0 ? (double)(sent - errors) / t0 : 0.0,
 	       errors ? " (some refused: ENOBUFS)" : "", first * 1e9,
-	       last * 1e9, xon_t * 1e9, xon_after * 1e9);
+	       last * 1e9, xon_t * 1e9, xon_after * 1e9, asked * 1e9);
 	if (period_ms > 0)
 		printf("bursts %ld\n", bursts);
 	return 0;

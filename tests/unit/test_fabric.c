@@ -1,7 +1,8 @@
 /* Unit tests of the fabric checks (plan/fabric.h): a matching pair says
  * nothing; each mismatch kind is found alone, with its port and detail;
- * a willing peer that takes ours is no mismatch; a peer without DCBX or
- * without a Maximum Frame Size is not judged on what it did not say.
+ * a willing peer that takes ours is no mismatch; a peer without a
+ * Maximum Frame Size is not judged on MTU; a PFC port whose neighbour
+ * sends no PFC TLV, or that hears no neighbour, is a lossy end.
  * And the 802.3 Maximum Frame Size TLV the MTU rule reads: decoded,
  * encoded, bounds-checked. */
 #include <stdarg.h>
@@ -79,8 +80,47 @@ static void test_matching_pair(void **state)
 	link_pair(&l);
 	out = check(&l, 0);
 	fabric_list_free(&out);
-	/* no neighbour: nothing to compare */
+	/* no neighbour where roced does not listen (LLDP receive off, the
+	 * carrier down): nothing to compare */
 	l.has_peer = false;
+	out = check(&l, 0);
+	fabric_list_free(&out);
+}
+
+/* The lossy ends: PFC here and a neighbour that says nothing of pause. */
+static void test_silent_peer(void **state)
+{
+	struct fabric_link l;
+	struct fabric_list out;
+
+	(void)state;
+	/* LLDP without any DCBX TLV */
+	link_pair(&l);
+	memset(&l.peer, 0, sizeof(l.peer));
+	want_one(&l, FABRIC_NO_DCBX,
+	         "priority 3 here and the neighbour "
+	         "sends LLDP without DCBX");
+	/* DCBX (APP only) without a PFC TLV */
+	link_pair(&l);
+	l.peer.has_pfc = false;
+	want_one(&l, FABRIC_NO_DCBX, "DCBX has no PFC TLV");
+	/* a legacy CEE peer runs DCBX: not flagged */
+	memset(&l.peer, 0, sizeof(l.peer));
+	l.peer_cee = true;
+	out = check(&l, 0);
+	fabric_list_free(&out);
+	/* no PFC here: a silent peer loses nothing */
+	link_pair(&l);
+	memset(&l.peer, 0, sizeof(l.peer));
+	l.local_pfc = 0;
+	out = check(&l, 0);
+	fabric_list_free(&out);
+	/* nobody heard on a port that listens */
+	link_pair(&l);
+	l.has_peer = false;
+	l.listening = true;
+	want_one(&l, FABRIC_NO_LLDP, "no LLDP neighbour is heard");
+	l.local_pfc = 0;
 	out = check(&l, 0);
 	fabric_list_free(&out);
 }
@@ -130,11 +170,11 @@ static void test_peer_willing(void **state)
 	assert_int_equal(po.pfc.enable, 1u << 3);
 	out = check(&l, 0);
 	fabric_list_free(&out);
-	/* without DCBX TLVs there is no outcome to judge */
+	/* without DCBX TLVs there is no outcome to judge: only the silence
+	 * itself is (no-dcbx) */
 	memset(&l.peer, 0, sizeof(l.peer));
 	assert_false(fabric_peer_oper(&l, &po));
-	out = check(&l, 0);
-	fabric_list_free(&out);
+	want_one(&l, FABRIC_NO_DCBX, "without DCBX");
 }
 
 static void test_app_roce(void **state)
@@ -253,6 +293,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_matching_pair),
+	    cmocka_unit_test(test_silent_peer),
 	    cmocka_unit_test(test_pfc_one_end),
 	    cmocka_unit_test(test_pfc_priorities),
 	    cmocka_unit_test(test_peer_willing),

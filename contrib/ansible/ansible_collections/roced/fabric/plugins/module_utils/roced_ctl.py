@@ -86,3 +86,23 @@ class Ctl:
         return self.must(
             {"cmd": "show", "what": what, "args": list(args or []), "json": True}
         ).get("data")
+
+
+# Where roced is looked for after PATH: Debian's package installs it in
+# /usr/sbin, `make install` in /usr/local/sbin.
+SBIN = ("/usr/sbin", "/usr/local/sbin", "/sbin")
+
+
+def find_roced(path=None, sbin=SBIN):
+    """The roced program: the first on PATH (PATH: the environment's),
+    else in SBIN; None when there is none. PATH comes first, as a shell
+    finds programs: a roced installed elsewhere than /usr/sbin (a build,
+    /usr/local/bin, a venv-like prefix) is the one the operator put
+    there, and must not be shadowed by an older packaged one."""
+    if path is None:
+        path = os.environ.get("PATH", "")
+    for d in [p for p in path.split(os.pathsep) if p] + list(sbin):
+        f = os.path.join(d, "roced")
+        if os.path.isfile(f) and os.access(f, os.X_OK):
+            return f
+    return None

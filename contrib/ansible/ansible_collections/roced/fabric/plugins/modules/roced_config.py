@@ -46,8 +46,13 @@ options:
     type: path
   force:
     description:
-      - Reload even a file without an interface list, which removes
-        roced's policy from every port (C(reload config force)).
+      - Take a configuration that configures no interface, which removes
+        roced's policy from every port it programs. Without it such a
+        configuration fails the task and nothing changes, whether it has
+        no interface list (as roced's own reload refuses) or an empty one,
+        C(interface = ( );), which roced takes from a file as meaning it
+        but which from I(content) or I(src) is most often a template's
+        loop over an empty list.
     type: bool
     default: false
   backup:
@@ -55,7 +60,10 @@ options:
     type: bool
     default: false
   roced_bin:
-    description: The roced program that checks the file (C(roced -n)).
+    description:
+      - The roced program that checks the file (C(roced -n)). By default
+        the first C(roced) on the target's C(PATH), else in C(/usr/sbin),
+        C(/usr/local/sbin) or C(/sbin).
     type: path
   socket:
     description:
@@ -133,6 +141,8 @@ from ansible.module_utils.common.text.converters import to_bytes, to_text
 from ansible_collections.roced.fabric.plugins.module_utils.roced_ctl import (
     Ctl,
     RocedError,
+    SBIN,
+    find_roced,
 )
 
 DEFAULT_DEST = "/etc/roced/roced.conf"
@@ -201,9 +211,12 @@ def main():
             "plugin: call the module as roced.fabric.roced_config"
         )
     data = to_bytes(p["content"], errors="surrogate_or_strict")
-    roced = p["roced_bin"] or module.get_bin_path(
-        "roced", required=True, opt_dirs=["/usr/sbin", "/usr/local/sbin"]
-    )
+    roced = p["roced_bin"] or find_roced()
+    if not roced:
+        module.fail_json(
+            msg="no roced program on PATH (%s) nor in %s: set roced_bin"
+            % (os.environ.get("PATH", ""), ", ".join(SBIN))
+        )
     result = dict(
         changed=False,
         plan_changed=False,
@@ -257,6 +270,23 @@ def main():
             module.fail_json(
                 msg="roced would refuse %s, nothing changed:\n%s" % (dest, text),
                 errors=errors,
+                **result
+            )
+        # An empty interface list is roced's word for "remove the policy
+        # from every port" in a file an operator wrote; pushed from a
+        # template it is as likely an empty loop, so it takes force here
+        # as a file without a list takes it for a reload.
+        running_ports = int(dry.get("ports-running") or 0)
+        if (
+            not p["force"]
+            and running_ports
+            and dry.get("ports-candidate") == 0
+        ):
+            module.fail_json(
+                msg="%s configures no interface: it would remove roced's "
+                "policy from the %d port%s it programs; nothing changed "
+                "(force: true to mean that)"
+                % (dest, running_ports, "" if running_ports == 1 else "s"),
                 **result
             )
         result["plan_changed"] = bool(dry.get("plan-changed"))
