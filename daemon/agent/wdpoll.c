@@ -809,7 +809,8 @@ int wdpoll_clear(struct wdpoll *w, const char *ifname)
 
 int wdpoll_save(struct wdpoll *w)
 {
-	char tmp[sizeof(w->path) + 8], line[512];
+	struct rundir_file rf;
+	char line[512];
 	size_t n = 0;
 	FILE *f;
 
@@ -819,11 +820,11 @@ int wdpoll_save(struct wdpoll *w)
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			n += w->v[i].q[q].state != PFCWD_MONITORED;
 	if (!n) {
-		if (unlink(w->path) < 0 && errno != ENOENT)
-			return -errno;
-		return 0;
+		int rc = rundir_unlink(w->path);
+
+		return rc == -ENOENT ? 0 : rc;
 	}
-	f = rundir_create(w->path, tmp, sizeof(tmp), 0644);
+	f = rundir_create(&rf, w->path, 0644, 0);
 	if (!f)
 		return -errno;
 	fprintf(f, "netns %" PRIu64 "\n", w->netns_cookie);
@@ -834,7 +835,7 @@ int wdpoll_save(struct wdpoll *w)
 			pfcwd_format(&w->v[i].q[q], line, sizeof(line));
 			fprintf(f, "%s %u %s\n", w->v[i].ifname, q, line);
 		}
-	return rundir_commit(f, tmp, w->path);
+	return rundir_commit(&rf);
 }
 
 int wdpoll_load(struct wdpoll *w, double now)
@@ -846,7 +847,7 @@ int wdpoll_load(struct wdpoll *w, double now)
 
 	if (!w->path[0])
 		return 0;
-	f = fopen(w->path, "re");
+	f = rundir_fopen(w->path);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	if (!fgets(line, sizeof(line), f) ||

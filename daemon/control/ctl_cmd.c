@@ -21,6 +21,7 @@
 #include "control/ctl_srv.h"
 #include "kernel/dcb.h"
 #include "os/log.h"
+#include "os/rundir.h"
 #include "show/show.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
@@ -822,19 +823,21 @@ int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
 
 /* --- copy running-config startup-config --- */
 
-static int dctl_copy_file(const char *from, const char *to)
+/* Copy FROM to TO, both in directory DFD. */
+static int dctl_copy_file(int dfd, const char *from, const char *to)
 {
 	char buf[8192];
 	ssize_t n;
 	int in, out, rc = 0;
 
-	in = open(from, O_RDONLY | O_CLOEXEC);
+	in = openat(dfd, from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
 	/* The caller removed TO: a file that appears there since is not
 	 * ours to write through. */
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	           0600);
+	out =
+	    openat(dfd, to,
+	           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0) {
 		rc = -errno;
 		close(in);
@@ -857,63 +860,54 @@ static int dctl_copy_file(const char *from, const char *to)
 int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
                          size_t errlen)
 {
-	char tmp[4096], bak[4096], dir[4096];
-	size_t len = strlen(text), off = 0;
+	struct rundir_file rf;
+	char bak[sizeof(rf.base) + 8];
 	struct stat st;
 	bool exists;
-	int fd, dfd, rc;
+	int dfd, rc;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
-	        sizeof(tmp) ||
-	    (size_t)snprintf(bak, sizeof(bak), "%s.bak", path) >= sizeof(bak)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	exists = stat(path, &st) == 0;
-	/* Same directory: rename() is atomic within one file system. */
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	/* The new file beside the old in the same directory (rename() is
+	 * atomic within one file system), every step relative to that
+	 * directory, reached without following a link (rundir.h). */
+	if (!rundir_create(&rf, path, 0644, 1)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot create a file beside %s: %s",
 		         path, strerror(-rc));
 		return rc;
 	}
-	fchmod(fd, exists ? (st.st_mode & 07777) : 0644);
-	if (exists && fchown(fd, st.st_uid, st.st_gid) < 0)
-		log_debug(LOG_SUB_CTL, "%s: cannot keep the owner", tmp);
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			goto fail;
-		}
-		off += (size_t)n;
+	snprintf(bak, sizeof(bak), "%s.bak", rf.base);
+	exists = fstatat(rf.dfd, rf.base, &st, 0) == 0;
+	if (exists) {
+		fchmod(fileno(rf.f), st.st_mode & 07777);
+		if (fchown(fileno(rf.f), st.st_uid, st.st_gid) < 0)
+			log_debug(LOG_SUB_CTL, "%s: cannot keep the owner",
+			          rf.tmp);
 	}
-	if (fsync(fd) < 0) {
+	fputs(text, rf.f);
+	if (fflush(rf.f) != 0 || fsync(fileno(rf.f)) < 0) {
 		rc = -errno;
 		goto fail;
 	}
-	close(fd);
-	fd = -1;
 	if (exists) {
 		/* The backup is the file as it was: a second name for it,
 		 * or a copy where hard links are not allowed. */
-		if (unlink(bak) < 0 && errno != ENOENT) {
+		if (unlinkat(rf.dfd, bak, 0) < 0 && errno != ENOENT) {
 			rc = -errno;
 			goto fail;
 		}
-		if (link(path, bak) < 0 && (rc = dctl_copy_file(path, bak)) < 0)
+		if (linkat(rf.dfd, rf.base, rf.dfd, bak, 0) < 0 &&
+		    (rc = dctl_copy_file(rf.dfd, rf.base, bak)) < 0)
 			goto fail;
 	}
-	if (rename(tmp, path) < 0) {
-		rc = -errno;
-		goto fail;
+	dfd = openat(rf.dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = rundir_commit(&rf);
+	if (rc) {
+		if (dfd >= 0)
+			close(dfd);
+		snprintf(err, errlen, "cannot write %s: %s", path,
+		         strerror(-rc));
+		return rc;
 	}
-	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
 		close(dfd);
@@ -921,9 +915,9 @@ int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
 	return 0;
 fail:
 	snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
+	fclose(rf.f);
+	unlinkat(rf.dfd, rf.tmp, 0);
+	close(rf.dfd);
 	return rc;
 }
 
