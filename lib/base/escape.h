@@ -16,8 +16,9 @@
 /* Append the N bytes at S to SB. Printable ASCII and well-formed UTF-8
  * characters that are printable pass; every other byte (C0 and C1
  * controls, DEL, NUL, bytes of invalid or overlong UTF-8, surrogates, the
- * line separators and the bidirectional controls that reorder what a
- * terminal shows) becomes "\xNN", as lldpcli shows them. The result is
+ * line separators and Unicode's format characters, among them the
+ * bidirectional controls that reorder what a terminal shows) becomes
+ * "\xNN", as lldpcli shows them. The result is
  * valid UTF-8 without control characters. */
 void escape_add(struct strbuf *sb, const void *s, size_t n, unsigned flags);
 /* The same into DST of CAP bytes (CAP > 0), always NUL-terminated and cut
