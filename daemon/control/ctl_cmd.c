@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_show.h"
 #include "conf/conf.h"
@@ -44,8 +45,9 @@ static struct json_object *dctl_diag_error(const char *what,
 		if (d->file)
 			diag_format(d, i, line, sizeof(line));
 		else
-			snprintf(line, sizeof(line), "%s",
-			         d->v[i].text ? d->v[i].text : "?");
+			escape_buf(line, sizeof(line),
+			           d->v[i].text ? d->v[i].text : "?",
+			           d->v[i].text ? strlen(d->v[i].text) : 1, 0);
 		strbuf_printf(&sb, "%s%% %s", sb.len ? "\n" : "", line);
 	}
 	r = ctl_reply_error("%s", sb.oom ? "% out of memory" : strbuf_str(&sb));
@@ -1010,11 +1012,17 @@ static int dctl_candidate(const char *conf, const char *file, char *out,
 	return 0;
 }
 
+/* Text for rocesh to print (a plan, before and after): its config
+ * strings escaped as the log escapes them, its lines kept. */
 static void dctl_add_str(struct json_object *o, const char *key,
                          const struct strbuf *sb)
 {
-	json_object_object_add(o, key,
-	                       json_object_new_string(sb->s ? sb->s : ""));
+	struct strbuf e;
+
+	strbuf_init(&e);
+	escape_add(&e, sb->s ? sb->s : "", sb->len, ESCAPE_NEWLINE);
+	json_object_object_add(o, key, json_object_new_string(strbuf_str(&e)));
+	strbuf_free(&e);
 }
 
 static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
@@ -1070,9 +1078,10 @@ static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
 		    reply, "writes", json_object_new_int64((int64_t)r.writes));
 		/* rocesh prints it: `systemctl reload` leaves it in the
 		 * journal. */
+		escape_buf(path, sizeof(path), c->file, strlen(c->file), 0);
 		snprintf(text, sizeof(text),
-		         "Reloaded %s (%zu kernel write%s)\n", c->file,
-		         r.writes, r.writes == 1 ? "" : "s");
+		         "Reloaded %s (%zu kernel write%s)\n", path, r.writes,
+		         r.writes == 1 ? "" : "s");
 		json_object_object_add(reply, "text",
 		                       json_object_new_string(text));
 	}

@@ -80,9 +80,13 @@ static void escape_run(const uint8_t *s, size_t n, unsigned flags,
 	size_t i = 0;
 
 	while (i < n) {
-		size_t len = escape_char_len(s + i, n - i);
+		size_t len;
 		char e[4];
 
+		if (s[i] == '\n' && (flags & ESCAPE_NEWLINE))
+			len = 1;
+		else
+			len = escape_char_len(s + i, n - i);
 		if (len && !(s[i] == '\\' && (flags & ESCAPE_BACKSLASH))) {
 			if (!out(arg, (const char *)s + i, len))
 				return;

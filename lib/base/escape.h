@@ -12,6 +12,8 @@
  * doubt which bytes came from the wire (show output). Without it, text
  * that was escaped before passes a second time unchanged (log lines). */
 #define ESCAPE_BACKSLASH 0x1u
+/* Let '\n' pass: text of several lines (a plan, a reply's text). */
+#define ESCAPE_NEWLINE 0x2u
 
 /* Append the N bytes at S to SB. Printable ASCII and well-formed UTF-8
  * characters that are printable pass; every other byte (C0 and C1

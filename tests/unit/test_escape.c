@@ -77,6 +77,18 @@ static void test_escape_utf8(void **state)
 	esc_eq("\xc2\xac", 2, 0, "\xc2\xac");         /* U+00AC */
 }
 
+/* ESCAPE_NEWLINE keeps the lines of a text, and only them. */
+static void test_escape_lines(void **state)
+{
+	char b[64];
+
+	(void)state;
+	escape_buf(b, sizeof(b), "a\nb\r\x1b\n", 6, ESCAPE_NEWLINE);
+	assert_string_equal(b, "a\nb\\x0d\\x1b\n");
+	escape_buf(b, sizeof(b), "a\nb", 3, 0);
+	assert_string_equal(b, "a\\x0ab");
+}
+
 static void test_escape_buf(void **state)
 {
 	char b[8];
@@ -160,6 +172,7 @@ int main(void)
 	    cmocka_unit_test(test_escape_ascii),
 	    cmocka_unit_test(test_escape_utf8),
 	    cmocka_unit_test(test_escape_buf),
+	    cmocka_unit_test(test_escape_lines),
 	    cmocka_unit_test(test_escape_clean),
 	    cmocka_unit_test(test_escape_lldp_names),
 	};
