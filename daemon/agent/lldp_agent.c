@@ -36,8 +36,10 @@ void lldp_agent_init(struct lldp_agent *a, struct frames *f,
 	a->cfg.tx.reinit_ms = 2000;
 	a->cfg.holdtime = 120;
 	a->cfg.dcbxp = true;
-	if (f)
+	if (f) {
 		frames_listen(f, FRAME_LLDP, lldp_agent_rx, a);
+		frames_listen_long(f, FRAME_LLDP, lldp_agent_rx_long);
+	}
 }
 
 static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
@@ -379,6 +381,22 @@ static struct lldp_nbr *lldp_nbr_slot(struct lldp_port *p,
 		return free_slot;
 	lldp_nbr_drop(p, oldest);
 	return oldest;
+}
+
+void lldp_agent_rx_long(void *arg, const char *ifname, size_t len, double now)
+{
+	struct lldp_port *p = lldp_agent_find(arg, ifname);
+
+	(void)now;
+	if (!p || !p->running)
+		return;
+	p->c.frames_in++;
+	p->c.malformed++;
+	p->c.discarded++;
+	log_debug(LOG_SUB_DCBX,
+	          "%s: malformed LLDPDU: a frame of %zu bytes, over the "
+	          "%d-byte receive buffer",
+	          ifname, len, FRAME_MAX);
 }
 
 void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,

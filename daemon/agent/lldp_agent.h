@@ -169,6 +169,9 @@ void lldp_agent_set_mtu(struct lldp_agent *a, const char *ifname, uint32_t mtu,
  * (show lldp traffic). */
 void lldp_agent_refused(struct lldp_agent *a, const char *ifname);
 
+/* A frame of LEN bytes, longer than the receive buffer, came in on
+ * IFNAME (frames_listen_long): malformed, its end unread. */
+void lldp_agent_rx_long(void *arg, const char *ifname, size_t len, double now);
 /* The frame_rx_fn for FRAME_LLDP (ARG is the agent). */
 void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
                    size_t len, double now);

@@ -26,7 +26,7 @@ struct fake {
 	uint8_t sent[NCAP][FRAME_MAX];
 	size_t sent_len[NCAP];
 	size_t nsent;
-	uint8_t rx[NCAP][FRAME_MAX];
+	uint8_t rx[NCAP][2 * FRAME_MAX];
 	size_t rx_len[NCAP];
 	size_t nrx, rxpos;
 };
@@ -55,9 +55,11 @@ static ssize_t fake_recv(void *impl, int fd, uint8_t *buf, size_t len,
 		k->rxpos = k->nrx = 0;
 		return -EAGAIN;
 	}
+	/* As recvmsg() with MSG_TRUNC: the bytes that fit, and the whole
+	 * length. */
 	n = k->rx_len[k->rxpos] < len ? k->rx_len[k->rxpos] : len;
-	memcpy(buf, k->rx[k->rxpos++], n);
-	return (ssize_t)n;
+	memcpy(buf, k->rx[k->rxpos], n);
+	return (ssize_t)k->rx_len[k->rxpos++];
 }
 
 static int fake_send(void *impl, int fd, int ifindex, const uint8_t *buf,
@@ -359,6 +361,67 @@ static void test_rx(void **state)
 	side_free(&other);
 }
 
+/* A TLV of type 127 (organizationally specific, an OUI roced does not
+ * know) of LEN bytes in all at W. Returns LEN. */
+static size_t put_org_tlv(uint8_t *w, size_t len)
+{
+	size_t v = len - 2;
+
+	w[0] = (uint8_t)(127 << 1 | v >> 8);
+	w[1] = (uint8_t)(v & 0xff);
+	w[2] = 0x00, w[3] = 0x12, w[4] = 0x34, w[5] = 0x09;
+	memset(w + 6, 0x5a, v - 4);
+	return len;
+}
+
+/* An LLDPDU longer than the receive buffer: the switch's frame with
+ * unknown TLVs before its End so that the buffer ends on a TLV boundary,
+ * and more after it. Cut to the buffer it would decode as a whole
+ * LLDPDU (the End TLV is optional); it is malformed, and no neighbour. */
+static void test_rx_long(void **state)
+{
+	struct side sw, host;
+	const struct lldp_port *hp;
+	size_t len, off;
+	unsigned count = 0;
+	uint8_t *w;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	tick(&sw, 0);
+	assert_int_equal(sw.k.nsent, 1);
+	len = sw.k.sent_len[0] - 2; /* without its End TLV */
+	w = host.k.rx[0];
+	memcpy(w, sw.k.sent[0], len);
+	off = len;
+	while (FRAME_MAX - off > 300)
+		off += put_org_tlv(w + off, 300);
+	off += put_org_tlv(w + off, FRAME_MAX - off);
+	assert_int_equal(off, FRAME_MAX);
+	off += put_org_tlv(w + off, 200);
+	w[off++] = 0, w[off++] = 0; /* End */
+	host.k.rx_len[0] = off;
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 10);
+	assert_int_equal(hp->c.frames_in, 1);
+	assert_int_equal(hp->c.malformed, 1);
+	assert_int_equal(hp->c.discarded, 1);
+	assert_null(lldp_port_peer(hp, &count));
+	assert_int_equal(count, 0);
+	assert_int_equal(frames_find(&host.f, "eth0")->c.rx_long, 1);
+	/* the same frame whole within the buffer is taken */
+	host.k.rx_len[0] = sw.k.sent_len[0];
+	memcpy(host.k.rx[0], sw.k.sent[0], sw.k.sent_len[0]);
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 20);
+	assert_non_null(lldp_port_peer(hp, &count));
+	assert_int_equal(hp->c.malformed, 1);
+	side_free(&sw);
+	side_free(&host);
+}
+
 /* The last frame SIDE sent, decoded into PDU. */
 static void last_sent(const struct side *s, struct lldp_pdu *pdu)
 {
@@ -607,6 +670,7 @@ int main(void)
 	    cmocka_unit_test(test_advertise_adopted),
 	    cmocka_unit_test(test_peer_kept),
 	    cmocka_unit_test(test_shutdown),
+	    cmocka_unit_test(test_rx_long),
 	    cmocka_unit_test(test_no_dcbxp),
 	    cmocka_unit_test(test_cee_peer),
 	};
