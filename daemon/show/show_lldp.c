@@ -257,6 +257,10 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 		total.nbr_added += lp->c.nbr_added;
 		total.nbr_deleted += lp->c.nbr_deleted;
 		total.tx_errors += lp->c.tx_errors;
+		total.dcbx_ignored += lp->c.dcbx_ignored;
+		total.multi_peers += lp->c.multi_peers;
+		total.peer_changes += lp->c.peer_changes;
+		total.dcbx_refused += lp->c.dcbx_refused;
 	}
 	json_object_object_add(o, "total", show_lldp_counters(&total, drops));
 	json_object_object_add(o, "interfaces", a);
@@ -764,7 +768,12 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              "Total unrecognized TLVs: %lld\n"
 	              "Total neighbors added: %lld\n"
 	              "Total neighbors deleted: %lld\n"
-	              "Total frames dropped at the socket: %lld\n",
+	              "Total frames dropped at the socket: %lld\n"
+	              "Total transmit errors: %lld\n"
+	              "Total DCBX TLVs ignored (not the DCBX peer): %lld\n"
+	              "Total multiple DCBX peers: %lld\n"
+	              "Total DCBX peer changes: %lld\n"
+	              "Total DCBX PFC refused (not realisable): %lld\n",
 	              (long long)show_lldp_int(c, "frames-out"),
 	              (long long)show_lldp_int(c, "ageouts"),
 	              (long long)show_lldp_int(c, "frames-in"),
@@ -773,7 +782,12 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              (long long)show_lldp_int(c, "unknown-tlvs"),
 	              (long long)show_lldp_int(c, "neighbors-added"),
 	              (long long)show_lldp_int(c, "neighbors-deleted"),
-	              (long long)show_lldp_int(c, "socket-drops"));
+	              (long long)show_lldp_int(c, "socket-drops"),
+	              (long long)show_lldp_int(c, "tx-errors"),
+	              (long long)show_lldp_int(c, "dcbx-ignored"),
+	              (long long)show_lldp_int(c, "multiple-peers"),
+	              (long long)show_lldp_int(c, "dcbx-peer-changes"),
+	              (long long)show_lldp_int(c, "dcbx-refused"));
 }
 
 static void show_text_traffic(struct json_object *data, struct strbuf *out)

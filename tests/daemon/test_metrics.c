@@ -463,6 +463,34 @@ static void test_metrics_counters(void **state)
 	json_object_put(d);
 	strbuf_free(&text);
 
+	/* show lldp traffic: the same counters, in the total too, and in
+	 * the text */
+	q.kind = CTL_SHOW_LLDP_TRAFFIC;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.dcbx-ignored")), 8);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.multiple-peers")), 2);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.dcbx-peer-changes")), 11);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.dcbx-refused")), 12);
+	assert_int_equal(json_object_get_int64(ctlt_jget(d, "total.tx-errors")),
+	                 5);
+	assert_non_null(strstr(t, "Total frames received in error: 3\n"));
+	assert_non_null(strstr(t, "Total transmit errors: 5\n"));
+	assert_non_null(
+	    strstr(t, "Total DCBX TLVs ignored (not the DCBX peer): 8\n"));
+	assert_non_null(strstr(t, "Total multiple DCBX peers: 2\n"));
+	assert_non_null(strstr(t, "Total DCBX peer changes: 11\n"));
+	assert_non_null(strstr(t, "Total DCBX PFC refused (not realisable): "
+	                          "12\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+	q.kind = CTL_SHOW_METRICS;
+
 	/* no packet socket on the port: no sample, not a 0 */
 	f->st[0].frames = false;
 	strbuf_init(&text);
