@@ -63,6 +63,12 @@ struct lldp_nbr {
 	 * a peer that speaks only legacy CEE (or CIN), what that says in
 	 * IEEE values (lldp_cee_to_dcbx; DCBX.cee set). */
 	struct dcbx_tlvs dcbx;
+	/* Its MSAP came from another source address (OTHER_MAC, last at
+	 * OTHER_MS): a spoof, or the peer's NIC replaced. Those frames are
+	 * ignored while this entry lives (refreshed by its own address, or
+	 * aged out one TTL after its last frame): logged once. */
+	bool other;
+	uint8_t other_mac[6];
 };
 
 /* 802.1AB's statistics, and what roced counts beside them. */
@@ -77,6 +83,9 @@ struct lldp_counters {
 	/* Times the daemon refused PFC the outcome enabled on priorities
 	 * the port cannot hold ("adopted: not realisable"). */
 	uint64_t dcbx_refused;
+	/* LLDPDUs ignored because a known neighbour's MSAP (chassis and
+	 * port ID) came from another source address than its own. */
+	uint64_t msap_conflicts;
 };
 
 struct lldp_port {

@@ -214,6 +214,7 @@ static struct json_object *show_lldp_counters(const struct lldp_counters *c,
 	show_add_int(o, "multiple-peers", (int64_t)c->multi_peers);
 	show_add_int(o, "dcbx-peer-changes", (int64_t)c->peer_changes);
 	show_add_int(o, "dcbx-refused", (int64_t)c->dcbx_refused);
+	show_add_int(o, "msap-conflicts", (int64_t)c->msap_conflicts);
 	/* Frames of the port the kernel dropped at roced's packet socket
 	 * (LLDP, PFC and pause alike: one socket) before roced read them. */
 	show_add_int(o, "socket-drops", (int64_t)drops);
@@ -261,6 +262,7 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 		total.multi_peers += lp->c.multi_peers;
 		total.peer_changes += lp->c.peer_changes;
 		total.dcbx_refused += lp->c.dcbx_refused;
+		total.msap_conflicts += lp->c.msap_conflicts;
 	}
 	json_object_object_add(o, "total", show_lldp_counters(&total, drops));
 	json_object_object_add(o, "interfaces", a);
@@ -773,7 +775,9 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              "Total DCBX TLVs ignored (not the DCBX peer): %lld\n"
 	              "Total multiple DCBX peers: %lld\n"
 	              "Total DCBX peer changes: %lld\n"
-	              "Total DCBX PFC refused (not realisable): %lld\n",
+	              "Total DCBX PFC refused (not realisable): %lld\n"
+	              "Total frames of a neighbour from another address: "
+	              "%lld\n",
 	              (long long)show_lldp_int(c, "frames-out"),
 	              (long long)show_lldp_int(c, "ageouts"),
 	              (long long)show_lldp_int(c, "frames-in"),
@@ -787,7 +791,8 @@ static void show_text_counters(struct json_object *c, struct strbuf *out)
 	              (long long)show_lldp_int(c, "dcbx-ignored"),
 	              (long long)show_lldp_int(c, "multiple-peers"),
 	              (long long)show_lldp_int(c, "dcbx-peer-changes"),
-	              (long long)show_lldp_int(c, "dcbx-refused"));
+	              (long long)show_lldp_int(c, "dcbx-refused"),
+	              (long long)show_lldp_int(c, "msap-conflicts"));
 }
 
 static void show_text_traffic(struct json_object *data, struct strbuf *out)

@@ -464,6 +464,7 @@ enum sm_lldp_arg {
 	SM_DCBX_MULTI_PEERS,
 	SM_DCBX_PEER_CHANGES,
 	SM_DCBX_REFUSED,
+	SM_LLDP_MSAP_CONFLICTS,
 };
 
 /* DCBX agreed on a feature: both ends run the same values. */
@@ -542,6 +543,9 @@ static void sm_dcbx(const struct lldp_port *lp, const char *port,
 		break;
 	case SM_DCBX_REFUSED:
 		sm_int(out, (int64_t)lp->c.dcbx_refused, "port", port, NULL);
+		break;
+	case SM_LLDP_MSAP_CONFLICTS:
+		sm_int(out, (int64_t)lp->c.msap_conflicts, "port", port, NULL);
 		break;
 	}
 }
@@ -776,6 +780,10 @@ static const struct show_metric show_metrics[] = {
      "Times roced refused PFC the DCBX outcome enabled on priorities the "
      "port cannot hold",
      sm_lldp, SM_DCBX_REFUSED},
+    {"roced_lldp_msap_conflicts_total", PROM_COUNTER,
+     "LLDP frames ignored because a known neighbour's chassis and port ID "
+     "came from another source address (a spoof, or a replaced NIC)",
+     sm_lldp, SM_LLDP_MSAP_CONFLICTS},
     {"roced_socket_drops_total", PROM_COUNTER,
      "Frames the kernel dropped at roced's packet socket on the port "
      "(LLDP, PFC and link pause) before roced read them",

@@ -422,6 +422,86 @@ static void test_rx_long(void **state)
 	side_free(&host);
 }
 
+/* SIDE's last frame as another station would forge it: from source
+ * address SRC, with PFC ENABLE and TTL, into TO's receive queue. */
+static void forge(const struct side *from, struct side *to, const uint8_t *src,
+                  uint8_t enable, uint16_t ttl)
+{
+	static struct lldp_pdu pdu;
+	char err[128];
+	uint8_t *w = to->k.rx[to->k.nrx];
+	int n;
+
+	assert_int_equal(lldp_decode(from->k.sent[from->k.nsent - 1] + 14,
+	                             from->k.sent_len[from->k.nsent - 1] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	pdu.dcbx.pfc.enable = enable;
+	pdu.ttl = ttl;
+	memcpy(w, from->k.sent[from->k.nsent - 1], 14);
+	memcpy(w + 6, src, 6);
+	n = lldp_encode(&pdu, w + 14, sizeof(to->k.rx[0]) - 14);
+	assert_true(n > 0);
+	to->k.rx_len[to->k.nrx++] = 14 + (size_t)n;
+}
+
+/* Another station sends the DCBX peer's chassis and port ID from its
+ * own source address, with PFC off: ignored (counted, the peer's PFC
+ * kept), a shutdown LLDPDU of it too; once the peer has been silent for
+ * its TTL and aged out, the new address is heard (a replaced NIC). */
+static void test_msap_spoof(void **state)
+{
+	static const uint8_t mac_evil[6] = {0x02, 0, 0, 0, 0, 0x66};
+	struct side sw, host;
+	const struct lldp_port *hp;
+	const struct lldp_nbr *peer;
+	unsigned count = 0;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	tick(&sw, 0);
+	memcpy(host.k.rx[0], sw.k.sent[0], sw.k.sent_len[0]);
+	host.k.rx_len[0] = sw.k.sent_len[0];
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 10);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+
+	forge(&sw, &host, mac_evil, 0x00, 120);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 20);
+	peer = lldp_port_peer(hp, &count);
+	assert_int_equal(count, 1);
+	assert_memory_equal(peer->mac, mac_sw, 6);
+	assert_int_equal(peer->dcbx.pfc.enable, 0x08);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_true(hp->oper.pfc_agreed);
+	assert_int_equal(hp->c.msap_conflicts, 1);
+	/* its shutdown LLDPDU does not drop the peer either */
+	forge(&sw, &host, mac_evil, 0x00, 0);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 30);
+	assert_non_null(lldp_port_peer(hp, &count));
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_int_equal(hp->c.msap_conflicts, 2);
+	assert_int_equal(hp->c.nbr_deleted, 0);
+
+	/* The peer itself goes on being heard. */
+	forge(&sw, &host, mac_sw, 0x08, 120);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 1000);
+	assert_int_equal(hp->c.msap_conflicts, 2);
+	/* Silent for its TTL: aged out; the new address is then taken. */
+	tick(&host, 1000 + 120000);
+	assert_null(lldp_port_peer(hp, &count));
+	forge(&sw, &host, mac_evil, 0x10, 120);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 122000);
+	peer = lldp_port_peer(hp, &count);
+	assert_non_null(peer);
+	assert_memory_equal(peer->mac, mac_evil, 6);
+	assert_int_equal(hp->oper.pfc.enable, 0x10);
+	side_free(&sw);
+	side_free(&host);
+}
+
 /* The last frame SIDE sent, decoded into PDU. */
 static void last_sent(const struct side *s, struct lldp_pdu *pdu)
 {
@@ -671,6 +751,7 @@ int main(void)
 	    cmocka_unit_test(test_peer_kept),
 	    cmocka_unit_test(test_shutdown),
 	    cmocka_unit_test(test_rx_long),
+	    cmocka_unit_test(test_msap_spoof),
 	    cmocka_unit_test(test_no_dcbxp),
 	    cmocka_unit_test(test_cee_peer),
 	};

@@ -430,7 +430,8 @@ static void test_metrics_counters(void **state)
 	                              .dcbx_ignored = 8,
 	                              .multi_peers = 2,
 	                              .peer_changes = 11,
-	                              .dcbx_refused = 12};
+	                              .dcbx_refused = 12,
+	                              .msap_conflicts = 13};
 	a.v = &lp;
 	a.n = 1;
 	f->in.lldp = &a;
@@ -460,6 +461,8 @@ static void test_metrics_counters(void **state)
 	    strstr(t, "roced_dcbx_peer_changes_total{port=\"swp1\"} 11\n"));
 	assert_non_null(
 	    strstr(t, "roced_dcbx_refused_total{port=\"swp1\"} 12\n"));
+	assert_non_null(
+	    strstr(t, "roced_lldp_msap_conflicts_total{port=\"swp1\"} 13\n"));
 	json_object_put(d);
 	strbuf_free(&text);
 
@@ -487,6 +490,10 @@ static void test_metrics_counters(void **state)
 	assert_non_null(strstr(t, "Total DCBX peer changes: 11\n"));
 	assert_non_null(strstr(t, "Total DCBX PFC refused (not realisable): "
 	                          "12\n"));
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.msap-conflicts")), 13);
+	assert_non_null(strstr(t, "Total frames of a neighbour from another "
+	                          "address: 13\n"));
 	json_object_put(d);
 	strbuf_free(&text);
 	q.kind = CTL_SHOW_METRICS;
