@@ -91,6 +91,15 @@ static int client_recv(struct client *c, char **out)
 	 * closes the connection, so that a late reply cannot be taken for
 	 * the next one). */
 	len = recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC);
+	if (len < 0 && errno == ECONNRESET) {
+		/* roced answered and closed before it read the request (a
+		 * client over its limit): the reset is told first, the
+		 * answer waits behind it. */
+		len =
+		    recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+		if (len < 0)
+			errno = ECONNRESET;
+	}
 	if (len < 0) {
 		int err = errno;
 
@@ -141,6 +150,18 @@ static int client_send(struct client *c, const char *s, size_t len)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/* Whether a datagram waits on C's connection. */
+static bool client_pending(const struct client *c)
+{
+	char probe;
+	ssize_t n = recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+
+	/* a reset is told before what waits behind it */
+	if (n < 0 && errno == ECONNRESET)
+		n = recv(c->fd, &probe, 1, MSG_PEEK | MSG_TRUNC | MSG_DONTWAIT);
+	return n > 0;
+}
+
 /* REQ sent on C's connection, or on a new one when the daemon went away
  * since the last request. */
 static int client_send_request(struct client *c, const struct ctl_request *req)
@@ -161,6 +182,15 @@ static int client_send_request(struct client *c, const struct ctl_request *req)
 	if (rc < 0)
 		goto out;
 	rc = client_send(c, sb.s, sb.len);
+	if ((rc == -EPIPE || rc == -ECONNRESET || rc == -ENOTCONN) &&
+	    client_pending(c)) {
+		/* roced answered before it hung up, unasked: a client over
+		 * its limit is told so at once and closed. That answer is
+		 * the reply (client_call reads it); sending again would only
+		 * be refused again, unheard. */
+		rc = 0;
+		goto out;
+	}
 	if (rc == -EPIPE || rc == -ECONNRESET || rc == -ENOTCONN) {
 		/* The daemon went away since the last request (a restart):
 		 * nothing of this request reached it, so sending it again

@@ -19,6 +19,7 @@
 
 #include "cmd/cmd_render.h"
 #include "ctl/ctl.h"
+#include "base/escape.h"
 #include "base/strbuf.h"
 
 int rocesh_init(struct rocesh *r, const char *sockpath)
@@ -146,13 +147,23 @@ static int rocesh_reply_error(struct rocesh *r, struct json_object *reply,
 		err.pos = rocesh_map_pos(line, canon,
 		                         (size_t)json_object_get_int64(pos));
 		rocesh_print_error(r, line, col, &err);
-	} else if (r->interactive) {
-		/* The whole reply, not ERR's copy: a reload's list of
-		 * FILE:LINE errors is longer than one message. */
-		fprintf(r->err, "%s\n", msg ? msg : err.message);
 	} else {
-		fprintf(r->err, "%s:%u: %s\n", r->src, r->lineno,
-		        msg ? msg : err.message);
+		/* The whole reply, not ERR's copy: a reload's list of
+		 * FILE:LINE errors is longer than one message. It quotes
+		 * config strings, and goes to a terminal or the journal
+		 * (systemctl reload): escaped as roced's log is, lines
+		 * kept. */
+		struct strbuf m;
+		const char *t = msg ? msg : err.message;
+
+		strbuf_init(&m);
+		escape_add(&m, t, strlen(t), ESCAPE_NEWLINE);
+		if (r->interactive)
+			fprintf(r->err, "%s\n", strbuf_str(&m));
+		else
+			fprintf(r->err, "%s:%u: %s\n", r->src, r->lineno,
+			        strbuf_str(&m));
+		strbuf_free(&m);
 	}
 	r->nerrors++;
 	return -1;

@@ -58,6 +58,12 @@ void frames_listen(struct frames *f, enum frame_kind kind, frame_rx_fn fn,
 	f->rx_arg[kind] = arg;
 }
 
+void frames_listen_long(struct frames *f, enum frame_kind kind,
+                        frame_trunc_fn fn)
+{
+	f->trunc[kind] = fn;
+}
+
 struct frame_port *frames_find(struct frames *f, const char *ifname)
 {
 	for (size_t i = 0; i < f->n; i++)
@@ -203,6 +209,15 @@ static bool frames_batch(struct frames *f, int fd, double now_ms)
 			continue;
 		}
 		kind = frames_kind(buf, (size_t)n);
+		if ((size_t)n > sizeof(buf)) {
+			/* Its end is lost: a decoder would take what came
+			 * as the whole (an LLDPDU's End TLV is optional). */
+			p->c.rx_long++;
+			if (kind >= 0 && f->trunc[kind])
+				f->trunc[kind](f->rx_arg[kind], ifname,
+				               (size_t)n, now_ms);
+			continue;
+		}
 		if (kind < 0 && p->wake) {
 			kind = FRAME_DATA;
 			p->c.rx_wake++;

@@ -45,13 +45,20 @@ enum frame_kind {
 typedef void (*frame_rx_fn)(void *arg, const char *ifname, const uint8_t *buf,
                             size_t len, double now_ms);
 
+/* A frame of kind KIND received on IFNAME was LEN bytes, longer than the
+ * receive buffer (FRAME_MAX): never handed over cut, only told. */
+typedef void (*frame_trunc_fn)(void *arg, const char *ifname, size_t len,
+                               double now_ms);
+
 /* How frames reach the wire. The real one is frame_ops_packet. */
 struct frame_ops {
 	/* A socket for IFINDEX that receives what the filter lets through,
 	 * non-blocking; returns an fd the loop polls, or -errno. */
 	int (*open)(void *impl, int ifindex);
 	void (*close)(void *impl, int fd);
-	/* One frame, or -EAGAIN when none is waiting, or -errno. AT_MS
+	/* One frame, its whole length (above LEN when it did not fit:
+	 * the bytes past LEN are lost), or -EAGAIN when none is waiting,
+	 * or -errno. AT_MS
 	 * comes in as the time of the read; the op may set it to when the
 	 * frame arrived (CLOCK_MONOTONIC ms): a loaded host reads frames
 	 * late, and a pause counts from its reception. */
@@ -86,6 +93,7 @@ extern const struct frame_ops frame_ops_packet;
 struct frame_counters {
 	uint64_t rx, tx;
 	uint64_t rx_short; /* shorter than an Ethernet header */
+	uint64_t rx_long;  /* longer than FRAME_MAX: not handed over */
 	uint64_t rx_other; /* let through by the filter, yet no receiver */
 	uint64_t rx_wake;  /* frames that came in while the wake was armed */
 	uint64_t tx_errors;
@@ -115,6 +123,7 @@ struct frames {
 	size_t n;
 	frame_rx_fn rx[FRAME_NKINDS];
 	void *rx_arg[FRAME_NKINDS];
+	frame_trunc_fn trunc[FRAME_NKINDS];
 };
 
 /* OPS with IMPL; sockets are added to EPFD (EPOLLIN, data.fd = the fd). */
@@ -124,6 +133,11 @@ void frames_free(struct frames *f);
 /* Who hears frames of KIND. */
 void frames_listen(struct frames *f, enum frame_kind kind, frame_rx_fn fn,
                    void *arg);
+/* Who hears of frames of KIND too long for the buffer (with the same
+ * ARG as frames_listen's); without one they are only counted
+ * (rx_long). */
+void frames_listen_long(struct frames *f, enum frame_kind kind,
+                        frame_trunc_fn fn);
 /* Start (or keep) raw-frame I/O on IFNAME; a new IFINDEX or MAC (a port
  * that went and came back) reopens. Returns 0 or -errno. */
 int frames_attach(struct frames *f, const char *ifname, int ifindex,

@@ -168,7 +168,9 @@ static ssize_t packet_recv(void *impl, int fd, uint8_t *buf, size_t len,
 	ssize_t n;
 
 	(void)impl;
-	n = recvmsg(fd, &mh, 0);
+	/* MSG_TRUNC: the frame's real length, so that one longer than the
+	 * buffer is known as such. */
+	n = recvmsg(fd, &mh, MSG_TRUNC);
 	if (n < 0)
 		return -errno;
 	packet_stamp(&mh, at_ms);

@@ -36,8 +36,10 @@ void lldp_agent_init(struct lldp_agent *a, struct frames *f,
 	a->cfg.tx.reinit_ms = 2000;
 	a->cfg.holdtime = 120;
 	a->cfg.dcbxp = true;
-	if (f)
+	if (f) {
 		frames_listen(f, FRAME_LLDP, lldp_agent_rx, a);
+		frames_listen_long(f, FRAME_LLDP, lldp_agent_rx_long);
+	}
 }
 
 static void lldp_agent_negotiate(struct lldp_agent *a, struct lldp_port *p,
@@ -381,6 +383,54 @@ static struct lldp_nbr *lldp_nbr_slot(struct lldp_port *p,
 	return oldest;
 }
 
+/* Frames of B's MSAP from SRC, another address than B's own: ignored
+ * while B lives (one TTL after its own address last spoke), so that a
+ * station copying the DCBX peer's chassis and port ID cannot take its
+ * place (or turn PFC off) at once; logged once per address. Returns
+ * whether the frame is to be ignored. */
+static bool lldp_nbr_conflict(struct lldp_port *p, struct lldp_nbr *b,
+                              const uint8_t *src, double now)
+{
+	char chassis[160], port[160];
+
+	if (!memcmp(b->mac, src, 6))
+		return false;
+	p->c.msap_conflicts++;
+	p->c.discarded++;
+	if (b->other && !memcmp(b->other_mac, src, 6))
+		return true;
+	b->other = true;
+	memcpy(b->other_mac, src, 6);
+	lldp_id_format(&b->pdu.chassis, false, chassis, sizeof(chassis));
+	lldp_id_format(&b->pdu.port, true, port, sizeof(port));
+	log_warnx("%s: LLDP: neighbour %s port %s%s speaks from "
+	          "%02x:%02x:%02x:%02x:%02x:%02x, not its "
+	          "%02x:%02x:%02x:%02x:%02x:%02x: ignored until the "
+	          "neighbour ages out (%.0f s), a spoof or a replaced NIC",
+	          p->ifname, chassis, port,
+	          lldp_port_peer(p, NULL) == b ? " (the DCBX peer)" : "",
+	          src[0], src[1], src[2], src[3], src[4], src[5], b->mac[0],
+	          b->mac[1], b->mac[2], b->mac[3], b->mac[4], b->mac[5],
+	          b->expires_ms > now ? (b->expires_ms - now) / 1000.0 : 0.0);
+	return true;
+}
+
+void lldp_agent_rx_long(void *arg, const char *ifname, size_t len, double now)
+{
+	struct lldp_port *p = lldp_agent_find(arg, ifname);
+
+	(void)now;
+	if (!p || !p->running)
+		return;
+	p->c.frames_in++;
+	p->c.malformed++;
+	p->c.discarded++;
+	log_debug(LOG_SUB_DCBX,
+	          "%s: malformed LLDPDU: a frame of %zu bytes, over the "
+	          "%d-byte receive buffer",
+	          ifname, len, FRAME_MAX);
+}
+
 void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
                    size_t len, double now)
 {
@@ -415,13 +465,16 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 		/* A shutdown LLDPDU: forget the sender at once. */
 		for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)
 			if (p->nbr[i].used &&
-			    lldp_msap_eq(&p->nbr[i].pdu, &pdu))
+			    lldp_msap_eq(&p->nbr[i].pdu, &pdu) &&
+			    !lldp_nbr_conflict(p, &p->nbr[i], buf + 6, now))
 				lldp_nbr_drop(p, &p->nbr[i]);
 		lldp_agent_pick(p, now);
 		lldp_agent_negotiate(a, p, now);
 		return;
 	}
 	b = lldp_nbr_slot(p, &pdu, &fresh);
+	if (!fresh && lldp_nbr_conflict(p, b, buf + 6, now))
+		return;
 	if (fresh) {
 		memset(b, 0, sizeof(*b));
 		b->used = true;

@@ -63,6 +63,12 @@ struct lldp_nbr {
 	 * a peer that speaks only legacy CEE (or CIN), what that says in
 	 * IEEE values (lldp_cee_to_dcbx; DCBX.cee set). */
 	struct dcbx_tlvs dcbx;
+	/* Its MSAP came from another source address (OTHER_MAC, last at
+	 * OTHER_MS): a spoof, or the peer's NIC replaced. Those frames are
+	 * ignored while this entry lives (refreshed by its own address, or
+	 * aged out one TTL after its last frame): logged once. */
+	bool other;
+	uint8_t other_mac[6];
 };
 
 /* 802.1AB's statistics, and what roced counts beside them. */
@@ -77,6 +83,9 @@ struct lldp_counters {
 	/* Times the daemon refused PFC the outcome enabled on priorities
 	 * the port cannot hold ("adopted: not realisable"). */
 	uint64_t dcbx_refused;
+	/* LLDPDUs ignored because a known neighbour's MSAP (chassis and
+	 * port ID) came from another source address than its own. */
+	uint64_t msap_conflicts;
 };
 
 struct lldp_port {
@@ -169,6 +178,9 @@ void lldp_agent_set_mtu(struct lldp_agent *a, const char *ifname, uint32_t mtu,
  * (show lldp traffic). */
 void lldp_agent_refused(struct lldp_agent *a, const char *ifname);
 
+/* A frame of LEN bytes, longer than the receive buffer, came in on
+ * IFNAME (frames_listen_long): malformed, its end unread. */
+void lldp_agent_rx_long(void *arg, const char *ifname, size_t len, double now);
 /* The frame_rx_fn for FRAME_LLDP (ARG is the agent). */
 void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
                    size_t len, double now);

@@ -121,6 +121,15 @@ static uint8_t wdpoll_queues(const struct ports_port *pe,
 	return queues;
 }
 
+/* Does E hold a queue the state file records (not simply monitored)? */
+static bool wdpoll_recorded(const struct wdpoll_port *e)
+{
+	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+		if (e->q[q].state != PFCWD_MONITORED)
+			return true;
+	return false;
+}
+
 /* Hardware counters are kept for the watched hardware ports only. */
 static bool wdpoll_hw_keep(void *arg, const char *ifname)
 {
@@ -132,13 +141,22 @@ static bool wdpoll_hw_keep(void *arg, const char *ifname)
 void wdpoll_sync(struct wdpoll *w, double now)
 {
 	uint32_t poll = 0;
-	bool any = false;
+	bool any = false, dropped = false;
 
 	/* Ports the registry no longer holds (no longer configured):
-	 * forgotten. */
-	for (size_t i = w->n; i-- > 0;)
-		if (!w->ports || !ports_find(w->ports, w->v[i].ifname))
-			w->v[i] = w->v[--w->n];
+	 * forgotten, and their records with them, so that the port added
+	 * back later (or a restarted roced) does not find an old storm. */
+	for (size_t i = w->n; i-- > 0;) {
+		if (w->ports && ports_find(w->ports, w->v[i].ifname))
+			continue;
+		if (wdpoll_recorded(&w->v[i])) {
+			log_info("%s: PFC watchdog: the port is no longer "
+			         "configured, its storm state is dropped",
+			         w->v[i].ifname);
+			dropped = true;
+		}
+		w->v[i] = w->v[--w->n];
+	}
 	for (size_t i = 0; w->ports && i < w->ports->n; i++) {
 		const struct ports_port *pe = &w->ports->v[i];
 		const struct plan_port *pp = &pe->plan;
@@ -159,9 +177,12 @@ void wdpoll_sync(struct wdpoll *w, double now)
 		/* A queue the watchdog shut, or restored on probation, stays
 		 * watched with its priorities: a storm takes an adopted
 		 * priority's PFC off a hardware port (pfc_en), and forgetting
-		 * the queue then would restore it at once. */
+		 * the queue then would restore it at once. Only a queue
+		 * this run watched with priorities, though: a record loaded
+		 * at start has none, and is held to the plan (a queue the
+		 * plan does not make no-drop is not in storm). */
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-			if ((e->queues & (1u << q)) &&
+			if ((e->queues & (1u << q)) && e->prios[q] &&
 			    e->q[q].state != PFCWD_MONITORED &&
 			    !(queues & (1u << q))) {
 				queues |= (uint8_t)(1u << q);
@@ -174,9 +195,14 @@ void wdpoll_sync(struct wdpoll *w, double now)
 		e->internal = pp->wd.internal;
 		e->hw = !pp->dcb.software;
 		e->watched = pp->watchdog && queues;
+		/* A queue the applied plan does not watch (the watchdog off,
+		 * the queue lossy now, or a record loaded at start that the
+		 * plan does not hold) is not in storm: its record goes. */
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-			if (!e->watched || !(queues & (1u << q)))
+			if (!e->watched || !(queues & (1u << q))) {
+				dropped |= e->q[q].state != PFCWD_MONITORED;
 				pfcwd_init(&e->q[q]);
+			}
 		e->queues = e->watched ? queues : 0;
 		if (e->watched && e->cfg.poll_ms &&
 		    (!poll || e->cfg.poll_ms < poll))
@@ -185,6 +211,8 @@ void wdpoll_sync(struct wdpoll *w, double now)
 		wdpoll_push(w, e);
 	}
 	w->poll_ms = poll ? poll : POLICY_PFCWD_POLL_MS;
+	if (dropped && wdpoll_save(w) < 0)
+		log_warn("%s", w->path);
 	if (w->hw)
 		hwcnt_sweep(w->hw, wdpoll_hw_keep, w);
 	if (!any)
@@ -781,7 +809,8 @@ int wdpoll_clear(struct wdpoll *w, const char *ifname)
 
 int wdpoll_save(struct wdpoll *w)
 {
-	char tmp[sizeof(w->path) + 8], line[512];
+	struct rundir_file rf;
+	char line[512];
 	size_t n = 0;
 	FILE *f;
 
@@ -791,11 +820,11 @@ int wdpoll_save(struct wdpoll *w)
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			n += w->v[i].q[q].state != PFCWD_MONITORED;
 	if (!n) {
-		if (unlink(w->path) < 0 && errno != ENOENT)
-			return -errno;
-		return 0;
+		int rc = rundir_unlink(w->path);
+
+		return rc == -ENOENT ? 0 : rc;
 	}
-	f = rundir_create(w->path, tmp, sizeof(tmp), 0644);
+	f = rundir_create(&rf, w->path, 0644, 0);
 	if (!f)
 		return -errno;
 	fprintf(f, "netns %" PRIu64 "\n", w->netns_cookie);
@@ -806,7 +835,7 @@ int wdpoll_save(struct wdpoll *w)
 			pfcwd_format(&w->v[i].q[q], line, sizeof(line));
 			fprintf(f, "%s %u %s\n", w->v[i].ifname, q, line);
 		}
-	return rundir_commit(f, tmp, w->path);
+	return rundir_commit(&rf);
 }
 
 int wdpoll_load(struct wdpoll *w, double now)
@@ -818,7 +847,7 @@ int wdpoll_load(struct wdpoll *w, double now)
 
 	if (!w->path[0])
 		return 0;
-	f = fopen(w->path, "re");
+	f = rundir_fopen(w->path);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	if (!fgets(line, sizeof(line), f) ||

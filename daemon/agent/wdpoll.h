@@ -30,7 +30,10 @@
  * The state of queues that are not simply monitored (shut, or restored
  * and on probation) is kept in the state directory (ctl_state_path
  * ".pfcwd") and loaded at start: a restarted roced neither forgets an
- * ongoing storm nor keeps a recovered queue shut (pfcwd_parse()).
+ * ongoing storm nor keeps a recovered queue shut (pfcwd_parse()). The
+ * file follows the watchdog's memory: a port no longer configured, or a
+ * queue its applied plan does not watch (a record loaded at start
+ * included), is dropped from it at the sync that forgets it.
  */
 #ifndef ROCED_WDPOLL_H
 #define ROCED_WDPOLL_H

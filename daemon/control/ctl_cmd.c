@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "cmd/cmd.h"
 #include "cmd/cmd_show.h"
 #include "conf/conf.h"
@@ -23,6 +24,7 @@
 #include "control/ctl_srv.h"
 #include "kernel/dcb.h"
 #include "os/log.h"
+#include "os/rundir.h"
 #include "show/show.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
@@ -45,8 +47,9 @@ static struct json_object *dctl_diag_error(const char *what,
 		if (d->file)
 			diag_format(d, i, line, sizeof(line));
 		else
-			snprintf(line, sizeof(line), "%s",
-			         d->v[i].text ? d->v[i].text : "?");
+			escape_buf(line, sizeof(line),
+			           d->v[i].text ? d->v[i].text : "?",
+			           d->v[i].text ? strlen(d->v[i].text) : 1, 0);
 		strbuf_printf(&sb, "%s%% %s", sb.len ? "\n" : "", line);
 	}
 	r = ctl_reply_error("%s", sb.oom ? "% out of memory" : strbuf_str(&sb));
@@ -876,19 +879,21 @@ int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
 
 /* --- copy running-config startup-config --- */
 
-static int dctl_copy_file(const char *from, const char *to)
+/* Copy FROM to TO, both in directory DFD. */
+static int dctl_copy_file(int dfd, const char *from, const char *to)
 {
 	char buf[8192];
 	ssize_t n;
 	int in, out, rc = 0;
 
-	in = open(from, O_RDONLY | O_CLOEXEC);
+	in = openat(dfd, from, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
 	/* The caller removed TO: a file that appears there since is not
 	 * ours to write through. */
-	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	           0600);
+	out =
+	    openat(dfd, to,
+	           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (out < 0) {
 		rc = -errno;
 		close(in);
@@ -911,63 +916,54 @@ static int dctl_copy_file(const char *from, const char *to)
 int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
                          size_t errlen)
 {
-	char tmp[4096], bak[4096], dir[4096];
-	size_t len = strlen(text), off = 0;
+	struct rundir_file rf;
+	char bak[sizeof(rf.base) + 8];
 	struct stat st;
 	bool exists;
-	int fd, dfd, rc;
+	int dfd, rc;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >=
-	        sizeof(tmp) ||
-	    (size_t)snprintf(bak, sizeof(bak), "%s.bak", path) >= sizeof(bak)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	exists = stat(path, &st) == 0;
-	/* Same directory: rename() is atomic within one file system. */
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	/* The new file beside the old in the same directory (rename() is
+	 * atomic within one file system), every step relative to that
+	 * directory, reached without following a link (rundir.h). */
+	if (!rundir_create(&rf, path, 0644, 1)) {
 		rc = -errno;
 		snprintf(err, errlen, "cannot create a file beside %s: %s",
 		         path, strerror(-rc));
 		return rc;
 	}
-	fchmod(fd, exists ? (st.st_mode & 07777) : 0644);
-	if (exists && fchown(fd, st.st_uid, st.st_gid) < 0)
-		log_debug(LOG_SUB_CTL, "%s: cannot keep the owner", tmp);
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : -EIO;
-			goto fail;
-		}
-		off += (size_t)n;
+	snprintf(bak, sizeof(bak), "%s.bak", rf.base);
+	exists = fstatat(rf.dfd, rf.base, &st, 0) == 0;
+	if (exists) {
+		fchmod(fileno(rf.f), st.st_mode & 07777);
+		if (fchown(fileno(rf.f), st.st_uid, st.st_gid) < 0)
+			log_debug(LOG_SUB_CTL, "%s: cannot keep the owner",
+			          rf.tmp);
 	}
-	if (fsync(fd) < 0) {
+	fputs(text, rf.f);
+	if (fflush(rf.f) != 0 || fsync(fileno(rf.f)) < 0) {
 		rc = -errno;
 		goto fail;
 	}
-	close(fd);
-	fd = -1;
 	if (exists) {
 		/* The backup is the file as it was: a second name for it,
 		 * or a copy where hard links are not allowed. */
-		if (unlink(bak) < 0 && errno != ENOENT) {
+		if (unlinkat(rf.dfd, bak, 0) < 0 && errno != ENOENT) {
 			rc = -errno;
 			goto fail;
 		}
-		if (link(path, bak) < 0 && (rc = dctl_copy_file(path, bak)) < 0)
+		if (linkat(rf.dfd, rf.base, rf.dfd, bak, 0) < 0 &&
+		    (rc = dctl_copy_file(rf.dfd, rf.base, bak)) < 0)
 			goto fail;
 	}
-	if (rename(tmp, path) < 0) {
-		rc = -errno;
-		goto fail;
+	dfd = openat(rf.dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = rundir_commit(&rf);
+	if (rc) {
+		if (dfd >= 0)
+			close(dfd);
+		snprintf(err, errlen, "cannot write %s: %s", path,
+		         strerror(-rc));
+		return rc;
 	}
-	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
 		close(dfd);
@@ -975,9 +971,9 @@ int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
 	return 0;
 fail:
 	snprintf(err, errlen, "cannot write %s: %s", path, strerror(-rc));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
+	fclose(rf.f);
+	unlinkat(rf.dfd, rf.tmp, 0);
+	close(rf.dfd);
 	return rc;
 }
 
@@ -1070,11 +1066,17 @@ static int dctl_candidate(const char *conf, const char *file, char *out,
 	return 0;
 }
 
+/* Text for rocesh to print (a plan, before and after): its config
+ * strings escaped as the log escapes them, its lines kept. */
 static void dctl_add_str(struct json_object *o, const char *key,
                          const struct strbuf *sb)
 {
-	json_object_object_add(o, key,
-	                       json_object_new_string(sb->s ? sb->s : ""));
+	struct strbuf e;
+
+	strbuf_init(&e);
+	escape_add(&e, sb->s ? sb->s : "", sb->len, ESCAPE_NEWLINE);
+	json_object_object_add(o, key, json_object_new_string(strbuf_str(&e)));
+	strbuf_free(&e);
 }
 
 static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
@@ -1136,9 +1138,10 @@ static struct json_object *dctl_reload(struct ctl_cmd_ctx *c,
 		    reply, "writes", json_object_new_int64((int64_t)r.writes));
 		/* rocesh prints it: `systemctl reload` leaves it in the
 		 * journal. */
+		escape_buf(path, sizeof(path), c->file, strlen(c->file), 0);
 		snprintf(text, sizeof(text),
-		         "Reloaded %s (%zu kernel write%s)\n", c->file,
-		         r.writes, r.writes == 1 ? "" : "s");
+		         "Reloaded %s (%zu kernel write%s)\n", path, r.writes,
+		         r.writes == 1 ? "" : "s");
 		json_object_object_add(reply, "text",
 		                       json_object_new_string(text));
 	}

@@ -484,12 +484,14 @@ static void ctl_srv_refuse(struct ctl_srv *s, int fd, uint64_t now)
 	r->last_ms = now;
 }
 
-/* A refused client's request arrived (or it hung up): answer and close. */
+/* A refused client's request arrived, it hung up, or its grace is over:
+ * answer (unless it hung up) and close. A client that had not asked yet
+ * finds the answer waiting when it does (rocesh reads it). */
 static void ctl_srv_refused(struct ctl_srv *s, struct ctl_client *r)
 {
 	char b[1];
 
-	if (recv(r->fd, b, sizeof(b), MSG_TRUNC | MSG_DONTWAIT) > 0)
+	if (recv(r->fd, b, sizeof(b), MSG_TRUNC | MSG_DONTWAIT) != 0)
 		ctl_srv_send(r->fd, ctl_reply_error("%% too many clients (at "
 		                                    "most %zu)",
 		                                    s->max_clients));

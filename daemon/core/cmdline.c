@@ -6,11 +6,13 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "conf/conf.h"
 #include "core/daemon.h"
 #include "core/import.h"
@@ -299,17 +301,21 @@ static int cmdline_release(const struct cmdline *cl)
 
 static int cmdline_run(const struct cmdline *cl)
 {
+	char fname[4 * PATH_MAX];
 	struct policy p;
 	struct diag d;
 	struct plan pl;
 	int rc = 1, lockfd = -1;
 
+	/* The file's name as the messages quote it: escaped, as
+	 * diag_format() escapes the rest. */
+	escape_buf(fname, sizeof(fname), cl->file, strlen(cl->file), 0);
 	diag_init(&d, cl->file);
 	if (conf_load_file(cl->file, &p, &d) < 0) {
 		diag_sort(&d);
 		cmdline_print_diag(&d, NULL);
 		fprintf(stderr, "roced: %zu error%s in %s\n", d.nerrors,
-		        d.nerrors == 1 ? "" : "s", cl->file);
+		        d.nerrors == 1 ? "" : "s", fname);
 		diag_free(&d);
 		return 1;
 	}
@@ -323,7 +329,7 @@ static int cmdline_run(const struct cmdline *cl)
 		        "port, and a roced that programs ports refuses to "
 		        "reload it unless forced (an empty `interface = ( );` "
 		        "says it is meant)\n",
-		        cl->file);
+		        fname);
 
 	if (cl->job == CMDLINE_JOB_CHECK && !strcmp(cl->caps, "probe") &&
 	    geteuid() != 0 && !cmdline_can_probe()) {

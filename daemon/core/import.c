@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "conf/conf.h"
 #include "conf/conf_cumulus.h"
@@ -18,7 +19,8 @@
 /* traffic.conf files are a few kilobytes; anything past this is not one. */
 #define IMPORT_MAX_BYTES (1024 * 1024)
 
-static char *import_read(const char *file)
+/* FILE's text; NAME is how messages quote it. */
+static char *import_read(const char *file, const char *name)
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "r") : stdin;
 	struct strbuf sb;
@@ -26,7 +28,7 @@ static char *import_read(const char *file)
 	size_t n;
 
 	if (!f) {
-		fprintf(stderr, "roced: %s: %s\n", file, strerror(errno));
+		fprintf(stderr, "roced: %s: %s\n", name, strerror(errno));
 		return NULL;
 	}
 	strbuf_init(&sb);
@@ -36,7 +38,7 @@ static char *import_read(const char *file)
 		strbuf_add(&sb, buf, n);
 	if (ferror(f) || sb.oom || sb.len > IMPORT_MAX_BYTES ||
 	    memchr(sb.s, '\0', sb.len)) {
-		fprintf(stderr, "roced: %s: %s\n", file,
+		fprintf(stderr, "roced: %s: %s\n", name,
 		        ferror(f) ? strerror(errno)
 		        : sb.len > IMPORT_MAX_BYTES
 		            ? "larger than 1 MiB: not a "
@@ -66,7 +68,7 @@ static void import_print(const struct diag *d)
 
 int import_run(const char *format, const char *file)
 {
-	const char *name = strcmp(file, "-") ? file : "standard input";
+	char name[4 * 4096];
 	struct diag d, check;
 	struct strbuf out;
 	struct policy p;
@@ -80,7 +82,12 @@ int import_run(const char *format, const char *file)
 		        format);
 		return 2;
 	}
-	text = import_read(file);
+	/* quoted escaped, as diag_format() quotes the rest */
+	if (strcmp(file, "-"))
+		escape_buf(name, sizeof(name), file, strlen(file), 0);
+	else
+		snprintf(name, sizeof(name), "standard input");
+	text = import_read(file, name);
 	if (!text)
 		return 1;
 	diag_init(&d, name);

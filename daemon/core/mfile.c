@@ -10,6 +10,7 @@
 
 #include "base/strbuf.h"
 #include "os/log.h"
+#include "os/rundir.h"
 
 void mfile_init(struct mfile *m)
 {
@@ -18,8 +19,11 @@ void mfile_init(struct mfile *m)
 
 static void mfile_remove(struct mfile *m)
 {
-	if (m->written && unlink(m->path) < 0 && errno != ENOENT)
-		log_warn("metrics: cannot remove %s", m->path);
+	int rc = m->written ? rundir_unlink(m->path) : 0;
+
+	if (rc < 0 && rc != -ENOENT)
+		log_warnx("metrics: cannot remove %s: %s", m->path,
+		          strerror(-rc));
 	m->written = false;
 }
 
@@ -51,48 +55,28 @@ int mfile_wait(const struct mfile *m, double now)
 
 int mfile_write(const char *path, const char *text, char *err, size_t errlen)
 {
-	char tmp[POLICY_METRICS_PATH_MAX + 16];
-	const char *base = strrchr(path, '/');
-	size_t len = strlen(text), off = 0;
-	int fd, rc = 0;
+	struct rundir_file rf;
+	int rc;
 
-	/* Hidden and without ".prom": node_exporter never reads it. */
-	base = base ? base + 1 : path;
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%.*s.%s.XXXXXX",
-	                     (int)(base - path), path, base) >= sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
+	/* Hidden and without ".prom": node_exporter never reads it. The
+	 * directory is often another user's (node_exporter's), so nothing
+	 * on the way is followed: rundir.h. */
+	if (!rundir_create(&rf, path, 0644, 1)) {
 		rc = -errno;
-		snprintf(err, errlen, "cannot create a file beside %s: %s",
-		         path, strerror(-rc));
+		snprintf(err, errlen, "cannot create a file beside %s: %s%s",
+		         path, strerror(-rc),
+		         rc == -ELOOP ? " (a directory on its path is a "
+		                        "symbolic link: roced follows none)"
+		                      : "");
 		return rc;
 	}
 	/* node_exporter runs as another user: the file is world-readable,
 	 * as the metrics are (anyone may `show metrics`). */
-	if (fchmod(fd, 0644) < 0)
-		rc = -errno;
-	while (!rc && off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			rc = n < 0 ? -errno : -EIO;
-		else
-			off += (size_t)n;
-	}
-	if (close(fd) < 0 && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc) {
+	fputs(text, rf.f);
+	rc = rundir_commit(&rf);
+	if (rc)
 		snprintf(err, errlen, "cannot write %s: %s", path,
 		         strerror(-rc));
-		unlink(tmp);
-	}
 	return rc;
 }
 

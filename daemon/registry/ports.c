@@ -504,7 +504,7 @@ static int ports_mtu_line(const char *line, char *ifname, uint32_t *mtu)
 
 int ports_mtu_load(struct ports *r, const char *path)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = rundir_fopen(path);
 	char line[128];
 	int n = 0, rc = 0;
 
@@ -543,7 +543,7 @@ int ports_mtu_load(struct ports *r, const char *path)
 
 int ports_mtu_save(struct ports *r, const char *path)
 {
-	char tmp[PATH_MAX];
+	struct rundir_file rf;
 	size_t n = 0;
 	FILE *f;
 	int rc = 0;
@@ -551,19 +551,20 @@ int ports_mtu_save(struct ports *r, const char *path)
 	for (size_t i = 0; i < r->n; i++)
 		n += r->v[i].mtu_orig != 0;
 	if (!n) {
-		if (unlink(path) < 0 && errno != ENOENT)
-			return -errno;
+		rc = rundir_unlink(path);
+		if (rc < 0 && rc != -ENOENT)
+			return rc;
 		r->mtu_dirty = false;
 		return 0;
 	}
-	f = rundir_create(path, tmp, sizeof(tmp), 0644);
+	f = rundir_create(&rf, path, 0644, 0);
 	if (!f)
 		return -errno;
 	fprintf(f, "netns %llu\n", (unsigned long long)r->netns_cookie);
 	for (size_t i = 0; i < r->n; i++)
 		if (r->v[i].mtu_orig)
 			fprintf(f, "%s %u\n", r->v[i].ifname, r->v[i].mtu_orig);
-	rc = rundir_commit(f, tmp, path);
+	rc = rundir_commit(&rf);
 	if (rc)
 		return rc;
 	r->mtu_dirty = false;

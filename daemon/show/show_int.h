@@ -20,6 +20,13 @@ void show_add_str(struct json_object *o, const char *key, const char *s);
  * (show_lldp.c). */
 void show_lldp_text(struct json_object *o, const char *key, const char *s,
                     uint8_t len);
+/* The text of show lldp neighbors, traffic, interface and dcbx, from
+ * the JSON show_lldp.c built (show_lldp_text.c). */
+void show_lldp_text_neighbors(struct json_object *data, bool detail,
+                              struct strbuf *out);
+void show_lldp_text_traffic(struct json_object *data, struct strbuf *out);
+void show_lldp_text_lldp_if(struct json_object *data, struct strbuf *out);
+void show_lldp_text_dcbx(struct json_object *data, struct strbuf *out);
 void show_add_int(struct json_object *o, const char *key, int64_t v);
 void show_add_bool(struct json_object *o, const char *key, bool v);
 /* One `class type queuing` block of a queuing policy, as in the policy

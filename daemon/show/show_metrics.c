@@ -543,6 +543,15 @@ enum sm_lldp_arg {
 	SM_LLDP_DISCARDED,
 	SM_LLDP_AGEOUTS,
 	SM_LLDP_NEIGHBORS,
+	SM_LLDP_MALFORMED,
+	SM_LLDP_UNKNOWN_TLVS,
+	SM_LLDP_TX_ERRORS,
+	SM_LLDP_NBR_CHANGES,
+	SM_DCBX_IGNORED,
+	SM_DCBX_MULTI_PEERS,
+	SM_DCBX_PEER_CHANGES,
+	SM_DCBX_REFUSED,
+	SM_LLDP_MSAP_CONFLICTS,
 };
 
 /* DCBX agreed on a feature: both ends run the same values. */
@@ -601,6 +610,52 @@ static void sm_dcbx(const struct lldp_port *lp, const char *port,
 	case SM_LLDP_NEIGHBORS:
 		sm_int(out, count, "port", port, NULL);
 		break;
+	case SM_LLDP_MALFORMED:
+		sm_int(out, (int64_t)lp->c.malformed, "port", port, NULL);
+		break;
+	case SM_LLDP_UNKNOWN_TLVS:
+		sm_int(out, (int64_t)lp->c.unknown_tlvs, "port", port, NULL);
+		break;
+	case SM_LLDP_TX_ERRORS:
+		sm_int(out, (int64_t)lp->c.tx_errors, "port", port, NULL);
+		break;
+	case SM_LLDP_NBR_CHANGES:
+		sm_int(out, (int64_t)lp->c.nbr_added, "port", port, "change",
+		       "added", NULL);
+		sm_int(out, (int64_t)lp->c.nbr_deleted, "port", port, "change",
+		       "deleted", NULL);
+		break;
+	case SM_DCBX_IGNORED:
+		sm_int(out, (int64_t)lp->c.dcbx_ignored, "port", port, NULL);
+		break;
+	case SM_DCBX_MULTI_PEERS:
+		sm_int(out, (int64_t)lp->c.multi_peers, "port", port, NULL);
+		break;
+	case SM_DCBX_PEER_CHANGES:
+		sm_int(out, (int64_t)lp->c.peer_changes, "port", port, NULL);
+		break;
+	case SM_DCBX_REFUSED:
+		sm_int(out, (int64_t)lp->c.dcbx_refused, "port", port, NULL);
+		break;
+	case SM_LLDP_MSAP_CONFLICTS:
+		sm_int(out, (int64_t)lp->c.msap_conflicts, "port", port, NULL);
+		break;
+	}
+}
+
+/* Frames the kernel dropped at roced's packet socket on the port (LLDP,
+ * PFC and link pause share it) before roced read them: show lldp
+ * traffic's and show interface priority-flow-control detail's
+ * socket-drops. Ports without such a socket have no sample. */
+static void sm_socket(const struct show_input *in, unsigned arg,
+                      struct json_object *out)
+{
+	(void)arg;
+	SM_EACH_PORT(in, i)
+	{
+		if (in->state[i].frames)
+			sm_int(out, (int64_t)in->state[i].rx_dropped, "port",
+			       in->plans[i]->ifname, NULL);
 	}
 }
 
@@ -811,6 +866,39 @@ static const struct show_metric show_metrics[] = {
      "LLDP neighbours whose information aged out", sm_lldp, SM_LLDP_AGEOUTS},
     {"roced_lldp_neighbors", PROM_GAUGE, "LLDP neighbours on the port now",
      sm_lldp, SM_LLDP_NEIGHBORS},
+    {"roced_lldp_frames_malformed_total", PROM_COUNTER,
+     "LLDP frames received malformed (over the receive buffer among them)",
+     sm_lldp, SM_LLDP_MALFORMED},
+    {"roced_lldp_unknown_tlvs_total", PROM_COUNTER,
+     "TLVs of received LLDP frames roced does not know", sm_lldp,
+     SM_LLDP_UNKNOWN_TLVS},
+    {"roced_lldp_transmit_errors_total", PROM_COUNTER,
+     "LLDP frames roced could not send", sm_lldp, SM_LLDP_TX_ERRORS},
+    {"roced_lldp_neighbor_changes_total", PROM_COUNTER,
+     "LLDP neighbours added and deleted (change: added, deleted)", sm_lldp,
+     SM_LLDP_NBR_CHANGES},
+    {"roced_dcbx_ignored_frames_total", PROM_COUNTER,
+     "LLDP frames of a neighbour other than the DCBX peer, ignored for "
+     "DCBX",
+     sm_lldp, SM_DCBX_IGNORED},
+    {"roced_dcbx_multiple_peers_total", PROM_COUNTER,
+     "Times the port entered the multiple peers state", sm_lldp,
+     SM_DCBX_MULTI_PEERS},
+    {"roced_dcbx_peer_changes_total", PROM_COUNTER,
+     "Times the DCBX peer sent other DCBX values than before", sm_lldp,
+     SM_DCBX_PEER_CHANGES},
+    {"roced_dcbx_refused_total", PROM_COUNTER,
+     "Times roced refused PFC the DCBX outcome enabled on priorities the "
+     "port cannot hold",
+     sm_lldp, SM_DCBX_REFUSED},
+    {"roced_lldp_msap_conflicts_total", PROM_COUNTER,
+     "LLDP frames ignored because a known neighbour's chassis and port ID "
+     "came from another source address (a spoof, or a replaced NIC)",
+     sm_lldp, SM_LLDP_MSAP_CONFLICTS},
+    {"roced_socket_drops_total", PROM_COUNTER,
+     "Frames the kernel dropped at roced's packet socket on the port "
+     "(LLDP, PFC and link pause) before roced read them",
+     sm_socket, 0},
     {"roced_fabric_mismatch", PROM_GAUGE,
      "1 when show roce fabric finds the link's ends disagree in this way "
      "(kind: pfc-one-end, pfc-priorities, app-roce, mtu, no-dcbx, "

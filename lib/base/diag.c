@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
+#include "base/strbuf.h"
+
 void diag_init(struct diag *d, const char *file)
 {
 	memset(d, 0, sizeof(*d));
@@ -96,14 +99,33 @@ int diag_format(const struct diag *d, size_t i, char *buf, size_t len)
 {
 	const struct diag_msg *m = &d->v[i];
 	const char *text = m->text ? m->text : diag_oom_text;
+	struct strbuf raw, out;
+	int n;
 
+	strbuf_init(&raw);
 	if (d->file && m->line)
-		return snprintf(buf, len, "%s:%u: %s: %s", d->file, m->line,
-		                diag_sev_name(m->sev), text);
-	if (d->file)
-		return snprintf(buf, len, "%s: %s: %s", d->file,
-		                diag_sev_name(m->sev), text);
-	return snprintf(buf, len, "%s: %s", diag_sev_name(m->sev), text);
+		strbuf_printf(&raw, "%s:%u: %s: %s", d->file, m->line,
+		              diag_sev_name(m->sev), text);
+	else if (d->file)
+		strbuf_printf(&raw, "%s: %s: %s", d->file,
+		              diag_sev_name(m->sev), text);
+	else
+		strbuf_printf(&raw, "%s: %s", diag_sev_name(m->sev), text);
+	/* The message quotes config strings, file names and peers' bytes:
+	 * escaped as the daemon's log escapes them, so that no terminal,
+	 * journal or client reads a control byte from it. */
+	strbuf_init(&out);
+	escape_add(&out, strbuf_str(&raw), raw.len, 0);
+	if (raw.oom || out.oom) {
+		n = snprintf(buf, len, "%s", diag_oom_text);
+	} else {
+		n = (int)out.len;
+		if (len)
+			snprintf(buf, len, "%s", strbuf_str(&out));
+	}
+	strbuf_free(&raw);
+	strbuf_free(&out);
+	return n;
 }
 
 void diag_sort(struct diag *d)

@@ -4,6 +4,35 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Unicode's format characters (general category Cf) and its line and
+ * paragraph separators (Zl, Zp), as of Unicode 15: invisible, and many
+ * act on what a terminal shows (the bidirectional marks, embeddings,
+ * overrides and isolates such as U+061C and U+202E reorder the text
+ * around them; U+2028 breaks a line). Ranges, sorted. */
+static const struct {
+	uint32_t lo, hi;
+} escape_formats[] = {
+    {0x00ad, 0x00ad},   {0x0600, 0x0605},   {0x061c, 0x061c},
+    {0x06dd, 0x06dd},   {0x070f, 0x070f},   {0x0890, 0x0891},
+    {0x08e2, 0x08e2},   {0x180e, 0x180e},   {0x200b, 0x200f},
+    {0x2028, 0x202e},   {0x2060, 0x2064},   {0x2066, 0x206f},
+    {0xfeff, 0xfeff},   {0xfff9, 0xfffb},   {0x110bd, 0x110bd},
+    {0x110cd, 0x110cd}, {0x13430, 0x1343f}, {0x1bca0, 0x1bca3},
+    {0x1d173, 0x1d17a}, {0xe0001, 0xe0001}, {0xe0020, 0xe007f},
+};
+
+static bool escape_format(uint32_t c)
+{
+	for (size_t i = 0; i < sizeof(escape_formats) / sizeof(*escape_formats);
+	     i++) {
+		if (c < escape_formats[i].lo)
+			return false;
+		if (c <= escape_formats[i].hi)
+			return true;
+	}
+	return false;
+}
+
 /* The length of the printable UTF-8 character at P (of N bytes left), or 0
  * when the byte there must be escaped. */
 static size_t escape_char_len(const uint8_t *p, size_t n)
@@ -35,9 +64,8 @@ static size_t escape_char_len(const uint8_t *p, size_t n)
 		return 0; /* a surrogate is not a character */
 	if (c < 0xa0)
 		return 0; /* C1 controls: some terminals act on them */
-	if (c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e) ||
-	    (c >= 0x2066 && c <= 0x2069) || c == 0xfeff)
-		return 0; /* line breaks and bidirectional reordering */
+	if (escape_format(c))
+		return 0;
 	return len;
 }
 
@@ -52,9 +80,13 @@ static void escape_run(const uint8_t *s, size_t n, unsigned flags,
 	size_t i = 0;
 
 	while (i < n) {
-		size_t len = escape_char_len(s + i, n - i);
+		size_t len;
 		char e[4];
 
+		if (s[i] == '\n' && (flags & ESCAPE_NEWLINE))
+			len = 1;
+		else
+			len = escape_char_len(s + i, n - i);
 		if (len && !(s[i] == '\\' && (flags & ESCAPE_BACKSLASH))) {
 			if (!out(arg, (const char *)s + i, len))
 				return;

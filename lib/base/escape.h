@@ -12,12 +12,15 @@
  * doubt which bytes came from the wire (show output). Without it, text
  * that was escaped before passes a second time unchanged (log lines). */
 #define ESCAPE_BACKSLASH 0x1u
+/* Let '\n' pass: text of several lines (a plan, a reply's text). */
+#define ESCAPE_NEWLINE 0x2u
 
 /* Append the N bytes at S to SB. Printable ASCII and well-formed UTF-8
  * characters that are printable pass; every other byte (C0 and C1
  * controls, DEL, NUL, bytes of invalid or overlong UTF-8, surrogates, the
- * line separators and the bidirectional controls that reorder what a
- * terminal shows) becomes "\xNN", as lldpcli shows them. The result is
+ * line separators and Unicode's format characters, among them the
+ * bidirectional controls that reorder what a terminal shows) becomes
+ * "\xNN", as lldpcli shows them. The result is
  * valid UTF-8 without control characters. */
 void escape_add(struct strbuf *sb, const void *s, size_t n, unsigned flags);
 /* The same into DST of CAP bytes (CAP > 0), always NUL-terminated and cut

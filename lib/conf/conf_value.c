@@ -13,6 +13,7 @@
 
 #include "conf/conf.h"
 #include "conf/conf_int.h"
+#include "base/escape.h"
 #include "base/strbuf.h"
 #include "model/setting.h"
 #include "model/units.h"
@@ -190,6 +191,18 @@ int conf_string(struct conf_ctx *c, const config_setting_t *grp,
 		diag_err(c->d, conf_line(s),
 		         "%s '%s' in %s is too long, at most %zu characters",
 		         conf_key_name(key), v, where, len - 1);
+		return -1;
+	}
+	/* A string is data that shows, logs and rocesh print: a control
+	 * byte (a newline in an alias would forge a row of a show's table,
+	 * an escape would act on the terminal), a format character that
+	 * reorders or hides text, or bytes that are not UTF-8 have no place
+	 * in a name or an alias. */
+	if (!escape_is_clean(v, strlen(v), false)) {
+		diag_err(c->d, conf_line(s),
+		         "%s '%s' in %s holds a control or format character "
+		         "or is not UTF-8: expected printable text",
+		         conf_key_name(key), v, where);
 		return -1;
 	}
 	snprintf(dst, len, "%s", v);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/strbuf.h"
 
 /* A run of 3 or more numbered ports is worth a range. */
@@ -160,7 +161,7 @@ int plan_warn_each(const struct plan *pl, const char *file,
                    void (*cb)(const char *line, void *data), void *data)
 {
 	struct pw w = {.pl = pl};
-	struct strbuf sb;
+	struct strbuf sb, esc;
 	size_t total = 0;
 	int rc = 0;
 
@@ -184,10 +185,12 @@ int plan_warn_each(const struct plan *pl, const char *file,
 			pw_add(&w, i, &pl->ports[i].warnings.v[k]);
 
 	strbuf_init(&sb);
-	for (size_t i = 0; i < w.ng && !sb.oom; i++) {
+	strbuf_init(&esc);
+	for (size_t i = 0; i < w.ng && !sb.oom && !esc.oom; i++) {
 		const struct diag_msg *m = w.g[i].msg;
 
 		strbuf_reset(&sb);
+		strbuf_reset(&esc);
 		if (file && m->line)
 			strbuf_printf(&sb, "%s:%u: ", file, m->line);
 		else if (file)
@@ -195,12 +198,15 @@ int plan_warn_each(const struct plan *pl, const char *file,
 		strbuf_printf(&sb, "%s: ", diag_sev_name(m->sev));
 		pw_ports(&w, &w.g[i], &sb);
 		strbuf_printf(&sb, ": %s", m->text ? m->text : "?");
-		if (!sb.oom)
-			cb(strbuf_str(&sb), data);
+		/* escaped as diag_format() escapes a message */
+		escape_add(&esc, strbuf_str(&sb), sb.len, 0);
+		if (!sb.oom && !esc.oom)
+			cb(strbuf_str(&esc), data);
 	}
-	if (sb.oom)
+	if (sb.oom || esc.oom)
 		rc = -ENOMEM;
 	strbuf_free(&sb);
+	strbuf_free(&esc);
 out:
 	free(w.g);
 	free(w.slot);

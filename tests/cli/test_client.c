@@ -26,6 +26,9 @@
 /* A step's reply: text to send, or STEP_CLOSE to drop the connection and
  * accept the next one. */
 #define STEP_CLOSE ((const char *)1)
+/* A step whose EXPECT is this: send the reply unasked, then hang up
+ * (roced's answer to a client over its limit) and end. */
+#define STEP_TOLD ((const char *)1)
 
 struct step {
 	const char *expect; /* the request, exactly; NULL = anything */
@@ -52,6 +55,13 @@ static int server_run(int lfd, const struct step *steps, size_t n)
 			close(fd);
 			fd = accept(lfd, NULL, NULL);
 			continue;
+		}
+		if (steps[i].expect == STEP_TOLD) {
+			if (send(fd, steps[i].reply, strlen(steps[i].reply),
+			         0) < 0)
+				return 14;
+			close(fd);
+			return 0;
 		}
 		len = recv(fd, buf, sizeof(buf) - 1, 0);
 		if (len <= 0)
@@ -230,6 +240,36 @@ static void test_reconnect(void **state)
 	assert_int_equal(server_stop(&s), 0);
 }
 
+/* roced answered unasked and hung up (a client over its connection
+ * limit) before the request went: the answer is the reply, not a
+ * failed send or a reconnect that is refused again unheard. */
+static void test_told_before_asked(void **state)
+{
+	static const struct step steps[] = {
+	    {NULL, "{\"ok\": true}"},
+	    {STEP_TOLD, "{\"ok\": false, \"error\": \"% too many clients "
+	                "(at most 16)\"}"},
+	};
+	struct server s;
+	struct client c;
+	struct ctl_request req = req_show("x");
+	struct json_object *reply;
+
+	(void)state;
+	server_start(&s, steps, 2);
+	assert_int_equal(client_init(&c, s.path), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
+	json_object_put(reply);
+	/* the server says it and hangs up */
+	assert_int_equal(server_stop(&s), 0);
+	assert_int_equal(client_call(&c, &req, &reply), 0);
+	assert_false(client_reply_ok(reply));
+	assert_string_equal(client_reply_str(reply, "error"),
+	                    "% too many clients (at most 16)");
+	json_object_put(reply);
+	client_close(&c);
+}
+
 /* A request with no encoding (a name that does not fit its member) is
  * refused before any connection is tried, in the parser's words. */
 static void test_request_unencodable(void **state)
@@ -301,6 +341,7 @@ int main(void)
 	    cmocka_unit_test(test_not_json),
 	    cmocka_unit_test(test_no_daemon),
 	    cmocka_unit_test(test_reconnect),
+	    cmocka_unit_test(test_told_before_asked),
 	    cmocka_unit_test(test_request_unencodable),
 	    cmocka_unit_test(test_large_reply),
 	    cmocka_unit_test(test_path_too_long),

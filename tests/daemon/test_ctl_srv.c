@@ -172,6 +172,29 @@ static void test_refused_client_told_why(void **state)
 	close(a);
 }
 
+/* A refused client that has not asked within its second of grace is
+ * answered all the same when it is closed: the answer waits for it. */
+static void test_refused_silent_client_told(void **state)
+{
+	struct fixture *f = *state;
+	char buf[256];
+	ssize_t n;
+	int a, b;
+
+	srv_open(f, 1, 60000);
+	a = client(f);
+	run(f, 20);
+	b = client(f);
+	run(f, 2500);
+	n = recv(b, buf, sizeof(buf) - 1, MSG_DONTWAIT);
+	assert_true(n > 0);
+	buf[n] = '\0';
+	assert_non_null(strstr(buf, "too many clients (at most 1)"));
+	assert_true(hung_up(b));
+	close(b);
+	close(a);
+}
+
 static void test_closed_slot_free_at_once(void **state)
 {
 	struct fixture *f = *state;
@@ -197,6 +220,8 @@ int main(void)
 	                                    teardown),
 	    cmocka_unit_test_setup_teardown(test_refused_client_told_why, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(test_refused_silent_client_told,
+	                                    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_closed_slot_free_at_once,
 	                                    setup, teardown),
 	};

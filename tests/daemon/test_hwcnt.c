@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
@@ -561,6 +562,122 @@ static void test_follows_plan(void **state)
 	rig_free(&g);
 }
 
+/* The state file's path in a directory of its own (removed by
+ * rig_state_done). */
+static void rig_state(struct rig *g, char *dir, size_t len)
+{
+	snprintf(dir, len, "/tmp/roced-test-wd.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(g->w.path, sizeof(g->w.path), "%s/roced.pfcwd", dir);
+}
+
+static void rig_state_done(struct rig *g, const char *dir)
+{
+	unlink(g->w.path);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+/* Storm on queue 3 of "lo" until it is shut, and the reconcile. */
+static void rig_storm(struct rig *g)
+{
+	rig_poll(g, false);
+	rig_poll(g, false);
+	for (int i = 0; i < 50 && rig_port(g)->q[3].state != PFCWD_SHUTDOWN;
+	     i++)
+		rig_poll(g, true);
+	assert_int_equal(rig_port(g)->q[3].state, PFCWD_SHUTDOWN);
+	rig_apply(g);
+}
+
+/* A storm's record goes with its port: a port removed from the policy
+ * after a storm leaves nothing in the state file, so the port added back
+ * runs open and a restarted roced does not shut its queue again for a
+ * storm long over. */
+static void test_record_dropped_with_port(void **state)
+{
+	struct rig g, g2;
+	struct policy_iface keep;
+	char dir[64];
+	FILE *f;
+
+	(void)state;
+	rig_init(&g);
+	rig_state(&g, dir, sizeof(dir));
+	rig_apply(&g);
+	rig_storm(&g);
+	f = fopen(g.w.path, "r");
+	assert_non_null(f);
+	fclose(f);
+
+	/* The port leaves the policy (a reload), and its entry the
+	 * registry: the watchdog forgets it, and the file with it. */
+	keep = g.p.ifaces[0];
+	g.p.nifaces = 0;
+	ports_prune(&g.r, &g.p);
+	wdpoll_sync(&g.w, g.now);
+	assert_null(wdpoll_find(&g.w, "lo"));
+	assert_null(fopen(g.w.path, "r"));
+	assert_int_equal(errno, ENOENT);
+
+	/* Back in the policy: open. */
+	g.p.ifaces[0] = keep;
+	g.p.nifaces = 1;
+	rig_apply(&g);
+	assert_int_equal(rig_port(&g)->q[3].state, PFCWD_MONITORED);
+	assert_int_equal(ports_find(&g.r, "lo")->watchdog.wd_shut, 0);
+
+	/* A restart: nothing to load, nothing shut. */
+	rig_init(&g2);
+	snprintf(g2.w.path, sizeof(g2.w.path), "%s", g.w.path);
+	assert_int_equal(wdpoll_load(&g2.w, g2.now), 0);
+	rig_apply(&g2);
+	assert_int_equal(ports_find(&g2.r, "lo")->watchdog.wd_shut, 0);
+	rig_free(&g2);
+	rig_state_done(&g, dir);
+	rig_free(&g);
+}
+
+/* Records loaded at start are held to the plan: one for a port the
+ * policy does not configure and one for a queue the plan does not watch
+ * (queue 5 is lossy in the shipped policy) shut nothing and leave the
+ * file at the first sync; a record of a watched queue stays shut. */
+static void test_record_checked_at_start(void **state)
+{
+	struct rig g;
+	char dir[64], line[256];
+	FILE *f;
+	int n = 0;
+
+	(void)state;
+	rig_init(&g);
+	rig_state(&g, dir, sizeof(dir));
+	f = fopen(g.w.path, "w");
+	assert_non_null(f);
+	fprintf(f, "netns 0\n"
+	           "gone0 3 state=shutdown shut=1 quiet=1 restored=0\n"
+	           "lo 5 state=shutdown shut=1 quiet=1 restored=0\n"
+	           "lo 3 state=shutdown shut=1 quiet=1 restored=0\n");
+	fclose(f);
+	assert_int_equal(wdpoll_load(&g.w, g.now), 3);
+	ports_prune(&g.r, &g.p);
+	rig_apply(&g);
+	assert_null(wdpoll_find(&g.w, "gone0"));
+	assert_int_equal(rig_port(&g)->q[5].state, PFCWD_MONITORED);
+	assert_int_equal(rig_port(&g)->q[3].state, PFCWD_SHUTDOWN);
+	assert_int_equal(ports_find(&g.r, "lo")->watchdog.wd_shut, 1u << 3);
+	f = fopen(g.w.path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		assert_null(strstr(line, "gone0"));
+		assert_null(strstr(line, "lo 5 "));
+		n += !strncmp(line, "lo 3 ", 5);
+	}
+	fclose(f);
+	assert_int_equal(n, 1);
+	rig_state_done(&g, dir);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -572,6 +689,8 @@ int main(void)
 	    cmocka_unit_test(test_no_storm),
 	    cmocka_unit_test(test_adopted),
 	    cmocka_unit_test(test_follows_plan),
+	    cmocka_unit_test(test_record_dropped_with_port),
+	    cmocka_unit_test(test_record_checked_at_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,7 +26,7 @@ struct fake {
 	uint8_t sent[NCAP][FRAME_MAX];
 	size_t sent_len[NCAP];
 	size_t nsent;
-	uint8_t rx[NCAP][FRAME_MAX];
+	uint8_t rx[NCAP][2 * FRAME_MAX];
 	size_t rx_len[NCAP];
 	size_t nrx, rxpos;
 };
@@ -55,9 +55,11 @@ static ssize_t fake_recv(void *impl, int fd, uint8_t *buf, size_t len,
 		k->rxpos = k->nrx = 0;
 		return -EAGAIN;
 	}
+	/* As recvmsg() with MSG_TRUNC: the bytes that fit, and the whole
+	 * length. */
 	n = k->rx_len[k->rxpos] < len ? k->rx_len[k->rxpos] : len;
-	memcpy(buf, k->rx[k->rxpos++], n);
-	return (ssize_t)n;
+	memcpy(buf, k->rx[k->rxpos], n);
+	return (ssize_t)k->rx_len[k->rxpos++];
 }
 
 static int fake_send(void *impl, int fd, int ifindex, const uint8_t *buf,
@@ -359,6 +361,147 @@ static void test_rx(void **state)
 	side_free(&other);
 }
 
+/* A TLV of type 127 (organizationally specific, an OUI roced does not
+ * know) of LEN bytes in all at W. Returns LEN. */
+static size_t put_org_tlv(uint8_t *w, size_t len)
+{
+	size_t v = len - 2;
+
+	w[0] = (uint8_t)(127 << 1 | v >> 8);
+	w[1] = (uint8_t)(v & 0xff);
+	w[2] = 0x00, w[3] = 0x12, w[4] = 0x34, w[5] = 0x09;
+	memset(w + 6, 0x5a, v - 4);
+	return len;
+}
+
+/* An LLDPDU longer than the receive buffer: the switch's frame with
+ * unknown TLVs before its End so that the buffer ends on a TLV boundary,
+ * and more after it. Cut to the buffer it would decode as a whole
+ * LLDPDU (the End TLV is optional); it is malformed, and no neighbour. */
+static void test_rx_long(void **state)
+{
+	struct side sw, host;
+	const struct lldp_port *hp;
+	size_t len, off;
+	unsigned count = 0;
+	uint8_t *w;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	tick(&sw, 0);
+	assert_int_equal(sw.k.nsent, 1);
+	len = sw.k.sent_len[0] - 2; /* without its End TLV */
+	w = host.k.rx[0];
+	memcpy(w, sw.k.sent[0], len);
+	off = len;
+	while (FRAME_MAX - off > 300)
+		off += put_org_tlv(w + off, 300);
+	off += put_org_tlv(w + off, FRAME_MAX - off);
+	assert_int_equal(off, FRAME_MAX);
+	off += put_org_tlv(w + off, 200);
+	w[off++] = 0, w[off++] = 0; /* End */
+	host.k.rx_len[0] = off;
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 10);
+	assert_int_equal(hp->c.frames_in, 1);
+	assert_int_equal(hp->c.malformed, 1);
+	assert_int_equal(hp->c.discarded, 1);
+	assert_null(lldp_port_peer(hp, &count));
+	assert_int_equal(count, 0);
+	assert_int_equal(frames_find(&host.f, "eth0")->c.rx_long, 1);
+	/* the same frame whole within the buffer is taken */
+	host.k.rx_len[0] = sw.k.sent_len[0];
+	memcpy(host.k.rx[0], sw.k.sent[0], sw.k.sent_len[0]);
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 20);
+	assert_non_null(lldp_port_peer(hp, &count));
+	assert_int_equal(hp->c.malformed, 1);
+	side_free(&sw);
+	side_free(&host);
+}
+
+/* SIDE's last frame as another station would forge it: from source
+ * address SRC, with PFC ENABLE and TTL, into TO's receive queue. */
+static void forge(const struct side *from, struct side *to, const uint8_t *src,
+                  uint8_t enable, uint16_t ttl)
+{
+	static struct lldp_pdu pdu;
+	char err[128];
+	uint8_t *w = to->k.rx[to->k.nrx];
+	int n;
+
+	assert_int_equal(lldp_decode(from->k.sent[from->k.nsent - 1] + 14,
+	                             from->k.sent_len[from->k.nsent - 1] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	pdu.dcbx.pfc.enable = enable;
+	pdu.ttl = ttl;
+	memcpy(w, from->k.sent[from->k.nsent - 1], 14);
+	memcpy(w + 6, src, 6);
+	n = lldp_encode(&pdu, w + 14, sizeof(to->k.rx[0]) - 14);
+	assert_true(n > 0);
+	to->k.rx_len[to->k.nrx++] = 14 + (size_t)n;
+}
+
+/* Another station sends the DCBX peer's chassis and port ID from its
+ * own source address, with PFC off: ignored (counted, the peer's PFC
+ * kept), a shutdown LLDPDU of it too; once the peer has been silent for
+ * its TTL and aged out, the new address is heard (a replaced NIC). */
+static void test_msap_spoof(void **state)
+{
+	static const uint8_t mac_evil[6] = {0x02, 0, 0, 0, 0, 0x66};
+	struct side sw, host;
+	const struct lldp_port *hp;
+	const struct lldp_nbr *peer;
+	unsigned count = 0;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&host, "eth0", mac_host, true, 0);
+	hp = lldp_agent_find(&host.a, "eth0");
+	tick(&sw, 0);
+	memcpy(host.k.rx[0], sw.k.sent[0], sw.k.sent_len[0]);
+	host.k.rx_len[0] = sw.k.sent_len[0];
+	host.k.nrx = 1;
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 10);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+
+	forge(&sw, &host, mac_evil, 0x00, 120);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 20);
+	peer = lldp_port_peer(hp, &count);
+	assert_int_equal(count, 1);
+	assert_memory_equal(peer->mac, mac_sw, 6);
+	assert_int_equal(peer->dcbx.pfc.enable, 0x08);
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_true(hp->oper.pfc_agreed);
+	assert_int_equal(hp->c.msap_conflicts, 1);
+	/* its shutdown LLDPDU does not drop the peer either */
+	forge(&sw, &host, mac_evil, 0x00, 0);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 30);
+	assert_non_null(lldp_port_peer(hp, &count));
+	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_int_equal(hp->c.msap_conflicts, 2);
+	assert_int_equal(hp->c.nbr_deleted, 0);
+
+	/* The peer itself goes on being heard. */
+	forge(&sw, &host, mac_sw, 0x08, 120);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 1000);
+	assert_int_equal(hp->c.msap_conflicts, 2);
+	/* Silent for its TTL: aged out; the new address is then taken. */
+	tick(&host, 1000 + 120000);
+	assert_null(lldp_port_peer(hp, &count));
+	forge(&sw, &host, mac_evil, 0x10, 120);
+	frames_process(&host.f, frames_find(&host.f, "eth0")->fd, 122000);
+	peer = lldp_port_peer(hp, &count);
+	assert_non_null(peer);
+	assert_memory_equal(peer->mac, mac_evil, 6);
+	assert_int_equal(hp->oper.pfc.enable, 0x10);
+	side_free(&sw);
+	side_free(&host);
+}
+
 /* The last frame SIDE sent, decoded into PDU. */
 static void last_sent(const struct side *s, struct lldp_pdu *pdu)
 {
@@ -607,6 +750,8 @@ int main(void)
 	    cmocka_unit_test(test_advertise_adopted),
 	    cmocka_unit_test(test_peer_kept),
 	    cmocka_unit_test(test_shutdown),
+	    cmocka_unit_test(test_rx_long),
+	    cmocka_unit_test(test_msap_spoof),
 	    cmocka_unit_test(test_no_dcbxp),
 	    cmocka_unit_test(test_cee_peer),
 	};

@@ -39,6 +39,7 @@
 #include "cmd/cmd_show.h"
 #include "base/escape.h"
 #include "base/prom.h"
+#include "agent/lldp_agent.h"
 #include "core/mfile.h"
 #include "ctl/ctl.h"
 #include "show/show.h"
@@ -423,6 +424,111 @@ static void test_metrics_text(void **state)
 	strbuf_free(&text);
 }
 
+/* The counters show lldp traffic and show interface priority-flow-control
+ * detail have are metrics too: the socket's drops, the malformed frames,
+ * the DCBX counters; a port without a packet socket has no drops
+ * sample. */
+static void test_metrics_counters(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q = {.kind = CTL_SHOW_METRICS};
+	struct lldp_agent a;
+	struct lldp_port lp;
+	struct json_object *d;
+	struct strbuf text;
+	const char *t;
+
+	memset(&a, 0, sizeof(a));
+	memset(&lp, 0, sizeof(lp));
+	snprintf(lp.ifname, sizeof(lp.ifname), "swp1");
+	lp.running = true;
+	lp.c = (struct lldp_counters){.frames_in = 9,
+	                              .malformed = 3,
+	                              .unknown_tlvs = 4,
+	                              .tx_errors = 5,
+	                              .nbr_added = 6,
+	                              .nbr_deleted = 7,
+	                              .dcbx_ignored = 8,
+	                              .multi_peers = 2,
+	                              .peer_changes = 11,
+	                              .dcbx_refused = 12,
+	                              .msap_conflicts = 13};
+	a.v = &lp;
+	a.n = 1;
+	f->in.lldp = &a;
+	f->st[0].frames = true;
+	f->st[0].rx_dropped = 17;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	assert_non_null(strstr(t, "# TYPE roced_socket_drops_total counter\n"
+	                          "roced_socket_drops_total{port=\"swp1\"} "
+	                          "17\n"));
+	assert_non_null(
+	    strstr(t, "roced_lldp_frames_malformed_total{port=\"swp1\"} 3\n"));
+	assert_non_null(
+	    strstr(t, "roced_lldp_unknown_tlvs_total{port=\"swp1\"} 4\n"));
+	assert_non_null(
+	    strstr(t, "roced_lldp_transmit_errors_total{port=\"swp1\"} 5\n"));
+	assert_non_null(strstr(t, "roced_lldp_neighbor_changes_total{port="
+	                          "\"swp1\",change=\"added\"} 6\n"));
+	assert_non_null(strstr(t, "roced_lldp_neighbor_changes_total{port="
+	                          "\"swp1\",change=\"deleted\"} 7\n"));
+	assert_non_null(
+	    strstr(t, "roced_dcbx_ignored_frames_total{port=\"swp1\"} 8\n"));
+	assert_non_null(
+	    strstr(t, "roced_dcbx_multiple_peers_total{port=\"swp1\"} 2\n"));
+	assert_non_null(
+	    strstr(t, "roced_dcbx_peer_changes_total{port=\"swp1\"} 11\n"));
+	assert_non_null(
+	    strstr(t, "roced_dcbx_refused_total{port=\"swp1\"} 12\n"));
+	assert_non_null(
+	    strstr(t, "roced_lldp_msap_conflicts_total{port=\"swp1\"} 13\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	/* show lldp traffic: the same counters, in the total too, and in
+	 * the text */
+	q.kind = CTL_SHOW_LLDP_TRAFFIC;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	t = strbuf_str(&text);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.dcbx-ignored")), 8);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.multiple-peers")), 2);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.dcbx-peer-changes")), 11);
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.dcbx-refused")), 12);
+	assert_int_equal(json_object_get_int64(ctlt_jget(d, "total.tx-errors")),
+	                 5);
+	assert_non_null(strstr(t, "Total frames received in error: 3\n"));
+	assert_non_null(strstr(t, "Total transmit errors: 5\n"));
+	assert_non_null(
+	    strstr(t, "Total DCBX TLVs ignored (not the DCBX peer): 8\n"));
+	assert_non_null(strstr(t, "Total multiple DCBX peers: 2\n"));
+	assert_non_null(strstr(t, "Total DCBX peer changes: 11\n"));
+	assert_non_null(strstr(t, "Total DCBX PFC refused (not realisable): "
+	                          "12\n"));
+	assert_int_equal(
+	    json_object_get_int64(ctlt_jget(d, "total.msap-conflicts")), 13);
+	assert_non_null(strstr(t, "Total frames of a neighbour from another "
+	                          "address: 13\n"));
+	json_object_put(d);
+	strbuf_free(&text);
+	q.kind = CTL_SHOW_METRICS;
+
+	/* no packet socket on the port: no sample, not a 0 */
+	f->st[0].frames = false;
+	strbuf_init(&text);
+	d = ctlt_answer(f, &q, &text);
+	assert_null(strstr(strbuf_str(&text), "roced_socket_drops_total{"));
+	json_object_put(d);
+	strbuf_free(&text);
+	f->in.lldp = NULL;
+}
+
 /* A hardware DCB port whose driver counts PFC frames but not XON, and
  * pause time on priority 3 only, and counts link pause: what it does
  * not count has no sample (never a 0), and whether a priority is
@@ -791,6 +897,8 @@ int main(void)
 	                                    ctlt_teardown),
 	    cmocka_unit_test(test_qcarry),
 	    cmocka_unit_test(test_qcarry_peaks),
+	    cmocka_unit_test_setup_teardown(test_metrics_counters, ctlt_setup,
+	                                    ctlt_teardown),
 	    cmocka_unit_test(test_metrics_query),
 	    cmocka_unit_test(test_prom_values),
 	    cmocka_unit_test(test_mfile_write),

@@ -55,9 +55,13 @@ def connect(path):
 
 
 def closed(s):
+    """Whether the daemon closed S: an end, after what it said first (a
+    refused client is told why before it is closed)."""
     s.settimeout(0.5)
     try:
-        return s.recv(1) == b''
+        while s.recv(REPLY_MAX) != b'':
+            pass
+        return True
     except socket.timeout:
         return False
     except OSError:

@@ -261,6 +261,17 @@ static void test_interfaces(void **state)
 	             "No interface has the alias Ethernet1/2", 10);
 	tc_apply_bad(&p, &c, "interface averyveryverylongname",
 	             "not a Linux interface name", 10);
+	/* an alias is printable ASCII from the command line: a format
+	 * character that turns the row of a show around is refused, as
+	 * at load */
+	tc_apply_bad(&p, &c,
+	             "alias Eth\xe2\x80\xae"
+	             "1/1",
+	             "Invalid interface name", (size_t)-1);
+	tc_apply_bad(&p, &c,
+	             "alias E\xd8\x9c"
+	             "1",
+	             "Invalid interface name", (size_t)-1);
 	tc_apply(&p, &c, "alias Ethernet1/1");
 	tc_apply(&p, &c, "priority-flow-control mode on");
 	tc_apply(&p, &c, "priority-flow-control watch-dog-interval off");

@@ -345,6 +345,28 @@ const struct bad_case test_conf_bad[] = {
      "interface = (\n  { name = \"swp1\"; },\n  { name = \"swp2\"; alias = "
      "\"SWP1\"; }\n);\n",
      3, "alias SWP1 of interface swp2 names interface swp1", 0},
+    /* Strings are data: a control or format character in any of them
+     * is refused at load, and quoted escaped (diag_format). A newline in
+     * an alias would forge a row of show interface
+     * priority-flow-control. */
+    {"newline in an alias",
+     "interface = (\n  { name = \"swp1\";\n    alias = \"Eth1\\nswp9  on\"; "
+     "}\n);\n",
+     3,
+     "alias 'Eth1\\x0aswp9  on' in interface swp1 holds a control or format "
+     "character",
+     0},
+    {"bidi override in an alias",
+     "interface = (\n  { name = \"swp1\"; alias = \"Eth\xe2\x80\xae"
+     "1\"; }\n);\n",
+     2, "alias 'Eth\\xe2\\x80\\xae1' in interface swp1 holds a control", 0},
+    {"Arabic letter mark in an alias",
+     "interface = (\n  { name = \"swp1\"; alias = \"E\xd8\x9c"
+     "1\"; }\n);\n",
+     2, "alias 'E\\xd8\\x9c1' in interface swp1 holds a control", 0},
+    {"escape in a class-map name",
+     "class-map = {\n  qos = ( { name = \"C\\x1b[2J\"; dscp = 26; } );\n};\n",
+     2, "name 'C\\x1b[2J' in", 0},
     {"invalid interface name", "interface = (\n  { name = \"eth/0\"; }\n);\n",
      2, "invalid interface name 'eth/0'", 0},
     {"pfc mode",

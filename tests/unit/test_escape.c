@@ -58,6 +58,35 @@ static void test_escape_utf8(void **state)
 	       4, 0, "\\xc2\\x9b2J");                    /* C1 CSI */
 	esc_eq("\xe2\x80\xae", 3, 0, "\\xe2\\x80\\xae"); /* RLO */
 	esc_eq("\xe2\x80\xa8", 3, 0, "\\xe2\\x80\\xa8"); /* LS */
+	/* Unicode's other format characters: invisible, and the Arabic
+	 * letter mark reorders like the marks above. */
+	esc_eq("a\xd8\x9c"
+	       "b",
+	       4, 0, "a\\xd8\\x9cb");                    /* U+061C ALM */
+	esc_eq("\xe2\x81\xa6", 3, 0, "\\xe2\\x81\\xa6"); /* U+2066 LRI */
+	esc_eq("\xe2\x80\x8b", 3, 0, "\\xe2\\x80\\x8b"); /* U+200B ZWSP */
+	esc_eq("\xe2\x81\xa0", 3, 0, "\\xe2\\x81\\xa0"); /* U+2060 WJ */
+	esc_eq("\xc2\xad", 2, 0, "\\xc2\\xad");          /* U+00AD SHY */
+	esc_eq("\xd8\x80", 2, 0, "\\xd8\\x80");          /* U+0600 */
+	esc_eq("\xef\xbf\xb9", 3, 0, "\\xef\\xbf\\xb9"); /* U+FFF9 */
+	esc_eq("\xf3\xa0\x80\x81", 4, 0,
+	       "\\xf3\\xa0\\x80\\x81"); /* U+E0001 tag */
+	/* their neighbours pass */
+	esc_eq("\xd8\x9b", 2, 0, "\xd8\x9b");         /* U+061B */
+	esc_eq("\xe2\x81\xb0", 3, 0, "\xe2\x81\xb0"); /* U+2070 */
+	esc_eq("\xc2\xac", 2, 0, "\xc2\xac");         /* U+00AC */
+}
+
+/* ESCAPE_NEWLINE keeps the lines of a text, and only them. */
+static void test_escape_lines(void **state)
+{
+	char b[64];
+
+	(void)state;
+	escape_buf(b, sizeof(b), "a\nb\r\x1b\n", 6, ESCAPE_NEWLINE);
+	assert_string_equal(b, "a\nb\\x0d\\x1b\n");
+	escape_buf(b, sizeof(b), "a\nb", 3, 0);
+	assert_string_equal(b, "a\\x0ab");
 }
 
 static void test_escape_buf(void **state)
@@ -143,6 +172,7 @@ int main(void)
 	    cmocka_unit_test(test_escape_ascii),
 	    cmocka_unit_test(test_escape_utf8),
 	    cmocka_unit_test(test_escape_buf),
+	    cmocka_unit_test(test_escape_lines),
 	    cmocka_unit_test(test_escape_clean),
 	    cmocka_unit_test(test_escape_lldp_names),
 	};

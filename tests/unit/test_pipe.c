@@ -233,6 +233,19 @@ static void test_refused(void **state)
 	        "% Regular expression too complex", 19);
 	refused("show run | include \\ba{0,255}\\ba{0,255}\\ba{0,255}",
 	        "% Regular expression too complex", 19);
+	/* Back-references backtrack: five took glibc over 30 s on one
+	 * line. A digit in a bracket is no reference. */
+	refused("show run | include "
+	        "(a*)*(b*)*(c*)*(d*)*(e*)*\\1\\2\\3\\4\\5$",
+	        "% Regular expression too complex "
+	        "'(a*)*(b*)*(c*)*(d*)*(e*)*\\1\\2\\3\\4\\5$': a "
+	        "back-reference",
+	        19);
+	refused("show run | include (x)\\1", "% Regular expression too complex",
+	        19);
+	refused("show run | grep ignore-case (a)\\9",
+	        "% Regular expression too complex", 28);
+	ASSERT_RUN("show run | include [\\1]x", "a1x\nbx\n\\x\n", "a1x\n\\x\n");
 	refused("show run | include (x\\b\\b\\b\\b\\b\\b\\b\\b\\b)"
 	        "(\\b\\b\\b\\b\\b\\b\\b\\b\\by)",
 	        "% Regular expression too complex", 19);
