@@ -1,6 +1,7 @@
 /* lldpad_client: see lldpad_client.h. */
 #include "agent/lldpad_client.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -38,6 +39,50 @@ static double lldpad_client_ms(void)
 	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
+/* liblldp_clif is lldpad's own library (Debian ships it in the lldpad
+ * package, with the daemon). roced links it only at the first use of
+ * `dcbx agent lldpad`, so that a roced that never uses lldpad does not
+ * depend on it, nor pull lldpad's daemon onto a host through its
+ * package. Loaded once; a load that failed says why on every port that
+ * asks for it. */
+#define LLDPAD_CLIF_LIB "liblldp_clif.so.1"
+static struct {
+	bool tried;
+	struct clif *(*open)(void);
+	void (*close)(struct clif *);
+	int (*get_fd)(struct clif *);
+	char err[160];
+} lldpad_clif;
+
+static bool lldpad_client_lib(void)
+{
+	const char *err;
+	void *h;
+
+	if (lldpad_clif.tried)
+		return lldpad_clif.open != NULL;
+	lldpad_clif.tried = true;
+	h = dlopen(LLDPAD_CLIF_LIB, RTLD_NOW | RTLD_LOCAL);
+	if (h) {
+		lldpad_clif.open =
+		    (struct clif * (*)(void)) dlsym(h, "clif_open");
+		lldpad_clif.close =
+		    (void (*)(struct clif *))dlsym(h, "clif_close");
+		lldpad_clif.get_fd =
+		    (int (*)(struct clif *))dlsym(h, "clif_get_fd");
+	}
+	if (h && lldpad_clif.open && lldpad_clif.close && lldpad_clif.get_fd)
+		return true;
+	/* dlerror() is cleared by the call that reads it: kept here. */
+	err = dlerror();
+	snprintf(lldpad_clif.err, sizeof(lldpad_clif.err), "%s",
+	         err ? err : "no such library");
+	lldpad_clif.open = NULL;
+	if (h)
+		dlclose(h);
+	return false;
+}
+
 void lldpad_client_init(struct lldpad_client *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -47,7 +92,7 @@ void lldpad_client_init(struct lldpad_client *c)
 static void lldpad_client_close(struct lldpad_client *c)
 {
 	if (c->clif)
-		clif_close(c->clif);
+		lldpad_clif.close(c->clif);
 	c->clif = NULL;
 }
 
@@ -164,11 +209,13 @@ static int lldpad_client_req(struct lldpad_client *c, unsigned cmd,
 	                      nargs);
 	if (n < 0)
 		return n;
+	if (!lldpad_client_lib())
+		return -ELIBACC;
 	if (!c->clif && lldpad_client_there())
-		c->clif = clif_open();
+		c->clif = lldpad_clif.open();
 	if (!c->clif)
 		return -ENOTCONN;
-	fd = clif_get_fd(c->clif);
+	fd = lldpad_clif.get_fd(c->clif);
 	/* Replies to requests that timed out earlier are stale. */
 	while (recv(fd, buf, LLDPAD_CLIENT_BUF - 1, MSG_DONTWAIT) > 0)
 		;
@@ -207,7 +254,12 @@ static int lldpad_client_req(struct lldpad_client *c, unsigned cmd,
 static void lldpad_client_why(struct lldpad_port *p, int rc, uint32_t tlvid,
                               const struct lldpad_msg_reply *r)
 {
-	if (rc == -ENOTCONN)
+	if (rc == -ELIBACC)
+		snprintf(p->error, sizeof(p->error),
+		         "cannot load lldpad's client library " LLDPAD_CLIF_LIB
+		         " (Debian package lldpad): %.72s",
+		         lldpad_clif.err);
+	else if (rc == -ENOTCONN)
 		snprintf(p->error, sizeof(p->error),
 		         "lldpad is not running in this network namespace "
 		         "(no answer on its control socket)");

@@ -22,7 +22,9 @@
 # - lldpad stopped: eth0's reason says lldpad is not running (logged
 #   once), the plan loses the DCBX input, eth1 is untouched;
 # - lldpad refusing the port (started without the shim: veth has no
-#   dcbnl, "Device not capable"): the reason says so.
+#   dcbnl, "Device not capable"): the reason says so;
+# - lldpad's library (liblldp_clif, loaded only for dcbx agent lldpad)
+#   hidden: roced runs, its own agent too, and eth0 says why.
 # lldpad refuses DCBX on veth, so in the first part it runs with an
 # LD_PRELOAD shim (tests/tools/fake_dcbnl.c) that answers its dcbnl
 # capability and state queries as a DCB-capable NIC would. Each lldpad has
@@ -199,4 +201,25 @@ poll "lldpad's refusal is not eth0's reason" 20 json_check "show lldp dcbx inter
 grep -q "eth0: dcbx agent lldpad: lldpad refuses the port" "$tmp/log" ||
 	t_fail "no log line for lldpad's refusal"
 t_stop "$lldpad_pid" || true
+
+# --- lldpad's library absent: roced runs, eth0 says why ---
+# liblldp_clif is loaded only for `dcbx agent lldpad` (roced does not
+# link it, so its package does not depend on lldpad): hidden here by a
+# bind mount in the namespace's private mounts (ip netns exec makes
+# them), roced still starts, eth1 runs roced's own agent, and eth0's
+# reason names the library and its package.
+t_roced_stop
+lib=$(ldconfig -p | awk '/liblldp_clif\.so\.1 / { print $NF; exit }')
+[ -n "$lib" ] || t_fail "ldconfig does not know liblldp_clif.so.1"
+lib=$(readlink -f "$lib")
+ldd "$roced" | grep -q liblldp_clif && t_fail "roced links liblldp_clif: $(ldd "$roced" | grep clif)"
+t_spawn "$IP" netns exec "$host" sh -c 'mount --bind /dev/null "$1" && exec "$2" -f "$3"' \
+	sh "$lib" "$roced" "$tmp/host.conf" >"$tmp/nolib.log" 2>&1
+roced_pid=$t_pid
+t_show_on_fail "roced without liblldp_clif" "$tmp/nolib.log"
+poll "without liblldp_clif eth0 does not say why" 20 json_check "show lldp dcbx interface eth0" \
+	"not j['running'] and 'cannot load' in j['reason'] and 'liblldp_clif' in j['reason'] and 'lldpad' in j['reason']"
+poll "without liblldp_clif eth1's own agent does not run" 20 \
+	json_check "show lldp dcbx interface eth1" "j['running'] and j['agent'] == 'roced'"
+t_roced_stop
 echo "ok: dcbx_lldpad_backend"

@@ -13,7 +13,8 @@
 #      PID 1 (the root and container of systemd_pid1.sh, nspawn_lib.sh)
 #      that has no swp1 yet: roced.service is enabled and running; swp1,
 #      created then, gets exactly roced's plan; rocesh reaches roced;
-#      lldpad, which comes with it, leaves swp1 alone;
+#      lldpad (only suggested: roced loads its library when asked) is
+#      not installed with it;
 #   5. roced.conf edited (MTU 9000, reloaded), then an upgrade to a
 #      rebuild of a higher version: the edited file stays byte for byte
 #      with nothing beside it (no .dpkg-dist, no .dpkg-new), and the
@@ -61,6 +62,12 @@ grep -qE '^# PASS: +[1-9]' "$tmp/build.log" || t_fail "no unit test passed in th
 grep -qE '^# FAIL: +0$' "$tmp/build.log" || t_fail "a unit test failed in the package build"
 echo "unit tests in the package build: $(sed -n 's/^# PASS: *//p' "$tmp/build.log") passed"
 v1=$(dpkg-deb -f "$deb1" Version)
+# roced alone: lldpad (liblldp_clif's home) only suggested, loaded by
+# roced when `dcbx agent lldpad` asks for it.
+case ", $(dpkg-deb -f "$deb1" Depends), " in *", lldpad"[\ ,]*)
+	t_fail "the package depends on lldpad: $(dpkg-deb -f "$deb1" Depends)" ;; esac
+case ", $(dpkg-deb -f "$deb1" Suggests), " in *", lldpad, "*) ;; *)
+	t_fail "the package does not suggest lldpad: $(dpkg-deb -f "$deb1" Suggests)" ;; esac
 acver=$(sed -n 's/^AC_INIT(\[roced\], \[\([^]]*\)\].*/\1/p' "$top_srcdir/configure.ac")
 case $v1 in "$acver" | "$acver"[-+~]*) ;; *)
 	t_fail "the package's version $v1 is not configure.ac's $acver (debian/changelog)" ;;
@@ -151,14 +158,12 @@ t_until 60 plan_held || { journal; plan_ok || t_fail "swp1 did not get roced's p
 ct rocesh -c 'show queuing interface' >"$tmp/show" 2>&1 || t_fail "rocesh: $(cat "$tmp/show")"
 grep -q 'Egress Queuing for .*(swp1)' "$tmp/show" || t_fail "rocesh show: $(cat "$tmp/show")"
 echo "swp1 appeared: it holds roced's plan ($(tp_summary swp1)); rocesh reaches roced"
-# The package pulls in lldpad (its library is liblldp_clif's home),
-# which Debian starts: it must not speak LLDP beside roced's own agent
-# on a port it was never told to use (README.Debian).
-if ct systemctl is-active --quiet lldpad.service; then
-	lp=$(ct lldptool get-lldp -i swp1 adminStatus 2>&1 || true)
-	[ "$lp" = adminStatus=disabled ] || t_fail "lldpad runs LLDP on swp1 beside roced: '$lp'"
-	echo "lldpad runs too (a dependency); on swp1 it says $lp"
+# The install brought roced alone: no lldpad, so no second LLDP agent
+# started beside roced's own (README.Debian).
+if ct dpkg-query -W -f='${Status}' lldpad 2>/dev/null | grep -q 'ok installed'; then
+	t_fail "installing roced installed lldpad"
 fi
+echo "lldpad: not installed with roced (only suggested)"
 
 # --- 5. an edited conffile across an upgrade ------------------------------
 conf=$root/etc/roced/roced.conf
