@@ -245,6 +245,7 @@ static int rocesh_config(struct rocesh *r, const char *line,
 		r->known_stale = true;
 	} else {
 		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+		cmd_ctx_refused(&r->ctx, p);
 	}
 	json_object_put(reply);
 	return rc;

@@ -188,6 +188,13 @@ size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
 int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
              const struct cmd_parsed *p, struct cmd_error *err);
 
+/* After P was refused (by cmd_exec or by the daemon): leave the
+ * submodes P does not belong to, as NX-OS leaves them before it runs a
+ * line of an enclosing mode. Otherwise a refused `class type network-qos
+ * X` would leave the session in the class before it, and the lines meant
+ * for X would change that class. */
+void cmd_ctx_refused(struct cmd_ctx *ctx, const struct cmd_parsed *p);
+
 /* Convenience for the daemon and tests: re-enter CTX->path on POLICY from
  * exec mode, then parse and carry out LINE. With an empty path CTX->mode
  * only tells exec from configuration mode. All or nothing: on error

@@ -98,6 +98,16 @@ int cmd_ctx_push(struct cmd_ctx *ctx, enum cmd_mode m, const char *canon)
 	return 0;
 }
 
+void cmd_ctx_refused(struct cmd_ctx *ctx, const struct cmd_parsed *p)
+{
+	if (p->depth >= ctx->depth || ctx->mode == CMD_MODE_EXEC)
+		return;
+	for (size_t i = p->depth; i < ctx->depth && i < CMD_DEPTH_MAX; i++)
+		ctx->path[i][0] = '\0';
+	ctx->depth = p->depth;
+	ctx->mode = p->mode;
+}
+
 const char *cmd_ctx_object(const struct cmd_ctx *ctx, size_t level, char *buf,
                            size_t len)
 {

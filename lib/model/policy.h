@@ -562,10 +562,10 @@ int policy_validate(const struct policy *p, struct diag *d);
 
 enum policy_validate_mode {
 	POLICY_VALIDATE_FILE, /* a whole file: what policy_validate checks */
-	/* One CLI line at a time: states that are only incomplete so far
-	 * (bandwidth shares under 100, a paused CoS its class does not match
-	 * yet) are warnings, so that a sequence NX-OS accepts line by line is
-	 * accepted; shares over 100 and real conflicts stay errors. */
+	/* One CLI line at a time: the same errors as a file (what rocesh
+	 * takes, copy running-config startup-config saves and a restart
+	 * loads); only the wording of a state that is incomplete so far
+	 * (bandwidth shares under 100) differs. */
 	POLICY_VALIDATE_INTERACTIVE,
 };
 int policy_validate_mode(const struct policy *p, struct diag *d,
