@@ -682,8 +682,10 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
     /* the one-command RoCE mode, as NVIDIA Onyx has it */
-    {CFG, KCONF, "roce", "roce [ROCEMODE]",
-     "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
+    {CFG, KCONF, "roce", "roce [ROCEMODE] [force]",
+     "RoCE mode: the whole RoCE policy in one command\n"
+     "Replace objects of its names that roce did not write\n",
+     cmd_nx_roce},
     {CFG, KCONF, "roce", "no roce [ROCEMODE]",
      NO "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",

@@ -738,11 +738,26 @@ enum policy_roce_how {
  * hold part of them; the callers work on a copy). */
 int policy_roce_expand(struct policy *p, enum policy_roce_mode mode,
                        enum policy_roce_how how, unsigned line);
-/* `no roce`: remove the objects of the expansion's names, edited or
- * not, and the system-qos service-policies that name them; interfaces
- * that name them lose those service-policies too. Returns how many
- * objects were removed (0: there was no RoCE mode). */
-int policy_roce_remove(struct policy *p);
+/* What `roce MODE` writes into P: a bit per object that is missing or
+ * differs from MODE's expansion (UINT32_MAX: out of memory). */
+uint32_t policy_roce_writes(const struct policy *p, enum policy_roce_mode mode);
+/* What `roce MODE` would clobber: a bit per object of P that it would
+ * write over and that roce did not write (it equals no mode's expansion:
+ * an operator's object of the same name, or one edited since), the
+ * system bit when a service-policy of system qos names another map.
+ * rocesh refuses those unless told `force`. UINT32_MAX: out of memory. */
+uint32_t policy_roce_conflicts(const struct policy *p,
+                               enum policy_roce_mode mode);
+/* `no roce`: remove exactly what roce wrote. An object that equals no
+ * mode's expansion (edited since) stays (EDITED), so does one that what
+ * stays still names (IN_USE, USER[o] says who: another qos policy-map, an
+ * interface); system qos lets go of the maps removed. Returns how many
+ * objects were removed. */
+struct policy_roce_removal {
+	uint32_t removed, edited, in_use;
+	char user[POLICY_ROCE_NOBJECTS][POLICY_NAME_MAX + 32];
+};
+int policy_roce_remove(struct policy *p, struct policy_roce_removal *out);
 /* The mode P's objects make: NONE when none of the five maps exists;
  * else the mode whose expansion they are, with *EDITED (may be NULL) 0;
  * else the closest one (by the RoCE class's pause: lossless, receive-only:
