@@ -72,8 +72,8 @@ struct rocesh {
 	struct cmd_ctx before_bang;
 	bool bang;
 	/* `banner motd C ... C`: the lines up to the closing delimiter are
-	 * the banner's (0: none open). */
-	char banner;
+	 * the banner's ("": none open). */
+	char banner[4];
 	FILE *out;
 	FILE *err;
 };

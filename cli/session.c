@@ -558,21 +558,18 @@ static void rocesh_after_bang(struct rocesh *r, const char *line)
 }
 
 /* `banner motd #` opens a banner whose text runs to the next line that
- * holds the delimiter (NX-OS's multi-line banner): those lines are the
- * banner's, not commands. Returns whether LINE is one of them; the
- * opening line itself is left to cmd_not_qos. */
+ * holds the delimiter (NX-OS's multi-line banner; `^C` as IOS-style
+ * running-configs print it): those lines are the banner's, not commands.
+ * Returns whether LINE is one of them; the opening line itself is left
+ * to cmd_not_qos. */
 static bool rocesh_in_banner(struct rocesh *r, const char *line)
 {
-	char w[16], d[8];
-
-	if (r->banner) {
-		if (strchr(line, r->banner))
-			r->banner = 0;
+	if (r->banner[0]) {
+		if (cmd_banner_closes(line, r->banner))
+			r->banner[0] = '\0';
 		return true;
 	}
-	if (sscanf(line, " %15s %*s %7s", w, d) == 2 && !strcmp(w, "banner") &&
-	    strlen(d) == 1 && !strchr(strchr(line, d[0]) + 1, d[0]))
-		r->banner = d[0];
+	cmd_banner_open(line, r->banner, sizeof(r->banner));
 	return false;
 }
 
@@ -805,7 +802,12 @@ static bool rocesh_counted(const char *line)
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
 	unsigned ignored = r->nignored;
+	size_t prompt = r->banner[0] ? 0 : cmd_prompt_len(line);
 	int rc;
+
+	/* A pasted terminal transcript: its prompts are not commands. */
+	line += prompt;
+	col += prompt;
 
 	if (rocesh_skipped(r, line)) {
 		rc = -1;
@@ -858,8 +860,10 @@ int rocesh_echo_line(struct rocesh *r, const char *line)
 		strbuf_free(&nl);
 		strbuf_free(&listing);
 	} else {
+		size_t skip = r->banner[0] ? 0 : cmd_prompt_len(line);
+
 		fprintf(r->out, "%s%s\n", prompt, line);
-		rc = rocesh_line_run(r, line, strlen(prompt));
+		rc = rocesh_line_run(r, line + skip, strlen(prompt) + skip);
 	}
 	fflush(r->out);
 	return rc;

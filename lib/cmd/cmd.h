@@ -208,6 +208,17 @@ int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
  * pasted running-config's such lines are counted, not errors. */
 const char *cmd_not_qos(const char *line);
 
+/* A pasted terminal transcript: the length of LINE's leading prompt
+ * (`switch(config-if)# `, `N9K-1# `, with the blanks after it), 0 when
+ * it has none. */
+size_t cmd_prompt_len(const char *line);
+/* A multi-line `banner TYPE D ... D` (NX-OS's, or IOS-style with `^C`,
+ * or a literal Ctrl-C): 1 when LINE opens one that does not close on the
+ * same line, its delimiter in DELIM (LEN bytes, NUL-terminated), else
+ * 0; cmd_banner_closes says whether LINE holds DELIM, ending it. */
+int cmd_banner_open(const char *line, char *delim, size_t len);
+bool cmd_banner_closes(const char *line, const char *delim);
+
 /* `show running-config` text of POLICY in NX-OS syntax: pasting it into
  * rocesh recreates POLICY. SECTION is NULL for everything, "qos" for the
  * QoS part only, "interface NAME" for one interface, or "interface NAME

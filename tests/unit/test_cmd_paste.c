@@ -261,6 +261,67 @@ static void test_interface_words(void **state)
 	             "expected", 36);
 }
 
+/* Paste round 3: network-qos class-maps written match-any (NX-OS's own
+ * show class-map prints them so), a trailing `!` comment after a
+ * command (text in a description), a terminal transcript's prompts, and
+ * banners of every delimiter, `^C` too. */
+static void test_paste_round3(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_nq *m;
+	const struct policy_iface *f;
+	char d[4];
+
+	(void)state;
+	policy_init(&p);
+	policy_add_iface(&p, "swp1");
+	tc_session(
+	    &p, &c,
+	    LINES("class-map type network-qos match-any NQ",
+	          "match qos-group 3 ! RoCE", "policy-map type network-qos P",
+	          "class type network-qos NQ",
+	          "pause pfc-cos 3  ! lossless class", "mtu 9216 !jumbo",
+	          "exit", "exit", "class-map type network-qos match-all NQ4",
+	          "exit", "no class-map type network-qos match-all NQ4",
+	          "interface swp1", "description a ! b"));
+	assert_int_equal(policy_find_class_nq(&p, "NQ")->qos_groups, 1u << 3);
+	assert_null(policy_find_class_nq(&p, "NQ4"));
+	m = policy_find_map_nq(&p, "P");
+	assert_non_null(m);
+	assert_int_equal(m->rules[0].pfc_cos, 1u << 3);
+	assert_int_equal(m->rules[0].mtu, 9216);
+	f = policy_find_iface(&p, "swp1");
+	assert_string_equal(f->description, "a ! b");
+	tc_round_trip(&p);
+	policy_free(&p);
+
+	assert_int_equal(cmd_prompt_len("switch(config-if)# mtu 9216"), 19);
+	assert_int_equal(cmd_prompt_len("N9K-1# show run"), 7);
+	assert_int_equal(cmd_prompt_len("switch(config)#"), 15);
+	assert_int_equal(cmd_prompt_len("  mtu 9216"), 0);
+	assert_int_equal(cmd_prompt_len("banner motd #"), 0);
+	assert_int_equal(cmd_prompt_len("description a#b"), 0);
+
+	assert_int_equal(cmd_banner_open("banner motd ^C", d, sizeof(d)), 1);
+	assert_string_equal(d, "^C");
+	assert_false(cmd_banner_closes("no system qos", d));
+	assert_true(cmd_banner_closes("^C", d));
+	assert_int_equal(cmd_banner_open("banner motd ^CWelcome", d, sizeof(d)),
+	                 1);
+	assert_string_equal(d, "^C");
+	assert_int_equal(cmd_banner_open("banner exec #", d, sizeof(d)), 1);
+	assert_string_equal(d, "#");
+	assert_int_equal(cmd_banner_open("banner login \003", d, sizeof(d)), 1);
+	assert_string_equal(d, "\003");
+	assert_int_equal(
+	    cmd_banner_open("banner motd #one line#", d, sizeof(d)), 0);
+	assert_int_equal(
+	    cmd_banner_open("banner motd ^C text ^C", d, sizeof(d)), 0);
+	assert_int_equal(cmd_banner_open("no banner motd", d, sizeof(d)), 0);
+	assert_int_equal(cmd_banner_open("  mtu 9216", d, sizeof(d)), 0);
+}
+
 /* A refused word says what the position takes. */
 static void test_expected(void **state)
 {
@@ -285,6 +346,7 @@ int main(void)
 	    cmocka_unit_test(test_asic_knobs),
 	    cmocka_unit_test(test_interface_words),
 	    cmocka_unit_test(test_expected),
+	    cmocka_unit_test(test_paste_round3),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
