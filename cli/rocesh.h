@@ -31,6 +31,13 @@ struct rocesh {
 	bool known_stale;
 	/* The warnings of the last configuration reply, one per line. */
 	struct strbuf warnings;
+	/* A script's warnings about the configuration as it stands are
+	 * judged once it ends (or before a show or action line): PENDING
+	 * holds those its lines brought, STANDING those of the last reply
+	 * that still stand; only a pending one that still stands is told,
+	 * so that "no class is no-drop" does not fire halfway through a
+	 * paste in running-config order. */
+	struct strbuf pending, standing;
 	/* A terminal: errors go under the echoed line at the prompt's
 	 * width. Otherwise each error names its source and line number,
 	 * and configuration commands typed at roced# enter configuration
@@ -97,6 +104,8 @@ int rocesh_line(struct rocesh *r, const char *line, size_t col);
 /* The end of a session: "% ignored N lines: not QoS (families)" once,
  * when any line was. */
 void rocesh_finish(struct rocesh *r);
+/* Tell a script's pending warnings that still stand (see PENDING). */
+void rocesh_judge_warnings(struct rocesh *r);
 
 /* --echo: carry out LINE as if typed on a terminal, printing the prompt
  * and the line first (see rocesh(8), SCRIPTS). R->interactive must be set

@@ -28,6 +28,8 @@ int rocesh_init(struct rocesh *r, const char *sockpath)
 	r->ctx.cache = cmd_cache_new();
 	policy_init(&r->known);
 	strbuf_init(&r->warnings);
+	strbuf_init(&r->pending);
+	strbuf_init(&r->standing);
 	strbuf_init(&r->ignored_what);
 	r->known_stale = true;
 	r->src = "stdin";
@@ -43,6 +45,8 @@ void rocesh_free(struct rocesh *r)
 	r->ctx.cache = NULL;
 	policy_free(&r->known);
 	strbuf_free(&r->warnings);
+	strbuf_free(&r->pending);
+	strbuf_free(&r->standing);
 	strbuf_free(&r->ignored_what);
 }
 
@@ -169,14 +173,67 @@ static bool rocesh_has_line(const char *list, const char *s)
 	return false;
 }
 
+/* One warning as NX-OS says it: "% Warning: ...". */
+static void rocesh_warn(struct rocesh *r, const char *s)
+{
+	if (!strncmp(s, "warning: ", 9))
+		s += 9;
+	fprintf(r->err, "%s%s\n", s[0] == '%' ? "" : "% Warning: ", s);
+}
+
+/* The array member KEY of REPLY as "\n"-separated lines into SB
+ * (cleared first); false when REPLY has none. */
+static bool rocesh_reply_lines(struct json_object *reply, const char *key,
+                               struct strbuf *sb)
+{
+	struct json_object *a;
+
+	if (!json_object_object_get_ex(reply, key, &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return false;
+	strbuf_free(sb);
+	strbuf_init(sb);
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		const char *s =
+		    json_object_get_string(json_object_array_get_idx(a, i));
+
+		if (s && !strchr(s, '\n'))
+			strbuf_printf(sb, "%s%s", sb->len ? "\n" : "", s);
+	}
+	return true;
+}
+
+void rocesh_judge_warnings(struct rocesh *r)
+{
+	const char *s = strbuf_str(&r->pending);
+
+	while (*s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		char *w = strndup(s, n);
+
+		if (w && rocesh_has_line(strbuf_str(&r->standing), w))
+			rocesh_warn(r, w);
+		free(w);
+		s += n + (nl != NULL);
+	}
+	strbuf_free(&r->pending);
+	strbuf_init(&r->pending);
+}
+
 /* A reply's warnings describe the whole configuration as it now stands,
  * so the same one comes back after every line until it is dealt with
  * (shares that do not add up to 100 yet): each is told once, when it
- * first appears, as NX-OS-style "% Warning: ..." lines. */
+ * first appears, as NX-OS-style "% Warning: ..." lines. In a script,
+ * those the reply says stand (its "standing" list) wait to be judged at
+ * its end (rocesh_judge_warnings); the others are about the line (a
+ * note) and are told at once. */
 static void rocesh_print_warnings(struct rocesh *r, struct json_object *reply)
 {
 	struct json_object *w;
 	struct strbuf now;
+	bool defer = !r->interactive &&
+	             rocesh_reply_lines(reply, "standing", &r->standing);
 
 	if (!json_object_object_get_ex(reply, "warnings", &w) ||
 	    !json_object_is_type(w, json_type_array))
@@ -188,13 +245,12 @@ static void rocesh_print_warnings(struct rocesh *r, struct json_object *reply)
 
 		if (!s || strchr(s, '\n'))
 			continue;
-		if (!rocesh_has_line(strbuf_str(&r->warnings), s)) {
-			if (!strncmp(s, "warning: ", 9))
-				s += 9;
-			fprintf(r->err, "%s%s\n",
-			        s[0] == '%' ? "" : "% Warning: ", s);
-			s = json_object_get_string(
-			    json_object_array_get_idx(w, i));
+		if (defer && rocesh_has_line(strbuf_str(&r->standing), s)) {
+			if (!rocesh_has_line(strbuf_str(&r->pending), s))
+				strbuf_printf(&r->pending, "%s%s",
+				              r->pending.len ? "\n" : "", s);
+		} else if (!rocesh_has_line(strbuf_str(&r->warnings), s)) {
+			rocesh_warn(r, s);
 		}
 		strbuf_printf(&now, "%s%s", now.len ? "\n" : "", s);
 	}
@@ -623,6 +679,7 @@ static int rocesh_line_piped(struct rocesh *r, const char *line, size_t col)
 		r->nerrors++;
 		return -1;
 	}
+	rocesh_judge_warnings(r);
 	rc = rocesh_show(r, line, &p, col, &pp);
 	rocesh_pipes_free(&pp);
 	return rc;
@@ -683,8 +740,10 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 		r->configured = true;
 		return rocesh_config(r, line, &p, col);
 	case CMD_KIND_SHOW:
+		rocesh_judge_warnings(r);
 		return rocesh_show(r, line, &p, col, NULL);
 	case CMD_KIND_ACTION:
+		rocesh_judge_warnings(r);
 		return rocesh_action(r, line, &p, col);
 	}
 	return 0;
@@ -776,6 +835,7 @@ static bool rocesh_skipped(struct rocesh *r, const char *line)
  * having named itself with a caret as it came. */
 void rocesh_finish(struct rocesh *r)
 {
+	rocesh_judge_warnings(r);
 	if (r->interactive || strcmp(r->src, "stdin") ||
 	    (!r->configured && !r->nignored && !r->nrejected))
 		return;

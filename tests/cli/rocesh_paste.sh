@@ -260,3 +260,28 @@ awk '/^interface swp1$/ {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run" |
 	grep -q 'priority-flow-control mode off' &&
 	fail "a banner's interface line ran"
 echo "ok: a pasted transcript: prompts, trailing comments, match-any, banners"
+
+# --- warnings judged at the end of a paste, not at each line ---
+# In running-config order the network-qos policy is defined before
+# system qos attaches it: "no class is no-drop" holds at that line and
+# no longer at the end, so it is not told; a warning that still stands
+# at the end (shares under 100) is told once.
+paste <<'EOF'
+class-map type network-qos NQ-END
+  match qos-group 4
+policy-map type network-qos END-NQ
+  class type network-qos NQ-END
+    pause pfc-cos 4
+    mtu 9216
+policy-map type queuing END-QU
+  class type queuing c-out-8q-q4
+    bandwidth remaining percent 40
+system qos
+  service-policy type network-qos END-NQ
+EOF
+[ "$st" = 0 ] || fail "end-judged paste: exit status $st"
+grep -q 'no class is no-drop' "$tmp/err" &&
+	fail "a warning that no longer stands at the end was told"
+[ "$(grep -c 'policy-map END-QU adds up to 40' "$tmp/err")" = 1 ] ||
+	fail "the standing warning is not told once"
+echo "ok: a paste's warnings are judged at its end"
