@@ -126,6 +126,9 @@ struct policy_pause_buffer {
 /* One `class type queuing c-out-8q-qN` (or ingress c-in-qN) block. */
 struct policy_queue {
 	bool configured;
+	/* Typed with its 4-queue Nexus name (c-out-q3, c-out-q-default):
+	 * written back so (policy_queue_name_of). */
+	bool name4;
 	bool has_bandwidth;
 	uint8_t bandwidth_percent; /* bandwidth remaining percent, 0-100 */
 	uint8_t priority_level; /* 0 = not strict; NX-OS has level 1 (and 2) */
@@ -513,6 +516,9 @@ bool policy_iface_watchdog(const struct policy *p,
 int policy_queue_parse(const char *name);
 /* Canonical name of queue N (q-default for 0). */
 const char *policy_queue_name(unsigned n);
+/* The name queue N of a queuing policy is written with: its 4-queue name
+ * when Q was typed so (Q->name4), else policy_queue_name(N). */
+const char *policy_queue_name_of(const struct policy_queue *q, unsigned n);
 
 /* DSCP: a number 0-63 or a PHB name (ef, afXY, csN, default). Returns the
  * value or -1. policy_dscp_name gives the name for N or NULL. */
@@ -584,6 +590,11 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 #define POLICY_IN_QUEUE_PREFIX  "c-in-q"
 #define POLICY_IN_QUEUE_DEFAULT "c-in-q-default"
 int policy_nq_system_parse(const char *name);
+/* Whether network-qos class names A and B name one class: the same
+ * name, or two spellings of one system-defined class (c-nq3 and
+ * c-8q-nq3, class-default and c-8q-nq-default). A policy-map keeps the
+ * name as it was typed, so that it is written back so. */
+bool policy_nq_same_class(const char *a, const char *b);
 const char *policy_nq_system_name(unsigned n);
 int policy_in_queue_parse(const char *name);
 const char *policy_in_queue_name(unsigned n);

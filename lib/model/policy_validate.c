@@ -553,8 +553,8 @@ static void policy_validate_map_nq(const struct policy *p, struct diag *d)
 			         "policy-map type network-qos %s class %s",
 			         m->name, r->class_name);
 			for (size_t j = 0; j < k; j++) {
-				if (strcmp(m->rules[j].class_name,
-				           r->class_name))
+				if (!policy_nq_same_class(
+				        m->rules[j].class_name, r->class_name))
 					continue;
 				diag_err(d, r->line,
 				         "class %s is listed twice in "

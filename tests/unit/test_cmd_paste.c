@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd_session.h"
+#include "conf/conf.h"
 
 /* `class type qos NAME` is `class NAME`: the classification is kept. */
 static void test_class_type_qos(void **state)
@@ -73,6 +74,49 @@ static void test_system_class_names(void **state)
 	assert_int_equal(nq->nrules, 2);
 	assert_int_equal(policy_nq_rule_pfc(&p, &nq->rules[0]), 1u << 3);
 	assert_int_equal(policy_nq_class_groups(&p, "class-default"), 1);
+	/* written back as typed (it was c-8q-nq3); either name enters the
+	 * one class */
+	assert_string_equal(nq->rules[0].class_name, "c-nq3");
+	{
+		char *text = tc_running(&p, NULL);
+
+		assert_non_null(
+		    strstr(text, "  class type network-qos c-nq3\n"));
+		free(text);
+	}
+	tc_session(&p, &c,
+	           LINES("policy-map type network-qos NQ",
+	                 "class type network-qos c-8q-nq3", "mtu 9000",
+	                 "class type network-qos c-8q-nq-default", "mtu 9100"));
+	nq = policy_find_map_nq(&p, "NQ");
+	assert_int_equal(nq->nrules, 2);
+	assert_int_equal(nq->rules[0].mtu, 9000);
+	assert_int_equal(nq->rules[1].mtu, 9100);
+	assert_string_equal(nq->rules[1].class_name, "class-default");
+	/* the 4-queue queuing names too, in running-config and roced.conf */
+	{
+		char *text = tc_running(&p, NULL),
+		     *conf = conf_write_string(&p);
+		struct policy back;
+		struct diag d;
+
+		assert_non_null(strstr(text, " class type queuing c-out-q3\n"));
+		assert_non_null(
+		    strstr(text, " class type queuing c-out-q-default\n"));
+		assert_null(strstr(text, "c-out-8q-q3"));
+		assert_non_null(conf);
+		assert_non_null(strstr(conf, "\"c-out-q3\""));
+		diag_init(&d, "(written)");
+		assert_int_equal(conf_load_string(conf, &back, &d), 0);
+		q = policy_find_map_queuing(&back, "Q");
+		assert_true(q->queue[3].name4);
+		assert_true(q->queue[0].name4);
+		assert_false(q->queue[1].configured);
+		policy_free(&back);
+		diag_free(&d);
+		free(conf);
+		free(text);
+	}
 	q = policy_find_map_queuing(&p, "Q");
 	assert_int_equal(q->queue[3].bandwidth_percent, 60);
 	assert_int_equal(q->queue[0].bandwidth_percent, 40);
