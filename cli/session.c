@@ -725,6 +725,7 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 				err = ignored;
 			rocesh_print_error(r, line, col, &err);
 			r->nerrors++;
+			cmd_ctx_refused_line(&r->ctx, line);
 			return -1;
 		}
 		r->ctx = conf;

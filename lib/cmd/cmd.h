@@ -194,6 +194,11 @@ int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
  * X` would leave the session in the class before it, and the lines meant
  * for X would change that class. */
 void cmd_ctx_refused(struct cmd_ctx *ctx, const struct cmd_parsed *p);
+/* The same for a LINE that did not even parse, judged by its first word
+ * (after `no`): a `class` line leaves a class submode for its
+ * policy-map, a line that enters a top-level mode (class-map,
+ * policy-map, interface, system, port-profile) leaves every submode. */
+void cmd_ctx_refused_line(struct cmd_ctx *ctx, const char *line);
 
 /* Convenience for the daemon and tests: re-enter CTX->path on POLICY from
  * exec mode, then parse and carry out LINE. With an empty path CTX->mode

@@ -673,6 +673,22 @@ static void test_refused_leaves_submode(void **state)
 	tc_parse(&c, "mtu 9000", &pa);
 	cmd_ctx_refused(&c, &pa);
 	assert_int_equal(c.mode, CMD_MODE_PMAP_C_NQOS);
+	/* a line that does not even parse, by its first word: a class
+	 * line leaves the class, a top-level one every submode, others
+	 * stay */
+	assert_int_equal(cmd_parse(&c, "class type network-qos X/Y", &pa, &err),
+	                 -1);
+	cmd_ctx_refused_line(&c, "pause pfc-cos 9");
+	assert_int_equal(c.mode, CMD_MODE_PMAP_C_NQOS);
+	cmd_ctx_refused_line(&c, "  class type network-qos X/Y");
+	assert_int_equal(c.mode, CMD_MODE_PMAP_NQOS);
+	assert_int_equal(c.depth, 1);
+	cmd_ctx_refused_line(&c, "class type network-qos X/Y");
+	assert_int_equal(c.mode, CMD_MODE_PMAP_NQOS);
+	tc_apply(&p, &c, "class type network-qos class-default");
+	cmd_ctx_refused_line(&c, "no policy-map type network-qos X/Y");
+	assert_int_equal(c.mode, CMD_MODE_CONFIG);
+	assert_int_equal(c.depth, 0);
 	policy_free(&p);
 }
 
