@@ -171,7 +171,8 @@ size_t cmd_prompt_len(const char *line)
 	size_t i = strspn(line, " \t"), host = i;
 
 	/* HOST, HOST(MODE): letters, digits, '-', '_', '.' as a hostname */
-	while (isalnum((unsigned char)line[i]) || strchr("-_.", line[i]))
+	while (isalnum((unsigned char)line[i]) ||
+	       (line[i] && strchr("-_.", line[i])))
 		i++;
 	if (i == host)
 		return 0;

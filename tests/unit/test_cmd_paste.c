@@ -346,6 +346,9 @@ static void test_paste_round3(void **state)
 	assert_int_equal(cmd_prompt_len("  mtu 9216"), 0);
 	assert_int_equal(cmd_prompt_len("banner motd #"), 0);
 	assert_int_equal(cmd_prompt_len("description a#b"), 0);
+	/* a word alone: nothing read past its end (ASan saw it once) */
+	assert_int_equal(cmd_prompt_len("end"), 0);
+	assert_int_equal(cmd_prompt_len("switch-1"), 0);
 
 	assert_int_equal(cmd_banner_open("banner motd ^C", d, sizeof(d)), 1);
 	assert_string_equal(d, "^C");
