@@ -275,7 +275,8 @@ PY
 	sh_ns -c 'show running-config' >"$tmp/run" || fail "show running-config"
 	grep -E '^[a-z]' "$tmp/run" | grep -vE '^(version|interface|system qos)' | sort -u >"$tmp/top"
 	sed 's/^switch([^)]*)# //; s/^switch# //' "$f" | grep -E '^[a-z]' |
-		sed 's/[[:space:]]*$//' | sort -u >"$tmp/ftop"
+		sed -E 's/[[:space:]]*$//; s/^(class-map type network-qos) match-(any|all) /\1 /' |
+		sort -u >"$tmp/ftop"
 	extra=$(comm -23 "$tmp/top" "$tmp/ftop")
 	[ -z "$extra" ] || fail "lines landed at global level: $extra"
 	echo "ok: $cur: refused at line $bad ($(sed -n 3p "$tmp/badline")); $(grep ' accepted, ' "$tmp/err" | sed 's/^% //')"
