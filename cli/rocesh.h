@@ -106,6 +106,10 @@ int rocesh_line(struct rocesh *r, const char *line, size_t col);
 void rocesh_finish(struct rocesh *r);
 /* Tell a script's pending warnings that still stand (see PENDING). */
 void rocesh_judge_warnings(struct rocesh *r);
+/* Tell the warnings of a configuration or action REPLY (warnings.c):
+ * each once; in a script, those the reply says stand wait for
+ * rocesh_judge_warnings. */
+void rocesh_print_warnings(struct rocesh *r, struct json_object *reply);
 
 /* --echo: carry out LINE as if typed on a terminal, printing the prompt
  * and the line first (see rocesh(8), SCRIPTS). R->interactive must be set
