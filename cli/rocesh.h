@@ -31,6 +31,13 @@ struct rocesh {
 	bool known_stale;
 	/* The warnings of the last configuration reply, one per line. */
 	struct strbuf warnings;
+	/* A script's warnings about the configuration as it stands are
+	 * judged once it ends (or before a show or action line): PENDING
+	 * holds those its lines brought, STANDING those of the last reply
+	 * that still stand; only a pending one that still stands is told,
+	 * so that "no class is no-drop" does not fire halfway through a
+	 * paste in running-config order. */
+	struct strbuf pending, standing;
 	/* A terminal: errors go under the echoed line at the prompt's
 	 * width. Otherwise each error names its source and line number,
 	 * and configuration commands typed at roced# enter configuration
@@ -72,8 +79,8 @@ struct rocesh {
 	struct cmd_ctx before_bang;
 	bool bang;
 	/* `banner motd C ... C`: the lines up to the closing delimiter are
-	 * the banner's (0: none open). */
-	char banner;
+	 * the banner's ("": none open). */
+	char banner[4];
 	/* The configuration session the configuration lines go to (roced
 	 * keeps it until commit or abort), "" for none. */
 	char session[CTL_NAME_LEN];
@@ -100,6 +107,12 @@ int rocesh_line(struct rocesh *r, const char *line, size_t col);
 /* The end of a session: "% ignored N lines: not QoS (families)" once,
  * when any line was. */
 void rocesh_finish(struct rocesh *r);
+/* Tell a script's pending warnings that still stand (see PENDING). */
+void rocesh_judge_warnings(struct rocesh *r);
+/* Tell the warnings of a configuration or action REPLY (warnings.c):
+ * each once; in a script, those the reply says stand wait for
+ * rocesh_judge_warnings. */
+void rocesh_print_warnings(struct rocesh *r, struct json_object *reply);
 
 /* --echo: carry out LINE as if typed on a terminal, printing the prompt
  * and the line first (see rocesh(8), SCRIPTS). R->interactive must be set

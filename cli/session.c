@@ -30,6 +30,8 @@ int rocesh_init(struct rocesh *r, const char *sockpath)
 	r->ctx.cache = cmd_cache_new();
 	policy_init(&r->known);
 	strbuf_init(&r->warnings);
+	strbuf_init(&r->pending);
+	strbuf_init(&r->standing);
 	strbuf_init(&r->ignored_what);
 	r->known_stale = true;
 	r->src = "stdin";
@@ -45,6 +47,8 @@ void rocesh_free(struct rocesh *r)
 	r->ctx.cache = NULL;
 	policy_free(&r->known);
 	strbuf_free(&r->warnings);
+	strbuf_free(&r->pending);
+	strbuf_free(&r->standing);
 	strbuf_free(&r->ignored_what);
 }
 
@@ -169,51 +173,6 @@ static int rocesh_reply_error(struct rocesh *r, struct json_object *reply,
 	return -1;
 }
 
-/* Whether LIST ("\n"-separated lines) holds the line S. */
-static bool rocesh_has_line(const char *list, const char *s)
-{
-	size_t n = strlen(s);
-
-	for (const char *p = list; (p = strstr(p, s)); p++)
-		if ((p == list || p[-1] == '\n') &&
-		    (p[n] == '\n' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
-/* A reply's warnings describe the whole configuration as it now stands,
- * so the same one comes back after every line until it is dealt with
- * (shares that do not add up to 100 yet): each is told once, when it
- * first appears, as NX-OS-style "% Warning: ..." lines. */
-static void rocesh_print_warnings(struct rocesh *r, struct json_object *reply)
-{
-	struct json_object *w;
-	struct strbuf now;
-
-	if (!json_object_object_get_ex(reply, "warnings", &w) ||
-	    !json_object_is_type(w, json_type_array))
-		return;
-	strbuf_init(&now);
-	for (size_t i = 0; i < json_object_array_length(w); i++) {
-		const char *s =
-		    json_object_get_string(json_object_array_get_idx(w, i));
-
-		if (!s || strchr(s, '\n'))
-			continue;
-		if (!rocesh_has_line(strbuf_str(&r->warnings), s)) {
-			if (!strncmp(s, "warning: ", 9))
-				s += 9;
-			fprintf(r->err, "%s%s\n",
-			        s[0] == '%' ? "" : "% Warning: ", s);
-			s = json_object_get_string(
-			    json_object_array_get_idx(w, i));
-		}
-		strbuf_printf(&now, "%s%s", now.len ? "\n" : "", s);
-	}
-	strbuf_free(&r->warnings);
-	r->warnings = now;
-}
-
 /* Send REQ. Returns the reply, or NULL after printing why the daemon
  * could not be asked. */
 static struct json_object *rocesh_call(struct rocesh *r,
@@ -263,6 +222,7 @@ static int rocesh_config(struct rocesh *r, const char *line,
 		r->known_stale = true;
 	} else {
 		rc = rocesh_reply_error(r, reply, line, p->canon, col);
+		cmd_ctx_refused(&r->ctx, p);
 	}
 	json_object_put(reply);
 	return rc;
@@ -595,21 +555,18 @@ static void rocesh_after_bang(struct rocesh *r, const char *line)
 }
 
 /* `banner motd #` opens a banner whose text runs to the next line that
- * holds the delimiter (NX-OS's multi-line banner): those lines are the
- * banner's, not commands. Returns whether LINE is one of them; the
- * opening line itself is left to cmd_not_qos. */
+ * holds the delimiter (NX-OS's multi-line banner; `^C` as IOS-style
+ * running-configs print it): those lines are the banner's, not commands.
+ * Returns whether LINE is one of them; the opening line itself is left
+ * to cmd_not_qos. */
 static bool rocesh_in_banner(struct rocesh *r, const char *line)
 {
-	char w[16], d[8];
-
-	if (r->banner) {
-		if (strchr(line, r->banner))
-			r->banner = 0;
+	if (r->banner[0]) {
+		if (cmd_banner_closes(line, r->banner))
+			r->banner[0] = '\0';
 		return true;
 	}
-	if (sscanf(line, " %15s %*s %7s", w, d) == 2 && !strcmp(w, "banner") &&
-	    strlen(d) == 1 && !strchr(strchr(line, d[0]) + 1, d[0]))
-		r->banner = d[0];
+	cmd_banner_open(line, r->banner, sizeof(r->banner));
 	return false;
 }
 
@@ -663,6 +620,7 @@ static int rocesh_line_piped(struct rocesh *r, const char *line, size_t col)
 		r->nerrors++;
 		return -1;
 	}
+	rocesh_judge_warnings(r);
 	rc = rocesh_show(r, line, &p, col, &pp);
 	rocesh_pipes_free(&pp);
 	return rc;
@@ -710,6 +668,7 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 				err = ignored;
 			rocesh_print_error(r, line, col, &err);
 			r->nerrors++;
+			cmd_ctx_refused_line(&r->ctx, line);
 			return -1;
 		}
 		r->ctx = conf;
@@ -725,8 +684,10 @@ static int rocesh_line_run(struct rocesh *r, const char *line, size_t col)
 		r->configured = true;
 		return rocesh_config(r, line, &p, col);
 	case CMD_KIND_SHOW:
+		rocesh_judge_warnings(r);
 		return rocesh_show(r, line, &p, col, NULL);
 	case CMD_KIND_ACTION:
+		rocesh_judge_warnings(r);
 		return rocesh_action(r, line, &p, col);
 	}
 	return 0;
@@ -819,6 +780,7 @@ static bool rocesh_skipped(struct rocesh *r, const char *line)
  * having named itself with a caret as it came. */
 void rocesh_finish(struct rocesh *r)
 {
+	rocesh_judge_warnings(r);
 	if (r->interactive || strcmp(r->src, "stdin") ||
 	    (!r->configured && !r->nignored && !r->nrejected))
 		return;
@@ -845,7 +807,12 @@ static bool rocesh_counted(const char *line)
 int rocesh_line(struct rocesh *r, const char *line, size_t col)
 {
 	unsigned ignored = r->nignored;
+	size_t prompt = r->banner[0] ? 0 : cmd_prompt_len(line);
 	int rc;
+
+	/* A pasted terminal transcript: its prompts are not commands. */
+	line += prompt;
+	col += prompt;
 
 	if (rocesh_skipped(r, line)) {
 		rc = -1;
@@ -899,8 +866,10 @@ int rocesh_echo_line(struct rocesh *r, const char *line)
 		strbuf_free(&nl);
 		strbuf_free(&listing);
 	} else {
+		size_t skip = r->banner[0] ? 0 : cmd_prompt_len(line);
+
 		fprintf(r->out, "%s%s\n", prompt, line);
-		rc = rocesh_line_run(r, line, strlen(prompt));
+		rc = rocesh_line_run(r, line + skip, strlen(prompt) + skip);
 	}
 	fflush(r->out);
 	return rc;

@@ -12,7 +12,10 @@
 
 #include <errno.h>
 #include <histedit.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,6 +145,43 @@ static unsigned char shell_ctrl_c(EditLine *el, int ch)
 	return CC_NEWLINE;
 }
 
+/* ESC and the key after it, when they are no arrow key's sequence:
+ * emacs mode would take the ESC as Meta and the key as a command
+ * (ESC b: back a word), so a pasted ESC byte, or a stray Escape, would
+ * eat the next character unseen. Refused aloud instead, and the
+ * character is kept. */
+static unsigned char shell_esc(EditLine *el, int ch)
+{
+	FILE *out = shell_out(el);
+	char c[2] = {(char)ch, '\0'};
+
+	fputs("\n% ESC is not taken: a line is text (arrow keys and Ctrl "
+	      "keys edit it)\n",
+	      out);
+	fflush(out);
+	if (ch != '\r' && ch != '\n')
+		el_insertstr(el, c);
+	return CC_REDISPLAY;
+}
+
+/* Bind ESC followed by each printable character but the lead-ins of
+ * the arrow keys' sequences (`[`, `O`), and by Enter, to shell_esc. */
+static void shell_bind_esc(EditLine *el)
+{
+	char seq[8];
+
+	for (int ch = ' '; ch <= '~'; ch++) {
+		if (ch == '[' || ch == 'O')
+			continue;
+		/* libedit's own escapes for ^ and \ */
+		snprintf(seq, sizeof(seq), "\\e%s%c",
+		         ch == '^' || ch == '\\' ? "\\" : "", ch);
+		el_set(el, EL_BIND, seq, "rocesh-esc", NULL);
+	}
+	el_set(el, EL_BIND, "\\e^M", "rocesh-esc", NULL);
+	el_set(el, EL_BIND, "\\e^J", "rocesh-esc", NULL);
+}
+
 /* Ctrl-Z: `end`, whatever is on the line. */
 static unsigned char shell_ctrl_z(EditLine *el, int ch)
 {
@@ -191,6 +231,9 @@ static int shell_open(struct shell *sh, struct rocesh *r)
 	 * screen; outside editing it still interrupts a request. */
 	el_set(sh->el, EL_SETTY, "-d", "-intr", "intr=", NULL);
 	el_set(sh->el, EL_BIND, "^C", "rocesh-cancel", NULL);
+	el_wset(sh->el, EL_ADDFN, L"rocesh-esc", L"refuse a lone ESC",
+	        shell_esc);
+	shell_bind_esc(sh->el);
 	return 0;
 }
 
@@ -209,6 +252,11 @@ int rocesh_shell(struct rocesh *r)
 	HistEvent ev;
 	int rc;
 
+	/* Characters, not bytes: libedit drops what the locale cannot
+	 * decode (`description café` became `caf`). A terminal without a
+	 * UTF-8 locale set gets C.UTF-8, which every glibc has. */
+	if (!setlocale(LC_CTYPE, "") || strcmp(nl_langinfo(CODESET), "UTF-8"))
+		setlocale(LC_CTYPE, "C.UTF-8");
 	/* Ctrl-C interrupts a request that takes long, not the shell. */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);

@@ -122,7 +122,7 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
                                        const struct ctl_request *r)
 {
 	const char *path[CTL_CONTEXT_MAX];
-	struct json_object *reply, *ctx_json;
+	struct json_object *reply, *ctx_json, *standing = NULL;
 	struct cmd_error cerr = {{0}, 0};
 	struct policy cand;
 	struct cmd_ctx ctx;
@@ -150,6 +150,11 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
 		reply = dctl_diag_error(NULL, &dg);
 		goto out;
 	}
+	/* The policy's warnings, told or not: they are recomputed whole at
+	 * each line (the plan's come only for the ports a change touches),
+	 * and a script judges those its lines brought against them once it
+	 * ends. */
+	standing = dctl_warnings(&dg);
 	rc = c->ops->commit(c->daemon, &cand, &dg);
 	if (rc < 0) {
 		reply = dctl_diag_error("the change could not be applied, "
@@ -166,6 +171,8 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
 	json_object_object_add(reply, "mode",
 	                       json_object_new_string(cmd_mode_name(ctx.mode)));
 	json_object_object_add(reply, "warnings", dctl_warnings(&dg));
+	json_object_object_add(reply, "standing", standing);
+	standing = NULL;
 	/* Standing warnings once per change, not once per line. */
 	{
 		struct json_object *w;
@@ -180,6 +187,7 @@ static struct json_object *dctl_config(struct ctl_cmd_ctx *c,
 			    json_object_new_string(cerr.message));
 	}
 out:
+	json_object_put(standing);
 	diag_free(&dg);
 	policy_free(&cand);
 	return reply;

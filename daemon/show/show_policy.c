@@ -125,7 +125,7 @@ struct json_object *show_queue_conf_json(const struct policy_queue *q,
 {
 	struct json_object *o = json_object_new_object();
 
-	show_add_str(o, conf_key_name(CONF_K_NAME), policy_queue_name(n));
+	show_add_str(o, conf_key_name(CONF_K_NAME), policy_queue_name_of(q, n));
 	if (q->priority_level)
 		show_add_int(o, conf_key_name(CONF_K_PRIORITY_LEVEL),
 		             q->priority_level);

@@ -99,14 +99,19 @@ static void show_roce_ecn(struct json_object *o,
 	json_object_object_add(o, "congestion-control", a);
 }
 
-static void show_roce_pfc(struct json_object *o, const struct policy *p)
+/* PFC as configured (the network-qos policy of system qos) and as it
+ * runs: per priority, on how many of the planned ports it is enabled
+ * now (a port in mode auto waits for its DCBX peer, mode off has none). */
+static void show_roce_pfc(struct json_object *o, const struct show_input *in)
 {
+	const struct policy *p = in->policy;
 	const struct policy_map_nq *mn =
 	    p->system.network_qos[0]
 	        ? policy_find_map_nq(p, p->system.network_qos)
 	        : NULL;
 	struct json_object *f = json_object_new_object();
-	uint8_t cos = 0, rx = 0;
+	struct json_object *oper = json_object_new_array();
+	uint8_t cos = 0, rx = 0, any = 0;
 
 	for (size_t i = 0; mn && i < mn->nrules; i++) {
 		uint8_t c = policy_nq_rule_pfc(p, &mn->rules[i]);
@@ -115,8 +120,25 @@ static void show_roce_pfc(struct json_object *o, const struct policy *p)
 		if (mn->rules[i].pfc_rx_only)
 			rx |= c;
 	}
+	for (unsigned prio = 0; prio < POLICY_NPRIO; prio++) {
+		struct json_object *e;
+		size_t on = 0;
+
+		if (!(cos & (1u << prio)))
+			continue;
+		for (size_t i = 0; i < in->nports; i++)
+			on += (in->plans[i]->dcb.pfc_en >> prio) & 1u;
+		any |= on ? (uint8_t)(1u << prio) : 0;
+		e = json_object_new_object();
+		show_add_int(e, "priority", prio);
+		show_add_int(e, "ports-on", (int64_t)on);
+		json_object_array_add(oper, e);
+	}
 	json_object_object_add(f, "priorities", show_mask_json(cos));
 	json_object_object_add(f, "receive-only", show_mask_json(rx));
+	json_object_object_add(f, "operational", show_mask_json(any));
+	json_object_object_add(f, "per-priority", oper);
+	show_add_int(f, "ports", (int64_t)in->nports);
 	json_object_object_add(o, "pfc", f);
 }
 
@@ -173,6 +195,91 @@ static void show_roce_tcs(struct json_object *o, const struct policy *p,
 	json_object_object_add(o, "traffic-classes", a);
 }
 
+/* The qos input and queuing output policies in force on port IFNAME:
+ * its own service-policies, else system qos's (NULL for none). */
+static void show_roce_maps_of(const struct policy *p, const char *ifname,
+                              const struct policy_map_qos **mq,
+                              const struct policy_map_queuing **mu)
+{
+	const struct policy_iface *f = policy_find_iface(p, ifname);
+
+	*mq = policy_iface_qos(p, f);
+	*mu = policy_iface_queuing(p, f);
+}
+
+static void show_roce_port_maps(struct json_object *e, const struct policy *p,
+                                const char *ifname)
+{
+	const struct policy_map_qos *mq;
+	const struct policy_map_queuing *mu;
+
+	show_roce_maps_of(p, ifname, &mq, &mu);
+	show_add_str(e, "qos-input", mq ? mq->name : "");
+	show_add_str(e, "queuing-output", mu ? mu->name : "");
+}
+
+/* The policies in force, counted by port: per-interface service-policies
+ * count as much as system qos's (the shipped configuration attaches
+ * them per port). Each distinct pair of qos input and queuing output
+ * policy with the number of ports it runs on, most ports first; *MQ and
+ * *MU become the first pair (system qos's when no port is planned),
+ * which the trust, ECN and traffic-class lines describe. */
+static void show_roce_policies(struct json_object *o,
+                               const struct show_input *in,
+                               const struct policy_map_qos **mq,
+                               const struct policy_map_queuing **mu)
+{
+	struct json_object *a = json_object_new_array();
+	const struct policy *p = in->policy;
+	struct {
+		const struct policy_map_qos *q;
+		const struct policy_map_queuing *u;
+		size_t ports;
+	} *v = calloc(in->nports + 1, sizeof(*v));
+	size_t n = 0, best = 0;
+
+	*mq = policy_iface_qos(p, NULL);
+	*mu = policy_iface_queuing(p, NULL);
+	for (size_t i = 0; v && i < in->nports; i++) {
+		const struct policy_map_qos *q;
+		const struct policy_map_queuing *u;
+		size_t k;
+
+		show_roce_maps_of(p, in->plans[i]->ifname, &q, &u);
+		for (k = 0; k < n && (v[k].q != q || v[k].u != u); k++)
+			;
+		if (k == n) {
+			v[n].q = q;
+			v[n].u = u;
+			n++;
+		}
+		v[k].ports++;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (v[k].ports > v[best].ports)
+			best = k;
+	if (n) {
+		*mq = v[best].q;
+		*mu = v[best].u;
+	}
+	for (size_t pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < n; k++) {
+			struct json_object *e;
+
+			if ((pass == 0) != (k == best))
+				continue;
+			e = json_object_new_object();
+			show_add_str(e, "qos-input",
+			             v[k].q ? v[k].q->name : "");
+			show_add_str(e, "queuing-output",
+			             v[k].u ? v[k].u->name : "");
+			show_add_int(e, "ports", (int64_t)v[k].ports);
+			json_object_array_add(a, e);
+		}
+	free(v);
+	json_object_object_add(o, "policies", a);
+}
+
 static void show_roce_ports(struct json_object *o, const struct show_input *in)
 {
 	struct json_object *a = json_object_new_array();
@@ -185,6 +292,7 @@ static void show_roce_ports(struct json_object *o, const struct show_input *in)
 		if (pp->alias[0])
 			show_add_str(e, "alias", pp->alias);
 		show_add_str(e, "pfc-mode", policy_pfc_mode_name(pp->pfc_mode));
+		show_roce_port_maps(e, in->policy, pp->ifname);
 		json_object_object_add(e, "pfc-enabled",
 		                       show_mask_json(pp->dcb.pfc_en));
 		json_object_object_add(e, "receive-only",
@@ -205,18 +313,19 @@ static struct json_object *show_roce_json(const struct show_input *in)
 {
 	const struct policy *p = in->policy;
 	struct json_object *o = json_object_new_object();
-	const struct policy_map_qos *mq = policy_iface_qos(p, NULL);
-	const struct policy_map_queuing *mu = policy_iface_queuing(p, NULL);
+	const struct policy_map_qos *mq;
+	const struct policy_map_queuing *mu;
 	uint32_t edited;
 	enum policy_roce_mode m = policy_roce_mode(p, &edited);
 
 	show_add_str(o, "mode", policy_roce_mode_name(m));
 	show_roce_edited(o, edited);
 	show_add_bool(o, "lldp", !p->lldp.no_feature);
+	show_roce_policies(o, in, &mq, &mu);
 	show_roce_trust(o, p, mq);
 	show_roce_app(o, in);
 	show_roce_ecn(o, mu);
-	show_roce_pfc(o, p);
+	show_roce_pfc(o, in);
 	show_roce_tcs(o, p, mq, mu);
 	show_roce_ports(o, in);
 	return o;
@@ -246,6 +355,20 @@ static void show_roce_text(struct json_object *d, struct strbuf *out)
 		    out, "%s%s", i ? ", " : "",
 		    json_object_get_string(json_object_array_get_idx(a, i)));
 	strbuf_puts(out, n ? "\n" : "none\n");
+	a = show_get(d, "policies");
+	n = a ? json_object_array_length(a) : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		const char *q = show_get_str(e, "qos-input");
+		const char *u = show_get_str(e, "queuing-output");
+		int64_t ports = 0;
+
+		show_get_int(e, "ports", &ports);
+		strbuf_printf(out, "%s qos %s, queuing %s on %lld port%s\n",
+		              i ? "               " : "Policies       :",
+		              q[0] ? q : "none", u[0] ? u : "none",
+		              (long long)ports, ports == 1 ? "" : "s");
+	}
 
 	strbuf_puts(out, "\nApplication TLV:\n");
 	a = show_get(d, "application-tlv");
@@ -286,23 +409,46 @@ static void show_roce_text(struct json_object *d, struct strbuf *out)
 		              (long long)lo, (long long)hi, (long long)pr);
 	}
 
+	/* Configured is not running: a port in mode auto without a DCBX
+	 * peer has PFC off, and the lines say so. */
 	show_list_text(show_get(pfc, "priorities"), list, sizeof(list));
-	strbuf_printf(out, "\nPFC            : %s\n",
-	              list[0] ? "enabled" : "disabled");
-	for (unsigned p = 0; list[0] && p < POLICY_NPRIO; p++) {
-		struct json_object *pr = show_get(pfc, "priorities");
-		struct json_object *ro = show_get(pfc, "receive-only");
-		bool on = false, r = false;
+	{
+		char oper[64];
+		int64_t ports = 0;
 
-		for (size_t k = 0; pr && k < json_object_array_length(pr); k++)
-			on |= json_object_get_int(
-			          json_object_array_get_idx(pr, k)) == (int)p;
-		for (size_t k = 0; ro && k < json_object_array_length(ro); k++)
+		show_list_text(show_get(pfc, "operational"), oper,
+		               sizeof(oper));
+		show_get_int(pfc, "ports", &ports);
+		if (!list[0])
+			strbuf_puts(out, "\nPFC            : disabled\n");
+		else if (!oper[0])
+			strbuf_printf(out,
+			              "\nPFC            : configured, "
+			              "operational on none of %lld ports\n",
+			              (long long)ports);
+		else
+			strbuf_puts(out, "\nPFC            : enabled\n");
+	}
+	a = show_get(pfc, "per-priority");
+	n = a ? json_object_array_length(a) : 0;
+	for (size_t k = 0; k < n; k++) {
+		struct json_object *e = json_object_array_get_idx(a, k);
+		struct json_object *ro = show_get(pfc, "receive-only");
+		int64_t p = 0, on = 0, ports = 0;
+		bool r = false;
+
+		show_get_int(e, "priority", &p);
+		show_get_int(e, "ports-on", &on);
+		show_get_int(pfc, "ports", &ports);
+		for (size_t j = 0; ro && j < json_object_array_length(ro); j++)
 			r |= json_object_get_int(
-			         json_object_array_get_idx(ro, k)) == (int)p;
-		if (on)
-			strbuf_printf(out, "  switch-priority %u: %s\n", p,
-			              r ? "enabled, receive-only" : "enabled");
+			         json_object_array_get_idx(ro, j)) == (int)p;
+		strbuf_printf(out,
+		              "  switch-priority %lld: %s, operational on "
+		              "%lld of %lld ports\n",
+		              (long long)p,
+		              r ? "enabled, receive-only" : "enabled",
+		              (long long)on, (long long)ports);
 	}
 
 	strbuf_puts(out, "\nRoCE used TCs:\n");

@@ -191,6 +191,18 @@ size_t cmd_complete(const struct cmd_ctx *ctx, const struct policy *known,
 int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
              const struct cmd_parsed *p, struct cmd_error *err);
 
+/* After P was refused (by cmd_exec or by the daemon): leave the
+ * submodes P does not belong to, as NX-OS leaves them before it runs a
+ * line of an enclosing mode. Otherwise a refused `class type network-qos
+ * X` would leave the session in the class before it, and the lines meant
+ * for X would change that class. */
+void cmd_ctx_refused(struct cmd_ctx *ctx, const struct cmd_parsed *p);
+/* The same for a LINE that did not even parse, judged by its first word
+ * (after `no`): a `class` line leaves a class submode for its
+ * policy-map, a line that enters a top-level mode (class-map,
+ * policy-map, interface, system, port-profile) leaves every submode. */
+void cmd_ctx_refused_line(struct cmd_ctx *ctx, const char *line);
+
 /* Convenience for the daemon and tests: re-enter CTX->path on POLICY from
  * exec mode, then parse and carry out LINE. With an empty path CTX->mode
  * only tells exec from configuration mode. All or nothing: on error
@@ -203,6 +215,17 @@ int cmd_apply_line(struct policy *policy, struct cmd_ctx *ctx, const char *line,
  * routing, ...): its family ("feature", "routing", ...), or NULL. A
  * pasted running-config's such lines are counted, not errors. */
 const char *cmd_not_qos(const char *line);
+
+/* A pasted terminal transcript: the length of LINE's leading prompt
+ * (`switch(config-if)# `, `N9K-1# `, with the blanks after it), 0 when
+ * it has none. */
+size_t cmd_prompt_len(const char *line);
+/* A multi-line `banner TYPE D ... D` (NX-OS's, or IOS-style with `^C`,
+ * or a literal Ctrl-C): 1 when LINE opens one that does not close on the
+ * same line, its delimiter in DELIM (LEN bytes, NUL-terminated), else
+ * 0; cmd_banner_closes says whether LINE holds DELIM, ending it. */
+int cmd_banner_open(const char *line, char *delim, size_t len);
+bool cmd_banner_closes(const char *line, const char *delim);
 
 /* `show running-config` text of POLICY in NX-OS syntax: pasting it into
  * rocesh recreates POLICY. SECTION is NULL for everything, "qos" for the

@@ -98,6 +98,39 @@ int cmd_ctx_push(struct cmd_ctx *ctx, enum cmd_mode m, const char *canon)
 	return 0;
 }
 
+void cmd_ctx_refused(struct cmd_ctx *ctx, const struct cmd_parsed *p)
+{
+	if (p->depth >= ctx->depth || ctx->mode == CMD_MODE_EXEC)
+		return;
+	for (size_t i = p->depth; i < ctx->depth && i < CMD_DEPTH_MAX; i++)
+		ctx->path[i][0] = '\0';
+	ctx->depth = p->depth;
+	ctx->mode = p->mode;
+}
+
+void cmd_ctx_refused_line(struct cmd_ctx *ctx, const char *line)
+{
+	static const char *const top[] = {
+	    "class-map", "policy-map", "interface", "system", "port-profile",
+	};
+	struct cmd_parsed p = {.mode = ctx->mode, .depth = ctx->depth};
+	char w[CMD_WORD_MAX] = "";
+
+	if (sscanf(line, " %63s", w) == 1 && !strcmp(w, "no"))
+		sscanf(line, " %*s %63s", w);
+	if (!strcmp(w, "class") && ctx->depth &&
+	    cmd_mode_parent(ctx->mode) != CMD_MODE_CONFIG) {
+		p.mode = cmd_mode_parent(ctx->mode);
+		p.depth = ctx->depth - 1;
+	}
+	for (size_t i = 0; i < sizeof(top) / sizeof(top[0]); i++)
+		if (!strcmp(w, top[i]) && ctx->mode != CMD_MODE_EXEC) {
+			p.mode = CMD_MODE_CONFIG;
+			p.depth = 0;
+		}
+	cmd_ctx_refused(ctx, &p);
+}
+
 const char *cmd_ctx_object(const struct cmd_ctx *ctx, size_t level, char *buf,
                            size_t len)
 {

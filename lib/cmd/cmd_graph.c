@@ -453,6 +453,17 @@ int cmd_split(const char *line, struct cmd_words *w, struct cmd_error *err)
 			w->buf[i++] = '\0';
 		if (i >= len)
 			break;
+		/* `pause pfc-cos 3  ! lossless class`: a word that starts
+		 * with `!` after the first begins a comment that runs to
+		 * the end of the line, as in NX-OS configurations; in a
+		 * description it is text. */
+		if (w->n && w->buf[i] == '!' &&
+		    strcmp(w->w[w->n > 1 && !strcmp(w->w[0], "no") ? 1 : 0],
+		           "description")) {
+			memset(&w->buf[i], 0, len - i);
+			len = i;
+			break;
+		}
 		if (w->n == CMD_ARGV_MAX) {
 			cmd_fail(err, i, "%% Too many words");
 			return -1;

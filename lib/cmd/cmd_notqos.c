@@ -163,3 +163,73 @@ const char *cmd_not_qos(const char *line)
 	}
 	return NULL;
 }
+
+/* ---- pasted transcripts ---- */
+
+size_t cmd_prompt_len(const char *line)
+{
+	size_t i = strspn(line, " \t"), host = i;
+
+	/* HOST, HOST(MODE): letters, digits, '-', '_', '.' as a hostname */
+	while (isalnum((unsigned char)line[i]) ||
+	       (line[i] && strchr("-_.", line[i])))
+		i++;
+	if (i == host)
+		return 0;
+	if (line[i] == '(') {
+		size_t mode = ++i;
+
+		while (isalnum((unsigned char)line[i]) || line[i] == '-')
+			i++;
+		if (i == mode || line[i] != ')')
+			return 0;
+		i++;
+	}
+	/* `#` then a blank or the end: no command word holds a `#`. */
+	if (line[i] != '#' ||
+	    (line[i + 1] && line[i + 1] != ' ' && line[i + 1] != '\t'))
+		return 0;
+	i++;
+	return i + strspn(line + i, " \t");
+}
+
+/* Where the delimiter of `banner TYPE D...` starts in LINE, its length
+ * in *N: `^C` (as running-config prints Ctrl-C), else one byte (a
+ * literal Ctrl-C among them). NULL when LINE is no banner line. */
+static const char *cmd_banner_delim(const char *line, size_t *n)
+{
+	const char *s = line + strspn(line, " \t");
+
+	if (strncmp(s, "banner", 6) || (s[6] != ' ' && s[6] != '\t'))
+		return NULL;
+	s += 6;
+	s += strspn(s, " \t");
+	s += strcspn(s, " \t"); /* motd, exec, login, ... */
+	s += strspn(s, " \t");
+	if (!*s)
+		return NULL;
+	*n = s[0] == '^' && s[1] && !isspace((unsigned char)s[1]) ? 2 : 1;
+	return s;
+}
+
+int cmd_banner_open(const char *line, char *delim, size_t len)
+{
+	size_t n = 0;
+	const char *d = cmd_banner_delim(line, &n);
+	const char *rest;
+
+	if (!d || n + 1 > len)
+		return 0;
+	/* `banner motd #text#`: it closes on its own line. */
+	for (rest = d + n; *rest; rest++)
+		if (!strncmp(rest, d, n))
+			return 0;
+	memcpy(delim, d, n);
+	delim[n] = '\0';
+	return 1;
+}
+
+bool cmd_banner_closes(const char *line, const char *delim)
+{
+	return *delim && strstr(line, delim);
+}

@@ -620,13 +620,15 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no class-map type qos [match-all|match-any] CMAP_QOS",
      NO H_CMAP H_CTYPE "Configure qos class-map\n" H_MATCH_MODE H_CNAME,
      cmd_nx_cmap_qos},
+    /* match-any and match-all as NX-OS's own show class-map prints
+     * them: a packet has one qos-group, so both mean "any of them". */
     {CFG, KCONF, "class-map type network-qos",
-     "class-map type network-qos CMAP_NQOS",
-     H_CMAP H_CTYPE "Configure network-qos class-map\n" H_CNAME,
+     "class-map type network-qos [match-all|match-any] CMAP_NQOS",
+     H_CMAP H_CTYPE "Configure network-qos class-map\n" H_MATCH_MODE H_CNAME,
      cmd_nx_cmap_nqos},
     {CFG, KCONF, "class-map type network-qos",
-     "no class-map type network-qos CMAP_NQOS",
-     NO H_CMAP H_CTYPE "Configure network-qos class-map\n" H_CNAME,
+     "no class-map type network-qos [match-all|match-any] CMAP_NQOS",
+     NO H_CMAP H_CTYPE "Configure network-qos class-map\n" H_MATCH_MODE H_CNAME,
      cmd_nx_cmap_nqos},
     {CFG, KCONF, "policy-map type qos", "policy-map type qos PMAP_QOS",
      H_PMAP H_PTYPE "Configure qos policy-map\n" H_PNAME, cmd_nx_pmap_qos},
@@ -682,8 +684,10 @@ static const struct cmd_def cmd_nxos_table[] = {
     {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
     /* the one-command RoCE mode, as NVIDIA Onyx has it */
-    {CFG, KCONF, "roce", "roce [ROCEMODE]",
-     "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
+    {CFG, KCONF, "roce", "roce [ROCEMODE] [force]",
+     "RoCE mode: the whole RoCE policy in one command\n"
+     "Replace objects of its names that roce did not write\n",
+     cmd_nx_roce},
     {CFG, KCONF, "roce", "no roce [ROCEMODE]",
      NO "RoCE mode: the whole RoCE policy in one command\n", cmd_nx_roce},
     {CFG, KCONF, "hardware qos pfc mc-drop", "[no] hardware qos pfc mc-drop",

@@ -215,22 +215,93 @@ int cmd_nx_description(struct cmd_exec_arg *x)
 	return 0;
 }
 
-/* `roce [MODE]` and `no roce [MODE]`: the one-command RoCE mode, the
- * expansion of model/policy.h (lossless when no mode is given, as on
- * Onyx). `no roce` removes the objects of the expansion, edited or not;
- * with a mode it must be the one in force. */
+/* OBJS (bits of enum policy_roce_object) as "A, B and C" into BUF, by
+ * their names alone (ROCE-DATA, ..., system qos) so that all of them fit
+ * in a reply line; the system bit says which maps system qos attaches
+ * when WITH_SYSTEM. */
+static void cmd_nx_roce_list(const struct policy *p, uint32_t objs,
+                             bool with_system, char *buf, size_t len)
+{
+	size_t off = 0, left = (size_t)__builtin_popcount(objs);
+
+	buf[0] = '\0';
+	for (unsigned o = 0; o < POLICY_ROCE_NOBJECTS && off < len; o++) {
+		const char *name = policy_roce_object_name(o), *sp;
+
+		if (!(objs & (1u << o)))
+			continue;
+		left--;
+		sp = strrchr(name, ' ');
+		if (o != POLICY_ROCE_OBJ_SYSTEM && sp)
+			name = sp + 1;
+		off += (size_t)snprintf(buf + off, len - off, "%s", name);
+		if (o == POLICY_ROCE_OBJ_SYSTEM && with_system && off < len)
+			off += (size_t)snprintf(
+			    buf + off, len - off,
+			    " (attaching%s%.*s%s%.*s%s%.*s)",
+			    p->system.network_qos[0] ? " " : "", 40,
+			    p->system.network_qos,
+			    p->system.qos_input[0] ? " " : "", 40,
+			    p->system.qos_input,
+			    p->system.queuing_output[0] ? " " : "", 40,
+			    p->system.queuing_output);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s",
+			                        !left       ? ""
+			                        : left == 1 ? " and "
+			                                    : ", ");
+	}
+}
+
+/* `roce [MODE] [force]` and `no roce [MODE]`: the one-command RoCE mode,
+ * the expansion of model/policy.h (lossless when no mode is given, as on
+ * Onyx). It never clobbers: an object of its names that roce did not
+ * write (an operator's, or one edited since) and a system qos that
+ * attaches other maps are refused by name unless `force`; the reply says
+ * what it wrote. `no roce` removes exactly what roce wrote and says what
+ * it kept; with a mode it must be the one in force. */
 int cmd_nx_roce(struct cmd_exec_arg *x)
 {
 	size_t last = x->pa->argc - 1;
-	int m = policy_roce_mode_parse(x->pa->argv[last]);
-	enum policy_roce_mode cur;
+	enum policy_roce_mode mode = POLICY_ROCE_LOSSLESS, cur;
+	struct policy_roce_removal rm;
+	bool force = cmd_has(x->pa, "force", NULL);
+	char list[160], kept[200];
+	uint32_t clash, writes;
+	int m = -1;
 
+	for (size_t i = 1; i < x->pa->argc && m < 0; i++)
+		if ((m = policy_roce_mode_parse(x->pa->argv[i])) >= 0) {
+			mode = (enum policy_roce_mode)m;
+			last = i;
+		}
 	if (!x->pa->negated) {
-		if (policy_roce_expand(x->p,
-		                       m < 0 ? POLICY_ROCE_LOSSLESS
-		                             : (enum policy_roce_mode)m,
-		                       POLICY_ROCE_REPLACE, 0) < 0)
+		clash = policy_roce_conflicts(x->p, mode);
+		writes = policy_roce_writes(x->p, mode);
+		if (clash == UINT32_MAX || writes == UINT32_MAX)
 			return cmd_nx_oom(x);
+		if (clash && !force) {
+			cmd_nx_roce_list(x->p, clash, true, list, sizeof(list));
+			cmd_fail(x->err, 0,
+			         "%% roce %s would replace %s, which roce did "
+			         "not write: rename or remove them, or give "
+			         "roce %s force",
+			         policy_roce_mode_name(mode), list,
+			         policy_roce_mode_name(mode));
+			return -1;
+		}
+		if (policy_roce_expand(x->p, mode, POLICY_ROCE_REPLACE, 0) < 0)
+			return cmd_nx_oom(x);
+		/* A note, not an error: what the line wrote. */
+		cmd_nx_roce_list(x->p, writes, false, list, sizeof(list));
+		if (writes)
+			cmd_fail(x->err, 0, "%% roce %s wrote %s",
+			         policy_roce_mode_name(mode), list);
+		else
+			cmd_fail(x->err, 0,
+			         "%% roce %s is in force already: nothing "
+			         "written",
+			         policy_roce_mode_name(mode));
 		return 0;
 	}
 	cur = policy_roce_mode(x->p, NULL);
@@ -238,12 +309,36 @@ int cmd_nx_roce(struct cmd_exec_arg *x)
 		cmd_fail(x->err, 0, "%% roce is not configured");
 		return -1;
 	}
-	if (m >= 0 && (enum policy_roce_mode)m != cur) {
+	if (m >= 0 && mode != cur) {
 		cmd_fail(x->err, x->pa->pos[last], "%% roce is %s, not %s",
 		         policy_roce_mode_name(cur), x->pa->argv[last]);
 		return -1;
 	}
-	policy_roce_remove(x->p);
+	policy_roce_remove(x->p, &rm);
+	kept[0] = '\0';
+	if (rm.edited) {
+		cmd_nx_roce_list(x->p, rm.edited, false, list, sizeof(list));
+		snprintf(kept, sizeof(kept), "; kept %.120s (edited)", list);
+	}
+	for (unsigned o = 0; o < POLICY_ROCE_NOBJECTS; o++)
+		if (rm.in_use & (1u << o)) {
+			size_t n = strlen(kept);
+
+			if (n < sizeof(kept))
+				snprintf(
+				    kept + n, sizeof(kept) - n,
+				    "; kept %.64s (used by %.80s)",
+				    strrchr(policy_roce_object_name(o), ' ') +
+				        1,
+				    rm.user[o]);
+		}
+	if (!rm.removed) {
+		cmd_fail(x->err, 0,
+		         "%% no roce: nothing is as roce wrote it%.200s", kept);
+		return -1;
+	}
+	cmd_nx_roce_list(x->p, rm.removed, false, list, sizeof(list));
+	cmd_fail(x->err, 0, "%% no roce removed %.100s%.150s", list, kept);
 	return 0;
 }
 

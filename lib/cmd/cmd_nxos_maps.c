@@ -443,6 +443,9 @@ int cmd_nx_pmap_que_class(struct cmd_exec_arg *x)
 		memset(pq, 0, sizeof(*pq));
 		return 0;
 	}
+	/* The name it was first typed with is the one written back. */
+	if (!pq->configured && q >= 0)
+		pq->name4 = strcmp(qname, policy_queue_name((unsigned)q)) != 0;
 	pq->configured = true;
 	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QUE, x->pa->canon);
 }
@@ -607,11 +610,13 @@ static struct policy_map_nq *cmd_nx_ctx_pmap_nq(struct cmd_exec_arg *x)
 	return m;
 }
 
+/* The rule of class CLS in M, by any spelling of a system-defined
+ * class (policy_nq_same_class). */
 static struct policy_nq_rule *cmd_nx_nq_rule(struct policy_map_nq *m,
                                              const char *cls)
 {
 	for (size_t r = 0; r < m->nrules; r++)
-		if (!strcmp(m->rules[r].class_name, cls))
+		if (policy_nq_same_class(m->rules[r].class_name, cls))
 			return &m->rules[r];
 	return NULL;
 }
@@ -621,17 +626,14 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 	struct policy_map_nq *m = cmd_nx_ctx_pmap_nq(x);
 	size_t pos = x->pa->pos[x->pa->argc - 1];
 	const char *cls = x->pa->argv[x->pa->argc - 1];
-	int sys = policy_nq_system_parse(cls);
 	struct policy_nq_rule *r;
 	char line[POLICY_NAME_MAX + 32];
 
 	if (!m)
 		return -1;
-	/* A 4-queue Nexus's c-nqN is roced's c-8q-nqN: one class, one
-	 * name (class-default stays as typed, as Nexus 5000 prints it). */
-	if (sys >= 0 &&
-	    !strncmp(cls, POLICY_NQ4_PREFIX, strlen(POLICY_NQ4_PREFIX)))
-		cls = policy_nq_system_name((unsigned)sys);
+	/* A 4-queue Nexus's c-nqN is roced's c-8q-nqN: one class, found by
+	 * either name, and kept with the name it was first typed with so
+	 * that running-config writes it back as the switch wrote it. */
 	r = cmd_nx_nq_rule(m, cls);
 	if (x->pa->negated)
 		return cmd_nx_remove_class(x, m->rules, &m->nrules, sizeof(*r),
@@ -645,9 +647,10 @@ int cmd_nx_pmap_nq_class(struct cmd_exec_arg *x)
 		         cls);
 		return -1;
 	}
-	if (!r && !policy_map_nq_add_rule(m, cls))
+	if (!r && !(r = policy_map_nq_add_rule(m, cls)))
 		return cmd_nx_oom(x);
-	snprintf(line, sizeof(line), "class type network-qos %s", cls);
+	snprintf(line, sizeof(line), "class type network-qos %s",
+	         r->class_name);
 	return cmd_nx_enter(x, CMD_MODE_PMAP_C_NQOS, line);
 }
 

@@ -205,7 +205,7 @@ static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 			if (!q->configured)
 				continue;
 			strbuf_printf(out, " class type queuing %s\n",
-			              policy_queue_name(n));
+			              policy_queue_name_of(q, n));
 			if (q->priority_level)
 				strbuf_printf(out, "  priority level %u\n",
 				              q->priority_level);

@@ -258,6 +258,7 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	}
 	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	q->configured = true;
+	q->name4 = strcmp(name, policy_queue_name((unsigned)n)) != 0;
 	q->line = line;
 	if (conf_int(c, e, CONF_K_BANDWIDTH_REMAINING_PERCENT, where, 0, 100, 0,
 	             UINT8_MAX, &v, &q->bandwidth_line) > 0) {

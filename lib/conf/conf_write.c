@@ -320,7 +320,7 @@ static void conf_write_queue(struct strbuf *sb, const void *map, size_t i)
 		return;
 	}
 	strbuf_puts(sb, "{ ");
-	conf_write_str(sb, CONF_K_NAME, policy_queue_name(n));
+	conf_write_str(sb, CONF_K_NAME, policy_queue_name_of(q, n));
 	if (q->priority_level)
 		conf_write_uint(sb, CONF_K_PRIORITY_LEVEL, q->priority_level);
 	if (q->has_bandwidth_min)

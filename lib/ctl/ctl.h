@@ -17,8 +17,12 @@
  *        Re-enter CONTEXT (cmd_ctx path lines) on a copy of the running
  *        policy, carry out LINE (lib/cmd/cmd.h), validate, compile and apply.
  *        Reply {"ok": true, "context": [...], "mode": "config-pmap-c-que",
- *        "warnings": ["..."]}; on error {"ok": false, "error": "% ...",
- *        "pos": N} and nothing changes. Needs the configure right.
+ *        "warnings": ["..."], "standing": ["..."]}: WARNINGS those not
+ *        told already and the line's note, STANDING every warning of the
+ *        policy as it now stands (not the plan's, which come for the
+ *        ports the line changed only); on error {"ok": false, "error":
+ *        "% ...", "pos": N} and nothing changes. Needs the configure
+ *        right.
  *   {"cmd": "show", "what": "NAME", "args": ["..."], "json": bool}
  *        NAME is cmd_parsed.name of a show command ("show running-config",
  *        "show queuing interface", ...). ARGS is the whole line in

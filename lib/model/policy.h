@@ -126,6 +126,9 @@ struct policy_pause_buffer {
 /* One `class type queuing c-out-8q-qN` (or ingress c-in-qN) block. */
 struct policy_queue {
 	bool configured;
+	/* Typed with its 4-queue Nexus name (c-out-q3, c-out-q-default):
+	 * written back so (policy_queue_name_of). */
+	bool name4;
 	bool has_bandwidth;
 	uint8_t bandwidth_percent; /* bandwidth remaining percent, 0-100 */
 	uint8_t priority_level; /* 0 = not strict; NX-OS has level 1 (and 2) */
@@ -513,6 +516,9 @@ bool policy_iface_watchdog(const struct policy *p,
 int policy_queue_parse(const char *name);
 /* Canonical name of queue N (q-default for 0). */
 const char *policy_queue_name(unsigned n);
+/* The name queue N of a queuing policy is written with: its 4-queue name
+ * when Q was typed so (Q->name4), else policy_queue_name(N). */
+const char *policy_queue_name_of(const struct policy_queue *q, unsigned n);
 
 /* DSCP: a number 0-63 or a PHB name (ef, afXY, csN, default). Returns the
  * value or -1. policy_dscp_name gives the name for N or NULL. */
@@ -562,10 +568,10 @@ int policy_validate(const struct policy *p, struct diag *d);
 
 enum policy_validate_mode {
 	POLICY_VALIDATE_FILE, /* a whole file: what policy_validate checks */
-	/* One CLI line at a time: states that are only incomplete so far
-	 * (bandwidth shares under 100, a paused CoS its class does not match
-	 * yet) are warnings, so that a sequence NX-OS accepts line by line is
-	 * accepted; shares over 100 and real conflicts stay errors. */
+	/* One CLI line at a time: the same errors as a file (what rocesh
+	 * takes, copy running-config startup-config saves and a restart
+	 * loads); only the wording of a state that is incomplete so far
+	 * (bandwidth shares under 100) differs. */
 	POLICY_VALIDATE_INTERACTIVE,
 };
 int policy_validate_mode(const struct policy *p, struct diag *d,
@@ -584,6 +590,11 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 #define POLICY_IN_QUEUE_PREFIX  "c-in-q"
 #define POLICY_IN_QUEUE_DEFAULT "c-in-q-default"
 int policy_nq_system_parse(const char *name);
+/* Whether network-qos class names A and B name one class: the same
+ * name, or two spellings of one system-defined class (c-nq3 and
+ * c-8q-nq3, class-default and c-8q-nq-default). A policy-map keeps the
+ * name as it was typed, so that it is written back so. */
+bool policy_nq_same_class(const char *a, const char *b);
 const char *policy_nq_system_name(unsigned n);
 int policy_in_queue_parse(const char *name);
 const char *policy_in_queue_name(unsigned n);
@@ -738,11 +749,26 @@ enum policy_roce_how {
  * hold part of them; the callers work on a copy). */
 int policy_roce_expand(struct policy *p, enum policy_roce_mode mode,
                        enum policy_roce_how how, unsigned line);
-/* `no roce`: remove the objects of the expansion's names, edited or
- * not, and the system-qos service-policies that name them; interfaces
- * that name them lose those service-policies too. Returns how many
- * objects were removed (0: there was no RoCE mode). */
-int policy_roce_remove(struct policy *p);
+/* What `roce MODE` writes into P: a bit per object that is missing or
+ * differs from MODE's expansion (UINT32_MAX: out of memory). */
+uint32_t policy_roce_writes(const struct policy *p, enum policy_roce_mode mode);
+/* What `roce MODE` would clobber: a bit per object of P that it would
+ * write over and that roce did not write (it equals no mode's expansion:
+ * an operator's object of the same name, or one edited since), the
+ * system bit when a service-policy of system qos names another map.
+ * rocesh refuses those unless told `force`. UINT32_MAX: out of memory. */
+uint32_t policy_roce_conflicts(const struct policy *p,
+                               enum policy_roce_mode mode);
+/* `no roce`: remove exactly what roce wrote. An object that equals no
+ * mode's expansion (edited since) stays (EDITED), so does one that what
+ * stays still names (IN_USE, USER[o] says who: another qos policy-map, an
+ * interface); system qos lets go of the maps removed. Returns how many
+ * objects were removed. */
+struct policy_roce_removal {
+	uint32_t removed, edited, in_use;
+	char user[POLICY_ROCE_NOBJECTS][POLICY_NAME_MAX + 32];
+};
+int policy_roce_remove(struct policy *p, struct policy_roce_removal *out);
 /* The mode P's objects make: NONE when none of the five maps exists;
  * else the mode whose expansion they are, with *EDITED (may be NULL) 0;
  * else the closest one (by the RoCE class's pause: lossless, receive-only:

@@ -44,6 +44,20 @@ const char *policy_queue_name(unsigned n)
 	return n < POLICY_NQUEUES ? policy_queue_names[n] : "?";
 }
 
+const char *policy_queue_name_of(const struct policy_queue *q, unsigned n)
+{
+	static const char *const names4[] = {
+	    POLICY_QUEUE4_DEFAULT,
+	    POLICY_QUEUE4_PREFIX "1",
+	    POLICY_QUEUE4_PREFIX "2",
+	    POLICY_QUEUE4_PREFIX "3",
+	};
+
+	if (q && q->name4 && n < sizeof(names4) / sizeof(names4[0]))
+		return names4[n];
+	return policy_queue_name(n);
+}
+
 /* RFC 2474/2597/3246 per-hop behaviour names, as NX-OS accepts them. */
 static const struct {
 	const char *name;

@@ -279,75 +279,6 @@ int policy_roce_expand(struct policy *p, enum policy_roce_mode mode,
 	return 0;
 }
 
-/* ---- no roce ---- */
-
-/* Remove element I of an array of *N elements of SIZE bytes. */
-static void policy_roce_cut(void *arr, size_t *n, size_t size, size_t i)
-{
-	char *a = arr;
-
-	memmove(a + i * size, a + (i + 1) * size, (*n - i - 1) * size);
-	(*n)--;
-}
-
-static void policy_roce_detach(char *slot, unsigned *line, const char *name)
-{
-	if (strcmp(slot, name))
-		return;
-	slot[0] = '\0';
-	*line = 0;
-}
-
-int policy_roce_remove(struct policy *p)
-{
-	int removed = 0;
-
-	for (size_t i = p->nclass_qos; i-- > 0;)
-		if (!strcmp(p->class_qos[i].name, POLICY_ROCE_CLASS) ||
-		    !strcmp(p->class_qos[i].name, POLICY_ROCE_CNP)) {
-			policy_roce_cut(p->class_qos, &p->nclass_qos,
-			                sizeof(*p->class_qos), i);
-			removed++;
-		}
-	for (size_t i = p->nmap_qos; i-- > 0;)
-		if (!strcmp(p->map_qos[i].name, POLICY_ROCE_QOS)) {
-			free(p->map_qos[i].rules);
-			policy_roce_cut(p->map_qos, &p->nmap_qos,
-			                sizeof(*p->map_qos), i);
-			removed++;
-		}
-	for (size_t i = p->nmap_queuing; i-- > 0;)
-		if (!strcmp(p->map_queuing[i].name, POLICY_ROCE_QUEUING)) {
-			policy_roce_cut(p->map_queuing, &p->nmap_queuing,
-			                sizeof(*p->map_queuing), i);
-			removed++;
-		}
-	for (size_t i = p->nmap_nq; i-- > 0;)
-		if (!strcmp(p->map_nq[i].name, POLICY_ROCE_NQ)) {
-			free(p->map_nq[i].rules);
-			policy_roce_cut(p->map_nq, &p->nmap_nq,
-			                sizeof(*p->map_nq), i);
-			removed++;
-		}
-	if (!removed)
-		return 0;
-	policy_roce_detach(p->system.network_qos, &p->system.network_qos_line,
-	                   POLICY_ROCE_NQ);
-	policy_roce_detach(p->system.qos_input, &p->system.qos_input_line,
-	                   POLICY_ROCE_QOS);
-	policy_roce_detach(p->system.queuing_output,
-	                   &p->system.queuing_output_line, POLICY_ROCE_QUEUING);
-	for (size_t i = 0; i < p->nifaces; i++) {
-		struct policy_iface *f = &p->ifaces[i];
-
-		policy_roce_detach(f->qos_input, &f->qos_input_line,
-		                   POLICY_ROCE_QOS);
-		policy_roce_detach(f->queuing_output, &f->queuing_output_line,
-		                   POLICY_ROCE_QUEUING);
-	}
-	return removed;
-}
-
 /* ---- the mode the objects make ---- */
 
 static bool policy_roce_class_eq(const struct policy_class_qos *a,
@@ -529,4 +460,211 @@ bool policy_roce_complete(const struct policy *p)
 	       policy_find_map_nq(p, POLICY_ROCE_NQ) &&
 	       p->system.network_qos[0] && p->system.qos_input[0] &&
 	       p->system.queuing_output[0];
+}
+
+/* ---- what roce wrote, what it would clobber ---- */
+
+uint32_t policy_roce_writes(const struct policy *p, enum policy_roce_mode mode)
+{
+	return policy_roce_diff(p, mode);
+}
+
+/* The objects of P that equal the expansion of some mode (the system
+ * bit: every slot of system qos that is set names roce's own map): what
+ * roce wrote, as it wrote it. */
+static uint32_t policy_roce_own(const struct policy *p)
+{
+	uint32_t own = 0, all = (1u << POLICY_ROCE_NOBJECTS) - 1;
+
+	for (unsigned m = POLICY_ROCE_LOSSLESS; m < POLICY_ROCE_NMODES; m++) {
+		uint32_t d = policy_roce_diff(p, (enum policy_roce_mode)m);
+
+		if (d == UINT32_MAX)
+			return 0; /* out of memory: nothing is known to be ours
+			           */
+		own |= all & ~d;
+	}
+	own &= ~(1u << POLICY_ROCE_OBJ_SYSTEM);
+	if ((!p->system.network_qos[0] ||
+	     !strcmp(p->system.network_qos, POLICY_ROCE_NQ)) &&
+	    (!p->system.qos_input[0] ||
+	     !strcmp(p->system.qos_input, POLICY_ROCE_QOS)) &&
+	    (!p->system.queuing_output[0] ||
+	     !strcmp(p->system.queuing_output, POLICY_ROCE_QUEUING)))
+		own |= 1u << POLICY_ROCE_OBJ_SYSTEM;
+	return own;
+}
+
+/* Whether object O exists in P (system: a slot of system qos is set). */
+static bool policy_roce_exists(const struct policy *p,
+                               enum policy_roce_object o)
+{
+	switch (o) {
+	case POLICY_ROCE_OBJ_CLASS:
+		return policy_find_class_qos(p, POLICY_ROCE_CLASS);
+	case POLICY_ROCE_OBJ_CNP:
+		return policy_find_class_qos(p, POLICY_ROCE_CNP);
+	case POLICY_ROCE_OBJ_QOS:
+		return policy_find_map_qos(p, POLICY_ROCE_QOS);
+	case POLICY_ROCE_OBJ_QUEUING:
+		return policy_own_map_queuing(p, POLICY_ROCE_QUEUING);
+	case POLICY_ROCE_OBJ_NQ:
+		return policy_find_map_nq(p, POLICY_ROCE_NQ);
+	case POLICY_ROCE_OBJ_SYSTEM:
+		return p->system.network_qos[0] || p->system.qos_input[0] ||
+		       p->system.queuing_output[0];
+	case POLICY_ROCE_NOBJECTS:
+		break;
+	}
+	return false;
+}
+
+uint32_t policy_roce_conflicts(const struct policy *p,
+                               enum policy_roce_mode mode)
+{
+	uint32_t writes = policy_roce_diff(p, mode), own = policy_roce_own(p);
+	uint32_t clash = 0;
+
+	if (writes == UINT32_MAX)
+		return UINT32_MAX;
+	for (unsigned o = 0; o < POLICY_ROCE_NOBJECTS; o++)
+		if ((writes & (1u << o)) && !(own & (1u << o)) &&
+		    policy_roce_exists(p, (enum policy_roce_object)o))
+			clash |= 1u << o;
+	return clash;
+}
+
+/* Who, of what roce does not remove, names object O of P: a qos
+ * policy-map (other than roce's, or roce's when it stays) naming a
+ * class, an interface naming a map. Written into BUF; NULL when none. */
+static const char *policy_roce_user_of(const struct policy *p,
+                                       enum policy_roce_object o,
+                                       uint32_t staying, char *buf, size_t len)
+{
+	const char *cls = o == POLICY_ROCE_OBJ_CLASS ? POLICY_ROCE_CLASS
+	                  : o == POLICY_ROCE_OBJ_CNP ? POLICY_ROCE_CNP
+	                                             : NULL;
+	const char *map = o == POLICY_ROCE_OBJ_QOS       ? POLICY_ROCE_QOS
+	                  : o == POLICY_ROCE_OBJ_QUEUING ? POLICY_ROCE_QUEUING
+	                                                 : NULL;
+
+	for (size_t i = 0; cls && i < p->nmap_qos; i++) {
+		const struct policy_map_qos *m = &p->map_qos[i];
+
+		if (!strcmp(m->name, POLICY_ROCE_QOS) &&
+		    !(staying & (1u << POLICY_ROCE_OBJ_QOS)))
+			continue;
+		for (size_t r = 0; r < m->nrules; r++)
+			if (!strcmp(m->rules[r].class_name, cls)) {
+				snprintf(buf, len, "policy-map type qos %s",
+				         m->name);
+				return buf;
+			}
+	}
+	for (size_t i = 0; map && i < p->nifaces; i++) {
+		const struct policy_iface *f = &p->ifaces[i];
+
+		if (!strcmp(f->qos_input, map) ||
+		    !strcmp(f->queuing_output, map) ||
+		    !strcmp(f->queuing_input, map)) {
+			snprintf(buf, len, "interface %s",
+			         f->alias[0] ? f->alias : f->name);
+			return buf;
+		}
+	}
+	if (map && !strcmp(p->system.queuing_input, map)) {
+		snprintf(buf, len, "system qos (queuing input)");
+		return buf;
+	}
+	return NULL;
+}
+
+/* Remove element I of an array of *N elements of SIZE bytes. */
+static void policy_roce_cut(void *arr, size_t *n, size_t size, size_t i)
+{
+	char *a = arr;
+
+	memmove(a + i * size, a + (i + 1) * size, (*n - i - 1) * size);
+	(*n)--;
+}
+
+static void policy_roce_detach(char *slot, unsigned *line, const char *name)
+{
+	if (strcmp(slot, name))
+		return;
+	slot[0] = '\0';
+	*line = 0;
+}
+
+static void policy_roce_drop(struct policy *p, enum policy_roce_object o)
+{
+	for (size_t i = p->nclass_qos; o <= POLICY_ROCE_OBJ_CNP && i-- > 0;)
+		if (!strcmp(p->class_qos[i].name, o == POLICY_ROCE_OBJ_CLASS
+		                                      ? POLICY_ROCE_CLASS
+		                                      : POLICY_ROCE_CNP))
+			policy_roce_cut(p->class_qos, &p->nclass_qos,
+			                sizeof(*p->class_qos), i);
+	for (size_t i = p->nmap_qos; o == POLICY_ROCE_OBJ_QOS && i-- > 0;)
+		if (!strcmp(p->map_qos[i].name, POLICY_ROCE_QOS)) {
+			free(p->map_qos[i].rules);
+			policy_roce_cut(p->map_qos, &p->nmap_qos,
+			                sizeof(*p->map_qos), i);
+			policy_roce_detach(p->system.qos_input,
+			                   &p->system.qos_input_line,
+			                   POLICY_ROCE_QOS);
+		}
+	for (size_t i = p->nmap_queuing;
+	     o == POLICY_ROCE_OBJ_QUEUING && i-- > 0;)
+		if (!strcmp(p->map_queuing[i].name, POLICY_ROCE_QUEUING)) {
+			policy_roce_cut(p->map_queuing, &p->nmap_queuing,
+			                sizeof(*p->map_queuing), i);
+			policy_roce_detach(p->system.queuing_output,
+			                   &p->system.queuing_output_line,
+			                   POLICY_ROCE_QUEUING);
+		}
+	for (size_t i = p->nmap_nq; o == POLICY_ROCE_OBJ_NQ && i-- > 0;)
+		if (!strcmp(p->map_nq[i].name, POLICY_ROCE_NQ)) {
+			free(p->map_nq[i].rules);
+			policy_roce_cut(p->map_nq, &p->nmap_nq,
+			                sizeof(*p->map_nq), i);
+			policy_roce_detach(p->system.network_qos,
+			                   &p->system.network_qos_line,
+			                   POLICY_ROCE_NQ);
+		}
+}
+
+int policy_roce_remove(struct policy *p, struct policy_roce_removal *out)
+{
+	/* Maps before the classes they name: a map that stays keeps its
+	 * classes. */
+	static const enum policy_roce_object order[] = {
+	    POLICY_ROCE_OBJ_NQ,    POLICY_ROCE_OBJ_QUEUING, POLICY_ROCE_OBJ_QOS,
+	    POLICY_ROCE_OBJ_CLASS, POLICY_ROCE_OBJ_CNP,
+	};
+	uint32_t own = policy_roce_own(p), staying = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		enum policy_roce_object o = order[k];
+		uint32_t bit = 1u << o;
+
+		if (!policy_roce_exists(p, o))
+			continue;
+		if (!(own & bit)) {
+			out->edited |= bit;
+			staying |= bit;
+			continue;
+		}
+		if (policy_roce_user_of(p, o, staying, out->user[o],
+		                        sizeof(out->user[o]))) {
+			out->in_use |= bit;
+			staying |= bit;
+			continue;
+		}
+		out->removed |= bit;
+	}
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		if (out->removed & (1u << order[k]))
+			policy_roce_drop(p, order[k]);
+	return __builtin_popcount(out->removed);
 }

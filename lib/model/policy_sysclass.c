@@ -50,6 +50,13 @@ int policy_nq_system_parse(const char *name)
 	return -1;
 }
 
+bool policy_nq_same_class(const char *a, const char *b)
+{
+	int n = policy_nq_system_parse(a);
+
+	return !strcmp(a, b) || (n >= 0 && n == policy_nq_system_parse(b));
+}
+
 const char *policy_nq_system_name(unsigned n)
 {
 	static const char *const names[POLICY_NQUEUES] = {

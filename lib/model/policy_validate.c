@@ -17,8 +17,8 @@
  *    shares to the compiler's defaults. Interactively (rocesh, one line at
  *    a time, POLICY_VALIDATE_INTERACTIVE) a sum under 100 is a warning:
  *    NX-OS accepts `bandwidth remaining percent 50` on q3 before q-default
- *    gets its 50. A paused CoS that the class-map does not match yet is a
- *    warning there too.
+ *    gets its 50. A paused CoS its class does not match is an error in
+ *    both, so that whatever rocesh took saves and loads back.
  *  - The watchdog's detection time is interval x shutdown-multiplier and
  *    must not be shorter than one poll (SONiC accepted that silently,
  *    sonic-buildimage#27865), i.e. the multiplier is at least 1.
@@ -485,15 +485,17 @@ static bool policy_validate_group_set(const struct policy *p, unsigned g)
 
 static void policy_validate_pause(const struct policy *p, struct diag *d,
                                   const struct policy_map_nq *m,
-                                  const struct policy_nq_rule *r,
-                                  enum policy_validate_mode mode)
+                                  const struct policy_nq_rule *r)
 {
 	uint8_t cgroups = policy_nq_class_groups(p, r->class_name);
 	uint8_t pfc = policy_nq_rule_pfc(p, r);
 	unsigned line = r->pause_line ?: r->no_drop_line ?: r->line;
+	int sys = policy_nq_system_parse(r->class_name);
 	char groups[32];
 
-	if (!strcmp(r->class_name, POLICY_NQ_DEFAULT)) {
+	/* Every spelling of the default class (c-8q-nq-default, c-nq-default,
+	 * class-default): it carries best effort, which must stay lossy. */
+	if (sys == 0) {
 		diag_err(d, line,
 		         "pause pfc-cos on %s in policy-map type network-qos "
 		         "%s: the default class cannot be no-drop, pause a "
@@ -502,26 +504,25 @@ static void policy_validate_pause(const struct policy *p, struct diag *d,
 		         r->class_name, m->name);
 		return;
 	}
-	if (!policy_find_class_nq(p, r->class_name) &&
-	    policy_nq_system_parse(r->class_name) < 0)
+	if (!policy_find_class_nq(p, r->class_name) && sys < 0)
 		return; /* reported as undefined */
 	policy_list_format(cgroups, groups, sizeof(groups));
 	for (unsigned cos = 0; cos < POLICY_NPRIO; cos++) {
 		if (!(pfc & (1u << cos)))
 			continue;
-		/* Interactively the class-map may get its match later. */
+		/* An error at every line as in the file: a state rocesh
+		 * took must be one that copy running-config
+		 * startup-config can save and a restart load. */
 		if (!(cgroups & (1u << cos))) {
-			diag_add(d,
-			         mode == POLICY_VALIDATE_INTERACTIVE
-			             ? DIAG_WARNING
-			             : DIAG_ERROR,
-			         line,
+			diag_err(d, line,
 			         "pause pfc-cos %u in policy-map type "
 			         "network-qos %s class %s matches no class: "
-			         "class-map type network-qos %s matches "
-			         "qos-group %s",
-			         cos, m->name, r->class_name, r->class_name,
-			         groups[0] ? groups : "(none)");
+			         "%s %s matches qos-group %s%s",
+			         cos, m->name, r->class_name,
+			         sys > 0 ? "system-defined class"
+			                 : "class-map type network-qos",
+			         r->class_name, groups[0] ? groups : "(none)",
+			         sys > 0 ? "" : " (match the qos-group first)");
 			continue;
 		}
 		if (!policy_validate_group_set(p, cos))
@@ -534,8 +535,7 @@ static void policy_validate_pause(const struct policy *p, struct diag *d,
 	}
 }
 
-static void policy_validate_map_nq(const struct policy *p, struct diag *d,
-                                   enum policy_validate_mode mode)
+static void policy_validate_map_nq(const struct policy *p, struct diag *d)
 {
 	char where[2 * POLICY_NAME_MAX + 48];
 
@@ -553,8 +553,8 @@ static void policy_validate_map_nq(const struct policy *p, struct diag *d,
 			         "policy-map type network-qos %s class %s",
 			         m->name, r->class_name);
 			for (size_t j = 0; j < k; j++) {
-				if (strcmp(m->rules[j].class_name,
-				           r->class_name))
+				if (!policy_nq_same_class(
+				        m->rules[j].class_name, r->class_name))
 					continue;
 				diag_err(d, r->line,
 				         "class %s is listed twice in "
@@ -571,7 +571,7 @@ static void policy_validate_map_nq(const struct policy *p, struct diag *d,
 				         "class-map type network-qos %s)",
 				         r->class_name, m->name, r->class_name);
 			if (policy_nq_rule_pfc(p, r))
-				policy_validate_pause(p, d, m, r, mode);
+				policy_validate_pause(p, d, m, r);
 			if (r->no_drop && r->pfc_cos)
 				diag_err(d, r->no_drop_line ?: r->line,
 				         "%s: pause no-drop and pause pfc-cos "
@@ -785,7 +785,7 @@ int policy_validate_mode(const struct policy *p, struct diag *d,
 	policy_validate_in_queues(p, d);
 	policy_validate_marking(p, d);
 	policy_validate_class_nq(p, d);
-	policy_validate_map_nq(p, d, mode);
+	policy_validate_map_nq(p, d);
 	policy_validate_system(p, d);
 	policy_validate_ifaces(p, d);
 	policy_validate_pfcwd(p, d);

@@ -15,7 +15,12 @@
 #   - a port profile keeps its lines for inherit port-profile: none of
 #     them runs at global level, and the lines under a refused profile are
 #     skipped; the script ends with its summary (accepted, ignored,
-#     rejected).
+#     rejected);
+#   - a pasted terminal transcript: its prompts (switch(config)#), the
+#     trailing `!` comments of its lines, network-qos class-maps written
+#     match-any as NX-OS's show class-map prints them, and banners of
+#     every delimiter (`^C` too) whose body would otherwise run as
+#     configuration.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -214,3 +219,69 @@ grep -qx '  priority-flow-control mode on' "$tmp/blk" &&
 	grep -qx '  priority-flow-control watch-dog-interval on' "$tmp/blk" ||
 	fail "swp2 did not inherit the profile: $(cat "$tmp/blk")"
 echo "ok: port profiles reach their interfaces only; the paste summary"
+
+# --- a pasted terminal transcript: prompts, trailing comments, banners ---
+paste <<'EOF'
+switch# configure terminal
+switch(config)# banner motd ^C
+no system qos
+interface swp1
+  priority-flow-control mode off
+^C
+switch(config)# banner exec #one line#
+switch(config)# banner login $
+no policy-map type network-qos ROCE_NETWORK_POLICY
+$
+switch(config)# class-map type network-qos match-any NQ-PASTE
+switch(config-cmap-nqos)#   match qos-group 5  ! lossless class
+switch(config-cmap-nqos)# policy-map type network-qos PASTE-NQ
+switch(config-pmap-nqos)# class type network-qos NQ-PASTE
+switch(config-pmap-nqos-c)# pause pfc-cos 5  ! lossless class
+switch(config-pmap-nqos-c)# mtu 9216 !jumbo
+switch(config-pmap-nqos-c)# end
+switch#
+EOF
+[ "$st" = 0 ] || fail "transcript paste: exit status $st"
+grep -v '^% Warning: ' "$tmp/err" | grep -v '^% [0-9]* accepted' | grep -q . &&
+	fail "transcript paste printed errors"
+running
+grep -qx 'class-map type network-qos NQ-PASTE' "$tmp/run" &&
+	grep -qx '  match qos-group 5' "$tmp/run" ||
+	fail "the match-any network-qos class-map is not there"
+awk '/^policy-map type network-qos PASTE-NQ$/ {p=1; next} /^[^ ]/ {p=0} p' \
+	"$tmp/run" >"$tmp/blk"
+grep -qx '    pause pfc-cos 5' "$tmp/blk" && grep -qx '    mtu 9216' "$tmp/blk" ||
+	fail "PASTE-NQ lost its commented lines: $(cat "$tmp/blk")"
+# the banners' bodies did not run
+grep -q '^system qos$' "$tmp/run" || fail "a banner's 'no system qos' ran"
+grep -q '^policy-map type network-qos ROCE_NETWORK_POLICY$' "$tmp/run" ||
+	fail "a banner's 'no policy-map' ran"
+awk '/^interface swp1$/ {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run" |
+	grep -q 'priority-flow-control mode off' &&
+	fail "a banner's interface line ran"
+echo "ok: a pasted transcript: prompts, trailing comments, match-any, banners"
+
+# --- warnings judged at the end of a paste, not at each line ---
+# In running-config order the network-qos policy is defined before
+# system qos attaches it: "no class is no-drop" holds at that line and
+# no longer at the end, so it is not told; a warning that still stands
+# at the end (shares under 100) is told once.
+paste <<'EOF'
+class-map type network-qos NQ-END
+  match qos-group 4
+policy-map type network-qos END-NQ
+  class type network-qos NQ-END
+    pause pfc-cos 4
+    mtu 9216
+policy-map type queuing END-QU
+  class type queuing c-out-8q-q4
+    bandwidth remaining percent 40
+system qos
+  service-policy type network-qos END-NQ
+EOF
+[ "$st" = 0 ] || fail "end-judged paste: exit status $st"
+grep -q 'no class is no-drop' "$tmp/err" &&
+	fail "a warning that no longer stands at the end was told"
+[ "$(grep -c 'policy-map END-QU adds up to 40' "$tmp/err")" = 1 ] ||
+	fail "the standing warning is not told once"
+echo "ok: a paste's warnings are judged at its end"

@@ -10,6 +10,8 @@
 #   - an error shows the caret under the bad word, at the prompt's offset;
 #   - after a show command's '|', `?` lists the output filters and TAB
 #     completes one (`sec` -> `section `), which then filters;
+#   - UTF-8 is kept (`description café`), a stray ESC is refused aloud
+#     and the key after it kept, the arrow keys still edit;
 #   - Ctrl-Z goes back to exec mode; `exit` there leaves with status 0.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -140,6 +142,30 @@ T send-keys Enter
 wait_for '^  service-policy type queuing output ROCE_QUEUING_OUT$'
 screen | grep -q '^policy-map' && fail "section ^interface printed a policy-map"
 echo "ok: ? lists the filters after a '|', TAB completes one, section runs"
+
+# --- UTF-8 kept, ESC refused aloud, arrows still edit ---
+clean
+T send-keys -l 'description café'
+T send-keys Enter
+wait_last "roced(config-if)#"
+"$IP" netns exec "$ns" "$rocesh" -c 'show running-config interface swp1' \
+	>"$tmp/desc" 2>&1 || fail "show running-config interface swp1"
+grep -qx '  description café' "$tmp/desc" ||
+	fail "description is not 'café': $(grep description "$tmp/desc")"
+T send-keys 'description x'
+T send-keys Escape
+sleep 0.2
+T send-keys 'y' Enter
+wait_for '^% ESC is not taken'
+wait_last "roced(config-if)#"
+T send-keys Up
+T send-keys Left 'z' Enter
+wait_last "roced(config-if)#"
+"$IP" netns exec "$ns" "$rocesh" -c 'show running-config interface swp1' \
+	>"$tmp/desc" 2>&1 || fail "show running-config interface swp1"
+grep -qx '  description xzy' "$tmp/desc" ||
+	fail "description is not 'xzy': $(grep description "$tmp/desc")"
+echo "ok: UTF-8 kept, a stray ESC refused aloud, the arrows edit"
 
 # --- Ctrl-Z, exit ---
 clean

@@ -567,6 +567,76 @@ static void test_show_maps(void **state)
 }
 
 /* The running-config JSON is the config file's structure. */
+/* show roce is truthful: the shipped configuration attaches its qos and
+ * queuing policies per interface, which count (before: trust none and
+ * only TC 0, from system qos alone); PFC says where it runs, not only
+ * that it is configured (before: "PFC: enabled" while every port waited
+ * for a DCBX peer). */
+static void test_show_roce(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q = {.kind = CTL_SHOW_ROCE};
+	struct plan_port *pp = &f->reg.v[0].plan;
+	struct json_object *d;
+	struct strbuf text;
+
+	d = ctlt_answer(f, &q, &text);
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "policies.0.qos-input")),
+	    "ROCE_POLICY");
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "policies.0.queuing-output")),
+	    "ROCE_QUEUING_OUT");
+	assert_int_equal(json_object_get_int(ctlt_jget(d, "policies.0.ports")),
+	                 1);
+	assert_string_equal(json_object_get_string(ctlt_jget(d, "trust.0")),
+	                    "dscp");
+	/* q3 holds ROCE_CLASS, and q-default the rest */
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "traffic-classes.0.priority")), 3);
+	assert_string_equal(json_object_get_string(
+	                        ctlt_jget(d, "traffic-classes.0.application")),
+	                    "ROCE_CLASS");
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "congestion-control.0.queue")), 3);
+	assert_string_equal(
+	    json_object_get_string(ctlt_jget(d, "interface.0.qos-input")),
+	    "ROCE_POLICY");
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "pfc.per-priority.0.ports-on")),
+	    1);
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "Policies       : qos ROCE_POLICY, queuing "
+	                       "ROCE_QUEUING_OUT on 1 port\n"));
+	assert_non_null(
+	    strstr(strbuf_str(&text), "PFC            : enabled\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "switch-priority 3: enabled, operational on 1 "
+	                       "of 1 ports"));
+	assert_null(strstr(strbuf_str(&text), "Port trust mode: none"));
+	json_object_put(d);
+	strbuf_free(&text);
+
+	/* mode auto and no DCBX peer: configured, running nowhere */
+	pp->pfc_mode = POLICY_PFC_AUTO;
+	pp->pfc_awaiting_dcbx = true;
+	pp->dcb.pfc_en = 0;
+	d = ctlt_answer(f, &q, &text);
+	assert_int_equal(
+	    json_object_get_int(ctlt_jget(d, "pfc.per-priority.0.ports-on")),
+	    0);
+	assert_int_equal(
+	    json_object_array_length(ctlt_jget(d, "pfc.operational")), 0);
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "PFC            : configured, operational on "
+	                       "none of 1 ports\n"));
+	assert_non_null(strstr(strbuf_str(&text),
+	                       "switch-priority 3: enabled, operational on 0 "
+	                       "of 1 ports"));
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
 static void test_show_policy_json(void **state)
 {
 	struct ctlt_fixture *f = *state;
@@ -628,6 +698,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_keys,
 	                                    ctlt_setup, ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_maps, ctlt_setup,
+	                                    ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_roce, ctlt_setup,
 	                                    ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_policy_json, ctlt_setup,
 	                                    ctlt_teardown),

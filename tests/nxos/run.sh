@@ -103,12 +103,13 @@ for f in "$corpus"/*.nxos; do
 	# --- running-config holds the configuration's QoS statements ---
 	# every one of these lines of the file is a line of running-config
 	# (canonical spelling aside: keywords, blanks)
-	# (canonical spelling aside: "class type qos X" is "class X", the
-	# 4-queue classes are kept under their 8-queue names, "match dscp
-	# 26 28" is "match dscp 26,28")
+	# (canonical spelling aside: "class type qos X" is "class X", a
+	# network-qos class-map's match-any is not written, "match dscp
+	# 26 28" is "match dscp 26,28"; the 4-queue class names are
+	# written back as the file has them)
 	grep -E '^\s*(class type (network-qos|queuing|qos) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos))' "$f" |
 		sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
-		sed -E 's/^class type qos /class /; s/c-out-q([1-3]|-default)/c-out-8q-q\1/; s/c-nq([1-3]|-default)/c-8q-nq\1/' |
+		sed -E 's/^class type qos /class /; s/^(class-map type network-qos) match-(any|all) /\1 /' |
 		sed -E ':a; s/^(match (cos|dscp) [^ ]+) ([^ ]+)/\1,\3/; ta' | sort -u >"$tmp/want"
 	sed 's/^[[:space:]]*//' "$tmp/run" | sort -u >"$tmp/have"
 	missing=$(comm -23 "$tmp/want" "$tmp/have")
@@ -274,7 +275,8 @@ PY
 	sh_ns -c 'show running-config' >"$tmp/run" || fail "show running-config"
 	grep -E '^[a-z]' "$tmp/run" | grep -vE '^(version|interface|system qos)' | sort -u >"$tmp/top"
 	sed 's/^switch([^)]*)# //; s/^switch# //' "$f" | grep -E '^[a-z]' |
-		sed 's/[[:space:]]*$//' | sort -u >"$tmp/ftop"
+		sed -E 's/[[:space:]]*$//; s/^(class-map type network-qos) match-(any|all) /\1 /' |
+		sort -u >"$tmp/ftop"
 	extra=$(comm -23 "$tmp/top" "$tmp/ftop")
 	[ -z "$extra" ] || fail "lines landed at global level: $extra"
 	echo "ok: $cur: refused at line $bad ($(sed -n 3p "$tmp/badline")); $(grep ' accepted, ' "$tmp/err" | sed 's/^% //')"

@@ -590,19 +590,116 @@ static void test_validate_interactive(void **state)
 	diag_clear(&d);
 	tc_apply(&p, &c, "bandwidth remaining percent 50");
 	assert_int_equal(policy_validate(&p, &d), 0);
-	/* a paused CoS its class does not match yet */
+	/* A paused CoS its class does not match: refused at the line as
+	 * by the file, so that nothing rocesh took fails to save. */
 	tc_paste(&p, &c,
 	         "class-map type network-qos N\n"
 	         "policy-map type network-qos NP\n"
-	         "class type network-qos N\n"
-	         "pause pfc-cos 3\n");
+	         "class type network-qos N\n");
+	tc_apply(&p, &c, "pause pfc-cos 3");
 	diag_clear(&d);
 	assert_int_equal(policy_validate(&p, &d), 1);
 	diag_clear(&d);
 	assert_int_equal(
-	    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE), 0);
-	assert_true(d.nwarnings >= 1);
+	    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE), 1);
+	assert_non_null(strstr(d.v[0].text, "matches no class"));
 	diag_free(&d);
+	policy_free(&p);
+}
+
+/* pause pfc-cos in the default class (every spelling of it) and in a
+ * system-defined class of another qos-group: refused line by line as
+ * the file refuses it. Before, rocesh took `pause pfc-cos 3` under
+ * class-default with a warning and copy running-config startup-config
+ * then refused to save. */
+static void test_validate_pause_system(void **state)
+{
+	static const struct {
+		const char *cls, *msg;
+	} cases[] = {
+	    {"class-default", "the default class cannot be no-drop"},
+	    {"c-8q-nq-default", "the default class cannot be no-drop"},
+	    {"c-nq-default", "the default class cannot be no-drop"},
+	    {"c-8q-nq4", "system-defined class c-8q-nq4 matches qos-group 4"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct policy p;
+		struct cmd_ctx c;
+		struct diag d;
+		char line[64];
+
+		policy_init(&p);
+		snprintf(line, sizeof(line), "class type network-qos %s",
+		         cases[i].cls);
+		tc_session(&p, &c,
+		           LINES("policy-map type network-qos NP", line,
+		                 "pause pfc-cos 3"));
+		diag_init(&d, NULL);
+		assert_int_equal(
+		    policy_validate_mode(&p, &d, POLICY_VALIDATE_INTERACTIVE),
+		    1);
+		if (!strstr(d.v[0].text, cases[i].msg))
+			fail_msg("%s: '%s' lacks '%s'", cases[i].cls,
+			         d.v[0].text, cases[i].msg);
+		diag_clear(&d);
+		assert_int_equal(policy_validate(&p, &d), 1);
+		diag_free(&d);
+		policy_free(&p);
+	}
+}
+
+/* A refused line of an enclosing mode leaves the submodes it does not
+ * belong to: a refused `class type network-qos X` must not leave the
+ * session in the class before it, where the lines meant for X would
+ * change that class (class-default would become no-drop). */
+static void test_refused_leaves_submode(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	struct cmd_parsed pa;
+	struct cmd_error err;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(&p, &c,
+	           LINES("policy-map type network-qos NP",
+	                 "class type network-qos class-default", "mtu 9216"));
+	assert_int_equal(c.mode, CMD_MODE_PMAP_C_NQOS);
+	tc_parse(&c, "class type network-qos X", &pa);
+	assert_int_equal(cmd_exec(&p, &c, &pa, &err), -1);
+	assert_non_null(strstr(err.message, "does not exist"));
+	/* cmd_exec leaves the session where it was ... */
+	assert_int_equal(c.mode, CMD_MODE_PMAP_C_NQOS);
+	cmd_ctx_refused(&c, &pa);
+	/* ... and the refusal moves it to the policy-map, where `pause` is
+	 * not a command */
+	assert_int_equal(c.mode, CMD_MODE_PMAP_NQOS);
+	assert_int_equal(c.depth, 1);
+	assert_string_equal(c.path[0], "policy-map type network-qos NP");
+	assert_int_equal(cmd_parse(&c, "pause pfc-cos 3", &pa, &err), -1);
+	/* a line of the mode itself stays in it */
+	tc_apply(&p, &c, "class type network-qos class-default");
+	tc_parse(&c, "mtu 9000", &pa);
+	cmd_ctx_refused(&c, &pa);
+	assert_int_equal(c.mode, CMD_MODE_PMAP_C_NQOS);
+	/* a line that does not even parse, by its first word: a class
+	 * line leaves the class, a top-level one every submode, others
+	 * stay */
+	assert_int_equal(cmd_parse(&c, "class type network-qos X/Y", &pa, &err),
+	                 -1);
+	cmd_ctx_refused_line(&c, "pause pfc-cos 9");
+	assert_int_equal(c.mode, CMD_MODE_PMAP_C_NQOS);
+	cmd_ctx_refused_line(&c, "  class type network-qos X/Y");
+	assert_int_equal(c.mode, CMD_MODE_PMAP_NQOS);
+	assert_int_equal(c.depth, 1);
+	cmd_ctx_refused_line(&c, "class type network-qos X/Y");
+	assert_int_equal(c.mode, CMD_MODE_PMAP_NQOS);
+	tc_apply(&p, &c, "class type network-qos class-default");
+	cmd_ctx_refused_line(&c, "no policy-map type network-qos X/Y");
+	assert_int_equal(c.mode, CMD_MODE_CONFIG);
+	assert_int_equal(c.depth, 0);
 	policy_free(&p);
 }
 
@@ -779,6 +876,8 @@ int main(void)
 	    cmocka_unit_test(test_watchdog_port),
 	    cmocka_unit_test(test_apply_refusals),
 	    cmocka_unit_test(test_validate_interactive),
+	    cmocka_unit_test(test_validate_pause_system),
+	    cmocka_unit_test(test_refused_leaves_submode),
 	    cmocka_unit_test(test_wred_threshold_limit),
 	    cmocka_unit_test(test_ets_scaling),
 	    cmocka_unit_test(test_pfc_extensions),

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cmd_session.h"
+#include "conf/conf.h"
 
 /* `class type qos NAME` is `class NAME`: the classification is kept. */
 static void test_class_type_qos(void **state)
@@ -73,6 +74,49 @@ static void test_system_class_names(void **state)
 	assert_int_equal(nq->nrules, 2);
 	assert_int_equal(policy_nq_rule_pfc(&p, &nq->rules[0]), 1u << 3);
 	assert_int_equal(policy_nq_class_groups(&p, "class-default"), 1);
+	/* written back as typed (it was c-8q-nq3); either name enters the
+	 * one class */
+	assert_string_equal(nq->rules[0].class_name, "c-nq3");
+	{
+		char *text = tc_running(&p, NULL);
+
+		assert_non_null(
+		    strstr(text, "  class type network-qos c-nq3\n"));
+		free(text);
+	}
+	tc_session(&p, &c,
+	           LINES("policy-map type network-qos NQ",
+	                 "class type network-qos c-8q-nq3", "mtu 9000",
+	                 "class type network-qos c-8q-nq-default", "mtu 9100"));
+	nq = policy_find_map_nq(&p, "NQ");
+	assert_int_equal(nq->nrules, 2);
+	assert_int_equal(nq->rules[0].mtu, 9000);
+	assert_int_equal(nq->rules[1].mtu, 9100);
+	assert_string_equal(nq->rules[1].class_name, "class-default");
+	/* the 4-queue queuing names too, in running-config and roced.conf */
+	{
+		char *text = tc_running(&p, NULL),
+		     *conf = conf_write_string(&p);
+		struct policy back;
+		struct diag d;
+
+		assert_non_null(strstr(text, " class type queuing c-out-q3\n"));
+		assert_non_null(
+		    strstr(text, " class type queuing c-out-q-default\n"));
+		assert_null(strstr(text, "c-out-8q-q3"));
+		assert_non_null(conf);
+		assert_non_null(strstr(conf, "\"c-out-q3\""));
+		diag_init(&d, "(written)");
+		assert_int_equal(conf_load_string(conf, &back, &d), 0);
+		q = policy_find_map_queuing(&back, "Q");
+		assert_true(q->queue[3].name4);
+		assert_true(q->queue[0].name4);
+		assert_false(q->queue[1].configured);
+		policy_free(&back);
+		diag_free(&d);
+		free(conf);
+		free(text);
+	}
 	q = policy_find_map_queuing(&p, "Q");
 	assert_int_equal(q->queue[3].bandwidth_percent, 60);
 	assert_int_equal(q->queue[0].bandwidth_percent, 40);
@@ -261,6 +305,70 @@ static void test_interface_words(void **state)
 	             "expected", 36);
 }
 
+/* Paste round 3: network-qos class-maps written match-any (NX-OS's own
+ * show class-map prints them so), a trailing `!` comment after a
+ * command (text in a description), a terminal transcript's prompts, and
+ * banners of every delimiter, `^C` too. */
+static void test_paste_round3(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_nq *m;
+	const struct policy_iface *f;
+	char d[4];
+
+	(void)state;
+	policy_init(&p);
+	policy_add_iface(&p, "swp1");
+	tc_session(
+	    &p, &c,
+	    LINES("class-map type network-qos match-any NQ",
+	          "match qos-group 3 ! RoCE", "policy-map type network-qos P",
+	          "class type network-qos NQ",
+	          "pause pfc-cos 3  ! lossless class", "mtu 9216 !jumbo",
+	          "exit", "exit", "class-map type network-qos match-all NQ4",
+	          "exit", "no class-map type network-qos match-all NQ4",
+	          "interface swp1", "description a ! b"));
+	assert_int_equal(policy_find_class_nq(&p, "NQ")->qos_groups, 1u << 3);
+	assert_null(policy_find_class_nq(&p, "NQ4"));
+	m = policy_find_map_nq(&p, "P");
+	assert_non_null(m);
+	assert_int_equal(m->rules[0].pfc_cos, 1u << 3);
+	assert_int_equal(m->rules[0].mtu, 9216);
+	f = policy_find_iface(&p, "swp1");
+	assert_string_equal(f->description, "a ! b");
+	tc_round_trip(&p);
+	policy_free(&p);
+
+	assert_int_equal(cmd_prompt_len("switch(config-if)# mtu 9216"), 19);
+	assert_int_equal(cmd_prompt_len("N9K-1# show run"), 7);
+	assert_int_equal(cmd_prompt_len("switch(config)#"), 15);
+	assert_int_equal(cmd_prompt_len("  mtu 9216"), 0);
+	assert_int_equal(cmd_prompt_len("banner motd #"), 0);
+	assert_int_equal(cmd_prompt_len("description a#b"), 0);
+	/* a word alone: nothing read past its end (ASan saw it once) */
+	assert_int_equal(cmd_prompt_len("end"), 0);
+	assert_int_equal(cmd_prompt_len("switch-1"), 0);
+
+	assert_int_equal(cmd_banner_open("banner motd ^C", d, sizeof(d)), 1);
+	assert_string_equal(d, "^C");
+	assert_false(cmd_banner_closes("no system qos", d));
+	assert_true(cmd_banner_closes("^C", d));
+	assert_int_equal(cmd_banner_open("banner motd ^CWelcome", d, sizeof(d)),
+	                 1);
+	assert_string_equal(d, "^C");
+	assert_int_equal(cmd_banner_open("banner exec #", d, sizeof(d)), 1);
+	assert_string_equal(d, "#");
+	assert_int_equal(cmd_banner_open("banner login \003", d, sizeof(d)), 1);
+	assert_string_equal(d, "\003");
+	assert_int_equal(
+	    cmd_banner_open("banner motd #one line#", d, sizeof(d)), 0);
+	assert_int_equal(
+	    cmd_banner_open("banner motd ^C text ^C", d, sizeof(d)), 0);
+	assert_int_equal(cmd_banner_open("no banner motd", d, sizeof(d)), 0);
+	assert_int_equal(cmd_banner_open("  mtu 9216", d, sizeof(d)), 0);
+}
+
 /* A refused word says what the position takes. */
 static void test_expected(void **state)
 {
@@ -285,6 +393,7 @@ int main(void)
 	    cmocka_unit_test(test_asic_knobs),
 	    cmocka_unit_test(test_interface_words),
 	    cmocka_unit_test(test_expected),
+	    cmocka_unit_test(test_paste_round3),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,15 +138,74 @@ static void test_mode_edited(void **state)
 	assert_int_equal(policy_roce_mode(&p, &edited), POLICY_ROCE_LOSSLESS);
 	assert_int_equal(edited, (1u << POLICY_ROCE_OBJ_QUEUING) |
 	                             (1u << POLICY_ROCE_OBJ_SYSTEM));
-	/* removed: every object, edited or not, and what names them */
-	assert_int_equal(policy_roce_remove(&p), 5);
-	assert_int_equal(p.nclass_qos + p.nmap_qos + p.nmap_queuing + p.nmap_nq,
+	/* no roce removes exactly what roce wrote: the edited queuing
+	 * policy stays, attached; the others go, and system qos lets go of
+	 * them; OTHER was never roce's */
+	{
+		struct policy_roce_removal rm;
+
+		assert_int_equal(policy_roce_remove(&p, &rm), 4);
+		assert_int_equal(rm.edited, 1u << POLICY_ROCE_OBJ_QUEUING);
+		assert_int_equal(rm.in_use, 0);
+		assert_int_equal(p.nclass_qos + p.nmap_qos + p.nmap_nq, 0);
+		assert_int_equal(p.nmap_queuing, 1);
+		assert_string_equal(p.system.network_qos, "");
+		assert_string_equal(p.system.queuing_output,
+		                    POLICY_ROCE_QUEUING);
+		assert_string_equal(p.system.qos_input, "OTHER");
+		assert_int_equal(policy_roce_remove(&p, &rm), 0);
+		assert_int_equal(rm.edited, 1u << POLICY_ROCE_OBJ_QUEUING);
+	}
+	policy_free(&p);
+}
+
+/* roce never clobbers: an object of its names that roce did not write,
+ * and a system qos attaching other maps, are what it would clobber; an
+ * object of another mode's expansion is its own. Before, `roce lossless`
+ * replaced a public template's ROCE-DATA (DSCP 24) and its system qos. */
+static void test_conflicts(void **state)
+{
+	struct policy p;
+	struct policy_class_qos *c;
+	struct policy_roce_removal rm;
+
+	(void)state;
+	policy_init(&p);
+	assert_int_equal(policy_roce_conflicts(&p, POLICY_ROCE_LOSSLESS), 0);
+	assert_int_equal(policy_roce_writes(&p, POLICY_ROCE_LOSSLESS),
+	                 (1u << POLICY_ROCE_NOBJECTS) - 1);
+	c = policy_add_class_qos(&p, POLICY_ROCE_CLASS);
+	assert_non_null(c);
+	c->match = POLICY_MATCH_ANY;
+	c->dscp = UINT64_C(1) << 24;
+	snprintf(p.system.network_qos, sizeof(p.system.network_qos), "MYNQ");
+	assert_int_equal(policy_roce_conflicts(&p, POLICY_ROCE_LOSSLESS),
+	                 (1u << POLICY_ROCE_OBJ_CLASS) |
+	                     (1u << POLICY_ROCE_OBJ_SYSTEM));
+	/* forced: written, then its own in every mode */
+	p.system.network_qos[0] = '\0';
+	assert_int_equal(policy_roce_expand(&p, POLICY_ROCE_LOSSLESS,
+	                                    POLICY_ROCE_REPLACE, 0),
 	                 0);
-	assert_string_equal(p.system.network_qos, "");
-	assert_string_equal(p.system.queuing_output, "");
-	assert_string_equal(p.system.qos_input, "OTHER");
-	assert_int_equal(policy_roce_mode(&p, &edited), POLICY_ROCE_NONE);
-	assert_int_equal(policy_roce_remove(&p), 0);
+	assert_int_equal(policy_roce_conflicts(&p, POLICY_ROCE_LOSSY), 0);
+	assert_int_equal(policy_roce_writes(&p, POLICY_ROCE_LOSSY),
+	                 1u << POLICY_ROCE_OBJ_NQ);
+	assert_int_equal(policy_roce_writes(&p, POLICY_ROCE_LOSSLESS), 0);
+	/* a qos policy-map of the operator's names ROCE-DATA: no roce keeps
+	 * the class, which that map needs */
+	{
+		struct policy_map_qos *m = policy_add_map_qos(&p, "OTHER");
+
+		assert_non_null(m);
+		assert_non_null(policy_map_qos_add_rule(m, POLICY_ROCE_CLASS));
+	}
+	assert_int_equal(policy_roce_remove(&p, &rm), 4);
+	assert_int_equal(rm.in_use, 1u << POLICY_ROCE_OBJ_CLASS);
+	assert_string_equal(rm.user[POLICY_ROCE_OBJ_CLASS],
+	                    "policy-map type qos OTHER");
+	assert_non_null(policy_find_class_qos(&p, POLICY_ROCE_CLASS));
+	assert_null(policy_find_map_qos(&p, POLICY_ROCE_QOS));
+	assert_string_equal(p.system.qos_input, "");
 	policy_free(&p);
 }
 
@@ -247,17 +306,48 @@ static void test_cli_semi_edit_no(void **state)
 	assert_non_null(strstr(text, "bandwidth remaining percent 60\n"));
 	free(text);
 	tc_round_trip(&p);
-	/* no roce with another mode is refused, then removes it all */
+	/* no roce with another mode is refused; no roce removes what
+	 * roce wrote and keeps the edited queuing policy */
 	tc_session(&p, &c, LINES(NULL));
 	tc_apply_bad(&p, &c, "no roce lossy",
 	             "roce is semi-lossless, not lossy", 8);
 	tc_apply(&p, &c, "no roce");
-	assert_int_equal(p.nclass_qos + p.nmap_qos + p.nmap_queuing + p.nmap_nq,
-	                 0);
-	tc_apply_bad(&p, &c, "no roce", "roce is not configured", 0);
+	assert_int_equal(p.nclass_qos + p.nmap_qos + p.nmap_nq, 0);
+	assert_int_equal(p.nmap_queuing, 1);
+	tc_apply_bad(&p, &c, "no roce", "nothing is as roce wrote it", 0);
 	text = tc_running(&p, NULL);
-	assert_string_equal(text, "");
+	assert_string_equal(text,
+	                    "policy-map type queuing ROCE-QUEUING\n"
+	                    "  class type queuing c-out-8q-q6\n"
+	                    "    priority level 1\n"
+	                    "  class type queuing c-out-8q-q3\n"
+	                    "    bandwidth remaining percent 60\n"
+	                    "    random-detect minimum-threshold 150 kbytes "
+	                    "maximum-threshold 1500 kbytes drop-probability "
+	                    "100 weight 0 ecn\n"
+	                    "  class type queuing c-out-8q-q-default\n"
+	                    "    bandwidth remaining percent 40\n"
+	                    "system qos\n"
+	                    "  service-policy type queuing output "
+	                    "ROCE-QUEUING\n");
 	free(text);
+	tc_session(&p, &c,
+	           LINES("system qos",
+	                 "no service-policy type queuing output ROCE-QUEUING",
+	                 "exit", "no policy-map type queuing ROCE-QUEUING"));
+	tc_apply_bad(&p, &c, "no roce", "roce is not configured", 0);
+	/* over an operator's object of its names: refused by name, then
+	 * forced */
+	tc_session(&p, &c,
+	           LINES("class-map type qos match-any ROCE-CNP",
+	                 "match dscp 46", "exit"));
+	tc_apply_bad(&p, &c, "roce",
+	             "roce lossless would replace ROCE-CNP, which roce did "
+	             "not write",
+	             0);
+	assert_int_equal(p.nmap_qos, 0);
+	tc_apply(&p, &c, "roce lossless force");
+	assert_int_equal(policy_roce_mode(&p, NULL), POLICY_ROCE_LOSSLESS);
 	policy_free(&p);
 }
 
@@ -444,6 +534,7 @@ int main(void)
 	    cmocka_unit_test(test_expand_lossless),
 	    cmocka_unit_test(test_expand_semi_lossy),
 	    cmocka_unit_test(test_mode_edited),
+	    cmocka_unit_test(test_conflicts),
 	    cmocka_unit_test(test_mode_names),
 	    cmocka_unit_test(test_cli_lossless),
 	    cmocka_unit_test(test_cli_semi_edit_no),
