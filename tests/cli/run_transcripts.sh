@@ -68,9 +68,8 @@ n=0
 rig() {
 	t_netns_add ns "tr-$1" || { echo "FAIL: $1: cannot add a namespace"; return 1; }
 	if [ -d /proc/sys/net/ipv6 ]; then
-		"$IP" netns exec "$ns" sh -c \
-			'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 &&
-			 echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6' ||
+		t_ns_sysctl "$ns" net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 ||
 			{ echo "FAIL: $1: cannot turn IPv6 off in $ns"; return 1; }
 	fi
 	"$IP" -n "$ns" link add swp1 type veth peer name host1 &&

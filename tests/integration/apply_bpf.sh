@@ -32,9 +32,8 @@ in_ns() { "$IP" netns exec "$ns" "$@"; }
 # The rig sends nothing of its own, or it would add to the counts: no
 # IPv6 (neighbour discovery, MLD), and no IGMP reports (the bridge's host
 # side joins 224.0.0.106 for snooping, and reports it on every port).
-in_ns sysctl -qw net.ipv6.conf.all.disable_ipv6=1
-in_ns sysctl -qw net.ipv6.conf.default.disable_ipv6=1
-in_ns sysctl -qw net.ipv4.igmp_link_local_mcast_reports=0
+t_ns_sysctl "$ns" net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 \
+	net.ipv4.igmp_link_local_mcast_reports=0 || t_fail "cannot set the namespace's sysctls"
 "$IP" -n "$ns" link add br0 type bridge mcast_snooping 0
 "$IP" -n "$ns" link add swp1 type veth peer name sink
 "$IP" -n "$ns" link add h0 type veth peer name p0

@@ -99,6 +99,21 @@ t_need_bpf()
 		t_skip "$1 needs bpf(), which this machine refuses ($_t_why); roced then pauses every port of a bridge and says so in its log"
 }
 
+# t_ns_sysctl NS KEY=VALUE...: sysctl -w in the network namespace NS (net.*
+# keys are per namespace). A container may mount /proc/sys read-only
+# (systemd-nspawn without a private network does); ip netns exec gives
+# the command a mount namespace of its own, where a fresh proc is
+# mounted then, so the write reaches NS's own values. Fails when even
+# that is refused.
+t_ns_sysctl()
+{
+	_t_ns=$1
+	shift
+	"$IP" netns exec "$_t_ns" sh -c \
+		'sysctl -qw "$@" 2>/dev/null || { mount -t proc proc /proc && sysctl -qw "$@"; }' \
+		sh "$@"
+}
+
 # t_guard_pid PID: the pid of roced PID's guard (daemon/core/guard.h),
 # the child that releases its holds if it dies; fails when it has none.
 t_guard_pid()

@@ -42,7 +42,7 @@ shape_kbps=$((pps * 8))
 shape_pps=$((shape_kbps * 1000 / 8 / 1042))
 
 t_netns_add rt rtdrt
-$IP netns exec "$rt" sysctl -qw net.ipv4.ip_forward=1
+t_ns_sysctl "$rt" net.ipv4.ip_forward=1 || t_fail "cannot turn IP forwarding on in $rt"
 $IP -n "$rt" link set lo up
 for h in 1 2 3 4; do
 	t_netns_add "h$h" "rtdh$h"

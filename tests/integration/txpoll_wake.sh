@@ -26,8 +26,8 @@ $IP -n "$sw" link set br0 up
 for h in 1 2; do
 	t_netns_add "h$h" "txwh$h"
 	eval "ns=\$h$h"
-	$IP netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
-		net.ipv6.conf.default.disable_ipv6=1
+	t_ns_sysctl "$ns" net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 || t_fail "cannot turn IPv6 off in $ns"
 	$IP -n "$sw" link add "swp$h" type veth peer name "eth$h" netns "$ns"
 	$IP -n "$sw" link set "swp$h" master br0
 	$IP -n "$sw" link set "swp$h" up
