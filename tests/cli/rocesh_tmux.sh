@@ -94,7 +94,7 @@ screen | grep -q '^!Command' && fail "? ran the line"
 screen | grep -qE '^  queuing +Show queuing information$' ||
 	fail "the listing lacks 'queuing' with its help"
 T send-keys 'run' Enter
-wait_for '^class-map type qos match-all ROCE_CLASS$'
+wait_for '^class-map type qos match-any ROCE_CLASS$'
 screen | grep -qx 'roced# show run' || fail "the line was not given back as 'show run'"
 echo "ok: ? lists at once and gives the line back; 'show run' runs"
 
