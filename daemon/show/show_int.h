@@ -58,5 +58,16 @@ bool show_get_bool(struct json_object *o, const char *key);
 struct json_object *show_get(struct json_object *o, const char *key);
 /* An array of integers back into a list text ("0-2,5"); "" when empty. */
 void show_list_text(struct json_object *a, char *buf, size_t len);
+/* An array's length (0 for anything else) and its member I. */
+size_t show_len(struct json_object *a);
+struct json_object *show_at(struct json_object *a, size_t i);
+/* "Ethernet1/1 (swp1)", or the Linux name alone. */
+void show_label(struct json_object *port, char *buf, size_t len);
+/* "not programmed: REASON", "refused: REASON" or "programmed". */
+void show_state_text(struct json_object *port, char *buf, size_t len);
+bool show_programmed(struct json_object *port);
+/* KEY's integer as text, "n/a" when it is null or absent. */
+void show_counter(char *buf, size_t len, struct json_object *o,
+                  const char *key);
 
 #endif
