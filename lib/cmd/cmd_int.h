@@ -280,6 +280,15 @@ int cmd_nx_no_value(struct cmd_exec_arg *x, bool set, unsigned long long cur,
  * row is found by the command's name and the mode. */
 int cmd_nx_setting(struct cmd_exec_arg *x);
 
+/* --- the NX-OS table's actions (cmd_nxos_lldp.c) --- */
+
+int cmd_nx_feature_lldp(struct cmd_exec_arg *x);
+int cmd_nx_lldp_tlv(struct cmd_exec_arg *x);
+int cmd_nx_dcbx_agent(struct cmd_exec_arg *x);
+int cmd_nx_lldp_txrx(struct cmd_exec_arg *x);
+int cmd_nx_lldp_willing(struct cmd_exec_arg *x);
+int cmd_nx_flowcontrol(struct cmd_exec_arg *x);
+
 /* --- the NX-OS table's actions (cmd_nxos_maps.c) --- */
 
 int cmd_nx_cmap_qos(struct cmd_exec_arg *x);

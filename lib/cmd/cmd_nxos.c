@@ -1,6 +1,7 @@
 /* cmd_nxos: the NX-OS commands of rocesh, one table row each, and what the
  * mode, system qos, interface and watchdog commands do to a policy (the
- * class-map and policy-map ones are in cmd_nxos_maps.c). See cmd_int.h
+ * class-map and policy-map ones are in cmd_nxos_maps.c, the LLDP, DCBX
+ * and link pause ones in cmd_nxos_lldp.c). See cmd_int.h
  * for the row form.
  *
  * The commands are those of the reference Nexus configuration
@@ -265,106 +266,6 @@ int cmd_nx_setting(struct cmd_exec_arg *x)
 		setting_set(s, base, s->def);
 		return 0;
 	}
-	return 0;
-}
-
-/* ---- LLDP and DCBX ---- */
-
-static int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
-{
-	x->p->lldp.no_feature = x->pa->negated;
-	return 0;
-}
-
-/* `no lldp tlv-select dcbxp egress-queuing` keeps the DCBX TLVs and
- * drops only the keyword; without it, the DCBX TLVs go. */
-static int cmd_nx_lldp_tlv(struct cmd_exec_arg *x)
-{
-	struct policy_lldp *l = &x->p->lldp;
-	bool eq = cmd_has(x->pa, "egress-queuing", NULL);
-
-	if (x->pa->negated) {
-		if (!eq)
-			l->no_dcbxp = true;
-		l->egress_queuing = false;
-		return 0;
-	}
-	l->no_dcbxp = false;
-	l->egress_queuing = eq;
-	return 0;
-}
-
-/* dcbx agent NAME, global (config mode) or on one interface. */
-static int cmd_nx_dcbx_agent(struct cmd_exec_arg *x)
-{
-	bool ifm = x->ctx->mode == CMD_MODE_IF;
-	struct policy_iface *i = ifm ? cmd_nx_ctx_iface(x) : NULL;
-	size_t last = x->pa->argc - 1;
-	int a = policy_dcbx_agent_parse(x->pa->argv[last]);
-	enum policy_dcbx_agent cur = i ? i->lldp.agent : x->p->lldp.agent;
-
-	if (ifm && !i)
-		return -1;
-	if (!x->pa->negated) {
-		if (i) {
-			i->lldp.agent = (enum policy_dcbx_agent)a;
-			i->lldp.has_agent = true;
-		} else {
-			x->p->lldp.agent = (enum policy_dcbx_agent)a;
-		}
-		return 0;
-	}
-	if ((i && !i->lldp.has_agent) ||
-	    (a >= 0 && (enum policy_dcbx_agent)a != cur)) {
-		cmd_fail(x->err, a >= 0 ? x->pa->pos[last] : 0,
-		         "%% dcbx agent %s is not configured%s",
-		         a >= 0 ? x->pa->argv[last] : "",
-		         i ? " on this interface" : "");
-		return -1;
-	}
-	if (i)
-		i->lldp.has_agent = false;
-	else
-		x->p->lldp.agent = POLICY_DCBX_AGENT_ROCED;
-	return 0;
-}
-
-static int cmd_nx_lldp_txrx(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	if (cmd_has(x->pa, "transmit", NULL))
-		i->lldp.no_transmit = x->pa->negated;
-	else
-		i->lldp.no_receive = x->pa->negated;
-	return 0;
-}
-
-static int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	i->lldp.willing = !x->pa->negated;
-	return 0;
-}
-
-/* --- link pause ---- */
-
-/* flowcontrol receive|send on|off; `no` turns it off. */
-static int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-	const char *last = x->pa->argv[x->pa->argc - 1];
-	bool *field;
-
-	if (!i)
-		return -1;
-	field = cmd_has(x->pa, "receive", NULL) ? &i->fc_rx : &i->fc_tx;
-	*field = !x->pa->negated && !strcmp(last, "on");
 	return 0;
 }
 

@@ -1,0 +1,112 @@
+/* cmd_nxos_lldp: what the LLDP, DCBX and link pause lines of the NX-OS
+ * table (cmd_nxos.c) do to a policy: `feature lldp`, `lldp tlv-select`,
+ * `dcbx agent`, an interface's `lldp transmit|receive`, `lldp dcbx
+ * willing` and `flowcontrol`. The rules of cmd_nxos.c hold: check before
+ * changing, `no` of what is absent is an error naming it.
+ */
+#include "cmd/cmd_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- LLDP and DCBX ---- */
+
+int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
+{
+	x->p->lldp.no_feature = x->pa->negated;
+	return 0;
+}
+
+/* `no lldp tlv-select dcbxp egress-queuing` keeps the DCBX TLVs and
+ * drops only the keyword; without it, the DCBX TLVs go. */
+int cmd_nx_lldp_tlv(struct cmd_exec_arg *x)
+{
+	struct policy_lldp *l = &x->p->lldp;
+	bool eq = cmd_has(x->pa, "egress-queuing", NULL);
+
+	if (x->pa->negated) {
+		if (!eq)
+			l->no_dcbxp = true;
+		l->egress_queuing = false;
+		return 0;
+	}
+	l->no_dcbxp = false;
+	l->egress_queuing = eq;
+	return 0;
+}
+
+/* dcbx agent NAME, global (config mode) or on one interface. */
+int cmd_nx_dcbx_agent(struct cmd_exec_arg *x)
+{
+	bool ifm = x->ctx->mode == CMD_MODE_IF;
+	struct policy_iface *i = ifm ? cmd_nx_ctx_iface(x) : NULL;
+	size_t last = x->pa->argc - 1;
+	int a = policy_dcbx_agent_parse(x->pa->argv[last]);
+	enum policy_dcbx_agent cur = i ? i->lldp.agent : x->p->lldp.agent;
+
+	if (ifm && !i)
+		return -1;
+	if (!x->pa->negated) {
+		if (i) {
+			i->lldp.agent = (enum policy_dcbx_agent)a;
+			i->lldp.has_agent = true;
+		} else {
+			x->p->lldp.agent = (enum policy_dcbx_agent)a;
+		}
+		return 0;
+	}
+	if ((i && !i->lldp.has_agent) ||
+	    (a >= 0 && (enum policy_dcbx_agent)a != cur)) {
+		cmd_fail(x->err, a >= 0 ? x->pa->pos[last] : 0,
+		         "%% dcbx agent %s is not configured%s",
+		         a >= 0 ? x->pa->argv[last] : "",
+		         i ? " on this interface" : "");
+		return -1;
+	}
+	if (i)
+		i->lldp.has_agent = false;
+	else
+		x->p->lldp.agent = POLICY_DCBX_AGENT_ROCED;
+	return 0;
+}
+
+int cmd_nx_lldp_txrx(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	if (cmd_has(x->pa, "transmit", NULL))
+		i->lldp.no_transmit = x->pa->negated;
+	else
+		i->lldp.no_receive = x->pa->negated;
+	return 0;
+}
+
+int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+
+	if (!i)
+		return -1;
+	i->lldp.willing = !x->pa->negated;
+	return 0;
+}
+
+/* --- link pause ---- */
+
+/* flowcontrol receive|send on|off; `no` turns it off. */
+int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
+{
+	struct policy_iface *i = cmd_nx_ctx_iface(x);
+	const char *last = x->pa->argv[x->pa->argc - 1];
+	bool *field;
+
+	if (!i)
+		return -1;
+	field = cmd_has(x->pa, "receive", NULL) ? &i->fc_rx : &i->fc_tx;
+	*field = !x->pa->negated && !strcmp(last, "on");
+	return 0;
+}
