@@ -17,8 +17,16 @@
 #define HTBQ(q) PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_QUEUE_MINOR(q))
 #define HTBTOP  PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_ROOT_MINOR)
 #define FRAME   (9216u + 18u) /* reference MTU + L2 overhead */
-#define SPEED_B 1250000000ull /* 10000 Mb/s default, bytes/s */
-#define KB(n)   ((uint64_t)(n)*1024u)
+
+/* The handle of queue Q's inner qdisc (the red inside a no-drop tbf). */
+#define INNER(q) PLAN_H_MAKE(PLAN_INNER_MAJOR(q), 0)
+#define SPEED_B  1250000000ull /* 10000 Mb/s default, bytes/s */
+/* A no-drop queue's limit with the reference policy at the default
+ * speed: twice the headroom (4.2 ms at 10 Gb/s, and a frame each way),
+ * so that roced's default xoff, the limit less the headroom, leaves the
+ * whole headroom above it. */
+#define NODROP_LIMIT (2 * (SPEED_B * 42 / 10000 + 2 * FRAME))
+#define KB(n)        ((uint64_t)(n)*1024u)
 
 struct policy_class_qos *tcomp_add_class(struct policy *p, const char *name,
                                          enum policy_match m, uint8_t cos,
@@ -75,6 +83,12 @@ void tcomp_want_nwarnings(const struct plan_port *pp, size_t n);
 int tcomp_run_tc_tests(void);
 /* Software PFC and the watchdog in the plan (test_compile_pfc.c). */
 int tcomp_run_pfc_tests(void);
+int tcomp_run_pfc_agents_tests(void);
+/* The reference policy on one port (eth1, PRESET) with these software PFC
+ * and watchdog inputs (test_compile_pfc.c). */
+const struct plan_port *tcomp_run_pfc(struct policy *p, enum caps_preset preset,
+                                      bool softpfc, uint8_t hold, uint8_t shut,
+                                      struct plan *pl);
 /* The cls_bpf program tests (test_compile_bpf.c); the same. */
 int tcomp_run_bpf_tests(void);
 

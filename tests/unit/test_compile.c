@@ -579,5 +579,5 @@ int main(void)
 
 	failed += tcomp_run_tc_tests();
 	failed += tcomp_run_bpf_tests();
-	return failed + tcomp_run_pfc_tests();
+	return failed + tcomp_run_pfc_tests() + tcomp_run_pfc_agents_tests();
 }
