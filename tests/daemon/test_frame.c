@@ -257,9 +257,13 @@ static void test_wake(void **state)
 
 	(void)state;
 	/* IPv6 off: the links' own start-up (router solicitations, MLD
-	 * reports) would wake the socket too. */
-	sh("sysctl -qw net.ipv6.conf.all.disable_ipv6=1 "
-	   "net.ipv6.conf.default.disable_ipv6=1 && "
+	 * reports) would wake the socket too. Where /proc/sys is read-only
+	 * (a container), through a fresh proc in a mount namespace of its
+	 * own: net.* values are this network namespace's either way. */
+	sh("k='net.ipv6.conf.all.disable_ipv6=1 "
+	   "net.ipv6.conf.default.disable_ipv6=1'; "
+	   "{ sysctl -qw $k 2>/dev/null || unshare -m sh -c "
+	   "\"mount -t proc proc /proc && sysctl -qw $k\"; } && "
 	   "ip link add fa2 type veth peer name fb2 && ip link set fa2 up && "
 	   "ip link set fb2 up");
 	frames_init(&f, &frame_ops_packet, NULL, -1);
