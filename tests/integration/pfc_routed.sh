@@ -32,6 +32,7 @@ set -eu
 . "$top_srcdir/tests/integration/lib.sh"
 t_init pfc_routed
 t_need_root
+no_bpf=$(python3 "$top_srcdir/tests/tools/bpf-probe.py" 2>&1) && no_bpf=
 traffic="$top_builddir/tests/tools/traffic"
 [ -x "$traffic" ] || t_fail "test tools not built (make check builds them)"
 [ -x "$rocesh" ] || t_fail "rocesh is not built"
@@ -217,7 +218,14 @@ done
 tx4=$(ppp "$rt" swp4 tx-pause)
 rx4=$(ppp "$h4" eth4 rx-pause)
 echo "swp4 TxPPP $tx4, eth4 RxPPP $rx4 (the bystander)"
-[ "$tx4" = 0 ] && [ "$rx4" = 0 ] || t_fail "the bystander was paused: swp4 TxPPP $tx4, eth4 RxPPP $rx4"
+# Where bpf() is refused, roced cannot count what each port feeds and
+# pauses every routed port (it says so): the bystander is paused then,
+# and this one check is skipped aloud at the end.
+if [ -n "$no_bpf" ]; then
+	echo "note: bpf() is refused here ($no_bpf): the bystander's pause not checked"
+else
+	[ "$tx4" = 0 ] && [ "$rx4" = 0 ] || t_fail "the bystander was paused: swp4 TxPPP $tx4, eth4 RxPPP $rx4"
+fi
 [ "$(ppp "$rt" swp3 tx-pause)" = 0 ] || t_fail "the router paused swp3, the congested port itself"
 [ "$lost" = 0 ] || t_fail "the no-drop class lost $lost of $sent_nd datagrams"
 [ "${got_by:-0}" = "$sent_by" ] || t_fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
@@ -228,4 +236,6 @@ grep -q 'the routing tables changed' "$tmp/rt.log" ||
 for n in rt h1 h2 h3 h4; do
 	grep -q 'PFC storm' "$tmp/$n.log" && t_fail "$n's watchdog took a legitimate pause for a storm: $(grep 'PFC storm' "$tmp/$n.log")"
 done
+[ -z "$no_bpf" ] ||
+	t_skip "every other check passed; the bystander's pause was not checked: bpf() is refused here ($no_bpf), so roced pauses every routed port"
 echo "pfc_routed: ok"
