@@ -39,7 +39,7 @@ struct daemon {
 	 * sessions. */
 	struct ctl_ckpt ckpt;
 	struct svc svc;
-	int lockfd; /* the instance lock, held while roced runs */
+	int lockfd;         /* the instance lock, held while roced runs */
 	struct guard guard; /* releases the holds if roced dies */
 	/* Where the MTUs to give back are kept ("" when there is no room
 	 * for the path: they are then kept in memory only). */
