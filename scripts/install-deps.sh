@@ -8,7 +8,10 @@ set -eu
 
 BUILD="build-essential autoconf automake libtool pkg-config
 libnl-3-dev libnl-route-3-dev libmnl-dev libconfig-dev libcmocka-dev
-libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2"
+libjson-c-dev libedit-dev libsystemd-dev lldpad-dev libcap-ng-dev iproute2
+libbpf-dev clang"
+# (libbpf-dev and clang: the BPF programs of software PFC's kernel path;
+# without them configure builds roced with the user-space path only.)
 
 # Test tools: independent decoders and peers (tshark, lldpd, lldpad), the
 # QEMU full-kernel tier (qemu, a distro kernel, busybox for the initramfs),

@@ -1,0 +1,278 @@
+/* pfc_hold.bpf.c: software PFC's receive side in the kernel (compiled
+ * with clang -target bpf at build time; bpfhold.c loads it). One copy of
+ * the object per port, so its maps are that port's.
+ *
+ * pfc_rx (clsact ingress): a MAC Control frame (EtherType 0x8808) is
+ * parsed here: an 802.1Qbb PFC frame sets, per priority it pauses, the
+ * time its pause ends (quanta x 512 bit times at the port's speed from
+ * now), and 0 on XON; an 802.3x link pause does the same for every
+ * priority when the port honours link pause. Truncated frames and
+ * unknown opcodes are counted. The frame goes on (TC_ACT_OK): roced's
+ * packet socket still sees it.
+ *
+ * pfc_tx (clsact egress): a packet of a priority whose pause has not run
+ * out leaves no earlier than that end: its departure time (skb->tstamp)
+ * is set to it and the port's fq leaf holds it until then, with no
+ * process involved; a pause that is not refreshed thus ends by itself
+ * when its quanta run out (802.1Qbb), whatever happens to roced.
+ *
+ * The counters and times are read by roced from the maps (RxPPP, paused
+ * time). */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/pkt_cls.h>
+
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "kernel/pfc_hold_maps.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pfc_hold_cfg);
+} pfc_cfg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pfc_hold_state);
+} pfc_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PFC_HOLD_NPRIO);
+	__type(key, __u32);
+	__type(value, struct pfc_hold_prio);
+} pfc_prio SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PFC_HOLD_NDSCP);
+	__type(key, __u32);
+	__type(value, __u8);
+} pfc_dscp SEC(".maps");
+
+#define MACC_ETHERTYPE 0x8808
+#define MACC_PAUSE     0x0001
+#define MACC_PFC       0x0101
+
+/* One quantum is 512 bit times: ns = quanta x 512 x 1000 / Mb/s. */
+static __always_inline __u64 quanta_ns(__u32 quanta, __u32 mbps)
+{
+	if (!mbps)
+		mbps = 10000;
+	return (__u64)quanta * 512000ull / mbps;
+}
+
+/* Priority P asked to pause for NS from NOW (0: XON): the time the
+ * frames asked for adds up as softpfc_paused_ms() counts it, and the
+ * hold's end follows when the port honours P. */
+static __always_inline void pause_prio(__u32 p, __u64 ns, __u64 now, int honour)
+{
+	struct pfc_hold_prio *h = bpf_map_lookup_elem(&pfc_prio, &p);
+	__u64 until;
+
+	if (!h)
+		return;
+	until = h->ask_until;
+	if (until && (until < now || !ns)) {
+		h->asked_ns += (until < now ? until : now) - h->ask_since;
+		h->ask_until = 0;
+		until = 0;
+	}
+	if (ns) {
+		if (!until)
+			h->ask_since = now;
+		h->ask_until = now + ns;
+		__sync_fetch_and_add(&h->rx_pause, 1);
+	} else {
+		__sync_fetch_and_add(&h->rx_xon, 1);
+	}
+	h->last_ns = now;
+	if (honour)
+		h->until = ns ? now + ns : 0;
+}
+
+SEC("tc")
+int pfc_rx(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = data;
+	__u8 *b = data;
+	struct pfc_hold_state *st;
+	struct pfc_hold_cfg *cfg;
+	__u32 zero = 0;
+	__u16 op, cev;
+	__u64 now;
+
+	if ((void *)(eth + 1) > end)
+		return TC_ACT_OK;
+	if (eth->h_proto != bpf_htons(MACC_ETHERTYPE))
+		return TC_ACT_OK;
+	st = bpf_map_lookup_elem(&pfc_state, &zero);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
+	if (!st || !cfg)
+		return TC_ACT_OK;
+	/* Opcode, class-enable vector and eight times: 34 bytes; a link
+	 * pause needs 18. */
+	if ((void *)(b + 16) > end) {
+		__sync_fetch_and_add(&st->rx_malformed, 1);
+		return TC_ACT_OK;
+	}
+	op = (__u16)(b[14] << 8 | b[15]);
+	now = bpf_ktime_get_ns();
+	if (op == MACC_PAUSE) {
+		__u16 q;
+
+		if ((void *)(b + 18) > end) {
+			__sync_fetch_and_add(&st->rx_malformed, 1);
+			return TC_ACT_OK;
+		}
+		q = (__u16)(b[16] << 8 | b[17]);
+		__sync_fetch_and_add(q ? &st->rx_link_pause : &st->rx_link_xon,
+		                     1);
+		if (!cfg->link_pause_rx)
+			return TC_ACT_OK;
+		st->lp_until = q ? now + quanta_ns(q, cfg->speed_mbps) : 0;
+		return TC_ACT_OK;
+	}
+	if (op != MACC_PFC) {
+		__sync_fetch_and_add(&st->rx_other, 1);
+		return TC_ACT_OK;
+	}
+	if ((void *)(b + 34) > end) {
+		__sync_fetch_and_add(&st->rx_malformed, 1);
+		return TC_ACT_OK;
+	}
+	__sync_fetch_and_add(&st->rx_frames, 1);
+	cev = (__u16)(b[16] << 8 | b[17]);
+#pragma unroll
+	for (__u32 p = 0; p < PFC_HOLD_NPRIO; p++) {
+		__u16 q = (__u16)(b[18 + 2 * p] << 8 | b[19 + 2 * p]);
+
+		if (!(cev & (1u << p)))
+			continue;
+		pause_prio(p, q ? quanta_ns(q, cfg->speed_mbps) : 0, now,
+		           cfg->honour & (1u << p));
+	}
+	return TC_ACT_OK;
+}
+
+/* The packet's priority: its VLAN tag's PCP, else its DSCP through the
+ * port's DSCP map; 8 or more when neither says. */
+static __always_inline __u32 skb_prio(struct __sk_buff *skb)
+{
+	void *data = (void *)(long)skb->data;
+	void *end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = data;
+	__u8 *b = data;
+	__u8 dscp, *prio;
+	__u32 key;
+
+	if (skb->vlan_present)
+		return (skb->vlan_tci >> 13) & 7;
+	if ((void *)(eth + 1) > end)
+		return 8;
+	if (eth->h_proto == bpf_htons(ETH_P_8021Q)) {
+		if ((void *)(b + 16) > end)
+			return 8;
+		return b[14] >> 5;
+	}
+	if (eth->h_proto == bpf_htons(ETH_P_IP)) {
+		if ((void *)(b + 16) > end)
+			return 8;
+		dscp = b[15] >> 2;
+	} else if (eth->h_proto == bpf_htons(ETH_P_IPV6)) {
+		if ((void *)(b + 16) > end)
+			return 8;
+		dscp = (__u8)(((b[14] & 0x0f) << 2) | (b[15] >> 6));
+	} else {
+		return 8;
+	}
+	key = dscp & (PFC_HOLD_NDSCP - 1);
+	prio = bpf_map_lookup_elem(&pfc_dscp, &key);
+	return prio ? *prio : 8;
+}
+
+SEC("tc")
+int pfc_tx(struct __sk_buff *skb)
+{
+	struct pfc_hold_state *st;
+	struct pfc_hold_prio *h;
+	struct pfc_hold_cfg *cfg;
+	__u32 zero = 0, p;
+	__u64 until = 0, now, due;
+	int back, rc;
+
+	st = bpf_map_lookup_elem(&pfc_state, &zero);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
+	if (!st || !cfg)
+		return TC_ACT_OK;
+	/* A packet the loop gives back comes in through its end B. */
+	back = cfg->loop_b && skb->ingress_ifindex == cfg->loop_b;
+	p = skb_prio(skb);
+	h = p < PFC_HOLD_NPRIO ? bpf_map_lookup_elem(&pfc_prio, &p) : NULL;
+	if (h) {
+		until = h->until;
+		if (back)
+			__sync_fetch_and_add(&h->inloop, -1);
+	}
+	if (st->lp_until > until)
+		until = st->lp_until;
+	now = bpf_ktime_get_ns();
+	if (until > now) {
+		due = until;
+		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
+			due = now + cfg->recheck_ns;
+	} else if (!back && h && h->inloop) {
+		/* Released, but packets of the priority are still in the
+		 * loop: this one goes round once behind them, not ahead. */
+		due = now;
+	} else {
+		return TC_ACT_OK;
+	}
+	if (!cfg->loop_a)
+		return TC_ACT_OK;
+	if (skb->tstamp < due)
+		skb->tstamp = due;
+	rc = bpf_redirect(cfg->loop_a, 0);
+	if (rc != TC_ACT_REDIRECT) {
+		__sync_fetch_and_add(&st->loop_fail, 1);
+		return TC_ACT_OK;
+	}
+	if (h) {
+		__sync_fetch_and_add(&h->inloop, 1);
+		if (!back)
+			__sync_fetch_and_add(&h->tx_held, 1);
+	}
+	return rc;
+}
+
+/* The loop's end B (ingress): a held packet fq let go goes back to the
+ * port's egress, to pfc_tx. Only held packets travel the loop (they all
+ * carry a departure time); anything else is dropped, counted. */
+SEC("tc")
+int pfc_loop(struct __sk_buff *skb)
+{
+	struct pfc_hold_state *st;
+	struct pfc_hold_cfg *cfg;
+	__u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&pfc_state, &zero);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
+	if (!st || !cfg || !cfg->port_ifindex)
+		return TC_ACT_SHOT;
+	if (!skb->tstamp) {
+		__sync_fetch_and_add(&st->loop_stray, 1);
+		return TC_ACT_SHOT;
+	}
+	return bpf_redirect(cfg->port_ifindex, 0);
+}
+
+/* The tree states no license yet (debian/copyright); the programs use
+ * no helper that only GPL programs may call. */
+char LICENSE[] SEC("license") = "unstated";
