@@ -19,6 +19,7 @@
 #include "registry/ports.h"
 #include "core/privs.h"
 #include "control/ctl_srv.h"
+#include "kernel/bpfhold.h"
 #include "kernel/engine.h"
 #include "os/log.h"
 #include "plan/plan_text.h"
@@ -270,7 +271,7 @@ static int cmdline_once_alone(int *lockfd)
  * read: a held queue is held whatever the file says now. */
 static int cmdline_release(const struct cmdline *cl)
 {
-	size_t ports = 0, leaves = 0;
+	size_t ports = 0, leaves = 0, bpf_ports = 0;
 	char err[512];
 	int rc, lockfd = -1;
 
@@ -288,6 +289,13 @@ static int cmdline_release(const struct cmdline *cl)
 		lockfd = fd;
 	}
 	rc = engine_release_holds(&ports, &leaves, err, sizeof(err));
+	/* ... and software PFC's kernel path: its programs and loops,
+	 * which hold by themselves, whoever loaded them. */
+	if (rc >= 0 && bpfhold_release_all(&bpf_ports) < 0)
+		fprintf(stderr,
+		        "roced: --release-holds: cannot list the "
+		        "links: %s\n",
+		        strerror(errno));
 	if (lockfd >= 0)
 		close(lockfd);
 	if (rc < 0) {
@@ -296,6 +304,9 @@ static int cmdline_release(const struct cmdline *cl)
 	}
 	printf("roced: released %zu held queue%s on %zu port%s\n", leaves,
 	       leaves == 1 ? "" : "s", ports, ports == 1 ? "" : "s");
+	if (bpf_ports)
+		printf("roced: removed the kernel PFC hold from %zu port%s\n",
+		       bpf_ports, bpf_ports == 1 ? "" : "s");
 	return fflush(stdout) == 0 ? 0 : 1;
 }
 

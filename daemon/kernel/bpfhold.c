@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <net/if.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "os/log.h"
@@ -70,6 +72,12 @@ void bpfhold_detach(struct bpfhold *h)
 int bpfhold_release_ifindex(int ifindex)
 {
 	return -EOPNOTSUPP;
+}
+
+int bpfhold_release_all(size_t *ports)
+{
+	*ports = 0;
+	return 0;
 }
 
 #else /* HAVE_BPF_PROGS */
@@ -140,7 +148,7 @@ static const char *bpfhold_verdict(char *log)
 	}
 }
 
-#define BPFHOLD_NPROG 3
+#define BPFHOLD_NPROG    3
 
 static int bpfhold_load(struct bpfhold *h, char *err, size_t errlen)
 {
@@ -230,10 +238,11 @@ int bpfhold_attach(struct bpfhold *h, int ifindex,
 		return rc;
 	rc = bpfhold_loop_create(ifindex, &a, &b);
 	if (rc) {
+		/* what a kernel without sch_fq answers for the qdisc */
 		snprintf(
 		    err, errlen,
 		    "cannot create the hold's loop (a veth pair with fq): %s",
-		    strerror(-rc));
+		    rc == -ENOENT ? "the kernel has no sch_fq" : strerror(-rc));
 		goto fail;
 	}
 	h->has_loop = true;
@@ -403,26 +412,65 @@ void bpfhold_close(struct bpfhold *h)
 	bpfhold_init(h);
 }
 
-static int bpfhold_unhook(int ifindex)
+static int bpfhold_unhook_at(int ifindex, enum bpf_tc_attach_point at)
 {
-	static const enum bpf_tc_attach_point at[2] = {BPF_TC_INGRESS,
-	                                               BPF_TC_EGRESS};
 	struct bpf_tc_hook hook;
 	struct bpf_tc_opts o;
-	int found = 0;
 
-	for (unsigned i = 0; i < 2; i++) {
-		bpfhold_hook(&hook, ifindex, at[i]);
-		bpfhold_opts(&o, 0);
-		if (!bpf_tc_detach(&hook, &o))
-			found = 1;
+	bpfhold_hook(&hook, ifindex, at);
+	bpfhold_opts(&o, 0);
+	return bpf_tc_detach(&hook, &o);
+}
+
+/* Let H's held packets go rather than drop them with the loop: no new
+ * pause is read (pfc_rx goes), every hold ends now, nothing new enters
+ * the loop (pfc_tx goes), and the loop is given until its packets'
+ * departure times (at most BPFHOLD_DRAIN_MS) to hand them back to the
+ * port, which sends them on. */
+#define BPFHOLD_DRAIN_MS 4000
+static void bpfhold_drain(const struct bpfhold *h)
+{
+	struct bpfhold_stats s;
+	struct timespec ms = {0, 1000000};
+	uint32_t zero = 0;
+
+	bpfhold_unhook_at(h->ifindex, BPF_TC_INGRESS);
+	if (!bpfhold_read(h, &s)) {
+		s.st.lp_until = 0;
+		bpf_map_update_elem(h->state_fd, &zero, &s.st, BPF_ANY);
+		for (uint32_t p = 0; p < PFC_HOLD_NPRIO; p++) {
+			s.prio[p].until = 0;
+			bpf_map_update_elem(h->prio_fd, &p, &s.prio[p],
+			                    BPF_ANY);
+		}
 	}
-	return found ? 0 : -ENOENT;
+	bpfhold_unhook_at(h->ifindex, BPF_TC_EGRESS);
+	for (unsigned i = 0; i < BPFHOLD_DRAIN_MS; i++) {
+		int64_t in = 0;
+
+		if (bpfhold_read(h, &s))
+			return;
+		for (unsigned p = 0; p < PFC_HOLD_NPRIO; p++)
+			in += (int64_t)s.prio[p].inloop;
+		if (in <= 0)
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
+static int bpfhold_unhook(int ifindex)
+{
+	int in = bpfhold_unhook_at(ifindex, BPF_TC_INGRESS);
+	int eg = bpfhold_unhook_at(ifindex, BPF_TC_EGRESS);
+
+	return !in || !eg ? 0 : -ENOENT;
 }
 
 void bpfhold_detach(struct bpfhold *h)
 {
 	if (h->ifindex > 0) {
+		if (h->state_fd >= 0 && h->has_loop)
+			bpfhold_drain(h);
 		bpfhold_unhook(h->ifindex);
 		if (h->created_clsact) {
 			struct bpf_tc_hook hook;
@@ -439,12 +487,37 @@ void bpfhold_detach(struct bpfhold *h)
 
 int bpfhold_release_ifindex(int ifindex)
 {
-	int rc = bpfhold_unhook(ifindex);
+	struct bpfhold h;
+	int rc;
 
+	if (!bpfhold_find(&h, ifindex))
+		bpfhold_drain(&h);
+	bpfhold_close(&h);
+	rc = bpfhold_unhook(ifindex);
 	/* the loop goes after the programs: nothing is sent into it then */
 	if (!bpfhold_loop_delete(ifindex))
 		rc = 0;
 	return rc;
+}
+
+int bpfhold_release_all(size_t *ports)
+{
+	struct if_nameindex *v = if_nameindex(), *i;
+
+	*ports = 0;
+	if (!v)
+		return -errno;
+	for (i = v; i->if_index; i++) {
+		int port;
+		char end;
+
+		/* a loop's end A names its port: rocedhNa */
+		if (sscanf(i->if_name, "rocedh%d%c", &port, &end) == 2 &&
+		    end == 'a' && !bpfhold_release_ifindex(port))
+			(*ports)++;
+	}
+	if_freenameindex(v);
+	return 0;
 }
 
 #endif /* HAVE_BPF_PROGS */

@@ -64,12 +64,17 @@ int bpfhold_configure(const struct bpfhold *h, const struct bpfhold_conf *conf);
 int bpfhold_read(const struct bpfhold *h, struct bpfhold_stats *out);
 /* Close H's descriptors; the programs stay attached. */
 void bpfhold_close(struct bpfhold *h);
-/* Remove roced's programs from IFINDEX's clsact (and the clsact when
- * nothing else is on it and H created it), then close H. */
+/* Remove roced's programs from H's port (and its clsact when H created
+ * it) and its loop, then close H. What the loop holds is let go first,
+ * not dropped: every hold ends, and the loop has until its packets'
+ * departure times (4 s at most) to give them back. */
 void bpfhold_detach(struct bpfhold *h);
-/* The same for a port roced knows nothing of (--release-holds): 0, or
- * -ENOENT when no program of roced's was there. */
+/* The same for a port roced knows nothing of: 0, or -ENOENT when no
+ * program of roced's was there. */
 int bpfhold_release_ifindex(int ifindex);
+/* The same for every port of this namespace that has a loop of roced's
+ * (--release-holds): 0 and how many in *PORTS, or -errno. */
+int bpfhold_release_all(size_t *ports);
 
 /* The time the frames received asked H's priority to be paused, up to
  * NOW_NS (ms): softpfc_paused_ms()'s meaning. */

@@ -216,11 +216,8 @@ int pfc_tx(struct __sk_buff *skb)
 	back = cfg->loop_b && skb->ingress_ifindex == cfg->loop_b;
 	p = skb_prio(skb);
 	h = p < PFC_HOLD_NPRIO ? bpf_map_lookup_elem(&pfc_prio, &p) : NULL;
-	if (h) {
+	if (h)
 		until = h->until;
-		if (back)
-			__sync_fetch_and_add(&h->inloop, -1);
-	}
 	if (st->lp_until > until)
 		until = st->lp_until;
 	now = bpf_ktime_get_ns();
@@ -259,8 +256,9 @@ SEC("tc")
 int pfc_loop(struct __sk_buff *skb)
 {
 	struct pfc_hold_state *st;
+	struct pfc_hold_prio *h;
 	struct pfc_hold_cfg *cfg;
-	__u32 zero = 0;
+	__u32 zero = 0, p;
 
 	st = bpf_map_lookup_elem(&pfc_state, &zero);
 	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
@@ -270,6 +268,12 @@ int pfc_loop(struct __sk_buff *skb)
 		__sync_fetch_and_add(&st->loop_stray, 1);
 		return TC_ACT_SHOT;
 	}
+	/* Counted out here, not at pfc_tx: roced's release removes pfc_tx
+	 * first and then waits for the loop to empty. */
+	p = skb_prio(skb);
+	h = p < PFC_HOLD_NPRIO ? bpf_map_lookup_elem(&pfc_prio, &p) : NULL;
+	if (h)
+		__sync_fetch_and_add(&h->inloop, -1);
 	return bpf_redirect(cfg->port_ifindex, 0);
 }
 

@@ -15,8 +15,9 @@
  * for untagged IP (repeatable). show prints the maps as one line of
  * "name value" pairs: rx_frames, rx_malformed, rx_other, rx_link_pause,
  * loop_stray, loop_fail, and per priority P pause_P, xon_P, held_P
- * (packets sent into the hold's loop), inloop_P (there now), left_P_us
- * (the hold's time left), paused_P_ms. Exit 0, 1
+ * (packets sent into the hold's loop), inloop_P (there now), set_P (1
+ * when a pause has set a hold's end that no XON cleared, run out or
+ * not), left_P_us (the hold's time left), paused_P_ms. Exit 0, 1
  * on an error (named), 3 when IF has no programs of roced's (show). */
 #include <errno.h>
 #include <net/if.h>
@@ -135,11 +136,11 @@ static int cmd_show(int ifindex, const char *ifname)
 	       (unsigned long long)st->loop_fail);
 	for (unsigned p = 0; p < PFC_HOLD_NPRIO; p++)
 		printf(" pause_%u %llu xon_%u %llu held_%u %llu inloop_%u %lld "
-		       "left_%u_us %llu paused_%u_ms %.3f",
+		       "set_%u %d left_%u_us %llu paused_%u_ms %.3f",
 		       p, (unsigned long long)s.prio[p].rx_pause, p,
 		       (unsigned long long)s.prio[p].rx_xon, p,
 		       (unsigned long long)s.prio[p].tx_held, p,
-		       (long long)s.prio[p].inloop, p,
+		       (long long)s.prio[p].inloop, p, s.prio[p].until != 0, p,
 		       (unsigned long long)(s.prio[p].until > now
 		                                ? (s.prio[p].until - now) / 1000
 		                                : 0),
