@@ -422,20 +422,21 @@ static int bpfhold_unhook_at(int ifindex, enum bpf_tc_attach_point at)
 	return bpf_tc_detach(&hook, &o);
 }
 
-/* Let H's held packets go rather than drop them with the loop: no new
- * pause is read (pfc_rx goes), every hold ends now, nothing new enters
- * the loop (pfc_tx goes), and the loop is given until its packets'
- * departure times (at most BPFHOLD_DRAIN_MS) to hand them back to the
- * port, which sends them on. */
+/* Let the held packets of IFINDEX's loop go rather than drop them with
+ * it: no new pause is read (pfc_rx goes), every hold ends now where the
+ * maps are at hand (H; a process without CAP_SYS_ADMIN cannot open them
+ * by id), nothing new enters the loop (pfc_tx goes: what comes back
+ * then leaves by the port), and the loop's fq is given until its
+ * packets' departure times (at most BPFHOLD_DRAIN_MS) to empty. */
 #define BPFHOLD_DRAIN_MS 4000
-static void bpfhold_drain(const struct bpfhold *h)
+static void bpfhold_drain(int ifindex, const struct bpfhold *h)
 {
-	struct bpfhold_stats s;
 	struct timespec ms = {0, 1000000};
+	struct bpfhold_stats s;
 	uint32_t zero = 0;
 
-	bpfhold_unhook_at(h->ifindex, BPF_TC_INGRESS);
-	if (!bpfhold_read(h, &s)) {
+	bpfhold_unhook_at(ifindex, BPF_TC_INGRESS);
+	if (h && !bpfhold_read(h, &s)) {
 		s.st.lp_until = 0;
 		bpf_map_update_elem(h->state_fd, &zero, &s.st, BPF_ANY);
 		for (uint32_t p = 0; p < PFC_HOLD_NPRIO; p++) {
@@ -444,15 +445,9 @@ static void bpfhold_drain(const struct bpfhold *h)
 			                    BPF_ANY);
 		}
 	}
-	bpfhold_unhook_at(h->ifindex, BPF_TC_EGRESS);
+	bpfhold_unhook_at(ifindex, BPF_TC_EGRESS);
 	for (unsigned i = 0; i < BPFHOLD_DRAIN_MS; i++) {
-		int64_t in = 0;
-
-		if (bpfhold_read(h, &s))
-			return;
-		for (unsigned p = 0; p < PFC_HOLD_NPRIO; p++)
-			in += (int64_t)s.prio[p].inloop;
-		if (in <= 0)
+		if (bpfhold_loop_qlen(ifindex) <= 0)
 			return;
 		nanosleep(&ms, NULL);
 	}
@@ -469,8 +464,8 @@ static int bpfhold_unhook(int ifindex)
 void bpfhold_detach(struct bpfhold *h)
 {
 	if (h->ifindex > 0) {
-		if (h->state_fd >= 0 && h->has_loop)
-			bpfhold_drain(h);
+		if (h->has_loop)
+			bpfhold_drain(h->ifindex, h->state_fd >= 0 ? h : NULL);
 		bpfhold_unhook(h->ifindex);
 		if (h->created_clsact) {
 			struct bpf_tc_hook hook;
@@ -490,8 +485,7 @@ int bpfhold_release_ifindex(int ifindex)
 	struct bpfhold h;
 	int rc;
 
-	if (!bpfhold_find(&h, ifindex))
-		bpfhold_drain(&h);
+	bpfhold_drain(ifindex, bpfhold_find(&h, ifindex) ? NULL : &h);
 	bpfhold_close(&h);
 	rc = bpfhold_unhook(ifindex);
 	/* the loop goes after the programs: nothing is sent into it then */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if.h>
+#include <linux/gen_stats.h>
 #include <linux/if_link.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
@@ -20,8 +21,9 @@
 
 #include <libmnl/libmnl.h>
 
-/* One request, answered by an ACK: 0 or -errno. */
-static int loop_talk(struct nlmsghdr *nlh)
+/* One request, answered by an ACK (or by a reply CB reads): 0 or
+ * -errno. */
+static int loop_talk_cb(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct mnl_socket *nl = mnl_socket_open(NETLINK_ROUTE);
@@ -41,16 +43,24 @@ static int loop_talk(struct nlmsghdr *nlh)
 		rc = -errno;
 		goto out;
 	}
-	rc = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (rc < 0) {
-		rc = -errno;
-		goto out;
-	}
-	rc = mnl_cb_run(buf, (size_t)rc, nlh->nlmsg_seq, portid, NULL, NULL);
+	do {
+		rc = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (rc < 0) {
+			rc = -errno;
+			goto out;
+		}
+		rc = mnl_cb_run(buf, (size_t)rc, nlh->nlmsg_seq, portid, cb,
+		                data);
+	} while (rc > 0 && cb);
 	rc = rc < 0 ? -errno : 0;
 out:
 	mnl_socket_close(nl);
 	return rc;
+}
+
+static int loop_talk(struct nlmsghdr *nlh)
+{
+	return loop_talk_cb(nlh, NULL, NULL);
 }
 
 void bpfhold_loop_names(int port_ifindex, char a[IFNAMSIZ], char b[IFNAMSIZ])
@@ -174,6 +184,52 @@ int bpfhold_loop_create(int port_ifindex, int *a_ifindex, int *b_ifindex)
 	if (rc)
 		bpfhold_loop_delete(port_ifindex);
 	return rc;
+}
+
+/* A qdisc of the dump: its queue length into *DATA when it is the root. */
+static int loop_qlen_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
+	struct nlattr *a, *b;
+
+	if (tcm->tcm_parent != TC_H_ROOT)
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, sizeof(*tcm))
+	{
+		if (mnl_attr_get_type(a) != TCA_STATS2)
+			continue;
+		mnl_attr_for_each_nested(b, a)
+		{
+			struct gnet_stats_queue q;
+
+			if (mnl_attr_get_type(b) != TCA_STATS_QUEUE ||
+			    mnl_attr_get_payload_len(b) < sizeof(q))
+				continue;
+			memcpy(&q, mnl_attr_get_payload(b), sizeof(q));
+			*(long *)data = (long)q.qlen;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+long bpfhold_loop_qlen(int port_ifindex)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], a[IFNAMSIZ], b[IFNAMSIZ];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct tcmsg *tcm;
+	long qlen = -1;
+	int rc;
+
+	bpfhold_loop_names(port_ifindex, a, b);
+	nlh->nlmsg_type = RTM_GETQDISC;
+	nlh->nlmsg_flags = NLM_F_DUMP;
+	tcm = mnl_nlmsg_put_extra_header(nlh, sizeof(*tcm));
+	tcm->tcm_family = AF_UNSPEC;
+	tcm->tcm_ifindex = (int)if_nametoindex(a);
+	if (!tcm->tcm_ifindex)
+		return -ENOENT;
+	rc = loop_talk_cb(nlh, loop_qlen_cb, &qlen);
+	return rc < 0 ? rc : qlen;
 }
 
 int bpfhold_loop_delete(int port_ifindex)

@@ -26,6 +26,8 @@ void bpfhold_loop_names(int port_ifindex, char a[IFNAMSIZ], char b[IFNAMSIZ]);
 int bpfhold_loop_create(int port_ifindex, int *a_ifindex, int *b_ifindex);
 /* The ifindexes of PORT_IFINDEX's loop's ends (0 when absent). */
 void bpfhold_loop_ifindexes(int port_ifindex, __u32 *a, __u32 *b);
+/* How many packets its fq holds now, or -errno. */
+long bpfhold_loop_qlen(int port_ifindex);
 /* Delete it (what it holds is lost): 0, or -ENOENT when there is none. */
 int bpfhold_loop_delete(int port_ifindex);
 

@@ -6,8 +6,10 @@
 # taken and ended by the kernel with no process of roced's alive.
 # A sender behind swp1 sends numbered DSCP 26 datagrams (priority 3) to a
 # receiver behind peer1; the peer pauses priority 3 with PFC frames
-# (tests/tools/pfc_storm). Quanta are counted at 100 Mb/s, so that one
-# pause of 65535 quanta lasts 335.5 ms, long beside TCG's hiccups.
+# (tests/tools/pfc_storm). Quanta are counted at 10 Mb/s, so that one
+# pause of 65535 quanta lasts 3.355 s, long beside the stalls of a
+# loaded host under TCG (at 100 Mb/s, 335 ms, the storm's own pauses
+# lapsed now and then: the datagrams then let through were right).
 #   1. one second of pause refreshed every 10 ms, then none: no datagram
 #      arrives from the first frame (+20 ms for it to be read) until the
 #      last frame's quanta run out (-30 ms), and they flow again after;
@@ -61,8 +63,8 @@ fk_netns_add "$peer"
 fk_veth "$ns" swp1 "$peer" peer1
 ip -n "$ns" addr add 10.77.0.1/24 dev swp1
 ip -n "$peer" addr add 10.77.0.2/24 dev peer1
-# 335.5 ms per pause of 65535 quanta
-quanta_ms=335
+# 3355 ms per pause of 65535 quanta
+quanta_ms=3355
 
 sw() { ip netns exec "$ns" "$@"; }
 hs() { ip netns exec "$peer" "$@"; }
@@ -71,7 +73,7 @@ val() { show | awk -v k="$1" '$1 == k { print $2 }'; }
 # field NAME FILE: the number after NAME in pfc_storm's line
 field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 
-sw "$tools/pfchold" attach swp1 -s 100 -p 3 -d 26=3 -r 2000 ||
+sw "$tools/pfchold" attach swp1 -s 10 -p 3 -d 26=3 -r 2000 ||
 	fk_fail "pfchold attach swp1 failed"
 loop=$(ip -n "$ns" -br link | awk '$1 ~ /^rocedh[0-9]+a@/ { sub(/@.*/, "", $1); print $1 }')
 [ -n "$loop" ] || fk_fail "no hold loop (rocedhNa) beside swp1"
@@ -103,7 +105,7 @@ traffic_run()
 	_secs=$1
 	shift
 	rm -f "$tmp/ready" "$tmp/recv.log"
-	hs "$tools/traffic" recv -t $((_secs + 20)) -i 10 -R "$tmp/ready" \
+	hs "$tools/traffic" recv -t $((_secs + 30)) -i 10 -R "$tmp/ready" \
 		-l "$tmp/recv.log" >"$tmp/recv.out" 2>&1 &
 	_rpid=$!
 	_n=0
@@ -126,7 +128,7 @@ arrived() { awk -v a="$1" -v b="$2" '$4 > a && $4 < b { n++ } END { print n + 0 
 lost() { awk '$1 == "total" { print $5 }' "$tmp/recv.out"; }
 
 fk_log "1. one second of pause, refreshed every 10 ms, then none"
-traffic_run 3 -p 3 -q 65535 -r 100 -t 1
+traffic_run 15 -p 3 -q 65535 -r 100 -t 1
 first=$(field first_ns "$tmp/storm.out")
 last=$(field last_ns "$tmp/storm.out")
 from=$((${first%.*} + 20000000))
@@ -157,11 +159,11 @@ fk_check "paused time is what the frames asked" awk -v p="$paused" \
 
 fk_log "2. pauses, then an XON"
 rm -f "$tmp/ready" "$tmp/recv.log"
-hs "$tools/traffic" recv -t 30 -i 10 -R "$tmp/ready" -l "$tmp/recv.log" \
+hs "$tools/traffic" recv -t 40 -i 10 -R "$tmp/ready" -l "$tmp/recv.log" \
 	>"$tmp/recv.out" 2>&1 &
 rpid=$!
 while [ ! -e "$tmp/ready" ]; do sleep 0.1; done
-sw "$tools/traffic" send 10.77.0.2 -T 0x68 -r 1000 -t 3 -b 65536 \
+sw "$tools/traffic" send 10.77.0.2 -T 0x68 -r 1000 -t 10 -b 65536 \
 	>"$tmp/send.out" 2>&1 &
 spid=$!
 flowing
@@ -212,15 +214,15 @@ fk_log "5. roced --release-holds during a pause"
 roced=$top_builddir/roced
 [ -x "$roced" ] || fk_fail "$roced not found"
 rm -f "$tmp/ready" "$tmp/recv.log"
-hs "$tools/traffic" recv -t 60 -i 8 -R "$tmp/ready" -l "$tmp/recv.log" \
+hs "$tools/traffic" recv -t 90 -i 30 -R "$tmp/ready" -l "$tmp/recv.log" \
 	>"$tmp/recv.out" 2>&1 &
 rpid=$!
 while [ ! -e "$tmp/ready" ]; do sleep 0.1; done
-sw "$tools/traffic" send 10.77.0.2 -T 0x68 -r 1000 -t 4 -b 65536 \
+sw "$tools/traffic" send 10.77.0.2 -T 0x68 -r 1000 -t 15 -b 65536 \
 	>"$tmp/send.out" 2>&1 &
 spid=$!
 flowing
-hs "$tools/pfc_storm" -i peer1 -p 3 -q 65535 -r 100 -t 15 >"$tmp/storm.out" 2>&1 &
+hs "$tools/pfc_storm" -i peer1 -p 3 -q 65535 -r 100 -t 60 >"$tmp/storm.out" 2>&1 &
 stpid=$!
 n=0
 while [ "$(val inloop_3)" = 0 ] && [ $n -lt 100 ]; do
