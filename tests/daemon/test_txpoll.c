@@ -560,6 +560,20 @@ static void test_svi(void **state)
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
 	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	g.backlog[0][3] = 0;
+	tick(&g, &t, 2);
+	/* The bridge's address is swp1's own: swp2's host sends to it,
+	 * routed off the leaf out of swp4 (10.0.4.2), while swp4's routed
+	 * traffic fills swp1's queue again. The frame's destination MAC
+	 * is behind swp1 in the forwarding database, but local: swp2 is a
+	 * bystander and is not paused. */
+	g.svi_mac = true;
+	g.to[1][3] = 300;
+	g.to[3][0] = 300;
+	g.backlog[0][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 2);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
 	txpoll_free(&t);
 	route_free(&rc);
 	rig_free(&g);
