@@ -34,7 +34,8 @@
 # port is eth0). The one other change is the bottleneck: l2's swp1
 # (towards h21) on a copy of the shipped queuing policy, its no-drop and
 # default queues shaped to FAB_KBPS (default 10000) kb/s. The watchdog is
-# on at every node, on the files' own times.
+# on at every node, on the files' own times (FAB_NO_WATCHDOG, a list of
+# nodes, turns it off there: for measurements, never a test's default).
 #
 #   fab_build VARIANT     the namespaces, links, addresses, routes (the
 #                         names in $fab_ns_l1 ... $fab_ns_h23)
@@ -253,6 +254,15 @@ PY
 	done
 	grep -q 'name = "eth0";' "$fab_tmp/h11.conf" ||
 		t_fail "the shipped roced-host.conf no longer names eth0"
+	# A measurement aid, never the tests' default: FAB_NO_WATCHDOG lists
+	# nodes whose watchdog is turned off (bench/fabric-leafspine -W:
+	# what the fabric does once the spines stop taking transit pause
+	# for a storm).
+	for _f_n in ${FAB_NO_WATCHDOG:-}; do
+		sed -i 's/watch-dog-interval = true;/watch-dog-interval = false;/' "$fab_tmp/$_f_n.conf"
+		grep -q 'watch-dog-interval = false;' "$fab_tmp/$_f_n.conf" ||
+			t_fail "cannot turn $_f_n's watchdog off"
+	done
 }
 
 fab_start()
