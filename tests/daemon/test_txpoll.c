@@ -7,7 +7,8 @@
  *     them go with XON; a bystander gets nothing;
  *   - where the kernel cannot count, every feeder is paused;
  *   - a start meeting a queue above xoff with nothing counted yet waits
- *     one refresh for the counts, then pauses only the feeder;
+ *     for the counts, then pauses only the feeder (every feeder if none
+ *     came in TXPOLL_COUNT_WAIT_MS);
  *   - the sampler serves several readers with one dump, reads a few
  *     ports through class dumps of those ports alone;
  *   - between scans the poll reads only the ports with traffic; a wake
@@ -161,8 +162,8 @@ static void test_first_crossing(void **state)
 }
 
 /* A roced that starts (a restart) with a queue already above xoff and
- * nothing counted yet: it pauses nobody at once, and one refresh later
- * the feeder whose frames were counted meanwhile, never the bystander.
+ * nothing counted yet: it pauses nobody at once, and at a refresh the
+ * feeder whose frames were counted meanwhile, never the bystander.
  * Before, every feeder was paused until a count grew. */
 static void test_restart_above_xoff(void **state)
 {
@@ -192,8 +193,9 @@ static void test_restart_above_xoff(void **state)
 	rig_free(&g);
 }
 
-/* ... and when still nothing is counted at the refresh (the queue fills
- * from where roced cannot tell), every feeder is paused: lossless first. */
+/* ... and when still nothing is counted TXPOLL_COUNT_WAIT_MS later (the
+ * queue fills from where roced cannot tell), every feeder is paused:
+ * lossless first. */
 static void test_restart_nothing_counted(void **state)
 {
 	static struct rig g;
@@ -205,7 +207,11 @@ static void test_restart_nothing_counted(void **state)
 	g.backlog[2][3] = txpoll_find(&t, "swp3")->t[3].xoff + 1000;
 	tick(&g, &t, 2);
 	assert_int_equal(g.nsent, 0);
+	/* Still waiting for the counts ... */
 	tick(&g, &t, 5);
+	assert_int_equal(g.nsent, 0);
+	/* ... for TXPOLL_COUNT_WAIT_MS at most. */
+	tick(&g, &t, TXPOLL_COUNT_WAIT_MS);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 1);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
