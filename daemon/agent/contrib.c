@@ -148,11 +148,25 @@ static bool contrib_toward(const struct contrib *c, const uint8_t mac[6],
 		if (memcmp(f->mac, mac, 6) ||
 		    (f->master && f->master != master))
 			continue;
+		if (f->local)
+			return false;
 		if (f->port == port)
 			return true;
 		known = true;
 	}
 	return !known;
+}
+
+/* Is MAC one of bridge MASTER's own addresses: a frame to it enters the
+ * bridge's IP stack (an SVI) and goes wherever the routes send it? */
+static bool contrib_local(const struct contrib *c, const uint8_t mac[6],
+                          int master)
+{
+	for (size_t i = 0; i < c->nfdb; i++)
+		if (c->fdb[i].local && !memcmp(c->fdb[i].mac, mac, 6) &&
+		    (!c->fdb[i].master || c->fdb[i].master == master))
+			return true;
+	return false;
 }
 
 /* Does the kernel route a frame of E, which came in on a feeder outside
@@ -218,7 +232,12 @@ int contrib_counts(struct contrib *c, int port, int master,
 			if (!contrib_routed(c, e, port, master))
 				continue;
 		} else if (!contrib_toward(c, e->mac, port, master)) {
-			continue;
+			/* Bridged in, but to the bridge itself: routed from
+			 * there (a host of an SVI leaf sending off the
+			 * leaf), toward PORT only if the routes say so. */
+			if (!contrib_local(c, e->mac, master) ||
+			    !contrib_routed(c, e, port, master))
+				continue;
 		}
 		if (q == CONTRIB_ANY_QUEUE) {
 			out[k] += e->packets;

@@ -60,10 +60,14 @@ struct contrib_entry {
 	uint64_t packets;
 };
 
-/* One forwarding database entry: MAC behind PORT of bridge MASTER. */
+/* One forwarding database entry: MAC behind PORT of bridge MASTER.
+ * LOCAL: one of the bridge's own addresses (a port's, which the bridge
+ * takes as its own): frames to it go up to the bridge's IP stack (an
+ * SVI), not out of PORT. */
 struct contrib_fdb {
 	uint8_t mac[6];
 	int port, master;
+	bool local;
 };
 
 typedef void (*contrib_entry_fn)(void *arg, const struct contrib_entry *e);

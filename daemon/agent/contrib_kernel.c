@@ -307,6 +307,9 @@ static int ck_fdb_cb(const struct nlmsghdr *nlh, void *data)
 	    ndm->ndm_family != AF_BRIDGE)
 		return MNL_CB_OK;
 	e.port = ndm->ndm_ifindex;
+	/* The kernel marks the bridge's own addresses permanent (a user's
+	 * static entry is NUD_NOARP). */
+	e.local = ndm->ndm_state & NUD_PERMANENT;
 	mnl_attr_for_each(at, nlh, sizeof(*ndm))
 	{
 		if (mnl_attr_get_type(at) == NDA_LLADDR &&

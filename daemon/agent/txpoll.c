@@ -662,9 +662,12 @@ static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
  * among them, at each incast's start. When no count grew, those it
  * paused already, else the contributors of its last pause: right after
  * an XON they had sent nothing yet, being paused, and the queue is still
- * theirs. Every feeder when the kernel does not count, or when none ever
- * did (what fills the queue comes from where roced cannot tell: pausing
- * every port is what keeps the class lossless). */
+ * theirs. None yet when nothing at all was counted before the first look
+ * (roced just started): the refreshes of the next TXPOLL_COUNT_WAIT_MS
+ * decide. Every feeder when the kernel
+ * does not count, or when none ever did (what fills the queue comes from
+ * where roced cannot tell: pausing every port is what keeps the class
+ * lossless). */
 static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
                                     unsigned q, double now)
 {
@@ -688,9 +691,30 @@ static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
 		for (unsigned p = 0; !mask && p < POLICY_NPRIO; p++)
 			if (x->prios[q] & (1u << p))
 				mask |= x->last_by[p];
+		/* Nothing counted yet, no pause of ours to follow, and this
+		 * the first look: a roced just started (a restart meeting a
+		 * queue already above xoff) whose counts begin now. Pausing
+		 * every feeder would pause the bystanders too; the refreshes
+		 * (every fast poll) look again for up to
+		 * TXPOLL_COUNT_WAIT_MS, and the headroom above xoff holds
+		 * that long. Then, still nothing counted, every feeder: what
+		 * fills the queue comes from where roced cannot tell. */
+		if (!mask && !base) {
+			x->cwait |= (uint8_t)(1u << q);
+			x->cwait_ms[q] = now;
+			log_debug(LOG_SUB_WATCHDOG,
+			          "%s: queue %u above xoff before any count: "
+			          "waiting for its feeders' counts",
+			          x->ifname, q);
+			return 0;
+		}
+		if (!mask && (x->cwait & (1u << q)) && now >= x->cwait_ms[q] &&
+		    now - x->cwait_ms[q] < TXPOLL_COUNT_WAIT_MS)
+			return 0;
 		if (!mask)
 			mask = txpoll_all(x);
 	}
+	x->cwait &= (uint8_t) ~(1u << q);
 	return mask;
 }
 

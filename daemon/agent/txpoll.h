@@ -107,6 +107,10 @@
  * its feeders sent starts anew at most this often: a pause goes to the
  * feeders whose traffic entered the queue since (contrib.h). */
 #define TXPOLL_WINDOW_MS 50.0
+/* A queue above xoff at the first look, nothing counted yet (roced just
+ * started): how long its pause waits for the feeders' first counts
+ * before it goes to every feeder. */
+#define TXPOLL_COUNT_WAIT_MS 20.0
 /* A routed port's feeders changed by a route change: said at most this
  * often per port (counted always). */
 #define TXPOLL_ROUTE_LOG_MS 60000.0
@@ -160,6 +164,10 @@ struct txpoll_port {
 	uint64_t cbase[POLICY_NQUEUES][TXPOLL_FEEDERS_MAX];
 	double cbase_ms[POLICY_NQUEUES];
 	uint8_t cbase_ok;
+	/* The queues whose first pause waits for counts (TXPOLL_COUNT_WAIT_MS
+	 * from CWAIT_MS). */
+	uint8_t cwait;
+	double cwait_ms[POLICY_NQUEUES];
 };
 
 struct txpoll {

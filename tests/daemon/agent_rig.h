@@ -63,6 +63,9 @@ struct rig {
 	 * 10.0.<j+1>.2, the host behind port j). */
 	bool routed;
 	uint32_t dst[RIG_PORTS];
+	/* Routed frames from every port go to swp1's MAC (an SVI's: the
+	 * bridge takes its first port's address), not to their own port's. */
+	bool svi_mac;
 	/* what went out */
 	struct rig_sent sent[RIG_SENT];
 	size_t nsent;
@@ -224,7 +227,7 @@ static int rig_ct_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
 
 			if (g->routed) {
 				e.mac[4] = 0;
-				e.mac[5] = (uint8_t)(i + 1);
+				e.mac[5] = g->svi_mac ? 1 : (uint8_t)(i + 1);
 				e.daddr = g->dst[j]
 				              ? g->dst[j]
 				              : 0x0a000002u | (uint32_t)(j + 1)
@@ -246,6 +249,11 @@ static int rig_ct_fdb(void *impl, contrib_fdb_fn cb, void *arg)
 		    .master = RIG_MASTER,
 		};
 
+		cb(arg, &e);
+		/* The port's own address, local to the bridge, as the
+		 * kernel lists it. */
+		e.mac[4] = 0;
+		e.local = true;
 		cb(arg, &e);
 	}
 	return 0;

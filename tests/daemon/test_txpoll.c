@@ -6,6 +6,9 @@
  *     refreshes them, adds a feeder that starts to contribute, and lets
  *     them go with XON; a bystander gets nothing;
  *   - where the kernel cannot count, every feeder is paused;
+ *   - a start meeting a queue above xoff with nothing counted yet waits
+ *     for the counts, then pauses only the feeder (every feeder if none
+ *     came in TXPOLL_COUNT_WAIT_MS);
  *   - the sampler serves several readers with one dump, reads a few
  *     ports through class dumps of those ports alone;
  *   - between scans the poll reads only the ports with traffic; a wake
@@ -154,6 +157,65 @@ static void test_first_crossing(void **state)
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* A roced that starts (a restart) with a queue already above xoff and
+ * nothing counted yet: it pauses nobody at once, and at a refresh the
+ * feeder whose frames were counted meanwhile, never the bystander.
+ * Before, every feeder was paused until a count grew. */
+static void test_restart_above_xoff(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	g.backlog[2][3] = txpoll_find(&t, "swp3")->t[3].xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(g.nsent, 0);
+	/* The feeder's next frames (the old roced's pause ran out); the
+	 * bystander sends toward swp4. */
+	g.to[0][2] = 30;
+	g.to[1][3] = 30;
+	tick(&g, &t, 5);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	/* Drained: XON to the one it paused. */
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* ... and when still nothing is counted TXPOLL_COUNT_WAIT_MS later (the
+ * queue fills from where roced cannot tell), every feeder is paused:
+ * lossless first. */
+static void test_restart_nothing_counted(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	g.backlog[2][3] = txpoll_find(&t, "swp3")->t[3].xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(g.nsent, 0);
+	/* Still waiting for the counts ... */
+	tick(&g, &t, 5);
+	assert_int_equal(g.nsent, 0);
+	/* ... for TXPOLL_COUNT_WAIT_MS at most. */
+	tick(&g, &t, TXPOLL_COUNT_WAIT_MS);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
 	txpoll_free(&t);
 	rig_free(&g);
 }
@@ -504,6 +566,20 @@ static void test_svi(void **state)
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
 	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
+	g.backlog[0][3] = 0;
+	tick(&g, &t, 2);
+	/* The bridge's address is swp1's own: swp2's host sends to it,
+	 * routed off the leaf out of swp4 (10.0.4.2), while swp4's routed
+	 * traffic fills swp1's queue again. The frame's destination MAC
+	 * is behind swp1 in the forwarding database, but local: swp2 is a
+	 * bystander and is not paused. */
+	g.svi_mac = true;
+	g.to[1][3] = 300;
+	g.to[3][0] = 300;
+	g.backlog[0][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 2);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
 	txpoll_free(&t);
 	route_free(&rc);
 	rig_free(&g);
@@ -559,6 +635,8 @@ int main(void)
 	    cmocka_unit_test(test_first_crossing),
 	    cmocka_unit_test(test_again_after_xon),
 	    cmocka_unit_test(test_paused_elsewhere),
+	    cmocka_unit_test(test_restart_above_xoff),
+	    cmocka_unit_test(test_restart_nothing_counted),
 	    cmocka_unit_test(test_no_counts),
 	    cmocka_unit_test(test_sampler),
 	    cmocka_unit_test(test_active_only),
