@@ -72,6 +72,17 @@ i = [x for x in json.load(sys.stdin)["interface"] if x["name"] == sys.argv[1]][0
 print(i["oper"], i["priorities"], i.get("oper-reason"))' "$2"
 }
 pfc_on() { pfc "$1" "$2" | grep -q '^on \[3\]'; }
+# wait_s SECS COMMAND...: COMMAND succeeds within SECS seconds of wall
+# clock (t_until counts its sleeps, and each try here runs rocesh, which
+# takes a while on a loaded machine). A wait, not a timing assertion.
+wait_s() {
+	_end=$(($(date +%s) + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+}
 multi() { pfc "$1" "$2" | grep -q "multiple peers"; }
 dcbx_check() { # WHO PORT PYTHON-EXPR: show lldp dcbx interface PORT json
 	eval "_ns=\$$1"
@@ -87,8 +98,8 @@ PY
 # --- the switch and the first host ---
 start sw "$tmp/switch.conf"
 start h1 "$top_srcdir/conf/roced-host.conf"
-t_until 60 pfc_on sw swp1 || t_fail "the switch: PFC not on with the first host ($(pfc sw swp1))"
-t_until 60 pfc_on h1 eth0 || t_fail "the first host: PFC not on ($(pfc h1 eth0))"
+wait_s 60 pfc_on sw swp1 || t_fail "the switch: PFC not on with the first host ($(pfc sw swp1))"
+wait_s 60 pfc_on h1 eth0 || t_fail "the first host: PFC not on ($(pfc h1 eth0))"
 dcbx_check h1 eth0 "j['pfc']['result'] == 'adopted' and j['peer-state'] == 'one peer'"
 echo "switch and first host: $(pfc sw swp1) / $(pfc h1 eth0)"
 
@@ -99,7 +110,7 @@ start h2 "$top_srcdir/conf/roced-host.conf"
 echo "$(date +%T) h2 started"
 for w in "sw swp1" "h1 eth0" "h2 eth0"; do
 	# shellcheck disable=SC2086
-	t_until 60 multi $w || t_fail "$w: not in multiple peers ($(pfc $w))"
+	wait_s 60 multi $w || t_fail "$w: not in multiple peers ($(pfc $w))"
 	echo "$(date +%T) $w multi"
 done
 for w in "sw swp1" "h1 eth0" "h2 eth0"; do
@@ -131,8 +142,8 @@ grep -q 'DCBX: PFC peer willing' "$tmp/h2.log" &&
 # --- the first host leaves: the late one behaves as the first did ---
 echo "$(date +%T) the first host leaves"
 t_stop "$h1_pid" TERM || t_fail "the first host's roced failed on SIGTERM"
-t_until 60 pfc_on h2 eth0 || t_fail "the late host: PFC not on once alone with the switch ($(pfc h2 eth0))"
-t_until 60 pfc_on sw swp1 || t_fail "the switch: PFC not on once alone with the late host ($(pfc sw swp1))"
+wait_s 60 pfc_on h2 eth0 || t_fail "the late host: PFC not on once alone with the switch ($(pfc h2 eth0))"
+wait_s 60 pfc_on sw swp1 || t_fail "the switch: PFC not on once alone with the late host ($(pfc sw swp1))"
 dcbx_check h2 eth0 "j['pfc']['result'] == 'adopted' and j['peer-state'] == 'one peer' and
 	j['peer']['port-id'] == 'swp1'"
 echo "switch and late host: $(pfc sw swp1) / $(pfc h2 eth0)"
