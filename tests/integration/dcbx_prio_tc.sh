@@ -52,8 +52,10 @@ print(q[0]["options"]["rate"] if q and q[0]["kind"] == "tbf" else -1)' "$1"
 }
 
 t_roced_start "$host" "$top_srcdir/conf/roced-host.conf" "mirroring roced's tc objects" -D dcbx
+# One LLDPDU with the longest TTL: the neighbour stays however slow the
+# machine is.
 "$IP" netns exec "$nx" python3 "$peer" pe0 --chassis 02:00:00:00:00:4e \
-	--port Ethernet1/1 --enable 0x08 --ets-rec 60,40 --prio-tc 0,0,0,1,0,0,0,0 \
+	--port Ethernet1/1 --ttl 65535 --enable 0x08 --ets-rec 60,40 --prio-tc 0,0,0,1,0,0,0,0 \
 	--app 3:5:26
 t_until 30 grep -q "eth0: DCBX: PFC adopted (enabled 0x08), ETS adopted" "$t_tmp/log" ||
 	t_fail "the host did not adopt the switch's PFC and ETS"
@@ -87,9 +89,13 @@ echo "DSCP 26 x 60, DSCP 0 x 30 sent: queue 0 +$d0, queue 1 +$d1, queue 3 +$d3 p
 # --- a pause of priority 3 holds queue 1 ---
 # (pause frames for 2 s: each holds for 65535 quanta, a few ms)
 r1=$(tbf_rate 4711:)
+[ "$r1" -gt 0 ] || t_fail "queue 1's leaf is not a tbf before the pause"
 t_spawn "$IP" netns exec "$nx" "$storm" -i pe0 -p 3 -q 65535 -r 1000 -t 2 >"$tmp/storm" 2>&1
 st=$t_pid
-held() { tbf_rate 4711: >"$tmp/held" && [ "$(cat "$tmp/held")" -lt "$r1" ]; }
+held() {
+	tbf_rate 4711: >"$tmp/held" &&
+		[ "$(cat "$tmp/held")" -ge 0 ] && [ "$(cat "$tmp/held")" -lt "$r1" ]
+}
 t_until 10 held || t_fail "a pause of priority 3 did not hold queue 1 (tbf rate $(tbf_rate 4711:))"
 echo "queue 1 held by a pause of priority 3: tbf rate $r1 -> $(cat "$tmp/held") B/s"
 t_wait "$st" || t_fail "the PFC injector failed: $(cat "$tmp/storm")"
