@@ -286,6 +286,14 @@ static int rocesh_show(struct rocesh *r, const char *line,
 	reply = rocesh_call(r, &req);
 	if (!reply)
 		return -1;
+	/* The whole answer is here: what is left (filters, however slow,
+	 * and an output that may block on a slow reader) needs no slot of
+	 * roced's control socket, whose last one is root's. A piped show, or
+	 * any show of a script or -c, gives its slot back now; the next
+	 * request connects again. An interactive shell keeps its slot
+	 * between plain shows, as an operator at a terminal expects. */
+	if ((pp && pp->n) || !r->interactive)
+		client_close(&r->cl);
 	if (client_reply_ok(reply) && pp && pp->n) {
 		/* The answer through the filters (pipe.c). */
 		char *text = NULL;

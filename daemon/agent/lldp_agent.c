@@ -94,47 +94,36 @@ static bool lldp_agent_may_log(double *last, bool *logged, double now)
 	return true;
 }
 
-/* The DCBX peer stays while it is there; without one, a port with one
- * neighbour takes it, and a port with several takes none: a peer is never
- * elected from a crowd (the neighbours of a flood, or a spoofer beside a
- * new peer), the port waits until one neighbour is left. Then the
- * multiple peers state, logged at most once a minute as it begins. */
+/* 802.1Qaz's election: DCBX is point to point, so the port's DCBX peer
+ * is its one LLDP neighbour, and a port with more than one (a shared
+ * segment: a hub, a bridge that forwards LLDP, a spoofer beside the
+ * peer) has none at all until one neighbour is left: it runs its own
+ * values, and PFC in mode auto stays off. Whoever came first, every
+ * node of a shared segment is then in the same state: a late joiner
+ * never elects another willing host, and a crowd never keeps one of
+ * its members. The multiple peers state is logged at most once a
+ * minute as it begins. */
 static void lldp_agent_pick(struct lldp_port *p, double now)
 {
-	const struct lldp_nbr *peer;
 	unsigned count;
 	bool was = p->multi;
 
-	if (!lldp_port_peer(p, &count)) {
-		p->peer1 = 0;
-		for (size_t i = 0; count == 1 && i < LLDP_AGENT_NBR_MAX; i++)
-			if (p->nbr[i].used)
-				p->peer1 = (unsigned)i + 1;
-	}
-	peer = lldp_port_peer(p, &count);
+	lldp_port_peer(p, &count);
+	p->peer1 = 0;
+	for (size_t i = 0; count == 1 && i < LLDP_AGENT_NBR_MAX; i++)
+		if (p->nbr[i].used)
+			p->peer1 = (unsigned)i + 1;
 	p->multi = count > 1;
 	if (!p->multi || was)
 		return;
 	p->c.multi_peers++;
 	if (!lldp_agent_may_log(&p->multi_log_ms, &p->multi_logged, now))
 		return;
-	if (peer) {
-		char chassis[LLDP_ID_TEXT_MAX];
-
-		lldp_id_format(&peer->pdu.chassis, false, chassis,
-		               sizeof(chassis));
-		log_warnx("%s: DCBX: multiple peers (%u LLDP neighbours): "
-		          "the port keeps negotiating with chassis %s only "
-		          "and ignores the others' DCBX TLVs (%" PRIu64
-		          " times so far)",
-		          p->ifname, count, chassis, p->c.multi_peers);
-	} else {
-		log_warnx("%s: DCBX: multiple peers (%u LLDP neighbours) and "
-		          "none of them the DCBX peer: the port has no DCBX "
-		          "peer until one neighbour is left (%" PRIu64
-		          " times so far)",
-		          p->ifname, count, p->c.multi_peers);
-	}
+	log_warnx("%s: DCBX: multiple peers (%u LLDP neighbours): DCBX is "
+	          "point to point, so the port negotiates with none of them "
+	          "and runs its own values (PFC mode auto: off) until one "
+	          "neighbour is left (%" PRIu64 " times so far)",
+	          p->ifname, count, p->c.multi_peers);
 }
 
 /* --- transmit --- */
@@ -251,6 +240,9 @@ static void lldp_agent_negotiate_why(struct lldp_agent *a, struct lldp_port *p,
 	}
 	dcbx_negotiate(&p->local, p->mac, peer ? &peer->dcbx : NULL,
 	               peer ? peer->mac : NULL, &oper);
+	if (!peer && p->multi && p->cfg.receive)
+		oper.pfc_why = oper.ets_why = oper.app_why =
+		    DCBX_WHY_MULTI_PEERS;
 	if (p->has_oper && !memcmp(&oper, &p->oper, sizeof(oper)))
 		return;
 	dcbx_advertise(&p->local, had ? &p->oper : NULL, &before);
@@ -496,8 +488,14 @@ void lldp_agent_rx(void *arg, const char *ifname, const uint8_t *buf,
 	b->dcbx = dcbx;
 	b->last_ms = now;
 	b->expires_ms = lldp_rx_expiry(now, pdu.ttl);
-	if (fresh)
+	if (fresh) {
+		unsigned was = p->peer1;
+
 		lldp_agent_pick(p, now);
+		/* A second neighbour: the port loses its DCBX peer. */
+		if (was && !p->peer1)
+			lldp_agent_negotiate(a, p, now);
+	}
 	if (lldp_port_peer(p, NULL) != b) {
 		/* Another neighbour beside the peer: shown, never used. */
 		p->c.dcbx_ignored++;

@@ -5,13 +5,16 @@
  * interval, fast starts on link up, a new neighbour or a change of the
  * local DCB configuration, the transmit credit), keeps the neighbours it
  * hears until their TTL runs out, and negotiates DCBX with one of them,
- * the port's DCBX peer, whenever either side changes. The DCBX peer is
- * the first neighbour heard, kept until its TTL runs out or it sends a
- * shutdown LLDPDU (TTL 0), and then the next one only once it is alone
- * on the port; a second neighbour on the port puts it in the
- * "multiple peers" state: shown and logged (at most once a minute), its
- * frames counted, its DCBX TLVs never used, so a stray or spoofed LLDPDU
- * changes nothing. A port sends what it runs for what it adopted
+ * the port's DCBX peer, whenever either side changes. As 802.1Qaz has
+ * it, DCBX is point to point: the DCBX peer is the port's one LLDP
+ * neighbour, and a port with more than one (a shared segment, or a
+ * spoofer beside the peer) is in the "multiple peers" state: it has no
+ * DCBX peer at all and runs its own values (so PFC in mode auto is off)
+ * until one neighbour is left, which then becomes the peer; the state is
+ * shown and logged (at most once a minute), the neighbours' frames
+ * counted, their DCBX TLVs never used. Every node of a shared segment
+ * is thus in the same state, whichever came first. A port sends what it
+ * runs for what it adopted
  * (dcbx_advertise). A changed outcome is logged once and handed to the
  * daemon (CHANGED), which makes it the port's compile input and asks for
  * a reconcile: the agent itself never touches the kernel.
@@ -104,7 +107,7 @@ struct lldp_port {
 	uint16_t max_frame;
 	struct lldp_nbr nbr[LLDP_AGENT_NBR_MAX];
 	/* The DCBX peer: index + 1 into NBR (0: none). MULTI: more than one
-	 * neighbour is on the port. */
+	 * neighbour is on the port (and so no DCBX peer). */
 	unsigned peer1;
 	bool multi;
 	/* Rate limits of the log (at most once a minute each): the multiple

@@ -400,6 +400,12 @@ static void show_lldp_pfc_local_why(const struct lldp_port *lp,
 		         "off: mode auto waits for DCBX: no LLDP "
 		         "neighbour");
 		return;
+	case DCBX_WHY_MULTI_PEERS:
+		snprintf(buf, len,
+		         "off: mode auto: multiple peers: DCBX is point to "
+		         "point and this port hears more than one LLDP "
+		         "neighbour, so it negotiates with none");
+		return;
 	case DCBX_WHY_NO_TLV:
 		snprintf(buf, len,
 		         "off: mode auto waits for DCBX: the "
@@ -436,7 +442,9 @@ static void show_lldp_pfc_peer_why(const struct lldp_port *lp,
 
 	if (!peer || !peer->has_pfc) {
 		snprintf(buf, len, "unknown: %s",
-		         !peer ? "no DCBX peer" : "it sends no PFC TLV");
+		         !peer && lp->multi ? "no DCBX peer (multiple peers)"
+		         : !peer            ? "no DCBX peer"
+		                            : "it sends no PFC TLV");
 		return;
 	}
 	show_lldp_prios(peer->pfc.enable, adv, sizeof(adv));
@@ -606,7 +614,7 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 		json_object_object_add(o, "peer", NULL);
 	}
 	show_add_bool(o, "peer-speaks-cee", pt && pt->cee);
-	/* One DCBX peer per port: the others beside it are only shown. */
+	/* At most one DCBX peer per port, and none beside others. */
 	show_add_str(o, "peer-state",
 	             lp->multi ? "multiple peers"
 	             : !peer   ? "no peer"

@@ -133,15 +133,23 @@ static void compile_dcb_ets_scale(struct compile_ctx *c, unsigned sum,
 	          sum);
 }
 
-/* ETS: qos-group/priority p is traffic class p; strict queues are strict
- * TCs, the others share by their bandwidth percent. */
+/* ETS: qos-group/priority p is traffic class p, unless the port adopted
+ * its DCBX peer's ETS: then the peer's priority -> TC table, which the
+ * tc part's classifier and priomap follow too (traffic class t is queue
+ * t); strict queues are strict TCs, the others share by their bandwidth
+ * percent. */
 static void compile_dcb_ets(struct compile_ctx *c)
 {
 	struct plan_dcb *d = &c->pp->dcb;
 	unsigned sum = 0, nets = 0;
 
+	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+		d->prio_tc[p] = (uint8_t)p;
+		if (c->pp->dcbx_ets_adopted &&
+		    c->dcbx->ets.prio_tc[p] < POLICY_NQUEUES)
+			d->prio_tc[p] = c->dcbx->ets.prio_tc[p];
+	}
 	for (unsigned tc = 0; tc < POLICY_NQUEUES; tc++) {
-		d->prio_tc[tc] = (uint8_t)tc;
 		if (compile_queue_strict(c->queuing, tc)) {
 			d->ets_tsa[tc] = PLAN_TSA_STRICT;
 			d->ets_bw[tc] = 0;
@@ -357,7 +365,6 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 
 	compile_dcb_pfc(&c);
 	compile_dcb_ets(&c);
-	compile_pfc_dcb(&c);
 	compile_dcb_app(&c);
 	pp->dcb_local = pp->dcb;
 	/* A willing port realises the peer's ETS and APP like a policy of
@@ -376,6 +383,9 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 			compile_dcb_app(&c);
 		}
 	}
+	/* After adoption: a shut queue's priorities are those the table
+	 * in force maps to it. */
+	compile_pfc_dcb(&c);
 	c.frame = (pp->dcb.mtu ? pp->dcb.mtu : COMPILE_DEFAULT_MTU) +
 	          COMPILE_L2_OVERHEAD;
 	/* No network-qos MTU: the port gets back the MTU roced took from

@@ -8,9 +8,13 @@
  * adopted ETS 50/50 becomes the same htb/ets tree a `bandwidth remaining
  * percent 50` would, on every kind of port.
  *
- * roced's model maps priority p to traffic class and queue p; a peer
- * whose priority-to-TC table is not that identity is realised with the
- * identity, and the port says so in a warning.
+ * roced's own model maps priority p to traffic class and queue p; an
+ * adopted ETS brings the peer's priority -> TC table with it (a Nexus in
+ * 4-queue mode puts priority 3 in TC 1), and the port runs that table:
+ * the DCB part holds it (dcbnl on hardware ports), and on software ports
+ * the classifier and the priomap send priority p's traffic to queue
+ * prio_tc[p], which carries TC prio_tc[p]'s share, and a pause of p holds
+ * that queue (compile_tc.c, compile_pfc.c).
  */
 #include "plan/compile_int.h"
 
@@ -79,7 +83,6 @@ static void compile_dcbx_ets(struct compile_ctx *c, struct compile_dcbx_eff *e)
 	const struct dcbx_ets *ets = &c->dcbx->ets;
 	struct policy_map_queuing *q = &e->queuing;
 	uint8_t used = compile_dcbx_tcs_used(ets);
-	bool identity = true;
 
 	if (c->queuing)
 		*q = *c->queuing;
@@ -101,14 +104,6 @@ static void compile_dcbx_ets(struct compile_ctx *c, struct compile_dcbx_eff *e)
 			pq->bandwidth_percent = ets->tc_bw[tc];
 		}
 	}
-	for (unsigned p = 0; p < DCBX_NPRIO; p++)
-		identity = identity && ets->prio_tc[p] == p;
-	if (!identity)
-		diag_warn(&c->pp->warnings, 0,
-		          "the DCBX peer maps priorities to other traffic "
-		          "classes than their own numbers: roced keeps "
-		          "priority N in queue N and takes only the peer's "
-		          "bandwidth shares");
 	c->queuing = q;
 	c->pp->dcbx_ets_adopted = true;
 	snprintf(c->pp->queuing_policy, sizeof(c->pp->queuing_policy), "%s",

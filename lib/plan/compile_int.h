@@ -130,8 +130,10 @@ uint8_t compile_pfc_ets_stalls(const struct compile_ctx *c);
 /* C's qos input policy as one cls_bpf filter on PARENT (the egress root)
  * whose program returns QUEUE_CLASS[qos-group] of the first class-map
  * that matches, and -1 (the filter's classid, QUEUE_CLASS[0]) for the
- * rest. Classes that do not fit in PLAN_BPF_MAX are a warning on the
- * port. Returns 0 or -ENOMEM. */
+ * rest. QUEUE_CLASS[g] is the class of qos-group g's queue (that of its
+ * traffic class, which an adopted ETS may map elsewhere than g). Classes that
+ * do not fit in PLAN_BPF_MAX are a warning on the port. Returns 0 or -ENOMEM.
+ */
 int compile_bpf(struct compile_ctx *c, uint32_t parent,
                 const uint32_t queue_class[POLICY_NQUEUES]);
 

@@ -39,6 +39,10 @@ struct compile_tree {
 	uint32_t handle; /* root qdisc handle */
 	int8_t band_queue[POLICY_NQUEUES];
 	uint8_t queue_band[POLICY_NQUEUES];
+	/* Priority (qos-group) p's queue: its traffic class in the DCB
+	 * part, p itself unless the port adopted a peer's ETS whose
+	 * priority -> TC table says otherwise. */
+	uint8_t prio_queue[POLICY_NPRIO];
 	unsigned nstrict;
 	/* htb chosen over ets for software PFC (compile_pfc_ets_stalls()):
 	 * the bridge's other ports may be ets, so the ingress skbedit keeps
@@ -66,6 +70,12 @@ static uint32_t compile_tc_queue_class(const struct compile_tree *t, unsigned q)
 		return PLAN_H_MAKE(PLAN_ROOT_MAJOR, PLAN_HTB_QUEUE_MINOR(q));
 	/* ets and prio number their band classes from 1. */
 	return PLAN_H_MAKE(PLAN_ROOT_MAJOR, t->queue_band[q] + 1u);
+}
+
+/* The class of the queue that qos-group (priority) G's traffic goes to. */
+static uint32_t compile_tc_group_class(const struct compile_tree *t, unsigned g)
+{
+	return compile_tc_queue_class(t, t->prio_queue[g % POLICY_NPRIO]);
 }
 
 static void compile_tc_bands(const struct compile_ctx *c,
@@ -131,10 +141,12 @@ static void compile_tc_zero_shares(struct compile_ctx *c, const char *how)
 
 static void compile_tc_priomap(const struct compile_tree *t, uint8_t *priomap)
 {
-	/* skb->priority p is qos-group p; 8-15 (socket priorities nobody
-	 * classified) go where unclassified traffic goes: q-default. */
+	/* skb->priority p is qos-group p, in the queue of its traffic
+	 * class; 8-15 (socket priorities nobody classified) go where
+	 * unclassified traffic goes: priority 0's queue. */
 	for (unsigned p = 0; p < 16; p++)
-		priomap[p] = t->queue_band[p < POLICY_NQUEUES ? p : 0];
+		priomap[p] =
+		    t->queue_band[t->prio_queue[p < POLICY_NPRIO ? p : 0]];
 }
 
 static int compile_tc_root_ets(struct compile_ctx *c, struct compile_tree *t)
@@ -287,7 +299,8 @@ static int compile_tc_root_htb(struct compile_ctx *c, struct compile_tree *t,
 	qd->handle = t->handle;
 	qd->parent = PLAN_H_ROOT;
 	qd->queue = -1;
-	qd->u.htb.defcls = PLAN_HTB_QUEUE_MINOR(0);
+	/* Unclassified traffic is priority 0's. */
+	qd->u.htb.defcls = PLAN_HTB_QUEUE_MINOR(t->prio_queue[0]);
 	qd->u.htb.r2q = COMPILE_HTB_R2Q;
 
 	cl = compile_tc_class(c, top, t->handle, -1);
@@ -471,10 +484,10 @@ static int compile_tc_filter(struct compile_flt *f,
 	pf->action = f->action;
 	pf->qos_group = (uint8_t)g;
 	if (f->action == PLAN_ACT_CLASSID)
-		pf->classid = compile_tc_queue_class(f->t, g);
+		pf->classid = compile_tc_group_class(f->t, g);
 	else if (f->t->root == COMPILE_ROOT_HTB && !f->t->softpfc_htb)
 		/* htb has no priomap: it takes skb->priority as a class id. */
-		pf->priority = compile_tc_queue_class(f->t, g);
+		pf->priority = compile_tc_group_class(f->t, g);
 	else
 		pf->priority = g;
 	len = strnlen(r->class_name, sizeof(pf->class_name) - 1);
@@ -572,11 +585,11 @@ static int compile_tc_rule_u32(struct compile_flt *f,
 static int compile_tc_egress_bpf(struct compile_ctx *c,
                                  const struct compile_tree *t)
 {
-	uint32_t queue_class[POLICY_NQUEUES];
+	uint32_t group_class[POLICY_NQUEUES];
 
-	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-		queue_class[q] = compile_tc_queue_class(t, q);
-	return compile_bpf(c, t->handle, queue_class);
+	for (unsigned g = 0; g < POLICY_NQUEUES; g++)
+		group_class[g] = compile_tc_group_class(t, g);
+	return compile_bpf(c, t->handle, group_class);
 }
 
 static int compile_tc_classify_bpf(struct compile_ctx *c,
@@ -730,6 +743,10 @@ int compile_tc(struct compile_ctx *c)
 		          c->queuing->name);
 		return 0;
 	}
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		t.prio_queue[p] = pp->dcb.prio_tc[p] < POLICY_NQUEUES
+		                      ? pp->dcb.prio_tc[p]
+		                      : (uint8_t)p;
 	compile_tc_bands(c, &t);
 	switch (t.root) {
 	case COMPILE_ROOT_ETS:

@@ -39,6 +39,7 @@ static const char *const dcbx_why_names[] = {
     [DCBX_WHY_MISMATCH] = "mismatch",
     [DCBX_WHY_CEE] = "peer speaks CEE",
     [DCBX_WHY_PEER_CANNOT] = "peer cannot take ours",
+    [DCBX_WHY_MULTI_PEERS] = "multiple peers",
 };
 
 const char *dcbx_why_name(enum dcbx_why why)

@@ -94,6 +94,11 @@ enum dcbx_why {
 	/* PFC only: the peer is willing, but its PFC capability is smaller
 	 * than the number of priorities we enable, so it cannot take ours. */
 	DCBX_WHY_PEER_CANNOT,
+	/* More than one LLDP neighbour on the port: DCBX is point to point
+	 * (802.1Qaz), so the port negotiates with none of them and runs its
+	 * own values until one is left. Set by the agent, which knows the
+	 * neighbours; dcbx_negotiate() sees no peer. */
+	DCBX_WHY_MULTI_PEERS,
 };
 
 /* The outcome of negotiating with one peer. */
@@ -153,8 +158,8 @@ void dcbx_advertise(const struct dcbx_tlvs *local, const struct dcbx_oper *oper,
 /* Bit n set: priority n. How many priorities MASK enables. */
 unsigned dcbx_prio_count(uint8_t mask);
 /* "agreed", "adopted", "no peer", "no TLV", "peer willing", "mismatch",
- * "peer speaks CEE", "peer cannot take ours" for show and the log ("?"
- * for others). */
+ * "peer speaks CEE", "peer cannot take ours", "multiple peers" for show
+ * and the log ("?" for others). */
 const char *dcbx_why_name(enum dcbx_why why);
 /* "strict", "cbs", "ets", "vendor"; "reserved" for the others. */
 const char *dcbx_tsa_name(uint8_t tsa);

@@ -302,8 +302,9 @@ static void test_tx_timers(void **state)
 }
 
 /* Age-out at the received TTL, counted; more than one neighbour counted,
- * the first stays the DCBX peer (multiple peers, the other's TLVs
- * ignored) until it ages out; malformed frames counted, never kept. */
+ * and then the port has no DCBX peer (multiple peers, their TLVs
+ * ignored, its own values run) until one is left, which becomes the
+ * peer; malformed frames counted, never kept. */
 static void test_rx(void **state)
 {
 	struct side sw, host, other;
@@ -323,8 +324,11 @@ static void test_rx(void **state)
 	deliver(&other, &host, 500);
 	peer = lldp_port_peer(hp, &count);
 	assert_int_equal(count, 2);
-	assert_memory_equal(peer->pdu.port.v, "swp1", 4);
-	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_null(peer);
+	assert_int_equal(hp->oper.pfc.enable, 0);
+	assert_false(hp->oper.pfc_agreed);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_MULTI_PEERS);
+	assert_int_equal(hp->oper.ets_why, DCBX_WHY_MULTI_PEERS);
 	assert_true(hp->multi);
 	assert_int_equal(hp->c.multi_peers, 1);
 	assert_int_equal(hp->c.dcbx_ignored, 1);
@@ -559,8 +563,9 @@ static void test_advertise_adopted(void **state)
 	side_free(&host);
 }
 
-/* A full neighbour table never loses the DCBX peer to newcomers; when
- * the peer leaves, none of the others is elected while several remain. */
+/* A crowd elects no one: the peer beside a full table of newcomers is
+ * no longer the DCBX peer, and when it leaves, none of the others is
+ * elected while several remain. */
 static void test_peer_kept(void **state)
 {
 	struct side sw, host, other;
@@ -585,23 +590,105 @@ static void test_peer_kept(void **state)
 	}
 	peer = lldp_port_peer(hp, &count);
 	assert_int_equal(count, LLDP_AGENT_NBR_MAX);
-	assert_memory_equal(peer->pdu.port.v, "swp1", 4);
-	assert_int_equal(hp->oper.pfc.enable, 0x08);
+	assert_null(peer);
+	assert_int_equal(hp->oper.pfc.enable, 0);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_MULTI_PEERS);
 	assert_int_equal(hp->c.multi_peers, 1);
-	/* One episode of multiple peers; the peer itself never changed. */
+	/* One episode of multiple peers; no peer's values changed. */
 	assert_int_equal(hp->c.peer_changes, 0);
-	/* The peer leaves (TTL 0) while the crowd stays: none of the crowd
-	 * is elected; the port has no DCBX peer. */
+	/* The switch leaves (TTL 0; the full table had let newer
+	 * neighbours push it out already) while the crowd stays: none of
+	 * the crowd is elected; the port has no DCBX peer. */
 	sw.k.nsent = 0;
 	lldp_agent_stop(&sw.a, "swp1", true, 500);
 	deliver(&sw, &host, 500);
 	peer = lldp_port_peer(hp, &count);
 	assert_null(peer);
-	assert_int_equal(count, LLDP_AGENT_NBR_MAX - 1);
+	assert_int_equal(count, LLDP_AGENT_NBR_MAX);
 	assert_true(hp->multi);
-	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_NO_PEER);
+	assert_int_equal(hp->oper.pfc_why, DCBX_WHY_MULTI_PEERS);
 	side_free(&sw);
 	side_free(&host);
+}
+
+/* What S sent since the last call reaches every side of TO (a hub). */
+static void deliver_hub(struct side *from, struct side **to, size_t n,
+                        double now)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct frame_port *p = frames_find(&to[k]->f, to[k]->ifname);
+
+		for (size_t i = 0; i < from->k.nsent; i++) {
+			memcpy(to[k]->k.rx[to[k]->k.nrx], from->k.sent[i],
+			       from->k.sent_len[i]);
+			to[k]->k.rx_len[to[k]->k.nrx++] = from->k.sent_len[i];
+		}
+		frames_process(&to[k]->f, p->fd, now);
+	}
+	from->k.nsent = 0;
+}
+
+/* A shared segment: a switch (not willing, PFC on 3) and a willing host
+ * run PFC on 3; a second willing host joins: every port hears two
+ * neighbours, and none of the three negotiates (the late host does not
+ * elect the first one, the first one does not keep the switch). When
+ * the first host leaves, the late one adopts the switch's PFC exactly as
+ * the first did. */
+static void test_shared_segment(void **state)
+{
+	static const uint8_t mac_h2[6] = {0x02, 0, 0, 0, 0, 0x03};
+	struct side sw, h1, h2;
+	struct side *to_sw[] = {&h1, &h2}, *to_h1[] = {&sw, &h2},
+	            *to_h2[] = {&sw, &h1};
+	const struct lldp_port *sp, *p1, *p2;
+	unsigned count;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	side_init(&h1, "eth0", mac_host, true, 0);
+	side_init(&h2, "eth1", mac_h2, true, 0);
+	sp = lldp_agent_find(&sw.a, "swp1");
+	p1 = lldp_agent_find(&h1.a, "eth0");
+	p2 = lldp_agent_find(&h2.a, "eth1");
+	tick(&sw, 0);
+	tick(&h1, 0);
+	deliver(&sw, &h1, 10);
+	deliver(&h1, &sw, 10);
+	assert_int_equal(p1->oper.pfc_why, DCBX_WHY_ADOPTED);
+	assert_int_equal(p1->oper.pfc.enable, 0x08);
+	/* The late host joins the hub. */
+	tick(&h2, 1000);
+	deliver_hub(&h2, to_h2, 2, 1000);
+	tick(&sw, 1000);
+	tick(&h1, 1000);
+	deliver_hub(&sw, to_sw, 2, 1010);
+	deliver_hub(&h1, to_h1, 2, 1010);
+	for (size_t i = 0; i < 3; i++) {
+		const struct lldp_port *p = i == 0 ? sp : i == 1 ? p1 : p2;
+
+		assert_null(lldp_port_peer(p, &count));
+		assert_int_equal(count, 2);
+		assert_true(p->multi);
+		assert_false(p->oper.pfc_agreed);
+		assert_int_equal(p->oper.pfc_why, DCBX_WHY_MULTI_PEERS);
+		assert_int_equal(p->oper.ets_why, DCBX_WHY_MULTI_PEERS);
+		assert_int_equal(p->oper.app_why, DCBX_WHY_MULTI_PEERS);
+		assert_int_equal(p->c.multi_peers, 1);
+	}
+	assert_int_equal(p2->oper.pfc.enable, 0);
+	/* The first host leaves (TTL 0): the late one is alone with the
+	 * switch and adopts its PFC, as the first did. */
+	lldp_agent_stop(&h1.a, "eth0", true, 2000);
+	deliver_hub(&h1, to_h1, 2, 2000);
+	assert_false(p2->multi);
+	assert_memory_equal(lldp_port_peer(p2, NULL)->pdu.port.v, "swp1", 4);
+	assert_int_equal(p2->oper.pfc_why, DCBX_WHY_ADOPTED);
+	assert_int_equal(p2->oper.pfc.enable, 0x08);
+	assert_false(sp->multi);
+	assert_memory_equal(lldp_port_peer(sp, NULL)->pdu.port.v, "eth1", 4);
+	side_free(&sw);
+	side_free(&h1);
+	side_free(&h2);
 }
 
 /* A port that stops sends its shutdown frame (TTL 0, mandatory TLVs
@@ -749,6 +836,7 @@ int main(void)
 	    cmocka_unit_test(test_rx),
 	    cmocka_unit_test(test_advertise_adopted),
 	    cmocka_unit_test(test_peer_kept),
+	    cmocka_unit_test(test_shared_segment),
 	    cmocka_unit_test(test_shutdown),
 	    cmocka_unit_test(test_rx_long),
 	    cmocka_unit_test(test_msap_spoof),

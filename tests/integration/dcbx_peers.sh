@@ -1,6 +1,7 @@
 #!/bin/sh
-# dcbx_peers: one DCBX peer per port, by rule, and the peers roced must
-# agree with or refuse (tests/tools/lldp_peer.py is the neighbour).
+# dcbx_peers: at most one DCBX peer per port, by 802.1Qaz's rule, and
+# the peers roced must agree with or refuse (tests/tools/lldp_peer.py is
+# the neighbour).
 # Host side: roced on conf/roced-host.conf (willing, mode auto).
 # - A peer that asks for PFC on 3 and sends no ETS Recommendation: the
 #   host has no tree, so no queue to hold: "adopted: not realisable", PFC
@@ -8,11 +9,12 @@
 # - That peer leaves (TTL 0); another one sends PFC on 3 and an ETS
 #   Recommendation: the host builds the tree and runs PFC on 3.
 # - One spoofed LLDPDU from another chassis (PFC on 4): the port enters
-#   "multiple peers", logs it once, and its DCBX outcome stays the first
-#   peer's.
-# - A random-chassis flood (tests/tools/lldp_flood.py ... chassis): no
-#   kernel write (tc monitor hears nothing), the first peer stays the
-#   DCBX peer, still one "multiple peers" line in the log.
+#   "multiple peers", logs it once, and negotiates with neither (DCBX is
+#   point to point): PFC off, the adopted tree gone, the shows say why.
+# - A random-chassis flood (tests/tools/lldp_flood.py ... chassis) on a
+#   port already in that state: no kernel write (tc monitor hears
+#   nothing), still no DCBX peer, still one "multiple peers" line in the
+#   log.
 # - A peer that changes its mind at every frame: each change counted,
 #   the outcome lines it causes logged at most once, and no qdisc changes
 #   (tc monitor): a willing port's queues all have holdable leaves, so a
@@ -80,11 +82,17 @@ json_check "show interface priority-flow-control" \
 # --- host: one spoofed frame ---
 in_ns python3 "$peer" pe0 --chassis 02:00:00:00:00:66 --enable 0x10
 until_log "the spoof" "eth0: DCBX: multiple peers"
+t_until 30 sh -c "! '$IP' netns exec '$ns' '$TC' qdisc show dev eth0 | grep -q ' 4791: root'" ||
+	t_fail "the adopted tree stayed beside two neighbours"
 json_check "show lldp dcbx interface eth0" \
 	"j['peer-state'] == 'multiple peers' and j['neighbors'] == 2 and
-	 j['peer']['chassis-id'] == '02:00:00:00:00:03' and
-	 j['pfc']['negotiated'] == [3] and j['pfc']['result'] == 'adopted' and
-	 j['pfc']['oper'] == [3] and j['ets']['result'] == 'adopted'"
+	 j['peer'] is None and j['pfc']['negotiated'] == [] and
+	 j['pfc']['result'] == 'multiple peers' and j['pfc']['oper'] == [] and
+	 j['pfc']['local-why'].startswith('off: mode auto: multiple peers') and
+	 j['ets']['result'] == 'multiple peers' and j['app']['result'] == 'multiple peers'"
+json_check "show interface priority-flow-control" \
+	"j['interface'][0]['oper'] == 'auto: waiting for DCBX' and
+	 j['interface'][0]['oper-reason'] == 'multiple peers'"
 json_check "show lldp traffic interface eth0" \
 	"j['interfaces'][0]['dcbx-ignored'] == 1 and j['interfaces'][0]['multiple-peers'] == 1"
 
@@ -100,7 +108,7 @@ cat "$tmp/flood.json"
 sleep 0.5
 t_stop "$mon" TERM || true
 json_check "show lldp dcbx interface eth0" \
-	"j['peer']['chassis-id'] == '02:00:00:00:00:03' and j['pfc']['oper'] == [3] and
+	"j['peer'] is None and j['pfc']['oper'] == [] and
 	 j['peer-state'] == 'multiple peers'"
 json_check "show lldp traffic interface eth0" \
 	"j['interfaces'][0]['dcbx-ignored'] >= 100"

@@ -5,6 +5,7 @@ TLV (and optionally an Application Priority TLV) out of a port.
     lldp_peer.py IFACE [--chassis MAC] [--port NAME] [--ttl N]
                  [--willing] [--enable MASK] [--cap N]
                  [--app PRIO:SEL:PROTO ...] [--ets-rec BW,BW,...]
+                 [--prio-tc TC,TC,...]
                  [--count N] [--interval S]
                  [--flap MASK]
 
@@ -12,10 +13,12 @@ Sends COUNT frames (default 1) every INTERVAL seconds (default 1). With
 --flap, every other frame carries MASK instead of --enable: a peer that
 changes its mind at each frame. The chassis ID is a MAC (subtype 4,
 default the port's own address) and the port ID an interface name
-(subtype 5). --ets-rec sends an ETS Recommendation TLV with priority n
-in traffic class n and these eight bandwidth shares (ETS for a share,
-strict for none). A willing peer that always sends --enable 0 is NIC firmware
-that never re-advertises what it took.
+(subtype 5). --ets-rec sends an ETS Recommendation TLV with these eight
+bandwidth shares (ETS for a share, strict for none) and priority n in
+traffic class n, or in the nth class of --prio-tc (a Nexus in 4-queue
+mode sends 0,0,0,1,0,0,0,0: priority 3 in TC 1). A willing peer that
+always sends --enable 0 is NIC firmware that never re-advertises what it
+took.
 """
 import argparse
 import socket
@@ -39,8 +42,11 @@ def lldpdu(a, enable):
             bw = [int(x) for x in a.ets_rec.split(',')]
             bw += [0] * (8 - len(bw))
             tsa = bytes(2 if x else 0 for x in bw)
-            b += tlv(127, b'\x00\x80\xc2\x0a\x00' +
-                     bytes.fromhex('01234567') + bytes(bw) + tsa)
+            tc = [int(x) for x in a.prio_tc.split(',')]
+            tc += list(range(len(tc), 8))
+            # 4 bits a priority, priority 0 in the high half of byte 0
+            pt = bytes(tc[i] << 4 | tc[i + 1] for i in range(0, 8, 2))
+            b += tlv(127, b'\x00\x80\xc2\x0a\x00' + pt + bytes(bw) + tsa)
         if a.app:
             body = b'\x00\x80\xc2\x0c\x00'
             for e in a.app:
@@ -62,6 +68,7 @@ def main():
     p.add_argument('--cap', type=int, default=8)
     p.add_argument('--app', action='append', default=[])
     p.add_argument('--ets-rec')
+    p.add_argument('--prio-tc', default='0,1,2,3,4,5,6,7')
     p.add_argument('--count', type=int, default=1)
     p.add_argument('--interval', type=float, default=1.0)
     p.add_argument('--flap', type=lambda x: int(x, 0))

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/strbuf.h"
+#include "plan/plan_text.h"
 #include "proto/dcbx.h"
 #include "tcomp.h"
 
@@ -329,6 +331,155 @@ static void test_adopted_holdable(void **state)
 	policy_free(&host);
 }
 
+/* A held tbf's bucket is one frame: the host's policy sets no MTU. */
+#define HOST_FRAME (COMPILE_DEFAULT_MTU + COMPILE_L2_OVERHEAD)
+
+/* The switch's TLVs with the ETS Recommendation of a Nexus in 4-queue
+ * mode: priority 3 in TC 1 (40 %), every other priority in TC 0 (60 %). */
+static void nexus_tlvs(struct dcbx_tlvs *st)
+{
+	struct policy sw;
+	struct plan spl;
+	const struct plan_port *sp;
+
+	switch_policy(&sw, POLICY_PFC_ON);
+	sp = run(&sw, "swp1", NULL, &spl);
+	compile_dcbx_local(sp, false, st);
+	plan_free(&spl);
+	policy_free(&sw);
+	memset(&st->ets_rec, 0, sizeof(st->ets_rec));
+	st->ets_rec.prio_tc[3] = 1;
+	st->ets_rec.tc_bw[0] = 60;
+	st->ets_rec.tc_bw[1] = 40;
+	st->ets_rec.tsa[0] = st->ets_rec.tsa[1] = DCBX_TSA_ETS;
+	for (unsigned tc = 2; tc < DCBX_NTC; tc++)
+		st->ets_rec.tsa[tc] = DCBX_TSA_STRICT;
+}
+
+/* The host's port (willing, mode auto, software PFC) with CAPS, the
+ * outcome OPER and pause received on HOLD. */
+static const struct plan_port *run_caps(const struct policy *p,
+                                        const struct caps *caps,
+                                        const struct dcbx_oper *oper,
+                                        uint8_t hold, struct plan *pl)
+{
+	struct compile_port cp;
+
+	tcomp_port(&cp, "eth0", CAPS_PRESET_HOST);
+	cp.caps = *caps;
+	cp.softpfc = true;
+	cp.pfc_hold = hold;
+	cp.has_dcbx = true;
+	cp.dcbx = *oper;
+	return tcomp_run_port(p, &cp, pl);
+}
+
+/* An adopted priority -> TC table is the one the port runs: the DCB
+ * part holds it, priority 3's traffic (DSCP 26 by the peer's APP) is
+ * classified into queue 1, which has TC 1's 40 %, and a pause of
+ * priority 3 holds queue 1, not queue 3. */
+static void test_adopted_prio_tc(void **state)
+{
+	struct policy host;
+	struct plan pl;
+	struct dcbx_tlvs st, ht;
+	struct dcbx_oper oper;
+	const struct plan_port *pp, *hp;
+	const struct plan_qdisc *root;
+	struct caps caps;
+	struct strbuf sb;
+	size_t n26 = 0;
+
+	(void)state;
+	nexus_tlvs(&st);
+	host_policy(&host, true);
+	hp = run(&host, "eth0", NULL, &pl);
+	compile_dcbx_local(hp, true, &ht);
+	plan_free(&pl);
+	dcbx_negotiate(&ht, mac_host, &st, mac_switch, &oper);
+	assert_int_equal(oper.ets_why, DCBX_WHY_ADOPTED);
+	assert_true(oper.pfc_agreed);
+
+	/* This kernel without cls_bpf: u32 on the htb root chooses the
+	 * class. */
+	caps_preset(&caps, CAPS_PRESET_HOST);
+	caps.classifiers &= ~CAPS_CLS_BPF;
+	pp = run_caps(&host, &caps, &oper, 0x08, &pl);
+	assert_true(pp->dcbx_ets_adopted);
+	for (unsigned p = 0; p < 8; p++)
+		assert_int_equal(pp->dcb.prio_tc[p], p == 3 ? 1 : 0);
+	assert_int_equal(pp->dcb.ets_bw[0], 60);
+	assert_int_equal(pp->dcb.ets_bw[1], 40);
+	assert_int_equal(pp->dcb.pfc_en, 0x08);
+	assert_int_equal(count_notes(pp, "other traffic classes"), 0);
+	for (size_t i = 0; i < pp->nfilters; i++) {
+		const struct plan_filter *f = &pp->filters[i];
+
+		if (!f->match_dscp || (26 & f->dscp_mask) != f->dscp)
+			continue;
+		assert_int_equal(f->action, PLAN_ACT_CLASSID);
+		assert_int_equal(f->classid, HTBQ(1));
+		n26++;
+	}
+	assert_int_equal(n26, 2); /* IPv4 and IPv6 */
+	/* TC 1's share on queue 1; unclassified traffic (priority 0) in
+	 * queue 0. */
+	root = tcomp_qdisc(pp, ROOT);
+	assert_int_equal(root->kind, PLAN_QD_HTB);
+	assert_int_equal(root->u.htb.defcls, PLAN_HTB_QUEUE_MINOR(0));
+	assert_int_equal(tcomp_class(pp, HTBQ(1))->rate, SPEED_B * 40 / 100);
+	assert_int_equal(tcomp_class(pp, HTBQ(0))->rate, SPEED_B * 60 / 100);
+	/* The pause of priority 3 holds TC 1's queue. */
+	assert_int_equal(tcomp_qdisc(pp, LEAF(1))->kind, PLAN_QD_TBF);
+	assert_int_equal(tcomp_qdisc(pp, LEAF(1))->u.tbf.burst, HOST_FRAME);
+	/* No priority maps to queue 3: nothing pauses it. */
+	assert_int_not_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_TBF);
+	strbuf_init(&sb);
+	plan_text_write(&pl, &sb);
+	assert_non_null(strstr(sb.s,
+	                       "tc-bw 0:60 1:40 2:0 3:0 4:0 5:0 6:0 7:0 "
+	                       "prio-tc 0:0 1:0 2:0 3:1 4:0 5:0 6:0 7:0"));
+	assert_non_null(strstr(sb.s, "protocol ip prio 4791 u32 match ip "
+	                             "dsfield 0x68 0xfc classid 4791:11\n"));
+	assert_non_null(strstr(sb.s, "protocol ipv6 prio 4792 u32 match ip6 "
+	                             "priority 0x68 0xfc classid 4791:11\n"));
+	strbuf_free(&sb);
+	plan_free(&pl);
+
+	/* A full kernel, no software PFC hold planned: the ets root's
+	 * priomap sends skb->priority 3 (the ingress skbedit's) to queue 1,
+	 * and everything unclassified to queue 0. */
+	caps_preset(&caps, CAPS_PRESET_FULL);
+	{
+		struct compile_port cp;
+
+		tcomp_port(&cp, "eth0", CAPS_PRESET_FULL);
+		cp.has_dcbx = true;
+		cp.dcbx = oper;
+		pp = tcomp_run_port(&host, &cp, &pl);
+	}
+	root = tcomp_qdisc(pp, ROOT);
+	assert_int_equal(root->kind, PLAN_QD_ETS);
+	for (unsigned p = 0; p < 16; p++)
+		assert_int_equal(root->u.ets.band_queue[root->u.ets.priomap[p]],
+		                 p == 3 ? 1 : 0);
+	plan_free(&pl);
+
+	/* A hardware port hands the table to dcbnl. */
+	{
+		struct compile_port cp;
+
+		tcomp_port(&cp, "eth0", CAPS_PRESET_HW);
+		cp.has_dcbx = true;
+		cp.dcbx = oper;
+		pp = tcomp_run_port(&host, &cp, &pl);
+	}
+	assert_int_equal(pp->dcb.prio_tc[3], 1);
+	assert_int_equal(pp->dcb.prio_tc[4], 0);
+	plan_free(&pl);
+	policy_free(&host);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -337,6 +488,7 @@ int main(void)
 	    cmocka_unit_test(test_host_mismatch),
 	    cmocka_unit_test(test_modes_ignore_peer),
 	    cmocka_unit_test(test_adopted_holdable),
+	    cmocka_unit_test(test_adopted_prio_tc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
