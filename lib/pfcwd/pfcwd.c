@@ -92,13 +92,39 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
 	return due;
 }
 
+double pfcwd_detect_ms(const struct pfcwd_queue *q,
+                       const struct pfcwd_config *c, double from)
+{
+	double base = c->detect_ms, cap, t;
+
+	if (q->rel_ms <= 0 || from - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
+		return base;
+	t = PFCWD_TRANSIT_FACTOR * q->rel_hold_ms;
+	cap = base > PFCWD_TRANSIT_CAP_MS ? base : PFCWD_TRANSIT_CAP_MS;
+	if (t > cap)
+		t = cap;
+	return t > base ? t : base;
+}
+
 double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c)
 {
 	if (q->state == PFCWD_SHUTDOWN)
 		return pfcwd_restore_due(q, c);
 	if (q->cond_polls)
-		return q->cond_ms + c->detect_ms;
+		return q->cond_ms + pfcwd_detect_ms(q, c, q->cond_ms);
 	return -1.0;
+}
+
+/* The peer let the queue go at NOW after holding it for HOLD ms: the
+ * queue is in transit back-pressure, and the hold one a storm must
+ * outlast (PFCWD_TRANSIT_*). */
+static void pfcwd_released(struct pfcwd_queue *q, double hold, double now)
+{
+	if (q->rel_ms <= 0 || now - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
+		q->rel_hold_ms = 0;
+	if (hold > q->rel_hold_ms)
+		q->rel_hold_ms = hold;
+	q->rel_ms = now;
 }
 
 /* How long a restored queue stays on probation: a storm within it doubles
@@ -198,7 +224,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
                             const struct pfcwd_sample *s, double now)
 {
 	bool reset = false, cond, cls;
-	uint64_t d_pause, d_tx, d_drops, d_paused, d_cdrops;
+	uint64_t d_pause, d_tx, d_drops, d_paused, d_cdrops, d_xon = 0;
 	double span;
 
 	if (!q->have_prev || now <= q->prev_ms) {
@@ -222,6 +248,8 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	d_tx = pfcwd_delta(s->tx_packets, q->prev.tx_packets, &reset);
 	d_drops = pfcwd_delta(s->drops, q->prev.drops, &reset);
 	d_paused = pfcwd_delta(s->paused_us, q->prev.paused_us, &reset);
+	if (s->has_xon && q->prev.has_xon)
+		d_xon = pfcwd_delta(s->xon_rx, q->prev.xon_rx, &reset);
 	q->prev = *s;
 	q->prev_ms = now;
 	/* Stuck: pause came, packets wait, and none left. Where the time
@@ -235,6 +263,19 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	       (d_tx == 0 || (s->has_duration && d_tx < s->backlog));
 	if (cond && s->has_duration)
 		cond = (double)d_paused >= PFCWD_PAUSED_RATIO * span * 1000.0;
+	/* The peer sent XON: it let go, which a storm never does. */
+	if (d_xon > 0)
+		cond = false;
+	/* Paused, and let go (an XON, or the queue sent): a hold that
+	 * ended, as long as the run of stuck polls before it, or the time
+	 * paused in this poll. */
+	if (!reset && !cond && q->state != PFCWD_SHUTDOWN &&
+	    (d_xon > 0 || (d_pause > 0 && d_tx > 0) ||
+	     (q->cond_polls && d_tx > 0)))
+		pfcwd_released(q,
+		               q->cond_polls ? now - q->cond_ms
+		                             : (double)d_paused / 1000.0,
+		               now);
 
 	switch (q->state) {
 	case PFCWD_SHUTDOWN: {
@@ -284,7 +325,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	 * previous poll. */
 	if (!q->cond_polls++)
 		q->cond_ms = now - span;
-	if (pfcwd_reached(now - q->cond_ms, c->detect_ms))
+	if (pfcwd_reached(now - q->cond_ms, pfcwd_detect_ms(q, c, q->cond_ms)))
 		return pfcwd_storm(q, c, s, now);
 	q->state = PFCWD_WAIT_SHUTDOWN;
 	return PFCWD_EV_NONE;

@@ -71,6 +71,22 @@ enum pfcwd_event {
  * (pfcwd_due), so a storm is never declared on less than the detection
  * time, nor a queue restored before its wait. */
 #define PFCWD_SLACK_MS 1.0
+/* Transit back-pressure. A switch port held because its downstream is
+ * congested is released by its peer from time to time (an XON, or the
+ * hold ends and the queue sends), each hold as long as the peer's queue
+ * takes to drain back to its resume threshold: at a slow bottleneck two
+ * tiers away, about as long as a switch's 100 ms detection time. A storm
+ * never lets go. A queue its peer released within PFCWD_TRANSIT_MEMORY_MS
+ * before the condition began is therefore held to a longer detection
+ * time: PFCWD_TRANSIT_FACTOR times the longest hold that ended in a
+ * release within that memory, at least the configured detection time,
+ * and never beyond PFCWD_TRANSIT_CAP_MS (or the configured time, if
+ * longer): a real storm right after transit is still caught, at most
+ * that late. Measured on two tiers of bridges (fabric_twotier): holds of
+ * the spine's port towards the congested leaf 25-100 ms at load 5-13. */
+#define PFCWD_TRANSIT_FACTOR    4.0
+#define PFCWD_TRANSIT_MEMORY_MS 10000.0
+#define PFCWD_TRANSIT_CAP_MS    2000.0
 
 /* The watchdog's settings for one port, in milliseconds. */
 struct pfcwd_config {
@@ -112,6 +128,11 @@ struct pfcwd_sample {
 	 * replaced it (the leaf's own counter goes with the leaf). */
 	bool has_class_drops;
 	uint64_t class_drops;
+	/* XON frames received for the queue's priorities (cumulative),
+	 * where the port counts them: a peer that sends XON lets go, which
+	 * a storming peer never does. */
+	bool has_xon;
+	uint64_t xon_rx;
 };
 
 struct pfcwd_queue {
@@ -148,6 +169,11 @@ struct pfcwd_queue {
 	 * statistics were cleared. A clear leaves them: they belong to the
 	 * storm, not to the statistics. */
 	uint64_t storm_drained, storm_dropped;
+	/* Transit back-pressure (PFCWD_TRANSIT_*): when the peer last
+	 * released the queue (0: never, or forgotten) and the longest hold
+	 * that ended in a release since the memory began. */
+	double rel_ms;
+	double rel_hold_ms;
 };
 
 /* A queue monitored from scratch. */
@@ -183,6 +209,12 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
  * condition has held for the detection time, not at the first poll
  * after that (up to a poll later). */
 double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c);
+
+/* The detection time that applies to a condition that began at FROM:
+ * the configured one, longer for a queue in transit back-pressure (its
+ * peer released it recently; PFCWD_TRANSIT_*). */
+double pfcwd_detect_ms(const struct pfcwd_queue *q,
+                       const struct pfcwd_config *c, double from);
 
 /* The states as show writes them: "monitored", "wait-to-shutdown",
  * "shutdown", "restored"; the parse is its inverse (-1 if unknown). */

@@ -756,6 +756,144 @@ static void test_class_drops(void **state)
 	assert_false(r.q.tail);
 }
 
+/* Transit back-pressure as measured at a spine (fabric_twotier): its
+ * peer, a leaf whose own queue drains at a slow bottleneck, holds it for
+ * up to ~150 ms at a time (pause refreshed every few ms, the queue
+ * sends nothing), then lets go (an XON) and the queue sends a burst. */
+static void transit_hold(struct rig *r, double ms, bool *storm)
+{
+	for (double t = 0; t < ms; t += 25) {
+		r->now += 25;
+		r->s.pause_rx += 10;
+		r->s.paused_us += 25000;
+		r->s.backlog += 20;
+		if (pfcwd_poll(&r->q, &r->c, &r->s, r->now) == PFCWD_EV_STORM)
+			*storm = true;
+	}
+}
+
+static void transit_release(struct rig *r, bool xon, bool *storm)
+{
+	r->now += 25;
+	r->s.xon_rx += xon;
+	r->s.paused_us += 2000;
+	r->s.tx_packets += r->s.backlog;
+	r->s.backlog = 5;
+	if (pfcwd_poll(&r->q, &r->c, &r->s, r->now) == PFCWD_EV_STORM)
+		*storm = true;
+}
+
+static void transit_rig(struct rig *r)
+{
+	bool storm = false;
+
+	rig_init(r, 1, 10, 0); /* a switch's 100 ms */
+	r->s.has_duration = true;
+	r->s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r->q, &r->c, &r->s, r->now += 1),
+	                 PFCWD_EV_NONE);
+	/* The first holds are short (the congestion is building). */
+	transit_hold(r, 50, &storm);
+	transit_release(r, true, &storm);
+	transit_hold(r, 75, &storm);
+	transit_release(r, false, &storm); /* the hold ran out: it sent */
+	assert_false(storm);
+}
+
+/* Holds longer than the detection time that end in a release, again and
+ * again, are no storm; each storm-free hold raises the time a storm must
+ * last, within the cap. */
+static void test_transit_not_storm(void **state)
+{
+	struct rig r;
+	bool storm = false;
+
+	(void)state;
+	transit_rig(&r);
+	for (int i = 0; i < 40; i++) {
+		transit_hold(&r, i % 3 ? 150 : 250, &storm);
+		transit_release(&r, i % 2, &storm);
+	}
+	assert_false(storm);
+	assert_int_equal(r.q.storms, 0);
+	assert_int_equal(r.q.state, PFCWD_MONITORED);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) > 100);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) <= PFCWD_TRANSIT_CAP_MS);
+	/* The same holds on a queue its peer never released before: the
+	 * first one past 100 ms is a storm (nothing tells it from one). */
+	rig_init(&r, 1, 10, 0);
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	storm = false;
+	transit_hold(&r, 150, &storm);
+	assert_true(storm);
+}
+
+/* A poll in which XON arrived is clean, however stuck the queue looks:
+ * a storming peer never lets go. */
+static void test_transit_xon_clean(void **state)
+{
+	struct rig r;
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	for (int i = 0; i < 20; i++) {
+		r.now += 100;
+		r.s.pause_rx += 50;
+		r.s.xon_rx += 1;
+		r.s.backlog = 40;
+		assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now),
+		                 PFCWD_EV_NONE);
+	}
+	assert_int_equal(r.q.storms, 0);
+	/* XON counted where the port does not count it: no effect. */
+	r.s.has_xon = false;
+	r.s.xon_rx += 1;
+	assert_int_equal(rig_poll(&r, true), PFCWD_EV_STORM);
+}
+
+/* A real storm right after transit back-pressure (the peer pauses
+ * forever, no XON, nothing leaves) is caught: later than the detection
+ * time, never later than the cap. Once the releases are forgotten, at the
+ * detection time again. */
+static void test_transit_real_storm(void **state)
+{
+	struct rig r;
+	bool storm = false;
+	double from, t;
+
+	(void)state;
+	transit_rig(&r);
+	for (int i = 0; i < 10; i++) {
+		transit_hold(&r, 150, &storm);
+		transit_release(&r, true, &storm);
+	}
+	assert_false(storm);
+	from = r.now;
+	t = pfcwd_detect_ms(&r.q, &r.c, from);
+	assert_true(t >= 4 * 150);
+	while (!storm && r.now - from < 10000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= t - 25);
+	assert_true(r.now - from <= PFCWD_TRANSIT_CAP_MS + 50);
+	/* restored, then quiet for longer than the memory: a storm takes
+	 * the configured 100 ms again */
+	assert_int_equal(rig_until(&r, false, PFCWD_EV_RESTORE, 400) > 0, 1);
+	r.now += PFCWD_TRANSIT_MEMORY_MS + 1000;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now), PFCWD_EV_NONE);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 100);
+	from = r.now;
+	storm = false;
+	while (!storm && r.now - from < 1000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from <= 150);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -782,6 +920,9 @@ int main(void)
 	    cmocka_unit_test(test_storm_counts),
 	    cmocka_unit_test(test_detect_below_poll),
 	    cmocka_unit_test(test_leak),
+	    cmocka_unit_test(test_transit_not_storm),
+	    cmocka_unit_test(test_transit_xon_clean),
+	    cmocka_unit_test(test_transit_real_storm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
