@@ -64,8 +64,9 @@ static struct wdpoll_port *wdpoll_add(struct wdpoll *w, const char *ifname)
 static void wdpoll_config(const struct wdpoll *w, const struct wdpoll_port *e,
                           struct pfcwd_config *c)
 {
-	(void)w;
 	*c = e->cfg;
+	c->switch_peer =
+	    w->switch_peer && w->switch_peer(w->neighbour_arg, e->ifname);
 }
 
 /* The queues of E the action applies to now: the registry's input. */

@@ -95,15 +95,23 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
 double pfcwd_detect_ms(const struct pfcwd_queue *q,
                        const struct pfcwd_config *c, double from)
 {
-	double base = c->detect_ms, cap, t;
+	double base = c->detect_ms,
+	       floor = c->switch_peer && base < PFCWD_TRANSIT_CAP_MS
+	                   ? PFCWD_TRANSIT_CAP_MS
+	                   : base,
+	       cap = c->switch_peer ? PFCWD_TRANSIT_SWITCH_MAX_MS
+	                            : PFCWD_TRANSIT_CAP_MS,
+	       t;
 
+	/* A switch's pause is back-pressure from its first hold on (the
+	 * holds grow with each tier behind it, the first one too): at least
+	 * the cap, and as long as its released holds ask, up to its own. */
 	if (q->rel_ms <= 0 || from - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
-		return base;
+		return floor;
 	t = PFCWD_TRANSIT_FACTOR * q->rel_hold_ms;
-	cap = base > PFCWD_TRANSIT_CAP_MS ? base : PFCWD_TRANSIT_CAP_MS;
 	if (t > cap)
 		t = cap;
-	return t > base ? t : base;
+	return t > floor ? t : floor;
 }
 
 double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c)

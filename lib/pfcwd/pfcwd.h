@@ -87,6 +87,12 @@ enum pfcwd_event {
 #define PFCWD_TRANSIT_FACTOR    4.0
 #define PFCWD_TRANSIT_MEMORY_MS 10000.0
 #define PFCWD_TRANSIT_CAP_MS    2000.0
+/* A port whose LLDP neighbour is a switch (pfcwd_config.switch_peer)
+ * starts at PFCWD_TRANSIT_CAP_MS, and its released holds may take it up
+ * to this: behind two tiers of software PFC on a loaded machine, the
+ * holds grew threefold from one to the next (24, 76, 233, 666, 1232,
+ * 2025 ms) before the bottleneck's queue caught up. */
+#define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
 /* The watchdog's settings for one port, in milliseconds. */
 struct pfcwd_config {
@@ -95,6 +101,12 @@ struct pfcwd_config {
 	uint32_t auto_restore_ms;  /* 0: no automatic restore */
 	uint32_t fixed_restore_ms; /* 0: no fixed restore */
 	enum policy_pfcwd_action action;
+	/* The port's LLDP neighbour is a switch (bridge or router enabled):
+	 * its pause is its own congested queue's back-pressure until it
+	 * outlasts PFCWD_TRANSIT_CAP_MS, or 4 times its longest recent
+	 * released hold (PFCWD_TRANSIT_SWITCH_MAX_MS at most). Not a
+	 * setting: the poller fills it from LLDP at each poll. */
+	bool switch_peer;
 };
 
 /* The settings of a port's applied plan (compile resolved them: a

@@ -894,6 +894,54 @@ static void test_transit_real_storm(void **state)
 	assert_true(r.now - from <= 150);
 }
 
+/* A port whose LLDP neighbour is a switch: its pause is transit
+ * back-pressure from the first hold on (a tier's holds grow with the
+ * tiers behind it, the first one too): a storm from it is caught at
+ * PFCWD_TRANSIT_CAP_MS, or 4 x its longest recent released hold, up to
+ * PFCWD_TRANSIT_SWITCH_MAX_MS; a host's at the configured time. */
+static void test_transit_switch_peer(void **state)
+{
+	struct rig r;
+	bool storm = false;
+	double from, t;
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	r.c.switch_peer = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == PFCWD_TRANSIT_CAP_MS);
+	for (int i = 0; i < 10; i++) {
+		transit_hold(&r, 900, &storm);
+		transit_release(&r, i % 2, &storm);
+	}
+	assert_false(storm);
+	/* 4 x the longest released hold (~900 ms), beyond the cap */
+	from = r.now;
+	t = pfcwd_detect_ms(&r.q, &r.c, from);
+	assert_true(t >= 4 * 900 && t <= 4 * 1000);
+	while (!storm && r.now - from < 10000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= t - 25);
+	assert_true(r.now - from <= t + 50);
+	/* never beyond the switch's maximum, however long the holds */
+	r.q.rel_hold_ms = 3600000;
+	r.q.rel_ms = r.now;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
+	            PFCWD_TRANSIT_SWITCH_MAX_MS);
+	/* a configured time beyond the cap (a host's 3 s) stays */
+	r.q.rel_ms = 0;
+	r.c.detect_ms = 3000;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 3000);
+	/* a host peer: 100 ms */
+	rig_init(&r, 1, 10, 0);
+	r.s.has_duration = true;
+	storm = false;
+	transit_hold(&r, 150, &storm);
+	assert_true(storm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -923,6 +971,7 @@ int main(void)
 	    cmocka_unit_test(test_transit_not_storm),
 	    cmocka_unit_test(test_transit_xon_clean),
 	    cmocka_unit_test(test_transit_real_storm),
+	    cmocka_unit_test(test_transit_switch_peer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
