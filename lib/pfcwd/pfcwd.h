@@ -74,24 +74,25 @@ enum pfcwd_event {
 /* Transit back-pressure. A switch port held because its downstream is
  * congested is released by its peer from time to time (an XON, or the
  * hold ends and the queue sends), each hold as long as the peer's queue
- * takes to drain back to its resume threshold: at a slow bottleneck two
- * tiers away, about as long as a switch's 100 ms detection time. A storm
- * never lets go. A queue its peer released within PFCWD_TRANSIT_MEMORY_MS
+ * takes to drain back to its resume threshold: at a slow bottleneck one
+ * or two tiers away, from tens of milliseconds to seconds. A storm never
+ * lets go. A queue its peer released within PFCWD_TRANSIT_MEMORY_MS
  * before the condition began is therefore held to a longer detection
  * time: PFCWD_TRANSIT_FACTOR times the longest hold that ended in a
  * release within that memory, at least the configured detection time,
  * and never beyond PFCWD_TRANSIT_CAP_MS (or the configured time, if
  * longer): a real storm right after transit is still caught, at most
- * that late. Measured on two tiers of bridges (fabric_twotier): holds of
- * the spine's port towards the congested leaf 25-100 ms at load 5-13. */
-#define PFCWD_TRANSIT_FACTOR    4.0
+ * that late. The factor is measured (fabric_twotier, 10 Mb/s
+ * bottleneck, load 5-13): from one hold to the next, the spine's port
+ * towards the congested leaf grew up to 3.5 times (24, 76, 233, 666,
+ * 1232, 2025 ms), leaf1's uplink 4.5 times (702, then 3126 ms). */
+#define PFCWD_TRANSIT_FACTOR    8.0
 #define PFCWD_TRANSIT_MEMORY_MS 10000.0
 #define PFCWD_TRANSIT_CAP_MS    2000.0
 /* A port whose LLDP neighbour is a switch (pfcwd_config.switch_peer)
- * starts at PFCWD_TRANSIT_CAP_MS, and its released holds may take it up
- * to this: behind two tiers of software PFC on a loaded machine, the
- * holds grew threefold from one to the next (24, 76, 233, 666, 1232,
- * 2025 ms) before the bottleneck's queue caught up. */
+ * starts at PFCWD_TRANSIT_CAP_MS (its first hold is transit too: 702 ms
+ * at leaf1's uplink), and its released holds may take it up to this
+ * (the longest measured: 4.2 s, three tiers from the bottleneck). */
 #define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
 /* The watchdog's settings for one port, in milliseconds. */
@@ -103,7 +104,7 @@ struct pfcwd_config {
 	enum policy_pfcwd_action action;
 	/* The port's LLDP neighbour is a switch (bridge or router enabled):
 	 * its pause is its own congested queue's back-pressure until it
-	 * outlasts PFCWD_TRANSIT_CAP_MS, or 4 times its longest recent
+	 * outlasts PFCWD_TRANSIT_CAP_MS, or 8 times its longest recent
 	 * released hold (PFCWD_TRANSIT_SWITCH_MAX_MS at most). Not a
 	 * setting: the poller fills it from LLDP at each poll. */
 	bool switch_peer;
