@@ -96,8 +96,8 @@ double pfcwd_detect_ms(const struct pfcwd_queue *q,
                        const struct pfcwd_config *c, double from)
 {
 	double base = c->detect_ms,
-	       floor = c->switch_peer && base < PFCWD_TRANSIT_CAP_MS
-	                   ? PFCWD_TRANSIT_CAP_MS
+	       floor = c->switch_peer && base < PFCWD_TRANSIT_SWITCH_MS
+	                   ? PFCWD_TRANSIT_SWITCH_MS
 	                   : base,
 	       cap = c->switch_peer ? PFCWD_TRANSIT_SWITCH_MAX_MS
 	                            : PFCWD_TRANSIT_CAP_MS,

@@ -90,9 +90,12 @@ enum pfcwd_event {
 #define PFCWD_TRANSIT_MEMORY_MS 10000.0
 #define PFCWD_TRANSIT_CAP_MS    2000.0
 /* A port whose LLDP neighbour is a switch (pfcwd_config.switch_peer)
- * starts at PFCWD_TRANSIT_CAP_MS (its first hold is transit too: 702 ms
- * at leaf1's uplink), and its released holds may take it up to this
- * (the longest measured: 4.2 s, three tiers from the bottleneck). */
+ * starts at PFCWD_TRANSIT_SWITCH_MS, and its released holds may take it
+ * up to PFCWD_TRANSIT_SWITCH_MAX_MS. A switch's hold lasts as long as its
+ * queue takes to drain, and that queue waits for the tiers behind it:
+ * measured at leaf1's uplink, three tiers from the bottleneck, a first
+ * hold of 285 ms, then 2532 ms (8.9 times), then up to 4.2 s. */
+#define PFCWD_TRANSIT_SWITCH_MS     10000.0
 #define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
 /* The watchdog's settings for one port, in milliseconds. */
@@ -104,7 +107,7 @@ struct pfcwd_config {
 	enum policy_pfcwd_action action;
 	/* The port's LLDP neighbour is a switch (bridge or router enabled):
 	 * its pause is its own congested queue's back-pressure until it
-	 * outlasts PFCWD_TRANSIT_CAP_MS, or 8 times its longest recent
+	 * outlasts PFCWD_TRANSIT_SWITCH_MS, or 8 times its longest recent
 	 * released hold (PFCWD_TRANSIT_SWITCH_MAX_MS at most). Not a
 	 * setting: the poller fills it from LLDP at each poll. */
 	bool switch_peer;

@@ -896,9 +896,10 @@ static void test_transit_real_storm(void **state)
 
 /* A port whose LLDP neighbour is a switch: its pause is transit
  * back-pressure from the first hold on (a tier's holds grow with the
- * tiers behind it, the first one too): a storm from it is caught at
- * PFCWD_TRANSIT_CAP_MS, or 8 x its longest recent released hold, up to
- * PFCWD_TRANSIT_SWITCH_MAX_MS; a host's at the configured time. */
+ * tiers behind it, the first one too, 8.9 times from the first to the
+ * second): a storm from it is caught at PFCWD_TRANSIT_SWITCH_MS, or 8 x
+ * its longest recent released hold, up to PFCWD_TRANSIT_SWITCH_MAX_MS; a
+ * host's at the configured time. */
 static void test_transit_switch_peer(void **state)
 {
 	struct rig r;
@@ -910,18 +911,20 @@ static void test_transit_switch_peer(void **state)
 	r.c.switch_peer = true;
 	r.s.has_duration = true;
 	r.s.has_xon = true;
-	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == PFCWD_TRANSIT_CAP_MS);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
+	            PFCWD_TRANSIT_SWITCH_MS);
+	/* holds growing 9-fold at once (150 ms, then 1.5 s): no storm */
 	for (int i = 0; i < 10; i++) {
-		transit_hold(&r, 900, &storm);
+		transit_hold(&r, i ? 1500 : 150, &storm);
 		transit_release(&r, i % 2, &storm);
 	}
 	assert_false(storm);
-	/* 8 x the longest released hold (~900 ms), beyond the cap */
+	/* 8 x the longest released hold (~1.5 s), beyond the floor */
 	from = r.now;
 	t = pfcwd_detect_ms(&r.q, &r.c, from);
-	assert_true(t >= PFCWD_TRANSIT_FACTOR * 900 &&
-	            t <= PFCWD_TRANSIT_FACTOR * 1000);
-	while (!storm && r.now - from < 10000)
+	assert_true(t >= PFCWD_TRANSIT_FACTOR * 1500 &&
+	            t <= PFCWD_TRANSIT_FACTOR * 1600);
+	while (!storm && r.now - from < 20000)
 		transit_hold(&r, 25, &storm);
 	assert_true(storm);
 	assert_true(r.now - from >= t - 25);
@@ -931,10 +934,10 @@ static void test_transit_switch_peer(void **state)
 	r.q.rel_ms = r.now;
 	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
 	            PFCWD_TRANSIT_SWITCH_MAX_MS);
-	/* a configured time beyond the cap (a host's 3 s) stays */
+	/* a configured time beyond the floor stays */
 	r.q.rel_ms = 0;
-	r.c.detect_ms = 3000;
-	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 3000);
+	r.c.detect_ms = 15000;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 15000);
 	/* a host peer: 100 ms */
 	rig_init(&r, 1, 10, 0);
 	r.s.has_duration = true;
