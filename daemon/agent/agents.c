@@ -230,7 +230,9 @@ static bool agents_switch_peer(void *arg, const char *ifname)
 	const struct lldp_port *lp = lldp_agent_find(&a->lldp, ifname);
 	const struct lldp_nbr *n = lp ? lldp_port_peer(lp, NULL) : NULL;
 
-	return n && n->pdu.has_caps &&
+	/* A switch port facing a switch: a host held by its switch has
+	 * its own, longer detection time (the host file's). */
+	return n && lp->cfg.bridge && n->pdu.has_caps &&
 	       (n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER));
 }
 

@@ -101,9 +101,10 @@ struct wdpoll_port {
 typedef void (*wdpoll_neighbour_fn)(void *arg, const char *ifname, char *buf,
                                     size_t len);
 
-/* Does port IFNAME's LLDP neighbour say it is a switch (the bridge or
- * router capability enabled)? Its pause is then transit back-pressure
- * until it outlasts the transit detection time (pfcwd.h). */
+/* Is port IFNAME a switch's port (bridged) whose LLDP neighbour says it
+ * is a switch (the bridge or router capability enabled)? Its pause is
+ * then transit back-pressure until it outlasts the transit detection
+ * time (pfcwd.h). */
 typedef bool (*wdpoll_switch_peer_fn)(void *arg, const char *ifname);
 
 /* Reconcile port IFNAME soon. */

@@ -105,7 +105,8 @@ struct pfcwd_config {
 	uint32_t auto_restore_ms;  /* 0: no automatic restore */
 	uint32_t fixed_restore_ms; /* 0: no fixed restore */
 	enum policy_pfcwd_action action;
-	/* The port's LLDP neighbour is a switch (bridge or router enabled):
+	/* A switch's port whose LLDP neighbour is a switch (bridge or
+	 * router enabled; a host keeps its own detection time):
 	 * its pause is its own congested queue's back-pressure until it
 	 * outlasts PFCWD_TRANSIT_SWITCH_MS, or 8 times its longest recent
 	 * released hold (PFCWD_TRANSIT_SWITCH_MAX_MS at most). Not a
