@@ -224,16 +224,16 @@ static bool agents_routes_refresh(struct agents *a)
 #define AGENTS_CAP_BRIDGE 0x0004
 #define AGENTS_CAP_ROUTER 0x0010
 
-static bool agents_switch_peer(void *arg, const char *ifname)
+static unsigned agents_switch_peer(void *arg, const char *ifname)
 {
 	const struct agents *a = arg;
 	const struct lldp_port *lp = lldp_agent_find(&a->lldp, ifname);
 	const struct lldp_nbr *n = lp ? lldp_port_peer(lp, NULL) : NULL;
 
-	/* A switch port facing a switch: a host held by its switch has
-	 * its own, longer detection time (the host file's). */
-	return n && lp->cfg.bridge && n->pdu.has_caps &&
-	       (n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER));
+	if (!n || !n->pdu.has_caps ||
+	    !(n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER)))
+		return 0;
+	return WDPOLL_PEER_SWITCH | (lp->cfg.bridge ? WDPOLL_PORT_SWITCH : 0);
 }
 
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,

@@ -64,9 +64,12 @@ static struct wdpoll_port *wdpoll_add(struct wdpoll *w, const char *ifname)
 static void wdpoll_config(const struct wdpoll *w, const struct wdpoll_port *e,
                           struct pfcwd_config *c)
 {
+	unsigned sw =
+	    w->switch_peer ? w->switch_peer(w->neighbour_arg, e->ifname) : 0;
+
 	*c = e->cfg;
-	c->switch_peer =
-	    w->switch_peer && w->switch_peer(w->neighbour_arg, e->ifname);
+	c->switch_peer = sw & WDPOLL_PEER_SWITCH;
+	c->switch_port = sw & WDPOLL_PORT_SWITCH;
 }
 
 /* The queues of E the action applies to now: the registry's input. */

@@ -101,11 +101,14 @@ struct wdpoll_port {
 typedef void (*wdpoll_neighbour_fn)(void *arg, const char *ifname, char *buf,
                                     size_t len);
 
-/* Is port IFNAME a switch's port (bridged) whose LLDP neighbour says it
- * is a switch (the bridge or router capability enabled)? Its pause is
- * then transit back-pressure until it outlasts the transit detection
- * time (pfcwd.h). */
-typedef bool (*wdpoll_switch_peer_fn)(void *arg, const char *ifname);
+/* Does port IFNAME's LLDP neighbour say it is a switch (the bridge or
+ * router capability enabled): WDPOLL_PEER_SWITCH, with WDPOLL_PORT_SWITCH
+ * when the port is a switch's (bridged)? Its pause is then transit
+ * back-pressure until it outlasts the transit detection time
+ * (pfcwd.h). */
+#define WDPOLL_PEER_SWITCH 1u
+#define WDPOLL_PORT_SWITCH 2u
+typedef unsigned (*wdpoll_switch_peer_fn)(void *arg, const char *ifname);
 
 /* Reconcile port IFNAME soon. */
 typedef void (*wdpoll_reconcile_fn)(void *arg, const char *ifname);

@@ -96,7 +96,8 @@ double pfcwd_detect_ms(const struct pfcwd_queue *q,
                        const struct pfcwd_config *c, double from)
 {
 	double base = c->detect_ms,
-	       floor = c->switch_peer && base < PFCWD_TRANSIT_SWITCH_MS
+	       floor = c->switch_peer && c->switch_port &&
+	                       base < PFCWD_TRANSIT_SWITCH_MS
 	                   ? PFCWD_TRANSIT_SWITCH_MS
 	                   : base,
 	       cap = c->switch_peer ? PFCWD_TRANSIT_SWITCH_MAX_MS
@@ -104,8 +105,9 @@ double pfcwd_detect_ms(const struct pfcwd_queue *q,
 	       t;
 
 	/* A switch's pause is back-pressure from its first hold on (the
-	 * holds grow with each tier behind it, the first one too): at least
-	 * the cap, and as long as its released holds ask, up to its own. */
+	 * holds grow with each tier behind it, the first one too): at a
+	 * switch's port at least PFCWD_TRANSIT_SWITCH_MS, and as long as
+	 * its released holds ask, up to its own maximum. */
 	if (q->rel_ms <= 0 || from - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
 		return floor;
 	t = PFCWD_TRANSIT_FACTOR * q->rel_hold_ms;

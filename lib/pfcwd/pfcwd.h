@@ -90,11 +90,15 @@ enum pfcwd_event {
 #define PFCWD_TRANSIT_MEMORY_MS 10000.0
 #define PFCWD_TRANSIT_CAP_MS    2000.0
 /* A port whose LLDP neighbour is a switch (pfcwd_config.switch_peer)
- * starts at PFCWD_TRANSIT_SWITCH_MS, and its released holds may take it
- * up to PFCWD_TRANSIT_SWITCH_MAX_MS. A switch's hold lasts as long as its
- * queue takes to drain, and that queue waits for the tiers behind it:
+ * may follow its released holds up to PFCWD_TRANSIT_SWITCH_MAX_MS; a
+ * switch's such port (pfcwd_config.switch_port: a tier) starts at
+ * PFCWD_TRANSIT_SWITCH_MS. A switch's hold lasts as long as its queue
+ * takes to drain, and that queue waits for the tiers behind it:
  * measured at leaf1's uplink, three tiers from the bottleneck, a first
- * hold of 285 ms, then 2532 ms (8.9 times), then up to 4.2 s. */
+ * hold of 285 ms, then 2532 ms (8.9 times), then up to 4.2 s; its hosts
+ * were held as long (3 s, their detection time, was outlasted 9 times in
+ * 30 s). A host's port starts at its own detection time: a storm from
+ * its switch with no transit before it is caught then. */
 #define PFCWD_TRANSIT_SWITCH_MS     10000.0
 #define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
@@ -105,13 +109,13 @@ struct pfcwd_config {
 	uint32_t auto_restore_ms;  /* 0: no automatic restore */
 	uint32_t fixed_restore_ms; /* 0: no fixed restore */
 	enum policy_pfcwd_action action;
-	/* A switch's port whose LLDP neighbour is a switch (bridge or
-	 * router enabled; a host keeps its own detection time):
-	 * its pause is its own congested queue's back-pressure until it
-	 * outlasts PFCWD_TRANSIT_SWITCH_MS, or 8 times its longest recent
-	 * released hold (PFCWD_TRANSIT_SWITCH_MAX_MS at most). Not a
-	 * setting: the poller fills it from LLDP at each poll. */
-	bool switch_peer;
+	/* The port's LLDP neighbour is a switch (bridge or router
+	 * enabled): its pause is its own congested queue's back-pressure
+	 * until it outlasts 8 times the longest recent released hold
+	 * (PFCWD_TRANSIT_SWITCH_MAX_MS at most); on a switch's port
+	 * (SWITCH_PORT, bridged), at least PFCWD_TRANSIT_SWITCH_MS. Not
+	 * settings: the poller fills them from LLDP at each poll. */
+	bool switch_peer, switch_port;
 };
 
 /* The settings of a port's applied plan (compile resolved them: a

@@ -909,6 +909,7 @@ static void test_transit_switch_peer(void **state)
 	(void)state;
 	rig_init(&r, 1, 10, 0);
 	r.c.switch_peer = true;
+	r.c.switch_port = true;
 	r.s.has_duration = true;
 	r.s.has_xon = true;
 	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
@@ -938,6 +939,20 @@ static void test_transit_switch_peer(void **state)
 	r.q.rel_ms = 0;
 	r.c.detect_ms = 15000;
 	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 15000);
+	/* a host's port facing its switch: its own time (3 s) before any
+	 * transit, then 8 x the longest released hold, beyond 2 s */
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 3000);
+	storm = false;
+	for (int i = 0; i < 5; i++) {
+		transit_hold(&r, i ? 1000 : 150, &storm);
+		transit_release(&r, true, &storm);
+	}
+	assert_false(storm);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) >= 8000);
 	/* a host peer: 100 ms */
 	rig_init(&r, 1, 10, 0);
 	r.s.has_duration = true;
