@@ -276,12 +276,11 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	/* The peer sent XON: it let go, which a storm never does. */
 	if (d_xon > 0)
 		cond = false;
-	/* Paused, and let go (an XON, or the queue sent): a hold that
-	 * ended, as long as the run of stuck polls before it, or the time
-	 * paused in this poll. */
-	if (!reset && !cond && q->state != PFCWD_SHUTDOWN &&
-	    (d_xon > 0 || (d_pause > 0 && d_tx > 0) ||
-	     (q->cond_polls && d_tx > 0)))
+	/* Let go by an XON: a hold that ended, as long as the run of stuck
+	 * polls before it, or the time paused in this poll. Only an XON
+	 * says so: a queue that sends while pause arrives may be a hold
+	 * just beginning, or a poll come late in a storm. */
+	if (!reset && d_xon > 0 && q->state != PFCWD_SHUTDOWN)
 		pfcwd_released(q,
 		               q->cond_polls ? now - q->cond_ms
 		                             : (double)d_paused / 1000.0,

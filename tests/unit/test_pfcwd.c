@@ -796,7 +796,7 @@ static void transit_rig(struct rig *r)
 	transit_hold(r, 50, &storm);
 	transit_release(r, true, &storm);
 	transit_hold(r, 75, &storm);
-	transit_release(r, false, &storm); /* the hold ran out: it sent */
+	transit_release(r, true, &storm);
 	assert_false(storm);
 }
 
@@ -812,7 +812,7 @@ static void test_transit_not_storm(void **state)
 	transit_rig(&r);
 	for (int i = 0; i < 40; i++) {
 		transit_hold(&r, i % 3 ? 150 : 250, &storm);
-		transit_release(&r, i % 2, &storm);
+		transit_release(&r, true, &storm);
 	}
 	assert_false(storm);
 	assert_int_equal(r.q.storms, 0);
@@ -825,6 +825,30 @@ static void test_transit_not_storm(void **state)
 	r.s.has_duration = true;
 	r.s.has_xon = true;
 	storm = false;
+	transit_hold(&r, 150, &storm);
+	assert_true(storm);
+}
+
+/* Only an XON tells a release: a queue that sends while pause arrives
+ * (a hold beginning, a poll late in a storm) teaches nothing, and a
+ * storm right after is caught at the configured time. */
+static void test_transit_no_xon(void **state)
+{
+	struct rig r;
+	bool storm = false;
+
+	(void)state;
+	rig_init(&r, 1, 10, 0);
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	for (int i = 0; i < 5; i++) {
+		transit_hold(&r, 75, &storm);
+		transit_release(&r, false, &storm);
+	}
+	assert_false(storm);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 100);
 	transit_hold(&r, 150, &storm);
 	assert_true(storm);
 }
@@ -917,7 +941,7 @@ static void test_transit_switch_peer(void **state)
 	/* holds growing 9-fold at once (150 ms, then 1.5 s): no storm */
 	for (int i = 0; i < 10; i++) {
 		transit_hold(&r, i ? 1500 : 150, &storm);
-		transit_release(&r, i % 2, &storm);
+		transit_release(&r, true, &storm);
 	}
 	assert_false(storm);
 	/* 8 x the longest released hold (~1.5 s), beyond the floor */
@@ -989,6 +1013,7 @@ int main(void)
 	    cmocka_unit_test(test_leak),
 	    cmocka_unit_test(test_transit_not_storm),
 	    cmocka_unit_test(test_transit_xon_clean),
+	    cmocka_unit_test(test_transit_no_xon),
 	    cmocka_unit_test(test_transit_real_storm),
 	    cmocka_unit_test(test_transit_switch_peer),
 	};
