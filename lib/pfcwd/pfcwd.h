@@ -76,16 +76,16 @@ enum pfcwd_event {
  * hold ends and the queue sends), each hold as long as the peer's queue
  * takes to drain back to its resume threshold: at a slow bottleneck one
  * or two tiers away, from tens of milliseconds to seconds. A storm never
- * lets go. A queue its peer released within PFCWD_TRANSIT_MEMORY_MS
- * before the condition began is therefore held to a longer detection
- * time: PFCWD_TRANSIT_FACTOR times the longest hold that ended in a
- * release within that memory, at least the configured detection time,
- * and never beyond PFCWD_TRANSIT_CAP_MS (or the configured time, if
- * longer): a real storm right after transit is still caught, at most
- * that late. The factor is measured (fabric_twotier, 10 Mb/s
- * bottleneck, load 5-13): from one hold to the next, the spine's port
- * towards the congested leaf grew up to 3.5 times (24, 76, 233, 666,
- * 1232, 2025 ms), leaf1's uplink 4.5 times (702, then 3126 ms). */
+ * lets go. A queue its peer released (an XON: a storm never sends one) within
+ * PFCWD_TRANSIT_MEMORY_MS before the condition began is therefore held to a
+ * longer detection time: PFCWD_TRANSIT_FACTOR times the longest hold that ended
+ * in a release within that memory, at least the configured detection time, and
+ * never beyond PFCWD_TRANSIT_CAP_MS (or the configured time, if longer): a real
+ * storm right after transit is still caught, at most that late. The factor is
+ * measured (fabric_twotier, 10 Mb/s bottleneck, load 5-13): from one hold to
+ * the next, the spine's port towards the congested leaf grew up to 3.5 times
+ * (24, 76, 233, 666, 1232, 2025 ms), leaf1's uplink 4.5 times (702, then 3126
+ * ms). */
 #define PFCWD_TRANSIT_FACTOR    8.0
 #define PFCWD_TRANSIT_MEMORY_MS 10000.0
 #define PFCWD_TRANSIT_CAP_MS    2000.0
