@@ -220,6 +220,22 @@ static bool agents_routes_refresh(struct agents *a)
 	return rc > 0;
 }
 
+/* 802.1AB system capabilities (8.5.8.1): a switch enables one of these. */
+#define AGENTS_CAP_BRIDGE 0x0004
+#define AGENTS_CAP_ROUTER 0x0010
+
+static unsigned agents_switch_peer(void *arg, const char *ifname)
+{
+	const struct agents *a = arg;
+	const struct lldp_port *lp = lldp_agent_find(&a->lldp, ifname);
+	const struct lldp_nbr *n = lp ? lldp_port_peer(lp, NULL) : NULL;
+
+	if (!n || !n->pdu.has_caps ||
+	    !(n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER)))
+		return 0;
+	return WDPOLL_PEER_SWITCH | (lp->cfg.bridge ? WDPOLL_PORT_SWITCH : 0);
+}
+
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg)
 {
@@ -233,6 +249,7 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.arg = arg;
 	a->wd.neighbour = agents_neighbour;
 	a->wd.neighbour_arg = a;
+	a->wd.switch_peer = agents_switch_peer;
 	a->tx.nl = nl;
 	a->lp.nl = nl;
 	a->qs.nl = nl;

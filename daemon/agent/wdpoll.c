@@ -64,8 +64,12 @@ static struct wdpoll_port *wdpoll_add(struct wdpoll *w, const char *ifname)
 static void wdpoll_config(const struct wdpoll *w, const struct wdpoll_port *e,
                           struct pfcwd_config *c)
 {
-	(void)w;
+	unsigned sw =
+	    w->switch_peer ? w->switch_peer(w->neighbour_arg, e->ifname) : 0;
+
 	*c = e->cfg;
+	c->switch_peer = sw & WDPOLL_PEER_SWITCH;
+	c->switch_port = sw & WDPOLL_PORT_SWITCH;
 }
 
 /* The queues of E the action applies to now: the registry's input. */
@@ -339,9 +343,12 @@ static void wdpoll_log(const struct wdpoll *w, const struct wdpoll_port *e,
 		w->neighbour(w->neighbour_arg, e->ifname, nbr, sizeof(nbr));
 	if (ev == PFCWD_EV_STORM)
 		log_warnx("%s: PFC storm on qos-group %u (priority %s), %s: "
-		          "pause received with the queue stuck for %u ms, "
+		          "pause received with the queue stuck for %.0f ms, "
 		          "action %s%s",
-		          e->ifname, q, prios, nbr, c->detect_ms,
+		          e->ifname, q, prios, nbr,
+		          /* the detection time that applied: longer after
+		           * transit back-pressure (pfcwd.h) */
+		          s->shut_ms - s->cond_ms,
 		          policy_pfcwd_action_name(c->action),
 		          c->action == POLICY_PFCWD_DROP ? ", queue flushed"
 		                                         : "");
@@ -553,6 +560,12 @@ static bool wdpoll_sample(const struct wdpoll_port *e,
 	}
 	s->pause_rx = wdpoll_pause(e, sp, q);
 	s->rx_live = true;
+	/* Software PFC counts the XONs too: a peer that sends them lets go
+	 * (transit back-pressure, never a storm). */
+	s->has_xon = true;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if (e->prios[q] & (1u << p))
+			s->xon_rx += sp->c.rx_xon[p];
 	/* Software PFC's time paused is the queue's pause-duration counter
 	 * (the longest of its priorities'), and it dates the last frame. */
 	s->has_duration = true;

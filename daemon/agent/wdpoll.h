@@ -101,6 +101,15 @@ struct wdpoll_port {
 typedef void (*wdpoll_neighbour_fn)(void *arg, const char *ifname, char *buf,
                                     size_t len);
 
+/* Does port IFNAME's LLDP neighbour say it is a switch (the bridge or
+ * router capability enabled): WDPOLL_PEER_SWITCH, with WDPOLL_PORT_SWITCH
+ * when the port is a switch's (bridged)? Its pause is then transit
+ * back-pressure until it outlasts the transit detection time
+ * (pfcwd.h). */
+#define WDPOLL_PEER_SWITCH 1u
+#define WDPOLL_PORT_SWITCH 2u
+typedef unsigned (*wdpoll_switch_peer_fn)(void *arg, const char *ifname);
+
 /* Reconcile port IFNAME soon. */
 typedef void (*wdpoll_reconcile_fn)(void *arg, const char *ifname);
 /* Send the qdisc dump request REQ and call CB for each answer (tests
@@ -133,6 +142,7 @@ struct wdpoll {
 	void *arg;
 	wdpoll_neighbour_fn neighbour; /* NULL: no LLDP */
 	void *neighbour_arg;
+	wdpoll_switch_peer_fn switch_peer; /* NULL: no LLDP (same arg) */
 	/* The earliest sample due between polls (0: none). */
 	double extra_ms;
 	/* Polls done, and those that read the kernel's counters (only

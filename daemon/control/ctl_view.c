@@ -291,7 +291,10 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 		}
 	}
 	/* The links' own counters, asked now (the cache's are old). */
-	for (size_t i = 0; q->kind == CTL_SHOW_IF_COUNTERS && i < v->n; i++) {
+	for (size_t i = 0;
+	     (q->kind == CTL_SHOW_IF_COUNTERS || q->kind == CTL_SHOW_METRICS) &&
+	     i < v->n;
+	     i++) {
 		struct link_stats ls;
 
 		if (!v->ifindex[i] || link_stats(e->links, v->ifindex[i], &ls))
@@ -302,6 +305,8 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 		v->st[i].rx_multicast = ls.rx_multicast;
 		v->st[i].tx_bytes = ls.tx_bytes;
 		v->st[i].tx_packets = ls.tx_packets;
+		v->st[i].rx_discards = ls.rx_discards;
+		v->st[i].tx_discards = ls.tx_discards;
 	}
 	/* The LLDP shows read the agent, not the queue counters, and
 	 * neither does show interface counters. */

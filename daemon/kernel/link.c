@@ -315,6 +315,9 @@ int link_stats(struct link_mon *lm, int ifindex, struct link_stats *out)
 	out->rx_multicast = rtnl_link_get_stat(l, RTNL_LINK_MULTICAST);
 	out->tx_bytes = rtnl_link_get_stat(l, RTNL_LINK_TX_BYTES);
 	out->tx_packets = rtnl_link_get_stat(l, RTNL_LINK_TX_PACKETS);
+	out->rx_discards = rtnl_link_get_stat(l, RTNL_LINK_RX_DROPPED) +
+	                   rtnl_link_get_stat(l, RTNL_LINK_RX_MISSED_ERR);
+	out->tx_discards = rtnl_link_get_stat(l, RTNL_LINK_TX_DROPPED);
 	rtnl_link_put(l);
 	return 0;
 }

@@ -61,6 +61,11 @@ int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out);
 struct link_stats {
 	uint64_t rx_bytes, rx_packets, rx_multicast;
 	uint64_t tx_bytes, tx_packets;
+	/* Frames the kernel dropped on the link outside every qdisc:
+	 * received and dropped (rx_dropped, and the NIC's rx_missed: no
+	 * buffer), and dropped on the way out (tx_dropped: a veth counts
+	 * there what its peer's input backlog refused, netif_rx's drop). */
+	uint64_t rx_discards, tx_discards;
 };
 /* The counters of link IFINDEX now, asked of the kernel (the cache holds
  * them as of the link's last event, long ago for a quiet link). Returns

@@ -202,6 +202,9 @@ struct show_port_state {
 	 * (most count broadcast among it; none counts multicast sent). */
 	bool link_stats;
 	uint64_t rx_bytes, rx_packets, rx_multicast, tx_bytes, tx_packets;
+	/* ... and what the kernel dropped on the link outside every qdisc
+	 * (struct link_stats: the input backlog's drops among them). */
+	uint64_t rx_discards, tx_discards;
 };
 
 /* roced_apply_duration_seconds' finite buckets, 1 ms to 10 s (a pass
@@ -319,6 +322,9 @@ void show_text_version(struct json_object *data, struct strbuf *out);
  * "rx-pause", "tx-pause", "rx-pfc", "tx-pfc", "rx-link-pause",
  * "tx-link-pause"}], "note"}: null where Linux does not count it. */
 struct json_object *show_counters_json(const struct show_input *in);
+/* show metrics' roced_link_drops_total samples (the collector's shape). */
+void show_counters_drops_metric(const struct show_input *in, unsigned arg,
+                                struct json_object *out);
 void show_text_if_counters(struct json_object *data, struct strbuf *out);
 
 /* `clear qos statistics`: NX-OS resets its queuing counters, the

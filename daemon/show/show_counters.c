@@ -117,6 +117,8 @@ static struct json_object *show_counters_port(const struct plan_port *pp,
 	json_object_object_add(o, "out-ucast-packets", NULL);
 	json_object_object_add(o, "out-mcast-packets", NULL);
 	json_object_object_add(o, "out-bcast-packets", NULL);
+	show_add_opt(o, "in-discards", ls, st->rx_discards);
+	show_add_opt(o, "out-discards", ls, st->tx_discards);
 	if (pfc && (soft || st->hwcnt)) {
 		rx_pfc = st->rx_ppp;
 		tx_pfc = st->tx_ppp;
@@ -146,7 +148,9 @@ static struct json_object *show_counters_port(const struct plan_port *pp,
 	"what was received less that, and the other casts are --; the "        \
 	"packets sent are json's out-packets. RxPause/TxPause are PFC and "    \
 	"802.3x pause frames together (json splits them); --: the port "       \
-	"counts none that roced can read"
+	"counts none that roced can read. InDiscards/OutDiscards are what "    \
+	"the kernel dropped on the link outside every qdisc (a veth counts "   \
+	"in OutDiscards what its peer's input backlog refused)"
 
 struct json_object *show_counters_json(const struct show_input *in)
 {
@@ -222,7 +226,41 @@ void show_text_if_counters(struct json_object *data, struct strbuf *out)
 	show_cnt_table(a, "OutMcastPkts", "out-mcast-packets", "OutBcastPkts",
 	               "out-bcast-packets", out);
 	show_cnt_table(a, "RxPause", "rx-pause", "TxPause", "tx-pause", out);
+	show_cnt_table(a, "InDiscards", "in-discards", "OutDiscards",
+	               "out-discards", out);
 	if (show_get_str(data, "note")[0])
 		strbuf_printf(out, "\nNote: %s.\n", show_get_str(data, "note"));
 	strbuf_puts(out, "\n");
+}
+
+/* A sample of show metrics (its JSON: labels port and dir, value V). */
+static void show_drops_sample(struct json_object *out, const char *port,
+                              const char *dir, uint64_t v)
+{
+	struct json_object *s = json_object_new_object();
+	struct json_object *l = json_object_new_object();
+
+	show_add_str(l, "port", port);
+	show_add_str(l, "dir", dir);
+	json_object_object_add(s, "labels", l);
+	json_object_object_add(s, "value", json_object_new_int64((int64_t)v));
+	json_object_array_add(out, s);
+}
+
+/* show metrics' roced_link_drops_total: each port's discards (show
+ * interface counters' InDiscards and OutDiscards), one sample per
+ * direction; the ports whose counters could not be read have none. */
+void show_counters_drops_metric(const struct show_input *in, unsigned arg,
+                                struct json_object *out)
+{
+	(void)arg;
+	for (size_t i = 0; i < in->nports; i++) {
+		const struct show_port_state *st = &in->state[i];
+		const char *port = in->plans[i]->ifname;
+
+		if (!st->link_stats)
+			continue;
+		show_drops_sample(out, port, "rx", st->rx_discards);
+		show_drops_sample(out, port, "tx", st->tx_discards);
+	}
 }

@@ -899,6 +899,10 @@ static const struct show_metric show_metrics[] = {
      "Frames the kernel dropped at roced's packet socket on the port "
      "(LLDP, PFC and link pause) before roced read them",
      sm_socket, 0},
+    {"roced_link_drops_total", PROM_COUNTER,
+     "Frames the kernel dropped on the port outside every qdisc (the input "
+     "backlog's drops: a veth counts in dir tx what its peer refused)",
+     show_counters_drops_metric, 0},
     {"roced_fabric_mismatch", PROM_GAUGE,
      "1 when show roce fabric finds the link's ends disagree in this way "
      "(kind: pfc-one-end, pfc-priorities, app-roce, mtu, no-dcbx, "

@@ -92,13 +92,49 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
 	return due;
 }
 
+double pfcwd_detect_ms(const struct pfcwd_queue *q,
+                       const struct pfcwd_config *c, double from)
+{
+	double base = c->detect_ms,
+	       floor = c->switch_peer && c->switch_port &&
+	                       base < PFCWD_TRANSIT_SWITCH_MS
+	                   ? PFCWD_TRANSIT_SWITCH_MS
+	                   : base,
+	       cap = c->switch_peer ? PFCWD_TRANSIT_SWITCH_MAX_MS
+	                            : PFCWD_TRANSIT_CAP_MS,
+	       t;
+
+	/* A switch's pause is back-pressure from its first hold on (the
+	 * holds grow with each tier behind it, the first one too): at a
+	 * switch's port at least PFCWD_TRANSIT_SWITCH_MS, and as long as
+	 * its released holds ask, up to its own maximum. */
+	if (q->rel_ms <= 0 || from - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
+		return floor;
+	t = PFCWD_TRANSIT_FACTOR * q->rel_hold_ms;
+	if (t > cap)
+		t = cap;
+	return t > floor ? t : floor;
+}
+
 double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c)
 {
 	if (q->state == PFCWD_SHUTDOWN)
 		return pfcwd_restore_due(q, c);
 	if (q->cond_polls)
-		return q->cond_ms + c->detect_ms;
+		return q->cond_ms + pfcwd_detect_ms(q, c, q->cond_ms);
 	return -1.0;
+}
+
+/* The peer let the queue go at NOW after holding it for HOLD ms: the
+ * queue is in transit back-pressure, and the hold one a storm must
+ * outlast (PFCWD_TRANSIT_*). */
+static void pfcwd_released(struct pfcwd_queue *q, double hold, double now)
+{
+	if (q->rel_ms <= 0 || now - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
+		q->rel_hold_ms = 0;
+	if (hold > q->rel_hold_ms)
+		q->rel_hold_ms = hold;
+	q->rel_ms = now;
 }
 
 /* How long a restored queue stays on probation: a storm within it doubles
@@ -198,7 +234,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
                             const struct pfcwd_sample *s, double now)
 {
 	bool reset = false, cond, cls;
-	uint64_t d_pause, d_tx, d_drops, d_paused, d_cdrops;
+	uint64_t d_pause, d_tx, d_drops, d_paused, d_cdrops, d_xon = 0;
 	double span;
 
 	if (!q->have_prev || now <= q->prev_ms) {
@@ -222,6 +258,8 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	d_tx = pfcwd_delta(s->tx_packets, q->prev.tx_packets, &reset);
 	d_drops = pfcwd_delta(s->drops, q->prev.drops, &reset);
 	d_paused = pfcwd_delta(s->paused_us, q->prev.paused_us, &reset);
+	if (s->has_xon && q->prev.has_xon)
+		d_xon = pfcwd_delta(s->xon_rx, q->prev.xon_rx, &reset);
 	q->prev = *s;
 	q->prev_ms = now;
 	/* Stuck: pause came, packets wait, and none left. Where the time
@@ -235,6 +273,18 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	       (d_tx == 0 || (s->has_duration && d_tx < s->backlog));
 	if (cond && s->has_duration)
 		cond = (double)d_paused >= PFCWD_PAUSED_RATIO * span * 1000.0;
+	/* The peer sent XON: it let go, which a storm never does. */
+	if (d_xon > 0)
+		cond = false;
+	/* Let go by an XON: a hold that ended, as long as the run of stuck
+	 * polls before it, or the time paused in this poll. Only an XON
+	 * says so: a queue that sends while pause arrives may be a hold
+	 * just beginning, or a poll come late in a storm. */
+	if (!reset && d_xon > 0 && q->state != PFCWD_SHUTDOWN)
+		pfcwd_released(q,
+		               q->cond_polls ? now - q->cond_ms
+		                             : (double)d_paused / 1000.0,
+		               now);
 
 	switch (q->state) {
 	case PFCWD_SHUTDOWN: {
@@ -284,7 +334,7 @@ enum pfcwd_event pfcwd_poll(struct pfcwd_queue *q, const struct pfcwd_config *c,
 	 * previous poll. */
 	if (!q->cond_polls++)
 		q->cond_ms = now - span;
-	if (pfcwd_reached(now - q->cond_ms, c->detect_ms))
+	if (pfcwd_reached(now - q->cond_ms, pfcwd_detect_ms(q, c, q->cond_ms)))
 		return pfcwd_storm(q, c, s, now);
 	q->state = PFCWD_WAIT_SHUTDOWN;
 	return PFCWD_EV_NONE;

@@ -71,6 +71,36 @@ enum pfcwd_event {
  * (pfcwd_due), so a storm is never declared on less than the detection
  * time, nor a queue restored before its wait. */
 #define PFCWD_SLACK_MS 1.0
+/* Transit back-pressure. A switch port held because its downstream is
+ * congested is released by its peer from time to time (an XON, or the
+ * hold ends and the queue sends), each hold as long as the peer's queue
+ * takes to drain back to its resume threshold: at a slow bottleneck one
+ * or two tiers away, from tens of milliseconds to seconds. A storm never
+ * lets go. A queue its peer released (an XON: a storm never sends one) within
+ * PFCWD_TRANSIT_MEMORY_MS before the condition began is therefore held to a
+ * longer detection time: PFCWD_TRANSIT_FACTOR times the longest hold that ended
+ * in a release within that memory, at least the configured detection time, and
+ * never beyond PFCWD_TRANSIT_CAP_MS (or the configured time, if longer): a real
+ * storm right after transit is still caught, at most that late. The factor is
+ * measured (fabric_twotier, 10 Mb/s bottleneck, load 5-13): from one hold to
+ * the next, the spine's port towards the congested leaf grew up to 3.5 times
+ * (24, 76, 233, 666, 1232, 2025 ms), leaf1's uplink 4.5 times (702, then 3126
+ * ms). */
+#define PFCWD_TRANSIT_FACTOR    8.0
+#define PFCWD_TRANSIT_MEMORY_MS 10000.0
+#define PFCWD_TRANSIT_CAP_MS    2000.0
+/* A port whose LLDP neighbour is a switch (pfcwd_config.switch_peer)
+ * may follow its released holds up to PFCWD_TRANSIT_SWITCH_MAX_MS; a
+ * switch's such port (pfcwd_config.switch_port: a tier) starts at
+ * PFCWD_TRANSIT_SWITCH_MS. A switch's hold lasts as long as its queue
+ * takes to drain, and that queue waits for the tiers behind it:
+ * measured at leaf1's uplink, three tiers from the bottleneck, a first
+ * hold of 285 ms, then 2532 ms (8.9 times), then up to 4.2 s; its hosts
+ * were held as long (3 s, their detection time, was outlasted 9 times in
+ * 30 s). A host's port starts at its own detection time: a storm from
+ * its switch with no transit before it is caught then. */
+#define PFCWD_TRANSIT_SWITCH_MS     10000.0
+#define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
 /* The watchdog's settings for one port, in milliseconds. */
 struct pfcwd_config {
@@ -79,6 +109,13 @@ struct pfcwd_config {
 	uint32_t auto_restore_ms;  /* 0: no automatic restore */
 	uint32_t fixed_restore_ms; /* 0: no fixed restore */
 	enum policy_pfcwd_action action;
+	/* The port's LLDP neighbour is a switch (bridge or router
+	 * enabled): its pause is its own congested queue's back-pressure
+	 * until it outlasts 8 times the longest recent released hold
+	 * (PFCWD_TRANSIT_SWITCH_MAX_MS at most); on a switch's port
+	 * (SWITCH_PORT, bridged), at least PFCWD_TRANSIT_SWITCH_MS. Not
+	 * settings: the poller fills them from LLDP at each poll. */
+	bool switch_peer, switch_port;
 };
 
 /* The settings of a port's applied plan (compile resolved them: a
@@ -112,6 +149,11 @@ struct pfcwd_sample {
 	 * replaced it (the leaf's own counter goes with the leaf). */
 	bool has_class_drops;
 	uint64_t class_drops;
+	/* XON frames received for the queue's priorities (cumulative),
+	 * where the port counts them: a peer that sends XON lets go, which
+	 * a storming peer never does. */
+	bool has_xon;
+	uint64_t xon_rx;
 };
 
 struct pfcwd_queue {
@@ -148,6 +190,11 @@ struct pfcwd_queue {
 	 * statistics were cleared. A clear leaves them: they belong to the
 	 * storm, not to the statistics. */
 	uint64_t storm_drained, storm_dropped;
+	/* Transit back-pressure (PFCWD_TRANSIT_*): when the peer last
+	 * released the queue (0: never, or forgotten) and the longest hold
+	 * that ended in a release since the memory began. */
+	double rel_ms;
+	double rel_hold_ms;
 };
 
 /* A queue monitored from scratch. */
@@ -183,6 +230,12 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
  * condition has held for the detection time, not at the first poll
  * after that (up to a poll later). */
 double pfcwd_due(const struct pfcwd_queue *q, const struct pfcwd_config *c);
+
+/* The detection time that applies to a condition that began at FROM:
+ * the configured one, longer for a queue in transit back-pressure (its
+ * peer released it recently; PFCWD_TRANSIT_*). */
+double pfcwd_detect_ms(const struct pfcwd_queue *q,
+                       const struct pfcwd_config *c, double from);
 
 /* The states as show writes them: "monitored", "wait-to-shutdown",
  * "shutdown", "restored"; the parse is its inverse (-1 if unknown). */

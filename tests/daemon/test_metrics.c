@@ -458,9 +458,19 @@ static void test_metrics_counters(void **state)
 	f->in.lldp = &a;
 	f->st[0].frames = true;
 	f->st[0].rx_dropped = 17;
+	/* the link's drops outside every qdisc (show interface counters'
+	 * discards): the input backlog's among them */
+	f->st[0].link_stats = true;
+	f->st[0].rx_discards = 21;
+	f->st[0].tx_discards = 22;
 	strbuf_init(&text);
 	d = ctlt_answer(f, &q, &text);
 	t = strbuf_str(&text);
+	assert_non_null(strstr(t, "# TYPE roced_link_drops_total counter\n"
+	                          "roced_link_drops_total{port=\"swp1\","
+	                          "dir=\"rx\"} 21\n"
+	                          "roced_link_drops_total{port=\"swp1\","
+	                          "dir=\"tx\"} 22\n"));
 	assert_non_null(strstr(t, "# TYPE roced_socket_drops_total counter\n"
 	                          "roced_socket_drops_total{port=\"swp1\"} "
 	                          "17\n"));
@@ -519,11 +529,14 @@ static void test_metrics_counters(void **state)
 	strbuf_free(&text);
 	q.kind = CTL_SHOW_METRICS;
 
-	/* no packet socket on the port: no sample, not a 0 */
+	/* no packet socket on the port: no sample, not a 0; no link
+	 * counters read: no drops sample either */
 	f->st[0].frames = false;
+	f->st[0].link_stats = false;
 	strbuf_init(&text);
 	d = ctlt_answer(f, &q, &text);
 	assert_null(strstr(strbuf_str(&text), "roced_socket_drops_total{"));
+	assert_null(strstr(strbuf_str(&text), "roced_link_drops_total{"));
 	json_object_put(d);
 	strbuf_free(&text);
 	f->in.lldp = NULL;
