@@ -584,6 +584,16 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "State of the profile\nEnable the profile\n", cmd_nx_profile_state},
     {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
+    {M(IF), KCONF, "channel-group",
+     "channel-group <1-4096> [force] [mode (active|passive|on)]",
+     "Join a port-channel: take its QoS lines\nPort-channel number\n"
+     "Join even when the port's settings differ\nLACP or static\n"
+     "LACP, active\nLACP, passive\nStatic\n",
+     cmd_nx_channel_group},
+    {M(IF), KCONF, "channel-group", "no channel-group [<1-4096>]",
+     NO "Leave the port-channel (what the port took stays)\n"
+        "Port-channel number\n",
+     cmd_nx_channel_group},
     /* the one-command RoCE mode, as NVIDIA Onyx has it */
     {CFG, KCONF, "roce", "roce [ROCEMODE] [force]",
      "RoCE mode: the whole RoCE policy in one command\n"

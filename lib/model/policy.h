@@ -293,6 +293,11 @@ struct policy_iface {
 	unsigned mtu_line;
 	enum policy_tristate shutdown; /* INHERIT = not stated */
 	char description[POLICY_DESCR_MAX];
+	/* `channel-group N`: a member of port-channelN (0: none), whose
+	 * QoS lines it takes (cmd_exec). A paste-time link like a port
+	 * profile's: roced.conf and running-config keep what the member
+	 * took, not the membership (roced makes no bond). */
+	uint16_t channel_group;
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
