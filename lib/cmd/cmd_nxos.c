@@ -531,6 +531,12 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no class-map type network-qos [match-all|match-any] CMAP_NQOS",
      NO H_CMAP H_CTYPE "Configure network-qos class-map\n" H_MATCH_MODE H_CNAME,
      cmd_nx_cmap_nqos},
+    /* Nexus 3000/5000: a user name for a queue, `match qos-group N` */
+    {CFG, KCONF, "class-map type queuing",
+     "[no] class-map type queuing [match-all|match-any] WORD",
+     NO H_CMAP H_CTYPE
+     "Configure queuing class-map (the name of a queue)\n" H_MATCH_MODE H_CNAME,
+     cmd_nx_cmap_que},
     {CFG, KCONF, "policy-map type qos", "policy-map type qos PMAP_QOS",
      H_PMAP H_PTYPE "Configure qos policy-map\n" H_PNAME, cmd_nx_pmap_qos},
     {CFG, KCONF, "policy-map type qos", "no policy-map type qos PMAP_QOS",
@@ -768,6 +774,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Set qos values\nCoS of the packets (kept, not realised)\n",
      cmd_nx_set_mark},
     /* policy-map type queuing */
+    {M(PMAP_QUE), KCONF, "class type queuing", "[no] class type queuing WORD",
+     NO H_QCLASS "Queuing class-map (class-map type queuing), or "
+                 "class-default\n",
+     cmd_nx_pmap_que_uclass},
     {M(PMAP_QUE), KCONF, "class type queuing",
      "[no] class type queuing " QUEUES,
      NO H_QCLASS H_QUEUES H_INQUEUES H_QUEUES4, cmd_nx_pmap_que_class},

@@ -274,6 +274,56 @@ static void test_port_channel(void **state)
 	policy_free(&p);
 }
 
+/* Nexus 3000/5000 user queuing classes: `class-map type queuing NAME`
+ * with `match qos-group N` names queue N in a queuing policy, and
+ * class-default is q-default; `pause no-drop` in a network-qos class
+ * makes its qos-groups no-drop. What running-config writes pastes back
+ * to the same policy. */
+static void test_n5k_queuing_classes(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_queuing *m;
+	char *run;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(
+	    &p, &c,
+	    LINES("class-map type queuing RDMA", "match qos-group 3",
+	          "class-map type network-qos RDMA", "match qos-group 3",
+	          "policy-map type queuing QOS_QUEUING",
+	          "class type queuing RDMA", "bandwidth percent 50",
+	          "class type queuing class-default", "bandwidth percent 50",
+	          "policy-map type network-qos QOS_NETWORK",
+	          "class type network-qos RDMA", "pause no-drop", "system qos",
+	          "service-policy type queuing output QOS_QUEUING",
+	          "service-policy type network-qos QOS_NETWORK"));
+	m = policy_find_map_queuing(&p, "QOS_QUEUING");
+	assert_non_null(m);
+	assert_true(m->queue[3].configured);
+	assert_true(m->queue[3].has_bandwidth_min);
+	assert_int_equal(m->queue[3].bandwidth_min_percent, 50);
+	assert_true(m->queue[0].configured);
+	assert_int_equal(m->queue[0].bandwidth_min_percent, 50);
+	/* the network-qos class of the same name is its own */
+	assert_int_equal(policy_find_class_nq(&p, "RDMA")->qos_groups, 1u << 3);
+	run = tc_running(&p, NULL);
+	assert_non_null(strstr(run, "class type queuing c-out-8q-q3\n"
+	                            "    bandwidth percent 50\n"));
+	free(run);
+	tc_round_trip(&p);
+	/* a queuing class that matches no qos-group names no queue */
+	tc_apply(&p, &c, "class-map type queuing EMPTY");
+	tc_apply(&p, &c, "policy-map type queuing QOS_QUEUING");
+	tc_apply_bad(&p, &c, "class type queuing EMPTY", "matches no qos-group",
+	             (size_t)-1);
+	tc_apply_bad(&p, &c, "class type queuing NOSUCH",
+	             "class-map type queuing NOSUCH does not exist",
+	             (size_t)-1);
+	policy_free(&p);
+}
+
 /* The ASIC's buffer settings: accepted with a note, nothing kept. */
 static void test_asic_knobs(void **state)
 {
@@ -445,6 +495,7 @@ int main(void)
 	    cmocka_unit_test(test_default_queuing),
 	    cmocka_unit_test(test_port_profile),
 	    cmocka_unit_test(test_port_channel),
+	    cmocka_unit_test(test_n5k_queuing_classes),
 	    cmocka_unit_test(test_asic_knobs),
 	    cmocka_unit_test(test_interface_words),
 	    cmocka_unit_test(test_expected),
