@@ -255,7 +255,10 @@ int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir)
 			          e->file, dir, e->file, e->bad);
 	}
 	closedir(d);
-	qsort(k->v, k->n, sizeof(*k->v), ck_cmp);
+	/* A directory holding only a confirmed commit's hidden file has
+	 * no checkpoint: no array to sort. */
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), ck_cmp);
 	if (k->n)
 		log_info("%zu checkpoint%s in %s", k->n, k->n == 1 ? "" : "s",
 		         dir);
