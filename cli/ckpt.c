@@ -74,7 +74,11 @@ int rocesh_ckpt_request(const struct cmd_parsed *p, const char *session,
 	if (!strcmp(p->name, "configure session") ||
 	    !strcmp(p->name, "verify") || !strcmp(p->name, "commit") ||
 	    !strcmp(p->name, "abort")) {
-		const char *name = ckpt_arg(p, 0);
+		/* Only `configure session` names one: commit's argument
+		 * is its seconds. */
+		const char *name = !strcmp(p->name, "configure session")
+		                       ? ckpt_arg(p, 0)
+		                       : NULL;
 
 		req->cmd = CTL_CMD_SESSION;
 		if (name) {
@@ -90,6 +94,10 @@ int rocesh_ckpt_request(const struct cmd_parsed *p, const char *session,
 			ctl_request_set(req->op, sizeof(req->op), p->name);
 			name = session;
 		}
+		/* "commit confirmed SECONDS": the number is the last word */
+		if (!strcmp(p->name, "commit") && ckpt_arg(p, 0))
+			ctl_request_set(req->confirm, sizeof(req->confirm),
+			                ckpt_arg(p, 0));
 		ctl_request_set(req->name, sizeof(req->name), name);
 		return 1;
 	}
@@ -122,8 +130,10 @@ void rocesh_ckpt_done(const struct ctl_request *req, struct cmd_ctx *ctx,
 		return;
 	if (!strcmp(req->op, "begin"))
 		snprintf(session, len, "%s", req->name);
-	/* A session's end leaves its mode, as on NX-OS. */
-	if (!strcmp(req->op, "commit") || !strcmp(req->op, "abort")) {
+	/* A session's end leaves its mode, as on NX-OS; a confirmed
+	 * commit keeps it, for the `commit` that confirms it. */
+	if ((!strcmp(req->op, "commit") && !req->confirm[0]) ||
+	    !strcmp(req->op, "abort")) {
 		session[0] = '\0';
 		cmd_ctx_init(ctx);
 		ctx->cache = cache;

@@ -255,7 +255,10 @@ int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir)
 			          e->file, dir, e->file, e->bad);
 	}
 	closedir(d);
-	qsort(k->v, k->n, sizeof(*k->v), ck_cmp);
+	/* A directory holding only a confirmed commit's hidden file has
+	 * no checkpoint: no array to sort. */
+	if (k->n)
+		qsort(k->v, k->n, sizeof(*k->v), ck_cmp);
 	if (k->n)
 		log_info("%zu checkpoint%s in %s", k->n, k->n == 1 ? "" : "s",
 		         dir);
@@ -273,6 +276,38 @@ void ctl_ckpt_close(struct ctl_ckpt *k)
 
 /* --- checkpoint requests --- */
 
+int ctl_ckpt_take(const struct ctl_cmd_ctx *c, struct strbuf *body, char *err,
+                  size_t len)
+{
+	struct cmd_error ce;
+	struct policy back;
+	char *a, *b;
+	int rc;
+
+	cmd_ckpt_text(c->policy, body);
+	if (body->oom) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	/* The text must rebuild the running configuration exactly, or a
+	 * rollback to it would not restore what was kept. */
+	if (cmd_ckpt_replay(strbuf_str(body), &back, &ce) < 0) {
+		snprintf(err, len, "%s", ce.message);
+		return -1;
+	}
+	a = conf_write_string(c->policy);
+	b = conf_write_string(&back);
+	policy_free(&back);
+	rc = a && b && !strcmp(a, b) ? 0 : -1;
+	if (rc < 0)
+		snprintf(err, len,
+		         "its text does not rebuild the running configuration "
+		         "exactly");
+	free(a);
+	free(b);
+	return rc;
+}
+
 static struct json_object *ck_create(struct ctl_cmd_ctx *c,
                                      const struct ctl_request *r,
                                      const struct ctl_peer *peer)
@@ -281,9 +316,7 @@ static struct json_object *ck_create(struct ctl_cmd_ctx *c,
 	struct cmd_ckpt_meta m = {.created = (int64_t)time(NULL)};
 	struct strbuf body, file;
 	struct ctl_ckpt_entry *e;
-	struct cmd_error ce;
-	struct policy back;
-	char why[160], *a = NULL, *b = NULL;
+	char why[320];
 	struct json_object *reply = NULL;
 	int rc;
 
@@ -321,26 +354,9 @@ static struct json_object *ck_create(struct ctl_cmd_ctx *c,
 	snprintf(m.descr, sizeof(m.descr), "%s", r->descr);
 	strbuf_init(&body);
 	strbuf_init(&file);
-	cmd_ckpt_text(c->policy, &body);
-	/* The text must rebuild the running configuration exactly, or a
-	 * rollback to it would not restore what was kept. */
-	rc = body.oom ? -1 : cmd_ckpt_replay(strbuf_str(&body), &back, &ce);
-	if (rc == 0) {
-		a = conf_write_string(c->policy);
-		b = conf_write_string(&back);
-		policy_free(&back);
-		if (!a || !b || strcmp(a, b)) {
-			snprintf(ce.message, sizeof(ce.message),
-			         "its text does not rebuild the running "
-			         "configuration exactly");
-			rc = -1;
-		}
-	} else if (body.oom) {
-		snprintf(ce.message, sizeof(ce.message), "out of memory");
-	}
-	if (rc < 0) {
+	if (ctl_ckpt_take(c, &body, why, sizeof(why)) < 0) {
 		reply = ctl_reply_error("%% checkpoint %s not taken: %s",
-		                        m.name, ce.message);
+		                        m.name, why);
 		goto out;
 	}
 	cmd_ckpt_format(&m, strbuf_str(&body), &file);
@@ -375,8 +391,6 @@ static struct json_object *ck_create(struct ctl_cmd_ctx *c,
 	reply = ctl_ckpt_ok_text("Done\n");
 	json_object_object_add(reply, "name", json_object_new_string(m.name));
 out:
-	free(a);
-	free(b);
 	strbuf_free(&body);
 	strbuf_free(&file);
 	return reply;

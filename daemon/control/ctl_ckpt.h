@@ -60,12 +60,26 @@ struct ctl_sess {
 	char *base;
 };
 
+/* A confirmed commit awaiting the `commit` that confirms it
+ * (ctl_sess.h). */
+struct ctl_confirm {
+	char session[CMD_CKPT_NAME_MAX]; /* "": none awaits */
+	char *body;      /* the running configuration before it */
+	double deadline; /* Unix seconds: rolled back to BODY then */
+	int64_t since;   /* when it was committed, Unix seconds */
+	/* The last one rolled back, so that its session's next request
+	 * is told why the session is gone. */
+	char gone[CMD_CKPT_NAME_MAX];
+	char gone_why[200];
+};
+
 struct ctl_ckpt {
 	char dir[256]; /* "": kept in memory only */
 	struct ctl_ckpt_entry *v;
 	size_t n;
 	struct ctl_sess *s;
 	size_t ns;
+	struct ctl_confirm confirm;
 };
 
 /* Set K up with its checkpoints read from DIR (made when absent; NULL
@@ -85,6 +99,10 @@ struct json_object *ctl_ckpt_ok_text(const char *text);
 /* The running policy as roced.conf text, what tells two running
  * configurations apart (NULL on ENOMEM). */
 char *ctl_ckpt_running_text(const struct ctl_cmd_ctx *c);
+/* A checkpoint's body of the running policy into BODY, checked to
+ * rebuild it exactly. Returns 0, or -1 with ERR saying why not. */
+int ctl_ckpt_take(const struct ctl_cmd_ctx *c, struct strbuf *body, char *err,
+                  size_t len);
 /* Make CAND the running policy through the daemon's one path
  * (ctl_cmd_ops.change with FLAGS, CTL_CHANGE_*). */
 int ctl_ckpt_change(struct ctl_cmd_ctx *c, struct policy *cand, unsigned flags,

@@ -812,7 +812,10 @@ struct json_object *ctl_cmd_handle(void *data, const struct ctl_request *req,
                                    const struct ctl_peer *peer)
 {
 	struct ctl_cmd_ctx *c = data;
+	struct json_object *refused = ctl_sess_guard(c, req);
 
+	if (refused)
+		return refused;
 	switch (req->cmd) {
 	case CTL_CMD_CONFIG:
 		log_debug(LOG_SUB_CTL, "config: '%s'", req->line);

@@ -5,14 +5,19 @@
 #include "control/ctl_sess.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "control/ctl_srv.h"
 #include "os/log.h"
+#include "os/rundir.h"
 
 static void ck_sess_free(struct ctl_sess *s)
 {
@@ -46,6 +51,246 @@ static bool ck_alive(pid_t pid)
 	return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
 
+/* --- confirmed commits --- */
+
+/* The file that keeps an unconfirmed commit's checkpoint across a
+ * restart: hidden in the checkpoints' directory, so never listed as a
+ * checkpoint. */
+static int ck_confirm_path(const struct ctl_ckpt *k, char *buf, size_t len)
+{
+	if (!k->dir[0])
+		return -1;
+	snprintf(buf, len, "%s/.confirm", k->dir);
+	return 0;
+}
+
+static double ck_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Write K's pending confirmation to its file (nothing without a
+ * directory: then it does not outlive roced). */
+static int ck_confirm_save(struct ctl_ckpt *k, char *err, size_t len)
+{
+	struct ctl_confirm *f = &k->confirm;
+	struct cmd_ckpt_meta m = {.created = f->since,
+	                          .rollback_at = (int64_t)f->deadline + 1};
+	char path[512];
+	struct strbuf file;
+	int rc;
+
+	if (ck_confirm_path(k, path, sizeof(path)) < 0)
+		return 0;
+	rc = rundir_prepare(k->dir, err, len);
+	if (rc < 0)
+		return rc;
+	snprintf(m.name, sizeof(m.name), "%s", f->session);
+	strbuf_init(&file);
+	cmd_ckpt_format(&m, f->body, &file);
+	rc = file.oom ? -ENOMEM : rundir_write(path, strbuf_str(&file), 0600);
+	strbuf_free(&file);
+	if (rc < 0)
+		snprintf(err, len, "cannot write %.200s: %s", path,
+		         strerror(-rc));
+	return rc;
+}
+
+/* Forget K's pending confirmation, its file with it. */
+static void ck_confirm_drop(struct ctl_ckpt *k)
+{
+	char path[512];
+
+	free(k->confirm.body);
+	k->confirm.body = NULL;
+	k->confirm.session[0] = '\0';
+	if (ck_confirm_path(k, path, sizeof(path)) < 0)
+		return;
+	if (unlink(path) < 0 && errno != ENOENT)
+		log_warn("cannot remove %s", path);
+	if (!k->n)
+		rmdir(k->dir); /* the directory goes with its last file */
+}
+
+/* Put back the configuration from before the pending confirmed commit:
+ * atomically, or, when that is refused (a port gone since), as much of
+ * it as the kernel takes, since staying on an unconfirmed change is
+ * what the operator asked not to. Its session (changes typed since
+ * included) goes. WHY is the log's and the session's reason. Returns
+ * the kernel writes, or -1. */
+static long ck_confirm_rollback(struct ctl_cmd_ctx *c, const char *why)
+{
+	struct ctl_ckpt *k = c->ckpt;
+	struct ctl_confirm *f = &k->confirm;
+	size_t w0 = ctl_ckpt_writes(c);
+	struct ctl_sess *s = ck_sess_find(k, f->session);
+	struct cmd_error ce;
+	struct policy cand;
+	struct diag dg;
+	char name[CMD_CKPT_NAME_MAX];
+	int rc = -1;
+
+	snprintf(name, sizeof(name), "%s", f->session);
+	diag_init(&dg, NULL);
+	if (cmd_ckpt_replay(f->body, &cand, &ce) < 0) {
+		log_warnx("session %s: the checkpoint of its confirmed commit "
+		          "does not load (%s): not rolled back",
+		          name, ce.message);
+	} else {
+		rc = ctl_ckpt_change(c, &cand, CTL_CHANGE_ATOMIC, &dg);
+		policy_free(&cand);
+		if (rc < 0 && cmd_ckpt_replay(f->body, &cand, &ce) == 0) {
+			log_warnx("session %s: the atomic rollback of its "
+			          "unconfirmed commit was refused: best effort",
+			          name);
+			rc = ctl_ckpt_change(c, &cand, 0, &dg);
+			policy_free(&cand);
+		}
+		for (size_t i = 0; i < dg.n; i++) {
+			char line[1024];
+
+			diag_format(&dg, i, line, sizeof(line));
+			log_warnx("session %s rollback: %s", name, line);
+		}
+	}
+	diag_free(&dg);
+	if (rc == 0)
+		log_info("session %s: commit not confirmed (%s): rolled back "
+		         "to the configuration before it, %zu kernel writes",
+		         name, why, ctl_ckpt_writes(c) - w0);
+	snprintf(f->gone, sizeof(f->gone), "%s", name);
+	snprintf(f->gone_why, sizeof(f->gone_why),
+	         "its confirmed commit was %s (%s)",
+	         rc == 0 ? "rolled back" : "not rolled back: see the log", why);
+	ck_confirm_drop(k);
+	if (s)
+		ck_sess_remove(k, s);
+	return rc == 0 ? (long)(ctl_ckpt_writes(c) - w0) : -1;
+}
+
+int ctl_sess_wait(const struct ctl_ckpt *k, double now)
+{
+	double ms;
+
+	if (!k || !k->confirm.session[0])
+		return -1;
+	ms = (k->confirm.deadline - now) * 1e3;
+	if (ms <= 0)
+		return 0;
+	return ms > 3600e3 ? 3600000 : (int)ms + 1;
+}
+
+void ctl_sess_tick(struct ctl_cmd_ctx *c, double now)
+{
+	struct ctl_ckpt *k = c->ckpt;
+
+	if (!k || !k->confirm.session[0] || now < k->confirm.deadline)
+		return;
+	ck_confirm_rollback(c, "its time ran out");
+}
+
+void ctl_sess_restore(struct ctl_cmd_ctx *c)
+{
+	struct ctl_ckpt *k = c->ckpt;
+	struct cmd_ckpt_meta m;
+	char path[512], err[320], *buf;
+	const char *body;
+	size_t len = 0, blen;
+	struct stat st;
+	int fd;
+
+	if (!k || ck_confirm_path(k, path, sizeof(path)) < 0)
+		return;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			log_warn("cannot read %s", path);
+		return;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > CMD_CKPT_FILE_MAX) {
+		log_warnx("%s is not a regular file of at most %u bytes: "
+		          "removed",
+		          path, CMD_CKPT_FILE_MAX);
+		close(fd);
+		unlink(path);
+		return;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	while (buf && len < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
+
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (!buf ||
+	    cmd_ckpt_parse(buf, len, &m, &body, &blen, err, sizeof(err)) < 0 ||
+	    !m.rollback_at) {
+		log_warnx("an unconfirmed commit was pending when roced "
+		          "stopped, but its checkpoint %s cannot be used (%s): "
+		          "not rolled back, removed",
+		          path, buf ? err : "out of memory");
+		free(buf);
+		unlink(path);
+		return;
+	}
+	/* The session that could confirm it died with the roced that
+	 * held it: a restart counts as no confirmation, as a reboot does
+	 * for a switch's `apply --confirm`. */
+	snprintf(k->confirm.session, sizeof(k->confirm.session), "%s", m.name);
+	k->confirm.body = strndup(body, blen);
+	k->confirm.since = m.created;
+	k->confirm.deadline = (double)m.rollback_at;
+	free(buf);
+	if (!k->confirm.body) {
+		k->confirm.session[0] = '\0';
+		return;
+	}
+	log_warnx("session %s's commit of %" PRId64 " was not confirmed "
+	          "before roced stopped: rolling back to the configuration "
+	          "before it",
+	          m.name, m.created);
+	ck_confirm_rollback(c, "roced restarted before it was confirmed");
+}
+
+struct json_object *ctl_sess_guard(struct ctl_cmd_ctx *c,
+                                   const struct ctl_request *r)
+{
+	const struct ctl_confirm *f = c->ckpt ? &c->ckpt->confirm : NULL;
+	char when[64];
+
+	if (!f || !f->session[0])
+		return NULL;
+	switch (r->cmd) {
+	case CTL_CMD_CONFIG:
+	case CTL_CMD_COPY:
+		break;
+	case CTL_CMD_RELOAD:
+		if (r->dry_run)
+			return NULL;
+		break;
+	case CTL_CMD_CHECKPOINT:
+		if (strcmp(r->op, "rollback"))
+			return NULL;
+		break;
+	default:
+		return NULL;
+	}
+	/* What it would change or save, the rollback at the deadline
+	 * would undo or contradict without a word. */
+	ctl_ckpt_time((int64_t)f->deadline, when, sizeof(when));
+	return ctl_reply_error(
+	    "%% session %s's confirmed commit awaits confirmation (it rolls "
+	    "back at %s): confirm it first (configure session %s, then "
+	    "commit) or abort it (configure session %s, then abort)",
+	    f->session, when, f->session, f->session);
+}
+
 static struct json_object *ck_sess_begin(struct ctl_cmd_ctx *c,
                                          const struct ctl_request *r,
                                          const struct ctl_peer *peer)
@@ -64,14 +309,25 @@ static struct json_object *ck_sess_begin(struct ctl_cmd_ctx *c,
 			    "%% session %s is open in rocesh "
 			    "pid %d: choose another name",
 			    r->name, (int)s->pid);
-		if (s->pid != pid)
+		if (!strcmp(k->confirm.session, s->name)) {
+			char when[64];
+
+			ctl_ckpt_time((int64_t)k->confirm.deadline, when,
+			              sizeof(when));
+			snprintf(text, sizeof(text),
+			         "%% Resuming session %s: its confirmed commit "
+			         "rolls back at %s unless `commit` confirms "
+			         "it\n",
+			         r->name, when);
+		} else if (s->pid != pid) {
 			snprintf(text, sizeof(text),
 			         "%% Resuming session %s, left uncommitted by "
 			         "pid %d: %zu line%s, nothing of it applied\n",
 			         r->name, (int)s->pid, s->n,
 			         s->n == 1 ? "" : "s");
-		else
+		} else {
 			text[0] = '\0';
+		}
 		s->pid = pid;
 		return ctl_ckpt_ok_text(text);
 	}
@@ -143,6 +399,9 @@ static struct json_object *ck_sess_line(struct ctl_ckpt *k,
 	struct diag dg;
 	size_t nctx;
 
+	if (!s && !strcmp(k->confirm.gone, r->name))
+		return ctl_reply_error("%% no configuration session %s: %s",
+		                       r->name, k->confirm.gone_why);
 	if (!s)
 		return ctl_reply_error("%% no configuration session %s (it was "
 		                       "committed or aborted)",
@@ -247,21 +506,74 @@ static struct json_object *ck_sess_verify(struct ctl_cmd_ctx *c,
 	return reply;
 }
 
-static struct json_object *ck_sess_commit(struct ctl_cmd_ctx *c,
-                                          struct ctl_sess *s)
+/* After a confirmed commit: S starts again on the running
+ * configuration, empty, to take the `commit` that confirms it (and any
+ * change typed meanwhile). */
+static int ck_sess_restart(struct ctl_cmd_ctx *c, struct ctl_sess *s)
 {
-	char *now = ctl_ckpt_running_text(c), what[200], text[160];
+	char *base = ctl_ckpt_running_text(c);
+	struct policy cand;
+
+	if (!base || policy_copy(&cand, c->policy) < 0) {
+		free(base);
+		return -ENOMEM;
+	}
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+	free(s->base);
+	s->base = base;
+	policy_free(&s->cand);
+	s->cand = cand;
+	return 0;
+}
+
+/* The seconds of `commit confirmed N` in R (0: a plain commit), or -1. */
+static long ck_confirm_secs(const struct ctl_request *r)
+{
+	char *end;
+	long n;
+
+	if (!r->confirm[0])
+		return 0;
+	n = strtol(r->confirm, &end, 10);
+	return *end || n < 1 || n > CTL_SESS_CONFIRM_MAX ? -1 : n;
+}
+
+static struct json_object *ck_sess_commit(struct ctl_cmd_ctx *c,
+                                          struct ctl_sess *s,
+                                          const struct ctl_request *r)
+{
+	struct ctl_confirm *f = &c->ckpt->confirm;
+	char *now = ctl_ckpt_running_text(c), what[200], text[400], when[64];
 	struct json_object *reply;
-	size_t w0 = ctl_ckpt_writes(c);
+	size_t w0 = ctl_ckpt_writes(c), writes;
+	long secs = ck_confirm_secs(r);
+	bool mine = !strcmp(f->session, s->name), fresh = false;
 	struct policy cand;
 	struct diag dg;
 	int rc;
 
 	if (!now)
 		return ctl_reply_error("%% out of memory");
+	if (secs < 0) {
+		free(now);
+		return ctl_reply_error("%% commit confirmed takes 1 to %d "
+		                       "seconds, not '%s'",
+		                       CTL_SESS_CONFIRM_MAX, r->confirm);
+	}
+	if (f->session[0] && !mine) {
+		free(now);
+		ctl_ckpt_time((int64_t)f->deadline, when, sizeof(when));
+		return ctl_reply_error(
+		    "%% session %s not committed: session %s's confirmed "
+		    "commit awaits confirmation (it rolls back at %s), and "
+		    "that rollback would undo this one; nothing changed",
+		    s->name, f->session, when);
+	}
 	rc = strcmp(now, s->base);
-	free(now);
-	if (rc)
+	if (rc) {
+		free(now);
 		return ctl_reply_error(
 		    "%% session %s not committed: the running configuration "
 		    "changed since the session was begun or verified (another "
@@ -269,35 +581,129 @@ static struct json_object *ck_sess_commit(struct ctl_cmd_ctx *c,
 		    "line); nothing changed. `verify` checks the session on "
 		    "the running configuration as it is now, then commit",
 		    s->name);
+	}
+	free(now);
 	diag_init(&dg, NULL);
 	snprintf(what, sizeof(what),
 	         "session %s not committed, nothing changed", s->name);
+	if (secs && !mine) {
+		/* The checkpoint to go back to, kept on disk before anything
+		 * changes: a roced that dies in the middle of the commit
+		 * finds it at its start. */
+		struct strbuf body;
+		char err[320];
+
+		strbuf_init(&body);
+		if (ctl_ckpt_take(c, &body, err, sizeof(err)) < 0) {
+			strbuf_free(&body);
+			return ctl_reply_error("%% session %s not committed: "
+			                       "no checkpoint to roll back to: "
+			                       "%s",
+			                       s->name, err);
+		}
+		snprintf(f->session, sizeof(f->session), "%s", s->name);
+		f->body = strbuf_detach(&body);
+		f->since = (int64_t)time(NULL);
+		f->deadline = ck_now() + (double)secs;
+		fresh = true;
+		if (ck_confirm_save(c->ckpt, err, sizeof(err)) < 0) {
+			ck_confirm_drop(c->ckpt);
+			return ctl_reply_error("%% session %s not committed: "
+			                       "its checkpoint cannot be kept: "
+			                       "%s",
+			                       s->name, err);
+		}
+	}
 	if (policy_copy(&cand, &s->cand) < 0) {
+		if (fresh)
+			ck_confirm_drop(c->ckpt);
 		diag_free(&dg);
 		return ctl_reply_error("%% out of memory");
 	}
 	rc = ctl_ckpt_change(c, &cand, CTL_CHANGE_ATOMIC, &dg);
 	policy_free(&cand);
 	if (rc < 0) {
+		if (fresh)
+			ck_confirm_drop(c->ckpt);
 		log_warnx("configuration session %s: commit failed", s->name);
 		reply = ctl_ckpt_error(what, &dg);
 		diag_free(&dg);
 		return reply;
 	}
-	log_info("configuration session %s committed: %zu line%s, %zu kernel "
-	         "writes",
-	         s->name, s->n, s->n == 1 ? "" : "s", ctl_ckpt_writes(c) - w0);
-	snprintf(text, sizeof(text), "Commit Successful (%zu kernel write%s)\n",
-	         ctl_ckpt_writes(c) - w0,
-	         ctl_ckpt_writes(c) - w0 == 1 ? "" : "s");
+	writes = ctl_ckpt_writes(c) - w0;
+	log_info("configuration session %s committed%s: %zu line%s, %zu "
+	         "kernel writes",
+	         s->name, secs ? " (to be confirmed)" : "", s->n,
+	         s->n == 1 ? "" : "s", writes);
+	if (secs) {
+		char err[320];
+
+		/* Another `commit confirmed` sets the time again; the
+		 * checkpoint stays the one before the first. */
+		f->deadline = ck_now() + (double)secs;
+		if (!fresh && ck_confirm_save(c->ckpt, err, sizeof(err)) < 0)
+			log_warnx("session %s: %s", s->name, err);
+		ctl_ckpt_time((int64_t)f->deadline, when, sizeof(when));
+		snprintf(text, sizeof(text),
+		         "Commit Successful (%zu kernel write%s)\n"
+		         "Rolls back at %s (in %ld s) unless `commit` in this "
+		         "session confirms it\n",
+		         writes, writes == 1 ? "" : "s", when, secs);
+		if (ck_sess_restart(c, s) < 0)
+			log_warnx("session %s: out of memory", s->name);
+	} else {
+		snprintf(text, sizeof(text),
+		         "Commit Successful (%zu kernel write%s)%s\n", writes,
+		         writes == 1 ? "" : "s",
+		         mine ? ", confirmed: no rollback" : "");
+		if (mine) {
+			log_info("session %s: its confirmed commit is "
+			         "confirmed",
+			         s->name);
+			ck_confirm_drop(c->ckpt);
+		}
+	}
 	reply = ctl_ckpt_ok_text(text);
-	json_object_object_add(
-	    reply, "writes",
-	    json_object_new_int64((int64_t)(ctl_ckpt_writes(c) - w0)));
+	json_object_object_add(reply, "writes",
+	                       json_object_new_int64((int64_t)writes));
+	if (secs)
+		json_object_object_add(
+		    reply, "rollback-at",
+		    json_object_new_int64((int64_t)f->deadline));
 	json_object_object_add(reply, "warnings", ctl_ckpt_warnings(&dg));
 	diag_free(&dg);
-	ck_sess_remove(c->ckpt, s);
+	if (!secs)
+		ck_sess_remove(c->ckpt, s);
 	return reply;
+}
+
+/* `abort`: the session goes; one whose confirmed commit awaits
+ * confirmation takes that commit back with it, at once. */
+static struct json_object *ck_sess_abort(struct ctl_cmd_ctx *c,
+                                         struct ctl_sess *s)
+{
+	char text[200], name[CMD_CKPT_NAME_MAX];
+	long w;
+
+	log_info("configuration session %s aborted (%zu line%s)", s->name, s->n,
+	         s->n == 1 ? "" : "s");
+	if (strcmp(c->ckpt->confirm.session, s->name)) {
+		ck_sess_remove(c->ckpt, s);
+		return ctl_reply_ok();
+	}
+	snprintf(name, sizeof(name), "%s", s->name);
+	w = ck_confirm_rollback(c, "aborted");
+	if (w < 0)
+		return ctl_reply_error(
+		    "%% session %s aborted, but the rollback "
+		    "of its confirmed commit failed: see "
+		    "roced's log",
+		    name);
+	snprintf(text, sizeof(text),
+	         "Session %s aborted: its confirmed commit rolled back (%ld "
+	         "kernel write%s)\n",
+	         name, w, w == 1 ? "" : "s");
+	return ctl_ckpt_ok_text(text);
 }
 
 struct json_object *ctl_sess_request(struct ctl_cmd_ctx *c,
@@ -315,19 +721,20 @@ struct json_object *ctl_sess_request(struct ctl_cmd_ctx *c,
 		return ck_sess_line(c->ckpt, r);
 	s = ck_sess_find(c->ckpt, r->name);
 	if (!s && (!strcmp(r->op, "verify") || !strcmp(r->op, "commit") ||
-	           !strcmp(r->op, "abort")))
+	           !strcmp(r->op, "abort"))) {
+		if (!strcmp(c->ckpt->confirm.gone, r->name))
+			return ctl_reply_error(
+			    "%% no configuration session %s: %s", r->name,
+			    c->ckpt->confirm.gone_why);
 		return ctl_reply_error("%% no configuration session %s",
 		                       r->name);
+	}
 	if (!strcmp(r->op, "verify"))
 		return ck_sess_verify(c, s);
 	if (!strcmp(r->op, "commit"))
-		return ck_sess_commit(c, s);
-	if (!strcmp(r->op, "abort")) {
-		log_info("configuration session %s aborted (%zu line%s)",
-		         r->name, s->n, s->n == 1 ? "" : "s");
-		ck_sess_remove(c->ckpt, s);
-		return ctl_reply_ok();
-	}
+		return ck_sess_commit(c, s, r);
+	if (!strcmp(r->op, "abort"))
+		return ck_sess_abort(c, s);
 	return ctl_reply_error("%% unknown session operation '%s', expected "
 	                       "begin, line, verify, commit or abort",
 	                       r->op);
@@ -369,6 +776,21 @@ static struct json_object *ck_show_sessions(struct ctl_ckpt *k,
 		              s->name, s->n, s->n == 1 ? "" : "s", when,
 		              (int)s->pid,
 		              ck_alive(s->pid) ? "" : " (gone: uncommitted)");
+		if (!strcmp(k->confirm.session, s->name)) {
+			double left = k->confirm.deadline - ck_now();
+
+			ctl_ckpt_time((int64_t)k->confirm.deadline, when,
+			              sizeof(when));
+			strbuf_printf(
+			    text,
+			    "  commit confirmed: rolls back at %s "
+			    "(in %.0f s) unless `commit` confirms it\n",
+			    when, left > 0 ? left : 0);
+			json_object_object_add(
+			    o, "rollback-at",
+			    json_object_new_int64(
+			        (int64_t)k->confirm.deadline));
+		}
 		lines = json_object_new_array();
 		for (size_t j = 0; j < s->n; j++) {
 			const struct ctl_sess_line *l = &s->v[j];
@@ -439,6 +861,10 @@ struct json_object *ctl_sess_show(struct ctl_cmd_ctx *c,
 
 void ctl_sess_close(struct ctl_ckpt *k)
 {
+	/* Its file stays: the next roced rolls it back at its start. */
+	free(k->confirm.body);
+	k->confirm.body = NULL;
+	k->confirm.session[0] = '\0';
 	for (size_t i = 0; i < k->ns; i++)
 		ck_sess_free(&k->s[i]);
 	free(k->s);

@@ -425,6 +425,7 @@ static void daemon_nested(struct daemon *d, bool in)
 	struct epoll_event ev = {.events = EPOLLIN};
 	int fds[2] = {d->sigfd, ctl_srv_fd(d->ctl)};
 
+	d->nested = in;
 	for (size_t i = 0; i < 2; i++) {
 		ev.data.fd = fds[i];
 		if (epoll_ctl(d->epfd, in ? EPOLL_CTL_DEL : EPOLL_CTL_ADD,
@@ -468,6 +469,10 @@ static int daemon_turn(struct daemon *d, int max_ms)
 	agents = mfile_wait(&d->mfile, daemon_ms());
 	if (agents >= 0 && (wait < 0 || agents < wait))
 		wait = agents;
+	/* A confirmed commit's deadline, not inside a reload's turns. */
+	agents = d->nested ? -1 : ctl_sess_wait(&d->ckpt, daemon_unix());
+	if (agents >= 0 && (wait < 0 || agents < wait))
+		wait = agents;
 	/* What an agent's timer asked for is applied at once. */
 	if (d->npending || d->pending_all)
 		wait = 0;
@@ -507,6 +512,8 @@ static int daemon_turn(struct daemon *d, int max_ms)
 	agents_tick(&d->agents, daemon_ms());
 	daemon_dcbx(d);
 	mfile_tick(&d->mfile, &d->cmd, daemon_ms());
+	if (!d->nested)
+		ctl_sess_tick(&d->cmd, daemon_unix());
 	return 0;
 }
 
@@ -755,6 +762,8 @@ int daemon_run(const struct daemon_opts *o)
 		log_warnx("the first apply failed (%s, see above); waiting "
 		          "for events",
 		          strerror(-rc));
+	/* A confirmed commit the last roced left unconfirmed goes back. */
+	ctl_sess_restore(&d->cmd);
 	daemon_mirror(d);
 	snprintf(err, sizeof(err), "%zu port%s, %zu write%s, %zu warning%s",
 	         d->stat_ports, d->stat_ports == 1 ? "" : "s", d->stat_writes,

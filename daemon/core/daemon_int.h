@@ -56,6 +56,9 @@ struct daemon {
 	size_t npending;
 	bool pending_all;
 	bool stop;
+	/* Inside a reload's turns (daemon_nested): no rollback of a
+	 * confirmed commit starts there. */
+	bool nested;
 	/* How a reload reads the file (daemon.c: in a thread, the loop
 	 * turning meanwhile). */
 	int (*load)(struct daemon *d, const char *path, struct policy *out,

@@ -78,7 +78,8 @@ int import_run(const char *format, const char *file)
 	if (strcmp(format, "cumulus")) {
 		fprintf(stderr,
 		        "roced: --import '%s': expected cumulus (a Cumulus "
-		        "Linux 3.x traffic.conf)\n",
+		        "Linux traffic.conf, qos_features.conf or NVUE "
+		        "commands)\n",
 		        format);
 		return 2;
 	}
@@ -114,8 +115,18 @@ int import_run(const char *format, const char *file)
 		policy_free(&p);
 		fputs(strbuf_str(&out), stdout);
 		rc = fflush(stdout) == 0 ? 0 : 1;
-		fprintf(stderr, "roced: %s imported, %zu warning%s\n", name,
+		size_t skipped = 0;
+
+		for (size_t i = 0; i < d.n; i++)
+			if (d.v[i].text &&
+			    strstr(d.v[i].text, "; line skipped"))
+				skipped++;
+		fprintf(stderr, "roced: %s imported, %zu warning%s", name,
 		        d.nwarnings, d.nwarnings == 1 ? "" : "s");
+		if (skipped)
+			fprintf(stderr, " (%zu line%s skipped)", skipped,
+			        skipped == 1 ? "" : "s");
+		fputc('\n', stderr);
 	}
 	diag_free(&check);
 out:

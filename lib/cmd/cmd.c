@@ -531,6 +531,60 @@ static int cmd_exec_list(struct policy *policy, struct cmd_exec_arg *x,
 	return 0;
 }
 
+/* A line typed in the mode of `interface port-channelN`: kept for the
+ * members that join later (channel-group), and carried out on each
+ * present member, as if typed in its own interface mode, on a copy of
+ * POLICY that replaces it only when every member took the line. Its
+ * description stays the port-channel's. */
+static int cmd_exec_pc(struct policy *policy, struct cmd_exec_arg *x,
+                       const char *pc)
+{
+	struct cmd_ctx member = *x->ctx;
+	struct policy tmp;
+	unsigned n = 0;
+	int rc = 0;
+
+	cmd_nx_port_channel(pc, &n);
+	if (!strncmp(x->pa->canon, "description", 11) ||
+	    !strncmp(x->pa->canon, "no description", 14))
+		return 0;
+	if (policy_copy(&tmp, policy) < 0) {
+		cmd_fail(x->err, 0, "%% Out of memory");
+		return -1;
+	}
+	x->p = &tmp;
+	if (cmd_nx_profile_keep(x)) {
+		policy_free(&tmp);
+		return -1;
+	}
+	x->ctx = &member;
+	for (size_t k = 0; !rc && k < tmp.nifaces; k++) {
+		const struct policy_iface *i = &tmp.ifaces[k];
+
+		if (i->channel_group != n)
+			continue;
+		snprintf(member.path[0], sizeof(member.path[0]), "interface %s",
+		         i->alias[0] ? i->alias : i->name);
+		rc = x->pa->def->exec(x);
+		if (rc) {
+			char why[sizeof(x->err->message)];
+
+			snprintf(why, sizeof(why), "%s", x->err->message);
+			cmd_fail(x->err, x->err->pos,
+			         "%% %s: its member interface %s: %s", pc,
+			         i->alias[0] ? i->alias : i->name,
+			         why[0] == '%' ? why + 2 : why);
+		}
+	}
+	if (rc) {
+		policy_free(&tmp);
+		return -1;
+	}
+	policy_free(policy);
+	*policy = tmp;
+	return 0;
+}
+
 /* The interface mode of a name that is not one port (cmd_nx_interface):
  * an NX-OS kind without QoS, whose lines are ignored with a note, or a
  * range or list. Returns 1 when the line was not for one port (carried
@@ -545,6 +599,8 @@ static int cmd_exec_if(struct policy *policy, struct cmd_exec_arg *x)
 	    !cmd_ctx_object(x->ctx, 0, obj, sizeof(obj)) ||
 	    policy_find_iface(policy, obj))
 		return 0;
+	if (cmd_nx_port_channel(obj, NULL))
+		return cmd_exec_pc(policy, x, obj) ? -1 : 1;
 	if (policy_ifname_not_port(obj)) {
 		cmd_fail(x->err, 0,
 		         "%% ignored: interface %s is not a QoS port", obj);
@@ -561,10 +617,11 @@ static int cmd_exec_if(struct policy *policy, struct cmd_exec_arg *x)
  * The first that fails names itself; POLICY then holds the lines before
  * it (cmd_apply_line throws its copy away). */
 static int cmd_exec_inherit(struct policy *policy, struct cmd_ctx *c,
-                            const struct cmd_parsed *p, struct cmd_error *err)
+                            const struct cmd_parsed *p, const char *name,
+                            struct cmd_error *err)
 {
 	const struct policy_port_profile *pp =
-	    policy_find_port_profile(policy, cmd_arg(p, 0, NULL));
+	    policy_find_port_profile(policy, name);
 	struct cmd_parsed *sub = malloc(sizeof(*sub));
 	size_t n = pp ? pp->nlines : 0;
 	int rc = 0;
@@ -578,7 +635,7 @@ static int cmd_exec_inherit(struct policy *policy, struct cmd_ctx *c,
 		char line[POLICY_PROFILE_LINE_MAX];
 		struct cmd_ctx here = *c;
 
-		pp = policy_find_port_profile(policy, cmd_arg(p, 0, NULL));
+		pp = policy_find_port_profile(policy, name);
 		if (!pp || k >= pp->nlines)
 			break;
 		snprintf(line, sizeof(line), "%s", pp->lines[k]);
@@ -593,10 +650,11 @@ static int cmd_exec_inherit(struct policy *policy, struct cmd_ctx *c,
 			char why[sizeof(err->message)];
 
 			snprintf(why, sizeof(why), "%s", err->message);
-			cmd_fail(err, p->pos[0],
-			         "%% inherit port-profile %s: '%s': %s",
-			         pp ? pp->name : "", line,
-			         why[0] == '%' ? why + 2 : why);
+			cmd_fail(err, p->pos[0], "%% %s%s: '%s': %s",
+			         strncmp(name, "port-channel", 12)
+			             ? "inherit port-profile "
+			             : "",
+			         name, line, why[0] == '%' ? why + 2 : why);
 		}
 	}
 	free(sub);
@@ -648,9 +706,32 @@ int cmd_exec(struct policy *policy, struct cmd_ctx *ctx,
 		*ctx = c;
 		return 0;
 	}
+	if (policy && p->def->exec == cmd_nx_channel_group) {
+		/* The membership on each port of the mode, then the
+		 * port-channel's lines carried out there, as it inherits
+		 * them on NX-OS. */
+		char pc[32];
+
+		rc = cmd_exec_if(policy, &x);
+		if (rc == 0)
+			rc = cmd_nx_channel_group(&x) ? -1 : 0;
+		else if (rc > 0)
+			rc = 0;
+		snprintf(pc, sizeof(pc), "port-channel%s",
+		         p->negated ? "" : cmd_arg(p, 0, NULL));
+		if (!rc && !p->negated)
+			rc = cmd_exec_inherit(policy, &c, p, pc, err);
+		if (rc) {
+			if (!err->pos)
+				err->pos = p->pos[0];
+			return -1;
+		}
+		*ctx = c;
+		return 0;
+	}
 	if (policy && p->def->exec == cmd_nx_inherit) {
 		if (cmd_nx_inherit(&x) ||
-		    cmd_exec_inherit(policy, &c, p, err)) {
+		    cmd_exec_inherit(policy, &c, p, cmd_arg(p, 0, NULL), err)) {
 			if (!err->pos)
 				err->pos = p->pos[0];
 			return -1;

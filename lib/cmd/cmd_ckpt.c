@@ -69,8 +69,12 @@ static const struct cmd_def cmd_ckpt_table[] = {
      * CMD_CKPT_SESSION_ROWS rows. */
     {CMD_M_CONFIGS, CMD_KIND_ACTION, "verify", "verify",
      "Check the session's changes on the running configuration\n", NULL},
-    {CMD_M_CONFIGS, CMD_KIND_ACTION, "commit", "commit",
-     "Apply the session's changes, all or none\n", NULL},
+    {CMD_M_CONFIGS, CMD_KIND_ACTION, "commit", "commit [confirmed <1-86400>]",
+     "Apply the session's changes, all or none (and confirm a confirmed "
+     "commit)\n"
+     "Roll back unless confirmed by `commit` in time\n"
+     "Seconds to confirm in\n",
+     NULL},
     {CMD_M_CONFIGS, CMD_KIND_ACTION, "abort", "abort",
      "Discard the session and leave it\n", NULL},
 };
@@ -140,6 +144,8 @@ void cmd_ckpt_format(struct cmd_ckpt_meta *m, const char *body,
 	              m->name, m->created, m->uid);
 	if (m->descr[0])
 		strbuf_printf(out, "description %s\n", m->descr);
+	if (m->rollback_at)
+		strbuf_printf(out, "rollback-at %" PRId64 "\n", m->rollback_at);
 	strbuf_printf(out, "size %zu\nfnv1a64 %016" PRIx64 "\n\n%s", m->size,
 	              m->sum, body);
 }
@@ -177,6 +183,10 @@ static int cmd_ckpt_header(const char *key, const char *val,
 	} else if (!strcmp(key, "fnv1a64")) {
 		m->sum = strtoull(val, &end, 16);
 		*seen |= 16;
+	} else if (!strcmp(key, "rollback-at")) {
+		m->rollback_at = strtoll(val, &end, 10);
+		if (m->rollback_at <= 0)
+			return -1;
 	} else {
 		return -1;
 	}

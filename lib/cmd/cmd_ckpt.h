@@ -46,6 +46,9 @@ struct cmd_ckpt_meta {
 	char descr[CMD_CKPT_DESCR_MAX];
 	size_t size;  /* the body's bytes */
 	uint64_t sum; /* its FNV-1a 64 */
+	/* A confirmed commit's checkpoint (ctl_sess.h): when it is rolled
+	 * back to unless confirmed, Unix seconds (0: an ordinary one). */
+	int64_t rollback_at;
 };
 
 /* Whether NAME may name a checkpoint or a session (and so a file in

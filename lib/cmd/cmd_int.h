@@ -327,6 +327,17 @@ int cmd_nx_port_profile(struct cmd_exec_arg *x);
 int cmd_nx_profile_state(struct cmd_exec_arg *x);
 int cmd_nx_inherit(struct cmd_exec_arg *x);
 int cmd_nx_profile_keep(struct cmd_exec_arg *x);
+/* `class-map type queuing NAME` (its `match qos-group` is
+ * cmd_nx_match_qos_group's) and `class type queuing NAME` of a user
+ * class or class-default in a queuing policy. */
+int cmd_nx_cmap_que(struct cmd_exec_arg *x);
+int cmd_nx_pmap_que_uclass(struct cmd_exec_arg *x);
+#define CMD_NX_CHANNEL_MAX 4096
+/* `[no] channel-group N [force] [mode active|passive|on]` on a port
+ * (cmd_exec then carries out the port-channel's lines there), and
+ * whether NAME is a port-channel (port-channelN, N's value in *N). */
+int cmd_nx_channel_group(struct cmd_exec_arg *x);
+bool cmd_nx_port_channel(const char *name, unsigned *n);
 int cmd_nx_asic_knob(struct cmd_exec_arg *x);
 /* Class-map and policy-map additions (cmd_nxos_class.c). */
 int cmd_nx_map_description(struct cmd_exec_arg *x);

@@ -531,6 +531,12 @@ static const struct cmd_def cmd_nxos_table[] = {
      "no class-map type network-qos [match-all|match-any] CMAP_NQOS",
      NO H_CMAP H_CTYPE "Configure network-qos class-map\n" H_MATCH_MODE H_CNAME,
      cmd_nx_cmap_nqos},
+    /* Nexus 3000/5000: a user name for a queue, `match qos-group N` */
+    {CFG, KCONF, "class-map type queuing",
+     "[no] class-map type queuing [match-all|match-any] WORD",
+     NO H_CMAP H_CTYPE
+     "Configure queuing class-map (the name of a queue)\n" H_MATCH_MODE H_CNAME,
+     cmd_nx_cmap_que},
     {CFG, KCONF, "policy-map type qos", "policy-map type qos PMAP_QOS",
      H_PMAP H_PTYPE "Configure qos policy-map\n" H_PNAME, cmd_nx_pmap_qos},
     {CFG, KCONF, "policy-map type qos", "no policy-map type qos PMAP_QOS",
@@ -584,6 +590,16 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "State of the profile\nEnable the profile\n", cmd_nx_profile_state},
     {M(IF), KCONF, "inherit port-profile", "[no] inherit port-profile WORD",
      NO "Inherit a port profile\nPort profile\nProfile name\n", cmd_nx_inherit},
+    {M(IF), KCONF, "channel-group",
+     "channel-group <1-4096> [force] [mode (active|passive|on)]",
+     "Join a port-channel: take its QoS lines\nPort-channel number\n"
+     "Join even when the port's settings differ\nLACP or static\n"
+     "LACP, active\nLACP, passive\nStatic\n",
+     cmd_nx_channel_group},
+    {M(IF), KCONF, "channel-group", "no channel-group [<1-4096>]",
+     NO "Leave the port-channel (what the port took stays)\n"
+        "Port-channel number\n",
+     cmd_nx_channel_group},
     /* the one-command RoCE mode, as NVIDIA Onyx has it */
     {CFG, KCONF, "roce", "roce [ROCEMODE] [force]",
      "RoCE mode: the whole RoCE policy in one command\n"
@@ -758,6 +774,10 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "Set qos values\nCoS of the packets (kept, not realised)\n",
      cmd_nx_set_mark},
     /* policy-map type queuing */
+    {M(PMAP_QUE), KCONF, "class type queuing", "[no] class type queuing WORD",
+     NO H_QCLASS "Queuing class-map (class-map type queuing), or "
+                 "class-default\n",
+     cmd_nx_pmap_que_uclass},
     {M(PMAP_QUE), KCONF, "class type queuing",
      "[no] class type queuing " QUEUES,
      NO H_QCLASS H_QUEUES H_INQUEUES H_QUEUES4, cmd_nx_pmap_que_class},

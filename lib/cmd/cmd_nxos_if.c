@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The policy_find_* lookups are const; the CLI owns the policy it
  * changes, so their results may be written through. */
@@ -126,6 +127,23 @@ int cmd_nx_interface(struct cmd_exec_arg *x)
 	if (cmd_nx_ifspec(x, name, sizeof(name), &pos))
 		return -1;
 	i = NX_MUT(struct policy_iface, policy_find_iface(x->p, name));
+	if (!i && cmd_nx_port_channel(name, NULL)) {
+		/* Its lines are kept and go to its members (cmd_exec). */
+		const struct policy_port_profile *pp =
+		    policy_find_port_profile(x->p, name);
+
+		if (x->pa->negated) {
+			if (pp)
+				cmd_nx_remove(x->p->profiles, &x->p->nprofiles,
+				              sizeof(*pp),
+				              (size_t)(pp - x->p->profiles));
+			return 0;
+		}
+		if (!pp && !policy_add_port_profile(x->p, name))
+			return cmd_nx_oom(x);
+		snprintf(line, sizeof(line), "interface %s", name);
+		return cmd_nx_enter(x, CMD_MODE_IF, line);
+	}
 	if (!i && policy_ifname_not_port(name)) {
 		/* A note, not an error: a pasted configuration has such
 		 * blocks. Its mode is entered so that the block's lines are
@@ -452,6 +470,46 @@ int cmd_nx_inherit(struct cmd_exec_arg *x)
 		         name);
 		return -1;
 	}
+	return 0;
+}
+
+/* ---- port-channels ---- */
+
+bool cmd_nx_port_channel(const char *name, unsigned *n)
+{
+	const char *d = name + strlen("port-channel");
+	char *end;
+	unsigned long v;
+
+	if (strncasecmp(name, "port-channel", strlen("port-channel")) ||
+	    *d < '1' || *d > '9')
+		return false;
+	v = strtoul(d, &end, 10);
+	if (*end || v > CMD_NX_CHANNEL_MAX)
+		return false; /* port-channel10.100: a subinterface */
+	if (n)
+		*n = (unsigned)v;
+	return true;
+}
+
+/* `channel-group N ...` on the port of the mode: it becomes a member of
+ * port-channelN; `no channel-group` leaves it, keeping what it took. */
+int cmd_nx_channel_group(struct cmd_exec_arg *x)
+{
+	char name[POLICY_ALIAS_MAX];
+	struct policy_iface *i = NX_MUT(
+	    struct policy_iface,
+	    policy_find_iface(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+
+	if (!i) {
+		cmd_nx_gone(x, "interface", name);
+		return -1;
+	}
+	if (x->pa->negated) {
+		i->channel_group = 0;
+		return 0;
+	}
+	i->channel_group = (uint16_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
 	return 0;
 }
 

@@ -209,6 +209,27 @@ int cmd_nx_match_qos_group(struct cmd_exec_arg *x)
 	uint64_t v;
 	int rc;
 
+	/* in `class-map type queuing NAME`: the queue it names */
+	if (!strncmp(x->ctx->path[0], "class-map type queuing ", 23)) {
+		struct policy_qclass *q = NX_MUT(
+		    struct policy_qclass, policy_find_qclass(x->p, name));
+
+		if (!q)
+			return cmd_nx_gone(x, "class-map type queuing", name);
+		v = q->qos_groups;
+		rc = cmd_nx_match_values(x, &v, 7, false, "match qos-group");
+		q->qos_groups = (uint8_t)v;
+		if (!rc && __builtin_popcount(q->qos_groups) > 1) {
+			cmd_fail(
+			    x->err, 0,
+			    "%% class-map type queuing %s names one queue: "
+			    "one qos-group",
+			    name);
+			return -1;
+		}
+		return rc;
+	}
+
 	if (!c)
 		return cmd_nx_gone(x, "class-map type network-qos", name);
 	v = c->qos_groups;
@@ -448,6 +469,89 @@ int cmd_nx_pmap_que_class(struct cmd_exec_arg *x)
 		pq->name4 = strcmp(qname, policy_queue_name((unsigned)q)) != 0;
 	pq->configured = true;
 	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QUE, x->pa->canon);
+}
+
+int cmd_nx_cmap_que(struct cmd_exec_arg *x)
+{
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	const struct policy_qclass *q = policy_find_qclass(x->p, name);
+	char line[POLICY_NAME_MAX + 32];
+
+	if (!cmd_name_ok(name) || policy_queue_parse(name) >= 0 ||
+	    !strcmp(name, "class-default")) {
+		cmd_fail(x->err, pos,
+		         "%% %s: a queuing class-map needs a name of its own "
+		         "(the system's queue names are built in)",
+		         name);
+		return -1;
+	}
+	if (x->pa->negated) {
+		if (!q) {
+			cmd_fail(x->err, pos,
+			         "%% class-map type queuing %s does not exist",
+			         name);
+			return -1;
+		}
+		cmd_nx_remove(x->p->qclasses, &x->p->nqclasses, sizeof(*q),
+		              (size_t)(q - x->p->qclasses));
+		return 0;
+	}
+	if (!q && !policy_add_qclass(x->p, name))
+		return cmd_nx_oom(x);
+	/* its `match qos-group` is the network-qos class-map's row */
+	snprintf(line, sizeof(line), "class-map type queuing %s", name);
+	return cmd_nx_enter(x, CMD_MODE_CMAP_NQOS, line);
+}
+
+/* `class type queuing NAME` of a user queuing class (or class-default,
+ * q-default): the queue it names, entered by its system name, so that
+ * the class's lines and running-config are the queue's. */
+int cmd_nx_pmap_que_uclass(struct cmd_exec_arg *x)
+{
+	struct policy_map_queuing *m = cmd_nx_ctx_pmap_que(x);
+	size_t pos;
+	const char *name = cmd_arg(x->pa, 0, &pos);
+	const struct policy_qclass *qc = policy_find_qclass(x->p, name);
+	struct policy_queue *pq;
+	char line[96];
+	int q;
+
+	if (!m)
+		return -1;
+	if (!strcmp(name, "class-default")) {
+		q = 0;
+	} else if (!qc) {
+		cmd_fail(x->err, pos,
+		         "%% class-map type queuing %s does not exist (a queue "
+		         "is c-out-8q-qN, or a class-map type queuing that "
+		         "matches its qos-group)",
+		         name);
+		return -1;
+	} else if (!qc->qos_groups) {
+		cmd_fail(x->err, pos,
+		         "%% class-map type queuing %s matches no qos-group: "
+		         "it names no queue",
+		         name);
+		return -1;
+	} else {
+		q = __builtin_ctz(qc->qos_groups);
+	}
+	pq = &m->queue[q];
+	if (x->pa->negated) {
+		if (!pq->configured) {
+			cmd_fail(x->err, pos,
+			         "%% class %s is not in policy-map %s", name,
+			         m->name);
+			return -1;
+		}
+		memset(pq, 0, sizeof(*pq));
+		return 0;
+	}
+	pq->configured = true;
+	snprintf(line, sizeof(line), "class type queuing %s",
+	         policy_queue_name((unsigned)q));
+	return cmd_nx_enter(x, CMD_MODE_PMAP_C_QUE, line);
 }
 
 /* The class of the mode: an egress queue, or with INGRESS an ingress

@@ -1,11 +1,15 @@
-/* Cumulus Linux 3.x traffic.conf -> roced.conf (see conf_cumulus.h).
+/* Cumulus Linux traffic.conf -> roced.conf (see conf_cumulus.h): the
+ * reader; conf_cumulus_keys.c reads what only qos_features.conf and NVUE
+ * have.
  *
  * The file is read in one pass into a small model (priority sources per
  * internal CoS, priority groups, PFC / link pause / ECN port groups), then
  * written out as roced.conf. Nothing is guessed silently: a key with no
- * roced equivalent is a warning at its line, a value out of range or a
- * line that is not `key = value` is an error, and on any error nothing is
- * written. */
+ * roced equivalent is a warning at its line; so is a line that cannot be
+ * read (not `key = value`, a value out of range), which is skipped while
+ * the rest is imported. What only the whole file can tell (no traffic.conf
+ * key at all, a group whose thresholds contradict each other) is an
+ * error, and then nothing is written. */
 #include "conf/conf_cumulus_int.h"
 
 #include <ctype.h>
@@ -20,95 +24,6 @@
 
 const char *const cu_kind_key[CU_NKIND] = {
     [CU_PFC] = "pfc", [CU_LP] = "link_pause", [CU_ECN] = "ecn"};
-
-/* --- values --- */
-
-static char *cu_trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* Split a value "[a, b]" or "a" into ITEMS (pointers into V, modified). */
-static int cu_list(char *v, char **items, int max)
-{
-	int n = 0;
-	size_t len = strlen(v);
-
-	if (len >= 2 && v[0] == '[' && v[len - 1] == ']') {
-		v[len - 1] = '\0';
-		v++;
-	}
-	v = cu_trim(v);
-	if (!*v)
-		return 0;
-	for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ",")) {
-		if (n == max)
-			return -1;
-		items[n++] = cu_trim(tok);
-	}
-	return n;
-}
-
-static int cu_uint(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!isdigit((unsigned char)*s))
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int cu_bool(const char *s, bool *out)
-{
-	if (!strcasecmp(s, "true")) {
-		*out = true;
-		return 0;
-	}
-	if (!strcasecmp(s, "false")) {
-		*out = false;
-		return 0;
-	}
-	return -1;
-}
-
-/* A set of integers 0..MAX ("[0,1,2]"); -1 after an error at LINE. */
-static int cu_set(struct cu *c, unsigned line, const char *key, char *v,
-                  unsigned max, uint64_t *mask)
-{
-	char *items[CU_LIST_ITEMS];
-	int n = cu_list(v, items, CU_LIST_ITEMS);
-
-	*mask = 0;
-	if (n < 0) {
-		diag_err(c->d, line, "%s: more than %d values", key,
-		         CU_LIST_ITEMS);
-		return -1;
-	}
-	for (int i = 0; i < n; i++) {
-		uint64_t x;
-
-		if (cu_uint(items[i], max, &x) < 0) {
-			diag_err(c->d, line, "%s: '%s' is not an integer 0-%u",
-			         key, items[i], max);
-			return -1;
-		}
-		*mask |= UINT64_C(1) << x;
-	}
-	return 0;
-}
 
 /* --- port sets --- */
 
@@ -262,12 +177,6 @@ static struct cu_pgroup *cu_pgroup(struct cu *c, const char *name,
 	return p;
 }
 
-void cu_not_mapped(struct cu *c, unsigned line, const char *key,
-                   const char *why)
-{
-	diag_warn(c->d, line, "%s: not mapped (%s)", key, why);
-}
-
 /* KIND.port_group_list or KIND.GROUP.FIELD. */
 static int cu_port_group_key(struct cu *c, enum cu_kind k, unsigned line,
                              const char *key, const char *group,
@@ -299,7 +208,10 @@ static int cu_port_group_key(struct cu *c, enum cu_kind k, unsigned line,
 	g = cu_group(c, k, group, line);
 	if (!g)
 		return -1;
-	if (!strcmp(field, "cos_list") && k != CU_LP) {
+	if ((!strcmp(field, "cos_list") && k != CU_LP) ||
+	    (!strcmp(field, "egress_queue_list") && k == CU_ECN)) {
+		/* qos_features.conf names an ECN group's queues; internal
+		 * CoS N is queue N here (cos_egr_queue) */
 		if (cu_set(c, line, key, v, 7, &x) < 0)
 			return -1;
 		g->cos = (uint8_t)x;
@@ -381,6 +293,11 @@ static int cu_port_group_key(struct cu *c, enum cu_kind k, unsigned line,
 			cu_not_mapped(c, line, key,
 			              "random-detect on a queue also drops "
 			              "packets that are not ECN-capable");
+	} else if (k != CU_ECN && !strcmp(field, "cable_length")) {
+		cu_not_mapped(c, line, key,
+		              "roced sizes pause headroom from the port's "
+		              "speed and MTU; NX-OS's pause buffer-size is "
+		              "the way to set it by hand");
 	} else {
 		goto unknown;
 	}
@@ -462,6 +379,7 @@ static int cu_traffic_key(struct cu *c, unsigned line, const char *key,
 			if (cu_set(c, line, key, v, 7, &x) < 0)
 				return -1;
 			c->pcp[cos] = (uint8_t)x;
+			c->pcp_line[cos] = line;
 		} else if (!strcmp(part[3], "dscp")) {
 			if (cu_set(c, line, key, v, 63, &x) < 0)
 				return -1;
@@ -576,6 +494,30 @@ static int cu_key(struct cu *c, unsigned line, char *key, char *v)
 		}
 		return 0;
 	}
+	if ((!strcmp(part[0], "default_ecn_red_conf") ||
+	     !strcmp(part[0], "default_ecn_conf")) &&
+	    n == 2) {
+		c->traffic_conf = true;
+		return cu_default_ecn_key(c, line, key, part[1], v);
+	}
+	if (!strcmp(part[0], "default_egress_sched")) {
+		c->traffic_conf = true;
+		return cu_sched_key(c, line, key, part, n, v);
+	}
+	if (!strcmp(part[0], "cos_egr_queue")) {
+		c->traffic_conf = true;
+		return cu_egr_queue_key(c, line, key, part, n, v);
+	}
+	if (!strcmp(part[0], "egress_sched") || !strcmp(part[0], "shaping") ||
+	    !strcmp(part[0], "policer")) {
+		c->traffic_conf = true;
+		cu_not_mapped(c, line, key,
+		              !strcmp(part[0], "egress_sched")
+		                  ? "per-port egress scheduler profiles: "
+		                    "roced maps default_egress_sched"
+		                  : "shaping and policing profiles");
+		return 0;
+	}
 	if (!strcmp(part[0], "scheduling")) {
 		c->traffic_conf = true;
 		if (n != 2 || strcmp(part[1], "algorithm") || strcmp(v, "dwrr"))
@@ -598,22 +540,52 @@ static int cu_key(struct cu *c, unsigned line, char *key, char *v)
 	return 0;
 }
 
+/* A line that could not be read: its errors (from index FROM of C's
+ * list) become warnings that say it was skipped, so that one stray or
+ * mistyped line costs that line, not the whole import. */
+static void cu_skip_line(struct cu *c, size_t from)
+{
+	struct diag *d = c->d;
+
+	for (size_t i = from; i < d->n; i++) {
+		struct diag_msg *m = &d->v[i];
+		size_t len;
+		char *t;
+
+		if (m->sev != DIAG_ERROR || !m->text)
+			continue;
+		len = strlen(m->text) + sizeof("; line skipped");
+		t = malloc(len);
+		if (!t)
+			continue; /* stays an error: nothing is lost */
+		snprintf(t, len, "%s; line skipped", m->text);
+		free(m->text);
+		m->text = t;
+		m->sev = DIAG_WARNING;
+		d->nerrors--;
+		d->nwarnings++;
+		c->skipped++;
+	}
+}
+
 int cu_parse(struct cu *c, const char *text)
 {
 	unsigned line = 0;
 	const char *p = text;
-	int rc = 0;
 
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		size_t from = c->d->n;
 		char buf[CU_VALUE_MAX], *s, *eq, *hash;
 
 		line++;
 		if (len >= sizeof(buf)) {
 			diag_err(c->d, line, "line longer than %d characters",
 			         CU_VALUE_MAX - 1);
-			return -1;
+			p += len + (nl ? 1 : 0);
+			cu_skip_line(c, from);
+			continue;
 		}
 		memcpy(buf, p, len);
 		buf[len] = '\0';
@@ -624,11 +596,17 @@ int cu_parse(struct cu *c, const char *text)
 		s = cu_trim(buf);
 		if (!*s)
 			continue;
+		if (!strncmp(s, "nv ", 3)) {
+			if (cu_nvue(c, line, s) < 0)
+				goto skip;
+			continue;
+		}
+		c->qos_keys = true;
 		eq = strchr(s, '=');
 		if (!eq) {
 			diag_err(c->d, line,
 			         "expected 'key = value', got '%.40s'", s);
-			rc = -1;
+			cu_skip_line(c, from);
 			continue;
 		}
 		*eq = '\0';
@@ -637,19 +615,19 @@ int cu_parse(struct cu *c, const char *text)
 			if (!isalnum((unsigned char)*k) && *k != '_' &&
 			    *k != '.') {
 				diag_err(c->d, line, "'%.40s' is not a key", s);
-				rc = -1;
-				goto next;
+				goto skip;
 			}
 		if (!*s) {
 			diag_err(c->d, line, "a value without a key");
-			rc = -1;
-			continue;
+			goto skip;
 		}
 		if (cu_key(c, line, s, cu_trim(eq + 1)) < 0)
-			rc = -1;
-	next:;
+			goto skip;
+		continue;
+	skip:
+		cu_skip_line(c, from);
 	}
-	return rc;
+	return 0;
 }
 
 /* --- checks --- */
@@ -742,6 +720,32 @@ int cu_check(struct cu *c, bool eff[CU_NKIND][CU_GROUPS])
 				rc = -1;
 			}
 		}
+	if (c->has_def_ecn && c->def_ecn.min_th > c->def_ecn.max_th) {
+		diag_err(c->d,
+		         c->def_ecn.th_line ? c->def_ecn.th_line
+		                            : c->def_ecn.line,
+		         "the default ECN profile needs min_threshold_bytes "
+		         "at most max_threshold_bytes");
+		rc = -1;
+	}
+	if (c->sched_line) {
+		int sum = 0;
+
+		for (int q = 0; q < 8; q++)
+			sum += c->sched_pct[q];
+		if (sum > 100) {
+			diag_err(c->d, c->sched_line,
+			         "default_egress_sched: bw_percent adds up to "
+			         "%d, over 100",
+			         sum);
+			rc = -1;
+		}
+		if (c->npg)
+			diag_warn(c->d, c->sched_line,
+			          "default_egress_sched and priority groups "
+			          "both set the queues' shares: "
+			          "default_egress_sched is taken");
+	}
 	for (int i = 0; i < c->npg; i++) {
 		struct cu_pgroup *p = &c->pg[i];
 

@@ -1,4 +1,4 @@
-/* Cumulus Linux 3.x traffic.conf -> roced.conf.
+/* Cumulus Linux traffic.conf, qos_features.conf and NVUE -> roced.conf.
  *
  * Cumulus Linux before 5.0 kept its whole QoS in
  * /etc/cumulus/datapath/traffic.conf: flat `key = value` lines naming the
@@ -18,10 +18,13 @@
 #include "base/diag.h"
 #include "base/strbuf.h"
 
-/* Translate TEXT (a traffic.conf; D's file names it in messages) into a
+/* Translate TEXT (a traffic.conf, a 4.x/5.x qos_features.conf or NVUE
+ * `nv set qos roce` commands; D's file names it in messages) into a
  * roced.conf appended to OUT. Every key that is not mapped is a warning
- * at its line. A file that is not a traffic.conf, a malformed line or a
- * value out of range is an error: nothing is appended and -1 returned. */
+ * at its line, and so is a line that cannot be read (it is skipped, the
+ * rest imported); a PFC CoS that the file's 802.1p map sends elsewhere
+ * is warned. A file with no Cumulus key, or whose groups contradict
+ * themselves, is an error: nothing is appended and -1 returned. */
 int conf_import_cumulus(const char *text, struct strbuf *out, struct diag *d);
 
 /* Expand a Cumulus port set ("swp1-swp4,swp6,swp50s0-swp50s3") into

@@ -14,6 +14,12 @@
 #define CU_VALUE_MAX  4096
 #define CU_LIST_ITEMS 64
 
+/* Cumulus's documented defaults for the default ECN profile of
+ * qos_features.conf. */
+#define CU_DEF_ECN_MIN  150000
+#define CU_DEF_ECN_MAX  1500000
+#define CU_DEF_ECN_PROB 100
+
 /* Cumulus's documented defaults for a PFC or link pause port group. */
 #define CU_DEF_BUFFER    25000
 #define CU_DEF_XOFF      10000
@@ -64,7 +70,8 @@ struct cu {
 	uint8_t pcp[8];   /* internal CoS N <- 802.1p values */
 	uint64_t dscp[8]; /* internal CoS N <- DSCP values */
 	unsigned map_line[8];
-	bool traffic_conf; /* a key only a traffic.conf has was seen */
+	unsigned pcp_line[8]; /* where CoS N's 802.1p values were given */
+	bool traffic_conf;    /* a key only a traffic.conf has was seen */
 	struct cu_group g[CU_NKIND][CU_GROUPS];
 	int ng[CU_NKIND];
 	struct cu_pgroup pg[CU_GROUPS];
@@ -72,6 +79,20 @@ struct cu {
 	bool has_pglist; /* traffic.priority_group_list was given */
 	char ports[CU_PORTS][CUMULUS_IFNAMSIZ];
 	int nports;
+	unsigned skipped; /* lines that could not be read */
+	/* qos_features.conf (Cumulus Linux 4.x, 5.x): the default egress
+	 * scheduler's bw_percent per queue (0: strict), and the default
+	 * ECN/RED profile, which applies to every port. */
+	int sched_pct[8];
+	bool has_sched[8];
+	unsigned sched_line;
+	struct cu_group def_ecn;
+	bool has_def_ecn;
+	/* NVUE commands (`nv config show -o commands`): the RoCE mode
+	 * they set ("" none), where; and whether other QoS keys came too. */
+	char roce[16];
+	unsigned roce_line;
+	bool qos_keys;
 };
 
 /* Read TEXT into C (-1 after errors in C->d), then check what was read
@@ -80,5 +101,26 @@ int cu_parse(struct cu *c, const char *text);
 int cu_check(struct cu *c, bool eff[CU_NKIND][CU_GROUPS]);
 void cu_not_mapped(struct cu *c, unsigned line, const char *key,
                    const char *why);
+/* Values: S without its surrounding blanks (in place); "[a, b]" or "a"
+ * split into at most MAX ITEMS (-1: more); an integer 0..MAX, true or false, a
+ * set "[a, b]" of integers 0..MAX as a mask (-1 after an error at LINE in C's
+ * list). */
+char *cu_trim(char *s);
+int cu_list(char *v, char **items, int max);
+int cu_uint(const char *s, uint64_t max, uint64_t *out);
+int cu_bool(const char *s, bool *out);
+int cu_set(struct cu *c, unsigned line, const char *key, char *v, unsigned max,
+           uint64_t *mask);
+/* conf_cumulus_keys.c: one line each of qos_features.conf's
+ * default_ecn_red_conf.FIELD (FIELD), default_egress_sched.* and
+ * cos_egr_queue.* (KEY split in PART), and an NVUE command line S. -1
+ * after an error at LINE. */
+int cu_default_ecn_key(struct cu *c, unsigned line, const char *key,
+                       const char *field, char *v);
+int cu_sched_key(struct cu *c, unsigned line, const char *key, char **part,
+                 int nparts, char *v);
+int cu_egr_queue_key(struct cu *c, unsigned line, const char *key, char **part,
+                     int nparts, char *v);
+int cu_nvue(struct cu *c, unsigned line, char *s);
 
 #endif

@@ -43,7 +43,17 @@ static void cu_shares(const struct cu *c, int share[8], bool strict[8],
 	memset(listed, 0, 8 * sizeof(bool));
 	memset(strict, 0, 8 * sizeof(bool));
 	memset(share, 0, 8 * sizeof(int));
-	if (!c->npg) {
+	if (c->sched_line) {
+		/* qos_features.conf's scheduler: bw_percent is the share,
+		 * 0 strict; a queue it does not name gets none. */
+		for (int q = 0; q < 8; q++) {
+			if (!c->has_sched[q])
+				continue;
+			listed[q] = true;
+			strict[q] = c->sched_pct[q] == 0;
+			share[q] = c->sched_pct[q];
+		}
+	} else if (!c->npg) {
 		/* No priority groups: DWRR over all eight, equal weights. */
 		for (int q = 0; q < 8; q++) {
 			listed[q] = true;
@@ -51,10 +61,10 @@ static void cu_shares(const struct cu *c, int share[8], bool strict[8],
 		}
 		return;
 	}
-	for (int i = 0; i < c->npg; i++)
+	for (int i = 0; i < c->npg && !c->sched_line; i++)
 		if (c->pg[i].listed && c->pg[i].weight)
 			total += c->pg[i].weight;
-	for (int i = 0; i < c->npg; i++) {
+	for (int i = 0; i < c->npg && !c->sched_line; i++) {
 		const struct cu_pgroup *p = &c->pg[i];
 		int n = __builtin_popcount(p->cos);
 
@@ -105,6 +115,9 @@ static void cu_queuing(const struct cu *c, struct strbuf *o, const char *name,
 				red = &c->g[CU_ECN][i];
 				break;
 			}
+		/* qos_features.conf's default profile: every port's. */
+		if (!red && c->has_def_ecn && (c->def_ecn.cos & (1u << q)))
+			red = &c->def_ecn;
 		if (!listed[q] && !red)
 			continue;
 		strbuf_printf(o, "%s\t\t\t\t{ name = \"%s\";", sep,
@@ -166,6 +179,22 @@ static void cu_ecn_name(const struct cu *c, unsigned mask, char *buf, size_t n)
 		snprintf(buf, n, "CUMULUS_QUEUING_ECN%u", mask);
 }
 
+/* NVUE's RoCE mode: roced's `roce` makes the whole policy. */
+static void cu_write_roce(const struct cu *c, const char *src, struct strbuf *o)
+{
+	strbuf_printf(o,
+	              "# roced.conf, imported by `roced --import cumulus` "
+	              "from %s,\n# NVUE commands: `nv set qos roce` is "
+	              "roced's one-command RoCE mode,\n# which writes the "
+	              "same classes, queues and PFC (roced.conf(5), roce).\n"
+	              "\n",
+	              src);
+	if (strcmp(c->roce, "off"))
+		strbuf_printf(o, "roce = \"%s\";\n", c->roce);
+	strbuf_puts(o, "interface = (\n);\n# NVUE's RoCE mode is every "
+	               "port's: list your ports in interface = ( ... );\n");
+}
+
 static void cu_write(const struct cu *c, const char *src, struct strbuf *o,
                      bool eff[CU_NKIND][CU_GROUPS])
 {
@@ -185,7 +214,8 @@ static void cu_write(const struct cu *c, const char *src, struct strbuf *o,
 
 	strbuf_printf(o,
 	              "# roced.conf, imported by `roced --import cumulus` "
-	              "from %s,\n# a Cumulus Linux 3.x traffic.conf: "
+	              "from %s,\n# a Cumulus Linux traffic.conf or "
+	              "qos_features.conf: "
 	              "internal CoS N is qos-group N and\n# queue N. Check "
 	              "it with roced -n; roced.conf(5) says what each "
 	              "key does.\n\n",
@@ -382,6 +412,55 @@ static void cu_write(const struct cu *c, const char *src, struct strbuf *o,
 		            "(the policies above apply to each).\n");
 }
 
+/* A no-drop CoS that the hosts' 802.1p priority does not reach: PFC
+ * pauses priority N on the wire, but the file classifies frames that
+ * carry PCP N into another internal CoS (or into none), whose queue is
+ * lossy. Said only where the file maps 802.1p itself. */
+static void cu_pcp_mismatch(struct cu *c, bool eff[CU_NKIND][CU_GROUPS])
+{
+	bool given = false;
+
+	for (int q = 0; q < 8; q++)
+		given |= c->pcp_line[q] != 0;
+	if (!given || !c->src_pcp)
+		return;
+	for (int i = 0; i < c->ng[CU_PFC]; i++) {
+		const struct cu_group *g = &c->g[CU_PFC][i];
+		unsigned at = g->cos_line ? g->cos_line : g->line;
+
+		if (!eff[CU_PFC][i])
+			continue;
+		for (int q = 0; q < 8; q++) {
+			int to = -1;
+
+			if (!(g->cos & (1u << q)))
+				continue;
+			for (int j = 0; j < 8 && to < 0; j++)
+				if (c->pcp[j] & (1u << q))
+					to = j;
+			if (to == q)
+				continue;
+			if (to < 0)
+				diag_warn(
+				    c->d, at,
+				    "PFC port group '%s': no-drop CoS %d, "
+				    "but no traffic.cos_N.priority_source."
+				    "8021p takes 802.1p %d: what hosts send "
+				    "with PCP %d is not in the no-drop class",
+				    g->name, q, q, q);
+			else
+				diag_warn(
+				    c->d, at,
+				    "PFC port group '%s': no-drop CoS %d, "
+				    "but 802.1p %d (the PCP hosts send for "
+				    "it) is classified to internal CoS %d "
+				    "at line %u, a lossy queue: pause and "
+				    "traffic are on different priorities",
+				    g->name, q, q, to, c->pcp_line[to]);
+		}
+	}
+}
+
 /* Ports named by two groups of one kind, and by PFC and link pause both:
  * the first PFC group wins, as NX-OS refuses PFC beside link pause. */
 static void cu_overlaps(struct cu *c, bool eff[CU_NKIND][CU_GROUPS])
@@ -443,12 +522,27 @@ int conf_import_cumulus(const char *text, struct strbuf *out, struct diag *d)
 			         "internal CoS 0 is roced's class-default: "
 			         "what no other CoS takes is qos-group 0");
 		cu_overlaps(c, eff);
+		cu_pcp_mismatch(c, eff);
 		strbuf_init(&o);
-		cu_write(c, d->file ? d->file : "standard input", &o, eff);
+		if (c->roce_line && c->qos_keys)
+			diag_warn(d, c->roce_line,
+			          "NVUE's RoCE mode and traffic.conf or "
+			          "qos_features.conf keys in one file: the "
+			          "RoCE mode is imported, the keys are not");
+		if (c->roce_line)
+			cu_write_roce(c, d->file ? d->file : "standard input",
+			              &o);
+		else
+			cu_write(c, d->file ? d->file : "standard input", &o,
+			         eff);
 		if (o.oom) {
 			diag_err(d, 0, "out of memory");
 		} else {
-			if (strstr(strbuf_str(&o), "# No PFC, link pause"))
+			if (c->roce_line)
+				diag_warn(d, c->roce_line,
+				          "NVUE's RoCE mode names no port: add "
+				          "the ports to the interface list");
+			else if (strstr(strbuf_str(&o), "# No PFC, link pause"))
 				diag_warn(
 				    d, 0,
 				    "no PFC, link pause or ECN port "

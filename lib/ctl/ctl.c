@@ -260,6 +260,7 @@ static const struct ctl_key ctl_keys_session[] = {
     CTL_STR("name", name),
     CTL_STRS("context", context, ncontext),
     CTL_OPTSTR("line", line),
+    CTL_OPTSTR("confirm", confirm),
     CTL_END,
 };
 static const struct ctl_key ctl_keys_none[] = {

@@ -251,10 +251,14 @@ struct ctl_request {
 	/* checkpoint: OP "create" (NAME, "" for an automatic name, and
 	 * DESCR), "delete" (NAME), "clear" (every one), "rollback" (NAME,
 	 * BEST_EFFORT). session: OP "begin", "line" (CONTEXT, LINE, as
-	 * config), "verify", "commit" or "abort", of session NAME. */
+	 * config), "verify", "commit" (CONFIRM) or "abort", of session
+	 * NAME. */
 	char name[CTL_NAME_LEN];
 	char descr[CTL_CONTEXT_LEN];
 	bool best_effort;
+	/* session "commit": "" a plain commit, else the seconds (decimal)
+	 * within which `commit` must confirm it (`commit confirmed N`) */
+	char confirm[16];
 };
 
 /* Parse one request datagram (LEN bytes, not NUL-terminated). Strict: the

@@ -32,6 +32,7 @@ void policy_free(struct policy *p)
 	free(p->map_nq);
 	free(p->ifaces);
 	free(p->profiles);
+	free(p->qclasses);
 	policy_init(p);
 }
 
@@ -166,8 +167,11 @@ int policy_copy(struct policy *dst, const struct policy *src)
 	dst->map_nq = NULL;
 	dst->ifaces = NULL;
 	dst->profiles = NULL;
+	dst->qclasses = NULL;
 	if (policy_memdup((void **)&dst->profiles, src->profiles,
 	                  src->nprofiles, sizeof(*src->profiles)) ||
+	    policy_memdup((void **)&dst->qclasses, src->qclasses,
+	                  src->nqclasses, sizeof(*src->qclasses)) ||
 	    policy_memdup((void **)&dst->class_qos, src->class_qos,
 	                  src->nclass_qos, sizeof(*src->class_qos)) ||
 	    policy_memdup((void **)&dst->map_queuing, src->map_queuing,

@@ -293,6 +293,11 @@ struct policy_iface {
 	unsigned mtu_line;
 	enum policy_tristate shutdown; /* INHERIT = not stated */
 	char description[POLICY_DESCR_MAX];
+	/* `channel-group N`: a member of port-channelN (0: none), whose
+	 * QoS lines it takes (cmd_exec). A paste-time link like a port
+	 * profile's: roced.conf and running-config keep what the member
+	 * took, not the membership (roced makes no bond). */
+	uint16_t channel_group;
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
@@ -384,6 +389,15 @@ struct policy_lldp {
 
 #define POLICY_PROFILE_LINES    32
 #define POLICY_PROFILE_LINE_MAX 160
+/* `class-map type queuing NAME` with `match qos-group N` (Nexus
+ * 3000/5000): a user name of egress queue N in queuing policies. A
+ * paste-time name, as a port profile is: the policies keep the queue,
+ * running-config writes it by its system name (c-out-8q-qN). */
+struct policy_qclass {
+	char name[POLICY_NAME_MAX];
+	uint8_t qos_groups; /* bit n = qos-group n; 0 = none matched */
+};
+
 struct policy_port_profile {
 	char name[POLICY_NAME_MAX];
 	char lines[POLICY_PROFILE_LINES][POLICY_PROFILE_LINE_MAX];
@@ -434,6 +448,8 @@ struct policy {
 	 * roced.conf and running-config do not hold the profiles. */
 	struct policy_port_profile *profiles;
 	size_t nprofiles;
+	struct policy_qclass *qclasses;
+	size_t nqclasses;
 	struct policy_metrics metrics;
 };
 
@@ -623,6 +639,11 @@ uint64_t policy_precedence_dscp(uint8_t prec);
  * POLICY_QUEUING_DEFAULT or POLICY_QUEUING_DEFAULT8Q; NULL for others
  * (policy_list.c: policy.c and this file both use it). */
 const struct policy_map_queuing *policy_queuing_builtin(const char *name);
+/* A user queuing class by name, NULL when absent; add one (NULL on
+ * ENOMEM). */
+const struct policy_qclass *policy_find_qclass(const struct policy *p,
+                                               const char *name);
+struct policy_qclass *policy_add_qclass(struct policy *p, const char *name);
 /* A port profile by name; NULL when absent. */
 const struct policy_port_profile *
 policy_find_port_profile(const struct policy *p, const char *name);

@@ -183,6 +183,29 @@ struct policy_port_profile *policy_add_port_profile(struct policy *p,
 	return v;
 }
 
+const struct policy_qclass *policy_find_qclass(const struct policy *p,
+                                               const char *name)
+{
+	for (size_t i = 0; name && i < p->nqclasses; i++)
+		if (!strcmp(p->qclasses[i].name, name))
+			return &p->qclasses[i];
+	return NULL;
+}
+
+struct policy_qclass *policy_add_qclass(struct policy *p, const char *name)
+{
+	struct policy_qclass *v =
+	    realloc(p->qclasses, (p->nqclasses + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	p->qclasses = v;
+	v = &p->qclasses[p->nqclasses++];
+	memset(v, 0, sizeof(*v));
+	snprintf(v->name, sizeof(v->name), "%s", name);
+	return v;
+}
+
 uint64_t policy_precedence_dscp(uint8_t prec)
 {
 	uint64_t dscp = 0;

@@ -129,22 +129,28 @@ paste <<'EOF'
 interface Vlan7
   service-policy type qos input ROCE_POLICY
   priority-flow-control mode on
+interface port-channel1.100
+  priority-flow-control mode on
 interface port-channel1
   priority-flow-control mode on
 interface swp1-2
+  channel-group 1 mode active
   service-policy type queuing output ROCE_QUEUING_OUT
 EOF
 [ "$st" = 0 ] || fail "interfaces: exit status $st"
 [ "$(grep -c '^% ignored: interface Vlan7 is not a QoS port$' "$tmp/err")" = 1 ] ||
 	fail "Vlan7: not one note"
-grep -qx '% ignored: interface port-channel1 is not a QoS port' "$tmp/err" ||
-	fail "port-channel1: no note"
+grep -qx '% ignored: interface port-channel1.100 is not a QoS port' "$tmp/err" ||
+	fail "port-channel1.100: no note"
+grep -q 'interface port-channel1 is not' "$tmp/err" && fail "port-channel1 ignored"
 running
 grep -qi 'vlan7\|port-channel' "$tmp/run" && fail "a block for a non-port"
 grep -q '^interface swp2$' "$tmp/run" || fail "swp1-2 did not create swp2"
+sed -n '/^interface swp2$/,/^[^ ]/p' "$tmp/run" | grep -q '^  priority-flow-control mode on$' ||
+	fail "swp2 did not take port-channel1's PFC mode"
 "$IP" netns exec "$ns" "$TC" qdisc show dev swp2 | grep -q 'htb 4791:' ||
 	fail "swp2 not programmed"
-echo "ok: Vlan7 and port-channel1 ignored, swp1-2 is two ports"
+echo "ok: Vlan7 ignored, port-channel1's PFC on its members, swp1-2 is two ports"
 
 # --- the warnings a line brings, at once ---
 paste <<'EOF'

@@ -29,6 +29,9 @@ s/^\( *"out-packets": \)[0-9]*,$/\1N,/
 s/^\(Created at \).*$/\1T/
 s/^\(config session [^ ]*: [0-9]* lines\?, began \).* by pid [0-9]*/\1T by pid P/
 s/^\( *"\(created\|began\|pid\)": \)[0-9]*,$/\1N,/
+#   - a confirmed commit says when it rolls back and in how many
+#     seconds: a time of day, and seconds that tick while it runs.
+s/\([Rr]olls\{0,1\} back at \)[A-Z][a-z][a-z], [0-9:]* [0-9]* [A-Z][a-z]* [0-9]* UTC\( (in [0-9]* s)\)\{0,1\}/\1T/g
 # Otherwise nothing needs a rule:
 #   - counters are exact: the rig is quiet (IPv6 off, no addresses, so the
 #     kernel sends nothing on swp1) and the only traffic is the runner's

@@ -10,7 +10,11 @@
  *     unless best-effort; names that would leave the directory are
  *     refused; an automatic name is user-checkpoint-N;
  *   - a session's commit is one atomic change, refused when the running
- *     policy changed since the session began. */
+ *     policy changed since the session began;
+ *   - `commit confirmed N` keeps a checkpoint on disk before it
+ *     changes anything, refuses what its rollback would undo, and rolls
+ *     back at its deadline, at `abort` and at the next start of roced,
+ *     never after the `commit` that confirms it. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -320,6 +325,169 @@ static void test_sessions(void **state)
 	assert_string_equal(text, "% no configuration session s1");
 }
 
+/* The session lines that take swp1's qos policy off. */
+static void sess_unpolicy(struct fixture *x, const char *name)
+{
+	char req[512];
+
+	snprintf(req, sizeof(req),
+	         "{\"cmd\":\"session\",\"op\":\"begin\",\"name\":\"%s\"}",
+	         name);
+	ask(x, req, true, NULL, 0);
+	snprintf(req, sizeof(req),
+	         "{\"cmd\":\"session\",\"op\":\"line\",\"name\":\"%s\","
+	         "\"context\":[\"interface swp1\"],"
+	         "\"line\":\"no service-policy type qos input ROCE_POLICY\"}",
+	         name);
+	ask(x, req, true, NULL, 0);
+}
+
+static bool confirm_file(struct fixture *x)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/.confirm", x->dir);
+	return access(path, F_OK) == 0;
+}
+
+static void test_confirm(void **state)
+{
+	struct fixture *x = *state;
+	struct ctl_request r;
+	struct json_object *no;
+	const char *line = "{\"cmd\":\"config\",\"line\":\"interface swp2\"}";
+	char text[1024], qos[64], err[128];
+	double now = (double)time(NULL);
+	unsigned changes;
+
+	snprintf(qos, sizeof(qos), "%s", x->f.running.ifaces[0].qos_input);
+	assert_int_equal(ctl_sess_wait(&x->k, now), -1);
+	/* --- committed, not confirmed: rolled back at the deadline --- */
+	sess_unpolicy(x, "s1");
+	ask(x,
+	    "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s1\","
+	    "\"confirm\":\"0\"}",
+	    false, text, sizeof(text));
+	assert_non_null(strstr(text, "takes 1 to 86400 seconds, not '0'"));
+	ask(x,
+	    "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s1\","
+	    "\"confirm\":\"30\"}",
+	    true, text, sizeof(text));
+	assert_non_null(strstr(text, "Commit Successful (3 kernel writes)\n"
+	                             "Rolls back at "));
+	assert_non_null(strstr(text, "(in 30 s) unless `commit`"));
+	assert_string_equal(x->f.running.ifaces[0].qos_input, "");
+	assert_true(confirm_file(x));
+	assert_true(ctl_sess_wait(&x->k, now) > 0);
+	/* What the rollback would undo is refused meanwhile. */
+	assert_int_equal(
+	    ctl_request_parse(line, strlen(line), &r, err, sizeof(err)), 0);
+	no = ctl_sess_guard(&x->c, &r);
+	assert_non_null(no);
+	assert_non_null(strstr(json_object_to_json_string(no),
+	                       "session s1's confirmed commit awaits"));
+	json_object_put(no);
+	ask(x, "{\"cmd\":\"session\",\"op\":\"begin\",\"name\":\"s2\"}", true,
+	    NULL, 0);
+	ask(x, "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s2\"}", false,
+	    text, sizeof(text));
+	assert_non_null(strstr(text, "session s2 not committed: session s1's "
+	                             "confirmed commit awaits"));
+	ask(x, "{\"cmd\":\"session\",\"op\":\"abort\",\"name\":\"s2\"}", true,
+	    NULL, 0);
+	/* Not yet due: nothing. */
+	changes = x->f.changes;
+	ctl_sess_tick(&x->c, now + 5);
+	assert_int_equal(x->f.changes, changes);
+	ctl_sess_tick(&x->c, now + 31);
+	assert_int_equal(x->f.flags, CTL_CHANGE_ATOMIC);
+	assert_string_equal(x->f.running.ifaces[0].qos_input, qos);
+	assert_false(confirm_file(x));
+	assert_int_equal(ctl_sess_wait(&x->k, now), -1);
+	ask(x, "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s1\"}", false,
+	    text, sizeof(text));
+	assert_string_equal(text, "% no configuration session s1: its "
+	                          "confirmed commit was rolled back (its "
+	                          "time ran out)");
+	/* --- confirmed in time: stays --- */
+	sess_unpolicy(x, "s3");
+	ask(x,
+	    "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s3\","
+	    "\"confirm\":\"30\"}",
+	    true, NULL, 0);
+	ask(x, "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s3\"}", true,
+	    text, sizeof(text));
+	assert_string_equal(text, "Commit Successful (3 kernel writes), "
+	                          "confirmed: no rollback\n");
+	assert_false(confirm_file(x));
+	changes = x->f.changes;
+	ctl_sess_tick(&x->c, now + 100);
+	assert_int_equal(x->f.changes, changes);
+	assert_string_equal(x->f.running.ifaces[0].qos_input, "");
+	ask(x,
+	    "{\"cmd\":\"checkpoint\",\"op\":\"rollback\",\"name\":\"nosuch\"}",
+	    false, text, sizeof(text));
+	assert_string_equal(text, "% no checkpoint nosuch");
+}
+
+/* A roced that stops before the confirmation: the next one rolls back
+ * at its start; `abort` rolls back at once. */
+static void test_confirm_restart(void **state)
+{
+	struct fixture *x = *state;
+	char text[1024], qos[64];
+
+	snprintf(qos, sizeof(qos), "%s", x->f.running.ifaces[0].qos_input);
+	sess_unpolicy(x, "s1");
+	ask(x,
+	    "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s1\","
+	    "\"confirm\":\"600\"}",
+	    true, NULL, 0);
+	assert_string_equal(x->f.running.ifaces[0].qos_input, "");
+	/* roced stops and starts again (the running policy is what the
+	 * new one applied: here, still the committed one). */
+	ctl_sess_close(&x->k);
+	ctl_ckpt_close(&x->k);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir), 0);
+	assert_true(confirm_file(x));
+	ctl_sess_restore(&x->c);
+	assert_string_equal(x->f.running.ifaces[0].qos_input, qos);
+	assert_false(confirm_file(x));
+	/* A file cut short is not used, and removed. */
+	sess_unpolicy(x, "s2");
+	ask(x,
+	    "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s2\","
+	    "\"confirm\":\"600\"}",
+	    true, NULL, 0);
+	ctl_sess_close(&x->k);
+	ctl_ckpt_close(&x->k);
+	{
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/.confirm", x->dir);
+		assert_int_equal(truncate(path, 100), 0);
+	}
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir), 0);
+	ctl_sess_restore(&x->c);
+	assert_string_equal(x->f.running.ifaces[0].qos_input, "");
+	assert_false(confirm_file(x));
+	/* abort */
+	snprintf(x->f.running.ifaces[0].qos_input,
+	         sizeof(x->f.running.ifaces[0].qos_input), "%s", qos);
+	sess_unpolicy(x, "s3");
+	ask(x,
+	    "{\"cmd\":\"session\",\"op\":\"commit\",\"name\":\"s3\","
+	    "\"confirm\":\"600\"}",
+	    true, NULL, 0);
+	assert_string_equal(x->f.running.ifaces[0].qos_input, "");
+	ask(x, "{\"cmd\":\"session\",\"op\":\"abort\",\"name\":\"s3\"}", true,
+	    text, sizeof(text));
+	assert_string_equal(text, "Session s3 aborted: its confirmed commit "
+	                          "rolled back (3 kernel writes)\n");
+	assert_string_equal(x->f.running.ifaces[0].qos_input, qos);
+	assert_false(confirm_file(x));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +495,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sessions, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_confirm, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_confirm_restart, setup,
+	                                    teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

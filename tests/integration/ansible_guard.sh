@@ -7,6 +7,15 @@
 #     would remove roced's policy from the port, and the file, the
 #     running configuration and the kernel's classes stay as they were;
 #   - with `force: true` it is taken: roced programs no port any more;
+#   - roced_command runs shows (text and JSON) and refuses anything else
+#     before it runs;
+#   - roced_config takes a checkpoint before a change, keeps the replaced
+#     file on the controller with backup (as nxos_config), and is
+#     changed for a comment-only file (0 kernel writes);
+#   - examples/rollout.yml on a policy that breaks PFC (mode auto, no
+#     DCBX peer): the assertion fails, the switch is rolled back to its
+#     checkpoint (file, running configuration and kernel classes as
+#     before), and the play fails there;
 #   - roced found without `roced_bin`: the first on the target's PATH
 #     (the build directory here), before /usr/sbin and /usr/local/sbin,
 #     which module_utils' find_roced is checked for with two directories
@@ -48,6 +57,9 @@ t_show_on_fail "roced log" "$tmp/sw.log"
 t_spawn "$IP" netns exec "$sw" "$roced" -f "$tmp/roced.conf" >"$tmp/sw.log" 2>&1
 t_until 30 grep -q "mirroring roced's tc objects" "$tmp/sw.log" ||
 	t_fail "roced did not start"
+# the checkpoints roced_config takes, in roced's state directory
+ino=$("$IP" netns exec "$sw" stat -L -c %i /proc/self/ns/net)
+t_defer "rm -rf '/run/roced/roced.$ino.checkpoint'"
 
 mkdir -p "$tmp/home" "$tmp/ansible-home" "$tmp/ansible-local" "$tmp/ansible-remote"
 printf '[defaults]\n' >"$tmp/ansible.cfg"
@@ -111,6 +123,100 @@ for kind in content src; do
 	ls "$tmp"/.roced.conf.* 2>/dev/null && t_fail "$kind: a candidate file was left behind"
 	grep 'fatal: \[sw1\]' "$tmp/$kind.out" | sed 's/.*"msg": "\([^"]*\)".*/'"$kind"': \1/'
 done
+
+# --- roced_command: shows only ---
+cat >"$tmp/cmd.yml" <<EOF
+- name: shows
+  hosts: fabric
+  gather_facts: false
+  tasks:
+    - name: Two shows
+      roced.fabric.roced_command:
+        commands:
+          - show running-config
+          - show interface priority-flow-control json
+      register: shows
+    - name: Their output
+      ansible.builtin.assert:
+        that:
+          - shows.stdout_lines[0] | select('match', '^interface Ethernet1/1') | list | length == 1
+          - shows.json[0] == None
+          - shows.json[1].interface[0].name == 'swp1'
+          - not shows.changed
+    - name: Not a show
+      roced.fabric.roced_command:
+        commands:
+          - show running-config
+          - rollback running-config checkpoint x
+EOF
+rc=0
+t_run sh "$tmp/ans.sh" ansible-playbook -i "$tmp/fabric.ini" "$tmp/cmd.yml" >"$tmp/cmd.out" 2>&1 || rc=$?
+[ "$rc" != 0 ] || { cat "$tmp/cmd.out"; t_fail "roced_command ran a command that is not a show"; }
+grep -q "ok: \[sw1\] => {\|TASK \[Their output\]" "$tmp/cmd.out" && grep -q 'All assertions passed' "$tmp/cmd.out" ||
+	{ cat "$tmp/cmd.out"; t_fail "roced_command's shows"; }
+grep -q "runs shows only, one per item: 'rollback running-config checkpoint x' is not a show" "$tmp/cmd.out" ||
+	{ cat "$tmp/cmd.out"; t_fail "roced_command does not refuse a rollback"; }
+echo "ok: roced_command: shows, and nothing else"
+
+# --- a checkpoint before a change; the backup on the controller ---
+sed 's/bandwidth-remaining-percent = 50; },/bandwidth-remaining-percent = 60; },/; s/bandwidth-remaining-percent = 50; } );/bandwidth-remaining-percent = 40; } );/' \
+	"$top_srcdir/tests/fixtures/dcbx/switch.conf" >"$tmp/ets.conf"
+cmp -s "$tmp/ets.conf" "$tmp/roced.conf" && t_fail "the ETS fixture edit changed nothing"
+cat >"$tmp/ckpt.yml" <<EOF
+- name: a change
+  hosts: fabric
+  gather_facts: false
+  tasks:
+    - name: The policy
+      roced.fabric.roced_config:
+        src: "{{ conf }}"
+        backup: true
+        backup_options:
+          dir_path: $tmp/backup
+      register: cfg
+    - name: What it did
+      ansible.builtin.debug:
+        msg: "changed={{ cfg.changed }} file_changed={{ cfg.file_changed }} plan_changed={{ cfg.plan_changed }} writes={{ cfg.writes }} checkpoint={{ cfg.checkpoint | default('none') }} backup={{ cfg.backup_path | default('none') }}"
+EOF
+rc=0
+t_run sh "$tmp/ans.sh" ansible-playbook -i "$tmp/fabric.ini" "$tmp/ckpt.yml" -e "conf=$tmp/ets.conf" >"$tmp/ckpt.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$tmp/ckpt.out"; t_fail "the ETS change failed"; }
+grep -q "changed=True file_changed=True plan_changed=True .* checkpoint=ansible backup=$tmp/backup/sw1_config\." "$tmp/ckpt.out" ||
+	{ cat "$tmp/ckpt.out"; t_fail "the change: no checkpoint or no backup"; }
+cmp -s "$top_srcdir/tests/fixtures/dcbx/switch.conf" "$tmp"/backup/sw1_config.* ||
+	t_fail "the backup on the controller is not the replaced file"
+shw 'show checkpoint summary' | grep -q '^1) ansible:$' || t_fail "no checkpoint 'ansible' on the switch"
+shw 'show diff rollback-patch checkpoint ansible running-config' | grep -q 'bandwidth remaining percent 60' ||
+	t_fail "the checkpoint is not the configuration before the change"
+# a comment-only file: installed, changed, no kernel write
+{ cat "$tmp/ets.conf"; echo '# a comment'; } >"$tmp/ets2.conf"
+rc=0
+t_run sh "$tmp/ans.sh" ansible-playbook -i "$tmp/fabric.ini" "$tmp/ckpt.yml" -e "conf=$tmp/ets2.conf" >"$tmp/ckpt2.out" 2>&1 || rc=$?
+[ "$rc" = 0 ] || { cat "$tmp/ckpt2.out"; t_fail "the comment-only change failed"; }
+grep -q "changed=True file_changed=True plan_changed=False writes=0" "$tmp/ckpt2.out" ||
+	{ cat "$tmp/ckpt2.out"; t_fail "a comment-only file is not reported changed, or wrote the kernel"; }
+echo "ok: roced_config: checkpoint, backup on the controller, comment-only change reported"
+
+# --- the rollout rolls a failing switch back ---
+shw 'show running-config' >"$tmp/roll.before"
+"$IP" netns exec "$sw" "$TC" class show dev swp1 | sort >"$tmp/rollcls.before"
+cp "$tmp/roced.conf" "$tmp/roll.file.before"
+# PFC mode auto with no DCBX peer behind swp1: PFC not operational
+sed 's/mode = "on";/mode = "auto";/; s/percent = 60;/percent = 70;/; s/percent = 40;/percent = 30;/' \
+	"$tmp/roced.conf" >"$tmp/bad-pfc.conf"
+rc=0
+t_run sh "$tmp/ans.sh" ansible-playbook -i "$tmp/fabric.ini" "$coll/examples/rollout.yml" \
+	-e "roced_conf=$tmp/bad-pfc.conf" -e settle_seconds=1 >"$tmp/roll.out" 2>&1 || rc=$?
+[ "$rc" != 0 ] || { cat "$tmp/roll.out"; t_fail "the rollout went on past a switch whose PFC broke"; }
+grep -q 'TASK \[Roll this switch back to its checkpoint\]' "$tmp/roll.out" &&
+	grep -q 'sw1 rolled back; stopping the rollout here' "$tmp/roll.out" ||
+	{ cat "$tmp/roll.out"; t_fail "the failing switch was not rolled back"; }
+shw 'show running-config' >"$tmp/roll.after"
+diff "$tmp/roll.before" "$tmp/roll.after" || t_fail "the rollback did not restore the running configuration"
+"$IP" netns exec "$sw" "$TC" class show dev swp1 | sort >"$tmp/rollcls.after"
+cmp -s "$tmp/rollcls.before" "$tmp/rollcls.after" || t_fail "the rollback did not restore the kernel's classes"
+cmp -s "$tmp/roll.file.before" "$tmp/roced.conf" || t_fail "the rollback did not restore the file"
+echo "ok: rollout: the failing switch rolled back (file, running configuration, kernel)"
 
 # With force, the operator means it: the policy leaves the port.
 play "$tmp/force.out" src true

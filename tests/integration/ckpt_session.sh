@@ -9,7 +9,12 @@
 #   - two sessions begun on the same running configuration, committed
 #     at once by two rocesh: one commits, the other is refused whole,
 #     naming itself, and the running configuration is the winner's;
-#   - a line refused in a session is not kept.
+#   - a line refused in a session is not kept;
+#   - `commit confirmed 3` in a rocesh that then exits: applied, then
+#     rolled back by roced alone when nobody confirms it; `commit
+#     confirmed 600` and roced restarted before the confirmation: the
+#     new roced rolls back to the configuration before that commit
+#     (not to its startup file).
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -126,5 +131,51 @@ sh_ -c 'show running-config' | grep -A1 'c-out-8q-q-default' | grep -q "percent 
 sh_ -c 'show configuration session' | grep -q "^config session $lose:" ||
 	t_fail "the refused session $lose was lost"
 printf 'configure session %s\nabort\n' "$lose" | sh_ >/dev/null
+
+# --- commit confirmed, never confirmed: rolled back by roced alone ---
+ino=$(in_ns stat -L -c %i /proc/self/ns/net)
+t_defer "rm -rf '/run/roced/roced.$ino.checkpoint'"
+state >"$tmp/c.0"
+confirmed() {
+	sh_ >"$tmp/out" 2>&1 <<EOF || { cat "$tmp/out"; t_fail "commit confirmed $1"; }
+configure session cc
+policy-map type queuing QUE
+class type queuing c-out-8q-q3
+bandwidth remaining percent 10
+class type queuing c-out-8q-q-default
+bandwidth remaining percent 90
+commit confirmed $1
+EOF
+	cat "$tmp/out"
+	grep -q '^Rolls back at .* unless `commit` in this session confirms it$' "$tmp/out" ||
+		t_fail "commit confirmed $1 does not say when it rolls back"
+	sh_ -c 'show running-config' | grep -q 'bandwidth remaining percent 90' ||
+		t_fail "commit confirmed $1 was not applied"
+}
+confirmed 3
+# rocesh has exited: roced alone rolls it back.
+t_until 60 sh -c "'$IP' netns exec '$ns' '$rocesh' -c 'show running-config' | grep -q 'percent $want'" ||
+	t_fail "the unconfirmed commit was not rolled back"
+state >"$tmp/c.1"
+diff "$tmp/c.0" "$tmp/c.1" || t_fail "the rollback did not restore the state before the commit"
+grep -q 'session cc: commit not confirmed (its time ran out): rolled back' "$t_tmp/log" ||
+	t_fail "the rollback is not logged"
+sh_ -c 'show configuration session' | grep -q '^No configuration session$' ||
+	t_fail "the rolled back session is still listed"
+
+# --- commit confirmed, then roced restarts before the confirmation ---
+confirmed 600
+in_ns test -f "/run/roced/roced.$ino.checkpoint/.confirm" ||
+	t_fail "the confirmed commit's checkpoint is not kept on disk"
+t_roced_stop
+t_roced_start "$ns" "$tmp/roced.conf" "mirroring roced's tc objects"
+t_until 30 grep -q 'session cc: commit not confirmed (roced restarted before it was confirmed): rolled back' "$t_tmp/log" ||
+	t_fail "the restarted roced did not roll the unconfirmed commit back"
+# Back to the configuration before the commit (the winner's shares),
+# not to the startup file's 50/50.
+state >"$tmp/c.2"
+diff "$tmp/c.0" "$tmp/c.2" || t_fail "the restart's rollback did not restore the state before the commit"
+in_ns test -e "/run/roced/roced.$ino.checkpoint/.confirm" &&
+	t_fail "the confirmed commit's checkpoint outlived its rollback"
 t_roced_stop
 echo "PASS: ckpt_session"

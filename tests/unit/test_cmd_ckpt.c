@@ -128,6 +128,21 @@ static void test_file(void **state)
 	assert_int_equal(back.uid, 7);
 	assert_int_equal(blen, strlen(body));
 	assert_memory_equal(b, body, blen);
+	assert_int_equal(back.rollback_at, 0);
+	/* A confirmed commit's checkpoint says when it is rolled back to. */
+	{
+		struct strbuf cs;
+
+		strbuf_init(&cs);
+		m.rollback_at = 1796636190;
+		cmd_ckpt_format(&m, body, &cs);
+		assert_non_null(strstr(cs.s, "\nrollback-at 1796636190\n"));
+		assert_int_equal(cmd_ckpt_parse(cs.s, cs.len, &back, &b, &blen,
+		                                err, sizeof(err)),
+		                 0);
+		assert_int_equal(back.rollback_at, 1796636190);
+		strbuf_free(&cs);
+	}
 
 	/* Cut short: the missing bytes are counted. */
 	assert_int_equal(
@@ -275,6 +290,7 @@ static void test_rows(void **state)
 	    {CMD_MODE_EXEC, "sh checkpoint summary", CTL_WHAT_CKPT_SUMMARY},
 	    {CMD_MODE_EXEC, "configure session s1", "configure session"},
 	    {CMD_MODE_CONFIG, "commit", "commit"},
+	    {CMD_MODE_IF, "commit confirmed 30", "commit"},
 	    {CMD_MODE_IF, "verify", "verify"},
 	    {CMD_MODE_PMAP_C_QUE, "abort", "abort"},
 	    {CMD_MODE_EXEC, "show configuration session", CTL_WHAT_SESSION},
@@ -303,6 +319,10 @@ static void test_rows(void **state)
 	cmd_ctx_init(&c);
 	c.mode = CMD_MODE_CONFIG;
 	assert_int_equal(cmd_parse(&c, "commit", &p, &err), -1);
+	c.session = true;
+	assert_int_equal(cmd_parse(&c, "commit confirmed 0", &p, &err), -1);
+	assert_int_equal(cmd_parse(&c, "commit confirmed 86401", &p, &err), -1);
+	c.session = false;
 	c.mode = CMD_MODE_IF;
 	assert_int_equal(cmd_parse(&c, "verify", &p, &err), -1);
 	assert_int_equal(cmd_parse(&c, "abort", &p, &err), -1);

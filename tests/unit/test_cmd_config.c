@@ -344,12 +344,13 @@ static void tc_ignored(struct policy *p, struct cmd_ctx *c, const char *line,
 
 /* What a pasted configuration's `interface` lines name: ports create
  * blocks; NX-OS kinds that are not ports are ignored with a note, lines
- * and all; a range is each of its members. */
+ * and all (a port-channel is not one of them: test_cmd_paste); a range
+ * is each of its members. */
 static void test_interface_kinds(void **state)
 {
 	static const char *const not_ports[] = {
-	    "Vlan7", "vlan100",   "port-channel1", "port-channel1.100",
-	    "mgmt0", "loopback0", "nve1",          "Tunnel1",
+	    "Vlan7",     "vlan100", "port-channel1.100", "mgmt0",
+	    "loopback0", "nve1",    "Tunnel1",
 	};
 	struct policy p;
 	struct cmd_ctx c;

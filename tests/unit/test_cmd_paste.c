@@ -220,6 +220,110 @@ static void test_port_profile(void **state)
 	policy_free(&p);
 }
 
+/* A port-channel's QoS lines go to its members, as NX-OS's members
+ * inherit them: those that join after the lines (channel-group) and
+ * those that were members before; the block is not "not QoS". */
+static void test_port_channel(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_iface *i;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(
+	    &p, &c,
+	    LINES("class-map type qos match-all RDMA", "match cos 3",
+	          "policy-map type qos QOS_IN", "class RDMA", "set qos-group 3",
+	          "interface swp3", "channel-group 10 mode active",
+	          "interface port-channel10", "priority-flow-control mode on",
+	          "service-policy type qos input QOS_IN",
+	          "description to the RoCE hosts", "interface swp1",
+	          "channel-group 10 mode active", "interface swp2",
+	          "channel-group 10"));
+	for (int k = 1; k <= 3; k++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "swp%d", k);
+		i = policy_find_iface(&p, name);
+		assert_non_null(i);
+		assert_int_equal(i->channel_group, 10);
+		assert_int_equal(i->pfc_mode, POLICY_PFC_ON);
+		assert_string_equal(i->qos_input, "QOS_IN");
+		/* the port-channel's description is its own */
+		assert_string_equal(i->description, "");
+	}
+	/* No port named port-channel10. */
+	assert_null(policy_find_iface(&p, "port-channel10"));
+	/* A line the members refuse is refused on the port-channel, and
+	 * none of them takes it. */
+	tc_apply(&p, &c, "interface port-channel10");
+	tc_apply_bad(&p, &c, "service-policy type queuing output MISSING",
+	             "interface swp", (size_t)-1);
+	assert_string_equal(policy_find_iface(&p, "swp1")->queuing_output, "");
+	/* A member that leaves keeps what it took. */
+	tc_apply(&p, &c, "interface swp2");
+	tc_apply(&p, &c, "no channel-group");
+	assert_int_equal(policy_find_iface(&p, "swp2")->channel_group, 0);
+	tc_apply(&p, &c, "interface port-channel10");
+	tc_apply(&p, &c, "priority-flow-control mode off");
+	assert_int_equal(policy_find_iface(&p, "swp1")->pfc_mode,
+	                 POLICY_PFC_OFF);
+	assert_int_equal(policy_find_iface(&p, "swp2")->pfc_mode,
+	                 POLICY_PFC_ON);
+	policy_free(&p);
+}
+
+/* Nexus 3000/5000 user queuing classes: `class-map type queuing NAME`
+ * with `match qos-group N` names queue N in a queuing policy, and
+ * class-default is q-default; `pause no-drop` in a network-qos class
+ * makes its qos-groups no-drop. What running-config writes pastes back
+ * to the same policy. */
+static void test_n5k_queuing_classes(void **state)
+{
+	struct policy p;
+	struct cmd_ctx c;
+	const struct policy_map_queuing *m;
+	char *run;
+
+	(void)state;
+	policy_init(&p);
+	tc_session(
+	    &p, &c,
+	    LINES("class-map type queuing RDMA", "match qos-group 3",
+	          "class-map type network-qos RDMA", "match qos-group 3",
+	          "policy-map type queuing QOS_QUEUING",
+	          "class type queuing RDMA", "bandwidth percent 50",
+	          "class type queuing class-default", "bandwidth percent 50",
+	          "policy-map type network-qos QOS_NETWORK",
+	          "class type network-qos RDMA", "pause no-drop", "system qos",
+	          "service-policy type queuing output QOS_QUEUING",
+	          "service-policy type network-qos QOS_NETWORK"));
+	m = policy_find_map_queuing(&p, "QOS_QUEUING");
+	assert_non_null(m);
+	assert_true(m->queue[3].configured);
+	assert_true(m->queue[3].has_bandwidth_min);
+	assert_int_equal(m->queue[3].bandwidth_min_percent, 50);
+	assert_true(m->queue[0].configured);
+	assert_int_equal(m->queue[0].bandwidth_min_percent, 50);
+	/* the network-qos class of the same name is its own */
+	assert_int_equal(policy_find_class_nq(&p, "RDMA")->qos_groups, 1u << 3);
+	run = tc_running(&p, NULL);
+	assert_non_null(strstr(run, "class type queuing c-out-8q-q3\n"
+	                            "    bandwidth percent 50\n"));
+	free(run);
+	tc_round_trip(&p);
+	/* a queuing class that matches no qos-group names no queue */
+	tc_apply(&p, &c, "class-map type queuing EMPTY");
+	tc_apply(&p, &c, "policy-map type queuing QOS_QUEUING");
+	tc_apply_bad(&p, &c, "class type queuing EMPTY", "matches no qos-group",
+	             (size_t)-1);
+	tc_apply_bad(&p, &c, "class type queuing NOSUCH",
+	             "class-map type queuing NOSUCH does not exist",
+	             (size_t)-1);
+	policy_free(&p);
+}
+
 /* The ASIC's buffer settings: accepted with a note, nothing kept. */
 static void test_asic_knobs(void **state)
 {
@@ -390,6 +494,8 @@ int main(void)
 	    cmocka_unit_test(test_system_class_names),
 	    cmocka_unit_test(test_default_queuing),
 	    cmocka_unit_test(test_port_profile),
+	    cmocka_unit_test(test_port_channel),
+	    cmocka_unit_test(test_n5k_queuing_classes),
 	    cmocka_unit_test(test_asic_knobs),
 	    cmocka_unit_test(test_interface_words),
 	    cmocka_unit_test(test_expected),

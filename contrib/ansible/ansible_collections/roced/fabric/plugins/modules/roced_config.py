@@ -16,10 +16,15 @@ description:
     the file is compiled with the port's running inputs and compared with
     the plan the port runs), and only then renames it over I(dest) and
     reloads roced.
-  - C(changed) means that some port's plan changes, as roced's own plan
-    comparison says. A file whose bytes change but whose plans do not (a
-    comment, a reordering) is still installed, and reported as
-    C(file_changed), but not as changed.
+  - C(changed) means that the file or some port's plan changes:
+    C(plan_changed) is roced's own plan comparison, C(file_changed) the
+    file's bytes (a comment, a reordering: installed, no kernel write).
+  - Before it installs or reloads anything, it takes a checkpoint of
+    roced's running configuration (I(checkpoint_name), replacing the one
+    of that name) and keeps the file it replaces beside I(dest) as
+    C(DEST.ansible-before); with I(rollback), a failed reload rolls back
+    to it. I(rollback_to) puts a host back later (a play's C(rescue)):
+    the kept file is reinstalled and roced rolls back to the checkpoint.
   - A file roced refuses fails the task with roced's FILE:LINE errors
     (the candidate's name replaced by I(dest), whose lines they are);
     I(dest) and the running state stay as they were.
@@ -56,9 +61,46 @@ options:
     type: bool
     default: false
   backup:
-    description: Keep the file I(dest) replaces, under a time-stamped name.
+    description:
+      - Keep the file I(dest) replaces on the controller, as nxos_config
+        does, in I(backup_options.dir_path) (default C(backup) beside the
+        playbook) as C(HOST_config.YYYY-MM-DD@HH:MM:SS); its path is
+        returned as C(backup_path).
     type: bool
     default: false
+  backup_options:
+    description: Where the action plugin writes the backup on the controller.
+    type: dict
+    suboptions:
+      dir_path:
+        description: The directory.
+        type: path
+      filename:
+        description: The file's name.
+        type: str
+  checkpoint:
+    description:
+      - Take a checkpoint of roced's running configuration before the
+        change (when something changes, not in check mode).
+    type: bool
+    default: true
+  checkpoint_name:
+    description: The checkpoint's name; one of that name is replaced.
+    type: str
+    default: ansible
+  rollback:
+    description:
+      - When the reload fails, roll roced back to the checkpoint taken
+        before it, and put the old file back.
+    type: bool
+    default: false
+  rollback_to:
+    description:
+      - Instead of installing a configuration, put the host back as it
+        was before the change that took checkpoint I(rollback_to): the
+        file kept beside I(dest) is reinstalled and roced rolls back to
+        the checkpoint (C(rollback running-config checkpoint NAME)).
+    type: str
   roced_bin:
     description:
       - The roced program that checks the file (C(roced -n)). By default
@@ -92,6 +134,14 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+checkpoint:
+  description: The checkpoint taken before the change (none in check mode or when nothing changed).
+  type: str
+  returned: when taken
+rolled_back:
+  description: roced was rolled back to the checkpoint (rollback, rollback_to).
+  type: bool
+  returned: always
 plan_changed:
   description: Some port's plan differs from the one it runs (the same as changed).
   type: bool
@@ -190,6 +240,58 @@ def _install(tmp, dest):
         os.close(dfd)
 
 
+def _checkpoint(ctl, name, dest, old):
+    """A checkpoint NAME of roced's running configuration (one of that
+    name replaced), and the file DEST holds now (OLD) kept beside it, so
+    that rollback_to can put both back."""
+    ctl.call({"cmd": "checkpoint", "op": "delete", "name": name})
+    ctl.must({"cmd": "checkpoint", "op": "create", "name": name,
+              "description": "before an Ansible change of " + dest})
+    keep = dest + ".ansible-before"
+    if old is None:
+        if os.path.exists(keep):
+            os.unlink(keep)
+    else:
+        _install(_write_candidate(keep, old), keep)
+    return name
+
+
+def _rollback_to(module, p):
+    """Put the host back as it was before the change that took the
+    checkpoint: its file, then roced's running configuration."""
+    result = dict(changed=False, rolled_back=False, writes=0)
+    name = p["rollback_to"]
+    try:
+        ctl = Ctl(p["socket"])
+        ping = ctl.must({"cmd": "ping"})
+        dest = p["dest"] or ping.get("config") or DEFAULT_DEST
+        keep = dest + ".ansible-before"
+        result["dest"] = dest
+        if module.check_mode:
+            result["changed"] = True
+            module.exit_json(**result)
+        if os.path.exists(keep):
+            kept = _read(keep)
+            if kept != _read(dest):
+                _install(_write_candidate(dest, kept), dest)
+                result["file_restored"] = True
+                result["changed"] = True
+        rb = ctl.call({"cmd": "checkpoint", "op": "rollback", "name": name})
+        if not rb.get("ok"):
+            module.fail_json(
+                msg="roced refused the rollback to checkpoint %s: %s"
+                % (name, rb.get("error")),
+                **result
+            )
+        result["rolled_back"] = True
+        result["writes"] = int(rb.get("writes") or 0)
+        result["changed"] = result["changed"] or result["writes"] > 0
+        result["text"] = rb.get("text", "")
+    except RocedError as e:
+        module.fail_json(msg=str(e), **result)
+    module.exit_json(**result)
+
+
 def main():
     module = AnsibleModule(
         argument_spec=dict(
@@ -198,13 +300,20 @@ def main():
             dest=dict(type="path"),
             force=dict(type="bool", default=False),
             backup=dict(type="bool", default=False),
+            backup_options=dict(type="dict"),
+            checkpoint=dict(type="bool", default=True),
+            checkpoint_name=dict(type="str", default="ansible"),
+            rollback=dict(type="bool", default=False),
+            rollback_to=dict(type="str"),
             roced_bin=dict(type="path"),
             socket=dict(type="path"),
         ),
-        required_one_of=[("content", "src")],
+        required_one_of=[("content", "src", "rollback_to")],
         supports_check_mode=True,
     )
     p = module.params
+    if p["rollback_to"]:
+        _rollback_to(module, p)
     if p["content"] is None:
         module.fail_json(
             msg="src is read on the controller by the roced_config action "
@@ -224,6 +333,7 @@ def main():
         ports_changed=0,
         plan_diff=[],
         reloaded=False,
+        rolled_back=False,
         writes=0,
         writes_total=0,
         check_messages=[],
@@ -312,15 +422,19 @@ def main():
                     after=dry.get("after") or "",
                 )
             )
-        result["changed"] = result["plan_changed"]
+        result["changed"] = result["plan_changed"] or result["file_changed"]
         if module.check_mode:
             result["writes_total"] = int(ping.get("writes") or 0)
             module.exit_json(**result)
 
-        # 3. Install, then reload when the file or a plan changes.
+        # 3. A checkpoint, then install, then reload when the file or a
+        # plan changes.
+        if result["changed"] and p["checkpoint"]:
+            result["checkpoint"] = _checkpoint(ctl, p["checkpoint_name"], dest, old)
         if result["file_changed"]:
             if p["backup"] and old is not None:
-                result["backup_file"] = module.backup_local(dest)
+                # the action plugin writes it on the controller
+                result["__backup__"] = to_text(old, errors="surrogate_or_strict")
             _install(tmp, dest)
             tmp = None
         if result["file_changed"] or result["plan_changed"]:
@@ -334,6 +448,15 @@ def main():
                         os.unlink(dest)
                     else:
                         _install(_write_candidate(dest, old), dest)
+                if p["rollback"] and result.get("checkpoint"):
+                    rb = ctl.call(
+                        {
+                            "cmd": "checkpoint",
+                            "op": "rollback",
+                            "name": result["checkpoint"],
+                        }
+                    )
+                    result["rolled_back"] = bool(rb.get("ok"))
                 text = rl.get("error") or "reload refused"
                 module.fail_json(
                     msg="roced refused the reload of %s; the old file is "
