@@ -233,7 +233,8 @@ static unsigned agents_switch_peer(void *arg, const char *ifname)
 	if (!n || !n->pdu.has_caps ||
 	    !(n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER)))
 		return 0;
-	return WDPOLL_PEER_SWITCH | (lp->cfg.bridge ? WDPOLL_PORT_SWITCH : 0);
+	return WDPOLL_PEER_SWITCH |
+	       (lp->cfg.bridge || lp->cfg.router ? WDPOLL_PORT_SWITCH : 0);
 }
 
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
@@ -402,6 +403,7 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 		snprintf(pc.desc, sizeof(pc.desc), "%s",
 		         f->alias[0] ? f->alias : f->name);
 		pc.bridge = frames_port_bridged(fp->ifname);
+		pc.router = !pc.bridge && frames_port_routes(fp->ifname);
 		if (lldp_agent_port(&a->lldp, fp->ifname, fp->ifindex, fp->mac,
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",

@@ -319,3 +319,19 @@ bool frames_port_bridged(const char *ifname)
 	snprintf(path, sizeof(path), "/sys/class/net/%s/brport", ifname);
 	return access(path, F_OK) == 0;
 }
+
+bool frames_port_routes(const char *ifname)
+{
+	char path[128], c = '0';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding",
+	         ifname);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fread(&c, 1, 1, f) != 1)
+		c = '0';
+	fclose(f);
+	return c == '1';
+}

@@ -16,10 +16,12 @@
 
 #define LLDP_ETH_HLEN 14
 #define LLDP_ETH_MIN  60 /* shortest frame without FCS */
-/* System capabilities (802.1AB 8.5.8): bridge, station only. A port
- * roced bridges advertises a bridge; any other a station (what a host
- * is), able to bridge. */
+/* System capabilities (802.1AB 8.5.8): bridge, router, station. A port
+ * roced bridges advertises a bridge; a port the kernel routes from a
+ * router (a leaf or spine of a routed fabric); any other a station
+ * (what a host is), able to bridge. */
 #define LLDP_CAP_BRIDGE  0x0004
+#define LLDP_CAP_ROUTER  0x0010
 #define LLDP_CAP_STATION 0x0080
 /* Management address subtype: IANA address family 6 (802 MAC). */
 #define LLDP_MGMT_ALL802 6
@@ -163,11 +165,16 @@ static int lldp_agent_frame(const struct lldp_agent *a,
 		snprintf(pdu->sys_desc, sizeof(pdu->sys_desc), "%s",
 		         a->cfg.sys_desc);
 		pdu->has_caps = true;
-		pdu->caps_sys = p->cfg.bridge
-		                    ? LLDP_CAP_BRIDGE
-		                    : LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
-		pdu->caps_enabled =
-		    p->cfg.bridge ? LLDP_CAP_BRIDGE : LLDP_CAP_STATION;
+		if (p->cfg.bridge) {
+			pdu->caps_sys = LLDP_CAP_BRIDGE;
+			pdu->caps_enabled = LLDP_CAP_BRIDGE;
+		} else if (p->cfg.router) {
+			pdu->caps_sys = LLDP_CAP_BRIDGE | LLDP_CAP_ROUTER;
+			pdu->caps_enabled = LLDP_CAP_ROUTER;
+		} else {
+			pdu->caps_sys = LLDP_CAP_BRIDGE | LLDP_CAP_STATION;
+			pdu->caps_enabled = LLDP_CAP_STATION;
+		}
 		pdu->has_mgmt = true;
 		pdu->mgmt_subtype = LLDP_MGMT_ALL802;
 		pdu->mgmt_len = 6;
@@ -536,8 +543,10 @@ int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
 		lldp_agent_send(a, p, 0);
 		lldp_tx_stop(&p->tx, now);
 	}
-	/* Joined or left a bridge: its neighbour hears it at once. */
-	if (p->running && p->cfg.bridge != pc->bridge)
+	/* Joined or left a bridge, started or stopped routing: its
+	 * neighbour hears it at once. */
+	if (p->running &&
+	    (p->cfg.bridge != pc->bridge || p->cfg.router != pc->router))
 		lldp_tx_fast(&p->tx, now);
 	if (p->cfg.receive && !pc->receive) {
 		for (size_t i = 0; i < LLDP_AGENT_NBR_MAX; i++)

@@ -55,6 +55,10 @@ struct lldp_agent_port_cfg {
 	/* The port is in a Linux bridge: System Capabilities say bridge
 	 * (enabled), as a switch's do; else station, as a host's. */
 	bool bridge;
+	/* The port routes (IPv4 forwarding on, not in a bridge): System
+	 * Capabilities say router (enabled), as a routed switch port's do,
+	 * so a neighbour's watchdog knows a switch holds it. */
+	bool router;
 };
 
 struct lldp_nbr {

@@ -262,6 +262,39 @@ static void test_caps_bridge(void **state)
 	side_free(&sw);
 }
 
+/* A routed port (IPv4 forwarding, no bridge) says router, enabled: the
+ * neighbour's watchdog takes its pause for a switch's transit hold, as
+ * it does a bridge's. The change is heard at once. */
+static void test_caps_router(void **state)
+{
+	struct side sw;
+	struct lldp_agent_port_cfg pc;
+	struct lldp_pdu pdu;
+	char err[128];
+	double now;
+
+	(void)state;
+	side_init(&sw, "swp1", mac_sw, false, 0x08);
+	for (now = 0; now <= 40000; now += 100)
+		tick(&sw, now);
+	sw.k.nsent = 0;
+	memset(&pc, 0, sizeof(pc));
+	pc.transmit = pc.receive = true;
+	pc.router = true;
+	snprintf(pc.desc, sizeof(pc.desc), "swp1");
+	assert_int_equal(lldp_agent_port(&sw.a, "swp1", 7, mac_sw, &pc, now),
+	                 0);
+	tick(&sw, now);
+	assert_int_equal(sw.k.nsent, 1);
+	assert_int_equal(lldp_decode(sw.k.sent[0] + 14, sw.k.sent_len[0] - 14,
+	                             &pdu, err, sizeof(err)),
+	                 0);
+	assert_true(pdu.has_caps);
+	assert_int_equal(pdu.caps_sys, 0x14);     /* bridge, router */
+	assert_int_equal(pdu.caps_enabled, 0x10); /* router */
+	side_free(&sw);
+}
+
 /* Fast start: 4 frames 1 s apart, then the interval; a new neighbour
  * and a local change each start again; the credit caps a burst. */
 static void test_tx_timers(void **state)
@@ -833,6 +866,7 @@ int main(void)
 	    cmocka_unit_test(test_negotiation),
 	    cmocka_unit_test(test_tx_timers),
 	    cmocka_unit_test(test_caps_bridge),
+	    cmocka_unit_test(test_caps_router),
 	    cmocka_unit_test(test_rx),
 	    cmocka_unit_test(test_advertise_adopted),
 	    cmocka_unit_test(test_peer_kept),
