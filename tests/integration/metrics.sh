@@ -42,7 +42,7 @@ promtool check rules "$rules/roced.rules.yml" || t_fail "promtool check rules re
 	t_fail "the alert rules fail their tests (roced.rules.test.yml)"
 # Every alert has a test that expects it to fire, and a line in the
 # README's table.
-python3 - "$rules" <<'PY' || t_fail "an alert without a firing test or without its README line"
+python3 - "$rules" <<'PY' || t_fail "an alert or recording rule without a test or without its README line"
 import sys, yaml
 d = sys.argv[1]
 rules = yaml.safe_load(open(d + '/roced.rules.yml'))
@@ -55,6 +55,18 @@ assert alerts - fired == set(), 'no test fires: %s' % sorted(alerts - fired)
 missing = sorted(a for a in alerts if '| %s |' % a not in readme)
 assert not missing, 'not in README.md: %s' % missing
 print('alerts, each tested firing and in the README: %s' % ' '.join(sorted(alerts)))
+# Every recording rule is the expression of a promql_expr_test with
+# samples expected, and in the README's table.
+records = {r['record'] for g in rules['groups'] for r in g['rules'] if 'record' in r}
+tested = set()
+for u in tests['tests']:
+    for t in u.get('promql_expr_test', []):
+        if t.get('exp_samples'):
+            tested.add(t['expr'].split('{')[0].strip())
+assert records - tested == set(), 'recording rules untested: %s' % sorted(records - tested)
+missing = sorted(r for r in records if '`%s`' % r not in readme)
+assert not missing, 'not in README.md: %s' % missing
+print('recording rules, each tested and in the README: %d' % len(records))
 PY
 echo "ok: roced.rules.yml checked and its tests pass"
 
