@@ -507,7 +507,12 @@ int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
 			          rf.tmp);
 	}
 	fputs(text, rf.f);
-	if (fflush(rf.f) != 0 || fsync(fileno(rf.f)) < 0) {
+	/* ferror: a write that failed within fputs (rundir_commit). */
+	if (fflush(rf.f) != 0 || ferror(rf.f)) {
+		rc = errno ? -errno : -EIO;
+		goto fail;
+	}
+	if (fsync(fileno(rf.f)) < 0) {
 		rc = -errno;
 		goto fail;
 	}
