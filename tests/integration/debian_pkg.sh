@@ -103,10 +103,15 @@ changes=${deb1%.deb}.changes
 [ -f "$changes" ] || t_fail "build-deb.sh left no $changes"
 t0=$(date +%s)
 rc=0
-lintian --fail-on error,warning --display-info --show-overrides "$changes" >"$tmp/lintian" 2>&1 || rc=$?
+# Not --fail-on: with --show-overrides, lintian counts an overridden tag
+# at its own level, so an argued override of a warning would fail. The
+# tags that are not overridden are the E: and W: lines; O: lines are
+# overridden (each argued in debian/roced.lintian-overrides).
+lintian --fail-on none --display-info --show-overrides "$changes" >"$tmp/lintian" 2>&1 || rc=$?
 echo "lintian $(lintian --version | sed 's/^Lintian v//') on ${changes##*/} ($(($(date +%s) - t0)) s):"
 if [ -s "$tmp/lintian" ]; then sed 's/^/  /' "$tmp/lintian"; else echo "  (no tags)"; fi
-[ "$rc" = 0 ] || t_fail "lintian: errors or warnings (above)"
+[ "$rc" = 0 ] || t_fail "lintian failed (exit status $rc)"
+! grep -q '^[EW]: ' "$tmp/lintian" || t_fail "lintian: errors or warnings (above)"
 
 # --- 3. what the .deb holds -----------------------------------------------
 dpkg-deb -c "$deb1" | awk '{ print $6 }' | sed 's|^\./|/|' >"$tmp/contents"
@@ -138,7 +143,9 @@ for f in prometheus/roced.rules.yml prometheus/roced.rules.test.yml \
 	cmp -s "$tmp/x1/usr/share/roced/$f" "$top_srcdir/$src" ||
 		t_fail "the .deb's /usr/share/roced/$f is not the tree's $src"
 done
-n=$(cd "$top_srcdir/contrib/ansible/ansible_collections" && find . -type f | wc -l)
+# (what git holds of it: a run of the collection leaves __pycache__)
+n=$(cd "$top_srcdir/contrib/ansible/ansible_collections" &&
+	{ git ls-files . 2>/dev/null || find . -type f -not -path '*/__pycache__/*'; } | wc -l)
 m=$(cd "$tmp/x1/usr/share/roced/ansible/ansible_collections" && find . -type f | wc -l)
 [ "$n" = "$m" ] || t_fail "the .deb holds $m files of the Ansible collection, the tree $n"
 grep -qx 'ExecStartPre=+/bin/mkdir -p /var/lib/prometheus/node-exporter' "$tmp/x1$unit" ||
