@@ -61,6 +61,12 @@ else
 		--exclude=./autom4te.cache --exclude="$skip" -cf - . | tar -C "$src" -xf -
 fi
 [ -f "$src/debian/control" ] || { echo "build-deb: no debian/ in $top" >&2; exit 1; }
+# The copy has no .git: the version show version and roced_build_info
+# give (scripts/version.sh) is the clone's, handed over as a tarball's.
+if [ -e "$top/.git" ]; then
+	confver=$(sed -n 's/^AC_INIT(\[roced\], \[\([^]]*\)\].*/\1/p' "$top/configure.ac")
+	sh "$top/scripts/version.sh" "$top" "$confver" >"$src/.tarball-version"
+fi
 
 log() { dpkg-parsechangelog -l "$src/debian/changelog" -S "$1"; }
 if [ -n "$version" ]; then

@@ -27,6 +27,7 @@
 #include "os/log.h"
 #include "os/rundir.h"
 #include "show/show.h"
+#include "show/show_build.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
 
@@ -506,7 +507,12 @@ int ctl_cmd_write_atomic(const char *path, const char *text, char *err,
 			          rf.tmp);
 	}
 	fputs(text, rf.f);
-	if (fflush(rf.f) != 0 || fsync(fileno(rf.f)) < 0) {
+	/* ferror: a write that failed within fputs (rundir_commit). */
+	if (fflush(rf.f) != 0 || ferror(rf.f)) {
+		rc = errno ? -errno : -EIO;
+		goto fail;
+	}
+	if (fsync(fileno(rf.f)) < 0) {
 		rc = -errno;
 		goto fail;
 	}
@@ -797,7 +803,7 @@ static struct json_object *dctl_ping(struct ctl_cmd_ctx *c)
 	struct json_object *reply = ctl_reply_ok();
 
 	json_object_object_add(reply, "version",
-	                       json_object_new_string(PACKAGE_VERSION));
+	                       json_object_new_string(SHOW_BUILD_VERSION));
 	json_object_object_add(reply, "pid", json_object_new_int(getpid()));
 	json_object_object_add(reply, "config",
 	                       json_object_new_string(c->file));

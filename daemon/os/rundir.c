@@ -265,7 +265,13 @@ int rundir_commit(struct rundir_file *rf)
 {
 	int rc = 0;
 
-	if (fflush(rf->f) != 0 || fsync(fileno(rf->f)) < 0)
+	/* A write that failed within fputs (a full file system) leaves
+	 * only the stream's error flag: stdio drops what it could not
+	 * write, so fflush finds nothing left to fail on, and the file
+	 * renamed would be cut short. errno is still that write's. */
+	if (fflush(rf->f) != 0 || ferror(rf->f))
+		rc = errno ? -errno : -EIO;
+	else if (fsync(fileno(rf->f)) < 0)
 		rc = -errno;
 	if (fclose(rf->f) != 0 && !rc)
 		rc = -errno;

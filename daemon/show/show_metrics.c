@@ -24,6 +24,7 @@
 #include "base/prom.h"
 #include "plan/fabric.h"
 #include "show/show.h"
+#include "show/show_build.h"
 #include "show/show_int.h"
 
 /* --- samples --- */
@@ -121,7 +122,7 @@ static void sm_build(const struct show_input *in, unsigned arg,
 {
 	(void)in;
 	(void)arg;
-	sm_int(out, 1, "version", PACKAGE_VERSION, NULL);
+	sm_int(out, 1, "version", SHOW_BUILD_VERSION, NULL);
 }
 
 static void sm_daemon(const struct show_input *in, unsigned arg,

@@ -120,7 +120,7 @@ struct json_object *show_version_json(const struct show_version *v)
 	struct json_object *k = json_object_new_object();
 	struct json_object *ports = json_object_new_array();
 
-	show_add_str(o, "version", PACKAGE_VERSION);
+	show_add_str(o, "version", SHOW_BUILD_VERSION);
 	json_object_object_add(o, "build", show_version_build());
 	show_add_str(k, "name", v->sysname);
 	show_add_str(k, "release", v->release);

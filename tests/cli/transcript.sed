@@ -8,10 +8,12 @@
 #     since roced started on the rig: a time.
 s/^\(  DCBX: IEEE 802.1Qaz, TLVs [^,]*, last change \)[0-9]* s ago$/\1N s ago/
 s/^\( *"last-change": \)[0-9]*,$/\1N,/
-#   - show version names the build (its git commit and compiler), the
-#     sanitizers of a test build, the kernel's release, its uptime and
-#     roced's: they differ between builds, machines and runs.
-s/^\(  roced: version [^ ]*\)\( \[build [^]]*\]\)*$/\1 [build B]/
+#   - show version names the build (its version from git describe,
+#     its git commit and compiler), the sanitizers of a test build, the
+#     kernel's release, its uptime and roced's: they differ between
+#     builds, machines and runs.
+s/^\(  roced: version \)[^ ]*\( \[build [^]]*\]\)*$/\1V [build B]/
+s/^\(  "version": \)"[^"]*",$/\1"V",/
 s/^\(  compiler: \).*$/\1CC/
 s/^\(  sanitizers: \).*$/\1S/
 s/^\(  Linux \)[^ ]* [^ ]*$/\1RELEASE MACHINE/

@@ -20,6 +20,7 @@
 
 #include "control/ctl_cmd.h"
 #include "ctl_test.h"
+#include "show/show_build.h"
 
 #define ASSERT_REFUSED(json, words)                                            \
 	do {                                                                   \
@@ -531,7 +532,7 @@ static void test_cmd_show_version(void **state)
 	            "{\"cmd\":\"show\",\"what\":\"show version\","
 	            "\"args\":[],\"json\":true}");
 	assert_true(json_object_get_boolean(ctlt_jget(r, "ok")));
-	assert_string_equal(reply_str(r, "data.version"), PACKAGE_VERSION);
+	assert_string_equal(reply_str(r, "data.version"), SHOW_BUILD_VERSION);
 	assert_string_equal(reply_str(r, "data.capabilities.source"), "probe");
 	assert_string_equal(reply_str(r, "data.capabilities.qdiscs.0"), "htb");
 	assert_string_equal(reply_str(r, "data.capabilities.qdiscs.1"),

@@ -43,6 +43,7 @@
 #include "core/mfile.h"
 #include "ctl/ctl.h"
 #include "show/show.h"
+#include "show/show_build.h"
 #include "ctl_test.h"
 
 /* A Linux name with every kind of byte a label value must escape. */
@@ -329,8 +330,8 @@ static void test_metrics_text(void **state)
 	expo_check(t, &e);
 
 	/* the daemon's own */
-	assert_non_null(
-	    strstr(t, "roced_build_info{version=\"" PACKAGE_VERSION "\"} 1\n"));
+	assert_non_null(strstr(
+	    t, "roced_build_info{version=\"" SHOW_BUILD_VERSION "\"} 1\n"));
 	assert_non_null(
 	    strstr(t, "roced_config_reloads_total{result=\"failure\"} 1\n"));
 	assert_non_null(strstr(t, "roced_config_last_reload_success 0\n"));
@@ -721,6 +722,53 @@ static void test_mfile_write(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* Symbolic links: a directory on the path that is a link is refused
+ * with a message that says so, and nothing is written where it leads; a
+ * link where the file goes is replaced by the file (the rename does not
+ * follow it), and what it pointed at is left as it was. */
+static void test_mfile_links(void **state)
+{
+	char dir[] = "/tmp/roced-mfile-XXXXXX", p[3][160], err[512];
+	char buf[64];
+	struct stat st;
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p[0], sizeof(p[0]), "%s/real", dir);
+	snprintf(p[1], sizeof(p[1]), "%s/link", dir);
+	assert_int_equal(mkdir(p[0], 0755), 0);
+	assert_int_equal(symlink("real", p[1]), 0);
+	snprintf(p[2], sizeof(p[2]), "%s/link/roced.prom", dir);
+	assert_int_equal(mfile_write(p[2], "a 1\n", err, sizeof(err)), -ELOOP);
+	assert_non_null(
+	    strstr(err, "a directory on its path is a symbolic link"));
+	snprintf(p[2], sizeof(p[2]), "%s/real/roced.prom", dir);
+	assert_int_equal(lstat(p[2], &st), -1);
+	/* the file a link to another file */
+	snprintf(p[2], sizeof(p[2]), "%s/real/victim", dir);
+	fp = fopen(p[2], "w");
+	assert_non_null(fp);
+	fputs("keep\n", fp);
+	fclose(fp);
+	snprintf(p[1], sizeof(p[1]), "%s/real/roced.prom", dir);
+	assert_int_equal(symlink("victim", p[1]), 0);
+	assert_int_equal(mfile_write(p[1], "b 2\n", err, sizeof(err)), 0);
+	assert_int_equal(lstat(p[1], &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	fp = fopen(p[2], "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "keep\n");
+	assert_int_equal(unlink(p[1]), 0);
+	assert_int_equal(unlink(p[2]), 0);
+	assert_int_equal(rmdir(p[0]), 0);
+	snprintf(p[1], sizeof(p[1]), "%s/link", dir);
+	assert_int_equal(unlink(p[1]), 0);
+	assert_int_equal(rmdir(dir), 0);
+}
+
 /* The setting followed: a new file is due at once, the same setting
  * again changes nothing, none stops the writes. */
 static void test_mfile_configure(void **state)
@@ -915,6 +963,7 @@ int main(void)
 	    cmocka_unit_test(test_metrics_query),
 	    cmocka_unit_test(test_prom_values),
 	    cmocka_unit_test(test_mfile_write),
+	    cmocka_unit_test(test_mfile_links),
 	    cmocka_unit_test(test_mfile_configure),
 	};
 

@@ -17,7 +17,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -204,6 +206,64 @@ static void test_config_copy(void **state)
 	assert_int_equal(entries(t->real), 3);
 }
 
+/* A write that fails part way (a full file system; here the file size
+ * limit, EFBIG, which needs no root): the metrics textfile and the
+ * configuration's copy say so, keep the file as it was and leave no
+ * temporary beside it. Without the stream's error flag checked, the
+ * failed write left nothing for fflush to report, and a file cut short
+ * was renamed over the good one. */
+static void test_write_fails(void **state)
+{
+	struct tree *t = *state;
+	char path[160], err[512], line[32], *big;
+	struct rlimit old, lim;
+	void (*sig)(int);
+	FILE *f;
+	int rc[2];
+
+	big = malloc(20000);
+	assert_non_null(big);
+	memset(big, 'x', 19998);
+	big[19998] = '\n';
+	big[19999] = '\0';
+	file_in(path, sizeof(path), t->real, "roced.prom");
+	assert_int_equal(mfile_write(path, "a 1\n", err, sizeof(err)), 0);
+	file_in(path, sizeof(path), t->real, "roced.conf");
+	assert_int_equal(ctl_cmd_write_atomic(path, "old\n", err, sizeof(err)),
+	                 0);
+	assert_int_equal(entries(t->real), 3); /* sub, the two files */
+
+	sig = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 4096;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	file_in(path, sizeof(path), t->real, "roced.prom");
+	rc[0] = mfile_write(path, big, err, sizeof(err));
+	file_in(path, sizeof(path), t->real, "roced.conf");
+	rc[1] = ctl_cmd_write_atomic(path, big, err, sizeof(err));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, sig);
+	free(big);
+
+	assert_int_equal(rc[0], -EFBIG);
+	assert_int_equal(rc[1], -EFBIG);
+	assert_non_null(strstr(err, "cannot write"));
+	assert_int_equal(entries(t->real), 3);
+	file_in(path, sizeof(path), t->real, "roced.prom");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_string_equal(line, "a 1\n");
+	file_in(path, sizeof(path), t->real, "roced.conf");
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_string_equal(line, "old\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +272,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_textfile, tree_setup,
 	                                    tree_teardown),
 	    cmocka_unit_test_setup_teardown(test_config_copy, tree_setup,
+	                                    tree_teardown),
+	    cmocka_unit_test_setup_teardown(test_write_fails, tree_setup,
 	                                    tree_teardown),
 	};
 

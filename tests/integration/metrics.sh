@@ -8,7 +8,9 @@
 #     more at the next intervals; created, the file appears and the log
 #     says it is written again; made read-only (roced keeps no
 #     CAP_DAC_OVERRIDE), one warning for that error, and written again
-#     once writable;
+#     once writable; a full file system (a tmpfs filled), one warning,
+#     the last file kept whole with no temporary beside it, written
+#     again once there is room;
 #   - the samples: the odd name escaped as the format wants, pause
 #     frames from the peer counted on the port, priority and direction
 #     they came in on, the time paused during a 2 s storm within 1 % of
@@ -42,7 +44,7 @@ promtool check rules "$rules/roced.rules.yml" || t_fail "promtool check rules re
 	t_fail "the alert rules fail their tests (roced.rules.test.yml)"
 # Every alert has a test that expects it to fire, and a line in the
 # README's table.
-python3 - "$rules" <<'PY' || t_fail "an alert without a firing test or without its README line"
+python3 - "$rules" <<'PY' || t_fail "an alert or recording rule without a test or without its README line"
 import sys, yaml
 d = sys.argv[1]
 rules = yaml.safe_load(open(d + '/roced.rules.yml'))
@@ -55,6 +57,18 @@ assert alerts - fired == set(), 'no test fires: %s' % sorted(alerts - fired)
 missing = sorted(a for a in alerts if '| %s |' % a not in readme)
 assert not missing, 'not in README.md: %s' % missing
 print('alerts, each tested firing and in the README: %s' % ' '.join(sorted(alerts)))
+# Every recording rule is the expression of a promql_expr_test with
+# samples expected, and in the README's table.
+records = {r['record'] for g in rules['groups'] for r in g['rules'] if 'record' in r}
+tested = set()
+for u in tests['tests']:
+    for t in u.get('promql_expr_test', []):
+        if t.get('exp_samples'):
+            tested.add(t['expr'].split('{')[0].strip())
+assert records - tested == set(), 'recording rules untested: %s' % sorted(records - tested)
+missing = sorted(r for r in records if '`%s`' % r not in readme)
+assert not missing, 'not in README.md: %s' % missing
+print('recording rules, each tested and in the README: %d' % len(records))
 PY
 echo "ok: roced.rules.yml checked and its tests pass"
 
@@ -238,6 +252,33 @@ echo "queue 0 of swp1: $before packets before the replacement, the new leaf has 
 [ "$after" -ge $((before + fresh)) ] ||
 	t_fail "the carried total $after is below the old leaf's $before plus the new one's $fresh"
 echo "ok: queue counters carried over a replaced leaf"
+
+# --- a full file system: one warning, the last file kept whole, no
+# temporary left behind, written again once there is room ---
+# A small tmpfs over the directory, in roced's mount namespace (that of
+# ip netns exec, which this one's mounts do not reach); it goes with
+# roced.
+inr() { nsenter -t "$roced_pid" -m -- "$@"; }
+inr mount -t tmpfs -o size=512k tmpfs "$tf" || t_fail "cannot mount a tmpfs over the textfile's directory"
+nfull() { grep -c 'metrics: cannot write .*No space left on device' "$t_tmp/log" || true; }
+wait_for 5 inr test -s "$tf/roced.prom" || t_fail "roced does not write in the tmpfs"
+inr sh -c 'dd if=/dev/zero of="$1/fill" bs=4k 2>/dev/null; :' - "$tf"
+wait_for 5 sh -c '[ "$(grep -c "metrics: cannot write .*No space left on device" "$1")" -gt 0 ]' - "$t_tmp/log" ||
+	t_fail "no warning for the full file system: $(grep 'metrics:' "$t_tmp/log" | tail -n 3)"
+sleep 3.5
+[ "$(nfull)" = 1 ] || t_fail "the full file system was logged $(nfull) times in 3 intervals, expected once"
+inr cat "$tf/roced.prom" >"$t_tmp/kept.prom"
+promtool check metrics <"$t_tmp/kept.prom" || t_fail "the file kept on the full file system is not whole"
+grep -q '^roced_build_info{' "$t_tmp/kept.prom" || t_fail "the file kept on the full file system lost its samples"
+left=$(inr ls -A "$tf" | grep -vx -e roced.prom -e fill || true)
+[ -z "$left" ] || t_fail "roced left on the full file system: $left"
+n1=$(grep -c 'metrics: writing .* again' "$t_tmp/log")
+inr rm "$tf/fill"
+wait_for 5 sh -c '[ "$(grep -c "metrics: writing .* again" "$1")" -gt "$2" ]' - "$t_tmp/log" "$n1" ||
+	t_fail "not written again once there is room"
+inr umount "$tf" || t_fail "cannot unmount the tmpfs"
+grep 'metrics: cannot write' "$t_tmp/log"
+echo "ok: a full file system logged once, the last file kept whole with nothing beside it, written again with room"
 
 # --- read-only: one warning for that error, written again after ---
 chmod 555 "$tf"

@@ -213,5 +213,45 @@ echo "$alert" | grep -q '"port": "swp1", "queue": "3"' || t_fail "RocedPfcStorm 
 r=$(query 'roced_pfc_pause_frames_total{port="swp2",priority="3",direction="rx"}')
 echo "roced_pfc_pause_frames_total{port=\"swp2\",priority=\"3\",direction=\"rx\"}: $r"
 case $r in *' 0') ;; *) t_fail "pause received on swp2: '$r'" ;; esac
+
+# --- the dashboard: every panel's query returns data ---
+# The recording rules its panels read were evaluated every second since
+# the start, over the incast and the storm.
+dash="$top_srcdir/contrib/grafana/roced-fabric.json"
+gq="$top_srcdir/tests/tools/grafana_queries.py"
+prom="http://127.0.0.1:$promport"
+dashcheck() { $IP netns exec "$mon" python3 "$gq" "$1" "$prom"; }
+echo "the dashboard's queries (contrib/grafana/roced-fabric.json):"
+ok=
+for _ in $(seq 20); do
+	dashcheck "$dash" >"$tmp/dash.out" 2>&1 && { ok=1; break; }
+	sleep 1
+done
+cat "$tmp/dash.out"
+[ -n "$ok" ] || t_fail "a panel of the dashboard returns no data"
+# The checker catches a typo: a metric name misspelt in one panel (an
+# empty answer), and a query that does not parse.
+python3 - "$dash" "$tmp/typo1.json" "$tmp/typo2.json" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+a = 'port:roced_pfc_pause_frames:rate1m{job=~\\"$job\\",instance=~\\"$instance\\",direction=\\"rx\\"}'
+assert a in s, 'the received-pause panel changed'
+open(sys.argv[2], 'w').write(s.replace(a, a.replace('frames', 'frame'), 1))
+b = 'histogram_quantile(0.99, sum by (instance, le)'
+assert b in s, 'the apply time panel changed'
+open(sys.argv[3], 'w').write(s.replace(b, b.replace('le)', 'le'), 1))
+PY
+for typo in typo1 typo2; do
+	if dashcheck "$tmp/$typo.json" >"$tmp/$typo.out" 2>&1; then
+		cat "$tmp/$typo.out"
+		t_fail "the dashboard check passes a query with a typo ($typo)"
+	fi
+	grep FAIL "$tmp/$typo.out"
+done
+grep -q "FAIL panel 'PFC pause received per port and priority' target A: no data" "$tmp/typo1.out" ||
+	t_fail "the misspelt metric is not named: $(cat "$tmp/typo1.out")"
+grep -q "FAIL panel 'roced apply time (p99)' target A: refused" "$tmp/typo2.out" ||
+	t_fail "the query that does not parse is not named: $(cat "$tmp/typo2.out")"
+echo "ok: every panel of the dashboard returns data; a typo fails the check"
 t_roced_stop
 echo "metrics_prometheus: ok"
