@@ -23,6 +23,7 @@
 #   - a port whose link goes away: the text stays valid, the port has
 #     its info, presence 0 and mode, no counters;
 #   - roced removes the file when it stops;
+#   - scrapes during a run of reloads: each whole, with every family;
 #   - the shipped alert rules pass `promtool check rules` and their unit
 #     tests (`promtool test rules`), in which every alert fires at least
 #     once, and each has its line in contrib/prometheus/README.md.
@@ -190,6 +191,30 @@ shw 'show metrics' >"$t_tmp/show.prom"
 [ "$(value roced_config_last_reload_success '')" = 1 ] || t_fail "roced_config_last_reload_success is not 1"
 grep '^roced_config_\|^roced_apply_\|^roced_kernel' "$t_tmp/show.prom"
 echo "ok: reloads counted"
+
+# --- scrapes during reloads: every read of show metrics and of the
+# textfile is whole, with every family, while reloads follow each other
+# (the file is replaced by a rename; show answers between applies) ---
+grep '^# TYPE ' "$t_tmp/show.prom" | sort >"$t_tmp/families.0"
+n0=$(grep -c 'reloaded' "$t_tmp/log" || true)
+(for _ in 1 2 3 4 5 6 7 8; do kill -HUP "$roced_pid"; sleep 0.3; done) &
+hups=$!
+i=0
+while kill -0 "$hups" 2>/dev/null || [ "$i" -lt 4 ]; do
+	i=$((i + 1))
+	shw 'show metrics' >"$t_tmp/during.prom" || t_fail "show metrics refused during a reload"
+	cp "$tf/roced.prom" "$t_tmp/during.file" 2>/dev/null || t_fail "the textfile vanished during a reload"
+	for f in during.prom during.file; do
+		promtool check metrics <"$t_tmp/$f" >/dev/null 2>&1 ||
+			t_fail "scrape $i during reloads: promtool refuses $f"
+		grep '^# TYPE ' "$t_tmp/$f" | sort | cmp -s - "$t_tmp/families.0" ||
+			t_fail "scrape $i during reloads: $f has other families"
+	done
+done
+wait "$hups"
+wait_for 10 sh -c '[ "$(grep -c reloaded "$1")" -ge $(($2 + 1)) ]' - "$t_tmp/log" "$n0" ||
+	t_fail "no reload happened during the scrapes"
+echo "ok: $i scrapes during $(($(grep -c reloaded "$t_tmp/log") - n0)) reloads, each whole"
 
 # --- DCBX with a roced at the other end of swp1 (both mode on, not
 # willing, the same policy: agreed) ---

@@ -266,7 +266,8 @@ static void test_abbreviations(void **state)
 	assert_string_equal(p.canon, "interface swp1");
 	tc_parse(&c, "pol ty queu Q", &p);
 	assert_string_equal(p.canon, "policy-map type queuing Q");
-	/* "q" is qos or queuing since N3K/N5K queuing class-maps, as on NX-OS. */
+	/* "q" is qos or queuing since N3K/N5K queuing class-maps, as on NX-OS.
+	 */
 	tc_parse(&c, "no cl ty qo match-any C", &p);
 	assert_true(p.negated);
 	assert_string_equal(p.name, "class-map type qos");
