@@ -14,7 +14,7 @@ description:
     of the network namespace the task runs in, as nxos_command runs shows
     on a Nexus switch, and returns their output.
   - Only shows run here (C(show ...), NX-OS's abbreviations such as
-    C(sh) included): a configuration or an exec command (C(rollback),
+    C(sh) included); a configuration or an exec command (C(rollback),
     C(clear ...), C(reload)) is refused before anything runs, since the
     module never changes anything (C(changed) is always false);
     roced_config is what changes a switch.

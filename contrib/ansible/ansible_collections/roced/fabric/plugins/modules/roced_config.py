@@ -16,14 +16,14 @@ description:
     the file is compiled with the port's running inputs and compared with
     the plan the port runs), and only then renames it over I(dest) and
     reloads roced.
-  - C(changed) means that the file or some port's plan changes:
+  - C(changed) means that the file or some port's plan changes;
     C(plan_changed) is roced's own plan comparison, C(file_changed) the
-    file's bytes (a comment, a reordering: installed, no kernel write).
+    file's bytes (a comment or a reordering is installed with no kernel write).
   - Before it installs or reloads anything, it takes a checkpoint of
     roced's running configuration (I(checkpoint_name), replacing the one
     of that name) and keeps the file it replaces beside I(dest) as
     C(DEST.ansible-before); with I(rollback), a failed reload rolls back
-    to it. I(rollback_to) puts a host back later (a play's C(rescue)):
+    to it. I(rollback_to) puts a host back later (a play's C(rescue));
     the kept file is reinstalled and roced rolls back to the checkpoint.
   - A file roced refuses fails the task with roced's FILE:LINE errors
     (the candidate's name replaced by I(dest), whose lines they are);
@@ -97,7 +97,7 @@ options:
   rollback_to:
     description:
       - Instead of installing a configuration, put the host back as it
-        was before the change that took checkpoint I(rollback_to): the
+        was before the change that took checkpoint I(rollback_to); the
         file kept beside I(dest) is reinstalled and roced rolls back to
         the checkpoint (C(rollback running-config checkpoint NAME)).
     type: str
@@ -245,8 +245,13 @@ def _checkpoint(ctl, name, dest, old):
     name replaced), and the file DEST holds now (OLD) kept beside it, so
     that rollback_to can put both back."""
     ctl.call({"cmd": "checkpoint", "op": "delete", "name": name})
+    # roced takes a description of at most 80 characters: the file's
+    # name is kept whole when it fits, else its tail.
+    desc = "before an Ansible change of " + dest
+    if len(desc) > 80:
+        desc = "before an Ansible change of ..." + dest[-(80 - 31):]
     ctl.must({"cmd": "checkpoint", "op": "create", "name": name,
-              "description": "before an Ansible change of " + dest})
+              "description": desc})
     keep = dest + ".ansible-before"
     if old is None:
         if os.path.exists(keep):
