@@ -200,14 +200,80 @@ static int ck_cmp(const void *a, const void *b)
 	return strcmp(x->file, y->file);
 }
 
-int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir)
+/* The cookie DIR/.netns names, 0 when there is none to read. */
+static uint64_t ck_netns_read(int dfd)
+{
+	char buf[32];
+	unsigned long long v = 0;
+	ssize_t n;
+	int fd = openat(dfd, ".netns", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu", &v) != 1)
+		return 0;
+	return (uint64_t)v;
+}
+
+/* Empty and remove DIR (its descriptor DFD), the state of a namespace
+ * that is gone. Only its regular files are removed: anything else
+ * leaves it in place, and that is said. */
+static int ck_purge(int dfd, const char *dir)
+{
+	struct dirent *de;
+	int rc = 0, fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (unlinkat(dfd, de->d_name, 0) < 0 && errno != ENOENT)
+			rc = -errno;
+	}
+	closedir(d);
+	if (!rc && rmdir(dir) < 0)
+		rc = -errno;
+	return rc;
+}
+
+int ctl_ckpt_prepare(struct ctl_ckpt *k, char *err, size_t errlen)
+{
+	char path[512], text[32];
+	int rc = rundir_prepare(k->dir, err, errlen);
+
+	if (rc < 0 || !k->netns)
+		return rc;
+	snprintf(path, sizeof(path), "%s/.netns", k->dir);
+	if (access(path, F_OK) == 0)
+		return 0;
+	snprintf(text, sizeof(text), "%llu\n", (unsigned long long)k->netns);
+	rc = rundir_write(path, text, 0600);
+	if (rc < 0)
+		snprintf(err, errlen, "cannot write %.200s: %s", path,
+		         strerror(-rc));
+	return rc;
+}
+
+int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir, uint64_t netns)
 {
 	char err[512];
 	struct dirent *de;
+	uint64_t was;
 	DIR *d;
 	int rc;
 
 	memset(k, 0, sizeof(*k));
+	k->netns = netns;
 	if (!dir || !*dir)
 		return 0;
 	if (strlen(dir) >= sizeof(k->dir) - CMD_CKPT_NAME_MAX - 8)
@@ -230,6 +296,27 @@ int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir)
 		          strerror(-rc));
 		k->dir[0] = '\0';
 		return rc;
+	}
+	was = ck_netns_read(dirfd(d));
+	if (was && netns && was != netns) {
+		/* Another namespace's, which had this one's inode: its
+		 * checkpoints name ports and a policy of a network that no
+		 * longer exists. */
+		rc = ck_purge(dirfd(d), dir);
+		closedir(d);
+		if (rc < 0) {
+			log_warnx("checkpoints: %s was left by a network "
+			          "namespace that is gone and cannot be "
+			          "removed (%s): checkpoints kept in memory "
+			          "only",
+			          dir, strerror(-rc));
+			k->dir[0] = '\0';
+			return rc;
+		}
+		log_info("checkpoints: %s was left by a network namespace "
+		         "that is gone: removed",
+		         dir);
+		return 0;
 	}
 	while ((de = readdir(d))) {
 		struct ctl_ckpt_entry *e;
@@ -364,7 +451,7 @@ static struct json_object *ck_create(struct ctl_cmd_ctx *c,
 		char path[512], werr[512];
 
 		snprintf(path, sizeof(path), "%s/%s", k->dir, m.name);
-		rc = rundir_prepare(k->dir, werr, sizeof(werr));
+		rc = ctl_ckpt_prepare(k, werr, sizeof(werr));
 		if (rc < 0) {
 			reply = ctl_reply_error(
 			    "%% checkpoint %s not taken: %s", m.name, werr);
@@ -408,11 +495,19 @@ static int ck_unlink(struct ctl_ckpt *k, const struct ctl_ckpt_entry *e)
 	return 0;
 }
 
-/* The directory goes with its last checkpoint. */
-static void ck_tidy(struct ctl_ckpt *k)
+void ctl_ckpt_tidy(struct ctl_ckpt *k)
 {
-	if (!k->n && k->dir[0])
-		rmdir(k->dir);
+	char path[512];
+
+	if (k->n || !k->dir[0])
+		return;
+	/* A confirmed commit's hidden file keeps it. */
+	snprintf(path, sizeof(path), "%s/.confirm", k->dir);
+	if (access(path, F_OK) == 0)
+		return;
+	snprintf(path, sizeof(path), "%s/.netns", k->dir);
+	unlink(path);
+	rmdir(k->dir);
 }
 
 static struct json_object *ck_delete(struct ctl_ckpt *k, const char *name)
@@ -429,7 +524,7 @@ static struct json_object *ck_delete(struct ctl_ckpt *k, const char *name)
 		                       name, strerror(-rc));
 	log_info("checkpoint %s removed", name);
 	ck_remove(k, e);
-	ck_tidy(k);
+	ctl_ckpt_tidy(k);
 	return ctl_reply_ok();
 }
 
@@ -446,7 +541,7 @@ static struct json_object *ck_clear(struct ctl_ckpt *k)
 			                       k->v[0].file, strerror(-rc));
 		ck_remove(k, &k->v[0]);
 	}
-	ck_tidy(k);
+	ctl_ckpt_tidy(k);
 	log_info("checkpoint database cleared (%zu checkpoint%s)", n,
 	         n == 1 ? "" : "s");
 	return ctl_ckpt_ok_text("Done\n");

@@ -75,6 +75,10 @@ struct ctl_confirm {
 
 struct ctl_ckpt {
 	char dir[256]; /* "": kept in memory only */
+	/* The network namespace's cookie (never reused, unlike its inode,
+	 * which names DIR), kept in DIR/.netns; 0 when the kernel has
+	 * none. */
+	uint64_t netns;
 	struct ctl_ckpt_entry *v;
 	size_t n;
 	struct ctl_sess *s;
@@ -84,9 +88,19 @@ struct ctl_ckpt {
 
 /* Set K up with its checkpoints read from DIR (made when absent; NULL
  * or "": none kept on disk). What cannot be read is logged and listed
- * as damaged. Returns 0, or -errno when DIR is unfit (then K keeps
- * checkpoints in memory only, and says so in the log). */
-int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir);
+ * as damaged. DIR is named by the namespace's inode, which the kernel
+ * hands out again once a namespace is gone: a DIR whose .netns names
+ * another cookie than NETNS (non-zero) was left by a namespace that no
+ * longer exists, and is removed, not read. Returns 0, or -errno when DIR
+ * is unfit (then K keeps checkpoints in memory only, and says so in the
+ * log). */
+int ctl_ckpt_open(struct ctl_ckpt *k, const char *dir, uint64_t netns);
+/* Make K's directory when it is missing and mark it as this namespace's
+ * (ERR: why not). Every writer into the directory calls it first. */
+int ctl_ckpt_prepare(struct ctl_ckpt *k, char *err, size_t errlen);
+/* Remove K's directory once it holds no checkpoint and no confirmed
+ * commit: a roced that keeps nothing leaves nothing behind. */
+void ctl_ckpt_tidy(struct ctl_ckpt *k);
 /* Free K's checkpoints (ctl_sess_close frees its sessions). */
 void ctl_ckpt_close(struct ctl_ckpt *k);
 

@@ -85,7 +85,7 @@ static int ck_confirm_save(struct ctl_ckpt *k, char *err, size_t len)
 
 	if (ck_confirm_path(k, path, sizeof(path)) < 0)
 		return 0;
-	rc = rundir_prepare(k->dir, err, len);
+	rc = ctl_ckpt_prepare(k, err, len);
 	if (rc < 0)
 		return rc;
 	snprintf(m.name, sizeof(m.name), "%s", f->session);
@@ -111,8 +111,7 @@ static void ck_confirm_drop(struct ctl_ckpt *k)
 		return;
 	if (unlink(path) < 0 && errno != ENOENT)
 		log_warn("cannot remove %s", path);
-	if (!k->n)
-		rmdir(k->dir); /* the directory goes with its last file */
+	ctl_ckpt_tidy(k);
 }
 
 /* Put back the configuration from before the pending confirmed commit:

@@ -729,7 +729,7 @@ int daemon_run(const struct daemon_opts *o)
 		/* Kept where the MTUs are: they outlive a restart. */
 		if (ctl_state_path(dir, sizeof(dir), ".checkpoint") < 0)
 			dir[0] = '\0';
-		ctl_ckpt_open(&d->ckpt, dir);
+		ctl_ckpt_open(&d->ckpt, dir, d->ports.netns_cookie);
 		d->cmd.ckpt = &d->ckpt;
 	}
 	if (ctl_srv_open(&d->ctl, &ctl, ctl_cmd_handle, &d->cmd, err,

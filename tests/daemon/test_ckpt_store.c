@@ -90,7 +90,7 @@ static int setup(void **state)
 	if (conf_load_file(path, &x->f.running, &d) < 0)
 		return -1;
 	diag_free(&d);
-	if (ctl_ckpt_open(&x->k, x->dir) < 0)
+	if (ctl_ckpt_open(&x->k, x->dir, 1) < 0)
 		return -1;
 	x->c = (struct ctl_cmd_ctx){.ops = &fake_ops,
 	                            .daemon = &x->f,
@@ -157,7 +157,7 @@ static void summary(struct fixture *x, char *out, size_t len)
 static void reopen(struct fixture *x)
 {
 	ctl_ckpt_close(&x->k);
-	assert_int_equal(ctl_ckpt_open(&x->k, x->dir), 0);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir, 1), 0);
 }
 
 static void test_store(void **state)
@@ -197,6 +197,47 @@ static void test_store(void **state)
 	    true, NULL, 0);
 	snprintf(path, sizeof(path), "%s/stable", x->dir);
 	assert_int_equal(stat(path, &st), -1);
+	ask(x, "{\"cmd\":\"checkpoint\",\"op\":\"clear\"}", true, NULL, 0);
+	assert_int_equal(stat(x->dir, &st), -1);
+}
+
+/* The directory is named by the namespace's inode, which the kernel
+ * gives to a new namespace once the old one is gone: a roced there must
+ * not find the old one's checkpoints (a test suite that made namespaces
+ * one after another did). The cookie tells them apart. */
+static void test_stale_netns(void **state)
+{
+	struct fixture *x = *state;
+	char path[256], text[2048];
+	struct stat st;
+
+	ask(x, "{\"cmd\":\"checkpoint\",\"op\":\"create\",\"name\":\"old\"}",
+	    true, NULL, 0);
+	snprintf(path, sizeof(path), "%s/.netns", x->dir);
+	assert_int_equal(stat(path, &st), 0);
+	/* The same namespace (a restart): kept. */
+	reopen(x);
+	summary(x, text, sizeof(text));
+	assert_non_null(strstr(text, "1) old:\n"));
+	/* Another namespace with the same inode: removed, not read. */
+	ctl_ckpt_close(&x->k);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir, 2), 0);
+	summary(x, text, sizeof(text));
+	assert_null(strstr(text, "old"));
+	assert_int_equal(stat(x->dir, &st), -1);
+	/* Its own first checkpoint marks the directory as its own. */
+	ask(x, "{\"cmd\":\"checkpoint\",\"op\":\"create\",\"name\":\"new\"}",
+	    true, NULL, 0);
+	ctl_ckpt_close(&x->k);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir, 2), 0);
+	summary(x, text, sizeof(text));
+	assert_non_null(strstr(text, "1) new:\n"));
+	/* A kernel with no cookie (0) cannot tell: it keeps what it finds. */
+	ctl_ckpt_close(&x->k);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir, 0), 0);
+	summary(x, text, sizeof(text));
+	assert_non_null(strstr(text, "1) new:\n"));
+	/* The last checkpoint cleared: no directory, no .netns left. */
 	ask(x, "{\"cmd\":\"checkpoint\",\"op\":\"clear\"}", true, NULL, 0);
 	assert_int_equal(stat(x->dir, &st), -1);
 }
@@ -399,7 +440,9 @@ static void test_confirm(void **state)
 	changes = x->f.changes;
 	ctl_sess_tick(&x->c, now + 5);
 	assert_int_equal(x->f.changes, changes);
-	ctl_sess_tick(&x->c, now + 31);
+	/* Due (NOW is whole seconds, taken before the commit, which a
+	 * loaded machine can make seconds later: 40 s, not 31). */
+	ctl_sess_tick(&x->c, now + 40);
 	assert_int_equal(x->f.flags, CTL_CHANGE_ATOMIC);
 	assert_string_equal(x->f.running.ifaces[0].qos_input, qos);
 	assert_false(confirm_file(x));
@@ -448,7 +491,7 @@ static void test_confirm_restart(void **state)
 	 * new one applied: here, still the committed one). */
 	ctl_sess_close(&x->k);
 	ctl_ckpt_close(&x->k);
-	assert_int_equal(ctl_ckpt_open(&x->k, x->dir), 0);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir, 1), 0);
 	assert_true(confirm_file(x));
 	ctl_sess_restore(&x->c);
 	assert_string_equal(x->f.running.ifaces[0].qos_input, qos);
@@ -467,7 +510,7 @@ static void test_confirm_restart(void **state)
 		snprintf(path, sizeof(path), "%s/.confirm", x->dir);
 		assert_int_equal(truncate(path, 100), 0);
 	}
-	assert_int_equal(ctl_ckpt_open(&x->k, x->dir), 0);
+	assert_int_equal(ctl_ckpt_open(&x->k, x->dir, 1), 0);
 	ctl_sess_restore(&x->c);
 	assert_string_equal(x->f.running.ifaces[0].qos_input, "");
 	assert_false(confirm_file(x));
@@ -492,6 +535,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_store, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stale_netns, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_rollback, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sessions, setup, teardown),

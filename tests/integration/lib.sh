@@ -194,8 +194,14 @@ _t_ns_gone()
 {
 	_t_ino=$(stat -L -c %i "/run/netns/$1" 2>/dev/null)
 	# .pfcwd: the PFC watchdog's storm state (roced(8), FILES), kept
-	# across restarts like the MTUs.
-	rm -f "/run/roced/roced.$_t_ino.mtu" "/run/roced/roced.$_t_ino.pfcwd"
+	# across restarts like the MTUs; .checkpoint: the checkpoints. The
+	# kernel gives the inode to the next namespace made: its roced must
+	# find nothing of this one's (it tells by the namespace's cookie,
+	# but a test leaves nothing behind either way).
+	if [ -n "$_t_ino" ]; then
+		rm -rf "/run/roced/roced.$_t_ino.mtu" "/run/roced/roced.$_t_ino.pfcwd" \
+			"/run/roced/roced.$_t_ino.checkpoint"
+	fi
 	"$IP" netns del "$1"
 }
 
