@@ -151,8 +151,7 @@ static void agents_softpfc_sync(struct agents *a, double now)
 
 		honour &= (uint8_t)~deadlock_breaking(&a->dl, ifname);
 		if (softpfc_configure(
-		        &a->softpfc, ifname, honour,
-		        e && agents_lp_honour(e),
+		        &a->softpfc, ifname, honour, e && agents_lp_honour(e),
 		        e ? (uint32_t)e->caps.speed_mbps : 0, now) < 0)
 			log_warnx("%s: software PFC: out of memory", ifname);
 	}
