@@ -145,9 +145,13 @@ static void agents_softpfc_sync(struct agents *a, double now)
 		const struct ports_port *e =
 		    a->ports ? ports_find(a->ports, ifname) : NULL;
 
+		/* A port breaking a PFC deadlock honours no pause on the
+		 * cycle's priority for a while (agent/deadlock.h). */
+		uint8_t honour = e ? agents_softpfc_honour(e) : 0;
+
+		honour &= (uint8_t)~deadlock_breaking(&a->dl, ifname);
 		if (softpfc_configure(
-		        &a->softpfc, ifname, e ? agents_softpfc_honour(e) : 0,
-		        e && agents_lp_honour(e),
+		        &a->softpfc, ifname, honour, e && agents_lp_honour(e),
 		        e ? (uint32_t)e->caps.speed_mbps : 0, now) < 0)
 			log_warnx("%s: software PFC: out of memory", ifname);
 	}
@@ -318,6 +322,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	wdpoll_init(&a->wd);
 	hwcnt_init(&a->hw, NULL, NULL);
 	txpoll_init(&a->tx);
+	deadlock_init(&a->dl);
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
 	lpsend_init(&a->lp);
@@ -344,6 +349,7 @@ void agents_free(struct agents *a)
 	wdpoll_free(&a->wd);
 	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
+	deadlock_free(&a->dl);
 	lpsend_free(&a->lp);
 	qstats_free(&a->qs);
 	contrib_free(&a->contrib);
@@ -556,6 +562,7 @@ int agents_wait(const struct agents *a, double now_ms)
 {
 	double next = lldp_agent_next(&a->lldp);
 	double pfc = softpfc_next(&a->softpfc);
+	double dl = deadlock_next(&a->dl, &a->tx);
 	double lldpad = lldpad_client_next(&a->lldpad);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 	int tx = txpoll_wait(&a->tx, now_ms);
@@ -563,6 +570,8 @@ int agents_wait(const struct agents *a, double now_ms)
 
 	if (pfc >= 0 && (next < 0 || pfc < next))
 		next = pfc;
+	if (dl >= 0 && (next < 0 || dl < next))
+		next = dl;
 	if (lldpad >= 0 && (next < 0 || lldpad < next))
 		next = lldpad;
 	wait = next < 0 ? -1 : next <= now_ms ? 0 : (int)(next - now_ms) + 1;
@@ -606,4 +615,6 @@ void agents_tick(struct agents *a, double now_ms)
 	wdpoll_tick(&a->wd, now_ms);
 	txpoll_tick(&a->tx, now_ms);
 	lpsend_tick(&a->lp, now_ms);
+	if (deadlock_tick(&a->dl, &a->lldp, &a->softpfc, &a->tx, now_ms))
+		agents_softpfc_sync(a, now_ms);
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 
+#include "agent/deadlock.h"
 #include "agent/frame.h"
 #include "agent/hwcnt.h"
 #include "agent/lldp_agent.h"
@@ -65,6 +66,8 @@ struct agents {
 	/* The routing and neighbour tables: who feeds a routed port. */
 	struct route_cache routes;
 	struct nlb *nl;
+	/* PFC deadlock: cycles of pause found through LLDP, and broken. */
+	struct deadlock dl;
 	/* --- end of software PFC --- */
 };
 

@@ -186,6 +186,7 @@ static int lldp_agent_frame(const struct lldp_agent *a,
 			               &pdu->dcbx);
 		pdu->has_max_frame = p->max_frame != 0;
 		pdu->max_frame = p->max_frame;
+		pdu->pfcdl = p->pfcdl;
 	}
 	n = lldp_encode(pdu, buf + LLDP_ETH_HLEN, cap - LLDP_ETH_HLEN);
 	free(pdu);
@@ -649,6 +650,18 @@ void lldp_agent_set_mtu(struct lldp_agent *a, const char *ifname, uint32_t mtu,
 	if (p->c.frames_out)
 		lldp_tx_fast(&p->tx, now);
 	p->max_frame = v;
+}
+
+void lldp_agent_set_pfcdl(struct lldp_agent *a, const char *ifname,
+                          const struct pfcdl_tlv *t, double now)
+{
+	struct lldp_port *p = lldp_agent_find(a, ifname);
+
+	if (!p || pfcdl_eq(&p->pfcdl, t))
+		return;
+	if (p->running && p->cfg.transmit)
+		lldp_tx_fast(&p->tx, now);
+	p->pfcdl = *t;
 }
 
 void lldp_agent_refused(struct lldp_agent *a, const char *ifname)

@@ -109,6 +109,8 @@ struct lldp_port {
 	/* The 802.3 Maximum Frame Size sent (0: not sent): the link's MTU
 	 * with header and FCS, for the peer's check of a class MTU. */
 	uint16_t max_frame;
+	/* roced's PFC wait chains sent (agent/deadlock.h; PRESENT: any). */
+	struct pfcdl_tlv pfcdl;
 	struct lldp_nbr nbr[LLDP_AGENT_NBR_MAX];
 	/* The DCBX peer: index + 1 into NBR (0: none). MULTI: more than one
 	 * neighbour is on the port (and so no DCBX peer). */
@@ -180,6 +182,11 @@ void lldp_agent_set_local(struct lldp_agent *a, const char *ifname,
  * start, so that the peer's MTU check follows at once. */
 void lldp_agent_set_mtu(struct lldp_agent *a, const char *ifname, uint32_t mtu,
                         double now);
+
+/* The PFC wait chains IFNAME sends (agent/deadlock.h). A change makes a
+ * fast start: a cycle is found as fast as its chains travel. */
+void lldp_agent_set_pfcdl(struct lldp_agent *a, const char *ifname,
+                          const struct pfcdl_tlv *t, double now);
 
 /* The daemon refused (anew) PFC that IFNAME's outcome enabled: counted
  * (show lldp traffic). */

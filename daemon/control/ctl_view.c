@@ -100,6 +100,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 {
 	const struct softpfc_port *sp;
 	const struct wdpoll_port *wp;
+	const struct deadlock_port *dl;
 	struct frame_port *fp;
 	struct timespec t;
 
@@ -134,6 +135,12 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		st->lp_held_ms = softpfc_lp_held_ms(sp, st->now_ms);
 	}
 	dctl_view_txpoll(c, ifname, st);
+	dl = deadlock_find(&c->agents->dl, ifname);
+	if (dl) {
+		st->dl = true;
+		st->dlp = *dl;
+		st->dl_self = c->agents->dl.self;
+	}
 	wp = wdpoll_find(&c->agents->wd, ifname);
 	if (wp && wp->watched) {
 		st->wd_hw_err = wp->hw ? wp->hw_err : 0;

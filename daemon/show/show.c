@@ -663,6 +663,7 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 			hw = true;
 		}
 		show_add_str(p, "state", worst);
+		json_object_object_add(p, "deadlock", show_deadlock_json(st));
 		json_object_array_add(a, p);
 	}
 	json_object_object_add(o, "interface", a);

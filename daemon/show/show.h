@@ -91,6 +91,7 @@
 
 #include <json-c/json.h>
 
+#include "agent/deadlock.h"
 #include "agent/lldp_agent.h"
 #include "agent/qcarry.h"
 #include "agent/lldpad_client.h"
@@ -205,6 +206,12 @@ struct show_port_state {
 	/* ... and what the kernel dropped on the link outside every qdisc
 	 * (struct link_stats: the input backlog's drops among them). */
 	uint64_t rx_discards, tx_discards;
+	/* PFC deadlock (DL when software PFC's transmit side polls the
+	 * port): its wait edges and cycles per priority, and the node's
+	 * ID (DL_SELF), the last in each cycle's chain. */
+	bool dl;
+	struct deadlock_port dlp;
+	struct pfcdl_id dl_self;
 };
 
 /* roced_apply_duration_seconds' finite buckets, 1 ms to 10 s (a pass

@@ -49,6 +49,16 @@ void show_narrow_maps(struct json_object *data, const char *key,
  * service policy left out. */
 void show_narrow_ports(struct json_object *data, const struct show_query *q);
 
+struct show_port_state;
+/* A port's PFC deadlock state for show queuing pfc-queue
+ * (show_deadlock.c): {"detected", "broken", "priorities": [{"priority",
+ * "waits-on", "feeders", "cycle", "breaks-here", "breaking",
+ * "detected", "broken", "last-break-s-ago"}]}, a priority listed while
+ * it waits or once a cycle was seen on it. */
+struct json_object *show_deadlock_json(const struct show_port_state *st);
+/* Its text under the pfc-queue table: one line per priority listed. */
+void show_text_deadlock(struct json_object *ports, struct strbuf *out);
+
 /* --- reading (show_text.c); absent or mistyped members read as empty --- */
 
 const char *show_get_str(struct json_object *o, const char *key);

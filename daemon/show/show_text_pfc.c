@@ -371,6 +371,7 @@ void show_text_pfc_queue(struct json_object *data, bool detail,
 			              wd, flags);
 		}
 	}
+	show_text_deadlock(a, out);
 	if (detail)
 		show_text_pfc_queue_detail(data, a, out);
 	if (show_get_str(data, "note")[0])

@@ -18,7 +18,7 @@
  *   - a NUL inside a text TLV ends the text.
  * encode: the same table, the other way, in its order (mandatory TLVs,
  * basic ones, ETS Configuration, ETS Recommendation, PFC, APP, 802.3
- * Maximum Frame Size, End);
+ * Maximum Frame Size, roced's PFC wait chains, End);
  * legacy CEE/CIN and unknown TLVs are never sent.
  */
 #ifndef ROCED_LLDP_H
@@ -30,6 +30,7 @@
 
 #include "base/strbuf.h"
 #include "proto/dcbx.h"
+#include "proto/pfcdl.h"
 
 #define LLDP_ETHERTYPE 0x88cc
 /* Nearest-bridge group address. */
@@ -126,6 +127,9 @@ struct lldp_pdu {
 	/* APP entries past DCBX_APP_MAX (received; not kept). */
 	unsigned app_over;
 	struct lldp_cee cee; /* dcbx.cee says whether it is there */
+	/* roced's PFC wait chains (pfcdl.h): sent only while the port's
+	 * node waits on a held port that this port feeds. */
+	struct pfcdl_tlv pfcdl;
 	unsigned nunknown;   /* every unknown TLV, even past LLDP_UNKNOWN_MAX */
 	struct lldp_unknown unknown[LLDP_UNKNOWN_MAX];
 };

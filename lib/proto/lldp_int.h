@@ -166,4 +166,11 @@ bool lldp_cee_has(const struct lldp_pdu *pdu);
 bool lldp_cin_has(const struct lldp_pdu *pdu);
 void lldp_cee_print(const struct lldp_pdu *pdu, struct strbuf *sb);
 
+/* pfcdl.c: roced's PFC wait chains (PFCDL_OUI, pfcdl.h). */
+int lldp_pfcdl_dec(const uint8_t *info, size_t n, struct lldp_pdu *pdu,
+                   char *err, size_t errlen);
+bool lldp_pfcdl_has(const struct lldp_pdu *pdu);
+void lldp_pfcdl_enc(const struct lldp_pdu *pdu, struct lldp_wbuf *w);
+void lldp_pfcdl_print(const struct lldp_pdu *pdu, struct strbuf *sb);
+
 #endif

@@ -9,7 +9,9 @@
 #   frame 3, the switch's shutdown LLDPDU (TTL 0, mandatory TLVs only).
 # It also has Wireshark read the hand-built legacy CEE LLDPDU of
 # tests/fixtures/lldp/legacy.hex, the field layout of which test_lldp
-# relies on, and the lldpd captures. A deliberately malformed LLDPDU
+# relies on, the lldpd captures, and roced's own PFC wait chains TLV
+# (tests/fixtures/lldp/pfcdl.hex line 1), which Wireshark reads as an
+# organisationally specific TLV of an OUI it does not know. A deliberately malformed LLDPDU
 # shows that `tshark -z expert` does report what it cannot read.
 #
 # Wireshark's LLDP dissector reports the last three bytes of every
@@ -160,6 +162,17 @@ c=$t_tmp/cin.pcap
 no_expert "$c"
 check "$c" 1 lldp.dcbx.proto 0x01
 check "$c" 1 lldp.dcbx.control.seq 1
+verify "$c"
+
+# --- roced's PFC wait chains TLV (pfcdl.hex line 1): OUI 52-4F-43
+# (5394243), subtype 1, 35 bytes, nothing malformed ---
+grep -v '^#' "$top_srcdir/tests/fixtures/lldp/pfcdl.hex" >"$t_tmp/pfcdl"
+c=$t_tmp/pfcdl.pcap
+"$tool" -x "$(sed -n 1p "$t_tmp/pfcdl")" "$c"
+no_expert "$c"
+check "$c" 1 lldp.orgtlv.oui 5394243
+check "$c" 1 lldp.unknown_subtype 1
+check "$c" 1 lldp.tlv.len 7,5,2,35,0
 verify "$c"
 
 # --- lldpd's and lldpad's frames (the unit test's fixtures) read without
