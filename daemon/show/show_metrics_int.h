@@ -1,7 +1,7 @@
 /* show_metrics_int: shared by the files of `show metrics`
  * (show_metrics.c, the table and the daemon's, ports', LLDP's families;
- * show_metrics_queue.c, the queues' and the watchdog's): the sample
- * builders and the collectors the table names. */
+ * show_metrics_queue.c, the sample builders and the queues' and the
+ * watchdog's families): what show_metrics.c uses of the second. */
 #ifndef ROCED_SHOW_METRICS_INT_H
 #define ROCED_SHOW_METRICS_INT_H
 
@@ -16,6 +16,10 @@
  * ..., NULL). */
 void sm_int(struct json_object *samples, int64_t v, ...);
 void sm_dbl(struct json_object *samples, const char *suffix, double v, ...);
+/* An integer sample of a histogram's series SUFFIX ("_bucket",
+ * "_count"), labels as sm_int's. */
+void sm_int_sfx(struct json_object *samples, const char *suffix, int64_t v,
+                ...);
 
 /* "0" to "7", the priority and queue labels. */
 extern const char sm_digits[8][2];

@@ -1,15 +1,68 @@
-/* show_metrics_queue: the queue and PFC watchdog families of `show
- * metrics` (show_metrics.c holds the table that names them): per port
+/* show_metrics_queue: the sample builders of `show metrics` and its
+ * queue and PFC watchdog families (show_metrics.c holds the table that
+ * names them, and uses this file, never the other way round): per port
  * and queue (the qos-group), the kernel's counters carried over the
  * leaves' replacements, the backlog and its watermarks, the time above
  * software PFC's xoff, and the watchdog's storms and state. */
 #include "show/show_metrics_int.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "show/show_int.h"
 
+/* --- samples --- */
+
+/* Add a sample of VALUE (an integer, or a double when DBL) to SAMPLES,
+ * with SUFFIX (NULL, "_sum", "_count") and the label pairs that follow
+ * (name, value, ..., NULL). */
+static void sm_vadd(struct json_object *samples, const char *suffix,
+                    struct json_object *value, va_list ap)
+{
+	struct json_object *s = json_object_new_object();
+	struct json_object *l = json_object_new_object();
+	const char *k;
+
+	while ((k = va_arg(ap, const char *)) != NULL)
+		show_add_str(l, k, va_arg(ap, const char *));
+	json_object_object_add(s, "labels", l);
+	json_object_object_add(s, "value", value);
+	if (suffix)
+		show_add_str(s, "suffix", suffix);
+	json_object_array_add(samples, s);
+}
+
+void sm_int(struct json_object *samples, int64_t v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	sm_vadd(samples, NULL, json_object_new_int64(v), ap);
+	va_end(ap);
+}
+
+void sm_dbl(struct json_object *samples, const char *suffix, double v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	sm_vadd(samples, suffix, json_object_new_double(v), ap);
+	va_end(ap);
+}
+
+/* An integer sample of a histogram's series SUFFIX ("_bucket",
+ * "_count"), labels as sm_int's. */
+void sm_int_sfx(struct json_object *samples, const char *suffix, int64_t v, ...)
+{
+	va_list ap;
+
+	va_start(ap, v);
+	sm_vadd(samples, suffix, json_object_new_int64(v), ap);
+	va_end(ap);
+}
+
+const char sm_digits[8][2] = {"0", "1", "2", "3", "4", "5", "6", "7"};
 /* --- queues --- */
 
 /* The queues of PP whose class pauses (pause pfc-cos): no-drop. */
