@@ -655,6 +655,17 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 		 * one, 0 where none applies (NX-OS prints 0 when unset). */
 		show_add_int(p, "interface-multiplier",
 		             st->wd_internal ? w->internal_if_mult : 0);
+		/* The times the port's watchdog follows, from its plan (its
+		 * own shutdown-multiplier, a fabric-internal one's): ms, a
+		 * fixed restore of 0 is none. */
+		if (pp->watchdog) {
+			show_add_int(p, "poll-ms", pp->wd.poll_ms);
+			show_add_int(p, "storm-ms", pp->wd.detect_ms);
+			show_add_int(p, "auto-restore-ms",
+			             pp->wd.auto_restore_ms);
+			show_add_int(p, "fixed-restore-ms",
+			             pp->wd.fixed_restore_ms);
+		}
 		show_add_str(p, "counters",
 		             pp->dcb.software ? "software" : "hardware");
 		if (st->wd && st->wd_hw_err) {

@@ -251,6 +251,37 @@ static struct json_object *show_map_nq_json(const struct policy_map_nq *m)
 	return o;
 }
 
+/* The settings of PLACE in BASE (the policy, or an interface for its
+ * places) as the object of its key in O, when it has any to show. */
+static void show_place_json(struct json_object *o, enum setting_place place,
+                            const void *base)
+{
+	struct json_object *g;
+
+	if (!setting_place_written(place, base, true))
+		return;
+	g = json_object_new_object();
+	show_settings_json(g, place, base);
+	json_object_object_add(o, setting_place_key(place), g);
+}
+
+/* An interface's lldp group: its rows and its own dcbx agent. */
+static void show_iface_lldp_json(struct json_object *o,
+                                 const struct policy_iface *f)
+{
+	struct json_object *g;
+
+	if (!setting_place_written(SETTING_AT_IFACE_LLDP, f, true) &&
+	    !f->lldp.has_agent)
+		return;
+	g = json_object_new_object();
+	show_settings_json(g, SETTING_AT_IFACE_LLDP, f);
+	if (f->lldp.has_agent)
+		show_add_str(g, conf_key_name(CONF_K_DCBX_AGENT),
+		             policy_dcbx_agent_name(f->lldp.agent));
+	json_object_object_add(o, conf_key_name(CONF_K_LLDP), g);
+}
+
 static struct json_object *show_iface_json(const struct policy_iface *f)
 {
 	struct json_object *o = json_object_new_object();
@@ -261,8 +292,7 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 	if (f->description[0])
 		show_add_str(o, conf_key_name(CONF_K_DESCRIPTION),
 		             f->description);
-	if (f->mtu)
-		show_add_int(o, conf_key_name(CONF_K_MTU), f->mtu);
+	show_settings_json(o, SETTING_AT_IFACE_HEAD, f); /* mtu */
 	if (f->shutdown != POLICY_INHERIT)
 		show_add_bool(o, conf_key_name(CONF_K_SHUTDOWN),
 		              f->shutdown == POLICY_ON);
@@ -286,6 +316,8 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 	}
 	/* qdisc-takeover, fabric-internal, ... */
 	show_settings_json(o, SETTING_AT_IFACE, f);
+	show_place_json(o, SETTING_AT_IFACE_FC, f);
+	show_iface_lldp_json(o, f);
 	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		struct json_object *sp = json_object_new_object();
 
@@ -302,20 +334,6 @@ static struct json_object *show_iface_json(const struct policy_iface *f)
 		                       sp);
 	}
 	return o;
-}
-
-/* The global settings of PLACE as the object of its key in O, when it
- * has any to show. */
-static void show_place_json(struct json_object *o, enum setting_place place,
-                            const struct policy *p)
-{
-	struct json_object *g;
-
-	if (!setting_place_written(place, p, true))
-		return;
-	g = json_object_new_object();
-	show_settings_json(g, place, p);
-	json_object_object_add(o, setting_place_key(place), g);
 }
 
 static void show_policy_qos_parts(const struct policy *p, struct json_object *o)

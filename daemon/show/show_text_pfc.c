@@ -216,12 +216,44 @@ static void show_wd_row(const char *label, int64_t v, struct strbuf *out)
 
 #define SHOW_WD_RULE "+----------------------------------------------------+\n"
 
+/* roced's lines of a port's watchdog times (its plan's), after NX-OS's
+ * boxes of the port; none when its watchdog is off. */
+static void show_text_wd_times(struct json_object *p, struct strbuf *out)
+{
+	int64_t poll, storm, autor = 0, fixed = 0;
+
+	if (!show_get_int(p, "poll-ms", &poll) ||
+	    !show_get_int(p, "storm-ms", &storm))
+		return;
+	show_get_int(p, "auto-restore-ms", &autor);
+	show_get_int(p, "fixed-restore-ms", &fixed);
+	strbuf_printf(out,
+	              "PFC watch-dog poll, storm after    : %" PRId64
+	              " ms, %" PRId64 " ms\n",
+	              poll, storm);
+	if (autor)
+		strbuf_printf(out,
+		              "Auto-restore after                 : %" PRId64
+		              " ms\n",
+		              autor);
+	else
+		strbuf_puts(out, "Auto-restore after                 : none\n");
+	if (fixed)
+		strbuf_printf(out,
+		              "Fixed-restore after                : %" PRId64
+		              " ms\n",
+		              fixed);
+	else
+		strbuf_puts(out, "Fixed-restore after                : none\n");
+}
+
 /* NX-OS's per-interface block of `show queuing pfc-queue detail`: the
  * port's watchdog, then per no-drop queue the boxed statistics. "Total
  * pkts drained/dropped" are the last storm's, "Aggregate pkts dropped"
  * every storm's since the statistics were cleared. Below each box,
  * roced's own lines: when the last storm and restore were, and how much
- * longer the next automatic restore waits. */
+ * longer the next automatic restore waits; after the boxes, the port's
+ * watchdog times. */
 static void show_text_pfc_queue_detail(struct json_object *data,
                                        struct json_object *a,
                                        struct strbuf *out)
@@ -288,6 +320,7 @@ static void show_text_pfc_queue_detail(struct json_object *data,
 			              "wait x%" PRId64 "\n",
 			              storm, restore, backoff);
 		}
+		show_text_wd_times(p, out);
 	}
 }
 

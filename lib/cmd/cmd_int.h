@@ -282,12 +282,8 @@ int cmd_nx_setting(struct cmd_exec_arg *x);
 
 /* --- the NX-OS table's actions (cmd_nxos_lldp.c) --- */
 
-int cmd_nx_feature_lldp(struct cmd_exec_arg *x);
 int cmd_nx_lldp_tlv(struct cmd_exec_arg *x);
 int cmd_nx_dcbx_agent(struct cmd_exec_arg *x);
-int cmd_nx_lldp_txrx(struct cmd_exec_arg *x);
-int cmd_nx_lldp_willing(struct cmd_exec_arg *x);
-int cmd_nx_flowcontrol(struct cmd_exec_arg *x);
 
 /* --- the NX-OS table's actions (cmd_nxos_maps.c) --- */
 
@@ -315,7 +311,6 @@ int cmd_nx_pause_no_drop(struct cmd_exec_arg *x);
 int cmd_nx_bandwidth_min(struct cmd_exec_arg *x);
 /* Interface lines (cmd_nxos_if.c). */
 int cmd_nx_interface(struct cmd_exec_arg *x);
-int cmd_nx_if_mtu(struct cmd_exec_arg *x);
 int cmd_nx_shutdown(struct cmd_exec_arg *x);
 int cmd_nx_description(struct cmd_exec_arg *x);
 /* `roce [MODE]`, the one-command RoCE mode (cmd_nxos_if.c). */

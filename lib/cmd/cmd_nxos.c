@@ -293,6 +293,7 @@ int cmd_nx_setting(struct cmd_exec_arg *x)
 #define H_WDI   "Enable/Disable PFC watch-dog on all queues\n"
 #define H_FC    "802.3x flow control (link pause) status and counters\n"
 #define H_ONOFF "Enable\nDisable\n"
+#define H_FCCFG "Configure interface flowcontrol (802.3x link pause)\n"
 #define H_WD    "Configure PFC watch-dog\n"
 #define H_MATCH "Configure class-map match criteria\n"
 #define H_COS   "IEEE 802.1Q class of service\n"
@@ -676,7 +677,7 @@ static const struct cmd_def cmd_nxos_table[] = {
 
     /* LLDP and DCBX */
     {CFG, KCONF, "feature lldp", "[no] feature lldp",
-     NO H_FEAT "Link Layer Discovery Protocol and DCBX\n", cmd_nx_feature_lldp},
+     NO H_FEAT "Link Layer Discovery Protocol and DCBX\n", cmd_nx_setting},
     {CFG, KCONF, "lldp timer", "[no] lldp timer <5-254>",
      NO H_LLDP "Interval between LLDP frames\nSeconds\n", cmd_nx_setting},
     {CFG, KCONF, "lldp timer", "no lldp timer",
@@ -704,13 +705,13 @@ static const struct cmd_def cmd_nxos_table[] = {
     {CFG | IFP, KCONF, "dcbx agent", "no dcbx agent [DCBXAGENT]", NO H_DCBXA,
      cmd_nx_dcbx_agent},
     {IFP, KCONF, "lldp transmit", "[no] lldp transmit",
-     NO H_LLDP "Send LLDP frames on this interface\n", cmd_nx_lldp_txrx},
+     NO H_LLDP "Send LLDP frames on this interface\n", cmd_nx_setting},
     {IFP, KCONF, "lldp receive", "[no] lldp receive",
-     NO H_LLDP "Receive LLDP frames on this interface\n", cmd_nx_lldp_txrx},
+     NO H_LLDP "Receive LLDP frames on this interface\n", cmd_nx_setting},
     {IFP, KCONF, "lldp dcbx willing", "[no] lldp dcbx willing",
      NO H_LLDP "DCBX on this interface\n"
                "Accept the peer's PFC, ETS and APP (roced extension)\n",
-     cmd_nx_lldp_willing},
+     cmd_nx_setting},
 
     /* class-map type qos */
     {M(CMAP_QOS), KCONF, "match cos", "[no] match cos LIST<0-7> " COSMORE,
@@ -914,8 +915,8 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO H_PFC H_MODE "Also advertise the PFC TLV (mode on only)\n",
      cmd_nx_pfc_mode},
     {IFP, KCONF, "mtu", "[no] mtu <576-9216>",
-     NO "Set the interface MTU\nMTU in bytes\n", cmd_nx_if_mtu},
-    {IFP, KCONF, "mtu", "no mtu", NO "Set the interface MTU\n", cmd_nx_if_mtu},
+     NO "Set the interface MTU\nMTU in bytes\n", cmd_nx_setting},
+    {IFP, KCONF, "mtu", "no mtu", NO "Set the interface MTU\n", cmd_nx_setting},
     {IFP, KCONF, "shutdown", "[no] shutdown",
      NO "Enable/disable an interface (kept, not realised by roced)\n",
      cmd_nx_shutdown},
@@ -952,14 +953,14 @@ static const struct cmd_def cmd_nxos_table[] = {
      NO "A port inside the fabric: watch-dog times x "
         "internal-interface-multiplier (roced extension)\n",
      cmd_nx_setting},
-    {IFP, KCONF, "flowcontrol", "flowcontrol (receive|send) (on|off)",
-     "Configure interface flowcontrol (802.3x link pause)\n"
-     "Honour received pause frames\nSend pause frames\n" H_ONOFF,
-     cmd_nx_flowcontrol},
-    {IFP, KCONF, "flowcontrol", "no flowcontrol (receive|send) [on|off]",
-     NO "Configure interface flowcontrol (802.3x link pause)\n"
-        "Honour received pause frames\nSend pause frames\n" H_ONOFF,
-     cmd_nx_flowcontrol},
+    {IFP, KCONF, "flowcontrol receive", "flowcontrol receive (on|off)",
+     H_FCCFG "Honour received pause frames\n" H_ONOFF, cmd_nx_setting},
+    {IFP, KCONF, "flowcontrol receive", "no flowcontrol receive [on|off]",
+     NO H_FCCFG "Honour received pause frames\n" H_ONOFF, cmd_nx_setting},
+    {IFP, KCONF, "flowcontrol send", "flowcontrol send (on|off)",
+     H_FCCFG "Send pause frames\n" H_ONOFF, cmd_nx_setting},
+    {IFP, KCONF, "flowcontrol send", "no flowcontrol send [on|off]",
+     NO H_FCCFG "Send pause frames\n" H_ONOFF, cmd_nx_setting},
     {M(IF), KCONF, "alias", "alias ALIAS",
      "NX-OS name of this port (roced extension)\n"
      "NX-OS interface name, e.g. Ethernet1/1\n",

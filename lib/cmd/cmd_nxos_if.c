@@ -181,23 +181,7 @@ int cmd_nx_interface(struct cmd_exec_arg *x)
 	return cmd_nx_enter(x, CMD_MODE_IF, line);
 }
 
-/* ---- interface basics: mtu, shutdown, description ---- */
-
-int cmd_nx_if_mtu(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	if (x->pa->negated) {
-		if (cmd_nx_no_value(x, i->mtu, i->mtu, "mtu"))
-			return -1;
-		i->mtu = 0;
-		return 0;
-	}
-	i->mtu = (uint32_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
-	return 0;
-}
+/* ---- interface basics: shutdown, description (mtu: a setting) ---- */
 
 /* `shutdown` and `no shutdown` are both kept, as NX-OS shows them. */
 int cmd_nx_shutdown(struct cmd_exec_arg *x)

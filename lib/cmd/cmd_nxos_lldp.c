@@ -1,8 +1,11 @@
-/* cmd_nxos_lldp: what the LLDP, DCBX and link pause lines of the NX-OS
- * table (cmd_nxos.c) do to a policy: `feature lldp`, `lldp tlv-select`,
- * `dcbx agent`, an interface's `lldp transmit|receive`, `lldp dcbx
- * willing` and `flowcontrol`. The rules of cmd_nxos.c hold: check before
- * changing, `no` of what is absent is an error naming it.
+/* cmd_nxos_lldp: what the LLDP and DCBX lines of the NX-OS table
+ * (cmd_nxos.c) that are not one setting do to a policy: `lldp
+ * tlv-select dcbxp [egress-queuing]` and `dcbx agent` (global, or a
+ * port's over it). `feature lldp`, an interface's `lldp transmit|receive`,
+ * `lldp dcbx willing` and `flowcontrol` are rows of the settings table
+ * (model/setting.c), run by cmd_nx_setting. The rules of cmd_nxos.c
+ * hold: check before changing, `no` of what is absent is an error
+ * naming it.
  */
 #include "cmd/cmd_int.h"
 
@@ -13,14 +16,6 @@
 
 /* ---- LLDP and DCBX ---- */
 
-int cmd_nx_feature_lldp(struct cmd_exec_arg *x)
-{
-	x->p->lldp.no_feature = x->pa->negated;
-	return 0;
-}
-
-/* `no lldp tlv-select dcbxp egress-queuing` keeps the DCBX TLVs and
- * drops only the keyword; without it, the DCBX TLVs go. */
 int cmd_nx_lldp_tlv(struct cmd_exec_arg *x)
 {
 	struct policy_lldp *l = &x->p->lldp;
@@ -69,44 +64,5 @@ int cmd_nx_dcbx_agent(struct cmd_exec_arg *x)
 		i->lldp.has_agent = false;
 	else
 		x->p->lldp.agent = POLICY_DCBX_AGENT_ROCED;
-	return 0;
-}
-
-int cmd_nx_lldp_txrx(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	if (cmd_has(x->pa, "transmit", NULL))
-		i->lldp.no_transmit = x->pa->negated;
-	else
-		i->lldp.no_receive = x->pa->negated;
-	return 0;
-}
-
-int cmd_nx_lldp_willing(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-
-	if (!i)
-		return -1;
-	i->lldp.willing = !x->pa->negated;
-	return 0;
-}
-
-/* --- link pause ---- */
-
-/* flowcontrol receive|send on|off; `no` turns it off. */
-int cmd_nx_flowcontrol(struct cmd_exec_arg *x)
-{
-	struct policy_iface *i = cmd_nx_ctx_iface(x);
-	const char *last = x->pa->argv[x->pa->argc - 1];
-	bool *field;
-
-	if (!i)
-		return -1;
-	field = cmd_has(x->pa, "receive", NULL) ? &i->fc_rx : &i->fc_tx;
-	*field = !x->pa->negated && !strcmp(last, "on");
 	return 0;
 }

@@ -315,8 +315,7 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	strbuf_printf(out, "interface %s\n", i->alias[0] ? i->alias : i->name);
 	if (i->description[0])
 		strbuf_printf(out, " description %s\n", i->description);
-	if (i->mtu)
-		strbuf_printf(out, " mtu %u\n", i->mtu);
+	cmd_running_settings(SETTING_AT_IFACE_HEAD, i, " ", out); /* mtu */
 	if (i->pfc_mode != POLICY_PFC_AUTO)
 		strbuf_printf(out, " priority-flow-control mode %s%s\n",
 		              policy_pfc_mode_name(i->pfc_mode),
@@ -329,17 +328,9 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	cmd_running_iface_policies(i, out);
 	/* qdisc-takeover, fabric-internal, ... */
 	cmd_running_settings(SETTING_AT_IFACE, i, " ", out);
-	if (i->fc_rx)
-		strbuf_puts(out, " flowcontrol receive on\n");
-	if (i->fc_tx)
-		strbuf_puts(out, " flowcontrol send on\n");
-	/* LLDP and DCBX */
-	if (i->lldp.no_transmit)
-		strbuf_puts(out, " no lldp transmit\n");
-	if (i->lldp.no_receive)
-		strbuf_puts(out, " no lldp receive\n");
-	if (i->lldp.willing)
-		strbuf_puts(out, " lldp dcbx willing\n");
+	cmd_running_settings(SETTING_AT_IFACE_FC, i, " ", out);
+	/* LLDP and DCBX: lldp transmit, receive, dcbx willing */
+	cmd_running_settings(SETTING_AT_IFACE_LLDP, i, " ", out);
 	if (i->lldp.has_agent)
 		strbuf_printf(out, " dcbx agent %s\n",
 		              policy_dcbx_agent_name(i->lldp.agent));
@@ -358,8 +349,7 @@ static void cmd_running_iface_all(const struct policy *p,
 	strbuf_printf(out, "interface %s\n", i->alias[0] ? i->alias : i->name);
 	if (i->description[0])
 		strbuf_printf(out, " description %s\n", i->description);
-	if (i->mtu)
-		strbuf_printf(out, " mtu %u\n", i->mtu);
+	cmd_running_settings(SETTING_AT_IFACE_HEAD, i, " ", out); /* mtu */
 	strbuf_printf(out, " priority-flow-control mode %s%s\n",
 	              policy_pfc_mode_name(i->pfc_mode),
 	              i->pfc_send_tlv ? " send-tlv" : "");
@@ -379,9 +369,7 @@ static void cmd_running_lldp(const struct policy *p, struct strbuf *out)
 {
 	const struct policy_lldp *l = &p->lldp;
 
-	if (l->no_feature)
-		strbuf_puts(out, "no feature lldp\n");
-	/* lldp timer, holdtime, reinit */
+	/* feature lldp, lldp timer, holdtime, reinit */
 	cmd_running_settings(SETTING_AT_LLDP, p, "", out);
 	if (l->no_dcbxp)
 		strbuf_puts(out, "no lldp tlv-select dcbxp\n");

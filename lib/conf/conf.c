@@ -516,18 +516,14 @@ static void conf_iface_lldp(struct conf_ctx *c, const config_setting_t *e,
 	const config_setting_t *g =
 	    conf_typed(c, e, CONF_K_LLDP, iwhere, CONFIG_TYPE_GROUP);
 	char where[CONF_SUBWHERE_MAX];
-	bool v;
 
 	if (!g)
 		return;
 	conf_where_of(where, sizeof(where), CONF_K_LLDP, iwhere);
-	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
-	if (conf_bool(c, g, CONF_K_TRANSMIT, where, &v, NULL) > 0)
-		i->lldp.no_transmit = !v;
-	if (conf_bool(c, g, CONF_K_RECEIVE, where, &v, NULL) > 0)
-		i->lldp.no_receive = !v;
-	conf_bool(c, g, CONF_K_DCBX_WILLING, where, &i->lldp.willing,
-	          &i->lldp.willing_line);
+	conf_check_place_keys(c, g, where, keys, CONF_NKEYS(keys),
+	                      SETTING_AT_IFACE_LLDP);
+	/* transmit, receive, dcbx-willing */
+	conf_settings(c, g, SETTING_AT_IFACE_LLDP, i, where);
 	if (conf_dcbx_agent(c, g, where, &i->lldp.agent, &i->lldp.agent_line) >
 	    0)
 		i->lldp.has_agent = true;
@@ -553,10 +549,8 @@ static void conf_lldp(struct conf_ctx *c, const config_setting_t *root)
 	l->line = conf_line(g);
 	conf_check_place_keys(c, g, where, keys, CONF_NKEYS(keys),
 	                      SETTING_AT_LLDP);
-	if (conf_bool(c, g, CONF_K_FEATURE, where, &v, NULL) > 0)
-		l->no_feature = !v;
-	/* timer, holdtime, reinit: stored when they fit 32 bits, the
-	 * range judged by policy_validate() */
+	/* feature, timer, holdtime, reinit: a number stored when it fits
+	 * 32 bits, its range judged by policy_validate() */
 	conf_settings(c, g, SETTING_AT_LLDP, c->p, where);
 	conf_dcbx_agent(c, g, where, &l->agent, &l->agent_line);
 	t = conf_typed(c, g, CONF_K_TLV_SELECT, where, CONFIG_TYPE_GROUP);
@@ -579,17 +573,14 @@ static void conf_iface_flow(struct conf_ctx *c, const config_setting_t *e,
 	static const enum conf_key keys[] = {CONF_K_RECEIVE, CONF_K_SEND};
 	const config_setting_t *g;
 	char where[CONF_SUBWHERE_MAX];
-	bool v;
 
 	g = conf_typed(c, e, CONF_K_FLOWCONTROL, iwhere, CONFIG_TYPE_GROUP);
 	if (!g)
 		return;
 	conf_where_of(where, sizeof(where), CONF_K_FLOWCONTROL, iwhere);
-	conf_check_keys(c, g, where, keys, CONF_NKEYS(keys));
-	if (conf_bool(c, g, CONF_K_RECEIVE, where, &v, &i->fc_rx_line) > 0)
-		i->fc_rx = v;
-	if (conf_bool(c, g, CONF_K_SEND, where, &v, &i->fc_tx_line) > 0)
-		i->fc_tx = v;
+	conf_check_place_keys(c, g, where, keys, CONF_NKEYS(keys),
+	                      SETTING_AT_IFACE_FC);
+	conf_settings(c, g, SETTING_AT_IFACE_FC, i, where);
 }
 
 static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)

@@ -107,15 +107,12 @@ void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
 void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_iface *i)
 {
-	long long v;
 	bool down;
 
 	conf_string(c, e, CONF_K_DESCRIPTION, where, i->description,
 	            sizeof(i->description), NULL);
-	/* 0 means "not set", so it is refused here. */
-	if (conf_int(c, e, CONF_K_MTU, where, POLICY_MTU_MIN, POLICY_MTU_MAX, 1,
-	             UINT32_MAX, &v, &i->mtu_line) > 0)
-		i->mtu = (uint32_t)v;
+	/* mtu (0, "not set", refused) */
+	conf_settings(c, e, SETTING_AT_IFACE_HEAD, i, where);
 	if (conf_bool(c, e, CONF_K_SHUTDOWN, where, &down, NULL) > 0)
 		i->shutdown = down ? POLICY_ON : POLICY_OFF;
 }

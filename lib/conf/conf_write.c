@@ -476,16 +476,13 @@ static void conf_write_iface_lldp(struct strbuf *sb,
 {
 	const struct policy_iface_lldp *l = &f->lldp;
 
-	if (!l->no_transmit && !l->no_receive && !l->willing && !l->has_agent)
+	if (!setting_place_written(SETTING_AT_IFACE_LLDP, f, true) &&
+	    !l->has_agent)
 		return;
 	conf_write_nl(sb, 2);
 	conf_write_group(sb, CONF_K_LLDP);
-	if (l->no_transmit)
-		conf_write_bool(sb, CONF_K_TRANSMIT, false);
-	if (l->no_receive)
-		conf_write_bool(sb, CONF_K_RECEIVE, false);
-	if (l->willing)
-		conf_write_bool(sb, CONF_K_DCBX_WILLING, true);
+	/* transmit, receive, dcbx-willing */
+	conf_write_settings(sb, SETTING_AT_IFACE_LLDP, f, 3, false);
 	if (l->has_agent)
 		conf_write_str(sb, CONF_K_DCBX_AGENT,
 		               policy_dcbx_agent_name(l->agent));
@@ -496,16 +493,12 @@ static void conf_write_lldp(struct strbuf *sb, const struct policy *p)
 {
 	const struct policy_lldp *l = &p->lldp;
 
-	if (!l->no_feature &&
-	    !setting_place_written(SETTING_AT_LLDP, p, true) && !l->no_dcbxp &&
+	if (!setting_place_written(SETTING_AT_LLDP, p, true) && !l->no_dcbxp &&
 	    !l->egress_queuing && l->agent == POLICY_DCBX_AGENT_ROCED)
 		return;
 	strbuf_puts(sb, "\n");
 	conf_write_group(sb, CONF_K_LLDP);
-	if (l->no_feature) {
-		conf_write_nl(sb, 1);
-		conf_write_bool(sb, CONF_K_FEATURE, false);
-	}
+	/* feature, timer, holdtime, reinit */
 	conf_write_settings(sb, SETTING_AT_LLDP, p, 1, true);
 	if (l->no_dcbxp || l->egress_queuing) {
 		conf_write_nl(sb, 1);
@@ -535,10 +528,11 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		conf_write_nl(sb, 2);
 		conf_write_str(sb, CONF_K_DESCRIPTION, f->description);
 	}
-	if (f->mtu || f->shutdown != POLICY_INHERIT)
+	if (setting_place_written(SETTING_AT_IFACE_HEAD, f, true) ||
+	    f->shutdown != POLICY_INHERIT)
 		conf_write_nl(sb, 2);
-	if (f->mtu)
-		conf_write_uint(sb, CONF_K_MTU, f->mtu);
+	/* mtu */
+	conf_write_settings(sb, SETTING_AT_IFACE_HEAD, f, 2, false);
 	if (f->shutdown != POLICY_INHERIT)
 		conf_write_bool(sb, CONF_K_SHUTDOWN, f->shutdown == POLICY_ON);
 	if (f->pfc_mode != POLICY_PFC_AUTO || f->watchdog != POLICY_INHERIT ||
@@ -559,13 +553,10 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 	/* qdisc-takeover, fabric-internal, ... */
 	conf_write_settings(sb, SETTING_AT_IFACE, f, 2, true);
 	/* link pause */
-	if (f->fc_rx || f->fc_tx) {
+	if (setting_place_written(SETTING_AT_IFACE_FC, f, true)) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_FLOWCONTROL);
-		if (f->fc_rx)
-			conf_write_bool(sb, CONF_K_RECEIVE, true);
-		if (f->fc_tx)
-			conf_write_bool(sb, CONF_K_SEND, true);
+		conf_write_settings(sb, SETTING_AT_IFACE_FC, f, 3, false);
 		strbuf_puts(sb, "};");
 	}
 	conf_write_iface_lldp(sb, f);

@@ -707,10 +707,7 @@ static void policy_validate_ifaces(const struct policy *p, struct diag *d)
 		policy_validate_direction(p, d, f->queuing_input,
 		                          f->queuing_input_line ?: f->line,
 		                          true, where);
-		if (f->mtu)
-			policy_validate_range(d, f->mtu_line ?: f->line, "mtu",
-			                      f->mtu, where, POLICY_MTU_MIN,
-			                      POLICY_MTU_MAX);
+		/* its mtu's range: setting_validate */
 		if (f->pfc_send_tlv && f->pfc_mode != POLICY_PFC_ON)
 			diag_err(d, f->line,
 			         "priority-flow-control send-tlv of %s goes "
@@ -738,12 +735,9 @@ static void policy_validate_ifaces(const struct policy *p, struct diag *d)
 static void policy_validate_pfcwd(const struct policy *p, struct diag *d)
 {
 	const struct policy_pfcwd *w = &p->pfcwd;
-	const char *where = "watch-dog of priority-flow-control";
-	const char *gwhere = "priority-flow-control";
 
-	policy_validate_range(d, w->poll_line ?: w->line, "interval",
-	                      w->poll_ms, where, POLICY_PFCWD_POLL_MIN,
-	                      POLICY_PFCWD_POLL_MAX);
+	/* The timers' ranges are the settings table's (setting_validate);
+	 * a multiplier of 0 is said here, with what it would mean. */
 	if (!w->shutdown_mult)
 		diag_err(d, w->shutdown_line ?: w->line,
 		         "watch-dog detection time (interval %u ms x "
@@ -751,19 +745,6 @@ static void policy_validate_pfcwd(const struct policy *p, struct diag *d)
 		         "poll interval %u ms, expected shutdown-multiplier "
 		         "1-%u",
 		         w->poll_ms, w->poll_ms, POLICY_PFCWD_MULT_MAX);
-	else
-		policy_validate_range(d, w->shutdown_line ?: w->line,
-		                      "shutdown-multiplier", w->shutdown_mult,
-		                      where, 1, POLICY_PFCWD_MULT_MAX);
-	policy_validate_range(
-	    d, w->internal_if_line ?: w->line, "internal-interface-multiplier",
-	    w->internal_if_mult, where, 1, POLICY_PFCWD_MULT_MAX);
-	policy_validate_range(d, w->auto_restore_line ?: w->line,
-	                      "auto-restore-multiplier", w->auto_restore_mult,
-	                      gwhere, 0, POLICY_PFCWD_MULT_MAX);
-	policy_validate_range(d, w->fixed_restore_line ?: w->line,
-	                      "fixed-restore-multiplier", w->fixed_restore_mult,
-	                      gwhere, 0, POLICY_PFCWD_MULT_MAX);
 	if (!w->auto_restore_mult && !w->fixed_restore_mult)
 		diag_warn(d,
 			  w->auto_restore_line ?: w->fixed_restore_line
@@ -809,27 +790,8 @@ int policy_lldp_validate(const struct policy *p, struct diag *d)
 	size_t errors = d->nerrors;
 	char names[64];
 
-	if (l->timer < POLICY_LLDP_TIMER_MIN ||
-	    l->timer > POLICY_LLDP_TIMER_MAX)
-		diag_err(d, l->timer_line ?: l->line,
-		         "lldp timer %u is out of range, expected %u-%u "
-		         "seconds",
-		         l->timer, POLICY_LLDP_TIMER_MIN,
-		         POLICY_LLDP_TIMER_MAX);
-	if (l->holdtime < POLICY_LLDP_HOLDTIME_MIN ||
-	    l->holdtime > POLICY_LLDP_HOLDTIME_MAX)
-		diag_err(d, l->holdtime_line ?: l->line,
-		         "lldp holdtime %u is out of range, expected %u-%u "
-		         "seconds",
-		         l->holdtime, POLICY_LLDP_HOLDTIME_MIN,
-		         POLICY_LLDP_HOLDTIME_MAX);
-	if (l->reinit < POLICY_LLDP_REINIT_MIN ||
-	    l->reinit > POLICY_LLDP_REINIT_MAX)
-		diag_err(d, l->reinit_line ?: l->line,
-		         "lldp reinit %u is out of range, expected %u-%u "
-		         "seconds",
-		         l->reinit, POLICY_LLDP_REINIT_MIN,
-		         POLICY_LLDP_REINIT_MAX);
+	/* timer, holdtime, reinit: their ranges are the settings
+	 * table's (setting_validate) */
 	policy_dcbx_agent_expected(names, sizeof(names));
 	if ((unsigned)l->agent >= POLICY_DCBX_NAGENTS)
 		diag_err(d, l->agent_line ?: l->line,

@@ -38,7 +38,8 @@ const struct setting setting_table[] = {
     {WD "shutdown-multiplier", "shutdown-multiplier", "shutdown-multiplier",
      SETTING_U32, SETTING_AT_PFC_WD, SETTING_GLOBAL,
      AT_POLICY(pfcwd.shutdown_mult), AT_POLICY(pfcwd.shutdown_line), 1,
-     POLICY_PFCWD_MULT_MAX, POLICY_PFCWD_SHUTDOWN_MULT, SETTING_F_ALWAYS, NULL},
+     POLICY_PFCWD_MULT_MAX, POLICY_PFCWD_SHUTDOWN_MULT,
+     SETTING_F_ALWAYS | SETTING_F_ZERO_OWN, NULL},
     {WD "internal-interface-multiplier", "internal-interface-multiplier",
      "internal-interface-multiplier", SETTING_U32, SETTING_AT_PFC_WD,
      SETTING_GLOBAL, AT_POLICY(pfcwd.internal_if_mult),
@@ -57,7 +58,10 @@ const struct setting setting_table[] = {
     {WD "action", "action", "action", SETTING_ENUM, SETTING_AT_PFC_WD,
      SETTING_GLOBAL, AT_POLICY(pfcwd.action), AT_POLICY(pfcwd.action_line), 0,
      POLICY_PFCWD_NACTIONS - 1, POLICY_PFCWD_DROP, 0, &setting_action_names},
-    /* LLDP's timers */
+    /* LLDP: on unless `no feature lldp`, and its timers */
+    {"feature lldp", "feature", "feature", SETTING_BOOL, SETTING_AT_LLDP,
+     SETTING_GLOBAL, AT_POLICY(lldp.no_feature), NO_LINE, 0, 1, 1,
+     SETTING_F_INVERT, NULL},
     {"lldp timer", "timer", "timer", SETTING_U32, SETTING_AT_LLDP,
      SETTING_GLOBAL, AT_POLICY(lldp.timer), AT_POLICY(lldp.timer_line),
      POLICY_LLDP_TIMER_MIN, POLICY_LLDP_TIMER_MAX, POLICY_LLDP_TIMER, 0, NULL},
@@ -69,7 +73,10 @@ const struct setting setting_table[] = {
      SETTING_GLOBAL, AT_POLICY(lldp.reinit), AT_POLICY(lldp.reinit_line),
      POLICY_LLDP_REINIT_MIN, POLICY_LLDP_REINIT_MAX, POLICY_LLDP_REINIT, 0,
      NULL},
-    /* an interface's own */
+    /* an interface's own; mtu first, where NX-OS prints it */
+    {"mtu", "mtu", "mtu", SETTING_U32, SETTING_AT_IFACE_HEAD, SETTING_INTERFACE,
+     AT_IFACE(mtu), AT_IFACE(mtu_line), POLICY_MTU_MIN, POLICY_MTU_MAX, 0,
+     SETTING_F_UNSET, NULL},
     {"qdisc-takeover", "qdisc-takeover", "qdisc-takeover", SETTING_BOOL,
      SETTING_AT_IFACE, SETTING_INTERFACE, AT_IFACE(qdisc_takeover), NO_LINE, 0,
      1, 0, 0, NULL},
@@ -82,7 +89,25 @@ const struct setting setting_table[] = {
     {WD "shutdown-multiplier", "shutdown-multiplier", "shutdown-multiplier",
      SETTING_U32, SETTING_AT_IFACE_PFC, SETTING_INTERFACE,
      AT_IFACE(wd_shutdown_mult), AT_IFACE(wd_shutdown_line), 1,
-     POLICY_PFCWD_MULT_MAX, 0, SETTING_F_UNSET | SETTING_F_CHECK, NULL},
+     POLICY_PFCWD_MULT_MAX, 0, SETTING_F_UNSET, NULL},
+    /* 802.3x link pause, which excludes PFC on the port */
+    {"flowcontrol receive", "receive", "receive", SETTING_BOOL,
+     SETTING_AT_IFACE_FC, SETTING_INTERFACE, AT_IFACE(fc_rx),
+     AT_IFACE(fc_rx_line), 0, 1, 0, SETTING_F_ONOFF, NULL},
+    {"flowcontrol send", "send", "send", SETTING_BOOL, SETTING_AT_IFACE_FC,
+     SETTING_INTERFACE, AT_IFACE(fc_tx), AT_IFACE(fc_tx_line), 0, 1, 0,
+     SETTING_F_ONOFF, NULL},
+    /* LLDP and DCBX on the port (its dcbx agent is written by hand: an
+     * unset one follows the global agent) */
+    {"lldp transmit", "transmit", "transmit", SETTING_BOOL,
+     SETTING_AT_IFACE_LLDP, SETTING_INTERFACE, AT_IFACE(lldp.no_transmit),
+     NO_LINE, 0, 1, 1, SETTING_F_INVERT, NULL},
+    {"lldp receive", "receive", "receive", SETTING_BOOL, SETTING_AT_IFACE_LLDP,
+     SETTING_INTERFACE, AT_IFACE(lldp.no_receive), NO_LINE, 0, 1, 1,
+     SETTING_F_INVERT, NULL},
+    {"lldp dcbx willing", "dcbx-willing", "dcbx-willing", SETTING_BOOL,
+     SETTING_AT_IFACE_LLDP, SETTING_INTERFACE, AT_IFACE(lldp.willing),
+     AT_IFACE(lldp.willing_line), 0, 1, 0, 0, NULL},
 };
 
 const size_t setting_count = sizeof(setting_table) / sizeof(setting_table[0]);
@@ -98,6 +123,9 @@ static const struct {
     [SETTING_AT_LLDP] = {"lldp", SETTING_AT_TOP, false},
     [SETTING_AT_IFACE] = {NULL, SETTING_NPLACES, false},
     [SETTING_AT_IFACE_PFC] = {"priority-flow-control", SETTING_AT_IFACE, false},
+    [SETTING_AT_IFACE_HEAD] = {NULL, SETTING_NPLACES, false},
+    [SETTING_AT_IFACE_FC] = {"flowcontrol", SETTING_AT_IFACE, false},
+    [SETTING_AT_IFACE_LLDP] = {"lldp", SETTING_AT_IFACE, false},
 };
 
 const char *setting_place_key(enum setting_place place)
@@ -127,9 +155,21 @@ bool setting_place_within(enum setting_place place, enum setting_place ancestor)
 
 enum setting_scope setting_place_scope(enum setting_place place)
 {
-	return place == SETTING_AT_IFACE || place == SETTING_AT_IFACE_PFC
-	           ? SETTING_INTERFACE
-	           : SETTING_GLOBAL;
+	switch (place) {
+	case SETTING_AT_IFACE:
+	case SETTING_AT_IFACE_PFC:
+	case SETTING_AT_IFACE_HEAD:
+	case SETTING_AT_IFACE_FC:
+	case SETTING_AT_IFACE_LLDP:
+		return SETTING_INTERFACE;
+	case SETTING_AT_TOP:
+	case SETTING_AT_PFC:
+	case SETTING_AT_PFC_WD:
+	case SETTING_AT_LLDP:
+	case SETTING_NPLACES:
+		break;
+	}
+	return SETTING_GLOBAL;
 }
 
 void *setting_base(const struct setting *s, struct policy *p,
@@ -151,7 +191,7 @@ uint32_t setting_get(const struct setting *s, const void *base)
 
 	switch (s->type) {
 	case SETTING_BOOL:
-		return *(const bool *)at;
+		return *(const bool *)at != !!(s->flags & SETTING_F_INVERT);
 	case SETTING_ENUM:
 		return (uint32_t) * (const int *)at;
 	case SETTING_U32:
@@ -166,7 +206,7 @@ void setting_set(const struct setting *s, void *base, uint32_t v)
 
 	switch (s->type) {
 	case SETTING_BOOL:
-		*(bool *)at = v != 0;
+		*(bool *)at = (v != 0) != !!(s->flags & SETTING_F_INVERT);
 		return;
 	case SETTING_ENUM:
 		*(int *)at = (int)v;
@@ -256,7 +296,7 @@ static void setting_where(enum setting_place place, const char *ifname,
 	buf[0] = '\0';
 	for (enum setting_place q = place; q < SETTING_NPLACES && n < len;
 	     q = setting_places[q].parent) {
-		if (q == SETTING_AT_IFACE)
+		if (q == SETTING_AT_IFACE || q == SETTING_AT_IFACE_HEAD)
 			n +=
 			    (size_t)snprintf(buf + n, len - n, "%sinterface %s",
 			                     n ? " of " : "", ifname);
@@ -282,11 +322,11 @@ static void setting_validate_at(const void *base, enum setting_scope scope,
 		unsigned at = line;
 		uint32_t v;
 
-		if (s->scope != scope || !(s->flags & SETTING_F_CHECK) ||
-		    s->type != SETTING_U32)
+		if (s->scope != scope || s->type != SETTING_U32)
 			continue;
 		v = setting_get(s, base);
-		if ((v == 0 && (s->flags & SETTING_F_UNSET)) ||
+		if ((v == 0 &&
+		     (s->flags & (SETTING_F_UNSET | SETTING_F_ZERO_OWN))) ||
 		    (v >= s->min && v <= s->max))
 			continue;
 		if (s->line_off != SETTING_NO_LINE &&

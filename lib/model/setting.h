@@ -9,7 +9,10 @@
  * (daemon/show) are loops over these rows, and a test checks every row
  * against the man pages and across the three printers. Settings with
  * real structure (class-maps, policy-maps, queues, service policies) stay
- * written by hand.
+ * written by hand, as do the few scalars whose NX-OS line is not one
+ * setting (`priority-flow-control mode on send-tlv`, the inherit/on/off
+ * of an interface's watch-dog-interval, `dcbx agent`, `lldp tlv-select
+ * dcbxp [egress-queuing]`, `shutdown`).
  *
  * Adding a scalar setting is: the field in policy.h, a row here, the
  * command row (syntax and help) in lib/cmd/cmd_nxos.c with cmd_nx_setting
@@ -41,6 +44,12 @@ enum setting_place {
 	SETTING_AT_LLDP,      /* lldp = { } */
 	SETTING_AT_IFACE,     /* an entry of interface = ( ) */
 	SETTING_AT_IFACE_PFC, /* the entry's priority-flow-control = { } */
+	/* The entry's own keys NX-OS prints first in the interface's block
+	 * (mtu): the same group as SETTING_AT_IFACE, a place of its own so
+	 * that the printers keep NX-OS's order. */
+	SETTING_AT_IFACE_HEAD,
+	SETTING_AT_IFACE_FC,   /* the entry's flowcontrol = { } */
+	SETTING_AT_IFACE_LLDP, /* the entry's lldp = { } */
 	SETTING_NPLACES,
 };
 
@@ -61,9 +70,12 @@ enum setting_scope {
 /* NX-OS writes the on/off as a word: `WORDS on|off`; without it a true
  * bool is `WORDS` and a false one `no WORDS`. */
 #define SETTING_F_ONOFF 0x4u
-/* Its range is checked by setting_validate (older rows have their own
- * checks and wording in policy_validate.c). */
-#define SETTING_F_CHECK 0x8u
+/* The field holds the negation of the setting (`no_transmit` for
+ * `lldp transmit`, on by default): the value is !field. */
+#define SETTING_F_INVERT 0x8u
+/* A value of 0 has a message of its own in policy_validate.c (it says
+ * what 0 would mean), so setting_validate's range check skips it. */
+#define SETTING_F_ZERO_OWN 0x10u
 
 /* The name table of an enum setting: the name of value V ("?" when
  * unknown), the value of NAME (-1 when unknown) and "a, b or c" for
@@ -141,8 +153,10 @@ const struct setting *setting_find_nxos(const char *words,
 const struct setting *setting_find_conf(enum setting_place place,
                                         const char *key);
 
-/* The range checks of the SETTING_F_CHECK rows, each error at its line
- * (or at LINE of its struct when it has none). Returns the errors added. */
+/* The range checks of the number rows (the only ones: the loader stores
+ * what fits 32 bits, the commands' syntax holds the range), each error
+ * at its line (or at the line of its struct when it has none). Returns
+ * the errors added. */
 int setting_validate(const struct policy *p, struct diag *d);
 
 #endif

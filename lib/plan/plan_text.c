@@ -815,6 +815,30 @@ static void plan_text_mask(char *buf, size_t len, uint8_t mask)
 		snprintf(buf, len, "none");
 }
 
+/* The watchdog and the times it follows on the port, as compile resolved
+ * them: a change of one (a port's own shutdown-multiplier) is a line a
+ * reload's dry run shows. */
+static void plan_text_watchdog(const struct plan_port *pp, struct strbuf *out)
+{
+	const struct plan_wd *w = &pp->wd;
+	char fixed[32];
+
+	if (!pp->watchdog) {
+		plan_text_comment(out, "pfc watchdog off");
+		return;
+	}
+	snprintf(fixed, sizeof(fixed), "%u ms", (unsigned)w->fixed_restore_ms);
+	plan_text_comment(out,
+	                  "pfc watchdog on: poll %u ms, storm after %u ms, "
+	                  "auto-restore after %u ms, fixed-restore %s, "
+	                  "action %s%s",
+	                  (unsigned)w->poll_ms, (unsigned)w->detect_ms,
+	                  (unsigned)w->auto_restore_ms,
+	                  w->fixed_restore_ms ? fixed : "none",
+	                  policy_pfcwd_action_name(w->action),
+	                  w->internal ? " (fabric-internal times)" : "");
+}
+
 static void plan_text_port_header(const struct plan_port *pp,
                                   struct strbuf *out, bool warnings)
 {
@@ -869,7 +893,7 @@ static void plan_text_port_header(const struct plan_port *pp,
 		                  "honoured, none is sent",
 		                  en);
 	}
-	plan_text_comment(out, "pfc watchdog %s", pp->watchdog ? "on" : "off");
+	plan_text_watchdog(pp, out);
 	if (warnings)
 		plan_text_diag(out, &pp->warnings);
 }
@@ -906,80 +930,6 @@ void plan_text_write(const struct plan *pl, struct strbuf *out)
 void plan_text_write_port(const struct plan_port *pp, struct strbuf *out)
 {
 	plan_text_port(pp, out, false);
-}
-
-/* The next line of *S (without its newline) in *LINE, *LEN; false at the
- * end. */
-static bool plan_text_next_line(const char **s, const char **line, size_t *len)
-{
-	const char *nl;
-
-	if (!**s)
-		return false;
-	*line = *s;
-	nl = strchr(*s, '\n');
-	*len = nl ? (size_t)(nl - *s) : strlen(*s);
-	*s += *len + (nl ? 1 : 0);
-	return true;
-}
-
-/* Is the line LINE (LEN bytes) in TEXT, not yet in USED (one flag per
- * line of TEXT)? Marks the first such line used. */
-static bool plan_text_take(const char *text, bool *used, const char *line,
-                           size_t len)
-{
-	const char *l;
-	size_t n, i = 0;
-
-	while (plan_text_next_line(&text, &l, &n)) {
-		if (!used[i] && n == len && !memcmp(l, line, len)) {
-			used[i] = true;
-			return true;
-		}
-		i++;
-	}
-	return false;
-}
-
-static size_t plan_text_nlines(const char *s)
-{
-	const char *l;
-	size_t n, count = 0;
-
-	while (plan_text_next_line(&s, &l, &n))
-		count++;
-	return count;
-}
-
-/* The lines of FROM that TO lacks (each line counted as often as it
- * appears), each written after MARK. */
-static size_t plan_text_lacks(const char *from, const char *to,
-                              const char *mark, struct strbuf *out)
-{
-	bool *used = calloc(plan_text_nlines(to) + 1, sizeof(*used));
-	const char *l;
-	size_t n, count = 0;
-
-	if (!used) {
-		out->oom = true;
-		return 0;
-	}
-	while (plan_text_next_line(&from, &l, &n))
-		if (!plan_text_take(to, used, l, n)) {
-			strbuf_puts(out, mark);
-			strbuf_add(out, l, n);
-			strbuf_puts(out, "\n");
-			count++;
-		}
-	free(used);
-	return count;
-}
-
-size_t plan_text_diff(const char *before, const char *after, struct strbuf *out)
-{
-	size_t n = plan_text_lacks(before, after, "-", out);
-
-	return n + plan_text_lacks(after, before, "+", out);
 }
 
 void plan_text_write_tc(const struct plan_port *pp, struct strbuf *out)

@@ -90,6 +90,27 @@ static void test_pfc_queue_detail(void **state)
 	           "+----------------------------------------------------+\n");
 	json_object_put(d);
 	strbuf_free(&text);
+	/* the port's own times, from its plan, below its boxes */
+	{
+		struct plan_port *pp = (struct plan_port *)f->plans[0];
+
+		pp->watchdog = true;
+		pp->wd = (struct plan_wd){.poll_ms = 100,
+		                          .detect_ms = 800,
+		                          .auto_restore_ms = 1000,
+		                          .fixed_restore_ms = 0};
+		d = ctlt_answer(f, &q, &text);
+		assert_int_equal(jint(d, "interface.0.storm-ms"), 800);
+		assert_int_equal(jint(d, "interface.0.poll-ms"), 100);
+		has(&text,
+		    "+----------------------------------------------------+\n"
+		    "Last storm never, last restore never, restore wait x1\n"
+		    "PFC watch-dog poll, storm after    : 100 ms, 800 ms\n"
+		    "Auto-restore after                 : 1000 ms\n"
+		    "Fixed-restore after                : none\n");
+		json_object_put(d);
+		strbuf_free(&text);
+	}
 	/* monitored again: no flag, NX-OS's word for the state */
 	st->wdq[3].state = PFCWD_MONITORED;
 	d = ctlt_answer(f, &q, &text);

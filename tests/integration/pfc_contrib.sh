@@ -21,6 +21,7 @@ set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/lib_contrib.sh"
 t_init pfc_contrib
 t_need_root
 command -v tshark >/dev/null 2>&1 ||
@@ -35,45 +36,12 @@ secs=6
 shape_kbps=$((pps * 8))
 xoff=300000
 
-t_netns_add sw ctsw
-$IP -n "$sw" link add br0 type bridge
-$IP -n "$sw" link set br0 up
-for h in 1 2 3 4 5; do
-	t_netns_add "h$h" "cth$h"
-	eval "ns=\$h$h"
-	$IP -n "$sw" link add "swp$h" type veth peer name "eth$h" netns "$ns"
-	$IP -n "$sw" link set "swp$h" master br0
-	$IP -n "$sw" link set "swp$h" up
-	$IP -n "$ns" addr add "10.79.0.$h/24" dev "eth$h"
-	$IP -n "$ns" link set "eth$h" up
-	$IP -n "$ns" link set lo up
-done
+contrib_bridge ct 5
 
 # The switch: DSCP 26 alone classifies (untagged IP), queue 3 toward
 # every port shaped (only swp3's is offered more than that), priority
-# 3's pause thresholds set. The watchdog is off everywhere: this test is
-# about where pause goes, not about storms.
-t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3 swp4 swp5
-t_conf_match_any "$tmp/sw.conf"
-python3 - "$tmp/sw.conf" "$shape_kbps" "$xoff" <<'PY'
-import sys
-p, shape, xoff = sys.argv[1], sys.argv[2], int(sys.argv[3])
-s = open(p).read()
-reps = [
-    ('name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;',
-     'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50; '
-     'shape = { min = "1 kbps"; max = "%s kbps"; };' % shape),
-    ('pause-pfc-cos = 3; mtu = 9216;',
-     'pause-pfc-cos = 3; mtu = 9216; pause-buffer = { buffer-size = %d; '
-     'pause-threshold = %d; resume-threshold = %d; };'
-     % (2 * xoff, xoff, xoff - 20000)),
-    ('watch-dog-interval = true;', 'watch-dog-interval = false;'),
-]
-for a, b in reps:
-    assert a in s, 'the shipped roced.conf changed: ' + a
-    s = s.replace(a, b, 1)
-open(p, 'w').write(s)
-PY
+# 3's pause thresholds set, the watchdog off (lib_contrib.sh).
+contrib_switch_conf "$tmp/sw.conf" "$shape_kbps" "$xoff" swp1 swp2 swp3 swp4 swp5
 # The hosts' queue 3 shaped to 1.5 x the bottleneck, as in pfc_incast:
 # a held queue let go at veth speed would pile megabytes into the
 # switch's between two of its polls.

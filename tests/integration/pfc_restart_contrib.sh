@@ -22,6 +22,7 @@ set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/lib_contrib.sh"
 t_init pfc_restart_contrib
 t_need_root
 t_need_bpf "pausing only the ports that feed a congested queue"
@@ -33,19 +34,7 @@ pps=5000
 shape_kbps=$((pps * 8))
 xoff=300000
 
-t_netns_add sw rcsw
-$IP -n "$sw" link add br0 type bridge
-$IP -n "$sw" link set br0 up
-for h in 1 2 3 4; do
-	t_netns_add "h$h" "rch$h"
-	eval "ns=\$h$h"
-	$IP -n "$sw" link add "swp$h" type veth peer name "eth$h" netns "$ns"
-	$IP -n "$sw" link set "swp$h" master br0
-	$IP -n "$sw" link set "swp$h" up
-	$IP -n "$ns" addr add "10.79.0.$h/24" dev "eth$h"
-	$IP -n "$ns" link set "eth$h" up
-	$IP -n "$ns" link set lo up
-done
+contrib_bridge rc 4
 # The bridge learns every host's address beforehand (an unknown one is
 # flooded, into the congested queue too).
 mac() { $IP -n "$1" -j link show dev "$2" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["address"])'; }
@@ -64,27 +53,7 @@ for h in 1 2 3 4; do
 	done
 done
 
-t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3 swp4
-t_conf_match_any "$tmp/sw.conf"
-python3 - "$tmp/sw.conf" "$shape_kbps" "$xoff" <<'PY'
-import sys
-p, shape, xoff = sys.argv[1], sys.argv[2], int(sys.argv[3])
-s = open(p).read()
-reps = [
-    ('name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;',
-     'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50; '
-     'shape = { min = "1 kbps"; max = "%s kbps"; };' % shape),
-    ('pause-pfc-cos = 3; mtu = 9216;',
-     'pause-pfc-cos = 3; mtu = 9216; pause-buffer = { buffer-size = %d; '
-     'pause-threshold = %d; resume-threshold = %d; };'
-     % (2 * xoff, xoff, xoff - 20000)),
-    ('watch-dog-interval = true;', 'watch-dog-interval = false;'),
-]
-for a, b in reps:
-    assert a in s, 'the shipped roced.conf changed: ' + a
-    s = s.replace(a, b, 1)
-open(p, 'w').write(s)
-PY
+contrib_switch_conf "$tmp/sw.conf" "$shape_kbps" "$xoff" swp1 swp2 swp3 swp4
 
 ppp() { # PORT: the port's tx-pause from the switch's json show
 	$IP netns exec "$sw" "$rocesh" -c "show interface priority-flow-control json" |

@@ -553,6 +553,11 @@ static void test_full_software(void **state)
 	pp->layout = PLAN_LAYOUT_HTB_FIFO;
 	pp->pfc_mode = POLICY_PFC_ON;
 	pp->watchdog = true;
+	/* the shipped watchdog's times, as compile resolves them */
+	pp->wd = (struct plan_wd){.poll_ms = 100,
+	                          .detect_ms = 300,
+	                          .auto_restore_ms = 1000,
+	                          .action = POLICY_PFCWD_DROP};
 	pp->dcb.software = true;
 	pp->dcb.pfc_admin = pp->dcb.pfc_en = 0x08;
 	for (int i = 0; i < 8; i++) {
@@ -598,7 +603,8 @@ static void test_full_software(void **state)
 	       "# qos policy ROCE_POLICY (input), queuing policy "
 	       "ROCE_QUEUING_OUT (output)\n"
 	       "# pfc mode on, no-drop priorities 3, PFC enabled on 3\n"
-	       "# pfc watchdog on\n"
+	       "# pfc watchdog on: poll 100 ms, storm after 300 ms, "
+	       "auto-restore after 1000 ms, fixed-restore none, action drop\n"
 	       "# warning: kernel lacks red: c-out-8q-q3 WRED-ECN not "
 	       "realised\n"
 	       "#ip link set dev swp1 mtu 9216\n"
@@ -814,6 +820,45 @@ static void test_port_diff(void **state)
 	plan_free(&pl);
 }
 
+/* A port's own watchdog times are lines of its text, so a reload's dry
+ * run shows a change of them (a port's shutdown-multiplier) as one. */
+static void test_port_diff_watchdog(void **state)
+{
+	struct strbuf a, b, d;
+	struct plan pl;
+	struct plan_port *pp;
+
+	(void)state;
+	plan_init(&pl);
+	pp = plan_add_port(&pl, "swp1");
+	build_htb_fifo(pp);
+	pp->watchdog = true;
+	pp->wd = (struct plan_wd){.poll_ms = 100,
+	                          .detect_ms = 300,
+	                          .auto_restore_ms = 1000,
+	                          .action = POLICY_PFCWD_DROP};
+	strbuf_init(&a);
+	plan_text_write_port(pp, &a);
+	pp->wd.detect_ms = 800;
+	pp->wd.fixed_restore_ms = 5000;
+	pp->wd.internal = true;
+	strbuf_init(&b);
+	plan_text_write_port(pp, &b);
+	strbuf_init(&d);
+	assert_int_equal(plan_text_diff(a.s, b.s, &d), 2);
+	assert_string_equal(
+	    d.s, "-# pfc watchdog on: poll 100 ms, storm after 300 ms, "
+	         "auto-restore after 1000 ms, fixed-restore none, action "
+	         "drop\n"
+	         "+# pfc watchdog on: poll 100 ms, storm after 800 ms, "
+	         "auto-restore after 1000 ms, fixed-restore 5000 ms, action "
+	         "drop (fabric-internal times)\n");
+	strbuf_free(&d);
+	strbuf_free(&a);
+	strbuf_free(&b);
+	plan_free(&pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -830,6 +875,7 @@ int main(void)
 	    cmocka_unit_test(test_bpf),
 	    cmocka_unit_test(test_two_ports),
 	    cmocka_unit_test(test_port_diff),
+	    cmocka_unit_test(test_port_diff_watchdog),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
