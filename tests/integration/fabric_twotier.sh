@@ -28,12 +28,11 @@ set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/integration/lib.sh"
-# (for t_sysctl_raise where lib.sh does not have it yet)
-. "$top_srcdir/tests/integration/lib_fabric.sh"
 t_init fabric_twotier
 t_need_root
 # The kernel's input backlog stands in for the switches' receive rings:
-# raised as lib_fabric.sh's rig raises it (a drop there still counts).
+# raised for the run as lib_fabric.sh raises it (a drop there still
+# counts).
 t_sysctl_raise net.core.netdev_max_backlog "${FAB_BACKLOG:-30000}"
 traffic="$top_builddir/tests/tools/traffic"
 storm="$top_builddir/tests/tools/pfc_storm"

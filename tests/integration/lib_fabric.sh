@@ -78,42 +78,6 @@ fab_variant=
 
 fab_ns() { eval "echo \$fab_ns_$1"; }
 
-# t_sysctl_raise KEY VALUE, where lib.sh does not have it yet: the same
-# protocol (holders counted under a lock on /run, the last one puts the
-# value found back), so that both kinds cooperate.
-if ! command -v t_sysctl_raise >/dev/null 2>&1; then
-	t_sysctl_raise()
-	{
-		_t_k=$1 _t_v=$2
-		_t_d=/run/roced-tests/sysctl.$_t_k
-		mkdir -p /run/roced-tests
-		(
-			flock 9
-			mkdir -p "$_t_d"
-			[ -e "$_t_d/orig" ] || sysctl -n "$_t_k" >"$_t_d/orig"
-			: >"$_t_d/holder.$$"
-			[ "$(sysctl -n "$_t_k")" -ge "$_t_v" ] || sysctl -qw "$_t_k=$_t_v"
-		) 9</run || echo "note: cannot raise $_t_k to $_t_v here" >&2
-		t_defer "_t_sysctl_drop $_t_k $$"
-	}
-	_t_sysctl_drop()
-	{
-		_t_d=/run/roced-tests/sysctl.$1
-		(
-			flock 9
-			rm -f "$_t_d/holder.$2"
-			for _t_h in "$_t_d"/holder.*; do
-				[ -e "$_t_h" ] || continue
-				kill -0 "${_t_h##*.}" 2>/dev/null || rm -f "$_t_h"
-			done
-			if ! ls "$_t_d"/holder.* >/dev/null 2>&1; then
-				[ -s "$_t_d/orig" ] && sysctl -qw "$1=$(cat "$_t_d/orig")"
-				rm -rf "$_t_d"
-			fi
-		) 9</run
-		rmdir /run/roced-tests 2>/dev/null || true
-	}
-fi
 _fab_backlog_raised=
 
 fab_mac()
