@@ -55,6 +55,14 @@
 #
 # $fab_nodes lists the nodes, $fab_switches and $fab_hosts each kind;
 # $fab_ports_NODE a node's roced ports.
+#
+# fab_build raises the kernel's input backlog (net.core.netdev_max_backlog,
+# 1000 per CPU by default) to FAB_BACKLOG (default 30000) for the test's
+# duration: on this rig it stands in for every switch's receive rings,
+# but it is one queue per CPU shared by every namespace and by the test
+# beside this one, and a released tier hands its peer thousands of frames
+# at the speed of the CPU. A drop there still counts against the fabric
+# (the sender's veth counts it as a tx drop, fab_drops shows it).
 
 fab_switches="l1 l2 s1 s2"
 fab_hosts="h11 h12 h13 h21 h22 h23"
@@ -69,6 +77,8 @@ fab_tmp=
 fab_variant=
 
 fab_ns() { eval "echo \$fab_ns_$1"; }
+
+_fab_backlog_raised=
 
 fab_mac()
 {
@@ -111,6 +121,10 @@ fab_build()
 	esac
 	fab_tmp=$t_tmp/fabric
 	mkdir -p "$fab_tmp"
+	if [ -z "$_fab_backlog_raised" ]; then
+		t_sysctl_raise net.core.netdev_max_backlog "${FAB_BACKLOG:-30000}"
+		_fab_backlog_raised=1
+	fi
 	for _f_n in $fab_nodes; do
 		t_netns_add "fab_ns_$_f_n" "fab$_f_n" || t_fail "cannot create the namespace of $_f_n"
 		"$IP" -n "$(fab_ns "$_f_n")" link set lo up
