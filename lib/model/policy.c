@@ -433,6 +433,27 @@ const char *policy_match_name(enum policy_match m)
 	return "?";
 }
 
+static const char *const policy_channel_mode_names[POLICY_CHANNEL_NMODES] = {
+    [POLICY_CHANNEL_MODE_NONE] = "",
+    [POLICY_CHANNEL_MODE_ACTIVE] = "active",
+    [POLICY_CHANNEL_MODE_PASSIVE] = "passive",
+    [POLICY_CHANNEL_MODE_ON] = "on",
+};
+
+const char *policy_channel_mode_name(enum policy_channel_mode m)
+{
+	return (unsigned)m < POLICY_CHANNEL_NMODES ? policy_channel_mode_names[m]
+	                                            : "?";
+}
+
+int policy_channel_mode_parse(const char *s)
+{
+	for (unsigned i = 1; s && i < POLICY_CHANNEL_NMODES; i++)
+		if (!strcmp(s, policy_channel_mode_names[i]))
+			return (int)i;
+	return -1;
+}
+
 int policy_match_parse(const char *s)
 {
 	for (unsigned i = 0; s && i < sizeof(policy_match_names) /

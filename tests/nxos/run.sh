@@ -106,8 +106,9 @@ for f in "$corpus"/*.nxos; do
 	# (canonical spelling aside: "class type qos X" is "class X", a
 	# network-qos class-map's match-any is not written, "match dscp
 	# 26 28" is "match dscp 26,28"; the 4-queue class names are
-	# written back as the file has them)
-	grep -E '^\s*(class type (network-qos|queuing|qos) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos))' "$f" |
+	# written back as the file has them, and so are channel-group
+	# lines and the port-channels' blocks)
+	grep -E '^\s*(class type (network-qos|queuing|qos) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos|queuing)|channel-group |interface port-channel[0-9]+\s*$)' "$f" |
 		sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
 		sed -E 's/^class type qos /class /; s/^(class-map type network-qos) match-(any|all) /\1 /' |
 		sed -E ':a; s/^(match (cos|dscp) [^ ]+) ([^ ]+)/\1,\3/; ta' | sort -u >"$tmp/want"
