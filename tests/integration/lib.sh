@@ -148,14 +148,19 @@ t_netns_adopt()
 }
 
 # _t_ns_gone NS: delete NS and the MTUs roced kept to give back to its
-# links and its watchdog's storm state (roced(8), FILES): they outlive
-# roced on purpose, but the namespace and its links go, so they go too.
+# links, its watchdog's storm state and its checkpoints (roced(8),
+# FILES): they outlive roced on purpose, but the namespace and its links
+# go, so they go too.
 _t_ns_gone()
 {
 	_t_ino=$(stat -L -c %i "/run/netns/$1" 2>/dev/null)
-	# .pfcwd: the PFC watchdog's storm state (roced(8), FILES), kept
-	# across restarts like the MTUs.
-	rm -f "/run/roced/roced.$_t_ino.mtu" "/run/roced/roced.$_t_ino.pfcwd"
+	if [ -n "$_t_ino" ]; then
+		# .pfcwd: the PFC watchdog's storm state (roced(8), FILES),
+		# kept across restarts like the MTUs; .checkpoint: the
+		# directory of checkpoints (rocesh(8), checkpoint).
+		rm -f "/run/roced/roced.$_t_ino.mtu" "/run/roced/roced.$_t_ino.pfcwd"
+		rm -rf "/run/roced/roced.$_t_ino.checkpoint"
+	fi
 	"$IP" netns del "$1"
 }
 
