@@ -522,8 +522,10 @@ static void cmd_running_text(const struct policy *policy, const char *section,
 		cmd_running_qos(policy, out);
 		cmd_running_lldp(policy, out);
 		cmd_running_port_channels(policy, out);
+		/* a bond's members are the kernel's: the bond says it */
 		for (size_t k = 0; k < policy->nifaces; k++)
-			cmd_running_iface(&policy->ifaces[k], out);
+			if (!policy->ifaces[k].bond[0])
+				cmd_running_iface(&policy->ifaces[k], out);
 		cmd_running_pfcwd(policy, out);
 		return;
 	}

@@ -652,15 +652,22 @@ static void conf_write_ifaces(struct strbuf *sb, const struct policy *p)
 	/* Said, not left out: roced refuses to reload a file without an
 	 * interface list when it programs ports, as one caught half
 	 * written, and a saved running-config must reload as it is. */
-	if (!p->nifaces) {
+	size_t n = 0, k = 0;
+
+	/* a bond's members are the kernel's (policy_bond_sync) */
+	for (size_t i = 0; i < p->nifaces; i++)
+		n += !p->ifaces[i].bond[0];
+	if (!n) {
 		strbuf_printf(sb, "%s = ( );\n\n",
 		              conf_key_name(CONF_K_INTERFACE));
 		return;
 	}
 	conf_write_list_open(sb, CONF_K_INTERFACE, 0);
 	for (size_t i = 0; i < p->nifaces; i++) {
+		if (p->ifaces[i].bond[0])
+			continue;
 		conf_write_iface(sb, &p->ifaces[i]);
-		conf_write_list_next(sb, i, p->nifaces, 0);
+		conf_write_list_next(sb, k++, n, 0);
 	}
 	strbuf_puts(sb, ");\n\n");
 }

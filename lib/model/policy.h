@@ -314,6 +314,12 @@ struct policy_iface {
 	 * port-channel's lines (policy.profiles). */
 	uint16_t channel_group;
 	enum policy_channel_mode channel_mode;
+	/* A member link of the Linux bond (or team) port BOND, "" for the
+	 * configuration's own ports: a derived port, a copy of the bond's
+	 * settings that roced keeps while the kernel has the link in the
+	 * bond (policy_bond_sync). Never written to running-config or
+	 * roced.conf. */
+	char bond[POLICY_IFNAME_MAX];
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
@@ -577,6 +583,15 @@ int policy_pfc_mode_expected(char *buf, size_t len);
  * "any" ("?" for anything else); the parse is its inverse. */
 const char *policy_match_name(enum policy_match m);
 int policy_match_parse(const char *s); /* -1 if unknown */
+/* The derived ports of bond port BOND (policy_iface.bond) made the N
+ * MEMBERS the kernel gives it: members added as copies of its settings,
+ * refreshed when they differ, removed when they left (all of them when
+ * BOND is no configured port). A member the configuration names keeps
+ * its own entry. Returns 1 when P changed, 0, or -ENOMEM. */
+int policy_bond_sync(struct policy *p, const char *bond,
+                     const char (*members)[POLICY_IFNAME_MAX], size_t n);
+/* Removes the derived ports whose bond is no port of P; 1 if any. */
+int policy_bond_prune(struct policy *p);
 const char *policy_channel_mode_name(enum policy_channel_mode m);
 int policy_channel_mode_parse(const char *s); /* -1 if unknown */
 
