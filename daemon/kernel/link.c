@@ -47,7 +47,8 @@ static void link_fill(struct rtnl_link *l, struct link_info *out)
 	out->running = flags & IFF_RUNNING;
 	out->master = rtnl_link_get_master(l);
 	type = rtnl_link_get_type(l);
-	out->aggregate = type && (!strcmp(type, "bond") || !strcmp(type, "team"));
+	out->aggregate =
+	    type && (!strcmp(type, "bond") || !strcmp(type, "team"));
 	addr = rtnl_link_get_addr(l);
 	if (addr && nl_addr_get_len(addr) == sizeof(out->mac))
 		memcpy(out->mac, nl_addr_get_binary_addr(addr),

@@ -516,8 +516,8 @@ int cmd_nx_channel_group(struct cmd_exec_arg *x)
 	/* the mode as typed, written back with the membership */
 	mode = strstr(x->pa->canon, " mode ");
 	m = mode ? policy_channel_mode_parse(mode + 6) : -1;
-	i->channel_mode = m > 0 ? (enum policy_channel_mode)m
-	                        : POLICY_CHANNEL_MODE_NONE;
+	i->channel_mode =
+	    m > 0 ? (enum policy_channel_mode)m : POLICY_CHANNEL_MODE_NONE;
 	return 0;
 }
 

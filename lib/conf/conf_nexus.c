@@ -108,8 +108,7 @@ void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
 	conf_nx_pause_buffer(c, e, qwhere, &q->pause);
 }
 
-void conf_nx_class_que(struct conf_ctx *c, const config_setting_t *e,
-                       void *arg)
+void conf_nx_class_que(struct conf_ctx *c, const config_setting_t *e, void *arg)
 {
 	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP};
 	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
@@ -258,8 +257,8 @@ static void conf_nx_channel_group(struct conf_ctx *c, const config_setting_t *e,
 	m = policy_channel_mode_parse(mode);
 	if (m < 0)
 		diag_err(c->d, conf_line(g),
-		         "mode '%s' in %s: expected active, passive or on", mode,
-		         sub);
+		         "mode '%s' in %s: expected active, passive or on",
+		         mode, sub);
 	else
 		i->channel_mode = (enum policy_channel_mode)m;
 }

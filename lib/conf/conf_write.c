@@ -593,8 +593,9 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		conf_write_group(sb, CONF_K_CHANNEL_GROUP);
 		conf_write_uint(sb, CONF_K_NUMBER, f->channel_group);
 		if (f->channel_mode != POLICY_CHANNEL_MODE_NONE)
-			conf_write_str(sb, CONF_K_MODE,
-			               policy_channel_mode_name(f->channel_mode));
+			conf_write_str(
+			    sb, CONF_K_MODE,
+			    policy_channel_mode_name(f->channel_mode));
 		strbuf_puts(sb, "};");
 	}
 	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {

@@ -283,7 +283,8 @@ static void test_port_channel(void **state)
 		                "  service-policy type qos input QOS_IN\n"
 		                "  priority-flow-control mode off\n"));
 		assert_non_null(strstr(run, "interface swp1\n"));
-		assert_non_null(strstr(run, "  channel-group 10 mode active\n"));
+		assert_non_null(
+		    strstr(run, "  channel-group 10 mode active\n"));
 		assert_null(strstr(run, "  channel-group 10\n"));
 		assert_true(strstr(run, "interface port-channel10\n") <
 		            strstr(run, "interface swp1\n"));
