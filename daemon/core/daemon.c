@@ -111,6 +111,13 @@ static void daemon_agent_reconcile(void *data, const char *ifname)
 		daemon_pend(d, ifname);
 }
 
+static bool daemon_bond_member(const struct daemon *d, const char *ifname)
+{
+	const struct policy_iface *f = policy_find_iface(&d->policy, ifname);
+
+	return f && f->bond[0];
+}
+
 static void daemon_link_event(enum link_event ev, const struct link_info *l,
                               const char *old_name, void *data)
 {
@@ -130,6 +137,13 @@ static void daemon_link_event(enum link_event ev, const struct link_info *l,
 	          : ev == LINK_EV_RENAME ? "renamed"
 	          : ev == LINK_EV_MTU    ? "mtu changed"
 	                                 : "state changed");
+	/* A member joining or leaving a bond (IFLA_MASTER), a bond or a
+	 * member coming or going: the bonds' members are looked at again
+	 * once the events are read. */
+	if (ev != LINK_EV_MTU &&
+	    (l->master || l->aggregate || ev == LINK_EV_DEL ||
+	     ev == LINK_EV_RENAME || daemon_bond_member(d, l->name)))
+		d->bonds_dirty = true;
 	/* A port that went away takes its qdiscs with it: nothing to do. */
 	if (ev == LINK_EV_DEL || ev == LINK_EV_STATE)
 		return;
@@ -498,6 +512,11 @@ static int daemon_turn(struct daemon *d, int max_ms)
 			daemon_guard(d);
 		else if (!agents_fd(&d->agents, evs[i].data.fd, daemon_ms()))
 			daemon_links(d);
+	}
+	if (d->bonds_dirty) {
+		d->bonds_dirty = false;
+		if (daemon_bonds(d, &d->policy))
+			d->pending_all = true;
 	}
 	if (d->pending_all) {
 		daemon_apply(d, &d->policy, NULL, 0, NULL);

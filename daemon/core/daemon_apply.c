@@ -169,7 +169,47 @@ static size_t daemon_log_result(struct daemon *d,
  * (may be NULL) gets the compiler's errors at their FILE:LINE and each
  * port's refusal, for a control client. Each port's plan and result stay
  * in the registry. */
-int daemon_apply(struct daemon *d, const struct policy *policy,
+int daemon_bonds(struct daemon *d, struct policy *p)
+{
+	char(*m)[POLICY_IFNAME_MAX] = calloc(POLICY_IF_RANGE_MAX, sizeof(*m));
+	char(*bonds)[POLICY_IFNAME_MAX] =
+	    calloc(p->nifaces ? p->nifaces : 1, sizeof(*bonds));
+	int changed = policy_bond_prune(p);
+	size_t nb = 0;
+
+	if (!m || !bonds) {
+		free(m);
+		free(bonds);
+		return changed;
+	}
+	/* The configured ports first: syncing one moves the array. */
+	for (size_t i = 0; i < p->nifaces; i++)
+		if (!p->ifaces[i].bond[0])
+			snprintf(bonds[nb++], sizeof(bonds[0]), "%s",
+			         p->ifaces[i].name);
+	for (size_t i = 0; i < nb; i++) {
+		struct link_info li;
+		size_t n = 0;
+		int rc;
+
+		if (link_lookup(d->e.links, bonds[i], &li) == 0 && li.aggregate)
+			n = link_members(d->e.links, li.ifindex, m,
+			                 POLICY_IF_RANGE_MAX);
+		rc = policy_bond_sync(p, bonds[i],
+		                      (const char(*)[POLICY_IFNAME_MAX])m, n);
+		if (rc < 0)
+			log_warnx("%s: out of memory for its bond members",
+			          bonds[i]);
+		else if (rc > 0)
+			log_info("%s: bond members now %zu", bonds[i], n);
+		changed |= rc > 0;
+	}
+	free(m);
+	free(bonds);
+	return changed;
+}
+
+int daemon_apply(struct daemon *d, struct policy *policy,
                  char (*names)[POLICY_IFNAME_MAX], size_t n, struct diag *msgs)
 {
 	size_t writes = 0, warnings = 0, np = 0, first, planned;
@@ -180,6 +220,9 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 	bool compiled;
 	int rc;
 
+	/* A full apply plans the bonds' members as they are now. */
+	if (!n)
+		daemon_bonds(d, policy);
 	/* Only configured ports (by name or alias). */
 	for (size_t i = 0; i < n; i++) {
 		const struct policy_iface *f =

@@ -55,6 +55,9 @@ struct daemon {
 	char pending[DAEMON_PENDING_MAX][POLICY_IFNAME_MAX];
 	size_t npending;
 	bool pending_all;
+	/* A link joined or left a bond, or a bond came or went: the bonds'
+	 * derived ports are looked at again (daemon_bonds). */
+	bool bonds_dirty;
 	bool stop;
 	/* Inside a reload's turns (daemon_nested): no rollback of a
 	 * confirmed commit starts there. */
@@ -75,7 +78,10 @@ void daemon_log_diag(const struct diag *d, const char *port);
 
 /* Compile POLICY for NAMES (all configured ports when N is 0) and apply
  * it; MSGS (may be NULL) hears errors and refusals for a control client. */
-int daemon_apply(struct daemon *d, const struct policy *policy,
+/* The derived ports of P's bond ports made the members the kernel gives
+ * them now (policy_bond_sync); 1 when P changed. */
+int daemon_bonds(struct daemon *d, struct policy *p);
+int daemon_apply(struct daemon *d, struct policy *policy,
                  char (*names)[POLICY_IFNAME_MAX], size_t n, struct diag *msgs);
 
 /* Apply the ports whose DCBX outcome the LLDP agent changed. */

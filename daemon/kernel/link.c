@@ -36,6 +36,7 @@ static void link_fill(struct rtnl_link *l, struct link_info *out)
 {
 	unsigned flags = rtnl_link_get_flags(l);
 	const char *name = rtnl_link_get_name(l);
+	const char *type;
 	struct nl_addr *addr;
 
 	memset(out, 0, sizeof(*out));
@@ -45,6 +46,9 @@ static void link_fill(struct rtnl_link *l, struct link_info *out)
 	out->up = flags & IFF_UP;
 	out->running = flags & IFF_RUNNING;
 	out->master = rtnl_link_get_master(l);
+	type = rtnl_link_get_type(l);
+	out->aggregate =
+	    type && (!strcmp(type, "bond") || !strcmp(type, "team"));
 	addr = rtnl_link_get_addr(l);
 	if (addr && nl_addr_get_len(addr) == sizeof(out->mac))
 		memcpy(out->mac, nl_addr_get_binary_addr(addr),
@@ -284,6 +288,31 @@ int link_lookup(struct link_mon *lm, const char *name, struct link_info *out)
 		return -ENODEV;
 	*out = *hit;
 	return 0;
+}
+
+size_t link_members(struct link_mon *lm, int master,
+                    char (*names)[LINK_NAME_MAX], size_t max)
+{
+	size_t n = 0;
+
+	if (lm->ioctl_fd >= 0 || master <= 0)
+		return 0;
+	if (lm->stale && link_index_build(lm) < 0) {
+		for (struct nl_object *o = nl_cache_get_first(lm->cache);
+		     o && n < max; o = nl_cache_get_next(o)) {
+			struct rtnl_link *l = (struct rtnl_link *)o;
+			const char *name = rtnl_link_get_name(l);
+
+			if (rtnl_link_get_master(l) == master && name)
+				snprintf(names[n++], LINK_NAME_MAX, "%s", name);
+		}
+		return n;
+	}
+	for (size_t k = 0; k < lm->nbyname && n < max; k++)
+		if (lm->byname[k].master == master)
+			snprintf(names[n++], LINK_NAME_MAX, "%s",
+			         lm->byname[k].name);
+	return n;
 }
 
 int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out)

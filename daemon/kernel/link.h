@@ -32,6 +32,9 @@ struct link_info {
 	/* The bridge (or bond) it is a port of, 0: none; the monitor's
 	 * cache only (a one-shot job's lookup leaves it 0). */
 	int master;
+	/* A Linux bond or team (a link aggregate whose members carry its
+	 * traffic); the monitor's cache only. */
+	bool aggregate;
 };
 
 typedef void (*link_cb)(enum link_event ev, const struct link_info *link,
@@ -55,6 +58,11 @@ int link_mon_process(struct link_mon *lm);
 int link_lookup(struct link_mon *lm, const char *name, struct link_info *out);
 /* The same by ifindex. */
 int link_lookup_index(struct link_mon *lm, int ifindex, struct link_info *out);
+/* The names of the links whose master is MASTER (an ifindex), at most
+ * MAX into NAMES, from the monitor's cache; their number (0 for a
+ * one-shot job, which has no cache). */
+size_t link_members(struct link_mon *lm, int master,
+                    char (*names)[LINK_NAME_MAX], size_t max);
 /* A link's own counters, as rtnetlink gives them: bytes and packets
  * each way, and the multicast received (the driver's count; most count
  * broadcast among it, and Linux counts no multicast sent). */

@@ -20,6 +20,8 @@ void cmd_ckpt_text(const struct policy *p, struct strbuf *out)
 	for (size_t i = 0; i < p->nifaces; i++) {
 		const struct policy_iface *f = &p->ifaces[i];
 
+		if (f->bond[0])
+			continue; /* a bond's member: the kernel's, not saved */
 		strbuf_printf(out, "interface %s\n", f->name);
 		if (f->alias[0])
 			strbuf_printf(out, "  alias %s\n", f->alias);

@@ -484,6 +484,8 @@ int cmd_nx_channel_group(struct cmd_exec_arg *x)
 	struct policy_iface *i = NX_MUT(
 	    struct policy_iface,
 	    policy_find_iface(x->p, cmd_nx_obj(x, 0, name, sizeof(name))));
+	const char *mode;
+	int m;
 
 	if (!i) {
 		cmd_nx_gone(x, "interface", name);
@@ -491,9 +493,15 @@ int cmd_nx_channel_group(struct cmd_exec_arg *x)
 	}
 	if (x->pa->negated) {
 		i->channel_group = 0;
+		i->channel_mode = POLICY_CHANNEL_MODE_NONE;
 		return 0;
 	}
 	i->channel_group = (uint16_t)strtoul(cmd_arg(x->pa, 0, NULL), NULL, 10);
+	/* the mode as typed, written back with the membership */
+	mode = strstr(x->pa->canon, " mode ");
+	m = mode ? policy_channel_mode_parse(mode + 6) : -1;
+	i->channel_mode =
+	    m > 0 ? (enum policy_channel_mode)m : POLICY_CHANNEL_MODE_NONE;
 	return 0;
 }
 

@@ -548,6 +548,9 @@ int cmd_nx_pmap_que_uclass(struct cmd_exec_arg *x)
 		memset(pq, 0, sizeof(*pq));
 		return 0;
 	}
+	/* The name it was first typed with is the one written back. */
+	if (!pq->configured)
+		snprintf(pq->uname, sizeof(pq->uname), "%s", name);
 	pq->configured = true;
 	snprintf(line, sizeof(line), "class type queuing %s",
 	         policy_queue_name((unsigned)q));

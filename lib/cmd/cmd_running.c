@@ -190,6 +190,22 @@ static void cmd_running_in_queues(const struct policy_map_queuing *m,
 	}
 }
 
+/* The N3K/N5K queuing class-maps: a user name of one queue each. */
+static void cmd_running_qclasses(const struct policy *p, struct strbuf *out)
+{
+	char list[64];
+
+	for (size_t i = 0; i < p->nqclasses; i++) {
+		const struct policy_qclass *c = &p->qclasses[i];
+
+		strbuf_printf(out, "class-map type queuing %s\n", c->name);
+		if (c->qos_groups) {
+			policy_list_format(c->qos_groups, list, sizeof(list));
+			strbuf_printf(out, " match qos-group %s\n", list);
+		}
+	}
+}
+
 static void cmd_running_map_queuing(const struct policy *p, struct strbuf *out)
 {
 	for (size_t i = 0; i < p->nmap_queuing; i++) {
@@ -310,6 +326,19 @@ static void cmd_running_iface_policies(const struct policy_iface *i,
 	                     i->queuing_input, out);
 }
 
+/* ` channel-group N [mode M]`: a member's membership, as typed. */
+static void cmd_running_channel(const struct policy_iface *i,
+                                struct strbuf *out)
+{
+	if (!i->channel_group)
+		return;
+	strbuf_printf(out, " channel-group %u", i->channel_group);
+	if (i->channel_mode != POLICY_CHANNEL_MODE_NONE)
+		strbuf_printf(out, " mode %s",
+		              policy_channel_mode_name(i->channel_mode));
+	strbuf_puts(out, "\n");
+}
+
 static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 {
 	strbuf_printf(out, "interface %s\n", i->alias[0] ? i->alias : i->name);
@@ -334,9 +363,29 @@ static void cmd_running_iface(const struct policy_iface *i, struct strbuf *out)
 	if (i->lldp.has_agent)
 		strbuf_printf(out, " dcbx agent %s\n",
 		              policy_dcbx_agent_name(i->lldp.agent));
+	cmd_running_channel(i, out);
 	if (i->shutdown != POLICY_INHERIT)
 		strbuf_puts(out, i->shutdown == POLICY_ON ? " shutdown\n"
 		                                          : " no shutdown\n");
+}
+
+/* The port-channels whose lines roced keeps for their members
+ * (interface port-channelN without a port of that alias): each block as
+ * it was typed, before the members, which take its lines again when
+ * their channel-group line is pasted back. */
+static void cmd_running_port_channels(const struct policy *p,
+                                      struct strbuf *out)
+{
+	for (size_t k = 0; k < p->nprofiles; k++) {
+		const struct policy_port_profile *pp = &p->profiles[k];
+
+		if (!cmd_nx_port_channel(pp->name, NULL) ||
+		    policy_find_iface(p, pp->name))
+			continue;
+		strbuf_printf(out, "interface %s\n", pp->name);
+		for (size_t l = 0; l < pp->nlines; l++)
+			strbuf_printf(out, " %s\n", pp->lines[l]);
+	}
 }
 
 /* `show running-config interface X all`: the block with its defaults
@@ -408,6 +457,7 @@ static void cmd_running_qos(const struct policy *p, struct strbuf *out)
 	cmd_running_roce(p, out);
 	cmd_running_class_qos(p, out);
 	cmd_running_map_qos(p, out);
+	cmd_running_qclasses(p, out);
 	cmd_running_map_queuing(p, out);
 	cmd_running_nq(p, out);
 	cmd_running_system(p, out);
@@ -459,8 +509,11 @@ static void cmd_running_text(const struct policy *policy, const char *section,
 	if (!section) {
 		cmd_running_qos(policy, out);
 		cmd_running_lldp(policy, out);
+		cmd_running_port_channels(policy, out);
+		/* a bond's members are the kernel's: the bond says it */
 		for (size_t k = 0; k < policy->nifaces; k++)
-			cmd_running_iface(&policy->ifaces[k], out);
+			if (!policy->ifaces[k].bond[0])
+				cmd_running_iface(&policy->ifaces[k], out);
 		cmd_running_pfcwd(policy, out);
 		return;
 	}

@@ -104,7 +104,8 @@ static void conf_class_nq(struct conf_ctx *c, const config_setting_t *e,
 
 static void conf_class_maps(struct conf_ctx *c, const config_setting_t *root)
 {
-	static const enum conf_key keys[] = {CONF_K_QOS, CONF_K_NETWORK_QOS};
+	static const enum conf_key keys[] = {CONF_K_QOS, CONF_K_NETWORK_QOS,
+	                                     CONF_K_QUEUING};
 	const config_setting_t *g = conf_typed(
 	    c, root, CONF_K_CLASS_MAP, "the top level", CONFIG_TYPE_GROUP);
 
@@ -116,6 +117,8 @@ static void conf_class_maps(struct conf_ctx *c, const config_setting_t *root)
 	          conf_class_qos);
 	conf_each(c, g, CONF_K_NETWORK_QOS, conf_key_name(CONF_K_CLASS_MAP),
 	          NULL, conf_class_nq);
+	conf_each(c, g, CONF_K_QUEUING, conf_key_name(CONF_K_CLASS_MAP), NULL,
+	          conf_nx_class_que);
 }
 
 /* --- policy-map --- */
@@ -228,21 +231,25 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	struct policy_queue *q;
 	unsigned line = conf_line(e);
 	long long v;
-	int n;
+	int n, uq;
 
 	if (conf_name(c, e, ma->where, name, sizeof(name), &line))
 		return;
 	snprintf(where, sizeof(where), "%s class %s", ma->where, name);
 	n = policy_queue_parse(name);
+	uq = n < 0 ? conf_nx_user_queue(c, name) : -1;
 	if (n < 0 && policy_in_queue_parse(name) >= 0) {
 		conf_nx_in_queue(c, e, ma->where, &c->p->map_queuing[ma->index],
 		                 (unsigned)policy_in_queue_parse(name), line);
 		return;
 	}
+	if (uq >= 0)
+		n = uq;
 	if (n < 0) {
 		diag_err(c->d, line,
 		         "unknown queue '%s' in %s, expected %s1 .. %s7 or %s "
-		         "(or ingress %s1 .. %s7, %s)",
+		         "(or ingress %s1 .. %s7, %s, or a class-map type "
+		         "queuing's name)",
 		         name, ma->where, POLICY_QUEUE_PREFIX,
 		         POLICY_QUEUE_PREFIX, POLICY_QUEUE_DEFAULT,
 		         POLICY_IN_QUEUE_PREFIX, POLICY_IN_QUEUE_PREFIX,
@@ -258,7 +265,10 @@ static void conf_queue(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	}
 	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
 	q->configured = true;
-	q->name4 = strcmp(name, policy_queue_name((unsigned)n)) != 0;
+	if (uq >= 0)
+		snprintf(q->uname, sizeof(q->uname), "%s", name);
+	else
+		q->name4 = strcmp(name, policy_queue_name((unsigned)n)) != 0;
 	q->line = line;
 	if (conf_int(c, e, CONF_K_BANDWIDTH_REMAINING_PERCENT, where, 0, 100, 0,
 	             UINT8_MAX, &v, &q->bandwidth_line) > 0) {
@@ -595,7 +605,8 @@ static void conf_iface(struct conf_ctx *c, const config_setting_t *e, void *arg)
 	                                     CONF_K_SHUTDOWN,
 	                                     CONF_K_LLDP,
 	                                     CONF_K_FABRIC_INTERNAL,
-	                                     CONF_K_FLOWCONTROL};
+	                                     CONF_K_FLOWCONTROL,
+	                                     CONF_K_CHANNEL_GROUP};
 	static const enum conf_key sp_keys[] = {
 	    CONF_K_QOS_INPUT, CONF_K_QUEUING_OUTPUT, CONF_K_QUEUING_INPUT};
 	char name[POLICY_IFNAME_MAX], where[CONF_WHERE_MAX];
@@ -729,7 +740,8 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	                                     CONF_K_HARDWARE_QOS_PFC_MC_DROP,
 	                                     CONF_K_LLDP,
 	                                     CONF_K_METRICS,
-	                                     CONF_K_ROCE};
+	                                     CONF_K_ROCE,
+	                                     CONF_K_PORT_CHANNEL};
 	const config_setting_t *ifs;
 
 	conf_check_place_keys(c, root, "the top level", keys, CONF_NKEYS(keys),
@@ -741,6 +753,7 @@ static void conf_root(struct conf_ctx *c, const config_setting_t *root)
 	ifs = config_setting_get_member(root, conf_key_name(CONF_K_INTERFACE));
 	if (ifs)
 		c->p->ifaces_line = conf_line(ifs) ? conf_line(ifs) : 1;
+	conf_nx_port_channels(c, root);
 	conf_each(c, root, CONF_K_INTERFACE, "the top level", NULL, conf_iface);
 	conf_pfcwd(c, root);
 	conf_lldp(c, root);

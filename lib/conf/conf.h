@@ -116,6 +116,11 @@ enum conf_key {
 	/* the one-command RoCE mode */
 	CONF_K_ROCE,
 	CONF_K_PAUSE_RECEIVE_ONLY,
+	/* port-channels and their members */
+	CONF_K_CHANNEL_GROUP,
+	CONF_K_NUMBER,
+	CONF_K_PORT_CHANNEL,
+	CONF_K_LINES,
 	CONF_K_MAX,
 };
 

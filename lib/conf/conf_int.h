@@ -121,6 +121,15 @@ void conf_nx_qos_rule(struct conf_ctx *c, const config_setting_t *e,
 void conf_nx_queue(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_queue *q);
 /* An interface's description, mtu and shutdown. */
+/* `class-map { queuing = ( { name; qos-group; } ) }` (N3K/N5K). */
+void conf_nx_class_que(struct conf_ctx *c, const config_setting_t *e,
+                       void *arg);
+/* The egress queue a queuing policy's class NAME names when it is not a
+ * system name: a queuing class-map's queue, or class-default's (0);
+ * -1 when neither. */
+int conf_nx_user_queue(const struct conf_ctx *c, const char *name);
+/* `port-channel = ( { name = "port-channelN"; lines = ( ... ); } )`. */
+void conf_nx_port_channels(struct conf_ctx *c, const config_setting_t *root);
 void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_iface *i);
 

@@ -89,6 +89,11 @@ static const char *const conf_keys[CONF_K_MAX] = {
     /* the one-command RoCE mode */
     [CONF_K_ROCE] = "roce",
     [CONF_K_PAUSE_RECEIVE_ONLY] = "pause-receive-only",
+    /* port-channels and their members */
+    [CONF_K_CHANNEL_GROUP] = "channel-group",
+    [CONF_K_NUMBER] = "number",
+    [CONF_K_PORT_CHANNEL] = "port-channel",
+    [CONF_K_LINES] = "lines",
 };
 
 const char *conf_key_name(enum conf_key k)

@@ -13,7 +13,11 @@
 #include "conf/conf_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+#include "base/escape.h"
 
 #include "model/units.h"
 
@@ -104,10 +108,167 @@ void conf_nx_in_queue(struct conf_ctx *c, const config_setting_t *e,
 	conf_nx_pause_buffer(c, e, qwhere, &q->pause);
 }
 
+void conf_nx_class_que(struct conf_ctx *c, const config_setting_t *e, void *arg)
+{
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_QOS_GROUP};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	struct policy_qclass *q;
+	unsigned line = conf_line(e);
+	uint64_t mask = 0;
+
+	(void)arg;
+	if (conf_name(c, e, "class-map type queuing", name, sizeof(name),
+	              &line))
+		return;
+	snprintf(where, sizeof(where), "class-map type queuing %s", name);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
+	/* a system queue name would make a queue's name ambiguous */
+	if (policy_queue_parse(name) >= 0 || !strcmp(name, "class-default") ||
+	    policy_find_qclass(c->p, name)) {
+		diag_err(c->d, line,
+		         "%s: a queuing class-map needs a name of its own, "
+		         "not a system queue's and not one used before",
+		         where);
+		return;
+	}
+	if (conf_values(c, e, CONF_K_QOS_GROUP, where, 7, false, &mask, NULL) >
+	        0 &&
+	    __builtin_popcountll(mask) > 1) {
+		diag_err(c->d, line, "%s names one queue: one qos-group",
+		         where);
+		return;
+	}
+	q = policy_add_qclass(c->p, name);
+	if (!q) {
+		conf_oom(c, e);
+		return;
+	}
+	q->qos_groups = (uint8_t)mask;
+}
+
+int conf_nx_user_queue(const struct conf_ctx *c, const char *name)
+{
+	const struct policy_qclass *q = policy_find_qclass(c->p, name);
+
+	if (!strcmp(name, "class-default"))
+		return 0;
+	if (!q || !q->qos_groups)
+		return -1;
+	return __builtin_ctz(q->qos_groups);
+}
+
+/* A port-channel's name: port-channelN, N 1..4096, any case. */
+static bool conf_nx_pc_name(const char *name)
+{
+	const char *d = name + strlen("port-channel");
+	char *end;
+	unsigned long v;
+
+	if (strncasecmp(name, "port-channel", strlen("port-channel")) ||
+	    *d < '1' || *d > '9')
+		return false;
+	v = strtoul(d, &end, 10);
+	return !*end && v <= 4096;
+}
+
+static void conf_nx_port_channel(struct conf_ctx *c, const config_setting_t *e,
+                                 void *arg)
+{
+	static const enum conf_key keys[] = {CONF_K_NAME, CONF_K_LINES};
+	char name[POLICY_NAME_MAX], where[CONF_WHERE_MAX];
+	const config_setting_t *ls;
+	struct policy_port_profile *pp;
+	unsigned line = conf_line(e);
+	int n;
+
+	(void)arg;
+	if (conf_name(c, e, conf_key_name(CONF_K_PORT_CHANNEL), name,
+	              sizeof(name), &line))
+		return;
+	snprintf(where, sizeof(where), "port-channel %s", name);
+	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
+	if (!conf_nx_pc_name(name) || policy_find_port_profile(c->p, name)) {
+		diag_err(c->d, line,
+		         "%s: expected a name port-channelN (N 1-4096) used "
+		         "once",
+		         where);
+		return;
+	}
+	pp = policy_add_port_profile(c->p, name);
+	if (!pp) {
+		conf_oom(c, e);
+		return;
+	}
+	pp->enabled = true;
+	ls = conf_typed(c, e, CONF_K_LINES, where, CONFIG_TYPE_LIST);
+	n = ls ? config_setting_length(ls) : 0;
+	if (n > POLICY_PROFILE_LINES) {
+		diag_err(c->d, conf_line(ls), "%s: at most %d lines", where,
+		         POLICY_PROFILE_LINES);
+		return;
+	}
+	/* The lines were judged when typed; a member that joins carries
+	 * them out and is refused, naming the line, if one was edited into
+	 * something rocesh does not take. */
+	for (int k = 0; k < n; k++) {
+		const config_setting_t *l = config_setting_get_elem(ls, k);
+		const char *v = config_setting_get_string(l);
+
+		if (!v || !v[0] || strlen(v) >= sizeof(pp->lines[0]) ||
+		    !escape_is_clean(v, strlen(v), false)) {
+			diag_err(c->d, conf_line(l) ? conf_line(l) : line,
+			         "%s: line %d: expected an interface line of "
+			         "printable text, at most %zu characters",
+			         where, k + 1, sizeof(pp->lines[0]) - 1);
+			continue;
+		}
+		snprintf(pp->lines[pp->nlines++], sizeof(pp->lines[0]), "%s",
+		         v);
+	}
+}
+
+void conf_nx_port_channels(struct conf_ctx *c, const config_setting_t *root)
+{
+	conf_each(c, root, CONF_K_PORT_CHANNEL, "the top level", NULL,
+	          conf_nx_port_channel);
+}
+
+/* `channel-group = { number = N; mode = "active"; }` of a member. */
+static void conf_nx_channel_group(struct conf_ctx *c, const config_setting_t *e,
+                                  const char *where, struct policy_iface *i)
+{
+	static const enum conf_key keys[] = {CONF_K_NUMBER, CONF_K_MODE};
+	const config_setting_t *g =
+	    conf_typed(c, e, CONF_K_CHANNEL_GROUP, where, CONFIG_TYPE_GROUP);
+	char sub[CONF_SUBWHERE_MAX], mode[16] = "";
+	long long v;
+	int m;
+
+	if (!g)
+		return;
+	conf_where_of(sub, sizeof(sub), CONF_K_CHANNEL_GROUP, where);
+	conf_check_keys(c, g, sub, keys, CONF_NKEYS(keys));
+	if (conf_int(c, g, CONF_K_NUMBER, sub, 1, 4096, 1, 4096, &v, NULL) > 0)
+		i->channel_group = (uint16_t)v;
+	else if (!config_setting_get_member(g, conf_key_name(CONF_K_NUMBER)))
+		diag_err(c->d, conf_line(g), "%s: number is required", sub);
+	if (conf_string(c, g, CONF_K_MODE, sub, mode, sizeof(mode), NULL) <= 0)
+		return;
+	m = policy_channel_mode_parse(mode);
+	if (m < 0)
+		diag_err(c->d, conf_line(g),
+		         "mode '%s' in %s: expected active, passive or on",
+		         mode, sub);
+	else
+		i->channel_mode = (enum policy_channel_mode)m;
+}
+
 void conf_nx_iface(struct conf_ctx *c, const config_setting_t *e,
                    const char *where, struct policy_iface *i)
 {
 	bool down;
+
+	conf_nx_channel_group(c, e, where, i);
 
 	conf_string(c, e, CONF_K_DESCRIPTION, where, i->description,
 	            sizeof(i->description), NULL);

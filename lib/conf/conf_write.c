@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "conf/conf.h"
 #include "base/strbuf.h"
@@ -173,9 +174,26 @@ static void conf_write_list_next(struct strbuf *sb, size_t i, size_t n,
 	}
 }
 
+/* The N3K/N5K queuing class-maps: a name and the queue's qos-group. */
+static void conf_write_class_que(struct strbuf *sb, const struct policy *p)
+{
+	if (!p->nqclasses)
+		return;
+	conf_write_list_open(sb, CONF_K_QUEUING, 1);
+	for (size_t i = 0; i < p->nqclasses; i++) {
+		strbuf_puts(sb, "{ ");
+		conf_write_str(sb, CONF_K_NAME, p->qclasses[i].name);
+		conf_write_set(sb, CONF_K_QOS_GROUP, p->qclasses[i].qos_groups);
+		strbuf_puts(sb, "}");
+		conf_write_list_next(sb, i, p->nqclasses, 1);
+	}
+	strbuf_puts(sb, ");");
+	conf_write_nl(sb, 1);
+}
+
 static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 {
-	if (!p->nclass_qos && !p->nclass_nq)
+	if (!p->nclass_qos && !p->nclass_nq && !p->nqclasses)
 		return;
 	conf_write_group(sb, CONF_K_CLASS_MAP);
 	conf_write_nl(sb, 1);
@@ -219,6 +237,7 @@ static void conf_write_class_maps(struct strbuf *sb, const struct policy *p)
 		strbuf_puts(sb, ");");
 		conf_write_nl(sb, 1);
 	}
+	conf_write_class_que(sb, p);
 	conf_write_trim(sb);
 	strbuf_puts(sb, "};\n\n");
 }
@@ -560,6 +579,16 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 		strbuf_puts(sb, "};");
 	}
 	conf_write_iface_lldp(sb, f);
+	if (f->channel_group) {
+		conf_write_nl(sb, 2);
+		conf_write_group(sb, CONF_K_CHANNEL_GROUP);
+		conf_write_uint(sb, CONF_K_NUMBER, f->channel_group);
+		if (f->channel_mode != POLICY_CHANNEL_MODE_NONE)
+			conf_write_str(
+			    sb, CONF_K_MODE,
+			    policy_channel_mode_name(f->channel_mode));
+		strbuf_puts(sb, "};");
+	}
 	if (f->qos_input[0] || f->queuing_output[0] || f->queuing_input[0]) {
 		conf_write_nl(sb, 2);
 		conf_write_group(sb, CONF_K_SERVICE_POLICY);
@@ -577,20 +606,60 @@ static void conf_write_iface(struct strbuf *sb, const struct policy_iface *f)
 	strbuf_puts(sb, "}");
 }
 
+/* The port-channels' kept lines (their members take them when they
+ * join): `interface port-channelN` blocks with no port of that alias. */
+static void conf_write_port_channels(struct strbuf *sb, const struct policy *p)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < p->nprofiles; i++)
+		n += !strncasecmp(p->profiles[i].name, "port-channel", 12) &&
+		     !policy_find_iface(p, p->profiles[i].name);
+	if (!n)
+		return;
+	conf_write_list_open(sb, CONF_K_PORT_CHANNEL, 0);
+	for (size_t i = 0; i < p->nprofiles; i++) {
+		const struct policy_port_profile *pp = &p->profiles[i];
+
+		if (strncasecmp(pp->name, "port-channel", 12) ||
+		    policy_find_iface(p, pp->name))
+			continue;
+		strbuf_puts(sb, "{ ");
+		conf_write_str(sb, CONF_K_NAME, pp->name);
+		strbuf_printf(sb, "%s = (", conf_key_name(CONF_K_LINES));
+		for (size_t l = 0; l < pp->nlines; l++) {
+			conf_write_nl(sb, 2);
+			conf_write_quoted(sb, pp->lines[l]);
+			if (l + 1 < pp->nlines)
+				strbuf_puts(sb, ",");
+		}
+		strbuf_puts(sb, " ); }");
+		conf_write_list_next(sb, k++, n, 0);
+	}
+	strbuf_puts(sb, ");\n\n");
+}
+
 static void conf_write_ifaces(struct strbuf *sb, const struct policy *p)
 {
 	/* Said, not left out: roced refuses to reload a file without an
 	 * interface list when it programs ports, as one caught half
 	 * written, and a saved running-config must reload as it is. */
-	if (!p->nifaces) {
+	size_t n = 0, k = 0;
+
+	/* a bond's members are the kernel's (policy_bond_sync) */
+	for (size_t i = 0; i < p->nifaces; i++)
+		n += !p->ifaces[i].bond[0];
+	if (!n) {
 		strbuf_printf(sb, "%s = ( );\n\n",
 		              conf_key_name(CONF_K_INTERFACE));
 		return;
 	}
 	conf_write_list_open(sb, CONF_K_INTERFACE, 0);
 	for (size_t i = 0; i < p->nifaces; i++) {
+		if (p->ifaces[i].bond[0])
+			continue;
 		conf_write_iface(sb, &p->ifaces[i]);
-		conf_write_list_next(sb, i, p->nifaces, 0);
+		conf_write_list_next(sb, k++, n, 0);
 	}
 	strbuf_puts(sb, ");\n\n");
 }
@@ -665,6 +734,7 @@ char *conf_write_string(const struct policy *p)
 	conf_write_class_maps(&sb, p);
 	conf_write_policy_maps(&sb, p);
 	conf_write_system(&sb, p);
+	conf_write_port_channels(&sb, p);
 	conf_write_ifaces(&sb, p);
 	conf_write_pfcwd(&sb, p);
 	conf_write_top(&sb, p);

@@ -123,12 +123,27 @@ struct policy_pause_buffer {
 };
 #define POLICY_PAUSE_BYTES_MAX 0xffffffffu
 
+/* `channel-group N mode M`: the LACP mode a member was given (none
+ * when the line had no mode). Kept and written back, not realised:
+ * the Linux bond's own mode is the kernel's (see roced.conf(5)). */
+enum policy_channel_mode {
+	POLICY_CHANNEL_MODE_NONE,
+	POLICY_CHANNEL_MODE_ACTIVE,
+	POLICY_CHANNEL_MODE_PASSIVE,
+	POLICY_CHANNEL_MODE_ON,
+	POLICY_CHANNEL_NMODES
+};
+
 /* One `class type queuing c-out-8q-qN` (or ingress c-in-qN) block. */
 struct policy_queue {
 	bool configured;
 	/* Typed with its 4-queue Nexus name (c-out-q3, c-out-q-default):
 	 * written back so (policy_queue_name_of). */
 	bool name4;
+	/* Typed by a user queuing class's name (`class type queuing NAME`
+	 * of a class-map type queuing, or class-default, N3K/N5K): written
+	 * back so; "" when typed by its system name. */
+	char uname[POLICY_NAME_MAX];
 	bool has_bandwidth;
 	uint8_t bandwidth_percent; /* bandwidth remaining percent, 0-100 */
 	uint8_t priority_level; /* 0 = not strict; NX-OS has level 1 (and 2) */
@@ -293,11 +308,18 @@ struct policy_iface {
 	unsigned mtu_line;
 	enum policy_tristate shutdown; /* INHERIT = not stated */
 	char description[POLICY_DESCR_MAX];
-	/* `channel-group N`: a member of port-channelN (0: none), whose
-	 * QoS lines it takes (cmd_exec). A paste-time link like a port
-	 * profile's: roced.conf and running-config keep what the member
-	 * took, not the membership (roced makes no bond). */
+	/* `channel-group N [mode M]`: a member of port-channelN (0: none),
+	 * whose QoS lines it takes (cmd_exec) and keeps; roced.conf and
+	 * running-config hold the membership as typed, and the
+	 * port-channel's lines (policy.profiles). */
 	uint16_t channel_group;
+	enum policy_channel_mode channel_mode;
+	/* A member link of the Linux bond (or team) port BOND, "" for the
+	 * configuration's own ports: a derived port, a copy of the bond's
+	 * settings that roced keeps while the kernel has the link in the
+	 * bond (policy_bond_sync). Never written to running-config or
+	 * roced.conf. */
+	char bond[POLICY_IFNAME_MAX];
 };
 
 /* system qos: network-qos always; qos input and queuing output optionally
@@ -390,9 +412,10 @@ struct policy_lldp {
 #define POLICY_PROFILE_LINES    32
 #define POLICY_PROFILE_LINE_MAX 160
 /* `class-map type queuing NAME` with `match qos-group N` (Nexus
- * 3000/5000): a user name of egress queue N in queuing policies. A
- * paste-time name, as a port profile is: the policies keep the queue,
- * running-config writes it by its system name (c-out-8q-qN). */
+ * 3000/5000): a user name of egress queue N in queuing policies. The
+ * policies keep the queue and the name it was typed with
+ * (policy_queue.uname); roced.conf and running-config keep the
+ * class-map. */
 struct policy_qclass {
 	char name[POLICY_NAME_MAX];
 	uint8_t qos_groups; /* bit n = qos-group n; 0 = none matched */
@@ -560,6 +583,17 @@ int policy_pfc_mode_expected(char *buf, size_t len);
  * "any" ("?" for anything else); the parse is its inverse. */
 const char *policy_match_name(enum policy_match m);
 int policy_match_parse(const char *s); /* -1 if unknown */
+/* The derived ports of bond port BOND (policy_iface.bond) made the N
+ * MEMBERS the kernel gives it: members added as copies of its settings,
+ * refreshed when they differ, removed when they left (all of them when
+ * BOND is no configured port). A member the configuration names keeps
+ * its own entry. Returns 1 when P changed, 0, or -ENOMEM. */
+int policy_bond_sync(struct policy *p, const char *bond,
+                     const char (*members)[POLICY_IFNAME_MAX], size_t n);
+/* Removes the derived ports whose bond is no port of P; 1 if any. */
+int policy_bond_prune(struct policy *p);
+const char *policy_channel_mode_name(enum policy_channel_mode m);
+int policy_channel_mode_parse(const char *s); /* -1 if unknown */
 
 /* LLDP/DCBX (policy_lldp.c): the defaults of P->lldp; the agent names
  * "roced", "lldpad" and their inverse (-1 if unknown), the help of each

@@ -53,6 +53,8 @@ const char *policy_queue_name_of(const struct policy_queue *q, unsigned n)
 	    POLICY_QUEUE4_PREFIX "3",
 	};
 
+	if (q && q->uname[0])
+		return q->uname;
 	if (q && q->name4 && n < sizeof(names4) / sizeof(names4[0]))
 		return names4[n];
 	return policy_queue_name(n);

@@ -20,7 +20,10 @@
 #     trailing `!` comments of its lines, network-qos class-maps written
 #     match-any as NX-OS's show class-map prints them, and banners of
 #     every delimiter (`^C` too) whose body would otherwise run as
-#     configuration.
+#     configuration;
+#   - a save and a restart give back what was typed: channel-group
+#     membership and its mode, the port-channel's block, N3K/N5K queuing
+#     class-maps and the class names of the queuing policy.
 set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/integration/lib.sh"
@@ -30,8 +33,8 @@ tmp=$t_tmp
 pid=""
 fail() {
 	echo "FAIL: $*"
-	for f in out err; do
-		echo "--- rocesh std$f"
+	for f in out err run; do
+		echo "--- $f"
 		cat "$tmp/$f" 2>/dev/null
 	done
 	echo "--- roced log"
@@ -144,10 +147,20 @@ grep -qx '% ignored: interface port-channel1.100 is not a QoS port' "$tmp/err" |
 	fail "port-channel1.100: no note"
 grep -q 'interface port-channel1 is not' "$tmp/err" && fail "port-channel1 ignored"
 running
-grep -qi 'vlan7\|port-channel' "$tmp/run" && fail "a block for a non-port"
+grep -qi 'vlan7\|port-channel1\.' "$tmp/run" && fail "a block for a non-port"
 grep -q '^interface swp2$' "$tmp/run" || fail "swp1-2 did not create swp2"
 sed -n '/^interface swp2$/,/^[^ ]/p' "$tmp/run" | grep -q '^  priority-flow-control mode on$' ||
 	fail "swp2 did not take port-channel1's PFC mode"
+# the port-channel's block and the membership are kept as typed
+awk '/^interface port-channel1$/ {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run" |
+	grep -qx '  priority-flow-control mode on' ||
+	fail "running-config lacks port-channel1's block"
+for d in Ethernet1/1 swp2; do
+	# (swp1 is Ethernet1/1 in the shipped roced.conf)
+	awk -v d="interface $d" '$0 == d {p=1; next} /^[^ ]/ {p=0} p' "$tmp/run" |
+		grep -qx '  channel-group 1 mode active' ||
+		fail "$d: running-config lacks 'channel-group 1 mode active'"
+done
 "$IP" netns exec "$ns" "$TC" qdisc show dev swp2 | grep -q 'htb 4791:' ||
 	fail "swp2 not programmed"
 echo "ok: Vlan7 ignored, port-channel1's PFC on its members, swp1-2 is two ports"
@@ -291,3 +304,50 @@ grep -q 'no class is no-drop' "$tmp/err" &&
 [ "$(grep -c 'policy-map END-QU adds up to 40' "$tmp/err")" = 1 ] ||
 	fail "the standing warning is not told once"
 echo "ok: a paste's warnings are judged at its end"
+
+# --- what was typed survives a save and a restart, as typed ---
+# channel-group membership with its mode, the port-channel's block, and
+# N3K/N5K queuing class-maps with the names the policy's classes were
+# typed with: copy running-config startup-config, roced stopped and
+# started again from that file, gives the same running-config.
+paste <<'EOF'
+class-map type queuing RDMA-Q
+  match qos-group 3
+policy-map type queuing N5K-OUT
+  class type queuing RDMA-Q
+    bandwidth percent 50
+  class type queuing class-default
+    bandwidth percent 50
+interface port-channel7
+  priority-flow-control mode on
+interface swp2
+  channel-group 7
+EOF
+[ "$st" = 0 ] || fail "save: the paste: exit status $st"
+running
+cp "$tmp/run" "$tmp/run1"
+grep -qx '  class type queuing RDMA-Q' "$tmp/run1" &&
+	grep -qx '  class type queuing class-default' "$tmp/run1" ||
+	fail "the queuing classes are not written by their names"
+grep -qx 'class-map type queuing RDMA-Q' "$tmp/run1" ||
+	fail "running-config lacks class-map type queuing RDMA-Q"
+sh_ns -c 'copy running-config startup-config' >/dev/null 2>"$tmp/err" ||
+	fail "copy running-config startup-config: $(cat "$tmp/err")"
+grep -q 'channel-group = { number = 7; };' "$tmp/roced.conf" ||
+	fail "roced.conf lacks swp2's channel-group"
+t_stop "$pid" || :
+t_spawn "$IP" netns exec "$ns" "$roced" --caps host -f "$tmp/roced.conf" >"$tmp/log" 2>&1
+pid=$t_pid
+for _ in $(seq 100); do
+	sh_ns -c 'show running-config' >/dev/null 2>&1 && break
+	sleep 0.05
+done
+running
+cmp -s "$tmp/run1" "$tmp/run" ||
+	fail "running-config differs after a save and a restart: $(diff "$tmp/run1" "$tmp/run")"
+# and pasted back into the restarted roced it changes nothing
+sh_ns <"$tmp/run1" >/dev/null 2>"$tmp/err" || fail "running-config does not paste back: $(cat "$tmp/err")"
+running
+cmp -s "$tmp/run1" "$tmp/run" ||
+	fail "running-config changed when pasted back: $(diff "$tmp/run1" "$tmp/run")"
+echo "ok: channel-group, port-channel blocks and queuing class names survive a save and a restart"

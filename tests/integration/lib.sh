@@ -188,8 +188,9 @@ t_netns_adopt()
 }
 
 # _t_ns_gone NS: delete NS and the MTUs roced kept to give back to its
-# links and its watchdog's storm state (roced(8), FILES): they outlive
-# roced on purpose, but the namespace and its links go, so they go too.
+# links, its watchdog's storm state and its checkpoints (roced(8),
+# FILES): they outlive roced on purpose, but the namespace and its links
+# go, so they go too.
 _t_ns_gone()
 {
 	_t_ino=$(stat -L -c %i "/run/netns/$1" 2>/dev/null)

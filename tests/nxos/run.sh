@@ -47,43 +47,8 @@ fail() {
 	cat "$tmp/log" 2>/dev/null
 	exit 1
 }
-sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
+. "$top_srcdir/tests/nxos/lib_nxos.sh"
 jget() { "$PY" -c 'import json,sys; R=json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"; }
-PY=${PYTHON:-python3}
-
-# The Ethernet ports a configuration names (tests/nxos/ports.py).
-ports_of() { "$PY" "$top_srcdir/tests/nxos/ports.py" "$1"; }
-
-# The number of non-blank, non-comment lines the file has.
-nlines() { grep -cv '^[[:space:]]*\(!.*\)\{0,1\}$' "$1"; }
-
-# rig NAME FILE: a namespace NAME with a veth port swpN per interface
-# FILE names (its NX-OS name as the alias), roced started on them and
-# answering rocesh; the namespace is in $ns, the ports in $ports.
-rig()
-{
-	t_netns_add ns "$1"
-	ports=$(ports_of "$2")
-	{
-		echo 'interface = ('
-		i=0
-		for p in $ports; do
-			i=$((i + 1))
-			"$IP" -n "$ns" link add "swp$i" type veth peer name "h$i"
-			"$IP" -n "$ns" link set "swp$i" up
-			"$IP" -n "$ns" link set "h$i" up
-			[ "$i" = 1 ] || echo ','
-			printf '\t{ name = "swp%s"; alias = "%s"; }' "$i" "$p"
-		done
-		echo
-		echo ');'
-	} >"$tmp/roced.conf"
-	t_roced_start "$ns" "$tmp/roced.conf" "started with" --caps probe
-	for _ in $(seq 100); do
-		sh_ns -c 'show running-config' >/dev/null 2>&1 && break
-		sleep 0.05
-	done
-}
 
 n=0
 for f in "$corpus"/*.nxos; do
@@ -106,8 +71,9 @@ for f in "$corpus"/*.nxos; do
 	# (canonical spelling aside: "class type qos X" is "class X", a
 	# network-qos class-map's match-any is not written, "match dscp
 	# 26 28" is "match dscp 26,28"; the 4-queue class names are
-	# written back as the file has them)
-	grep -E '^\s*(class type (network-qos|queuing|qos) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos))' "$f" |
+	# written back as the file has them, and so are channel-group
+	# lines and the port-channels' blocks)
+	grep -E '^\s*(class type (network-qos|queuing|qos) |pause pfc-cos|bandwidth |random-detect |priority level|set qos-group|match (cos|dscp|qos-group)|policy-map type|class-map type (qos|network-qos|queuing)|channel-group |interface port-channel[0-9]+\s*$)' "$f" |
 		sed 's/^[[:space:]]*//; s/[[:space:]]*$//' |
 		sed -E 's/^class type qos /class /; s/^(class-map type network-qos) match-(any|all) /\1 /' |
 		sed -E ':a; s/^(match (cos|dscp) [^ ]+) ([^ ]+)/\1,\3/; ta' | sort -u >"$tmp/want"

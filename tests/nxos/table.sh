@@ -22,35 +22,7 @@ t_init nxos_table
 t_need_root
 tmp=$t_tmp
 corpus=${NXOS_CORPUS:-$top_srcdir/tests/nxos}
-PY=${PYTHON:-python3}
-sh_ns() { "$IP" netns exec "$ns" "$rocesh" "$@"; }
-
-# rig NAME FILE: as tests/nxos/run.sh's (one veth port per Ethernet
-# interface the file names, given its NX-OS name as alias).
-rig()
-{
-	t_netns_add ns "$1"
-	ports=$("$PY" "$top_srcdir/tests/nxos/ports.py" "$2")
-	{
-		echo 'interface = ('
-		i=0
-		for p in $ports; do
-			i=$((i + 1))
-			"$IP" -n "$ns" link add "swp$i" type veth peer name "h$i"
-			"$IP" -n "$ns" link set "swp$i" up
-			"$IP" -n "$ns" link set "h$i" up
-			[ "$i" = 1 ] || echo ','
-			printf '\t{ name = "swp%s"; alias = "%s"; }' "$i" "$p"
-		done
-		echo
-		echo ');'
-	} >"$tmp/roced.conf"
-	t_roced_start "$ns" "$tmp/roced.conf" "started with" --caps probe
-	for _ in $(seq 100); do
-		sh_ns -c 'show running-config' >/dev/null 2>&1 && break
-		sleep 0.05
-	done
-}
+. "$top_srcdir/tests/nxos/lib_nxos.sh"
 
 # nodrop FILE RUN PFCJSON: the no-drop verdict (see the header).
 nodrop()
@@ -138,7 +110,7 @@ for f in "$corpus"/*.nxos "$corpus"/invalid/*.nxos; do
 	ign=$(echo "$sum" | sed -n 's/.* \([0-9]*\) ignored: not QoS.*/\1/p')
 	rej=$(echo "$sum" | sed -n 's/.*, \([0-9]*\) rejected.*/\1/p')
 	nd=$(nodrop "$f" "$tmp/run" "$tmp/pfc.json")
-	lines=$(grep -cv '^[[:space:]]*\(!.*\)\{0,1\}$' "$f")
+	lines=$(nlines "$f")
 	echo "| $cur | $lines | ${acc:-?} | ${ign:-?} | ${rej:-?} | $nd |"
 	case $cur in
 	invalid/*) ;;

@@ -156,3 +156,25 @@ void tc_round_trip(const struct policy *p)
 	free(t2);
 	policy_free(&q);
 }
+
+void tc_conf_round_trip(const struct policy *p)
+{
+	char *conf = conf_write_string(p), *t1, *t2;
+	struct policy back;
+	struct diag d;
+
+	assert_non_null(conf);
+	diag_init(&d, "(written)");
+	if (conf_load_string(conf, &back, &d) != 0)
+		fail_msg("the written roced.conf does not load: %s\n%s",
+		         d.n ? d.v[0].text : "?", conf);
+	policy_assert_equal(p, &back);
+	t1 = tc_running(p, NULL);
+	t2 = tc_running(&back, NULL);
+	assert_string_equal(t1, t2);
+	free(t1);
+	free(t2);
+	free(conf);
+	policy_free(&back);
+	diag_free(&d);
+}

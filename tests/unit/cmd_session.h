@@ -43,5 +43,8 @@ char *tc_running(const struct policy *p, const char *section);
 /* running-config(P) pasted into an empty policy gives P back, and the
  * same text again. */
 void tc_round_trip(const struct policy *p);
+/* P written as roced.conf and loaded again: the same policy and the same
+ * running-config (a copy running-config startup-config and a reload). */
+void tc_conf_round_trip(const struct policy *p);
 
 #endif

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include <string.h>
+#include <strings.h>
 
 #include "model/setting.h"
 #include "policy_eq.h"
@@ -138,6 +139,25 @@ void policy_assert_equal(const struct policy *a0, const struct policy *b0)
 	assert_string_equal(a.system.queuing_output, b.system.queuing_output);
 	assert_string_equal(a.system.queuing_input, b.system.queuing_input);
 	assert_int_equal(a.pfc_mc_drop, b.pfc_mc_drop);
+	ASSERT_ARRAY_EQUAL(&a, &b, qclasses, nqclasses);
+	/* the port-channels' kept lines (not the port profiles, which are
+	 * paste-time macros and not saved) */
+	for (size_t i = 0, j = 0;; i++, j++) {
+		while (i < a.nprofiles &&
+		       strncasecmp(a.profiles[i].name, "port-channel", 12))
+			i++;
+		while (j < b.nprofiles &&
+		       strncasecmp(b.profiles[j].name, "port-channel", 12))
+			j++;
+		assert_int_equal(i < a.nprofiles, j < b.nprofiles);
+		if (i >= a.nprofiles)
+			break;
+		assert_string_equal(a.profiles[i].name, b.profiles[j].name);
+		assert_int_equal(a.profiles[i].nlines, b.profiles[j].nlines);
+		for (size_t l = 0; l < a.profiles[i].nlines; l++)
+			assert_string_equal(a.profiles[i].lines[l],
+			                    b.profiles[j].lines[l]);
+	}
 	assert_int_equal(a.pfcwd.enabled, b.pfcwd.enabled);
 	assert_int_equal(a.pfcwd.poll_ms, b.pfcwd.poll_ms);
 	assert_int_equal(a.pfcwd.shutdown_mult, b.pfcwd.shutdown_mult);

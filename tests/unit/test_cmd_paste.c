@@ -271,6 +271,35 @@ static void test_port_channel(void **state)
 	                 POLICY_PFC_OFF);
 	assert_int_equal(policy_find_iface(&p, "swp2")->pfc_mode,
 	                 POLICY_PFC_ON);
+	/* running-config and roced.conf keep the membership as typed and
+	 * the port-channel's lines, so that a save and a reload give back
+	 * what was typed */
+	{
+		char *run = tc_running(&p, NULL);
+
+		assert_non_null(
+		    strstr(run, "interface port-channel10\n"
+		                "  priority-flow-control mode on\n"
+		                "  service-policy type qos input QOS_IN\n"
+		                "  priority-flow-control mode off\n"));
+		assert_non_null(strstr(run, "interface swp1\n"));
+		assert_non_null(
+		    strstr(run, "  channel-group 10 mode active\n"));
+		assert_null(strstr(run, "  channel-group 10\n"));
+		assert_true(strstr(run, "interface port-channel10\n") <
+		            strstr(run, "interface swp1\n"));
+		free(run);
+	}
+	assert_int_equal(policy_find_iface(&p, "swp1")->channel_mode,
+	                 POLICY_CHANNEL_MODE_ACTIVE);
+	tc_apply(&p, &c, "interface swp2");
+	tc_apply(&p, &c, "channel-group 10");
+	assert_int_equal(policy_find_iface(&p, "swp2")->pfc_mode,
+	                 POLICY_PFC_OFF);
+	assert_int_equal(policy_find_iface(&p, "swp2")->channel_mode,
+	                 POLICY_CHANNEL_MODE_NONE);
+	tc_round_trip(&p);
+	tc_conf_round_trip(&p);
 	policy_free(&p);
 }
 
@@ -308,11 +337,18 @@ static void test_n5k_queuing_classes(void **state)
 	assert_int_equal(m->queue[0].bandwidth_min_percent, 50);
 	/* the network-qos class of the same name is its own */
 	assert_int_equal(policy_find_class_nq(&p, "RDMA")->qos_groups, 1u << 3);
+	/* running-config and roced.conf keep the class-maps and write the
+	 * classes back by the names typed */
 	run = tc_running(&p, NULL);
-	assert_non_null(strstr(run, "class type queuing c-out-8q-q3\n"
+	assert_non_null(strstr(run, "class-map type queuing RDMA\n"
+	                            "  match qos-group 3\n"));
+	assert_non_null(strstr(run, "class type queuing RDMA\n"
 	                            "    bandwidth percent 50\n"));
+	assert_non_null(strstr(run, "class type queuing class-default\n"));
+	assert_null(strstr(run, "c-out-8q-q"));
 	free(run);
 	tc_round_trip(&p);
+	tc_conf_round_trip(&p);
 	/* a queuing class that matches no qos-group names no queue */
 	tc_apply(&p, &c, "class-map type queuing EMPTY");
 	tc_apply(&p, &c, "policy-map type queuing QOS_QUEUING");

@@ -395,6 +395,62 @@ static void test_validate_built(void **state)
 	policy_free(&p);
 }
 
+/* A bond port's members (policy_bond_sync): copies of its settings,
+ * marked derived, refreshed when the bond changes, removed when they
+ * leave or the bond goes; a member the configuration names itself keeps
+ * its own settings. */
+static void test_bond_members(void **state)
+{
+	static const char two[][POLICY_IFNAME_MAX] = {"swp1", "swp2"};
+	static const char one[][POLICY_IFNAME_MAX] = {"swp1", "swp9"};
+	struct policy p;
+	struct policy_iface *b, *own;
+	const struct policy_iface *m;
+
+	(void)state;
+	policy_init(&p);
+	b = policy_add_iface(&p, "bond10");
+	assert_non_null(b);
+	snprintf(b->alias, sizeof(b->alias), "port-channel10");
+	b->pfc_mode = POLICY_PFC_ON;
+	snprintf(b->qos_input, sizeof(b->qos_input), "Q");
+	own = policy_add_iface(&p, "swp9");
+	assert_non_null(own);
+	own->pfc_mode = POLICY_PFC_OFF;
+	assert_int_equal(policy_bond_sync(&p, "bond10", two, 2), 1);
+	assert_int_equal(p.nifaces, 4);
+	m = policy_find_iface(&p, "swp2");
+	assert_non_null(m);
+	assert_string_equal(m->bond, "bond10");
+	assert_string_equal(m->alias, "");
+	assert_int_equal(m->channel_group, 10);
+	assert_int_equal(m->pfc_mode, POLICY_PFC_ON);
+	assert_string_equal(m->qos_input, "Q");
+	/* the same members again: nothing changes */
+	assert_int_equal(policy_bond_sync(&p, "bond10", two, 2), 0);
+	/* the bond's settings change: its members follow */
+	b = (struct policy_iface *)policy_find_iface(&p, "bond10");
+	b->qos_input[0] = '\0';
+	assert_int_equal(policy_bond_sync(&p, "bond10", two, 2), 1);
+	assert_string_equal(policy_find_iface(&p, "swp1")->qos_input, "");
+	/* swp2 leaves; swp9, the configuration's own, keeps its settings */
+	assert_int_equal(policy_bond_sync(&p, "bond10", one, 2), 1);
+	assert_null(policy_find_iface(&p, "swp2"));
+	m = policy_find_iface(&p, "swp9");
+	assert_string_equal(m->bond, "");
+	assert_int_equal(m->pfc_mode, POLICY_PFC_OFF);
+	assert_int_equal(p.nifaces, 3);
+	/* the bond is no longer configured: its members go */
+	b = (struct policy_iface *)policy_find_iface(&p, "bond10");
+	snprintf(b->name, sizeof(b->name), "bond11");
+	assert_int_equal(policy_bond_prune(&p), 1);
+	assert_null(policy_find_iface(&p, "swp1"));
+	assert_int_equal(p.nifaces, 2);
+	assert_int_equal(policy_bond_sync(&p, "bond10", two, 2), 0);
+	assert_int_equal(p.nifaces, 2);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +467,7 @@ int main(void)
 	    cmocka_unit_test(test_copy_is_deep),
 	    cmocka_unit_test(test_copy_empty),
 	    cmocka_unit_test(test_validate_built),
+	    cmocka_unit_test(test_bond_members),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
