@@ -245,8 +245,11 @@ static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
 		ports[i].alias = f->alias;
 		ports[i].hw_dcb = caps.hw_dcb;
 		ports[i].planned = e && e->applied;
-		if (ports[i].planned)
+		if (ports[i].planned) {
 			ports[i].layout = e->plan.layout;
+			ports[i].pfc_path = e->plan.pfc_path;
+			ports[i].pfc_path_why = e->plan.pfc_path_why;
+		}
 	}
 	v->ports = ports;
 	v->nports = p->nifaces;

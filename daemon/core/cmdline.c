@@ -143,13 +143,15 @@ static int cmdline_kernel_caps(const char *kind, struct caps *out, bool *probe)
 	*probe = preset < 0;
 	if (preset >= 0) {
 		caps_preset(out, (enum caps_preset)preset);
-		return 0;
+	} else {
+		memset(out, 0, sizeof(*out));
+		if (probe_kernel(out, err, sizeof(err)) < 0) {
+			fprintf(stderr, "roced: %s\n", err);
+			return -1;
+		}
 	}
-	memset(out, 0, sizeof(*out));
-	if (probe_kernel(out, err, sizeof(err)) < 0) {
-		fprintf(stderr, "roced: %s\n", err);
-		return -1;
-	}
+	/* the build's part: whether software PFC may run in the kernel */
+	out->bpf_progs = bpfhold_built(NULL);
 	return 0;
 }
 

@@ -239,6 +239,9 @@ struct show_version_port {
 	bool hw_dcb;  /* the driver implements dcbnl */
 	bool planned; /* LAYOUT is that of the plan applied to it */
 	enum plan_layout layout;
+	/* Where its pauses are honoured, and why (the applied plan's) */
+	enum plan_pfc_path pfc_path;
+	const char *pfc_path_why;
 };
 
 struct show_version {
