@@ -236,6 +236,8 @@ int daemon_apply(struct daemon *d, const struct policy *policy,
 		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
 	}
 	daemon_save_mtu(d);
+	if (compiled)
+		daemon_kpfc_sync(d);
 	for (size_t i = 0; res && i < pl.nports; i++)
 		writes += daemon_log_result(d, &res[i], i < planned,
 		                            rc < 0 && rc != -EAGAIN,

@@ -86,6 +86,13 @@ void daemon_dcbx(struct daemon *d);
 int daemon_reload(struct daemon *d, struct ctl_cmd_reload *r,
                   struct diag *msgs);
 
+/* Software PFC's kernel path after an apply (daemon_kpfc.c): attached,
+ * set or removed on each port as its applied plan says; a port where
+ * it fails is applied again on the user-space path. */
+void daemon_kpfc_sync(struct daemon *d);
+/* roced stops: the programs go (what they held is let go first). */
+void daemon_kpfc_stop(struct daemon *d);
+
 /* --cleanup-on-exit: remove roced's tc objects, give the MTUs back. */
 void daemon_cleanup(struct daemon *d);
 

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "kernel/bpfhold.h"
 #include "kernel/reconcile.h"
 #include "model/caps.h"
 #include "model/plan.h"
@@ -87,6 +88,19 @@ struct ports_port {
 	bool probed;
 	struct ports_dcbx dcbx;
 	struct ports_watchdog watchdog;
+	/* Why the daemon could not load software PFC's kernel path on the
+	 * port ("": it did not fail): compile_port.kpfc_refused. Kept
+	 * until a reload or the port's next link event, so that a port
+	 * whose programs were refused is not tried at every apply. */
+	char kpfc_refused[PLAN_PFC_PATH_WHY_MAX];
+	/* With KPFC_ON, the kernel path's programs roced attached to the
+	 * port (the daemon's, daemon/core/daemon_kpfc.c) and the settings
+	 * last written into them; the agents read its maps. An entry
+	 * pruned detaches them, ports_free() only closes them (the holds
+	 * need no process). */
+	bool kpfc_on;
+	struct bpfhold kpfc;
+	struct bpfhold_conf kpfc_conf;
 	/* The last apply (daemon only). With APPLIED, PLAN is the plan last
 	 * handed to the kernel and STATUS what became of it: the kernel
 	 * holds PLAN only when STATUS is RECONCILE_OK (ports_programmed()).
