@@ -11,7 +11,7 @@
  * that cannot be created, no room for the loop) records why
  * (compile_port.kpfc_refused), says so in one log line naming what
  * failed, and is applied again at once: its plan then takes the
- * user-space path, and keeps it until the port's next link event. */
+ * user-space path, and keeps it while roced runs. */
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -77,8 +77,11 @@ void daemon_kpfc_sync(struct daemon *d)
 
 	for (size_t i = 0; i < d->ports.n; i++) {
 		struct ports_port *e = &d->ports.v[i];
+		/* a port refused once is not tried again (an apply that
+		 * failed may have kept the plan that asked) */
 		bool want = e->applied &&
-		            e->plan.pfc_path == PLAN_PFC_PATH_KERNEL;
+		            e->plan.pfc_path == PLAN_PFC_PATH_KERNEL &&
+		            !e->kpfc_refused[0];
 		int ifindex = want ? (int)if_nametoindex(e->ifname) : 0;
 		struct bpfhold_conf c;
 		char err[512];

@@ -59,6 +59,13 @@ struct {
 #define MACC_PAUSE     0x0001
 #define MACC_PFC       0x0101
 
+/* Without CAP_PERFMON (roced keeps CAP_NET_ADMIN, CAP_NET_RAW and
+ * CAP_BPF only) the verifier refuses to add to a pointer an offset that
+ * differs by path (its Spectre v1 guard), which is what clang makes of
+ * "count this counter or that one" into one map value. Making the
+ * pointer opaque on one path keeps the two additions apart. */
+#define pfc_hold_opaque(p) asm volatile("" : "+r"(p))
+
 /* One quantum is 512 bit times: ns = quanta x 512 x 1000 / Mb/s. */
 static __always_inline __u64 quanta_ns(__u32 quanta, __u32 mbps)
 {
@@ -89,6 +96,9 @@ static __always_inline void pause_prio(__u32 p, __u64 ns, __u64 now, int honour)
 		h->ask_until = now + ns;
 		__sync_fetch_and_add(&h->rx_pause, 1);
 	} else {
+		/* hidden from the compiler, which would otherwise add one
+		 * offset chosen on two paths to H (pfc_rx's link pause) */
+		pfc_hold_opaque(h);
 		__sync_fetch_and_add(&h->rx_xon, 1);
 	}
 	h->last_ns = now;
@@ -133,8 +143,12 @@ int pfc_rx(struct __sk_buff *skb)
 			return TC_ACT_OK;
 		}
 		q = (__u16)(b[16] << 8 | b[17]);
-		__sync_fetch_and_add(q ? &st->rx_link_pause : &st->rx_link_xon,
-		                     1);
+		if (q) {
+			__sync_fetch_and_add(&st->rx_link_pause, 1);
+		} else {
+			pfc_hold_opaque(st);
+			__sync_fetch_and_add(&st->rx_link_xon, 1);
+		}
 		if (!cfg->link_pause_rx)
 			return TC_ACT_OK;
 		st->lp_until = q ? now + quanta_ns(q, cfg->speed_mbps) : 0;

@@ -297,12 +297,8 @@ void ports_stale(struct ports *r, const char *ifname)
 {
 	struct ports_port *e = ifname ? ports_find(r, ifname) : NULL;
 
-	if (e) {
+	if (e)
 		e->probed = false;
-		/* a port replaced may take the kernel path where its
-		 * predecessor could not */
-		e->kpfc_refused[0] = '\0';
-	}
 }
 
 int ports_compile(struct ports *r, const struct policy *p, const char *file,

@@ -90,8 +90,10 @@ struct ports_port {
 	struct ports_watchdog watchdog;
 	/* Why the daemon could not load software PFC's kernel path on the
 	 * port ("": it did not fail): compile_port.kpfc_refused. Kept
-	 * until a reload or the port's next link event, so that a port
-	 * whose programs were refused is not tried at every apply. */
+	 * while roced runs, so that a port whose programs were refused is
+	 * not tried (and logged) again at every apply: what refuses them
+	 * (the verifier, a seccomp filter, the kernel's qdiscs) does not
+	 * change under a running roced. */
 	char kpfc_refused[PLAN_PFC_PATH_WHY_MAX];
 	/* With KPFC_ON, the kernel path's programs roced attached to the
 	 * port (the daemon's, daemon/core/daemon_kpfc.c) and the settings
