@@ -212,40 +212,14 @@ static __always_inline __u32 skb_prio(struct __sk_buff *skb)
 	return prio ? *prio : 8;
 }
 
-SEC("tc")
-int pfc_tx(struct __sk_buff *skb)
+/* Send SKB into the loop to leave no earlier than DUE: TC_ACT_REDIRECT,
+ * or TC_ACT_OK (sent on) when there is no loop or it refused. */
+static __always_inline int hold_skb(struct __sk_buff *skb,
+                                    struct pfc_hold_state *st,
+                                    struct pfc_hold_cfg *cfg, __u64 due)
 {
-	struct pfc_hold_state *st;
-	struct pfc_hold_prio *h;
-	struct pfc_hold_cfg *cfg;
-	__u32 zero = 0, p;
-	__u64 until = 0, now, due;
-	int back, rc;
+	int rc;
 
-	st = bpf_map_lookup_elem(&pfc_state, &zero);
-	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
-	if (!st || !cfg)
-		return TC_ACT_OK;
-	/* A packet the loop gives back comes in through its end B. */
-	back = cfg->loop_b && skb->ingress_ifindex == cfg->loop_b;
-	p = skb_prio(skb);
-	h = p < PFC_HOLD_NPRIO ? bpf_map_lookup_elem(&pfc_prio, &p) : NULL;
-	if (h)
-		until = h->until;
-	if (st->lp_until > until)
-		until = st->lp_until;
-	now = bpf_ktime_get_ns();
-	if (until > now) {
-		due = until;
-		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
-			due = now + cfg->recheck_ns;
-	} else if (!back && h && h->inloop) {
-		/* Released, but packets of the priority are still in the
-		 * loop: this one goes round once behind them, not ahead. */
-		due = now;
-	} else {
-		return TC_ACT_OK;
-	}
 	if (!cfg->loop_a)
 		return TC_ACT_OK;
 	if (skb->tstamp < due)
@@ -255,7 +229,59 @@ int pfc_tx(struct __sk_buff *skb)
 		__sync_fetch_and_add(&st->loop_fail, 1);
 		return TC_ACT_OK;
 	}
-	if (h) {
+	return rc;
+}
+
+SEC("tc")
+int pfc_tx(struct __sk_buff *skb)
+{
+	struct pfc_hold_state *st;
+	struct pfc_hold_prio *h;
+	struct pfc_hold_cfg *cfg;
+	__u32 zero = 0, p;
+	__u64 until, now, due;
+	int back, rc;
+
+	st = bpf_map_lookup_elem(&pfc_state, &zero);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
+	if (!st || !cfg)
+		return TC_ACT_OK;
+	/* A packet the loop gives back comes in through its end B. */
+	back = cfg->loop_b && skb->ingress_ifindex == cfg->loop_b;
+	p = skb_prio(skb);
+	now = bpf_ktime_get_ns();
+	/* No priority (not IP, not tagged): only link pause holds it. Kept
+	 * apart from the path below, where H is never NULL: 6.1's verifier
+	 * (without CAP_PERFMON) lost track of a pointer that was NULL on
+	 * one path when clang merged the two. */
+	if (p >= PFC_HOLD_NPRIO) {
+		until = st->lp_until;
+		if (until <= now)
+			return TC_ACT_OK;
+		due = until;
+		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
+			due = now + cfg->recheck_ns;
+		return hold_skb(skb, st, cfg, due);
+	}
+	h = bpf_map_lookup_elem(&pfc_prio, &p);
+	if (!h)
+		return TC_ACT_OK;
+	until = h->until;
+	if (st->lp_until > until)
+		until = st->lp_until;
+	if (until > now) {
+		due = until;
+		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
+			due = now + cfg->recheck_ns;
+	} else if (!back && h->inloop) {
+		/* Released, but packets of the priority are still in the
+		 * loop: this one goes round once behind them, not ahead. */
+		due = now;
+	} else {
+		return TC_ACT_OK;
+	}
+	rc = hold_skb(skb, st, cfg, due);
+	if (rc == TC_ACT_REDIRECT) {
 		__sync_fetch_and_add(&h->inloop, 1);
 		if (!back)
 			__sync_fetch_and_add(&h->tx_held, 1);
