@@ -70,9 +70,9 @@ static int daemon_kpfc_attach(struct ports_port *e, int ifindex,
 	return bpfhold_attach(&e->kpfc, ifindex, c, err, errlen);
 }
 
-void daemon_kpfc_sync(struct daemon *d)
+size_t daemon_kpfc_sync(struct daemon *d, char (*again)[POLICY_IFNAME_MAX],
+                        size_t max)
 {
-	char(*again)[POLICY_IFNAME_MAX] = NULL;
 	size_t nagain = 0;
 
 	for (size_t i = 0; i < d->ports.n; i++) {
@@ -120,9 +120,7 @@ void daemon_kpfc_sync(struct daemon *d)
 			log_warnx("%s: software PFC's kernel path: %s: the "
 			          "port takes the user-space path",
 			          e->ifname, err);
-			if (!again)
-				again = calloc(d->ports.n, sizeof(*again));
-			if (again)
+			if (nagain < max)
 				snprintf(again[nagain++], sizeof(again[0]),
 				         "%s", e->ifname);
 			continue;
@@ -133,11 +131,7 @@ void daemon_kpfc_sync(struct daemon *d)
 		         "0x%02x (%s)",
 		         e->ifname, c.cfg.honour, e->plan.pfc_path_why);
 	}
-	/* Their plans now take the user-space path (kpfc_refused): this
-	 * apply finds nothing more to attach there. */
-	if (nagain)
-		daemon_apply(d, &d->policy, again, nagain, NULL);
-	free(again);
+	return nagain;
 }
 
 void daemon_kpfc_stop(struct daemon *d)

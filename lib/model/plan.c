@@ -196,7 +196,7 @@ static const char *const plan_pfc_path_names[] = {
     [PLAN_PFC_PATH_USER] = "user-space",
     [PLAN_PFC_PATH_KERNEL] = "kernel",
 };
-#define PLAN_NPFC_PATHS \
+#define PLAN_NPFC_PATHS                                                        \
 	(sizeof(plan_pfc_path_names) / sizeof(plan_pfc_path_names[0]))
 
 const char *plan_pfc_path_name(enum plan_pfc_path p)

@@ -800,8 +800,9 @@ static void test_pfc_path(void **state)
 	         "BPF program pfc_tx refused: R1 invalid mem access");
 	pp = tcomp_run_port(&p, &cp, &a);
 	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_USER);
-	assert_string_equal(pp->pfc_path_why,
-	                    "BPF program pfc_tx refused: R1 invalid mem access");
+	assert_string_equal(
+	    pp->pfc_path_why,
+	    "BPF program pfc_tx refused: R1 invalid mem access");
 	plan_free(&a);
 
 	cp.kpfc_refused[0] = '\0';
