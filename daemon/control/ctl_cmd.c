@@ -224,8 +224,10 @@ static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
 	if (clock_gettime(CLOCK_BOOTTIME, &t) == 0)
 		v->kernel_uptime_s = (double)t.tv_sec;
 	v->preset = c->caps_preset;
-	if (c->ports)
+	if (c->ports) {
 		v->kernel_caps = c->ports->kernel;
+		v->kpfc = c->ports->kpfc;
+	}
 	if (c->agents)
 		v->contrib = c->agents->contrib.open  ? 1
 		             : c->agents->contrib.err ? c->agents->contrib.err

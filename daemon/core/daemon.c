@@ -693,6 +693,7 @@ int daemon_run(const struct daemon_opts *o)
 	/* the build's part: whether software PFC may run in the kernel */
 	kernel.bpf_progs = bpfhold_built(NULL);
 	ports_init(&d->ports, &kernel, preset < 0);
+	d->ports.kpfc = o->kpfc;
 	d->ports.netns_cookie = daemon_netns_cookie();
 	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
 		d->mtu_path[0] = '\0';

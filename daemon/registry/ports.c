@@ -328,6 +328,7 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 		in[i].caps = e->caps;
 		in[i].mtu_restore = e->mtu_orig;
 		in[i].softpfc = r->softpfc;
+		in[i].kpfc = r->kpfc;
 		in[i].pfc_hold = e->watchdog.pfc_hold;
 		in[i].wd_shut = e->watchdog.wd_shut;
 		in[i].lp_hold = e->watchdog.lp_hold;

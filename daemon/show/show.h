@@ -250,6 +250,7 @@ struct show_version {
 	double kernel_uptime_s;                  /* since the kernel booted */
 	const char *preset; /* the --caps preset taken, NULL: probed */
 	struct caps kernel_caps;
+	bool kpfc; /* --kernel-pfc */
 	/* eBPF contributor counting: 1 counting, 0 not started, -errno
 	 * refused. */
 	int contrib;

@@ -118,6 +118,8 @@ static struct json_object *show_version_caps(const struct show_version *v)
 		show_add_str(o, "contributor-counting-reason",
 		             strerror(-v->contrib));
 	why = compile_pfc_kernel_why(c);
+	if (!why && !v->kpfc)
+		why = COMPILE_PFC_KERNEL_OFF;
 	show_add_str(o, "software-pfc-path",
 	             plan_pfc_path_name(why ? PLAN_PFC_PATH_USER
 	                                    : PLAN_PFC_PATH_KERNEL));

@@ -467,6 +467,8 @@ void compile_pfc_path(struct compile_ctx *c)
 	    !(pp->dcb.pfc_en || pp->dcb.pause_rx))
 		return;
 	why = compile_pfc_kernel_why(&pp->caps);
+	if (!why && !c->cp->kpfc)
+		why = COMPILE_PFC_KERNEL_OFF;
 	if (!why && c->cp->kpfc_refused[0])
 		why = c->cp->kpfc_refused;
 	pp->pfc_path = why ? PLAN_PFC_PATH_USER : PLAN_PFC_PATH_KERNEL;

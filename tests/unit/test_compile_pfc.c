@@ -792,6 +792,11 @@ static void test_pfc_path(void **state)
 	cp.softpfc = true;
 	cp.caps.bpf_progs = true;
 	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_USER);
+	assert_string_equal(pp->pfc_path_why, COMPILE_PFC_KERNEL_OFF);
+	plan_free(&a);
+	cp.kpfc = true;
+	pp = tcomp_run_port(&p, &cp, &a);
 	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_KERNEL);
 	assert_string_equal(pp->pfc_path_why, COMPILE_PFC_KERNEL_WHY);
 	plan_free(&a);
@@ -838,6 +843,7 @@ static void test_pfc_path(void **state)
 	tcomp_ref_policy(&p, POLICY_PFC_OFF);
 	tcomp_port(&cp, "eth1", CAPS_PRESET_FULL);
 	cp.softpfc = true;
+	cp.kpfc = true;
 	cp.caps.bpf_progs = true;
 	pp = tcomp_run_port(&p, &cp, &a);
 	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_NONE);
