@@ -54,6 +54,21 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 
 	if (!e)
 		return;
+	/* The kernel holds the port's queues itself (pfc_hold.bpf.c):
+	 * roced counts the frames and times as ever (the watchdog's
+	 * inputs) but holds no tbf, and lets go of one it held before the
+	 * port took the kernel path. */
+	if (e->applied && e->plan.pfc_path == PLAN_PFC_PATH_KERNEL) {
+		if (held != e->watchdog.pfc_hold)
+			log_debug(LOG_SUB_WATCHDOG,
+			          "%s: pause for priorities 0x%02x, held by "
+			          "the kernel",
+			          ifname, held);
+		held = 0;
+		lp_held = false;
+		if (!e->watchdog.pfc_hold && !e->watchdog.lp_hold)
+			return;
+	}
 	if ((gone || (e->watchdog.lp_hold && !lp_held)) && fp)
 		fp->kick = true;
 	/* A hold begins: the held queue fills with nothing leaving, and the
@@ -96,7 +111,7 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 /* The priorities whose pause E's applied plan can honour: PFC enabled,
  * and the queue's leaf a tbf that software PFC holds (not a queue the
  * watchdog shut with drop, nor one where tbf is missing). */
-static uint8_t agents_softpfc_honour(const struct ports_port *e)
+uint8_t agents_softpfc_honour(const struct ports_port *e)
 {
 	const struct plan_port *pp = &e->plan;
 	uint8_t honour = 0;
@@ -120,7 +135,7 @@ static uint8_t agents_softpfc_honour(const struct ports_port *e)
 /* Whether E's applied plan can honour 802.3x link pause: `flowcontrol
  * receive on` on a software port, and the leaves tbfs software PFC holds
  * (compile_pfc.c; not where the kernel lacks sch_tbf). */
-static bool agents_lp_honour(const struct ports_port *e)
+bool agents_lp_honour(const struct ports_port *e)
 {
 	const struct plan_port *pp = &e->plan;
 

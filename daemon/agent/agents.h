@@ -100,6 +100,13 @@ void agents_dcbx_local(struct agents *a, const struct ports *r,
                        const struct policy *p, double now_ms);
 bool agents_dcbx_pull(struct agents *a, struct ports *r);
 
+/* The priorities whose pause E's applied plan can honour (PFC enabled,
+ * the queue's leaf one software PFC holds, not shut by the watchdog),
+ * and whether it honours 802.3x link pause: software PFC's, on either
+ * path (plan_port.pfc_path). */
+uint8_t agents_softpfc_honour(const struct ports_port *e);
+bool agents_lp_honour(const struct ports_port *e);
+
 /* FD belongs to an agent: handled (true), or not (false). */
 bool agents_fd(struct agents *a, int fd, double now_ms);
 /* Milliseconds until an agent's next timer (-1: none). */

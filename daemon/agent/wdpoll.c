@@ -547,6 +547,24 @@ void wdpoll_held(struct wdpoll *w, double now)
 		wdpoll_plan(w, now);
 }
 
+/* Software PFC's kernel path keeps a held queue's packets in its loop
+ * (kernel/bpfhold.h), not in the queue's leaf: they are the queue's
+ * backlog all the same, which a storm's condition asks for. */
+static void wdpoll_kpfc_backlog(const struct wdpoll *w,
+                                const struct wdpoll_port *e, unsigned q,
+                                struct pfcwd_sample *s)
+{
+	const struct ports_port *pe =
+	    w->ports && !e->hp ? ports_find(w->ports, e->ifname) : NULL;
+	struct bpfhold_stats st;
+
+	if (!pe || !pe->kpfc_on || bpfhold_read(&pe->kpfc, &st))
+		return;
+	for (unsigned p = 0; p < POLICY_NPRIO; p++)
+		if (e->prios[q] & (1u << p))
+			s->backlog += st.prio[p].inloop;
+}
+
 /* The sample of queue Q of E at NOW; false when there is none (its
  * counters were not in the dump). */
 static bool wdpoll_sample(const struct wdpoll_port *e,
@@ -713,6 +731,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 			if (!(e->take & (1u << q)) ||
 			    !wdpoll_sample(e, sp, q, now, &s))
 				continue;
+			wdpoll_kpfc_backlog(w, e, q, &s);
 			ev = pfcwd_poll(&e->q[q], &c, &s, now);
 			/* Held, yet not stuck by this sample: the hold's
 			 * bucket went late, or nothing had come to queue

@@ -224,8 +224,10 @@ static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
 	if (clock_gettime(CLOCK_BOOTTIME, &t) == 0)
 		v->kernel_uptime_s = (double)t.tv_sec;
 	v->preset = c->caps_preset;
-	if (c->ports)
+	if (c->ports) {
 		v->kernel_caps = c->ports->kernel;
+		v->kpfc = c->ports->kpfc;
+	}
 	if (c->agents)
 		v->contrib = c->agents->contrib.open  ? 1
 		             : c->agents->contrib.err ? c->agents->contrib.err
@@ -245,8 +247,11 @@ static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
 		ports[i].alias = f->alias;
 		ports[i].hw_dcb = caps.hw_dcb;
 		ports[i].planned = e && e->applied;
-		if (ports[i].planned)
+		if (ports[i].planned) {
 			ports[i].layout = e->plan.layout;
+			ports[i].pfc_path = e->plan.pfc_path;
+			ports[i].pfc_path_why = e->plan.pfc_path_why;
+		}
 	}
 	v->ports = ports;
 	v->nports = p->nifaces;

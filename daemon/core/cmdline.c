@@ -49,6 +49,7 @@ struct cmdline {
 	bool background, cleanup;
 	bool force; /* --once or --release-holds beside a running daemon */
 	int rtprio; /* --realtime-priority */
+	bool kpfc;  /* --kernel-pfc */
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -63,7 +64,7 @@ static void cmdline_usage(FILE *f)
 	    "       roced --release-holds [--force]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
-	    "             [--realtime-priority N]\n"
+	    "             [--realtime-priority N] [--kernel-pfc]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -96,6 +97,8 @@ static void cmdline_usage(FILE *f)
 	    "  -b, --background    run in the background (pid file in\n"
 	    "                      /run/roced), returning once ready\n"
 	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
+	    "      --kernel-pfc    honour pause received in the kernel (BPF)\n"
+	    "                      where it can (roced(8)); also -n/--dry-run\n"
 	    "      --realtime-priority N  run at SCHED_FIFO priority N, 1-99\n"
 	    "                      (default 10), so that software PFC holds\n"
 	    "                      within a poll on a busy host; 0: keep the\n"
@@ -143,13 +146,15 @@ static int cmdline_kernel_caps(const char *kind, struct caps *out, bool *probe)
 	*probe = preset < 0;
 	if (preset >= 0) {
 		caps_preset(out, (enum caps_preset)preset);
-		return 0;
+	} else {
+		memset(out, 0, sizeof(*out));
+		if (probe_kernel(out, err, sizeof(err)) < 0) {
+			fprintf(stderr, "roced: %s\n", err);
+			return -1;
+		}
 	}
-	memset(out, 0, sizeof(*out));
-	if (probe_kernel(out, err, sizeof(err)) < 0) {
-		fprintf(stderr, "roced: %s\n", err);
-		return -1;
-	}
+	/* the build's part: whether software PFC may run in the kernel */
+	out->bpf_progs = bpfhold_built(NULL);
 	return 0;
 }
 
@@ -210,6 +215,7 @@ static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
 	    cmdline_kernel_caps(cl->caps, &kernel, &probe) < 0)
 		goto out;
 	ports_init(&reg, &kernel, probe);
+	reg.kpfc = cl->kpfc;
 	diag_init(&errs, cl->file);
 	rc = ports_compile(&reg, p, cl->file, names, (size_t)n, pl, &errs);
 	if (reg.unprobed)
@@ -420,7 +426,8 @@ int roced_main(int argc, char **argv)
 		OPT_FORCE,
 		OPT_IMPORT,
 		OPT_RELEASE,
-		OPT_RTPRIO
+		OPT_RTPRIO,
+		OPT_KPFC
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
@@ -435,6 +442,7 @@ int roced_main(int argc, char **argv)
 	    {"background", no_argument, NULL, 'b'},
 	    {"cleanup-on-exit", no_argument, NULL, OPT_CLEANUP},
 	    {"realtime-priority", required_argument, NULL, OPT_RTPRIO},
+	    {"kernel-pfc", no_argument, NULL, OPT_KPFC},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
 	    {"import", required_argument, NULL, OPT_IMPORT},
@@ -499,6 +507,9 @@ int roced_main(int argc, char **argv)
 			break;
 		case OPT_IMPORT:
 			import = optarg;
+			break;
+		case OPT_KPFC:
+			cl.kpfc = true;
 			break;
 		case OPT_RTPRIO: {
 			char *end;
@@ -565,7 +576,8 @@ int roced_main(int argc, char **argv)
 		                        .ctl_group = cl.ctl_group,
 		                        .background = cl.background,
 		                        .cleanup = cl.cleanup,
-		                        .rtprio = cl.rtprio};
+		                        .rtprio = cl.rtprio,
+		                        .kpfc = cl.kpfc};
 
 		return daemon_run(&o);
 	}

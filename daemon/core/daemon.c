@@ -46,6 +46,7 @@
 #include "os/log.h"
 #include "core/privs.h"
 #include "os/rundir.h"
+#include "kernel/bpfhold.h"
 #include "kernel/probe.h"
 
 /* A change by others is repaired this long after it is heard of, so that
@@ -251,6 +252,9 @@ static int daemon_signal(struct daemon *d)
 	case SIGINT:
 	case SIGTERM:
 		svc_stopping();
+		/* roced's stop removes the programs, as --release-holds
+		 * does; only a roced that dies leaves them holding. */
+		daemon_kpfc_stop(d);
 		if (d->opts->cleanup) {
 			daemon_cleanup(d);
 		} else {
@@ -705,7 +709,10 @@ int daemon_run(const struct daemon_opts *o)
 		log_warnx("%s", err);
 		goto out_policy;
 	}
+	/* the build's part: whether software PFC may run in the kernel */
+	kernel.bpf_progs = bpfhold_built(NULL);
 	ports_init(&d->ports, &kernel, preset < 0);
+	d->ports.kpfc = o->kpfc;
 	d->ports.netns_cookie = daemon_netns_cookie();
 	if (ctl_state_path(d->mtu_path, sizeof(d->mtu_path), ".mtu") < 0)
 		d->mtu_path[0] = '\0';

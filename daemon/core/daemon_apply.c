@@ -209,6 +209,21 @@ int daemon_bonds(struct daemon *d, struct policy *p)
 	return changed;
 }
 
+/* Software PFC's kernel path follows the plans just applied; a port
+ * where it could not be loaded is applied again at once: its plan now
+ * takes the user-space path (kpfc_refused), so that apply loads nothing
+ * more there. */
+static void daemon_apply_kpfc(struct daemon *d)
+{
+	char(*again)[POLICY_IFNAME_MAX] =
+	    calloc(d->ports.n ? d->ports.n : 1, sizeof(*again));
+	size_t n = again ? daemon_kpfc_sync(d, again, d->ports.n) : 0;
+
+	if (n)
+		daemon_apply(d, &d->policy, again, n, NULL);
+	free(again);
+}
+
 int daemon_apply(struct daemon *d, struct policy *policy,
                  char (*names)[POLICY_IFNAME_MAX], size_t n, struct diag *msgs)
 {
@@ -279,6 +294,8 @@ int daemon_apply(struct daemon *d, struct policy *policy,
 		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
 	}
 	daemon_save_mtu(d);
+	if (compiled)
+		daemon_apply_kpfc(d);
 	for (size_t i = 0; res && i < pl.nports; i++)
 		writes += daemon_log_result(d, &res[i], i < planned,
 		                            rc < 0 && rc != -EAGAIN,

@@ -59,6 +59,13 @@ struct {
 #define MACC_PAUSE     0x0001
 #define MACC_PFC       0x0101
 
+/* Without CAP_PERFMON (roced keeps CAP_NET_ADMIN, CAP_NET_RAW and
+ * CAP_BPF only) the verifier refuses to add to a pointer an offset that
+ * differs by path (its Spectre v1 guard), which is what clang makes of
+ * "count this counter or that one" into one map value. Making the
+ * pointer opaque on one path keeps the two additions apart. */
+#define pfc_hold_opaque(p) asm volatile("" : "+r"(p))
+
 /* One quantum is 512 bit times: ns = quanta x 512 x 1000 / Mb/s. */
 static __always_inline __u64 quanta_ns(__u32 quanta, __u32 mbps)
 {
@@ -89,6 +96,9 @@ static __always_inline void pause_prio(__u32 p, __u64 ns, __u64 now, int honour)
 		h->ask_until = now + ns;
 		__sync_fetch_and_add(&h->rx_pause, 1);
 	} else {
+		/* hidden from the compiler, which would otherwise add one
+		 * offset chosen on two paths to H (pfc_rx's link pause) */
+		pfc_hold_opaque(h);
 		__sync_fetch_and_add(&h->rx_xon, 1);
 	}
 	h->last_ns = now;
@@ -133,8 +143,12 @@ int pfc_rx(struct __sk_buff *skb)
 			return TC_ACT_OK;
 		}
 		q = (__u16)(b[16] << 8 | b[17]);
-		__sync_fetch_and_add(q ? &st->rx_link_pause : &st->rx_link_xon,
-		                     1);
+		if (q) {
+			__sync_fetch_and_add(&st->rx_link_pause, 1);
+		} else {
+			pfc_hold_opaque(st);
+			__sync_fetch_and_add(&st->rx_link_xon, 1);
+		}
 		if (!cfg->link_pause_rx)
 			return TC_ACT_OK;
 		st->lp_until = q ? now + quanta_ns(q, cfg->speed_mbps) : 0;
@@ -198,40 +212,14 @@ static __always_inline __u32 skb_prio(struct __sk_buff *skb)
 	return prio ? *prio : 8;
 }
 
-SEC("tc")
-int pfc_tx(struct __sk_buff *skb)
+/* Send SKB into the loop to leave no earlier than DUE: TC_ACT_REDIRECT,
+ * or TC_ACT_OK (sent on) when there is no loop or it refused. */
+static __always_inline int hold_skb(struct __sk_buff *skb,
+                                    struct pfc_hold_state *st,
+                                    struct pfc_hold_cfg *cfg, __u64 due)
 {
-	struct pfc_hold_state *st;
-	struct pfc_hold_prio *h;
-	struct pfc_hold_cfg *cfg;
-	__u32 zero = 0, p;
-	__u64 until = 0, now, due;
-	int back, rc;
+	int rc;
 
-	st = bpf_map_lookup_elem(&pfc_state, &zero);
-	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
-	if (!st || !cfg)
-		return TC_ACT_OK;
-	/* A packet the loop gives back comes in through its end B. */
-	back = cfg->loop_b && skb->ingress_ifindex == cfg->loop_b;
-	p = skb_prio(skb);
-	h = p < PFC_HOLD_NPRIO ? bpf_map_lookup_elem(&pfc_prio, &p) : NULL;
-	if (h)
-		until = h->until;
-	if (st->lp_until > until)
-		until = st->lp_until;
-	now = bpf_ktime_get_ns();
-	if (until > now) {
-		due = until;
-		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
-			due = now + cfg->recheck_ns;
-	} else if (!back && h && h->inloop) {
-		/* Released, but packets of the priority are still in the
-		 * loop: this one goes round once behind them, not ahead. */
-		due = now;
-	} else {
-		return TC_ACT_OK;
-	}
 	if (!cfg->loop_a)
 		return TC_ACT_OK;
 	if (skb->tstamp < due)
@@ -241,7 +229,59 @@ int pfc_tx(struct __sk_buff *skb)
 		__sync_fetch_and_add(&st->loop_fail, 1);
 		return TC_ACT_OK;
 	}
-	if (h) {
+	return rc;
+}
+
+SEC("tc")
+int pfc_tx(struct __sk_buff *skb)
+{
+	struct pfc_hold_state *st;
+	struct pfc_hold_prio *h;
+	struct pfc_hold_cfg *cfg;
+	__u32 zero = 0, p;
+	__u64 until, now, due;
+	int back, rc;
+
+	st = bpf_map_lookup_elem(&pfc_state, &zero);
+	cfg = bpf_map_lookup_elem(&pfc_cfg, &zero);
+	if (!st || !cfg)
+		return TC_ACT_OK;
+	/* A packet the loop gives back comes in through its end B. */
+	back = cfg->loop_b && skb->ingress_ifindex == cfg->loop_b;
+	p = skb_prio(skb);
+	now = bpf_ktime_get_ns();
+	/* No priority (not IP, not tagged): only link pause holds it. Kept
+	 * apart from the path below, where H is never NULL: 6.1's verifier
+	 * (without CAP_PERFMON) lost track of a pointer that was NULL on
+	 * one path when clang merged the two. */
+	if (p >= PFC_HOLD_NPRIO) {
+		until = st->lp_until;
+		if (until <= now)
+			return TC_ACT_OK;
+		due = until;
+		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
+			due = now + cfg->recheck_ns;
+		return hold_skb(skb, st, cfg, due);
+	}
+	h = bpf_map_lookup_elem(&pfc_prio, &p);
+	if (!h)
+		return TC_ACT_OK;
+	until = h->until;
+	if (st->lp_until > until)
+		until = st->lp_until;
+	if (until > now) {
+		due = until;
+		if (cfg->recheck_ns && due > now + cfg->recheck_ns)
+			due = now + cfg->recheck_ns;
+	} else if (!back && h->inloop) {
+		/* Released, but packets of the priority are still in the
+		 * loop: this one goes round once behind them, not ahead. */
+		due = now;
+	} else {
+		return TC_ACT_OK;
+	}
+	rc = hold_skb(skb, st, cfg, due);
+	if (rc == TC_ACT_REDIRECT) {
 		__sync_fetch_and_add(&h->inloop, 1);
 		if (!back)
 			__sync_fetch_and_add(&h->tx_held, 1);

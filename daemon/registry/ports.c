@@ -34,8 +34,12 @@ static void ports_plan_free(struct ports_port *e)
 
 void ports_free(struct ports *r)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; i < r->n; i++) {
 		ports_plan_free(&r->v[i]);
+		if (r->v[i].kpfc_on)
+			bpfhold_close(&r->v[i].kpfc);
+		r->v[i].kpfc_on = false;
+	}
 	free(r->v);
 	r->v = NULL;
 	r->n = 0;
@@ -324,9 +328,12 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 		in[i].caps = e->caps;
 		in[i].mtu_restore = e->mtu_orig;
 		in[i].softpfc = r->softpfc;
+		in[i].kpfc = r->kpfc;
 		in[i].pfc_hold = e->watchdog.pfc_hold;
 		in[i].wd_shut = e->watchdog.wd_shut;
 		in[i].lp_hold = e->watchdog.lp_hold;
+		snprintf(in[i].kpfc_refused, sizeof(in[i].kpfc_refused), "%s",
+		         e->kpfc_refused);
 		in[i].has_dcbx = e->dcbx.has;
 		in[i].dcbx = e->dcbx.oper;
 		e->dcbx.due = false;
@@ -411,6 +418,9 @@ void ports_prune(struct ports *r, const struct policy *p)
 	for (size_t i = 0; i < r->n; i++) {
 		if (!keep[i]) {
 			ports_plan_free(&r->v[i]);
+			/* a port roced lets go keeps none of its programs */
+			if (r->v[i].kpfc_on)
+				bpfhold_detach(&r->v[i].kpfc);
 			continue;
 		}
 		if (k != i)

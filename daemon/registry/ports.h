@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "base/diag.h"
+#include "kernel/bpfhold.h"
 #include "kernel/reconcile.h"
 #include "model/caps.h"
 #include "model/plan.h"
@@ -87,6 +88,21 @@ struct ports_port {
 	bool probed;
 	struct ports_dcbx dcbx;
 	struct ports_watchdog watchdog;
+	/* Why the daemon could not load software PFC's kernel path on the
+	 * port ("": it did not fail): compile_port.kpfc_refused. Kept
+	 * while roced runs, so that a port whose programs were refused is
+	 * not tried (and logged) again at every apply: what refuses them
+	 * (the verifier, a seccomp filter, the kernel's qdiscs) does not
+	 * change under a running roced. */
+	char kpfc_refused[PLAN_PFC_PATH_WHY_MAX];
+	/* With KPFC_ON, the kernel path's programs roced attached to the
+	 * port (the daemon's, daemon/core/daemon_kpfc.c) and the settings
+	 * last written into them; the agents read its maps. An entry
+	 * pruned detaches them, ports_free() only closes them (the holds
+	 * need no process). */
+	bool kpfc_on;
+	struct bpfhold kpfc;
+	struct bpfhold_conf kpfc_conf;
 	/* The last apply (daemon only). With APPLIED, PLAN is the plan last
 	 * handed to the kernel and STATUS what became of it: the kernel
 	 * holds PLAN only when STATUS is RECONCILE_OK (ports_programmed()).
@@ -128,6 +144,9 @@ struct ports {
 	 * software ports get holdable leaves. Always on (ports_init), so
 	 * that the dry run shows what the daemon holds. */
 	bool softpfc;
+	/* Software PFC's kernel path may be taken (--kernel-pfc): off by
+	 * default while it is young (compile_port.kpfc). */
+	bool kpfc;
 	bool probe; /* probe each port's part (not a preset) */
 	/* The last ports_compile() could not probe the ports: they were
 	 * planned as software ports of unknown speed. */

@@ -246,6 +246,9 @@ struct show_version_port {
 	bool hw_dcb;  /* the driver implements dcbnl */
 	bool planned; /* LAYOUT is that of the plan applied to it */
 	enum plan_layout layout;
+	/* Where its pauses are honoured, and why (the applied plan's) */
+	enum plan_pfc_path pfc_path;
+	const char *pfc_path_why;
 };
 
 struct show_version {
@@ -254,6 +257,7 @@ struct show_version {
 	double kernel_uptime_s;                  /* since the kernel booted */
 	const char *preset; /* the --caps preset taken, NULL: probed */
 	struct caps kernel_caps;
+	bool kpfc; /* --kernel-pfc */
 	/* eBPF contributor counting: 1 counting, 0 not started, -errno
 	 * refused. */
 	int contrib;

@@ -15,14 +15,19 @@
  *    "capabilities": {"source": "probe" | "preset NAME", "qdiscs": [..],
  *     "classifiers": [..], "u32-actions", "actions": [..],
  *     "contributor-counting": "counting" | "not-started" | "refused",
- *     "contributor-counting-reason" (refused: the kernel's answer)},
+ *     "contributor-counting-reason" (refused: the kernel's answer),
+ *     "software-pfc-path": "kernel" | "user-space" (where pause received
+ *     can be honoured on a software port), "software-pfc-path-reason"},
  *    "interface": [{"name", "alias", "dcb": "dcbnl" | "software",
- *                   "tc-tree": plan_layout_name() (null: no plan yet)}]}
+ *                   "tc-tree": plan_layout_name() (null: no plan yet),
+ *                   "pfc-path": plan_pfc_path_name() and
+ *                   "pfc-path-reason" (planned ports)}]}
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "model/caps.h"
+#include "plan/compile.h"
 #include "show/show.h"
 #include "show/show_build.h"
 #include "show/show_int.h"
@@ -86,6 +91,7 @@ static struct json_object *show_version_caps(const struct show_version *v)
 {
 	struct json_object *o = json_object_new_object();
 	const struct caps *c = &v->kernel_caps;
+	const char *why;
 	char src[48];
 
 	if (v->preset)
@@ -111,6 +117,14 @@ static struct json_object *show_version_caps(const struct show_version *v)
 	if (v->contrib < 0)
 		show_add_str(o, "contributor-counting-reason",
 		             strerror(-v->contrib));
+	why = compile_pfc_kernel_why(c);
+	if (!why && !v->kpfc)
+		why = COMPILE_PFC_KERNEL_OFF;
+	show_add_str(o, "software-pfc-path",
+	             plan_pfc_path_name(why ? PLAN_PFC_PATH_USER
+	                                    : PLAN_PFC_PATH_KERNEL));
+	show_add_str(o, "software-pfc-path-reason",
+	             why ? why : COMPILE_PFC_KERNEL_WHY);
 	return o;
 }
 
@@ -141,6 +155,12 @@ struct json_object *show_version_json(const struct show_version *v)
 			show_add_str(e, "tc-tree", plan_layout_name(p->layout));
 		else
 			json_object_object_add(e, "tc-tree", NULL);
+		if (p->planned) {
+			show_add_str(e, "pfc-path",
+			             plan_pfc_path_name(p->pfc_path));
+			show_add_str(e, "pfc-path-reason",
+			             p->pfc_path_why ? p->pfc_path_why : "");
+		}
 		json_object_array_add(ports, e);
 	}
 	json_object_object_add(o, "interface", ports);
@@ -217,6 +237,11 @@ void show_text_version(struct json_object *data, struct strbuf *out)
 	              !strcmp(cc, "refused")
 	                  ? show_get_str(c, "contributor-counting-reason")
 	                  : "");
+	strbuf_printf(out, "  software PFC, pause received: %s (%s)\n",
+	              !strcmp(show_get_str(c, "software-pfc-path"), "kernel")
+	                  ? "in the kernel (BPF, no process)"
+	                  : "in roced's process (held tbf)",
+	              show_get_str(c, "software-pfc-path-reason"));
 	strbuf_puts(out, "\nInterfaces\n");
 	if (!n)
 		strbuf_puts(out, "  none configured\n");
@@ -224,6 +249,7 @@ void show_text_version(struct json_object *data, struct strbuf *out)
 		struct json_object *e = json_object_array_get_idx(a, i);
 		const char *alias = show_get_str(e, "alias");
 		const char *tree = show_get_str(e, "tc-tree");
+		const char *path = show_get_str(e, "pfc-path");
 		char label[96];
 
 		if (alias[0])
@@ -232,11 +258,18 @@ void show_text_version(struct json_object *data, struct strbuf *out)
 		else
 			snprintf(label, sizeof(label), "%s",
 			         show_get_str(e, "name"));
-		strbuf_printf(out, "  %s: %s, tc tree %s\n", label,
+		strbuf_printf(out, "  %s: %s, tc tree %s", label,
 		              !strcmp(show_get_str(e, "dcb"), "dcbnl")
 		                  ? "DCB netlink (hardware DCB)"
 		                  : "software DCB (roced)",
 		              tree[0] ? tree : "not planned yet");
+		if (!strcmp(path, "kernel") || !strcmp(path, "user-space"))
+			strbuf_printf(out, ", pause honoured %s (%s)",
+			              !strcmp(path, "kernel")
+			                  ? "in the kernel"
+			                  : "by roced's process",
+			              show_get_str(e, "pfc-path-reason"));
+		strbuf_puts(out, "\n");
 	}
 	strbuf_puts(out, "\n");
 	show_get_int(k, "uptime-seconds", &up);

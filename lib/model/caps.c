@@ -8,7 +8,7 @@ static const char *const caps_qdisc_names[CAPS_QDISC_MAX] = {
     [CAPS_QDISC_HTB] = "htb",       [CAPS_QDISC_RED] = "red",
     [CAPS_QDISC_BFIFO] = "bfifo",   [CAPS_QDISC_PFIFO] = "pfifo",
     [CAPS_QDISC_CLSACT] = "clsact", [CAPS_QDISC_MQPRIO] = "mqprio",
-    [CAPS_QDISC_TBF] = "tbf",
+    [CAPS_QDISC_TBF] = "tbf",       [CAPS_QDISC_FQ] = "fq",
 };
 
 static const char *const caps_classifier_names[CAPS_CLASSIFIER_MAX] = {
@@ -50,7 +50,8 @@ void caps_preset(struct caps *c, enum caps_preset preset)
 	case CAPS_PRESET_FULL:
 		c->qdiscs = CAPS_QD_ETS | CAPS_QD_PRIO | CAPS_QD_HTB |
 		            CAPS_QD_RED | CAPS_QD_BFIFO | CAPS_QD_PFIFO |
-		            CAPS_QD_CLSACT | CAPS_QD_MQPRIO | CAPS_QD_TBF;
+		            CAPS_QD_CLSACT | CAPS_QD_MQPRIO | CAPS_QD_TBF |
+		            CAPS_QD_FQ;
 		c->classifiers = CAPS_CLS_FLOWER | CAPS_CLS_U32 |
 		                 CAPS_CLS_U32_ACT | CAPS_CLS_BPF |
 		                 CAPS_CLS_MATCHALL;

@@ -24,6 +24,9 @@ enum caps_qdisc {
 	CAPS_QDISC_CLSACT,
 	CAPS_QDISC_TBF, /* a plan's kind too: software PFC's held queue */
 	CAPS_QDISC_MQPRIO,
+	/* probed only: software PFC's kernel path keeps held packets in an
+	 * fq (daemon/kernel/bpfhold_loop.h) */
+	CAPS_QDISC_FQ,
 	CAPS_QDISC_MAX,
 };
 
@@ -42,6 +45,7 @@ int caps_qdisc_parse(const char *kind);
 #define CAPS_QD_CLSACT (1u << CAPS_QDISC_CLSACT)
 #define CAPS_QD_MQPRIO (1u << CAPS_QDISC_MQPRIO)
 #define CAPS_QD_TBF    (1u << CAPS_QDISC_TBF)
+#define CAPS_QD_FQ     (1u << CAPS_QDISC_FQ)
 
 /* The kernel's classifier kinds that roced knows by name, in the same
  * manner (model/plan.h's enum plan_filter_kind numbers its kinds so). */
@@ -91,6 +95,11 @@ struct caps {
 	uint32_t qdiscs;
 	uint32_t classifiers;
 	uint32_t actions;
+	/* This roced carries its BPF programs (built with libbpf and
+	 * clang's BPF target): with fq, clsact and cls_bpf in the kernel,
+	 * software PFC's receive side can run in the kernel. Set by the
+	 * daemon, not by the presets (it is the build's, not the kernel's). */
+	bool bpf_progs;
 };
 
 enum caps_preset {

@@ -191,6 +191,27 @@ const char *plan_layout_name(enum plan_layout l)
 	return "?";
 }
 
+static const char *const plan_pfc_path_names[] = {
+    [PLAN_PFC_PATH_NONE] = "none",
+    [PLAN_PFC_PATH_USER] = "user-space",
+    [PLAN_PFC_PATH_KERNEL] = "kernel",
+};
+#define PLAN_NPFC_PATHS                                                        \
+	(sizeof(plan_pfc_path_names) / sizeof(plan_pfc_path_names[0]))
+
+const char *plan_pfc_path_name(enum plan_pfc_path p)
+{
+	return (unsigned)p < PLAN_NPFC_PATHS ? plan_pfc_path_names[p] : "?";
+}
+
+int plan_pfc_path_parse(const char *name)
+{
+	for (unsigned i = 0; name && i < PLAN_NPFC_PATHS; i++)
+		if (!strcmp(name, plan_pfc_path_names[i]))
+			return (int)i;
+	return -1;
+}
+
 const char *plan_qdisc_kind_name(enum plan_qdisc_kind k)
 {
 	return (unsigned)k < PLAN_QD_NKINDS

@@ -304,6 +304,19 @@ struct plan_pause_thr {
 	uint32_t xoff, xon;
 };
 
+/* Where a pause received on a software port is honoured (compile_pfc.c:
+ * compile_pfc_path): nowhere (a hardware DCB port, no priority with PFC
+ * and no link pause received, or no software PFC planned), in roced's
+ * process (the held tbf, through compile -> diff -> apply), or in the
+ * kernel (BPF programs on the port's clsact, daemon/kernel/bpfhold.h:
+ * held with no process between the frame and the hold). */
+enum plan_pfc_path {
+	PLAN_PFC_PATH_NONE,
+	PLAN_PFC_PATH_USER,
+	PLAN_PFC_PATH_KERNEL,
+};
+#define PLAN_PFC_PATH_WHY_MAX 96
+
 struct plan_port {
 	char ifname[POLICY_IFNAME_MAX];
 	char alias[POLICY_ALIAS_MAX];
@@ -315,6 +328,9 @@ struct plan_port {
 	struct plan_wd wd; /* the watchdog's settings, with WATCHDOG */
 	/* Each priority's pause thresholds (software PFC, link pause). */
 	struct plan_pause_thr pause_thr[POLICY_NPRIO];
+	/* Where its pauses are honoured, and why there (show, dry run). */
+	enum plan_pfc_path pfc_path;
+	char pfc_path_why[PLAN_PFC_PATH_WHY_MAX];
 	bool qdisc_takeover; /* may replace a foreign root qdisc */
 	/* Observed ports only: clsact also carries filters that are not
 	 * roced's, so roced must not delete it. */
@@ -392,6 +408,10 @@ const char *plan_port_state_text(enum plan_port_state s);
 int plan_port_state_parse(const char *name);
 
 const char *plan_layout_name(enum plan_layout l); /* "htb+bfifo" ... */
+/* "none", "user-space", "kernel"; plan_pfc_path_parse is its inverse
+ * (-1 if unknown). */
+const char *plan_pfc_path_name(enum plan_pfc_path p);
+int plan_pfc_path_parse(const char *name);
 /* "ets", "htb", ... as the kernel's TCA_KIND ("?" for anything else);
  * plan_qdisc_kind_parse is its inverse, -1 for a kind no plan holds
  * (mqprio, tbf, or one roced does not know). */

@@ -398,8 +398,10 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	pp->dcb_local.mtu = pp->dcb.mtu;
 	pp->dcb_local.mtu_restore = pp->dcb.mtu_restore;
 	rc = compile_tc(&c);
-	if (!rc)
+	if (!rc) {
 		compile_pfc_refuse(&c);
+		compile_pfc_path(&c);
+	}
 	compile_dcbx_eff_free(&eff);
 	return rc;
 }

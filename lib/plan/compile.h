@@ -44,6 +44,13 @@ struct compile_port {
 	/* An 802.3x link pause received on the port holds every egress
 	 * queue now (software ports with `flowcontrol receive on`). */
 	bool lp_hold;
+	/* Why the daemon could not load software PFC's kernel path on the
+	 * port (a program the verifier refused, a map it could not create:
+	 * bpfhold_attach's error), "" when nothing failed: the port then
+	 * takes the user-space path (plan_port.pfc_path). */
+	char kpfc_refused[PLAN_PFC_PATH_WHY_MAX];
+	/* The kernel path may be taken at all (roced --kernel-pfc). */
+	bool kpfc;
 	/* --- end of software PFC --- */
 	/* The port's DCBX outcome, when its agent runs: HAS_DCBX
 	 * false is "no DCBX at all" (PFC mode auto stays off, waiting).
@@ -82,6 +89,13 @@ int compile_release(const struct compile_port *ports, size_t nports,
  * time at SPEED_MBPS (0: COMPILE_DEFAULT_SPEED_MBPS), plus a frame of
  * FRAME bytes in flight each way. */
 uint64_t compile_pfc_headroom(uint32_t speed_mbps, uint32_t frame);
+
+/* Why software PFC's receive side cannot run in the kernel K (and this
+ * build) describes, in words ("the kernel has no sch_fq"); NULL when it
+ * can, for COMPILE_PFC_KERNEL_WHY. plan_port.pfc_path's reasons. */
+const char *compile_pfc_kernel_why(const struct caps *k);
+#define COMPILE_PFC_KERNEL_WHY "the kernel has sch_fq, clsact and cls_bpf"
+#define COMPILE_PFC_KERNEL_OFF "the kernel path is off (roced --kernel-pfc)"
 
 /* Is QD a software PFC leaf that holds its queue (the held tbf's
  * trickle, compile_pfc_leaf), as compiled or as observed? */

@@ -117,6 +117,11 @@ void compile_pfc_dcb(struct compile_ctx *c);
  * thresholds (plan_port.pause_thr), from the policy's global and
  * interface settings. */
 void compile_pfc_agents(struct compile_ctx *c);
+/* Where C's port honours pause (plan_port.pfc_path and its why): the
+ * kernel where it has fq, clsact and cls_bpf, roced carries its BPF
+ * programs and the daemon did not fail to load them there; else roced's
+ * process. After the DCB part and the tc part. */
+void compile_pfc_path(struct compile_ctx *c);
 /* The no-drop queues of C's port that software PFC holds one at a time
  * and that ets would serve round-robin (bandwidth-sharing, not strict):
  * while one is held, an ets root stops the other sharing queues too, so

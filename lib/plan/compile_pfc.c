@@ -439,3 +439,39 @@ void compile_pfc_refuse(struct compile_ctx *c)
 	    pp->pfc_unrealisable & (pp->pfc_unrealisable - 1) ? "them" : "it",
 	    pp->pfc_unrealisable & (pp->pfc_unrealisable - 1) ? "them" : "it");
 }
+
+const char *compile_pfc_kernel_why(const struct caps *k)
+{
+	/* The kernel path keeps held packets in an fq (a packet's
+	 * departure time), through BPF programs on the port's clsact:
+	 * each of those missing leaves the hold to roced's process. */
+	if (!(k->qdiscs & CAPS_QD_FQ))
+		return "the kernel has no sch_fq";
+	if (!(k->qdiscs & CAPS_QD_CLSACT))
+		return "the kernel has no clsact";
+	if (!(k->classifiers & CAPS_CLS_BPF))
+		return "the kernel has no cls_bpf";
+	if (!k->bpf_progs)
+		return "roced was built without its BPF programs";
+	return NULL;
+}
+
+void compile_pfc_path(struct compile_ctx *c)
+{
+	struct plan_port *pp = c->pp;
+	const char *why;
+
+	pp->pfc_path = PLAN_PFC_PATH_NONE;
+	pp->pfc_path_why[0] = '\0';
+	if (!pp->dcb.software || !c->cp || !c->cp->softpfc ||
+	    !(pp->dcb.pfc_en || pp->dcb.pause_rx))
+		return;
+	why = compile_pfc_kernel_why(&pp->caps);
+	if (!why && !c->cp->kpfc)
+		why = COMPILE_PFC_KERNEL_OFF;
+	if (!why && c->cp->kpfc_refused[0])
+		why = c->cp->kpfc_refused;
+	pp->pfc_path = why ? PLAN_PFC_PATH_USER : PLAN_PFC_PATH_KERNEL;
+	snprintf(pp->pfc_path_why, sizeof(pp->pfc_path_why), "%s",
+	         why ? why : COMPILE_PFC_KERNEL_WHY);
+}

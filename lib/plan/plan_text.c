@@ -893,6 +893,12 @@ static void plan_text_port_header(const struct plan_port *pp,
 		                  "honoured, none is sent",
 		                  en);
 	}
+	if (pp->pfc_path != PLAN_PFC_PATH_NONE)
+		plan_text_comment(out, "pause received honoured by %s: %s",
+		                  pp->pfc_path == PLAN_PFC_PATH_KERNEL
+		                      ? "the kernel (BPF, no process)"
+		                      : "roced's process (held tbf)",
+		                  pp->pfc_path_why);
 	plan_text_watchdog(pp, out);
 	if (warnings)
 		plan_text_diag(out, &pp->warnings);

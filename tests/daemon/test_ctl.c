@@ -545,7 +545,14 @@ static void test_cmd_show_version(void **state)
 	                    "htb+bfifo");
 	assert_non_null(strstr(reply_str(r, "text"),
 	                       "  Ethernet1/1 (swp1): software DCB (roced), "
-	                       "tc tree htb+bfifo\n"));
+	                       "tc tree htb+bfifo"));
+	/* No fq in these capabilities (nor the programs): software PFC
+	 * stays in roced's process, and says why. */
+	assert_string_equal(reply_str(r, "data.capabilities.software-pfc-path"),
+	                    "user-space");
+	assert_non_null(strstr(reply_str(r, "text"),
+	                       "  software PFC, pause received: in roced's "
+	                       "process (held tbf) ("));
 	assert_non_null(strstr(reply_str(r, "text"), "\nKernel\n  Linux "));
 	json_object_put(r);
 	assert_int_equal(fd.commits + fd.reloads, 0);

@@ -44,6 +44,15 @@ for caps in host full hw; do
 		echo "updated $golden"
 		continue
 	fi
+	# The golden files are written by a roced that carries its BPF
+	# programs: one built without them says so where the kernel path
+	# would be taken (--caps full).
+	if ! grep -q '^#define HAVE_BPF_PROGS 1' "$top_builddir/config.h" 2>/dev/null &&
+		[ -f "$golden" ]; then
+		sed 's/^# pause received honoured by roced'"'"'s process (held tbf): the kernel path is off .*/# pause received honoured by roced'"'"'s process (held tbf): roced was built without its BPF programs/' \
+			"$golden" >"$tmp/golden-$caps.txt"
+		golden=$tmp/golden-$caps.txt
+	fi
 	if [ ! -f "$golden" ]; then
 		echo "FAIL: $golden is missing (UPDATE_GOLDEN=1 writes it)"
 		rc=1

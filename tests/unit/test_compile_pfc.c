@@ -774,6 +774,88 @@ static void test_link_pause_software_limits(void **state)
 	policy_free(&p);
 }
 
+/* Where a pause received is honoured (plan_port.pfc_path): in the kernel
+ * where it has fq, clsact and cls_bpf and roced its programs, unless the
+ * daemon could not load them on the port (then roced's process, with
+ * the daemon's reason); roced's process where a piece is missing, named;
+ * nowhere on a hardware port or with no PFC and no link pause. */
+static void test_pfc_path(void **state)
+{
+	struct policy p;
+	struct plan a;
+	const struct plan_port *pp;
+	struct compile_port cp;
+
+	(void)state;
+	tcomp_ref_policy(&p, POLICY_PFC_ON);
+	tcomp_port(&cp, "eth1", CAPS_PRESET_FULL);
+	cp.softpfc = true;
+	cp.caps.bpf_progs = true;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_USER);
+	assert_string_equal(pp->pfc_path_why, COMPILE_PFC_KERNEL_OFF);
+	plan_free(&a);
+	cp.kpfc = true;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_KERNEL);
+	assert_string_equal(pp->pfc_path_why, COMPILE_PFC_KERNEL_WHY);
+	plan_free(&a);
+
+	snprintf(cp.kpfc_refused, sizeof(cp.kpfc_refused),
+	         "BPF program pfc_tx refused: R1 invalid mem access");
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_USER);
+	assert_string_equal(
+	    pp->pfc_path_why,
+	    "BPF program pfc_tx refused: R1 invalid mem access");
+	plan_free(&a);
+
+	cp.kpfc_refused[0] = '\0';
+	cp.caps.bpf_progs = false;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_USER);
+	assert_string_equal(pp->pfc_path_why,
+	                    "roced was built without its BPF programs");
+	plan_free(&a);
+
+	tcomp_port(&cp, "eth1", CAPS_PRESET_HOST);
+	cp.softpfc = true;
+	cp.caps.bpf_progs = true;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_USER);
+	assert_string_equal(pp->pfc_path_why, "the kernel has no sch_fq");
+	plan_free(&a);
+
+	/* a job that plans no software PFC, and a hardware port */
+	cp.softpfc = false;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_NONE);
+	plan_free(&a);
+	tcomp_port(&cp, "eth1", CAPS_PRESET_HW);
+	cp.softpfc = true;
+	cp.caps.bpf_progs = true;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_NONE);
+	plan_free(&a);
+	policy_free(&p);
+
+	/* no PFC and no link pause: nothing to honour */
+	tcomp_ref_policy(&p, POLICY_PFC_OFF);
+	tcomp_port(&cp, "eth1", CAPS_PRESET_FULL);
+	cp.softpfc = true;
+	cp.kpfc = true;
+	cp.caps.bpf_progs = true;
+	pp = tcomp_run_port(&p, &cp, &a);
+	assert_int_equal(pp->pfc_path, PLAN_PFC_PATH_NONE);
+	plan_free(&a);
+	policy_free(&p);
+
+	assert_string_equal(plan_pfc_path_name(PLAN_PFC_PATH_USER),
+	                    "user-space");
+	assert_int_equal(plan_pfc_path_parse("kernel"), PLAN_PFC_PATH_KERNEL);
+	assert_int_equal(plan_pfc_path_parse("bpf"), -1);
+}
+
 int tcomp_run_pfc_tests(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -790,6 +872,7 @@ int tcomp_run_pfc_tests(void)
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_link_pause_software),
 	    cmocka_unit_test(test_link_pause_software_limits),
+	    cmocka_unit_test(test_pfc_path),
 	};
 
 	return cmocka_run_group_tests_name("compile_pfc", tests, NULL, NULL);
