@@ -184,7 +184,8 @@ backlog_drops() { # what the CPUs' input backlogs dropped (no qdisc sees it)
 	python3 -c 'import sys
 print(sum(int(l.split()[1], 16) for l in open("/proc/net/softnet_stat")))'
 }
-t_sysctl_raise net.core.netdev_max_backlog 30000
+raised=yes
+t_sysctl_raise net.core.netdev_max_backlog 30000 || raised=no
 drops0=$(backlog_drops)
 senders=
 send() { # NAME HOST DST PPS FLOW
@@ -244,8 +245,18 @@ fail() { fails="$fails
 [ "$(ppp "$sw" swp1 tx-pause)" -gt 0 ] || [ "$(ppp "$sw" swp2 tx-pause)" -gt 0 ] ||
 	fail "the switch sent no pause to the incast senders: no congestion"
 [ "$sent_nd" -gt $((pps * secs * 2 / 3)) ] || fail "the incast senders sent only $sent_nd"
-[ "${lost_nd:-x}" = 0 ] && [ "$got_nd" = "$sent_nd" ] ||
+# Where the machine will not let the test raise the input backlog (a
+# container), a loss while the CPUs' backlogs dropped cannot be told from
+# those drops: that check alone is skipped, aloud, at the end.
+bl=$(awk '{print $NF}' "$tmp/backlog")
+skip_loss=
+if [ "${lost_nd:-x}" = 0 ] && [ "$got_nd" = "$sent_nd" ]; then
+	:
+elif [ "$raised" = no ] && [ "$bl" -gt 0 ]; then
+	skip_loss="the no-drop class lost ${lost_nd:-?} of $sent_nd datagrams while the CPUs' input backlogs dropped $bl, and this machine refuses to raise net.core.netdev_max_backlog for the run"
+else
 	fail "the no-drop class lost datagrams: sent $sent_nd, received ${got_nd:-0} (lost ${lost_nd:-?})"
+fi
 [ "$storms" = 0 ] || fail "legitimate pause taken for a storm: $(grep -h 'PFC storm on' "$tmp"/*.log)"
 [ "${lost_by:-x}" = 0 ] && [ "$got_by" = "$sent_by" ] ||
 	fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
@@ -321,6 +332,8 @@ grep 'eth0: PFC storm on' "$tmp/h1.log" ||
 # (the logs as they were after the incast, above: its holds alone)
 [ -n "${FABRIC_KEEP:-}" ] && cp "$tmp/result" "$tmp"/storm.* "$FABRIC_KEEP/"
 [ -z "$fails" ] || t_fail "fabric on the shipped defaults:$fails"
+[ -z "$skip_loss" ] ||
+	t_skip "every other check passed; the no-drop loss was not checked: $skip_loss"
 [ -z "$no_bpf" ] ||
 	t_skip "every other check passed; the bystander's pause was not checked: bpf() is refused here ($no_bpf), so roced pauses every port of the bridge"
 echo "fabric_defaults: ok"

@@ -120,7 +120,7 @@ t_ns_sysctl()
 # that no lock file outlives them): the first saves the
 # value it found, the last to end (or the first to find every other holder
 # dead) puts it back. A key that cannot be written is left as it is and
-# said, the caller decides whether that matters.
+# said and the status is 1: the caller decides whether that matters.
 t_sysctl_raise()
 {
 	_t_k=$1 _t_v=$2
@@ -131,9 +131,12 @@ t_sysctl_raise()
 		mkdir -p "$_t_d"
 		[ -e "$_t_d/orig" ] || sysctl -n "$_t_k" >"$_t_d/orig"
 		: >"$_t_d/holder.$$"
-		[ "$(sysctl -n "$_t_k")" -ge "$_t_v" ] || sysctl -qw "$_t_k=$_t_v"
-	) 9</run || echo "note: cannot raise $_t_k to $_t_v here" >&2
+		[ "$(sysctl -n "$_t_k")" -ge "$_t_v" ] || sysctl -qw "$_t_k=$_t_v" 2>/dev/null
+	) 9</run && _t_raised=1 || _t_raised=
 	t_defer "_t_sysctl_drop $_t_k $$"
+	[ -n "$_t_raised" ] && return 0
+	echo "note: cannot raise $_t_k to $_t_v here (a container may refuse it): left at $(sysctl -n "$_t_k" 2>/dev/null)"
+	return 1
 }
 
 _t_sysctl_drop()

@@ -122,7 +122,7 @@ fab_build()
 	fab_tmp=$t_tmp/fabric
 	mkdir -p "$fab_tmp"
 	if [ -z "$_fab_backlog_raised" ]; then
-		t_sysctl_raise net.core.netdev_max_backlog "${FAB_BACKLOG:-30000}"
+		t_sysctl_raise net.core.netdev_max_backlog "${FAB_BACKLOG:-30000}" || :
 		_fab_backlog_raised=1
 	fi
 	for _f_n in $fab_nodes; do
