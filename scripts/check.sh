@@ -34,8 +34,12 @@ for log in $(ls tests/unit/*.log tests/daemon/*.log 2>/dev/null); do
 	grep -E '^\[ *(RUN|PASSED|FAILED|SKIPPED|  OK|  FAILED|  ERROR) *\]|tests? ran' "$log" | grep -vE '^\[ *(RUN|  OK) *\]' || true
 done
 # Skips must say why.
-for log in $(grep -l '^SKIP' tests/*/*.trs 2>/dev/null | sed 's/\.trs$/.log/'); do
-	echo "== skipped: ${log%.log}"; tail -n 3 "$log"
+# (automake's .trs files say ":test-result: SKIP"; the reason is the
+# test's "SKIP: ..." line, and the log's end.)
+for log in $(grep -l '^:test-result: SKIP' tests/*/*.trs 2>/dev/null | sed 's/\.trs$/.log/'); do
+	echo "== skipped: ${log%.log}"
+	grep -E '^(SKIP|skip|note)' "$log" | head -n 3 || true
+	tail -n 2 "$log"
 done
 trs_files=$(ls tests/*/*.trs 2>/dev/null || true)
 if [ "$rc" != 0 ]; then
