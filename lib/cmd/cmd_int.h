@@ -327,7 +327,7 @@ int cmd_nx_profile_keep(struct cmd_exec_arg *x);
  * class or class-default in a queuing policy. */
 int cmd_nx_cmap_que(struct cmd_exec_arg *x);
 int cmd_nx_pmap_que_uclass(struct cmd_exec_arg *x);
-#define CMD_NX_CHANNEL_MAX 4096
+#define CMD_NX_CHANNEL_MAX POLICY_CHANNEL_MAX
 /* `[no] channel-group N [force] [mode active|passive|on]` on a port
  * (cmd_exec then carries out the port-channel's lines there), and
  * whether NAME is a port-channel (port-channelN, N's value in *N). */

@@ -461,19 +461,7 @@ int cmd_nx_inherit(struct cmd_exec_arg *x)
 
 bool cmd_nx_port_channel(const char *name, unsigned *n)
 {
-	const char *d = name + strlen("port-channel");
-	char *end;
-	unsigned long v;
-
-	if (strncasecmp(name, "port-channel", strlen("port-channel")) ||
-	    *d < '1' || *d > '9')
-		return false;
-	v = strtoul(d, &end, 10);
-	if (*end || v > CMD_NX_CHANNEL_MAX)
-		return false; /* port-channel10.100: a subinterface */
-	if (n)
-		*n = (unsigned)v;
-	return true;
+	return policy_port_channel(name, n);
 }
 
 /* `channel-group N ...` on the port of the mode: it becomes a member of

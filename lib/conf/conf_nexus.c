@@ -157,20 +157,6 @@ int conf_nx_user_queue(const struct conf_ctx *c, const char *name)
 	return __builtin_ctz(q->qos_groups);
 }
 
-/* A port-channel's name: port-channelN, N 1..4096, any case. */
-static bool conf_nx_pc_name(const char *name)
-{
-	const char *d = name + strlen("port-channel");
-	char *end;
-	unsigned long v;
-
-	if (strncasecmp(name, "port-channel", strlen("port-channel")) ||
-	    *d < '1' || *d > '9')
-		return false;
-	v = strtoul(d, &end, 10);
-	return !*end && v <= 4096;
-}
-
 static void conf_nx_port_channel(struct conf_ctx *c, const config_setting_t *e,
                                  void *arg)
 {
@@ -187,7 +173,8 @@ static void conf_nx_port_channel(struct conf_ctx *c, const config_setting_t *e,
 		return;
 	snprintf(where, sizeof(where), "port-channel %s", name);
 	conf_check_keys(c, e, where, keys, CONF_NKEYS(keys));
-	if (!conf_nx_pc_name(name) || policy_find_port_profile(c->p, name)) {
+	if (!policy_port_channel(name, NULL) ||
+	    policy_find_port_profile(c->p, name)) {
 		diag_err(c->d, line,
 		         "%s: expected a name port-channelN (N 1-4096) used "
 		         "once",

@@ -656,3 +656,20 @@ int policy_bond_prune(struct policy *p)
 	}
 	return changed;
 }
+
+bool policy_port_channel(const char *name, unsigned *n)
+{
+	const char *d = name + strlen("port-channel");
+	char *end;
+	unsigned long v;
+
+	if (strncasecmp(name, "port-channel", strlen("port-channel")) ||
+	    *d < '1' || *d > '9')
+		return false;
+	v = strtoul(d, &end, 10);
+	if (*end || v > POLICY_CHANNEL_MAX)
+		return false;
+	if (n)
+		*n = (unsigned)v;
+	return true;
+}

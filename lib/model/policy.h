@@ -838,4 +838,10 @@ enum policy_roce_mode policy_roce_mode(const struct policy *p,
  * file loads back to the same policy. */
 bool policy_roce_complete(const struct policy *p);
 
+/* NX-OS's port-channel name: port-channelN, N 1..4096, any case (a
+ * subinterface, port-channel10.100, is not one); *N (may be NULL) gets
+ * its number. One parser for the command language and roced.conf. */
+#define POLICY_CHANNEL_MAX 4096
+bool policy_port_channel(const char *name, unsigned *n);
+
 #endif

@@ -546,8 +546,8 @@ static const struct lldp_tlv_row lldp_tlvs[] = {
      .print = lldp_mfs_print},
     /* roced's own: a version byte, then chains (pfcdl.h). */
     {ORG(PFCDL_OUI, PFCDL_SUBTYPE), .name = "PFC Wait Chains", .min = 1,
-     .max = LLDP_TLV_INFO_MAX - 4, .dec = lldp_pfcdl_dec,
-     .has = lldp_pfcdl_has, .enc = lldp_pfcdl_enc, .print = lldp_pfcdl_print},
+     .max = LLDP_TLV_INFO_MAX - 4, .dec = lldp_pfcdl_dec, .has = lldp_pfcdl_has,
+     .enc = lldp_pfcdl_enc, .print = lldp_pfcdl_print},
     /* Legacy DCBX: decoded for show, never sent (roced speaks IEEE). */
     {ORG(LLDP_OUI_CEE, LLDP_CEE_SUB_CEE), .name = "CEE DCBX", .min = 0,
      .max = LLDP_TLV_INFO_MAX - 4, .dec = lldp_cee_dec, .has = lldp_cee_has,

@@ -130,7 +130,7 @@ struct lldp_pdu {
 	/* roced's PFC wait chains (pfcdl.h): sent only while the port's
 	 * node waits on a held port that this port feeds. */
 	struct pfcdl_tlv pfcdl;
-	unsigned nunknown;   /* every unknown TLV, even past LLDP_UNKNOWN_MAX */
+	unsigned nunknown; /* every unknown TLV, even past LLDP_UNKNOWN_MAX */
 	struct lldp_unknown unknown[LLDP_UNKNOWN_MAX];
 };
 
