@@ -14,8 +14,8 @@
 #
 # How fast the answers come is printed (median, max, how many took over
 # 100 ms), not asserted: on a shared machine a stall of the whole machine
-# delays an answer whatever roced does, so times belong in bench/. In a
-# sanitizer build, ASan's quarantine keeps freed memory out of reuse, so
+# delays an answer whatever roced does (bench/lldp-flood measures them).
+# In a sanitizer build, ASan's quarantine keeps freed memory out of reuse, so
 # that the resident set would grow with any malloc/free pair: this roced
 # runs without it, so the resident set says what is really kept.
 set -eu

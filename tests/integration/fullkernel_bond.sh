@@ -39,27 +39,11 @@ if [ "${ROCED_GUEST:-}" != 1 ]; then
 fi
 
 . "$rig/guest-lib.sh"
-fk_init fullkernel_bond
-
-top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-roced=$top_builddir/roced
-rocesh=$top_builddir/rocesh
-[ -x "$roced" ] && [ -x "$rocesh" ] ||
-	fk_fail "roced or rocesh not built in $top_builddir"
+fk_roced_init fullkernel_bond
 modprobe bonding 2>/dev/null || true
 
 sw=fkbond-sw
 hs=fkbond-h
-tmp=$(mktemp -d /tmp/fk-bond.XXXXXX)
-pid=
-cleanup()
-{
-	[ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
-	rm -rf "$tmp"
-	fk_cleanup
-}
-trap cleanup EXIT
 
 fk_netns_add "$sw"
 fk_netns_add "$hs"

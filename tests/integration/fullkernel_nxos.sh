@@ -33,22 +33,8 @@ if [ "${ROCED_GUEST:-}" != 1 ]; then
 fi
 
 . "$rig/guest-lib.sh"
-fk_init fullkernel_nxos
-
-top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
-top_builddir=${top_builddir:-$top_srcdir}
-roced=$top_builddir/roced
-rocesh=$top_builddir/rocesh
+fk_roced_init fullkernel_nxos
 corpus=$top_srcdir/tests/nxos
-tmp=$(mktemp -d /tmp/fk-nxos.XXXXXX)
-pid=
-cleanup()
-{
-	[ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
-	rm -rf "$tmp"
-	fk_cleanup
-}
-trap cleanup EXIT
 
 n=0
 for f in "$corpus"/*.nxos; do

@@ -26,6 +26,7 @@ set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/lib_fabric.sh"
 t_init pfc_deadlock
 t_need_root
 traffic="$top_builddir/tests/tools/traffic"
@@ -47,14 +48,13 @@ for i in 0 1 2 3; do
 	eval "ns=\$h$i"
 	$IP -n "$ns" link set lo up
 done
-mac() { $IP -n "$1" -j link show dev "$2" | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["address"])'; }
 for i in 0 1 2 3; do
 	eval "s=\$s$i h=\$h$i"
 	$IP -n "$s" link add swp1 type veth peer name eth0 netns "$h"
 	$IP -n "$s" link set swp1 master br0 up
 	$IP -n "$h" link set eth0 up
 	$IP -n "$h" addr add "10.79.0.$((i + 1))/24" dev eth0
-	eval "mac$i=\$(mac \"\$h\" eth0)"
+	eval "mac$i=\$(fab_mac \"\$h\" eth0)"
 done
 for i in 0 1 2 3; do
 	j=$(((i + 1) % 4))
@@ -131,21 +131,10 @@ for n in $nodes; do
 		t_fail "$n's roced did not start"
 done
 
-pfc_on() { # NS PORT: priority 3's PFC is operational on PORT
-	$IP netns exec "$1" "$rocesh" -c "show interface priority-flow-control json" >"$tmp/pfc.json" 2>&1 &&
-		python3 - "$tmp/pfc.json" "$2" <<'PY'
-import json, sys
-d, port = json.load(open(sys.argv[1])), sys.argv[2]
-for i in d.get('interface', []):
-    if i.get('name') == port:
-        sys.exit(0 if i.get('oper') == 'on' and 3 in i.get('priorities', []) else 1)
-sys.exit(1)
-PY
-}
 for i in 0 1 2 3; do
 	for np in "h$i:eth0" "s$i:swp2" "s$i:swp3"; do
 		eval "ns=\$${np%%:*}"
-		t_until 30 pfc_on "$ns" "${np#*:}" ||
+		t_until 30 fab_pfc_on "$ns" "${np#*:}" ||
 			t_fail "DCBX: ${np%%:*} does not run PFC on ${np#*:}: $(cat "$tmp/pfc.json")"
 	done
 done

@@ -75,6 +75,7 @@ set -eu
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/integration/lib.sh"
+. "$top_srcdir/tests/integration/lib_fabric.sh"
 t_init pfc_incast
 t_need_root
 traffic="$top_builddir/tests/tools/traffic"
@@ -108,7 +109,7 @@ done
 # datagrams wait in the neighbour's small queue and the excess is dropped
 # after sendto() succeeded (seen in the QEMU guest under load: 145 of 493
 # no-drop datagrams, with ARP's own frames stuck behind a held queue).
-h3mac=$($IP -n "$h3" -j link show dev eth3 | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["address"])')
+h3mac=$(fab_mac "$h3" eth3)
 for h in 1 2; do
 	eval "ns=\$h$h"
 	$IP -n "$ns" neigh replace 10.78.0.3 lladdr "$h3mac" dev "eth$h" nud permanent

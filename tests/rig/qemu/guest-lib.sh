@@ -72,6 +72,33 @@ fk_init()
 	done
 }
 
+# fk_roced_init NAME: fk_init NAME and what a guest test of roced's
+# daemon shares: $top_srcdir and $top_builddir (from the caller's $here,
+# its directory, when not given), $roced and $rocesh (failing when they
+# are not built), a temporary directory $tmp and $pid, the daemon the
+# test starts; on exit the daemon is stopped, $tmp removed and the
+# namespaces deleted.
+fk_roced_init()
+{
+	fk_init "$1"
+	top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
+	top_builddir=${top_builddir:-$top_srcdir}
+	roced=$top_builddir/roced
+	rocesh=$top_builddir/rocesh
+	[ -x "$roced" ] && [ -x "$rocesh" ] ||
+		fk_fail "roced or rocesh not built in $top_builddir"
+	tmp=$(mktemp -d "/tmp/fk-$1.XXXXXX")
+	pid=
+	trap _fk_roced_cleanup EXIT
+}
+
+_fk_roced_cleanup()
+{
+	[ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true; }
+	rm -rf "$tmp"
+	fk_cleanup
+}
+
 # fk_uptime: seconds since the guest booted.
 fk_uptime()
 {
