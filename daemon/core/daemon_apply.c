@@ -489,8 +489,7 @@ static void daemon_preview_port(struct ctl_cmd_reload *r, const char *ifname,
 /* What a reload of FRESH would change (R->dry_run): every port's plan
  * compiled from FRESH with the inputs the running one had (capabilities,
  * DCBX outcome, held and shut queues), against the plan it runs. Nothing
- * reaches the kernel, and the registry keeps only the running policy's
- * ports. */
+ * reaches the kernel and nothing in the registry changes (ports_plan). */
 static int daemon_preview(struct daemon *d, const struct policy *fresh,
                           const char *file, struct ctl_cmd_reload *r,
                           struct diag *msgs)
@@ -499,7 +498,7 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 	int rc;
 
 	plan_init(&pl);
-	rc = ports_compile(&d->ports, fresh, file, NULL, 0, &pl, msgs);
+	rc = ports_plan(&d->ports, fresh, file, &pl, msgs);
 	for (size_t i = 0; rc == 0 && i < pl.nports; i++) {
 		const struct ports_port *e =
 		    ports_find(&d->ports, pl.ports[i].ifname);
@@ -519,7 +518,6 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 			daemon_preview_port(r, e->ifname, &e->plan, NULL);
 	}
 	plan_free(&pl);
-	ports_prune(&d->ports, &d->policy);
 	r->ports_running = d->policy.nifaces;
 	r->ports_candidate = fresh->nifaces;
 	log_info("reload dry run of %s: %zu port%s would change", file,
@@ -688,10 +686,8 @@ static int daemon_change(struct daemon *d, struct policy *cand, unsigned flags,
 		struct plan pl;
 
 		plan_init(&pl);
-		rc = ports_compile(&d->ports, cand, "(candidate)", NULL, 0, &pl,
-		                   msgs);
+		rc = ports_plan(&d->ports, cand, "(candidate)", &pl, msgs);
 		plan_free(&pl);
-		ports_prune(&d->ports, &d->policy);
 		return rc < 0 ? -EINVAL : 0;
 	}
 	if (!atomic)

@@ -301,6 +301,44 @@ void ports_stale(struct ports *r, const char *ifname)
 		e->probed = false;
 }
 
+/* The compile inputs of E's port into IN (its name already there): what
+ * the entry holds, and the registry's switches. Reads, changes nothing. */
+static void ports_input(const struct ports *r, const struct ports_port *e,
+                        struct compile_port *in)
+{
+	in->caps = e->caps;
+	in->mtu_restore = e->mtu_orig;
+	in->softpfc = r->softpfc;
+	in->kpfc = r->kpfc;
+	in->pfc_hold = e->watchdog.pfc_hold;
+	in->wd_shut = e->watchdog.wd_shut;
+	in->lp_hold = e->watchdog.lp_hold;
+	snprintf(in->kpfc_refused, sizeof(in->kpfc_refused), "%s",
+	         e->kpfc_refused);
+	in->has_dcbx = e->dcbx.has;
+	in->dcbx = e->dcbx.oper;
+}
+
+/* Compile P for IN (COUNT ports, inputs filled) into PL, with a release
+ * plan for each entry P drops when FULL; P's errors into ERRS at their
+ * FILE:LINE. Returns 0, -EINVAL (P does not compile) or -ENOMEM. */
+static int ports_plan_inputs(const struct ports *r, const struct policy *p,
+                             const char *file, const struct compile_port *in,
+                             size_t count, bool full, struct plan *pl,
+                             struct diag *errs)
+{
+	int rc = compile_policy(p, in, count, pl);
+
+	if (rc == 0 && full)
+		rc = ports_release_gone(r, p, pl);
+	if (rc == 0 && pl->diag.nerrors) {
+		if (errs)
+			ports_copy_msgs(&pl->diag, file, errs);
+		rc = -EINVAL;
+	}
+	return rc;
+}
+
 int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs)
@@ -321,34 +359,62 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 	if (rc < 0)
 		goto out;
 	/* The entry keeps what its port is planned with, and has the MTU
-	 * to give back. */
+	 * to give back; the outcome it holds is now planned. */
 	for (size_t i = 0; i < count; i++) {
 		struct ports_port *e = ports_find(r, in[i].ifname);
 
-		in[i].caps = e->caps;
-		in[i].mtu_restore = e->mtu_orig;
-		in[i].softpfc = r->softpfc;
-		in[i].kpfc = r->kpfc;
-		in[i].pfc_hold = e->watchdog.pfc_hold;
-		in[i].wd_shut = e->watchdog.wd_shut;
-		in[i].lp_hold = e->watchdog.lp_hold;
-		snprintf(in[i].kpfc_refused, sizeof(in[i].kpfc_refused), "%s",
-		         e->kpfc_refused);
-		in[i].has_dcbx = e->dcbx.has;
-		in[i].dcbx = e->dcbx.oper;
+		ports_input(r, e, &in[i]);
 		e->dcbx.due = false;
 	}
-	rc = compile_policy(p, in, count, pl);
-	if (rc == 0 && !names)
-		rc = ports_release_gone(r, p, pl);
-	if (rc == 0 && pl->diag.nerrors) {
-		if (errs)
-			ports_copy_msgs(&pl->diag, file, errs);
+	rc = ports_plan_inputs(r, p, file, in, count, !names, pl, errs);
+	if (rc == -EINVAL)
 		ports_not_applied(r, pl, pl->nports,
 		                  "the configuration does not compile");
-		rc = -EINVAL;
-	}
 out:
+	free(in);
+	return rc;
+}
+
+int ports_plan(const struct ports *r, const struct policy *p, const char *file,
+               struct plan *pl, struct diag *errs)
+{
+	struct compile_port *in =
+	    calloc(p->nifaces ? p->nifaces : 1, sizeof(*in));
+	struct compile_port *fresh =
+	    calloc(p->nifaces ? p->nifaces : 1, sizeof(*fresh));
+	size_t nfresh = 0;
+	int rc = -ENOMEM;
+
+	if (!in || !fresh)
+		goto out;
+	for (size_t i = 0; i < p->nifaces; i++) {
+		const struct ports_port *e = ports_find(r, p->ifaces[i].name);
+
+		snprintf(in[i].ifname, sizeof(in[i].ifname), "%s",
+		         p->ifaces[i].name);
+		if (e) {
+			ports_input(r, e, &in[i]);
+			continue;
+		}
+		/* A port the registry does not know yet: planned as a first
+		 * apply would plan it, probed here (all in one go) into
+		 * this call's own inputs, not into an entry. */
+		in[i].caps = r->kernel;
+		in[i].softpfc = r->softpfc;
+		in[i].kpfc = r->kpfc;
+		fresh[nfresh] = in[i];
+		nfresh++;
+	}
+	/* One that cannot be probed stays a software port of unknown
+	 * speed, as ports_compile() plans it. */
+	if (r->probe && nfresh)
+		(void)probe_ports(fresh, nfresh, NULL);
+	for (size_t i = 0, k = 0; i < p->nifaces && k < nfresh; i++)
+		if (!strcmp(in[i].ifname, fresh[k].ifname))
+			in[i].caps = fresh[k++].caps;
+	rc = ports_plan_inputs(r, p, file, in, p->nifaces, true, pl, errs);
+out:
+	free(fresh);
 	free(in);
 	return rc;
 }

@@ -196,6 +196,14 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs);
 
+/* What a full apply of P would plan (P's ports, then the release plans
+ * of the entries it drops), into PL, changing nothing: no entry is added,
+ * probed again or marked (a dry run, a check). A port without an entry is
+ * planned as a first apply would plan it (probed here, unless the
+ * registry has a preset). Returns as ports_compile(). */
+int ports_plan(const struct ports *r, const struct policy *p, const char *file,
+               struct plan *pl, struct diag *errs);
+
 /* A link event about IFNAME: its capabilities are probed again at its
  * next compile. */
 void ports_stale(struct ports *r, const char *ifname);

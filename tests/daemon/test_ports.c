@@ -336,6 +336,67 @@ static void test_probe_when(void **state)
 	policy_free(&p);
 }
 
+/* A dry run (`reload config dry-run`, a session's check) plans a
+ * candidate from the registry as it stands and changes nothing in it: no
+ * entry added for the candidate's new port nor dropped for the one it
+ * leaves out, none probed again, no DCBX outcome marked planned. The
+ * plan is what the full apply of the candidate would plan. */
+static void test_plan_dry(void **state)
+{
+	struct ports_port before[2], *e;
+	struct caps caps;
+	struct ports r;
+	struct policy p, cand;
+	struct plan pl, real;
+	size_t nprobed;
+	struct diag d;
+
+	(void)state;
+	load(&p);
+	caps_preset(&caps, CAPS_PRESET_HOST);
+	ports_init(&r, &caps, true);
+	plan_init(&pl);
+	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	plan_free(&pl);
+	assert_int_equal(r.n, 2);
+	e = ports_find(&r, "swp2");
+	e->dcbx.has = true;
+	e->dcbx.due = true;
+	e->mtu_orig = 1500;
+	memcpy(before, r.v, sizeof(before));
+	nprobed = r.nprobed;
+
+	/* the candidate drops swp2 and adds swp3 */
+	diag_init(&d, NULL);
+	assert_int_equal(
+	    conf_load_file(TEST_SRCDIR "/conf/roced.conf", &cand, &d), 0);
+	diag_free(&d);
+	assert_non_null(policy_add_iface(&cand, "swp3"));
+	plan_init(&pl);
+	assert_int_equal(ports_plan(&r, &cand, "c", &pl, NULL), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.nprobed, nprobed);
+	assert_memory_equal(r.v, before, sizeof(before));
+	/* swp1, swp3, then swp2's release (its MTU goes back) */
+	assert_int_equal(pl.nports, 3);
+	assert_string_equal(pl.ports[1].ifname, "swp3");
+	assert_string_equal(pl.ports[2].ifname, "swp2");
+	assert_int_equal(pl.ports[2].dcb.mtu, 1500);
+
+	/* the same plan as the apply's own compile */
+	plan_init(&real);
+	assert_int_equal(ports_compile(&r, &cand, "c", NULL, 0, &real, NULL),
+	                 0);
+	assert_int_equal(real.nports, pl.nports);
+	for (size_t i = 0; i < pl.nports; i++)
+		assert_int_equal(pl.ports[i].nqdiscs, real.ports[i].nqdiscs);
+	plan_free(&real);
+	plan_free(&pl);
+	ports_free(&r);
+	policy_free(&cand);
+	policy_free(&p);
+}
+
 static void test_unplanned(void **state)
 {
 	struct plan_port pp;
@@ -558,6 +619,7 @@ int main(void)
 	    cmocka_unit_test(test_compile_error_file_line),
 	    cmocka_unit_test(test_applied),
 	    cmocka_unit_test(test_probe_when),
+	    cmocka_unit_test(test_plan_dry),
 	    cmocka_unit_test(test_unplanned),
 	    cmocka_unit_test(test_contested),
 	    cmocka_unit_test(test_mtu_given_back),
