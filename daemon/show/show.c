@@ -213,7 +213,12 @@ static struct json_object *show_ingress(const struct show_input *in,
 
 	for (unsigned q = POLICY_NQUEUES; q-- > 0;) {
 		const struct policy_pause_buffer *b = NULL;
-		const struct plan_qdisc *leaf = show_leaf(pp, q);
+		/* software PFC's tbf, where it holds the queue */
+		const struct plan_qdisc *held =
+		    pp->hold_queues & (1u << q)
+		        ? plan_port_qdisc(pp,
+		                          PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0))
+		        : NULL;
 		struct json_object *o = json_object_new_object();
 		uint8_t prios = 0;
 		int p0 = -1;
@@ -232,8 +237,7 @@ static struct json_object *show_ingress(const struct show_input *in,
 			                              (unsigned)p0);
 		if (p0 >= 0 && (st->xoff_set & (1u << p0))) {
 			show_add_int(o, "pause-buffer-size",
-			             leaf && leaf->kind == PLAN_QD_TBF
-			                 ? leaf->u.tbf.limit
+			             held          ? held->u.tbf.limit
 			             : b && b->set ? b->buffer_size
 			                           : 0);
 			show_add_int(o, "pause-threshold", st->xoff[p0]);

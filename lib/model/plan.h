@@ -353,6 +353,14 @@ struct plan_port {
 	 * whose queue software PFC cannot hold (no holdable leaf): refused,
 	 * PFC stays off on them ("adopted: not realisable"). */
 	uint8_t pfc_unrealisable;
+	/* The queues (bit q) whose leaf is a tbf that a pause received
+	 * holds (software PFC, 802.3x link pause; compile_pfc_holds): what
+	 * the agents may hold, and where show finds software PFC's buffer.
+	 * Compile knows it; nobody derives it again from the leaves. */
+	uint8_t hold_queues;
+	/* The willing bit the port advertises in DCBX: with DCB_LOCAL, all
+	 * compile_dcbx_local() needs to make what the LLDP agent sends. */
+	bool dcbx_willing;
 	struct plan_qdisc *qdiscs;
 	size_t nqdiscs;
 	struct plan_class *classes;

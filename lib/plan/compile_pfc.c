@@ -397,6 +397,20 @@ void compile_pfc_agents(struct compile_ctx *c)
 	}
 }
 
+void compile_pfc_holds(struct compile_ctx *c)
+{
+	uint8_t holdable = compile_pfc_holdable(c);
+
+	c->pp->hold_queues = 0;
+	for (unsigned q = 0; holdable && q < POLICY_NQUEUES; q++) {
+		const struct plan_qdisc *leaf =
+		    plan_port_qdisc(c->pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
+
+		if ((holdable & (1u << q)) && leaf && leaf->kind == PLAN_QD_TBF)
+			c->pp->hold_queues |= (uint8_t)(1u << q);
+	}
+}
+
 void compile_pfc_refuse(struct compile_ctx *c)
 {
 	struct plan_port *pp = c->pp;
@@ -416,10 +430,10 @@ void compile_pfc_refuse(struct compile_ctx *c)
 		if (!(d->pfc_en & (1u << p)))
 			continue;
 		/* A tbf, or the watchdog's drop fifo in its place. */
+		if (q < POLICY_NQUEUES && (pp->hold_queues & (1u << q)))
+			continue;
 		if (leaf && (compile_pfc_holdable(c) & (1u << q)) &&
-		    (leaf->kind == PLAN_QD_TBF ||
-		     (leaf->kind == PLAN_QD_BFIFO &&
-		      (c->cp->wd_shut & (1u << q)))))
+		    leaf->kind == PLAN_QD_BFIFO && (c->cp->wd_shut & (1u << q)))
 			continue;
 		d->pfc_en &= (uint8_t) ~(1u << p);
 		pp->pfc_unrealisable |= (uint8_t)(1u << p);
