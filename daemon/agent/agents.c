@@ -434,19 +434,19 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 	lldpad_client_sweep(&a->lldpad);
 }
 
-void agents_dcbx_local(struct agents *a, const struct ports *r,
-                       const struct policy *p, double now_ms)
+void agents_dcbx_local(struct agents *a, const struct ports *r, double now_ms)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ports_port *e = &r->v[i];
-		const struct policy_iface *f = policy_find_iface(p, e->ifname);
 		struct dcbx_tlvs t;
 
-		if (!e->applied || !f)
+		/* A release plan (a port no longer configured, its MTU
+		 * given back) advertises nothing new: its agent stops. */
+		if (!e->applied || e->plan.dcb.unmanaged)
 			continue;
-		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
+		compile_dcbx_local(&e->plan, e->plan.dcbx_willing, &t);
 		/* the MTU the plan gave the link, once applied */
-		if (e->plan.dcb.mtu && !e->plan.dcb.unmanaged)
+		if (e->plan.dcb.mtu)
 			lldp_agent_set_mtu(&a->lldp, e->ifname, e->plan.dcb.mtu,
 			                   now_ms);
 		if (lldp_agent_find(&a->lldp, e->ifname))

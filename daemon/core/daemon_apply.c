@@ -304,7 +304,7 @@ int daemon_apply(struct daemon *d, struct policy *policy,
 	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
 		diag_err(msgs, 0, "%s", strerror(-rc));
 	/* What each port advertises follows the plan now applied to it. */
-	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
+	agents_dcbx_local(&d->agents, &d->ports, daemon_ms());
 	d->stat_writes += writes;
 	d->stats.kernel_writes += writes;
 	show_stats_apply(&d->stats, (daemon_ms() - t0) / 1000.0);

@@ -294,14 +294,18 @@ struct plan_wd {
 	uint32_t fixed_restore_ms;
 	enum policy_pfcwd_action action;
 	bool internal; /* fabric-internal: the times carry its multiplier */
+	/* The interface multiplier the times carry (0: none applies). */
+	uint32_t internal_mult;
 };
 
 /* Where software PFC and link pause pause a priority's sender (XOFF,
  * bytes queued) and let it go (XON), when a pause buffer of the policy
- * gives them (SET); else the agents derive them from the leaf. */
+ * gives them (SET, with the buffer's size for show); else the agents
+ * derive them from the leaf. */
 struct plan_pause_thr {
 	bool set;
 	uint32_t xoff, xon;
+	uint32_t buffer;
 };
 
 /* Where a pause received on a software port is honoured (compile_pfc.c:

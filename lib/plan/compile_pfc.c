@@ -367,6 +367,7 @@ void compile_pfc_agents(struct compile_ctx *c)
 	uint32_t m = internal && w->internal_if_mult ? w->internal_if_mult : 1;
 
 	wd->internal = internal;
+	wd->internal_mult = internal ? w->internal_if_mult : 0;
 	/* A port's own shutdown-multiplier replaces the global one;
 	 * internal-interface-multiplier still multiplies it. */
 	uint32_t sm = c->iface && c->iface->wd_shutdown_mult
@@ -394,6 +395,7 @@ void compile_pfc_agents(struct compile_ctx *c)
 		c->pp->pause_thr[pr].set = true;
 		c->pp->pause_thr[pr].xoff = b->pause_threshold;
 		c->pp->pause_thr[pr].xon = b->resume_threshold;
+		c->pp->pause_thr[pr].buffer = b->buffer_size;
 	}
 }
 
