@@ -353,39 +353,40 @@ static void daemon_dcbx_refused(struct daemon *d, const char *ifname)
 }
 
 /* A DCBX agreement (or its end) reaches the kernel like any change:
- * compile -> diff -> apply of the ports whose outcome the LLDP
- * agent changed. The apply changes what they advertise only through
- * their policy, so this settles. */
+ * the outcomes the LLDP agent changed go into the registry (compile
+ * inputs), then one compile -> diff -> apply of their ports. One pass
+ * settles: what a port advertises comes from its plan's own part
+ * (plan_port.dcb_local, dcbx_willing), which no DCBX outcome changes,
+ * so the apply an outcome causes does not change what the port
+ * advertises, nor so the outcome. A later change is a new event. */
 void daemon_dcbx(struct daemon *d)
 {
 	char(*names)[POLICY_IFNAME_MAX];
+	size_t n = 0;
 
-	for (int round = 0;
-	     round < 3 && agents_dcbx_pull(&d->agents, &d->ports); round++) {
-		size_t n = 0;
-
-		names = calloc(d->ports.n, sizeof(*names));
-		if (!names)
-			return;
-		for (size_t i = 0; i < d->ports.n; i++)
-			if (d->ports.v[i].dcbx.due)
-				snprintf(names[n++], sizeof(names[0]), "%s",
-				         d->ports.v[i].ifname);
-		if (n) {
-			daemon_apply(d, &d->policy, names, n, NULL);
-			/* Software PFC honours what the apply enabled at
-			 * once: the first pause after an agreement holds
-			 * the queue (not only after the next reload). */
-			agents_applied(&d->agents);
-		}
-		for (size_t i = 0; i < n; i++)
-			daemon_dcbx_refused(d, names[i]);
-		/* A port that did not compile stays as it was until its
-		 * next change. */
-		for (size_t i = 0; i < d->ports.n; i++)
-			d->ports.v[i].dcbx.due = false;
-		free(names);
+	if (!agents_dcbx_pull(&d->agents, &d->ports))
+		return;
+	names = calloc(d->ports.n, sizeof(*names));
+	if (!names)
+		return; /* still due: the next turn tries again */
+	for (size_t i = 0; i < d->ports.n; i++)
+		if (d->ports.v[i].dcbx.due)
+			snprintf(names[n++], sizeof(names[0]), "%s",
+			         d->ports.v[i].ifname);
+	if (n) {
+		daemon_apply(d, &d->policy, names, n, NULL);
+		/* Software PFC honours what the apply enabled at once: the
+		 * first pause after an agreement holds the queue (not only
+		 * after the next reload). */
+		agents_applied(&d->agents);
 	}
+	for (size_t i = 0; i < n; i++)
+		daemon_dcbx_refused(d, names[i]);
+	/* A port that did not compile stays as it was until its next
+	 * change. */
+	for (size_t i = 0; i < d->ports.n; i++)
+		d->ports.v[i].dcbx.due = false;
+	free(names);
 }
 
 static void daemon_status(struct daemon *d)
