@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
+#include "kernel/probe.h"
 #include "os/log.h"
 #include "plan/plan_text.h"
 #include "plan/plan_warn.h"
@@ -209,6 +210,45 @@ int daemon_bonds(struct daemon *d, struct policy *p)
 	return changed;
 }
 
+/* The probe snapshot a compile of NAMES (N; NULL: all P configures)
+ * needs, taken here and handed to the registry, which stores it: the
+ * registry asks the kernel nothing. */
+static int daemon_probe(struct daemon *d, const struct policy *p,
+                        char (*names)[POLICY_IFNAME_MAX], size_t n)
+{
+	struct compile_port *snap;
+	int k = ports_probe_due(&d->ports, p, names, n, &snap);
+
+	if (k > 0)
+		ports_probed(&d->ports, snap, (size_t)k,
+		             probe_ports(snap, (size_t)k, NULL));
+	free(snap);
+	return k < 0 ? k : 0;
+}
+
+/* The candidate CAND planned as a full apply would plan it, changing
+ * nothing (a dry run, a check): its ports the registry does not know
+ * are probed into this call's own snapshot. */
+static int daemon_plan(struct daemon *d, const struct policy *cand,
+                       const char *file, struct plan *pl, struct diag *msgs)
+{
+	struct compile_port *unknown =
+	    calloc(cand->nifaces ? cand->nifaces : 1, sizeof(*unknown));
+	size_t k;
+	int rc;
+
+	if (!unknown)
+		return -ENOMEM;
+	k = ports_unknown(&d->ports, cand, unknown);
+	/* One that cannot be probed stays a software port of unknown
+	 * speed, as a first apply plans it. */
+	if (k && d->ports.probe)
+		(void)probe_ports(unknown, k, NULL);
+	rc = ports_plan(&d->ports, cand, file, unknown, k, pl, msgs);
+	free(unknown);
+	return rc;
+}
+
 /* Software PFC's kernel path follows the plans just applied; a port
  * where it could not be loaded is applied again at once: its plan now
  * takes the user-space path (kpfc_refused), so that apply loads nothing
@@ -251,8 +291,10 @@ int daemon_apply(struct daemon *d, struct policy *policy,
 		msgs = &own;
 	first = msgs->n;
 	plan_init(&pl);
-	rc = ports_compile(&d->ports, policy, d->opts->file, n ? names : NULL,
-	                   np, &pl, msgs);
+	rc = daemon_probe(d, policy, n ? names : NULL, np);
+	if (rc == 0)
+		rc = ports_compile(&d->ports, policy, d->opts->file,
+		                   n ? names : NULL, np, &pl, msgs);
 	if (d->ports.unprobed)
 		log_warnx("cannot probe the ports: planning them as software "
 		          "ports of unknown speed");
@@ -499,7 +541,7 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 	int rc;
 
 	plan_init(&pl);
-	rc = ports_plan(&d->ports, fresh, file, &pl, msgs);
+	rc = daemon_plan(d, fresh, file, &pl, msgs);
 	for (size_t i = 0; rc == 0 && i < pl.nports; i++) {
 		const struct ports_port *e =
 		    ports_find(&d->ports, pl.ports[i].ifname);
@@ -687,7 +729,7 @@ static int daemon_change(struct daemon *d, struct policy *cand, unsigned flags,
 		struct plan pl;
 
 		plan_init(&pl);
-		rc = ports_plan(&d->ports, cand, "(candidate)", &pl, msgs);
+		rc = daemon_plan(d, cand, "(candidate)", &pl, msgs);
 		plan_free(&pl);
 		return rc < 0 ? -EINVAL : 0;
 	}

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "os/rundir.h"
-#include "kernel/probe.h"
 #include "plan/compile.h"
 
 void ports_init(struct ports *r, const struct caps *kernel, bool probe)
@@ -235,62 +234,77 @@ int ports_release(struct ports *r, const struct policy *p, struct plan *pl)
 	return ports_release_gone(r, p, pl);
 }
 
-/* The capabilities of the entries of IN (N ports, all in the registry):
- * the kernel's part and the port's own, probed (all in one go: dumps when
- * they are many) for the entries not probed since their last link event,
- * or for all of them when ALL (a full apply: start, reload, commit, link
- * events lost). Not on every apply: most of a running daemon's applies
- * are software PFC's holds and releases and the watchdog's, each of one
- * port whose link has not changed, and must reach the kernel within a
- * pause's few milliseconds; the probe's DCB and ethtool requests each
- * wait for the kernel's RTNL lock, which any process changing a link or a
- * qdisc holds meanwhile. A probe that fails leaves its ports as software
- * ports of unknown speed, probed again at their next compile. */
-static int ports_probe(struct ports *r, const struct compile_port *in, size_t n,
-                       bool all)
+int ports_probe_due(struct ports *r, const struct policy *p,
+                    char (*names)[POLICY_IFNAME_MAX], size_t n,
+                    struct compile_port **snap)
 {
-	struct compile_port *pr;
-	size_t k = 0;
+	size_t count = names ? n : p->nifaces, k = 0;
+	struct compile_port *in = calloc(count ? count : 1, sizeof(*in));
 	int rc;
 
-	for (size_t i = 0; i < n; i++) {
-		struct ports_port *e = ports_find(r, in[i].ifname);
-
-		if (!r->probe)
-			e->caps = r->kernel;
-		else if (all)
-			e->probed = false;
-		k += r->probe && !e->probed;
-	}
+	*snap = NULL;
 	r->unprobed = false;
-	if (!k)
-		return 0;
-	pr = calloc(k, sizeof(*pr));
-	if (!pr)
+	if (!in)
 		return -ENOMEM;
-	k = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < count; i++)
+		snprintf(in[i].ifname, sizeof(in[i].ifname), "%s",
+		         names ? names[i] : p->ifaces[i].name);
+	rc = ports_add(r, in, count);
+	for (size_t i = 0; rc == 0 && i < count; i++) {
 		struct ports_port *e = ports_find(r, in[i].ifname);
 
+		if (!r->probe) {
+			e->caps = r->kernel;
+			continue;
+		}
+		if (!names)
+			e->probed = false;
 		if (e->probed)
 			continue;
-		snprintf(pr[k].ifname, sizeof(pr[k].ifname), "%s", e->ifname);
-		pr[k].caps = r->kernel;
 		/* a name listed twice is probed once */
 		e->probed = true;
+		in[k] = in[i];
+		in[k].caps = r->kernel;
 		k++;
 	}
-	rc = probe_ports(pr, k, NULL);
-	r->unprobed = rc < 0;
-	r->nprobed += k;
-	for (size_t i = 0; i < k; i++) {
-		struct ports_port *e = ports_find(r, pr[i].ifname);
+	if (rc < 0 || !k) {
+		free(in);
+		return rc < 0 ? rc : 0;
+	}
+	*snap = in;
+	return (int)k;
+}
 
-		e->caps = pr[i].caps;
+void ports_probed(struct ports *r, const struct compile_port *snap, size_t n,
+                  int rc)
+{
+	r->unprobed = rc < 0;
+	r->nprobed += n;
+	for (size_t i = 0; i < n; i++) {
+		struct ports_port *e = ports_find(r, snap[i].ifname);
+
+		if (!e)
+			continue;
+		e->caps = snap[i].caps;
 		e->probed = rc == 0;
 	}
-	free(pr);
-	return 0;
+}
+
+size_t ports_unknown(const struct ports *r, const struct policy *p,
+                     struct compile_port *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->nifaces; i++) {
+		if (ports_find(r, p->ifaces[i].name))
+			continue;
+		memset(&out[k], 0, sizeof(out[k]));
+		snprintf(out[k].ifname, sizeof(out[k].ifname), "%s",
+		         p->ifaces[i].name);
+		out[k].caps = r->kernel;
+		k++;
+	}
+	return k;
 }
 
 void ports_stale(struct ports *r, const char *ifname)
@@ -355,9 +369,6 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 	rc = ports_add(r, in, count);
 	if (rc < 0)
 		goto out;
-	rc = ports_probe(r, in, count, !names);
-	if (rc < 0)
-		goto out;
 	/* The entry keeps what its port is planned with, and has the MTU
 	 * to give back; the outcome it holds is now planned. */
 	for (size_t i = 0; i < count; i++) {
@@ -376,18 +387,16 @@ out:
 }
 
 int ports_plan(const struct ports *r, const struct policy *p, const char *file,
+               const struct compile_port *unknown, size_t nunknown,
                struct plan *pl, struct diag *errs)
 {
 	struct compile_port *in =
 	    calloc(p->nifaces ? p->nifaces : 1, sizeof(*in));
-	struct compile_port *fresh =
-	    calloc(p->nifaces ? p->nifaces : 1, sizeof(*fresh));
-	size_t nfresh = 0;
-	int rc = -ENOMEM;
+	int rc;
 
-	if (!in || !fresh)
-		goto out;
-	for (size_t i = 0; i < p->nifaces; i++) {
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < p->nifaces; i++) {
 		const struct ports_port *e = ports_find(r, p->ifaces[i].name);
 
 		snprintf(in[i].ifname, sizeof(in[i].ifname), "%s",
@@ -397,24 +406,14 @@ int ports_plan(const struct ports *r, const struct policy *p, const char *file,
 			continue;
 		}
 		/* A port the registry does not know yet: planned as a first
-		 * apply would plan it, probed here (all in one go) into
-		 * this call's own inputs, not into an entry. */
+		 * apply would plan it, with the caller's probe of it. */
 		in[i].caps = r->kernel;
+		if (k < nunknown && !strcmp(unknown[k].ifname, in[i].ifname))
+			in[i].caps = unknown[k++].caps;
 		in[i].softpfc = r->softpfc;
 		in[i].kpfc = r->kpfc;
-		fresh[nfresh] = in[i];
-		nfresh++;
 	}
-	/* One that cannot be probed stays a software port of unknown
-	 * speed, as ports_compile() plans it. */
-	if (r->probe && nfresh)
-		(void)probe_ports(fresh, nfresh, NULL);
-	for (size_t i = 0, k = 0; i < p->nifaces && k < nfresh; i++)
-		if (!strcmp(in[i].ifname, fresh[k].ifname))
-			in[i].caps = fresh[k++].caps;
 	rc = ports_plan_inputs(r, p, file, in, p->nifaces, true, pl, errs);
-out:
-	free(fresh);
 	free(in);
 	return rc;
 }
@@ -645,15 +644,6 @@ int ports_mtu_save(struct ports *r, const char *path)
 		return rc;
 	r->mtu_dirty = false;
 	return 0;
-}
-
-void ports_caps(const struct ports *r, const char *ifname, struct caps *out)
-{
-	*out = r->kernel;
-	/* One that cannot be probed is left as software, speed unknown,
-	 * as ports_compile() plans it. */
-	if (r->probe)
-		(void)probe_port(ifname, out);
 }
 
 void ports_unplanned(const char *ifname, const char *alias,
