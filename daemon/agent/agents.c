@@ -109,8 +109,8 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 }
 
 /* The priorities whose pause E's applied plan can honour: PFC enabled,
- * and the queue's leaf a tbf that software PFC holds (not a queue the
- * watchdog shut with drop, nor one where tbf is missing). */
+ * and the queue one whose leaf software PFC holds (plan_port.hold_queues:
+ * not where tbf is missing), unless the watchdog shut it. */
 uint8_t agents_softpfc_honour(const struct ports_port *e)
 {
 	const struct plan_port *pp = &e->plan;
@@ -119,13 +119,11 @@ uint8_t agents_softpfc_honour(const struct ports_port *e)
 	if (!e->applied || !pp->dcb.software)
 		return 0;
 	for (unsigned p = 0; p < POLICY_NPRIO; p++) {
-		const struct plan_qdisc *leaf;
 		unsigned q = pp->dcb.prio_tc[p];
 
 		if (!(pp->dcb.pfc_en & (1u << p)) || q >= POLICY_NQUEUES)
 			continue;
-		leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
-		if (leaf && leaf->kind == PLAN_QD_TBF &&
+		if ((pp->hold_queues & (1u << q)) &&
 		    !(e->watchdog.wd_shut & (1u << q)))
 			honour |= (uint8_t)(1u << p);
 	}
@@ -133,19 +131,14 @@ uint8_t agents_softpfc_honour(const struct ports_port *e)
 }
 
 /* Whether E's applied plan can honour 802.3x link pause: `flowcontrol
- * receive on` on a software port, and the leaves tbfs software PFC holds
- * (compile_pfc.c; not where the kernel lacks sch_tbf). */
+ * receive on` on a software port, and leaves that a pause holds
+ * (plan_port.hold_queues; none where the kernel lacks sch_tbf). */
 bool agents_lp_honour(const struct ports_port *e)
 {
 	const struct plan_port *pp = &e->plan;
 
-	if (!e->applied || !pp->dcb.software || !pp->dcb.pause_rx)
-		return false;
-	for (size_t i = 0; i < pp->nqdiscs; i++)
-		if (pp->qdiscs[i].queue >= 0 &&
-		    pp->qdiscs[i].kind == PLAN_QD_TBF)
-			return true;
-	return false;
+	return e->applied && pp->dcb.software && pp->dcb.pause_rx &&
+	       pp->hold_queues;
 }
 
 /* Software PFC follows the ports the frame layer follows, honouring what
@@ -441,19 +434,19 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 	lldpad_client_sweep(&a->lldpad);
 }
 
-void agents_dcbx_local(struct agents *a, const struct ports *r,
-                       const struct policy *p, double now_ms)
+void agents_dcbx_local(struct agents *a, const struct ports *r, double now_ms)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ports_port *e = &r->v[i];
-		const struct policy_iface *f = policy_find_iface(p, e->ifname);
 		struct dcbx_tlvs t;
 
-		if (!e->applied || !f)
+		/* A release plan (a port no longer configured, its MTU
+		 * given back) advertises nothing new: its agent stops. */
+		if (!e->applied || e->plan.dcb.unmanaged)
 			continue;
-		compile_dcbx_local(&e->plan, f->lldp.willing, &t);
+		compile_dcbx_local(&e->plan, e->plan.dcbx_willing, &t);
 		/* the MTU the plan gave the link, once applied */
-		if (e->plan.dcb.mtu && !e->plan.dcb.unmanaged)
+		if (e->plan.dcb.mtu)
 			lldp_agent_set_mtu(&a->lldp, e->ifname, e->plan.dcb.mtu,
 			                   now_ms);
 		if (lldp_agent_find(&a->lldp, e->ifname))

@@ -92,12 +92,11 @@ void agents_free(struct agents *a);
  * the others. */
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
 /* LLDP and DCBX, between the agent and the port registry R:
- * what each port R applied a plan to advertises (its plan's own DCB
- * part, P's willing setting), after every apply; and each port's DCBX
- * outcome into its entry, true when one changed (the entry's dcbx.due:
- * a reconcile of the port is due). */
-void agents_dcbx_local(struct agents *a, const struct ports *r,
-                       const struct policy *p, double now_ms);
+ * what each port R applied a plan to advertises (from that plan alone:
+ * its own DCB part and its willing bit), after every apply; and each
+ * port's DCBX outcome into its entry, true when one changed (the entry's
+ * dcbx.due: a reconcile of the port is due). */
+void agents_dcbx_local(struct agents *a, const struct ports *r, double now_ms);
 bool agents_dcbx_pull(struct agents *a, struct ports *r);
 
 /* The priorities whose pause E's applied plan can honour (PFC enabled,

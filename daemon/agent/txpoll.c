@@ -94,8 +94,9 @@ const struct txpoll_port *txpoll_find(const struct txpoll *t,
 	return NULL;
 }
 
-/* The no-drop queues of E's applied plan whose leaf is a tbf (software
- * PFC's), and the priorities of each; the leaf's limit into LIMIT. */
+/* The no-drop queues of E's applied plan that software PFC holds
+ * (plan_port.hold_queues), and the priorities of each; the limit of
+ * the queue's tbf leaf into LIMIT. */
 static uint8_t txpoll_queues(const struct ports_port *e,
                              uint8_t prios[POLICY_NQUEUES],
                              uint32_t limit[POLICY_NQUEUES])
@@ -112,10 +113,12 @@ static uint8_t txpoll_queues(const struct ports_port *e,
 
 		if (!(pp->dcb.pfc_en & (1u << p)) || q >= POLICY_NQUEUES)
 			continue;
-		leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
-		if (!leaf || leaf->kind != PLAN_QD_TBF ||
+		if (!(pp->hold_queues & (1u << q)) ||
 		    (e->watchdog.wd_shut & (1u << q)))
 			continue;
+		leaf = plan_port_qdisc(pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
+		if (!leaf || leaf->kind != PLAN_QD_TBF)
+			continue; /* a plan not compiled: nothing to hold */
 		queues |= (uint8_t)(1u << q);
 		prios[q] |= (uint8_t)(1u << p);
 		limit[q] = leaf->u.tbf.limit;

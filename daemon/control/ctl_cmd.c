@@ -24,6 +24,7 @@
 #include "control/ctl_srv.h"
 #include "control/ctl_view.h"
 #include "kernel/dcb.h"
+#include "kernel/probe.h"
 #include "os/log.h"
 #include "os/rundir.h"
 #include "show/show.h"
@@ -241,8 +242,15 @@ static int dctl_version(struct ctl_cmd_ctx *c, struct show_version *v,
 		    c->ports ? ports_find(c->ports, f->name) : NULL;
 		struct caps caps = {0};
 
-		if (c->ports)
-			ports_caps(c->ports, f->name, &caps);
+		/* the entry's, else probed on its own (not into the
+		 * registry, which stores and asks the kernel nothing) */
+		if (e)
+			caps = e->caps;
+		else if (c->ports) {
+			caps = c->ports->kernel;
+			if (c->ports->probe)
+				(void)probe_port(f->name, &caps);
+		}
 		ports[i].name = f->name;
 		ports[i].alias = f->alias;
 		ports[i].hw_dcb = caps.hw_dcb;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "kernel/dcb.h"
+#include "kernel/probe.h"
 #include "os/log.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
@@ -183,8 +184,12 @@ static void dctl_view_add(struct ctl_cmd_ctx *c, const char *ifname,
 	 * could not be read), or not roced's to plan. */
 	if (e)
 		caps = e->caps;
-	else
-		ports_caps(c->ports, ifname, &caps);
+	else {
+		/* probed on its own, as a first apply would find it */
+		caps = c->ports->kernel;
+		if (c->ports->probe)
+			(void)probe_port(ifname, &caps);
+	}
 	ports_unplanned(ifname, f ? f->alias : NULL, &caps,
 	                &v->unplanned[v->n]);
 	v->plans[v->n] = &v->unplanned[v->n];

@@ -185,6 +185,21 @@ static int cmdline_port_names(const char *list, const struct policy *p,
 	return (int)n;
 }
 
+/* The ports' own capabilities, probed here into the registry REG (which
+ * asks the kernel nothing): NAMES (N; NULL: all P configures). */
+static int cmdline_probe(struct ports *reg, const struct policy *p,
+                         char (*names)[POLICY_IFNAME_MAX], size_t n)
+{
+	struct compile_port *snap;
+	int k = ports_probe_due(reg, p, names, n, &snap);
+
+	if (k > 0)
+		ports_probed(reg, snap, (size_t)k,
+		             probe_ports(snap, (size_t)k, NULL));
+	free(snap);
+	return k < 0 ? k : 0;
+}
+
 /* Compile for the chosen ports (--ports, or the configuration's); prints
  * errors at their FILE:LINE. Returns 0 or -1. */
 static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
@@ -217,7 +232,10 @@ static int cmdline_compile(const struct cmdline *cl, const struct policy *p,
 	ports_init(&reg, &kernel, probe);
 	reg.kpfc = cl->kpfc;
 	diag_init(&errs, cl->file);
-	rc = ports_compile(&reg, p, cl->file, names, (size_t)n, pl, &errs);
+	rc = cmdline_probe(&reg, p, names, (size_t)n);
+	if (rc == 0)
+		rc = ports_compile(&reg, p, cl->file, names, (size_t)n, pl,
+		                   &errs);
 	if (reg.unprobed)
 		fprintf(stderr, "roced: warning: cannot probe the ports: "
 		                "planning them as software ports of unknown "

@@ -476,8 +476,7 @@ static int daemon_turn(struct daemon *d, int max_ms)
 	 * commit or link events left. */
 	if (d->agents.dirty) {
 		agents_sync(&d->agents, &d->policy, d->e.links);
-		agents_dcbx_local(&d->agents, &d->ports, &d->policy,
-		                  daemon_ms());
+		agents_dcbx_local(&d->agents, &d->ports, daemon_ms());
 	}
 	wait = daemon_repair_wait(d);
 	agents = agents_wait(&d->agents, daemon_ms());

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
+#include "kernel/probe.h"
 #include "os/log.h"
 #include "plan/plan_text.h"
 #include "plan/plan_warn.h"
@@ -209,6 +210,45 @@ int daemon_bonds(struct daemon *d, struct policy *p)
 	return changed;
 }
 
+/* The probe snapshot a compile of NAMES (N; NULL: all P configures)
+ * needs, taken here and handed to the registry, which stores it: the
+ * registry asks the kernel nothing. */
+static int daemon_probe(struct daemon *d, const struct policy *p,
+                        char (*names)[POLICY_IFNAME_MAX], size_t n)
+{
+	struct compile_port *snap;
+	int k = ports_probe_due(&d->ports, p, names, n, &snap);
+
+	if (k > 0)
+		ports_probed(&d->ports, snap, (size_t)k,
+		             probe_ports(snap, (size_t)k, NULL));
+	free(snap);
+	return k < 0 ? k : 0;
+}
+
+/* The candidate CAND planned as a full apply would plan it, changing
+ * nothing (a dry run, a check): its ports the registry does not know
+ * are probed into this call's own snapshot. */
+static int daemon_plan(struct daemon *d, const struct policy *cand,
+                       const char *file, struct plan *pl, struct diag *msgs)
+{
+	struct compile_port *unknown =
+	    calloc(cand->nifaces ? cand->nifaces : 1, sizeof(*unknown));
+	size_t k;
+	int rc;
+
+	if (!unknown)
+		return -ENOMEM;
+	k = ports_unknown(&d->ports, cand, unknown);
+	/* One that cannot be probed stays a software port of unknown
+	 * speed, as a first apply plans it. */
+	if (k && d->ports.probe)
+		(void)probe_ports(unknown, k, NULL);
+	rc = ports_plan(&d->ports, cand, file, unknown, k, pl, msgs);
+	free(unknown);
+	return rc;
+}
+
 /* Software PFC's kernel path follows the plans just applied; a port
  * where it could not be loaded is applied again at once: its plan now
  * takes the user-space path (kpfc_refused), so that apply loads nothing
@@ -251,8 +291,10 @@ int daemon_apply(struct daemon *d, struct policy *policy,
 		msgs = &own;
 	first = msgs->n;
 	plan_init(&pl);
-	rc = ports_compile(&d->ports, policy, d->opts->file, n ? names : NULL,
-	                   np, &pl, msgs);
+	rc = daemon_probe(d, policy, n ? names : NULL, np);
+	if (rc == 0)
+		rc = ports_compile(&d->ports, policy, d->opts->file,
+		                   n ? names : NULL, np, &pl, msgs);
 	if (d->ports.unprobed)
 		log_warnx("cannot probe the ports: planning them as software "
 		          "ports of unknown speed");
@@ -304,7 +346,7 @@ int daemon_apply(struct daemon *d, struct policy *policy,
 	if (rc < 0 && rc != -EAGAIN && msgs != &own && !msgs->nerrors)
 		diag_err(msgs, 0, "%s", strerror(-rc));
 	/* What each port advertises follows the plan now applied to it. */
-	agents_dcbx_local(&d->agents, &d->ports, policy, daemon_ms());
+	agents_dcbx_local(&d->agents, &d->ports, daemon_ms());
 	d->stat_writes += writes;
 	d->stats.kernel_writes += writes;
 	show_stats_apply(&d->stats, (daemon_ms() - t0) / 1000.0);
@@ -353,39 +395,40 @@ static void daemon_dcbx_refused(struct daemon *d, const char *ifname)
 }
 
 /* A DCBX agreement (or its end) reaches the kernel like any change:
- * compile -> diff -> apply of the ports whose outcome the LLDP
- * agent changed. The apply changes what they advertise only through
- * their policy, so this settles. */
+ * the outcomes the LLDP agent changed go into the registry (compile
+ * inputs), then one compile -> diff -> apply of their ports. One pass
+ * settles: what a port advertises comes from its plan's own part
+ * (plan_port.dcb_local, dcbx_willing), which no DCBX outcome changes,
+ * so the apply an outcome causes does not change what the port
+ * advertises, nor so the outcome. A later change is a new event. */
 void daemon_dcbx(struct daemon *d)
 {
 	char(*names)[POLICY_IFNAME_MAX];
+	size_t n = 0;
 
-	for (int round = 0;
-	     round < 3 && agents_dcbx_pull(&d->agents, &d->ports); round++) {
-		size_t n = 0;
-
-		names = calloc(d->ports.n, sizeof(*names));
-		if (!names)
-			return;
-		for (size_t i = 0; i < d->ports.n; i++)
-			if (d->ports.v[i].dcbx.due)
-				snprintf(names[n++], sizeof(names[0]), "%s",
-				         d->ports.v[i].ifname);
-		if (n) {
-			daemon_apply(d, &d->policy, names, n, NULL);
-			/* Software PFC honours what the apply enabled at
-			 * once: the first pause after an agreement holds
-			 * the queue (not only after the next reload). */
-			agents_applied(&d->agents);
-		}
-		for (size_t i = 0; i < n; i++)
-			daemon_dcbx_refused(d, names[i]);
-		/* A port that did not compile stays as it was until its
-		 * next change. */
-		for (size_t i = 0; i < d->ports.n; i++)
-			d->ports.v[i].dcbx.due = false;
-		free(names);
+	if (!agents_dcbx_pull(&d->agents, &d->ports))
+		return;
+	names = calloc(d->ports.n, sizeof(*names));
+	if (!names)
+		return; /* still due: the next turn tries again */
+	for (size_t i = 0; i < d->ports.n; i++)
+		if (d->ports.v[i].dcbx.due)
+			snprintf(names[n++], sizeof(names[0]), "%s",
+			         d->ports.v[i].ifname);
+	if (n) {
+		daemon_apply(d, &d->policy, names, n, NULL);
+		/* Software PFC honours what the apply enabled at once: the
+		 * first pause after an agreement holds the queue (not only
+		 * after the next reload). */
+		agents_applied(&d->agents);
 	}
+	for (size_t i = 0; i < n; i++)
+		daemon_dcbx_refused(d, names[i]);
+	/* A port that did not compile stays as it was until its next
+	 * change. */
+	for (size_t i = 0; i < d->ports.n; i++)
+		d->ports.v[i].dcbx.due = false;
+	free(names);
 }
 
 static void daemon_status(struct daemon *d)
@@ -489,8 +532,7 @@ static void daemon_preview_port(struct ctl_cmd_reload *r, const char *ifname,
 /* What a reload of FRESH would change (R->dry_run): every port's plan
  * compiled from FRESH with the inputs the running one had (capabilities,
  * DCBX outcome, held and shut queues), against the plan it runs. Nothing
- * reaches the kernel, and the registry keeps only the running policy's
- * ports. */
+ * reaches the kernel and nothing in the registry changes (ports_plan). */
 static int daemon_preview(struct daemon *d, const struct policy *fresh,
                           const char *file, struct ctl_cmd_reload *r,
                           struct diag *msgs)
@@ -499,7 +541,7 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 	int rc;
 
 	plan_init(&pl);
-	rc = ports_compile(&d->ports, fresh, file, NULL, 0, &pl, msgs);
+	rc = daemon_plan(d, fresh, file, &pl, msgs);
 	for (size_t i = 0; rc == 0 && i < pl.nports; i++) {
 		const struct ports_port *e =
 		    ports_find(&d->ports, pl.ports[i].ifname);
@@ -519,7 +561,6 @@ static int daemon_preview(struct daemon *d, const struct policy *fresh,
 			daemon_preview_port(r, e->ifname, &e->plan, NULL);
 	}
 	plan_free(&pl);
-	ports_prune(&d->ports, &d->policy);
 	r->ports_running = d->policy.nifaces;
 	r->ports_candidate = fresh->nifaces;
 	log_info("reload dry run of %s: %zu port%s would change", file,
@@ -688,10 +729,8 @@ static int daemon_change(struct daemon *d, struct policy *cand, unsigned flags,
 		struct plan pl;
 
 		plan_init(&pl);
-		rc = ports_compile(&d->ports, cand, "(candidate)", NULL, 0, &pl,
-		                   msgs);
+		rc = daemon_plan(d, cand, "(candidate)", &pl, msgs);
 		plan_free(&pl);
-		ports_prune(&d->ports, &d->policy);
 		return rc < 0 ? -EINVAL : 0;
 	}
 	if (!atomic)

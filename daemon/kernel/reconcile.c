@@ -413,28 +413,29 @@ static void rc_mtu_before(struct rc_port *p)
 			p->res->mtu_before = p->have.dcb.mtu;
 }
 
-int reconcile_apply(const struct reconcile *r, const struct plan *pl,
-                    struct reconcile_result *res)
-{
-	struct rc_port *ports =
-	    calloc(pl->nports ? pl->nports : 1, sizeof(*ports));
-	struct rc_port **present =
-	    calloc(pl->nports ? pl->nports : 1, sizeof(*present));
-	struct rc_batch map = {0};
+/* One pass's working state: the ports of the plan, those present, and the
+ * batch their tc requests go out in. */
+struct rc_pass {
+	struct rc_port *ports;    /* one per port of the plan */
+	struct rc_port **present; /* the links that exist, NPRESENT */
+	size_t npresent, nobserve;
+	struct rc_batch map;
 	struct nlb_batch b;
-	size_t npresent = 0, nobserve = 0;
-	double t[5] = {0, 0, 0, 0, 0};
-	bool trouble = false;
-	int rc = 0;
+	bool trouble; /* a port was refused, rolled back or failed */
+	double t[5];  /* where the pass spends its time (-D apply) */
+};
 
-	nlb_batch_init(&b);
-	b.quiet = true; /* only refusals are answered */
-	if (!ports || !present) {
-		rc = -ENOMEM;
-		goto out;
-	}
+/* Each port of PL with its result in RES; those whose link does not exist
+ * (yet) are absent, the others present. */
+static int rc_begin(const struct reconcile *r, const struct plan *pl,
+                    struct reconcile_result *res, struct rc_pass *s)
+{
+	s->ports = calloc(pl->nports ? pl->nports : 1, sizeof(*s->ports));
+	s->present = calloc(pl->nports ? pl->nports : 1, sizeof(*s->present));
+	if (!s->ports || !s->present)
+		return -ENOMEM;
 	for (size_t i = 0; i < pl->nports; i++) {
-		struct rc_port *p = &ports[i];
+		struct rc_port *p = &s->ports[i];
 		struct link_info li;
 
 		p->want = &pl->ports[i];
@@ -450,114 +451,161 @@ int reconcile_apply(const struct reconcile *r, const struct plan *pl,
 		}
 		p->ifindex = li.ifindex;
 		p->mtu = li.mtu;
-		present[npresent++] = p;
+		s->present[s->npresent++] = p;
 	}
+	return 0;
+}
 
-	t[0] = rc_ms();
-	rc = rc_mirrored(r, present, npresent, &nobserve);
+/* observe: what the kernel holds on each present port, into its HAVE
+ * (from its clean mirror entry, else from one dump for all). Writes
+ * nothing; on failure each port that could not be read says why. */
+static int rc_observe(const struct reconcile *r, struct rc_pass *s)
+{
+	size_t n = s->npresent;
+	int rc;
+
+	rc = rc_mirrored(r, s->present, n, &s->nobserve);
 	if (!rc)
-		rc = rc_observe_tc(r, r->scan, present + npresent - nobserve,
-		                   nobserve);
-	for (size_t i = 0; !rc && i < npresent; i++)
-		rc = rc_observe_rest(r, present[i]);
-	if (rc < 0) {
-		/* Nothing written; each port that could not be read says
-		 * why. */
-		for (size_t i = 0; i < npresent; i++)
-			if (present[i]->obs.err || present[i]->obs.error[0])
-				rc_unread(present[i], rc,
-				          present[i]->obs.error);
-		goto out;
-	}
-	t[1] = rc_ms();
+		rc = rc_observe_tc(r, r->scan, s->present + n - s->nobserve,
+		                   s->nobserve);
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = rc_observe_rest(r, s->present[i]);
+	if (rc < 0)
+		for (size_t i = 0; i < n; i++)
+			if (s->present[i]->obs.err ||
+			    s->present[i]->obs.error[0])
+				rc_unread(s->present[i], rc,
+				          s->present[i]->obs.error);
+	return rc;
+}
 
-	/* Everything that can fail for want of memory comes before the first
-	 * write: a pass that returns -errno has written nothing. */
-	for (size_t i = 0; i < npresent; i++) {
-		struct rc_port *p = present[i];
-		const struct tc_port_info *info = &p->obs.info;
+/* A root qdisc roced did not create stands where P's plan wants one, and
+ * nothing says to take it over: P is refused, not diffed. */
+static bool rc_refuse_foreign(const struct reconcile *r, struct rc_port *p)
+{
+	const struct tc_port_info *info = &p->obs.info;
 
-		if (info->foreign_root && p->want->nqdiscs && !r->takeover &&
-		    !p->want->qdisc_takeover) {
-			p->res->status = RECONCILE_REFUSED;
-			snprintf(
-			    p->res->error, sizeof(p->res->error),
-			    "%s: a root qdisc roced did not create (%s "
-			    "%x:) is in the way; roced leaves it alone "
-			    "unless the configuration says to take it over",
-			    p->want->ifname, info->foreign_kind,
-			    PLAN_H_MAJ(info->foreign_handle));
-			snprintf(p->res->foreign_kind,
-			         sizeof(p->res->foreign_kind), "%s",
-			         info->foreign_kind);
-			p->res->foreign_handle = info->foreign_handle;
-			trouble = true;
+	if (!info->foreign_root || !p->want->nqdiscs || r->takeover ||
+	    p->want->qdisc_takeover)
+		return false;
+	p->res->status = RECONCILE_REFUSED;
+	snprintf(p->res->error, sizeof(p->res->error),
+	         "%s: a root qdisc roced did not create (%s %x:) is in the "
+	         "way; roced leaves it alone unless the configuration says to "
+	         "take it over",
+	         p->want->ifname, info->foreign_kind,
+	         PLAN_H_MAJ(info->foreign_handle));
+	snprintf(p->res->foreign_kind, sizeof(p->res->foreign_kind), "%s",
+	         info->foreign_kind);
+	p->res->foreign_handle = info->foreign_handle;
+	return true;
+}
+
+/* diff: each present port's plan against its HAVE, into its operations,
+ * and room to map every request back to its operation. Everything that
+ * can fail for want of memory is here, before the first write: a pass
+ * that returns -errno has written nothing. */
+static int rc_diff(const struct reconcile *r, struct rc_pass *s)
+{
+	for (size_t i = 0; i < s->npresent; i++) {
+		struct rc_port *p = s->present[i];
+		int rc;
+
+		if (rc_refuse_foreign(r, p)) {
+			s->trouble = true;
 			continue;
 		}
 		rc = diff_port(p->want, &p->have, &p->ops);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
-	rc = rc_map_alloc(&map, present, npresent);
-	if (rc < 0)
-		goto out;
+	return rc_map_alloc(&s->map, s->present, s->npresent);
+}
 
-	t[2] = rc_ms();
-	for (size_t i = 0; i < npresent; i++) {
-		struct rc_port *p = present[i];
+/* write: the DCB operations one by one, every port's tc requests in one
+ * batch, then each port the kernel refused rolled back alone; the
+ * mirror and the MTUs to give back follow what the kernel now holds. */
+static void rc_write(const struct reconcile *r, struct rc_pass *s)
+{
+	int rc;
+
+	s->t[2] = rc_ms();
+	for (size_t i = 0; i < s->npresent; i++) {
+		struct rc_port *p = s->present[i];
 
 		rc_apply_direct(r, p, &p->ops);
 		/* A port whose DCB was refused is rolled back: its tc
 		 * requests would only be undone again. */
 		if (!p->failed)
-			rc_queue(r, p, &b, &map);
+			rc_queue(r, p, &s->b, &s->map);
 	}
-	t[3] = rc_ms();
-	rc = b.n ? r->tc->send(r->tc_ctx, &b, rc_on_fail, &map) : 0;
-	t[4] = rc_ms();
-	if (rc < 0) {
-		/* A refusal is per port (rc_on_fail); only socket trouble
-		 * lands here, and then every port with writes must be
-		 * checked. */
-		for (size_t i = 0; i < npresent; i++)
-			if (present[i]->count && !present[i]->failed)
-				rc_fail(present[i], &present[i]->ops.ops[0], rc,
-				        "netlink error");
-	}
-	rc = 0;
-	for (size_t i = 0; i < npresent; i++) {
-		struct rc_port *p = present[i];
+	s->t[3] = rc_ms();
+	rc = s->b.n ? r->tc->send(r->tc_ctx, &s->b, rc_on_fail, &s->map) : 0;
+	s->t[4] = rc_ms();
+	/* A refusal is per port (rc_on_fail); only socket trouble lands
+	 * here, and then every port with writes must be checked. */
+	for (size_t i = 0; rc < 0 && i < s->npresent; i++)
+		if (s->present[i]->count && !s->present[i]->failed)
+			rc_fail(s->present[i], &s->present[i]->ops.ops[0], rc,
+			        "netlink error");
+	for (size_t i = 0; i < s->npresent; i++) {
+		struct rc_port *p = s->present[i];
 
 		if (p->failed) {
-			trouble = true;
+			s->trouble = true;
 			rc_rollback(r, p);
 		}
 	}
-	for (size_t i = 0; i < npresent; i++)
-		rc_mtu_before(present[i]);
-	for (size_t i = 0; r->mirror && i < npresent; i++)
-		rc_mirror_keep(r->mirror, present[i]);
-	/* Where a pass spends its time (bench/apply, -D apply). */
-	log_debug(
-	    LOG_SUB_APPLY,
-	    "reconcile: %zu ports (%zu observed), %zu requests: observe "
-	    "%.2f ms, diff %.2f ms, dcb and encode %.2f ms, send %.2f ms, "
-	    "rollback and mirror %.2f ms",
-	    npresent, nobserve, b.n, t[1] - t[0], t[2] - t[1], t[3] - t[2],
-	    t[4] - t[3], rc_ms() - t[4]);
-out:
-	for (size_t i = 0; ports && i < pl->nports; i++) {
-		diff_free(&ports[i].ops);
-		plan_port_clear_tc(&ports[i].have);
-		diag_free(&ports[i].have.warnings);
+	for (size_t i = 0; i < s->npresent; i++)
+		rc_mtu_before(s->present[i]);
+	for (size_t i = 0; r->mirror && i < s->npresent; i++)
+		rc_mirror_keep(r->mirror, s->present[i]);
+}
+
+static void rc_end(const struct plan *pl, struct rc_pass *s)
+{
+	for (size_t i = 0; s->ports && i < pl->nports; i++) {
+		diff_free(&s->ports[i].ops);
+		plan_port_clear_tc(&s->ports[i].have);
+		diag_free(&s->ports[i].have.warnings);
 	}
-	free(map.reqs);
-	nlb_batch_free(&b);
-	free(present);
-	free(ports);
+	free(s->map.reqs);
+	nlb_batch_free(&s->b);
+	free(s->present);
+	free(s->ports);
+}
+
+int reconcile_apply(const struct reconcile *r, const struct plan *pl,
+                    struct reconcile_result *res)
+{
+	struct rc_pass s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	nlb_batch_init(&s.b);
+	s.b.quiet = true; /* only refusals are answered */
+	rc = rc_begin(r, pl, res, &s);
+	s.t[0] = rc_ms();
+	if (!rc)
+		rc = rc_observe(r, &s);
+	s.t[1] = rc_ms();
+	if (!rc)
+		rc = rc_diff(r, &s);
+	if (!rc) {
+		rc_write(r, &s);
+		/* Where a pass spends its time (bench/apply, -D apply). */
+		log_debug(LOG_SUB_APPLY,
+		          "reconcile: %zu ports (%zu observed), %zu requests: "
+		          "observe %.2f ms, diff %.2f ms, dcb and encode %.2f "
+		          "ms, send %.2f ms, rollback and mirror %.2f ms",
+		          s.npresent, s.nobserve, s.b.n, s.t[1] - s.t[0],
+		          s.t[2] - s.t[1], s.t[3] - s.t[2], s.t[4] - s.t[3],
+		          rc_ms() - s.t[4]);
+	}
+	rc_end(pl, &s);
 	if (rc < 0)
 		return rc;
-	return trouble ? -EAGAIN : 0;
+	return s.trouble ? -EAGAIN : 0;
 }
 
 const char *reconcile_status_name(enum reconcile_status s)

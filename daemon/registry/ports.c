@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "os/rundir.h"
-#include "kernel/probe.h"
 #include "plan/compile.h"
 
 void ports_init(struct ports *r, const struct caps *kernel, bool probe)
@@ -235,62 +234,77 @@ int ports_release(struct ports *r, const struct policy *p, struct plan *pl)
 	return ports_release_gone(r, p, pl);
 }
 
-/* The capabilities of the entries of IN (N ports, all in the registry):
- * the kernel's part and the port's own, probed (all in one go: dumps when
- * they are many) for the entries not probed since their last link event,
- * or for all of them when ALL (a full apply: start, reload, commit, link
- * events lost). Not on every apply: most of a running daemon's applies
- * are software PFC's holds and releases and the watchdog's, each of one
- * port whose link has not changed, and must reach the kernel within a
- * pause's few milliseconds; the probe's DCB and ethtool requests each
- * wait for the kernel's RTNL lock, which any process changing a link or a
- * qdisc holds meanwhile. A probe that fails leaves its ports as software
- * ports of unknown speed, probed again at their next compile. */
-static int ports_probe(struct ports *r, const struct compile_port *in, size_t n,
-                       bool all)
+int ports_probe_due(struct ports *r, const struct policy *p,
+                    char (*names)[POLICY_IFNAME_MAX], size_t n,
+                    struct compile_port **snap)
 {
-	struct compile_port *pr;
-	size_t k = 0;
+	size_t count = names ? n : p->nifaces, k = 0;
+	struct compile_port *in = calloc(count ? count : 1, sizeof(*in));
 	int rc;
 
-	for (size_t i = 0; i < n; i++) {
-		struct ports_port *e = ports_find(r, in[i].ifname);
-
-		if (!r->probe)
-			e->caps = r->kernel;
-		else if (all)
-			e->probed = false;
-		k += r->probe && !e->probed;
-	}
+	*snap = NULL;
 	r->unprobed = false;
-	if (!k)
-		return 0;
-	pr = calloc(k, sizeof(*pr));
-	if (!pr)
+	if (!in)
 		return -ENOMEM;
-	k = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < count; i++)
+		snprintf(in[i].ifname, sizeof(in[i].ifname), "%s",
+		         names ? names[i] : p->ifaces[i].name);
+	rc = ports_add(r, in, count);
+	for (size_t i = 0; rc == 0 && i < count; i++) {
 		struct ports_port *e = ports_find(r, in[i].ifname);
 
+		if (!r->probe) {
+			e->caps = r->kernel;
+			continue;
+		}
+		if (!names)
+			e->probed = false;
 		if (e->probed)
 			continue;
-		snprintf(pr[k].ifname, sizeof(pr[k].ifname), "%s", e->ifname);
-		pr[k].caps = r->kernel;
 		/* a name listed twice is probed once */
 		e->probed = true;
+		in[k] = in[i];
+		in[k].caps = r->kernel;
 		k++;
 	}
-	rc = probe_ports(pr, k, NULL);
-	r->unprobed = rc < 0;
-	r->nprobed += k;
-	for (size_t i = 0; i < k; i++) {
-		struct ports_port *e = ports_find(r, pr[i].ifname);
+	if (rc < 0 || !k) {
+		free(in);
+		return rc < 0 ? rc : 0;
+	}
+	*snap = in;
+	return (int)k;
+}
 
-		e->caps = pr[i].caps;
+void ports_probed(struct ports *r, const struct compile_port *snap, size_t n,
+                  int rc)
+{
+	r->unprobed = rc < 0;
+	r->nprobed += n;
+	for (size_t i = 0; i < n; i++) {
+		struct ports_port *e = ports_find(r, snap[i].ifname);
+
+		if (!e)
+			continue;
+		e->caps = snap[i].caps;
 		e->probed = rc == 0;
 	}
-	free(pr);
-	return 0;
+}
+
+size_t ports_unknown(const struct ports *r, const struct policy *p,
+                     struct compile_port *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->nifaces; i++) {
+		if (ports_find(r, p->ifaces[i].name))
+			continue;
+		memset(&out[k], 0, sizeof(out[k]));
+		snprintf(out[k].ifname, sizeof(out[k].ifname), "%s",
+		         p->ifaces[i].name);
+		out[k].caps = r->kernel;
+		k++;
+	}
+	return k;
 }
 
 void ports_stale(struct ports *r, const char *ifname)
@@ -299,6 +313,44 @@ void ports_stale(struct ports *r, const char *ifname)
 
 	if (e)
 		e->probed = false;
+}
+
+/* The compile inputs of E's port into IN (its name already there): what
+ * the entry holds, and the registry's switches. Reads, changes nothing. */
+static void ports_input(const struct ports *r, const struct ports_port *e,
+                        struct compile_port *in)
+{
+	in->caps = e->caps;
+	in->mtu_restore = e->mtu_orig;
+	in->softpfc = r->softpfc;
+	in->kpfc = r->kpfc;
+	in->pfc_hold = e->watchdog.pfc_hold;
+	in->wd_shut = e->watchdog.wd_shut;
+	in->lp_hold = e->watchdog.lp_hold;
+	snprintf(in->kpfc_refused, sizeof(in->kpfc_refused), "%s",
+	         e->kpfc_refused);
+	in->has_dcbx = e->dcbx.has;
+	in->dcbx = e->dcbx.oper;
+}
+
+/* Compile P for IN (COUNT ports, inputs filled) into PL, with a release
+ * plan for each entry P drops when FULL; P's errors into ERRS at their
+ * FILE:LINE. Returns 0, -EINVAL (P does not compile) or -ENOMEM. */
+static int ports_plan_inputs(const struct ports *r, const struct policy *p,
+                             const char *file, const struct compile_port *in,
+                             size_t count, bool full, struct plan *pl,
+                             struct diag *errs)
+{
+	int rc = compile_policy(p, in, count, pl);
+
+	if (rc == 0 && full)
+		rc = ports_release_gone(r, p, pl);
+	if (rc == 0 && pl->diag.nerrors) {
+		if (errs)
+			ports_copy_msgs(&pl->diag, file, errs);
+		rc = -EINVAL;
+	}
+	return rc;
 }
 
 int ports_compile(struct ports *r, const struct policy *p, const char *file,
@@ -317,38 +369,51 @@ int ports_compile(struct ports *r, const struct policy *p, const char *file,
 	rc = ports_add(r, in, count);
 	if (rc < 0)
 		goto out;
-	rc = ports_probe(r, in, count, !names);
-	if (rc < 0)
-		goto out;
 	/* The entry keeps what its port is planned with, and has the MTU
-	 * to give back. */
+	 * to give back; the outcome it holds is now planned. */
 	for (size_t i = 0; i < count; i++) {
 		struct ports_port *e = ports_find(r, in[i].ifname);
 
-		in[i].caps = e->caps;
-		in[i].mtu_restore = e->mtu_orig;
-		in[i].softpfc = r->softpfc;
-		in[i].kpfc = r->kpfc;
-		in[i].pfc_hold = e->watchdog.pfc_hold;
-		in[i].wd_shut = e->watchdog.wd_shut;
-		in[i].lp_hold = e->watchdog.lp_hold;
-		snprintf(in[i].kpfc_refused, sizeof(in[i].kpfc_refused), "%s",
-		         e->kpfc_refused);
-		in[i].has_dcbx = e->dcbx.has;
-		in[i].dcbx = e->dcbx.oper;
+		ports_input(r, e, &in[i]);
 		e->dcbx.due = false;
 	}
-	rc = compile_policy(p, in, count, pl);
-	if (rc == 0 && !names)
-		rc = ports_release_gone(r, p, pl);
-	if (rc == 0 && pl->diag.nerrors) {
-		if (errs)
-			ports_copy_msgs(&pl->diag, file, errs);
+	rc = ports_plan_inputs(r, p, file, in, count, !names, pl, errs);
+	if (rc == -EINVAL)
 		ports_not_applied(r, pl, pl->nports,
 		                  "the configuration does not compile");
-		rc = -EINVAL;
-	}
 out:
+	free(in);
+	return rc;
+}
+
+int ports_plan(const struct ports *r, const struct policy *p, const char *file,
+               const struct compile_port *unknown, size_t nunknown,
+               struct plan *pl, struct diag *errs)
+{
+	struct compile_port *in =
+	    calloc(p->nifaces ? p->nifaces : 1, sizeof(*in));
+	int rc;
+
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0, k = 0; i < p->nifaces; i++) {
+		const struct ports_port *e = ports_find(r, p->ifaces[i].name);
+
+		snprintf(in[i].ifname, sizeof(in[i].ifname), "%s",
+		         p->ifaces[i].name);
+		if (e) {
+			ports_input(r, e, &in[i]);
+			continue;
+		}
+		/* A port the registry does not know yet: planned as a first
+		 * apply would plan it, with the caller's probe of it. */
+		in[i].caps = r->kernel;
+		if (k < nunknown && !strcmp(unknown[k].ifname, in[i].ifname))
+			in[i].caps = unknown[k++].caps;
+		in[i].softpfc = r->softpfc;
+		in[i].kpfc = r->kpfc;
+	}
+	rc = ports_plan_inputs(r, p, file, in, p->nifaces, true, pl, errs);
 	free(in);
 	return rc;
 }
@@ -579,15 +644,6 @@ int ports_mtu_save(struct ports *r, const char *path)
 		return rc;
 	r->mtu_dirty = false;
 	return 0;
-}
-
-void ports_caps(const struct ports *r, const char *ifname, struct caps *out)
-{
-	*out = r->kernel;
-	/* One that cannot be probed is left as software, speed unknown,
-	 * as ports_compile() plans it. */
-	if (r->probe)
-		(void)probe_port(ifname, out);
 }
 
 void ports_unplanned(const char *ifname, const char *alias,

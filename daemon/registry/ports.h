@@ -1,5 +1,9 @@
 /* ports: the port registry, the one builder of compile()'s inputs.
  *
+ * The registry stores; it asks the kernel nothing. Its caller takes the
+ * probe snapshot the registry says is due (ports_probe_due, probe_ports,
+ * ports_probed) before it compiles.
+ *
  * Every port roced plans has an entry here: its capabilities (the
  * kernel's part, probed once or a --caps preset, and the port's own part,
  * probed when the port gets its entry, again after a link event about it
@@ -40,6 +44,7 @@
 #include "model/caps.h"
 #include "model/plan.h"
 #include "model/policy.h"
+#include "plan/compile.h"
 #include "proto/dcbx.h"
 
 /* The port's DCBX outcome (what the peer agreed to, per TLV): the LLDP
@@ -181,13 +186,31 @@ bool ports_programmed(const struct ports_port *e);
  * E's REASON names it) or not programmed (REASON says why). */
 enum plan_port_state ports_state(const struct ports_port *e);
 
+/* The probe snapshot a compile of the ports NAMES (N of them; NULL:
+ * every port P configures) needs: their entries (added when missing)
+ * whose own capabilities were not probed since their last link event, or
+ * all of them when NAMES is NULL (a full apply: start, reload, commit,
+ * link events lost), none with a preset. *SNAP (the caller frees it)
+ * gets each one's name and the kernel's capabilities for probe_ports() to
+ * fill. Returns how many, or -ENOMEM. */
+int ports_probe_due(struct ports *r, const struct policy *p,
+                    char (*names)[POLICY_IFNAME_MAX], size_t n,
+                    struct compile_port **snap);
+/* SNAP (N ports) as probe_ports() returned it (RC) into the entries. */
+void ports_probed(struct ports *r, const struct compile_port *snap, size_t n,
+                  int rc);
+/* The ports of P without an entry, into OUT (room for P->nifaces), each
+ * with the kernel's capabilities for probe_ports() to fill: what a dry
+ * run (ports_plan) needs probed. Returns how many. */
+size_t ports_unknown(const struct ports *r, const struct policy *p,
+                     struct compile_port *out);
+
 /* Compile P for the ports NAMES (N of them; NULL: every port P
  * configures, in its order, then a compile_release() plan for every
  * entry P does not configure that has an MTU to give back) into PL
  * (plan_init()ed by the caller), from their entries, which are added when
- * missing; the own capabilities of those not probed since their last
- * link event (of all of them when NAMES is NULL) are probed first (all in
- * one go), unless the registry has a preset. FILE is
+ * missing, with the capabilities the last probe snapshot gave them
+ * (ports_probed). FILE is
  * the name of P's source. Returns 0; -EINVAL when P does not compile,
  * with its messages added to ERRS (may be NULL) at their FILE:LINE: as
  * lines of ERRS when ERRS is FILE's list, else as "FILE:LINE: " in front
@@ -195,6 +218,16 @@ enum plan_port_state ports_state(const struct ports_port *e);
 int ports_compile(struct ports *r, const struct policy *p, const char *file,
                   char (*names)[POLICY_IFNAME_MAX], size_t n, struct plan *pl,
                   struct diag *errs);
+
+/* What a full apply of P would plan (P's ports, then the release plans
+ * of the entries it drops), into PL, changing nothing: no entry is added,
+ * probed again or marked (a dry run, a check). A port without an entry is
+ * planned as a first apply would plan it, with its capabilities from
+ * UNKNOWN (NUNKNOWN ports, ports_unknown()'s order, as the caller probed
+ * them; the kernel's when absent). Returns as ports_compile(). */
+int ports_plan(const struct ports *r, const struct policy *p, const char *file,
+               const struct compile_port *unknown, size_t nunknown,
+               struct plan *pl, struct diag *errs);
 
 /* A link event about IFNAME: its capabilities are probed again at its
  * next compile. */
@@ -245,10 +278,6 @@ void ports_uncontest(struct ports *r);
  * -errno. */
 int ports_mtu_load(struct ports *r, const char *path);
 int ports_mtu_save(struct ports *r, const char *path);
-
-/* The capabilities of IFNAME as ports_compile() would find them, for a
- * port that has no entry (probed on its own). */
-void ports_caps(const struct ports *r, const char *ifname, struct caps *out);
 
 /* OUT: the plan of a port roced holds no plan for, to show it: no tc
  * objects, DCB and MTU left alone, the DCB kind CAPS says. OUT needs no

@@ -203,17 +203,21 @@ static uint64_t show_sum(const uint64_t *v)
  * is the buffer), else the configured pause buffer; "thresholds" says
  * which: "configured", "default" (software PFC's own, no pause buffer
  * configured) or null (none known: a hardware port without one). */
-static struct json_object *show_ingress(const struct show_input *in,
-                                        const struct plan_port *pp,
+static struct json_object *show_ingress(const struct plan_port *pp,
                                         const struct show_port_state *st)
 {
-	const struct policy_iface *f =
-	    policy_find_iface(in->policy, pp->ifname);
 	struct json_object *a = json_object_new_array();
 
 	for (unsigned q = POLICY_NQUEUES; q-- > 0;) {
-		const struct policy_pause_buffer *b = NULL;
-		const struct plan_qdisc *leaf = show_leaf(pp, q);
+		/* the pause buffer the plan follows (policy_pause_buffer,
+		 * as compile resolved it) */
+		const struct plan_pause_thr *b = NULL;
+		/* software PFC's tbf, where it holds the queue */
+		const struct plan_qdisc *held =
+		    pp->hold_queues & (1u << q)
+		        ? plan_port_qdisc(pp,
+		                          PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0))
+		        : NULL;
 		struct json_object *o = json_object_new_object();
 		uint8_t prios = 0;
 		int p0 = -1;
@@ -227,14 +231,12 @@ static struct json_object *show_ingress(const struct show_input *in,
 				p0 = (int)p;
 		show_add_int(o, "qos-group", q);
 		json_object_object_add(o, "priorities", show_mask_json(prios));
-		if (p0 >= 0 && f)
-			b = policy_iface_pause_buffer(in->policy, f,
-			                              (unsigned)p0);
+		if (p0 >= 0)
+			b = &pp->pause_thr[p0];
 		if (p0 >= 0 && (st->xoff_set & (1u << p0))) {
 			show_add_int(o, "pause-buffer-size",
-			             leaf && leaf->kind == PLAN_QD_TBF
-			                 ? leaf->u.tbf.limit
-			             : b && b->set ? b->buffer_size
+			             held          ? held->u.tbf.limit
+			             : b && b->set ? b->buffer
 			                           : 0);
 			show_add_int(o, "pause-threshold", st->xoff[p0]);
 			show_add_int(o, "resume-threshold", st->xon[p0]);
@@ -242,10 +244,9 @@ static struct json_object *show_ingress(const struct show_input *in,
 			             st->xoff_conf & (1u << p0) ? "configured"
 			                                        : "default");
 		} else if (b && b->set) {
-			show_add_int(o, "pause-buffer-size", b->buffer_size);
-			show_add_int(o, "pause-threshold", b->pause_threshold);
-			show_add_int(o, "resume-threshold",
-			             b->resume_threshold);
+			show_add_int(o, "pause-buffer-size", b->buffer);
+			show_add_int(o, "pause-threshold", b->xoff);
+			show_add_int(o, "resume-threshold", b->xon);
 			show_add_str(o, "thresholds", "configured");
 		} else {
 			json_object_object_add(o, "pause-buffer-size", NULL);
@@ -345,7 +346,7 @@ static struct json_object *show_queuing_port(const struct show_input *in,
 	     m && pp->layout != PLAN_LAYOUT_NONE && q-- > 0;)
 		json_object_array_add(a, show_queue(m, pp, st, q));
 	json_object_object_add(o, "queue", a);
-	json_object_object_add(o, "ingress", show_ingress(in, pp, st));
+	json_object_object_add(o, "ingress", show_ingress(pp, st));
 	json_object_object_add(o, "pfc-statistics", show_pfc_stats(pp, st));
 	json_object_object_add(o, "warnings", show_warnings(pp));
 	return o;
@@ -654,7 +655,7 @@ static struct json_object *show_pfc_queue(const struct show_input *in)
 		/* The multiplier of this port's times: the fabric-internal
 		 * one, 0 where none applies (NX-OS prints 0 when unset). */
 		show_add_int(p, "interface-multiplier",
-		             st->wd_internal ? w->internal_if_mult : 0);
+		             st->wd_internal ? pp->wd.internal_mult : 0);
 		/* The times the port's watchdog follows, from its plan (its
 		 * own shutdown-multiplier, a fabric-internal one's): ms, a
 		 * fixed restore of 0 is none. */

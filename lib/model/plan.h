@@ -294,14 +294,18 @@ struct plan_wd {
 	uint32_t fixed_restore_ms;
 	enum policy_pfcwd_action action;
 	bool internal; /* fabric-internal: the times carry its multiplier */
+	/* The interface multiplier the times carry (0: none applies). */
+	uint32_t internal_mult;
 };
 
 /* Where software PFC and link pause pause a priority's sender (XOFF,
  * bytes queued) and let it go (XON), when a pause buffer of the policy
- * gives them (SET); else the agents derive them from the leaf. */
+ * gives them (SET, with the buffer's size for show); else the agents
+ * derive them from the leaf. */
 struct plan_pause_thr {
 	bool set;
 	uint32_t xoff, xon;
+	uint32_t buffer;
 };
 
 /* Where a pause received on a software port is honoured (compile_pfc.c:
@@ -353,6 +357,14 @@ struct plan_port {
 	 * whose queue software PFC cannot hold (no holdable leaf): refused,
 	 * PFC stays off on them ("adopted: not realisable"). */
 	uint8_t pfc_unrealisable;
+	/* The queues (bit q) whose leaf is a tbf that a pause received
+	 * holds (software PFC, 802.3x link pause; compile_pfc_holds): what
+	 * the agents may hold, and where show finds software PFC's buffer.
+	 * Compile knows it; nobody derives it again from the leaves. */
+	uint8_t hold_queues;
+	/* The willing bit the port advertises in DCBX: with DCB_LOCAL, all
+	 * compile_dcbx_local() needs to make what the LLDP agent sends. */
+	bool dcbx_willing;
 	struct plan_qdisc *qdiscs;
 	size_t nqdiscs;
 	struct plan_class *classes;

@@ -337,6 +337,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	/* A port without an interface block runs NX-OS's default mode. */
 	pp->pfc_mode = c.iface ? c.iface->pfc_mode : POLICY_PFC_AUTO;
 	pp->watchdog = policy_iface_watchdog(p, c.iface);
+	pp->dcbx_willing = c.iface && c.iface->lldp.willing;
 	compile_pfc_agents(&c);
 	pp->qdisc_takeover = c.iface && c.iface->qdisc_takeover;
 	pp->dcb.software = !pp->caps.hw_dcb;
@@ -399,6 +400,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	pp->dcb_local.mtu_restore = pp->dcb.mtu_restore;
 	rc = compile_tc(&c);
 	if (!rc) {
+		compile_pfc_holds(&c);
 		compile_pfc_refuse(&c);
 		compile_pfc_path(&c);
 	}

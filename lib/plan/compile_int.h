@@ -109,6 +109,9 @@ int compile_pfc_red(struct compile_ctx *c, struct plan_qdisc *qd, unsigned q);
  * enabled whose queue has no leaf software PFC holds is refused (PFC off
  * on it, PP->pfc_unrealisable, a warning): never on and unheld. */
 void compile_pfc_refuse(struct compile_ctx *c);
+/* After the tc part: the queues whose leaf a pause received holds, into
+ * PP->hold_queues, for the agents and show to read. */
+void compile_pfc_holds(struct compile_ctx *c);
 /* The watchdog's actions on a hardware port: a shut queue's priorities
  * lose PFC (drop, forward). */
 void compile_pfc_dcb(struct compile_ctx *c);

@@ -367,6 +367,7 @@ void compile_pfc_agents(struct compile_ctx *c)
 	uint32_t m = internal && w->internal_if_mult ? w->internal_if_mult : 1;
 
 	wd->internal = internal;
+	wd->internal_mult = internal ? w->internal_if_mult : 0;
 	/* A port's own shutdown-multiplier replaces the global one;
 	 * internal-interface-multiplier still multiplies it. */
 	uint32_t sm = c->iface && c->iface->wd_shutdown_mult
@@ -394,6 +395,21 @@ void compile_pfc_agents(struct compile_ctx *c)
 		c->pp->pause_thr[pr].set = true;
 		c->pp->pause_thr[pr].xoff = b->pause_threshold;
 		c->pp->pause_thr[pr].xon = b->resume_threshold;
+		c->pp->pause_thr[pr].buffer = b->buffer_size;
+	}
+}
+
+void compile_pfc_holds(struct compile_ctx *c)
+{
+	uint8_t holdable = compile_pfc_holdable(c);
+
+	c->pp->hold_queues = 0;
+	for (unsigned q = 0; holdable && q < POLICY_NQUEUES; q++) {
+		const struct plan_qdisc *leaf =
+		    plan_port_qdisc(c->pp, PLAN_H_MAKE(PLAN_LEAF_MAJOR(q), 0));
+
+		if ((holdable & (1u << q)) && leaf && leaf->kind == PLAN_QD_TBF)
+			c->pp->hold_queues |= (uint8_t)(1u << q);
 	}
 }
 
@@ -416,10 +432,10 @@ void compile_pfc_refuse(struct compile_ctx *c)
 		if (!(d->pfc_en & (1u << p)))
 			continue;
 		/* A tbf, or the watchdog's drop fifo in its place. */
+		if (q < POLICY_NQUEUES && (pp->hold_queues & (1u << q)))
+			continue;
 		if (leaf && (compile_pfc_holdable(c) & (1u << q)) &&
-		    (leaf->kind == PLAN_QD_TBF ||
-		     (leaf->kind == PLAN_QD_BFIFO &&
-		      (c->cp->wd_shut & (1u << q)))))
+		    leaf->kind == PLAN_QD_BFIFO && (c->cp->wd_shut & (1u << q)))
 			continue;
 		d->pfc_en &= (uint8_t) ~(1u << p);
 		pp->pfc_unrealisable |= (uint8_t)(1u << p);

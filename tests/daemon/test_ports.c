@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conf/conf.h"
+#include "kernel/probe.h"
 #include "registry/ports.h"
 
 /* conf/roced.conf with a second port, swp2, on the system defaults. */
@@ -29,6 +30,24 @@ static void load(struct policy *p)
 	diag_free(&d);
 	assert_int_equal(p->nifaces, 1);
 	assert_non_null(policy_add_iface(p, "swp2"));
+}
+
+/* ports_compile() after the probe snapshot the registry says is due,
+ * taken as the daemon takes it (the registry asks the kernel nothing). */
+static int compile_probed(struct ports *r, const struct policy *p,
+                          char (*names)[POLICY_IFNAME_MAX], size_t n,
+                          struct plan *pl)
+{
+	struct compile_port *snap;
+	int k = ports_probe_due(r, p, names, n, &snap);
+
+	if (k > 0)
+		ports_probed(r, snap, (size_t)k,
+		             probe_ports(snap, (size_t)k, NULL));
+	free(snap);
+	if (k < 0)
+		return k;
+	return ports_compile(r, p, "c", names, n, pl, NULL);
 }
 
 static void hw_registry(struct ports *r)
@@ -278,7 +297,7 @@ static void test_probe_when(void **state)
 
 	/* the first apply probes every port */
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, NULL, 0, &pl), 0);
 	plan_free(&pl);
 	assert_false(r.unprobed);
 	assert_int_equal(r.nprobed, 2);
@@ -287,17 +306,17 @@ static void test_probe_when(void **state)
 	e = ports_find(&r, "swp1");
 	e->watchdog.pfc_hold = 0x08;
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, one, 1, &pl), 0);
 	plan_free(&pl);
 	e->watchdog.pfc_hold = 0;
 	e->watchdog.lp_hold = true;
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, one, 1, &pl), 0);
 	plan_free(&pl);
 	e->watchdog.lp_hold = false;
 	e->watchdog.wd_shut = 0x08;
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, one, 1, &pl), 0);
 	plan_free(&pl);
 	assert_int_equal(r.nprobed, 2);
 
@@ -306,8 +325,7 @@ static void test_probe_when(void **state)
 	ports_stale(&r, "nosuch"); /* no entry: nothing to do */
 	for (int i = 0; i < 2; i++) {
 		plan_init(&pl);
-		assert_int_equal(ports_compile(&r, &p, "c", one, 1, &pl, NULL),
-		                 0);
+		assert_int_equal(compile_probed(&r, &p, one, 1, &pl), 0);
 		plan_free(&pl);
 	}
 	assert_int_equal(r.nprobed, 3);
@@ -315,13 +333,13 @@ static void test_probe_when(void **state)
 	/* a port that appears (a commit adding it would probe it too) */
 	assert_non_null(policy_add_iface(&p, "swp3"));
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", fresh, 1, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, fresh, 1, &pl), 0);
 	plan_free(&pl);
 	assert_int_equal(r.nprobed, 4);
 
 	/* a reload probes every port again */
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, NULL, 0, &pl), 0);
 	plan_free(&pl);
 	assert_int_equal(r.nprobed, 7);
 
@@ -329,10 +347,74 @@ static void test_probe_when(void **state)
 	ports_free(&r);
 	ports_init(&r, &caps, false);
 	plan_init(&pl);
-	assert_int_equal(ports_compile(&r, &p, "c", NULL, 0, &pl, NULL), 0);
+	assert_int_equal(compile_probed(&r, &p, NULL, 0, &pl), 0);
 	plan_free(&pl);
 	assert_int_equal(r.nprobed, 0);
 	ports_free(&r);
+	policy_free(&p);
+}
+
+/* A dry run (`reload config dry-run`, a session's check) plans a
+ * candidate from the registry as it stands and changes nothing in it: no
+ * entry added for the candidate's new port nor dropped for the one it
+ * leaves out, none probed again, no DCBX outcome marked planned. The
+ * plan is what the full apply of the candidate would plan. */
+static void test_plan_dry(void **state)
+{
+	struct ports_port before[2], *e;
+	struct caps caps;
+	struct ports r;
+	struct policy p, cand;
+	struct plan pl, real;
+	struct compile_port unknown[2];
+	size_t nprobed;
+	struct diag d;
+
+	(void)state;
+	load(&p);
+	caps_preset(&caps, CAPS_PRESET_HOST);
+	ports_init(&r, &caps, true);
+	plan_init(&pl);
+	assert_int_equal(compile_probed(&r, &p, NULL, 0, &pl), 0);
+	plan_free(&pl);
+	assert_int_equal(r.n, 2);
+	e = ports_find(&r, "swp2");
+	e->dcbx.has = true;
+	e->dcbx.due = true;
+	e->mtu_orig = 1500;
+	memcpy(before, r.v, sizeof(before));
+	nprobed = r.nprobed;
+
+	/* the candidate drops swp2 and adds swp3 */
+	diag_init(&d, NULL);
+	assert_int_equal(
+	    conf_load_file(TEST_SRCDIR "/conf/roced.conf", &cand, &d), 0);
+	diag_free(&d);
+	assert_non_null(policy_add_iface(&cand, "swp3"));
+	plan_init(&pl);
+	assert_int_equal(ports_unknown(&r, &cand, unknown), 1);
+	assert_string_equal(unknown[0].ifname, "swp3");
+	assert_int_equal(probe_ports(unknown, 1, NULL), 0);
+	assert_int_equal(ports_plan(&r, &cand, "c", unknown, 1, &pl, NULL), 0);
+	assert_int_equal(r.n, 2);
+	assert_int_equal(r.nprobed, nprobed);
+	assert_memory_equal(r.v, before, sizeof(before));
+	/* swp1, swp3, then swp2's release (its MTU goes back) */
+	assert_int_equal(pl.nports, 3);
+	assert_string_equal(pl.ports[1].ifname, "swp3");
+	assert_string_equal(pl.ports[2].ifname, "swp2");
+	assert_int_equal(pl.ports[2].dcb.mtu, 1500);
+
+	/* the same plan as the apply's own compile */
+	plan_init(&real);
+	assert_int_equal(compile_probed(&r, &cand, NULL, 0, &real), 0);
+	assert_int_equal(real.nports, pl.nports);
+	for (size_t i = 0; i < pl.nports; i++)
+		assert_int_equal(pl.ports[i].nqdiscs, real.ports[i].nqdiscs);
+	plan_free(&real);
+	plan_free(&pl);
+	ports_free(&r);
+	policy_free(&cand);
 	policy_free(&p);
 }
 
@@ -558,6 +640,7 @@ int main(void)
 	    cmocka_unit_test(test_compile_error_file_line),
 	    cmocka_unit_test(test_applied),
 	    cmocka_unit_test(test_probe_when),
+	    cmocka_unit_test(test_plan_dry),
 	    cmocka_unit_test(test_unplanned),
 	    cmocka_unit_test(test_contested),
 	    cmocka_unit_test(test_mtu_given_back),

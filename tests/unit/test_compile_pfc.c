@@ -83,6 +83,7 @@ static void test_released_and_held(void **state)
 	/* Without the daemon's software PFC: the fifo as ever. */
 	pp = run(&p, CAPS_PRESET_HOST, false, 0x08, 0, &pl);
 	assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind, PLAN_QD_BFIFO);
+	assert_int_equal(pp->hold_queues, 0);
 	plan_free(&pl);
 	/* Released: a tbf above the port's rate; the other queues keep
 	 * their fifo. */
@@ -93,10 +94,13 @@ static void test_released_and_held(void **state)
 			assert_int_equal(tcomp_qdisc(pp, LEAF(q))->kind,
 			                 PLAN_QD_BFIFO);
 	assert_int_equal(pp->nqdiscs, 9);
+	/* the queues a pause holds, for the agents and show to read */
+	assert_int_equal(pp->hold_queues, 0x08);
 	plan_free(&pl);
 	/* Held by a pause for priority 3. */
 	pp = run(&p, CAPS_PRESET_HOST, true, 0x08, 0, &pl);
 	want_held(tcomp_qdisc(pp, LEAF(3)));
+	assert_int_equal(pp->hold_queues, 0x08);
 	plan_free(&pl);
 	/* A pause for a priority that is not no-drop holds nothing. */
 	pp = run(&p, CAPS_PRESET_HOST, true, 0xf7, 0, &pl);
@@ -428,6 +432,7 @@ static void test_not_realised(void **state)
 		assert_int_equal(tcomp_qdisc(pp, LEAF(3))->kind,
 		                 full ? PLAN_QD_RED : PLAN_QD_BFIFO);
 		assert_null(plan_port_qdisc(pp, INNER(3)));
+		assert_int_equal(pp->hold_queues, 0);
 		tcomp_want_warning(pp, "lacks sch_tbf");
 		plan_free(&pl);
 	}
@@ -672,6 +677,7 @@ static void test_link_pause_software(void **state)
 	for (unsigned q = 0; q < 8; q++)
 		want_released(tcomp_qdisc(pp, LEAF(q)));
 	assert_int_equal(pp->nqdiscs, 9);
+	assert_int_equal(pp->hold_queues, 0xff);
 	assert_int_equal(tcomp_count_msgs(pp, DIAG_WARNING, "link pause"), 0);
 	plan_free(&pl);
 	pp = run_lp(&p, CAPS_PRESET_HOST, true, 0, &pl);
@@ -710,6 +716,7 @@ static void test_link_pause_software(void **state)
 	for (unsigned q = 0; q < 8; q++)
 		assert_int_not_equal(tcomp_qdisc(pp, LEAF(q))->kind,
 		                     PLAN_QD_TBF);
+	assert_int_equal(pp->hold_queues, 0);
 	plan_free(&pl);
 	policy_free(&p);
 }

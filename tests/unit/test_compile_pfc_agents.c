@@ -249,6 +249,7 @@ static void test_agents_settings(void **state)
 	assert_true(pp->pause_thr[3].set);
 	assert_int_equal(pp->pause_thr[3].xoff, 60000);
 	assert_int_equal(pp->pause_thr[3].xon, 30000);
+	assert_int_equal(pp->pause_thr[3].buffer, 90000);
 	assert_false(pp->pause_thr[2].set);
 	plan_free(&pl);
 	policy_free(&p);
