@@ -55,7 +55,9 @@
 #   ROCED_INCAST_SHAPE_KBPS  the shape of the switch's two queues, kb/s
 #                         (PPS x 8: each sender offers it)
 #   ROCED_INCAST_BE_LIMIT the switch's q-default queue-limit, kbytes
-#                         (none: 1000 frames, 9.2 MB)
+#                         (600: a loaded machine's senders may offer
+#                         only a little more than the shape, and 1000
+#                         frames, 9.2 MB, would then absorb it all)
 #   ROCED_INCAST_XOFF     the switch's pause-threshold, bytes (300000;
 #                         resume 20 KB under it but at least at 2/3 of
 #                         it, buffer twice it)
@@ -119,7 +121,7 @@ done
 # and the default queue shaped, priority 3's pause thresholds set.
 t_conf_ports "$tmp/sw.conf" swp1 swp2 swp3
 t_conf_match_any "$tmp/sw.conf"
-python3 - "$tmp/sw.conf" "$shape_kbps" "${ROCED_INCAST_BE_LIMIT:-}" "${ROCED_INCAST_XOFF:-300000}" "${ROCED_INCAST_ND_WRED:-}" <<'PY'
+python3 - "$tmp/sw.conf" "$shape_kbps" "${ROCED_INCAST_BE_LIMIT:=600}" "${ROCED_INCAST_XOFF:-300000}" "${ROCED_INCAST_ND_WRED:-}" <<'PY'
 import sys
 xoff = int(sys.argv[4])
 wred = sys.argv[5].split()
@@ -294,8 +296,16 @@ got_be=$(awk '/^tos 0x00/ {print $6}' "$tmp/recv")
 # switch's shaped q-default and drops there. Held with queue 3 instead
 # (as an ets root at the hosts would do), its blocking senders would be
 # back-pressured and lose nothing.
-[ "${got_be:-0}" -lt "$sent_be" ] ||
-	t_fail "best effort lost nothing (sent $sent_be, received $got_be): no congestion, or the hosts held it with queue 3"
+# That holds only when the senders offered more than the shape lets
+# through plus the queue holds: a machine loaded enough to slow them
+# below that cannot show it, and says so instead.
+be_room=$((shape_pps * secs + ROCED_INCAST_BE_LIMIT * 1000 / 1042))
+if [ "$sent_be" -gt "$be_room" ]; then
+	[ "${got_be:-0}" -lt "$sent_be" ] ||
+		t_fail "best effort lost nothing (sent $sent_be, received $got_be): no congestion, or the hosts held it with queue 3"
+else
+	echo "note: best effort's loss not checked: its senders offered $sent_be datagrams, no more than the shape and queue take ($be_room); the machine slowed them"
+fi
 echo "no-drop: sent $sent_nd, received $got_nd; best effort: sent $sent_be, received $got_be"
 
 # The pause counters on both sides.
