@@ -327,6 +327,17 @@ void agents_applied(struct agents *a)
 
 /* --- end of software PFC --- */
 
+/* A MAC Control frame: software PFC's, and it wakes the watchdog's
+ * poller (asleep while nothing came). */
+static void agents_macc_rx(void *arg, const char *ifname, const uint8_t *buf,
+                           size_t len, double now)
+{
+	struct agents *a = arg;
+
+	softpfc_rx(&a->softpfc, ifname, buf, len, now);
+	wdpoll_wake(&a->wd, now);
+}
+
 /* The agents' timer: its deadline is the earliest of theirs. */
 static double agents_timer_next(void *arg, double now_ms)
 {
@@ -369,7 +380,7 @@ void agents_init(struct agents *a, struct loop *loop,
 	a->lp.contrib = &a->contrib;
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
-	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
+	frames_listen(&a->frames, FRAME_MACC, agents_macc_rx, a);
 	frames_listen(&a->frames, FRAME_DATA, txpoll_data_rx, &a->tx);
 }
 

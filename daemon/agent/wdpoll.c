@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ void wdpoll_init(struct wdpoll *w)
 	memset(w, 0, sizeof(*w));
 	w->poll_ms = POLICY_PFCWD_POLL_MS;
 	w->load_action = POLICY_PFCWD_DROP;
+	w->reference = getenv("ROCED_WDPOLL_REFERENCE") != NULL;
 	qstats_init(&w->own);
 }
 
@@ -147,6 +149,7 @@ void wdpoll_sync(struct wdpoll *w, double now)
 	uint32_t poll = 0;
 	bool any = false, dropped = false;
 
+	w->quiet = false; /* the next poll decides */
 	/* Ports the registry no longer holds (no longer configured):
 	 * forgotten, and their records with them, so that the port added
 	 * back later (or a restarted roced) does not find an old storm. */
@@ -227,7 +230,7 @@ void wdpoll_sync(struct wdpoll *w, double now)
 
 int wdpoll_wait(const struct wdpoll *w, double now)
 {
-	double next = w->next_ms;
+	double next = w->quiet ? 0 : w->next_ms;
 
 	if (w->extra_ms && (!next || w->extra_ms < next))
 		next = w->extra_ms;
@@ -543,8 +546,10 @@ void wdpoll_held(struct wdpoll *w, double now)
 			e->hold_seen[q] = held;
 		}
 	}
-	if (asked)
+	if (asked) {
+		w->quiet = false;
 		wdpoll_plan(w, now);
+	}
 }
 
 /* Software PFC's kernel path keeps a held queue's packets in its loop
@@ -617,6 +622,48 @@ counters:
 	return true;
 }
 
+/* Could a poll now find anything the last one did not? Not while every
+ * watched port is a software port (a hardware port's counters are the
+ * driver's, read at each poll) whose watched queues are simply monitored
+ * (no condition running, no sample asked for, no restore to log, not
+ * held) and whose pause and XON counts are those of the last sample:
+ * what could change them is a MAC Control frame, which wakes the poller
+ * (wdpoll_wake). */
+static bool wdpoll_idle(struct wdpoll *w)
+{
+	if (w->reference || w->extra_ms)
+		return false;
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp;
+
+		if (!e->watched)
+			continue;
+		if (e->hw)
+			return false;
+		sp = wdpoll_sp(w, e);
+		if (!sp)
+			continue; /* not sampled at all */
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			const struct pfcwd_queue *s = &e->q[q];
+			uint64_t xon = 0;
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			for (unsigned p = 0; p < POLICY_NPRIO; p++)
+				if (e->prios[q] & (1u << p))
+					xon += sp->c.rx_xon[p];
+			if (s->state != PFCWD_MONITORED || !s->have_prev ||
+			    s->tail || s->cond_polls || e->restore_how[q] ||
+			    e->due[q] || (sp->held & e->prios[q]) ||
+			    wdpoll_pause(e, sp, q) != s->prev.pause_rx ||
+			    xon != s->prev.xon_rx)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The sampler the poller reads through: the daemon's shared one, else
  * its own on NL or DUMP (tests). */
 static struct qstats *wdpoll_qs(struct wdpoll *w)
@@ -658,7 +705,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	bool changed = false, dump = false, poll;
 	int rc = 0;
 
-	poll = w->next_ms && now >= w->next_ms;
+	poll = w->next_ms && now >= w->next_ms && !w->quiet;
 	if (!poll && !(w->extra_ms && now >= w->extra_ms))
 		return;
 	if (poll) {
@@ -793,8 +840,32 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	}
 	wdpoll_hw_done(w);
 	wdpoll_plan(w, now);
+	w->quiet = wdpoll_idle(w);
 	if (changed && wdpoll_save(w) < 0)
 		log_warn("%s", w->path);
+}
+
+void wdpoll_wake(struct wdpoll *w, double now)
+{
+	double last;
+
+	if (!w->quiet)
+		return;
+	w->quiet = false;
+	if (!w->next_ms || w->next_ms > now || !w->poll_ms)
+		return;
+	/* The last poll skipped (on the grid of the polls, at or before
+	 * NOW) found what the one before it did: the next sample's span
+	 * begins there, not at the last poll taken, or a storm beginning
+	 * now would be measured against hours of quiet. */
+	last = w->next_ms + floor((now - w->next_ms) / w->poll_ms) * w->poll_ms;
+	w->quiet_polls += (uint64_t)((last - w->next_ms) / w->poll_ms) + 1;
+	for (size_t i = 0; i < w->n; i++)
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			if (w->v[i].q[q].have_prev &&
+			    w->v[i].q[q].prev_ms < last)
+				w->v[i].q[q].prev_ms = last;
+	w->next_ms = last + w->poll_ms;
 }
 
 int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
@@ -802,6 +873,7 @@ int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
 	struct wdpoll_port *e = wdpoll_find(w, ifname);
 	struct pfcwd_config c;
 
+	w->quiet = false;
 	if (!e || q >= POLICY_NQUEUES || !(e->queues & (1u << q)))
 		return -ENOENT;
 	if (pfcwd_recover(&e->q[q], now) == PFCWD_EV_NONE)
