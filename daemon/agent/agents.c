@@ -51,6 +51,9 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 
 	if (!e)
 		return;
+	/* A hold begins: a port may wait on its peer (agent/deadlock.h). */
+	if (held & ~e->watchdog.pfc_hold)
+		deadlock_wake(&a->dl, agents_ms());
 	/* The kernel holds the port's queues itself (pfc_hold.bpf.c):
 	 * roced counts the frames and times as ever (the watchdog's
 	 * inputs) but holds no tbf, and lets go of one it held before the
