@@ -239,28 +239,6 @@ int wdpoll_wait(const struct wdpoll *w, double now)
 	return next <= now ? 0 : (int)(next - now) + 1;
 }
 
-/* A class dump of one port: the drops of the classes of its queues. */
-static int wdpoll_class_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct wdpoll_port *e = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct tc_stats_obj o;
-	int q;
-
-	if (nlh->nlmsg_type != RTM_NEWTCLASS ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
-	    tcm->tcm_ifindex != e->ifindex)
-		return MNL_CB_OK;
-	q = tc_msg_class_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES || !(e->queues & (1u << q)) ||
-	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
-	    o.obj != TC_MSG_CLASS || !o.st.queue)
-		return MNL_CB_OK;
-	e->cseen |= (uint8_t)(1u << q);
-	e->cdrops[q] = o.st.drops;
-	return MNL_CB_OK;
-}
-
 /* Does queue Q of E need its class's drops now: near a storm, in one,
  * or restored with the shut leaf's last drops still to count? */
 static bool wdpoll_wants_class(const struct wdpoll_port *e, unsigned q)
@@ -271,12 +249,13 @@ static bool wdpoll_wants_class(const struct wdpoll_port *e, unsigned q)
 	       s->tail || e->restore_how[q];
 }
 
+static struct qstats *wdpoll_qs(struct wdpoll *w);
+
 /* Read the class drops of the ports with a queue that wants them (one
- * dump per such port; storms are rare). */
-static void wdpoll_classes(struct wdpoll *w)
+ * class read per such port through the sampler; storms are rare). */
+static void wdpoll_classes(struct wdpoll *w, double now)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
+	struct qstats *qs = wdpoll_qs(w);
 
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
@@ -286,13 +265,22 @@ static void wdpoll_classes(struct wdpoll *w)
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			want |=
 			    (e->take & (1u << q)) && wdpoll_wants_class(e, q);
+		/* (no netlink, as in tests playing the qdisc dump: none) */
 		if (!want || !e->ifindex || !w->nl ||
-		    tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, e->ifindex, 0,
-		                0) < 0)
+		    qstats_classes(qs, e->ifindex, now) < 0)
 			continue;
-		if (nlb_dump(w->nl, (struct nlmsghdr *)req, wdpoll_class_cb, e,
-		             &nerr) < 0)
-			e->cseen = 0;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			enum qstats_src src = QSTATS_NONE;
+			const struct tc_stats_counters *st =
+			    (e->queues & (1u << q))
+			        ? qstats_get(qs, e->ifindex, q, now, &src)
+			        : NULL;
+
+			if (!st || src != QSTATS_CLASS)
+				continue;
+			e->cseen |= (uint8_t)(1u << q);
+			e->cdrops[q] = st->drops;
+		}
 	}
 }
 
@@ -762,7 +750,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		return;
 	}
 	if (dump)
-		wdpoll_classes(w);
+		wdpoll_classes(w, now);
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
