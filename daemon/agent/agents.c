@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,12 +18,10 @@
  * buffer holds (frame_packet.c), some 5000 small frames. */
 #define AGENTS_DRAIN_BATCHES 96
 
+/* The loop's clock, the one clock of the daemon. */
 static double agents_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+	return loop_now_ms();
 }
 
 /* --- software PFC --- */
@@ -54,6 +51,9 @@ static void agents_softpfc_changed(void *arg, const char *ifname, uint8_t held,
 
 	if (!e)
 		return;
+	/* A hold begins: a port may wait on its peer (agent/deadlock.h). */
+	if (held & ~e->watchdog.pfc_hold)
+		deadlock_wake(&a->dl, agents_ms());
 	/* The kernel holds the port's queues itself (pfc_hold.bpf.c):
 	 * roced counts the frames and times as ever (the watchdog's
 	 * inputs) but holds no tbf, and lets go of one it held before the
@@ -194,15 +194,20 @@ static void agents_neighbour(void *arg, const char *ifname, char *buf,
 		         chassis, port);
 }
 
+/* The routing socket is readable (the loop's callback). */
+static void agents_routes_readable(void *arg, int fd, double now_ms)
+{
+	agents_fd(arg, fd, now_ms);
+}
+
 /* Follow the routing and neighbour tables (routed ports' feeders): their
  * notifications come on a socket of the loop's. Without it (no
- * privilege, no epoll) the tables are read once, at the first sync. */
+ * privilege, no loop) the tables are read once, at the first sync. */
 static void agents_routes_listen(struct agents *a)
 {
-	struct epoll_event ev = {.events = EPOLLIN};
-	int fd;
+	int fd, rc;
 
-	if (route_fd(&a->routes) >= 0 || a->frames.epfd < 0)
+	if (route_fd(&a->routes) >= 0 || !a->loop)
 		return;
 	fd = route_listen(&a->routes);
 	if (fd < 0) {
@@ -211,10 +216,10 @@ static void agents_routes_listen(struct agents *a)
 		          strerror(-fd));
 		return;
 	}
-	ev.data.fd = fd;
-	if (epoll_ctl(a->frames.epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-		log_warnx("cannot follow the routing tables: epoll: %s",
-		          strerror(errno));
+	rc = loop_fd_add(a->loop, fd, agents_routes_readable, a);
+	if (rc < 0)
+		log_warnx("cannot follow the routing tables: %s",
+		          strerror(-rc));
 }
 
 /* The tables as they are now, before the feeders are computed; true
@@ -318,11 +323,39 @@ void agents_applied(struct agents *a)
 
 /* --- end of software PFC --- */
 
-void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
-                 void *impl)
+/* A MAC Control frame: software PFC's, and it wakes the watchdog's
+ * poller (asleep while nothing came). */
+static void agents_macc_rx(void *arg, const char *ifname, const uint8_t *buf,
+                           size_t len, double now)
+{
+	struct agents *a = arg;
+
+	softpfc_rx(&a->softpfc, ifname, buf, len, now);
+	wdpoll_wake(&a->wd, now);
+}
+
+/* The agents' timer: its deadline is the earliest of theirs. */
+static double agents_timer_next(void *arg, double now_ms)
+{
+	int wait = agents_wait(arg, now_ms);
+
+	return wait < 0 ? -1 : now_ms + wait;
+}
+
+static void agents_timer_fire(void *arg, double now_ms)
+{
+	agents_tick(arg, now_ms);
+}
+
+void agents_init(struct agents *a, struct loop *loop,
+                 const struct frame_ops *ops, void *impl)
 {
 	memset(a, 0, sizeof(*a));
-	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, epfd);
+	a->loop = loop;
+	if (loop)
+		a->timer = loop_timer_add(loop, agents_timer_fire,
+		                          agents_timer_next, a);
+	frames_init(&a->frames, ops ? ops : &frame_ops_packet, impl, loop);
 	lldp_agent_init(&a->lldp, &a->frames, NULL, NULL);
 	lldpad_client_init(&a->lldpad);
 	a->dirty = true;
@@ -343,7 +376,7 @@ void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
 	a->lp.contrib = &a->contrib;
 	a->lp.frames = &a->frames;
 	a->lp.softpfc = &a->softpfc;
-	frames_listen(&a->frames, FRAME_MACC, softpfc_rx, &a->softpfc);
+	frames_listen(&a->frames, FRAME_MACC, agents_macc_rx, a);
 	frames_listen(&a->frames, FRAME_DATA, txpoll_data_rx, &a->tx);
 }
 
@@ -361,7 +394,12 @@ void agents_free(struct agents *a)
 	lpsend_free(&a->lp);
 	qstats_free(&a->qs);
 	contrib_free(&a->contrib);
+	if (a->loop && route_fd(&a->routes) >= 0)
+		loop_fd_del(a->loop, route_fd(&a->routes));
 	route_free(&a->routes);
+	if (a->loop)
+		loop_timer_del(a->loop, a->timer);
+	a->timer = NULL;
 }
 
 /* --- LLDP and DCBX --- */

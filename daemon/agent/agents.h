@@ -4,10 +4,12 @@
  * here. Agents never write to the kernel: they change a port's compile
  * inputs in the registry and ask the daemon for a reconcile of that port.
  *
- * The daemon calls, from its loop: agents_sync() after a commit and after
- * link events (which ports exist and are configured), agents_fd() for an
- * fd epoll reported that is not its own, agents_wait() for the epoll
- * timeout and agents_tick() when a timer is due.
+ * The daemon calls agents_sync() after a commit and after link events
+ * (which ports exist and are configured). Given the daemon's loop, the
+ * agents register their sockets (each with its callback) and their timer
+ * there themselves; without one (tests), the caller drives them:
+ * agents_fd() for a readable fd, agents_wait() for how long it may
+ * sleep, agents_tick() when that time is over.
  */
 #ifndef ROCED_AGENTS_H
 #define ROCED_AGENTS_H
@@ -28,6 +30,7 @@
 #include "kernel/route.h"
 #include "model/plan.h"
 #include "model/policy.h"
+#include "os/loop.h"
 
 /* The daemon reconciles port IFNAME (soon: after the current batch). */
 typedef void (*agents_reconcile_fn)(void *arg, const char *ifname);
@@ -69,6 +72,10 @@ struct agents {
 	/* PFC deadlock: cycles of pause found through LLDP, and broken. */
 	struct deadlock dl;
 	/* --- end of software PFC --- */
+	/* The daemon's loop (NULL: the caller drives the agents), and the
+	 * agents' timer in it. */
+	struct loop *loop;
+	struct loop_timer *timer;
 };
 
 /* The daemon's registry, whose compile inputs the agents set, and how
@@ -83,10 +90,10 @@ void agents_set_hwcnt(struct agents *a, struct ethtool *et, struct nlb *nl,
  * kicks the queues it released (softpfc.h). */
 void agents_applied(struct agents *a);
 
-/* Sockets go into EPFD; OPS (NULL: frame_ops_packet) with IMPL reach the
- * wire. */
-void agents_init(struct agents *a, int epfd, const struct frame_ops *ops,
-                 void *impl);
+/* Sockets and the agents' timer go into LOOP (NULL: the caller drives
+ * them); OPS (NULL: frame_ops_packet) with IMPL reach the wire. */
+void agents_init(struct agents *a, struct loop *loop,
+                 const struct frame_ops *ops, void *impl);
 void agents_free(struct agents *a);
 /* Raw-frame I/O on each port of P that LM knows and is up, none on
  * the others. */

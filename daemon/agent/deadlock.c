@@ -1,6 +1,7 @@
 /* deadlock: PFC deadlock detection and breaking (see deadlock.h). */
 #include "agent/deadlock.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@ void deadlock_init(struct deadlock *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->nobreak = getenv("ROCED_DEADLOCK_NOBREAK") != NULL;
+	d->always = getenv("ROCED_WDPOLL_REFERENCE") != NULL;
 }
 
 void deadlock_free(struct deadlock *d)
@@ -58,9 +60,19 @@ static struct deadlock_port *deadlock_port(struct deadlock *d,
 
 double deadlock_next(const struct deadlock *d, const struct txpoll *tx)
 {
-	if (!tx->n && !d->n)
+	if ((!tx->n && !d->n) || d->idle)
 		return -1;
 	return d->next_ms;
+}
+
+void deadlock_wake(struct deadlock *d, double now)
+{
+	if (!d->idle)
+		return;
+	d->idle = false;
+	if (d->next_ms && d->next_ms < now)
+		d->next_ms += ceil((now - d->next_ms) / DEADLOCK_TICK_MS) *
+		              DEADLOCK_TICK_MS;
 }
 
 /* The node's ID: the lowest MAC of its LLDP ports (roced's chassis IDs
@@ -288,9 +300,9 @@ bool deadlock_tick(struct deadlock *d, struct lldp_agent *lldp,
                    double now)
 {
 	struct pfcdl_tlv *out;
-	bool changed = false;
+	bool changed = false, idle = true;
 
-	if (d->next_ms > now)
+	if (d->next_ms > now || d->idle)
 		return false;
 	d->next_ms = now + DEADLOCK_TICK_MS;
 	deadlock_self(d, lldp);
@@ -316,11 +328,20 @@ bool deadlock_tick(struct deadlock *d, struct lldp_agent *lldp,
 			changed |= deadlock_breaking(d, d->v[i].ifname) != 0;
 			d->v[i] = d->v[--d->n];
 		}
+	for (size_t i = 0; i < d->n; i++)
+		for (unsigned p = 0; p < 8; p++)
+			idle = idle && !d->v[i].p[p].waits &&
+			       !d->v[i].p[p].breaking && !d->v[i].p[p].cycle;
 	for (size_t i = 0; i < lldp->n; i++) {
+		idle = idle && !out[i].n;
 		out[i].present = out[i].n > 0;
 		out[i].version = PFCDL_VERSION;
 		lldp_agent_set_pfcdl(lldp, lldp->v[i].ifname, &out[i], now);
 	}
 	free(out);
+	/* Asleep from here when nothing waits (softpfc's holds are what
+	 * make a port wait; the first one wakes the ticks), unless the
+	 * environment asks for the ticks as before (bench/txpoll -w). */
+	d->idle = idle && !d->always;
 	return changed;
 }

@@ -73,6 +73,11 @@ struct deadlock {
 	size_t n;
 	struct pfcdl_id self;
 	double next_ms; /* 0: not yet */
+	/* Asleep: at the last tick no port waited, broke or saw a cycle,
+	 * and no chain went out: the ticks could only say the same again
+	 * until software PFC holds a port (deadlock_wake). */
+	bool idle;
+	bool always; /* ROCED_WDPOLL_REFERENCE: never asleep (benchmarks) */
 	uint64_t detected, broken;
 	/* ROCED_DEADLOCK_NOBREAK set in the environment (benchmarks only):
 	 * cycles are reported, never broken, so that the watchdog alone
@@ -89,8 +94,11 @@ void deadlock_free(struct deadlock *d);
 bool deadlock_tick(struct deadlock *d, struct lldp_agent *lldp,
                    const struct softpfc *sp, const struct txpoll *tx,
                    double now);
-/* When deadlock_tick() is due next (ms; -1: never). */
+/* When deadlock_tick() is due next (ms; -1: never, or asleep). */
 double deadlock_next(const struct deadlock *d, const struct txpoll *tx);
+/* Software PFC began to hold a port at NOW: the ticks resume, on their
+ * grid (the next one at or after NOW). */
+void deadlock_wake(struct deadlock *d, double now);
 /* The priorities IFNAME must not honour pause for now. */
 uint8_t deadlock_breaking(const struct deadlock *d, const char *ifname);
 const struct deadlock_port *deadlock_find(const struct deadlock *d,

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 /* Frames read per wake-up of one port. A flood of frames is read in
@@ -24,20 +23,20 @@ static const uint8_t frame_lldp_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e};
 static const uint8_t frame_macc_dst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
 
 void frames_init(struct frames *f, const struct frame_ops *ops, void *impl,
-                 int epfd)
+                 struct loop *loop)
 {
 	memset(f, 0, sizeof(*f));
 	f->ops = ops;
 	f->impl = impl;
-	f->epfd = epfd;
+	f->loop = loop;
 }
 
 static void frames_close(struct frames *f, struct frame_port *p)
 {
 	if (p->fd < 0)
 		return;
-	if (f->epfd >= 0)
-		epoll_ctl(f->epfd, EPOLL_CTL_DEL, p->fd, NULL);
+	if (f->loop)
+		loop_fd_del(f->loop, p->fd);
 	f->ops->close(f->impl, p->fd);
 	p->fd = -1;
 }
@@ -82,17 +81,20 @@ struct frame_port *frames_by_fd(struct frames *f, int fd)
 	return NULL;
 }
 
+/* A port's socket is readable (the loop's callback). */
+static void frames_readable(void *arg, int fd, double now_ms)
+{
+	frames_process(arg, fd, now_ms);
+}
+
 static int frames_open(struct frames *f, struct frame_port *p)
 {
-	struct epoll_event ev = {.events = EPOLLIN};
-	int fd = f->ops->open(f->impl, p->ifindex);
+	int fd = f->ops->open(f->impl, p->ifindex), rc;
 
 	if (fd < 0)
 		return fd;
-	ev.data.fd = fd;
-	if (f->epfd >= 0 && epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		int rc = -errno;
-
+	rc = f->loop ? loop_fd_add(f->loop, fd, frames_readable, f) : 0;
+	if (rc < 0) {
 		f->ops->close(f->impl, fd);
 		return rc;
 	}

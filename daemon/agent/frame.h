@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "os/loop.h"
+
 #define FRAME_IFNAME_MAX 16
 #define FRAME_MAX        1518 /* untagged frame without FCS, and a tag */
 #define ETH_P_MACC       0x8808
@@ -118,7 +120,7 @@ struct frame_port {
 struct frames {
 	const struct frame_ops *ops;
 	void *impl;
-	int epfd; /* the daemon's epoll; -1: the caller polls frames_fds */
+	struct loop *loop; /* the daemon's; NULL: the caller polls the fds */
 	struct frame_port *v;
 	size_t n;
 	frame_rx_fn rx[FRAME_NKINDS];
@@ -126,9 +128,10 @@ struct frames {
 	frame_trunc_fn trunc[FRAME_NKINDS];
 };
 
-/* OPS with IMPL; sockets are added to EPFD (EPOLLIN, data.fd = the fd). */
+/* OPS with IMPL; sockets are registered in LOOP (NULL: none), which
+ * calls frames_process() when one is readable. */
 void frames_init(struct frames *f, const struct frame_ops *ops, void *impl,
-                 int epfd);
+                 struct loop *loop);
 void frames_free(struct frames *f);
 /* Who hears frames of KIND. */
 void frames_listen(struct frames *f, enum frame_kind kind, frame_rx_fn fn,

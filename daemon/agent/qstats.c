@@ -203,9 +203,48 @@ int qstats_leaves(struct qstats *s, double now)
 	return s->err;
 }
 
-int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
+/* One class dump of port IFINDEX into its entry, as of NOW. */
+static int qstats_class_read(struct qstats *s, int ifindex, double now)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
+	struct qstats_read r = {.s = s, .now = now, .ifindex = ifindex};
+	struct qstats_port *e = qstats_add(s, ifindex);
+	int rc;
+
+	if (!e)
+		return -ENOMEM;
+	e->seen = 0;
+	e->src = QSTATS_CLASS;
+	e->at_ms = now;
+	rc = tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, ifindex, 0, 0);
+	if (rc == 0)
+		rc =
+		    qstats_dump(s, (struct nlmsghdr *)req, qstats_class_cb, &r);
+	s->class_dumps++;
+	if (rc < 0) {
+		e = qstats_find(s, ifindex);
+		if (e)
+			e->seen = 0;
+	}
+	return rc;
+}
+
+int qstats_classes(struct qstats *s, int ifindex, double now)
+{
+	const struct qstats_port *e = qstats_find(s, ifindex);
+
+	if (ifindex <= 0)
+		return -ENODEV;
+	if (e && e->src == QSTATS_CLASS && now >= e->at_ms &&
+	    now - e->at_ms < QSTATS_SHARE_MS) {
+		s->shared++;
+		return 0;
+	}
+	return qstats_class_read(s, ifindex, now);
+}
+
+int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
+{
 	size_t nwanted = 0;
 	int err = 0;
 
@@ -222,9 +261,7 @@ int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
 	if (s->reference || nwanted > QSTATS_CLASS_PORTS)
 		return qstats_leaves(s, now);
 	for (size_t i = 0; i < n; i++) {
-		struct qstats_read r = {
-		    .s = s, .now = now, .ifindex = ifindex[i]};
-		struct qstats_port *e;
+		const struct qstats_port *e;
 		int rc;
 
 		if (!ifindex[i])
@@ -232,23 +269,11 @@ int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now)
 		e = qstats_find(s, ifindex[i]);
 		if (e && now >= e->at_ms && now - e->at_ms < QSTATS_SHARE_MS)
 			continue;
-		e = qstats_add(s, ifindex[i]);
-		if (!e)
-			return -ENOMEM;
-		e->seen = 0;
-		e->src = QSTATS_CLASS;
-		e->at_ms = now;
-		rc = tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, ifindex[i], 0,
-		                 0);
-		if (rc == 0)
-			rc = qstats_dump(s, (struct nlmsghdr *)req,
-			                 qstats_class_cb, &r);
-		s->class_dumps++;
-		if (rc < 0) {
-			e->seen = 0;
-			if (!err)
-				err = rc;
-		}
+		rc = qstats_class_read(s, ifindex[i], now);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc < 0 && !err)
+			err = rc;
 	}
 	return err;
 }

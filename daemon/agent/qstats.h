@@ -14,7 +14,10 @@
  *                      dump per port, which the kernel does filter on the
  *                      port (an HTB leaf class reports its leaf's queue);
  *                      past QSTATS_CLASS_PORTS ports, the one qdisc dump
- *                      costs less and is taken instead.
+ *                      costs less and is taken instead;
+ *   qstats_classes()   one port's queue classes (their drops), which the
+ *                      watchdog reads near and during a storm (it used
+ *                      to dump them itself).
  *
  * A GET of one qdisc or class is not used: the kernel answers it as a
  * notification to every tc listener besides the asker (roced's mirror
@@ -91,6 +94,12 @@ int qstats_leaves(struct qstats *s, double now);
 /* The backlogs of the N ports IFINDEX as of NOW (a port with ifindex 0
  * is skipped). Returns 0 or -errno (the first failure). */
 int qstats_backlogs(struct qstats *s, const int *ifindex, size_t n, double now);
+/* The queues' HTB classes of port IFINDEX as of NOW (their drops, which
+ * a leaf replaced by the watchdog's shut does not keep): one class dump
+ * of the port, unless a class read of it younger than QSTATS_SHARE_MS
+ * serves. Returns 0 or -errno. qstats_get() then gives QSTATS_CLASS
+ * counters for the port. */
+int qstats_classes(struct qstats *s, int ifindex, double now);
 /* Queue Q of port IFINDEX as the last read of the port found it, when
  * that read is not older than QSTATS_SHARE_MS before NOW; NULL when the
  * read did not show the queue (or is old). SRC, when not NULL, says

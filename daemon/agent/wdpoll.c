@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ void wdpoll_init(struct wdpoll *w)
 	memset(w, 0, sizeof(*w));
 	w->poll_ms = POLICY_PFCWD_POLL_MS;
 	w->load_action = POLICY_PFCWD_DROP;
+	w->reference = getenv("ROCED_WDPOLL_REFERENCE") != NULL;
 	qstats_init(&w->own);
 }
 
@@ -147,6 +149,7 @@ void wdpoll_sync(struct wdpoll *w, double now)
 	uint32_t poll = 0;
 	bool any = false, dropped = false;
 
+	w->quiet = false; /* the next poll decides */
 	/* Ports the registry no longer holds (no longer configured):
 	 * forgotten, and their records with them, so that the port added
 	 * back later (or a restarted roced) does not find an old storm. */
@@ -227,35 +230,13 @@ void wdpoll_sync(struct wdpoll *w, double now)
 
 int wdpoll_wait(const struct wdpoll *w, double now)
 {
-	double next = w->next_ms;
+	double next = w->quiet ? 0 : w->next_ms;
 
 	if (w->extra_ms && (!next || w->extra_ms < next))
 		next = w->extra_ms;
 	if (!next)
 		return -1;
 	return next <= now ? 0 : (int)(next - now) + 1;
-}
-
-/* A class dump of one port: the drops of the classes of its queues. */
-static int wdpoll_class_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct wdpoll_port *e = data;
-	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
-	struct tc_stats_obj o;
-	int q;
-
-	if (nlh->nlmsg_type != RTM_NEWTCLASS ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm) ||
-	    tcm->tcm_ifindex != e->ifindex)
-		return MNL_CB_OK;
-	q = tc_msg_class_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES || !(e->queues & (1u << q)) ||
-	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
-	    o.obj != TC_MSG_CLASS || !o.st.queue)
-		return MNL_CB_OK;
-	e->cseen |= (uint8_t)(1u << q);
-	e->cdrops[q] = o.st.drops;
-	return MNL_CB_OK;
 }
 
 /* Does queue Q of E need its class's drops now: near a storm, in one,
@@ -268,12 +249,13 @@ static bool wdpoll_wants_class(const struct wdpoll_port *e, unsigned q)
 	       s->tail || e->restore_how[q];
 }
 
+static struct qstats *wdpoll_qs(struct wdpoll *w);
+
 /* Read the class drops of the ports with a queue that wants them (one
- * dump per such port; storms are rare). */
-static void wdpoll_classes(struct wdpoll *w)
+ * class read per such port through the sampler; storms are rare). */
+static void wdpoll_classes(struct wdpoll *w, double now)
 {
-	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-	struct nlb_error nerr;
+	struct qstats *qs = wdpoll_qs(w);
 
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
@@ -283,13 +265,22 @@ static void wdpoll_classes(struct wdpoll *w)
 		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 			want |=
 			    (e->take & (1u << q)) && wdpoll_wants_class(e, q);
+		/* (no netlink, as in tests playing the qdisc dump: none) */
 		if (!want || !e->ifindex || !w->nl ||
-		    tc_msg_dump(req, sizeof(req), TC_MSG_CLASS, e->ifindex, 0,
-		                0) < 0)
+		    qstats_classes(qs, e->ifindex, now) < 0)
 			continue;
-		if (nlb_dump(w->nl, (struct nlmsghdr *)req, wdpoll_class_cb, e,
-		             &nerr) < 0)
-			e->cseen = 0;
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			enum qstats_src src = QSTATS_NONE;
+			const struct tc_stats_counters *st =
+			    (e->queues & (1u << q))
+			        ? qstats_get(qs, e->ifindex, q, now, &src)
+			        : NULL;
+
+			if (!st || src != QSTATS_CLASS)
+				continue;
+			e->cseen |= (uint8_t)(1u << q);
+			e->cdrops[q] = st->drops;
+		}
 	}
 }
 
@@ -543,8 +534,10 @@ void wdpoll_held(struct wdpoll *w, double now)
 			e->hold_seen[q] = held;
 		}
 	}
-	if (asked)
+	if (asked) {
+		w->quiet = false;
 		wdpoll_plan(w, now);
+	}
 }
 
 /* Software PFC's kernel path keeps a held queue's packets in its loop
@@ -617,6 +610,48 @@ counters:
 	return true;
 }
 
+/* Could a poll now find anything the last one did not? Not while every
+ * watched port is a software port (a hardware port's counters are the
+ * driver's, read at each poll) whose watched queues are simply monitored
+ * (no condition running, no sample asked for, no restore to log, not
+ * held) and whose pause and XON counts are those of the last sample:
+ * what could change them is a MAC Control frame, which wakes the poller
+ * (wdpoll_wake). */
+static bool wdpoll_idle(struct wdpoll *w)
+{
+	if (w->reference || w->extra_ms)
+		return false;
+	for (size_t i = 0; i < w->n; i++) {
+		struct wdpoll_port *e = &w->v[i];
+		const struct softpfc_port *sp;
+
+		if (!e->watched)
+			continue;
+		if (e->hw)
+			return false;
+		sp = wdpoll_sp(w, e);
+		if (!sp)
+			continue; /* not sampled at all */
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
+			const struct pfcwd_queue *s = &e->q[q];
+			uint64_t xon = 0;
+
+			if (!(e->queues & (1u << q)))
+				continue;
+			for (unsigned p = 0; p < POLICY_NPRIO; p++)
+				if (e->prios[q] & (1u << p))
+					xon += sp->c.rx_xon[p];
+			if (s->state != PFCWD_MONITORED || !s->have_prev ||
+			    s->tail || s->cond_polls || e->restore_how[q] ||
+			    e->due[q] || (sp->held & e->prios[q]) ||
+			    wdpoll_pause(e, sp, q) != s->prev.pause_rx ||
+			    xon != s->prev.xon_rx)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* The sampler the poller reads through: the daemon's shared one, else
  * its own on NL or DUMP (tests). */
 static struct qstats *wdpoll_qs(struct wdpoll *w)
@@ -658,7 +693,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	bool changed = false, dump = false, poll;
 	int rc = 0;
 
-	poll = w->next_ms && now >= w->next_ms;
+	poll = w->next_ms && now >= w->next_ms && !w->quiet;
 	if (!poll && !(w->extra_ms && now >= w->extra_ms))
 		return;
 	if (poll) {
@@ -715,7 +750,7 @@ void wdpoll_tick(struct wdpoll *w, double now)
 		return;
 	}
 	if (dump)
-		wdpoll_classes(w);
+		wdpoll_classes(w, now);
 	for (size_t i = 0; i < w->n; i++) {
 		struct wdpoll_port *e = &w->v[i];
 		const struct softpfc_port *sp = wdpoll_sp(w, e);
@@ -793,8 +828,32 @@ void wdpoll_tick(struct wdpoll *w, double now)
 	}
 	wdpoll_hw_done(w);
 	wdpoll_plan(w, now);
+	w->quiet = wdpoll_idle(w);
 	if (changed && wdpoll_save(w) < 0)
 		log_warn("%s", w->path);
+}
+
+void wdpoll_wake(struct wdpoll *w, double now)
+{
+	double last;
+
+	if (!w->quiet)
+		return;
+	w->quiet = false;
+	if (!w->next_ms || w->next_ms > now || !w->poll_ms)
+		return;
+	/* The last poll skipped (on the grid of the polls, at or before
+	 * NOW) found what the one before it did: the next sample's span
+	 * begins there, not at the last poll taken, or a storm beginning
+	 * now would be measured against hours of quiet. */
+	last = w->next_ms + floor((now - w->next_ms) / w->poll_ms) * w->poll_ms;
+	w->quiet_polls += (uint64_t)((last - w->next_ms) / w->poll_ms) + 1;
+	for (size_t i = 0; i < w->n; i++)
+		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
+			if (w->v[i].q[q].have_prev &&
+			    w->v[i].q[q].prev_ms < last)
+				w->v[i].q[q].prev_ms = last;
+	w->next_ms = last + w->poll_ms;
 }
 
 int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
@@ -802,6 +861,7 @@ int wdpoll_recover(struct wdpoll *w, const char *ifname, unsigned q, double now)
 	struct wdpoll_port *e = wdpoll_find(w, ifname);
 	struct pfcwd_config c;
 
+	w->quiet = false;
 	if (!e || q >= POLICY_NQUEUES || !(e->queues & (1u << q)))
 		return -ENOENT;
 	if (pfcwd_recover(&e->q[q], now) == PFCWD_EV_NONE)

@@ -24,6 +24,14 @@
  * give their time paused (softpfc_held_ms, the time the peer asked for)
  * as the pause-duration counter, and the time of their last pause frame.
  *
+ * Asleep: while every watched port is a software port whose queues are
+ * simply monitored and no MAC Control frame came since the last poll, a
+ * poll could only find what the last one found (software PFC's counts
+ * are the only counters that start a storm there), so none is taken and
+ * the poller has no timer: an idle fabric costs the loop no wake-up.
+ * The first frame wakes it (wdpoll_wake) for the next poll on the polls'
+ * grid, as if it had polled all along.
+ *
  * The log line of a storm and of a restore names the port's LLDP
  * neighbour (wdpoll.neighbour) as lldpd and NX-OS show it.
  *
@@ -148,6 +156,16 @@ struct wdpoll {
 	/* Polls done, and those that read the kernel's counters (only
 	 * when pause arrived or a queue is shut). */
 	uint64_t polls, dumps;
+	/* Asleep: every watched port is a software port whose queues are
+	 * monitored with nothing new since the last poll, so a poll could
+	 * only find what the last one found until a MAC Control frame
+	 * comes in (wdpoll_wake). The polls are skipped meanwhile, and
+	 * the loop sleeps. QUIET_POLLS counts them. */
+	bool quiet;
+	uint64_t quiet_polls;
+	/* ROCED_WDPOLL_REFERENCE (benchmarks only): never asleep, a poll
+	 * every interval, as roced did before; bench/txpoll -w compares. */
+	bool reference;
 	/* The watched ports' indexes in V, sorted by ifindex (per poll). */
 	size_t *byidx;
 	size_t nbyidx;
@@ -167,6 +185,10 @@ void wdpoll_sync(struct wdpoll *w, double now);
 int wdpoll_wait(const struct wdpoll *w, double now);
 /* Poll when due. */
 void wdpoll_tick(struct wdpoll *w, double now);
+/* A MAC Control frame (pause, XON) came in at NOW (software PFC counted
+ * it): an asleep poller polls again from the next poll on, its samples
+ * spanning from the last poll it skipped, as they would have. */
+void wdpoll_wake(struct wdpoll *w, double now);
 /* After an apply: the queues software PFC has just begun to hold get a
  * sample WDPOLL_SETTLE_MS from NOW. */
 void wdpoll_held(struct wdpoll *w, double now);

@@ -51,8 +51,12 @@ struct ctl_srv {
 	struct ctl_client *clients;
 	size_t max_clients;
 	struct ctl_client refusing[CTL_SRV_REFUSING];
-	/* Sweeps idle clients (and refused ones that never ask). */
+	/* Sweeps idle clients (and refused ones that never ask); armed
+	 * only while there is one (TICK: its period, ARMED: whether it
+	 * runs), so that a roced nobody talks to is not woken for it. */
 	int tfd;
+	unsigned tick_ms;
+	bool armed;
 	unsigned idle_ms;
 	uint64_t refuse_logged_ms;
 	unsigned refused_unlogged;
@@ -219,25 +223,48 @@ static uint64_t ctl_srv_now_ms(void)
 
 /* A periodic timer in the server's own epoll set, so that idle clients go
  * even when nobody else talks to roced. A quarter of the idle time keeps
- * the overshoot small; a refused client's second is the shortest wait. */
+ * the overshoot small; a refused client's second is the shortest wait.
+ * It runs while a client (or a refused one) is there (ctl_srv_arm). */
 static int ctl_srv_timer(struct ctl_srv *s)
 {
 	struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &s->tfd};
 	unsigned ms = s->idle_ms / 4;
-	struct itimerspec its;
 
 	if (ms > CTL_SRV_REFUSE_MS / 2)
 		ms = CTL_SRV_REFUSE_MS / 2;
 	if (ms < 10)
 		ms = 10;
-	its.it_interval.tv_sec = ms / 1000;
-	its.it_interval.tv_nsec = (long)(ms % 1000) * 1000000;
-	its.it_value = its.it_interval;
+	s->tick_ms = ms;
+	s->armed = false;
 	s->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (s->tfd < 0 || timerfd_settime(s->tfd, 0, &its, NULL) < 0 ||
-	    epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tfd, &ev) < 0)
+	if (s->tfd < 0 || epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->tfd, &ev) < 0)
 		return -errno;
 	return 0;
+}
+
+/* The sweep's timer runs while there is a client to sweep, and only
+ * then. */
+static void ctl_srv_arm(struct ctl_srv *s)
+{
+	struct itimerspec its = {{0, 0}, {0, 0}};
+	bool want = false;
+
+	for (size_t i = 0; !want && i < s->max_clients; i++)
+		want = s->clients[i].fd >= 0;
+	for (size_t i = 0; !want && i < CTL_SRV_REFUSING; i++)
+		want = s->refusing[i].fd >= 0;
+	if (want == s->armed || s->tfd < 0)
+		return;
+	if (want) {
+		its.it_interval.tv_sec = s->tick_ms / 1000;
+		its.it_interval.tv_nsec = (long)(s->tick_ms % 1000) * 1000000;
+		its.it_value = its.it_interval;
+	}
+	if (timerfd_settime(s->tfd, 0, &its, NULL) < 0) {
+		log_warn("control socket: timerfd");
+		return;
+	}
+	s->armed = want;
 }
 
 int ctl_srv_open(struct ctl_srv **out, const struct ctl_srv_config *c,
@@ -678,6 +705,7 @@ void ctl_srv_process(struct ctl_srv *s)
 		ctl_srv_sweep(s);
 	if (accept)
 		ctl_srv_accept(s);
+	ctl_srv_arm(s);
 }
 
 void ctl_srv_close(struct ctl_srv *s)

@@ -1,6 +1,7 @@
-/* daemon: roced as a long-running process. One epoll loop waits on a
- * signalfd, the link monitor, the control socket and (under systemd with
- * a watchdog) a timerfd:
+/* daemon: roced as a long-running process. One loop (os/loop.h: fds and
+ * timers, each with its callback) waits on a signalfd, the link monitor,
+ * the control socket, (under systemd with a watchdog) a timerfd, and the
+ * agents' sockets and timers:
  *  - one roced per network namespace (ctl_instance_lock);
  *  - at start every configured port is reconciled, then systemd hears
  *    READY=1 (and a parent waiting for `roced -b`, "ready");
@@ -35,7 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -239,12 +239,14 @@ static void daemon_release_holds(struct daemon *d)
 	free(names);
 }
 
-static int daemon_signal(struct daemon *d)
+static void daemon_signal(void *arg, int fd, double now_ms)
 {
+	struct daemon *d = arg;
 	struct signalfd_siginfo si;
 
-	if (read(d->sigfd, &si, sizeof(si)) != (ssize_t)sizeof(si))
-		return 0;
+	(void)now_ms;
+	if (read(fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
+		return;
 	switch (si.ssi_signo) {
 	case SIGHUP:
 		daemon_reload(d, NULL, NULL);
@@ -267,46 +269,21 @@ static int daemon_signal(struct daemon *d)
 		d->stop = true;
 		break;
 	}
-	return 0;
 }
 
-static int daemon_setup(struct daemon *d)
+/* The loop's callbacks for the daemon's own fds. */
+static void daemon_ctl_readable(void *arg, int fd, double now_ms)
 {
-	struct epoll_event ev = {.events = EPOLLIN};
-	sigset_t mask;
+	(void)fd;
+	(void)now_ms;
+	ctl_srv_process(arg);
+}
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-		return -errno;
-	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	d->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (d->sigfd < 0 || d->epfd < 0)
-		return -errno;
-	ev.data.fd = d->sigfd;
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, d->sigfd, &ev) < 0)
-		return -errno;
-	ev.data.fd = link_mon_fd(d->e.links);
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
-		return -errno;
-	ev.data.fd = ctl_srv_fd(d->ctl);
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
-		return -errno;
-	agents_init(&d->agents, d->epfd, NULL, NULL);
-	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
-	                  daemon_agent_reconcile, d);
-	agents_set_hwcnt(&d->agents, d->e.rc.ethtool, &d->e.nl, NULL, NULL);
-	ev.data.fd = guard_fd(&d->guard);
-	if (ev.data.fd >= 0 &&
-	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
-		return -errno;
-	ev.data.fd = svc_watchdog_open(&d->svc);
-	if (ev.data.fd >= 0 &&
-	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
-		return -errno;
-	return 0;
+static void daemon_svc_readable(void *arg, int fd, double now_ms)
+{
+	(void)fd;
+	(void)now_ms;
+	svc_watchdog_kick(arg);
 }
 
 static void daemon_links(struct daemon *d)
@@ -321,21 +298,77 @@ static void daemon_links(struct daemon *d)
 	}
 }
 
+static void daemon_links_readable(void *arg, int fd, double now_ms)
+{
+	(void)fd;
+	(void)now_ms;
+	daemon_links(arg);
+}
+
+static void daemon_tc_readable(void *arg, int fd, double now_ms)
+{
+	(void)fd;
+	(void)now_ms;
+	engine_events(arg);
+}
+
+static void daemon_guard(void *arg, int fd, double now_ms);
+static void daemon_timers(struct daemon *d);
+
+static int daemon_setup(struct daemon *d)
+{
+	sigset_t mask;
+	int rc, fd;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return -errno;
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (d->sigfd < 0)
+		return -errno;
+	rc = loop_init(&d->loop);
+	if (rc < 0)
+		return rc;
+	if ((rc = loop_fd_add(&d->loop, d->sigfd, daemon_signal, d)) < 0 ||
+	    (rc = loop_fd_add(&d->loop, link_mon_fd(d->e.links),
+	                      daemon_links_readable, d)) < 0 ||
+	    (rc = loop_fd_add(&d->loop, ctl_srv_fd(d->ctl), daemon_ctl_readable,
+	                      d->ctl)) < 0)
+		return rc;
+	agents_init(&d->agents, &d->loop, NULL, NULL);
+	agents_set_daemon(&d->agents, &d->ports, &d->e.nl,
+	                  daemon_agent_reconcile, d);
+	agents_set_hwcnt(&d->agents, d->e.rc.ethtool, &d->e.nl, NULL, NULL);
+	fd = guard_fd(&d->guard);
+	if (fd >= 0 && (rc = loop_fd_add(&d->loop, fd, daemon_guard, d)) < 0)
+		return rc;
+	fd = svc_watchdog_open(&d->svc);
+	if (fd >= 0 &&
+	    (rc = loop_fd_add(&d->loop, fd, daemon_svc_readable, &d->svc)) < 0)
+		return rc;
+	daemon_timers(d);
+	return 0;
+}
+
 /* After the first apply: mirror roced's tc objects, and hear about what
  * others change. */
 static void daemon_mirror(struct daemon *d)
 {
-	struct epoll_event ev = {.events = EPOLLIN};
 	char(*names)[POLICY_IFNAME_MAX];
+	int rc;
 
 	if (engine_mirror_start(&d->e) < 0) {
 		log_warn("cannot subscribe to tc notifications (every "
 		         "reconcile dumps every port)");
 		return;
 	}
-	ev.data.fd = engine_events_fd(&d->e);
-	if (epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
-		log_warn("epoll_ctl");
+	rc = loop_fd_add(&d->loop, engine_events_fd(&d->e), daemon_tc_readable,
+	                 &d->e);
+	if (rc < 0)
+		log_warnx("cannot follow tc notifications: %s", strerror(-rc));
 	/* Fill the mirror now (one observation of every configured port,
 	 * after the subscription), not on the first reload; with the link
 	 * cache up to date first (the MTU roced just set). */
@@ -358,12 +391,14 @@ static void daemon_mirror(struct daemon *d)
 	         d->e.mirror.n == 1 ? "" : "s");
 }
 
-/* How long the loop may sleep (ms, -1: until an event) before a repair
- * falls due or a contested port has been quiet long enough. */
-static int daemon_repair_wait(const struct daemon *d)
+/* When a repair falls due or a contested port has been quiet long
+ * enough (the repair timer's deadline; -1: never, 0: now). */
+static double daemon_repair_next(void *arg, double now)
 {
-	double now = daemon_ms(), next = -1;
+	const struct daemon *d = arg;
+	double next = -1;
 
+	(void)now;
 	if (d->e.lost)
 		return 0;
 	for (size_t i = 0; i < d->ports.n; i++) {
@@ -379,17 +414,15 @@ static int daemon_repair_wait(const struct daemon *d)
 		if (next < 0 || at < next)
 			next = at;
 	}
-	if (next < 0)
-		return -1;
-	return next <= now ? 0 : (int)(next - now) + 1;
+	return next;
 }
 
 /* Repair the ports whose repair is due, all in one pass; contested ports
  * that have been quiet long enough are repaired again. */
-static void daemon_repairs(struct daemon *d)
+static void daemon_repairs(void *arg, double now)
 {
+	struct daemon *d = arg;
 	char(*names)[POLICY_IFNAME_MAX] = NULL;
-	double now = daemon_ms();
 	size_t n = 0;
 
 	/* Others may have changed any port: every one is checked (those
@@ -440,82 +473,41 @@ static void daemon_repairs(struct daemon *d)
  * heard after it. */
 static void daemon_nested(struct daemon *d, bool in)
 {
-	struct epoll_event ev = {.events = EPOLLIN};
-	int fds[2] = {d->sigfd, ctl_srv_fd(d->ctl)};
-
 	d->nested = in;
-	for (size_t i = 0; i < 2; i++) {
-		ev.data.fd = fds[i];
-		if (epoll_ctl(d->epfd, in ? EPOLL_CTL_DEL : EPOLL_CTL_ADD,
-		              fds[i], &ev) < 0)
-			log_warn("epoll_ctl");
-	}
+	loop_fd_hold(&d->loop, d->sigfd, in);
+	loop_fd_hold(&d->loop, ctl_srv_fd(d->ctl), in);
 }
 
 /* The guard (guard.h) exited: another, watched like the first. */
-static void daemon_guard(struct daemon *d)
+static void daemon_guard(void *arg, int fd, double now_ms)
 {
-	struct epoll_event ev = {.events = EPOLLIN};
+	struct daemon *d = arg;
+	int rc;
 
+	(void)now_ms;
+	loop_fd_del(&d->loop, fd);
 	guard_reap(&d->guard, daemon_ms());
-	ev.data.fd = guard_fd(&d->guard);
-	if (ev.data.fd >= 0 &&
-	    epoll_ctl(d->epfd, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0)
-		log_warn("epoll_ctl");
+	fd = guard_fd(&d->guard);
+	if (fd >= 0 && (rc = loop_fd_add(&d->loop, fd, daemon_guard, d)) < 0)
+		log_warnx("cannot watch the guard: %s", strerror(-rc));
 }
 
-/* One turn of the event loop: wait for events (at most MAX_MS, -1: as
- * long as nothing falls due), handle them, run the applies, repairs and
- * agent ticks that are due. Returns -1 when epoll fails. */
-static int daemon_turn(struct daemon *d, int max_ms)
+/* What link events and agents asked for (the pending timer's deadline:
+ * now, when there is any). */
+static double daemon_pending_next(void *arg, double now)
 {
-	struct epoll_event evs[8];
-	int wait, agents, n;
+	const struct daemon *d = arg;
 
-	/* Before sleeping: the agents follow the ports that the last
-	 * commit or link events left. */
-	if (d->agents.dirty) {
-		agents_sync(&d->agents, &d->policy, d->e.links);
-		agents_dcbx_local(&d->agents, &d->ports, daemon_ms());
-	}
-	wait = daemon_repair_wait(d);
-	agents = agents_wait(&d->agents, daemon_ms());
-	if (agents >= 0 && (wait < 0 || agents < wait))
-		wait = agents;
-	mfile_configure(&d->mfile, &d->policy.metrics, daemon_ms());
-	agents = mfile_wait(&d->mfile, daemon_ms());
-	if (agents >= 0 && (wait < 0 || agents < wait))
-		wait = agents;
-	/* A confirmed commit's deadline, not inside a reload's turns. */
-	agents = d->nested ? -1 : ctl_sess_wait(&d->ckpt, daemon_unix());
-	if (agents >= 0 && (wait < 0 || agents < wait))
-		wait = agents;
-	/* What an agent's timer asked for is applied at once. */
-	if (d->npending || d->pending_all)
-		wait = 0;
-	if (max_ms >= 0 && (wait < 0 || wait > max_ms))
-		wait = max_ms;
-	n = epoll_wait(d->epfd, evs, 8, wait);
-	if (n < 0 && errno == EINTR)
-		return 0;
-	if (n < 0) {
-		log_warn("epoll_wait");
-		return -1;
-	}
-	for (int i = 0; i < n; i++) {
-		if (evs[i].data.fd == d->sigfd)
-			daemon_signal(d);
-		else if (evs[i].data.fd == ctl_srv_fd(d->ctl))
-			ctl_srv_process(d->ctl);
-		else if (evs[i].data.fd == d->svc.watchdog_fd)
-			svc_watchdog_kick(&d->svc);
-		else if (evs[i].data.fd == engine_events_fd(&d->e))
-			engine_events(&d->e);
-		else if (evs[i].data.fd == guard_fd(&d->guard))
-			daemon_guard(d);
-		else if (!agents_fd(&d->agents, evs[i].data.fd, daemon_ms()))
-			daemon_links(d);
-	}
+	(void)now;
+	return d->bonds_dirty || d->npending || d->pending_all ? 0 : -1;
+}
+
+/* The ports link events and the agents named are applied, in one pass. */
+static void daemon_pending(void *arg, double now)
+{
+	struct daemon *d = arg;
+
+	(void)now;
 	if (d->bonds_dirty) {
 		d->bonds_dirty = false;
 		if (daemon_bonds(d, &d->policy))
@@ -530,12 +522,90 @@ static int daemon_turn(struct daemon *d, int max_ms)
 		agents_applied(&d->agents);
 	d->npending = 0;
 	d->pending_all = false;
-	daemon_repairs(d);
-	agents_tick(&d->agents, daemon_ms());
-	daemon_dcbx(d);
-	mfile_tick(&d->mfile, &d->cmd, daemon_ms());
+}
+
+/* The metrics textfile's next write. */
+static double daemon_mfile_next(void *arg, double now)
+{
+	struct daemon *d = arg;
+	int wait = mfile_wait(&d->mfile, now);
+
+	return wait < 0 ? -1 : now + wait;
+}
+
+static void daemon_mfile(void *arg, double now)
+{
+	struct daemon *d = arg;
+
+	mfile_tick(&d->mfile, &d->cmd, now);
+}
+
+/* A confirmed commit's deadline (wall clock), not inside a reload's
+ * turns. */
+static double daemon_sess_next(void *arg, double now)
+{
+	struct daemon *d = arg;
+	int wait = d->nested ? -1 : ctl_sess_wait(&d->ckpt, daemon_unix());
+
+	return wait < 0 ? -1 : now + wait;
+}
+
+static void daemon_sess(void *arg, double now)
+{
+	struct daemon *d = arg;
+
+	(void)now;
 	if (!d->nested)
 		ctl_sess_tick(&d->cmd, daemon_unix());
+}
+
+/* Before the loop sleeps: the agents follow the ports that the last
+ * commit or link events left; the metrics textfile its setting. */
+static void daemon_before_wait(void *arg, double now)
+{
+	struct daemon *d = arg;
+
+	if (d->agents.dirty) {
+		agents_sync(&d->agents, &d->policy, d->e.links);
+		agents_dcbx_local(&d->agents, &d->ports, daemon_ms());
+	}
+	mfile_configure(&d->mfile, &d->policy.metrics, now);
+}
+
+/* After every turn: what DCBX agreed on is applied. */
+static void daemon_after_timers(void *arg, double now)
+{
+	(void)now;
+	daemon_dcbx(arg);
+}
+
+/* The daemon's timers, the earliest due first: what events asked to be
+ * applied (due at once), repairs, the metrics textfile, a confirmed
+ * commit's deadline (the agents add theirs, agents_init). */
+static void daemon_timers(struct daemon *d)
+{
+	if (!loop_timer_add(&d->loop, daemon_pending, daemon_pending_next, d) ||
+	    !loop_timer_add(&d->loop, daemon_repairs, daemon_repair_next, d) ||
+	    !loop_timer_add(&d->loop, daemon_mfile, daemon_mfile_next, d) ||
+	    !loop_timer_add(&d->loop, daemon_sess, daemon_sess_next, d) ||
+	    loop_hook_add(&d->loop, LOOP_BEFORE_WAIT, daemon_before_wait, d) <
+	        0 ||
+	    loop_hook_add(&d->loop, LOOP_AFTER_TIMERS, daemon_after_timers, d) <
+	        0)
+		log_warnx("the event loop: out of memory");
+}
+
+/* One turn of the event loop: wait for events (at most MAX_MS, -1: as
+ * long as nothing falls due), handle them, run the timers that are due.
+ * Returns -1 when the wait fails. */
+static int daemon_turn(struct daemon *d, int max_ms)
+{
+	int rc = loop_turn(&d->loop, max_ms);
+
+	if (rc < 0) {
+		log_warnx("epoll_wait: %s", strerror(-rc));
+		return -1;
+	}
 	return 0;
 }
 
@@ -660,7 +730,8 @@ int daemon_run(const struct daemon_opts *o)
 	d->stats.start_unix = d->stats.last_load_unix = daemon_unix();
 	d->stats.last_load_ok = true;
 	mfile_init(&d->mfile);
-	d->sigfd = d->epfd = d->lockfd = -1;
+	d->sigfd = d->lockfd = -1;
+	d->loop.epfd = -1;
 	guard_init(&d->guard);
 	svc_init(&d->svc);
 	log_init("roced", o->syslog);
@@ -816,8 +887,7 @@ out_diag:
 		close(d->lockfd);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
-	if (d->epfd >= 0)
-		close(d->epfd);
+	loop_free(&d->loop);
 	free(d);
 	return rc;
 }

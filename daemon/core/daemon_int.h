@@ -21,6 +21,7 @@
 #include "control/ctl_srv.h"
 #include "kernel/engine.h"
 #include "model/policy.h"
+#include "os/loop.h"
 
 #define DAEMON_PENDING_MAX 256
 
@@ -32,7 +33,9 @@ struct daemon {
 	struct engine e;
 	/* Raw frames on the ports, and the agents that use them. */
 	struct agents agents;
-	int epfd, sigfd;
+	/* The one event loop: its fds and timers (daemon.c). */
+	struct loop loop;
+	int sigfd;
 	struct ctl_srv *ctl;
 	struct ctl_cmd_ctx cmd; /* what the control requests' answers read */
 	/* Checkpoints (kept in the state directory) and configuration

@@ -320,7 +320,7 @@ static void rig_init(struct rig *g, void (*edit)(struct policy_iface *f))
 	}
 	ports_applied(&g->r, &pl, pl.nports, res, NULL);
 	plan_free(&pl);
-	frames_init(&g->f, &rig_frame_ops, g, -1);
+	frames_init(&g->f, &rig_frame_ops, g, NULL);
 	for (unsigned i = 0; i < RIG_PORTS; i++) {
 		uint8_t mac[6] = {2, 0, 0, 0, 0, (uint8_t)(i + 1)};
 

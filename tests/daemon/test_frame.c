@@ -136,7 +136,7 @@ static void test_veth(void **state)
 	(void)state;
 	sh("ip link add fa0 type veth peer name fb0 && ip link set fa0 up && "
 	   "ip link set fb0 up");
-	frames_init(&f, &frame_ops_packet, NULL, -1);
+	frames_init(&f, &frame_ops_packet, NULL, NULL);
 	frames_listen(&f, FRAME_LLDP, on_lldp, &h);
 	frames_listen(&f, FRAME_MACC, on_macc, &h);
 	attach(&f, "fa0");
@@ -211,7 +211,7 @@ static void test_bridge_port(void **state)
 	   "ip link add fa1 type veth peer name fb1 && "
 	   "ip link set fb1 master br0 && ip link set fa1 up && "
 	   "ip link set fb1 up");
-	frames_init(&f, &frame_ops_packet, NULL, -1);
+	frames_init(&f, &frame_ops_packet, NULL, NULL);
 	frames_listen(&f, FRAME_LLDP, on_lldp, &h);
 	frames_listen(&f, FRAME_MACC, on_macc, &h);
 	attach(&f, "fa1");
@@ -266,7 +266,7 @@ static void test_wake(void **state)
 	   "\"mount -t proc proc /proc && sysctl -qw $k\"; } && "
 	   "ip link add fa2 type veth peer name fb2 && ip link set fa2 up && "
 	   "ip link set fb2 up");
-	frames_init(&f, &frame_ops_packet, NULL, -1);
+	frames_init(&f, &frame_ops_packet, NULL, NULL);
 	frames_listen(&f, FRAME_LLDP, on_lldp, &h);
 	frames_listen(&f, FRAME_DATA, on_data, &h);
 	attach(&f, "fa2");
@@ -381,7 +381,7 @@ static void test_stamps(void **state)
 	const double want[4] = {1000.0, 900.0, 1000.0, 1000.0};
 
 	(void)state;
-	frames_init(&f, &fake_ops, &k, -1);
+	frames_init(&f, &fake_ops, &k, NULL);
 	frames_listen(&f, FRAME_MACC, on_macc, &h);
 	assert_int_equal(frames_attach(&f, "p1", 1, mac), 0);
 	for (int i = 0; i < 4; i++) {
@@ -425,7 +425,7 @@ static void test_stamps_late_read(void **state)
 	(void)state;
 	memset(&k, 0, sizeof(k));
 	fake_read_ms = 1200.0;
-	frames_init(&f, &ops, &k, -1);
+	frames_init(&f, &ops, &k, NULL);
 	frames_listen(&f, FRAME_MACC, on_macc, &h);
 	assert_int_equal(frames_attach(&f, "p1", 1, mac), 0);
 	for (int i = 0; i < 3; i++) {
@@ -451,7 +451,7 @@ static void test_batches(void **state)
 	const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
 
 	(void)state;
-	frames_init(&f, &fake_ops, &k, -1);
+	frames_init(&f, &fake_ops, &k, NULL);
 	frames_listen(&f, FRAME_LLDP, on_lldp, &h);
 	assert_int_equal(frames_attach(&f, "p1", 1, mac), 0);
 	assert_int_equal(frames_attach(&f, "p1", 1, mac), 0);

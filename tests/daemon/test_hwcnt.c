@@ -678,6 +678,79 @@ static void test_record_checked_at_start(void **state)
 	rig_free(&g);
 }
 
+/* --- the poller asleep on a software port ---
+ *
+ * A software port's counters are software PFC's: while its queues are
+ * monitored and no MAC Control frame came, a poll finds what the last
+ * did, so the poller sleeps (no poll, no timer) until a frame wakes it;
+ * the sample after the wake spans from the last poll it skipped, as it
+ * would have without the sleep. The reference (ROCED_WDPOLL_REFERENCE)
+ * never sleeps. */
+static void test_asleep_software(void **state)
+{
+	struct rig g;
+	struct caps caps;
+	struct softpfc s;
+	struct softpfc_port *sp;
+	struct wdpoll_port *e;
+	uint64_t polls, dumps;
+	double woke;
+
+	(void)state;
+	rig_init(&g);
+	ports_free(&g.r);
+	caps_preset(&caps, CAPS_PRESET_FULL);
+	ports_init(&g.r, &caps, false);
+	g.w.hw = NULL;
+	softpfc_init(&s, NULL, NULL);
+	assert_non_null(softpfc_port(&s, "lo", true));
+	g.w.softpfc = &s;
+	assert_true(rig_apply(&g)->dcb.software);
+	e = wdpoll_find(&g.w, "lo");
+	assert_non_null(e);
+	assert_true(e->watched);
+	assert_false(e->hw);
+	/* the first poll starts counting: then nothing new can come but
+	 * by a frame */
+	assert_false(g.w.quiet);
+	rig_poll(&g, false);
+	assert_true(g.w.quiet);
+	assert_int_equal(wdpoll_wait(&g.w, g.now), -1);
+	/* ten seconds of quiet: no poll, no read of the kernel */
+	polls = g.w.polls;
+	dumps = g.t.dumps;
+	for (int i = 0; i < 100; i++)
+		rig_poll(&g, false);
+	assert_int_equal(g.w.polls, polls);
+	assert_int_equal(g.t.dumps, dumps);
+	/* a pause comes in half a poll after a skipped poll: awake, the
+	 * next poll on the grid, its sample spanning from the skipped one */
+	woke = g.now + g.w.poll_ms / 2;
+	sp = softpfc_port(&s, "lo", false);
+	sp->c.rx_pause[3]++;
+	wdpoll_wake(&g.w, woke);
+	assert_false(g.w.quiet);
+	assert_true(g.w.quiet_polls > 90);
+	assert_true(wdpoll_wait(&g.w, woke) >= 0);
+	assert_true(wdpoll_wait(&g.w, woke) <= (int)g.w.poll_ms / 2 + 1);
+	assert_true(e->q[3].prev_ms == g.now);
+	/* that poll reads the queue's counters: pause came */
+	g.now = woke;
+	rig_poll(&g, false);
+	g.now -= g.w.poll_ms / 2;
+	assert_int_equal(g.w.polls, polls + 1);
+	assert_int_equal(g.t.dumps, dumps + 1);
+	/* the reference (set at start) never sleeps */
+	g.w.reference = true;
+	g.w.quiet = false;
+	rig_poll(&g, false);
+	rig_poll(&g, false);
+	assert_false(g.w.quiet);
+	assert_int_equal(g.w.polls, polls + 3);
+	softpfc_free(&s);
+	rig_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +764,7 @@ int main(void)
 	    cmocka_unit_test(test_follows_plan),
 	    cmocka_unit_test(test_record_dropped_with_port),
 	    cmocka_unit_test(test_record_checked_at_start),
+	    cmocka_unit_test(test_asleep_software),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

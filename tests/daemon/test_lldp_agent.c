@@ -111,7 +111,7 @@ static void side_init(struct side *s, const char *ifname, const uint8_t *mac,
 
 	memset(s, 0, sizeof(*s));
 	s->ifname = ifname;
-	frames_init(&s->f, &fake_ops, &s->k, -1);
+	frames_init(&s->f, &fake_ops, &s->k, NULL);
 	lldp_agent_init(&s->a, &s->f, on_change, s);
 	memset(&c, 0, sizeof(c));
 	c.tx.interval_ms = 30000;

@@ -461,7 +461,7 @@ static void run_script(struct script *k, double poll_ms, double jitter,
 
 	k->next = 0;
 	k->wakes = 0;
-	agents_init(&a, -1, &script_ops, k);
+	agents_init(&a, NULL, &script_ops, k);
 	/* no daemon: the test hears the changes, and applies them at once */
 	s->changed = loop_changed;
 	s->arg = &l;
