@@ -116,6 +116,16 @@ static bool route_prefix(const struct route_ip *a, const struct route_ip *p,
 	       !((a->b[whole] ^ p->b[whole]) & (uint8_t)(0xff << (8 - rest)));
 }
 
+/* Is DST/LEN of FAMILY within IPv6's link-local fe80::/10, which the
+ * kernel never forwards (every IPv6 port has a route to fe80::/64: it
+ * says nothing of routing)? */
+static bool route_linklocal(int family, const struct route_ip *dst,
+                            unsigned len)
+{
+	return family == AF_INET6 && len >= 10 && dst->b[0] == 0xfe &&
+	       (dst->b[1] & 0xc0) == 0x80;
+}
+
 /* The route of TABLE the kernel picks for FAMILY/DST: the longest
  * matching prefix, of lowest metric; NULL: none. */
 static const struct route_rt *route_find(const struct route_cache *c,
@@ -274,6 +284,11 @@ size_t route_lookup(const struct route_cache *c, int family,
 	struct route_walk w = {c, family, iif, dst, nh, max, 0, 0, 0};
 	bool rules = false;
 
+	if (flags)
+		*flags = 0;
+	if (route_linklocal(family, dst, 128))
+		return 0;
+
 	for (size_t i = 0; i < c->nru && !rules; i++)
 		rules = c->ru[i].family == family;
 	if (rules) {
@@ -299,7 +314,11 @@ size_t route_lookup(const struct route_cache *c, int family,
 bool route_via(const struct route_cache *c, int ifindex)
 {
 	for (size_t i = 0; ifindex && i < c->nrt; i++)
-		for (size_t k = 0; k < c->rt[i].nnh; k++)
+		for (size_t k = 0;
+		     k < c->rt[i].nnh &&
+		     !route_linklocal(c->rt[i].family, &c->rt[i].dst,
+		                      c->rt[i].len);
+		     k++)
 			if (c->rt[i].nh[k].oif == ifindex)
 				return true;
 	return false;

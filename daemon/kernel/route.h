@@ -30,7 +30,10 @@
  *
  * A route of the local table (the host's own addresses, broadcast,
  * multicast) and an unreachable, blackhole or prohibit route end the
- * lookup with no next hop: what they match leaves through no port. The
+ * lookup with no next hop: what they match leaves through no port; so
+ * does an IPv6 link-local destination (fe80::/10, never forwarded), and
+ * the fe80::/64 route every IPv6 port has is no route through it for
+ * route_via(). The
  * lookups are pure functions of the cache, which tests fill by hand.
  */
 #ifndef ROCED_ROUTE_H
@@ -167,7 +170,7 @@ int route_add_rule(struct route_cache *c, const struct route_rule *r);
 size_t route_lookup(const struct route_cache *c, int family,
                     const struct route_ip *dst, int iif, struct route_nh *nh,
                     size_t max, unsigned *flags);
-/* Does any route leave through IFINDEX? */
+/* Does any route (but a link-local one) leave through IFINDEX? */
 bool route_via(const struct route_cache *c, int ifindex);
 /* The MAC of neighbour IP of FAMILY behind IFINDEX; NULL when unknown. */
 const uint8_t *route_neigh_mac(const struct route_cache *c, int family,

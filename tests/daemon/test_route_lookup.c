@@ -157,6 +157,10 @@ static void test_families(void **state)
 	assert_string_equal(look(&c, AF_INET6, ip6("ff02::1"), 1), "");
 	assert_string_equal(look(&c, AF_INET6, ip6("fd00:3::1"), 1), "");
 	assert_string_equal(look(&c, AF_INET6, ip6("fd00:1::2"), 1), "2");
+	/* link-local: never forwarded, and no route through a port */
+	rt(&c, AF_INET6, ip6("fe80::"), 64, 0, 8, 0);
+	assert_string_equal(look(&c, AF_INET6, ip6("fe80::1"), 1), "");
+	assert_false(route_via(&c, 8));
 	route_free(&c);
 }
 
