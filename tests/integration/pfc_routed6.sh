@@ -150,10 +150,10 @@ $IP -n "$rt" -6 route del fd00:79:99::/64
 for _ in 1 2 3; do
 	$IP -n "$rt" -6 route del fd00:79:4::/64 dev swp4
 	$IP -n "$rt" -6 route del fe80::/64 dev swp4
-	sleep 0.4
+	sleep 0.8
 	$IP -n "$rt" -6 route add fd00:79:4::/64 dev swp4
 	$IP -n "$rt" -6 route add fe80::/64 dev swp4
-	sleep 0.4
+	sleep 0.8
 done
 for p in $senders; do t_wait "$p" || t_fail "a sender failed"; done
 t_wait "$rx3" || t_fail "the receiver h3 failed"
