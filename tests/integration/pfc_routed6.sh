@@ -191,15 +191,26 @@ print(-1)' "$2" "$3"
 }
 $IP netns exec "$rt" "$rocesh" -c "show interface priority-flow-control" | tee "$tmp/rt.pfc"
 kill -0 "$pid_rt" 2>/dev/null || t_fail "the router's roced died"
-[ "$sent_nd" -gt $((shape_pps * secs * 2 / 3)) ] || t_fail "the no-drop senders sent only $sent_nd"
-for h in 1 2; do
-	eval "ns=\$h$h"
-	tx=$(ppp "$rt" "swp$h" tx-pause)
-	rx=$(ppp "$ns" "eth$h" rx-pause)
-	echo "swp$h TxPPP $tx, eth$h RxPPP $rx"
-	[ "$tx" -gt 0 ] || t_fail "the router sent no pause out of swp$h"
-	[ "$rx" -gt 0 ] || t_fail "h$h received no pause"
-done
+# Best effort is never held back (its queue drops): what it sent is what
+# the machine could send. Starved of CPU (a sanitizer build at load 15
+# sent a fifth of it), the rig makes no incast: what still holds is
+# checked, the rest skipped aloud at the end.
+starved=
+if [ "$sent_nd" -le $((shape_pps * secs * 2 / 3)) ]; then
+	[ "$sent_be" -lt $((2 * pps * secs * 9 / 10)) ] ||
+		t_fail "the no-drop senders sent only $sent_nd (best effort $sent_be: the machine kept up)"
+	starved="the senders sent only $sent_nd no-drop and $sent_be of $((2 * pps * secs)) best-effort datagrams: too loaded to congest swp3"
+fi
+if [ -z "$starved" ]; then
+	for h in 1 2; do
+		eval "ns=\$h$h"
+		tx=$(ppp "$rt" "swp$h" tx-pause)
+		rx=$(ppp "$ns" "eth$h" rx-pause)
+		echo "swp$h TxPPP $tx, eth$h RxPPP $rx"
+		[ "$tx" -gt 0 ] || t_fail "the router sent no pause out of swp$h"
+		[ "$rx" -gt 0 ] || t_fail "h$h received no pause"
+	done
+fi
 tx4=$(ppp "$rt" swp4 tx-pause)
 rx4=$(ppp "$h4" eth4 rx-pause)
 echo "swp4 TxPPP $tx4, eth4 RxPPP $rx4 (the bystander)"
@@ -211,7 +222,7 @@ fi
 [ "$(ppp "$rt" swp3 tx-pause)" = 0 ] || t_fail "the router paused swp3, the congested port itself"
 [ "$lost" = 0 ] || t_fail "the no-drop class lost $lost of $sent_nd datagrams"
 [ "${got_by:-0}" = "$sent_by" ] || t_fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
-[ "${got_be:-0}" -lt "$sent_be" ] ||
+[ -n "$starved" ] || [ "${got_be:-0}" -lt "$sent_be" ] ||
 	t_fail "best effort lost nothing (sent $sent_be, received $got_be): no congestion"
 grep -q 'the routing tables changed' "$tmp/rt.log" ||
 	t_fail "the router's roced did not follow the routes changed mid-incast"
@@ -227,6 +238,8 @@ done
 for n in rt h1 h2 h3 h4; do
 	grep -q 'PFC storm' "$tmp/$n.log" && t_fail "$n's watchdog took a legitimate pause for a storm: $(grep 'PFC storm' "$tmp/$n.log")"
 done
+[ -z "$starved" ] ||
+	t_skip "no loss, no bystander paused, the routes followed; the incast itself not checked: $starved"
 [ -z "$no_bpf" ] ||
 	t_skip "every other check passed; the bystander's pause was not checked: bpf() is refused here ($no_bpf), so roced pauses every routed port"
 echo "pfc_routed6: ok"
