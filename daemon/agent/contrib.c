@@ -170,33 +170,43 @@ static bool contrib_local(const struct contrib *c, const uint8_t mac[6],
 }
 
 /* Does the kernel route a frame of E, which came in on a feeder outside
- * PORT's bridge, out of PORT (of bridge MASTER, 0: none)? Its IPv4
- * destination leaves through the port's layer-3 device by one of its
- * route's next hops and, behind a bridge, toward a neighbour the bridge
- * puts behind PORT. IPv6 (a DSCP and no IPv4 address) cannot be told:
- * counted, as pausing a feeder too many loses nothing. */
+ * PORT's bridge whose layer-3 device is IIF (the feeder, or its bridge),
+ * out of PORT (of bridge MASTER, 0: none)? Its IP destination leaves
+ * through the port's layer-3 device by one of the next hops the rules
+ * and tables may give it and, behind a bridge, toward a neighbour the
+ * bridge puts behind PORT. What cannot be told (an IP frame without a
+ * destination kept, rules too deep) is counted, as pausing a feeder too
+ * many loses nothing. */
 static bool contrib_routed(const struct contrib *c,
-                           const struct contrib_entry *e, int port, int master)
+                           const struct contrib_entry *e, int iif, int port,
+                           int master)
 {
 	struct route_nh nh[ROUTE_NH_MAX];
+	static const struct route_ip none;
 	int l3 = master ? master : port;
+	unsigned flags;
 	size_t n;
 
 	if (!c->routes)
 		return false;
-	if (!e->daddr)
+	if (!e->family)
 		return e->dscp != CLASSIFY_NOT_IP;
-	n = route_lookup(c->routes, e->daddr, nh, ROUTE_NH_MAX);
+	n = route_lookup(c->routes, e->family, &e->daddr, iif, nh, ROUTE_NH_MAX,
+	                 &flags);
+	if (flags & ROUTE_UNSURE)
+		return true;
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *mac;
+		bool gw = memcmp(&nh[i].gw, &none, sizeof(none)) != 0;
 
 		if (nh[i].oif != l3)
 			continue;
 		if (!master)
 			return true;
-		mac = route_neigh_mac(c->routes, nh[i].gw ? nh[i].gw : e->daddr,
-		                      l3);
-		/* Not resolved yet: the kernel sends it once ARP answers. */
+		mac = route_neigh_mac(c->routes, e->family,
+		                      gw ? &nh[i].gw : &e->daddr, l3);
+		/* Not resolved yet: the kernel sends it once ARP (or
+		 * neighbour discovery) answers. */
 		if (!mac || contrib_toward(c, mac, port, master))
 			return true;
 	}
@@ -229,14 +239,18 @@ int contrib_counts(struct contrib *c, int port, int master,
 		if (k == n)
 			continue;
 		if (feeder_master && (!master || feeder_master[k] != master)) {
-			if (!contrib_routed(c, e, port, master))
+			int iif =
+			    feeder_master[k] ? feeder_master[k] : e->ifindex;
+
+			if (!contrib_routed(c, e, iif, port, master))
 				continue;
 		} else if (!contrib_toward(c, e->mac, port, master)) {
 			/* Bridged in, but to the bridge itself: routed from
 			 * there (a host of an SVI leaf sending off the
 			 * leaf), toward PORT only if the routes say so. */
 			if (!contrib_local(c, e->mac, master) ||
-			    !contrib_routed(c, e, port, master))
+			    !contrib_routed(c, e, master ? master : e->ifindex,
+			                    port, master))
 				continue;
 		}
 		if (q == CONTRIB_ANY_QUEUE) {

@@ -4,12 +4,15 @@
  *
  * The kernel counts, for every frame that comes in on a port, its
  * ingress port, its destination MAC address, its CoS (VLAN priority, or
- * none), its DSCP (or none) and its IPv4 destination (or none): an eBPF
- * socket filter on a packet socket
+ * none), its DSCP (or none) and its IP destination, IPv4 or IPv6 (or
+ * none): an eBPF socket filter on a packet socket
  * of roced's own, which returns 0 for every frame (nothing is ever
  * queued to the socket, nothing wakes roced) and adds one to the frame's
- * counter in a map (LRU hash, CONTRIB_MAP_MAX keys). It is roced's own
- * socket, not a tc object: nothing in the ports' configuration changes.
+ * counter in a map (LRU hash, CONTRIB_MAP_MAX keys of 28 bytes: the
+ * whole IPv6 destination, since a route may be as long as /128; a port
+ * that sends to more destinations than that loses its oldest counters,
+ * as with IPv4). It is roced's own socket, not a tc object: nothing in
+ * the ports' configuration changes.
  *
  * Frames are counted as they come in, before the bridge: what enters a
  * queue, whether the queue drains or is held by its own peer.
@@ -20,11 +23,15 @@
  * that the port's plan classifies into one queue (plan/classify.h).
  * A feeder outside the port's bridge (or any feeder of a port in no
  * bridge) reaches it only through the kernel's routing: its frames count
- * when their IPv4 destination is routed out of the port's layer-3
- * device (the port, or its bridge: an SVI), any of the route's ECMP next
- * hops, and, behind an SVI, when the next hop's neighbour entry is
- * behind the port in the bridge (kernel/route.h). Frames that enter an
- * SVI are counted at the bridge port they came in on, the real ingress.
+ * when their IP destination (IPv4 or IPv6), coming in on the feeder's
+ * layer-3 device, is routed out of the port's layer-3 device (the port,
+ * or its bridge: an SVI) through the rules and tables the kernel would
+ * use, any of the route's ECMP next hops, and, behind an SVI, when the
+ * next hop's neighbour entry is behind the port in the bridge
+ * (kernel/route.h). A rule that selects by what the counters do not know
+ * (fwmark, source, ...) counts the feeder toward every port either of
+ * its outcomes leads to. Frames that enter an SVI are counted at the
+ * bridge port they came in on, the real ingress.
  * The caller compares the sums over time: a port whose sum grew in a
  * recent window contributes.
  *
@@ -50,13 +57,14 @@
 #define CONTRIB_RETRY_MS 10000.0
 
 /* One counter: frames from IFINDEX to MAC with PCP and DSCP
- * (CLASSIFY_UNTAGGED, CLASSIFY_NOT_IP when none), to IPv4 address DADDR
- * (host order; 0: not IPv4). */
+ * (CLASSIFY_UNTAGGED, CLASSIFY_NOT_IP when none), to address DADDR of
+ * FAMILY (AF_INET, AF_INET6; 0: not IP). */
 struct contrib_entry {
 	int ifindex;
 	uint8_t mac[6];
 	uint8_t pcp, dscp;
-	uint32_t daddr;
+	uint8_t family;
+	struct route_ip daddr;
 	uint64_t packets;
 };
 

@@ -1,7 +1,7 @@
 /* contrib_kernel: the kernel side of contrib.h. An eBPF socket filter on
  * a packet socket of roced's counts every frame coming in per (ingress
- * port, destination MAC, CoS, DSCP, IPv4 destination) in an LRU hash map
- * and returns 0, so
+ * port, destination MAC, CoS, DSCP, IPv4 or IPv6 destination) in an LRU
+ * hash map and returns 0, so
  * that nothing is queued to the socket; the map is read with one batch
  * lookup. The bridges' forwarding databases come from an RTM_GETNEIGH
  * dump of family AF_BRIDGE on the daemon's netlink socket. */
@@ -38,8 +38,13 @@ struct ck_key {
 	uint32_t mac_hi; /* bytes 0-3 of the MAC, as a number */
 	uint16_t mac_lo; /* bytes 4-5 */
 	uint8_t pcp, dscp;
-	uint32_t daddr; /* the IPv4 destination, as a number; 0: none */
+	/* The IPv6 destination as four numbers (the loads give host
+	 * order), an IPv4 one mapped into IPv6 (::ffff:a.b.c.d, which no
+	 * IPv6 frame is routed to), or 0: not IP. */
+	uint32_t daddr[4];
 };
+#define CK_KEY   (-32) /* where the program keeps it, from its frame */
+#define CK_AT(f) ((int16_t)(CK_KEY + (int)offsetof(struct ck_key, f)))
 
 struct ck_state {
 	int map, prog, sock;
@@ -72,45 +77,44 @@ static int ck_bpf(int cmd, union bpf_attr *a)
 #define EXIT()           I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 #define SKB(f)           ((int16_t)offsetof(struct __sk_buff, f))
 
-/* The program; MAP is the map's fd. Key at fp-16 (struct ck_key, 16
- * bytes), the
- * value for a new key at fp-24; r6 the skb (for the packet loads), r8
- * the network header's offset, r9 the EtherType. */
+/* The program; MAP is the map's fd. Key at fp-32 (struct ck_key, 28
+ * bytes), the value for a new key at fp-40; r6 the skb (for the packet
+ * loads), r8 the network header's offset, r9 the EtherType. */
 static size_t ck_program(struct bpf_insn *p, int map)
 {
 	size_t n = 0, notag, l3a, l3b, ip4, ip6, count, count2, count3, isnew;
 
 	p[n++] = MOV_R(6, 1);
 	p[n++] = MOV_K(7, 0);
-	p[n++] = STX(BPF_DW, 10, 7, -16);
-	p[n++] = STX(BPF_DW, 10, 7, -8);
+	for (int off = CK_KEY; off < 0; off += 8)
+		p[n++] = STX(BPF_DW, 10, 7, (int16_t)off);
 	p[n++] = LDX(BPF_W, 0, 6, SKB(ifindex));
-	p[n++] = STX(BPF_W, 10, 0, -16);
+	p[n++] = STX(BPF_W, 10, 0, CK_AT(ifindex));
 	p[n++] = LD_ABS(BPF_W, 0);
-	p[n++] = STX(BPF_W, 10, 0, -12);
+	p[n++] = STX(BPF_W, 10, 0, CK_AT(mac_hi));
 	p[n++] = LD_ABS(BPF_H, 4);
-	p[n++] = STX(BPF_H, 10, 0, -8);
+	p[n++] = STX(BPF_H, 10, 0, CK_AT(mac_lo));
 	p[n++] = MOV_K(8, 14);
 	p[n++] = LDX(BPF_W, 0, 6, SKB(vlan_present));
 	notag = n;
 	p[n++] = JEQ_K(0, 0, 0); /* -> NOTAG */
 	p[n++] = LDX(BPF_W, 0, 6, SKB(vlan_tci));
 	p[n++] = ALU_K(BPF_RSH, 0, 13);
-	p[n++] = STX(BPF_B, 10, 0, -6);
+	p[n++] = STX(BPF_B, 10, 0, CK_AT(pcp));
 	p[n++] = LD_ABS(BPF_H, 12);
 	p[n++] = MOV_R(9, 0);
 	l3a = n;
 	p[n++] = JA(0); /* -> L3 */
 	p[notag].off = (int16_t)(n - notag - 1);
 	p[n++] = MOV_K(0, CLASSIFY_UNTAGGED);
-	p[n++] = STX(BPF_B, 10, 0, -6);
+	p[n++] = STX(BPF_B, 10, 0, CK_AT(pcp));
 	p[n++] = LD_ABS(BPF_H, 12);
 	p[n++] = MOV_R(9, 0);
 	l3b = n;
 	p[n++] = JNE_K(9, ETH_P_8021Q, 0); /* -> L3 */
 	p[n++] = LD_ABS(BPF_B, 14);
 	p[n++] = ALU_K(BPF_RSH, 0, 5);
-	p[n++] = STX(BPF_B, 10, 0, -6);
+	p[n++] = STX(BPF_B, 10, 0, CK_AT(pcp));
 	p[n++] = LD_ABS(BPF_H, 16);
 	p[n++] = MOV_R(9, 0);
 	p[n++] = MOV_K(8, 18);
@@ -118,7 +122,7 @@ static size_t ck_program(struct bpf_insn *p, int map)
 	p[l3a].off = (int16_t)(n - l3a - 1);
 	p[l3b].off = (int16_t)(n - l3b - 1);
 	p[n++] = MOV_K(0, CLASSIFY_NOT_IP);
-	p[n++] = STX(BPF_B, 10, 0, -5);
+	p[n++] = STX(BPF_B, 10, 0, CK_AT(dscp));
 	ip4 = n;
 	p[n++] = JEQ_K(9, ETH_P_IP, 0);
 	ip6 = n;
@@ -128,24 +132,32 @@ static size_t ck_program(struct bpf_insn *p, int map)
 	p[ip4].off = (int16_t)(n - ip4 - 1);
 	p[n++] = LD_IND(BPF_B, 8, 1);
 	p[n++] = ALU_K(BPF_RSH, 0, 2);
-	p[n++] = STX(BPF_B, 10, 0, -5);
+	p[n++] = STX(BPF_B, 10, 0, CK_AT(dscp));
 	/* The destination: where a routed port's feeders send it. */
 	p[n++] = LD_IND(BPF_W, 8, 16);
-	p[n++] = STX(BPF_W, 10, 0, -4);
+	p[n++] = STX(BPF_W, 10, 0, CK_AT(daddr[3]));
+	p[n++] = MOV_K(0, 0xffff);
+	p[n++] = STX(BPF_W, 10, 0, CK_AT(daddr[2]));
 	count2 = n;
 	p[n++] = JA(0);
 	p[ip6].off = (int16_t)(n - ip6 - 1);
 	p[n++] = LD_IND(BPF_H, 8, 0);
 	p[n++] = ALU_K(BPF_RSH, 0, 6);
 	p[n++] = ALU_K(BPF_AND, 0, 0x3f);
-	p[n++] = STX(BPF_B, 10, 0, -5);
+	p[n++] = STX(BPF_B, 10, 0, CK_AT(dscp));
+	/* The destination, bytes 24-39 of the fixed header whatever
+	 * extension headers follow it. */
+	for (int w = 0; w < 4; w++) {
+		p[n++] = LD_IND(BPF_W, 8, 24 + 4 * w);
+		p[n++] = STX(BPF_W, 10, 0, (int16_t)(CK_AT(daddr) + 4 * w));
+	}
 	/* COUNT */
 	p[count].off = (int16_t)(n - count - 1);
 	p[count2].off = (int16_t)(n - count2 - 1);
 	p[n++] = I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, map);
 	p[n++] = I(0, 0, 0, 0, 0);
 	p[n++] = MOV_R(2, 10);
-	p[n++] = ALU_K(BPF_ADD, 2, -16);
+	p[n++] = ALU_K(BPF_ADD, 2, CK_KEY);
 	p[n++] = CALL(BPF_FUNC_map_lookup_elem);
 	isnew = n;
 	p[n++] = JEQ_K(0, 0, 0); /* -> NEW */
@@ -155,13 +167,13 @@ static size_t ck_program(struct bpf_insn *p, int map)
 	p[n++] = JA(0); /* -> OUT */
 	p[isnew].off = (int16_t)(n - isnew - 1);
 	p[n++] = MOV_K(1, 1);
-	p[n++] = STX(BPF_DW, 10, 1, -24);
+	p[n++] = STX(BPF_DW, 10, 1, CK_KEY - 8);
 	p[n++] = I(BPF_LD | BPF_DW | BPF_IMM, 1, BPF_PSEUDO_MAP_FD, 0, map);
 	p[n++] = I(0, 0, 0, 0, 0);
 	p[n++] = MOV_R(2, 10);
-	p[n++] = ALU_K(BPF_ADD, 2, -16);
+	p[n++] = ALU_K(BPF_ADD, 2, CK_KEY);
 	p[n++] = MOV_R(3, 10);
-	p[n++] = ALU_K(BPF_ADD, 3, -24);
+	p[n++] = ALU_K(BPF_ADD, 3, CK_KEY - 8);
 	p[n++] = MOV_K(4, BPF_ANY);
 	p[n++] = CALL(BPF_FUNC_map_update_elem);
 	/* OUT: nothing for the socket */
@@ -190,7 +202,7 @@ static void ck_close(void *impl, void *state)
 static int ck_open(void *impl, void **state)
 {
 	struct ck_state *s = calloc(1, sizeof(*s));
-	struct bpf_insn prog[96];
+	struct bpf_insn prog[128];
 	union bpf_attr a;
 	size_t n;
 	int one = 1, rcv = 1, rc;
@@ -242,6 +254,25 @@ fail:
 	return rc;
 }
 
+/* K's destination into E: its family, and the address as the kernel
+ * carries it. */
+static void ck_daddr(const struct ck_key *k, struct contrib_entry *e)
+{
+	const uint32_t *d = k->daddr;
+
+	if (!d[0] && !d[1] && !d[2] && !d[3])
+		return;
+	if (!d[0] && !d[1] && d[2] == 0xffff) {
+		e->family = AF_INET;
+		e->daddr = route_ip4(d[3]);
+		return;
+	}
+	e->family = AF_INET6;
+	for (int w = 0; w < 4; w++)
+		for (int b = 0; b < 4; b++)
+			e->daddr.b[4 * w + b] = (uint8_t)(d[w] >> (24 - 8 * b));
+}
+
 #define CK_BATCH 256
 
 static int ck_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
@@ -271,9 +302,10 @@ static int ck_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
 			    .ifindex = (int)keys[i].ifindex,
 			    .pcp = keys[i].pcp,
 			    .dscp = keys[i].dscp,
-			    .daddr = keys[i].daddr,
 			    .packets = vals[i],
 			};
+
+			ck_daddr(&keys[i], &e);
 
 			e.mac[0] = (uint8_t)(keys[i].mac_hi >> 24);
 			e.mac[1] = (uint8_t)(keys[i].mac_hi >> 16);

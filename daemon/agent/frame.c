@@ -324,16 +324,23 @@ bool frames_port_bridged(const char *ifname)
 
 bool frames_port_routes(const char *ifname)
 {
-	char path[128], c = '0';
-	FILE *f;
+	/* Either family: an IPv6-only router routes too. */
+	static const char *const fam[] = {"ipv4", "ipv6"};
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv4/conf/%s/forwarding",
-	         ifname);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fread(&c, 1, 1, f) != 1)
-		c = '0';
-	fclose(f);
-	return c == '1';
+	for (size_t i = 0; i < 2; i++) {
+		char path[128], c = '0';
+		FILE *f;
+
+		snprintf(path, sizeof(path),
+		         "/proc/sys/net/%s/conf/%s/forwarding", fam[i], ifname);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fread(&c, 1, 1, f) != 1)
+			c = '0';
+		fclose(f);
+		if (c == '1')
+			return true;
+	}
+	return false;
 }

@@ -175,9 +175,10 @@ int frames_port_master(const char *ifname);
 /* Whether IFNAME is a port of a Linux bridge (sysfs brport, read at
  * sync only, as frames_port_master). */
 bool frames_port_bridged(const char *ifname);
-/* Whether the kernel forwards IPv4 from IFNAME (its
- * net.ipv4.conf.IFNAME.forwarding, in roced's namespace; read at sync
- * only): a routed switch port, as LLDP's System Capabilities say. */
+/* Whether the kernel forwards IPv4 or IPv6 from IFNAME (its
+ * net.ipv4.conf.IFNAME.forwarding or net.ipv6's, in roced's namespace;
+ * read at sync only): a routed switch port, as LLDP's System
+ * Capabilities say. */
 bool frames_port_routes(const char *ifname);
 
 #endif

@@ -1,15 +1,14 @@
-/* route: the IPv4 routing and neighbour tables, cached. See route.h. */
+/* route: the routing rules, tables and neighbours of both families,
+ * cached; the lookups, pure functions of the cache. The dumps and the
+ * notifications are route_nl.c's. See route.h. */
 #include "kernel/route.h"
 
 #include <errno.h>
-#include <linux/neighbour.h>
+#include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-
-#include <arpa/inet.h>
-#include <libmnl/libmnl.h>
 
 void route_init(struct route_cache *c)
 {
@@ -22,26 +21,8 @@ void route_free(struct route_cache *c)
 		mnl_socket_close(c->mon);
 	free(c->rt);
 	free(c->nb);
+	free(c->ru);
 	memset(c, 0, sizeof(*c));
-}
-
-int route_listen(struct route_cache *c)
-{
-	if (c->mon)
-		return mnl_socket_get_fd(c->mon);
-	c->mon = mnl_socket_open2(NETLINK_ROUTE, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (!c->mon)
-		return -errno;
-	if (mnl_socket_bind(c->mon, RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH,
-	                    MNL_SOCKET_AUTOPID) < 0) {
-		int rc = -errno;
-
-		mnl_socket_close(c->mon);
-		c->mon = NULL;
-		return rc;
-	}
-	c->stale = true;
-	return mnl_socket_get_fd(c->mon);
 }
 
 int route_fd(const struct route_cache *c)
@@ -49,316 +30,306 @@ int route_fd(const struct route_cache *c)
 	return c->mon ? mnl_socket_get_fd(c->mon) : -1;
 }
 
-bool route_notified(struct route_cache *c)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
-	bool any = false;
-
-	if (!c->mon)
-		return false;
-	/* What changed does not matter: the next use dumps again. A loss
-	 * (ENOBUFS) is a change not seen: the same. */
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(c->mon, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno != ENOBUFS)
-			break;
-		any = true;
-		c->changes++;
-	}
-	if (any)
-		c->stale = true;
-	return any;
-}
-
 void route_clear(struct route_cache *c)
 {
 	c->nrt = 0;
 	c->nnb = 0;
+	c->nru = 0;
+}
+
+/* V (of *CAP elements of SIZE bytes, N used) with room for one more:
+ * V itself, moved, or NULL (V is kept then). */
+static void *route_grow(void *v, size_t *cap, size_t n, size_t size)
+{
+	size_t nc;
+	void *nv;
+
+	if (n < *cap)
+		return v;
+	nc = *cap ? 2 * *cap : 32;
+	nv = realloc(v, nc * size);
+	if (nv)
+		*cap = nc;
+	return nv;
 }
 
 int route_add(struct route_cache *c, const struct route_rt *r)
 {
-	if (c->nrt == c->caprt) {
-		size_t cap = c->caprt ? 2 * c->caprt : 32;
-		struct route_rt *nv = realloc(c->rt, cap * sizeof(*nv));
+	struct route_rt *v = route_grow(c->rt, &c->caprt, c->nrt, sizeof(*r));
 
-		if (!nv)
-			return -ENOMEM;
-		c->rt = nv;
-		c->caprt = cap;
-	}
-	c->rt[c->nrt++] = *r;
+	if (!v)
+		return -ENOMEM;
+	c->rt = v;
+	c->rt[c->nrt] = *r;
+	/* Table 0 (a route filled by hand): main's. */
+	if (!r->table)
+		c->rt[c->nrt].table = RT_TABLE_MAIN;
+	c->nrt++;
 	c->filled = true;
 	return 0;
 }
 
 int route_add_neigh(struct route_cache *c, const struct route_neigh *n)
 {
-	if (c->nnb == c->capnb) {
-		size_t cap = c->capnb ? 2 * c->capnb : 32;
-		struct route_neigh *nv = realloc(c->nb, cap * sizeof(*nv));
+	struct route_neigh *v =
+	    route_grow(c->nb, &c->capnb, c->nnb, sizeof(*n));
 
-		if (!nv)
-			return -ENOMEM;
-		c->nb = nv;
-		c->capnb = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	c->nb = v;
 	c->nb[c->nnb++] = *n;
 	c->filled = true;
 	return 0;
 }
 
-/* A prefix of LEN bits as a mask, host order. */
-static uint32_t route_mask(unsigned len)
+int route_add_rule(struct route_cache *c, const struct route_rule *r)
 {
-	return len ? ~0u << (32 - (len > 32 ? 32 : len)) : 0;
+	struct route_rule *v = route_grow(c->ru, &c->capru, c->nru, sizeof(*r));
+	size_t at = c->nru;
+
+	if (!v)
+		return -ENOMEM;
+	c->ru = v;
+	/* The kernel dumps them in order already: a test need not. */
+	while (at && c->ru[at - 1].prio > r->prio)
+		at--;
+	memmove(&c->ru[at + 1], &c->ru[at], (c->nru - at) * sizeof(*r));
+	c->ru[at] = *r;
+	c->nru++;
+	c->filled = true;
+	return 0;
 }
 
-size_t route_lookup(const struct route_cache *c, uint32_t daddr,
-                    struct route_nh *nh, size_t max)
+/* Do the first LEN bits of A and P agree? */
+static bool route_prefix(const struct route_ip *a, const struct route_ip *p,
+                         unsigned len)
+{
+	unsigned whole = len / 8, rest = len % 8;
+
+	if (whole > 16)
+		return false;
+	if (memcmp(a->b, p->b, whole))
+		return false;
+	if (!rest)
+		return true;
+	return whole < 16 &&
+	       !((a->b[whole] ^ p->b[whole]) & (uint8_t)(0xff << (8 - rest)));
+}
+
+/* Is DST/LEN of FAMILY within IPv6's link-local fe80::/10, which the
+ * kernel never forwards (every IPv6 port has a route to fe80::/64: it
+ * says nothing of routing)? */
+static bool route_linklocal(int family, const struct route_ip *dst,
+                            unsigned len)
+{
+	return family == AF_INET6 && len >= 10 && dst->b[0] == 0xfe &&
+	       (dst->b[1] & 0xc0) == 0x80;
+}
+
+/* The route of TABLE the kernel picks for FAMILY/DST: the longest
+ * matching prefix, of lowest metric; NULL: none. */
+static const struct route_rt *route_find(const struct route_cache *c,
+                                         uint32_t table, int family,
+                                         const struct route_ip *dst)
 {
 	const struct route_rt *best = NULL;
-	size_t n = 0;
 
 	for (size_t i = 0; i < c->nrt; i++) {
 		const struct route_rt *r = &c->rt[i];
-		uint32_t m = route_mask(r->len);
 
-		if ((daddr & m) != (r->dst & m) || !r->nnh)
+		if (r->table != table || r->family != family ||
+		    !route_prefix(dst, &r->dst, r->len))
 			continue;
 		if (!best || r->len > best->len ||
 		    (r->len == best->len && r->metric < best->metric))
 			best = r;
 	}
-	for (size_t k = 0; best && k < best->nnh && n < max; k++)
-		nh[n++] = best->nh[k];
-	return n;
+	return best;
+}
+
+/* One lookup's walk through the rules. */
+struct route_walk {
+	const struct route_cache *c;
+	int family, iif;
+	const struct route_ip *dst;
+	struct route_nh *nh;
+	size_t max, n;
+	unsigned flags, depth;
+};
+
+/* R's next hops into W (each once: the outcomes of undecided rules may
+ * share some). */
+static void route_walk_add(struct route_walk *w, const struct route_rt *r)
+{
+	if (r->type != RTN_UNICAST)
+		return;
+	for (size_t k = 0; k < r->nnh && w->n < w->max; k++) {
+		size_t j;
+
+		for (j = 0; j < w->n; j++)
+			if (w->nh[j].oif == r->nh[k].oif &&
+			    !memcmp(&w->nh[j].gw, &r->nh[k].gw,
+			            sizeof(r->nh[k].gw)))
+				break;
+		if (j == w->n)
+			w->nh[w->n++] = r->nh[k];
+	}
+}
+
+enum route_match {
+	ROUTE_NO,
+	ROUTE_YES,
+	ROUTE_MAYBE
+};
+
+static enum route_match route_rule_match(const struct route_walk *w,
+                                         const struct route_rule *r)
+{
+	enum route_match m = ROUTE_YES;
+
+	if ((r->iif && r->iif != w->iif) || r->never ||
+	    (r->dst_len && !route_prefix(w->dst, &r->dst, r->dst_len)))
+		m = ROUTE_NO;
+	else if (r->undecided)
+		m = ROUTE_MAYBE;
+	if (r->invert && m != ROUTE_MAYBE)
+		m = m == ROUTE_YES ? ROUTE_NO : ROUTE_YES;
+	return m;
+}
+
+/* The index of the rule of W's family at priority PRIO after FROM, or
+ * the number of rules: the kernel's goto goes forward only. */
+static size_t route_goto(const struct route_walk *w, size_t from, uint32_t prio)
+{
+	size_t i;
+
+	for (i = from + 1; i < w->c->nru; i++)
+		if (w->c->ru[i].family == w->family && w->c->ru[i].prio == prio)
+			break;
+	return i;
+}
+
+/* A table's lookup for rule R (matched M): true when it ends the walk. */
+static bool route_walk_table(struct route_walk *w, const struct route_rule *r,
+                             enum route_match m)
+{
+	const struct route_rt *rt;
+
+	/* A VRF's rule (l3mdev) takes the table of the device the frame
+	 * came in on, which the cache does not know. */
+	if (!r->table) {
+		w->flags |= ROUTE_UNSURE;
+		return false;
+	}
+	rt = route_find(w->c, r->table, w->family, w->dst);
+	/* No route (or a throw): the next rule. */
+	if (!rt || rt->type == RTN_THROW)
+		return false;
+	if (r->suppress_len >= 0 && rt->len <= r->suppress_len)
+		return false;
+	route_walk_add(w, rt);
+	return m == ROUTE_YES && !r->suppress_maybe;
+}
+
+/* Walk the rules from FROM on: true when an outcome ended it. */
+static bool route_walk_from(struct route_walk *w, size_t from)
+{
+	for (size_t i = from; i < w->c->nru; i++) {
+		const struct route_rule *r = &w->c->ru[i];
+		enum route_match m;
+		size_t to;
+
+		if (r->family != w->family)
+			continue;
+		m = route_rule_match(w, r);
+		if (m == ROUTE_NO)
+			continue;
+		switch (r->action) {
+		case FR_ACT_TO_TBL:
+			if (route_walk_table(w, r, m))
+				return true;
+			break;
+		case FR_ACT_GOTO:
+			to = route_goto(w, i, r->goto_prio);
+			if (to == w->c->nru)
+				break;
+			if (m == ROUTE_YES) {
+				i = to - 1;
+				break;
+			}
+			/* Both: jumped, and not. */
+			if (w->depth >= ROUTE_WALK_MAX) {
+				w->flags |= ROUTE_UNSURE;
+				break;
+			}
+			w->depth++;
+			route_walk_from(w, to);
+			w->depth--;
+			break;
+		case FR_ACT_NOP:
+			break;
+		default: /* blackhole, unreachable, prohibit */
+			if (m == ROUTE_YES)
+				return true;
+			break;
+		}
+	}
+	return false;
+}
+
+size_t route_lookup(const struct route_cache *c, int family,
+                    const struct route_ip *dst, int iif, struct route_nh *nh,
+                    size_t max, unsigned *flags)
+{
+	struct route_walk w = {c, family, iif, dst, nh, max, 0, 0, 0};
+	bool rules = false;
+
+	if (flags)
+		*flags = 0;
+	if (route_linklocal(family, dst, 128))
+		return 0;
+
+	for (size_t i = 0; i < c->nru && !rules; i++)
+		rules = c->ru[i].family == family;
+	if (rules) {
+		route_walk_from(&w, 0);
+	} else {
+		/* The kernel's default rules. */
+		static const uint32_t tables[] = {RT_TABLE_LOCAL, RT_TABLE_MAIN,
+		                                  RT_TABLE_DEFAULT};
+		struct route_rule r = {.table = 0, .suppress_len = -1};
+
+		for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]);
+		     t++) {
+			r.table = tables[t];
+			if (route_walk_table(&w, &r, ROUTE_YES))
+				break;
+		}
+	}
+	if (flags)
+		*flags = w.flags;
+	return w.n;
 }
 
 bool route_via(const struct route_cache *c, int ifindex)
 {
 	for (size_t i = 0; ifindex && i < c->nrt; i++)
-		for (size_t k = 0; k < c->rt[i].nnh; k++)
+		for (size_t k = 0;
+		     k < c->rt[i].nnh &&
+		     !route_linklocal(c->rt[i].family, &c->rt[i].dst,
+		                      c->rt[i].len);
+		     k++)
 			if (c->rt[i].nh[k].oif == ifindex)
 				return true;
 	return false;
 }
 
-const uint8_t *route_neigh_mac(const struct route_cache *c, uint32_t ip,
-                               int ifindex)
+const uint8_t *route_neigh_mac(const struct route_cache *c, int family,
+                               const struct route_ip *ip, int ifindex)
 {
 	for (size_t i = 0; i < c->nnb; i++)
-		if (c->nb[i].ip == ip && c->nb[i].ifindex == ifindex)
+		if (c->nb[i].family == family && c->nb[i].ifindex == ifindex &&
+		    !memcmp(&c->nb[i].ip, ip, sizeof(*ip)))
 			return c->nb[i].mac;
 	return NULL;
-}
-
-/* --- the dumps --- */
-
-struct route_dump {
-	struct route_cache *c;
-	int err;
-};
-
-static void route_nh_add(struct route_cache *c, struct route_rt *r, int oif,
-                         uint32_t gw)
-{
-	if (r->nnh == ROUTE_NH_MAX) {
-		c->nh_cut++;
-		return;
-	}
-	r->nh[r->nnh].oif = oif;
-	r->nh[r->nnh].gw = gw;
-	r->nnh++;
-}
-
-/* RTA_MULTIPATH: a list of struct rtnexthop, each with its attributes. */
-static void route_multipath(struct route_cache *c, struct route_rt *r,
-                            const struct nlattr *at)
-{
-	const char *p = mnl_attr_get_payload(at);
-	size_t left = mnl_attr_get_payload_len(at);
-
-	while (left >= sizeof(struct rtnexthop)) {
-		const struct rtnexthop *rnh = (const void *)p;
-		size_t len = rnh->rtnh_len, off = RTNH_ALIGN(sizeof(*rnh));
-		uint32_t gw = 0;
-
-		if (len < sizeof(*rnh) || len > left)
-			break;
-		while (off + sizeof(struct nlattr) <= len) {
-			const struct nlattr *a = (const void *)(p + off);
-
-			if (a->nla_len < sizeof(*a) || off + a->nla_len > len)
-				break;
-			if (mnl_attr_get_type(a) == RTA_GATEWAY &&
-			    mnl_attr_get_payload_len(a) == 4)
-				gw = ntohl(mnl_attr_get_u32(a));
-			off += MNL_ALIGN(a->nla_len);
-		}
-		if (!(rnh->rtnh_flags & RTNH_F_DEAD))
-			route_nh_add(c, r, rnh->rtnh_ifindex, gw);
-		len = RTNH_ALIGN(len);
-		if (len >= left)
-			break;
-		p += len;
-		left -= len;
-	}
-}
-
-static int route_rt_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct route_dump *d = data;
-	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *at;
-	struct route_rt r;
-	uint32_t table, gw = 0;
-	int oif = 0;
-
-	if (nlh->nlmsg_type != RTM_NEWROUTE ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*rtm) ||
-	    rtm->rtm_family != AF_INET || rtm->rtm_type != RTN_UNICAST)
-		return MNL_CB_OK;
-	memset(&r, 0, sizeof(r));
-	r.len = rtm->rtm_dst_len;
-	table = rtm->rtm_table;
-	mnl_attr_for_each(at, nlh, sizeof(*rtm))
-	{
-		size_t len = mnl_attr_get_payload_len(at);
-
-		switch (mnl_attr_get_type(at)) {
-		case RTA_DST:
-			if (len == 4)
-				r.dst = ntohl(mnl_attr_get_u32(at));
-			break;
-		case RTA_OIF:
-			if (len == 4)
-				oif = (int)mnl_attr_get_u32(at);
-			break;
-		case RTA_GATEWAY:
-			if (len == 4)
-				gw = ntohl(mnl_attr_get_u32(at));
-			break;
-		case RTA_PRIORITY:
-			if (len == 4)
-				r.metric = mnl_attr_get_u32(at);
-			break;
-		case RTA_TABLE:
-			if (len == 4)
-				table = mnl_attr_get_u32(at);
-			break;
-		case RTA_MULTIPATH:
-			route_multipath(d->c, &r, at);
-			break;
-		default:
-			break;
-		}
-	}
-	if (table != RT_TABLE_MAIN)
-		return MNL_CB_OK;
-	if (oif && !r.nnh)
-		route_nh_add(d->c, &r, oif, gw);
-	if (r.nnh && route_add(d->c, &r) < 0)
-		d->err = -ENOMEM;
-	return MNL_CB_OK;
-}
-
-static int route_nb_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct route_dump *d = data;
-	const struct ndmsg *ndm = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *at;
-	struct route_neigh n;
-	bool ip = false, mac = false;
-
-	if (nlh->nlmsg_type != RTM_NEWNEIGH ||
-	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*ndm) ||
-	    ndm->ndm_family != AF_INET ||
-	    (ndm->ndm_state & (NUD_FAILED | NUD_INCOMPLETE)))
-		return MNL_CB_OK;
-	memset(&n, 0, sizeof(n));
-	n.ifindex = ndm->ndm_ifindex;
-	mnl_attr_for_each(at, nlh, sizeof(*ndm))
-	{
-		if (mnl_attr_get_type(at) == NDA_DST &&
-		    mnl_attr_get_payload_len(at) == 4) {
-			n.ip = ntohl(mnl_attr_get_u32(at));
-			ip = true;
-		} else if (mnl_attr_get_type(at) == NDA_LLADDR &&
-		           mnl_attr_get_payload_len(at) == 6) {
-			memcpy(n.mac, mnl_attr_get_payload(at), 6);
-			mac = true;
-		}
-	}
-	if (ip && mac && route_add_neigh(d->c, &n) < 0)
-		d->err = -ENOMEM;
-	return MNL_CB_OK;
-}
-
-/* One dump of TYPE (RTM_GETROUTE or RTM_GETNEIGH) into C through CB. */
-static int route_dump_one(struct nlb *nl, struct route_cache *c, int type,
-                          mnl_cb_t cb)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct route_dump d = {c, 0};
-	struct nlb_error nerr;
-	int rc;
-
-	nlh->nlmsg_type = (uint16_t)type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	if (type == RTM_GETROUTE) {
-		struct rtmsg *rtm =
-		    mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-
-		rtm->rtm_family = AF_INET;
-	} else {
-		struct ndmsg *ndm =
-		    mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
-
-		ndm->ndm_family = AF_INET;
-	}
-	rc = nlb_dump(nl, nlh, cb, &d, &nerr);
-	return rc < 0 ? rc : d.err;
-}
-
-int route_refresh(struct route_cache *c, struct nlb *nl)
-{
-	struct route_cache fresh;
-	bool changed;
-	int rc;
-
-	if (c->filled && !c->stale)
-		return 0;
-	if (!nl || !nl->sock)
-		return -ENOTCONN;
-	/* Into a fresh cache: a dump that fails leaves the old one. */
-	route_init(&fresh);
-	rc = route_dump_one(nl, &fresh, RTM_GETROUTE, route_rt_cb);
-	if (rc == 0)
-		rc = route_dump_one(nl, &fresh, RTM_GETNEIGH, route_nb_cb);
-	if (rc < 0) {
-		route_free(&fresh);
-		return rc;
-	}
-	changed =
-	    !c->filled || fresh.nrt != c->nrt || fresh.nnb != c->nnb ||
-	    (c->nrt && memcmp(fresh.rt, c->rt, c->nrt * sizeof(*c->rt))) ||
-	    (c->nnb && memcmp(fresh.nb, c->nb, c->nnb * sizeof(*c->nb)));
-	free(c->rt);
-	free(c->nb);
-	c->rt = fresh.rt;
-	c->nrt = fresh.nrt;
-	c->caprt = fresh.caprt;
-	c->nb = fresh.nb;
-	c->nnb = fresh.nnb;
-	c->capnb = fresh.capnb;
-	c->nh_cut += fresh.nh_cut;
-	c->filled = true;
-	c->stale = false;
-	c->dumps++;
-	return changed ? 1 : 0;
 }

@@ -21,6 +21,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/gen_stats.h>
 #include <linux/rtnetlink.h>
+#include <sys/socket.h>
 
 #include "agent/contrib.h"
 #include "agent/frame.h"
@@ -228,10 +229,11 @@ static int rig_ct_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
 			if (g->routed) {
 				e.mac[4] = 0;
 				e.mac[5] = g->svi_mac ? 1 : (uint8_t)(i + 1);
-				e.daddr = g->dst[j]
-				              ? g->dst[j]
-				              : 0x0a000002u | (uint32_t)(j + 1)
-				                                  << 8;
+				e.family = AF_INET;
+				e.daddr = route_ip4(
+				    g->dst[j]
+				        ? g->dst[j]
+				        : 0x0a000002u | (uint32_t)(j + 1) << 8);
 			}
 			if (e.packets)
 				cb(arg, &e);

@@ -399,21 +399,25 @@ static void routes_fill(struct route_cache *rc, bool swp3)
 		if (j == 2 && !swp3)
 			continue;
 		memset(&r, 0, sizeof(r));
-		r.dst = 0x0a000000u | (uint32_t)(j + 1) << 8;
+		r.family = AF_INET;
+		r.type = RTN_UNICAST;
+		r.dst = route_ip4(0x0a000000u | (uint32_t)(j + 1) << 8);
 		r.len = 24;
 		r.nnh = 1;
 		r.nh[0].oif = 11 + (int)j;
 		assert_int_equal(route_add(rc, &r), 0);
 	}
 	memset(&r, 0, sizeof(r));
-	r.dst = 0x0a090000u;
+	r.family = AF_INET;
+	r.type = RTN_UNICAST;
+	r.dst = route_ip4(0x0a090000u);
 	r.len = 16;
 	if (swp3) {
 		r.nh[r.nnh].oif = 13;
-		r.nh[r.nnh++].gw = 0x0a000302u;
+		r.nh[r.nnh++].gw = route_ip4(0x0a000302u);
 	}
 	r.nh[r.nnh].oif = 14;
-	r.nh[r.nnh++].gw = 0x0a000402u;
+	r.nh[r.nnh++].gw = route_ip4(0x0a000402u);
 	assert_int_equal(route_add(rc, &r), 0);
 }
 
@@ -514,12 +518,15 @@ static void test_svi(void **state)
 	route_init(&rc);
 	for (unsigned j = 0; j < RIG_PORTS; j++) {
 		struct route_neigh nb = {
-		    .ip = 0x0a000002u | (j + 1) << 8,
+		    .ip = route_ip4(0x0a000002u | (j + 1) << 8),
+		    .family = AF_INET,
 		    .ifindex = j < 2 ? RIG_MASTER : 11 + (int)j,
 		    .mac = {2, 0, 0, 0, 1, (uint8_t)(j + 1)}};
 
 		memset(&r, 0, sizeof(r));
-		r.dst = 0x0a000000u | (uint32_t)(j + 1) << 8;
+		r.family = AF_INET;
+		r.type = RTN_UNICAST;
+		r.dst = route_ip4(0x0a000000u | (uint32_t)(j + 1) << 8);
 		r.len = 24;
 		r.nnh = 1;
 		r.nh[0].oif = nb.ifindex;
@@ -592,39 +599,53 @@ static void test_route_lookup(void **state)
 	struct route_cache rc;
 	struct route_rt r;
 	struct route_nh nh[ROUTE_NH_MAX];
-	struct route_neigh nb = {
-	    .ip = 0x0a000302u, .ifindex = 13, .mac = {2, 0, 0, 0, 1, 3}};
+	struct route_neigh nb = {.ip = route_ip4(0x0a000302u),
+	                         .family = AF_INET,
+	                         .ifindex = 13,
+	                         .mac = {2, 0, 0, 0, 1, 3}};
+	struct route_ip a;
 
 	(void)state;
 	route_init(&rc);
 	routes_fill(&rc, true);
 	memset(&r, 0, sizeof(r));
-	r.dst = 0;
+	r.family = AF_INET;
+	r.type = RTN_UNICAST;
 	r.len = 0;
 	r.nnh = 1;
 	r.nh[0].oif = 11;
-	r.nh[0].gw = 0x0a000102u;
+	r.nh[0].gw = route_ip4(0x0a000102u);
 	assert_int_equal(route_add(&rc, &r), 0);
 	r.len = 0;
 	r.metric = 5;
 	r.nh[0].oif = 12;
 	assert_int_equal(route_add(&rc, &r), 0);
-	assert_int_equal(route_lookup(&rc, 0x0a000307u, nh, ROUTE_NH_MAX), 1);
+	a = route_ip4(0x0a000307u);
+	assert_int_equal(
+	    route_lookup(&rc, AF_INET, &a, 11, nh, ROUTE_NH_MAX, NULL), 1);
 	assert_int_equal(nh[0].oif, 13);
-	assert_int_equal(route_lookup(&rc, 0x0a090101u, nh, ROUTE_NH_MAX), 2);
+	a = route_ip4(0x0a090101u);
+	assert_int_equal(
+	    route_lookup(&rc, AF_INET, &a, 11, nh, ROUTE_NH_MAX, NULL), 2);
 	assert_int_equal(nh[0].oif, 13);
 	assert_int_equal(nh[1].oif, 14);
-	assert_int_equal(route_lookup(&rc, 0x0a090101u, nh, 1), 1);
+	assert_int_equal(route_lookup(&rc, AF_INET, &a, 11, nh, 1, NULL), 1);
 	/* the default route of metric 0, not 5 */
-	assert_int_equal(route_lookup(&rc, 0xc0000201u, nh, ROUTE_NH_MAX), 1);
+	a = route_ip4(0xc0000201u);
+	assert_int_equal(
+	    route_lookup(&rc, AF_INET, &a, 11, nh, ROUTE_NH_MAX, NULL), 1);
 	assert_int_equal(nh[0].oif, 11);
 	assert_true(route_via(&rc, 14));
 	assert_false(route_via(&rc, 99));
 	assert_int_equal(route_add_neigh(&rc, &nb), 0);
-	assert_non_null(route_neigh_mac(&rc, 0x0a000302u, 13));
-	assert_null(route_neigh_mac(&rc, 0x0a000302u, 14));
+	a = route_ip4(0x0a000302u);
+	assert_non_null(route_neigh_mac(&rc, AF_INET, &a, 13));
+	assert_null(route_neigh_mac(&rc, AF_INET, &a, 14));
+	assert_null(route_neigh_mac(&rc, AF_INET6, &a, 13));
 	route_clear(&rc);
-	assert_int_equal(route_lookup(&rc, 0x0a000307u, nh, ROUTE_NH_MAX), 0);
+	a = route_ip4(0x0a000307u);
+	assert_int_equal(
+	    route_lookup(&rc, AF_INET, &a, 11, nh, ROUTE_NH_MAX, NULL), 0);
 	route_free(&rc);
 }
 

@@ -5,7 +5,11 @@
  *                [-s SIZE] [-b SNDBUF] [-f FLOW] [-P PRIO] [-w WINDOW]
  *                [-V PCP -I IFNAME -M DSTMAC]
  *   traffic recv [-p PORT] [-t SECONDS] [-i IDLE] [-e EXPECT] [-R READY]
- *                [-l LOG]
+ *                [-l LOG] [-6]
+ *
+ * DST may be an IPv6 address ([ADDR]:PORT with a port): -T is then the
+ * traffic class (IPV6_TCLASS), and the receiver listens on IPv6 with -6
+ * (a traffic class is reported as the TOS byte, the same DSCP bits).
  *
  * The sender's datagrams carry a flow id, a sequence number and the
  * CLOCK_MONOTONIC time they were sent (namespaces share that clock, so a
@@ -269,6 +273,9 @@ static int do_send(int argc, char **argv)
 {
 	struct sockaddr_in to = {.sin_family = AF_INET,
 	                         .sin_port = htons(4791)};
+	struct sockaddr_in6 to6 = {.sin6_family = AF_INET6,
+	                           .sin6_port = htons(4791)};
+	bool v6 = false;
 	double rate = 1000, secs = 1;
 	long count = -1, size = 1000, sndbuf = 0, flow = 0, tos = 0, prio = -1;
 	long window = 0;
@@ -283,12 +290,21 @@ static int do_send(int argc, char **argv)
 		fprintf(stderr, "traffic send DST[:PORT] ...\n");
 		return 2;
 	}
-	colon = strchr(argv[1], ':');
+	/* IPv6: ADDR alone, or [ADDR]:PORT. */
+	if (argv[1][0] == '[' && (colon = strstr(argv[1], "]:"))) {
+		*colon = '\0';
+		argv[1]++;
+		to6.sin6_port =
+		    htons((uint16_t)num(colon + 2, "port", 1, 65535));
+	}
+	if (inet_pton(AF_INET6, argv[1], &to6.sin6_addr) == 1)
+		v6 = true;
+	colon = v6 ? NULL : strchr(argv[1], ':');
 	if (colon) {
 		*colon = '\0';
 		to.sin_port = htons((uint16_t)num(colon + 1, "port", 1, 65535));
 	}
-	if (inet_pton(AF_INET, argv[1], &to.sin_addr) != 1) {
+	if (!v6 && inet_pton(AF_INET, argv[1], &to.sin_addr) != 1) {
 		fprintf(stderr, "traffic: invalid address '%s'\n", argv[1]);
 		return 2;
 	}
@@ -338,16 +354,22 @@ static int do_send(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (tg.pcp >= 0 && (!tg.ifname || !have_mac)) {
-		fprintf(stderr, "traffic: -V needs -I IFNAME and -M DSTMAC\n");
+	if (tg.pcp >= 0 && (!tg.ifname || !have_mac || v6)) {
+		fprintf(stderr, "traffic: -V needs -I IFNAME and -M DSTMAC, "
+		                "and IPv4\n");
 		return 2;
 	}
-	fd = tg.pcp >= 0 ? tagged_open(&tg) : socket(AF_INET, SOCK_DGRAM, 0);
+	fd = tg.pcp >= 0 ? tagged_open(&tg)
+	                 : socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		die("socket");
-	if (tg.pcp < 0 && tos &&
+	if (tg.pcp < 0 && tos && !v6 &&
 	    setsockopt(fd, IPPROTO_IP, IP_TOS, &(int){(int)tos}, sizeof(int)))
 		die("IP_TOS");
+	if (tos && v6 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &(int){(int)tos},
+	               sizeof(int)))
+		die("IPV6_TCLASS");
 	if (prio >= 0 && setsockopt(fd, SOL_SOCKET, SO_PRIORITY,
 	                            &(int){(int)prio}, sizeof(int)))
 		die("SO_PRIORITY");
@@ -388,7 +410,10 @@ static int do_send(int argc, char **argv)
 			c = (int)sendto(fd, frame, TAGGED_HLEN + (size_t)size,
 			                0, (struct sockaddr *)&tg.ll,
 			                sizeof(tg.ll));
-		} else
+		} else if (v6)
+			c = (int)sendto(fd, buf, (size_t)size, 0,
+			                (struct sockaddr *)&to6, sizeof(to6));
+		else
 			c = (int)sendto(fd, buf, (size_t)size, 0,
 			                (struct sockaddr *)&to, sizeof(to));
 		if (c < 0) {
@@ -428,6 +453,9 @@ static int do_recv(int argc, char **argv)
 {
 	struct sockaddr_in me = {.sin_family = AF_INET,
 	                         .sin_port = htons(4791)};
+	struct sockaddr_in6 me6 = {.sin6_family = AF_INET6,
+	                           .sin6_addr = IN6ADDR_ANY_INIT};
+	bool v6 = false;
 	double secs = 30, idle = 3;
 	long expect = 0;
 	const char *ready = NULL, *logp = NULL;
@@ -437,7 +465,7 @@ static int do_recv(int argc, char **argv)
 	int fd, c;
 
 	optind = 1;
-	while ((c = getopt(argc, argv, "p:t:i:e:R:l:")) != -1) {
+	while ((c = getopt(argc, argv, "p:t:i:e:R:l:6")) != -1) {
 		switch (c) {
 		case 'p':
 			me.sin_port =
@@ -458,11 +486,15 @@ static int do_recv(int argc, char **argv)
 		case 'l':
 			logp = optarg;
 			break;
+		case '6':
+			v6 = true;
+			break;
 		default:
 			return 2;
 		}
 	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	me6.sin6_port = me.sin_port;
+	fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM, 0);
 	if (fd < 0)
 		die("socket");
 	/* Room for a second or two of the fastest test's traffic (20,000
@@ -471,14 +503,17 @@ static int do_recv(int argc, char **argv)
 	 * was the receiver's, not the rig's. */
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &(int){64 << 20},
 	           sizeof(int));
-	if (setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &(int){1}, sizeof(int)))
+	if (v6 ? setsockopt(fd, IPPROTO_IPV6, IPV6_RECVTCLASS, &(int){1},
+	                    sizeof(int))
+	       : setsockopt(fd, IPPROTO_IP, IP_RECVTOS, &(int){1}, sizeof(int)))
 		die("IP_RECVTOS");
 	/* Each datagram dated when it arrived, not when a receiver that
 	 * waited for a CPU read it: bench/pfc times a held queue's last
 	 * datagram by it, and a read 10 ms late is not a queue that kept
 	 * sending. */
 	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &(int){1}, sizeof(int));
-	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
+	if (v6 ? bind(fd, (struct sockaddr *)&me6, sizeof(me6))
+	       : bind(fd, (struct sockaddr *)&me, sizeof(me)))
 		die("bind");
 	if (logp && !(log = fopen(logp, "w")))
 		die(logp);
@@ -524,6 +559,12 @@ static int do_recv(int argc, char **argv)
 			if (cm->cmsg_level == IPPROTO_IP &&
 			    cm->cmsg_type == IP_TOS) {
 				tos = *(uint8_t *)CMSG_DATA(cm);
+			} else if (cm->cmsg_level == IPPROTO_IPV6 &&
+			           cm->cmsg_type == IPV6_TCLASS) {
+				int tc;
+
+				memcpy(&tc, CMSG_DATA(cm), sizeof(tc));
+				tos = (uint8_t)tc;
 			} else if (cm->cmsg_level == SOL_SOCKET &&
 			           cm->cmsg_type == SCM_TIMESTAMPNS &&
 			           cm->cmsg_len >=
@@ -627,6 +668,6 @@ int main(int argc, char **argv)
 	                "[-t S] [-n N] [-s SIZE] [-b SNDBUF] [-f FLOW]\n"
 	                "            [-P PRIO]\n"
 	                "       traffic recv [-p PORT] [-t S] [-i IDLE] "
-	                "[-e N] [-R READY] [-l LOG]\n");
+	                "[-e N] [-R READY] [-l LOG] [-6]\n");
 	return 2;
 }
