@@ -49,7 +49,7 @@ struct cmdline {
 	bool background, cleanup;
 	bool force; /* --once or --release-holds beside a running daemon */
 	int rtprio; /* --realtime-priority */
-	bool kpfc;  /* --kernel-pfc */
+	bool kpfc;  /* the kernel path allowed (--no-kernel-pfc: not) */
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -64,7 +64,7 @@ static void cmdline_usage(FILE *f)
 	    "       roced --release-holds [--force]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
-	    "             [--realtime-priority N] [--kernel-pfc]\n"
+	    "             [--realtime-priority N] [--no-kernel-pfc]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -97,8 +97,9 @@ static void cmdline_usage(FILE *f)
 	    "  -b, --background    run in the background (pid file in\n"
 	    "                      /run/roced), returning once ready\n"
 	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
-	    "      --kernel-pfc    honour pause received in the kernel (BPF)\n"
-	    "                      where it can (roced(8)); also -n/--dry-run\n"
+	    "      --no-kernel-pfc  honour pause received in roced's process\n"
+	    "                      only, not in the kernel (BPF) where it\n"
+	    "                      can (roced(8)); also -n/--dry-run\n"
 	    "      --realtime-priority N  run at SCHED_FIFO priority N, 1-99\n"
 	    "                      (default 10), so that software PFC holds\n"
 	    "                      within a poll on a busy host; 0: keep the\n"
@@ -445,7 +446,8 @@ int roced_main(int argc, char **argv)
 		OPT_IMPORT,
 		OPT_RELEASE,
 		OPT_RTPRIO,
-		OPT_KPFC
+		OPT_KPFC,
+		OPT_NO_KPFC
 	};
 	static const struct option opts[] = {
 	    {"file", required_argument, NULL, 'f'},
@@ -461,6 +463,7 @@ int roced_main(int argc, char **argv)
 	    {"cleanup-on-exit", no_argument, NULL, OPT_CLEANUP},
 	    {"realtime-priority", required_argument, NULL, OPT_RTPRIO},
 	    {"kernel-pfc", no_argument, NULL, OPT_KPFC},
+	    {"no-kernel-pfc", no_argument, NULL, OPT_NO_KPFC},
 	    {"ports", required_argument, NULL, OPT_PORTS},
 	    {"caps", required_argument, NULL, OPT_CAPS},
 	    {"import", required_argument, NULL, OPT_IMPORT},
@@ -472,6 +475,7 @@ int roced_main(int argc, char **argv)
 	    .file = SYSCONFDIR "/roced/roced.conf",
 	    .caps = "probe",
 	    .rtprio = PRIVS_RTPRIO_DEFAULT,
+	    .kpfc = true,
 	};
 	const char *import = NULL;
 	int c;
@@ -526,8 +530,11 @@ int roced_main(int argc, char **argv)
 		case OPT_IMPORT:
 			import = optarg;
 			break;
-		case OPT_KPFC:
+		case OPT_KPFC: /* the default; kept for older units */
 			cl.kpfc = true;
+			break;
+		case OPT_NO_KPFC:
+			cl.kpfc = false;
 			break;
 		case OPT_RTPRIO: {
 			char *end;

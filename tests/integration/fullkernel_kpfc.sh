@@ -11,11 +11,13 @@
 #      kernel holds (packets went into its loop), and once the pauses
 #      stop the queue flows again with roced still stopped (every
 #      datagram arrives, none lost): no hold outlives the last pause.
-#   3. a storm (roced running): whether the watchdog finds it and cuts it
-#      off (the kernel stops holding priority 3 while the storm goes on)
-#      is printed, not asserted (see there); when found, the storm's end
-#      restores the queue. RxPPP in `show interface priority-flow-control`
-#      counts the frames.
+#   3. a storm (roced running): whether the watchdog finds it is printed,
+#      not asserted (see there); when found, it is cut off (the kernel
+#      stops holding priority 3 while the storm goes on) and the storm's
+#      end restores the queue. RxPPP in `show interface
+#      priority-flow-control` counts the frames. (This part hung the guest
+#      until pfc_tx stamped a delivery time: held packets went round the
+#      loop without waiting, as fast as the CPUs took them.)
 #   4. roced's stop removes the programs and the loop.
 #   5. a loop roced cannot create (a link of its name is in the way):
 #      one log line naming what failed, and the port takes the
@@ -107,12 +109,16 @@ all_arrived()
 }
 
 echo "== 1. the plan takes the kernel path"
-sws "$top_builddir/roced" --dry-run --kernel-pfc -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
+sws "$top_builddir/roced" --dry-run -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
 	t_fail "roced --dry-run failed: $(cat "$t_tmp/dry")"
 grep 'pause received' "$t_tmp/dry"
 grep -q '^# pause received honoured by the kernel (BPF, no process): the kernel has sch_fq, clsact and cls_bpf$' "$t_tmp/dry" ||
 	t_fail "the dry run does not say the kernel path"
-t_roced_start "$sw" "$t_tmp/roced.conf" "swp1: software PFC's kernel path holds priorities 0x08" --kernel-pfc
+sws "$top_builddir/roced" --dry-run --no-kernel-pfc -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
+	t_fail "roced --dry-run --no-kernel-pfc failed: $(cat "$t_tmp/dry")"
+grep -q "^# pause received honoured by roced's process (held tbf): the kernel path is off (roced --no-kernel-pfc)$" "$t_tmp/dry" ||
+	t_fail "the dry run with --no-kernel-pfc does not say the user-space path"
+t_roced_start "$sw" "$t_tmp/roced.conf" "swp1: software PFC's kernel path holds priorities 0x08"
 sws "$rocesh" -c "show version json" >"$t_tmp/ver"
 python3 - "$t_tmp/ver" <<'PY' || t_fail "show version does not say the kernel path"
 import json, sys
@@ -132,11 +138,14 @@ echo "ok: kernel path on swp1 (loop $loop)"
 
 echo "== 2. roced stopped during a second of refreshed pause"
 recv_start 120
-t_spawn $IP netns exec "$sw" "$traffic" send 10.79.0.2 -T 0x68 -r 1000 -t 8 -b 65536 >"$t_tmp/send"
+# (20 s: under TCG on a loaded host the pause began some 7 s after the
+# datagrams flowed, once after an 8 s sender had finished)
+t_spawn $IP netns exec "$sw" "$traffic" send 10.79.0.2 -T 0x68 -r 1000 -t 20 -b 65536 >"$t_tmp/send"
 tx=$t_pid
 flowing
 h0=$(val held_3)
 kill -STOP "$roced_pid"
+_t_alive "$tx" || t_fail "the sender ended before the pause began (a slow guest)"
 $IP netns exec "$peer" "$storm" -i h1 -p 3 -q 65535 -r 2000 -t 1 >"$t_tmp/storm" 2>&1 ||
 	t_fail "pfc_storm failed: $(cat "$t_tmp/storm")"
 cat "$t_tmp/storm"
@@ -158,37 +167,48 @@ echo "== 3. a storm: found and cut off on the kernel path"
 n0=$(grep -c 'PFC storm on qos-group 3' "$t_tmp/log" || true)
 r0=$(grep -c 'PFC storm over on qos-group 3' "$t_tmp/log" || true)
 recv_start 120
-t_spawn $IP netns exec "$sw" "$traffic" send 10.79.0.2 -T 0x68 -r 1000 -t 12 -b 65536 >"$t_tmp/send"
+t_spawn $IP netns exec "$sw" "$traffic" send 10.79.0.2 -T 0x68 -r 1000 -t 25 -b 65536 >"$t_tmp/send"
 tx=$t_pid
 flowing
-t_spawn $IP netns exec "$peer" "$storm" -i h1 -p 3 -q 65535 -r 2000 -t 8 >"$t_tmp/storm2"
+# (Not at a real-time priority: the injector then kept a vCPU to itself
+# and this script first looked once the storm was over.)
+t_spawn $IP netns exec "$peer" "$storm" -i h1 -p 3 -q 65535 -r 2000 -t 15 >"$t_tmp/storm2"
 st=$t_pid
-# Under TCG the injector's frames come some 2 ms apart on average with
-# longer gaps, and the kernel path honours each frame's 3.4 ms (65535
-# quanta at 10 Gb/s) strictly, where the user-space path holds at least
-# 50 ms per refresh: datagrams pass in the gaps, the queue is not
-# stalled, and the watchdog may rightly find no storm. So whether it
-# finds one is printed, not asserted; when it does, the cut-off is.
-if wait_log 'PFC storm on qos-group 3' 30 $((n0 + 1)); then
-	grep 'PFC storm on qos-group 3' "$t_tmp/log" | tail -1
-	# cut off: priority 3's packets are no longer held while the storm
-	# and the traffic go on (held_3 stands still over half a second)
-	cut=0
-	for _ in $(seq 40); do
-		a=$(val held_3)
-		sleep 0.5
-		b=$(val held_3)
-		if [ "$a" = "$b" ] && kill -0 "$st" 2>/dev/null; then
+# The kernel path honours each frame's 3.4 ms (65535 quanta at 10 Gb/s)
+# strictly, where the user-space path holds at least 50 ms per refresh:
+# a gap in the frames longer than that lets datagrams pass, the queue is
+# not stalled, and the watchdog may rightly find no storm. So whether it
+# finds one while the injector runs is printed, not asserted; when it
+# does, the cut-off is: the kernel no longer holds priority 3 while the
+# storm goes on, its hold's end no longer refreshed by the frames
+# (left_3_us, the hold's time left, read 0 three times in a row; while
+# honoured, each frame sets it 3.4 ms ahead).
+found=0 cut=0 zeros=0 samples=0
+while _t_alive "$st"; do
+	if [ "$found" = 0 ] &&
+		[ "$(grep -c 'PFC storm on qos-group 3' "$t_tmp/log" || true)" -gt "$n0" ]; then
+		grep 'PFC storm on qos-group 3' "$t_tmp/log" | tail -1
+		found=1
+	fi
+	if [ "$found" = 1 ]; then
+		left=$(val left_3_us)
+		samples=$((samples + 1))
+		[ "$left" = 0 ] && zeros=$((zeros + 1)) || zeros=0
+		if [ "$zeros" -ge 3 ] && _t_alive "$st"; then
 			cut=1
 			break
 		fi
-		kill -0 "$st" 2>/dev/null || break
-	done
-	echo "storm found; the kernel's holds of priority 3 stopped during it: $cut (held_3 $b)"
-	found=1
+	fi
+	sleep 0.2
+done
+if [ "$found" = 1 ]; then
+	echo "storm found; the kernel's holds of priority 3 stopped during it: $cut ($samples reads of its time left; $(show | grep -E '^(held|inloop)_3 ' | tr '\n' ' '))"
+	# (found late in the storm, with few reads before its end, says
+	# nothing either way)
+	[ "$cut" = 1 ] || [ "$samples" -lt 6 ] ||
+		t_fail "the watchdog found the storm but the kernel held priority 3 on ($samples reads)"
 else
-	echo "NOTE: no storm found on the kernel path (pfc_storm's frames $(cat "$t_tmp/storm2" 2>/dev/null))"
-	found=0
+	echo "NOTE: no storm found on the kernel path while the injector ran"
 fi
 t_wait "$st" || t_fail "the storm injector failed"
 [ $found = 0 ] || wait_log 'PFC storm over on qos-group 3' 60 $((r0 + 1)) ||
@@ -225,7 +245,7 @@ echo "== 5. a loop that cannot be created: the user-space path"
 idx=$($IP -n "$sw" -o link show swp1 | cut -d: -f1)
 $IP -n "$sw" link add "rocedh${idx}b" type veth peer name kpfcx
 mv "$t_tmp/log" "$t_tmp/log1"
-t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' --kernel-pfc
+t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring'
 grep "kernel path" "$t_tmp/log" || true
 sleep 1
 n=$(grep -c "swp1: software PFC's kernel path: cannot create the hold's loop.*: the port takes the user-space path" "$t_tmp/log" || true)

@@ -214,7 +214,7 @@ wait_guest()
 			return 2
 		fi
 		if [ $((_now - _t0)) -ge "$timeout" ]; then
-			echo "run-guest: guest still running after ${timeout}s, killed" >&2
+			echo "FAIL: $(basename "$script"): the guest still ran after ${timeout}s (ROCED_QEMU_TIMEOUT): QEMU killed" >&2
 			kill "$qpid" 2>/dev/null || true
 			break
 		fi
@@ -261,7 +261,7 @@ fi
 elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
 if [ -z "$rc" ]; then
 	{
-		echo "run-guest: no result from the guest (qemu exit $qrc, ${elapsed}s)"
+		echo "FAIL: $(basename "$script"): no result from the guest (qemu exit $qrc, ${elapsed}s)"
 		echo "run-guest: qemu said:"
 		tail -n 20 "$tmp/qemu.log"
 		echo "run-guest: guest console (tail):"
