@@ -270,6 +270,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.neighbour = agents_neighbour;
 	a->wd.neighbour_arg = a;
 	a->wd.switch_peer = agents_switch_peer;
+	a->tx.switch_peer = agents_switch_peer;
+	a->tx.switch_arg = a;
 	a->tx.nl = nl;
 	a->lp.nl = nl;
 	a->qs.nl = nl;

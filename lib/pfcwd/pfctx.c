@@ -12,7 +12,7 @@ void pfctx_defaults(uint32_t buffer, uint32_t mtu, uint32_t speed_mbps,
 	 * time, plus the frame the peer is sending when the pause lands
 	 * and the one we were sending when we decided. */
 	double headroom = bps / 8.0 * reaction_ms / 1000.0 + 2.0 * mtu;
-	double xoff = (double)buffer - headroom;
+	double xoff = (double)buffer - headroom, xon;
 
 	/* A buffer too small for the headroom still pauses early rather
 	 * than never: at half of it. */
@@ -22,6 +22,16 @@ void pfctx_defaults(uint32_t buffer, uint32_t mtu, uint32_t speed_mbps,
 	/* Resume two frames below xoff: the queue has drained enough for
 	 * a burst, and pause and resume do not alternate every poll. */
 	t->xon = t->xoff > 2 * mtu ? t->xoff - 2 * mtu : 0;
+	/* A switch is let go a headroom below xoff: released, it sends at
+	 * once what it held above its own xoff (up to its headroom, with
+	 * our defaults) and what its upstream lets in before it pauses
+	 * that again; released at xon, that overflowed the limit at every
+	 * release. Never below half of xoff (the queue must not run dry
+	 * before the released traffic arrives). */
+	xon = xoff - headroom;
+	if (xon < xoff / 2.0)
+		xon = xoff / 2.0;
+	t->xon_switch = xon < t->xon ? (uint32_t)xon : t->xon;
 }
 
 double pfctx_refresh_ms(uint32_t speed_mbps, double min_ms)
@@ -46,6 +56,7 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 	}
 	if (backlog <= t->xon) {
 		s->paused = false;
+		s->xon_ms = now;
 		s->xons++;
 		return PFCTX_XON;
 	}
@@ -54,6 +65,30 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 	s->sent_ms = now;
 	s->pauses++;
 	return PFCTX_PAUSE;
+}
+
+enum pfctx_action pfctx_stagger(struct pfctx_prio *s,
+                                const struct pfctx_thresholds *t,
+                                uint64_t backlog, double stagger_ms,
+                                double refresh_ms, double now)
+{
+	if (s->paused)
+		return PFCTX_NONE; /* pfctx_step()'s */
+	/* The clock went back (a test's, or a restart's state): a new
+	 * interval from now. */
+	if (now < s->xon_ms)
+		s->xon_ms = now;
+	if (backlog <= t->xon_switch && now - s->xon_ms >= stagger_ms) {
+		s->xon_ms = now;
+		s->xons++;
+		return PFCTX_XON;
+	}
+	if (now < s->sent_ms || now - s->sent_ms >= refresh_ms) {
+		s->sent_ms = now;
+		s->pauses++;
+		return PFCTX_PAUSE;
+	}
+	return PFCTX_NONE;
 }
 
 void pfctx_pace_init(struct pfctx_pace *p, double fast_ms, double idle_ms,
