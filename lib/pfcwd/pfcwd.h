@@ -98,7 +98,11 @@ enum pfcwd_event {
  * hold of 285 ms, then 2532 ms (8.9 times), then up to 4.2 s; its hosts
  * were held as long (3 s, their detection time, was outlasted 9 times in
  * 30 s). A host's port starts at its own detection time: a storm from
- * its switch with no transit before it is caught then. */
+ * its switch with no transit before it is caught then; once its switch
+ * released it (an XON within PFCWD_TRANSIT_MEMORY_MS) it takes the
+ * switch's floor too: with feeders released one at a time (txpoll),
+ * the hosts' holds on leaf-spine grew from 36-45 ms to beyond their
+ * 3 s detection time (3 false storms per run at 8 x the first hold). */
 #define PFCWD_TRANSIT_SWITCH_MS     10000.0
 #define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
@@ -113,7 +117,8 @@ struct pfcwd_config {
 	 * enabled): its pause is its own congested queue's back-pressure
 	 * until it outlasts 8 times the longest recent released hold
 	 * (PFCWD_TRANSIT_SWITCH_MAX_MS at most); on a switch's port
-	 * (SWITCH_PORT, bridged), at least PFCWD_TRANSIT_SWITCH_MS. Not
+	 * (SWITCH_PORT, bridged), at least PFCWD_TRANSIT_SWITCH_MS, on
+	 * another port once the switch released it recently. Not
 	 * settings: the poller fills them from LLDP at each poll. */
 	bool switch_peer, switch_port;
 };

@@ -248,6 +248,55 @@ static void test_transit_switch_peer(void **state)
 	assert_true(storm);
 }
 
+/* A host's port whose switch released it once (a first hold of 40 ms,
+ * as on leaf-spine) then holds it for 6 s while the switch waits for
+ * its own turn to be released (staggered XON upstream): transit, up to
+ * the switch's floor, not a storm at the host's 3 s. A switch that never
+ * released it is still a storm at 3 s, and one that holds it past the
+ * floor after a release is one then. */
+static void test_transit_host_released(void **state)
+{
+	struct rig r;
+	bool storm = false;
+	double from;
+
+	(void)state;
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	transit_hold(&r, 50, &storm);
+	transit_release(&r, true, &storm);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
+	            PFCWD_TRANSIT_SWITCH_MS);
+	transit_hold(&r, 6000, &storm);
+	transit_release(&r, true, &storm);
+	assert_false(storm);
+	assert_int_equal(r.q.storms, 0);
+	/* then it never lets go: caught, at the switch's maximum at most */
+	from = r.now;
+	while (!storm && r.now - from < 40000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= PFCWD_TRANSIT_SWITCH_MS);
+	assert_true(r.now - from <= PFCWD_TRANSIT_SWITCH_MAX_MS + 50);
+	/* never released: a storm at the host's 3 s */
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	storm = false;
+	from = r.now;
+	while (!storm && r.now - from < 10000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= 3000 && r.now - from <= 3050);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +305,7 @@ int main(void)
 	    cmocka_unit_test(test_transit_no_xon),
 	    cmocka_unit_test(test_transit_real_storm),
 	    cmocka_unit_test(test_transit_switch_peer),
+	    cmocka_unit_test(test_transit_host_released),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
