@@ -65,10 +65,10 @@ struct pfctx_thresholds {
  * peer's queue REACTION_MS later (our poll and the peer's hold): xoff
  * leaves the headroom H (the speed for the reaction time, plus a frame
  * each way) free, never below half the buffer; xon is two frames below
- * xoff; xon_switch is H below xoff, never below half of xoff nor above
- * xon, so that the one switch an XON releases finds room for what it
- * held above its own xoff and what it lets in from upstream while its
- * pause takes hold. */
+ * xoff; xon_switch is one frame (never above xon), so that the one
+ * switch an XON releases finds room for the whole queue it held (as
+ * deep as ours on the same defaults) and what its upstream sends
+ * through it while our pause takes hold again. */
 void pfctx_defaults(uint32_t buffer, uint32_t mtu, uint32_t speed_mbps,
                     double reaction_ms, struct pfctx_thresholds *t);
 

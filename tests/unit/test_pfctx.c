@@ -65,15 +65,14 @@ static void test_defaults(void **state)
 	pfctx_defaults(1000000, 1500, 1000, 2.0, &t);
 	assert_int_equal(t.xoff, 1000000 - 250000 - 3000);
 	assert_int_equal(t.xon, t.xoff - 3000);
-	/* Switches are released a headroom below xoff: room for what one
-	 * of them held above its own xoff. */
-	assert_int_equal(t.xon_switch, t.xoff - 253000);
-	/* A buffer smaller than the headroom pauses at half of it, and
-	 * releases switches at half of that. */
+	/* Switches are released with one frame left: room for a whole
+	 * held queue. */
+	assert_int_equal(t.xon_switch, 1500);
+	/* A buffer smaller than the headroom pauses at half of it. */
 	pfctx_defaults(100000, 1500, 10000, 2.0, &t);
 	assert_int_equal(t.xoff, 50000);
 	assert_int_equal(t.xon, 47000);
-	assert_int_equal(t.xon_switch, 25000);
+	assert_int_equal(t.xon_switch, 1500);
 }
 
 static void test_defaults_release_fits(void **state)
@@ -86,17 +85,18 @@ static void test_defaults_release_fits(void **state)
 
 	(void)state;
 	pfctx_defaults(limit, 9216, 10000, 4.2, &t);
-	/* One switch released at xon_switch may send up to its own xoff
-	 * plus what reached it after its pause (a headroom): the same
-	 * queue's 2 H fits above xon_switch with room to spare; above xon
-	 * (two frames under xoff, every feeder's before) only H did. */
+	/* One switch released at xon_switch may send the whole queue it
+	 * held (up to the same limit, on the same defaults) and its
+	 * upstream's release behind it: the room above xon_switch is the
+	 * whole limit but a frame; above xon (two frames under xoff,
+	 * every feeder's before) only H was. A headroom below xoff (at
+	 * least half of xoff) overflowed two tiers of bridges. */
 	assert_true(t.xon_switch <= t.xon);
-	assert_true((double)limit - t.xon_switch >= 1.5 * h - 1);
+	assert_true((double)limit - t.xon_switch >= limit - 9216);
 	assert_true((double)limit - t.xon < 1.01 * h);
-	/* A large buffer: a headroom below xoff. */
+	/* A large buffer: the same, one frame. */
 	pfctx_defaults(limit * 4, 9216, 10000, 4.2, &t);
-	assert_true(t.xoff - t.xon_switch >= (uint32_t)h - 1 &&
-	            t.xoff - t.xon_switch <= (uint32_t)h + 1);
+	assert_int_equal(t.xon_switch, 9216);
 	/* A tiny buffer never gives xon_switch above xon. */
 	pfctx_defaults(1000, 9216, 10000, 4.2, &t);
 	assert_int_equal(t.xoff, 500);
