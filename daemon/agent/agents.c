@@ -252,8 +252,11 @@ static unsigned agents_switch_peer(void *arg, const char *ifname)
 	if (!n || !n->pdu.has_caps ||
 	    !(n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER)))
 		return 0;
+	/* A roced switch held itself while it pauses this port says so
+	 * in its wait chains (deadlock.c): transit, not a storm. */
 	return WDPOLL_PEER_SWITCH |
-	       (lp->cfg.bridge || lp->cfg.router ? WDPOLL_PORT_SWITCH : 0);
+	       (lp->cfg.bridge || lp->cfg.router ? WDPOLL_PORT_SWITCH : 0) |
+	       (n->pdu.pfcdl.present && n->pdu.pfcdl.n ? WDPOLL_PEER_WAITS : 0);
 }
 
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,

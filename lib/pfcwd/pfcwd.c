@@ -98,7 +98,8 @@ double pfcwd_detect_ms(const struct pfcwd_queue *q,
 	bool released =
 	    q->rel_ms > 0 && from - q->rel_ms <= PFCWD_TRANSIT_MEMORY_MS;
 	double base = c->detect_ms,
-	       floor = c->switch_peer && (c->switch_port || released) &&
+	       floor = c->switch_peer &&
+	                       (c->switch_port || released || c->peer_waits) &&
 	                       base < PFCWD_TRANSIT_SWITCH_MS
 	                   ? PFCWD_TRANSIT_SWITCH_MS
 	                   : base,
@@ -114,8 +115,11 @@ double pfcwd_detect_ms(const struct pfcwd_queue *q,
 	 * (an XON within the memory): the switch's hold of the host waits
 	 * for every tier behind it, and a switch that lets its feeders go
 	 * one at a time (txpoll) holds the last of them long after a
-	 * first hold of tens of milliseconds; a switch that never sent an
-	 * XON is caught at the host's own time. */
+	 * first hold of tens of milliseconds; so does one that says it is
+	 * held itself (its wait chains: the first hold of a host behind a
+	 * congested fabric lasts as long as the tiers behind it take, 3-7
+	 * s on leaf-spine at 10 Mb/s); a switch that never sent an XON and
+	 * says nothing of a wait is caught at the host's own time. */
 	if (!released)
 		return floor;
 	t = PFCWD_TRANSIT_FACTOR * q->rel_hold_ms;

@@ -121,6 +121,11 @@ struct pfcwd_config {
 	 * another port once the switch released it recently. Not
 	 * settings: the poller fills them from LLDP at each poll. */
 	bool switch_peer, switch_port;
+	/* The switch peer says it is held itself while it pauses this
+	 * port (roced's wait chains, LLDP): its pause is transit from the
+	 * first hold on, as on a switch's port (the floor, before any
+	 * release). A storming peer says no such thing. */
+	bool peer_waits;
 };
 
 /* The settings of a port's applied plan (compile resolved them: a

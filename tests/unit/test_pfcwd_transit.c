@@ -252,8 +252,9 @@ static void test_transit_switch_peer(void **state)
  * as on leaf-spine) then holds it for 6 s while the switch waits for
  * its own turn to be released (staggered XON upstream): transit, up to
  * the switch's floor, not a storm at the host's 3 s. A switch that never
- * released it is still a storm at 3 s, and one that holds it past the
- * floor after a release is one then. */
+ * released it is still a storm at 3 s, unless it says it is held itself
+ * (then at the floor); one that holds it past the floor after a release
+ * is one then. */
 static void test_transit_host_released(void **state)
 {
 	struct rig r;
@@ -295,6 +296,29 @@ static void test_transit_host_released(void **state)
 		transit_hold(&r, 25, &storm);
 	assert_true(storm);
 	assert_true(r.now - from >= 3000 && r.now - from <= 3050);
+	/* never released, but the switch says it is held itself (its wait
+	 * chains): transit from the first hold, a storm at the floor */
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.c.peer_waits = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	storm = false;
+	from = r.now;
+	while (!storm && r.now - from < 20000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= PFCWD_TRANSIT_SWITCH_MS &&
+	            r.now - from <= PFCWD_TRANSIT_SWITCH_MS + 50);
+	/* a host saying so changes nothing: 100 ms */
+	rig_init(&r, 1, 10, 0);
+	r.c.peer_waits = true;
+	r.s.has_duration = true;
+	storm = false;
+	transit_hold(&r, 150, &storm);
+	assert_true(storm);
 }
 
 int main(void)
