@@ -102,8 +102,13 @@ enum pfcwd_event {
  * released it (an XON within PFCWD_TRANSIT_MEMORY_MS) it takes the
  * switch's floor too: with feeders released one at a time (txpoll),
  * the hosts' holds on leaf-spine grew from 36-45 ms to beyond their
- * 3 s detection time (3 false storms per run at 8 x the first hold). */
-#define PFCWD_TRANSIT_SWITCH_MS     10000.0
+ * 3 s detection time (3 false storms per run at 8 x the first hold).
+ * The floor, 20 s: with switches released one at a time with one frame
+ * left (pfctx), a spine waits on leaf-spine at 10 Mb/s for the other
+ * spine's queue to drain as well as its own: first holds of 0.3-8.5 s,
+ * and 9.9 s after a first hold of 335 ms (8 x that is below any floor),
+ * in three runs at load 12-16; 10 s left no margin. */
+#define PFCWD_TRANSIT_SWITCH_MS     20000.0
 #define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
 /* The watchdog's settings for one port, in milliseconds. */

@@ -201,18 +201,18 @@ static void test_transit_switch_peer(void **state)
 	r.s.has_xon = true;
 	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
 	            PFCWD_TRANSIT_SWITCH_MS);
-	/* holds growing 9-fold at once (150 ms, then 1.5 s): no storm */
+	/* holds growing 20-fold at once (150 ms, then 3 s): no storm */
 	for (int i = 0; i < 10; i++) {
-		transit_hold(&r, i ? 1500 : 150, &storm);
+		transit_hold(&r, i ? 3000 : 150, &storm);
 		transit_release(&r, true, &storm);
 	}
 	assert_false(storm);
-	/* 8 x the longest released hold (~1.5 s), beyond the floor */
+	/* 8 x the longest released hold (~3 s), beyond the floor */
 	from = r.now;
 	t = pfcwd_detect_ms(&r.q, &r.c, from);
-	assert_true(t >= PFCWD_TRANSIT_FACTOR * 1500 &&
-	            t <= PFCWD_TRANSIT_FACTOR * 1600);
-	while (!storm && r.now - from < 20000)
+	assert_true(t >= PFCWD_TRANSIT_FACTOR * 3000 &&
+	            t <= PFCWD_TRANSIT_FACTOR * 3100);
+	while (!storm && r.now - from < 40000)
 		transit_hold(&r, 25, &storm);
 	assert_true(storm);
 	assert_true(r.now - from >= t - 25);
@@ -224,8 +224,8 @@ static void test_transit_switch_peer(void **state)
 	            PFCWD_TRANSIT_SWITCH_MAX_MS);
 	/* a configured time beyond the floor stays */
 	r.q.rel_ms = 0;
-	r.c.detect_ms = 15000;
-	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 15000);
+	r.c.detect_ms = 25000;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 25000);
 	/* a host's port facing its switch: its own time (3 s) before any
 	 * transit, then 8 x the longest released hold, beyond 2 s */
 	rig_init(&r, 30, 10, 0);
@@ -307,7 +307,7 @@ static void test_transit_host_released(void **state)
 	                 PFCWD_EV_NONE);
 	storm = false;
 	from = r.now;
-	while (!storm && r.now - from < 20000)
+	while (!storm && r.now - from < 40000)
 		transit_hold(&r, 25, &storm);
 	assert_true(storm);
 	assert_true(r.now - from >= PFCWD_TRANSIT_SWITCH_MS &&
