@@ -251,11 +251,12 @@ t_show_on_fail "the congested path's qdiscs" "$tmp/qdiscs"
 fails=
 fail() { fails="$fails
   - $*"; }
-# The loss checks. Headroom that holds what a released tier dumps
-# (issue 26, item 4) is not done: until it is, the loss and the link
-# drops are measured and printed, and enforced only with
-# FABRIC_LOSSLESS=1; the test then ends in a skip that says so, once
-# every other check passed.
+# The loss checks. Lossless in 3 of 3 runs at load 11-19 since switches
+# are released one at a time with one frame left, but a late refresh of
+# a pause under load can let a held switch go (fabric_leafspine.sh):
+# the loss and the link drops are measured and printed, and enforced
+# only with FABRIC_LOSSLESS=1; the test then ends in a skip that says
+# so, once every other check passed.
 lossy=
 lossy() {
 	if [ -n "${FABRIC_LOSSLESS:-}" ]; then fail "$*"; else lossy="$lossy
