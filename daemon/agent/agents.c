@@ -250,8 +250,11 @@ static unsigned agents_switch_peer(void *arg, const char *ifname)
 	if (!n || !n->pdu.has_caps ||
 	    !(n->pdu.caps_enabled & (AGENTS_CAP_BRIDGE | AGENTS_CAP_ROUTER)))
 		return 0;
+	/* A roced switch held itself while it pauses this port says so
+	 * in its wait chains (deadlock.c): transit, not a storm. */
 	return WDPOLL_PEER_SWITCH |
-	       (lp->cfg.bridge || lp->cfg.router ? WDPOLL_PORT_SWITCH : 0);
+	       (lp->cfg.bridge || lp->cfg.router ? WDPOLL_PORT_SWITCH : 0) |
+	       (n->pdu.pfcdl.present && n->pdu.pfcdl.n ? WDPOLL_PEER_WAITS : 0);
 }
 
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
@@ -268,6 +271,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.neighbour = agents_neighbour;
 	a->wd.neighbour_arg = a;
 	a->wd.switch_peer = agents_switch_peer;
+	a->tx.switch_peer = agents_switch_peer;
+	a->tx.switch_arg = a;
 	a->tx.nl = nl;
 	a->lp.nl = nl;
 	a->qs.nl = nl;

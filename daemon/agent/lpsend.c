@@ -92,6 +92,7 @@ static void lpsend_thresholds(struct lpsend_port *x, const struct ports_port *e)
 		x->configured = true;
 		x->t.xoff = b->xoff;
 		x->t.xon = b->xon;
+		x->t.xon_switch = b->xon;
 	}
 	if (x->configured)
 		return;

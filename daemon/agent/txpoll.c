@@ -13,6 +13,7 @@
 #include <linux/rtnetlink.h>
 
 #include "agent/qstats.h"
+#include "agent/wdpoll.h"
 #include "os/log.h"
 #include "model/plan.h"
 #include "nlmsg/tc_msg.h"
@@ -143,6 +144,7 @@ static void txpoll_thresholds(struct txpoll_port *x, const struct ports_port *e,
 			if (b->set) {
 				x->t[pr].xoff = b->xoff;
 				x->t[pr].xon = b->xon;
+				x->t[pr].xon_switch = b->xon;
 			} else {
 				pfctx_defaults(limit[q], mtu,
 				               (uint32_t)e->caps.speed_mbps,
@@ -256,6 +258,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 		x->steady_ms = TXPOLL_FAST_MS;
 		if (old) {
 			memcpy(x->s, old->s, sizeof(x->s));
+			memcpy(x->xon_next, old->xon_next, sizeof(x->xon_next));
 			x->active_ms = old->active_ms;
 		}
 		txpoll_thresholds(x, e, limit);
@@ -461,11 +464,13 @@ static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
 	}
 }
 
-/* Does X pause a priority of queue Q? */
+/* Does X pause a priority of queue Q (feeders a staggered XON has not
+ * reached yet included)? */
 static bool txpoll_paused_q(const struct txpoll_port *x, unsigned q)
 {
 	for (unsigned p = 0; p < POLICY_NPRIO; p++)
-		if ((x->prios[q] & (1u << p)) && x->s[p].paused)
+		if ((x->prios[q] & (1u << p)) &&
+		    (x->s[p].paused || x->paused_by[p]))
 			return true;
 	return false;
 }
@@ -618,9 +623,8 @@ static bool txpoll_busy(const struct txpoll_port *x)
 			continue;
 		if (x->backlog[q])
 			return true;
-		for (unsigned p = 0; p < POLICY_NPRIO; p++)
-			if ((x->prios[q] & (1u << p)) && x->s[p].paused)
-				return true;
+		if (txpoll_paused_q(x, q))
+			return true;
 	}
 	return false;
 }
@@ -739,12 +743,66 @@ static void txpoll_window(struct txpoll *t, struct txpoll_port *x, unsigned q,
 	x->cbase_ms[q] = now;
 }
 
+/* Is feeder K of X released one at a time? A switch releases its whole
+ * held queue at once (megabytes on a slow fabric), and two of them
+ * together overflow any headroom; its watchdog takes a long hold for
+ * transit back-pressure (up to 30 s, pfcwd.h). A host's release is its
+ * sender's catch-up, and its watchdog (3 s on the shipped host file)
+ * would take a hold made longer by waiting for its turn for a storm:
+ * hosts (and ports with no LLDP neighbour known) go with the first XON.
+ * Without a neighbour test (NULL) every feeder is staggered. */
+static bool txpoll_staggered(const struct txpoll *t,
+                             const struct txpoll_port *x, size_t k)
+{
+	return !t->switch_peer ||
+	       (t->switch_peer(t->switch_arg, x->feeders[k]) &
+	        WDPOLL_PEER_SWITCH);
+}
+
+/* The paused feeders of X for priority P that go with the first XON:
+ * those not staggered, and those that do not run PFC for P (they were
+ * never sent the pause). */
+static uint64_t txpoll_xon_hosts(const struct txpoll *t,
+                                 const struct txpoll_port *x, unsigned p)
+{
+	uint64_t mask = 0;
+
+	for (size_t k = 0; k < x->nfeeders; k++)
+		if ((x->paused_by[p] & (1ull << k)) &&
+		    (!(x->feeder_pfc[k] & (1u << p)) ||
+		     !txpoll_staggered(t, x, k)))
+			mask |= 1ull << k;
+	return mask;
+}
+
+/* The feeders of X that an XON for priority P releases: the hosts
+ * (txpoll_xon_hosts()), and with SWITCH the first paused switch from
+ * X->xon_next on. */
+static uint64_t txpoll_xon_one(const struct txpoll *t, struct txpoll_port *x,
+                               unsigned p, bool one_switch)
+{
+	uint64_t mask = txpoll_xon_hosts(t, x, p);
+
+	for (size_t i = 0; one_switch && i < x->nfeeders; i++) {
+		size_t k = (x->xon_next[p] + i) % x->nfeeders;
+
+		if ((x->paused_by[p] & ~mask & (1ull << k))) {
+			mask |= 1ull << k;
+			x->xon_next[p] = (unsigned)((k + 1) % x->nfeeders);
+			break;
+		}
+	}
+	return mask;
+}
+
 static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
                              double now)
 {
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
 		for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+			struct pfctx_thresholds th;
 			enum pfctx_action a;
+			bool staggered = false;
 			double refresh;
 			uint64_t mask;
 
@@ -755,26 +813,46 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			 * A paused priority keeps the pace fast, so the
 			 * refresh is never an idle interval late. */
 			refresh = pfctx_refresh_ms(0, TXPOLL_FAST_MS);
-			a = pfctx_step(&x->s[p], &x->t[p], x->backlog[q],
-			               refresh, now);
+			/* Only switches paused: their XON waits for
+			 * xon_switch (room for one whole held queue). */
+			th = x->t[p];
+			if (!txpoll_xon_hosts(t, x, p))
+				th.xon = th.xon_switch;
+			a = pfctx_step(&x->s[p], &th, x->backlog[q], refresh,
+			               now);
+			/* Feeders an XON left paused: released one at a
+			 * time, their pause refreshed meanwhile. */
+			if (a == PFCTX_NONE && !x->s[p].paused &&
+			    x->paused_by[p]) {
+				a = pfctx_stagger(
+				    &x->s[p], &x->t[p], x->backlog[q],
+				    TXPOLL_STAGGER_MS, refresh, now);
+				staggered = true;
+			}
 			if (a == PFCTX_NONE)
 				continue;
 			if (a == PFCTX_PAUSE) {
-				mask = txpoll_contributors(t, x, q, now);
-				x->paused_by[p] |= mask;
+				if (!staggered)
+					x->paused_by[p] |=
+					    txpoll_contributors(t, x, q, now);
 				mask = x->paused_by[p];
 			} else {
-				mask = x->paused_by[p];
-				if (mask)
-					x->last_by[p] = mask;
-				x->paused_by[p] = 0;
+				if (!staggered && x->paused_by[p])
+					x->last_by[p] = x->paused_by[p];
+				mask = txpoll_xon_one(t, x, p,
+				                      x->backlog[q] <=
+				                          x->t[p].xon_switch);
+				x->paused_by[p] &= ~mask;
 			}
 			log_debug(LOG_SUB_WATCHDOG,
 			          "%s: priority %u backlog %u bytes: "
-			          "%s to the ports that feed it (%d of %zu)",
+			          "%s to the ports that feed it (%d of %zu%s)",
 			          x->ifname, p, x->backlog[q],
 			          a == PFCTX_PAUSE ? "pause" : "XON",
-			          __builtin_popcountll(mask), x->nfeeders);
+			          __builtin_popcountll(mask), x->nfeeders,
+			          x->paused_by[p] && a == PFCTX_XON
+			              ? ", the others later"
+			              : "");
 			txpoll_send(t, x, p,
 			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0, mask);
 		}

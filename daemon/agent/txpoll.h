@@ -102,6 +102,14 @@
  * "Holding a queue": median 2.2 ms). */
 #define TXPOLL_REACTION_MS (TXPOLL_FAST_MS + 2.2)
 
+/* An XON releases one paused feeder that is a switch (with every paused
+ * host: see txpoll_xon_one()); the next switch goes once the queue is
+ * back at or below xon this long after (pfctx_stagger()): five reaction
+ * times, so that the burst of the one released has arrived and shows in
+ * the backlog even when its roced is some polls late, and the queue,
+ * at xon half a headroom deep at least, does not run dry meanwhile. */
+#define TXPOLL_STAGGER_MS (5 * TXPOLL_REACTION_MS)
+
 #define TXPOLL_FEEDERS_MAX 64
 /* While a port carries traffic with its queue empty, the window of what
  * its feeders sent starts anew at most this often: a pause goes to the
@@ -159,6 +167,9 @@ struct txpoll_port {
 	 * XON: paused, they sent nothing, so a pause right after the XON
 	 * sees no count grow and goes to them, not to every feeder. */
 	uint64_t last_by[POLICY_NPRIO];
+	/* The feeder (bit) each priority's next staggered XON starts from:
+	 * the one after the last released, so that each gets its turn. */
+	unsigned xon_next[POLICY_NPRIO];
 	/* What each feeder had sent toward each queue at the start of the
 	 * window (contrib.h), when (CBASE_MS), and for which queues. */
 	uint64_t cbase[POLICY_NQUEUES][TXPOLL_FEEDERS_MAX];
@@ -200,6 +211,11 @@ struct txpoll {
 	const struct ports *ports;
 	/* The routing and neighbour tables (NULL: no routed feeders). */
 	const struct route_cache *routes;
+	/* Is feeder IFNAME's LLDP neighbour a switch (nonzero; the
+	 * watchdog's test, agents.c)? Only switches' XONs are staggered
+	 * (TXPOLL_STAGGER_MS). NULL: every feeder is (tests). */
+	unsigned (*switch_peer)(void *arg, const char *ifname);
+	void *switch_arg;
 	uint64_t polls, fast_polls, wakes, scans;
 };
 

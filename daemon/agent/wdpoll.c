@@ -72,6 +72,7 @@ static void wdpoll_config(const struct wdpoll *w, const struct wdpoll_port *e,
 	*c = e->cfg;
 	c->switch_peer = sw & WDPOLL_PEER_SWITCH;
 	c->switch_port = sw & WDPOLL_PORT_SWITCH;
+	c->peer_waits = sw & WDPOLL_PEER_WAITS;
 }
 
 /* The queues of E the action applies to now: the registry's input. */

@@ -116,6 +116,10 @@ typedef void (*wdpoll_neighbour_fn)(void *arg, const char *ifname, char *buf,
  * (pfcwd.h). */
 #define WDPOLL_PEER_SWITCH 1u
 #define WDPOLL_PORT_SWITCH 2u
+/* ... and it says, in roced's wait chains TLV (pfcdl.h), that it is held
+ * itself while it pauses this port: its pause is transit from the
+ * first hold on (pfcwd_config.peer_waits). */
+#define WDPOLL_PEER_WAITS 4u
 typedef unsigned (*wdpoll_switch_peer_fn)(void *arg, const char *ifname);
 
 /* Reconcile port IFNAME soon. */

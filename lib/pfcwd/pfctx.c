@@ -22,6 +22,17 @@ void pfctx_defaults(uint32_t buffer, uint32_t mtu, uint32_t speed_mbps,
 	/* Resume two frames below xoff: the queue has drained enough for
 	 * a burst, and pause and resume do not alternate every poll. */
 	t->xon = t->xoff > 2 * mtu ? t->xoff - 2 * mtu : 0;
+	/* A switch is let go once the queue is all but empty (one frame
+	 * left): released, it sends at once, at the speed of the CPU, the
+	 * whole queue it held, up to a buffer as large as ours on the same
+	 * defaults, and what its own upstream, released in turn as it
+	 * empties, sends through it before our pause takes hold again.
+	 * Released a headroom below xoff (at least half of xoff), that
+	 * still overflowed the spine of two tiers of bridges (4803
+	 * frames dropped in a 30 s incast). The queue runs dry for the
+	 * time the release takes to arrive (a few polls), once per
+	 * drain of a whole xoff. */
+	t->xon_switch = mtu < t->xon ? mtu : t->xon;
 }
 
 double pfctx_refresh_ms(uint32_t speed_mbps, double min_ms)
@@ -46,6 +57,7 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 	}
 	if (backlog <= t->xon) {
 		s->paused = false;
+		s->xon_ms = now;
 		s->xons++;
 		return PFCTX_XON;
 	}
@@ -54,6 +66,30 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 	s->sent_ms = now;
 	s->pauses++;
 	return PFCTX_PAUSE;
+}
+
+enum pfctx_action pfctx_stagger(struct pfctx_prio *s,
+                                const struct pfctx_thresholds *t,
+                                uint64_t backlog, double stagger_ms,
+                                double refresh_ms, double now)
+{
+	if (s->paused)
+		return PFCTX_NONE; /* pfctx_step()'s */
+	/* The clock went back (a test's, or a restart's state): a new
+	 * interval from now. */
+	if (now < s->xon_ms)
+		s->xon_ms = now;
+	if (backlog <= t->xon_switch && now - s->xon_ms >= stagger_ms) {
+		s->xon_ms = now;
+		s->xons++;
+		return PFCTX_XON;
+	}
+	if (now < s->sent_ms || now - s->sent_ms >= refresh_ms) {
+		s->sent_ms = now;
+		s->pauses++;
+		return PFCTX_PAUSE;
+	}
+	return PFCTX_NONE;
 }
 
 void pfctx_pace_init(struct pfctx_pace *p, double fast_ms, double idle_ms,

@@ -8,6 +8,10 @@
  * largest pause time); while it stays above xon the pause is sent again
  * before the peer's pause time runs out (pfctx_refresh_ms()); once it is
  * at or below xon, one frame with pause time 0 (XON) lets the peer go.
+ * Feeders that are switches are let go further down, at xon_switch, and
+ * one at a time (pfctx_stagger()): a released switch sends at once the
+ * whole queue it held, so releasing two together landed the sum of
+ * their queues on ours, more than any headroom holds.
  *
  * Without `pause buffer-size N pause-threshold N resume-threshold N`,
  * pfctx_defaults() derives xoff and xon from the queue's buffer, the MTU,
@@ -45,16 +49,26 @@ enum pfctx_action {
 struct pfctx_prio {
 	bool paused;
 	double sent_ms; /* when the last pause went out */
+	double xon_ms;  /* when the last XON went out */
 	uint64_t pauses, xons;
 };
 
 struct pfctx_thresholds {
 	uint32_t xoff, xon; /* bytes queued */
+	/* Where feeders that are switches are released (<= xon): room for
+	 * one whole held queue above it. */
+	uint32_t xon_switch;
 };
 
 /* The default thresholds of a queue holding BUFFER bytes, on a port of
  * MTU bytes at SPEED_MBPS (0: 10 Gb/s), when crossing xoff reaches the
- * peer's queue REACTION_MS later (our poll and the peer's hold). */
+ * peer's queue REACTION_MS later (our poll and the peer's hold): xoff
+ * leaves the headroom H (the speed for the reaction time, plus a frame
+ * each way) free, never below half the buffer; xon is two frames below
+ * xoff; xon_switch is one frame (never above xon), so that the one
+ * switch an XON releases finds room for the whole queue it held (as
+ * deep as ours on the same defaults) and what its upstream sends
+ * through it while our pause takes hold again. */
 void pfctx_defaults(uint32_t buffer, uint32_t mtu, uint32_t speed_mbps,
                     double reaction_ms, struct pfctx_thresholds *t);
 
@@ -67,6 +81,19 @@ double pfctx_refresh_ms(uint32_t speed_mbps, double min_ms);
 enum pfctx_action pfctx_step(struct pfctx_prio *s,
                              const struct pfctx_thresholds *t, uint64_t backlog,
                              double refresh_ms, double now);
+
+/* One poll of a priority whose XON released only some of its feeders
+ * (the caller keeps which; the rest, switches, stay paused): PFCTX_XON
+ * when the next one may go, the backlog at or below xon_switch and
+ * STAGGER_MS since the
+ * last XON (the last one released has had the time to send what it held
+ * and the backlog to show it); PFCTX_PAUSE when the pause of those still
+ * held is due again (every REFRESH_MS); PFCTX_NONE otherwise. A backlog
+ * at xoff is pfctx_step()'s: call it first. */
+enum pfctx_action pfctx_stagger(struct pfctx_prio *s,
+                                const struct pfctx_thresholds *t,
+                                uint64_t backlog, double stagger_ms,
+                                double refresh_ms, double now);
 
 /* The pace of the poll: FAST_MS while busy and for LINGER_MS after the
  * last busy poll, IDLE_MS otherwise. */

@@ -95,8 +95,11 @@ double pfcwd_restore_due(const struct pfcwd_queue *q,
 double pfcwd_detect_ms(const struct pfcwd_queue *q,
                        const struct pfcwd_config *c, double from)
 {
+	bool released =
+	    q->rel_ms > 0 && from - q->rel_ms <= PFCWD_TRANSIT_MEMORY_MS;
 	double base = c->detect_ms,
-	       floor = c->switch_peer && c->switch_port &&
+	       floor = c->switch_peer &&
+	                       (c->switch_port || released || c->peer_waits) &&
 	                       base < PFCWD_TRANSIT_SWITCH_MS
 	                   ? PFCWD_TRANSIT_SWITCH_MS
 	                   : base,
@@ -107,8 +110,17 @@ double pfcwd_detect_ms(const struct pfcwd_queue *q,
 	/* A switch's pause is back-pressure from its first hold on (the
 	 * holds grow with each tier behind it, the first one too): at a
 	 * switch's port at least PFCWD_TRANSIT_SWITCH_MS, and as long as
-	 * its released holds ask, up to its own maximum. */
-	if (q->rel_ms <= 0 || from - q->rel_ms > PFCWD_TRANSIT_MEMORY_MS)
+	 * its released holds ask, up to its own maximum. A host's port
+	 * facing a switch gets the same once the switch has released it
+	 * (an XON within the memory): the switch's hold of the host waits
+	 * for every tier behind it, and a switch that lets its feeders go
+	 * one at a time (txpoll) holds the last of them long after a
+	 * first hold of tens of milliseconds; so does one that says it is
+	 * held itself (its wait chains: the first hold of a host behind a
+	 * congested fabric lasts as long as the tiers behind it take, 3-7
+	 * s on leaf-spine at 10 Mb/s); a switch that never sent an XON and
+	 * says nothing of a wait is caught at the host's own time. */
+	if (!released)
 		return floor;
 	t = PFCWD_TRANSIT_FACTOR * q->rel_hold_ms;
 	if (t > cap)

@@ -98,8 +98,17 @@ enum pfcwd_event {
  * hold of 285 ms, then 2532 ms (8.9 times), then up to 4.2 s; its hosts
  * were held as long (3 s, their detection time, was outlasted 9 times in
  * 30 s). A host's port starts at its own detection time: a storm from
- * its switch with no transit before it is caught then. */
-#define PFCWD_TRANSIT_SWITCH_MS     10000.0
+ * its switch with no transit before it is caught then; once its switch
+ * released it (an XON within PFCWD_TRANSIT_MEMORY_MS) it takes the
+ * switch's floor too: with feeders released one at a time (txpoll),
+ * the hosts' holds on leaf-spine grew from 36-45 ms to beyond their
+ * 3 s detection time (3 false storms per run at 8 x the first hold).
+ * The floor, 20 s: with switches released one at a time with one frame
+ * left (pfctx), a spine waits on leaf-spine at 10 Mb/s for the other
+ * spine's queue to drain as well as its own: first holds of 0.3-8.5 s,
+ * and 9.9 s after a first hold of 335 ms (8 x that is below any floor),
+ * in three runs at load 12-16; 10 s left no margin. */
+#define PFCWD_TRANSIT_SWITCH_MS     20000.0
 #define PFCWD_TRANSIT_SWITCH_MAX_MS 30000.0
 
 /* The watchdog's settings for one port, in milliseconds. */
@@ -113,9 +122,15 @@ struct pfcwd_config {
 	 * enabled): its pause is its own congested queue's back-pressure
 	 * until it outlasts 8 times the longest recent released hold
 	 * (PFCWD_TRANSIT_SWITCH_MAX_MS at most); on a switch's port
-	 * (SWITCH_PORT, bridged), at least PFCWD_TRANSIT_SWITCH_MS. Not
+	 * (SWITCH_PORT, bridged), at least PFCWD_TRANSIT_SWITCH_MS, on
+	 * another port once the switch released it recently. Not
 	 * settings: the poller fills them from LLDP at each poll. */
 	bool switch_peer, switch_port;
+	/* The switch peer says it is held itself while it pauses this
+	 * port (roced's wait chains, LLDP): its pause is transit from the
+	 * first hold on, as on a switch's port (the floor, before any
+	 * release). A storming peer says no such thing. */
+	bool peer_waits;
 };
 
 /* The settings of a port's applied plan (compile resolved them: a

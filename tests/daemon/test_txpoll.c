@@ -4,7 +4,8 @@
  * (agent/contrib.c) behind their ops tables:
  *   - a congested queue pauses only the feeders whose traffic entered it,
  *     refreshes them, adds a feeder that starts to contribute, and lets
- *     them go with XON; a bystander gets nothing;
+ *     them go with XON, one at a time (TXPOLL_STAGGER_MS apart, each
+ *     once the queue is back at xon, in turn); a bystander gets nothing;
  *   - where the kernel cannot count, every feeder is paused;
  *   - a start meeting a queue above xoff with nothing counted yet waits
  *     for the counts, then pauses only the feeder (every feeder if none
@@ -20,6 +21,7 @@
 #include "agent_rig.h"
 
 #include "agent/txpoll.h"
+#include "agent/wdpoll.h"
 
 static int rig_wake(void *impl, int fd, bool on)
 {
@@ -89,17 +91,28 @@ static void test_contributors(void **state)
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 2);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
-	/* Drained: XON to those it paused, nothing to the bystander. */
+	/* Drained: XON to one of those it paused (released together,
+	 * they would land everything they held on the queue at once),
+	 * nothing to the bystander ... */
 	g.backlog[2][3] = 0;
 	tick(&g, &t, 2);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
+	/* ... the other one, still paused, refreshed meanwhile ... */
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 2);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
+	/* ... and let go TXPOLL_STAGGER_MS later, the queue still at xon. */
+	tick(&g, &t, TXPOLL_STAGGER_MS);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
 	/* Nothing out of the congested port itself. */
 	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
 	/* Counted in the feeders' software PFC counters. */
 	assert_int_equal(softpfc_port(&g.sp, "swp1", false)->c.tx_pause[3], 2);
+	assert_int_equal(softpfc_port(&g.sp, "swp4", false)->c.tx_xon[3], 1);
 	assert_int_equal(softpfc_port(&g.sp, "swp2", false)->c.tx_pause[3], 0);
 	assert_int_equal(softpfc_port(&g.sp, "swp1", false)->c.tx_xon[3], 1);
 	txpoll_free(&t);
@@ -135,6 +148,110 @@ static void test_again_after_xon(void **state)
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 2);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 0);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 0);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* Three feeders paused: each XON releases one, in turn. The one released
+ * bursts (what it held) and the queue crosses xoff again: the pause goes
+ * back to it and to those still held; the next XON goes to the next one,
+ * not to the first again. Before, one XON released all three at once,
+ * and the sum of what they held overflowed the queue (issue 26). */
+static void test_staggered_xon(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	uint32_t xoff, xon;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	xoff = txpoll_find(&t, "swp3")->t[3].xoff;
+	xon = txpoll_find(&t, "swp3")->t[3].xon_switch;
+	tick(&g, &t, 2);
+	g.to[0][2] = 100;
+	g.to[1][2] = 100;
+	g.to[3][2] = 100;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
+	/* At xon_switch (only switches paused): one XON, to swp1. */
+	g.backlog[2][3] = xon;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
+	/* swp1's burst: back above xon, the stagger over: nobody else is
+	 * released while the queue is above xon. */
+	g.to[0][2] = 400;
+	g.backlog[2][3] = xon + 1;
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
+	/* ... up to xoff: paused again, swp1 with the two still held. */
+	g.backlog[2][3] = xoff;
+	tick(&g, &t, 2);
+	assert_true(rig_count(&g, 0, PFC_FRAME_PFC, 3, true) >= 2);
+	/* Drained: the next XON is swp2's, then swp4's, then swp1's. */
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 2);
+	/* All released: nothing more. */
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false) +
+	                     rig_count(&g, 1, PFC_FRAME_PFC, 3, false) +
+	                     rig_count(&g, 3, PFC_FRAME_PFC, 3, false),
+	                 4);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* The LLDP neighbours of swp1 and swp2 are switches, swp4's a host. */
+static unsigned fake_switch_peer(void *arg, const char *ifname)
+{
+	(void)arg;
+	return strcmp(ifname, "swp4") ? WDPOLL_PEER_SWITCH : 0;
+}
+
+/* Where the neighbours are known, only switches wait their turn: a host
+ * goes with the first XON (its watchdog would take a hold lengthened by
+ * the wait for a storm, and its burst is its sender's catch-up). */
+static void test_staggered_switches_only(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	uint32_t xoff;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	t.switch_peer = fake_switch_peer;
+	xoff = txpoll_find(&t, "swp3")->t[3].xoff;
+	tick(&g, &t, 2);
+	g.to[0][2] = 100;
+	g.to[1][2] = 100;
+	g.to[3][2] = 100;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	/* The host and one switch. */
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
+	/* The other switch in its turn. */
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
 	txpoll_free(&t);
 	rig_free(&g);
 }
@@ -479,6 +596,9 @@ static void test_routed(void **state)
 	g.backlog[2][3] = 0;
 	tick(&g, &t, 2);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
+	/* (the XONs staggered) */
+	tick(&g, &t, TXPOLL_STAGGER_MS);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
 	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
@@ -655,6 +775,8 @@ int main(void)
 	    cmocka_unit_test(test_contributors),
 	    cmocka_unit_test(test_first_crossing),
 	    cmocka_unit_test(test_again_after_xon),
+	    cmocka_unit_test(test_staggered_xon),
+	    cmocka_unit_test(test_staggered_switches_only),
 	    cmocka_unit_test(test_paused_elsewhere),
 	    cmocka_unit_test(test_restart_above_xoff),
 	    cmocka_unit_test(test_restart_nothing_counted),

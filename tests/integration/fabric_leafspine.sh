@@ -29,9 +29,12 @@
 #      on swp3, its port to h13; no other port of any node does (it did
 #      not spread), and the victim loses nothing.
 # The loss checks (the receivers' gaps and the data drop counters) are
-# enforced with FABRIC_LOSSLESS=1 only, until the headroom holds what a
-# released tier dumps (issue 26 item 4): without it the test ends in a
-# skip that names the loss, once every other check passed.
+# enforced with FABRIC_LOSSLESS=1 only (issue 26 item 4): lossless in
+# most runs since switches are released one at a time with one frame
+# left, but a spine whose roced refreshes its pause late under load lets
+# its leaf's held queue go onto its own (1 % lost in one bridged run of
+# three); without it the test ends in a skip that names the loss,
+# once every other check passed.
 # The figures (loss, pause frames per hop, storms) are printed either way
 # (bench/fabric -s leafspine measures the timings). FAB_KEEP=DIR keeps
 # the logs and results in DIR/VARIANT.

@@ -153,7 +153,7 @@ roced_drops() {
 		echo
 	done | python3 -c '
 import json, sys
-t = 0
+t = o = 0
 text, dec, pos, docs = sys.stdin.read(), json.JSONDecoder(), 0, []
 while text[pos:].strip():
     pos += len(text[pos:]) - len(text[pos:].lstrip())
@@ -164,7 +164,8 @@ for d in docs:
         if i.get("in-discards") is None or i.get("out-discards") is None:
             sys.exit("%s: no discards counted" % i["name"])
         t += i["in-discards"] + i["out-discards"]
-print(t)'
+        o += i["out-discards"]
+print(t, o)'
 }
 link_drops() {
 	for n in $nodes; do
@@ -172,14 +173,15 @@ link_drops() {
 		$IP -n "$ns" -s -j link show
 	done | python3 -c '
 import json, sys
-t = 0
+t = o = 0
 for l in sys.stdin:
     for i in json.loads(l):
         if i["ifname"] in ("lo", "br0"):
             continue
         s = i.get("stats64", {})
         t += s.get("rx", {}).get("dropped", 0) + s.get("tx", {}).get("dropped", 0) + s.get("rx", {}).get("missed", 0)
-print(t)'
+        o += s.get("tx", {}).get("dropped", 0)
+print(t, o)'
 }
 recv() { # NAME HOST
 	eval "ns=\$$2"
@@ -190,8 +192,8 @@ recv() { # NAME HOST
 }
 recv incast h5
 recv bystander h1
-rdrops0=$(roced_drops) || t_fail "show interface counters has no discards"
-drops0=$(link_drops)
+r0=$(roced_drops) || t_fail "show interface counters has no discards"
+l0=$(link_drops)
 senders=
 send() { # NAME HOST DST PPS FLOW
 	eval "ns=\$$2"
@@ -207,8 +209,16 @@ for p in $senders; do t_wait "$p" || t_fail "a sender failed"; done
 t_wait "$rx_incast" || t_fail "the incast receiver failed"
 t_wait "$rx_bystander" || t_fail "the bystander's receiver failed"
 cat "$tmp/nd1" "$tmp/nd2" "$tmp/nd3" "$tmp/by4" "$tmp/incast" "$tmp/bystander"
-rdrops=$(($(roced_drops) - rdrops0))
-ldrops=$(($(link_drops) - drops0))
+r1=$(roced_drops) || t_fail "show interface counters has no discards"
+l1=$(link_drops)
+# Each "ALL OUT": every drop outside the qdiscs, and those on the way
+# out (a veth whose peer's input backlog is full: the fabric's data).
+# A drop on the way in is a frame no protocol took (the PFC and LLDP
+# frames a bridge port passes up: roced reads them on its own socket),
+# shown but not held against the fabric.
+rdrops=$((${r1% *} - ${r0% *}))
+ldrops=$((${l1% *} - ${l0% *}))
+rout=$((${r1#* } - ${r0#* }))
 
 sent() { awk '/^sent/ {n += $2} END {print n + 0}' "$@"; }
 sent_nd=$(sent "$tmp/nd1" "$tmp/nd2" "$tmp/nd3")
@@ -220,7 +230,7 @@ storms=$(cat "$tmp"/*.log | grep -c 'PFC storm on' || true)
 pct=$(python3 -c "import sys; s, g = int(sys.argv[1]), int(sys.argv[2] or 0); print('%.1f' % (100.0 * (s - g) / s if s else 0))" "$sent_nd" "${got_nd:-0}")
 {
 	echo "incast: sent $sent_nd, received ${got_nd:-0} (lost ${lost_nd:-?}, $pct %); bystander: sent $sent_by, received ${got_by:-0}"
-	echo "link drops during the traffic: $rdrops (roced's counters), $ldrops (the kernel's stats64)"
+	echo "link drops during the traffic: $rdrops (roced's counters), $ldrops (the kernel's stats64); on the way out (data) $rout"
 	echo "storms during the incast: $storms"
 	grep -h 'PFC storm on' "$tmp"/*.log || true
 } | tee "$tmp/result"
@@ -241,11 +251,12 @@ t_show_on_fail "the congested path's qdiscs" "$tmp/qdiscs"
 fails=
 fail() { fails="$fails
   - $*"; }
-# The loss checks. Headroom that holds what a released tier dumps
-# (issue 26, item 4) is not done: until it is, the loss and the link
-# drops are measured and printed, and enforced only with
-# FABRIC_LOSSLESS=1; the test then ends in a skip that says so, once
-# every other check passed.
+# The loss checks. Lossless in 3 of 3 runs at load 11-19 since switches
+# are released one at a time with one frame left, but a late refresh of
+# a pause under load can let a held switch go (fabric_leafspine.sh):
+# the loss and the link drops are measured and printed, and enforced
+# only with FABRIC_LOSSLESS=1; the test then ends in a skip that says
+# so, once every other check passed.
 lossy=
 lossy() {
 	if [ -n "${FABRIC_LOSSLESS:-}" ]; then fail "$*"; else lossy="$lossy
@@ -256,7 +267,7 @@ lossy() {
 [ "$sent_nd" -gt $((pps * secs * 2 / 3)) ] || fail "the incast senders sent only $sent_nd"
 [ "${lost_nd:-x}" = 0 ] && [ "$got_nd" = "$sent_nd" ] ||
 	lossy "the no-drop class lost datagrams: sent $sent_nd, received ${got_nd:-0} (lost ${lost_nd:-?}, $pct %)"
-[ "$rdrops" = 0 ] || lossy "the links dropped $rdrops frames outside every qdisc (show interface counters)"
+[ "$rout" = 0 ] || lossy "the links dropped $rout frames on their way out, outside every qdisc (show interface counters)"
 # roced's count of the drops outside the qdiscs is the kernel's; the
 # two are read one after the other while pause frames may still be
 # dropped, so within 1 % (and a few frames).

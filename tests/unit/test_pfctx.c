@@ -1,7 +1,9 @@
 /* test_pfctx: software PFC's transmit decisions (lib/pfcwd/pfctx) as a
  * function of backlog and time: pause at xoff, refresh while above xon,
- * XON once at or below it, the default thresholds, and the poll's pace
- * (fast while busy and for a linger after, idle otherwise). */
+ * XON once at or below it, the staggered XONs of the feeders the first
+ * left paused, the default thresholds (room above xon for a released
+ * feeder's burst), and the poll's pace (fast while busy and for a
+ * linger after, idle otherwise). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +13,8 @@
 
 #include "pfcwd/pfctx.h"
 
-static const struct pfctx_thresholds T = {.xoff = 30000, .xon = 27000};
+static const struct pfctx_thresholds T = {
+    .xoff = 30000, .xon = 27000, .xon_switch = 27000};
 
 static void test_below_xoff_sends_nothing(void **state)
 {
@@ -62,10 +65,71 @@ static void test_defaults(void **state)
 	pfctx_defaults(1000000, 1500, 1000, 2.0, &t);
 	assert_int_equal(t.xoff, 1000000 - 250000 - 3000);
 	assert_int_equal(t.xon, t.xoff - 3000);
+	/* Switches are released with one frame left: room for a whole
+	 * held queue. */
+	assert_int_equal(t.xon_switch, 1500);
 	/* A buffer smaller than the headroom pauses at half of it. */
 	pfctx_defaults(100000, 1500, 10000, 2.0, &t);
 	assert_int_equal(t.xoff, 50000);
 	assert_int_equal(t.xon, 47000);
+	assert_int_equal(t.xon_switch, 1500);
+}
+
+static void test_defaults_release_fits(void **state)
+{
+	struct pfctx_thresholds t;
+	/* roced's own no-drop queue at 10 Gb/s, 4.2 ms, MTU 9216: the limit
+	 * is twice the headroom (compile_pfc_limit). */
+	double h = 10000e6 / 8 * 4.2 / 1000 + 2 * 9216;
+	uint32_t limit = (uint32_t)(2 * h);
+
+	(void)state;
+	pfctx_defaults(limit, 9216, 10000, 4.2, &t);
+	/* One switch released at xon_switch may send the whole queue it
+	 * held (up to the same limit, on the same defaults) and its
+	 * upstream's release behind it: the room above xon_switch is the
+	 * whole limit but a frame; above xon (two frames under xoff,
+	 * every feeder's before) only H was. A headroom below xoff (at
+	 * least half of xoff) overflowed two tiers of bridges. */
+	assert_true(t.xon_switch <= t.xon);
+	assert_true((double)limit - t.xon_switch >= limit - 9216);
+	assert_true((double)limit - t.xon < 1.01 * h);
+	/* A large buffer: the same, one frame. */
+	pfctx_defaults(limit * 4, 9216, 10000, 4.2, &t);
+	assert_int_equal(t.xon_switch, 9216);
+	/* A tiny buffer never gives xon_switch above xon. */
+	pfctx_defaults(1000, 9216, 10000, 4.2, &t);
+	assert_int_equal(t.xoff, 500);
+	assert_int_equal(t.xon, 0);
+	assert_int_equal(t.xon_switch, 0);
+}
+
+static void test_stagger(void **state)
+{
+	struct pfctx_prio s = {0};
+
+	(void)state;
+	assert_int_equal(pfctx_step(&s, &T, 30000, 2, 10), PFCTX_PAUSE);
+	/* The XON (to one feeder: the caller's choice). */
+	assert_int_equal(pfctx_step(&s, &T, 27000, 2, 20), PFCTX_XON);
+	assert_true(s.xon_ms == 20);
+	/* Within the stagger interval: the held ones' pause refreshed,
+	 * no XON even at an empty queue. */
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 22), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 23), PFCTX_NONE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 24), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 28000, 20, 2, 25), PFCTX_NONE);
+	/* The interval over, above xon (the released one's burst): no
+	 * XON, only the refresh. */
+	assert_int_equal(pfctx_stagger(&s, &T, 28000, 20, 2, 41), PFCTX_PAUSE);
+	/* At or below xon: the next one goes, and the interval restarts. */
+	assert_int_equal(pfctx_stagger(&s, &T, 27000, 20, 2, 42), PFCTX_XON);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 50), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 62), PFCTX_XON);
+	assert_int_equal(s.xons, 3);
+	/* Back at xoff: pfctx_step pauses, and stagger leaves it alone. */
+	assert_int_equal(pfctx_step(&s, &T, 30000, 2, 70), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 100), PFCTX_NONE);
 }
 
 static void test_refresh(void **state)
@@ -144,6 +208,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_below_xoff_sends_nothing),
 	    cmocka_unit_test(test_pause_refresh_xon),
+	    cmocka_unit_test(test_stagger),
+	    cmocka_unit_test(test_defaults_release_fits),
 	    cmocka_unit_test(test_no_threshold_never_pauses),
 	    cmocka_unit_test(test_defaults),
 	    cmocka_unit_test(test_refresh),

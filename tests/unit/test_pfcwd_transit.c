@@ -201,18 +201,18 @@ static void test_transit_switch_peer(void **state)
 	r.s.has_xon = true;
 	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
 	            PFCWD_TRANSIT_SWITCH_MS);
-	/* holds growing 9-fold at once (150 ms, then 1.5 s): no storm */
+	/* holds growing 20-fold at once (150 ms, then 3 s): no storm */
 	for (int i = 0; i < 10; i++) {
-		transit_hold(&r, i ? 1500 : 150, &storm);
+		transit_hold(&r, i ? 3000 : 150, &storm);
 		transit_release(&r, true, &storm);
 	}
 	assert_false(storm);
-	/* 8 x the longest released hold (~1.5 s), beyond the floor */
+	/* 8 x the longest released hold (~3 s), beyond the floor */
 	from = r.now;
 	t = pfcwd_detect_ms(&r.q, &r.c, from);
-	assert_true(t >= PFCWD_TRANSIT_FACTOR * 1500 &&
-	            t <= PFCWD_TRANSIT_FACTOR * 1600);
-	while (!storm && r.now - from < 20000)
+	assert_true(t >= PFCWD_TRANSIT_FACTOR * 3000 &&
+	            t <= PFCWD_TRANSIT_FACTOR * 3100);
+	while (!storm && r.now - from < 40000)
 		transit_hold(&r, 25, &storm);
 	assert_true(storm);
 	assert_true(r.now - from >= t - 25);
@@ -224,8 +224,8 @@ static void test_transit_switch_peer(void **state)
 	            PFCWD_TRANSIT_SWITCH_MAX_MS);
 	/* a configured time beyond the floor stays */
 	r.q.rel_ms = 0;
-	r.c.detect_ms = 15000;
-	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 15000);
+	r.c.detect_ms = 25000;
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) == 25000);
 	/* a host's port facing its switch: its own time (3 s) before any
 	 * transit, then 8 x the longest released hold, beyond 2 s */
 	rig_init(&r, 30, 10, 0);
@@ -248,6 +248,79 @@ static void test_transit_switch_peer(void **state)
 	assert_true(storm);
 }
 
+/* A host's port whose switch released it once (a first hold of 40 ms,
+ * as on leaf-spine) then holds it for 6 s while the switch waits for
+ * its own turn to be released (staggered XON upstream): transit, up to
+ * the switch's floor, not a storm at the host's 3 s. A switch that never
+ * released it is still a storm at 3 s, unless it says it is held itself
+ * (then at the floor); one that holds it past the floor after a release
+ * is one then. */
+static void test_transit_host_released(void **state)
+{
+	struct rig r;
+	bool storm = false;
+	double from;
+
+	(void)state;
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	transit_hold(&r, 50, &storm);
+	transit_release(&r, true, &storm);
+	assert_true(pfcwd_detect_ms(&r.q, &r.c, r.now) ==
+	            PFCWD_TRANSIT_SWITCH_MS);
+	transit_hold(&r, 6000, &storm);
+	transit_release(&r, true, &storm);
+	assert_false(storm);
+	assert_int_equal(r.q.storms, 0);
+	/* then it never lets go: caught, at the switch's maximum at most */
+	from = r.now;
+	while (!storm && r.now - from < 40000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= PFCWD_TRANSIT_SWITCH_MS);
+	assert_true(r.now - from <= PFCWD_TRANSIT_SWITCH_MAX_MS + 50);
+	/* never released: a storm at the host's 3 s */
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	storm = false;
+	from = r.now;
+	while (!storm && r.now - from < 10000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= 3000 && r.now - from <= 3050);
+	/* never released, but the switch says it is held itself (its wait
+	 * chains): transit from the first hold, a storm at the floor */
+	rig_init(&r, 30, 10, 0);
+	r.c.switch_peer = true;
+	r.c.peer_waits = true;
+	r.s.has_duration = true;
+	r.s.has_xon = true;
+	assert_int_equal(pfcwd_poll(&r.q, &r.c, &r.s, r.now += 1),
+	                 PFCWD_EV_NONE);
+	storm = false;
+	from = r.now;
+	while (!storm && r.now - from < 40000)
+		transit_hold(&r, 25, &storm);
+	assert_true(storm);
+	assert_true(r.now - from >= PFCWD_TRANSIT_SWITCH_MS &&
+	            r.now - from <= PFCWD_TRANSIT_SWITCH_MS + 50);
+	/* a host saying so changes nothing: 100 ms */
+	rig_init(&r, 1, 10, 0);
+	r.c.peer_waits = true;
+	r.s.has_duration = true;
+	storm = false;
+	transit_hold(&r, 150, &storm);
+	assert_true(storm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +329,7 @@ int main(void)
 	    cmocka_unit_test(test_transit_no_xon),
 	    cmocka_unit_test(test_transit_real_storm),
 	    cmocka_unit_test(test_transit_switch_peer),
+	    cmocka_unit_test(test_transit_host_released),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
