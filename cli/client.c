@@ -86,6 +86,7 @@ static int client_recv(struct client *c, char **out)
 {
 	ssize_t len, n;
 	char probe, *buf;
+	int reset = 0;
 
 	/* EINTR is Ctrl-C in the shell: give up waiting (the caller then
 	 * closes the connection, so that a late reply cannot be taken for
@@ -124,9 +125,12 @@ static int client_recv(struct client *c, char **out)
 	buf = malloc((size_t)len + 1);
 	if (!buf)
 		return -ENOMEM;
+	/* The reset of a roced that answered and closed (see above) can
+	 * also come between the peek and this read: it is told once, and
+	 * the answer is still there behind it. */
 	do
 		n = recv(c->fd, buf, (size_t)len, 0);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && (errno == EINTR || (errno == ECONNRESET && !reset++)));
 	if (n != len) {
 		free(buf);
 		snprintf(c->error, sizeof(c->error),
