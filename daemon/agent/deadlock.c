@@ -328,6 +328,16 @@ bool deadlock_tick(struct deadlock *d, struct lldp_agent *lldp,
 			changed |= deadlock_breaking(d, d->v[i].ifname) != 0;
 			d->v[i] = d->v[--d->n];
 		}
+	/* A port held by its peer keeps the ticks going even before it
+	 * waits: it waits only once this node pauses its own feeders,
+	 * which comes later in the same hold, and no new hold would wake
+	 * the ticks then (the ring of pfc_deadlock.sh froze unseen). */
+	for (size_t i = 0; i < tx->n; i++) {
+		const struct softpfc_port *h =
+		    softpfc_port((struct softpfc *)sp, tx->v[i].ifname, false);
+
+		idle = idle && !(h && h->held);
+	}
 	for (size_t i = 0; i < d->n; i++)
 		for (unsigned p = 0; p < 8; p++)
 			idle = idle && !d->v[i].p[p].waits &&
