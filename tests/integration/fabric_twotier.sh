@@ -219,6 +219,7 @@ l1=$(link_drops)
 rdrops=$((${r1% *} - ${r0% *}))
 ldrops=$((${l1% *} - ${l0% *}))
 rout=$((${r1#* } - ${r0#* }))
+lout=$((${l1#* } - ${l0#* }))
 
 sent() { awk '/^sent/ {n += $2} END {print n + 0}' "$@"; }
 sent_nd=$(sent "$tmp/nd1" "$tmp/nd2" "$tmp/nd3")
@@ -230,7 +231,7 @@ storms=$(cat "$tmp"/*.log | grep -c 'PFC storm on' || true)
 pct=$(python3 -c "import sys; s, g = int(sys.argv[1]), int(sys.argv[2] or 0); print('%.1f' % (100.0 * (s - g) / s if s else 0))" "$sent_nd" "${got_nd:-0}")
 {
 	echo "incast: sent $sent_nd, received ${got_nd:-0} (lost ${lost_nd:-?}, $pct %); bystander: sent $sent_by, received ${got_by:-0}"
-	echo "link drops during the traffic: $rdrops (roced's counters), $ldrops (the kernel's stats64); on the way out (data) $rout"
+	echo "link drops during the traffic: $rdrops (roced's counters), $ldrops (the kernel's stats64); on the way out (data) $rout (the kernel's: $lout)"
 	echo "storms during the incast: $storms"
 	grep -h 'PFC storm on' "$tmp"/*.log || true
 } | tee "$tmp/result"
@@ -268,11 +269,15 @@ lossy() {
 [ "${lost_nd:-x}" = 0 ] && [ "$got_nd" = "$sent_nd" ] ||
 	lossy "the no-drop class lost datagrams: sent $sent_nd, received ${got_nd:-0} (lost ${lost_nd:-?}, $pct %)"
 [ "$rout" = 0 ] || lossy "the links dropped $rout frames on their way out, outside every qdisc (show interface counters)"
-# roced's count of the drops outside the qdiscs is the kernel's; the
-# two are read one after the other while pause frames may still be
-# dropped, so within 1 % (and a few frames).
-[ $((rdrops * 100)) -ge $((ldrops * 99 - 800)) ] && [ $((rdrops * 100)) -le $((ldrops * 101 + 800)) ] ||
-	fail "roced counts $rdrops link drops, the kernel $ldrops"
+# roced's count of the drops outside the qdiscs is the kernel's. The
+# two are read one after the other, namespace by namespace, while the
+# switches still pause each other: the pause frames a bridge port drops
+# on the way in go on growing between the reads (9 of 30 once in CI, a
+# hold lasting seconds), so the totals are printed and the drops on the
+# way out, data that stopped when the senders did, are compared, within
+# 1 % (and a few frames).
+[ $((rout * 100)) -ge $((lout * 99 - 800)) ] && [ $((rout * 100)) -le $((lout * 101 + 800)) ] ||
+	fail "roced counts $rout link drops on the way out, the kernel $lout"
 [ "$storms" = 0 ] || fail "legitimate transit pause taken for a storm: $(grep -h 'PFC storm on' "$tmp"/*.log)"
 [ "$got_by" = "$sent_by" ] || fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
 
