@@ -49,7 +49,7 @@ struct cmdline {
 	bool background, cleanup;
 	bool force; /* --once or --release-holds beside a running daemon */
 	int rtprio; /* --realtime-priority */
-	bool kpfc;  /* the kernel path allowed (--no-kernel-pfc: not) */
+	bool kpfc;  /* the kernel path allowed (--kernel-pfc) */
 };
 
 #define CMDLINE_MAX_PORTS 4096
@@ -64,7 +64,7 @@ static void cmdline_usage(FILE *f)
 	    "       roced --release-holds [--force]\n"
 	    "       roced [-f FILE] [-D SUBSYS,...] [--syslog] [--caps KIND]\n"
 	    "             [-G GROUP] [-b] [--cleanup-on-exit]\n"
-	    "             [--realtime-priority N] [--no-kernel-pfc]\n"
+	    "             [--realtime-priority N] [--kernel-pfc]\n"
 	    "       roced -h | -V\n"
 	    "\n"
 	    "  -f, --file FILE     configuration (default "
@@ -97,9 +97,8 @@ static void cmdline_usage(FILE *f)
 	    "  -b, --background    run in the background (pid file in\n"
 	    "                      /run/roced), returning once ready\n"
 	    "      --cleanup-on-exit  remove roced's tc objects on SIGTERM\n"
-	    "      --no-kernel-pfc  honour pause received in roced's process\n"
-	    "                      only, not in the kernel (BPF) where it\n"
-	    "                      can (roced(8)); also -n/--dry-run\n"
+	    "      --kernel-pfc    honour pause received in the kernel (BPF)\n"
+	    "                      where it can (roced(8)); also -n/--dry-run\n"
 	    "      --realtime-priority N  run at SCHED_FIFO priority N, 1-99\n"
 	    "                      (default 10), so that software PFC holds\n"
 	    "                      within a poll on a busy host; 0: keep the\n"
@@ -475,7 +474,6 @@ int roced_main(int argc, char **argv)
 	    .file = SYSCONFDIR "/roced/roced.conf",
 	    .caps = "probe",
 	    .rtprio = PRIVS_RTPRIO_DEFAULT,
-	    .kpfc = true,
 	};
 	const char *import = NULL;
 	int c;
@@ -530,10 +528,10 @@ int roced_main(int argc, char **argv)
 		case OPT_IMPORT:
 			import = optarg;
 			break;
-		case OPT_KPFC: /* the default; kept for older units */
+		case OPT_KPFC:
 			cl.kpfc = true;
 			break;
-		case OPT_NO_KPFC:
+		case OPT_NO_KPFC: /* the default, named */
 			cl.kpfc = false;
 			break;
 		case OPT_RTPRIO: {

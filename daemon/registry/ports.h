@@ -149,8 +149,8 @@ struct ports {
 	 * software ports get holdable leaves. Always on (ports_init), so
 	 * that the dry run shows what the daemon holds. */
 	bool softpfc;
-	/* Software PFC's kernel path may be taken (on unless roced
-	 * --no-kernel-pfc; compile_port.kpfc). */
+	/* Software PFC's kernel path may be taken (only with roced
+	 * --kernel-pfc; compile_port.kpfc). */
 	bool kpfc;
 	bool probe; /* probe each port's part (not a preset) */
 	/* The last ports_compile() could not probe the ports: they were

@@ -257,7 +257,7 @@ struct show_version {
 	double kernel_uptime_s;                  /* since the kernel booted */
 	const char *preset; /* the --caps preset taken, NULL: probed */
 	struct caps kernel_caps;
-	bool kpfc; /* the kernel path allowed (not --no-kernel-pfc) */
+	bool kpfc; /* the kernel path allowed (--kernel-pfc) */
 	/* eBPF contributor counting: 1 counting, 0 not started, -errno
 	 * refused. */
 	int contrib;

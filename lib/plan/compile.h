@@ -49,7 +49,7 @@ struct compile_port {
 	 * bpfhold_attach's error), "" when nothing failed: the port then
 	 * takes the user-space path (plan_port.pfc_path). */
 	char kpfc_refused[PLAN_PFC_PATH_WHY_MAX];
-	/* The kernel path may be taken at all (not roced --no-kernel-pfc). */
+	/* The kernel path may be taken at all (roced --kernel-pfc). */
 	bool kpfc;
 	/* --- end of software PFC --- */
 	/* The port's DCBX outcome, when its agent runs: HAS_DCBX
@@ -95,7 +95,7 @@ uint64_t compile_pfc_headroom(uint32_t speed_mbps, uint32_t frame);
  * can, for COMPILE_PFC_KERNEL_WHY. plan_port.pfc_path's reasons. */
 const char *compile_pfc_kernel_why(const struct caps *k);
 #define COMPILE_PFC_KERNEL_WHY "the kernel has sch_fq, clsact and cls_bpf"
-#define COMPILE_PFC_KERNEL_OFF "the kernel path is off (roced --no-kernel-pfc)"
+#define COMPILE_PFC_KERNEL_OFF "the kernel path is off (roced --kernel-pfc)"
 
 /* Is QD a software PFC leaf that holds its queue (the held tbf's
  * trickle, compile_pfc_leaf), as compiled or as observed? */

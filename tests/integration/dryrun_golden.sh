@@ -49,7 +49,7 @@ for caps in host full hw; do
 	# would be taken (--caps full).
 	if ! grep -q '^#define HAVE_BPF_PROGS 1' "$top_builddir/config.h" 2>/dev/null &&
 		[ -f "$golden" ]; then
-		sed 's/^# pause received honoured by the kernel (BPF, no process): .*/# pause received honoured by roced'"'"'s process (held tbf): roced was built without its BPF programs/' \
+		sed 's/^# pause received honoured by roced'"'"'s process (held tbf): the kernel path is off .*/# pause received honoured by roced'"'"'s process (held tbf): roced was built without its BPF programs/' \
 			"$golden" >"$tmp/golden-$caps.txt"
 		golden=$tmp/golden-$caps.txt
 	fi

@@ -109,16 +109,16 @@ all_arrived()
 }
 
 echo "== 1. the plan takes the kernel path"
-sws "$top_builddir/roced" --dry-run -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
-	t_fail "roced --dry-run failed: $(cat "$t_tmp/dry")"
+sws "$top_builddir/roced" --dry-run --kernel-pfc -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
+	t_fail "roced --dry-run --kernel-pfc failed: $(cat "$t_tmp/dry")"
 grep 'pause received' "$t_tmp/dry"
 grep -q '^# pause received honoured by the kernel (BPF, no process): the kernel has sch_fq, clsact and cls_bpf$' "$t_tmp/dry" ||
 	t_fail "the dry run does not say the kernel path"
-sws "$top_builddir/roced" --dry-run --no-kernel-pfc -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
-	t_fail "roced --dry-run --no-kernel-pfc failed: $(cat "$t_tmp/dry")"
-grep -q "^# pause received honoured by roced's process (held tbf): the kernel path is off (roced --no-kernel-pfc)$" "$t_tmp/dry" ||
-	t_fail "the dry run with --no-kernel-pfc does not say the user-space path"
-t_roced_start "$sw" "$t_tmp/roced.conf" "swp1: software PFC's kernel path holds priorities 0x08"
+sws "$top_builddir/roced" --dry-run -f "$t_tmp/roced.conf" >"$t_tmp/dry" 2>&1 ||
+	t_fail "roced --dry-run failed: $(cat "$t_tmp/dry")"
+grep -q "^# pause received honoured by roced's process (held tbf): the kernel path is off (roced --kernel-pfc)$" "$t_tmp/dry" ||
+	t_fail "the dry run without --kernel-pfc does not say the user-space path"
+t_roced_start "$sw" "$t_tmp/roced.conf" "swp1: software PFC's kernel path holds priorities 0x08" --kernel-pfc
 sws "$rocesh" -c "show version json" >"$t_tmp/ver"
 python3 - "$t_tmp/ver" <<'PY' || t_fail "show version does not say the kernel path"
 import json, sys
@@ -245,7 +245,7 @@ echo "== 5. a loop that cannot be created: the user-space path"
 idx=$($IP -n "$sw" -o link show swp1 | cut -d: -f1)
 $IP -n "$sw" link add "rocedh${idx}b" type veth peer name kpfcx
 mv "$t_tmp/log" "$t_tmp/log1"
-t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring'
+t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' --kernel-pfc
 grep "kernel path" "$t_tmp/log" || true
 sleep 1
 n=$(grep -c "swp1: software PFC's kernel path: cannot create the hold's loop.*: the port takes the user-space path" "$t_tmp/log" || true)
