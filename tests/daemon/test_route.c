@@ -133,8 +133,12 @@ static void test_v6_and_rules(void **state)
 	const uint8_t *mac;
 
 	(void)state;
+	/* accept_dad off where the machine lets it (a container's
+	 * /proc/sys may be read-only): the addresses say nodad anyway, and
+	 * the gateways are neighbours, not addresses of ours. */
 	sh("for i in 1 2 3; do ip link add v6r$i type veth peer name v6r${i}p "
-	   "&& sysctl -qw net.ipv6.conf.v6r$i.accept_dad=0 && "
+	   "&& { sysctl -qw net.ipv6.conf.v6r$i.accept_dad=0 2>/dev/null "
+	   "|| :; } && "
 	   "ip link set v6r$i up && ip link set v6r${i}p up; done && "
 	   "ip addr add fd00:77:1::1/64 dev v6r1 nodad && "
 	   "ip addr add fd00:77:2::1/64 dev v6r2 nodad && "

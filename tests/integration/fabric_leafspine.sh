@@ -164,7 +164,15 @@ run_variant()
 	for n in h11 h12 h13; do
 		[ "$(fab_ppp "$n" eth0 rx-pause)" -gt 0 ] || fail "the pause never reached the sender $n"
 	done
-	[ "${got_by:-0}" = "$sent_by" ] || fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
+	# Where bpf() is refused roced pauses every port, the bystander's
+	# too: it is then one more paused sender, its loss the incast's.
+	if [ "${got_by:-0}" != "$sent_by" ]; then
+		if [ -n "$no_bpf" ]; then
+			lossy "the bystander, paused with the senders (bpf() refused), lost datagrams: sent $sent_by, received ${got_by:-0}"
+		else
+			fail "the bystander lost datagrams: sent $sent_by, received ${got_by:-0}"
+		fi
+	fi
 	if [ -n "$no_bpf" ]; then
 		echo "note: bpf() is refused here ($no_bpf): the bystander's pause not checked"
 	else
