@@ -14,7 +14,7 @@ struct daemon_opts {
 	bool background; /* fork, setsid, pid file; wait until ready */
 	bool cleanup;    /* remove roced's tc objects on SIGTERM */
 	int rtprio;      /* SCHED_FIFO priority, 0: as started (privs.h) */
-	bool kpfc; /* software PFC's kernel path allowed (--kernel-pfc) */
+	bool kpfc;       /* software PFC's kernel path allowed (--kernel-pfc) */
 };
 
 /* Run until SIGTERM/SIGINT. Returns the exit status. */
