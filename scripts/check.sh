@@ -6,8 +6,30 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh" --test
-BUILD_DIR=${BUILD_DIR:-$top/build-check} "$top/scripts/build.sh" --enable-werror --enable-sanitizers
-cd "${BUILD_DIR:-$top/build-check}"
+build=${BUILD_DIR:-$top/build-check}
+mkdir -p "$build"
+# The fresh-machine tier: both README commands in a fresh Debian 12
+# container (scripts/fresh-debian.sh), so that "green on a fresh
+# machine" is checked by every run, not hoped. It runs beside the rest
+# (most of its time is the mirror and its own suite) and is waited for
+# at the end. Not inside that container itself (it would recurse), and
+# not with ROCED_FRESH=0 (a developer's quick loop): either way the
+# summary says it was skipped and why.
+fresh_pid="" fresh_skip="" fresh_t0=$(date +%s)
+fresh_log=$build/fresh-debian.log
+rm -f "$fresh_log"
+if [ -n "${ROCED_FRESH_INNER:-}" ]; then
+	fresh_skip="this run is the fresh-machine container's own"
+elif [ "${ROCED_FRESH:-1}" = 0 ]; then
+	fresh_skip="ROCED_FRESH=0 was given"
+else
+	# Its own session, so that a run stopped early stops it whole.
+	setsid -w "$top/scripts/fresh-debian.sh" "/var/tmp/roced-fresh-$$" >"$fresh_log" 2>&1 &
+	fresh_pid=$!
+	trap 'kill -TERM "-$fresh_pid" 2>/dev/null || true' EXIT
+fi
+BUILD_DIR=$build "$top/scripts/build.sh" --enable-werror --enable-sanitizers
+cd "$build"
 rc=0
 # Nothing the run starts may outlive it. Its processes carry
 # ROCED_TEST_RUN in their environment and its namespaces end with -$run
@@ -17,7 +39,7 @@ rc=0
 # machine are not counted (tests/tools/leftovers.py).
 run="ck$$"
 runtmp=$(mktemp -d /tmp/roced-check.XXXXXX)
-trap 'rm -rf "$runtmp" .leftovers.json' EXIT
+trap 'rm -rf "$runtmp" .leftovers.json; [ -z "$fresh_pid" ] || kill -TERM "-$fresh_pid" 2>/dev/null || true' EXIT
 # Tests run some programs as nobody from their temporary directories.
 chmod 755 "$runtmp"
 leftovers() { python3 "$top/tests/tools/leftovers.py" "$@"; }
@@ -64,10 +86,32 @@ if [ "$rc" != 0 ]; then
 	# A build error stops make before any test runs: show it.
 	[ -n "$trs_files" ] || tail -n 40 make-check.out
 fi
+# The fresh-machine tier's verdict, counted with the rest.
+fresh_pass=0 fresh_fail=0 fresh_skips=0
+if [ -n "$fresh_pid" ]; then
+	if wait "$fresh_pid"; then
+		fresh_ok=1
+	else
+		fresh_ok=""
+	fi
+	fresh_pid=""
+	if [ -n "$fresh_ok" ]; then
+		fresh_pass=1
+		echo "PASS: fresh Debian 12 container, both README commands ($(($(date +%s) - fresh_t0)) s)"
+	else
+		fresh_fail=1 rc=1
+		echo "FAIL: fresh Debian 12 container ($(($(date +%s) - fresh_t0)) s; log: $fresh_log)"
+		tail -n 60 "$fresh_log"
+	fi
+	grep -E '^fresh-debian: |^tests: ' "$fresh_log" | sed 's/^/  /' || true
+else
+	fresh_skips=1
+	echo "SKIP: fresh Debian 12 container: $fresh_skip"
+fi
 count() { grep -cE "^:test-result: ($1)" $trs_files /dev/null | awk -F: '{s+=$NF} END {print s+0}'; }
-pass=$(count PASS)
-fail=$(count 'FAIL|ERROR|XPASS')
-skip=$(count SKIP)
+pass=$(($(count PASS) + fresh_pass))
+fail=$(($(count 'FAIL|ERROR|XPASS') + fresh_fail))
+skip=$(($(count SKIP) + fresh_skips))
 echo "tests: $pass passed, $fail failed, $skip skipped"
 # How long each took (tests/tools/timed-driver): the slowest, each tier's
 # sum, and every test over its budget (tests/budgets), named, not failed.

@@ -83,6 +83,7 @@ run_in() {
 	systemd-nspawn -q -D "$dir/root" --register=no --keep-unit \
 		--private-users=no --capability=all --as-pid2 \
 		--setenv=DEBIAN_FRONTEND=noninteractive --chdir=/root/roced \
+		--setenv=ROCED_FRESH_INNER=1 \
 		--bind=/dev/net/tun \
 		sh -c "$*" >"$dir/$_log" 2>&1
 }
