@@ -444,29 +444,30 @@ static void agents_lldp_sync(struct agents *a, const struct ports *r,
 
 	agents_lldp_cfg(a, &r->global);
 	for (size_t i = 0; i < r->n; i++) {
-		const struct plan_port *pp = agents_plan(r, r->v[i].ifname);
+		const char *ifname = r->v[i].ifname;
+		const struct plan_port *pp = agents_plan(r, ifname);
 		const struct frame_port *fp =
-		    pp ? frames_find(&a->frames, pp->ifname) : NULL;
+		    pp ? frames_find(&a->frames, ifname) : NULL;
 		struct lldp_agent_port_cfg pc;
 		struct link_info li;
 
 		if (fp && pp->lldp.agent == PLAN_LLDP_LLDPAD &&
 		    lldpad_client_port(&a->lldpad, fp->ifname) < 0)
 			log_warnx("%s: out of memory for its lldpad backend",
-			          pp->ifname);
+			          ifname);
 		if (!fp || pp->lldp.agent != PLAN_LLDP_ROCED)
 			continue;
 		memset(&pc, 0, sizeof(pc));
 		pc.transmit = pp->lldp.transmit;
 		pc.receive = pp->lldp.receive;
 		snprintf(pc.desc, sizeof(pc.desc), "%s",
-		         pp->alias[0] ? pp->alias : pp->ifname);
+		         pp->alias[0] ? pp->alias : ifname);
 		pc.bridge = frames_port_bridged(fp->ifname);
 		pc.router = !pc.bridge && frames_port_routes(fp->ifname);
 		if (lldp_agent_port(&a->lldp, fp->ifname, fp->ifindex, fp->mac,
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",
-			          pp->ifname);
+			          ifname);
 		else if (link_lookup(lm, fp->ifname, &li) == 0) {
 			lldp_agent_carrier(&a->lldp, fp->ifname, li.running,
 			                   now);
