@@ -409,16 +409,16 @@ void agents_free(struct agents *a)
 
 /* --- LLDP and DCBX --- */
 
-static void agents_lldp_cfg(struct agents *a, const struct policy *p)
+static void agents_lldp_cfg(struct agents *a, const struct plan_global *g)
 {
 	struct lldp_agent_cfg c;
 	struct utsname u;
 
 	memset(&c, 0, sizeof(c));
-	c.tx.interval_ms = p->lldp.timer * 1000.0;
-	c.tx.reinit_ms = p->lldp.reinit * 1000.0;
-	c.holdtime = p->lldp.holdtime;
-	c.dcbxp = !p->lldp.no_dcbxp;
+	c.tx.interval_ms = g->lldp_timer_ms;
+	c.tx.reinit_ms = g->lldp_reinit_ms;
+	c.holdtime = g->lldp_holdtime;
+	c.dcbxp = g->lldp_dcbxp;
 	if (gethostname(c.sys_name, sizeof(c.sys_name) - 1) < 0)
 		snprintf(c.sys_name, sizeof(c.sys_name), "roced");
 	if (uname(&u) == 0)
@@ -427,44 +427,47 @@ static void agents_lldp_cfg(struct agents *a, const struct policy *p)
 	lldp_agent_configure(&a->lldp, &c, agents_ms());
 }
 
-/* Whether roced's own agent runs LLDP on I. */
-static bool agents_lldp_on(const struct policy *p, const struct policy_iface *i)
+/* The applied plan of IFNAME in R, when it is one of a port roced
+ * configures (not a release plan), else NULL. */
+static const struct plan_port *agents_plan(const struct ports *r,
+                                           const char *ifname)
 {
-	return !p->lldp.no_feature &&
-	       policy_iface_dcbx_agent(p, i) == POLICY_DCBX_AGENT_ROCED &&
-	       (!i->lldp.no_transmit || !i->lldp.no_receive);
+	const struct ports_port *e = ports_find(r, ifname);
+
+	return e && e->applied && !e->plan.dcb.unmanaged ? &e->plan : NULL;
 }
 
-static void agents_lldp_sync(struct agents *a, const struct policy *p,
+static void agents_lldp_sync(struct agents *a, const struct ports *r,
                              struct link_mon *lm)
 {
 	double now = agents_ms();
 
-	agents_lldp_cfg(a, p);
-	for (size_t i = 0; i < p->nifaces; i++) {
-		const struct policy_iface *f = &p->ifaces[i];
-		const struct frame_port *fp = frames_find(&a->frames, f->name);
+	agents_lldp_cfg(a, &r->global);
+	for (size_t i = 0; i < r->n; i++) {
+		const char *ifname = r->v[i].ifname;
+		const struct plan_port *pp = agents_plan(r, ifname);
+		const struct frame_port *fp =
+		    pp ? frames_find(&a->frames, ifname) : NULL;
 		struct lldp_agent_port_cfg pc;
 		struct link_info li;
 
-		if (fp && !p->lldp.no_feature &&
-		    policy_iface_dcbx_agent(p, f) == POLICY_DCBX_AGENT_LLDPAD &&
+		if (fp && pp->lldp.agent == PLAN_LLDP_LLDPAD &&
 		    lldpad_client_port(&a->lldpad, fp->ifname) < 0)
 			log_warnx("%s: out of memory for its lldpad backend",
-			          f->name);
-		if (!fp || !agents_lldp_on(p, f))
+			          ifname);
+		if (!fp || pp->lldp.agent != PLAN_LLDP_ROCED)
 			continue;
 		memset(&pc, 0, sizeof(pc));
-		pc.transmit = !f->lldp.no_transmit;
-		pc.receive = !f->lldp.no_receive;
+		pc.transmit = pp->lldp.transmit;
+		pc.receive = pp->lldp.receive;
 		snprintf(pc.desc, sizeof(pc.desc), "%s",
-		         f->alias[0] ? f->alias : f->name);
+		         pp->alias[0] ? pp->alias : ifname);
 		pc.bridge = frames_port_bridged(fp->ifname);
 		pc.router = !pc.bridge && frames_port_routes(fp->ifname);
 		if (lldp_agent_port(&a->lldp, fp->ifname, fp->ifindex, fp->mac,
 		                    &pc, now) < 0)
 			log_warnx("%s: out of memory for its LLDP agent",
-			          f->name);
+			          ifname);
 		else if (link_lookup(lm, fp->ifname, &li) == 0) {
 			lldp_agent_carrier(&a->lldp, fp->ifname, li.running,
 			                   now);
@@ -529,27 +532,17 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r)
 	return due;
 }
 
-/* Whether IFNAME is a port of P (by its Linux name). */
-static bool agents_configured(const struct policy *p, const char *ifname)
-{
-	for (size_t i = 0; i < p->nifaces; i++)
-		if (!strcmp(p->ifaces[i].name, ifname))
-			return true;
-	return false;
-}
-
-void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
+void agents_sync(struct agents *a, const struct ports *r, struct link_mon *lm)
 {
 	a->dirty = false;
 	/* LLDP first: ports about to be detached send their shutdown
 	 * frame. A port that comes up joins after its attach below. */
 	for (size_t i = 0; i < a->frames.n; i++) {
 		const struct frame_port *fp = &a->frames.v[i];
-		const struct policy_iface *f = policy_find_iface(p, fp->ifname);
+		const struct plan_port *pp = agents_plan(r, fp->ifname);
 		struct link_info li;
 
-		if (!f || strcmp(f->name, fp->ifname) ||
-		    !agents_lldp_on(p, f) ||
+		if (!pp || pp->lldp.agent != PLAN_LLDP_ROCED ||
 		    link_lookup(lm, fp->ifname, &li) < 0 || !li.up)
 			lldp_agent_stop(&a->lldp, fp->ifname, true,
 			                agents_ms());
@@ -559,22 +552,23 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 		const struct frame_port *fp = &a->frames.v[i];
 		struct link_info li;
 
-		if (!agents_configured(p, fp->ifname) ||
+		if (!agents_plan(r, fp->ifname) ||
 		    link_lookup(lm, fp->ifname, &li) < 0 || !li.up)
 			frames_detach(&a->frames, fp->ifname);
 	}
-	for (size_t i = 0; i < p->nifaces; i++) {
+	for (size_t i = 0; i < r->n; i++) {
 		struct link_info li;
 		int rc;
 
-		if (link_lookup(lm, p->ifaces[i].name, &li) < 0 || !li.up)
+		if (!agents_plan(r, r->v[i].ifname) ||
+		    link_lookup(lm, r->v[i].ifname, &li) < 0 || !li.up)
 			continue;
 		rc = frames_attach(&a->frames, li.name, li.ifindex, li.mac);
 		if (rc < 0)
 			log_warnx("%s: cannot open its raw-frame socket: %s",
 			          li.name, strerror(-rc));
 	}
-	agents_lldp_sync(a, p, lm);
+	agents_lldp_sync(a, r, lm);
 	agents_softpfc_sync(a, agents_ms());
 	a->synced = true;
 	wdpoll_sync(&a->wd, agents_ms());

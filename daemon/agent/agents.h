@@ -95,9 +95,11 @@ void agents_applied(struct agents *a);
 void agents_init(struct agents *a, struct loop *loop,
                  const struct frame_ops *ops, void *impl);
 void agents_free(struct agents *a);
-/* Raw-frame I/O on each port of P that LM knows and is up, none on
- * the others. */
-void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm);
+/* Raw-frame I/O on each port that R holds an applied plan for (not a
+ * release plan) and LM knows and is up, none on the others; LLDP as
+ * those plans (plan_port.lldp) and R's global part say: the agents
+ * follow what was applied, never the policy. */
+void agents_sync(struct agents *a, const struct ports *r, struct link_mon *lm);
 /* LLDP and DCBX, between the agent and the port registry R:
  * what each port R applied a plan to advertises (from that plan alone:
  * its own DCB part and its willing bit), after every apply; and each

@@ -350,6 +350,7 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	struct utsname uts;
 	const char *args[CTL_ARGS_MAX];
 	struct show_input in = {.policy = c->policy,
+	                        .global = c->ports ? &c->ports->global : NULL,
 	                        .config_file = c->file,
 	                        .lldp = c->lldp,
 	                        .lldpad = c->agents ? &c->agents->lldpad : NULL,
@@ -434,6 +435,7 @@ int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
 {
 	struct show_query q = {.kind = CTL_SHOW_METRICS};
 	struct show_input in = {.policy = c->policy,
+	                        .global = c->ports ? &c->ports->global : NULL,
 	                        .config_file = c->file,
 	                        .lldp = c->lldp,
 	                        .stats = c->stats};

@@ -566,10 +566,10 @@ static void daemon_before_wait(void *arg, double now)
 	struct daemon *d = arg;
 
 	if (d->agents.dirty) {
-		agents_sync(&d->agents, &d->policy, d->e.links);
+		agents_sync(&d->agents, &d->ports, d->e.links);
 		agents_dcbx_local(&d->agents, &d->ports, daemon_ms());
 	}
-	mfile_configure(&d->mfile, &d->policy.metrics, now);
+	mfile_configure(&d->mfile, &d->ports.global, now);
 }
 
 /* After every turn: what DCBX agreed on is applied. */

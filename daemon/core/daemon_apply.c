@@ -334,6 +334,8 @@ int daemon_apply(struct daemon *d, struct policy *policy,
 		         strerror(-rc));
 		ports_applied(&d->ports, &pl, planned,
 		              rc < 0 && rc != -EAGAIN ? NULL : res, why);
+		if (rc == 0 || rc == -EAGAIN)
+			ports_applied_global(&d->ports, &pl);
 	}
 	daemon_save_mtu(d);
 	if (compiled)

@@ -27,22 +27,24 @@ static void mfile_remove(struct mfile *m)
 	m->written = false;
 }
 
-void mfile_configure(struct mfile *m, const struct policy_metrics *pm,
-                     double now)
+void mfile_configure(struct mfile *m, const struct plan_global *g, double now)
 {
-	if (!strcmp(m->path, pm->textfile) && m->interval_s == pm->interval)
+	uint32_t interval = g->metrics_interval_s ? g->metrics_interval_s
+	                                          : POLICY_METRICS_INTERVAL;
+
+	if (!strcmp(m->path, g->metrics_textfile) && m->interval_s == interval)
 		return;
-	if (strcmp(m->path, pm->textfile)) {
+	if (strcmp(m->path, g->metrics_textfile)) {
 		mfile_remove(m);
-		if (pm->textfile[0])
-			log_info("metrics: writing %s every %u s", pm->textfile,
-			         pm->interval);
+		if (g->metrics_textfile[0])
+			log_info("metrics: writing %s every %u s",
+			         g->metrics_textfile, interval);
 		else if (m->path[0])
 			log_info("metrics: no longer writing %s", m->path);
 		m->err = 0;
 	}
-	snprintf(m->path, sizeof(m->path), "%s", pm->textfile);
-	m->interval_s = pm->interval ? pm->interval : POLICY_METRICS_INTERVAL;
+	snprintf(m->path, sizeof(m->path), "%s", g->metrics_textfile);
+	m->interval_s = interval;
 	m->next_ms = now;
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "control/ctl_cmd.h"
+#include "model/plan.h"
 #include "model/policy.h"
 
 struct mfile {
@@ -30,11 +31,11 @@ struct mfile {
 };
 
 void mfile_init(struct mfile *m);
-/* Follow the setting PM (at the start and after each commit): a new
+/* Follow the metrics setting of the plan last applied (G, the
+ * registry's global part; at the start and after each commit): a new
  * file or interval is written at once; the file of an old setting is
  * removed. */
-void mfile_configure(struct mfile *m, const struct policy_metrics *pm,
-                     double now);
+void mfile_configure(struct mfile *m, const struct plan_global *g, double now);
 /* Milliseconds until the next write is due, -1 when none is. */
 int mfile_wait(const struct mfile *m, double now);
 /* Write the file when it is due, the text from C. Returns 0, or -errno

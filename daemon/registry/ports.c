@@ -465,6 +465,11 @@ void ports_applied(struct ports *r, struct plan *pl, size_t n,
 	}
 }
 
+void ports_applied_global(struct ports *r, const struct plan *pl)
+{
+	r->global = pl->global;
+}
+
 void ports_prune(struct ports *r, const struct policy *p)
 {
 	bool *keep = calloc(r->n ? r->n : 1, sizeof(*keep));

@@ -160,6 +160,11 @@ struct ports {
 	size_t nprobed;
 	struct ports_port *v; /* sorted by name */
 	size_t n;
+	/* The part of the plan last applied that no one port has
+	 * (struct plan_global: LLDP's timers, the watchdog's global lines,
+	 * the metrics textfile), beside the ports' plans; zero before the
+	 * first apply (ports_applied_global). */
+	struct plan_global global;
 	/* Some entry's MTU_ORIG changed since the last ports_mtu_save(). */
 	bool mtu_dirty;
 	/* The network namespace's cookie (SO_NETNS_COOKIE, never reused
@@ -250,6 +255,10 @@ int ports_release(struct ports *r, const struct policy *p, struct plan *pl);
  * its plan forgets it. */
 void ports_applied(struct ports *r, struct plan *pl, size_t n,
                    const struct reconcile_result *res, const char *why);
+
+/* After an apply of PL that reached the kernel (all or some of its
+ * ports): PL's global part is the one in force. */
+void ports_applied_global(struct ports *r, const struct plan *pl);
 
 /* Drop the entries of ports P does not configure (but not those that
  * have an MTU to give back): a commit that worked leaves the old

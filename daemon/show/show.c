@@ -616,19 +616,23 @@ static struct json_object *show_wd_queues(const struct show_port_state *st,
 
 static struct json_object *show_pfc_queue(const struct show_input *in)
 {
-	const struct policy_pfcwd *w = &in->policy->pfcwd;
+	/* The watchdog's global lines as the plan last applied holds them
+	 * (a candidate not applied changes nothing here either). */
+	static const struct plan_global none;
+	const struct plan_global *g = in->global ? in->global : &none;
 	struct json_object *o = json_object_new_object();
 	struct json_object *a = json_object_new_array();
 	bool hw = false;
 
-	show_add_bool(o, "watch-dog-interval", w->enabled);
+	show_add_bool(o, "watch-dog-interval", g->wd_enabled);
 	show_add_bool(o, "forced-watch-dog", false);
-	show_add_int(o, "interval", w->poll_ms);
-	show_add_int(o, "shutdown-multiplier", w->shutdown_mult);
-	show_add_int(o, "auto-restore-multiplier", w->auto_restore_mult);
-	show_add_int(o, "fixed-restore-multiplier", w->fixed_restore_mult);
-	show_add_int(o, "internal-interface-multiplier", w->internal_if_mult);
-	show_add_str(o, "action", policy_pfcwd_action_name(w->action));
+	show_add_int(o, "interval", g->wd_poll_ms);
+	show_add_int(o, "shutdown-multiplier", g->wd_shutdown_mult);
+	show_add_int(o, "auto-restore-multiplier", g->wd_auto_restore_mult);
+	show_add_int(o, "fixed-restore-multiplier", g->wd_fixed_restore_mult);
+	show_add_int(o, "internal-interface-multiplier",
+	             g->wd_internal_if_mult);
+	show_add_str(o, "action", policy_pfcwd_action_name(g->wd_action));
 	show_add_bool(o, "running", true);
 	for (size_t i = 0; i < in->nports; i++) {
 		const struct plan_port *pp = in->plans[i];

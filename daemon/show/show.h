@@ -267,6 +267,9 @@ struct show_version {
 
 struct show_input {
 	const struct policy *policy;
+	/* The global part of the plan last applied (the registry's; NULL:
+	 * none yet): what the watchdog's show heads its table with. */
+	const struct plan_global *global;
 	const char *config_file;
 	/* For show_query_ports(): each port shown (NPORTS of them), the
 	 * plan roced applied to it and its kernel state. */

@@ -269,22 +269,23 @@ static struct json_object *show_lldp_traffic(const struct show_input *in)
 	return o;
 }
 
-/* Why the agent does not run on a port. */
-static const char *show_lldp_off(const struct show_input *in,
-                                 const struct plan_port *pp)
+/* Why the agent does not run on a port, from its plan (the applied
+ * one, or the empty plan of a port roced does not configure). */
+static const char *show_lldp_off(const struct plan_port *pp)
 {
-	const struct policy_iface *f =
-	    policy_find_iface(in->policy, pp->ifname);
-
-	if (in->policy->lldp.no_feature)
-		return "feature lldp is off";
-	if (!f)
-		return "roced does not configure this interface";
-	if (policy_iface_dcbx_agent(in->policy, f) == POLICY_DCBX_AGENT_LLDPAD)
+	if (pp->lldp.agent == PLAN_LLDP_LLDPAD)
 		return "dcbx agent lldpad: lldpad runs LLDP on this interface";
-	if (f->lldp.no_transmit && f->lldp.no_receive)
+	if (pp->lldp.agent == PLAN_LLDP_ROCED)
+		return "the interface is absent or administratively down";
+	switch (pp->lldp.off) {
+	case PLAN_LLDP_OFF_FEATURE:
+		return "feature lldp is off";
+	case PLAN_LLDP_OFF_TXRX:
 		return "lldp transmit and receive are off";
-	return "the interface is absent or administratively down";
+	case PLAN_LLDP_OFF_UNCONFIGURED:
+	default:
+		return "roced does not configure this interface";
+	}
 }
 
 static struct json_object *show_lldp_if(const struct show_input *in)
@@ -299,7 +300,7 @@ static struct json_object *show_lldp_if(const struct show_input *in)
 	show_lldp_names(o, pp);
 	show_add_bool(o, "running", lp != NULL);
 	if (!lp) {
-		show_add_str(o, "reason", show_lldp_off(in, pp));
+		show_add_str(o, "reason", show_lldp_off(pp));
 		return o;
 	}
 	json_object_object_add(o, "reason", NULL);
@@ -597,7 +598,7 @@ static struct json_object *show_lldp_dcbx(const struct show_input *in)
 		show_add_str(o, "reason",
 		             lp ? "the local DCB values are not "
 		                  "known yet (no plan applied)"
-		                : show_lldp_off(in, pp));
+		                : show_lldp_off(pp));
 		return o;
 	}
 	show_add_bool(o, "running", true);

@@ -34,48 +34,54 @@ void show_add_bool(struct json_object *o, const char *key, bool v)
 	json_object_object_add(o, key, json_object_new_boolean(v));
 }
 
+/* The JSON back end of setting_visit: the object of each depth, the
+ * rows' values by their JSON key, each nested group an object of its
+ * own under its key. */
+struct show_settings_visit {
+	struct json_object *o[SETTING_NPLACES + 1];
+};
+
+static void show_settings_row(void *ctx, unsigned depth,
+                              const struct setting *s, uint32_t v)
+{
+	struct show_settings_visit *w = ctx;
+
+	if (s->type == SETTING_BOOL)
+		show_add_bool(w->o[depth], s->json, v != 0);
+	else if (s->type == SETTING_ENUM)
+		show_add_str(w->o[depth], s->json, s->names->name((int)v));
+	else
+		show_add_int(w->o[depth], s->json, v);
+}
+
+static void show_settings_open(void *ctx, unsigned depth,
+                               enum setting_place sub)
+{
+	struct show_settings_visit *w = ctx;
+
+	(void)sub;
+	w->o[depth + 1] = json_object_new_object();
+}
+
+static void show_settings_close(void *ctx, unsigned depth,
+                                enum setting_place sub)
+{
+	struct show_settings_visit *w = ctx;
+
+	json_object_object_add(w->o[depth], setting_place_key(sub),
+	                       w->o[depth + 1]);
+}
+
 /* The rows of PLACE in BASE that the JSON holds (those the file holds),
  * into O; a nested place's object comes where its first row is. */
 static void show_settings_json(struct json_object *o, enum setting_place place,
                                const void *base)
 {
-	bool opened[SETTING_NPLACES] = {false};
+	static const struct setting_visitor v = {
+	    show_settings_row, show_settings_open, show_settings_close};
+	struct show_settings_visit w = {.o = {o}};
 
-	for (size_t k = 0; k < setting_count; k++) {
-		const struct setting *s = &setting_table[k];
-		enum setting_place sub = s->place;
-		struct json_object *g;
-		uint32_t v;
-
-		if (sub == place) {
-			/* Only a row of PLACE is read: BASE is the policy or
-			 * an interface, and another place's row may be the
-			 * other's field. */
-			if (!setting_written(s, base, true))
-				continue;
-			v = setting_get(s, base);
-			if (s->type == SETTING_BOOL)
-				show_add_bool(o, s->json, v != 0);
-			else if (s->type == SETTING_ENUM)
-				show_add_str(o, s->json,
-				             s->names->name((int)v));
-			else
-				show_add_int(o, s->json, v);
-			continue;
-		}
-		while (setting_place_nested(sub) &&
-		       setting_place_parent(sub) != place)
-			sub = setting_place_parent(sub);
-		if (!setting_place_nested(sub) ||
-		    setting_place_parent(sub) != place || opened[sub])
-			continue;
-		opened[sub] = true;
-		if (!setting_place_written(sub, base, true))
-			continue;
-		g = json_object_new_object();
-		show_settings_json(g, sub, base);
-		json_object_object_add(o, setting_place_key(sub), g);
-	}
+	setting_visit(place, base, &v, &w);
 }
 
 static struct json_object *show_wred_json(const struct policy_wred *w)

@@ -116,22 +116,21 @@ void conf_check_keys(struct conf_ctx *c, const config_setting_t *grp,
 		struct strbuf sb;
 		bool known = false;
 
+		for (size_t k = 0; k < n && !known; k++)
+			known = !strcmp(name, conf_key_name(keys[k]));
+		if (known)
+			continue;
+		/* The edit distances only for a key that is unknown: every
+		 * key of every interface is checked, most are known. */
 		for (size_t k = 0; k < n; k++) {
 			const char *key = conf_key_name(keys[k]);
-			unsigned dist;
+			unsigned dist = conf_distance(name, key);
 
-			if (!strcmp(name, key)) {
-				known = true;
-				break;
-			}
-			dist = conf_distance(name, key);
 			if (dist < best) {
 				best = dist;
 				hint = key;
 			}
 		}
-		if (known)
-			continue;
 		if (hint) {
 			diag_err(c->d, conf_line(s),
 			         "unknown setting '%s' in %s (did you mean "
@@ -526,6 +525,18 @@ void conf_scan_wrapped(struct conf_ctx *c, const char *t)
 /* Room for a group's own keys and those of its rows. */
 #define CONF_PLACE_KEYS_MAX 64
 
+int conf_row_key(struct conf_ctx *c, size_t r)
+{
+	if (r >= CONF_ROWS_MAX)
+		return conf_key_parse(setting_table[r].conf);
+	if (!c->row_keys_set) {
+		for (size_t k = 0; k < setting_count && k < CONF_ROWS_MAX; k++)
+			c->row_key[k] = conf_key_parse(setting_table[k].conf);
+		c->row_keys_set = true;
+	}
+	return c->row_key[r];
+}
+
 void conf_check_place_keys(struct conf_ctx *c, const config_setting_t *grp,
                            const char *where, const enum conf_key *keys,
                            size_t n, enum setting_place place)
@@ -538,10 +549,13 @@ void conf_check_place_keys(struct conf_ctx *c, const config_setting_t *grp,
 	/* A row's key the group already lists keeps its place in the
 	 * list (the messages name them in that order). */
 	for (size_t r = 0; r < setting_count && m < CONF_PLACE_KEYS_MAX; r++) {
-		int key = conf_key_parse(setting_table[r].conf);
 		bool known = false;
+		int key;
 
-		if (setting_table[r].place != place || key < 0)
+		if (setting_table[r].place != place)
+			continue;
+		key = conf_row_key(c, r);
+		if (key < 0)
 			continue;
 		for (size_t k = 0; k < m && !known; k++)
 			known = all[k] == (enum conf_key)key;
@@ -553,10 +567,11 @@ void conf_check_place_keys(struct conf_ctx *c, const config_setting_t *grp,
 
 /* Row S from GRP into BASE. */
 static void conf_setting(struct conf_ctx *c, const config_setting_t *grp,
-                         const struct setting *s, void *base, const char *where)
+                         size_t r, void *base, const char *where)
 {
+	const struct setting *s = &setting_table[r];
 	unsigned spare = 0, *line = setting_line(s, base);
-	int key = conf_key_parse(s->conf);
+	int key = conf_row_key(c, r);
 	char word[32], names[64];
 	long long v;
 	bool b;
@@ -602,5 +617,5 @@ void conf_settings(struct conf_ctx *c, const config_setting_t *grp,
 {
 	for (size_t r = 0; r < setting_count; r++)
 		if (setting_table[r].place == place)
-			conf_setting(c, grp, &setting_table[r], base, where);
+			conf_setting(c, grp, r, base, where);
 }

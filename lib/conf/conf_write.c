@@ -98,60 +98,67 @@ static void conf_write_set(struct strbuf *sb, enum conf_key key, uint64_t mask)
 	strbuf_printf(sb, "%s = \"%s\"; ", conf_key_name(key), buf);
 }
 
-/* "key = value; " of row S in BASE. */
-static void conf_write_setting(struct strbuf *sb, const struct setting *s,
-                               const void *base)
+/* The file's back end of setting_visit: each row "key = value; ", each
+ * nested group "key = { ... };", on lines of their own at INDENT (+ the
+ * depth) with NL, else after each other on the current line; with
+ * BLANK (the top level's rows), each row after a blank line. */
+struct conf_write_visit {
+	struct strbuf *sb;
+	unsigned indent;
+	bool nl, blank;
+};
+
+static void conf_write_row(void *ctx, unsigned depth, const struct setting *s,
+                           uint32_t v)
 {
-	uint32_t v = setting_get(s, base);
+	struct conf_write_visit *w = ctx;
 	char num[16];
 
-	strbuf_printf(sb, "%s = ", s->conf);
+	if (w->blank)
+		strbuf_puts(w->sb, "\n");
+	if (w->nl)
+		conf_write_nl(w->sb, w->indent + depth);
+	strbuf_printf(w->sb, "%s = ", s->conf);
 	if (s->type == SETTING_ENUM)
 		conf_write_quoted(
-		    sb, setting_value_text(s, v, false, num, sizeof(num)));
+		    w->sb, setting_value_text(s, v, false, num, sizeof(num)));
 	else
-		strbuf_puts(sb,
+		strbuf_puts(w->sb,
 		            setting_value_text(s, v, false, num, sizeof(num)));
-	strbuf_puts(sb, "; ");
+	strbuf_puts(w->sb, "; ");
+	if (w->blank)
+		conf_write_nl(w->sb, 0);
 }
 
-/* The rows of PLACE in BASE that the file holds, each on a line of its
- * own at INDENT (NL) or after each other on the current line. A nested
- * place's group comes where its first row is. */
+static void conf_write_open(void *ctx, unsigned depth, enum setting_place sub)
+{
+	struct conf_write_visit *w = ctx;
+
+	if (w->nl)
+		conf_write_nl(w->sb, w->indent + depth);
+	strbuf_printf(w->sb, "%s = { ", setting_place_key(sub));
+}
+
+static void conf_write_close(void *ctx, unsigned depth, enum setting_place sub)
+{
+	struct conf_write_visit *w = ctx;
+
+	(void)sub;
+	if (w->nl)
+		conf_write_nl(w->sb, w->indent + depth);
+	strbuf_puts(w->sb, w->nl ? "};" : "}; ");
+}
+
+/* The rows of PLACE in BASE that the file holds (see conf_write_visit). */
+static const struct setting_visitor conf_write_visitor = {
+    conf_write_row, conf_write_open, conf_write_close};
+
 static void conf_write_settings(struct strbuf *sb, enum setting_place place,
                                 const void *base, unsigned indent, bool nl)
 {
-	bool opened[SETTING_NPLACES] = {false};
+	struct conf_write_visit w = {sb, indent, nl, false};
 
-	for (size_t k = 0; k < setting_count; k++) {
-		const struct setting *s = &setting_table[k];
-		enum setting_place sub = s->place;
-
-		if (sub == place) {
-			if (!setting_written(s, base, true))
-				continue;
-			if (nl)
-				conf_write_nl(sb, indent);
-			conf_write_setting(sb, s, base);
-			continue;
-		}
-		while (setting_place_nested(sub) &&
-		       setting_place_parent(sub) != place)
-			sub = setting_place_parent(sub);
-		if (!setting_place_nested(sub) ||
-		    setting_place_parent(sub) != place || opened[sub])
-			continue;
-		opened[sub] = true;
-		if (!setting_place_written(sub, base, true))
-			continue;
-		if (nl)
-			conf_write_nl(sb, indent);
-		strbuf_printf(sb, "%s = { ", setting_place_key(sub));
-		conf_write_settings(sb, sub, base, indent + 1, nl);
-		if (nl)
-			conf_write_nl(sb, indent);
-		strbuf_puts(sb, nl ? "};" : "}; ");
-	}
+	setting_visit(place, base, &conf_write_visitor, &w);
 }
 
 /* Opens "KEY = (" at INDENT; entries follow at INDENT + 1. */
@@ -676,15 +683,9 @@ static void conf_write_pfcwd(struct strbuf *sb, const struct policy *p)
 /* The top level's own settings, each after a blank line. */
 static void conf_write_top(struct strbuf *sb, const struct policy *p)
 {
-	for (size_t k = 0; k < setting_count; k++) {
-		const struct setting *s = &setting_table[k];
+	struct conf_write_visit w = {sb, 0, false, true};
 
-		if (s->place != SETTING_AT_TOP || !setting_written(s, p, true))
-			continue;
-		strbuf_puts(sb, "\n");
-		conf_write_setting(sb, s, p);
-		conf_write_nl(sb, 0);
-	}
+	setting_visit(SETTING_AT_TOP, p, &conf_write_visitor, &w);
 }
 
 /* --- metrics: only when set --- */

@@ -321,6 +321,52 @@ enum plan_pfc_path {
 };
 #define PLAN_PFC_PATH_WHY_MAX 96
 
+/* Who runs LLDP (and DCBX) on a port, as compile resolves it from
+ * `feature lldp`, the port's (or the global) `dcbx agent` and its
+ * `lldp transmit` / `lldp receive`: the LLDP agent attaches, and the
+ * lldpad backend registers, from the applied plan alone. A release plan
+ * (a port roced lets go) and a port roced does not configure have none. */
+enum plan_lldp_agent {
+	PLAN_LLDP_NONE,   /* no LLDP of roced's on the port (WHY says why) */
+	PLAN_LLDP_ROCED,  /* roced's own agent */
+	PLAN_LLDP_LLDPAD, /* lldpad, through roced's backend */
+};
+
+/* Why a configured port has no LLDP of roced's (PLAN_LLDP_NONE). */
+enum plan_lldp_off {
+	PLAN_LLDP_OFF_UNCONFIGURED, /* not a port of the policy */
+	PLAN_LLDP_OFF_FEATURE,      /* `no feature lldp` */
+	PLAN_LLDP_OFF_TXRX,         /* lldp transmit and receive both off */
+};
+
+struct plan_lldp {
+	enum plan_lldp_agent agent;
+	enum plan_lldp_off off; /* with PLAN_LLDP_NONE */
+	bool transmit, receive;
+};
+
+/* What the plan holds beside its ports: the settings roced's agents and
+ * shows follow that no one port has, resolved by compile from the policy
+ * (compile_global) so that nothing after compile reads the policy. The
+ * daemon keeps the last applied one with the ports' plans (the
+ * registry's). */
+struct plan_global {
+	/* the LLDP agent's: `feature lldp`, its timers, the DCBX TLVs */
+	bool lldp_feature;
+	uint32_t lldp_timer_ms, lldp_reinit_ms;
+	uint32_t lldp_holdtime; /* a multiplier of the timer */
+	bool lldp_dcbxp;
+	/* the watchdog's global lines, as `show queuing pfc-queue` heads
+	 * its table with them (each port's resolved times: plan_port.wd) */
+	bool wd_enabled;
+	uint32_t wd_poll_ms, wd_shutdown_mult, wd_auto_restore_mult;
+	uint32_t wd_fixed_restore_mult, wd_internal_if_mult;
+	enum policy_pfcwd_action wd_action;
+	/* the metrics textfile ("": none) and its interval, in s */
+	char metrics_textfile[POLICY_METRICS_PATH_MAX];
+	uint32_t metrics_interval_s;
+};
+
 struct plan_port {
 	char ifname[POLICY_IFNAME_MAX];
 	char alias[POLICY_ALIAS_MAX];
@@ -365,6 +411,8 @@ struct plan_port {
 	/* The willing bit the port advertises in DCBX: with DCB_LOCAL, all
 	 * compile_dcbx_local() needs to make what the LLDP agent sends. */
 	bool dcbx_willing;
+	/* Who runs LLDP on the port, and what it does there. */
+	struct plan_lldp lldp;
 	struct plan_qdisc *qdiscs;
 	size_t nqdiscs;
 	struct plan_class *classes;
@@ -379,6 +427,7 @@ struct plan {
 	struct plan_port *ports;
 	size_t nports;
 	struct diag diag; /* errors and warnings not tied to one port */
+	struct plan_global global; /* compile_policy fills it */
 };
 
 void plan_init(struct plan *pl);

@@ -248,6 +248,45 @@ bool setting_place_written(enum setting_place place, const void *base,
 	return false;
 }
 
+static void setting_visit_at(enum setting_place place, const void *base,
+                             const struct setting_visitor *v, void *ctx,
+                             unsigned depth)
+{
+	bool opened[SETTING_NPLACES] = {false};
+
+	for (size_t k = 0; k < setting_count; k++) {
+		const struct setting *s = &setting_table[k];
+		enum setting_place sub = s->place;
+
+		if (sub == place) {
+			/* Only a row of PLACE is read: BASE is the policy or
+			 * an interface, and another place's row may be the
+			 * other's field. */
+			if (setting_written(s, base, true))
+				v->row(ctx, depth, s, setting_get(s, base));
+			continue;
+		}
+		while (setting_place_nested(sub) &&
+		       setting_place_parent(sub) != place)
+			sub = setting_place_parent(sub);
+		if (!setting_place_nested(sub) ||
+		    setting_place_parent(sub) != place || opened[sub])
+			continue;
+		opened[sub] = true;
+		if (!setting_place_written(sub, base, true))
+			continue;
+		v->open(ctx, depth, sub);
+		setting_visit_at(sub, base, v, ctx, depth + 1);
+		v->close(ctx, depth, sub);
+	}
+}
+
+void setting_visit(enum setting_place place, const void *base,
+                   const struct setting_visitor *v, void *ctx)
+{
+	setting_visit_at(place, base, v, ctx, 0);
+}
+
 const char *setting_value_text(const struct setting *s, uint32_t v, bool nxos,
                                char *buf, size_t len)
 {

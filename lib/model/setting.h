@@ -140,6 +140,25 @@ bool setting_written(const struct setting *s, const void *base, bool always);
 /* Whether any row of PLACE or of a place nested in it is written. */
 bool setting_place_written(enum setting_place place, const void *base,
                            bool always);
+/* The one walk of the settings tree that the file's writer (lib/conf)
+ * and the JSON show (daemon/show) share, each a back end of callbacks:
+ * ROW for each row of a place that is written (its value V), OPEN and
+ * CLOSE around a nested place's group (written where its first row
+ * is, and only when a row in it is written). DEPTH is 0 for the rows
+ * of the place the walk starts at, 1 inside a group of it, and so on. */
+struct setting_visitor {
+	void (*row)(void *ctx, unsigned depth, const struct setting *s,
+	            uint32_t v);
+	void (*open)(void *ctx, unsigned depth, enum setting_place sub);
+	void (*close)(void *ctx, unsigned depth, enum setting_place sub);
+};
+
+/* Walk the rows of PLACE in BASE (the policy or an interface, as PLACE
+ * says) that the file holds (setting_written with ALWAYS), and the
+ * groups nested in it, through V with CTX. */
+void setting_visit(enum setting_place place, const void *base,
+                   const struct setting_visitor *v, void *ctx);
+
 /* The value V of S as the file, NX-OS and the JSON show write it ("on"/
  * "off" for NX-OS's on/off bools, "true"/"false" for others, the name of
  * an enum, the number) into BUF. */

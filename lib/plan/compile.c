@@ -317,6 +317,28 @@ static void compile_untagged_warn(struct compile_ctx *c)
 	}
 }
 
+/* Who runs LLDP on the port of interface block I (NULL: a port the
+ * policy does not name, which has none). */
+static void compile_lldp(const struct policy *p, const struct policy_iface *i,
+                         struct plan_lldp *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!i) {
+		out->off = PLAN_LLDP_OFF_UNCONFIGURED;
+		return;
+	}
+	out->transmit = !i->lldp.no_transmit;
+	out->receive = !i->lldp.no_receive;
+	if (p->lldp.no_feature)
+		out->off = PLAN_LLDP_OFF_FEATURE;
+	else if (policy_iface_dcbx_agent(p, i) == POLICY_DCBX_AGENT_LLDPAD)
+		out->agent = PLAN_LLDP_LLDPAD;
+	else if (!out->transmit && !out->receive)
+		out->off = PLAN_LLDP_OFF_TXRX;
+	else
+		out->agent = PLAN_LLDP_ROCED;
+}
+
 static int compile_port(const struct policy *p, const struct compile_port *cp,
                         struct plan *out)
 {
@@ -338,6 +360,7 @@ static int compile_port(const struct policy *p, const struct compile_port *cp,
 	pp->pfc_mode = c.iface ? c.iface->pfc_mode : POLICY_PFC_AUTO;
 	pp->watchdog = policy_iface_watchdog(p, c.iface);
 	pp->dcbx_willing = c.iface && c.iface->lldp.willing;
+	compile_lldp(p, c.iface, &pp->lldp);
 	compile_pfc_agents(&c);
 	pp->qdisc_takeover = c.iface && c.iface->qdisc_takeover;
 	pp->dcb.software = !pp->caps.hw_dcb;
@@ -425,9 +448,33 @@ int compile_release(const struct compile_port *ports, size_t nports,
 	return 0;
 }
 
+void compile_global(const struct policy *p, struct plan_global *g)
+{
+	const struct policy_pfcwd *w = &p->pfcwd;
+
+	memset(g, 0, sizeof(*g));
+	g->lldp_feature = !p->lldp.no_feature;
+	g->lldp_timer_ms = p->lldp.timer * 1000u;
+	g->lldp_reinit_ms = p->lldp.reinit * 1000u;
+	g->lldp_holdtime = p->lldp.holdtime;
+	g->lldp_dcbxp = !p->lldp.no_dcbxp;
+	g->wd_enabled = w->enabled;
+	g->wd_poll_ms = w->poll_ms;
+	g->wd_shutdown_mult = w->shutdown_mult;
+	g->wd_auto_restore_mult = w->auto_restore_mult;
+	g->wd_fixed_restore_mult = w->fixed_restore_mult;
+	g->wd_internal_if_mult = w->internal_if_mult;
+	g->wd_action = w->action;
+	compile_copy(g->metrics_textfile, sizeof(g->metrics_textfile),
+	             p->metrics.textfile);
+	g->metrics_interval_s =
+	    p->metrics.interval ? p->metrics.interval : POLICY_METRICS_INTERVAL;
+}
+
 int compile_policy(const struct policy *p, const struct compile_port *ports,
                    size_t nports, struct plan *out)
 {
+	compile_global(p, &out->global);
 	for (size_t i = 0; i < nports; i++) {
 		int rc = compile_port(p, &ports[i], out);
 

@@ -69,6 +69,11 @@ struct compile_port {
 int compile_policy(const struct policy *p, const struct compile_port *ports,
                    size_t nports, struct plan *out);
 
+/* The part of the plan no one port has (struct plan_global), from P:
+ * what the LLDP agent, the metrics textfile and the watchdog's show
+ * follow. compile_policy() fills OUT->global with it. */
+void compile_global(const struct policy *p, struct plan_global *g);
+
 /* Plans for PORTS that roced lets go (no longer configured, or roced
  * stopping with --cleanup-on-exit), appended to OUT: no tc objects, so
  * that roced's go; DCB left as it is (unmanaged); and the MTU given back

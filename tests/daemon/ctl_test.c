@@ -37,6 +37,7 @@ int ctlt_setup(void **state)
 	    ports_compile(&f->reg, &f->p, "roced.conf", NULL, 0, &pl, &d), 0);
 	assert_int_equal(pl.nports, 1);
 	ports_applied(&f->reg, &pl, pl.nports, res, NULL);
+	ports_applied_global(&f->reg, &pl);
 	plan_free(&pl);
 	diag_free(&d);
 	assert_int_equal(f->reg.n, 1);
@@ -56,6 +57,7 @@ int ctlt_setup(void **state)
 	f->st[0].roced_root = true;
 	f->st[0].state = ports_state(&f->reg.v[0]);
 	f->in.policy = &f->p;
+	f->in.global = &f->reg.global;
 	f->in.config_file = "roced.conf";
 	f->in.plans = f->plans;
 	f->in.state = f->st;
@@ -81,6 +83,9 @@ struct json_object *ctlt_answer(struct ctlt_fixture *f, struct show_query *q,
 	char err[256] = "";
 
 	strbuf_init(text);
+	/* The tests change F's policy as a commit would: its global part
+	 * is applied with it. */
+	compile_global(&f->p, &f->reg.global);
 	if (show_answer(q, &f->in, &data, text, err, sizeof(err)) < 0)
 		fail_msg("show_answer: %s", err);
 	return data;

@@ -525,6 +525,34 @@ static void test_show_pfc_queue_keys(void **state)
 	strbuf_free(&text);
 }
 
+/* The watchdog's global lines come from the plan last applied, not
+ * from the policy: a policy whose apply has not happened (or failed)
+ * changes nothing the show says. */
+static void test_show_pfc_queue_applied(void **state)
+{
+	struct ctlt_fixture *f = *state;
+	struct show_query q = {.kind = CTL_SHOW_PFC_QUEUE};
+	struct plan_global applied;
+	struct json_object *d = NULL;
+	struct strbuf text;
+	char err[256];
+
+	compile_global(&f->p, &applied);
+	applied.wd_poll_ms = 500;
+	applied.wd_action = POLICY_PFCWD_FORWARD;
+	f->p.pfcwd.poll_ms = 250;
+	f->in.global = &applied;
+	strbuf_init(&text);
+	assert_int_equal(show_answer(&q, &f->in, &d, &text, err, sizeof(err)),
+	                 0);
+	f->in.global = &f->reg.global;
+	assert_int_equal(json_object_get_int(ctlt_jget(d, "interval")), 500);
+	assert_string_equal(json_object_get_string(ctlt_jget(d, "action")),
+	                    "forward");
+	json_object_put(d);
+	strbuf_free(&text);
+}
+
 static void test_show_maps(void **state)
 {
 	struct ctlt_fixture *f = *state;
@@ -694,6 +722,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_storm,
 	                                    ctlt_setup, ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_reference,
+	                                    ctlt_setup, ctlt_teardown),
+	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_applied,
 	                                    ctlt_setup, ctlt_teardown),
 	    cmocka_unit_test_setup_teardown(test_show_pfc_queue_keys,
 	                                    ctlt_setup, ctlt_teardown),

@@ -19,7 +19,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "agent/agents.h"
 #include "agent/frame.h"
+#include "plan/compile.h"
 
 struct heard {
 	int n[FRAME_NKINDS];
@@ -477,6 +479,53 @@ static void test_batches(void **state)
 	frames_free(&f);
 }
 
+/* The agents follow the registry's applied plans, not the policy:
+ * a port whose plan says roced runs LLDP gets its socket and its LLDP
+ * port; a plan without LLDP keeps the socket (software PFC) but stops
+ * LLDP; a release plan (a port roced lets go) has neither. */
+static void test_agents_follow_plan(void **state)
+{
+	struct link_mon *lm = NULL;
+	struct ports_port *e;
+	struct agents a;
+	struct policy p;
+	struct ports r;
+	struct caps k;
+
+	(void)state;
+	sh("ip link add ag0 type veth peer name ag0p && "
+	   "ip link set ag0 up && ip link set ag0p up");
+	assert_int_equal(link_mon_open(&lm, NULL, NULL), 0);
+	caps_preset(&k, CAPS_PRESET_HOST);
+	ports_init(&r, &k, false);
+	policy_init(&p);
+	compile_global(&p, &r.global);
+	agents_init(&a, NULL, NULL, NULL);
+	e = ports_get(&r, "ag0");
+	assert_non_null(e);
+	e->applied = true;
+	e->plan.lldp = (struct plan_lldp){
+	    .agent = PLAN_LLDP_ROCED, .transmit = true, .receive = true};
+	agents_sync(&a, &r, lm);
+	assert_non_null(frames_find(&a.frames, "ag0"));
+	assert_non_null(lldp_agent_find(&a.lldp, "ag0"));
+	e->plan.lldp = (struct plan_lldp){.agent = PLAN_LLDP_NONE,
+	                                  .off = PLAN_LLDP_OFF_TXRX};
+	agents_sync(&a, &r, lm);
+	assert_non_null(frames_find(&a.frames, "ag0"));
+	assert_null(lldp_agent_find(&a.lldp, "ag0"));
+	e->plan.lldp.agent = PLAN_LLDP_ROCED;
+	e->plan.dcb.unmanaged = true;
+	agents_sync(&a, &r, lm);
+	assert_null(frames_find(&a.frames, "ag0"));
+	assert_null(lldp_agent_find(&a.lldp, "ag0"));
+	agents_free(&a);
+	ports_free(&r);
+	policy_free(&p);
+	link_mon_close(lm);
+	sh("ip link del ag0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +535,7 @@ int main(void)
 	    cmocka_unit_test(test_wake),
 	    cmocka_unit_test(test_stamps),
 	    cmocka_unit_test(test_stamps_late_read),
+	    cmocka_unit_test(test_agents_follow_plan),
 	};
 
 	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {

@@ -773,20 +773,21 @@ static void test_mfile_links(void **state)
  * again changes nothing, none stops the writes. */
 static void test_mfile_configure(void **state)
 {
-	struct policy_metrics pm = {.interval = 10};
+	struct plan_global pm = {.metrics_interval_s = 10};
 	struct mfile m;
 
 	(void)state;
 	mfile_init(&m);
 	mfile_configure(&m, &pm, 1000);
 	assert_int_equal(mfile_wait(&m, 1000), -1);
-	snprintf(pm.textfile, sizeof(pm.textfile), "/nonexistent/r.prom");
+	snprintf(pm.metrics_textfile, sizeof(pm.metrics_textfile),
+	         "/nonexistent/r.prom");
 	mfile_configure(&m, &pm, 2000);
 	assert_int_equal(mfile_wait(&m, 2000), 0);
 	m.next_ms = 12000;
 	mfile_configure(&m, &pm, 3000);
 	assert_int_equal(mfile_wait(&m, 3000), 9001);
-	pm.textfile[0] = '\0';
+	pm.metrics_textfile[0] = '\0';
 	mfile_configure(&m, &pm, 4000);
 	assert_int_equal(mfile_wait(&m, 4000), -1);
 }

@@ -156,7 +156,7 @@ static void test_textfile(void **state)
 {
 	struct tree *t = *state;
 	char path[160], victim[160], err[512];
-	struct policy_metrics pm = {.interval = 10};
+	struct plan_global pm = {.metrics_interval_s = 10};
 	struct mfile m;
 
 	file_in(path, sizeof(path), t->deep, "roced.prom");
@@ -173,7 +173,7 @@ static void test_textfile(void **state)
 	file_in(err, sizeof(err), t->dir, "m");
 	assert_int_equal(mkdir(err, 0755), 0);
 	mfile_init(&m);
-	snprintf(pm.textfile, sizeof(pm.textfile), "%s", path);
+	snprintf(pm.metrics_textfile, sizeof(pm.metrics_textfile), "%s", path);
 	mfile_configure(&m, &pm, 0);
 	assert_int_equal(mfile_write(path, "a 1\n", err, sizeof(err)), 0);
 	m.written = true;

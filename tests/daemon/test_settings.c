@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "cmd/cmd_int.h"
 #include "cmd_session.h"
 #include "conf/conf.h"
@@ -600,6 +601,58 @@ static void test_scalars_are_rows(void **state)
 			         want[k].nxos);
 }
 
+/* ---- one walk of the tree ---- */
+
+/* A back end of setting_visit that writes what it is handed: "R key@d"
+ * for a row, "{ key@d" and "} key@d" around a group. */
+static void visit_row(void *ctx, unsigned depth, const struct setting *s,
+                      uint32_t v)
+{
+	(void)v;
+	strbuf_printf(ctx, "R %s@%u ", s->conf, depth);
+}
+
+static void visit_open(void *ctx, unsigned depth, enum setting_place sub)
+{
+	strbuf_printf(ctx, "{ %s@%u ", setting_place_key(sub), depth);
+}
+
+static void visit_close(void *ctx, unsigned depth, enum setting_place sub)
+{
+	strbuf_printf(ctx, "} %s@%u ", setting_place_key(sub), depth);
+}
+
+/* The file's writer and the JSON show walk the settings through one
+ * visitor: the watch-dog group opens where its first row is, inside
+ * priority-flow-control, its rows one level deeper, and every row the
+ * file holds is handed over once. */
+static void test_one_visitor(void **state)
+{
+	static const struct setting_visitor v = {visit_row, visit_open,
+	                                         visit_close};
+	struct strbuf sb;
+	struct policy p;
+	size_t rows = 0, seen = 0;
+	const char *at;
+
+	(void)state;
+	policy_init(&p);
+	strbuf_init(&sb);
+	setting_visit(SETTING_AT_PFC, &p, &v, &sb);
+	assert_non_null(strstr(strbuf_str(&sb), "R watch-dog-interval@0 "
+	                                        "{ watch-dog@0 R interval@1 "));
+	assert_non_null(strstr(strbuf_str(&sb), "} watch-dog@0 "));
+	for (size_t k = 0; k < setting_count; k++)
+		rows += setting_place_within(setting_table[k].place,
+		                             SETTING_AT_PFC) &&
+		        setting_written(&setting_table[k], &p, true);
+	for (at = strbuf_str(&sb); (at = strstr(at, "R ")); at++)
+		seen++;
+	assert_int_equal(seen, rows);
+	strbuf_free(&sb);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -608,6 +661,7 @@ int main(void)
 	    cmocka_unit_test(test_printers_agree),
 	    cmocka_unit_test(test_range_once),
 	    cmocka_unit_test(test_scalars_are_rows),
+	    cmocka_unit_test(test_one_visitor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -255,12 +255,77 @@ static void test_agents_settings(void **state)
 	policy_free(&p);
 }
 
+/* What the LLDP agent, the metrics textfile and the watchdog's show
+ * follow comes from the plan too: who runs LLDP on each port, and the
+ * plan's global part. Nothing after compile reads the policy for them,
+ * so a candidate that was not applied changes none of them. */
+static void test_agents_lldp_global(void **state)
+{
+	struct policy p;
+	struct plan pl;
+	const struct plan_port *pp;
+	struct policy_iface *f;
+
+	(void)state;
+	f = tcomp_ref_policy(&p, POLICY_PFC_ON);
+	p.lldp.timer = 40;
+	p.lldp.reinit = 3;
+	p.lldp.holdtime = 5;
+	p.pfcwd.enabled = true;
+	p.pfcwd.poll_ms = 250;
+	p.pfcwd.internal_if_mult = 4;
+	p.pfcwd.action = POLICY_PFCWD_FORWARD;
+	snprintf(p.metrics.textfile, sizeof(p.metrics.textfile), "/m.prom");
+	p.metrics.interval = 0;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->lldp.agent, PLAN_LLDP_ROCED);
+	assert_true(pp->lldp.transmit && pp->lldp.receive);
+	assert_true(pl.global.lldp_feature && pl.global.lldp_dcbxp);
+	assert_int_equal(pl.global.lldp_timer_ms, 40000);
+	assert_int_equal(pl.global.lldp_reinit_ms, 3000);
+	assert_int_equal(pl.global.lldp_holdtime, 5);
+	assert_true(pl.global.wd_enabled);
+	assert_int_equal(pl.global.wd_poll_ms, 250);
+	assert_int_equal(pl.global.wd_internal_if_mult, 4);
+	assert_int_equal(pl.global.wd_action, POLICY_PFCWD_FORWARD);
+	assert_string_equal(pl.global.metrics_textfile, "/m.prom");
+	/* an interval left at 0 is the default, resolved once here */
+	assert_int_equal(pl.global.metrics_interval_s, POLICY_METRICS_INTERVAL);
+	plan_free(&pl);
+	/* transmit alone still runs the agent; neither stops it */
+	f->lldp.no_receive = true;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->lldp.agent, PLAN_LLDP_ROCED);
+	assert_true(pp->lldp.transmit && !pp->lldp.receive);
+	plan_free(&pl);
+	f->lldp.no_transmit = true;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->lldp.agent, PLAN_LLDP_NONE);
+	assert_int_equal(pp->lldp.off, PLAN_LLDP_OFF_TXRX);
+	plan_free(&pl);
+	/* lldpad runs it, whatever transmit and receive say */
+	f->lldp.has_agent = true;
+	f->lldp.agent = POLICY_DCBX_AGENT_LLDPAD;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->lldp.agent, PLAN_LLDP_LLDPAD);
+	plan_free(&pl);
+	/* `no feature lldp` before all */
+	p.lldp.no_feature = true;
+	pp = run(&p, CAPS_PRESET_HOST, true, 0, 0, &pl);
+	assert_int_equal(pp->lldp.agent, PLAN_LLDP_NONE);
+	assert_int_equal(pp->lldp.off, PLAN_LLDP_OFF_FEATURE);
+	assert_false(pl.global.lldp_feature);
+	plan_free(&pl);
+	policy_free(&p);
+}
+
 int tcomp_run_pfc_agents_tests(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_nodrop_limit),
 	    cmocka_unit_test(test_unhold),
 	    cmocka_unit_test(test_agents_settings),
+	    cmocka_unit_test(test_agents_lldp_global),
 	};
 
 	return cmocka_run_group_tests_name("compile_pfc_agents", tests, NULL,

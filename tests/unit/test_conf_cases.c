@@ -345,6 +345,16 @@ const struct bad_case test_conf_bad[] = {
      "interface = (\n  { name = \"swp1\"; },\n  { name = \"swp2\"; alias = "
      "\"SWP1\"; }\n);\n",
      3, "alias SWP1 of interface swp2 names interface swp1", 0},
+    /* The clash with the earliest port is the one told, whichever kind
+     * (the check sorts the names rather than walking every pair). */
+    {"alias naming an earlier interface than its twin",
+     "interface = (\n  { name = \"swp1\"; },\n  { name = \"swp3\"; },\n"
+     "  { name = \"swp3\"; alias = \"Swp1\"; }\n);\n",
+     4, "alias Swp1 of interface swp3 names interface swp1 (line 2)", 0},
+    {"alias naming a later interface",
+     "interface = (\n  { name = \"swp2\"; alias = \"SWP9\"; },\n"
+     "  { name = \"swp9\"; }\n);\n",
+     2, "alias SWP9 of interface swp2 names interface swp9 (line 3)", 0},
     /* Strings are data: a control or format character in any of them
      * is refused at load, and quoted escaped (diag_format). A newline in
      * an alias would forge a row of show interface
