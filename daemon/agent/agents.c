@@ -662,4 +662,9 @@ void agents_tick(struct agents *a, double now_ms)
 	lpsend_tick(&a->lp, now_ms);
 	if (deadlock_tick(&a->dl, &a->lldp, &a->softpfc, &a->tx, now_ms))
 		agents_softpfc_sync(a, now_ms);
+	/* The next node of a cycle is released at xon (txpoll_port's
+	 * in_cycle); the agents set the transmit side's inputs. */
+	for (size_t i = 0; i < a->tx.n; i++)
+		a->tx.v[i].in_cycle =
+		    deadlock_in_cycle(&a->dl, a->tx.v[i].ifname, now_ms);
 }

@@ -41,6 +41,20 @@ uint8_t deadlock_breaking(const struct deadlock *d, const char *ifname)
 	return m;
 }
 
+uint8_t deadlock_in_cycle(const struct deadlock *d, const char *ifname,
+                          double now)
+{
+	const struct deadlock_port *e = deadlock_find(d, ifname);
+	uint8_t m = 0;
+
+	for (unsigned p = 0; e && p < 8; p++)
+		if (e->p[p].breaking ||
+		    (e->p[p].seen_ms > 0 &&
+		     now - e->p[p].seen_ms < DEADLOCK_RELEASE_MS))
+			m |= (uint8_t)(1u << p);
+	return m;
+}
+
 static struct deadlock_port *deadlock_port(struct deadlock *d,
                                            const char *ifname)
 {
@@ -273,6 +287,7 @@ static bool deadlock_port_step(struct deadlock *d, struct deadlock_port *e,
 		if (now - h->since[p] < DEADLOCK_CONFIRM_MS ||
 		    now - s->cycle_ms < DEADLOCK_TICK_MS)
 			continue;
+		s->seen_ms = now;
 		if (s->breaking ||
 		    (s->break_end_ms > 0 &&
 		     now - s->break_end_ms < DEADLOCK_HOLDOFF_MS))

@@ -39,6 +39,10 @@
 #define DEADLOCK_BREAK_MIN_MS 50.0
 #define DEADLOCK_BREAK_MAX_MS 1000.0
 #define DEADLOCK_HOLDOFF_MS   500.0
+/* A port that saw a cycle releases the switches it paused at xon for
+ * this long after it last saw it: the chains die out as soon as the
+ * break lets the ring move, before the queues have drained to xon. */
+#define DEADLOCK_RELEASE_MS 5000.0
 /* A cycle is logged at most this often per port and priority (the
  * others counted, said with the next line). */
 #define DEADLOCK_LOG_MS 10000.0
@@ -56,6 +60,7 @@ struct deadlock_prio {
 	double break_ms;          /* when the last break began */
 	double break_end_ms;      /* ... and ended (0: never) */
 	double held_ms; /* how long the port was held when last detected */
+	double seen_ms; /* when the cycle was last seen, confirmed (0: never) */
 	uint64_t detected, broken;
 	double log_ms;
 	unsigned unlogged;
@@ -101,6 +106,10 @@ double deadlock_next(const struct deadlock *d, const struct txpoll *tx);
 void deadlock_wake(struct deadlock *d, double now);
 /* The priorities IFNAME must not honour pause for now. */
 uint8_t deadlock_breaking(const struct deadlock *d, const char *ifname);
+/* The priorities of IFNAME in a cycle at NOW: breaking it, or seen
+ * confirmed within DEADLOCK_RELEASE_MS (txpoll_port.in_cycle). */
+uint8_t deadlock_in_cycle(const struct deadlock *d, const char *ifname,
+                          double now);
 const struct deadlock_port *deadlock_find(const struct deadlock *d,
                                           const char *ifname);
 

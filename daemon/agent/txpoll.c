@@ -814,9 +814,14 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			 * refresh is never an idle interval late. */
 			refresh = pfctx_refresh_ms(0, TXPOLL_FAST_MS);
 			/* Only switches paused: their XON waits for
-			 * xon_switch (room for one whole held queue). */
+			 * xon_switch (room for one whole held queue).
+			 * Not in a cycle: there the switch behind is the
+			 * next node round it, released at xon as hosts
+			 * are, staggered ones too (txpoll_port.in_cycle). */
 			th = x->t[p];
-			if (!txpoll_xon_hosts(t, x, p))
+			if (x->in_cycle & (1u << p))
+				th.xon_switch = th.xon;
+			else if (!txpoll_xon_hosts(t, x, p))
 				th.xon = th.xon_switch;
 			a = pfctx_step(&x->s[p], &th, x->backlog[q], refresh,
 			               now);
@@ -824,9 +829,9 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			 * time, their pause refreshed meanwhile. */
 			if (a == PFCTX_NONE && !x->s[p].paused &&
 			    x->paused_by[p]) {
-				a = pfctx_stagger(
-				    &x->s[p], &x->t[p], x->backlog[q],
-				    TXPOLL_STAGGER_MS, refresh, now);
+				a = pfctx_stagger(&x->s[p], &th, x->backlog[q],
+				                  TXPOLL_STAGGER_MS, refresh,
+				                  now);
 				staggered = true;
 			}
 			if (a == PFCTX_NONE)
@@ -839,9 +844,8 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			} else {
 				if (!staggered && x->paused_by[p])
 					x->last_by[p] = x->paused_by[p];
-				mask = txpoll_xon_one(t, x, p,
-				                      x->backlog[q] <=
-				                          x->t[p].xon_switch);
+				mask = txpoll_xon_one(
+				    t, x, p, x->backlog[q] <= th.xon_switch);
 				x->paused_by[p] &= ~mask;
 			}
 			log_debug(LOG_SUB_WATCHDOG,

@@ -133,6 +133,14 @@ struct txpoll_port {
 	bool configured_thresholds[POLICY_NPRIO];
 	uint32_t backlog[POLICY_NQUEUES]; /* the last txpoll_read()'s */
 	bool fresh;                       /* read by the last txpoll_read() */
+	/* Priorities in a cycle of pause (deadlock.h; set by the agents):
+	 * the switches this port paused are released at xon, as hosts are,
+	 * not once the queue is all but empty. In a cycle the switch
+	 * behind is the next node round it: released only at xon_switch,
+	 * which the hosts' refill keeps the queue from reaching, it stayed
+	 * held, the cycle froze again after every break, and the ring of
+	 * pfc_deadlock.sh was held for 30 s through 39 breaks. */
+	uint8_t in_cycle;
 	bool busy; /* a backlog, a pause of ours or a hold at its last read */
 	double read_ms; /* its last read */
 	/* The last time the port was busy or its queues sent something

@@ -17,7 +17,8 @@
  *   - routed ports (no bridge) have feeders from the routing tables: a
  *     pause goes to the ports whose traffic is routed to the congested
  *     one (ECMP next hops included), never to a bystander; a route
- *     deleted mid-incast keeps its paused feeders until their XON. */
+ *     deleted mid-incast keeps its paused feeders until their XON;
+ *   - a port in a cycle of pause releases its switches at xon. */
 #include "agent_rig.h"
 
 #include "agent/txpoll.h"
@@ -252,6 +253,56 @@ static void test_staggered_switches_only(void **state)
 	tick(&g, &t, TXPOLL_STAGGER_MS);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* A port in a cycle of pause (in_cycle, set from the deadlock agent)
+ * releases a switch at xon, as a host: the switch behind it is the next
+ * node of the cycle. Outside one the switch waits for xon_switch, which
+ * a host's refill keeps the queue from reaching; in pfc_deadlock.sh's
+ * ring that kept the node behind the breaker held, and the ring froze
+ * again after every break (30 s through 39 breaks). */
+static void test_cycle_switch_at_xon(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	struct txpoll_port *x;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	t.switch_peer = fake_switch_peer;
+	x = &t.v[txpoll_find(&t, "swp3") - t.v];
+	assert_true(x->t[3].xon_switch < x->t[3].xon);
+	tick(&g, &t, 2);
+	g.to[0][2] = 100; /* swp1, a switch */
+	g.to[3][2] = 100; /* swp4, a host */
+	g.backlog[2][3] = x->t[3].xoff + 1000;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, true), 1);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 1);
+	/* At xon, no cycle: the host goes, the switch stays held while the
+	 * queue is not all but empty. */
+	g.backlog[2][3] = x->t[3].xon;
+	tick(&g, &t, 2);
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 0);
+	/* The same queue in a cycle: the switch goes in its turn at xon. */
+	x->in_cycle = 1u << 3;
+	tick(&g, &t, TXPOLL_STAGGER_MS);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	/* Paused again in the cycle: host and switch go together at xon. */
+	g.to[0][2] = 200;
+	g.to[3][2] = 200;
+	g.backlog[2][3] = x->t[3].xoff + 1000;
+	tick(&g, &t, 2);
+	g.backlog[2][3] = x->t[3].xon;
+	tick(&g, &t, 2);
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 2);
 	txpoll_free(&t);
 	rig_free(&g);
 }
@@ -777,6 +828,7 @@ int main(void)
 	    cmocka_unit_test(test_again_after_xon),
 	    cmocka_unit_test(test_staggered_xon),
 	    cmocka_unit_test(test_staggered_switches_only),
+	    cmocka_unit_test(test_cycle_switch_at_xon),
 	    cmocka_unit_test(test_paused_elsewhere),
 	    cmocka_unit_test(test_restart_above_xoff),
 	    cmocka_unit_test(test_restart_nothing_counted),

@@ -438,3 +438,72 @@ fab_pfc_on()
 		jq -e --arg p "$2" 'any(.interface[]?; .name == $p and .oper == "on" and
 			any(.priorities[]?; . == 3))' "$t_tmp/pfc.json" >/dev/null 2>&1
 }
+
+# fab_shape_q3 FILE KBPS: the shipped file's no-drop queue (c-out-8q-q3)
+# shaped to KBPS in FILE, as the incast rigs shape their hosts'.
+fab_shape_q3()
+{
+	python3 - "$1" "$2" <<'PY' || t_fail "cannot shape queue 3 in the shipped roced.conf ($1)"
+import sys
+p = sys.argv[1]
+s = open(p).read()
+a = 'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;'
+assert a in s, 'the shipped roced.conf changed: ' + a
+s = s.replace(a, a + ' shape = { min = "1 kbps"; max = "%s kbps"; };' % sys.argv[2], 1)
+open(p, 'w').write(s)
+PY
+}
+
+# The closing checks of the one-switch and one-router incasts
+# (pfc_incast.sh, pfc_contrib.sh, pfc_routed*.sh), on their rigs' own
+# namespaces, from the traffic tool's outputs and roced's show:
+#   fab_sent FILE...          what the senders' outputs say they sent, summed
+#   fab_got TOS FILE          what a receiver's output counted of TOS (0x68)
+#   fab_gaps TOS FILE         ... and the gaps it counted in its sequence
+#   fab_show_ppp NS PORT rx-pause|tx-pause   a port's pause counter from
+#                             roced's show in NS (-1: no such port)
+#   fab_paused SW SWPORT H HPORT   the switch (namespace SW) paused SWPORT
+#                             and the host H received it on HPORT: both
+#                             counters said, the test failed on a zero
+fab_sent()
+{
+	awk '/^sent/ {n += $2} END {print n + 0}' "$@"
+}
+
+fab_got()
+{
+	awk -v t="$1" '$1 == "tos" && $2 == t {n += $6} END {print n + 0}' "$2"
+}
+
+fab_gaps()
+{
+	awk -v t="$1" '$1 == "tos" && $2 == t {n += $8} END {print n + 0}' "$2"
+}
+
+fab_show_ppp()
+{
+	"$IP" netns exec "$1" "$rocesh" -c "show interface priority-flow-control json" |
+		python3 -c '
+import json, sys
+port, field = sys.argv[1], sys.argv[2]
+d = json.load(sys.stdin)
+def walk(o):
+    if isinstance(o, dict):
+        if port in o.values():
+            if field in o:
+                print(o[field]); sys.exit(0)
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+walk(d)
+print(-1)' "$2" "$3"
+}
+
+fab_paused()
+{
+	_f_tx=$(fab_show_ppp "$1" "$2" tx-pause)
+	_f_rx=$(fab_show_ppp "$3" "$4" rx-pause)
+	echo "$2 TxPPP $_f_tx, $4 RxPPP $_f_rx"
+	[ "$_f_tx" -gt 0 ] || t_fail "the switch sent no pause out of $2"
+	[ "$_f_rx" -gt 0 ] || t_fail "the host on $4 received no pause"
+}

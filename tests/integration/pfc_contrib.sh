@@ -22,6 +22,7 @@ set -eu
 : "${top_builddir:=$top_srcdir}"
 . "$top_srcdir/tests/integration/lib.sh"
 . "$top_srcdir/tests/integration/lib_contrib.sh"
+. "$top_srcdir/tests/integration/lib_fabric.sh"
 t_init pfc_contrib
 t_need_root
 command -v tshark >/dev/null 2>&1 ||
@@ -51,15 +52,7 @@ for h in 1 2 3 4 5; do
 	sed -i 's/watch-dog-interval = true;/watch-dog-interval = false;/' "$tmp/h$h.conf"
 	grep -q 'watch-dog-interval = false;' "$tmp/h$h.conf" ||
 		t_fail "the shipped roced.conf no longer sets watch-dog-interval"
-	python3 - "$tmp/h$h.conf" "$((shape_kbps * 3 / 2))" <<'PY'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-a = 'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;'
-assert a in s, 'the shipped roced.conf changed: ' + a
-s = s.replace(a, a + ' shape = { min = "1 kbps"; max = "%s kbps"; };' % sys.argv[2], 1)
-open(p, 'w').write(s)
-PY
+	fab_shape_q3 "$tmp/h$h.conf" "$((shape_kbps * 3 / 2))"
 done
 
 for n in sw h1 h2 h3 h4 h5; do t_show_on_fail "$n roced log" "$tmp/$n.log"; done
@@ -130,53 +123,36 @@ $TC -n "$sw" -s qdisc show dev swp3 >"$tmp/swp3.qdisc"
 t_show_on_fail "swp3 qdiscs (the bottleneck)" "$tmp/swp3.qdisc"
 sleep 1 # the last frames reach the captures
 
-sent=$(cat "$tmp/nd1" "$tmp/nd2" | awk '/^sent/ {n += $2} END {print n + 0}')
-got=$(awk '/^tos 0x68/ {print $6}' "$tmp/recv3")
-lost=$(awk '/^tos 0x68/ {print $8}' "$tmp/recv3")
+sent=$(fab_sent "$tmp/nd1" "$tmp/nd2")
+got=$(fab_got 0x68 "$tmp/recv3")
+lost=$(fab_gaps 0x68 "$tmp/recv3")
 [ "$lost" = 0 ] && [ "$got" = "$sent" ] ||
 	t_fail "the no-drop class lost toward h3: sent $sent, received $got (lost $lost)"
-sent4=$(awk '/^sent/ {print $2}' "$tmp/nd4")
-got4=$(awk '/^tos 0x68/ {print $6}' "$tmp/recv5")
-lost4=$(awk '/^tos 0x68/ {print $8}' "$tmp/recv5")
+sent4=$(fab_sent "$tmp/nd4")
+got4=$(fab_got 0x68 "$tmp/recv5")
+lost4=$(fab_gaps 0x68 "$tmp/recv5")
 [ "$lost4" = 0 ] && [ "$got4" = "$sent4" ] ||
 	t_fail "the bystander lost: sent $sent4, received $got4 (lost $lost4)"
 echo "toward h3: sent $sent, received $got; bystander h4 -> h5: sent $sent4, received $got4"
 
-ppp() { # NS PORT FIELD: the port's counter from the json show
-	$IP netns exec "$1" "$rocesh" -c "show interface priority-flow-control json" |
-		python3 -c '
-import json, sys
-port, field = sys.argv[1], sys.argv[2]
-d = json.load(sys.stdin)
-def walk(o):
-    if isinstance(o, dict):
-        if port in o.values():
-            if field in o:
-                print(o[field]); sys.exit(0)
-        for v in o.values(): walk(v)
-    elif isinstance(o, list):
-        for v in o: walk(v)
-walk(d)
-print(-1)' "$2" "$3"
-}
 wire() { # H: PFC pause frames for priority 3 tshark read on ethH
 	tshark -r "$tmp/eth$1.pcap" -Y 'macc.opcode == 0x0101 && macc.cbfc.enbv.c3 == 1 && macc.cbfc.pause_time.c3 > 0' 2>/dev/null | wc -l
 }
 $IP netns exec "$sw" "$rocesh" -c "show interface priority-flow-control" | tee "$tmp/sw.pfc"
 for h in 1 2; do
-	tx=$(ppp "$sw" "swp$h" tx-pause)
+	tx=$(fab_show_ppp "$sw" "swp$h" tx-pause)
 	w=$(wire "$h")
 	echo "swp$h TxPPP $tx, on eth$h's wire $w pause frames for priority 3"
 	[ "$tx" -gt 0 ] || t_fail "the switch did not pause swp$h, a contributor"
 	[ "$w" -gt 0 ] || t_fail "tshark saw no pause on eth$h"
 done
-tx4=$(ppp "$sw" swp4 tx-pause)
+tx4=$(fab_show_ppp "$sw" swp4 tx-pause)
 w4=$(tshark -r "$tmp/eth4.pcap" -Y 'macc.opcode == 0x0101' 2>/dev/null | wc -l)
 echo "swp4 (the bystander) TxPPP $tx4, on eth4's wire $w4 PFC frames"
 [ "$tx4" = 0 ] || t_fail "the switch paused the bystander swp4 ($tx4)"
 [ "$w4" = 0 ] || t_fail "tshark saw $w4 PFC frames on the bystander's eth4"
 for p in swp3 swp5; do
-	tx=$(ppp "$sw" "$p" tx-pause)
+	tx=$(fab_show_ppp "$sw" "$p" tx-pause)
 	[ "$tx" = 0 ] || t_fail "the switch paused $p, which feeds nothing into swp3 ($tx)"
 done
 echo "pfc_contrib: ok"

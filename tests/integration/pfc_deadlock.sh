@@ -238,6 +238,11 @@ set -- $counts
 	echo "phase 1 (a ring of 4, 2 flows per link at its rate each, $secs s): sent $sent1, received $got1, lost $pct1 %"
 	echo "cycles reported: $(detected) log lines; show: $1 detected, $2 broken, $3 ports saw a 4-node cycle on priority 3"
 	echo "first cycle reported ${t_det:-never} s after the senders started"
+	# The detection's own time: how long a port had been held when its
+	# switch first reported the cycle (the rest is the queues filling).
+	echo "held when each switch first reported it (ms):$(for i in 0 1 2 3; do
+		sed -n 's/.*PFC deadlock on priority.* for \([0-9]*\) ms, pausing.*/ \1/p' "$tmp/s$i.log" | head -1
+	done | tr -d '\n')"
 	echo "every ring queue drained after the senders stopped: $drained"
 	head -4 "$tmp/cycles"
 } | tee "$tmp/result"

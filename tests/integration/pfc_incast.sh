@@ -167,15 +167,7 @@ for h in 1 2 3; do
 	grep -q "watch-dog-interval = $([ "$hostwd" = 1 ] && echo true || echo false);" "$tmp/h$h.conf" ||
 		t_fail "the shipped roced.conf no longer sets watch-dog-interval"
 	[ "$hostwd" = 1 ] || continue
-	python3 - "$tmp/h$h.conf" "$((shape_kbps * 3 / 2))" <<'PY'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-a = 'name = "c-out-8q-q3";\n\t\t\t\t\tbandwidth-remaining-percent = 50;'
-assert a in s, 'the shipped roced.conf changed: ' + a
-s = s.replace(a, a + ' shape = { min = "1 kbps"; max = "%s kbps"; };' % sys.argv[2], 1)
-open(p, 'w').write(s)
-PY
+	fab_shape_q3 "$tmp/h$h.conf" "$((shape_kbps * 3 / 2))"
 done
 
 for n in sw h1 h2 h3; do t_show_on_fail "$n roced log" "$tmp/$n.log"; done
@@ -282,11 +274,11 @@ for h in 1 2; do
 	t_show_on_fail "h$h qdiscs" "$tmp/h$h.qdisc"
 done
 
-sent_nd=$(cat "$tmp/nd1" "$tmp/nd2" | awk '/^sent/ {n += $2} END {print n + 0}')
-sent_be=$(cat "$tmp/be1" "$tmp/be2" | awk '/^sent/ {n += $2} END {print n + 0}')
-got_nd=$(awk '/^tos 0x68/ {print $6}' "$tmp/recv")
-lost_nd=$(awk '/^tos 0x68/ {print $8}' "$tmp/recv")
-got_be=$(awk '/^tos 0x00/ {print $6}' "$tmp/recv")
+sent_nd=$(fab_sent "$tmp/nd1" "$tmp/nd2")
+sent_be=$(fab_sent "$tmp/be1" "$tmp/be2")
+got_nd=$(fab_got 0x68 "$tmp/recv")
+lost_nd=$(fab_gaps 0x68 "$tmp/recv")
+got_be=$(fab_got 0x00 "$tmp/recv")
 # Paused, the two no-drop senders share one shape: at least 2/3 of that.
 [ "$sent_nd" -gt $((shape_pps * secs * 2 / 3)) ] || t_fail "the no-drop senders sent only $sent_nd"
 [ "$lost_nd" = 0 ] && [ "$got_nd" = "$sent_nd" ] ||
@@ -309,32 +301,9 @@ fi
 echo "no-drop: sent $sent_nd, received $got_nd; best effort: sent $sent_be, received $got_be"
 
 # The pause counters on both sides.
-ppp() { # NS PORT FIELD: the port's RxPPP/TxPPP from the json show
-	$IP netns exec "$1" "$rocesh" -c "show interface priority-flow-control json" |
-		python3 -c '
-import json, sys
-port, field = sys.argv[1], sys.argv[2]
-d = json.load(sys.stdin)
-def walk(o):
-    if isinstance(o, dict):
-        if port in o.values():
-            if field in o:
-                print(o[field]); sys.exit(0)
-        for v in o.values(): walk(v)
-    elif isinstance(o, list):
-        for v in o: walk(v)
-walk(d)
-print(-1)' "$2" "$3"
-}
 $IP netns exec "$sw" "$rocesh" -c "show interface priority-flow-control" | tee "$tmp/sw.pfc"
-for h in 1 2; do
-	eval "ns=\$h$h"
-	tx=$(ppp "$sw" "swp$h" tx-pause)
-	rx=$(ppp "$ns" "eth$h" rx-pause)
-	echo "swp$h TxPPP $tx, eth$h RxPPP $rx"
-	[ "$tx" -gt 0 ] || t_fail "the switch sent no pause out of swp$h"
-	[ "$rx" -gt 0 ] || t_fail "h$h received no pause"
-done
+fab_paused "$sw" swp1 "$h1" eth1
+fab_paused "$sw" swp2 "$h2" eth2
 if [ "${ROCED_INCAST_HOST_RED:-}" = 1 ]; then
 	# What the hosts' held tbf and the red inside it counted, and that
 	# show queuing has RED realised and its counters (from the red inside
@@ -367,7 +336,7 @@ print('  show queuing: realised, ecn-marked %s, early-drops %s' % (c['ecn-marked
 PY
 	done
 fi
-tx3=$(ppp "$sw" swp3 tx-pause)
+tx3=$(fab_show_ppp "$sw" swp3 tx-pause)
 [ "$tx3" = 0 ] || t_fail "the switch paused swp3, the congested port itself ($tx3)"
 # The watchdogs: on everywhere, and no legitimate pause was a storm.
 for n in h1 h2; do
