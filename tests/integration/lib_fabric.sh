@@ -437,13 +437,17 @@ fab_storms()
 
 # fab_pfc_on NS PORT: priority 3's PFC is operational on PORT in the
 # namespace NS, by roced's `show interface priority-flow-control json`
-# there (read with jq, left in $t_tmp/pfc.json for a failure message).
+# there ("" the test's own namespace; read with jq, left in
+# $t_tmp/pfc.json for a failure message).
 # For rigs of their own (pfc_deadlock.sh's ring, fabric_twotier.sh),
 # whose nodes are not fab_build's: t_until 30 fab_pfc_on NS PORT.
 fab_pfc_on()
 {
-	"$IP" netns exec "$1" "$rocesh" -c "show interface priority-flow-control json" \
-		>"$t_tmp/pfc.json" 2>&1 &&
+	if [ -n "$1" ]; then
+		"$IP" netns exec "$1" "$rocesh" -c "show interface priority-flow-control json"
+	else
+		"$rocesh" -c "show interface priority-flow-control json"
+	fi >"$t_tmp/pfc.json" 2>&1 &&
 		jq -e --arg p "$2" 'any(.interface[]?; .name == $p and .oper == "on" and
 			any(.priorities[]?; . == 3))' "$t_tmp/pfc.json" >/dev/null 2>&1
 }
