@@ -50,6 +50,14 @@
 #     writer failed; in another boot the off run failed (rxe answered a
 #     retried write with "remote invalid request", status 9): hence
 #     single-packet messages.
+#   - ROCED_RDMA_XOFF=60000 (the routers' xoff below the window): routed
+#     PFC carried pause over both hops (the spine paused the leaves
+#     2375 and 2359 times, the leaves the writers 4 and 8 times, 0
+#     no-drop drops), but on 0.205 Mb/s against off 1.231: ratio 0.17,
+#     252 timeouts, 10517 duplicates. The spine's queue still peaked at
+#     1507554 bytes (1447554 above xoff, 43 s above it): every timeout
+#     resends up to 128 packets per QP, which a lossless fabric keeps
+#     and a drop-tail one drops.
 # The shipped thresholds derive from the veths' 10 Gb/s and the 4.2 ms
 # reaction (xoff = limit - headroom, the limit at least RED's 2 x 3000
 # KB): 5.27 MB is 5.3 s of this bottleneck. RC lets no more than the
