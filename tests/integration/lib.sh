@@ -421,16 +421,32 @@ t_guest()
 # repeated for each PORT (swpN gets the alias Ethernet1/N).
 t_conf_ports()
 {
-	python3 - "$top_srcdir/conf/roced.conf" "$@" <<'PY'
+	_t_conf_repeat "$top_srcdir/conf/roced.conf" swp1 "$@"
+}
+
+# t_conf_host_ports OUT PORT...: conf/roced-host.conf with its one
+# interface block (eth0) repeated for each PORT: several hosts' ports
+# under one roced (a rig whose hosts share a namespace).
+t_conf_host_ports()
+{
+	_t_conf_repeat "$top_srcdir/conf/roced-host.conf" eth0 "$@"
+}
+
+# _t_conf_repeat SRC NAME OUT PORT...: SRC with its one interface block,
+# that of port NAME, repeated for each PORT (an alias Ethernet1/1 in it
+# becomes Ethernet1/N for the digits N of PORT).
+_t_conf_repeat()
+{
+	python3 - "$@" <<'PY'
 import re, sys
-src, out, ports = sys.argv[1], sys.argv[2], sys.argv[3:]
+src, name, out, ports = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 s = open(src).read()
 i0 = s.index('interface = (')
 b0 = s.index('{', i0)
 b1 = s.index('\n\t}\n', b0) + 3
 blk = s[b0:b1]
-assert '"swp1"' in blk and '"Ethernet1/1"' in blk, 'the shipped interface block changed'
-blks = [blk.replace('"swp1"', '"%s"' % p)
+assert '"%s"' % name in blk, 'the shipped interface block changed'
+blks = [blk.replace('"%s"' % name, '"%s"' % p)
            .replace('"Ethernet1/1"', '"Ethernet1/%s"' % re.sub(r'\D', '', p)).strip()
         for p in ports]
 open(out, 'w').write(s[:b0] + ',\n\t'.join(blks) + '\n' + s[b1:])

@@ -233,6 +233,31 @@ fab_ecmp_seed()
 	echo "ECMP (l1, seed $_f_seed): $(tr '\n' ';' <"$fab_tmp/ecmp")"
 }
 
+# fab_conf_bottleneck FILE PORT KBPS: in FILE (t_conf_ports' copy of the
+# shipped roced.conf), PORT on a copy of ROCE_QUEUING_OUT named
+# BOTTLENECK_OUT whose queue 3 and default queue are shaped to KBPS kb/s:
+# the rig's one change to the shipped switch file besides its ports.
+fab_conf_bottleneck()
+{
+	python3 - "$1" "$2" "$3" <<'PY'
+import sys
+p, port, kbps = sys.argv[1], sys.argv[2], sys.argv[3]
+s = open(p).read()
+q0 = s.index('\t\t{\n\t\t\tname = "ROCE_QUEUING_OUT";')
+q1 = s.index('\n\t\t}\n', q0) + 4
+b = s[q0:q1].replace('"ROCE_QUEUING_OUT"', '"BOTTLENECK_OUT"')
+a = 'bandwidth-remaining-percent = 50;'
+assert b.count(a) == 2, 'the shipped ROCE_QUEUING_OUT changed'
+b = b.replace(a, a + ' shape = { min = "1 kbps"; max = "%s kbps"; };' % kbps)
+s = s[:q1].rstrip('\n') + ',\n' + b.rstrip('\n') + '\n' + s[q1:]
+i = s.index('name = "%s";' % port)
+old = 'queuing-output = "ROCE_QUEUING_OUT";'
+j = s.index(old, i)
+s = s[:j] + 'queuing-output = "BOTTLENECK_OUT";' + s[j + len(old):]
+open(p, 'w').write(s)
+PY
+}
+
 fab_conf()
 {
 	for _f_n in $fab_switches; do
@@ -244,25 +269,9 @@ fab_conf()
 		t_fail "the shipped roced.conf no longer turns the watchdog on"
 	grep -q '{ name = "ROCE_CLASS"; match = "any"; cos = 3; dscp = 26; }' "$fab_tmp/l1.conf" ||
 		t_fail "the shipped ROCE_CLASS no longer classifies untagged DSCP 26 (match-any cos 3 dscp 26)"
-	# The bottleneck: l2's swp1 on a copy of ROCE_QUEUING_OUT with queue
-	# 3 and the default queue shaped.
-	python3 - "$fab_tmp/l2.conf" "$FAB_KBPS" <<'PY' || t_fail "cannot shape l2's swp1 in the shipped roced.conf"
-import sys
-p, kbps = sys.argv[1], sys.argv[2]
-s = open(p).read()
-q0 = s.index('\t\t{\n\t\t\tname = "ROCE_QUEUING_OUT";')
-q1 = s.index('\n\t\t}\n', q0) + 4
-b = s[q0:q1].replace('"ROCE_QUEUING_OUT"', '"BOTTLENECK_OUT"')
-a = 'bandwidth-remaining-percent = 50;'
-assert b.count(a) == 2, 'the shipped ROCE_QUEUING_OUT changed'
-b = b.replace(a, a + ' shape = { min = "1 kbps"; max = "%s kbps"; };' % kbps)
-s = s[:q1].rstrip('\n') + ',\n' + b.rstrip('\n') + '\n' + s[q1:]
-i = s.index('name = "swp1";')
-old = 'queuing-output = "ROCE_QUEUING_OUT";'
-j = s.index(old, i)
-s = s[:j] + 'queuing-output = "BOTTLENECK_OUT";' + s[j + len(old):]
-open(p, 'w').write(s)
-PY
+	# The bottleneck: l2's swp1 (towards h21).
+	fab_conf_bottleneck "$fab_tmp/l2.conf" swp1 "$FAB_KBPS" ||
+		t_fail "cannot shape l2's swp1 in the shipped roced.conf"
 	for _f_h in $fab_hosts; do
 		cp "$top_srcdir/conf/roced-host.conf" "$fab_tmp/$_f_h.conf"
 	done
@@ -428,13 +437,17 @@ fab_storms()
 
 # fab_pfc_on NS PORT: priority 3's PFC is operational on PORT in the
 # namespace NS, by roced's `show interface priority-flow-control json`
-# there (read with jq, left in $t_tmp/pfc.json for a failure message).
+# there ("" the test's own namespace; read with jq, left in
+# $t_tmp/pfc.json for a failure message).
 # For rigs of their own (pfc_deadlock.sh's ring, fabric_twotier.sh),
 # whose nodes are not fab_build's: t_until 30 fab_pfc_on NS PORT.
 fab_pfc_on()
 {
-	"$IP" netns exec "$1" "$rocesh" -c "show interface priority-flow-control json" \
-		>"$t_tmp/pfc.json" 2>&1 &&
+	if [ -n "$1" ]; then
+		"$IP" netns exec "$1" "$rocesh" -c "show interface priority-flow-control json"
+	else
+		"$rocesh" -c "show interface priority-flow-control json"
+	fi >"$t_tmp/pfc.json" 2>&1 &&
 		jq -e --arg p "$2" 'any(.interface[]?; .name == $p and .oper == "on" and
 			any(.priorities[]?; . == 3))' "$t_tmp/pfc.json" >/dev/null 2>&1
 }
