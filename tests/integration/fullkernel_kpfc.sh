@@ -328,4 +328,35 @@ PY
 ! $TC -n "$sw" filter show dev swp1 egress | grep -q pfc_tx || t_fail "pfc_tx on swp1 on the user-space path"
 t_roced_stop
 $IP -n "$sw" link del "rocedh${idx}b"
+
+echo "== 7. a program the verifier refuses, a map that cannot be created"
+# ROCED_BPFHOLD_FAIL (roced(8), ENVIRONMENT): pfc_tx loaded as XDP, whose
+# context the program's reads do not fit; the map pfc_state with no
+# entries, which the kernel refuses to create
+for fail in verifier map; do
+	case $fail in
+	verifier) want="BPF program pfc_tx refused: " ;;
+	map) want="BPF map pfc_state cannot be created: " ;;
+	esac
+	mv "$t_tmp/log" "$t_tmp/log.$fail"
+	export ROCED_BPFHOLD_FAIL=$fail
+	t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' --kernel-pfc
+	unset ROCED_BPFHOLD_FAIL
+	sleep 1
+	grep "kernel path" "$t_tmp/log" || true
+	n=$(grep -c "swp1: software PFC's kernel path: $want.*: the port takes the user-space path" "$t_tmp/log" || true)
+	[ "$n" = 1 ] || t_fail "$fail: $n log lines naming what failed, expected 1"
+	sws "$rocesh" -c "show version json" >"$t_tmp/ver"
+	python3 - "$t_tmp/ver" "$want" <<'PY' || t_fail "$fail: show version does not say the user-space path and why"
+import json, sys
+v = json.load(open(sys.argv[1]))
+i = [p for p in v["interface"] if p["name"] == "swp1"][0]
+assert i["pfc-path"] == "user-space", i
+assert i["pfc-path-reason"].startswith(sys.argv[2].split(":")[0]), i
+print("show version:", i["pfc-path"], "(%s)" % i["pfc-path-reason"])
+PY
+	! $TC -n "$sw" filter show dev swp1 ingress | grep -q pfc_rx || t_fail "$fail: pfc_rx left on swp1"
+	! $IP -n "$sw" -br link | grep -q '^rocedh' || t_fail "$fail: a loop was left"
+	t_roced_stop
+done
 echo "fullkernel_kpfc: ok"
