@@ -141,6 +141,50 @@ bool agents_lp_honour(const struct ports_port *e)
 	       pp->hold_queues;
 }
 
+/* The counters of SP, whose port E takes software PFC's kernel path, as
+ * its programs' maps have them at NOW (ms); false when they cannot be
+ * read (the port then keeps the counts this process made). */
+static bool agents_kpfc_read(const struct ports_port *e,
+                             struct softpfc_port *sp, double now)
+{
+	struct bpfhold_stats st;
+	struct softpfc_kcount k;
+
+	if (bpfhold_read(&e->kpfc, &st))
+		return false;
+	memset(&k, 0, sizeof(k));
+	k.c.rx_frames = st.st.rx_frames;
+	k.c.rx_link_pause = st.st.rx_link_pause;
+	k.c.rx_link_xon = st.st.rx_link_xon;
+	k.c.rx_malformed = st.st.rx_malformed;
+	for (unsigned p = 0; p < PFC_NPRIO; p++) {
+		const struct pfc_hold_prio *h = &st.prio[p];
+
+		k.c.rx_pause[p] = h->rx_pause;
+		k.c.rx_xon[p] = h->rx_xon;
+		k.c.asked_ms[p] = (double)h->asked_ns / 1e6;
+		k.c.last_pause_ms[p] = (double)h->pause_ns / 1e6;
+		k.ask[p].until = (double)h->ask_until / 1e6;
+		k.ask[p].since = (double)h->ask_since / 1e6;
+	}
+	softpfc_kernel(sp, &k, now);
+	return true;
+}
+
+void agents_kpfc_pull(struct agents *a, const char *ifname, double now)
+{
+	for (size_t i = 0; i < a->softpfc.n; i++) {
+		struct softpfc_port *sp = &a->softpfc.v[i];
+		const struct ports_port *e;
+
+		if (ifname && strcmp(sp->ifname, ifname))
+			continue;
+		e = a->ports ? ports_find(a->ports, sp->ifname) : NULL;
+		if (!e || !e->kpfc_on || !agents_kpfc_read(e, sp, now))
+			softpfc_user(sp);
+	}
+}
+
 /* Software PFC follows the ports the frame layer follows, honouring what
  * their applied plans can hold. */
 static void agents_softpfc_sync(struct agents *a, double now)
@@ -334,8 +378,17 @@ static void agents_macc_rx(void *arg, const char *ifname, const uint8_t *buf,
                            size_t len, double now)
 {
 	struct agents *a = arg;
+	const struct softpfc_port *sp =
+	    softpfc_port(&a->softpfc, ifname, false);
 
+	/* A port whose entry came after the programs were attached takes
+	 * their counts before it counts a frame of its own. */
+	if (sp && !sp->kernel)
+		agents_kpfc_pull(a, ifname, now);
 	softpfc_rx(&a->softpfc, ifname, buf, len, now);
+	/* the programs have counted this frame (tc ingress runs before the
+	 * socket is read), and any this process missed */
+	agents_kpfc_pull(a, ifname, now);
 	wdpoll_wake(&a->wd, now);
 }
 

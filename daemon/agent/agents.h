@@ -115,6 +115,12 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r);
 uint8_t agents_softpfc_honour(const struct ports_port *e);
 bool agents_lp_honour(const struct ports_port *e);
 
+/* Software PFC's receive counters of IFNAME (NULL: every port) from its
+ * kernel path's maps where the port takes that path (the programs count
+ * every frame, this process may not read them all), else from the
+ * frames this process reads; NOW in ms. Before a show reads them. */
+void agents_kpfc_pull(struct agents *a, const char *ifname, double now);
+
 /* FD belongs to an agent: handled (true), or not (false). */
 bool agents_fd(struct agents *a, int fd, double now_ms);
 /* Milliseconds until an agent's next timer (-1: none). */

@@ -279,3 +279,62 @@ double softpfc_lp_held_ms(const struct softpfc_port *e, double now)
 {
 	return e->c.lp_held_ms + softpfc_so_far(e->lp.until, e->lp.since, now);
 }
+
+void softpfc_kernel(struct softpfc_port *e, const struct softpfc_kcount *k,
+                    double now)
+{
+	const struct softpfc_counters *kc = &k->c;
+	struct softpfc_counters *c = &e->c, *o = &e->koff;
+
+	/* The offsets: what this process counted minus what the programs
+	 * had (unsigned, modulo 2^64: the sum below comes out right either
+	 * way), the time asked for up to NOW likewise. The daemon calls
+	 * this as it attaches the programs, so the two overlap by nothing;
+	 * a port that counted nothing yet (its entry made since) takes
+	 * the programs' counts as they are. */
+	if (!e->kernel && (c->rx_frames || c->rx_link_pause || c->rx_link_xon ||
+	                   c->rx_malformed)) {
+		memset(o, 0, sizeof(*o));
+		o->rx_frames = c->rx_frames - kc->rx_frames;
+		o->rx_link_pause = c->rx_link_pause - kc->rx_link_pause;
+		o->rx_link_xon = c->rx_link_xon - kc->rx_link_xon;
+		o->rx_malformed = c->rx_malformed - kc->rx_malformed;
+		for (unsigned p = 0; p < PFC_NPRIO; p++) {
+			o->rx_pause[p] = c->rx_pause[p] - kc->rx_pause[p];
+			o->rx_xon[p] = c->rx_xon[p] - kc->rx_xon[p];
+			o->asked_ms[p] = softpfc_paused_ms(e, p, now) -
+			                 (kc->asked_ms[p] +
+			                  softpfc_so_far(k->ask[p].until,
+			                                 k->ask[p].since, now));
+		}
+	} else if (!e->kernel) {
+		memset(o, 0, sizeof(*o));
+	}
+	e->kernel = true;
+	c->rx_frames = kc->rx_frames + o->rx_frames;
+	c->rx_link_pause = kc->rx_link_pause + o->rx_link_pause;
+	c->rx_link_xon = kc->rx_link_xon + o->rx_link_xon;
+	c->rx_malformed = kc->rx_malformed + o->rx_malformed;
+	for (unsigned p = 0; p < PFC_NPRIO; p++) {
+		c->rx_pause[p] = kc->rx_pause[p] + o->rx_pause[p];
+		c->rx_xon[p] = kc->rx_xon[p] + o->rx_xon[p];
+		c->asked_ms[p] = kc->asked_ms[p] + o->asked_ms[p];
+		e->ask[p].until = k->ask[p].until;
+		e->ask[p].since = k->ask[p].since;
+		/* the last pause this process read may be newer than the
+		 * programs' (another roced's maps, a clock step): the later */
+		if (kc->last_pause_ms[p] > c->last_pause_ms[p])
+			c->last_pause_ms[p] = kc->last_pause_ms[p];
+	}
+}
+
+void softpfc_user(struct softpfc_port *e)
+{
+	e->kernel = false;
+}
+
+double softpfc_duration_ms(const struct softpfc_port *e, unsigned p, double now)
+{
+	return e->kernel ? softpfc_paused_ms(e, p, now)
+	                 : softpfc_held_ms(e, p, now);
+}

@@ -109,6 +109,26 @@ struct softpfc_port {
 		double until, since;
 	} ask[PFC_NPRIO];
 	struct softpfc_counters c;
+	/* Software PFC's kernel path (kernel/bpfhold.h) honours the port's
+	 * pause: its programs count every frame, those this process never
+	 * read among them (its socket full, the process stopped), and their
+	 * counts replace the receive counters above (softpfc_kernel). KOFF:
+	 * what this process had counted beyond the programs when the port
+	 * took the kernel path, so that no counter goes back. */
+	bool kernel;
+	struct softpfc_counters koff;
+};
+
+/* What software PFC's kernel path counted on a port (its maps, in this
+ * file's units: ms of CLOCK_MONOTONIC): the receive counters of C
+ * (rx_frames, rx_pause, rx_xon, rx_link_pause, rx_link_xon,
+ * rx_malformed, asked_ms, last_pause_ms) and the span each priority is
+ * asked to pause for now. */
+struct softpfc_kcount {
+	struct softpfc_counters c;
+	struct {
+		double until, since;
+	} ask[PFC_NPRIO];
 };
 
 /* The set of held priorities of IFNAME changed to HELD, or its link
@@ -163,6 +183,21 @@ double softpfc_held_ms(const struct softpfc_port *e, unsigned p, double now);
  * a storm) and without the hold's minimum. roced_pfc_paused_seconds_total
  * and show's paused-ms. */
 double softpfc_paused_ms(const struct softpfc_port *e, unsigned p, double now);
+/* E's receive counters (and the spans asked for) are K's from now on,
+ * read at NOW: software PFC's kernel path counted them. The first call
+ * after the port took that path keeps the counters where they were and
+ * adds K's increments from then on. */
+void softpfc_kernel(struct softpfc_port *e, const struct softpfc_kcount *k,
+                    double now);
+/* E counts the frames it reads itself again (the kernel path is gone),
+ * on from the counters the kernel path left. */
+void softpfc_user(struct softpfc_port *e);
+/* The time priority P of E was paused in all up to NOW (ms), the PFC
+ * watchdog's pause-duration counter: softpfc_held_ms(), or on the
+ * kernel path, whose hold is exactly the time asked for while honoured,
+ * softpfc_paused_ms(). */
+double softpfc_duration_ms(const struct softpfc_port *e, unsigned p,
+                           double now);
 /* The time link pause has held E's port in all, up to NOW (ms). */
 double softpfc_lp_held_ms(const struct softpfc_port *e, double now);
 

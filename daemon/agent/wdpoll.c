@@ -586,7 +586,7 @@ static bool wdpoll_sample(const struct wdpoll_port *e,
 
 		if (!(e->prios[q] & (1u << p)))
 			continue;
-		us = (uint64_t)(softpfc_held_ms(sp, p, now) * 1000.0);
+		us = (uint64_t)(softpfc_duration_ms(sp, p, now) * 1000.0);
 		if (us > s->paused_us)
 			s->paused_us = us;
 		if (sp->c.last_pause_ms[p] > s->last_pause_ms)

@@ -114,6 +114,8 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		st->frames = true;
 		st->rx_dropped = fp->c.rx_dropped;
 	}
+	/* the kernel path's counts where the port takes it */
+	agents_kpfc_pull(c->agents, ifname, st->now_ms);
 	sp = softpfc_port(&c->agents->softpfc, ifname, false);
 	if (sp) {
 		st->softpfc = true;

@@ -127,6 +127,8 @@ size_t daemon_kpfc_sync(struct daemon *d, char (*again)[POLICY_IFNAME_MAX],
 		}
 		e->kpfc_on = true;
 		e->kpfc_conf = c;
+		/* the port's counters go on from here with the programs' */
+		agents_kpfc_pull(&d->agents, e->ifname, loop_now_ms());
 		log_info("%s: software PFC's kernel path holds priorities "
 		         "0x%02x (%s)",
 		         e->ifname, c.cfg.honour, e->plan.pfc_path_why);

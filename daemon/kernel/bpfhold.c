@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <net/if.h>
 #include <string.h>
 #include <time.h>
@@ -96,19 +97,53 @@ bool bpfhold_built(const char **why)
 	return true;
 }
 
+/* The map libbpf last said it could not create ("" none), and why: an
+ * object's load fails that way before any program reaches the verifier
+ * (a seccomp filter refusing bpf(), no memory for maps). */
+static char bpfhold_map_fail[64], bpfhold_map_why[128];
+
 /* libbpf's own messages go to the debug log, not to stderr: what fails
  * is told once, by the caller, in its words. */
 static int bpfhold_print(enum libbpf_print_level level, const char *fmt,
                          va_list ap)
 {
 	char line[512];
+	int n = 0;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	line[strcspn(line, "\n")] = '\0';
 	log_debug(LOG_SUB_APPLY, "libbpf: %s", line);
+	/* "libbpf: map 'NAME': failed to create: WHY(-ERRNO)" */
+	if (sscanf(line, "libbpf: map '%63[^']': failed to create: %n",
+	           bpfhold_map_fail, &n) == 1 &&
+	    n) {
+		snprintf(bpfhold_map_why, sizeof(bpfhold_map_why), "%s",
+		         line + n);
+		bpfhold_map_why[strcspn(bpfhold_map_why, "(")] = '\0';
+	}
 	return 0;
+}
+
+/* ROCED_BPFHOLD_FAIL (tests, the man page's ENVIRONMENT): "map" makes
+ * the map pfc_state one the kernel refuses to create (no entries),
+ * "verifier" loads pfc_tx as an XDP program, whose context has none of
+ * the socket buffer's fields the program reads: the two failures that
+ * must leave the port on the user-space path, made on demand. */
+static void bpfhold_test_fail(struct bpf_object *obj)
+{
+	const char *f = getenv("ROCED_BPFHOLD_FAIL");
+
+	if (!f)
+		return;
+	if (!strcmp(f, "map"))
+		bpf_map__set_max_entries(
+		    bpf_object__find_map_by_name(obj, "pfc_state"), 0);
+	else if (!strcmp(f, "verifier"))
+		bpf_program__set_type(
+		    bpf_object__find_program_by_name(obj, "pfc_tx"),
+		    BPF_PROG_TYPE_XDP);
 }
 
 static void bpfhold_hook(struct bpf_tc_hook *hook, int ifindex,
@@ -176,7 +211,17 @@ static int bpfhold_load(struct bpfhold *h, char *err, size_t errlen)
 		bpf_program__set_log_level(prog, 1);
 		i++;
 	}
+	bpfhold_test_fail(obj);
+	bpfhold_map_fail[0] = '\0';
 	rc = bpf_object__load(obj);
+	if (rc && bpfhold_map_fail[0]) {
+		snprintf(err, errlen, "BPF map %s cannot be created: %s",
+		         bpfhold_map_fail,
+		         bpfhold_map_why[0] ? bpfhold_map_why
+		                            : strerror(rc < 0 ? -rc : rc));
+		bpf_object__close(obj);
+		return rc < 0 ? rc : -rc;
+	}
 	if (rc) {
 		const char *name = "pfc_hold";
 		const char *why = strerror(rc < 0 ? -rc : rc);

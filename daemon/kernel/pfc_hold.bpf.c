@@ -94,6 +94,7 @@ static __always_inline void pause_prio(__u32 p, __u64 ns, __u64 now, int honour)
 		if (!until)
 			h->ask_since = now;
 		h->ask_until = now + ns;
+		h->pause_ns = now;
 		__sync_fetch_and_add(&h->rx_pause, 1);
 	} else {
 		/* hidden from the compiler, which would otherwise add one

@@ -43,6 +43,9 @@ struct pfc_hold_prio {
 	__u64 rx_xon;   /* PFC frames releasing it */
 	__u64 tx_held;  /* packets sent into the loop to be held */
 	__u64 inloop;   /* packets in the loop now */
+	/* the last PFC frame pausing it (LAST_NS counts XONs too): where
+	 * the watchdog's quiet time starts, softpfc's last_pause_ms */
+	__u64 pause_ns;
 };
 
 /* Map pfc_state, one entry, written by pfc_rx. */

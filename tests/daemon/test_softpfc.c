@@ -319,6 +319,76 @@ static void test_paused_quanta(void **state)
 	softpfc_free(&s);
 }
 
+/* The kernel path's counts replace the frames read (softpfc_kernel): a
+ * port that took the path keeps its counters where they were and goes
+ * on with the programs' increments, frames this process never read
+ * included; the time paused is the programs' spans; back on the
+ * user-space path it counts on from there. */
+static void test_kernel_counts(void **state)
+{
+	const double q_ms = 65535.0 * 512 / 10000 / 1000;
+	struct softpfc s;
+	struct heard h = {0};
+	struct softpfc_port *e;
+	struct softpfc_kcount k;
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 0.0);
+	e = softpfc_port(&s, "veth0", false);
+	/* five frames read on the user-space path, one XON */
+	for (unsigned i = 0; i < 5; i++)
+		rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 100.0 + i);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 0, 110.0);
+	assert_int_equal(e->c.rx_frames, 6);
+	/* one span, from the first frame to the last one's end */
+	assert_true(fabs(softpfc_paused_ms(e, 3, 200.0) - 4.0 - q_ms) < 1e-9);
+	/* the programs had counted 2 frames when the port took their path */
+	memset(&k, 0, sizeof(k));
+	k.c.rx_frames = 2;
+	k.c.rx_pause[3] = 2;
+	k.c.asked_ms[3] = 4.0;
+	softpfc_kernel(e, &k, 200.0);
+	assert_true(e->kernel);
+	assert_int_equal(e->c.rx_frames, 6);
+	assert_int_equal(e->c.rx_pause[3], 5);
+	assert_int_equal(e->c.rx_xon[3], 1);
+	assert_true(fabs(softpfc_paused_ms(e, 3, 200.0) - 4.0 - q_ms) < 1e-9);
+	/* 1000 frames the programs counted, of which this process read one
+	 * (its socket overflowed): counted 1000; the span they asked for
+	 * runs from 300 ms and is under way */
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 400.0);
+	k.c.rx_frames = 1002;
+	k.c.rx_pause[3] = 1002;
+	k.c.last_pause_ms[3] = 399.0;
+	k.ask[3].since = 300.0;
+	k.ask[3].until = 403.0;
+	softpfc_kernel(e, &k, 401.0);
+	assert_int_equal(e->c.rx_frames, 1006);
+	assert_int_equal(e->c.rx_pause[3], 1005);
+	assert_true(e->c.last_pause_ms[3] == 400.0);
+	assert_true(fabs(softpfc_paused_ms(e, 3, 401.0) - 105.0 - q_ms) < 1e-9);
+	/* the span ran out at 403: 2 ms more, no more */
+	assert_true(fabs(softpfc_paused_ms(e, 3, 500.0) - 107.0 - q_ms) < 1e-9);
+	/* the watchdog's duration is that time on the kernel path */
+	assert_true(softpfc_duration_ms(e, 3, 500.0) ==
+	            softpfc_paused_ms(e, 3, 500.0));
+	/* back on the user-space path: on from 1006 */
+	softpfc_user(e);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 600.0);
+	assert_int_equal(e->c.rx_frames, 1007);
+	assert_true(softpfc_duration_ms(e, 3, 600.0) ==
+	            softpfc_held_ms(e, 3, 600.0));
+	/* a port that counted nothing yet takes the programs' counts as
+	 * they are (its entry came after they were attached) */
+	softpfc_configure(&s, "veth1", 0x08, false, 10000, 700.0);
+	e = softpfc_port(&s, "veth1", false);
+	softpfc_kernel(e, &k, 700.0);
+	assert_int_equal(e->c.rx_frames, 1002);
+	assert_int_equal(e->c.rx_pause[3], 1002);
+	softpfc_free(&s);
+}
+
 /* --- the frame layer and the hold together, as bench/pfc drives them ---
  *
  * A fake port whose socket holds the frames of a scripted peer: storms of
@@ -553,6 +623,7 @@ int main(void)
 	    cmocka_unit_test(test_malformed_and_kick),
 	    cmocka_unit_test(test_late_loop),
 	    cmocka_unit_test(test_paused_quanta),
+	    cmocka_unit_test(test_kernel_counts),
 	    cmocka_unit_test(test_bench_storms),
 	};
 

@@ -4,7 +4,10 @@
 # kernel path (daemon/kernel/bpfhold.c, through tests/tools/pfchold)
 # fails with one sentence that says why, and leaves nothing behind: no
 # loop (rocedhN*), no clsact, no filter; `roced --release-holds` then
-# finds nothing of it to remove. Skipped where sch_fq is present (the
+# finds nothing of it to remove. A program the verifier refuses and a
+# map that cannot be created (made so by ROCED_BPFHOLD_FAIL, here where
+# the loader runs before the loop is made) fail the same way, each
+# named. Skipped where sch_fq is present (the
 # QEMU tier's fullkernel_bpfhold.sh covers that kernel) or roced was
 # built without its BPF programs.
 set -eu
@@ -42,4 +45,22 @@ $IP netns exec "$sw" "$top_builddir/roced" --release-holds --force >"$t_tmp/rel"
 	t_fail "roced --release-holds failed: $(cat "$t_tmp/rel")"
 ! grep -q 'kernel PFC hold' "$t_tmp/rel" ||
 	t_fail "--release-holds found a kernel hold: $(cat "$t_tmp/rel")"
+# A program the verifier refuses and a map that cannot be created
+# (ROCED_BPFHOLD_FAIL, roced(8) ENVIRONMENT): one sentence naming the
+# program and the verifier's verdict, or the map; nothing left behind.
+for fail in verifier map; do
+	case $fail in
+	verifier) want="swp1: BPF program pfc_tx refused: invalid bpf_context access" ;;
+	map) want="swp1: BPF map pfc_state cannot be created: Invalid argument" ;;
+	esac
+	rc=0
+	ROCED_BPFHOLD_FAIL=$fail $IP netns exec "$sw" "$pfchold" attach swp1 >"$t_tmp/out" 2>&1 || rc=$?
+	cat "$t_tmp/out"
+	[ $rc -eq 1 ] || t_fail "$fail: pfchold attach exited $rc"
+	[ "$(wc -l <"$t_tmp/out")" = 1 ] || t_fail "$fail: more than one line of error"
+	grep -q "$want" "$t_tmp/out" || t_fail "$fail: the error does not say /$want/"
+	! $IP -n "$sw" -br link | grep -q '^rocedh' || t_fail "$fail: a loop was left behind"
+	! $IP netns exec "$sw" tc qdisc show dev swp1 | grep -q clsact ||
+		t_fail "$fail: a clsact was left on swp1"
+done
 echo "PASS: bpfhold_fallback"

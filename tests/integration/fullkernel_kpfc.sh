@@ -11,17 +11,23 @@
 #      kernel holds (packets went into its loop), and once the pauses
 #      stop the queue flows again with roced still stopped (every
 #      datagram arrives, none lost): no hold outlives the last pause.
-#   3. a storm (roced running): whether the watchdog finds it is printed,
+#   3. N pause frames sent with roced stopped, more than its socket
+#      holds: RxPPP (show interface priority-flow-control), the pause
+#      frames metric (show metrics) count N, the time paused grows: on
+#      the kernel path they are the programs' counts.
+#   4. a storm (roced running): whether the watchdog finds it is printed,
 #      not asserted (see there); when found, it is cut off (the kernel
 #      stops holding priority 3 while the storm goes on) and the storm's
 #      end restores the queue. RxPPP in `show interface
 #      priority-flow-control` counts the frames. (This part hung the guest
 #      until pfc_tx stamped a delivery time: held packets went round the
 #      loop without waiting, as fast as the CPUs took them.)
-#   4. roced's stop removes the programs and the loop.
-#   5. a loop roced cannot create (a link of its name is in the way):
+#   5. roced's stop removes the programs and the loop.
+#   6. a loop roced cannot create (a link of its name is in the way):
 #      one log line naming what failed, and the port takes the
 #      user-space path (show version says which and why).
+#   7. the same for a program the verifier refuses and a map that
+#      cannot be created (made so by ROCED_BPFHOLD_FAIL).
 # Behaviour only, no time bounds (TCG under load is slow).
 # On the host this script boots the guest and runs itself inside; skipped
 # (77) when QEMU, the distro kernel or roced's BPF programs are missing.
@@ -163,7 +169,67 @@ all_arrived || t_fail "not every datagram arrived with roced stopped"
 kill -CONT "$roced_pid"
 echo "ok: held with roced stopped, and released by the quanta alone"
 
-echo "== 3. a storm: found and cut off on the kernel path"
+echo "== 3. N pause frames with roced stopped: counted as the kernel counted them"
+# RxPPP, the pause frames metric and the time paused come from the
+# programs' maps on the kernel path: frames roced's socket never gave it
+# (full while roced was stopped: 4 MB, some 5000 frames) count too.
+# counts: RxPPP, socket drops, the rx pause frames and paused seconds
+# metrics of priority 3, the programs' own count
+counts()
+{
+	sws "$rocesh" -c "show interface priority-flow-control detail json" >"$t_tmp/c.pfc"
+	sws "$rocesh" -c "show metrics" >"$t_tmp/c.prom"
+	python3 - "$t_tmp/c.pfc" "$t_tmp/c.prom" <<'PY'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+row = {}
+def walk(o):
+    if isinstance(o, dict):
+        if "swp1" in o.values() and "rx-pause" in o:
+            row.update(o)
+        for v in o.values(): walk(v)
+    elif isinstance(o, list):
+        for v in o: walk(v)
+walk(d)
+m = {}
+for l in open(sys.argv[2]):
+    r = re.match(r'(roced_pfc_pause_frames_total|roced_pfc_paused_seconds_total)\{(.*)\} (\S+)', l)
+    if r and 'port="swp1"' in r.group(2) and 'priority="3"' in r.group(2) and \
+            'direction="tx"' not in r.group(2):
+        m[r.group(1)] = r.group(3)
+print(row.get("rx-pause", -1), row.get("socket-drops", 0),
+      int(float(m.get("roced_pfc_pause_frames_total", -1))),
+      m.get("roced_pfc_paused_seconds_total", -1))
+PY
+	val rx_frames
+}
+nframes=12000
+set -- $(counts | tr '\n' ' ')
+rx0=$1 drop0=$2 met0=$3 sec0=$4 k0=$5
+echo "before: RxPPP $rx0, socket drops $drop0, pause frames metric $met0, paused $sec0 s, the program's count $k0"
+# (the programs were attached at roced's start: their counts are all)
+[ "$rx0" = "$k0" ] || t_fail "RxPPP $rx0 is not the program's count $k0"
+kill -STOP "$roced_pid"
+$IP netns exec "$peer" "$storm" -i h1 -p 3 -q 65535 -r 0 -n "$nframes" -t 120 >"$t_tmp/storm" 2>&1 ||
+	t_fail "pfc_storm failed: $(cat "$t_tmp/storm")"
+cat "$t_tmp/storm"
+kill -CONT "$roced_pid"
+# roced reads what its socket kept; the counts are the maps' at once
+for _ in $(seq 600); do
+	set -- $(counts | tr '\n' ' ')
+	[ "$1" -ge $((rx0 + nframes)) ] && [ "$3" -ge $((met0 + nframes)) ] && break
+	sleep 0.1
+done
+echo "after: RxPPP $1, socket drops $2, pause frames metric $3, paused $4 s, the program's count $5"
+echo "frames roced's socket dropped while it was stopped: $(($2 - drop0))"
+[ "$5" = $((k0 + nframes)) ] || t_fail "the program counted $(($5 - k0)) of $nframes frames"
+[ "$1" = $((rx0 + nframes)) ] || t_fail "RxPPP counted $(($1 - rx0)) of $nframes frames"
+[ "$3" = $((met0 + nframes)) ] || t_fail "the pause frames metric counted $(($3 - met0)) of $nframes frames"
+python3 -c "import sys; sys.exit(not float(sys.argv[2]) > float(sys.argv[1]))" "$sec0" "$4" ||
+	t_fail "the time paused did not grow ($sec0 -> $4 s)"
+echo "ok: $nframes frames counted by show, metrics and the kernel alike"
+
+echo "== 4. a storm: found and cut off on the kernel path"
 n0=$(grep -c 'PFC storm on qos-group 3' "$t_tmp/log" || true)
 r0=$(grep -c 'PFC storm over on qos-group 3' "$t_tmp/log" || true)
 recv_start 120
@@ -234,14 +300,14 @@ kframes=$(val rx_frames)
 echo "RxPPP shown $rxppp, PFC frames the kernel's program counted $kframes"
 [ "$rxppp" -gt 0 ] || t_fail "RxPPP does not count the frames"
 
-echo "== 4. the stop removes the programs"
+echo "== 5. the stop removes the programs"
 t_roced_stop
 grep "removed software PFC's kernel path from 1 port" "$t_tmp/log" ||
 	t_fail "the stop does not say it removed the kernel path"
 ! $TC -n "$sw" filter show dev swp1 egress | grep -q pfc_tx || t_fail "pfc_tx left on swp1"
 ! $IP -n "$sw" link show "$loop" >/dev/null 2>&1 || t_fail "the loop was left"
 
-echo "== 5. a loop that cannot be created: the user-space path"
+echo "== 6. a loop that cannot be created: the user-space path"
 idx=$($IP -n "$sw" -o link show swp1 | cut -d: -f1)
 $IP -n "$sw" link add "rocedh${idx}b" type veth peer name kpfcx
 mv "$t_tmp/log" "$t_tmp/log1"
@@ -262,4 +328,35 @@ PY
 ! $TC -n "$sw" filter show dev swp1 egress | grep -q pfc_tx || t_fail "pfc_tx on swp1 on the user-space path"
 t_roced_stop
 $IP -n "$sw" link del "rocedh${idx}b"
+
+echo "== 7. a program the verifier refuses, a map that cannot be created"
+# ROCED_BPFHOLD_FAIL (roced(8), ENVIRONMENT): pfc_tx loaded as XDP, whose
+# context the program's reads do not fit; the map pfc_state with no
+# entries, which the kernel refuses to create
+for fail in verifier map; do
+	case $fail in
+	verifier) want="BPF program pfc_tx refused: " ;;
+	map) want="BPF map pfc_state cannot be created: " ;;
+	esac
+	mv "$t_tmp/log" "$t_tmp/log.$fail"
+	export ROCED_BPFHOLD_FAIL=$fail
+	t_roced_start "$sw" "$t_tmp/roced.conf" 'mirroring' --kernel-pfc
+	unset ROCED_BPFHOLD_FAIL
+	sleep 1
+	grep "kernel path" "$t_tmp/log" || true
+	n=$(grep -c "swp1: software PFC's kernel path: $want.*: the port takes the user-space path" "$t_tmp/log" || true)
+	[ "$n" = 1 ] || t_fail "$fail: $n log lines naming what failed, expected 1"
+	sws "$rocesh" -c "show version json" >"$t_tmp/ver"
+	python3 - "$t_tmp/ver" "$want" <<'PY' || t_fail "$fail: show version does not say the user-space path and why"
+import json, sys
+v = json.load(open(sys.argv[1]))
+i = [p for p in v["interface"] if p["name"] == "swp1"][0]
+assert i["pfc-path"] == "user-space", i
+assert i["pfc-path-reason"].startswith(sys.argv[2].split(":")[0]), i
+print("show version:", i["pfc-path"], "(%s)" % i["pfc-path-reason"])
+PY
+	! $TC -n "$sw" filter show dev swp1 ingress | grep -q pfc_rx || t_fail "$fail: pfc_rx left on swp1"
+	! $IP -n "$sw" -br link | grep -q '^rocedh' || t_fail "$fail: a loop was left"
+	t_roced_stop
+done
 echo "fullkernel_kpfc: ok"

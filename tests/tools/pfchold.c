@@ -17,7 +17,8 @@
  * loop_stray, loop_fail, and per priority P pause_P, xon_P, held_P
  * (packets sent into the hold's loop), inloop_P (there now), set_P (1
  * when a pause has set a hold's end that no XON cleared, run out or
- * not), left_P_us (the hold's time left), paused_P_ms. Exit 0, 1
+ * not), left_P_us (the hold's time left), paused_P_ms, since_P_ns (when
+ * the last span paused began: the hold's start, honoured). Exit 0, 1
  * on an error (named), 3 when IF has no programs of roced's (show). */
 #include <errno.h>
 #include <net/if.h>
@@ -145,6 +146,11 @@ static int cmd_show(int ifindex, const char *ifname)
 		                                ? (s.prio[p].until - now) / 1000
 		                                : 0),
 		       p, bpfhold_paused_ms(&s.prio[p], now));
+	/* when the span paused last began (CLOCK_MONOTONIC ns): the hold's
+	 * start where P is honoured (bench/pfc) */
+	for (unsigned p = 0; p < PFC_HOLD_NPRIO; p++)
+		printf(" since_%u_ns %llu", p,
+		       (unsigned long long)s.prio[p].ask_since);
 	printf("\n");
 	return 0;
 }
