@@ -96,6 +96,28 @@ static void loop_no_ipv6(const char *ifname)
 	close(fd);
 }
 
+/* Every packet that comes back through B goes to CPU 0's input backlog
+ * (RPS). A veth hands what it sends to the backlog of the CPU sending
+ * it, and fq's queue is drained by whichever CPU runs it, the writer's
+ * as it sends or another when fq's timer fires: one flow's held packets
+ * then come back through two backlogs, and out of order. Without RPS
+ * (or sysfs) the loop keeps working, with that risk. */
+static void loop_one_cpu(const char *ifname)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus",
+	         ifname);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, "1", 1) < 0) {
+		/* no RPS in this kernel */
+	}
+	close(fd);
+}
+
 static int loop_up(const char *ifname)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -171,6 +193,7 @@ int bpfhold_loop_create(int port_ifindex, int *a_ifindex, int *b_ifindex)
 		return rc;
 	loop_no_ipv6(a);
 	loop_no_ipv6(b);
+	loop_one_cpu(b);
 	*a_ifindex = (int)if_nametoindex(a);
 	*b_ifindex = (int)if_nametoindex(b);
 	if (!*a_ifindex || !*b_ifindex)

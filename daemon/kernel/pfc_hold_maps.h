@@ -43,6 +43,10 @@ struct pfc_hold_prio {
 	__u64 rx_xon;   /* PFC frames releasing it */
 	__u64 tx_held;  /* packets sent into the loop to be held */
 	__u64 inloop;   /* packets in the loop now */
+	/* The departure time the priority's held packets share now (a
+	 * "wave", pfc_tx's order keeping); added last so that the fields
+	 * above keep their offsets. */
+	__u64 wave;
 };
 
 /* Map pfc_state, one entry, written by pfc_rx. */
