@@ -78,22 +78,40 @@ void bpfhold_loop_ifindexes(int port_ifindex, __u32 *a, __u32 *b)
 	*b = if_nametoindex(nb);
 }
 
-/* No IPv6 on the loop's ends: nothing but the held packets may travel
- * it (a router solicitation would be handed to the port). */
-static void loop_no_ipv6(const char *ifname)
+/* Write "1" into DIR/IFNAME/LEAF, best effort: a kernel without the
+ * setting leaves the loop working without it. */
+static void loop_set_one(const char *dir, const char *ifname, const char *leaf)
 {
-	char path[96];
+	char path[128];
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/disable_ipv6",
-	         ifname);
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, ifname, leaf);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return; /* no IPv6 in this kernel */
+		return;
 	if (write(fd, "1", 1) < 0) {
-		/* then the end keeps IPv6; pfc_loop drops what is not held */
+		/* left as it was */
 	}
 	close(fd);
+}
+
+/* No IPv6 on the loop's ends: nothing but the held packets may travel
+ * it (a router solicitation would be handed to the port); where it
+ * stays, pfc_loop drops what is not held. */
+static void loop_no_ipv6(const char *ifname)
+{
+	loop_set_one("/proc/sys/net/ipv6/conf", ifname, "disable_ipv6");
+}
+
+/* Every packet that comes back through B goes to CPU 0's input backlog
+ * (RPS, bitmask 1). A veth hands what it sends to the backlog of the CPU
+ * sending it, and fq's queue is drained by whichever CPU runs it, the
+ * writer's as it sends or another when fq's timer fires: one flow's
+ * held packets then come back through two backlogs, and out of order.
+ * Without RPS (or sysfs) the loop keeps working, with that risk. */
+static void loop_one_cpu(const char *ifname)
+{
+	loop_set_one("/sys/class/net", ifname, "queues/rx-0/rps_cpus");
 }
 
 static int loop_up(const char *ifname)
@@ -171,6 +189,7 @@ int bpfhold_loop_create(int port_ifindex, int *a_ifindex, int *b_ifindex)
 		return rc;
 	loop_no_ipv6(a);
 	loop_no_ipv6(b);
+	loop_one_cpu(b);
 	*a_ifindex = (int)if_nametoindex(a);
 	*b_ifindex = (int)if_nametoindex(b);
 	if (!*a_ifindex || !*b_ifindex)

@@ -46,6 +46,10 @@ struct pfc_hold_prio {
 	/* the last PFC frame pausing it (LAST_NS counts XONs too): where
 	 * the watchdog's quiet time starts, softpfc's last_pause_ms */
 	__u64 pause_ns;
+	/* The departure time the priority's held packets share now (a
+	 * "wave", pfc_tx's order keeping); added last so that the fields
+	 * above keep their offsets. */
+	__u64 wave;
 };
 
 /* Map pfc_state, one entry, written by pfc_rx. */

@@ -60,7 +60,8 @@
 # Environment: ROCED_RDMA_PAIRS (1), ROCED_RDMA_ITERS (messages of 64 KiB
 # per QP, 16), ROCED_RDMA_QPS (2 per writer), ROCED_RDMA_MBPS (8),
 # ROCED_RDMA_BUFFER (the off mode's, bytes, 60000), ROCED_RDMA_XOFF (the
-# on mode's, bytes, 100000), ROCED_RDMA_QP_TIMEOUT (21). One pair takes
+# on mode's, bytes, 100000), ROCED_RDMA_QP_TIMEOUT (21), ROCED_RDMA_KPFC
+# (below). One pair takes
 # some 4 minutes of host time at load 17 (1.5 off, 0.5 on, the rest boot
 # and setup). Skipped (77) when QEMU, the distro kernel or the RDMA tools
 # (rdma-core, ibverbs-providers, perftest: scripts/install-deps.sh
@@ -98,6 +99,14 @@ qps=${ROCED_RDMA_QPS:-2}
 buffer=${ROCED_RDMA_BUFFER:-60000}
 # (the thresholds: see the top of this file)
 xoff=${ROCED_RDMA_XOFF:-100000}
+# The hosts' path for pause received: ROCED_RDMA_KPFC=on (--kernel-pfc,
+# and then no NAK and no duplicate either) or off (--no-kernel-pfc);
+# unset, roced's own choice.
+case ${ROCED_RDMA_KPFC:-} in
+on) host_kpfc=--kernel-pfc ;;
+off) host_kpfc=--no-kernel-pfc ;;
+*) host_kpfc= ;;
+esac
 xon=$((xoff * 7 / 10))
 limit=$((xoff * 7 / 2))
 qpto=${ROCED_RDMA_QP_TIMEOUT:-21}
@@ -227,7 +236,7 @@ roced_up() { # NAME PID LOG
 roced_on() {
 	t_spawn $IP netns exec "$sw" "$roced" -f "$tmp/sw.conf" >"$tmp/sw.log" 2>&1
 	sw_pid=$t_pid
-	t_spawn "$roced" -f "$tmp/hosts.conf" >"$tmp/hosts.log" 2>&1
+	t_spawn "$roced" $host_kpfc -f "$tmp/hosts.conf" >"$tmp/hosts.log" 2>&1
 	hosts_pid=$t_pid
 	roced_up switch "$sw_pid" "$tmp/sw.log"
 	roced_up hosts "$hosts_pid" "$tmp/hosts.log"
@@ -361,6 +370,7 @@ run() {
 	sent1=$(delta "$a" "$b" rxe_h1 sent_pkts)
 	sent2=$(delta "$a" "$b" rxe_h2 sent_pkts)
 	naks=$(delta "$a" "$b" rxe_h3 out_of_seq_request)
+	dups=$(delta "$a" "$b" rxe_h3 duplicate_request)
 	seqerr=$(($(delta "$a" "$b" rxe_h1 rcvd_seq_err) + $(delta "$a" "$b" rxe_h2 rcvd_seq_err)))
 	retry=$(($(delta "$a" "$b" rxe_h1 completer_retry_err) + $(delta "$a" "$b" rxe_h2 completer_retry_err)))
 	ce=$(delta "$a" "$b" ip IpExtInCEPkts)
@@ -424,6 +434,13 @@ while [ "$pair" -le "$pairs" ]; do
 		check "on (pair $pair): pause sent out of swp$w ($tx)" [ "$tx" -gt 0 ]
 		check "on (pair $pair): pause received at eth$w ($rx)" [ "$rx" -gt 0 ]
 	done
+	grep "kernel path" "$tmp/hosts.log" | head -n 4 || true
+	# The kernel path's release keeps each flow's order (pfc_hold.bpf.c):
+	# asked for (ROCED_RDMA_KPFC=on), no gap and no duplicate at all.
+	if [ "${ROCED_RDMA_KPFC:-}" = on ]; then
+		check "on (pair $pair): the kernel path: no gap and no duplicate at the receiver (NAKs $naks, duplicates $dups)" \
+			[ $((naks + dups)) -eq 0 ]
+	fi
 	check "on (pair $pair): writer 1 sent within 5 % of the $need packets it needs ($sent1)" within5 "$sent1"
 	check "on (pair $pair): writer 2 sent within 5 % of the $need packets it needs ($sent2)" within5 "$sent2"
 	check "on (pair $pair): CE-marked RDMA packets at the receiver ($ce)" [ "$ce" -gt 0 ]
