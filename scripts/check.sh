@@ -51,8 +51,17 @@ rm -f tests/*/*.trs tests/*/*.log
 # against its budget in tests/budgets, named, not failed), then what the
 # full tier adds (run whatever the first gave: CI wants every result).
 load() { cut -d' ' -f1 /proc/loadavg; }
+# The test programs (check_PROGRAMS: the sanitizer-built cmocka tests and
+# the tools) are built before the clock starts, so that the quick tier's
+# wall clock times the tests, not their compilation (at load 10 that was
+# more than half of it). `make check TESTS=` builds exactly what
+# `make check` would and runs nothing.
+t0=$(date +%s)
+ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check TESTS= >make-check.out 2>&1 || rc=$?
+build_wall=$(($(date +%s) - t0))
+echo "test programs built in $build_wall s"
 t0=$(date +%s) load0=$(load)
-ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check >make-check.out 2>&1 || rc=$?
+[ "$rc" != 0 ] || ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check >>make-check.out 2>&1 || rc=$?
 quick_wall=$(($(date +%s) - t0)) quick_load="$load0 to $(load)"
 ROCED_TEST_RUN=$run TMPDIR=$runtmp make -j"$(nproc)" check-full-tier >>make-check.out 2>&1 || rc=$?
 grep -E '^(PASS|FAIL|SKIP|XFAIL|XPASS|ERROR):' make-check.out || true
@@ -113,35 +122,7 @@ pass=$(($(count PASS) + fresh_pass))
 fail=$(($(count 'FAIL|ERROR|XPASS') + fresh_fail))
 skip=$(($(count SKIP) + fresh_skips))
 echo "tests: $pass passed, $fail failed, $skip skipped"
-# How long each took (tests/tools/timed-driver): the slowest, each tier's
-# sum, and every test over its budget (tests/budgets), named, not failed.
-make -s print-tiers 2>/dev/null >.tiers || true
-for trs in $trs_files; do
-	t=$(sed -n 's/^:test-time: //p' "$trs")
-	[ -n "$t" ] && echo "${trs%.trs} $t"
-done | awk -v budgets="$top/tests/budgets" -v tiers=.tiers \
-	-v wall="$quick_wall" -v wload="$quick_load" -v jobs="$(nproc)" -v load="$(cut -d' ' -f1-3 /proc/loadavg)" '
-	BEGIN {
-		while ((getline l < budgets) > 0) {
-			if (l ~ /^#/ || l == "") continue
-			split(l, f, " "); b[f[1]] = f[2]
-		}
-		while ((getline l < tiers) > 0) {
-			split(l, f, " "); sub(/\.sh$|\.test$/, "", f[2]); tier[f[2]] = f[1]
-		}
-	}
-	{
-		name = $1; sub(/\.sh$/, "", name); tr = (name in tier) ? tier[name] : "QUICK"
-		sum[tr] += $2; n[tr]++; print $2, $1 > "/dev/stderr"
-		lim = ($1 in b) ? b[$1] : b[tr]
-		if (lim && $2 > lim) over = over sprintf("\n  %s: %d s (budget %d s)", $1, $2, lim)
-	}
-	END {
-		printf "test time: quick tier %d s in %d tests, full tier adds %d s in %d (summed; tests run 2 at a time)\n", sum["QUICK"], n["QUICK"], sum["FULL"], n["FULL"]
-		if (wall != "") printf "quick tier wall clock: %d s (budget %d s, make -j%d, load %s)%s\n", wall, b["quick-tier"], jobs, wload, (wall > b["quick-tier"] ? ": OVER BUDGET" : "")
-		if (over != "") printf "over budget (load %s):%s\n", load, over
-	}' 2>.times || true
-echo "slowest:"; sort -rn .times 2>/dev/null | head -n 8 | sed 's/^/  /'
-rm -f .tiers .times
+# How long each took, in wall clock and CPU, against tests/budgets.
+"$top/tests/tools/tier-times" "$top" "$quick_wall" "$quick_load" $trs_files || true
 leftovers check .leftovers.json --build-dir "$PWD" --run "$run" --tmpdir "$runtmp" --reap || rc=1
 exit "$rc"

@@ -20,20 +20,19 @@ struct cmd_graph *cmd_cache_mode(struct cmd_cache *c, enum cmd_mode m,
 		return NULL;
 	if (!c->v[m]) {
 		/* The NX-OS table and, after it, the checkpoint and session
-		 * commands (cmd_ckpt.c): one set of graphs per mode. */
-		size_t n1 = 0, n2 = 0;
-		struct cmd_graph *a = cmd_graphs(&cmd_nxos, m, &n1);
-		struct cmd_graph *b = a ? cmd_graphs(&cmd_ckpt, m, &n2) : NULL;
+		 * commands (cmd_ckpt.c): one set of graphs per mode, in one
+		 * array the size of that mode's rows (a graph is 2 KB: not
+		 * one for every row of the table, for each mode compiled). */
 		struct cmd_graph *v =
-		    b ? realloc(a, (n1 + n2 + 1) * sizeof(*a)) : NULL;
+		    calloc(cmd_graphs_max(&cmd_nxos, m) +
+		               cmd_graphs_max(&cmd_ckpt, m) + 1,
+		           sizeof(*v));
+		size_t n1, n2;
 
-		if (!v) {
-			free(a);
-			free(b);
+		if (!v)
 			return NULL;
-		}
-		memcpy(v + n1, b, n2 * sizeof(*b));
-		free(b);
+		n1 = cmd_graphs(&cmd_nxos, m, v);
+		n2 = cmd_graphs(&cmd_ckpt, m, v + n1);
 		c->v[m] = v;
 		c->n[m] = n1 + n2;
 		c->nsess[m] = 0;

@@ -324,23 +324,28 @@ void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def)
 	g->last = f.last;
 }
 
-/* The graphs of the commands of T that live in mode M. */
-struct cmd_graph *cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
-                             size_t *n)
+size_t cmd_graphs_max(const struct cmd_table *t, enum cmd_mode m)
 {
-	struct cmd_graph *v = calloc(t->n, sizeof(*v));
+	size_t n = 0;
 
-	*n = 0;
-	if (!v)
-		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		n += !!(t->def[i].modes & CMD_M(m));
+	return n;
+}
+
+size_t cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
+                  struct cmd_graph *v)
+{
+	size_t n = 0;
+
 	for (size_t i = 0; i < t->n; i++) {
 		if (!(t->def[i].modes & CMD_M(m)))
 			continue;
-		cmd_graph_build(&v[*n], &t->def[i]);
-		if (!v[*n].bad)
-			(*n)++;
+		cmd_graph_build(&v[n], &t->def[i]);
+		if (!v[n].bad)
+			n++;
 	}
-	return v;
+	return n;
 }
 
 int cmd_table_check(const struct cmd_table *t, char *why, size_t len)

@@ -155,10 +155,12 @@ void cmd_cache_fini(struct cmd_cache *c);
 /* Compile DEF's syntax into G (G->bad when it does not compile). */
 void cmd_graph_build(struct cmd_graph *g, const struct cmd_def *def);
 struct cmd_table;
-/* The graphs of the commands of T that live in mode M (free() them); NULL
- * on ENOMEM. */
-struct cmd_graph *cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
-                             size_t *n);
+/* How many commands of T live in mode M: room for cmd_graphs(). */
+size_t cmd_graphs_max(const struct cmd_table *t, enum cmd_mode m);
+/* Compile the commands of T that live in mode M into V (room for
+ * cmd_graphs_max()); how many compiled. */
+size_t cmd_graphs(const struct cmd_table *t, enum cmd_mode m,
+                  struct cmd_graph *v);
 /* Cut LINE into W; -1 with ERR for a line too long or too many words.
  * The words after `interface` (or an abbreviation of it, "int") that
  * spell one interface spec in NX-OS's ways become one word in its

@@ -27,21 +27,36 @@ void plan_free(struct plan *pl)
 	memset(pl, 0, sizeof(*pl));
 }
 
-static void *plan_grow(void **v, size_t *n, size_t size)
+/* Append a zeroed element to *V (*N used, room for *CAP), doubling the
+ * room when it is full: the compiler adds a port's filters one by one, and
+ * a realloc per element made that quadratic in bytes copied. */
+static void *plan_grow(void **v, size_t *n, size_t *cap, size_t size)
 {
-	char *nv = realloc(*v, (*n + 1) * size);
+	char *nv;
 
-	if (!nv)
-		return NULL;
-	memset(nv + *n * size, 0, size);
-	*v = nv;
-	return nv + (*n)++ * size;
+	/* An array someone filled or freed without saying its room (a
+	 * test that empties a port by hand) is grown as if full. */
+	if (!*v)
+		*cap = 0;
+	if (*n >= *cap) {
+		size_t ncap = *n ? *n * 2 : 4;
+
+		nv = realloc(*v, ncap * size);
+		if (!nv)
+			return NULL;
+		*v = nv;
+		*cap = ncap;
+	}
+	nv = (char *)*v + *n * size;
+	memset(nv, 0, size);
+	(*n)++;
+	return nv;
 }
 
 struct plan_port *plan_add_port(struct plan *pl, const char *ifname)
 {
-	struct plan_port *pp =
-	    plan_grow((void **)&pl->ports, &pl->nports, sizeof(*pp));
+	struct plan_port *pp = plan_grow((void **)&pl->ports, &pl->nports,
+	                                 &pl->ports_cap, sizeof(*pp));
 
 	if (!pp)
 		return NULL;
@@ -52,19 +67,19 @@ struct plan_port *plan_add_port(struct plan *pl, const char *ifname)
 
 struct plan_qdisc *plan_port_add_qdisc(struct plan_port *pp)
 {
-	return plan_grow((void **)&pp->qdiscs, &pp->nqdiscs,
+	return plan_grow((void **)&pp->qdiscs, &pp->nqdiscs, &pp->qdiscs_cap,
 	                 sizeof(struct plan_qdisc));
 }
 
 struct plan_class *plan_port_add_class(struct plan_port *pp)
 {
-	return plan_grow((void **)&pp->classes, &pp->nclasses,
+	return plan_grow((void **)&pp->classes, &pp->nclasses, &pp->classes_cap,
 	                 sizeof(struct plan_class));
 }
 
 struct plan_filter *plan_port_add_filter(struct plan_port *pp)
 {
-	return plan_grow((void **)&pp->filters, &pp->nfilters,
+	return plan_grow((void **)&pp->filters, &pp->nfilters, &pp->filters_cap,
 	                 sizeof(struct plan_filter));
 }
 
@@ -105,6 +120,7 @@ void plan_port_clear_tc(struct plan_port *pp)
 	pp->classes = NULL;
 	pp->filters = NULL;
 	pp->nqdiscs = pp->nclasses = pp->nfilters = 0;
+	pp->qdiscs_cap = pp->classes_cap = pp->filters_cap = 0;
 	pp->clsact_shared = pp->clsact_owned = false;
 }
 
@@ -123,6 +139,9 @@ int plan_port_copy_tc(struct plan_port *dst, const struct plan_port *src)
 	dst->nqdiscs = src->nqdiscs;
 	dst->nclasses = src->nclasses;
 	dst->nfilters = src->nfilters;
+	dst->qdiscs_cap = src->nqdiscs;
+	dst->classes_cap = src->nclasses;
+	dst->filters_cap = src->nfilters;
 	dst->clsact_shared = src->clsact_shared;
 	dst->clsact_owned = src->clsact_owned;
 	return 0;

@@ -419,13 +419,17 @@ struct plan_port {
 	size_t nclasses;
 	struct plan_filter *filters;
 	size_t nfilters;
+	/* How many of each the arrays have room for (plan_grow doubles them:
+	 * a filter is 2 KB with its BPF program, and growing one at a time
+	 * copied every filter again for each one added). */
+	size_t qdiscs_cap, classes_cap, filters_cap;
 	/* What could not be realised on this port, and why. */
 	struct diag warnings;
 };
 
 struct plan {
 	struct plan_port *ports;
-	size_t nports;
+	size_t nports, ports_cap;
 	struct diag diag; /* errors and warnings not tied to one port */
 	struct plan_global global; /* compile_policy fills it */
 };
