@@ -830,8 +830,9 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			if (a == PFCTX_NONE && !x->s[p].paused &&
 			    x->paused_by[p]) {
 				a = pfctx_stagger(&x->s[p], &th, x->backlog[q],
-				                  TXPOLL_STAGGER_MS, refresh,
-				                  now);
+				                  TXPOLL_STAGGER_MS,
+				                  TXPOLL_STAGGER_QUIET_MS,
+				                  refresh, now);
 				staggered = true;
 			}
 			if (a == PFCTX_NONE)
