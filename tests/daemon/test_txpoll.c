@@ -309,6 +309,47 @@ static void test_cycle_switch_at_xon(void **state)
 	rig_free(&g);
 }
 
+/* A port its own peer released a moment ago has just sent its held
+ * queue downstream: no switch of its own goes until
+ * TXPOLL_STAGGER_QUIET_MS after that release (the two held queues
+ * together overflowed the peer's), though the host goes at once. */
+static void test_switch_waits_own_release(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	struct softpfc_port *sp;
+	uint32_t xoff;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	t.switch_peer = fake_switch_peer;
+	xoff = txpoll_find(&t, "swp3")->t[3].xoff;
+	tick(&g, &t, 2);
+	g.to[0][2] = 100;
+	g.to[3][2] = 100;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	/* swp3 was held by its peer for 3 s, released just now */
+	sp = softpfc_port(&g.sp, "swp3", false);
+	assert_non_null(sp);
+	sp->since[3] = g.now - 3000.0;
+	sp->last_held[3] = 3000.0;
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	/* the host only */
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 0);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS / 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 0);
+	assert_true(rig_count(&g, 0, PFC_FRAME_PFC, 3, true) >= 2);
+	/* the quiet time over: the switch goes */
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
 /* A queue already past xoff at the first look (the poll asleep while the
  * ports were idle, an incast's first burst): what each feeder sent since
  * counting began decides, and the bystander gets nothing. */
@@ -831,6 +872,7 @@ int main(void)
 	    cmocka_unit_test(test_staggered_xon),
 	    cmocka_unit_test(test_staggered_switches_only),
 	    cmocka_unit_test(test_cycle_switch_at_xon),
+	    cmocka_unit_test(test_switch_waits_own_release),
 	    cmocka_unit_test(test_paused_elsewhere),
 	    cmocka_unit_test(test_restart_above_xoff),
 	    cmocka_unit_test(test_restart_nothing_counted),
