@@ -77,22 +77,26 @@ static void softpfc_end(double *until, double since, double *total, double now)
 	*until = 0;
 }
 
+/* A hold (until, since, grace as in softpfc_port) begins or is
+ * refreshed by a pause of QUANTA received at NOW. */
 static void softpfc_begin(const struct softpfc_port *e, double *until,
-                          double *since, double *total, uint16_t quanta,
-                          double now)
+                          double *since, double *grace, double *total,
+                          uint16_t quanta, double now)
 {
 	double ms = (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
+	/* A refresh of a hold still applied (the peer keeps pausing) is
+	 * stickier than a lone pause: see SOFTPFC_REFRESH_MIN_MS. That
+	 * includes a hold whose time ran out before this frame came while
+	 * roced, busy or stalled, had not released it yet. */
+	double min = *until > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS;
 
-	/* A hold whose time ran out before this frame came ended then,
-	 * though roced, busy, has not released it yet: this is a new one
-	 * (the time held is the time the peer asked for). */
+	/* Such a hold ended for the count when its time ran out: this is
+	 * a new one (the time held is the time the peer asked for). */
 	if (*until > 0 && *until < now)
 		softpfc_end(until, *since, total, *until);
-
-	/* A refresh of a hold (the peer keeps pausing) is stickier than a
-	 * lone pause: see SOFTPFC_REFRESH_MIN_MS. */
-	if (ms < (*until > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS))
-		ms = *until > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS;
+	*grace = 0;
+	if (ms < min)
+		ms = min;
 	if (*until <= 0)
 		*since = now;
 	/* A pause replaces the time left (802.1Qbb and 802.3x: the new
@@ -123,6 +127,7 @@ static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 {
 	double since = e->since[p];
 
+	e->grace[p] = 0;
 	if (e->until[p] <= 0)
 		return;
 	softpfc_end(&e->until[p], since, &e->c.held_ms[p], now);
@@ -132,8 +137,8 @@ static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 static void softpfc_hold(struct softpfc_port *e, unsigned p, uint16_t quanta,
                          double now)
 {
-	softpfc_begin(e, &e->until[p], &e->since[p], &e->c.held_ms[p], quanta,
-	              now);
+	softpfc_begin(e, &e->until[p], &e->since[p], &e->grace[p],
+	              &e->c.held_ms[p], quanta, now);
 }
 
 int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
@@ -149,8 +154,10 @@ int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
 	for (unsigned p = 0; p < PFC_NPRIO; p++)
 		if (!(honour & (1u << p)))
 			softpfc_release(e, p, now);
-	if (!link_pause_rx)
+	if (!link_pause_rx) {
 		softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms, now);
+		e->lp.grace = 0;
+	}
 	softpfc_sync(s, e);
 	return 0;
 }
@@ -183,12 +190,15 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 		/* `flowcontrol receive off`: counted, and ignored. */
 		if (!e->link_pause_rx)
 			return;
-		if (f.quanta[0])
+		if (f.quanta[0]) {
 			softpfc_begin(e, &e->lp.until, &e->lp.since,
-			              &e->c.lp_held_ms, f.quanta[0], now);
-		else
+			              &e->lp.grace, &e->c.lp_held_ms,
+			              f.quanta[0], now);
+		} else {
 			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
 			            now);
+			e->lp.grace = 0;
+		}
 		softpfc_sync(s, e);
 		return;
 	}
@@ -211,17 +221,53 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 	softpfc_sync(s, e);
 }
 
+/* Is a hold that ran out at UNTIL kept at NOW? Yes while its grace
+ * (*GRACE, 0: none) lasts, and when roced comes to it SOFTPFC_STALL_MS
+ * or more after it was due (its time, or the end of its grace): roced
+ * did not run, and the peer, on the same loaded machine, may not have
+ * either; it gets a refresh's time from now to send one. Never past
+ * SOFTPFC_GRACE_MAX_MS after UNTIL: a peer that is gone stops holding
+ * even a roced that is always late. */
+static bool softpfc_kept(struct softpfc_port *e, int p, double until,
+                         double *grace, double now)
+{
+	char what[16];
+
+	double due = *grace > until ? *grace : until;
+
+	if (now < due)
+		return true;
+	if (now - due < SOFTPFC_STALL_MS || now - until >= SOFTPFC_GRACE_MAX_MS)
+		return false;
+	*grace = now + SOFTPFC_REFRESH_MIN_MS;
+	e->c.stall_kept++;
+	if (p < 0)
+		snprintf(what, sizeof(what), "link pause");
+	else
+		snprintf(what, sizeof(what), "priority %d", p);
+	log_debug(LOG_SUB_WATCHDOG,
+	          "%s: %s: its pause ran out %.1f ms ago while roced could "
+	          "not run: kept %.0f ms for the peer's refresh",
+	          e->ifname, what, now - until, SOFTPFC_REFRESH_MIN_MS);
+	return true;
+}
+
 void softpfc_expire(struct softpfc *s, double now)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		struct softpfc_port *e = &s->v[i];
 
 		for (unsigned p = 0; p < PFC_NPRIO; p++)
-			if (e->until[p] > 0 && e->until[p] <= now)
+			if (e->until[p] > 0 && e->until[p] <= now &&
+			    !softpfc_kept(e, (int)p, e->until[p], &e->grace[p],
+			                  now))
 				softpfc_release(e, p, e->until[p]);
-		if (e->lp.until > 0 && e->lp.until <= now)
+		if (e->lp.until > 0 && e->lp.until <= now &&
+		    !softpfc_kept(e, -1, e->lp.until, &e->lp.grace, now)) {
 			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
 			            e->lp.until);
+			e->lp.grace = 0;
+		}
 		softpfc_sync(s, e);
 	}
 }
@@ -235,6 +281,11 @@ double softpfc_next(const struct softpfc *s)
 			/* the priorities, then the link pause hold */
 			double u =
 			    p < PFC_NPRIO ? s->v[i].until[p] : s->v[i].lp.until;
+			double g =
+			    p < PFC_NPRIO ? s->v[i].grace[p] : s->v[i].lp.grace;
+
+			if (u > 0 && g > u)
+				u = g;
 
 			if (u > 0 && (next < 0 || u < next))
 				next = u;

@@ -55,12 +55,33 @@
  * 34 ms at 1 Gb/s). */
 #define SOFTPFC_HOLD_MIN_MS 10.0
 /* ... and a refresh, a pause while the priority is held already, at
- * least this long: the peer keeps pausing, and a loaded host may not
- * read its frames for tens of milliseconds (measured: gaps of up to 25
- * ms between reads with both cores busy); releasing in such a gap would
- * let a frame's worth through at the next hold and hide a storm from the
- * watchdog (nothing may leave a stormed queue for a whole poll). */
-#define SOFTPFC_REFRESH_MIN_MS 50.0
+ * least this long: the peer keeps pausing, and its roced, a process
+ * like ours, may not run for a while: with both cores loaded, the
+ * refreshes of a spine's roced (every 2 ms) reached its leaf with gaps
+ * of 130-180 ms several times a second, and once 420 ms, while the leaf
+ * ran; each gap longer than this released the leaf, which sent its
+ * whole held queue (megabytes) into the spine's full one: 25-40 % of the
+ * no-drop class lost in fabric_leafspine at 50 ms. A peer that lets go
+ * sends XON, which releases at once (roced always does); this time
+ * matters only for a peer that stops without one (gone, or a storm that
+ * ended), whose last pause holds this long. A loaded host may also not
+ * read its frames for tens of milliseconds; releasing in such a gap
+ * would let a frame's worth through at the next hold and hide a storm
+ * from the watchdog (nothing may leave a stormed queue for a whole
+ * poll). */
+#define SOFTPFC_REFRESH_MIN_MS 500.0
+/* A hold whose time ran out while roced itself could not run (its
+ * release came SOFTPFC_STALL_MS or more late) is kept a refresh's time
+ * (SOFTPFC_REFRESH_MIN_MS) from then, again after each such stall, but
+ * never past SOFTPFC_GRACE_MAX_MS after the peer's time ran out: a
+ * whole machine stalls (measured here, both cores loaded: every process,
+ * real-time ones included, stopped for 65-170 ms several times a
+ * second), and the peer that refreshes every 2 ms stalled with roced;
+ * whichever runs first after the stall must not be the receiver ending
+ * a hold its peer still wants (a released switch sends its whole held
+ * queue at once: the loss of fabric_leafspine's bridged run). */
+#define SOFTPFC_STALL_MS     5.0
+#define SOFTPFC_GRACE_MAX_MS 1000.0
 
 struct softpfc_counters {
 	uint64_t rx_frames, tx_frames; /* PFC frames (NX-OS RxPPP, TxPPP) */
@@ -72,6 +93,9 @@ struct softpfc_counters {
 	uint64_t rx_link_pause, rx_link_xon;
 	uint64_t tx_link_pause, tx_link_xon;
 	uint64_t rx_malformed;
+	/* Holds kept past their time because roced was stalled (see
+	 * SOFTPFC_STALL_MS). */
+	uint64_t stall_kept;
 	/* Time held, ms, per priority (the current hold not included). */
 	double held_ms[PFC_NPRIO];
 	/* Time the whole port was held by link pause, ms (the same). */
@@ -95,12 +119,15 @@ struct softpfc_port {
 	double until[PFC_NPRIO];
 	double since[PFC_NPRIO];     /* when the hold began */
 	double last_held[PFC_NPRIO]; /* how long the last hold lasted, ms */
-	uint8_t held;                /* the set the daemon was last told */
+	/* A hold that ran out while roced was stalled is kept until then
+	 * (SOFTPFC_STALL_MS); 0: none. */
+	double grace[PFC_NPRIO];
+	uint8_t held; /* the set the daemon was last told */
 	/* The whole port's hold by 802.3x link pause, apart from the
 	 * priorities' (a PFC XON must not end it), and whether the daemon
 	 * was last told it is held. */
 	struct {
-		double until, since;
+		double until, since, grace;
 	} lp;
 	bool lp_held;
 	/* The span the PFC frames received ask each priority to be paused
@@ -162,7 +189,8 @@ void softpfc_remove(struct softpfc *s, const char *ifname);
  * entry are ignored. */
 void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
                 double now);
-/* Release the holds whose time ran out by NOW. */
+/* Release the holds whose time ran out by NOW, but for those that ran
+ * out while roced was stalled (SOFTPFC_STALL_MS). */
 void softpfc_expire(struct softpfc *s, double now);
 /* The earliest hold end (ms), or -1 when nothing is held. */
 double softpfc_next(const struct softpfc *s);

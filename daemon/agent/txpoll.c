@@ -775,13 +775,44 @@ static uint64_t txpoll_xon_hosts(const struct txpoll *t,
 	return mask;
 }
 
+/* Was X itself held by its peer for priority P within
+ * TXPOLL_STAGGER_QUIET_MS of NOW (or is it still)? Its held queue,
+ * released, went out at the speed of the CPU and may not have landed on
+ * the peer's queue yet, nor been answered by a new pause: a switch of
+ * ours released now would send its own held queue through X right
+ * behind it, and the two together overflowed the peer's (a spine
+ * between two leaves: 453 dropped in the bottleneck of two tiers). */
+static bool txpoll_held_lately(const struct txpoll *t,
+                               const struct txpoll_port *x, unsigned p,
+                               double now)
+{
+	const struct softpfc_port *sp =
+	    t->softpfc ? softpfc_port(t->softpfc, x->ifname, false) : NULL;
+	double end;
+
+	if (!sp || p >= PFC_NPRIO)
+		return false;
+	if (sp->until[p] > 0)
+		return true;
+	end = sp->since[p] + sp->last_held[p];
+	return sp->last_held[p] > 0 && now >= end &&
+	       now - end < TXPOLL_STAGGER_QUIET_MS;
+}
+
 /* The feeders of X that an XON for priority P releases: the hosts
  * (txpoll_xon_hosts()), and with SWITCH the first paused switch from
- * X->xon_next on. */
+ * X->xon_next on, unless X was held itself lately (txpoll_held_lately():
+ * the switch waits for a later turn, its pause refreshed). */
 static uint64_t txpoll_xon_one(const struct txpoll *t, struct txpoll_port *x,
-                               unsigned p, bool one_switch)
+                               unsigned p, bool one_switch, double now)
 {
 	uint64_t mask = txpoll_xon_hosts(t, x, p);
+
+	/* (In a cycle the switch behind is the next node round it, let
+	 * go at xon: txpoll_port.in_cycle.) */
+	if (one_switch && !(x->in_cycle & (1u << p)) &&
+	    txpoll_held_lately(t, x, p, now))
+		one_switch = false;
 
 	for (size_t i = 0; one_switch && i < x->nfeeders; i++) {
 		size_t k = (x->xon_next[p] + i) % x->nfeeders;
@@ -829,9 +860,14 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 			 * time, their pause refreshed meanwhile. */
 			if (a == PFCTX_NONE && !x->s[p].paused &&
 			    x->paused_by[p]) {
+				/* In a cycle the next node goes at xon
+				 * in its turn, burst or not. */
 				a = pfctx_stagger(&x->s[p], &th, x->backlog[q],
-				                  TXPOLL_STAGGER_MS, refresh,
-				                  now);
+				                  TXPOLL_STAGGER_MS,
+				                  x->in_cycle & (1u << p)
+				                      ? TXPOLL_STAGGER_MS
+				                      : TXPOLL_STAGGER_QUIET_MS,
+				                  refresh, now);
 				staggered = true;
 			}
 			if (a == PFCTX_NONE)
@@ -845,7 +881,8 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 				if (!staggered && x->paused_by[p])
 					x->last_by[p] = x->paused_by[p];
 				mask = txpoll_xon_one(
-				    t, x, p, x->backlog[q] <= th.xon_switch);
+				    t, x, p, x->backlog[q] <= th.xon_switch,
+				    now);
 				x->paused_by[p] &= ~mask;
 			}
 			log_debug(LOG_SUB_WATCHDOG,

@@ -109,6 +109,11 @@
  * the backlog even when its roced is some polls late, and the queue,
  * at xon half a headroom deep at least, does not run dry meanwhile. */
 #define TXPOLL_STAGGER_MS (5 * TXPOLL_REACTION_MS)
+/* ... once its burst showed and drained; a switch whose burst never
+ * showed goes this long after the last XON: the one released held
+ * nothing, or its roced has still not run (a stall of a process lasted
+ * 130-420 ms with both cores loaded: softpfc.h). */
+#define TXPOLL_STAGGER_QUIET_MS 500.0
 
 #define TXPOLL_FEEDERS_MAX 64
 /* While a port carries traffic with its queue empty, the window of what

@@ -58,6 +58,7 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 	if (backlog <= t->xon) {
 		s->paused = false;
 		s->xon_ms = now;
+		s->grew = false;
 		s->xons++;
 		return PFCTX_XON;
 	}
@@ -71,7 +72,7 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 enum pfctx_action pfctx_stagger(struct pfctx_prio *s,
                                 const struct pfctx_thresholds *t,
                                 uint64_t backlog, double stagger_ms,
-                                double refresh_ms, double now)
+                                double quiet_ms, double refresh_ms, double now)
 {
 	if (s->paused)
 		return PFCTX_NONE; /* pfctx_step()'s */
@@ -79,8 +80,12 @@ enum pfctx_action pfctx_stagger(struct pfctx_prio *s,
 	 * interval from now. */
 	if (now < s->xon_ms)
 		s->xon_ms = now;
-	if (backlog <= t->xon_switch && now - s->xon_ms >= stagger_ms) {
+	if (backlog > t->xon_switch)
+		s->grew = true;
+	if (backlog <= t->xon_switch &&
+	    now - s->xon_ms >= (s->grew ? stagger_ms : quiet_ms)) {
 		s->xon_ms = now;
+		s->grew = false;
 		s->xons++;
 		return PFCTX_XON;
 	}

@@ -50,6 +50,9 @@ struct pfctx_prio {
 	bool paused;
 	double sent_ms; /* when the last pause went out */
 	double xon_ms;  /* when the last XON went out */
+	/* The backlog went above xon_switch since the last XON (the burst
+	 * of the feeder it released showed). */
+	bool grew;
 	uint64_t pauses, xons;
 };
 
@@ -84,16 +87,22 @@ enum pfctx_action pfctx_step(struct pfctx_prio *s,
 
 /* One poll of a priority whose XON released only some of its feeders
  * (the caller keeps which; the rest, switches, stay paused): PFCTX_XON
- * when the next one may go, the backlog at or below xon_switch and
- * STAGGER_MS since the
- * last XON (the last one released has had the time to send what it held
- * and the backlog to show it); PFCTX_PAUSE when the pause of those still
- * held is due again (every REFRESH_MS); PFCTX_NONE otherwise. A backlog
- * at xoff is pfctx_step()'s: call it first. */
+ * when the next one may go: the backlog at or below xon_switch, and the
+ * last one released has sent what it held: its burst showed (the backlog
+ * went above xon_switch since the last XON) and drained, STAGGER_MS
+ * after that XON at the earliest; or no burst showed in QUIET_MS (it
+ * held nothing). A released switch whose roced could not run yet (a
+ * loaded machine stalls a process for 100 ms and more) sends its queue
+ * late: taking the empty queue STAGGER_MS after its XON for the end of
+ * its burst released the next switch too, and both queues landed on
+ * ours at once (fabric_leafspine: 3798 dropped in the bottleneck).
+ * PFCTX_PAUSE when the pause of those still held is due again (every
+ * REFRESH_MS); PFCTX_NONE otherwise. A backlog at xoff is
+ * pfctx_step()'s: call it first. */
 enum pfctx_action pfctx_stagger(struct pfctx_prio *s,
                                 const struct pfctx_thresholds *t,
                                 uint64_t backlog, double stagger_ms,
-                                double refresh_ms, double now);
+                                double quiet_ms, double refresh_ms, double now);
 
 /* The pace of the poll: FAST_MS while busy and for LINGER_MS after the
  * last busy poll, IDLE_MS otherwise. */

@@ -4,8 +4,10 @@
  * (agent/contrib.c) behind their ops tables:
  *   - a congested queue pauses only the feeders whose traffic entered it,
  *     refreshes them, adds a feeder that starts to contribute, and lets
- *     them go with XON, one at a time (TXPOLL_STAGGER_MS apart, each
- *     once the queue is back at xon, in turn); a bystander gets nothing;
+ *     them go with XON, one at a time (each once the last one's burst
+ *     showed and the queue is back at xon, TXPOLL_STAGGER_MS after its
+ *     XON at the earliest, or TXPOLL_STAGGER_QUIET_MS after it when no
+ *     burst showed, in turn); a bystander gets nothing;
  *   - where the kernel cannot count, every feeder is paused;
  *   - a start meeting a queue above xoff with nothing counted yet waits
  *     for the counts, then pauses only the feeder (every feeder if none
@@ -103,8 +105,8 @@ static void test_contributors(void **state)
 	tick(&g, &t, 2);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, true), 2);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
-	/* ... and let go TXPOLL_STAGGER_MS later, the queue still at xon. */
-	tick(&g, &t, TXPOLL_STAGGER_MS);
+	/* ... and let go once no burst showed for TXPOLL_STAGGER_QUIET_MS. */
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
@@ -201,13 +203,13 @@ static void test_staggered_xon(void **state)
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
-	tick(&g, &t, TXPOLL_STAGGER_MS);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
-	tick(&g, &t, TXPOLL_STAGGER_MS);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 2);
 	/* All released: nothing more. */
-	tick(&g, &t, TXPOLL_STAGGER_MS);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false) +
 	                     rig_count(&g, 1, PFC_FRAME_PFC, 3, false) +
 	                     rig_count(&g, 3, PFC_FRAME_PFC, 3, false),
@@ -250,7 +252,7 @@ static void test_staggered_switches_only(void **state)
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
 	/* The other switch in its turn. */
-	tick(&g, &t, TXPOLL_STAGGER_MS);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
 	txpoll_free(&t);
@@ -303,6 +305,47 @@ static void test_cycle_switch_at_xon(void **state)
 	tick(&g, &t, 2);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 2);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 2);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* A port its own peer released a moment ago has just sent its held
+ * queue downstream: no switch of its own goes until
+ * TXPOLL_STAGGER_QUIET_MS after that release (the two held queues
+ * together overflowed the peer's), though the host goes at once. */
+static void test_switch_waits_own_release(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	struct softpfc_port *sp;
+	uint32_t xoff;
+
+	(void)state;
+	rig_init(&g, NULL);
+	tx_init(&g, &t);
+	t.switch_peer = fake_switch_peer;
+	xoff = txpoll_find(&t, "swp3")->t[3].xoff;
+	tick(&g, &t, 2);
+	g.to[0][2] = 100;
+	g.to[3][2] = 100;
+	g.backlog[2][3] = xoff + 1000;
+	tick(&g, &t, 2);
+	/* swp3 was held by its peer for 3 s, released just now */
+	sp = softpfc_port(&g.sp, "swp3", false);
+	assert_non_null(sp);
+	sp->since[3] = g.now - 3000.0;
+	sp->last_held[3] = 3000.0;
+	g.backlog[2][3] = 0;
+	tick(&g, &t, 2);
+	/* the host only */
+	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 0);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS / 2);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 0);
+	assert_true(rig_count(&g, 0, PFC_FRAME_PFC, 3, true) >= 2);
+	/* the quiet time over: the switch goes */
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
+	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
 	txpoll_free(&t);
 	rig_free(&g);
 }
@@ -649,7 +692,7 @@ static void test_routed(void **state)
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 0);
 	/* (the XONs staggered) */
-	tick(&g, &t, TXPOLL_STAGGER_MS);
+	tick(&g, &t, TXPOLL_STAGGER_QUIET_MS);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PFC, 3, false), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PFC, 3, false), 0);
 	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PFC, 3, true), 0);
@@ -829,6 +872,7 @@ int main(void)
 	    cmocka_unit_test(test_staggered_xon),
 	    cmocka_unit_test(test_staggered_switches_only),
 	    cmocka_unit_test(test_cycle_switch_at_xon),
+	    cmocka_unit_test(test_switch_waits_own_release),
 	    cmocka_unit_test(test_paused_elsewhere),
 	    cmocka_unit_test(test_restart_above_xoff),
 	    cmocka_unit_test(test_restart_nothing_counted),

@@ -115,21 +115,40 @@ static void test_stagger(void **state)
 	assert_true(s.xon_ms == 20);
 	/* Within the stagger interval: the held ones' pause refreshed,
 	 * no XON even at an empty queue. */
-	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 22), PFCTX_PAUSE);
-	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 23), PFCTX_NONE);
-	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 24), PFCTX_PAUSE);
-	assert_int_equal(pfctx_stagger(&s, &T, 28000, 20, 2, 25), PFCTX_NONE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 20, 2, 22), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 20, 2, 23), PFCTX_NONE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 20, 2, 24), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 28000, 20, 20, 2, 25),
+	                 PFCTX_NONE);
 	/* The interval over, above xon (the released one's burst): no
 	 * XON, only the refresh. */
-	assert_int_equal(pfctx_stagger(&s, &T, 28000, 20, 2, 41), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 28000, 20, 20, 2, 41),
+	                 PFCTX_PAUSE);
 	/* At or below xon: the next one goes, and the interval restarts. */
-	assert_int_equal(pfctx_stagger(&s, &T, 27000, 20, 2, 42), PFCTX_XON);
-	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 50), PFCTX_PAUSE);
-	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 62), PFCTX_XON);
+	assert_int_equal(pfctx_stagger(&s, &T, 27000, 20, 20, 2, 42),
+	                 PFCTX_XON);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 20, 2, 50), PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 20, 2, 62), PFCTX_XON);
 	assert_int_equal(s.xons, 3);
 	/* Back at xoff: pfctx_step pauses, and stagger leaves it alone. */
 	assert_int_equal(pfctx_step(&s, &T, 30000, 2, 70), PFCTX_PAUSE);
-	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 2, 100), PFCTX_NONE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 20, 2, 100), PFCTX_NONE);
+	/* A released switch that has not sent yet: the empty queue is no
+	 * sign its burst is over; the next goes once it showed and drained,
+	 * or after the quiet time without one. */
+	assert_int_equal(pfctx_step(&s, &T, 27000, 2, 110), PFCTX_XON);
+	assert_false(s.grew);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 500, 2, 140),
+	                 PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 29000, 20, 500, 2, 300),
+	                 PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 27000, 20, 500, 2, 301),
+	                 PFCTX_XON);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 500, 2, 400),
+	                 PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 500, 2, 800),
+	                 PFCTX_PAUSE);
+	assert_int_equal(pfctx_stagger(&s, &T, 0, 20, 500, 2, 801), PFCTX_XON);
 }
 
 static void test_refresh(void **state)
