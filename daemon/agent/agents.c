@@ -274,14 +274,11 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->tx.switch_peer = agents_switch_peer;
 	a->tx.switch_arg = a;
 	a->tx.nl = nl;
-	a->lp.nl = nl;
 	a->qs.nl = nl;
 	a->wd.qs = &a->qs;
 	a->tx.qs = &a->qs;
-	a->lp.qs = &a->qs;
 	a->contrib.impl = nl;
 	a->tx.ports = ports;
-	a->lp.ports = ports;
 	a->nl = nl;
 	agents_routes_listen(a);
 }
@@ -322,7 +319,6 @@ void agents_applied(struct agents *a)
 	if (a->synced && a->ports) {
 		agents_routes_refresh(a);
 		txpoll_sync(&a->tx, a->ports, agents_ms());
-		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
 }
 
@@ -371,16 +367,12 @@ void agents_init(struct agents *a, struct loop *loop,
 	deadlock_init(&a->dl);
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
-	lpsend_init(&a->lp);
 	qstats_init(&a->qs);
 	contrib_init(&a->contrib, &contrib_ops_kernel, NULL);
 	route_init(&a->routes);
 	a->contrib.routes = &a->routes;
 	a->tx.routes = &a->routes;
 	a->tx.contrib = &a->contrib;
-	a->lp.contrib = &a->contrib;
-	a->lp.frames = &a->frames;
-	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, agents_macc_rx, a);
 	frames_listen(&a->frames, FRAME_DATA, txpoll_data_rx, &a->tx);
 }
@@ -396,7 +388,6 @@ void agents_free(struct agents *a)
 	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
 	deadlock_free(&a->dl);
-	lpsend_free(&a->lp);
 	qstats_free(&a->qs);
 	contrib_free(&a->contrib);
 	if (a->loop && route_fd(&a->routes) >= 0)
@@ -581,7 +572,6 @@ void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 	if (a->ports) {
 		agents_routes_refresh(a);
 		txpoll_sync(&a->tx, a->ports, agents_ms());
-		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
 }
 
@@ -617,7 +607,6 @@ int agents_wait(const struct agents *a, double now_ms)
 	double lldpad = lldpad_client_next(&a->lldpad);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 	int tx = txpoll_wait(&a->tx, now_ms);
-	int lp = lpsend_wait(&a->lp, now_ms);
 
 	if (pfc >= 0 && (next < 0 || pfc < next))
 		next = pfc;
@@ -630,8 +619,6 @@ int agents_wait(const struct agents *a, double now_ms)
 		wait = wd;
 	if (tx >= 0 && (wait < 0 || tx < wait))
 		wait = tx;
-	if (lp >= 0 && (wait < 0 || lp < wait))
-		wait = lp;
 	return wait;
 }
 
@@ -665,7 +652,6 @@ void agents_tick(struct agents *a, double now_ms)
 	softpfc_expire(&a->softpfc, now_ms);
 	wdpoll_tick(&a->wd, now_ms);
 	txpoll_tick(&a->tx, now_ms);
-	lpsend_tick(&a->lp, now_ms);
 	if (deadlock_tick(&a->dl, &a->lldp, &a->softpfc, &a->tx, now_ms))
 		agents_softpfc_sync(a, now_ms);
 }

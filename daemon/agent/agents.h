@@ -21,7 +21,6 @@
 #include "agent/hwcnt.h"
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
-#include "agent/lpsend.h"
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
@@ -60,7 +59,6 @@ struct agents {
 	/* Hardware DCB ports' PFC counters (the watchdog's, and show's). */
 	struct hwcnt hw;
 	/* 802.3x link pause's transmit side (`flowcontrol send on`). */
-	struct lpsend lp;
 	/* The queues' tc statistics, one sampler for the watchdog, the
 	 * transmit side and link pause. */
 	struct qstats qs;

@@ -127,7 +127,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		for (unsigned p = 0; p < 8; p++)
 			st->held_ms[p] = softpfc_paused_ms(sp, p, st->now_ms);
 		st->lp_rx = sp->link_pause_rx;
-		st->lp_tx = lpsend_feeds(&c->agents->lp, ifname);
+		st->lp_tx = txpoll_feeds(&c->agents->tx, ifname, TXPOLL_LP);
 		st->lp_held = sp->lp_held;
 		st->lp_rx_frames = sp->c.rx_link_pause + sp->c.rx_link_xon;
 		st->lp_rx_xon = sp->c.rx_link_xon;
