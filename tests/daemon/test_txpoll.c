@@ -441,6 +441,51 @@ static void test_sampler(void **state)
 	rig_free(&g);
 }
 
+/* A show reads the sampler: one qdisc dump serves a show and the
+ * watchdog's read in the same period (either first), a show takes a
+ * dump younger than QSTATS_SHOW_MS, and what it reads of every port is
+ * that one dump, a class read of a port since notwithstanding. */
+static void test_sampler_show(void **state)
+{
+	static struct rig g;
+	const struct qstats_snap *sn;
+	int one[1] = {12};
+
+	(void)state;
+	rig_init(&g, NULL);
+	g.backlog[1][3] = 4242;
+	/* the show first, then the watchdog */
+	assert_int_equal(qstats_snapshot(&g.qs, 1000.0, QSTATS_SHOW_MS), 0);
+	assert_int_equal(qstats_leaves(&g.qs, 1000.5), 0);
+	assert_int_equal(g.qdisc_dumps, 1);
+	assert_int_equal(g.qs.dumps, 1);
+	assert_int_equal(g.qs.shared, 1);
+	sn = qstats_snap(&g.qs, 12);
+	assert_non_null(sn);
+	assert_int_equal(sn->seen, 0xff);
+	assert_int_equal(sn->leaf[3].backlog, 4242);
+	assert_string_equal(sn->kind[3], "tbf");
+	assert_null(qstats_snap(&g.qs, 99));
+	/* the watchdog first, then the show, within its bound */
+	assert_int_equal(qstats_leaves(&g.qs, 1020.0), 0);
+	assert_int_equal(
+	    qstats_snapshot(&g.qs, 1020.0 + QSTATS_SHOW_MS / 2, QSTATS_SHOW_MS),
+	    0);
+	assert_int_equal(g.qdisc_dumps, 2);
+	/* a class read of one port does not change what a show reads */
+	g.backlog[1][3] = 7;
+	assert_int_equal(qstats_backlogs(&g.qs, one, 1, 1026.0), 0);
+	assert_int_equal(g.class_dumps, 1);
+	assert_int_equal(qstats_snapshot(&g.qs, 1027.0, QSTATS_SHOW_MS), 0);
+	assert_int_equal(g.qdisc_dumps, 2);
+	assert_int_equal(qstats_snap(&g.qs, 12)->leaf[3].backlog, 4242);
+	/* past the bound: a dump of its own */
+	assert_int_equal(qstats_snapshot(&g.qs, 1031.0, QSTATS_SHOW_MS), 0);
+	assert_int_equal(g.qdisc_dumps, 3);
+	assert_int_equal(qstats_snap(&g.qs, 12)->leaf[3].backlog, 7);
+	rig_free(&g);
+}
+
 /* The pace: asleep, every feeder armed; a frame disarms its feeder alone
  * and brings scans; traffic through one port is then read by class dumps
  * of that port alone until the next scan. */
@@ -786,6 +831,7 @@ int main(void)
 	    cmocka_unit_test(test_routed),
 	    cmocka_unit_test(test_svi),
 	    cmocka_unit_test(test_route_lookup),
+	    cmocka_unit_test(test_sampler_show),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
