@@ -26,6 +26,8 @@ void txpoll_init(struct txpoll *t)
 	pfctx_pace_init(&t->pace, TXPOLL_FAST_MS, TXPOLL_IDLE_MS,
 	                TXPOLL_LINGER_MS);
 	t->reference = getenv("ROCED_TXPOLL_REFERENCE") != NULL;
+	t->idle_ref = getenv("ROCED_TXPOLL_IDLE_REFERENCE") != NULL;
+	t->idle_ms = TXPOLL_IDLE_MS;
 	t->scan_ms = -1;
 	t->busy_ms = -1;
 }
@@ -68,8 +70,9 @@ static bool txpoll_arm(struct txpoll *t)
 	if (t->armed)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "software PFC transmit: queues idle, reading the "
-		          "backlogs every %.0f ms until traffic comes in",
-		          TXPOLL_IDLE_MS);
+		          "backlogs every %.0f-%.0f ms until traffic comes in",
+		          TXPOLL_IDLE_MS,
+		          t->idle_ref ? TXPOLL_IDLE_MS : TXPOLL_IDLE_MAX_MS);
 	return t->armed;
 }
 
@@ -434,6 +437,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 	 * and arms them again. */
 	txpoll_disarm(t);
 	t->nowake = false;
+	t->idle_ms = TXPOLL_IDLE_MS;
 	if (!any)
 		t->next_ms = 0;
 	else if (!t->next_ms || t->next_ms > now + TXPOLL_FAST_MS)
@@ -743,7 +747,7 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
  * reference): fast while a port is busy; while ports only carry traffic,
  * when the first of them or the next scan is due; after the last busy
  * or active poll, scans for TXPOLL_LINGER_MS; then asleep, the feeders'
- * wakes armed, a scan every TXPOLL_IDLE_MS. */
+ * wakes armed, a scan after T->idle_ms, twice as late each time. */
 static double txpoll_pace(struct txpoll *t, bool busy, double now)
 {
 	double due = t->scan_ms + TXPOLL_SCAN_MS;
@@ -758,23 +762,32 @@ static double txpoll_pace(struct txpoll *t, bool busy, double now)
 		if (x->read_ms + x->steady_ms < due)
 			due = x->read_ms + x->steady_ms;
 	}
+	double iv = t->idle_ms;
+
+	t->idle_ms = TXPOLL_IDLE_MS;
 	if (busy || t->wake_scans)
 		return TXPOLL_FAST_MS;
 	if (active || (t->busy_ms >= 0 && now - t->busy_ms < TXPOLL_LINGER_MS))
 		return due - now > TXPOLL_FAST_MS ? due - now : TXPOLL_FAST_MS;
 	if (t->nowake || (!t->armed && !txpoll_arm(t)))
 		return TXPOLL_FAST_MS; /* no wake: nothing may sleep */
-	return TXPOLL_IDLE_MS;
+	if (!t->idle_ref)
+		t->idle_ms =
+		    2 * iv < TXPOLL_IDLE_MAX_MS ? 2 * iv : TXPOLL_IDLE_MAX_MS;
+	return iv;
 }
 
 void txpoll_tick(struct txpoll *t, double now)
 {
-	bool busy = false, active = false;
+	bool busy = false, active = false, asleep;
 	double iv;
 	int rc;
 
 	if (!t->next_ms || now < t->next_ms)
 		return;
+	/* An idle scan: nothing came in from the feeders since the last
+	 * poll, so their counts are those of the windows' start. */
+	asleep = t->armed && !txpoll_ref(t) && !t->idle_ref;
 	t->polls++;
 	rc = txpoll_read(t, now);
 	if (rc < 0)
@@ -787,7 +800,7 @@ void txpoll_tick(struct txpoll *t, double now)
 			continue;
 		txpoll_port_step(t, x, now);
 		x->busy = txpoll_busy(x);
-		for (unsigned q = 0; q <= TXPOLL_LP_Q; q++)
+		for (unsigned q = 0; !asleep && q <= TXPOLL_LP_Q; q++)
 			if (txpoll_qslots(x, q) && !txpoll_qbacklog(x, q) &&
 			    !txpoll_paused_q(x, q))
 				txpoll_window(t, x, q, now);

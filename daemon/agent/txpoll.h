@@ -45,7 +45,13 @@
  *   feeder's frame wakes the poll.
  *
  * Asleep (no port busy or active, the linger over), the feeders' frame
- * sockets are armed (frames_wake) and a scan comes every TXPOLL_IDLE_MS:
+ * sockets are armed (frames_wake) and a scan comes after TXPOLL_IDLE_MS,
+ * each next one twice as late up to TXPOLL_IDLE_MAX_MS while they find
+ * nothing queued (a scan that finds something, a frame, a hold start
+ * again at TXPOLL_IDLE_MS); asleep, the feeders can have sent nothing
+ * (their first frame would have woken the poll), so an idle scan does
+ * not restart the contributors' windows (a read of the kernel's counts
+ * each):
  * the first frame a feeder brings in disarms that feeder alone and brings
  * a scan at once (txpoll_data_rx); the other feeders stay armed for their
  * own first frame. Traffic that queues on a port and can be paused comes
@@ -74,6 +80,8 @@
  * feeder at the first frame, with the pace of pfctx_pace (fast while a
  * port is busy and for TXPOLL_LINGER_MS after), as roced did before the
  * shared sampler: bench/txpoll and bench/pfc compare them in one run.
+ * ROCED_TXPOLL_IDLE_REFERENCE: the idle scans every TXPOLL_IDLE_MS, each
+ * restarting the windows, as roced did before (bench/txpoll -w).
  */
 #ifndef ROCED_TXPOLL_H
 #define ROCED_TXPOLL_H
@@ -96,9 +104,10 @@
  * when nothing is busy or active, in case something filled a queue
  * without a frame of a feeder (which roced could not pause anyway), and
  * how long the scans go on after the last busy or active poll. */
-#define TXPOLL_FAST_MS   2.0
-#define TXPOLL_IDLE_MS   1000.0
-#define TXPOLL_LINGER_MS 100.0
+#define TXPOLL_FAST_MS     2.0
+#define TXPOLL_IDLE_MS     1000.0
+#define TXPOLL_IDLE_MAX_MS 8000.0
+#define TXPOLL_LINGER_MS   100.0
 /* A feeder's first frame brings this many scans at the fast pace: the
  * queue its traffic goes to may show it only on the next. */
 #define TXPOLL_WAKE_SCANS 3
@@ -211,6 +220,8 @@ struct txpoll {
 	uint8_t queues; /* every port's watched queues */
 	struct pfctx_pace pace;
 	bool reference; /* ROCED_TXPOLL_REFERENCE: always the fast pace */
+	bool idle_ref;  /* ROCED_TXPOLL_IDLE_REFERENCE: idle scans each 1 s */
+	double idle_ms; /* the next idle scan's interval */
 	/* The frame ports that feed a polled port: the ones armed. */
 	char (*wakers)[POLICY_IFNAME_MAX];
 	size_t nwakers;

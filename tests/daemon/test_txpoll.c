@@ -544,6 +544,52 @@ static void test_active_only(void **state)
 	rig_free(&g);
 }
 
+/* Asleep, the idle scans come twice as late each time up to
+ * TXPOLL_IDLE_MAX_MS, and read no per-ingress counts (nothing came in
+ * from a feeder); a scan that finds a backlog brings the fast pace back,
+ * and the next sleep starts again at TXPOLL_IDLE_MS. */
+static void test_idle_backoff(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	double want = TXPOLL_IDLE_MS;
+	unsigned reads;
+
+	(void)state;
+	rig_wake_ops = rig_frame_ops;
+	rig_wake_ops.wake = rig_wake;
+	rig_init(&g, NULL);
+	g.f.ops = &rig_wake_ops;
+	tx_init(&g, &t);
+	for (int i = 0; i < 100 && !t.armed; i++)
+		tick(&g, &t, TXPOLL_FAST_MS);
+	assert_true(t.armed);
+	reads = g.ct_reads;
+	for (int i = 0; i < 6; i++) {
+		unsigned qd = g.qdisc_dumps;
+
+		assert_true(t.next_ms - g.now <= want + 0.01);
+		assert_true(t.next_ms - g.now >= want - 0.01);
+		tick(&g, &t, 0);
+		assert_int_equal(g.qdisc_dumps, qd + 1);
+		want = 2 * want < TXPOLL_IDLE_MAX_MS ? 2 * want
+		                                     : TXPOLL_IDLE_MAX_MS;
+	}
+	assert_int_equal(g.ct_reads, reads);
+	assert_true(t.next_ms - g.now >= TXPOLL_IDLE_MAX_MS - 0.01);
+	/* a backlog at the next idle scan: the fast pace */
+	g.backlog[2][3] = 1000;
+	tick(&g, &t, 0);
+	assert_true(t.next_ms - g.now <= TXPOLL_FAST_MS + 0.01);
+	g.backlog[2][3] = 0;
+	for (int i = 0; i < 200 && t.next_ms - g.now <= TXPOLL_FAST_MS + 1; i++)
+		tick(&g, &t, TXPOLL_FAST_MS);
+	assert_true(t.armed);
+	assert_true(t.next_ms - g.now <= TXPOLL_IDLE_MS + 0.01);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
 static int rig_nomaster(const char *ifname)
 {
 	(void)ifname;
@@ -832,6 +878,7 @@ int main(void)
 	    cmocka_unit_test(test_svi),
 	    cmocka_unit_test(test_route_lookup),
 	    cmocka_unit_test(test_sampler_show),
+	    cmocka_unit_test(test_idle_backoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
