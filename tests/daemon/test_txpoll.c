@@ -486,6 +486,20 @@ static void test_sampler_show(void **state)
 	rig_free(&g);
 }
 
+/* A rig whose ports can arm their wake, and T polled until the linger is
+ * over: asleep, armed. */
+static void tx_asleep(struct rig *g, struct txpoll *t)
+{
+	rig_wake_ops = rig_frame_ops;
+	rig_wake_ops.wake = rig_wake;
+	rig_init(g, NULL);
+	g->f.ops = &rig_wake_ops;
+	tx_init(g, t);
+	for (int i = 0; i < 100 && !t->armed; i++)
+		tick(g, t, TXPOLL_FAST_MS);
+	assert_true(t->armed);
+}
+
 /* The pace: asleep, every feeder armed; a frame disarms its feeder alone
  * and brings scans; traffic through one port is then read by class dumps
  * of that port alone until the next scan. */
@@ -497,15 +511,7 @@ static void test_active_only(void **state)
 	double cd_ms;
 
 	(void)state;
-	rig_wake_ops = rig_frame_ops;
-	rig_wake_ops.wake = rig_wake;
-	rig_init(&g, NULL);
-	g.f.ops = &rig_wake_ops;
-	tx_init(&g, &t);
-	/* Quiet polls until the linger is over: asleep, armed. */
-	for (int i = 0; i < 100 && !t.armed; i++)
-		tick(&g, &t, TXPOLL_FAST_MS);
-	assert_true(t.armed);
+	tx_asleep(&g, &t);
 	for (unsigned i = 0; i < RIG_PORTS; i++)
 		assert_true(frames_find(&g.f, rig_name(i))->wake);
 	assert_true(txpoll_wait(&t, g.now) > (int)TXPOLL_FAST_MS);
@@ -556,14 +562,7 @@ static void test_idle_backoff(void **state)
 	unsigned reads;
 
 	(void)state;
-	rig_wake_ops = rig_frame_ops;
-	rig_wake_ops.wake = rig_wake;
-	rig_init(&g, NULL);
-	g.f.ops = &rig_wake_ops;
-	tx_init(&g, &t);
-	for (int i = 0; i < 100 && !t.armed; i++)
-		tick(&g, &t, TXPOLL_FAST_MS);
-	assert_true(t.armed);
+	tx_asleep(&g, &t);
 	reads = g.ct_reads;
 	for (int i = 0; i < 6; i++) {
 		unsigned qd = g.qdisc_dumps;
