@@ -141,6 +141,7 @@ struct lldp_agent {
 	size_t n;
 	lldp_agent_changed_fn changed;
 	void *arg;
+	bool tx_reference; /* ROCED_LLDP_TX_REFERENCE: see lldp_agent_tick */
 };
 
 /* The agent listens for LLDP on F (frames_listen); CHANGED (may be NULL)
