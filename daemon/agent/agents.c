@@ -583,7 +583,7 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 		 * hold is the same (neighbours change state all the time:
 		 * a sync restarts the contributors' windows). */
 		if (route_notified(&a->routes) && a->synced && a->ports &&
-		    agents_routes_refresh(a)) {
+		    agents_routes_refresh(a) && txpoll_routes_moved(&a->tx)) {
 			log_debug(LOG_SUB_WATCHDOG,
 			          "the routing tables changed (%llu "
 			          "notifications so far): the routed ports' "

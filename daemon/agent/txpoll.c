@@ -87,6 +87,9 @@ void txpoll_free(struct txpoll *t)
 	t->nwakers = 0;
 	free(t->idx);
 	t->idx = NULL;
+	free(t->l3);
+	t->l3 = NULL;
+	t->nl3 = 0;
 }
 
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
@@ -263,8 +266,8 @@ static bool txpoll_paused_out(const struct txpoll_port *old, const char *name)
 /* X's feeders as OLD had them (NULL: a port new to the poll)? A routed
  * port's change is counted, and said at most every
  * TXPOLL_ROUTE_LOG_MS: routes that flap must not flood the log. */
-static void txpoll_routes_moved(struct txpoll_port *x,
-                                const struct txpoll_port *old, double now)
+static void txpoll_feeders_moved(struct txpoll_port *x,
+                                 const struct txpoll_port *old, double now)
 {
 	bool same;
 
@@ -274,8 +277,12 @@ static void txpoll_routes_moved(struct txpoll_port *x,
 	x->route_moves = old->route_moves;
 	x->route_log_ms = old->route_log_ms;
 	same = old->nfeeders == x->nfeeders;
+	/* The feeders come in the frame ports' order: the same list, in
+	 * the same order, most of the time (one pass, where looking each
+	 * up was quadratic in the ports). */
 	for (size_t k = 0; same && k < x->nfeeders; k++)
-		same = txpoll_feeder_bit(old, x->feeders[k]) != 0;
+		if (strcmp(old->feeders[k], x->feeders[k]))
+			same = txpoll_feeder_bit(old, x->feeders[k]) != 0;
 	if (same || (!old->nrouted && !x->nrouted))
 		return;
 	x->route_moves++;
@@ -287,6 +294,21 @@ static void txpoll_routes_moved(struct txpoll_port *x,
 	         "now (%zu routed, was %zu); %llu such changes so far",
 	         x->ifname, x->nfeeders, x->nrouted, old->nrouted,
 	         (unsigned long long)x->route_moves);
+}
+
+bool txpoll_routes_moved(const struct txpoll *t)
+{
+	if (!t->l3 || !t->frames || t->nl3 != t->frames->n)
+		return true;
+	for (size_t j = 0; j < t->nl3; j++)
+		if (txpoll_routed(t, t->l3[j].dev) != t->l3[j].routed)
+			return true;
+	for (size_t i = 0; i < t->n; i++)
+		if (txpoll_routed(t, t->v[i].master
+		                         ? t->v[i].master
+		                         : t->v[i].ifindex) != t->v[i].routed)
+			return true;
+	return false;
 }
 
 /* Is there a port of bridge MASTER other than IFNAME that sends link
@@ -355,8 +377,15 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 	 * leave through its layer-3 device) from this one (whose own
 	 * layer-3 device carries routes: a routed port, or a port of an
 	 * SVI's bridge). */
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		nv[i].nrouted = 0;
+		nv[i].routed = txpoll_routed(t, nv[i].master ? nv[i].master
+		                                             : nv[i].ifindex);
+	}
+	free(t->l3);
+	t->nl3 = 0;
+	t->l3 = calloc(t->frames && t->frames->n ? t->frames->n : 1,
+	               sizeof(*t->l3));
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		const struct ports_port *fe = ports_find(r, fn);
@@ -364,6 +393,11 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 		bool feeds = false,
 		     routed_in =
 		         txpoll_routed(t, m ? m : t->frames->v[j].ifindex);
+
+		if (t->l3) {
+			t->l3[t->nl3].dev = m ? m : t->frames->v[j].ifindex;
+			t->l3[t->nl3++].routed = routed_in;
+		}
 		/* A hardware feeder pauses its peer itself; a receive-only
 		 * priority (semi-lossless) is never paused upstream. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software
@@ -375,9 +409,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 		for (size_t i = 0; i < n; i++) {
 			struct txpoll_port *x = &nv[i];
 			bool bridged = m && x->master == m;
-			bool routed = !bridged && routed_in &&
-			              txpoll_routed(t, x->master ? x->master
-			                                         : x->ifindex);
+			bool routed = !bridged && routed_in && x->routed;
 
 			if (!strcmp(fn, x->ifname) ||
 			    x->nfeeders == TXPOLL_FEEDERS_MAX)
@@ -403,7 +435,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 			snprintf(nw[nwakers++], sizeof(nw[0]), "%s", fn);
 	}
 	for (size_t i = 0; i < n; i++)
-		txpoll_routes_moved(&nv[i], txpoll_find(t, nv[i].ifname), now);
+		txpoll_feeders_moved(&nv[i], txpoll_find(t, nv[i].ifname), now);
 	/* Who each port had paused, by name: the feeders may have moved. */
 	for (size_t i = 0; i < n; i++) {
 		const struct txpoll_port *old = txpoll_find(t, nv[i].ifname);

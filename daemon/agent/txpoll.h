@@ -187,6 +187,7 @@ struct txpoll_port {
 	int feeder_master[TXPOLL_FEEDERS_MAX]; /* their bridges (0: none) */
 	size_t nfeeders;
 	size_t nrouted; /* how many of them feed it through routes */
+	bool routed;    /* routes leave through it (its bridge) at the sync */
 	/* Route changes that changed its feeders, and when that was last
 	 * logged (logged at most every TXPOLL_ROUTE_LOG_MS). */
 	uint64_t route_moves;
@@ -222,6 +223,14 @@ struct txpoll {
 	bool reference; /* ROCED_TXPOLL_REFERENCE: always the fast pace */
 	bool idle_ref;  /* ROCED_TXPOLL_IDLE_REFERENCE: idle scans each 1 s */
 	double idle_ms; /* the next idle scan's interval */
+	/* Each frame port's layer-3 device (its bridge, else itself) and
+	 * whether routes left through it at the last sync
+	 * (txpoll_routes_moved). */
+	struct txpoll_l3 {
+		int dev;
+		bool routed;
+	} * l3;
+	size_t nl3;
 	/* The frame ports that feed a polled port: the ones armed. */
 	char (*wakers)[POLICY_IFNAME_MAX];
 	size_t nwakers;
@@ -261,6 +270,12 @@ void txpoll_free(struct txpoll *t);
 void txpoll_sync(struct txpoll *t, const struct ports *r, double now);
 int txpoll_wait(const struct txpoll *t, double now);
 void txpoll_tick(struct txpoll *t, double now);
+/* Would a sync now give another port other routed feeders: do routes
+ * leave through another set of ports than at the last sync? (A change of
+ * neighbours, or of routes that leave through the same ports, does not
+ * change the feeders: no sync, which would restart every window and
+ * re-arm every wake.) */
+bool txpoll_routes_moved(const struct txpoll *t);
 /* Read the backlog of the watched queues as of NOW through T->qs
  * (T->v[i].backlog[q], 0 for a queue the kernel no longer shows; FRESH
  * says which ports were read): every port at a scan, else only the

@@ -656,6 +656,10 @@ static void test_routed(void **state)
 	assert_non_null(x);
 	assert_int_equal(x->nfeeders, 3);
 	assert_int_equal(x->nrouted, 3);
+	/* The same routes again (a neighbour's change): the same feeders,
+	 * no sync needed. */
+	routes_fill(&rc, true);
+	assert_false(txpoll_routes_moved(&t));
 	xoff = x->t[3].xoff;
 	tick(&g, &t, 2);
 	/* swp1 sends to 10.0.3.2 (behind swp3); swp2 to 10.0.4.2 (behind
@@ -678,7 +682,9 @@ static void test_routed(void **state)
 	 * but those it paused stay until their XON; the change is counted
 	 * and nothing is sent to the bystander. */
 	routes_fill(&rc, false);
+	assert_true(txpoll_routes_moved(&t));
 	txpoll_sync(&t, &g.r, g.now);
+	assert_false(txpoll_routes_moved(&t));
 	x = txpoll_find(&t, "swp3");
 	assert_int_equal(x->nfeeders, 2);
 	assert_int_equal(x->nrouted, 0);
