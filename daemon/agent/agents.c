@@ -310,6 +310,9 @@ void agents_applied(struct agents *a)
 			log_debug(LOG_SUB_WATCHDOG, "%s: kick: %s", fp->ifname,
 			          strerror(-rc));
 	}
+	/* The registry's ports were applied: their DCBX outcomes are
+	 * looked at again. */
+	a->dcbx_look = true;
 	/* What the apply changed (a queue shut, PFC enabled): honoured,
 	 * watched; a hold just applied gets the watchdog's sample. */
 	agents_softpfc_sync(a, agents_ms());
@@ -470,6 +473,7 @@ static void agents_lldp_sync(struct agents *a, const struct policy *p,
 
 void agents_dcbx_local(struct agents *a, const struct ports *r, double now_ms)
 {
+	a->dcbx_look = true;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ports_port *e = &r->v[i];
 		struct dcbx_tlvs t;
@@ -495,6 +499,9 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r)
 {
 	bool due = false;
 
+	if (!a->dcbx_look && !a->lldpad.n && a->lldp.changes == a->dcbx_seen)
+		return false;
+
 	for (size_t i = 0; i < r->n; i++) {
 		struct ports_port *e = &r->v[i];
 		const struct lldp_port *lp =
@@ -517,6 +524,8 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r)
 		e->dcbx.due = true;
 		due = true;
 	}
+	a->dcbx_seen = a->lldp.changes;
+	a->dcbx_look = due; /* what is still due: looked at again */
 	return due;
 }
 
@@ -532,6 +541,7 @@ static bool agents_configured(const struct policy *p, const char *ifname)
 void agents_sync(struct agents *a, const struct policy *p, struct link_mon *lm)
 {
 	a->dirty = false;
+	a->dcbx_look = true;
 	/* LLDP first: ports about to be detached send their shutdown
 	 * frame. A port that comes up joins after its attach below. */
 	for (size_t i = 0; i < a->frames.n; i++) {

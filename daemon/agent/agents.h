@@ -44,6 +44,12 @@ struct agents {
 	struct lldpad_client lldpad;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
+	/* agents_dcbx_pull looks at every port only when the LLDP agent's
+	 * outcomes moved since (lldp.changes), the ports were synced, or
+	 * something was still due: after every loop turn, a look at 128
+	 * ports by name was most of an idle roced's CPU. */
+	uint64_t dcbx_seen;
+	bool dcbx_look;
 	/* --- software PFC --- */
 	struct softpfc softpfc;
 	struct ports *ports; /* the daemon's registry (compile inputs) */

@@ -240,6 +240,7 @@ static void lldp_agent_negotiate_why(struct lldp_agent *a, struct lldp_port *p,
 		if (p->has_oper) {
 			p->has_oper = false;
 			p->changed_ms = now;
+			a->changes++;
 			log_info("%s: DCBX off (no lldp tlv-select dcbxp)",
 			         p->ifname);
 			if (a->changed)
@@ -257,6 +258,7 @@ static void lldp_agent_negotiate_why(struct lldp_agent *a, struct lldp_port *p,
 	dcbx_advertise(&p->local, had ? &p->oper : NULL, &before);
 	p->oper = oper;
 	p->has_oper = true;
+	a->changes++;
 	p->changed_ms = now;
 	/* What the port advertises follows what it adopted: the peer hears
 	 * it at once, so that it sees the agreement. */
@@ -531,6 +533,7 @@ int lldp_agent_port(struct lldp_agent *a, const char *ifname, int ifindex,
 		a->v = v;
 		p = &a->v[a->n++];
 		memset(p, 0, sizeof(*p));
+		a->changes++;
 		snprintf(p->ifname, sizeof(p->ifname), "%s", ifname);
 	}
 	p->mark = true;
@@ -595,6 +598,7 @@ void lldp_agent_stop(struct lldp_agent *a, const char *ifname, bool shutdown,
 		lldp_agent_send(a, p, 0);
 	lldp_tx_stop(&p->tx, now);
 	*p = a->v[--a->n];
+	a->changes++;
 }
 
 void lldp_agent_sweep(struct lldp_agent *a, double now)
