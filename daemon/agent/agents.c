@@ -593,13 +593,19 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 		 * hold is the same (neighbours change state all the time:
 		 * a sync restarts the contributors' windows). */
 		if (route_notified(&a->routes) && a->synced && a->ports &&
-		    agents_routes_refresh(a) && txpoll_routes_moved(&a->tx)) {
+		    agents_routes_refresh(a)) {
+			bool moved = txpoll_routes_moved(&a->tx);
+
+			/* Only a change of the ports routes leave through
+			 * moves a feeder; the counts read the tables live. */
 			log_debug(LOG_SUB_WATCHDOG,
 			          "the routing tables changed (%llu "
-			          "notifications so far): the routed ports' "
-			          "feeders again",
-			          (unsigned long long)a->routes.changes);
-			txpoll_sync(&a->tx, a->ports, now_ms);
+			          "notifications so far)%s",
+			          (unsigned long long)a->routes.changes,
+			          moved ? ": the routed ports' feeders again"
+			                : "");
+			if (moved)
+				txpoll_sync(&a->tx, a->ports, now_ms);
 		}
 		return true;
 	}
