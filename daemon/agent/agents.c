@@ -318,14 +318,11 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->tx.switch_peer = agents_switch_peer;
 	a->tx.switch_arg = a;
 	a->tx.nl = nl;
-	a->lp.nl = nl;
 	a->qs.nl = nl;
 	a->wd.qs = &a->qs;
 	a->tx.qs = &a->qs;
-	a->lp.qs = &a->qs;
 	a->contrib.impl = nl;
 	a->tx.ports = ports;
-	a->lp.ports = ports;
 	a->nl = nl;
 	agents_routes_listen(a);
 }
@@ -357,6 +354,9 @@ void agents_applied(struct agents *a)
 			log_debug(LOG_SUB_WATCHDOG, "%s: kick: %s", fp->ifname,
 			          strerror(-rc));
 	}
+	/* The registry's ports were applied: their DCBX outcomes are
+	 * looked at again. */
+	a->dcbx_look = true;
 	/* What the apply changed (a queue shut, PFC enabled): honoured,
 	 * watched; a hold just applied gets the watchdog's sample. */
 	agents_softpfc_sync(a, agents_ms());
@@ -366,7 +366,6 @@ void agents_applied(struct agents *a)
 	if (a->synced && a->ports) {
 		agents_routes_refresh(a);
 		txpoll_sync(&a->tx, a->ports, agents_ms());
-		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
 }
 
@@ -424,16 +423,12 @@ void agents_init(struct agents *a, struct loop *loop,
 	deadlock_init(&a->dl);
 	a->tx.frames = &a->frames;
 	a->tx.softpfc = &a->softpfc;
-	lpsend_init(&a->lp);
 	qstats_init(&a->qs);
 	contrib_init(&a->contrib, &contrib_ops_kernel, NULL);
 	route_init(&a->routes);
 	a->contrib.routes = &a->routes;
 	a->tx.routes = &a->routes;
 	a->tx.contrib = &a->contrib;
-	a->lp.contrib = &a->contrib;
-	a->lp.frames = &a->frames;
-	a->lp.softpfc = &a->softpfc;
 	frames_listen(&a->frames, FRAME_MACC, agents_macc_rx, a);
 	frames_listen(&a->frames, FRAME_DATA, txpoll_data_rx, &a->tx);
 }
@@ -449,7 +444,6 @@ void agents_free(struct agents *a)
 	hwcnt_free(&a->hw);
 	txpoll_free(&a->tx);
 	deadlock_free(&a->dl);
-	lpsend_free(&a->lp);
 	qstats_free(&a->qs);
 	contrib_free(&a->contrib);
 	if (a->loop && route_fd(&a->routes) >= 0)
@@ -535,6 +529,7 @@ static void agents_lldp_sync(struct agents *a, const struct ports *r,
 
 void agents_dcbx_local(struct agents *a, const struct ports *r, double now_ms)
 {
+	a->dcbx_look = true;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct ports_port *e = &r->v[i];
 		struct dcbx_tlvs t;
@@ -560,6 +555,9 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r)
 {
 	bool due = false;
 
+	if (!a->dcbx_look && !a->lldpad.n && a->lldp.changes == a->dcbx_seen)
+		return false;
+
 	for (size_t i = 0; i < r->n; i++) {
 		struct ports_port *e = &r->v[i];
 		const struct lldp_port *lp =
@@ -582,12 +580,15 @@ bool agents_dcbx_pull(struct agents *a, struct ports *r)
 		e->dcbx.due = true;
 		due = true;
 	}
+	a->dcbx_seen = a->lldp.changes;
+	a->dcbx_look = due; /* what is still due: looked at again */
 	return due;
 }
 
 void agents_sync(struct agents *a, const struct ports *r, struct link_mon *lm)
 {
 	a->dirty = false;
+	a->dcbx_look = true;
 	/* LLDP first: ports about to be detached send their shutdown
 	 * frame. A port that comes up joins after its attach below. */
 	for (size_t i = 0; i < a->frames.n; i++) {
@@ -628,7 +629,6 @@ void agents_sync(struct agents *a, const struct ports *r, struct link_mon *lm)
 	if (a->ports) {
 		agents_routes_refresh(a);
 		txpoll_sync(&a->tx, a->ports, agents_ms());
-		lpsend_sync(&a->lp, a->ports, agents_ms());
 	}
 }
 
@@ -641,12 +641,18 @@ bool agents_fd(struct agents *a, int fd, double now_ms)
 		 * a sync restarts the contributors' windows). */
 		if (route_notified(&a->routes) && a->synced && a->ports &&
 		    agents_routes_refresh(a)) {
+			bool moved = txpoll_routes_moved(&a->tx);
+
+			/* Only a change of the ports routes leave through
+			 * moves a feeder; the counts read the tables live. */
 			log_debug(LOG_SUB_WATCHDOG,
 			          "the routing tables changed (%llu "
-			          "notifications so far): the routed ports' "
-			          "feeders again",
-			          (unsigned long long)a->routes.changes);
-			txpoll_sync(&a->tx, a->ports, now_ms);
+			          "notifications so far)%s",
+			          (unsigned long long)a->routes.changes,
+			          moved ? ": the routed ports' feeders again"
+			                : "");
+			if (moved)
+				txpoll_sync(&a->tx, a->ports, now_ms);
 		}
 		return true;
 	}
@@ -664,7 +670,6 @@ int agents_wait(const struct agents *a, double now_ms)
 	double lldpad = lldpad_client_next(&a->lldpad);
 	int wd = wdpoll_wait(&a->wd, now_ms), wait;
 	int tx = txpoll_wait(&a->tx, now_ms);
-	int lp = lpsend_wait(&a->lp, now_ms);
 
 	if (pfc >= 0 && (next < 0 || pfc < next))
 		next = pfc;
@@ -677,8 +682,6 @@ int agents_wait(const struct agents *a, double now_ms)
 		wait = wd;
 	if (tx >= 0 && (wait < 0 || tx < wait))
 		wait = tx;
-	if (lp >= 0 && (wait < 0 || lp < wait))
-		wait = lp;
 	return wait;
 }
 
@@ -712,7 +715,6 @@ void agents_tick(struct agents *a, double now_ms)
 	softpfc_expire(&a->softpfc, now_ms);
 	wdpoll_tick(&a->wd, now_ms);
 	txpoll_tick(&a->tx, now_ms);
-	lpsend_tick(&a->lp, now_ms);
 	if (deadlock_tick(&a->dl, &a->lldp, &a->softpfc, &a->tx, now_ms))
 		agents_softpfc_sync(a, now_ms);
 	/* The next node of a cycle is released at xon (txpoll_port's

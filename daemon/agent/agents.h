@@ -21,7 +21,6 @@
 #include "agent/hwcnt.h"
 #include "agent/lldp_agent.h"
 #include "agent/lldpad_client.h"
-#include "agent/lpsend.h"
 #include "agent/softpfc.h"
 #include "agent/txpoll.h"
 #include "agent/wdpoll.h"
@@ -45,6 +44,12 @@ struct agents {
 	struct lldpad_client lldpad;
 	/* The ports to follow changed (a commit, a link event). */
 	bool dirty;
+	/* agents_dcbx_pull looks at every port only when the LLDP agent's
+	 * outcomes moved since (lldp.changes), the ports were synced, or
+	 * something was still due: after every loop turn, a look at 128
+	 * ports by name was most of an idle roced's CPU. */
+	uint64_t dcbx_seen;
+	bool dcbx_look;
 	/* --- software PFC --- */
 	struct softpfc softpfc;
 	struct ports *ports; /* the daemon's registry (compile inputs) */
@@ -60,7 +65,6 @@ struct agents {
 	/* Hardware DCB ports' PFC counters (the watchdog's, and show's). */
 	struct hwcnt hw;
 	/* 802.3x link pause's transmit side (`flowcontrol send on`). */
-	struct lpsend lp;
 	/* The queues' tc statistics, one sampler for the watchdog, the
 	 * transmit side and link pause. */
 	struct qstats qs;

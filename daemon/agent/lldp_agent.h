@@ -141,6 +141,11 @@ struct lldp_agent {
 	size_t n;
 	lldp_agent_changed_fn changed;
 	void *arg;
+	bool tx_reference; /* ROCED_LLDP_TX_REFERENCE: see lldp_agent_tick */
+	/* Counts every change of a port's DCBX outcome and every port
+	 * added or gone: its reader (agents_dcbx_pull) looks at the ports
+	 * only when it moved. */
+	uint64_t changes;
 };
 
 /* The agent listens for LLDP on F (frames_listen); CHANGED (may be NULL)

@@ -2,11 +2,13 @@
 #include "agent/qstats.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/rtnetlink.h>
 
+#include "model/plan.h"
 #include "nlmsg/tc_msg.h"
 
 void qstats_init(struct qstats *s)
@@ -73,6 +75,7 @@ static struct qstats_port *qstats_add(struct qstats *s, int ifindex)
 	s->n++;
 	memset(&s->v[i], 0, sizeof(s->v[i]));
 	s->v[i].ifindex = ifindex;
+	s->v[i].snap_ms = -1;
 	return &s->v[i];
 }
 
@@ -82,34 +85,63 @@ struct qstats_read {
 	int ifindex; /* a class dump's port */
 };
 
+/* Port IFINDEX's entry for the qdisc dump of NOW (its readings of an
+ * earlier one forgotten). */
+static struct qstats_port *qstats_dumped(struct qstats *s, int ifindex,
+                                         double now)
+{
+	struct qstats_port *e = qstats_add(s, ifindex);
+
+	if (e && e->snap_ms != now) {
+		e->seen = 0;
+		e->src = QSTATS_LEAF;
+		e->at_ms = now;
+		e->snap_ms = now;
+		memset(&e->snap, 0, sizeof(e->snap));
+	}
+	return e;
+}
+
 static int qstats_leaf_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct qstats_read *r = data;
 	const struct tcmsg *tcm = mnl_nlmsg_get_payload(nlh);
 	struct tc_stats_obj o;
 	struct qstats_port *e;
-	int q;
+	int q, inner = -1;
+	bool root;
 
-	/* Most of a dump is not roced's leaves: passed over on the
-	 * handle, before the full decode. */
+	/* Most of a dump is not roced's: passed over on the handle,
+	 * before the full decode. */
 	if (nlh->nlmsg_type != RTM_NEWQDISC ||
 	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*tcm))
 		return MNL_CB_OK;
+	root = tcm->tcm_parent == PLAN_H_ROOT &&
+	       PLAN_H_MAJ(tcm->tcm_handle) == PLAN_ROOT_MAJOR;
 	q = tc_msg_leaf_queue(tcm->tcm_handle);
-	if (q < 0 || q >= POLICY_NQUEUES ||
+	if (!root && (q < 0 || q >= POLICY_NQUEUES))
+		inner = tc_msg_inner_queue(tcm->tcm_handle);
+	if ((!root && (q < 0 || q >= POLICY_NQUEUES) &&
+	     (inner < 0 || inner >= POLICY_NQUEUES)) ||
 	    tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
 	    o.obj != TC_MSG_QDISC)
 		return MNL_CB_OK;
-	e = qstats_add(r->s, tcm->tcm_ifindex);
+	e = qstats_dumped(r->s, tcm->tcm_ifindex, r->now);
 	if (!e)
 		return MNL_CB_OK;
-	if (e->src != QSTATS_LEAF || e->at_ms != r->now) {
-		e->seen = 0;
-		e->src = QSTATS_LEAF;
-		e->at_ms = r->now;
+	if (root || inner >= 0) {
+		e->snap.root = e->snap.root || root;
+		if (inner >= 0 && o.st.red) {
+			e->snap.inner_red |= (uint8_t)(1u << inner);
+			e->snap.inner[inner] = o.st;
+		}
+		return MNL_CB_OK;
 	}
 	e->seen |= (uint8_t)(1u << q);
 	e->st[q] = o.st;
+	e->snap.seen |= (uint8_t)(1u << q);
+	e->snap.leaf[q] = o.st;
+	snprintf(e->snap.kind[q], sizeof(e->snap.kind[q]), "%s", o.kind);
 	if (o.st.queue)
 		qcarry_backlog(&r->s->carry, tcm->tcm_ifindex, (unsigned)q,
 		               o.st.backlog);
@@ -164,15 +196,17 @@ static int qstats_dump(struct qstats *s, struct nlmsghdr *req, mnl_cb_t cb,
 	return nlb_dump(s->nl, req, cb, data, &nerr);
 }
 
-int qstats_leaves(struct qstats *s, double now)
+/* One qdisc dump of every port, as of NOW, unless one younger than
+ * MAX_AGE_MS serves. */
+static int qstats_full(struct qstats *s, double now, double max_age_ms)
 {
 	char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
 	struct qstats_read r = {.s = s, .now = now};
 	size_t k = 0;
 	int rc;
 
-	if (!s->reference && s->full_ms >= 0 &&
-	    now - s->full_ms < QSTATS_SHARE_MS && now >= s->full_ms) {
+	if (!s->reference && s->full_ms >= 0 && now - s->full_ms < max_age_ms &&
+	    now >= s->full_ms) {
 		s->shared++;
 		return s->err;
 	}
@@ -190,17 +224,37 @@ int qstats_leaves(struct qstats *s, double now)
 			s->v[i].seen = 0;
 			s->v[i].src = QSTATS_LEAF;
 			s->v[i].at_ms = now;
+			s->v[i].snap_ms = -1;
 		}
 		return s->err;
 	}
-	/* A port the dump did not show has no leaves of roced's (any
+	/* A port the dump did not show has nothing of roced's (any
 	 * more): forgotten, so that ports that come and go leave nothing
 	 * behind. */
 	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].at_ms == now && s->v[i].src == QSTATS_LEAF)
+		if (s->v[i].snap_ms == now)
 			s->v[k++] = s->v[i];
 	s->n = k;
 	return s->err;
+}
+
+int qstats_leaves(struct qstats *s, double now)
+{
+	return qstats_full(s, now, QSTATS_SHARE_MS);
+}
+
+int qstats_snapshot(struct qstats *s, double now, double max_age_ms)
+{
+	return qstats_full(s, now, max_age_ms);
+}
+
+const struct qstats_snap *qstats_snap(const struct qstats *s, int ifindex)
+{
+	const struct qstats_port *e = qstats_find(s, ifindex);
+
+	if (!e || s->err || s->full_ms < 0 || e->snap_ms != s->full_ms)
+		return NULL;
+	return &e->snap;
 }
 
 /* One class dump of port IFINDEX into its entry, as of NOW. */

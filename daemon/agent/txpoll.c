@@ -1,5 +1,5 @@
 /* txpoll: software PFC's transmit side. See txpoll.h. */
-#include "agent/txpoll.h"
+#include "agent/txpoll_int.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +26,8 @@ void txpoll_init(struct txpoll *t)
 	pfctx_pace_init(&t->pace, TXPOLL_FAST_MS, TXPOLL_IDLE_MS,
 	                TXPOLL_LINGER_MS);
 	t->reference = getenv("ROCED_TXPOLL_REFERENCE") != NULL;
+	t->idle_ref = getenv("ROCED_TXPOLL_IDLE_REFERENCE") != NULL;
+	t->idle_ms = TXPOLL_IDLE_MS;
 	t->scan_ms = -1;
 	t->busy_ms = -1;
 }
@@ -68,8 +70,9 @@ static bool txpoll_arm(struct txpoll *t)
 	if (t->armed)
 		log_debug(LOG_SUB_WATCHDOG,
 		          "software PFC transmit: queues idle, reading the "
-		          "backlogs every %.0f ms until traffic comes in",
-		          TXPOLL_IDLE_MS);
+		          "backlogs every %.0f-%.0f ms until traffic comes in",
+		          TXPOLL_IDLE_MS,
+		          t->idle_ref ? TXPOLL_IDLE_MS : TXPOLL_IDLE_MAX_MS);
 	return t->armed;
 }
 
@@ -84,6 +87,9 @@ void txpoll_free(struct txpoll *t)
 	t->nwakers = 0;
 	free(t->idx);
 	t->idx = NULL;
+	free(t->l3);
+	t->l3 = NULL;
+	t->nl3 = 0;
 }
 
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
@@ -93,6 +99,19 @@ const struct txpoll_port *txpoll_find(const struct txpoll *t,
 		if (!strcmp(t->v[i].ifname, ifname))
 			return &t->v[i];
 	return NULL;
+}
+
+bool txpoll_feeds(const struct txpoll *t, const char *ifname, unsigned slot)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t bit = txpoll_feeder_bit(&t->v[i], ifname);
+
+		for (size_t k = 0; bit && k < t->v[i].nfeeders; k++)
+			if ((bit & (1ull << k)) &&
+			    (t->v[i].feeder_slots[k] & (1u << slot)))
+				return true;
+	}
+	return false;
 }
 
 /* The no-drop queues of E's applied plan that software PFC holds
@@ -153,13 +172,62 @@ static void txpoll_thresholds(struct txpoll_port *x, const struct ports_port *e,
 		}
 }
 
-/* The bit of feeder NAME in X's masks; 0 when it is not X's feeder. */
-static uint64_t txpoll_feeder_bit(const struct txpoll_port *x, const char *name)
+/* The smallest limit in bytes of PP's leaves (0: none in bytes). */
+static uint32_t txpoll_leaf_limit(const struct plan_port *pp)
 {
-	for (size_t k = 0; k < x->nfeeders; k++)
-		if (!strcmp(x->feeders[k], name))
-			return 1ull << k;
-	return 0;
+	uint32_t min = 0;
+
+	for (size_t i = 0; i < pp->nqdiscs; i++) {
+		const struct plan_qdisc *qd = &pp->qdiscs[i];
+		uint32_t lim;
+
+		if (qd->queue < 0)
+			continue;
+		if (qd->kind == PLAN_QD_TBF)
+			lim = qd->u.tbf.limit;
+		else if (qd->kind == PLAN_QD_BFIFO)
+			lim = qd->u.fifo.limit;
+		else
+			continue; /* packets (pfifo), RED's own limit */
+		/* a queue the watchdog shut takes nothing: no buffer */
+		if (lim && (!min || lim < min))
+			min = lim;
+	}
+	return min;
+}
+
+/* The link pause slot's thresholds: the smallest pause buffer that
+ * applies to E, else the defaults for its smallest leaf. */
+static void txpoll_lp_thresholds(struct txpoll_port *x,
+                                 const struct ports_port *e)
+{
+	struct pfctx_thresholds *t = &x->t[TXPOLL_LP];
+	uint32_t mtu = e->plan.dcb.mtu ? e->plan.dcb.mtu : 1500;
+	uint32_t buffer = txpoll_leaf_limit(&e->plan);
+	bool *conf = &x->configured_thresholds[TXPOLL_LP];
+
+	for (unsigned pr = 0; pr < POLICY_NPRIO; pr++) {
+		const struct plan_pause_thr *b = &e->plan.pause_thr[pr];
+
+		if (!b->set || (*conf && b->xoff >= t->xoff))
+			continue;
+		*conf = true;
+		t->xoff = b->xoff;
+		t->xon = b->xon;
+	}
+	if (!*conf)
+		pfctx_defaults(buffer ? buffer : 1000 * (mtu + 18), mtu,
+		               (uint32_t)e->caps.speed_mbps, TXPOLL_REACTION_MS,
+		               t);
+	/* Link pause's XON is never staggered: one threshold. */
+	t->xon_switch = t->xon;
+}
+
+/* Does E send link pause out of itself when its bridge's other ports
+ * congest (`flowcontrol send on` on a software port)? */
+static bool txpoll_lp_sender(const struct ports_port *e)
+{
+	return e && e->applied && e->plan.dcb.software && e->plan.dcb.pause_tx;
 }
 
 /* IFNAME's bridge (MASTER_FN, for tests, else sysfs). */
@@ -184,12 +252,12 @@ static bool txpoll_routed(const struct txpoll *t, int ifindex)
 	return t->routes && ifindex > 0 && route_via(t->routes, ifindex);
 }
 
-/* Does OLD (NULL: none) pause a priority out of feeder NAME now? */
+/* Does OLD (NULL: none) pause a slot out of feeder NAME now? */
 static bool txpoll_paused_out(const struct txpoll_port *old, const char *name)
 {
 	uint64_t bit = old ? txpoll_feeder_bit(old, name) : 0;
 
-	for (unsigned p = 0; bit && p < POLICY_NPRIO; p++)
+	for (unsigned p = 0; bit && p < TXPOLL_SLOTS; p++)
 		if (old->paused_by[p] & bit)
 			return true;
 	return false;
@@ -198,8 +266,8 @@ static bool txpoll_paused_out(const struct txpoll_port *old, const char *name)
 /* X's feeders as OLD had them (NULL: a port new to the poll)? A routed
  * port's change is counted, and said at most every
  * TXPOLL_ROUTE_LOG_MS: routes that flap must not flood the log. */
-static void txpoll_routes_moved(struct txpoll_port *x,
-                                const struct txpoll_port *old, double now)
+static void txpoll_feeders_moved(struct txpoll_port *x,
+                                 const struct txpoll_port *old, double now)
 {
 	bool same;
 
@@ -209,8 +277,12 @@ static void txpoll_routes_moved(struct txpoll_port *x,
 	x->route_moves = old->route_moves;
 	x->route_log_ms = old->route_log_ms;
 	same = old->nfeeders == x->nfeeders;
+	/* The feeders come in the frame ports' order: the same list, in
+	 * the same order, most of the time (one pass, where looking each
+	 * up was quadratic in the ports). */
 	for (size_t k = 0; same && k < x->nfeeders; k++)
-		same = txpoll_feeder_bit(old, x->feeders[k]) != 0;
+		if (strcmp(old->feeders[k], x->feeders[k]))
+			same = txpoll_feeder_bit(old, x->feeders[k]) != 0;
 	if (same || (!old->nrouted && !x->nrouted))
 		return;
 	x->route_moves++;
@@ -222,6 +294,37 @@ static void txpoll_routes_moved(struct txpoll_port *x,
 	         "now (%zu routed, was %zu); %llu such changes so far",
 	         x->ifname, x->nfeeders, x->nrouted, old->nrouted,
 	         (unsigned long long)x->route_moves);
+}
+
+bool txpoll_routes_moved(const struct txpoll *t)
+{
+	if (!t->l3 || !t->frames || t->nl3 != t->frames->n)
+		return true;
+	for (size_t j = 0; j < t->nl3; j++)
+		if (txpoll_routed(t, t->l3[j].dev) != t->l3[j].routed)
+			return true;
+	for (size_t i = 0; i < t->n; i++)
+		if (txpoll_routed(t, t->v[i].master
+		                         ? t->v[i].master
+		                         : t->v[i].ifindex) != t->v[i].routed)
+			return true;
+	return false;
+}
+
+/* Is there a port of bridge MASTER other than IFNAME that sends link
+ * pause and has a frame socket? */
+static bool txpoll_lp_fed(const struct txpoll *t, const struct ports *r,
+                          int master, const char *ifname)
+{
+	for (size_t j = 0; master && t->frames && j < t->frames->n; j++) {
+		const struct frame_port *fp = &t->frames->v[j];
+
+		if (fp->fd >= 0 && strcmp(fp->ifname, ifname) &&
+		    txpoll_lp_sender(ports_find(r, fp->ifname)) &&
+		    txpoll_master(t, fp->ifname) == master)
+			return true;
+	}
+	return false;
 }
 
 void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
@@ -247,11 +350,14 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 
 		memset(x, 0, sizeof(*x));
 		x->queues = txpoll_queues(e, x->prios, limit);
-		if (!x->queues)
+		x->master = txpoll_master(t, e->ifname);
+		x->lp = e->applied && e->plan.dcb.software &&
+		        txpoll_lp_fed(t, r, x->master, e->ifname);
+		if (!x->queues && !x->lp)
 			continue;
+		x->rqueues = x->lp ? (uint8_t)0xff : x->queues;
 		snprintf(x->ifname, sizeof(x->ifname), "%s", e->ifname);
 		x->ifindex = txpoll_ifindex(t, e->ifname);
-		x->master = txpoll_master(t, e->ifname);
 		/* A port keeps what it told its feeders: forgetting a
 		 * pause here would leave them paused until it runs out. */
 		x->active_ms = -1;
@@ -262,6 +368,8 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 			x->active_ms = old->active_ms;
 		}
 		txpoll_thresholds(x, e, limit);
+		if (x->lp)
+			txpoll_lp_thresholds(x, e);
 		n++;
 	}
 	/* A port feeds another when roced has its frame socket and both
@@ -269,8 +377,15 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 	 * leave through its layer-3 device) from this one (whose own
 	 * layer-3 device carries routes: a routed port, or a port of an
 	 * SVI's bridge). */
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		nv[i].nrouted = 0;
+		nv[i].routed = txpoll_routed(t, nv[i].master ? nv[i].master
+		                                             : nv[i].ifindex);
+	}
+	free(t->l3);
+	t->nl3 = 0;
+	t->l3 = calloc(t->frames && t->frames->n ? t->frames->n : 1,
+	               sizeof(*t->l3));
 	for (size_t j = 0; t->frames && j < t->frames->n; j++) {
 		const char *fn = t->frames->v[j].ifname;
 		const struct ports_port *fe = ports_find(r, fn);
@@ -278,19 +393,23 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 		bool feeds = false,
 		     routed_in =
 		         txpoll_routed(t, m ? m : t->frames->v[j].ifindex);
+
+		if (t->l3) {
+			t->l3[t->nl3].dev = m ? m : t->frames->v[j].ifindex;
+			t->l3[t->nl3++].routed = routed_in;
+		}
 		/* A hardware feeder pauses its peer itself; a receive-only
 		 * priority (semi-lossless) is never paused upstream. */
 		uint8_t pfc = fe && fe->applied && fe->plan.dcb.software
 		                  ? fe->plan.dcb.pfc_en &
 		                        (uint8_t)~fe->plan.dcb.pfc_rx_only
 		                  : 0;
+		bool lps = t->frames->v[j].fd >= 0 && txpoll_lp_sender(fe);
 
 		for (size_t i = 0; i < n; i++) {
 			struct txpoll_port *x = &nv[i];
 			bool bridged = m && x->master == m;
-			bool routed = !bridged && routed_in &&
-			              txpoll_routed(t, x->master ? x->master
-			                                         : x->ifindex);
+			bool routed = !bridged && routed_in && x->routed;
 
 			if (!strcmp(fn, x->ifname) ||
 			    x->nfeeders == TXPOLL_FEEDERS_MAX)
@@ -300,7 +419,11 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 			if (!bridged && !routed &&
 			    !txpoll_paused_out(txpoll_find(t, x->ifname), fn))
 				continue;
-			x->feeder_pfc[x->nfeeders] = pfc;
+			/* Link pause goes out of the bridge's senders. */
+			x->feeder_slots[x->nfeeders] =
+			    (uint16_t)(pfc |
+			               (x->lp && bridged && lps ? TXPOLL_LP_BIT
+			                                        : 0));
 			x->feeder_idx[x->nfeeders] = t->frames->v[j].ifindex;
 			x->feeder_master[x->nfeeders] = m;
 			snprintf(x->feeders[x->nfeeders++],
@@ -312,12 +435,12 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 			snprintf(nw[nwakers++], sizeof(nw[0]), "%s", fn);
 	}
 	for (size_t i = 0; i < n; i++)
-		txpoll_routes_moved(&nv[i], txpoll_find(t, nv[i].ifname), now);
+		txpoll_feeders_moved(&nv[i], txpoll_find(t, nv[i].ifname), now);
 	/* Who each port had paused, by name: the feeders may have moved. */
 	for (size_t i = 0; i < n; i++) {
 		const struct txpoll_port *old = txpoll_find(t, nv[i].ifname);
 
-		for (unsigned pr = 0; old && pr < POLICY_NPRIO; pr++)
+		for (unsigned pr = 0; old && pr < TXPOLL_SLOTS; pr++)
 			for (size_t k = 0; k < old->nfeeders; k++) {
 				if (old->paused_by[pr] & (1ull << k))
 					nv[i].paused_by[pr] |=
@@ -346,6 +469,7 @@ void txpoll_sync(struct txpoll *t, const struct ports *r, double now)
 	 * and arms them again. */
 	txpoll_disarm(t);
 	t->nowake = false;
+	t->idle_ms = TXPOLL_IDLE_MS;
 	if (!any)
 		t->next_ms = 0;
 	else if (!t->next_ms || t->next_ms > now + TXPOLL_FAST_MS)
@@ -408,73 +532,6 @@ int txpoll_wait(const struct txpoll *t, double now)
 	return t->next_ms <= now ? 0 : (int)(t->next_ms - now) + 1;
 }
 
-/* Does another congested port still pause priority P out of FEEDER? */
-static bool txpoll_paused_elsewhere(const struct txpoll *t,
-                                    const struct txpoll_port *self,
-                                    const char *feeder, unsigned p)
-{
-	for (size_t i = 0; i < t->n; i++) {
-		const struct txpoll_port *o = &t->v[i];
-
-		if (o != self &&
-		    (o->paused_by[p] & txpoll_feeder_bit(o, feeder)))
-			return true;
-	}
-	return false;
-}
-
-/* Send a PFC frame for priority P (QUANTA; 0: XON) out of the feeders of
- * X in MASK. */
-static void txpoll_send(struct txpoll *t, const struct txpoll_port *x,
-                        unsigned p, uint16_t quanta, uint64_t mask)
-{
-	for (size_t k = 0; k < x->nfeeders; k++) {
-		struct frame_port *fp = frames_find(t->frames, x->feeders[k]);
-		struct softpfc_port *sp;
-		struct pfc_frame f;
-		uint8_t buf[PFC_FRAME_MIN];
-		int len, rc;
-
-		if (!(mask & (1ull << k)) || !fp || fp->fd < 0 ||
-		    !(x->feeder_pfc[k] & (1u << p)))
-			continue;
-		if (!quanta && txpoll_paused_elsewhere(t, x, fp->ifname, p))
-			continue;
-		pfc_frame_make(&f, PFC_FRAME_PFC, fp->mac, (uint8_t)(1u << p),
-		               quanta);
-		len = pfc_frame_encode(&f, buf, sizeof(buf));
-		if (len < 0)
-			continue;
-		rc = frames_send(t->frames, fp->ifname, buf, (size_t)len);
-		if (rc < 0) {
-			log_debug(LOG_SUB_WATCHDOG, "%s: PFC %s: %s",
-			          fp->ifname, quanta ? "pause" : "XON",
-			          strerror(-rc));
-			continue;
-		}
-		sp = t->softpfc ? softpfc_port(t->softpfc, fp->ifname, false)
-		                : NULL;
-		if (!sp)
-			continue;
-		sp->c.tx_frames++;
-		if (quanta)
-			sp->c.tx_pause[p]++;
-		else
-			sp->c.tx_xon[p]++;
-	}
-}
-
-/* Does X pause a priority of queue Q (feeders a staggered XON has not
- * reached yet included)? */
-static bool txpoll_paused_q(const struct txpoll_port *x, unsigned q)
-{
-	for (unsigned p = 0; p < POLICY_NPRIO; p++)
-		if ((x->prios[q] & (1u << p)) &&
-		    (x->s[p].paused || x->paused_by[p]))
-			return true;
-	return false;
-}
-
 /* Is X worth a read between scans: busy, or its queues sent something,
  * lately? */
 static bool txpoll_active(const struct txpoll_port *x, double now)
@@ -508,11 +565,10 @@ static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
 	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
 		enum qstats_src src = QSTATS_NONE;
 		const struct tc_stats_counters *st;
-		uint32_t xoff = 0;
-
+		uint32_t xoff = 0, sxoff;
 		uint32_t was = x->backlog[q];
 
-		if (!(x->queues & (1u << q)))
+		if (!(x->rqueues & (1u << q)))
 			continue;
 		st = qstats_get(t->qs, x->ifindex, q, now, &src);
 		x->backlog[q] = st ? st->backlog : 0;
@@ -525,6 +581,12 @@ static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
 			if ((x->prios[q] & (1u << p)) && x->t[p].xoff &&
 			    (!xoff || x->t[p].xoff < xoff))
 				xoff = x->t[p].xoff;
+		/* Link pause's xoff is the total's: no queue reaches it
+		 * sooner than the total. */
+		sxoff = xoff;
+		if (x->lp && x->t[TXPOLL_LP].xoff &&
+		    (!sxoff || x->t[TXPOLL_LP].xoff < sxoff))
+			sxoff = x->t[TXPOLL_LP].xoff;
 		/* The time above xoff, from a reading that found the queue
 		 * there to this one; kept where the port's slot is not. */
 		if (xoff && x->ifindex > 0)
@@ -539,9 +601,9 @@ static void txpoll_take(struct txpoll *t, struct txpoll_port *x, double now)
 			moved = moved || st->packets != c->pkts[q];
 			/* Read again before the queue could reach xoff at
 			 * TXPOLL_STEADY_SAFETY times the rate it sends. */
-			if (rate > 0 && xoff &&
-			    xoff / (TXPOLL_STEADY_SAFETY * rate) < steady)
-				steady = xoff / (TXPOLL_STEADY_SAFETY * rate);
+			if (rate > 0 && sxoff &&
+			    sxoff / (TXPOLL_STEADY_SAFETY * rate) < steady)
+				steady = sxoff / (TXPOLL_STEADY_SAFETY * rate);
 		}
 		c->pkts[q] = st->packets;
 		c->bytes[q] = st->bytes;
@@ -614,14 +676,14 @@ int txpoll_read(struct txpoll *t, double now)
 	return rc;
 }
 
-/* Does X need the fast pace: something queued in a watched queue, or a
- * priority we pause? */
+/* Does X need the fast pace: something queued in a watched queue (with
+ * link pause, any), or a slot we pause? */
 static bool txpoll_busy(const struct txpoll_port *x)
 {
-	for (unsigned q = 0; q < POLICY_NQUEUES; q++) {
-		if (!(x->queues & (1u << q)))
+	for (unsigned q = 0; q <= TXPOLL_LP_Q; q++) {
+		if (!txpoll_qslots(x, q))
 			continue;
-		if (x->backlog[q])
+		if (txpoll_qbacklog(x, q))
 			return true;
 		if (txpoll_paused_q(x, q))
 			return true;
@@ -639,205 +701,19 @@ static bool txpoll_held(const struct txpoll *t)
 	return false;
 }
 
-/* Every feeder of X. */
-static uint64_t txpoll_all(const struct txpoll_port *x)
-{
-	return x->nfeeders >= 64 ? ~0ull : (1ull << x->nfeeders) - 1;
-}
-
-/* What each feeder of X has sent toward queue Q of X so far, into OUT;
- * 0 or -errno (the kernel does not count, or X's plan is gone). */
-static int txpoll_counts(struct txpoll *t, const struct txpoll_port *x,
-                         unsigned q, uint64_t *out, double now)
-{
-	const struct ports_port *e =
-	    t->ports ? ports_find(t->ports, x->ifname) : NULL;
-
-	if (!t->contrib || !e || !e->applied)
-		return -ENOENT;
-	return contrib_counts(t->contrib, x->ifindex, x->master, &e->plan, q,
-	                      x->feeder_idx, x->feeder_master, x->nfeeders, out,
-	                      now);
-}
-
-/* The feeders of X whose traffic entered queue Q since the last look
- * (the last decision, or the last time the queue was seen empty): the
- * ones a pause goes to. Before any look (a queue that filled before the
- * poll, asleep while the ports were idle, ever saw it empty: the first
- * crossing of an incast), those that sent toward it since counting
- * began: taking that as no information paused every feeder, a bystander
- * among them, at each incast's start. When no count grew, those it
- * paused already, else the contributors of its last pause: right after
- * an XON they had sent nothing yet, being paused, and the queue is still
- * theirs. None yet when nothing at all was counted before the first look
- * (roced just started): the refreshes of the next TXPOLL_COUNT_WAIT_MS
- * decide. Every feeder when the kernel
- * does not count, or when none ever did (what fills the queue comes from
- * where roced cannot tell: pausing every port is what keeps the class
- * lossless). */
-static uint64_t txpoll_contributors(struct txpoll *t, struct txpoll_port *x,
-                                    unsigned q, double now)
-{
-	uint64_t cur[TXPOLL_FEEDERS_MAX], mask = 0;
-	bool base = x->cbase_ok & (1u << q);
-
-	if (txpoll_counts(t, x, q, cur, now) < 0) {
-		x->cbase_ok &= (uint8_t) ~(1u << q);
-		return txpoll_all(x);
-	}
-	for (size_t k = 0; k < x->nfeeders; k++)
-		if (cur[k] > (base ? x->cbase[q][k] : 0))
-			mask |= 1ull << k;
-	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
-	x->cbase_ok |= (uint8_t)(1u << q);
-	x->cbase_ms[q] = now;
-	if (!mask) {
-		for (unsigned p = 0; p < POLICY_NPRIO; p++)
-			if (x->prios[q] & (1u << p))
-				mask |= x->paused_by[p];
-		for (unsigned p = 0; !mask && p < POLICY_NPRIO; p++)
-			if (x->prios[q] & (1u << p))
-				mask |= x->last_by[p];
-		/* Nothing counted yet, no pause of ours to follow, and this
-		 * the first look: a roced just started (a restart meeting a
-		 * queue already above xoff) whose counts begin now. Pausing
-		 * every feeder would pause the bystanders too; the refreshes
-		 * (every fast poll) look again for up to
-		 * TXPOLL_COUNT_WAIT_MS, and the headroom above xoff holds
-		 * that long. Then, still nothing counted, every feeder: what
-		 * fills the queue comes from where roced cannot tell. */
-		if (!mask && !base) {
-			x->cwait |= (uint8_t)(1u << q);
-			x->cwait_ms[q] = now;
-			log_debug(LOG_SUB_WATCHDOG,
-			          "%s: queue %u above xoff before any count: "
-			          "waiting for its feeders' counts",
-			          x->ifname, q);
-			return 0;
-		}
-		if (!mask && (x->cwait & (1u << q)) && now >= x->cwait_ms[q] &&
-		    now - x->cwait_ms[q] < TXPOLL_COUNT_WAIT_MS)
-			return 0;
-		if (!mask)
-			mask = txpoll_all(x);
-	}
-	x->cwait &= (uint8_t) ~(1u << q);
-	return mask;
-}
-
-/* Queue Q of X is empty and not paused: what its feeders sent so far is
- * the start of the next window (at most every TXPOLL_WINDOW_MS). */
-static void txpoll_window(struct txpoll *t, struct txpoll_port *x, unsigned q,
-                          double now)
-{
-	uint64_t cur[TXPOLL_FEEDERS_MAX];
-
-	if (!t->contrib || t->contrib->err ||
-	    ((x->cbase_ok & (1u << q)) && now >= x->cbase_ms[q] &&
-	     now - x->cbase_ms[q] < TXPOLL_WINDOW_MS))
-		return;
-	if (txpoll_counts(t, x, q, cur, now) < 0)
-		return;
-	memcpy(x->cbase[q], cur, x->nfeeders * sizeof(cur[0]));
-	x->cbase_ok |= (uint8_t)(1u << q);
-	x->cbase_ms[q] = now;
-}
-
-/* Is feeder K of X released one at a time? A switch releases its whole
- * held queue at once (megabytes on a slow fabric), and two of them
- * together overflow any headroom; its watchdog takes a long hold for
- * transit back-pressure (up to 30 s, pfcwd.h). A host's release is its
- * sender's catch-up, and its watchdog (3 s on the shipped host file)
- * would take a hold made longer by waiting for its turn for a storm:
- * hosts (and ports with no LLDP neighbour known) go with the first XON.
- * Without a neighbour test (NULL) every feeder is staggered. */
-static bool txpoll_staggered(const struct txpoll *t,
-                             const struct txpoll_port *x, size_t k)
-{
-	return !t->switch_peer ||
-	       (t->switch_peer(t->switch_arg, x->feeders[k]) &
-	        WDPOLL_PEER_SWITCH);
-}
-
-/* The paused feeders of X for priority P that go with the first XON:
- * those not staggered, and those that do not run PFC for P (they were
- * never sent the pause). */
-static uint64_t txpoll_xon_hosts(const struct txpoll *t,
-                                 const struct txpoll_port *x, unsigned p)
-{
-	uint64_t mask = 0;
-
-	for (size_t k = 0; k < x->nfeeders; k++)
-		if ((x->paused_by[p] & (1ull << k)) &&
-		    (!(x->feeder_pfc[k] & (1u << p)) ||
-		     !txpoll_staggered(t, x, k)))
-			mask |= 1ull << k;
-	return mask;
-}
-
-/* Was X itself held by its peer for priority P within
- * TXPOLL_STAGGER_QUIET_MS of NOW (or is it still)? Its held queue,
- * released, went out at the speed of the CPU and may not have landed on
- * the peer's queue yet, nor been answered by a new pause: a switch of
- * ours released now would send its own held queue through X right
- * behind it, and the two together overflowed the peer's (a spine
- * between two leaves: 453 dropped in the bottleneck of two tiers). */
-static bool txpoll_held_lately(const struct txpoll *t,
-                               const struct txpoll_port *x, unsigned p,
-                               double now)
-{
-	const struct softpfc_port *sp =
-	    t->softpfc ? softpfc_port(t->softpfc, x->ifname, false) : NULL;
-	double end;
-
-	if (!sp || p >= PFC_NPRIO)
-		return false;
-	if (sp->until[p] > 0)
-		return true;
-	end = sp->since[p] + sp->last_held[p];
-	return sp->last_held[p] > 0 && now >= end &&
-	       now - end < TXPOLL_STAGGER_QUIET_MS;
-}
-
-/* The feeders of X that an XON for priority P releases: the hosts
- * (txpoll_xon_hosts()), and with SWITCH the first paused switch from
- * X->xon_next on, unless X was held itself lately (txpoll_held_lately():
- * the switch waits for a later turn, its pause refreshed). */
-static uint64_t txpoll_xon_one(const struct txpoll *t, struct txpoll_port *x,
-                               unsigned p, bool one_switch, double now)
-{
-	uint64_t mask = txpoll_xon_hosts(t, x, p);
-
-	/* (In a cycle the switch behind is the next node round it, let
-	 * go at xon: txpoll_port.in_cycle.) */
-	if (one_switch && !(x->in_cycle & (1u << p)) &&
-	    txpoll_held_lately(t, x, p, now))
-		one_switch = false;
-
-	for (size_t i = 0; one_switch && i < x->nfeeders; i++) {
-		size_t k = (x->xon_next[p] + i) % x->nfeeders;
-
-		if ((x->paused_by[p] & ~mask & (1ull << k))) {
-			mask |= 1ull << k;
-			x->xon_next[p] = (unsigned)((k + 1) % x->nfeeders);
-			break;
-		}
-	}
-	return mask;
-}
-
 static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
                              double now)
 {
-	for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-		for (unsigned p = 0; p < POLICY_NPRIO; p++) {
+	for (unsigned q = 0; q <= TXPOLL_LP_Q; q++)
+		for (unsigned p = 0; p < TXPOLL_SLOTS; p++) {
+			uint64_t backlog = txpoll_qbacklog(x, q);
 			struct pfctx_thresholds th;
 			enum pfctx_action a;
 			bool staggered = false;
 			double refresh;
 			uint64_t mask;
 
-			if (!(x->prios[q] & (1u << p)))
+			if (!(txpoll_qslots(x, q) & (1u << p)))
 				continue;
 			/* At 10 Gb/s, the shortest a peer may count the
 			 * pause time (a speed of its own we do not know).
@@ -854,15 +730,14 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 				th.xon_switch = th.xon;
 			else if (!txpoll_xon_hosts(t, x, p))
 				th.xon = th.xon_switch;
-			a = pfctx_step(&x->s[p], &th, x->backlog[q], refresh,
-			               now);
+			a = pfctx_step(&x->s[p], &th, backlog, refresh, now);
 			/* Feeders an XON left paused: released one at a
 			 * time, their pause refreshed meanwhile. */
 			if (a == PFCTX_NONE && !x->s[p].paused &&
 			    x->paused_by[p]) {
 				/* In a cycle the next node goes at xon
 				 * in its turn, burst or not. */
-				a = pfctx_stagger(&x->s[p], &th, x->backlog[q],
+				a = pfctx_stagger(&x->s[p], &th, backlog,
 				                  TXPOLL_STAGGER_MS,
 				                  x->in_cycle & (1u << p)
 				                      ? TXPOLL_STAGGER_MS
@@ -881,19 +756,30 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
 				if (!staggered && x->paused_by[p])
 					x->last_by[p] = x->paused_by[p];
 				mask = txpoll_xon_one(
-				    t, x, p, x->backlog[q] <= th.xon_switch,
-				    now);
+				    t, x, p, backlog <= th.xon_switch, now);
 				x->paused_by[p] &= ~mask;
 			}
-			log_debug(LOG_SUB_WATCHDOG,
-			          "%s: priority %u backlog %u bytes: "
-			          "%s to the ports that feed it (%d of %zu%s)",
-			          x->ifname, p, x->backlog[q],
-			          a == PFCTX_PAUSE ? "pause" : "XON",
-			          __builtin_popcountll(mask), x->nfeeders,
-			          x->paused_by[p] && a == PFCTX_XON
-			              ? ", the others later"
-			              : "");
+			if (p == TXPOLL_LP)
+				log_debug(
+				    LOG_SUB_WATCHDOG,
+				    "%s: backlog %llu bytes: link %s to "
+				    "the bridge's ports with flowcontrol "
+				    "send on that feed it (%d of %zu)",
+				    x->ifname, (unsigned long long)backlog,
+				    a == PFCTX_PAUSE ? "pause" : "XON",
+				    __builtin_popcountll(mask), x->nfeeders);
+			else
+				log_debug(
+				    LOG_SUB_WATCHDOG,
+				    "%s: priority %u backlog %llu bytes: "
+				    "%s to the ports that feed it (%d of "
+				    "%zu%s)",
+				    x->ifname, p, (unsigned long long)backlog,
+				    a == PFCTX_PAUSE ? "pause" : "XON",
+				    __builtin_popcountll(mask), x->nfeeders,
+				    x->paused_by[p] && a == PFCTX_XON
+				        ? ", the others later"
+				        : "");
 			txpoll_send(t, x, p,
 			            a == PFCTX_PAUSE ? PFCTX_QUANTA : 0, mask);
 		}
@@ -903,7 +789,7 @@ static void txpoll_port_step(struct txpoll *t, struct txpoll_port *x,
  * reference): fast while a port is busy; while ports only carry traffic,
  * when the first of them or the next scan is due; after the last busy
  * or active poll, scans for TXPOLL_LINGER_MS; then asleep, the feeders'
- * wakes armed, a scan every TXPOLL_IDLE_MS. */
+ * wakes armed, a scan after T->idle_ms, twice as late each time. */
 static double txpoll_pace(struct txpoll *t, bool busy, double now)
 {
 	double due = t->scan_ms + TXPOLL_SCAN_MS;
@@ -918,23 +804,32 @@ static double txpoll_pace(struct txpoll *t, bool busy, double now)
 		if (x->read_ms + x->steady_ms < due)
 			due = x->read_ms + x->steady_ms;
 	}
+	double iv = t->idle_ms;
+
+	t->idle_ms = TXPOLL_IDLE_MS;
 	if (busy || t->wake_scans)
 		return TXPOLL_FAST_MS;
 	if (active || (t->busy_ms >= 0 && now - t->busy_ms < TXPOLL_LINGER_MS))
 		return due - now > TXPOLL_FAST_MS ? due - now : TXPOLL_FAST_MS;
 	if (t->nowake || (!t->armed && !txpoll_arm(t)))
 		return TXPOLL_FAST_MS; /* no wake: nothing may sleep */
-	return TXPOLL_IDLE_MS;
+	if (!t->idle_ref)
+		t->idle_ms =
+		    2 * iv < TXPOLL_IDLE_MAX_MS ? 2 * iv : TXPOLL_IDLE_MAX_MS;
+	return iv;
 }
 
 void txpoll_tick(struct txpoll *t, double now)
 {
-	bool busy = false, active = false;
+	bool busy = false, active = false, asleep;
 	double iv;
 	int rc;
 
 	if (!t->next_ms || now < t->next_ms)
 		return;
+	/* An idle scan: nothing came in from the feeders since the last
+	 * poll, so their counts are those of the windows' start. */
+	asleep = t->armed && !txpoll_ref(t) && !t->idle_ref;
 	t->polls++;
 	rc = txpoll_read(t, now);
 	if (rc < 0)
@@ -947,8 +842,8 @@ void txpoll_tick(struct txpoll *t, double now)
 			continue;
 		txpoll_port_step(t, x, now);
 		x->busy = txpoll_busy(x);
-		for (unsigned q = 0; q < POLICY_NQUEUES; q++)
-			if ((x->queues & (1u << q)) && !x->backlog[q] &&
+		for (unsigned q = 0; !asleep && q <= TXPOLL_LP_Q; q++)
+			if (txpoll_qslots(x, q) && !txpoll_qbacklog(x, q) &&
 			    !txpoll_paused_q(x, q))
 				txpoll_window(t, x, q, now);
 		if (x->busy)

@@ -1,10 +1,15 @@
-/* txpoll: software PFC's transmit side. It reads the backlog of each
- * no-drop queue's leaf on the software ports (txpoll_read, through the
- * shared sampler) and feeds it to the decision of
- * lib/pfcwd/pfctx per priority; a pause, a refresh or an XON goes out
- * through the frame layer (frames_send, so it never waits in a queue of
- * its own) on the ports that feed the queue, where the traffic that
- * queues there comes in: the other software ports of the same bridge,
+/* txpoll: the transmit side of software flow control, both kinds of
+ * frame: per-priority PFC (software PFC) and 802.3x link pause
+ * (`flowcontrol send on`). It reads the backlog of the queues it watches
+ * on the software ports (txpoll_read, through the shared sampler) and
+ * feeds it to the decision of lib/pfcwd/pfctx per slot: one slot per
+ * no-drop priority, whose queue is the priority's leaf and whose frame
+ * a PFC frame for it, and one slot for link pause (TXPOLL_LP), whose
+ * queue is the sum of every leaf of the port and whose frame an 802.3x
+ * pause. A pause, a refresh or an XON goes out through the frame layer
+ * (frames_send, so it never waits in a queue of its own) on the ports
+ * that feed the queue, where the traffic that queues there comes in:
+ * the other software ports of the same bridge,
  * and, when the kernel routes to the port (a route of the main table
  * leaves through it, or through its bridge: an SVI), every port with a
  * frame socket whose own layer-3 device carries routes (a routed port,
@@ -16,6 +21,12 @@
  * at each change); a feeder that a change drops while paused stays one
  * until its XON, so nothing is left paused. A port with no routes
  * through it and no bridge (a host's) has no feeders and sends nothing.
+ * Each feeder says which slots may send out of it (feeder_slots): the
+ * priorities its applied plan runs PFC for (a switch with PFC off on a
+ * port sends none there), and link pause when it is a port of the same
+ * bridge with `flowcontrol send on`. A port in a bridge whose other
+ * ports send link pause has the link pause slot (LP), and then its every
+ * queue is read: link pause protects them all.
  *
  * What a read costs: the backlogs come from the sampler the watchdog and
  * link pause share (agent/qstats.h). On Linux 6.18 a qdisc dump does not
@@ -34,7 +45,13 @@
  *   feeder's frame wakes the poll.
  *
  * Asleep (no port busy or active, the linger over), the feeders' frame
- * sockets are armed (frames_wake) and a scan comes every TXPOLL_IDLE_MS:
+ * sockets are armed (frames_wake) and a scan comes after TXPOLL_IDLE_MS,
+ * each next one twice as late up to TXPOLL_IDLE_MAX_MS while they find
+ * nothing queued (a scan that finds something, a frame, a hold start
+ * again at TXPOLL_IDLE_MS); asleep, the feeders can have sent nothing
+ * (their first frame would have woken the poll), so an idle scan does
+ * not restart the contributors' windows (a read of the kernel's counts
+ * each):
  * the first frame a feeder brings in disarms that feeder alone and brings
  * a scan at once (txpoll_data_rx); the other feeders stay armed for their
  * own first frame. Traffic that queues on a port and can be paused comes
@@ -46,12 +63,16 @@
  *
  * Thresholds: `pause buffer-size N pause-threshold N resume-threshold N`
  * of the priority (policy_iface_pause_buffer), else pfctx_defaults() from
- * the leaf's limit, the MTU, the port's speed and TXPOLL_REACTION_MS.
+ * the leaf's limit, the MTU, the port's speed and TXPOLL_REACTION_MS. The
+ * link pause slot takes the smallest pause buffer that applies to the
+ * port, else the defaults for its smallest leaf (the total is never below
+ * any one queue's backlog, so no queue overflows before the pause).
  *
  * A feeder paused by several congested ports of its bridge gets XON only
  * once none of them wants it paused any more. Frames sent are counted in
- * the feeder's software PFC counters (TxPPP, tx-pause, tx-xon). Nothing
- * here writes to the kernel's configuration.
+ * the feeder's software PFC counters (TxPPP, tx-pause, tx-xon; link
+ * pause's tx_link_pause, tx_link_xon). Nothing here writes to the
+ * kernel's configuration.
  *
  * ROCED_TXPOLL_REFERENCE set in the environment (benchmarks only) scans
  * every TXPOLL_FAST_MS whatever the queues hold, as roced did before the
@@ -59,6 +80,8 @@
  * feeder at the first frame, with the pace of pfctx_pace (fast while a
  * port is busy and for TXPOLL_LINGER_MS after), as roced did before the
  * shared sampler: bench/txpoll and bench/pfc compare them in one run.
+ * ROCED_TXPOLL_IDLE_REFERENCE: the idle scans every TXPOLL_IDLE_MS, each
+ * restarting the windows, as roced did before (bench/txpoll -w).
  */
 #ifndef ROCED_TXPOLL_H
 #define ROCED_TXPOLL_H
@@ -81,9 +104,10 @@
  * when nothing is busy or active, in case something filled a queue
  * without a frame of a feeder (which roced could not pause anyway), and
  * how long the scans go on after the last busy or active poll. */
-#define TXPOLL_FAST_MS   2.0
-#define TXPOLL_IDLE_MS   1000.0
-#define TXPOLL_LINGER_MS 100.0
+#define TXPOLL_FAST_MS     2.0
+#define TXPOLL_IDLE_MS     1000.0
+#define TXPOLL_IDLE_MAX_MS 8000.0
+#define TXPOLL_LINGER_MS   100.0
 /* A feeder's first frame brings this many scans at the fast pace: the
  * queue its traffic goes to may show it only on the next. */
 #define TXPOLL_WAKE_SCANS 3
@@ -116,6 +140,12 @@
 #define TXPOLL_STAGGER_QUIET_MS 500.0
 
 #define TXPOLL_FEEDERS_MAX 64
+/* The slots: priorities 0-7 (PFC), and link pause, whose queue (in the
+ * arrays kept per queue) is TXPOLL_LP_Q, the sum of every leaf. */
+#define TXPOLL_LP     POLICY_NPRIO
+#define TXPOLL_SLOTS  (POLICY_NPRIO + 1)
+#define TXPOLL_LP_Q   POLICY_NQUEUES
+#define TXPOLL_LP_BIT (1u << TXPOLL_LP)
 /* While a port carries traffic with its queue empty, the window of what
  * its feeders sent starts anew at most this often: a pause goes to the
  * feeders whose traffic entered the queue since (contrib.h). */
@@ -133,9 +163,11 @@ struct txpoll_port {
 	int ifindex, master;
 	uint8_t queues;                /* no-drop queues with a tbf leaf */
 	uint8_t prios[POLICY_NQUEUES]; /* each queue's priorities */
-	struct pfctx_thresholds t[POLICY_NPRIO];
-	struct pfctx_prio s[POLICY_NPRIO];
-	bool configured_thresholds[POLICY_NPRIO];
+	bool lp;         /* has the link pause slot (some feeder sends it) */
+	uint8_t rqueues; /* the queues read: QUEUES, every one with LP */
+	struct pfctx_thresholds t[TXPOLL_SLOTS];
+	struct pfctx_prio s[TXPOLL_SLOTS];
+	bool configured_thresholds[TXPOLL_SLOTS];
 	uint32_t backlog[POLICY_NQUEUES]; /* the last txpoll_read()'s */
 	bool fresh;                       /* read by the last txpoll_read() */
 	/* Priorities in a cycle of pause (deadlock.h; set by the agents):
@@ -161,33 +193,34 @@ struct txpoll_port {
 	/* The ports that feed it: the bridge's other ports with a frame
 	 * socket, and its routed feeders (at the last sync). */
 	char feeders[TXPOLL_FEEDERS_MAX][POLICY_IFNAME_MAX];
-	/* The priorities each feeder has PFC on for (its applied plan):
-	 * PFC goes out of a port only for those, as a switch with PFC
-	 * off on a port sends none there. */
-	uint8_t feeder_pfc[TXPOLL_FEEDERS_MAX];
+	/* The slots that may send out of each feeder (bit p: PFC for
+	 * priority p, TXPOLL_LP_BIT: link pause; see above). */
+	uint16_t feeder_slots[TXPOLL_FEEDERS_MAX];
 	int feeder_idx[TXPOLL_FEEDERS_MAX];    /* their ifindexes */
 	int feeder_master[TXPOLL_FEEDERS_MAX]; /* their bridges (0: none) */
 	size_t nfeeders;
 	size_t nrouted; /* how many of them feed it through routes */
+	bool routed;    /* routes leave through it (its bridge) at the sync */
 	/* Route changes that changed its feeders, and when that was last
 	 * logged (logged at most every TXPOLL_ROUTE_LOG_MS). */
 	uint64_t route_moves;
 	double route_log_ms;
-	/* The feeders (bit k: feeders[k]) each priority is paused out of
+	/* The feeders (bit k: feeders[k]) each slot is paused out of
 	 * by this port: the contributors to its queue, kept until XON. */
-	uint64_t paused_by[POLICY_NPRIO];
-	/* The contributors of each priority's last pause, kept past its
+	uint64_t paused_by[TXPOLL_SLOTS];
+	/* The contributors of each slot's last pause, kept past its
 	 * XON: paused, they sent nothing, so a pause right after the XON
 	 * sees no count grow and goes to them, not to every feeder. */
-	uint64_t last_by[POLICY_NPRIO];
-	/* The feeder (bit) each priority's next staggered XON starts from:
+	uint64_t last_by[TXPOLL_SLOTS];
+	/* The feeder (bit) each slot's next staggered XON starts from:
 	 * the one after the last released, so that each gets its turn. */
-	unsigned xon_next[POLICY_NPRIO];
-	/* What each feeder had sent toward each queue at the start of the
-	 * window (contrib.h), when (CBASE_MS), and for which queues. */
-	uint64_t cbase[POLICY_NQUEUES][TXPOLL_FEEDERS_MAX];
-	double cbase_ms[POLICY_NQUEUES];
-	uint8_t cbase_ok;
+	unsigned xon_next[TXPOLL_SLOTS];
+	/* What each feeder had sent toward each queue (TXPOLL_LP_Q: any) at
+	 * the start of the window (contrib.h), when (CBASE_MS), and for
+	 * which queues. */
+	uint64_t cbase[POLICY_NQUEUES + 1][TXPOLL_FEEDERS_MAX];
+	double cbase_ms[POLICY_NQUEUES + 1];
+	uint16_t cbase_ok;
 	/* The queues whose first pause waits for counts (TXPOLL_COUNT_WAIT_MS
 	 * from CWAIT_MS). */
 	uint8_t cwait;
@@ -201,6 +234,16 @@ struct txpoll {
 	uint8_t queues; /* every port's watched queues */
 	struct pfctx_pace pace;
 	bool reference; /* ROCED_TXPOLL_REFERENCE: always the fast pace */
+	bool idle_ref;  /* ROCED_TXPOLL_IDLE_REFERENCE: idle scans each 1 s */
+	double idle_ms; /* the next idle scan's interval */
+	/* Each frame port's layer-3 device (its bridge, else itself) and
+	 * whether routes left through it at the last sync
+	 * (txpoll_routes_moved). */
+	struct txpoll_l3 {
+		int dev;
+		bool routed;
+	} * l3;
+	size_t nl3;
 	/* The frame ports that feed a polled port: the ones armed. */
 	char (*wakers)[POLICY_IFNAME_MAX];
 	size_t nwakers;
@@ -235,10 +278,17 @@ struct txpoll {
 void txpoll_init(struct txpoll *t);
 void txpoll_free(struct txpoll *t);
 /* Follow the applied plans of R (their no-drop queues, software PFC's
- * leaves, the pause thresholds compile put in them). */
+ * leaves, the ports with `flowcontrol send on`, the pause thresholds
+ * compile put in them). */
 void txpoll_sync(struct txpoll *t, const struct ports *r, double now);
 int txpoll_wait(const struct txpoll *t, double now);
 void txpoll_tick(struct txpoll *t, double now);
+/* Would a sync now give another port other routed feeders: do routes
+ * leave through another set of ports than at the last sync? (A change of
+ * neighbours, or of routes that leave through the same ports, does not
+ * change the feeders: no sync, which would restart every window and
+ * re-arm every wake.) */
+bool txpoll_routes_moved(const struct txpoll *t);
 /* Read the backlog of the watched queues as of NOW through T->qs
  * (T->v[i].backlog[q], 0 for a queue the kernel no longer shows; FRESH
  * says which ports were read): every port at a scan, else only the
@@ -253,5 +303,8 @@ void txpoll_data_rx(void *arg, const char *ifname, const uint8_t *buf,
 void txpoll_hurry(struct txpoll *t, double now);
 const struct txpoll_port *txpoll_find(const struct txpoll *t,
                                       const char *ifname);
+/* Does IFNAME send SLOT's frames (TXPOLL_LP: link pause) for some
+ * congested port? */
+bool txpoll_feeds(const struct txpoll *t, const char *ifname, unsigned slot);
 
 #endif

@@ -354,7 +354,8 @@ static struct json_object *dctl_show(struct ctl_cmd_ctx *c,
 	                        .config_file = c->file,
 	                        .lldp = c->lldp,
 	                        .lldpad = c->agents ? &c->agents->lldpad : NULL,
-	                        .stats = c->stats};
+	                        .stats = c->stats,
+	                        .qs = c->agents ? &c->agents->qs : NULL};
 	struct json_object *data = NULL, *reply;
 	struct dctl_view view = {0};
 	struct show_query q;
@@ -438,7 +439,8 @@ int ctl_cmd_metrics(struct ctl_cmd_ctx *c, struct strbuf *out, char *err,
 	                        .global = c->ports ? &c->ports->global : NULL,
 	                        .config_file = c->file,
 	                        .lldp = c->lldp,
-	                        .stats = c->stats};
+	                        .stats = c->stats,
+	                        .qs = c->agents ? &c->agents->qs : NULL};
 	struct json_object *data = NULL;
 	struct dctl_view view;
 	int rc;

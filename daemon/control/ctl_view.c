@@ -7,51 +7,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "agent/qstats.h"
 #include "kernel/dcb.h"
 #include "kernel/probe.h"
 #include "os/log.h"
+#include "os/loop.h"
 #include "nlmsg/tc_msg.h"
 #include "nlmsg/tc_stats.h"
-
-static int dctl_stats_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct dctl_view *v = data;
-	struct tc_stats_obj o;
-	int q;
-
-	if (tc_stats_parse(nlh, nlh->nlmsg_len, &o) < 0 ||
-	    o.obj != TC_MSG_QDISC)
-		return MNL_CB_OK;
-	if (o.parent == PLAN_H_ROOT &&
-	    PLAN_H_MAJ(o.handle) == PLAN_ROOT_MAJOR) {
-		for (size_t i = 0; i < v->n; i++)
-			if (v->ifindex[i] && v->ifindex[i] == o.ifindex)
-				v->st[i].roced_root = true;
-		return MNL_CB_OK;
-	}
-	q = tc_msg_inner_queue(o.handle);
-	if (q >= 0 && q < POLICY_NQUEUES && o.st.red) {
-		for (size_t i = 0; i < v->n; i++) {
-			if (v->ifindex[i] != o.ifindex || !v->ifindex[i])
-				continue;
-			v->st[i].inner_red[q] = true;
-			v->st[i].inner[q] = o.st;
-		}
-		return MNL_CB_OK;
-	}
-	q = tc_msg_leaf_queue(o.handle);
-	if (q < 0 || q >= POLICY_NQUEUES)
-		return MNL_CB_OK;
-	for (size_t i = 0; i < v->n; i++) {
-		if (v->ifindex[i] != o.ifindex || !v->ifindex[i])
-			continue;
-		v->st[i].queue_seen[q] = true;
-		v->st[i].queue[q] = o.st;
-		snprintf(v->st[i].leaf_kind[q], sizeof(v->st[i].leaf_kind[q]),
-		         "%s", o.kind);
-	}
-	return MNL_CB_OK;
-}
 
 void dctl_view_free(struct dctl_view *v)
 {
@@ -129,7 +91,7 @@ static void dctl_view_pfc(struct ctl_cmd_ctx *c, const char *ifname,
 		for (unsigned p = 0; p < 8; p++)
 			st->held_ms[p] = softpfc_paused_ms(sp, p, st->now_ms);
 		st->lp_rx = sp->link_pause_rx;
-		st->lp_tx = lpsend_feeds(&c->agents->lp, ifname);
+		st->lp_tx = txpoll_feeds(&c->agents->tx, ifname, TXPOLL_LP);
 		st->lp_held = sp->lp_held;
 		st->lp_rx_frames = sp->c.rx_link_pause + sp->c.rx_link_xon;
 		st->lp_rx_xon = sp->c.rx_link_xon;
@@ -290,6 +252,40 @@ static void dctl_view_carry(struct ctl_cmd_ctx *c, int ifindex,
 	}
 }
 
+/* The queue counters of V's ports, from the one sampler (agents/qstats.h):
+ * one qdisc dump for every port shown, which a dump of the watchdog or
+ * the transmit side younger than QSTATS_SHOW_MS serves, and which serves
+ * them in turn. Without agents (a check), a sampler of its own. */
+static int dctl_view_stats(struct ctl_cmd_ctx *c, struct dctl_view *v)
+{
+	struct qstats own, *qs = c->agents ? &c->agents->qs : &own;
+	int rc;
+
+	if (!c->agents) {
+		qstats_init(&own);
+		own.nl = &c->e->nl;
+	}
+	rc = qstats_snapshot(qs, loop_now_ms(), QSTATS_SHOW_MS);
+	for (size_t i = 0; rc == 0 && i < v->n; i++) {
+		const struct qstats_snap *sn =
+		    v->ifindex[i] ? qstats_snap(qs, v->ifindex[i]) : NULL;
+		struct show_port_state *st = &v->st[i];
+
+		for (unsigned q = 0; sn && q < POLICY_NQUEUES; q++) {
+			st->inner_red[q] = sn->inner_red & (1u << q);
+			st->inner[q] = sn->inner[q];
+			st->queue_seen[q] = sn->seen & (1u << q);
+			st->queue[q] = sn->leaf[q];
+			snprintf(st->leaf_kind[q], sizeof(st->leaf_kind[q]),
+			         "%s", sn->kind[q]);
+		}
+		st->roced_root = sn && sn->root;
+	}
+	if (!c->agents)
+		qstats_free(&own);
+	return rc;
+}
+
 static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
                              struct dctl_view *v)
 {
@@ -329,13 +325,7 @@ static void dctl_view_kernel(struct ctl_cmd_ctx *c, const struct show_query *q,
 	    q->kind != CTL_SHOW_LLDP_TRAFFIC && q->kind != CTL_SHOW_LLDP_IF &&
 	    q->kind != CTL_SHOW_ROCE && q->kind != CTL_SHOW_ROCE_FABRIC &&
 	    q->kind != CTL_SHOW_IF_COUNTERS) {
-		char req[TC_MSG_BUF_SIZE] __attribute__((aligned(4)));
-		struct nlb_error nerr;
-
-		rc = tc_msg_dump(req, sizeof(req), TC_MSG_QDISC, 0, 0, 0);
-		if (rc == 0)
-			rc = nlb_dump(&e->nl, (struct nlmsghdr *)req,
-			              dctl_stats_cb, v, &nerr);
+		rc = dctl_view_stats(c, v);
 		if (rc < 0)
 			log_warnx("show: cannot read the qdisc counters: %s",
 			          strerror(-rc));

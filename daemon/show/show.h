@@ -94,6 +94,7 @@
 #include "agent/deadlock.h"
 #include "agent/lldp_agent.h"
 #include "agent/qcarry.h"
+#include "agent/qstats.h"
 #include "agent/lldpad_client.h"
 #include "cmd/cmd_show.h"
 #include "ctl/ctl.h"
@@ -282,6 +283,9 @@ struct show_input {
 	const struct lldpad_client *lldpad;
 	/* The daemon's own counters, for show metrics (NULL: none). */
 	const struct show_daemon_stats *stats;
+	/* The one sampler of the queues' counters, for show metrics' count
+	 * of its dumps (NULL: none). */
+	const struct qstats *qs;
 	/* For `show version` (NULL: the caller gathered nothing). */
 	const struct show_version *version;
 };

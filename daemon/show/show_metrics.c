@@ -38,6 +38,7 @@ enum sm_daemon_arg {
 	SM_LAST_OK,
 	SM_LAST_TIME,
 	SM_WRITES,
+	SM_QDUMPS,
 	SM_APPLY_FAILURES,
 	SM_RELOADS,
 	SM_APPLY,
@@ -93,6 +94,14 @@ static void sm_daemon(const struct show_input *in, unsigned arg,
 		break;
 	case SM_WRITES:
 		sm_int(out, (int64_t)s->kernel_writes, NULL);
+		break;
+	case SM_QDUMPS:
+		if (!in->qs)
+			break;
+		sm_int(out, (int64_t)in->qs->dumps, "kind", "qdisc", NULL);
+		sm_int(out, (int64_t)in->qs->class_dumps, "kind", "class",
+		       NULL);
+		sm_int(out, (int64_t)in->qs->shared, "kind", "shared", NULL);
 		break;
 	case SM_APPLY_FAILURES:
 		sm_int(out, (int64_t)s->apply_failures, NULL);
@@ -508,6 +517,12 @@ static const struct show_metric show_metrics[] = {
      "Netlink writes roced made to the kernel (tc objects, DCB, MTU, "
      "link pause settings)",
      sm_daemon, SM_WRITES},
+    {"roced_qdisc_reads_total", PROM_COUNTER,
+     "Reads of the queues' tc counters by the one sampler the watchdog, "
+     "the pause transmit side and the shows share: dumps of every qdisc "
+     "(qdisc), of one port's classes (class), and reads a recent dump "
+     "served (shared)",
+     sm_daemon, SM_QDUMPS},
     {"roced_port_info", PROM_GAUGE,
      "A configured port: 1, with its NX-OS alias and how its DCB is "
      "realised (hardware, software) as labels",

@@ -80,6 +80,15 @@ bool lldp_tx_due(struct lldp_tx *t, const struct lldp_tx_cfg *cfg, double now)
 	return true;
 }
 
+bool lldp_tx_pull(struct lldp_tx *t, const struct lldp_tx_cfg *cfg, double now)
+{
+	if (!t->enabled || t->fast || t->next_ms <= now ||
+	    t->next_ms - now >= cfg->interval_ms / 2)
+		return false;
+	t->next_ms = now;
+	return true;
+}
+
 double lldp_tx_next(const struct lldp_tx *t)
 {
 	return t->enabled ? t->next_ms : -1;

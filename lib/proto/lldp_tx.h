@@ -43,6 +43,14 @@ void lldp_tx_fast(struct lldp_tx *t, double now);
 /* Whether a frame goes out at NOW; when it does, the timers move on (the
  * caller sends it). */
 bool lldp_tx_due(struct lldp_tx *t, const struct lldp_tx_cfg *cfg, double now);
+/* A regular frame (no fast ones left) due within half an interval
+ * of NOW is brought forward to NOW, so that a port whose frame goes
+ * takes along those of the other ports that are nearly due: the ports'
+ * frames fall together, one wake of the daemon for all of them, instead
+ * of one each (802.1AB counts every port's timer on one 1 s tick too).
+ * A frame brought forward went at least half an interval after the
+ * one before. Returns whether it was. */
+bool lldp_tx_pull(struct lldp_tx *t, const struct lldp_tx_cfg *cfg, double now);
 /* When lldp_tx_due() will next say yes (-1 when stopped). */
 double lldp_tx_next(const struct lldp_tx *t);
 

@@ -58,7 +58,8 @@ struct rig {
 	unsigned qdisc_dumps, class_dumps;
 	/* the fake counters: frames in from port i to host j in queue 3 */
 	uint64_t to[RIG_PORTS][RIG_PORTS];
-	int ct_open_err; /* what open says (0: it counts) */
+	int ct_open_err;   /* what open says (0: it counts) */
+	unsigned ct_reads; /* reads of the counters */
 	/* Routed (the ports in no bridge): frames from port i go to port
 	 * i's own MAC (the router's) and to IPv4 DST[j] (host order; 0:
 	 * 10.0.<j+1>.2, the host behind port j). */
@@ -216,6 +217,7 @@ static int rig_ct_read(void *impl, void *state, contrib_entry_fn cb, void *arg)
 	struct rig *g = impl;
 
 	(void)state;
+	g->ct_reads++;
 	for (unsigned i = 0; i < RIG_PORTS; i++)
 		for (unsigned j = 0; j < RIG_PORTS; j++) {
 			struct contrib_entry e = {

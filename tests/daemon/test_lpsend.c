@@ -1,4 +1,5 @@
-/* test_lpsend: link pause's transmit side (daemon/agent/lpsend.c) on a
+/* test_lpsend: link pause's transmit side (the link pause slot of
+ * daemon/agent/txpoll.c, TXPOLL_LP) on a
  * bridge of fake ports (agent_rig.h) with `flowcontrol send on` and
  * `flowcontrol receive on` everywhere: when a port's queues together
  * reach xoff, an 802.3x pause goes out of the ports whose traffic
@@ -6,7 +7,7 @@
  * bystander gets nothing; without the kernel's counts, every sender. */
 #include "agent_rig.h"
 
-#include "agent/lpsend.h"
+#include "agent/txpoll.h"
 
 static void fc_on(struct policy_iface *f)
 {
@@ -14,48 +15,48 @@ static void fc_on(struct policy_iface *f)
 	f->fc_tx = true;
 }
 
-static void lp_init(struct rig *g, struct lpsend *l)
+static void lp_init(struct rig *g, struct txpoll *l)
 {
-	lpsend_init(l);
+	txpoll_init(l);
 	l->frames = &g->f;
 	l->softpfc = &g->sp;
 	l->qs = &g->qs;
 	l->contrib = &g->ct;
 	l->ports = &g->r;
 	l->master_fn = rig_master;
-	lpsend_sync(l, &g->r, g->now);
+	txpoll_sync(l, &g->r, g->now);
 }
 
-static void tick(struct rig *g, struct lpsend *l, double ms)
+static void tick(struct rig *g, struct txpoll *l, double ms)
 {
 	g->now += ms;
 	if (l->next_ms > g->now)
 		g->now = l->next_ms;
-	lpsend_tick(l, g->now);
+	txpoll_tick(l, g->now);
 }
 
 static void test_link_pause(void **state)
 {
 	static struct rig g;
-	struct lpsend l;
-	const struct lpsend_port *x;
+	struct txpoll l;
+	const struct txpoll_port *x;
 
 	(void)state;
 	rig_init(&g, fc_on);
 	assert_true(ports_find(&g.r, "swp1")->plan.dcb.pause_tx);
 	lp_init(&g, &l);
-	x = lpsend_find(&l, "swp3");
+	x = txpoll_find(&l, "swp3");
 	assert_non_null(x);
 	assert_int_equal(x->nfeeders, 3);
-	assert_true(lpsend_feeds(&l, "swp1"));
+	assert_true(txpoll_feeds(&l, "swp1", TXPOLL_LP));
 	tick(&g, &l, 2);
 	assert_int_equal(g.nsent, 0);
 	/* swp1 sends toward swp3, swp2 toward swp4; the port's queues
 	 * together (two of them) reach xoff. */
 	g.to[0][2] = 100;
 	g.to[1][3] = 100;
-	g.backlog[2][3] = x->t.xoff / 2;
-	g.backlog[2][0] = x->t.xoff / 2 + 1;
+	g.backlog[2][3] = x->t[TXPOLL_LP].xoff / 2;
+	g.backlog[2][0] = x->t[TXPOLL_LP].xoff / 2 + 1;
 	tick(&g, &l, 2);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PAUSE, 0, true), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PAUSE, 0, true), 0);
@@ -76,7 +77,7 @@ static void test_link_pause(void **state)
 	/* no PFC frames on a link pause port */
 	for (size_t k = 0; k < g.nsent; k++)
 		assert_int_equal(g.sent[k].f.kind, PFC_FRAME_PAUSE);
-	lpsend_free(&l);
+	txpoll_free(&l);
 	rig_free(&g);
 }
 
@@ -84,41 +85,41 @@ static void test_link_pause(void **state)
 static void test_link_pause_first(void **state)
 {
 	static struct rig g;
-	struct lpsend l;
-	const struct lpsend_port *x;
+	struct txpoll l;
+	const struct txpoll_port *x;
 
 	(void)state;
 	rig_init(&g, fc_on);
 	lp_init(&g, &l);
-	x = lpsend_find(&l, "swp3");
+	x = txpoll_find(&l, "swp3");
 	g.to[0][2] = 100;
 	g.to[1][3] = 100;
-	g.backlog[2][0] = x->t.xoff + 1;
+	g.backlog[2][0] = x->t[TXPOLL_LP].xoff + 1;
 	tick(&g, &l, 2);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PAUSE, 0, true), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PAUSE, 0, true), 0);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PAUSE, 0, true), 0);
-	lpsend_free(&l);
+	txpoll_free(&l);
 	rig_free(&g);
 }
 
 static void test_link_pause_no_counts(void **state)
 {
 	static struct rig g;
-	struct lpsend l;
+	struct txpoll l;
 
 	(void)state;
 	rig_init(&g, fc_on);
 	g.ct_open_err = -EPERM;
 	lp_init(&g, &l);
 	tick(&g, &l, 2);
-	g.backlog[2][0] = lpsend_find(&l, "swp3")->t.xoff;
+	g.backlog[2][0] = txpoll_find(&l, "swp3")->t[TXPOLL_LP].xoff;
 	tick(&g, &l, 2);
 	assert_int_equal(rig_count(&g, 0, PFC_FRAME_PAUSE, 0, true), 1);
 	assert_int_equal(rig_count(&g, 1, PFC_FRAME_PAUSE, 0, true), 1);
 	assert_int_equal(rig_count(&g, 3, PFC_FRAME_PAUSE, 0, true), 1);
 	assert_int_equal(rig_count(&g, 2, PFC_FRAME_PAUSE, 0, true), 0);
-	lpsend_free(&l);
+	txpoll_free(&l);
 	rig_free(&g);
 }
 
@@ -126,7 +127,7 @@ static void test_link_pause_no_counts(void **state)
 static void test_no_sampler(void **state)
 {
 	static struct rig g;
-	struct lpsend l;
+	struct txpoll l;
 
 	(void)state;
 	rig_init(&g, fc_on);
@@ -135,7 +136,7 @@ static void test_no_sampler(void **state)
 	g.backlog[2][0] = 1u << 30;
 	tick(&g, &l, 2);
 	assert_int_equal(g.nsent, 0);
-	lpsend_free(&l);
+	txpoll_free(&l);
 	rig_free(&g);
 }
 

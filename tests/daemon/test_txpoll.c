@@ -535,6 +535,65 @@ static void test_sampler(void **state)
 	rig_free(&g);
 }
 
+/* A show reads the sampler: one qdisc dump serves a show and the
+ * watchdog's read in the same period (either first), a show takes a
+ * dump younger than QSTATS_SHOW_MS, and what it reads of every port is
+ * that one dump, a class read of a port since notwithstanding. */
+static void test_sampler_show(void **state)
+{
+	static struct rig g;
+	const struct qstats_snap *sn;
+	int one[1] = {12};
+
+	(void)state;
+	rig_init(&g, NULL);
+	g.backlog[1][3] = 4242;
+	/* the show first, then the watchdog */
+	assert_int_equal(qstats_snapshot(&g.qs, 1000.0, QSTATS_SHOW_MS), 0);
+	assert_int_equal(qstats_leaves(&g.qs, 1000.5), 0);
+	assert_int_equal(g.qdisc_dumps, 1);
+	assert_int_equal(g.qs.dumps, 1);
+	assert_int_equal(g.qs.shared, 1);
+	sn = qstats_snap(&g.qs, 12);
+	assert_non_null(sn);
+	assert_int_equal(sn->seen, 0xff);
+	assert_int_equal(sn->leaf[3].backlog, 4242);
+	assert_string_equal(sn->kind[3], "tbf");
+	assert_null(qstats_snap(&g.qs, 99));
+	/* the watchdog first, then the show, within its bound */
+	assert_int_equal(qstats_leaves(&g.qs, 1020.0), 0);
+	assert_int_equal(
+	    qstats_snapshot(&g.qs, 1020.0 + QSTATS_SHOW_MS / 2, QSTATS_SHOW_MS),
+	    0);
+	assert_int_equal(g.qdisc_dumps, 2);
+	/* a class read of one port does not change what a show reads */
+	g.backlog[1][3] = 7;
+	assert_int_equal(qstats_backlogs(&g.qs, one, 1, 1026.0), 0);
+	assert_int_equal(g.class_dumps, 1);
+	assert_int_equal(qstats_snapshot(&g.qs, 1027.0, QSTATS_SHOW_MS), 0);
+	assert_int_equal(g.qdisc_dumps, 2);
+	assert_int_equal(qstats_snap(&g.qs, 12)->leaf[3].backlog, 4242);
+	/* past the bound: a dump of its own */
+	assert_int_equal(qstats_snapshot(&g.qs, 1031.0, QSTATS_SHOW_MS), 0);
+	assert_int_equal(g.qdisc_dumps, 3);
+	assert_int_equal(qstats_snap(&g.qs, 12)->leaf[3].backlog, 7);
+	rig_free(&g);
+}
+
+/* A rig whose ports can arm their wake, and T polled until the linger is
+ * over: asleep, armed. */
+static void tx_asleep(struct rig *g, struct txpoll *t)
+{
+	rig_wake_ops = rig_frame_ops;
+	rig_wake_ops.wake = rig_wake;
+	rig_init(g, NULL);
+	g->f.ops = &rig_wake_ops;
+	tx_init(g, t);
+	for (int i = 0; i < 100 && !t->armed; i++)
+		tick(g, t, TXPOLL_FAST_MS);
+	assert_true(t->armed);
+}
+
 /* The pace: asleep, every feeder armed; a frame disarms its feeder alone
  * and brings scans; traffic through one port is then read by class dumps
  * of that port alone until the next scan. */
@@ -546,15 +605,7 @@ static void test_active_only(void **state)
 	double cd_ms;
 
 	(void)state;
-	rig_wake_ops = rig_frame_ops;
-	rig_wake_ops.wake = rig_wake;
-	rig_init(&g, NULL);
-	g.f.ops = &rig_wake_ops;
-	tx_init(&g, &t);
-	/* Quiet polls until the linger is over: asleep, armed. */
-	for (int i = 0; i < 100 && !t.armed; i++)
-		tick(&g, &t, TXPOLL_FAST_MS);
-	assert_true(t.armed);
+	tx_asleep(&g, &t);
 	for (unsigned i = 0; i < RIG_PORTS; i++)
 		assert_true(frames_find(&g.f, rig_name(i))->wake);
 	assert_true(txpoll_wait(&t, g.now) > (int)TXPOLL_FAST_MS);
@@ -589,6 +640,45 @@ static void test_active_only(void **state)
 	assert_int_equal(g.qdisc_dumps, qd + 1);
 	assert_true(g.now - cd_ms >= TXPOLL_SCAN_MS - 1);
 	assert_false(t.armed);
+	txpoll_free(&t);
+	rig_free(&g);
+}
+
+/* Asleep, the idle scans come twice as late each time up to
+ * TXPOLL_IDLE_MAX_MS, and read no per-ingress counts (nothing came in
+ * from a feeder); a scan that finds a backlog brings the fast pace back,
+ * and the next sleep starts again at TXPOLL_IDLE_MS. */
+static void test_idle_backoff(void **state)
+{
+	static struct rig g;
+	struct txpoll t;
+	double want = TXPOLL_IDLE_MS;
+	unsigned reads;
+
+	(void)state;
+	tx_asleep(&g, &t);
+	reads = g.ct_reads;
+	for (int i = 0; i < 6; i++) {
+		unsigned qd = g.qdisc_dumps;
+
+		assert_true(t.next_ms - g.now <= want + 0.01);
+		assert_true(t.next_ms - g.now >= want - 0.01);
+		tick(&g, &t, 0);
+		assert_int_equal(g.qdisc_dumps, qd + 1);
+		want = 2 * want < TXPOLL_IDLE_MAX_MS ? 2 * want
+		                                     : TXPOLL_IDLE_MAX_MS;
+	}
+	assert_int_equal(g.ct_reads, reads);
+	assert_true(t.next_ms - g.now >= TXPOLL_IDLE_MAX_MS - 0.01);
+	/* a backlog at the next idle scan: the fast pace */
+	g.backlog[2][3] = 1000;
+	tick(&g, &t, 0);
+	assert_true(t.next_ms - g.now <= TXPOLL_FAST_MS + 0.01);
+	g.backlog[2][3] = 0;
+	for (int i = 0; i < 200 && t.next_ms - g.now <= TXPOLL_FAST_MS + 1; i++)
+		tick(&g, &t, TXPOLL_FAST_MS);
+	assert_true(t.armed);
+	assert_true(t.next_ms - g.now <= TXPOLL_IDLE_MS + 0.01);
 	txpoll_free(&t);
 	rig_free(&g);
 }
@@ -660,6 +750,10 @@ static void test_routed(void **state)
 	assert_non_null(x);
 	assert_int_equal(x->nfeeders, 3);
 	assert_int_equal(x->nrouted, 3);
+	/* The same routes again (a neighbour's change): the same feeders,
+	 * no sync needed. */
+	routes_fill(&rc, true);
+	assert_false(txpoll_routes_moved(&t));
 	xoff = x->t[3].xoff;
 	tick(&g, &t, 2);
 	/* swp1 sends to 10.0.3.2 (behind swp3); swp2 to 10.0.4.2 (behind
@@ -682,7 +776,9 @@ static void test_routed(void **state)
 	 * but those it paused stay until their XON; the change is counted
 	 * and nothing is sent to the bystander. */
 	routes_fill(&rc, false);
+	assert_true(txpoll_routes_moved(&t));
 	txpoll_sync(&t, &g.r, g.now);
+	assert_false(txpoll_routes_moved(&t));
 	x = txpoll_find(&t, "swp3");
 	assert_int_equal(x->nfeeders, 2);
 	assert_int_equal(x->nrouted, 0);
@@ -882,6 +978,8 @@ int main(void)
 	    cmocka_unit_test(test_routed),
 	    cmocka_unit_test(test_svi),
 	    cmocka_unit_test(test_route_lookup),
+	    cmocka_unit_test(test_sampler_show),
+	    cmocka_unit_test(test_idle_backoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

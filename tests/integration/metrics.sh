@@ -144,6 +144,10 @@ grep -q '^roced_queue_packets_total{port="q\\"2\\\\a",queue="0"} ' "$t_tmp/show.
 	t_fail "no queue counters for the odd port"
 v=$(value roced_kernel_writes_total '')
 [ -n "$v" ] && [ "$v" -gt 0 ] || t_fail "no kernel writes counted: '$v'"
+# The show read its queue counters through the one sampler: its dumps
+# are counted there.
+v=$(value roced_qdisc_reads_total '{kind="qdisc"}')
+[ -n "$v" ] && [ "$v" -gt 0 ] || t_fail "no qdisc dump of the sampler counted: '$v'"
 # The textfile holds the same families.
 [ "$(grep '^# TYPE' "$t_tmp/file.prom")" = "$(grep '^# TYPE' "$t_tmp/show.prom")" ] ||
 	t_fail "the textfile and show metrics have other families"

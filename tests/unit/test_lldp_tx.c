@@ -1,6 +1,7 @@
 /* test_lldp_tx: the LLDP transmit timers (lib/proto/lldp_tx.c) as a
  * function of time: fast start, the interval, the transmit credit, the
- * reinit delay, fast starts asked for while running. */
+ * reinit delay, fast starts asked for while running, the ports' frames
+ * brought together (lldp_tx_pull). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -109,6 +110,39 @@ static void test_reinit(void **state)
 	assert_int_equal(lldp_rx_expiry(1000, 0), 1000);
 }
 
+/* Two ports that started 10 s apart: at the first port's regular frame
+ * the second one's, due within half an interval, goes along; from then
+ * on both go together. Not one due later than that, nor one with fast
+ * frames left, nor the one that just went. */
+static void test_pull(void **state)
+{
+	struct lldp_tx a = {0}, b = {0};
+	double now;
+
+	(void)state;
+	lldp_tx_start(&a, &cfg, 0);
+	lldp_tx_start(&b, &cfg, 10000);
+	/* fast frames: never pulled */
+	assert_true(lldp_tx_due(&a, &cfg, 0));
+	assert_false(lldp_tx_pull(&b, &cfg, 0));
+	for (now = 0; now < 20000; now += 10) {
+		lldp_tx_due(&a, &cfg, now);
+		lldp_tx_due(&b, &cfg, now);
+	}
+	/* a's regular frames come 30 s apart, b's 10 s later */
+	now = lldp_tx_next(&a);
+	assert_true(lldp_tx_next(&b) - now > 5000);
+	assert_true(lldp_tx_next(&b) - now < cfg.interval_ms / 2);
+	assert_true(lldp_tx_due(&a, &cfg, now));
+	assert_false(lldp_tx_pull(&a, &cfg, now));
+	assert_true(lldp_tx_pull(&b, &cfg, now));
+	assert_true(lldp_tx_due(&b, &cfg, now));
+	assert_int_equal(lldp_tx_next(&a), lldp_tx_next(&b));
+	/* due more than half an interval later: not pulled */
+	b.next_ms = now + cfg.interval_ms / 2 + 1;
+	assert_false(lldp_tx_pull(&b, &cfg, now));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +150,7 @@ int main(void)
 	    cmocka_unit_test(test_fast_again),
 	    cmocka_unit_test(test_credit),
 	    cmocka_unit_test(test_reinit),
+	    cmocka_unit_test(test_pull),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
