@@ -301,6 +301,12 @@ static unsigned agents_switch_peer(void *arg, const char *ifname)
 	       (n->pdu.pfcdl.present && n->pdu.pfcdl.n ? WDPOLL_PEER_WAITS : 0);
 }
 
+/* softpfc's question: a switch's pause refreshes are held longer. */
+static bool agents_softpfc_switch(void *arg, const char *ifname)
+{
+	return agents_switch_peer(arg, ifname) & WDPOLL_PEER_SWITCH;
+}
+
 void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
                        agents_reconcile_fn fn, void *arg)
 {
@@ -316,6 +322,8 @@ void agents_set_daemon(struct agents *a, struct ports *ports, struct nlb *nl,
 	a->wd.neighbour_arg = a;
 	a->wd.switch_peer = agents_switch_peer;
 	a->tx.switch_peer = agents_switch_peer;
+	a->softpfc.switch_peer = agents_softpfc_switch;
+	a->softpfc.switch_arg = a;
 	a->tx.switch_arg = a;
 	a->tx.nl = nl;
 	a->qs.nl = nl;

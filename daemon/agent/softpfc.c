@@ -79,16 +79,32 @@ static void softpfc_end(double *until, double since, double *total, double now)
 
 /* A hold (until, since, grace as in softpfc_port) begins or is
  * refreshed by a pause of QUANTA received at NOW. */
+/* The least time a refresh of E's hold lasts: SOFTPFC_REFRESH_MIN_MS
+ * for a switch, SOFTPFC_REFRESH_HOST_MS for anything else. */
+static double softpfc_refresh_ms(const struct softpfc *s,
+                                 struct softpfc_port *e, double now)
+{
+	if (!s || !s->switch_peer)
+		return SOFTPFC_REFRESH_MIN_MS;
+	if (!e->peer_asked_ms || now < e->peer_asked_ms ||
+	    now - e->peer_asked_ms >= SOFTPFC_PEER_CACHE_MS) {
+		e->peer_switch = s->switch_peer(s->switch_arg, e->ifname);
+		e->peer_asked_ms = now > 0 ? now : 1;
+	}
+	return e->peer_switch ? SOFTPFC_REFRESH_MIN_MS
+	                      : SOFTPFC_REFRESH_HOST_MS;
+}
+
 static void softpfc_begin(const struct softpfc_port *e, double *until,
                           double *since, double *grace, double *total,
-                          uint16_t quanta, double now)
+                          uint16_t quanta, double refresh, double now)
 {
 	double ms = (double)pfc_quanta_ns(quanta, e->speed_mbps) / 1e6;
 	/* A refresh of a hold still applied (the peer keeps pausing) is
-	 * stickier than a lone pause: see SOFTPFC_REFRESH_MIN_MS. That
+	 * stickier than a lone pause: REFRESH, softpfc_refresh_ms(). That
 	 * includes a hold whose time ran out before this frame came while
 	 * roced, busy or stalled, had not released it yet. */
-	double min = *until > 0 ? SOFTPFC_REFRESH_MIN_MS : SOFTPFC_HOLD_MIN_MS;
+	double min = *until > 0 ? refresh : SOFTPFC_HOLD_MIN_MS;
 
 	/* Such a hold ended for the count when its time ran out: this is
 	 * a new one (the time held is the time the peer asked for). */
@@ -134,11 +150,12 @@ static void softpfc_release(struct softpfc_port *e, unsigned p, double now)
 	e->last_held[p] = now - since;
 }
 
-static void softpfc_hold(struct softpfc_port *e, unsigned p, uint16_t quanta,
-                         double now)
+static void softpfc_hold(struct softpfc *s, struct softpfc_port *e, unsigned p,
+                         uint16_t quanta, double now)
 {
 	softpfc_begin(e, &e->until[p], &e->since[p], &e->grace[p],
-	              &e->c.held_ms[p], quanta, now);
+	              &e->c.held_ms[p], quanta, softpfc_refresh_ms(s, e, now),
+	              now);
 }
 
 int softpfc_configure(struct softpfc *s, const char *ifname, uint8_t honour,
@@ -193,7 +210,8 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 		if (f.quanta[0]) {
 			softpfc_begin(e, &e->lp.until, &e->lp.since,
 			              &e->lp.grace, &e->c.lp_held_ms,
-			              f.quanta[0], now);
+			              f.quanta[0],
+			              softpfc_refresh_ms(s, e, now), now);
 		} else {
 			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
 			            now);
@@ -211,7 +229,7 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
 			e->c.last_pause_ms[p] = now;
 			softpfc_ask(e, p, f.quanta[p], now);
 			if (e->honour & (1u << p))
-				softpfc_hold(e, p, f.quanta[p], now);
+				softpfc_hold(s, e, p, f.quanta[p], now);
 		} else if (pfc_frame_releases(&f, p)) {
 			e->c.rx_xon[p]++;
 			softpfc_ask(e, p, 0, now);
@@ -228,9 +246,10 @@ void softpfc_rx(void *arg, const char *ifname, const uint8_t *buf, size_t len,
  * either; it gets a refresh's time from now to send one. Never past
  * SOFTPFC_GRACE_MAX_MS after UNTIL: a peer that is gone stops holding
  * even a roced that is always late. */
-static bool softpfc_kept(struct softpfc_port *e, int p, double until,
-                         double *grace, double now)
+static bool softpfc_kept(const struct softpfc *s, struct softpfc_port *e, int p,
+                         double until, double *grace, double now)
 {
+	double keep;
 	char what[16];
 
 	double due = *grace > until ? *grace : until;
@@ -239,7 +258,8 @@ static bool softpfc_kept(struct softpfc_port *e, int p, double until,
 		return true;
 	if (now - due < SOFTPFC_STALL_MS || now - until >= SOFTPFC_GRACE_MAX_MS)
 		return false;
-	*grace = now + SOFTPFC_REFRESH_MIN_MS;
+	keep = softpfc_refresh_ms(s, e, now);
+	*grace = now + keep;
 	e->c.stall_kept++;
 	if (p < 0)
 		snprintf(what, sizeof(what), "link pause");
@@ -248,7 +268,7 @@ static bool softpfc_kept(struct softpfc_port *e, int p, double until,
 	log_debug(LOG_SUB_WATCHDOG,
 	          "%s: %s: its pause ran out %.1f ms ago while roced could "
 	          "not run: kept %.0f ms for the peer's refresh",
-	          e->ifname, what, now - until, SOFTPFC_REFRESH_MIN_MS);
+	          e->ifname, what, now - until, keep);
 	return true;
 }
 
@@ -259,11 +279,11 @@ void softpfc_expire(struct softpfc *s, double now)
 
 		for (unsigned p = 0; p < PFC_NPRIO; p++)
 			if (e->until[p] > 0 && e->until[p] <= now &&
-			    !softpfc_kept(e, (int)p, e->until[p], &e->grace[p],
-			                  now))
+			    !softpfc_kept(s, e, (int)p, e->until[p],
+			                  &e->grace[p], now))
 				softpfc_release(e, p, e->until[p]);
 		if (e->lp.until > 0 && e->lp.until <= now &&
-		    !softpfc_kept(e, -1, e->lp.until, &e->lp.grace, now)) {
+		    !softpfc_kept(s, e, -1, e->lp.until, &e->lp.grace, now)) {
 			softpfc_end(&e->lp.until, e->lp.since, &e->c.lp_held_ms,
 			            e->lp.until);
 			e->lp.grace = 0;

@@ -70,6 +70,17 @@
  * from the watchdog (nothing may leave a stormed queue for a whole
  * poll). */
 #define SOFTPFC_REFRESH_MIN_MS 500.0
+/* That long floor is for a peer that is a switch (its LLDP system
+ * capabilities: bridge or router), whose refreshes come from a process
+ * and whose release is an XON. A host, or a peer LLDP does not name,
+ * gets 802.1Qbb's hold, floored at this: a NIC or a tool that pauses
+ * in short bursts and lets its quanta run out must see its port go when
+ * they do (pfcwd_nofalse: 20 ms of pause every 100 ms held for 500 ms
+ * each was a queue stuck for good, and a false storm). */
+#define SOFTPFC_REFRESH_HOST_MS 50.0
+/* How long a port's answer to "is the peer a switch" is kept, ms: the
+ * question is a look-up by name, too dear for every frame of a storm. */
+#define SOFTPFC_PEER_CACHE_MS 1000.0
 /* A hold whose time ran out while roced itself could not run (its
  * release came SOFTPFC_STALL_MS or more late) is kept a refresh's time
  * (SOFTPFC_REFRESH_MIN_MS) from then, again after each such stall, but
@@ -130,6 +141,10 @@ struct softpfc_port {
 		double until, since, grace;
 	} lp;
 	bool lp_held;
+	/* Is the peer a switch (softpfc.switch_peer), and when that was
+	 * asked (0: never): SOFTPFC_PEER_CACHE_MS. */
+	bool peer_switch;
+	double peer_asked_ms;
 	/* The span the PFC frames received ask each priority to be paused
 	 * for, honoured or not: ends at UNTIL (0: none), began at SINCE. */
 	struct {
@@ -168,6 +183,10 @@ struct softpfc {
 	size_t n;
 	softpfc_changed_fn changed;
 	void *arg;
+	/* Is IFNAME's peer a switch (SOFTPFC_REFRESH_MIN_MS)? NULL: every
+	 * peer is taken for one. */
+	bool (*switch_peer)(void *arg, const char *ifname);
+	void *switch_arg;
 };
 
 void softpfc_init(struct softpfc *s, softpfc_changed_fn changed, void *arg);

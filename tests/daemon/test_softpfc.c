@@ -107,6 +107,52 @@ static void test_hold_release(void **state)
 	softpfc_free(&s);
 }
 
+static bool peer_is_switch;
+static unsigned peer_asked;
+
+static bool switch_peer(void *arg, const char *ifname)
+{
+	(void)arg;
+	(void)ifname;
+	peer_asked++;
+	return peer_is_switch;
+}
+
+/* A refresh is held SOFTPFC_REFRESH_MIN_MS only when the peer is a
+ * switch; a host's (or an unknown peer's) SOFTPFC_REFRESH_HOST_MS, so
+ * that short bursts of pause whose quanta run out let the port go
+ * between them (pfcwd_nofalse). The answer is asked at most once per
+ * SOFTPFC_PEER_CACHE_MS, not per frame. */
+static void test_refresh_by_peer(void **state)
+{
+	struct softpfc s;
+	struct heard h = {0};
+
+	(void)state;
+	softpfc_init(&s, changed, &h);
+	s.switch_peer = switch_peer;
+	peer_is_switch = false;
+	peer_asked = 0;
+	softpfc_configure(&s, "veth0", 0x08, false, 10000, 1000.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1000.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1005.0);
+	assert_true(softpfc_next(&s) == 1005.0 + SOFTPFC_REFRESH_HOST_MS);
+	softpfc_expire(&s, 1005.0 + SOFTPFC_REFRESH_HOST_MS + 1.0);
+	assert_int_equal(h.held, 0);
+	assert_int_equal(peer_asked, 1);
+	/* the peer turns out a switch: taken at the next look */
+	peer_is_switch = true;
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1100.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 1105.0);
+	assert_true(softpfc_next(&s) == 1105.0 + SOFTPFC_REFRESH_HOST_MS);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 0, 1110.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 2100.0);
+	rx(&s, "veth0", PFC_FRAME_PFC, 0x08, 65535, 2105.0);
+	assert_true(softpfc_next(&s) == 2105.0 + SOFTPFC_REFRESH_MIN_MS);
+	assert_int_equal(peer_asked, 2);
+	softpfc_free(&s);
+}
+
 /* Pause for priorities that are not honoured holds nothing but is
  * counted (the watchdog's live counter); XON never counts as pause. */
 static void test_not_honoured(void **state)
@@ -690,6 +736,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hold_release),
+	    cmocka_unit_test(test_refresh_by_peer),
 	    cmocka_unit_test(test_not_honoured),
 	    cmocka_unit_test(test_link_pause),
 	    cmocka_unit_test(test_malformed_and_kick),
