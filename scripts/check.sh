@@ -24,7 +24,8 @@ elif [ "${ROCED_FRESH:-1}" = 0 ]; then
 	fresh_skip="ROCED_FRESH=0 was given"
 else
 	# Its own session, so that a run stopped early stops it whole.
-	setsid -w "$top/scripts/fresh-debian.sh" "/var/tmp/roced-fresh-$$" >"$fresh_log" 2>&1 &
+	fresh_dir=/var/tmp/roced-fresh-$$
+	setsid -w "$top/scripts/fresh-debian.sh" "$fresh_dir" >"$fresh_log" 2>&1 &
 	fresh_pid=$!
 	trap 'kill -TERM "-$fresh_pid" 2>/dev/null || true' EXIT
 fi
@@ -113,6 +114,11 @@ if [ -n "$fresh_pid" ]; then
 		tail -n 60 "$fresh_log"
 	fi
 	grep -E '^fresh-debian: |^tests: ' "$fresh_log" | sed 's/^/  /' || true
+	# Its logs beside this run's; nothing of it left in /var/tmp.
+	for f in demo check mmdebstrap; do
+		cp "$fresh_dir/$f.log" "$build/fresh-$f.log" 2>/dev/null || true
+	done
+	rm -rf "$fresh_dir"
 else
 	fresh_skips=1
 	echo "SKIP: fresh Debian 12 container: $fresh_skip"
